@@ -1,0 +1,130 @@
+# graveyard - build, test, sanitize, fuzz, bench.
+#
+#   make                      build/graveyard
+#   make check                build and run every test
+#   make DEV=1 check          the same with -Werror
+#   make SANITIZE=address,undefined check
+#                             every test under ASan+UBSan (own build folder)
+#   make fuzz                 libFuzzer on the extractor and the row reader
+#   make bench                1,000,000 rows graded, against plain Python
+#   make deps                 install Debian 12's packages (as root)
+#   make demo                 grade the committed demo run
+#
+# Third-party libraries come from pkg-config. The grader (libgrader.a)
+# links with jansson and libm only: check-grader-deps proves it.
+
+CC       ?= cc
+PKG      ?= pkg-config
+PYTHON   ?= python3
+
+ifeq ($(SANITIZE),)
+BUILD    ?= build
+SANFLAGS :=
+else
+BUILD    ?= build/sanitize
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
+            -fno-sanitize-recover=all
+endif
+
+WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
+ifeq ($(DEV),1)
+WARN     += -Werror
+endif
+
+BASEFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g $(WARN) $(SANFLAGS)
+
+JANSSON_CFLAGS := $(shell $(PKG) --cflags jansson)
+JANSSON_LIBS   := $(shell $(PKG) --libs jansson)
+ORCH_CFLAGS    := $(shell $(PKG) --cflags libuv libcurl jansson openssl)
+ORCH_LIBS      := $(shell $(PKG) --libs libuv libcurl jansson openssl)
+CMOCKA_CFLAGS  := $(shell $(PKG) --cflags cmocka)
+CMOCKA_LIBS    := $(shell $(PKG) --libs cmocka)
+
+GRADER_SRC := $(wildcard grader/*.c)
+GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
+ORCH_SRC   := $(wildcard orchestrator/*.c)
+ORCH_OBJ   := $(ORCH_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+LIBGRADER  := $(BUILD)/libgrader.a
+GRAVEYARD  := $(BUILD)/graveyard
+
+.PHONY: all check unit golden check-grader-deps fuzz bench deps demo \
+        clean lint valgrind
+
+all: $(GRAVEYARD)
+
+$(BUILD)/grader/%.o: grader/%.c grader/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/orchestrator/%.o: orchestrator/%.c orchestrator/*.h grader/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIBGRADER): $(GRADER_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(GRAVEYARD): $(ORCH_OBJ) $(LIBGRADER)
+	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(ORCH_OBJ) $(LIBGRADER) \
+	    $(ORCH_LIBS) -lm
+
+# Unit tests link the grader with jansson, cmocka and libm: nothing else.
+$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
+	    -Igrader -o $@ $< $(LIBGRADER) $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
+
+check: $(GRAVEYARD) $(UNIT_BIN) check-grader-deps
+	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
+
+unit: $(UNIT_BIN)
+	@BUILD=$(BUILD) sh tests/run-all.sh --unit-only $(UNIT_BIN)
+
+golden: $(GRAVEYARD)
+	@sh tests/golden/run.sh $(GRAVEYARD)
+
+# The grader must not need libuv, libcurl or OpenSSL: link a program with
+# libgrader.a and only jansson + libm, and look for their symbols.
+check-grader-deps: $(LIBGRADER)
+	@sh scripts/check-grader-deps.sh $(LIBGRADER) "$(CC) $(BASEFLAGS)" \
+	    "$(JANSSON_LIBS) -lm"
+
+FUZZ_SECONDS ?= 30
+FUZZ_BUILD   := build/fuzz
+FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 \
+                -fsanitize=fuzzer,address,undefined $(JANSSON_CFLAGS)
+fuzz:
+	@mkdir -p $(FUZZ_BUILD)
+	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_extract \
+	    tests/fuzz/fuzz_extract.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
+	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_rows \
+	    tests/fuzz/fuzz_rows.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
+	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+BENCH_QUESTIONS ?= 100000
+bench: $(GRAVEYARD)
+	$(CC) $(BASEFLAGS) -o $(BUILD)/benchgen tests/bench/gen.c
+	$(PYTHON) tests/bench/bench.py --graveyard $(GRAVEYARD) \
+	    --gen $(BUILD)/benchgen --questions $(BENCH_QUESTIONS)
+
+deps:
+	sh scripts/deps.sh
+
+demo: $(GRAVEYARD)
+	sh scripts/demo.sh $(GRAVEYARD)
+
+valgrind:
+	$(MAKE) BUILD=build/valgrind CFLAGS="-O0" $(UNIT_BIN:$(BUILD)/%=build/valgrind/%) build/valgrind/graveyard
+	@for t in $(UNIT_BIN:$(BUILD)/%=build/valgrind/%); do \
+	    valgrind -q --error-exitcode=1 --leak-check=full $$t || exit 1; done
+
+lint:
+	clang-format --dry-run --Werror grader/*.[ch] orchestrator/*.[ch]
+	cppcheck --quiet --error-exitcode=1 --std=c11 grader orchestrator
+
+clean:
+	rm -rf build

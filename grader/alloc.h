@@ -1,0 +1,32 @@
+/*
+ * alloc.h - the grader's allocator hooks.
+ *
+ * The grader is a library: out of memory is an error it returns, never an
+ * abort. Every allocation goes through these three functions so that the
+ * chaos test (tests/unit/test_chaos.c) can fail the Nth one and check that
+ * each caller turns it into GRADER_ENOMEM and leaks nothing.
+ */
+#ifndef GRADER_ALLOC_H
+#define GRADER_ALLOC_H
+
+#include <stddef.h>
+
+typedef void *(*grader_malloc_fn)(size_t size);
+typedef void *(*grader_realloc_fn)(void *ptr, size_t size);
+typedef void (*grader_free_fn)(void *ptr);
+
+/* Replace the allocator (NULLs restore the C library's). Also installs
+ * malloc_fn/free_fn in jansson, which parses the rows. Not thread-safe:
+ * call before any other grader function. */
+void grader_set_alloc(grader_malloc_fn m, grader_realloc_fn r,
+                      grader_free_fn f);
+
+void *grader__malloc(size_t size);
+void *grader__calloc(size_t n, size_t size);
+void *grader__realloc(void *ptr, size_t size);
+void grader__free(void *ptr);
+/* realloc for arrays: fails (NULL, ptr kept) when n * size overflows. */
+void *grader__reallocarray(void *ptr, size_t n, size_t size);
+char *grader__strndup(const char *s, size_t n);
+
+#endif

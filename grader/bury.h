@@ -1,0 +1,97 @@
+/*
+ * bury.h - the study's four records, computed from rungs' graded rows.
+ *
+ * The first rung is the reference. Against it, per question: dead
+ * (reference right, rung wrong), ghost (reference wrong, rung right), the
+ * tombstone at the first rung going down where the question is dead, and
+ * the lower rungs where it rose again. METHOD.md defines each one.
+ *
+ * Autopsy (how each rung's answers fail) stands on bury's records, so it
+ * lives here too.
+ */
+#ifndef GRADER_BURY_H
+#define GRADER_BURY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "qset.h"
+#include "rows.h"
+#include "stats.h"
+
+/* Rungs in one bury: right_again_at is a bit set of rung indexes. */
+#define GRADER_MAX_RUNGS 64
+
+enum {
+    /* Bury what is there when a rung lacks some of the reference's
+     * questions, or has questions the reference lacks; otherwise both are
+     * errors that name the rung and the count. */
+    GRADER_PARTIAL = 1 << 0,
+};
+
+struct grader_bury_line {
+    const struct grader_rung *rung; /* borrowed */
+    struct grader_summary sum;
+    size_t dead;           /* reference right, this rung wrong */
+    size_t ghosts;         /* reference wrong, this rung right */
+    size_t answer_changed; /* extracted answer differs from the reference's */
+    size_t first_deaths;   /* tombstones at this rung */
+    size_t first_deaths_right_again_lower;
+    size_t missing, extra; /* questions absent here / absent from the
+                              reference (only with GRADER_PARTIAL) */
+    double p_mcnemar;      /* sign test of dead vs ghosts */
+};
+
+struct grader_tombstone {
+    uint32_t q;
+    uint32_t died_at;       /* rung index, >= 1 */
+    const char *said;       /* the rung's extracted number, or NULL */
+    uint64_t right_again;   /* rung indexes below died_at, right again */
+};
+
+struct grader_ghost {
+    uint32_t q;
+    const char *reference_said; /* what the reference extracted, or NULL */
+    uint64_t right_at;          /* rung indexes where it is right */
+};
+
+struct grader_bury {
+    size_t nrungs;
+    struct grader_bury_line *lines;
+    struct grader_tombstone *tombs; /* in the reference's row order */
+    size_t ntombs;
+    struct grader_ghost *ghosts;    /* questions a ghost at >= 1 rung */
+    size_t nghosts;
+    size_t questions;               /* the reference's questions */
+};
+
+/*
+ * Bury rungs[1..n) against rungs[0]. All rungs must have been read into
+ * qs. Errors: GRADER_EMISSING / GRADER_EEXTRA (without GRADER_PARTIAL),
+ * GRADER_EARG (no rungs, or more than GRADER_MAX_RUNGS), GRADER_ENOMEM.
+ * On success out is filled; release it with grader_bury_release. On error
+ * nothing needs releasing.
+ */
+int grader_bury(const struct grader_qset *qs,
+                const struct grader_rung *const *rungs, size_t n,
+                unsigned flags, struct grader_bury *out,
+                struct grader_error *err);
+
+void grader_bury_release(struct grader_bury *b);
+
+/* How one rung's answers fail. */
+struct grader_autopsy_line {
+    const struct grader_rung *rung; /* borrowed */
+    size_t n, errors;
+    size_t cut_off, looped, thought, empty_content, empty_right_in_reasoning;
+    size_t dead, dead_cut_off, dead_looped, dead_empty_content;
+    size_t first_deaths, first_deaths_right_again_lower;
+};
+
+/* One line per rung of b (which must come from the same rungs). */
+void grader_autopsy(const struct grader_bury *b,
+                    const struct grader_rung *const *rungs,
+                    struct grader_autopsy_line *out);
+
+#endif

@@ -1,0 +1,244 @@
+/*
+ * emit.c - build the JSON objects the commands print and write.
+ */
+#include "emit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+/* Set key to value (stolen); remembers the first failure in *ok. */
+static void put(json_t *o, const char *key, json_t *value, int *ok)
+{
+    if (value == NULL || json_object_set_new(o, key, value) != 0)
+        *ok = 0;
+}
+
+static json_t *size_v(size_t n)
+{
+    return json_integer((json_int_t)n);
+}
+
+/* Known non-negative figure, or null. */
+static json_t *opt_int(long long v)
+{
+    return v < 0 ? json_null() : json_integer(v);
+}
+
+static json_t *opt_real(double v)
+{
+    return v < 0 ? json_null() : json_real(v);
+}
+
+static json_t *finish(json_t *o, int ok)
+{
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+json_t *grader_emit_number(const char *canonical)
+{
+    char *end;
+    long long v;
+
+    if (canonical == NULL)
+        return json_null();
+    if (strchr(canonical, '.') == NULL && strlen(canonical) <= 18) {
+        v = strtoll(canonical, &end, 10);
+        if (*end == '\0')
+            return json_integer(v);
+    }
+    return json_real(strtod(canonical, NULL));
+}
+
+json_t *grader_emit_bury_line(const struct grader_bury *b, size_t i,
+                              const struct grader_meta *meta)
+{
+    const struct grader_bury_line *l = &b->lines[i];
+    json_t *o = json_object();
+    int ok = o != NULL;
+
+    if (o == NULL)
+        return NULL;
+    put(o, "rung", json_string(l->rung->name), &ok);
+    put(o, "n", size_v(l->sum.n), &ok);
+    put(o, "right", size_v(l->sum.right), &ok);
+    put(o, "errors", size_v(l->sum.errors), &ok);
+    put(o, "truncated", size_v(l->sum.truncated), &ok);
+    put(o, "median_decode_tps", opt_real(l->sum.median_tps), &ok);
+    put(o, "mean_tokens", opt_real(l->sum.mean_tokens), &ok);
+    put(o, "dead", size_v(l->dead), &ok);
+    put(o, "ghosts", size_v(l->ghosts), &ok);
+    put(o, "answer_changed", size_v(l->answer_changed), &ok);
+    put(o, "p_mcnemar", i == 0 ? json_null() : json_real(l->p_mcnemar), &ok);
+    put(o, "bytes", opt_int(meta ? meta->bytes : -1), &ok);
+    put(o, "gpu_mib_loaded", opt_int(meta ? meta->gpu_mib_loaded : -1), &ok);
+    put(o, "gpu_mib_before", opt_int(meta ? meta->gpu_mib_before : -1), &ok);
+    if (l->missing > 0 || l->extra > 0) {
+        put(o, "missing", size_v(l->missing), &ok);
+        put(o, "extra", size_v(l->extra), &ok);
+    }
+    return finish(o, ok);
+}
+
+json_t *grader_emit_bury_summary(const struct grader_bury *b)
+{
+    json_t *o = json_object(), *fd = json_object();
+    int ok = o != NULL && fd != NULL;
+    size_t i;
+
+    if (!ok) {
+        json_decref(o);
+        json_decref(fd);
+        return NULL;
+    }
+    for (i = 1; i < b->nrungs; i++)
+        put(fd, b->lines[i].rung->name, size_v(b->lines[i].first_deaths),
+            &ok);
+    put(o, "first_deaths_by_rung", fd, &ok);
+    put(o, "tombstones", size_v(b->ntombs), &ok);
+    put(o, "ghosts", size_v(b->nghosts), &ok);
+    return finish(o, ok);
+}
+
+/* The names of the rungs whose bit is set in mask. */
+static json_t *rung_names(const struct grader_bury *b, uint64_t mask)
+{
+    json_t *a = json_array();
+    size_t i;
+
+    if (a == NULL)
+        return NULL;
+    for (i = 0; i < b->nrungs; i++) {
+        if (!(mask & (1ULL << i)))
+            continue;
+        if (json_array_append_new(a, json_string(b->lines[i].rung->name))) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+static json_t *tombstone(const struct grader_bury *b,
+                         const struct grader_qset *qs,
+                         const struct grader_tombstone *t)
+{
+    json_t *o = json_object();
+    int ok = o != NULL;
+
+    if (o == NULL)
+        return NULL;
+    put(o, "id", json_string(grader_qset_id(qs, t->q)), &ok);
+    put(o, "died_at", json_string(b->lines[t->died_at].rung->name), &ok);
+    put(o, "answer", json_string(grader_qset_reference(qs, t->q)), &ok);
+    put(o, "said", grader_emit_number(t->said), &ok);
+    put(o, "right_again_at", rung_names(b, t->right_again), &ok);
+    return finish(o, ok);
+}
+
+static json_t *ghost(const struct grader_bury *b, const struct grader_qset *qs,
+                     const struct grader_ghost *g)
+{
+    json_t *o = json_object();
+    int ok = o != NULL;
+
+    if (o == NULL)
+        return NULL;
+    put(o, "id", json_string(grader_qset_id(qs, g->q)), &ok);
+    put(o, "answer", json_string(grader_qset_reference(qs, g->q)), &ok);
+    put(o, "reference_said", grader_emit_number(g->reference_said), &ok);
+    put(o, "right_at", rung_names(b, g->right_at), &ok);
+    return finish(o, ok);
+}
+
+json_t *grader_emit_graveyard(const struct grader_bury *b,
+                              const struct grader_qset *qs)
+{
+    json_t *o = json_object(), *ts = json_array(), *gs = json_array();
+    int ok = o != NULL && ts != NULL && gs != NULL;
+    size_t i;
+
+    if (!ok) {
+        json_decref(o);
+        json_decref(ts);
+        json_decref(gs);
+        return NULL;
+    }
+    for (i = 0; ok && i < b->ntombs; i++)
+        if (json_array_append_new(ts, tombstone(b, qs, &b->tombs[i])) != 0)
+            ok = 0;
+    for (i = 0; ok && i < b->nghosts; i++)
+        if (json_array_append_new(gs, ghost(b, qs, &b->ghosts[i])) != 0)
+            ok = 0;
+    put(o, "reference", json_string(b->lines[0].rung->name), &ok);
+    put(o, "rungs", rung_names(b, b->nrungs == 64
+                                      ? ~0ULL
+                                      : (1ULL << b->nrungs) - 1),
+        &ok);
+    put(o, "questions", size_v(b->questions), &ok);
+    put(o, "tombstones", ts, &ok);
+    put(o, "ghosts", gs, &ok);
+    return finish(o, ok);
+}
+
+json_t *grader_emit_autopsy_line(const struct grader_autopsy_line *l)
+{
+    json_t *o = json_object();
+    int ok = o != NULL;
+
+    if (o == NULL)
+        return NULL;
+    put(o, "rung", json_string(l->rung->name), &ok);
+    put(o, "n", size_v(l->n), &ok);
+    put(o, "errors", size_v(l->errors), &ok);
+    put(o, "cut_off", size_v(l->cut_off), &ok);
+    put(o, "looped", size_v(l->looped), &ok);
+    put(o, "thought", size_v(l->thought), &ok);
+    put(o, "empty_content", size_v(l->empty_content), &ok);
+    put(o, "empty_right_in_reasoning", size_v(l->empty_right_in_reasoning),
+        &ok);
+    put(o, "dead", size_v(l->dead), &ok);
+    put(o, "dead_cut_off", size_v(l->dead_cut_off), &ok);
+    put(o, "dead_looped", size_v(l->dead_looped), &ok);
+    put(o, "dead_empty_content", size_v(l->dead_empty_content), &ok);
+    put(o, "first_deaths", size_v(l->first_deaths), &ok);
+    put(o, "first_deaths_right_again_lower",
+        size_v(l->first_deaths_right_again_lower), &ok);
+    return finish(o, ok);
+}
+
+json_t *grader_emit_repeat_line(const struct grader_repeat_line *l)
+{
+    json_t *o = json_object();
+    int ok = o != NULL;
+
+    if (o == NULL)
+        return NULL;
+    put(o, "rung", json_string(l->a->name), &ok);
+    put(o, "n", size_v(l->n), &ok);
+    put(o, "mismatched_extracted", size_v(l->mismatched_extracted), &ok);
+    put(o, "mismatched_text", size_v(l->mismatched_text), &ok);
+    put(o, "mismatched_right", size_v(l->mismatched_right), &ok);
+    put(o, "right_a", size_v(l->right_a), &ok);
+    put(o, "right_b", size_v(l->right_b), &ok);
+    if (l->only_a > 0 || l->only_b > 0) {
+        put(o, "only_a", size_v(l->only_a), &ok);
+        put(o, "only_b", size_v(l->only_b), &ok);
+    }
+    return finish(o, ok);
+}
+
+char *grader_emit_dumps(const json_t *j)
+{
+    return json_dumps(j, JSON_REAL_PRECISION(15));
+}
+
+void grader_emit_free(char *s)
+{
+    grader__free(s);
+}

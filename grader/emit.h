@@ -1,0 +1,46 @@
+/*
+ * emit.h - the grader's results as JSON, with the study's field names.
+ *
+ * Each function returns a new json_t reference (the caller owns it and
+ * calls json_decref), or NULL when out of memory. Printing them is
+ * grader_emit_dumps: one object per line, keys in the order given here,
+ * ", " and ": " between items as the study's lines have them.
+ */
+#ifndef GRADER_EMIT_H
+#define GRADER_EMIT_H
+
+#include <jansson.h>
+
+#include "bury.h"
+#include "meta.h"
+#include "repeat.h"
+
+/* A bury line: rung, n, right, errors, truncated, median_decode_tps,
+ * mean_tokens, dead, ghosts, answer_changed, p_mcnemar (null for the
+ * reference), bytes, gpu_mib_loaded, gpu_mib_before (null when unknown). */
+json_t *grader_emit_bury_line(const struct grader_bury *b, size_t i,
+                              const struct grader_meta *meta);
+
+/* {"first_deaths_by_rung": {...}, "tombstones": N, "ghosts": M}: every
+ * rung below the reference in ladder order, zeros included. */
+json_t *grader_emit_bury_summary(const struct grader_bury *b);
+
+/* The per-question file (graveyard.json): reference, rungs, questions,
+ * tombstones [{id, died_at, answer, said, right_again_at}], ghosts
+ * [{id, answer, reference_said, right_at}]. */
+json_t *grader_emit_graveyard(const struct grader_bury *b,
+                              const struct grader_qset *qs);
+
+json_t *grader_emit_autopsy_line(const struct grader_autopsy_line *l);
+
+json_t *grader_emit_repeat_line(const struct grader_repeat_line *l);
+
+/* A canonical number as a JSON number (an integer when it is one). */
+json_t *grader_emit_number(const char *canonical);
+
+/* One line of JSON text (new string, free with grader_emit_free), or
+ * NULL when out of memory. */
+char *grader_emit_dumps(const json_t *j);
+void grader_emit_free(char *s);
+
+#endif

@@ -1,0 +1,503 @@
+/*
+ * rows.c - parse one JSONL row with jansson, grade it, keep the answer.
+ */
+#include "rows.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+
+/* ---- the rung ---------------------------------------------------------- */
+
+struct grader_rung *grader_rung_new(const char *name, const char *path)
+{
+    struct grader_rung *r = grader__calloc(1, sizeof(*r));
+
+    if (r == NULL)
+        return NULL;
+    r->name = grader__strndup(name, strlen(name));
+    r->path = grader__strndup(path, strlen(path));
+    if (r->name == NULL || r->path == NULL) {
+        grader_rung_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void grader_rung_free(struct grader_rung *r)
+{
+    if (r == NULL)
+        return;
+    grader__free(r->name);
+    grader__free(r->path);
+    grader__free(r->answers);
+    grader__free(r->by_q);
+    grader__free(r->pool);
+    grader__free(r);
+}
+
+const struct grader_answer *grader_rung_find(const struct grader_rung *r,
+                                             uint32_t q)
+{
+    if (q >= r->by_q_len || r->by_q[q] == GRADER_NONE)
+        return NULL;
+    return &r->answers[r->by_q[q]];
+}
+
+const char *grader_rung_said(const struct grader_rung *r,
+                             const struct grader_answer *a)
+{
+    return a->said == GRADER_NONE ? NULL : r->pool + a->said;
+}
+
+/* Store s in the pool; returns its offset or GRADER_NONE on no memory. */
+static uint32_t pool_add(struct grader_rung *r, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    uint32_t off;
+
+    if (r->pool_len + n > r->pool_cap) {
+        size_t cap = r->pool_cap ? r->pool_cap * 2 : 4096;
+        char *p;
+        while (cap < r->pool_len + n)
+            cap *= 2;
+        if (cap >= GRADER_NONE)
+            return GRADER_NONE;
+        p = grader__realloc(r->pool, cap);
+        if (p == NULL)
+            return GRADER_NONE;
+        r->pool = p;
+        r->pool_cap = cap;
+    }
+    off = (uint32_t)r->pool_len;
+    memcpy(r->pool + off, s, n);
+    r->pool_len += n;
+    return off;
+}
+
+/* Make by_q cover question q. */
+static int by_q_reserve(struct grader_rung *r, uint32_t q)
+{
+    size_t len = r->by_q_len ? r->by_q_len : 1024, i;
+    uint32_t *p;
+
+    if (q < r->by_q_len)
+        return 0;
+    while (len <= q)
+        len *= 2;
+    p = grader__reallocarray(r->by_q, len, sizeof(*p));
+    if (p == NULL)
+        return GRADER_ENOMEM;
+    for (i = r->by_q_len; i < len; i++)
+        p[i] = GRADER_NONE;
+    r->by_q = p;
+    r->by_q_len = len;
+    return 0;
+}
+
+static int answers_reserve(struct grader_rung *r)
+{
+    size_t cap;
+    struct grader_answer *p;
+
+    if (r->n < r->cap)
+        return 0;
+    cap = r->cap ? r->cap * 2 : 1024;
+    p = grader__reallocarray(r->answers, cap, sizeof(*p));
+    if (p == NULL)
+        return GRADER_ENOMEM;
+    r->answers = p;
+    r->cap = cap;
+    return 0;
+}
+
+/* ---- one row ----------------------------------------------------------- */
+
+/* The fields of one row, borrowed from its json_t. */
+struct row {
+    const char *id, *ref, *content, *reasoning, *finish, *error;
+    size_t id_len, ref_len, content_len, reasoning_len;
+    char ref_buf[64]; /* a numeric reference printed as text */
+    int truncated;
+    long long tokens;
+    double tps;
+};
+
+#define FAIL(...) grader__fail(err, GRADER_EPARSE, rd->rung->path, rd->line, \
+                               __VA_ARGS__)
+
+/* A string-or-null field; absent is null. */
+static int opt_string(json_t *o, const char *key, const char **s,
+                      size_t *len)
+{
+    json_t *v = json_object_get(o, key);
+
+    *s = NULL;
+    if (len)
+        *len = 0;
+    if (v == NULL || json_is_null(v))
+        return 0;
+    if (!json_is_string(v))
+        return -1;
+    *s = json_string_value(v);
+    if (len)
+        *len = json_string_length(v);
+    return 0;
+}
+
+static int blank(const char *s, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+/* Pull the fields out of a parsed row, checking their types. */
+static int row_fields(struct grader_reader *rd, json_t *o, struct row *w,
+                      struct grader_error *err)
+{
+    json_t *v;
+
+    if (!json_is_object(o))
+        return FAIL("row is not a JSON object");
+    v = json_object_get(o, "id");
+    if (v == NULL || json_is_null(v))
+        return FAIL("row has no \"id\"");
+    if (!json_is_string(v) || json_string_length(v) == 0 ||
+        json_string_length(v) > GRADER_ID_MAX ||
+        strlen(json_string_value(v)) != json_string_length(v))
+        return FAIL("\"id\" must be a non-empty string of at most %d bytes",
+                    GRADER_ID_MAX);
+    w->id = json_string_value(v);
+    w->id_len = json_string_length(v);
+    v = json_object_get(o, "reference");
+    if (json_is_string(v)) {
+        w->ref = json_string_value(v);
+        w->ref_len = json_string_length(v);
+    } else if (json_is_integer(v)) {
+        snprintf(w->ref_buf, sizeof(w->ref_buf), "%" JSON_INTEGER_FORMAT,
+                 json_integer_value(v));
+        w->ref = w->ref_buf;
+        w->ref_len = strlen(w->ref_buf);
+    } else {
+        return FAIL("row '%s' has no \"reference\" (a string such as "
+                    "\"70000\")", w->id);
+    }
+    if (opt_string(o, "content", &w->content, &w->content_len) != 0)
+        return FAIL("\"content\" of '%s' must be a string or null", w->id);
+    if (opt_string(o, "reasoning_content", &w->reasoning,
+                   &w->reasoning_len) != 0)
+        return FAIL("\"reasoning_content\" of '%s' must be a string or null",
+                    w->id);
+    if (opt_string(o, "finish_reason", &w->finish, NULL) != 0)
+        return FAIL("\"finish_reason\" of '%s' must be a string or null",
+                    w->id);
+    if (opt_string(o, "error", &w->error, NULL) != 0)
+        return FAIL("\"error\" of '%s' must be a string or null", w->id);
+    v = json_object_get(o, "truncated");
+    if (v != NULL && !json_is_null(v) && !json_is_boolean(v))
+        return FAIL("\"truncated\" of '%s' must be true or false", w->id);
+    w->truncated = json_is_true(v);
+    v = json_object_get(o, "completion_tokens");
+    if (v != NULL && !json_is_null(v) &&
+        (!json_is_integer(v) || json_integer_value(v) < 0))
+        return FAIL("\"completion_tokens\" of '%s' must be a non-negative "
+                    "integer or null", w->id);
+    w->tokens = json_is_integer(v) ? json_integer_value(v) : -1;
+    v = json_object_get(o, "decode_tps");
+    if (v != NULL && !json_is_null(v) &&
+        (!json_is_number(v) || json_number_value(v) < 0))
+        return FAIL("\"decode_tps\" of '%s' must be a non-negative number "
+                    "or null", w->id);
+    w->tps = json_is_number(v) ? json_number_value(v) : -1.0;
+    return 0;
+}
+
+/* Two independent 64-bit hashes of a text; null and "" differ. */
+static uint64_t text_hash(const char *s, size_t len)
+{
+    if (s == NULL)
+        return 0;
+    return grader__hash64(s, len, 0x2545f4914f6cdd1dULL) | 1;
+}
+
+/* Grade the fields of a row into a (all but q and line). */
+static int grade(struct grader_reader *rd, const struct row *w,
+                 const struct grader_num *ref, struct grader_answer *a,
+                 struct grader_error *err)
+{
+    struct grader_num said;
+    int looped;
+
+    a->flags = 0;
+    a->said = GRADER_NONE;
+    if (w->error != NULL)
+        a->flags |= GRADER_A_ERROR;
+    if (grader_extract(w->content, w->content_len, &said)) {
+        a->said = pool_add(rd->rung, said.s);
+        if (a->said == GRADER_NONE)
+            return grader__fail(err, GRADER_ENOMEM, rd->rung->path,
+                                rd->line, "out of memory");
+        a->flags |= GRADER_A_SAID;
+        if (w->error == NULL && strcmp(said.s, ref->s) == 0)
+            a->flags |= GRADER_A_RIGHT;
+    }
+    if (w->truncated || (w->finish && strcmp(w->finish, "length") == 0))
+        a->flags |= GRADER_A_CUT_OFF;
+    looped = grader_looped(&rd->loop, w->content, w->content_len,
+                           w->reasoning, w->reasoning_len);
+    if (looped < 0)
+        return grader__fail(err, looped, rd->rung->path, rd->line,
+                            "out of memory");
+    if (looped)
+        a->flags |= GRADER_A_LOOPED;
+    if (w->reasoning && !blank(w->reasoning, w->reasoning_len))
+        a->flags |= GRADER_A_THOUGHT;
+    if (w->error == NULL &&
+        (w->content == NULL || blank(w->content, w->content_len))) {
+        a->flags |= GRADER_A_EMPTY;
+        if (grader_extract(w->reasoning, w->reasoning_len, &said) &&
+            strcmp(said.s, ref->s) == 0)
+            a->flags |= GRADER_A_RIGHT_IN_REASONING;
+    }
+    a->tokens = w->tokens > INT32_MAX ? INT32_MAX : (int32_t)w->tokens;
+    a->tps = (float)w->tps;
+    a->text[0] = a->text[1] = 0;
+    if (rd->flags & GRADER_READ_TEXT) {
+        a->text[0] = text_hash(w->content, w->content_len);
+        a->text[1] = text_hash(w->reasoning, w->reasoning_len);
+    }
+    return 0;
+}
+
+/* Parse, grade and keep one line (without its newline). */
+static int row_line(struct grader_reader *rd, const char *p, size_t len,
+                    struct grader_error *err)
+{
+    struct grader_rung *r = rd->rung;
+    struct row w = {0};
+    struct grader_num ref;
+    struct grader_answer *a;
+    json_error_t jerr;
+    json_t *o;
+    uint32_t q;
+    int rc;
+
+    if (blank(p, len))
+        return 0;
+    o = json_loadb(p, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+    if (o == NULL) {
+        if (json_error_code(&jerr) == json_error_out_of_memory)
+            return grader__fail(err, GRADER_ENOMEM, r->path, rd->line,
+                                "out of memory");
+        return FAIL("malformed JSON at column %d: %s", jerr.column,
+                    jerr.text);
+    }
+    rc = row_fields(rd, o, &w, err);
+    if (rc == 0 && grader_num_parse(w.ref, w.ref_len, &ref) != 0)
+        rc = FAIL("reference '%.*s' of '%s' is not a number",
+                  (int)(w.ref_len > 64 ? 64 : w.ref_len), w.ref, w.id);
+    if (rc == 0)
+        rc = grader_qset_intern(rd->qs, w.id, w.id_len, w.ref, w.ref_len,
+                                &ref, r->path, rd->line, &q, err);
+    if (rc == 0 && (rc = by_q_reserve(r, q)) != 0)
+        grader__fail(err, rc, r->path, rd->line, "out of memory");
+    if (rc == 0 && r->by_q[q] != GRADER_NONE)
+        rc = grader__fail(err, GRADER_EDUPID, r->path, rd->line,
+                          "duplicate id '%s' (first on line %u)", w.id,
+                          r->answers[r->by_q[q]].line);
+    if (rc == 0 && (rc = answers_reserve(r)) != 0)
+        grader__fail(err, rc, r->path, rd->line, "out of memory");
+    if (rc == 0) {
+        a = &r->answers[r->n];
+        rc = grade(rd, &w, &ref, a, err);
+    }
+    if (rc == 0) {
+        a->q = q;
+        a->line = (uint32_t)rd->line;
+        r->by_q[q] = (uint32_t)r->n++;
+    }
+    json_decref(o);
+    return rc;
+}
+
+#undef FAIL
+
+/* ---- the resumable reader --------------------------------------------- */
+
+void grader_reader_init(struct grader_reader *rd, struct grader_qset *qs,
+                        struct grader_rung *rung, unsigned flags)
+{
+    memset(rd, 0, sizeof(*rd));
+    rd->qs = qs;
+    rd->rung = rung;
+    rd->flags = flags;
+    rung->read_flags = flags;
+    grader_loop_scratch_init(&rd->loop);
+}
+
+void grader_reader_release(struct grader_reader *rd)
+{
+    grader__free(rd->carry);
+    grader_loop_scratch_release(&rd->loop);
+    rd->carry = NULL;
+    rd->carry_len = rd->carry_cap = 0;
+}
+
+static int too_big(struct grader_reader *rd, struct grader_error *err)
+{
+    rd->failed = 1;
+    return grader__fail(err, GRADER_ETOOBIG, rd->rung->path, rd->line + 1,
+                        "row longer than %u bytes", GRADER_ROW_MAX);
+}
+
+static int carry_append(struct grader_reader *rd, const char *p, size_t n,
+                        struct grader_error *err)
+{
+    if (rd->carry_len + n > GRADER_ROW_MAX)
+        return too_big(rd, err);
+    if (rd->carry_len + n > rd->carry_cap) {
+        size_t cap = rd->carry_cap ? rd->carry_cap : 4096;
+        char *c;
+        while (cap < rd->carry_len + n)
+            cap *= 2;
+        c = grader__realloc(rd->carry, cap);
+        if (c == NULL) {
+            rd->failed = 1;
+            return grader__fail(err, GRADER_ENOMEM, rd->rung->path,
+                                rd->line + 1, "out of memory");
+        }
+        rd->carry = c;
+        rd->carry_cap = cap;
+    }
+    memcpy(rd->carry + rd->carry_len, p, n);
+    rd->carry_len += n;
+    return 0;
+}
+
+int grader_reader_feed(struct grader_reader *rd, const char *buf, size_t len,
+                       struct grader_error *err)
+{
+    const char *p = buf, *end = buf + len;
+    int rc;
+
+    if (rd->failed)
+        return grader__fail(err, GRADER_EARG, rd->rung->path, 0,
+                            "reader used after an error");
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            return carry_append(rd, p, (size_t)(end - p), err);
+        rd->line++;
+        if (rd->carry_len > 0) {
+            /* the line began in an earlier slice */
+            if ((rc = carry_append(rd, p, (size_t)(nl - p), err)) != 0)
+                return rc;
+            rc = row_line(rd, rd->carry, rd->carry_len, err);
+            rd->carry_len = 0;
+        } else if ((size_t)(nl - p) > GRADER_ROW_MAX) {
+            rd->line--;
+            return too_big(rd, err);
+        } else {
+            rc = row_line(rd, p, (size_t)(nl - p), err);
+        }
+        if (rc != 0) {
+            rd->failed = 1;
+            return rc;
+        }
+        p = nl + 1;
+    }
+    return 0;
+}
+
+int grader_reader_finish(struct grader_reader *rd, struct grader_error *err)
+{
+    int rc;
+
+    if (rd->failed)
+        return grader__fail(err, GRADER_EARG, rd->rung->path, 0,
+                            "reader used after an error");
+    if (rd->carry_len == 0)
+        return 0;
+    rd->line++;
+    rc = row_line(rd, rd->carry, rd->carry_len, err);
+    rd->carry_len = 0;
+    if (rc == GRADER_EPARSE && err != NULL) {
+        char text[GRADER_ERROR_TEXT];
+        snprintf(text, sizeof(text), "%s", err->text);
+        snprintf(err->text, sizeof(err->text),
+                 "torn last line, the writer stopped mid-row (%.300s); "
+                 "'graveyard run' cuts it back when it resumes",
+                 text);
+    }
+    if (rc != 0)
+        rd->failed = 1;
+    return rc;
+}
+
+/* ---- a whole file ------------------------------------------------------ */
+
+#define READ_CHUNK (1u << 20)
+
+int grader_rung_read(struct grader_qset *qs, const char *name,
+                     const char *path, unsigned flags,
+                     struct grader_rung **out, struct grader_error *err)
+{
+    struct grader_reader rd;
+    struct grader_rung *r;
+    char *buf;
+    int fd, rc = 0;
+    ssize_t got;
+
+    *out = NULL;
+    fd = open(path, O_RDONLY);
+    if (fd < 0 && errno == ENOENT)
+        return grader__fail(err, GRADER_ENOENT, path, 0,
+                            "no such rows file (has rung '%s' been run?)",
+                            name);
+    if (fd < 0)
+        return grader__fail(err, GRADER_EIO, path, 0,
+                            "cannot open rows file: %s", strerror(errno));
+    r = grader_rung_new(name, path);
+    buf = grader__malloc(READ_CHUNK);
+    if (r == NULL || buf == NULL) {
+        close(fd);
+        grader__free(buf);
+        grader_rung_free(r);
+        return grader__fail(err, GRADER_ENOMEM, path, 0, "out of memory");
+    }
+    grader_reader_init(&rd, qs, r, flags);
+    for (;;) {
+        got = read(fd, buf, READ_CHUNK);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            rc = grader__fail(err, GRADER_EIO, path, 0, "cannot read: %s",
+                              strerror(errno));
+            break;
+        }
+        if (got == 0) {
+            rc = grader_reader_finish(&rd, err);
+            break;
+        }
+        if ((rc = grader_reader_feed(&rd, buf, (size_t)got, err)) != 0)
+            break;
+    }
+    grader_reader_release(&rd);
+    grader__free(buf);
+    close(fd);
+    if (rc != 0) {
+        grader_rung_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}

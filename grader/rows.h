@@ -1,0 +1,126 @@
+/*
+ * rows.h - reading a rung's rows file (RUNDIR/rows/<RUNG>.jsonl) into
+ * graded answers.
+ *
+ * Each row is parsed, graded from its content and reference, and reduced to
+ * a struct grader_answer of a few dozen bytes: the reply's text is dropped
+ * as soon as the row is graded, so memory grows with the number of
+ * questions, never with the length of the replies. docs/rows.md and
+ * schemas/row.schema.json define the format.
+ *
+ * The reader is resumable (nginx's style): feed it any slices of the file's
+ * bytes, then finish it. Grading a file is grader_rung_read.
+ */
+#ifndef GRADER_ROWS_H
+#define GRADER_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "extract.h"
+#include "qset.h"
+
+/* A row (one line) longer than this is an error: a 4,096-token reply is
+ * about 20 KB, so 8 MiB is far past any real row and still bounded. */
+#define GRADER_ROW_MAX (8u * 1024 * 1024)
+
+#define GRADER_NONE UINT32_MAX
+
+/* What the grader found in one row. */
+enum grader_answer_flag {
+    GRADER_A_RIGHT = 1 << 0,   /* extracted number equals the reference */
+    GRADER_A_SAID = 1 << 1,    /* a number was extracted */
+    GRADER_A_ERROR = 1 << 2,   /* the row carries an error: graded wrong */
+    GRADER_A_CUT_OFF = 1 << 3, /* truncated, or finish_reason "length" */
+    GRADER_A_LOOPED = 1 << 4,  /* a line repeats GRADER_LOOP_REPEATS times */
+    GRADER_A_THOUGHT = 1 << 5, /* non-blank reasoning_content */
+    GRADER_A_EMPTY = 1 << 6,   /* no error, content null or blank */
+    GRADER_A_RIGHT_IN_REASONING = 1 << 7, /* empty, and the reasoning's
+                                             answer is the reference */
+};
+
+struct grader_answer {
+    uint32_t q;        /* question index in the qset */
+    uint32_t line;     /* 1-based line of the row in its file */
+    uint32_t said;     /* offset of the extracted number in the rung's
+                          pool, or GRADER_NONE */
+    uint32_t flags;    /* enum grader_answer_flag */
+    int32_t tokens;    /* completion_tokens, -1 when unknown */
+    float tps;         /* decode tokens/s, negative when unknown */
+    uint64_t text[2];  /* hashes of content and reasoning_content, only
+                          with GRADER_READ_TEXT (for repeat) */
+};
+
+/* A rung's graded rows. Owned by the caller: grader_rung_free. */
+struct grader_rung {
+    char *name;
+    char *path;
+    struct grader_answer *answers; /* in file order */
+    size_t n, cap;
+    uint32_t *by_q;  /* question index -> answer index, GRADER_NONE */
+    size_t by_q_len;
+    unsigned read_flags; /* the GRADER_READ_* flags it was read with */
+    char *pool;      /* extracted numbers, NUL-terminated */
+    size_t pool_len, pool_cap;
+};
+
+/* Read flags. */
+enum {
+    GRADER_READ_TEXT = 1 << 0, /* hash content and reasoning (repeat) */
+};
+
+/*
+ * Read and grade the rows file at path as rung name, interning questions in
+ * qs. Errors: GRADER_ENOENT (no such file), GRADER_EIO, GRADER_EPARSE (a
+ * malformed line, a row without an id, a field of the wrong type),
+ * GRADER_ETOOBIG, GRADER_EDUPID, GRADER_EREFMISMATCH, GRADER_ENOMEM; err
+ * names the file and line. On success *out is a new rung.
+ */
+int grader_rung_read(struct grader_qset *qs, const char *name,
+                     const char *path, unsigned flags,
+                     struct grader_rung **out, struct grader_error *err);
+
+void grader_rung_free(struct grader_rung *r);
+
+/* The rung's answer to question q, or NULL when it has no row for it. */
+const struct grader_answer *grader_rung_find(const struct grader_rung *r,
+                                             uint32_t q);
+
+/* The canonical number a graded answer extracted, or NULL. */
+const char *grader_rung_said(const struct grader_rung *r,
+                             const struct grader_answer *a);
+
+/* ---- the resumable reader under grader_rung_read ---------------------- */
+
+struct grader_reader {
+    struct grader_qset *qs;
+    struct grader_rung *rung;
+    unsigned flags;
+    long line;   /* lines started so far */
+    char *carry; /* a line split across feeds */
+    size_t carry_len, carry_cap;
+    int failed;
+    struct grader_loop_scratch loop;
+};
+
+/* Start reading rows for rung (owned by the caller) into qs. */
+void grader_reader_init(struct grader_reader *rd, struct grader_qset *qs,
+                        struct grader_rung *rung, unsigned flags);
+
+/* Grade every complete line in buf[0..len), keeping a partial last line
+ * for the next call. Returns 0 or an error code; after an error the
+ * reader only accepts grader_reader_release. */
+int grader_reader_feed(struct grader_reader *rd, const char *buf, size_t len,
+                       struct grader_error *err);
+
+/* Grade a last line without a newline. A torn last line (the writer
+ * stopped mid-row) is a GRADER_EPARSE error that says so. */
+int grader_reader_finish(struct grader_reader *rd, struct grader_error *err);
+
+void grader_reader_release(struct grader_reader *rd);
+
+/* A new empty rung named name, reading path (path only for messages). */
+struct grader_rung *grader_rung_new(const char *name, const char *path);
+
+#endif

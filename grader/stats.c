@@ -1,0 +1,80 @@
+/*
+ * stats.c - summary lines and the exact sign test.
+ */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "alloc.h"
+
+static double round1(double x)
+{
+    return round(x * 10.0) / 10.0;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+
+    return (x > y) - (x < y);
+}
+
+double grader__median(float *v, size_t n)
+{
+    qsort(v, n, sizeof(*v), cmp_float);
+    if (n % 2 == 1)
+        return v[n / 2];
+    return ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2.0;
+}
+
+int grader_summarize(const struct grader_rung *r, struct grader_summary *s)
+{
+    size_t i, ntps = 0, ntok = 0;
+    double tokens = 0;
+    float *tps = grader__reallocarray(NULL, r->n ? r->n : 1, sizeof(*tps));
+
+    if (tps == NULL)
+        return GRADER_ENOMEM;
+    s->n = r->n;
+    s->right = s->errors = s->truncated = 0;
+    for (i = 0; i < r->n; i++) {
+        const struct grader_answer *a = &r->answers[i];
+        s->right += (a->flags & GRADER_A_RIGHT) != 0;
+        s->errors += (a->flags & GRADER_A_ERROR) != 0;
+        s->truncated += (a->flags & GRADER_A_CUT_OFF) != 0;
+        if (a->tps >= 0)
+            tps[ntps++] = a->tps;
+        if (a->tokens >= 0) {
+            tokens += a->tokens;
+            ntok++;
+        }
+    }
+    s->median_tps = ntps ? round1(grader__median(tps, ntps)) : -1.0;
+    s->mean_tokens = ntok ? round1(tokens / (double)ntok) : -1.0;
+    grader__free(tps);
+    return 0;
+}
+
+/* log of C(n, k) */
+static double log_choose(double n, double k)
+{
+    return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
+}
+
+double grader_mcnemar_p(size_t b, size_t c)
+{
+    size_t n = b + c, k = b < c ? b : c, i;
+    double top, sum = 0, p;
+
+    if (n == 0)
+        return 1.0;
+    /* sum C(n,i)/2^n for i <= k in log space, scaled by the largest term
+     * (i = k) so that n in the hundreds of thousands neither underflows
+     * nor loses the small tail */
+    top = log_choose((double)n, (double)k);
+    for (i = 0; i <= k; i++)
+        sum += exp(log_choose((double)n, (double)i) - top);
+    p = 2.0 * exp(top + log(sum) - (double)n * log(2.0));
+    return p > 1.0 ? 1.0 : p;
+}

@@ -1,0 +1,134 @@
+/*
+ * cli.c - flag parsing and small helpers for the commands.
+ */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "graveyard %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static const struct cli_flag *find_flag(const struct cli_flag *flags,
+                                        const char *arg, size_t len)
+{
+    for (; flags->name != NULL; flags++)
+        if (strlen(flags->name) == len && memcmp(flags->name, arg, len) == 0)
+            return flags;
+    return NULL;
+}
+
+int cli_parse(const char *cmd, int argc, char **argv,
+              const struct cli_flag *flags, const char **pos, size_t maxpos,
+              size_t *npos, int *help)
+{
+    int i, only_pos = 0;
+
+    *npos = 0;
+    *help = 0;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *eq;
+        const struct cli_flag *f;
+        size_t len;
+        if (!only_pos && strcmp(a, "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
+        if (only_pos || a[0] != '-' || a[1] == '\0') {
+            if (*npos == maxpos) {
+                cli_error(cmd, "too many arguments at '%s' (see --help)", a);
+                return EXIT_USAGE;
+            }
+            pos[(*npos)++] = a;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            *help = 1;
+            continue;
+        }
+        eq = strchr(a, '=');
+        len = eq ? (size_t)(eq - a) : strlen(a);
+        f = find_flag(flags, a, len);
+        if (f == NULL) {
+            cli_error(cmd, "unknown flag '%.*s' (see --help)", (int)len, a);
+            return EXIT_USAGE;
+        }
+        if (f->on != NULL) {
+            if (eq != NULL) {
+                cli_error(cmd, "flag '%s' takes no value", f->name);
+                return EXIT_USAGE;
+            }
+            *f->on = 1;
+        } else if (eq != NULL) {
+            *f->value = eq + 1;
+        } else if (i + 1 < argc) {
+            *f->value = argv[++i];
+        } else {
+            cli_error(cmd, "flag '%s' needs a value", f->name);
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+void *xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+
+    if (q == NULL) {
+        fprintf(stderr, "graveyard: out of memory (%zu bytes)\n", size);
+        abort();
+    }
+    return q;
+}
+
+void buf_append(struct buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        b->p = xrealloc(b->p, cap);
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+    buf_append(b, s, strlen(s));
+}
+
+void buf_release(struct buf *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->len = b->cap = 0;
+}
+
+int cli_rung_name_ok(const char *name)
+{
+    size_t i, n = strlen(name);
+
+    if (n == 0 || n > 64 || name[0] == '.')
+        return 0;
+    for (i = 0; i < n; i++) {
+        char c = name[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+              (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+            return 0;
+    }
+    return 1;
+}

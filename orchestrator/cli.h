@@ -1,0 +1,54 @@
+/*
+ * cli.h - command-line plumbing shared by graveyard's commands: flag
+ * parsing, messages, the allocator that aborts, a growable text buffer.
+ *
+ * Exit codes (STYLE.md): 0 ok, 1 a rung or check failed (or the disk
+ * failed us), 2 usage or bad input.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stddef.h>
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+
+/* A flag a command accepts. Value flags take the next argument or
+ * "--flag=value"; switches set *on to 1. */
+struct cli_flag {
+    const char *name; /* "--json" */
+    const char **value; /* non-NULL for a value flag */
+    int *on;            /* non-NULL for a switch */
+};
+
+/*
+ * Split argv[1..argc) into flags and positionals ("--" ends flags).
+ * Positionals go to pos (at most maxpos). An unknown flag, a missing value
+ * or too many positionals prints one line naming it and returns
+ * EXIT_USAGE; "-h"/"--help" sets *help. Returns 0 otherwise.
+ */
+int cli_parse(const char *cmd, int argc, char **argv,
+              const struct cli_flag *flags, const char **pos, size_t maxpos,
+              size_t *npos, int *help);
+
+/* "graveyard CMD: " + message on stderr, and a newline. */
+void cli_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Allocation that aborts with a message: the orchestrator's policy. */
+void *xrealloc(void *p, size_t size);
+
+/* A growable byte buffer (always NUL-terminated once used). */
+struct buf {
+    char *p;
+    size_t len, cap;
+};
+
+void buf_append(struct buf *b, const char *s, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_release(struct buf *b);
+
+/* Whether name is a usable rung name: 1 to 64 of [A-Za-z0-9._-], not
+ * starting with '.', so it is safe as a file name. */
+int cli_rung_name_ok(const char *name);
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * cmd_grade.c - the grading commands: bury, autopsy, repeat.
+ *
+ * Each reads rows files, hands them to the grader library and prints one
+ * JSON object per line. Nothing here computes a statistic: that is the
+ * grader's job. Everything is computed before anything is written, so a
+ * bad input leaves no output behind, and files are written atomically.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../grader/bury.h"
+#include "../grader/emit.h"
+#include "../grader/meta.h"
+#include "../grader/repeat.h"
+#include "cli.h"
+#include "commands.h"
+#include "outfile.h"
+
+#define MAX_POS (GRADER_MAX_RUNGS + 2)
+
+/* The rungs of one command and the question set they share. */
+struct rungset {
+    struct grader_qset *qs;
+    const struct grader_rung *r[GRADER_MAX_RUNGS * 2];
+    size_t n;
+};
+
+static void rungset_release(struct rungset *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->n; i++)
+        grader_rung_free((struct grader_rung *)s->r[i]);
+    grader_qset_free(s->qs);
+    memset(s, 0, sizeof(*s));
+}
+
+static void report(const char *cmd, const struct grader_error *err)
+{
+    char msg[GRADER_ERROR_TEXT + GRADER_ERROR_PATH + 32];
+
+    grader_error_format(err, msg, sizeof(msg));
+    cli_error(cmd, "%s", msg);
+}
+
+/* Check rung names: valid, and none twice. */
+static int check_names(const char *cmd, const char **names, size_t n)
+{
+    size_t i, j;
+
+    if (n > GRADER_MAX_RUNGS) {
+        cli_error(cmd, "at most %d rungs, not %zu", GRADER_MAX_RUNGS, n);
+        return EXIT_USAGE;
+    }
+    for (i = 0; i < n; i++) {
+        if (!cli_rung_name_ok(names[i])) {
+            cli_error(cmd, "invalid rung name '%s' (letters, digits, '.', "
+                      "'_' and '-' only)", names[i]);
+            return EXIT_USAGE;
+        }
+        for (j = 0; j < i; j++)
+            if (strcmp(names[i], names[j]) == 0) {
+                cli_error(cmd, "rung '%s' named twice", names[i]);
+                return EXIT_USAGE;
+            }
+    }
+    return 0;
+}
+
+/* Read RUNDIR/rows/NAME.jsonl for each name into s. */
+static int load(const char *cmd, struct rungset *s, const char *rundir,
+                const char **names, size_t n, unsigned flags)
+{
+    struct grader_error err;
+    char path[4096];
+    size_t i;
+
+    if (s->qs == NULL && (s->qs = grader_qset_new()) == NULL) {
+        cli_error(cmd, "out of memory");
+        return EXIT_FAILED;
+    }
+    for (i = 0; i < n; i++) {
+        struct grader_rung *r;
+        if ((size_t)snprintf(path, sizeof(path), "%s/rows/%s.jsonl", rundir,
+                             names[i]) >= sizeof(path)) {
+            cli_error(cmd, "path too long: '%s'", rundir);
+            return EXIT_USAGE;
+        }
+        if (grader_rung_read(s->qs, names[i], path, flags, &r, &err) != 0) {
+            report(cmd, &err);
+            return EXIT_USAGE;
+        }
+        s->r[s->n++] = r;
+    }
+    return 0;
+}
+
+/* Append j as one line to out; consumes j. */
+static void add_line(struct buf *out, json_t *j)
+{
+    char *s = j ? grader_emit_dumps(j) : NULL;
+
+    if (s == NULL) {
+        fprintf(stderr, "graveyard: out of memory\n");
+        abort();
+    }
+    buf_puts(out, s);
+    buf_puts(out, "\n");
+    grader_emit_free(s);
+    json_decref(j);
+}
+
+static int flush_stdout(const char *cmd, const struct buf *out)
+{
+    if ((out->len > 0 && fwrite(out->p, 1, out->len, stdout) != out->len) ||
+        fflush(stdout) != 0) {
+        cli_error(cmd, "cannot write to standard output");
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
+
+static const char bury_help[] =
+    "usage: graveyard bury RUNDIR REF RUNG... [--json FILE] [--partial]\n"
+    "\n"
+    "Bury every RUNG against the reference rung REF, question by question,\n"
+    "from RUNDIR/rows/<RUNG>.jsonl. Rungs are named in ladder order, from\n"
+    "the biggest file down: a question's tombstone is at the first rung\n"
+    "going down where it is dead.\n"
+    "\n"
+    "Prints one JSON line per rung (rung, n, right, errors, truncated,\n"
+    "median_decode_tps, mean_tokens, dead, ghosts, answer_changed,\n"
+    "p_mcnemar, bytes, gpu_mib_loaded, gpu_mib_before), then\n"
+    "{\"first_deaths_by_rung\": {...}, \"tombstones\": N, \"ghosts\": M}.\n"
+    "\n"
+    "  dead       the reference is right, this rung wrong\n"
+    "  ghosts     the reference is wrong, this rung right\n"
+    "  p_mcnemar  exact two-sided sign test of dead vs ghosts: how often\n"
+    "             two equally good models split that unevenly by chance\n"
+    "\n"
+    "  --json FILE  where the per-question tombstones and ghosts go\n"
+    "               (default RUNDIR/graveyard.json); give side rungs such\n"
+    "               as a QAT file their own FILE\n"
+    "  --partial    bury what is there when a rung lacks some of the\n"
+    "               reference's questions (otherwise an error)\n"
+    "\n"
+    "example: graveyard bury runs/t4 BF16 F16 Q8_0 Q4_0 Q2_K\n"
+    "Exit status: 0 ok, 1 the output could not be written, 2 bad input.\n";
+
+int cmd_bury(int argc, char **argv)
+{
+    const char *pos[MAX_POS], *json_path = NULL;
+    int partial = 0, help = 0, rc;
+    const struct cli_flag flags[] = {{"--json", &json_path, NULL},
+                                     {"--partial", NULL, &partial},
+                                     {NULL, NULL, NULL}};
+    struct rungset s = {0};
+    struct grader_bury b;
+    struct grader_error err;
+    struct buf out = {0}, file = {0};
+    char defpath[4096], msg[4600];
+    size_t npos, i;
+
+    rc = cli_parse("bury", argc, argv, flags, pos, MAX_POS, &npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(bury_help, stdout);
+        return EXIT_OK;
+    }
+    if (npos < 2) {
+        cli_error("bury", "needs RUNDIR and the reference rung (see --help)");
+        return EXIT_USAGE;
+    }
+    if ((rc = check_names("bury", pos + 1, npos - 1)) != 0)
+        return rc;
+    if ((rc = load("bury", &s, pos[0], pos + 1, npos - 1, 0)) != 0)
+        goto done;
+    if (grader_bury(s.qs, s.r, s.n, partial ? GRADER_PARTIAL : 0, &b,
+                    &err) != 0) {
+        report("bury", &err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    for (i = 0; i < b.nrungs && rc == 0; i++) {
+        struct grader_meta meta;
+        if (grader_meta_read(pos[0], s.r[i]->name, &meta, &err) != 0) {
+            report("bury", &err);
+            rc = EXIT_USAGE;
+            break;
+        }
+        add_line(&out, grader_emit_bury_line(&b, i, &meta));
+    }
+    if (rc == 0) {
+        add_line(&out, grader_emit_bury_summary(&b));
+        add_line(&file, grader_emit_graveyard(&b, s.qs));
+        if (json_path == NULL) {
+            snprintf(defpath, sizeof(defpath), "%s/graveyard.json", pos[0]);
+            json_path = defpath;
+        }
+        if (outfile_write(json_path, file.p, file.len, msg, sizeof(msg))) {
+            cli_error("bury", "%s", msg);
+            rc = EXIT_FAILED;
+        } else {
+            rc = flush_stdout("bury", &out);
+        }
+    }
+    grader_bury_release(&b);
+done:
+    buf_release(&out);
+    buf_release(&file);
+    rungset_release(&s);
+    return rc;
+}
+
+static const char autopsy_help[] =
+    "usage: graveyard autopsy RUNDIR REF RUNG... [--partial]\n"
+    "\n"
+    "How each rung's answers fail, from RUNDIR/rows/<RUNG>.jsonl. The first\n"
+    "rung named is the reference for the dead counts, as in bury. One JSON\n"
+    "line per rung:\n"
+    "\n"
+    "  cut_off          stopped at the token cap (finish_reason \"length\")\n"
+    "  looped           some line repeats 5 or more times\n"
+    "  thought          text in the thinking block (reasoning_content)\n"
+    "  empty_content    no error, but no content\n"
+    "  empty_right_in_reasoning  empty content, and the reasoning's\n"
+    "                   'Answer:' is the right one\n"
+    "  dead, dead_cut_off, dead_looped, dead_empty_content\n"
+    "  first_deaths, first_deaths_right_again_lower\n"
+    "  errors           rows with an error (graded wrong)\n"
+    "\n"
+    "example: graveyard autopsy runs/t4 BF16 F16 Q8_0 Q4_0 Q2_K\n";
+
+int cmd_autopsy(int argc, char **argv)
+{
+    const char *pos[MAX_POS];
+    int partial = 0, help = 0, rc;
+    const struct cli_flag flags[] = {{"--partial", NULL, &partial},
+                                     {NULL, NULL, NULL}};
+    struct rungset s = {0};
+    struct grader_bury b;
+    struct grader_autopsy_line lines[GRADER_MAX_RUNGS];
+    struct grader_error err;
+    struct buf out = {0};
+    size_t npos, i;
+
+    rc = cli_parse("autopsy", argc, argv, flags, pos, MAX_POS, &npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(autopsy_help, stdout);
+        return EXIT_OK;
+    }
+    if (npos < 2) {
+        cli_error("autopsy", "needs RUNDIR and at least one rung (see "
+                  "--help)");
+        return EXIT_USAGE;
+    }
+    if ((rc = check_names("autopsy", pos + 1, npos - 1)) != 0)
+        return rc;
+    if ((rc = load("autopsy", &s, pos[0], pos + 1, npos - 1, 0)) != 0)
+        goto done;
+    if (grader_bury(s.qs, s.r, s.n, partial ? GRADER_PARTIAL : 0, &b,
+                    &err) != 0) {
+        report("autopsy", &err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    grader_autopsy(&b, s.r, lines);
+    for (i = 0; i < b.nrungs; i++)
+        add_line(&out, grader_emit_autopsy_line(&lines[i]));
+    grader_bury_release(&b);
+    rc = flush_stdout("autopsy", &out);
+done:
+    buf_release(&out);
+    rungset_release(&s);
+    return rc;
+}
+
+static const char repeat_help[] =
+    "usage: graveyard repeat DIR_A DIR_B RUNG... [--common]\n"
+    "\n"
+    "Is the run deterministic? Compares two runs of each RUNG question by\n"
+    "question, DIR_A/rows/<RUNG>.jsonl against DIR_B/rows/<RUNG>.jsonl.\n"
+    "One JSON line per rung: n, mismatched_extracted, mismatched_text\n"
+    "(content or reasoning differs by even one character), mismatched_right,\n"
+    "right_a, right_b.\n"
+    "\n"
+    "  --common  compare only the questions present in both runs (a short\n"
+    "            run of --limit 50 against a full one); otherwise a question\n"
+    "            in one run only is an error\n"
+    "\n"
+    "example: graveyard repeat runs/t4 runs/t4-again Q4_0 Q8_0 --common\n";
+
+int cmd_repeat(int argc, char **argv)
+{
+    const char *pos[MAX_POS];
+    int common = 0, help = 0, rc;
+    const struct cli_flag flags[] = {{"--common", NULL, &common},
+                                     {NULL, NULL, NULL}};
+    struct rungset s = {0};
+    struct grader_repeat_line line;
+    struct grader_error err;
+    struct buf out = {0};
+    size_t npos, i;
+
+    rc = cli_parse("repeat", argc, argv, flags, pos, MAX_POS, &npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(repeat_help, stdout);
+        return EXIT_OK;
+    }
+    if (npos < 3) {
+        cli_error("repeat", "needs DIR_A, DIR_B and at least one rung (see "
+                  "--help)");
+        return EXIT_USAGE;
+    }
+    if ((rc = check_names("repeat", pos + 2, npos - 2)) != 0)
+        return rc;
+    for (i = 2; i < npos && rc == 0; i++) {
+        rc = load("repeat", &s, pos[0], &pos[i], 1, GRADER_READ_TEXT);
+        if (rc == 0)
+            rc = load("repeat", &s, pos[1], &pos[i], 1, GRADER_READ_TEXT);
+        if (rc == 0 && grader_repeat(s.r[s.n - 2], s.r[s.n - 1], s.qs,
+                                     common ? GRADER_COMMON : 0, &line,
+                                     &err) != 0) {
+            report("repeat", &err);
+            rc = EXIT_USAGE;
+        }
+        if (rc == 0)
+            add_line(&out, grader_emit_repeat_line(&line));
+    }
+    if (rc == 0)
+        rc = flush_stdout("repeat", &out);
+    buf_release(&out);
+    rungset_release(&s);
+    return rc;
+}

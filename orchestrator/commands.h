@@ -1,0 +1,12 @@
+/*
+ * commands.h - graveyard's subcommands. Each takes its own argv (argv[0]
+ * is the command name) and returns the process exit status.
+ */
+#ifndef COMMANDS_H
+#define COMMANDS_H
+
+int cmd_bury(int argc, char **argv);
+int cmd_autopsy(int argc, char **argv);
+int cmd_repeat(int argc, char **argv);
+
+#endif

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Prove that libgrader.a stands without libuv, libcurl and OpenSSL: it must
+# link into a program with jansson and libm alone, and name none of their
+# symbols. Usage: check-grader-deps.sh LIBGRADER "CC FLAGS" "LIBS"
+set -eu
+lib=$1 cc=$2 libs=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if nm -u "$lib" | grep -E ' (uv_|curl_|EVP_|SSL_|OPENSSL_)' >"$tmp/bad"; then
+    echo "check-grader-deps: $lib uses symbols it must not:" >&2
+    cat "$tmp/bad" >&2
+    exit 1
+fi
+cat >"$tmp/main.c" <<'C'
+#include "bury.h"
+#include "emit.h"
+#include "repeat.h"
+int main(void)
+{
+    struct grader_qset *qs = grader_qset_new();
+    grader_qset_free(qs);
+    return (int)grader_mcnemar_p(1, 1) - 1;
+}
+C
+# shellcheck disable=SC2086
+$cc -Igrader -o "$tmp/main" "$tmp/main.c" "$lib" $libs
+"$tmp/main"
+echo "check-grader-deps: libgrader.a links with jansson and libm only"

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Install what graveyard needs on Debian 12 (run as root, or it uses sudo).
+# Build: a C compiler, make, pkg-config and the -dev packages of libuv,
+# libcurl, jansson, OpenSSL. Tests: cmocka, clang (libFuzzer), Python 3
+# (the benchmark's baseline) and GNU time (peak memory).
+set -eu
+PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
+libjansson-dev libssl-dev libcmocka-dev clang libclang-rt-14-dev python3
+time"
+SUDO=
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $PKGS

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Run every test: the unit binaries given as arguments, then the golden
+# case folders against $BUILD/graveyard. Ends with one line that CI reads:
+# "check: N passed, M failed".
+set -u
+unit_only=0
+if [ "${1:-}" = "--unit-only" ]; then unit_only=1; shift; fi
+passed=0 failed=0
+for t in "$@"; do
+    out=$("$t" 2>&1); rc=$?
+    n=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p')
+    f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p')
+    passed=$((passed + ${n:-0}))
+    if [ $rc -ne 0 ] || [ -n "$f" ]; then
+        printf '%s\n' "$out"
+        failed=$((failed + ${f:-1}))
+        echo "FAIL $t"
+    else
+        echo "ok   $t (${n:-0} tests)"
+    fi
+done
+if [ $unit_only -eq 0 ]; then
+    out=$(sh tests/golden/run.sh "${BUILD:-build}/graveyard" 2>&1); rc=$?
+    printf '%s\n' "$out"
+    n=$(printf '%s\n' "$out" | sed -n 's/^golden: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+    f=$(printf '%s\n' "$out" | sed -n 's/^golden: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+    passed=$((passed + ${n:-0}))
+    failed=$((failed + ${f:-0}))
+    if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); fi
+fi
+echo "check: $passed passed, $failed failed"
+[ $failed -eq 0 ]
