@@ -12,18 +12,40 @@ static grader_malloc_fn g_malloc = malloc;
 static grader_realloc_fn g_realloc = realloc;
 static grader_free_fn g_free = free;
 
+/* Allocations that failed on this thread: jansson reports some of its
+ * out-of-memory failures as syntax errors, so callers compare this count
+ * before and after a parse to tell the two apart. */
+static _Thread_local unsigned long g_failures;
+
+unsigned long grader__alloc_failures(void)
+{
+    return g_failures;
+}
+
+static void *counted(void *p)
+{
+    if (p == NULL)
+        g_failures++;
+    return p;
+}
+
+static void *json_malloc(size_t size)
+{
+    return counted(g_malloc(size));
+}
+
 void grader_set_alloc(grader_malloc_fn m, grader_realloc_fn r,
                       grader_free_fn f)
 {
     g_malloc = m ? m : malloc;
     g_realloc = r ? r : realloc;
     g_free = f ? f : free;
-    json_set_alloc_funcs(g_malloc, g_free);
+    json_set_alloc_funcs(json_malloc, g_free);
 }
 
 void *grader__malloc(size_t size)
 {
-    return g_malloc(size ? size : 1);
+    return counted(g_malloc(size ? size : 1));
 }
 
 void *grader__calloc(size_t n, size_t size)
@@ -34,7 +56,7 @@ void *grader__calloc(size_t n, size_t size)
     if (size != 0 && n > SIZE_MAX / size)
         return NULL;
     total = n * size;
-    p = g_malloc(total ? total : 1);
+    p = counted(g_malloc(total ? total : 1));
     if (p != NULL)
         memset(p, 0, total);
     return p;
@@ -42,7 +64,7 @@ void *grader__calloc(size_t n, size_t size)
 
 void *grader__realloc(void *ptr, size_t size)
 {
-    return g_realloc(ptr, size ? size : 1);
+    return counted(g_realloc(ptr, size ? size : 1));
 }
 
 void *grader__reallocarray(void *ptr, size_t n, size_t size)

@@ -28,5 +28,7 @@ void grader__free(void *ptr);
 /* realloc for arrays: fails (NULL, ptr kept) when n * size overflows. */
 void *grader__reallocarray(void *ptr, size_t n, size_t size);
 char *grader__strndup(const char *s, size_t n);
+/* How many allocations have failed on this thread so far. */
+unsigned long grader__alloc_failures(void);
 
 #endif

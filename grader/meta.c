@@ -3,6 +3,8 @@
  */
 #include "meta.h"
 
+#include "alloc.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -28,10 +30,16 @@ static int read_done(const char *path, struct grader_meta *m,
                      struct grader_error *err)
 {
     json_error_t jerr;
+    unsigned long failures;
     json_t *o;
     int rc;
 
+    failures = grader__alloc_failures();
     o = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (grader__alloc_failures() != failures) { /* see rows.c */
+        json_decref(o);
+        return grader__fail(err, GRADER_ENOMEM, path, 0, "out of memory");
+    }
     if (o == NULL) {
         FILE *f = fopen(path, "r");
         if (f == NULL && errno == ENOENT)

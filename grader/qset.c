@@ -111,7 +111,7 @@ int grader_qset_find(const struct grader_qset *qs, const char *id,
 
 static int grow_slots(struct grader_qset *qs)
 {
-    size_t n = qs->nslots ? qs->nslots * 2 : 1024, i;
+    size_t n = qs->nslots ? qs->nslots * 2 : 64, i;
     uint32_t *slots = grader__calloc(n, sizeof(*slots));
 
     if (slots == NULL)
@@ -154,7 +154,7 @@ static int add(struct grader_qset *qs, uint64_t h, const char *id,
     if ((qs->n + 1) * 2 > qs->nslots && grow_slots(qs) != 0)
         return GRADER_ENOMEM;
     if (qs->n == qs->cap) {
-        size_t cap = qs->cap ? qs->cap * 2 : 1024;
+        size_t cap = qs->cap ? qs->cap * 2 : 16;
         struct question *p = grader__reallocarray(qs->qs, cap, sizeof(*p));
         if (p == NULL)
             return GRADER_ENOMEM;

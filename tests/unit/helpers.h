@@ -1,0 +1,116 @@
+/*
+ * helpers.h - shared by the unit tests: temporary rows files and rows
+ * built from a few fields.
+ */
+#ifndef TEST_HELPERS_H
+#define TEST_HELPERS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rows.h"
+
+/* A temporary folder for the test, removed by tmpdir_remove. */
+static inline void tmpdir_make(char *dir, size_t size)
+{
+    snprintf(dir, size, "/tmp/graveyard-unit-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+}
+
+static inline void tmpdir_remove(const char *dir)
+{
+    char cmd[600];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Write text to dir/name and put the path in path. */
+static inline void write_file(const char *dir, const char *name,
+                              const char *text, char *path, size_t size)
+{
+    FILE *f;
+
+    snprintf(path, size, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A growable string for building rows. */
+struct text {
+    char *p;
+    size_t len, cap;
+};
+
+static inline void text_addf(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    for (;;) {
+        va_start(ap, fmt);
+        n = vsnprintf(t->p ? t->p + t->len : NULL,
+                      t->p ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        assert_true(n >= 0);
+        if (t->p && t->len + (size_t)n < t->cap) {
+            t->len += (size_t)n;
+            return;
+        }
+        t->cap = (t->cap + (size_t)n + 1) * 2;
+        t->p = realloc(t->p, t->cap);
+        assert_non_null(t->p);
+        if (t->len == 0)
+            t->p[0] = '\0';
+    }
+}
+
+/* One row whose content ends "Answer: said" (said NULL: no answer). */
+static inline void add_row(struct text *t, const char *id, const char *ref,
+                           const char *said)
+{
+    if (said)
+        text_addf(t, "{\"id\":\"%s\",\"reference\":\"%s\",\"content\":"
+                  "\"work\\nAnswer: %s\",\"reasoning_content\":null,"
+                  "\"finish_reason\":\"stop\",\"truncated\":false,"
+                  "\"completion_tokens\":10,\"decode_tps\":50.0,"
+                  "\"error\":null}\n", id, ref, said);
+    else
+        text_addf(t, "{\"id\":\"%s\",\"reference\":\"%s\",\"content\":"
+                  "\"I give up\",\"reasoning_content\":null,"
+                  "\"finish_reason\":\"stop\",\"truncated\":false,"
+                  "\"completion_tokens\":10,\"decode_tps\":50.0,"
+                  "\"error\":null}\n", id, ref);
+}
+
+/* Write t to dir/rows-NAME.jsonl and read it as rung name into qs. */
+static inline struct grader_rung *load_text(struct grader_qset *qs,
+                                            const char *dir,
+                                            const char *name,
+                                            const struct text *t,
+                                            unsigned flags)
+{
+    char file[64], path[512];
+    struct grader_rung *r = NULL;
+    struct grader_error err;
+    int rc;
+
+    snprintf(file, sizeof(file), "%s.jsonl", name);
+    write_file(dir, file, t->p ? t->p : "", path, sizeof(path));
+    rc = grader_rung_read(qs, name, path, flags, &r, &err);
+    if (rc != 0)
+        fail_msg("%s:%ld: %s", err.file, err.line, err.text);
+    return r;
+}
+
+#endif

@@ -1,0 +1,207 @@
+/*
+ * test_chaos.c - out of memory at every allocation in turn.
+ *
+ * The grader is a library: it must turn a failed allocation into
+ * GRADER_ENOMEM (or a NULL from emit) and free everything it took. This
+ * runs the whole pipeline (read two rungs, bury, autopsy, repeat, emit)
+ * once cleanly, counting its allocations, then once failing allocation 1,
+ * once failing allocation 2, ... up to the last, and checks each time that
+ * no allocation is left live and that the run either reports out of
+ * memory or, where jansson absorbed the failure itself, prints exactly
+ * what the clean run printed (jansson test_chaos, curl's torture tests).
+ */
+#include "helpers.h"
+
+#include "alloc.h"
+#include "bury.h"
+#include "emit.h"
+#include "repeat.h"
+
+static long fail_at, calls, live;
+
+static void *chaos_malloc(size_t n)
+{
+    void *p;
+
+    if (++calls == fail_at)
+        return NULL;
+    p = malloc(n);
+    if (p)
+        live++;
+    return p;
+}
+
+static void *chaos_realloc(void *old, size_t n)
+{
+    void *p;
+
+    if (++calls == fail_at)
+        return NULL;
+    p = realloc(old, n);
+    if (p && old == NULL)
+        live++;
+    return p;
+}
+
+static void chaos_free(void *p)
+{
+    if (p) {
+        live--;
+        free(p);
+    }
+}
+
+static char dir[64], path_a[512], path_b[512];
+static struct text printed; /* what the last pipeline emitted */
+static struct grader_error last_err;
+
+static int emit_all(const struct grader_bury *b, const struct grader_qset *qs,
+                    const struct grader_rung *const *r,
+                    const struct grader_repeat_line *rl)
+{
+    struct grader_autopsy_line al[2];
+    json_t *j[6];
+    size_t i;
+    int ok = 1;
+
+    grader_autopsy(b, r, al);
+    j[0] = grader_emit_bury_line(b, 1, NULL);
+    j[1] = grader_emit_bury_summary(b);
+    j[2] = grader_emit_graveyard(b, qs);
+    j[3] = grader_emit_autopsy_line(&al[1]);
+    j[4] = grader_emit_repeat_line(rl);
+    j[5] = grader_emit_number("1234.5");
+    for (i = 0; i < 6; i++) {
+        char *s = j[i] ? grader_emit_dumps(j[i]) : NULL;
+        if (s == NULL)
+            ok = 0;
+        else
+            text_addf(&printed, "%s\n", s);
+        grader_emit_free(s);
+        json_decref(j[i]);
+    }
+    return ok ? 0 : GRADER_ENOMEM;
+}
+
+/* The whole pipeline; 0 or a grader error code. */
+static int pipeline(void)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *a = NULL, *b = NULL;
+    struct grader_bury bury;
+    struct grader_repeat_line rl;
+    struct grader_error err = {{0}, 0, {0}};
+    int rc;
+
+    printed.len = 0;
+    if (printed.p)
+        printed.p[0] = '\0';
+    if (qs == NULL)
+        return GRADER_ENOMEM;
+    rc = grader_rung_read(qs, "A", path_a, GRADER_READ_TEXT, &a, &err);
+    if (rc == 0)
+        rc = grader_rung_read(qs, "B", path_b, GRADER_READ_TEXT, &b, &err);
+    if (rc == 0) {
+        const struct grader_rung *r[2] = {a, b};
+        rc = grader_bury(qs, r, 2, 0, &bury, &err);
+        if (rc == 0) {
+            rc = grader_repeat(a, b, qs, 0, &rl, &err);
+            if (rc == 0)
+                rc = emit_all(&bury, qs, r, &rl);
+            grader_bury_release(&bury);
+        }
+    }
+    if (rc == GRADER_ENOMEM && err.text[0] == '\0')
+        snprintf(err.text, sizeof(err.text), "emit ran out of memory");
+    grader_rung_free(a);
+    grader_rung_free(b);
+    grader_qset_free(qs);
+    if (rc != 0)
+        last_err = err;
+    else
+        memset(&last_err, 0, sizeof(last_err));
+    return rc;
+}
+
+static void test_every_allocation_fails(void **state)
+{
+    struct text t = {0}, u = {0};
+    char id[16], *clean;
+    long total, absorbed = 0;
+    int i, rc;
+
+    (void)state;
+    /* enough rows to grow every array (they start at 16), a loop */
+    for (i = 0; i < 40; i++) {
+        snprintf(id, sizeof(id), "q%d", i);
+        add_row(&t, id, "5", i % 3 ? "5" : "4");
+        add_row(&u, id, "5", i % 5 ? "5" : NULL);
+    }
+    text_addf(&t, "{\"id\":\"loop\",\"reference\":\"1\",\"content\":"
+              "\"a\\na\\na\\na\\na\\nb\\nc\\nd\"}\n");
+    text_addf(&u, "{\"id\":\"loop\",\"reference\":\"1\",\"content\":"
+              "\"Answer: 1\"}\n");
+    write_file(dir, "A.jsonl", t.p, path_a, sizeof(path_a));
+    write_file(dir, "B.jsonl", u.p, path_b, sizeof(path_b));
+    free(t.p);
+    free(u.p);
+    grader_set_alloc(chaos_malloc, chaos_realloc, chaos_free);
+    /* first without failures: the pipeline works, and is counted */
+    fail_at = -1;
+    calls = live = 0;
+    rc = pipeline();
+    if (rc != 0)
+        fail_msg("pipeline fails without failing allocations: %s",
+                 last_err.text);
+    assert_int_equal(live, 0);
+    total = calls;
+    clean = strdup(printed.p);
+    assert_non_null(clean);
+    for (fail_at = 1; fail_at <= total; fail_at++) {
+        calls = 0;
+        live = 0;
+        rc = pipeline();
+        if (live != 0)
+            fail_msg("failing allocation %ld leaks %ld blocks", fail_at,
+                     live);
+        if (rc == 0) {
+            absorbed++;
+            if (strcmp(printed.p, clean) != 0)
+                fail_msg("failing allocation %ld changed the output:\n%s\n"
+                         "instead of\n%s", fail_at, printed.p, clean);
+        } else if (rc != GRADER_ENOMEM) {
+            fail_msg("failing allocation %ld gave %s, not NOMEM: %s",
+                     fail_at, grader_err_name(rc), last_err.text);
+        }
+    }
+    grader_set_alloc(NULL, NULL, NULL);
+    assert_true(total > 1000);
+    /* nearly every failure must reach us: a few jansson absorbs itself */
+    assert_true(absorbed * 10 < total);
+    print_message("chaos: %ld allocations failed in turn, %ld absorbed "
+                  "by jansson with the same output\n", total, absorbed);
+    free(clean);
+    free(printed.p);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    tmpdir_make(dir, sizeof(dir));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tmpdir_remove(dir);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_allocation_fails),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,134 @@
+/*
+ * test_repeat.c - two runs of one rung compared question by question.
+ */
+#include "helpers.h"
+
+#include "repeat.h"
+
+static char dir[64], dir_b[80];
+
+static const char run_a[] =
+    "{\"id\":\"a\",\"reference\":\"1\",\"content\":\"Answer: 1\"}\n"
+    "{\"id\":\"b\",\"reference\":\"2\",\"content\":\"so 2\\nAnswer: 2\"}\n"
+    "{\"id\":\"c\",\"reference\":\"3\",\"content\":\"Answer: 4\","
+    "\"reasoning_content\":\"think\"}\n"
+    "{\"id\":\"d\",\"reference\":\"4\",\"content\":\"Answer: 4\"}\n";
+
+/* b: same number, other words; c: same content, other thinking;
+ * d: now wrong */
+static const char run_b[] =
+    "{\"id\":\"a\",\"reference\":\"1\",\"content\":\"Answer: 1\"}\n"
+    "{\"id\":\"b\",\"reference\":\"2\",\"content\":\"thus 2\\nAnswer: 2\"}\n"
+    "{\"id\":\"c\",\"reference\":\"3\",\"content\":\"Answer: 4\","
+    "\"reasoning_content\":\"think!\"}\n"
+    "{\"id\":\"d\",\"reference\":\"4\",\"content\":\"Answer: 5\"}\n"
+    "{\"id\":\"e\",\"reference\":\"5\",\"content\":\"Answer: 5\"}\n";
+
+static void load2(struct grader_qset *qs, const char *a, const char *b,
+                  struct grader_rung **ra, struct grader_rung **rb,
+                  unsigned flags)
+{
+    struct text ta = {0}, tb = {0};
+
+    text_addf(&ta, "%s", a);
+    text_addf(&tb, "%s", b);
+    *ra = load_text(qs, dir, "Q4_0", &ta, flags);
+    *rb = load_text(qs, dir_b, "Q4_0", &tb, flags);
+    free(ta.p);
+    free(tb.p);
+}
+
+static void test_compare(void **state)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *a, *b;
+    struct grader_repeat_line l;
+    struct grader_error err;
+
+    (void)state;
+    load2(qs, run_a, run_b, &a, &b, GRADER_READ_TEXT);
+    /* e is only in b: an error without --common */
+    assert_int_equal(grader_repeat(a, b, qs, 0, &l, &err), GRADER_EMISSING);
+    assert_non_null(strstr(err.text, "missing 1 question"));
+    assert_non_null(strstr(err.text, "first: 'e'"));
+    assert_int_equal(grader_repeat(a, b, qs, GRADER_COMMON, &l, &err), 0);
+    assert_int_equal(l.n, 4);
+    assert_int_equal(l.mismatched_extracted, 1);
+    assert_int_equal(l.mismatched_text, 3);
+    assert_int_equal(l.mismatched_right, 1);
+    assert_int_equal(l.right_a, 3);
+    assert_int_equal(l.right_b, 2);
+    assert_int_equal(l.only_a, 0);
+    assert_int_equal(l.only_b, 1);
+    grader_rung_free(a);
+    grader_rung_free(b);
+    grader_qset_free(qs);
+}
+
+static void test_identical_and_flags(void **state)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *a, *b;
+    struct grader_repeat_line l;
+    struct grader_error err;
+
+    (void)state;
+    load2(qs, run_a, run_a, &a, &b, GRADER_READ_TEXT);
+    assert_int_equal(grader_repeat(a, b, qs, 0, &l, &err), 0);
+    assert_int_equal(l.n, 4);
+    assert_int_equal(l.mismatched_text + l.mismatched_extracted +
+                         l.mismatched_right,
+                     0);
+    grader_rung_free(a);
+    grader_rung_free(b);
+    /* without text hashes, repeat refuses rather than report 0 */
+    load2(qs, run_a, run_a, &a, &b, 0);
+    assert_int_equal(grader_repeat(a, b, qs, 0, &l, &err), GRADER_EARG);
+    grader_rung_free(a);
+    grader_rung_free(b);
+    grader_qset_free(qs);
+}
+
+static void test_null_vs_empty(void **state)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *a, *b;
+    struct grader_repeat_line l;
+    struct grader_error err;
+
+    (void)state;
+    load2(qs, "{\"id\":\"a\",\"reference\":\"1\",\"content\":null}\n",
+          "{\"id\":\"a\",\"reference\":\"1\",\"content\":\"\"}\n", &a, &b,
+          GRADER_READ_TEXT);
+    assert_int_equal(grader_repeat(a, b, qs, 0, &l, &err), 0);
+    assert_int_equal(l.mismatched_text, 1);
+    grader_rung_free(a);
+    grader_rung_free(b);
+    grader_qset_free(qs);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    tmpdir_make(dir, sizeof(dir));
+    snprintf(dir_b, sizeof(dir_b), "%s/b", dir);
+    assert_int_equal(mkdir(dir_b, 0755), 0);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tmpdir_remove(dir);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_identical_and_flags),
+        cmocka_unit_test(test_null_vs_empty),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
