@@ -5,7 +5,7 @@
 #   make DEV=1 check          the same with -Werror
 #   make SANITIZE=address,undefined check
 #                             every test under ASan+UBSan (own build folder)
-#   make fuzz                 libFuzzer on the extractor and the row reader
+#   make fuzz                 libFuzzer: extractor, row reader, scanner vs jansson
 #   make bench                1,000,000 rows graded, against plain Python
 #   make deps                 install Debian 12's packages (as root)
 #   make demo                 grade the committed demo run
@@ -103,6 +103,8 @@ fuzz:
 	    tests/fuzz/fuzz_extract.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_rows \
 	    tests/fuzz/fuzz_rows.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
+	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_rowscan \
+	    tests/fuzz/fuzz_rowscan.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 BENCH_QUESTIONS ?= 100000

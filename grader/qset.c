@@ -11,6 +11,7 @@
 
 struct question {
     uint64_t hash;
+    size_t id_len;
     char *id;
     char *ref;       /* as written in the first rows file that had it */
     char *canonical; /* its canonical number */
@@ -89,7 +90,7 @@ static size_t probe(const struct grader_qset *qs, uint64_t h, const char *id,
         if (s == 0)
             return i;
         x = &qs->qs[s - 1];
-        if (x->hash == h && strlen(x->id) == len &&
+        if (x->hash == h && x->id_len == len &&
             memcmp(x->id, id, len) == 0)
             return i;
     }
@@ -162,6 +163,7 @@ static int add(struct grader_qset *qs, uint64_t h, const char *id,
         qs->cap = cap;
     }
     x.hash = h;
+    x.id_len = id_len;
     x.id = grader__strndup(id, id_len);
     x.ref = grader__strndup(ref, ref_len);
     x.canonical = grader__strndup(num->s, strlen(num->s));

@@ -5,12 +5,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "alloc.h"
+#include "rowscan.h"
 
 /* ---- the rung ---------------------------------------------------------- */
 
@@ -118,37 +119,8 @@ static int answers_reserve(struct grader_rung *r)
 
 /* ---- one row ----------------------------------------------------------- */
 
-/* The fields of one row, borrowed from its json_t. */
-struct row {
-    const char *id, *ref, *content, *reasoning, *finish, *error;
-    size_t id_len, ref_len, content_len, reasoning_len;
-    char ref_buf[64]; /* a numeric reference printed as text */
-    int truncated;
-    long long tokens;
-    double tps;
-};
-
 #define FAIL(...) grader__fail(err, GRADER_EPARSE, rd->rung->path, rd->line, \
                                __VA_ARGS__)
-
-/* A string-or-null field; absent is null. */
-static int opt_string(json_t *o, const char *key, const char **s,
-                      size_t *len)
-{
-    json_t *v = json_object_get(o, key);
-
-    *s = NULL;
-    if (len)
-        *len = 0;
-    if (v == NULL || json_is_null(v))
-        return 0;
-    if (!json_is_string(v))
-        return -1;
-    *s = json_string_value(v);
-    if (len)
-        *len = json_string_length(v);
-    return 0;
-}
 
 static int blank(const char *s, size_t len)
 {
@@ -160,67 +132,6 @@ static int blank(const char *s, size_t len)
     return 1;
 }
 
-/* Pull the fields out of a parsed row, checking their types. */
-static int row_fields(struct grader_reader *rd, json_t *o, struct row *w,
-                      struct grader_error *err)
-{
-    json_t *v;
-
-    if (!json_is_object(o))
-        return FAIL("row is not a JSON object");
-    v = json_object_get(o, "id");
-    if (v == NULL || json_is_null(v))
-        return FAIL("row has no \"id\"");
-    if (!json_is_string(v) || json_string_length(v) == 0 ||
-        json_string_length(v) > GRADER_ID_MAX ||
-        strlen(json_string_value(v)) != json_string_length(v))
-        return FAIL("\"id\" must be a non-empty string of at most %d bytes",
-                    GRADER_ID_MAX);
-    w->id = json_string_value(v);
-    w->id_len = json_string_length(v);
-    v = json_object_get(o, "reference");
-    if (json_is_string(v)) {
-        w->ref = json_string_value(v);
-        w->ref_len = json_string_length(v);
-    } else if (json_is_integer(v)) {
-        snprintf(w->ref_buf, sizeof(w->ref_buf), "%" JSON_INTEGER_FORMAT,
-                 json_integer_value(v));
-        w->ref = w->ref_buf;
-        w->ref_len = strlen(w->ref_buf);
-    } else {
-        return FAIL("row '%s' has no \"reference\" (a string such as "
-                    "\"70000\")", w->id);
-    }
-    if (opt_string(o, "content", &w->content, &w->content_len) != 0)
-        return FAIL("\"content\" of '%s' must be a string or null", w->id);
-    if (opt_string(o, "reasoning_content", &w->reasoning,
-                   &w->reasoning_len) != 0)
-        return FAIL("\"reasoning_content\" of '%s' must be a string or null",
-                    w->id);
-    if (opt_string(o, "finish_reason", &w->finish, NULL) != 0)
-        return FAIL("\"finish_reason\" of '%s' must be a string or null",
-                    w->id);
-    if (opt_string(o, "error", &w->error, NULL) != 0)
-        return FAIL("\"error\" of '%s' must be a string or null", w->id);
-    v = json_object_get(o, "truncated");
-    if (v != NULL && !json_is_null(v) && !json_is_boolean(v))
-        return FAIL("\"truncated\" of '%s' must be true or false", w->id);
-    w->truncated = json_is_true(v);
-    v = json_object_get(o, "completion_tokens");
-    if (v != NULL && !json_is_null(v) &&
-        (!json_is_integer(v) || json_integer_value(v) < 0))
-        return FAIL("\"completion_tokens\" of '%s' must be a non-negative "
-                    "integer or null", w->id);
-    w->tokens = json_is_integer(v) ? json_integer_value(v) : -1;
-    v = json_object_get(o, "decode_tps");
-    if (v != NULL && !json_is_null(v) &&
-        (!json_is_number(v) || json_number_value(v) < 0))
-        return FAIL("\"decode_tps\" of '%s' must be a non-negative number "
-                    "or null", w->id);
-    w->tps = json_is_number(v) ? json_number_value(v) : -1.0;
-    return 0;
-}
-
 /* Two independent 64-bit hashes of a text; null and "" differ. */
 static uint64_t text_hash(const char *s, size_t len)
 {
@@ -230,7 +141,7 @@ static uint64_t text_hash(const char *s, size_t len)
 }
 
 /* Grade the fields of a row into a (all but q and line). */
-static int grade(struct grader_reader *rd, const struct row *w,
+static int grade(struct grader_reader *rd, const struct grader_row *w,
                  const struct grader_num *ref, struct grader_answer *a,
                  struct grader_error *err)
 {
@@ -239,7 +150,7 @@ static int grade(struct grader_reader *rd, const struct row *w,
 
     a->flags = 0;
     a->said = GRADER_NONE;
-    if (w->error != NULL)
+    if (w->has_error)
         a->flags |= GRADER_A_ERROR;
     if (grader_extract(w->content, w->content_len, &said)) {
         a->said = pool_add(rd->rung, said.s);
@@ -247,10 +158,10 @@ static int grade(struct grader_reader *rd, const struct row *w,
             return grader__fail(err, GRADER_ENOMEM, rd->rung->path,
                                 rd->line, "out of memory");
         a->flags |= GRADER_A_SAID;
-        if (w->error == NULL && strcmp(said.s, ref->s) == 0)
+        if (!w->has_error && strcmp(said.s, ref->s) == 0)
             a->flags |= GRADER_A_RIGHT;
     }
-    if (w->truncated || (w->finish && strcmp(w->finish, "length") == 0))
+    if (w->truncated || w->finish_length)
         a->flags |= GRADER_A_CUT_OFF;
     looped = grader_looped(&rd->loop, w->content, w->content_len,
                            w->reasoning, w->reasoning_len);
@@ -261,7 +172,7 @@ static int grade(struct grader_reader *rd, const struct row *w,
         a->flags |= GRADER_A_LOOPED;
     if (w->reasoning && !blank(w->reasoning, w->reasoning_len))
         a->flags |= GRADER_A_THOUGHT;
-    if (w->error == NULL &&
+    if (!w->has_error &&
         (w->content == NULL || blank(w->content, w->content_len))) {
         a->flags |= GRADER_A_EMPTY;
         if (grader_extract(w->reasoning, w->reasoning_len, &said) &&
@@ -283,58 +194,46 @@ static int row_line(struct grader_reader *rd, const char *p, size_t len,
                     struct grader_error *err)
 {
     struct grader_rung *r = rd->rung;
-    struct row w = {0};
+    struct grader_row w;
     struct grader_num ref;
     struct grader_answer *a;
-    json_error_t jerr;
-    json_t *o;
-    unsigned long failures;
+    char msg[256];
     uint32_t q;
     int rc;
 
     if (blank(p, len))
         return 0;
-    failures = grader__alloc_failures();
-    o = json_loadb(p, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
-    /* An allocation that failed during the parse means out of memory,
-     * whatever jansson says: it reports some such failures as syntax
-     * errors, and when growing its string buffer fails it drops the byte
-     * and returns a row with a shortened string (found by test_chaos). */
-    if (grader__alloc_failures() != failures) {
-        json_decref(o);
+    rc = grader_rowscan(&rd->scan, p, len, &w, msg, sizeof(msg));
+    if (rc == GRADER_ENOMEM)
+        return grader__fail(err, rc, r->path, rd->line, "out of memory");
+    if (rc != 0)
+        return FAIL("%s", msg);
+    if (w.id == NULL)
+        return FAIL("row has no \"id\"");
+    if (w.ref == NULL)
+        return FAIL("row '%s' has no \"reference\" (a string such as "
+                    "\"70000\")", w.id);
+    if (grader_num_parse(w.ref, w.ref_len, &ref) != 0)
+        return FAIL("reference '%.*s' of '%s' is not a number",
+                    (int)(w.ref_len > 64 ? 64 : w.ref_len), w.ref, w.id);
+    rc = grader_qset_intern(rd->qs, w.id, w.id_len, w.ref, w.ref_len, &ref,
+                            r->path, rd->line, &q, err);
+    if (rc != 0)
+        return rc;
+    if (by_q_reserve(r, q) != 0 || answers_reserve(r) != 0)
         return grader__fail(err, GRADER_ENOMEM, r->path, rd->line,
                             "out of memory");
-    }
-    if (o == NULL) {
-        return FAIL("malformed JSON at column %d: %s", jerr.column,
-                    jerr.text);
-    }
-    rc = row_fields(rd, o, &w, err);
-    if (rc == 0 && grader_num_parse(w.ref, w.ref_len, &ref) != 0)
-        rc = FAIL("reference '%.*s' of '%s' is not a number",
-                  (int)(w.ref_len > 64 ? 64 : w.ref_len), w.ref, w.id);
-    if (rc == 0)
-        rc = grader_qset_intern(rd->qs, w.id, w.id_len, w.ref, w.ref_len,
-                                &ref, r->path, rd->line, &q, err);
-    if (rc == 0 && (rc = by_q_reserve(r, q)) != 0)
-        grader__fail(err, rc, r->path, rd->line, "out of memory");
-    if (rc == 0 && r->by_q[q] != GRADER_NONE)
-        rc = grader__fail(err, GRADER_EDUPID, r->path, rd->line,
-                          "duplicate id '%s' (first on line %u)", w.id,
-                          r->answers[r->by_q[q]].line);
-    if (rc == 0 && (rc = answers_reserve(r)) != 0)
-        grader__fail(err, rc, r->path, rd->line, "out of memory");
-    if (rc == 0) {
-        a = &r->answers[r->n];
-        rc = grade(rd, &w, &ref, a, err);
-    }
-    if (rc == 0) {
-        a->q = q;
-        a->line = (uint32_t)rd->line;
-        r->by_q[q] = (uint32_t)r->n++;
-    }
-    json_decref(o);
-    return rc;
+    if (r->by_q[q] != GRADER_NONE)
+        return grader__fail(err, GRADER_EDUPID, r->path, rd->line,
+                            "duplicate id '%s' (first on line %u)", w.id,
+                            r->answers[r->by_q[q]].line);
+    a = &r->answers[r->n];
+    if ((rc = grade(rd, &w, &ref, a, err)) != 0)
+        return rc;
+    a->q = q;
+    a->line = (uint32_t)rd->line;
+    r->by_q[q] = (uint32_t)r->n++;
+    return 0;
 }
 
 #undef FAIL
@@ -350,12 +249,14 @@ void grader_reader_init(struct grader_reader *rd, struct grader_qset *qs,
     rd->flags = flags;
     rung->read_flags = flags;
     grader_loop_scratch_init(&rd->loop);
+    grader_rowscan_init(&rd->scan);
 }
 
 void grader_reader_release(struct grader_reader *rd)
 {
     grader__free(rd->carry);
     grader_loop_scratch_release(&rd->loop);
+    grader_rowscan_release(&rd->scan);
     rd->carry = NULL;
     rd->carry_len = rd->carry_cap = 0;
 }

@@ -20,6 +20,7 @@
 #include "error.h"
 #include "extract.h"
 #include "qset.h"
+#include "rowscan.h"
 
 /* A row (one line) longer than this is an error: a 4,096-token reply is
  * about 20 KB, so 8 MiB is far past any real row and still bounded. */
@@ -102,6 +103,7 @@ struct grader_reader {
     size_t carry_len, carry_cap;
     int failed;
     struct grader_loop_scratch loop;
+    struct grader_rowscan scan;
 };
 
 /* Start reading rows for rung (owned by the caller) into qs. */

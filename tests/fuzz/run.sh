@@ -3,7 +3,7 @@
 # Usage: run.sh BUILD_DIR SECONDS
 set -eu
 build=$1 secs=$2
-for f in extract rows; do
+for f in extract rows rowscan; do
     corpus=$build/corpus-$f
     mkdir -p "$corpus"
     # seeds: every golden row, one per file, and a few bare answers
@@ -17,6 +17,7 @@ for f in extract rows; do
     printf 'Answer: **$1,234.50**.' >"$corpus/seed-answer"
     echo "fuzz_$f: $secs s"
     "$build/fuzz_$f" -max_total_time="$secs" -max_len=4096 \
+        -artifact_prefix="$build/" \
         -print_final_stats=1 "$corpus" 2>"$build/fuzz_$f.log" || {
         tail -40 "$build/fuzz_$f.log"; exit 1; }
     grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' \

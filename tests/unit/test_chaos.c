@@ -175,7 +175,7 @@ static void test_every_allocation_fails(void **state)
         }
     }
     grader_set_alloc(NULL, NULL, NULL);
-    assert_true(total > 1000);
+    assert_true(total > 50);
     /* nearly every failure must reach us: a few jansson absorbs itself */
     assert_true(absorbed * 10 < total);
     print_message("chaos: %ld allocations failed in turn, %ld absorbed "

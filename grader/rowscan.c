@@ -1,0 +1,675 @@
+/*
+ * rowscan.c - validate a JSON object row and pull out the grader's fields.
+ *
+ * One pass, left to right; every function takes the cursor and the end,
+ * and returns the new cursor or NULL after writing a message. Values of
+ * fields the grader does not read are validated and skipped.
+ */
+#include "rowscan.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "qset.h"
+
+/* Nesting deeper than this in a skipped value is refused (jansson's own
+ * limit is 2048; a row has no reason to nest at all). */
+#define MAX_DEPTH 64
+/* Distinct keys one row may have: duplicates are found by comparing. */
+#define MAX_KEYS 64
+#define SMALL GRADER_ROWSCAN_SMALL
+
+struct cur {
+    const char *start, *end;
+    char *msg;
+    size_t msgsize;
+    int nomem;
+};
+
+static const char *fail(struct cur *c, const char *at, const char *what)
+{
+    snprintf(c->msg, c->msgsize, "malformed JSON at column %ld: %s",
+             (long)(at - c->start) + 1, what);
+    return NULL;
+}
+
+static const char *ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+        p++;
+    return p;
+}
+
+/* A destination for an unescaped string: fixed, growable, or none. */
+struct out {
+    char *fixed;      /* SMALL bytes, or NULL */
+    char **grow;      /* a scanner buffer, or NULL */
+    size_t *growcap;
+    size_t len;
+    int over;         /* a fixed destination overflowed */
+};
+
+static int put(struct cur *c, struct out *o, const char *s, size_t n)
+{
+    if (o->fixed != NULL) {
+        if (o->len + n >= SMALL) {
+            o->over = 1;
+            return 0;
+        }
+        memcpy(o->fixed + o->len, s, n);
+    } else if (o->grow != NULL) {
+        if (o->len + n + 1 > *o->growcap) {
+            size_t cap = *o->growcap ? *o->growcap : 1024;
+            char *b;
+            while (cap < o->len + n + 1)
+                cap *= 2;
+            b = grader__realloc(*o->grow, cap);
+            if (b == NULL) {
+                c->nomem = 1;
+                return -1;
+            }
+            *o->grow = b;
+            *o->growcap = cap;
+        }
+        memcpy(*o->grow + o->len, s, n);
+    } else {
+        return 0;
+    }
+    o->len += n;
+    return 0;
+}
+
+static int hexval(char h)
+{
+    if (h >= '0' && h <= '9')
+        return h - '0';
+    if (h >= 'a' && h <= 'f')
+        return h - 'a' + 10;
+    if (h >= 'A' && h <= 'F')
+        return h - 'A' + 10;
+    return -1;
+}
+
+/* Four hex digits at p, or -1. */
+static long hex4(const char *p, const char *end)
+{
+    long v = 0;
+    int i;
+
+    if (end - p < 4)
+        return -1;
+    for (i = 0; i < 4; i++) {
+        int h = hexval(p[i]);
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+{
+    unsigned c = p[0];
+    size_t n, i;
+    uint32_t cp;
+
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2, cp = c & 0x1f;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3, cp = c & 0x0f;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4, cp = c & 0x07;
+    else
+        return 0;
+    if ((size_t)(end - p) < n)
+        return 0;
+    for (i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3f);
+    }
+    /* overlong forms, surrogates, past U+10FFFF */
+    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+        return 0;
+    return n;
+}
+
+static size_t utf8_put(uint32_t cp, char *b)
+{
+    if (cp < 0x80) {
+        b[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        b[0] = (char)(0xc0 | (cp >> 6));
+        b[1] = (char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        b[0] = (char)(0xe0 | (cp >> 12));
+        b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        b[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    b[0] = (char)(0xf0 | (cp >> 18));
+    b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    b[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* One escape after the backslash at p; returns the cursor after it. */
+static const char *escape(struct cur *c, const char *p, struct out *o)
+{
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    const char *e = p + 1, *hit;
+    char b[4];
+    long u, lo;
+
+    if (e >= c->end)
+        return fail(c, p, "unterminated string");
+    if (*e != 'u') {
+        hit = memchr(from, *e, sizeof(from) - 1);
+        if (hit == NULL || *e == '\0')
+            return fail(c, p, "invalid escape");
+        if (put(c, o, &to[hit - from], 1) != 0)
+            return NULL;
+        return e + 1;
+    }
+    if ((u = hex4(e + 1, c->end)) < 0)
+        return fail(c, p, "invalid \\u escape");
+    e += 5;
+    if (u >= 0xdc00 && u <= 0xdfff)
+        return fail(c, p, "invalid Unicode: lone low surrogate");
+    if (u >= 0xd800 && u <= 0xdbff) {
+        if (c->end - e < 6 || e[0] != '\\' || e[1] != 'u' ||
+            (lo = hex4(e + 2, c->end)) < 0xdc00 || lo > 0xdfff)
+            return fail(c, p, "invalid Unicode: lone high surrogate");
+        u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+        e += 6;
+    }
+    if (put(c, o, b, utf8_put((uint32_t)u, b)) != 0)
+        return NULL;
+    return e;
+}
+
+/* Bytes that end a plain run inside a string: the quote, the backslash,
+ * control characters (invalid) and the lead bytes of UTF-8 sequences. */
+static const unsigned char special[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+/*
+ * The string whose opening quote is at p. With o, unescaped into it; *in
+ * is set to the bytes between the quotes when there was no escape (so a
+ * caller may point into the line instead of copying).
+ */
+static const char *string(struct cur *c, const char *p, struct out *o,
+                          int *had_escape)
+{
+    const char *q = p + 1, *run = q;
+
+    *had_escape = 0;
+    for (;;) {
+        /* the common case: plain ASCII, one table look-up a byte */
+        while (q < c->end && !special[(unsigned char)*q])
+            q++;
+        if (q >= c->end)
+            return fail(c, p, "unterminated string");
+        if (*q == '"')
+            break;
+        if (*q == '\\') {
+            if (o && put(c, o, run, (size_t)(q - run)) != 0)
+                return NULL;
+            *had_escape = 1;
+            if ((q = escape(c, q, o ? o : &(struct out){0})) == NULL)
+                return NULL;
+            run = q;
+        } else if ((unsigned char)*q < 0x20) {
+            return fail(c, q, "control character in string");
+        } else {
+            size_t n = utf8_len((const unsigned char *)q,
+                                (const unsigned char *)c->end);
+            if (n == 0)
+                return fail(c, q, "invalid UTF-8 in string");
+            q += n;
+        }
+    }
+    if (o && put(c, o, run, (size_t)(q - run)) != 0)
+        return NULL;
+    return q + 1;
+}
+
+/* A JSON number at p; *is_int when it has no fraction or exponent. */
+static const char *number(struct cur *c, const char *p, int *is_int)
+{
+    const char *q = p;
+
+    *is_int = 1;
+    if (q < c->end && *q == '-')
+        q++;
+    if (q >= c->end || *q < '0' || *q > '9')
+        return fail(c, p, "invalid token");
+    if (*q == '0')
+        q++;
+    else
+        while (q < c->end && *q >= '0' && *q <= '9')
+            q++;
+    if (q < c->end && *q == '.') {
+        *is_int = 0;
+        q++;
+        if (q >= c->end || *q < '0' || *q > '9')
+            return fail(c, p, "invalid number");
+        while (q < c->end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    if (q < c->end && (*q == 'e' || *q == 'E')) {
+        *is_int = 0;
+        q++;
+        if (q < c->end && (*q == '+' || *q == '-'))
+            q++;
+        if (q >= c->end || *q < '0' || *q > '9')
+            return fail(c, p, "invalid number");
+        while (q < c->end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    return q;
+}
+
+static const char *word(struct cur *c, const char *p, const char *w)
+{
+    size_t n = strlen(w);
+
+    if ((size_t)(c->end - p) < n || memcmp(p, w, n) != 0)
+        return fail(c, p, "invalid token");
+    return p + n;
+}
+
+/* Any JSON value at p, validated and skipped. */
+static const char *skip_value(struct cur *c, const char *p, int depth)
+{
+    int esc, is_int, first = 1;
+    char close;
+
+    if (p >= c->end)
+        return fail(c, p, "unexpected end of row");
+    switch (*p) {
+    case '"':
+        return string(c, p, NULL, &esc);
+    case 't':
+        return word(c, p, "true");
+    case 'f':
+        return word(c, p, "false");
+    case 'n':
+        return word(c, p, "null");
+    case '{':
+    case '[':
+        break;
+    default:
+        return number(c, p, &is_int);
+    }
+    if (depth >= MAX_DEPTH)
+        return fail(c, p, "nested too deeply");
+    close = *p == '{' ? '}' : ']';
+    for (p = ws(p + 1, c->end);; first = 0) {
+        if (p < c->end && *p == close && first)
+            return p + 1;
+        if (close == '}') {
+            if (p >= c->end || *p != '"')
+                return fail(c, p, "string or '}' expected");
+            if ((p = string(c, p, NULL, &esc)) == NULL)
+                return NULL;
+            p = ws(p, c->end);
+            if (p >= c->end || *p != ':')
+                return fail(c, p, "':' expected");
+            p = ws(p + 1, c->end);
+        }
+        if ((p = skip_value(c, p, depth + 1)) == NULL)
+            return NULL;
+        p = ws(p, c->end);
+        if (p < c->end && *p == close)
+            return p + 1;
+        if (p >= c->end || *p != ',')
+            return fail(c, p, close == '}' ? "',' or '}' expected"
+                                           : "',' or ']' expected");
+        p = ws(p + 1, c->end);
+    }
+}
+
+/* ---- the row object ---------------------------------------------------- */
+
+enum field {
+    F_ID,
+    F_REFERENCE,
+    F_CONTENT,
+    F_REASONING,
+    F_FINISH,
+    F_ERROR,
+    F_TRUNCATED,
+    F_TOKENS,
+    F_TPS,
+    F_OTHER
+};
+
+static const char *const field_names[] = {
+    "id",    "reference", "content",           "reasoning_content",
+    "finish_reason", "error", "truncated", "completion_tokens",
+    "decode_tps"};
+
+struct keyseen {
+    uint64_t hash[MAX_KEYS];
+    size_t n;
+};
+
+static uint64_t fnv(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+
+    while (n--)
+        h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+    return h;
+}
+
+struct scan {
+    struct cur c;
+    struct grader_rowscan *s;
+    struct grader_row *row;
+};
+
+static const char *type_error(struct scan *x, enum field f, const char *want)
+{
+    snprintf(x->c.msg, x->c.msgsize, "\"%s\" must be %s", field_names[f],
+             want);
+    return NULL;
+}
+
+/* A string-or-null value for a text field (content, reasoning). */
+static const char *text_value(struct scan *x, const char *p, int which,
+                              const char **s, size_t *len)
+{
+    struct out o = {NULL, &x->s->buf[which], &x->s->cap[which], 0, 0};
+    const char *q;
+    int esc;
+
+    if (*p == 'n') {
+        *s = NULL;
+        *len = 0;
+        return word(&x->c, p, "null");
+    }
+    if (*p != '"')
+        return type_error(x, which ? F_REASONING : F_CONTENT,
+                          "a string or null");
+    /* Scan without copying first: most texts have escapes (\n), but the
+     * copy is then one memcpy per run between escapes. */
+    if ((q = string(&x->c, p, &o, &esc)) == NULL)
+        return NULL;
+    *s = x->s->buf[which] ? x->s->buf[which] : "";
+    *len = o.len;
+    return q;
+}
+
+/* A short string into a fixed buffer (id, reference, finish_reason). */
+static const char *small_string(struct scan *x, const char *p, char *buf,
+                                size_t *len, int *over)
+{
+    struct out o = {buf, NULL, NULL, 0, 0};
+    const char *q;
+    int esc;
+
+    if ((q = string(&x->c, p, &o, &esc)) == NULL)
+        return NULL;
+    *len = o.len;
+    *over = o.over;
+    buf[o.over ? 0 : o.len] = '\0';
+    return q;
+}
+
+static const char *value(struct scan *x, enum field f, const char *p)
+{
+    struct grader_row *r = x->row;
+    char *fin = x->s->small, num[32];
+    const char *q;
+    int esc, is_int, over;
+    size_t n;
+
+    if (p >= x->c.end)
+        return fail(&x->c, p, "unexpected end of row");
+    switch (f) {
+    case F_ID:
+        if (*p == 'n')
+            return word(&x->c, p, "null");
+        if (*p != '"')
+            return type_error(x, f, "a non-empty string");
+        if ((q = small_string(x, p, x->s->id, &n, &over)) == NULL)
+            return NULL;
+        if (over || n == 0 || n > GRADER_ID_MAX ||
+            memchr(x->s->id, '\0', n) != NULL)
+            return type_error(x, f, "a non-empty string of at most 256 "
+                                    "bytes");
+        r->id = x->s->id;
+        r->id_len = n;
+        return q;
+    case F_REFERENCE:
+        if (*p == '"') {
+            if ((q = small_string(x, p, x->s->ref, &n, &over)) == NULL)
+                return NULL;
+            if (over)
+                return type_error(x, f, "a string of at most 511 bytes");
+            r->ref = x->s->ref;
+            r->ref_len = n;
+            r->ref_is_string = 1;
+            return q;
+        }
+        if (*p == 'n')
+            return word(&x->c, p, "null");
+        if ((q = number(&x->c, p, &is_int)) == NULL)
+            return NULL;
+        if (!is_int || q - p >= 21)
+            return type_error(x, f, "a string such as \"70000\"");
+        memcpy(x->s->ref, p, (size_t)(q - p));
+        x->s->ref[q - p] = '\0';
+        r->ref = x->s->ref;
+        r->ref_len = (size_t)(q - p);
+        r->ref_is_string = 0;
+        return q;
+    case F_CONTENT:
+        return text_value(x, p, 0, &r->content, &r->content_len);
+    case F_REASONING:
+        return text_value(x, p, 1, &r->reasoning, &r->reasoning_len);
+    case F_FINISH:
+    case F_ERROR:
+        if (*p == 'n') {
+            if (f == F_FINISH)
+                r->finish_length = 0;
+            else
+                r->has_error = 0;
+            return word(&x->c, p, "null");
+        }
+        if (*p != '"')
+            return type_error(x, f, "a string or null");
+        if (f == F_ERROR) {
+            r->has_error = 1;
+            return string(&x->c, p, NULL, &esc);
+        }
+        if ((q = small_string(x, p, fin, &n, &over)) == NULL)
+            return NULL;
+        r->finish_length = !over && n == 6 && memcmp(fin, "length", 6) == 0;
+        return q;
+    case F_TRUNCATED:
+        if (*p == 't') {
+            r->truncated = 1;
+            return word(&x->c, p, "true");
+        }
+        if (*p == 'f' || *p == 'n') {
+            r->truncated = 0;
+            return word(&x->c, p, *p == 'f' ? "false" : "null");
+        }
+        return type_error(x, f, "true or false");
+    case F_TOKENS:
+    case F_TPS:
+        if (*p == 'n') {
+            if (f == F_TOKENS)
+                r->tokens = -1;
+            else
+                r->tps = -1;
+            return word(&x->c, p, "null");
+        }
+        if (*p != '-' && (*p < '0' || *p > '9'))
+            return type_error(x, f, f == F_TOKENS
+                                        ? "a non-negative integer or null"
+                                        : "a non-negative number or null");
+        if ((q = number(&x->c, p, &is_int)) == NULL)
+            return NULL;
+        /* the line has no terminator: convert a bounded copy */
+        if ((size_t)(q - p) >= sizeof(num))
+            return type_error(x, f, f == F_TOKENS
+                                        ? "a non-negative integer or null"
+                                        : "a non-negative number or null");
+        memcpy(num, p, (size_t)(q - p));
+        num[q - p] = '\0';
+        if (f == F_TOKENS) {
+            long long v;
+            errno = 0;
+            v = strtoll(num, NULL, 10);
+            if (!is_int || v < 0 || errno != 0)
+                return type_error(x, f, "a non-negative integer or null");
+            r->tokens = v;
+        } else {
+            double v = strtod(num, NULL);
+            if (v < 0 || !isfinite(v))
+                return type_error(x, f, "a non-negative number or null");
+            r->tps = v;
+        }
+        return q;
+    case F_OTHER:
+        break;
+    }
+    return skip_value(&x->c, p, 1);
+}
+
+static enum field field_of(const char *key, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < F_OTHER; i++)
+        if (strlen(field_names[i]) == n && memcmp(field_names[i], key, n) == 0)
+            return (enum field)i;
+    return F_OTHER;
+}
+
+/* A top-level key: decoded, refused when seen before. */
+static const char *key(struct scan *x, const char *p, struct keyseen *seen,
+                       enum field *f)
+{
+    const char *q;
+    size_t n, i;
+    uint64_t h;
+    int over;
+
+    if ((q = small_string(x, p, x->s->key, &n, &over)) == NULL)
+        return NULL;
+    if (over)
+        return fail(&x->c, p, "field name longer than 511 bytes");
+    if (memchr(x->s->key, '\0', n) != NULL)
+        return fail(&x->c, p, "NUL byte in field name");
+    h = fnv(x->s->key, n) ^ n;
+    for (i = 0; i < seen->n; i++)
+        if (seen->hash[i] == h) {
+            snprintf(x->c.msg, x->c.msgsize, "duplicate field \"%.64s\"",
+                     x->s->key);
+            return NULL;
+        }
+    if (seen->n == MAX_KEYS)
+        return fail(&x->c, p, "more than 64 fields");
+    seen->hash[seen->n++] = h;
+    *f = field_of(x->s->key, n);
+    return q;
+}
+
+void grader_rowscan_init(struct grader_rowscan *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+void grader_rowscan_release(struct grader_rowscan *s)
+{
+    grader__free(s->buf[0]);
+    grader__free(s->buf[1]);
+    grader_rowscan_init(s);
+}
+
+int grader_rowscan(struct grader_rowscan *s, const char *p, size_t len,
+                   struct grader_row *row, char *msg, size_t msgsize)
+{
+    struct scan scan, *x = &scan;
+    struct keyseen seen;
+    const char *q, *end = p + len;
+    int first = 1;
+    enum field f;
+
+    memset(row, 0, sizeof(*row));
+    row->tokens = -1;
+    row->tps = -1;
+    x->c = (struct cur){p, end, msg, msgsize, 0};
+    x->s = s;
+    x->row = row;
+    seen.n = 0;
+    q = ws(p, end);
+    if (q >= end || *q != '{') {
+        snprintf(msg, msgsize, "row is not a JSON object");
+        return GRADER_EPARSE;
+    }
+    for (q = ws(q + 1, end);; first = 0) {
+        if (q < end && *q == '}' && first)
+            break;
+        if (q >= end || *q != '"') {
+            q = fail(&x->c, q, "string or '}' expected");
+            break;
+        }
+        if ((q = key(x, q, &seen, &f)) == NULL)
+            break;
+        q = ws(q, end);
+        if (q >= end || *q != ':') {
+            q = fail(&x->c, q, "':' expected");
+            break;
+        }
+        if ((q = value(x, f, ws(q + 1, end))) == NULL)
+            break;
+        q = ws(q, end);
+        if (q < end && *q == '}')
+            break;
+        if (q >= end || *q != ',') {
+            q = fail(&x->c, q, "',' or '}' expected");
+            break;
+        }
+        q = ws(q + 1, end);
+    }
+    if (q != NULL && ws(q + 1, end) != end)
+        q = fail(&x->c, ws(q + 1, end), "end of row expected");
+    if (q == NULL)
+        return x->c.nomem ? GRADER_ENOMEM : GRADER_EPARSE;
+    return 0;
+}
