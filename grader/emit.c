@@ -156,34 +156,74 @@ static json_t *ghost(const struct grader_bury *b, const struct grader_qset *qs,
     return finish(o, ok);
 }
 
-json_t *grader_emit_graveyard(const struct grader_bury *b,
-                              const struct grader_qset *qs)
+/* Dump j (stolen) through out; 0 or GRADER_ENOMEM / the sink's code. */
+static int sink_json(json_t *j, grader_emit_sink_fn out, void *ctx)
 {
-    json_t *o = json_object(), *ts = json_array(), *gs = json_array();
-    int ok = o != NULL && ts != NULL && gs != NULL;
-    size_t i;
+    char *text = j ? grader_emit_dumps(j) : NULL;
+    int rc;
 
-    if (!ok) {
-        json_decref(o);
-        json_decref(ts);
-        json_decref(gs);
-        return NULL;
+    json_decref(j);
+    if (text == NULL)
+        return GRADER_ENOMEM;
+    rc = out(ctx, text, strlen(text));
+    grader_emit_free(text);
+    return rc;
+}
+
+/* A list of records, one dumped at a time, as json_dumps lays it out. */
+static int sink_list(const struct grader_bury *b, const struct grader_qset *qs,
+                     int tombs, grader_emit_sink_fn out, void *ctx)
+{
+    size_t i, n = tombs ? b->ntombs : b->nghosts;
+    int rc = out(ctx, "[", 1);
+
+    for (i = 0; rc == 0 && i < n; i++) {
+        if (i > 0)
+            rc = out(ctx, ", ", 2);
+        if (rc == 0)
+            rc = sink_json(tombs ? tombstone(b, qs, &b->tombs[i])
+                                 : ghost(b, qs, &b->ghosts[i]),
+                           out, ctx);
     }
-    for (i = 0; ok && i < b->ntombs; i++)
-        if (json_array_append_new(ts, tombstone(b, qs, &b->tombs[i])) != 0)
-            ok = 0;
-    for (i = 0; ok && i < b->nghosts; i++)
-        if (json_array_append_new(gs, ghost(b, qs, &b->ghosts[i])) != 0)
-            ok = 0;
-    put(o, "reference", json_string(b->lines[0].rung->name), &ok);
-    put(o, "rungs", rung_names(b, b->nrungs == 64
-                                      ? ~0ULL
-                                      : (1ULL << b->nrungs) - 1),
+    return rc ? rc : out(ctx, "]", 1);
+}
+
+int grader_emit_graveyard(const struct grader_bury *b,
+                          const struct grader_qset *qs,
+                          grader_emit_sink_fn out, void *ctx)
+{
+    json_t *head = json_object();
+    char *text;
+    size_t len;
+    int ok = head != NULL, rc;
+
+    if (head == NULL)
+        return GRADER_ENOMEM;
+    put(head, "reference", json_string(b->lines[0].rung->name), &ok);
+    put(head, "rungs", rung_names(b, b->nrungs == 64
+                                         ? ~0ULL
+                                         : (1ULL << b->nrungs) - 1),
         &ok);
-    put(o, "questions", size_v(b->questions), &ok);
-    put(o, "tombstones", ts, &ok);
-    put(o, "ghosts", gs, &ok);
-    return finish(o, ok);
+    put(head, "questions", size_v(b->questions), &ok);
+    text = ok ? grader_emit_dumps(head) : NULL;
+    json_decref(head);
+    if (text == NULL)
+        return GRADER_ENOMEM;
+    /* the head without its closing brace, then the two lists: the same
+     * text json_dumps would give for the whole object, without holding
+     * every record in memory at once */
+    len = strlen(text);
+    rc = out(ctx, text, len - 1);
+    grader_emit_free(text);
+    if (rc == 0)
+        rc = out(ctx, ", \"tombstones\": ", 16);
+    if (rc == 0)
+        rc = sink_list(b, qs, 1, out, ctx);
+    if (rc == 0)
+        rc = out(ctx, ", \"ghosts\": ", 12);
+    if (rc == 0)
+        rc = sink_list(b, qs, 0, out, ctx);
+    return rc ? rc : out(ctx, "}\n", 2);
 }
 
 json_t *grader_emit_autopsy_line(const struct grader_autopsy_line *l)

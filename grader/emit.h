@@ -25,11 +25,20 @@ json_t *grader_emit_bury_line(const struct grader_bury *b, size_t i,
  * rung below the reference in ladder order, zeros included. */
 json_t *grader_emit_bury_summary(const struct grader_bury *b);
 
-/* The per-question file (graveyard.json): reference, rungs, questions,
- * tombstones [{id, died_at, answer, said, right_again_at}], ghosts
- * [{id, answer, reference_said, right_at}]. */
-json_t *grader_emit_graveyard(const struct grader_bury *b,
-                              const struct grader_qset *qs);
+/* Where grader_emit_graveyard writes: returns 0, or a non-zero code that
+ * stops the writing and is returned. */
+typedef int (*grader_emit_sink_fn)(void *ctx, const char *s, size_t n);
+
+/*
+ * The per-question file (graveyard.json), one line: {"reference", "rungs",
+ * "questions", "tombstones": [{id, died_at, answer, said, right_again_at}],
+ * "ghosts": [{id, answer, reference_said, right_at}]}. Written through out
+ * a record at a time, so memory does not grow with the tombstones. Returns
+ * 0, GRADER_ENOMEM, or the sink's code.
+ */
+int grader_emit_graveyard(const struct grader_bury *b,
+                          const struct grader_qset *qs,
+                          grader_emit_sink_fn out, void *ctx);
 
 json_t *grader_emit_autopsy_line(const struct grader_autopsy_line *l);
 

@@ -112,6 +112,13 @@ static void add_line(struct buf *out, json_t *j)
     json_decref(j);
 }
 
+/* grader_emit_graveyard's sink: append to a struct buf. */
+static int buf_sink(void *ctx, const char *s, size_t n)
+{
+    buf_append(ctx, s, n);
+    return 0;
+}
+
 static int flush_stdout(const char *cmd, const struct buf *out)
 {
     if ((out->len > 0 && fwrite(out->p, 1, out->len, stdout) != out->len) ||
@@ -195,7 +202,10 @@ int cmd_bury(int argc, char **argv)
     }
     if (rc == 0) {
         add_line(&out, grader_emit_bury_summary(&b));
-        add_line(&file, grader_emit_graveyard(&b, s.qs));
+        if (grader_emit_graveyard(&b, s.qs, buf_sink, &file) != 0) {
+            fprintf(stderr, "graveyard: out of memory\n");
+            abort();
+        }
         if (json_path == NULL) {
             snprintf(defpath, sizeof(defpath), "%s/graveyard.json", pos[0]);
             json_path = defpath;

@@ -2,11 +2,12 @@
 # Install what graveyard needs on Debian 12 (run as root, or it uses sudo).
 # Build: a C compiler, make, pkg-config and the -dev packages of libuv,
 # libcurl, jansson, OpenSSL. Tests: cmocka, clang (libFuzzer), Python 3
-# (the benchmark's baseline) and GNU time (peak memory).
+# with jsonschema (schema checks; the benchmark's baseline) and GNU time
+# (the benchmark's peak memory).
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
 libjansson-dev libssl-dev libcmocka-dev clang libclang-rt-14-dev python3
-time"
+python3-jsonschema time"
 SUDO=
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Run every test: the unit binaries given as arguments, then the golden
-# case folders against $BUILD/graveyard. Ends with one line that CI reads:
+# case folders against $BUILD/graveyard, then the JSON Schema checks. Ends with one line that CI reads:
 # "check: N passed, M failed".
 set -u
 unit_only=0
@@ -19,14 +19,21 @@ for t in "$@"; do
         echo "ok   $t (${n:-0} tests)"
     fi
 done
-if [ $unit_only -eq 0 ]; then
-    out=$(sh tests/golden/run.sh "${BUILD:-build}/graveyard" 2>&1); rc=$?
+# Run a suite that ends with "NAME: N passed, M failed" and add it up.
+suite() {
+    name=$1; shift
+    out=$("$@" 2>&1); rc=$?
     printf '%s\n' "$out"
-    n=$(printf '%s\n' "$out" | sed -n 's/^golden: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-    f=$(printf '%s\n' "$out" | sed -n 's/^golden: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+    n=$(printf '%s\n' "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p")
+    f=$(printf '%s\n' "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p")
     passed=$((passed + ${n:-0}))
     failed=$((failed + ${f:-0}))
     if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); fi
+}
+if [ $unit_only -eq 0 ]; then
+    suite golden sh tests/golden/run.sh "${BUILD:-build}/graveyard"
+    # the schemas need Debian's python3-jsonschema, for /usr/bin/python3
+    suite schemas /usr/bin/python3 tests/schemas/validate.py
 fi
 echo "check: $passed passed, $failed failed"
 [ $failed -eq 0 ]

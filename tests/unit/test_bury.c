@@ -27,9 +27,11 @@ struct ladder {
     size_t n;
 };
 
-/* Build a ladder whose rung i answers question q with said(i, q). */
+/* Build a ladder whose rung i answers question q with said(i, q); ids
+ * names the questions (NULL: test-0, test-1, ...). */
 static void build(struct ladder *l, size_t nrungs, size_t nq,
-                  const char *(*said)(size_t rung, size_t q, char *buf))
+                  const char *(*said)(size_t rung, size_t q, char *buf),
+                  const char *const *ids)
 {
     size_t i, q;
     char id[32], buf[32];
@@ -39,7 +41,10 @@ static void build(struct ladder *l, size_t nrungs, size_t nq,
     for (i = 0; i < nrungs; i++) {
         struct text t = {0};
         for (q = 0; q < nq; q++) {
-            snprintf(id, sizeof(id), "test-%zu", q);
+            if (ids)
+                snprintf(id, sizeof(id), "%s", ids[q]);
+            else
+                snprintf(id, sizeof(id), "test-%zu", q);
             add_row(&t, id, "100", said(i, q, buf));
         }
         l->r[i] = load_text(l->qs, dir, ladder[i], &t, 0);
@@ -84,7 +89,7 @@ static void test_study_counts(void **state)
     size_t i, first_sum = 0;
 
     (void)state;
-    build(&l, NR, NQ, study_said);
+    build(&l, NR, NQ, study_said, NULL);
     assert_int_equal(grader_bury(l.qs, l.r, l.n, 0, &b, &err), 0);
     for (i = 0; i < NR; i++) {
         const struct grader_bury_line *x = &b.lines[i];
@@ -134,12 +139,15 @@ static void test_tombstones(void **state)
     struct grader_error err;
     const struct grader_tombstone *t;
 
+    static const char *const ids[] = {"test-687", "test-2", "test-1166",
+                                      "test-93", "test-147"};
+
     (void)state;
-    build(&l, NR, 5, story_said);
+    build(&l, NR, 5, story_said, ids);
     assert_int_equal(grader_bury(l.qs, l.r, l.n, 0, &b, &err), 0);
     assert_int_equal(b.ntombs, 2);
     t = &b.tombs[0];
-    assert_string_equal(grader_qset_id(l.qs, t->q), "test-0");
+    assert_string_equal(grader_qset_id(l.qs, t->q), "test-687");
     assert_string_equal(ladder[t->died_at], "F16");
     assert_string_equal(t->said, "17");
     /* right again at Q8_0, Q6_K, Q5_K_M, Q4_K_M */
@@ -147,6 +155,7 @@ static void test_tombstones(void **state)
                                          (1u << 5));
     /* dead at Q8_0 and Q4_0: one tombstone, at Q8_0 */
     t = &b.tombs[1];
+    assert_string_equal(grader_qset_id(l.qs, t->q), "test-2");
     assert_string_equal(ladder[t->died_at], "Q8_0");
     assert_string_equal(t->said, "120000");
     assert_int_equal(b.lines[2].dead, 1);
@@ -273,7 +282,7 @@ static void test_one_rung_and_limits(void **state)
     struct grader_error err;
 
     (void)state;
-    build(&l, 1, 3, short_said);
+    build(&l, 1, 3, short_said, NULL);
     assert_int_equal(grader_bury(l.qs, l.r, 1, 0, &b, &err), 0);
     assert_int_equal(b.ntombs, 0);
     assert_int_equal(b.lines[0].sum.right, 3);

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""Validate what graveyard reads and writes against schemas/: the golden
+rows, every golden case's stdout (by command) and written files. Also
+checks that each schema refuses a broken instance, so this test can fail.
+Prints "schemas: N passed, M failed"; exit 1 on any failure.
+
+Needs Debian's python3-jsonschema (scripts/deps.sh installs it)."""
+import glob
+import json
+import os
+import sys
+
+import jsonschema
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+passed = failed = 0
+
+
+def schema(name):
+    with open(os.path.join(ROOT, "schemas", name + ".schema.json")) as f:
+        s = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(s)
+    return jsonschema.Draft202012Validator(s)
+
+
+S = {n: schema(n) for n in ("row", "bury-line", "bury-summary", "graveyard",
+                            "autopsy-line", "repeat-line")}
+
+
+def check(name, instance, where, expect_ok=True):
+    global passed, failed
+    errors = list(S[name].iter_errors(instance))
+    if bool(errors) == expect_ok:
+        failed += 1
+        why = errors[0].message if errors else "accepted a broken instance"
+        print(f"schemas: {where}: {name}: {why}")
+    else:
+        passed += 1
+
+
+data = os.path.join(ROOT, "tests", "golden", "data")
+for path in sorted(glob.glob(os.path.join(data, "*", "rows", "*.jsonl"))):
+    if "/bad/" in path and not path.endswith("BF16.jsonl"):
+        continue  # broken on purpose
+    with open(path) as f:
+        for i, line in enumerate(f, 1):
+            check("row", json.loads(line), f"{path}:{i}")
+
+cases = os.path.join(ROOT, "tests", "golden", "cases")
+for case in sorted(os.listdir(cases)):
+    d = os.path.join(cases, case)
+    with open(os.path.join(d, "rc")) as f:
+        if f.read().strip() != "0":
+            continue
+    with open(os.path.join(d, "cmd")) as f:
+        command = f.read().split()[0]
+    with open(os.path.join(d, "stdout")) as f:
+        lines = [json.loads(x) for x in f if x.strip()]
+    for i, obj in enumerate(lines, 1):
+        if command == "bury":
+            name = "bury-summary" if i == len(lines) else "bury-line"
+        else:
+            name = command + "-line"
+        check(name, obj, f"{case} stdout line {i}")
+    for path in glob.glob(os.path.join(d, "files", "**", "*.json"),
+                          recursive=True):
+        with open(path) as f:
+            check("graveyard", json.load(f), path)
+
+# each schema must refuse something
+check("row", {"reference": "1"}, "row without id", expect_ok=False)
+check("bury-line", {"rung": "Q4_0"}, "bury line without counts", False)
+check("bury-summary", {"tombstones": -1, "ghosts": 0,
+                       "first_deaths_by_rung": {}}, "negative count", False)
+check("graveyard", {"reference": "BF16"}, "graveyard without records", False)
+check("autopsy-line", {"rung": "x", "n": "8"}, "autopsy with a string", False)
+check("repeat-line", {"rung": "x"}, "repeat without counts", False)
+
+print(f"schemas: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
