@@ -69,6 +69,32 @@ static int check_names(const char *cmd, const char **names, size_t n)
     return 0;
 }
 
+/*
+ * The start every grading command shares: parse flags, answer --help,
+ * check there are dirs folders and at least one rung after them, check
+ * the rung names. Returns -1 to go on, or the exit status to return.
+ */
+static int args(const char *cmd, int argc, char **argv,
+                const struct cli_flag *flags, const char **pos, size_t *npos,
+                const char *help_text, size_t dirs, const char *need)
+{
+    int help, rc;
+
+    rc = cli_parse(cmd, argc, argv, flags, pos, MAX_POS, npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(help_text, stdout);
+        return EXIT_OK;
+    }
+    if (*npos < dirs + 1) {
+        cli_error(cmd, "needs %s (see --help)", need);
+        return EXIT_USAGE;
+    }
+    rc = check_names(cmd, pos + dirs, *npos - dirs);
+    return rc != 0 ? rc : -1;
+}
+
 /* Read RUNDIR/rows/NAME.jsonl for each name into s. */
 static int load(const char *cmd, struct rungset *s, const char *rundir,
                 const char **names, size_t n, unsigned flags)
@@ -93,6 +119,24 @@ static int load(const char *cmd, struct rungset *s, const char *rundir,
             return EXIT_USAGE;
         }
         s->r[s->n++] = r;
+    }
+    return 0;
+}
+
+/* Read pos[0]/rows/<pos[1..npos)>.jsonl into s and bury them into b. */
+static int load_and_bury(const char *cmd, struct rungset *s,
+                         const char **pos, size_t npos, int partial,
+                         struct grader_bury *b)
+{
+    struct grader_error err;
+    int rc = load(cmd, s, pos[0], pos + 1, npos - 1, 0);
+
+    if (rc != 0)
+        return rc;
+    if (grader_bury(s->qs, s->r, s->n, partial ? GRADER_PARTIAL : 0, b,
+                    &err) != 0) {
+        report(cmd, &err);
+        return EXIT_USAGE;
     }
     return 0;
 }
@@ -159,7 +203,7 @@ static const char bury_help[] =
 int cmd_bury(int argc, char **argv)
 {
     const char *pos[MAX_POS], *json_path = NULL;
-    int partial = 0, help = 0, rc;
+    int partial = 0, rc;
     const struct cli_flag flags[] = {{"--json", &json_path, NULL},
                                      {"--partial", NULL, &partial},
                                      {NULL, NULL, NULL}};
@@ -170,27 +214,11 @@ int cmd_bury(int argc, char **argv)
     char defpath[4096], msg[4600];
     size_t npos, i;
 
-    rc = cli_parse("bury", argc, argv, flags, pos, MAX_POS, &npos, &help);
-    if (rc != 0)
+    if ((rc = args("bury", argc, argv, flags, pos, &npos, bury_help, 1,
+                   "RUNDIR and the reference rung")) >= 0)
         return rc;
-    if (help) {
-        fputs(bury_help, stdout);
-        return EXIT_OK;
-    }
-    if (npos < 2) {
-        cli_error("bury", "needs RUNDIR and the reference rung (see --help)");
-        return EXIT_USAGE;
-    }
-    if ((rc = check_names("bury", pos + 1, npos - 1)) != 0)
-        return rc;
-    if ((rc = load("bury", &s, pos[0], pos + 1, npos - 1, 0)) != 0)
+    if ((rc = load_and_bury("bury", &s, pos, npos, partial, &b)) != 0)
         goto done;
-    if (grader_bury(s.qs, s.r, s.n, partial ? GRADER_PARTIAL : 0, &b,
-                    &err) != 0) {
-        report("bury", &err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
     for (i = 0; i < b.nrungs && rc == 0; i++) {
         struct grader_meta meta;
         if (grader_meta_read(pos[0], s.r[i]->name, &meta, &err) != 0) {
@@ -247,38 +275,20 @@ static const char autopsy_help[] =
 int cmd_autopsy(int argc, char **argv)
 {
     const char *pos[MAX_POS];
-    int partial = 0, help = 0, rc;
+    int partial = 0, rc;
     const struct cli_flag flags[] = {{"--partial", NULL, &partial},
                                      {NULL, NULL, NULL}};
     struct rungset s = {0};
     struct grader_bury b;
     struct grader_autopsy_line lines[GRADER_MAX_RUNGS];
-    struct grader_error err;
     struct buf out = {0};
     size_t npos, i;
 
-    rc = cli_parse("autopsy", argc, argv, flags, pos, MAX_POS, &npos, &help);
-    if (rc != 0)
+    if ((rc = args("autopsy", argc, argv, flags, pos, &npos, autopsy_help,
+                   1, "RUNDIR and at least one rung")) >= 0)
         return rc;
-    if (help) {
-        fputs(autopsy_help, stdout);
-        return EXIT_OK;
-    }
-    if (npos < 2) {
-        cli_error("autopsy", "needs RUNDIR and at least one rung (see "
-                  "--help)");
-        return EXIT_USAGE;
-    }
-    if ((rc = check_names("autopsy", pos + 1, npos - 1)) != 0)
-        return rc;
-    if ((rc = load("autopsy", &s, pos[0], pos + 1, npos - 1, 0)) != 0)
+    if ((rc = load_and_bury("autopsy", &s, pos, npos, partial, &b)) != 0)
         goto done;
-    if (grader_bury(s.qs, s.r, s.n, partial ? GRADER_PARTIAL : 0, &b,
-                    &err) != 0) {
-        report("autopsy", &err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
     grader_autopsy(&b, s.r, lines);
     for (i = 0; i < b.nrungs; i++)
         add_line(&out, grader_emit_autopsy_line(&lines[i]));
@@ -308,7 +318,7 @@ static const char repeat_help[] =
 int cmd_repeat(int argc, char **argv)
 {
     const char *pos[MAX_POS];
-    int common = 0, help = 0, rc;
+    int common = 0, rc;
     const struct cli_flag flags[] = {{"--common", NULL, &common},
                                      {NULL, NULL, NULL}};
     struct rungset s = {0};
@@ -317,20 +327,10 @@ int cmd_repeat(int argc, char **argv)
     struct buf out = {0};
     size_t npos, i;
 
-    rc = cli_parse("repeat", argc, argv, flags, pos, MAX_POS, &npos, &help);
-    if (rc != 0)
+    if ((rc = args("repeat", argc, argv, flags, pos, &npos, repeat_help, 2,
+                   "DIR_A, DIR_B and at least one rung")) >= 0)
         return rc;
-    if (help) {
-        fputs(repeat_help, stdout);
-        return EXIT_OK;
-    }
-    if (npos < 3) {
-        cli_error("repeat", "needs DIR_A, DIR_B and at least one rung (see "
-                  "--help)");
-        return EXIT_USAGE;
-    }
-    if ((rc = check_names("repeat", pos + 2, npos - 2)) != 0)
-        return rc;
+    rc = 0;
     for (i = 2; i < npos && rc == 0; i++) {
         rc = load("repeat", &s, pos[0], &pos[i], 1, GRADER_READ_TEXT);
         if (rc == 0)

@@ -33,6 +33,24 @@ static inline void tmpdir_remove(const char *dir)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The test binary's scratch folder, made and removed around its tests by
+ * tmpdir_setup and tmpdir_teardown (cmocka group fixtures). */
+__attribute__((unused)) static char test_dir[64];
+
+static inline int tmpdir_setup(void **state)
+{
+    (void)state;
+    tmpdir_make(test_dir, sizeof(test_dir));
+    return 0;
+}
+
+static inline int tmpdir_teardown(void **state)
+{
+    (void)state;
+    tmpdir_remove(test_dir);
+    return 0;
+}
+
 /* Write text to dir/name and put the path in path. */
 static inline void write_file(const char *dir, const char *name,
                               const char *text, char *path, size_t size)

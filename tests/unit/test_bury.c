@@ -8,7 +8,6 @@
 
 #include "bury.h"
 
-static char dir[64];
 
 #define NQ 250
 static const char *const ladder[] = {"BF16",   "F16",    "Q8_0",
@@ -47,7 +46,7 @@ static void build(struct ladder *l, size_t nrungs, size_t nq,
                 snprintf(id, sizeof(id), "test-%zu", q);
             add_row(&t, id, "100", said(i, q, buf));
         }
-        l->r[i] = load_text(l->qs, dir, ladder[i], &t, 0);
+        l->r[i] = load_text(l->qs, test_dir, ladder[i], &t, 0);
         free(t.p);
     }
 }
@@ -196,8 +195,8 @@ static void test_autopsy(void **state)
               "{\"id\":\"c\",\"reference\":\"3\",\"error\":\"HTTP 500\"}\n"
               "{\"id\":\"d\",\"reference\":\"4\",\"content\":\"Answer: 6\","
               "\"reasoning_content\":\"hmm\"}\n");
-    r[0] = load_text(qs, dir, "REF", &ref, 0);
-    r[1] = load_text(qs, dir, "LOW", &low, 0);
+    r[0] = load_text(qs, test_dir, "REF", &ref, 0);
+    r[1] = load_text(qs, test_dir, "LOW", &low, 0);
     assert_int_equal(grader_bury(qs, r, 2, 0, &b, &err), 0);
     grader_autopsy(&b, r, a);
     assert_int_equal(a[0].dead, 0);
@@ -248,9 +247,9 @@ static void test_missing_questions(void **state)
     add_row(&more, "b", "2", "2");
     add_row(&more, "c", "3", "3");
     add_row(&more, "z", "9", "9");
-    r[0] = load_text(qs, dir, "REF", &ref, 0);
-    r[1] = load_text(qs, dir, "LOW", &low, 0);
-    r[2] = load_text(qs, dir, "MORE", &more, 0);
+    r[0] = load_text(qs, test_dir, "REF", &ref, 0);
+    r[1] = load_text(qs, test_dir, "LOW", &low, 0);
+    r[2] = load_text(qs, test_dir, "MORE", &more, 0);
     assert_int_equal(grader_bury(qs, r, 2, 0, &b, &err), GRADER_EMISSING);
     assert_non_null(strstr(err.text, "'LOW' is missing 2 of the 3"));
     assert_non_null(strstr(err.text, "first: 'b'"));
@@ -294,20 +293,6 @@ static void test_one_rung_and_limits(void **state)
     release(&l);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    tmpdir_make(dir, sizeof(dir));
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tmpdir_remove(dir);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,5 +302,5 @@ int main(void)
         cmocka_unit_test(test_missing_questions),
         cmocka_unit_test(test_one_rung_and_limits),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

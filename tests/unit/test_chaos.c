@@ -51,7 +51,7 @@ static void chaos_free(void *p)
     }
 }
 
-static char dir[64], path_a[512], path_b[512];
+static char path_a[512], path_b[512];
 static struct text printed; /* what the last pipeline emitted */
 static struct grader_error last_err;
 
@@ -153,8 +153,8 @@ static void test_every_allocation_fails(void **state)
               "\"a\\na\\na\\na\\na\\nb\\nc\\nd\"}\n");
     text_addf(&u, "{\"id\":\"loop\",\"reference\":\"1\",\"content\":"
               "\"Answer: 1\"}\n");
-    write_file(dir, "A.jsonl", t.p, path_a, sizeof(path_a));
-    write_file(dir, "B.jsonl", u.p, path_b, sizeof(path_b));
+    write_file(test_dir, "A.jsonl", t.p, path_a, sizeof(path_a));
+    write_file(test_dir, "B.jsonl", u.p, path_b, sizeof(path_b));
     free(t.p);
     free(u.p);
     grader_set_alloc(chaos_malloc, chaos_realloc, chaos_free);
@@ -196,24 +196,10 @@ static void test_every_allocation_fails(void **state)
     free(printed.p);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    tmpdir_make(dir, sizeof(dir));
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tmpdir_remove(dir);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_allocation_fails),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -5,7 +5,7 @@
 
 #include "repeat.h"
 
-static char dir[64], dir_b[80];
+static char dir_b[80];
 
 static const char run_a[] =
     "{\"id\":\"a\",\"reference\":\"1\",\"content\":\"Answer: 1\"}\n"
@@ -32,7 +32,7 @@ static void load2(struct grader_qset *qs, const char *a, const char *b,
 
     text_addf(&ta, "%s", a);
     text_addf(&tb, "%s", b);
-    *ra = load_text(qs, dir, "Q4_0", &ta, flags);
+    *ra = load_text(qs, test_dir, "Q4_0", &ta, flags);
     *rb = load_text(qs, dir_b, "Q4_0", &tb, flags);
     free(ta.p);
     free(tb.p);
@@ -109,17 +109,9 @@ static void test_null_vs_empty(void **state)
 
 static int setup(void **state)
 {
-    (void)state;
-    tmpdir_make(dir, sizeof(dir));
-    snprintf(dir_b, sizeof(dir_b), "%s/b", dir);
+    tmpdir_setup(state);
+    snprintf(dir_b, sizeof(dir_b), "%s/b", test_dir);
     assert_int_equal(mkdir(dir_b, 0755), 0);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tmpdir_remove(dir);
     return 0;
 }
 
@@ -130,5 +122,5 @@ int main(void)
         cmocka_unit_test(test_identical_and_flags),
         cmocka_unit_test(test_null_vs_empty),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
 }

@@ -6,7 +6,6 @@
 #include "qset.h"
 #include "rows.h"
 
-static char dir[64];
 
 static const char good[] =
     /* 1: right */
@@ -71,7 +70,7 @@ static void test_grades_on_read(void **state)
 
     (void)state;
     text_addf(&t, "%s", good);
-    r = load_text(qs, dir, "A", &t, 0);
+    r = load_text(qs, test_dir, "A", &t, 0);
     check_good(qs, r);
     grader_rung_free(r);
     grader_qset_free(qs);
@@ -107,7 +106,7 @@ static void expect_error(const char *text, int code, long line,
     struct grader_error err;
     char path[512];
 
-    write_file(dir, "bad.jsonl", text, path, sizeof(path));
+    write_file(test_dir, "bad.jsonl", text, path, sizeof(path));
     assert_int_equal(grader_rung_read(qs, "BAD", path, 0, &r, &err), code);
     assert_null(r);
     assert_string_equal(err.file, path);
@@ -152,7 +151,7 @@ static void test_missing_file(void **state)
     char path[512];
 
     (void)state;
-    snprintf(path, sizeof(path), "%s/nope.jsonl", dir);
+    snprintf(path, sizeof(path), "%s/nope.jsonl", test_dir);
     assert_int_equal(grader_rung_read(qs, "Q9", path, 0, &r, &err),
                      GRADER_ENOENT);
     assert_string_equal(err.file, path);
@@ -193,9 +192,9 @@ static void test_reference_mismatch(void **state)
 
     (void)state;
     add_row(&t, "test-687", "13", "13");
-    a = load_text(qs, dir, "BF16", &t, 0);
+    a = load_text(qs, test_dir, "BF16", &t, 0);
     /* the same reference written another way is the same question */
-    write_file(dir, "F16.jsonl",
+    write_file(test_dir, "F16.jsonl",
                "{\"id\":\"test-687\",\"reference\":\"13.0\"}\n"
                "{\"id\":\"test-9\",\"reference\":\"1\"}\n"
                "{\"id\":\"test-687\",\"reference\":\"13\"}\n",
@@ -203,7 +202,7 @@ static void test_reference_mismatch(void **state)
     assert_int_equal(grader_rung_read(qs, "F16", path, 0, &b, &err),
                      GRADER_EDUPID);
     assert_int_equal(err.line, 3);
-    write_file(dir, "F16.jsonl",
+    write_file(test_dir, "F16.jsonl",
                "{\"id\":\"test-9\",\"reference\":\"1\"}\n"
                "{\"id\":\"test-687\",\"reference\":\"14\"}\n",
                path, sizeof(path));
@@ -216,20 +215,6 @@ static void test_reference_mismatch(void **state)
     free(t.p);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    tmpdir_make(dir, sizeof(dir));
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tmpdir_remove(dir);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,5 +225,5 @@ int main(void)
         cmocka_unit_test(test_row_cap),
         cmocka_unit_test(test_reference_mismatch),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
