@@ -45,9 +45,9 @@ struct grader_bury_line {
 
 struct grader_tombstone {
     uint32_t q;
-    uint32_t died_at;       /* rung index, >= 1 */
-    const char *said;       /* the rung's extracted number, or NULL */
-    uint64_t right_again;   /* rung indexes below died_at, right again */
+    uint32_t died_at;     /* rung index, >= 1 */
+    const char *said;     /* the rung's extracted number, or NULL */
+    uint64_t right_again; /* rung indexes below died_at, right again */
 };
 
 struct grader_ghost {
@@ -61,9 +61,9 @@ struct grader_bury {
     struct grader_bury_line *lines;
     struct grader_tombstone *tombs; /* in the reference's row order */
     size_t ntombs;
-    struct grader_ghost *ghosts;    /* questions a ghost at >= 1 rung */
+    struct grader_ghost *ghosts; /* questions a ghost at >= 1 rung */
     size_t nghosts;
-    size_t questions;               /* the reference's questions */
+    size_t questions; /* the reference's questions */
 };
 
 /*

@@ -97,8 +97,7 @@ json_t *grader_emit_bury_summary(const struct grader_bury *b)
         return NULL;
     }
     for (i = 1; i < b->nrungs; i++)
-        put(fd, b->lines[i].rung->name, size_v(b->lines[i].first_deaths),
-            &ok);
+        put(fd, b->lines[i].rung->name, size_v(b->lines[i].first_deaths), &ok);
     put(o, "first_deaths_by_rung", fd, &ok);
     put(o, "tombstones", size_v(b->ntombs), &ok);
     put(o, "ghosts", size_v(b->nghosts), &ok);
@@ -200,10 +199,8 @@ int grader_emit_graveyard(const struct grader_bury *b,
     if (head == NULL)
         return GRADER_ENOMEM;
     put(head, "reference", json_string(b->lines[0].rung->name), &ok);
-    put(head, "rungs", rung_names(b, b->nrungs == 64
-                                         ? ~0ULL
-                                         : (1ULL << b->nrungs) - 1),
-        &ok);
+    put(head, "rungs",
+        rung_names(b, b->nrungs == 64 ? ~0ULL : (1ULL << b->nrungs) - 1), &ok);
     put(head, "questions", size_v(b->questions), &ok);
     text = ok ? grader_emit_dumps(head) : NULL;
     json_decref(head);

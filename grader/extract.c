@@ -43,8 +43,8 @@ static size_t skip_decor(const char *p, size_t len)
 {
     size_t i = 0;
 
-    while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '*' ||
-                       p[i] == '_'))
+    while (i < len &&
+           (p[i] == ' ' || p[i] == '\t' || p[i] == '*' || p[i] == '_'))
         i++;
     return i;
 }
@@ -206,8 +206,7 @@ static uint32_t loop_add(struct grader_loop_scratch *s, const char *p,
     }
 }
 
-static int loop_text(struct grader_loop_scratch *s, const char *p,
-                     size_t len)
+static int loop_text(struct grader_loop_scratch *s, const char *p, size_t len)
 {
     const char *end = p + len;
 

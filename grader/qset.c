@@ -21,8 +21,8 @@ struct question {
 struct grader_qset {
     struct question *qs;
     size_t n, cap;
-    uint32_t *slots; /* index + 1, 0 = empty */
-    size_t nslots;   /* power of two */
+    uint32_t *slots;   /* index + 1, 0 = empty */
+    size_t nslots;     /* power of two */
     char *last_origin; /* shared by consecutive questions of one file */
 };
 
@@ -90,8 +90,7 @@ static size_t probe(const struct grader_qset *qs, uint64_t h, const char *id,
         if (s == 0)
             return i;
         x = &qs->qs[s - 1];
-        if (x->hash == h && x->id_len == len &&
-            memcmp(x->id, id, len) == 0)
+        if (x->hash == h && x->id_len == len && memcmp(x->id, id, len) == 0)
             return i;
     }
 }

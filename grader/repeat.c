@@ -22,8 +22,7 @@ static const char *only_in(const struct grader_rung *x,
 
     *n = 0;
     for (j = 0; j < x->n; j++) {
-        if (grader_rung_find(y, x->answers[j].q) == NULL &&
-            (*n)++ == 0)
+        if (grader_rung_find(y, x->answers[j].q) == NULL && (*n)++ == 0)
             first = grader_qset_id(qs, x->answers[j].q);
     }
     return first;

@@ -19,12 +19,12 @@ enum {
 
 struct grader_repeat_line {
     const struct grader_rung *a, *b; /* borrowed */
-    size_t n;                    /* questions compared */
-    size_t mismatched_extracted; /* different extracted number */
-    size_t mismatched_text;      /* content or reasoning_content differs */
-    size_t mismatched_right;     /* right in one run, wrong in the other */
-    size_t right_a, right_b;     /* over the compared questions */
-    size_t only_a, only_b;       /* questions in one run only */
+    size_t n;                        /* questions compared */
+    size_t mismatched_extracted;     /* different extracted number */
+    size_t mismatched_text;          /* content or reasoning_content differs */
+    size_t mismatched_right;         /* right in one run, wrong in the other */
+    size_t right_a, right_b;         /* over the compared questions */
+    size_t only_a, only_b;           /* questions in one run only */
 };
 
 /*

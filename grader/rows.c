@@ -119,8 +119,8 @@ static int answers_reserve(struct grader_rung *r)
 
 /* ---- one row ----------------------------------------------------------- */
 
-#define FAIL(...) grader__fail(err, GRADER_EPARSE, rd->rung->path, rd->line, \
-                               __VA_ARGS__)
+#define FAIL(...)                                                             \
+    grader__fail(err, GRADER_EPARSE, rd->rung->path, rd->line, __VA_ARGS__)
 
 static int blank(const char *s, size_t len)
 {
@@ -155,16 +155,16 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
     if (grader_extract(w->content, w->content_len, &said)) {
         a->said = pool_add(rd->rung, said.s);
         if (a->said == GRADER_NONE)
-            return grader__fail(err, GRADER_ENOMEM, rd->rung->path,
-                                rd->line, "out of memory");
+            return grader__fail(err, GRADER_ENOMEM, rd->rung->path, rd->line,
+                                "out of memory");
         a->flags |= GRADER_A_SAID;
         if (!w->has_error && strcmp(said.s, ref->s) == 0)
             a->flags |= GRADER_A_RIGHT;
     }
     if (w->truncated || w->finish_length)
         a->flags |= GRADER_A_CUT_OFF;
-    looped = grader_looped(&rd->loop, w->content, w->content_len,
-                           w->reasoning, w->reasoning_len);
+    looped = grader_looped(&rd->loop, w->content, w->content_len, w->reasoning,
+                           w->reasoning_len);
     if (looped < 0)
         return grader__fail(err, looped, rd->rung->path, rd->line,
                             "out of memory");
@@ -212,7 +212,8 @@ static int row_line(struct grader_reader *rd, const char *p, size_t len,
         return FAIL("row has no \"id\"");
     if (w.ref == NULL)
         return FAIL("row '%s' has no \"reference\" (a string such as "
-                    "\"70000\")", w.id);
+                    "\"70000\")",
+                    w.id);
     if (grader_num_parse(w.ref, w.ref_len, &ref) != 0)
         return FAIL("reference '%.*s' of '%s' is not a number",
                     (int)(w.ref_len > 64 ? 64 : w.ref_len), w.ref, w.id);

@@ -42,15 +42,15 @@ enum grader_answer_flag {
 };
 
 struct grader_answer {
-    uint32_t q;        /* question index in the qset */
-    uint32_t line;     /* 1-based line of the row in its file */
-    uint32_t said;     /* offset of the extracted number in the rung's
-                          pool, or GRADER_NONE */
-    uint32_t flags;    /* enum grader_answer_flag */
-    int32_t tokens;    /* completion_tokens, -1 when unknown */
-    float tps;         /* decode tokens/s, negative when unknown */
-    uint64_t text[2];  /* hashes of content and reasoning_content, only
-                          with GRADER_READ_TEXT (for repeat) */
+    uint32_t q;       /* question index in the qset */
+    uint32_t line;    /* 1-based line of the row in its file */
+    uint32_t said;    /* offset of the extracted number in the rung's
+                         pool, or GRADER_NONE */
+    uint32_t flags;   /* enum grader_answer_flag */
+    int32_t tokens;   /* completion_tokens, -1 when unknown */
+    float tps;        /* decode tokens/s, negative when unknown */
+    uint64_t text[2]; /* hashes of content and reasoning_content, only
+                         with GRADER_READ_TEXT (for repeat) */
 };
 
 /* A rung's graded rows. Owned by the caller: grader_rung_free. */
@@ -59,10 +59,10 @@ struct grader_rung {
     char *path;
     struct grader_answer *answers; /* in file order */
     size_t n, cap;
-    uint32_t *by_q;  /* question index -> answer index, GRADER_NONE */
+    uint32_t *by_q; /* question index -> answer index, GRADER_NONE */
     size_t by_q_len;
     unsigned read_flags; /* the GRADER_READ_* flags it was read with */
-    char *pool;      /* extracted numbers, NUL-terminated */
+    char *pool;          /* extracted numbers, NUL-terminated */
     size_t pool_len, pool_cap;
 };
 

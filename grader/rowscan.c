@@ -23,7 +23,7 @@
 #define MAX_DEPTH 64
 /* Distinct keys one row may have: duplicates are found by comparing. */
 #define MAX_KEYS 64
-#define SMALL GRADER_ROWSCAN_SMALL
+#define SMALL    GRADER_ROWSCAN_SMALL
 
 struct cur {
     const char *start, *end;
@@ -48,11 +48,11 @@ static const char *ws(const char *p, const char *end)
 
 /* A destination for an unescaped string: fixed, growable, or none. */
 struct out {
-    char *fixed;      /* SMALL bytes, or NULL */
-    char **grow;      /* a scanner buffer, or NULL */
+    char *fixed; /* SMALL bytes, or NULL */
+    char **grow; /* a scanner buffer, or NULL */
     size_t *growcap;
     size_t len;
-    int over;         /* a fixed destination overflowed */
+    int over; /* a fixed destination overflowed */
 };
 
 static int put(struct cur *c, struct out *o, const char *s, size_t n)
@@ -203,6 +203,7 @@ static const char *escape(struct cur *c, const char *p, struct out *o)
 
 /* Bytes that end a plain run inside a string: the quote, the backslash,
  * control characters (invalid) and the lead bytes of UTF-8 sequences. */
+/* clang-format off */
 static const unsigned char special[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -221,6 +222,7 @@ static const unsigned char special[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 };
+/* clang-format on */
 
 /*
  * The string whose opening quote is at p. With o, unescaped into it; *in
@@ -353,8 +355,9 @@ static const char *skip_value(struct cur *c, const char *p, int depth)
         if (p < c->end && *p == close)
             return p + 1;
         if (p >= c->end || *p != ',')
-            return fail(c, p, close == '}' ? "',' or '}' expected"
-                                           : "',' or ']' expected");
+            return fail(c, p,
+                        close == '}' ? "',' or '}' expected"
+                                     : "',' or ']' expected");
         p = ws(p + 1, c->end);
     }
 }
@@ -374,10 +377,15 @@ enum field {
     F_OTHER
 };
 
-static const char *const field_names[] = {
-    "id",    "reference", "content",           "reasoning_content",
-    "finish_reason", "error", "truncated", "completion_tokens",
-    "decode_tps"};
+static const char *const field_names[] = {"id",
+                                          "reference",
+                                          "content",
+                                          "reasoning_content",
+                                          "finish_reason",
+                                          "error",
+                                          "truncated",
+                                          "completion_tokens",
+                                          "decode_tps"};
 
 struct keyseen {
     uint64_t hash[MAX_KEYS];
@@ -467,8 +475,9 @@ static const char *value(struct scan *x, enum field f, const char *p)
             return NULL;
         if (over || n == 0 || n > GRADER_ID_MAX ||
             memchr(x->s->id, '\0', n) != NULL)
-            return type_error(x, f, "a non-empty string of at most 256 "
-                                    "bytes");
+            return type_error(x, f,
+                              "a non-empty string of at most 256 "
+                              "bytes");
         r->id = x->s->id;
         r->id_len = n;
         return q;
@@ -538,16 +547,16 @@ static const char *value(struct scan *x, enum field f, const char *p)
             return word(&x->c, p, "null");
         }
         if (*p != '-' && (*p < '0' || *p > '9'))
-            return type_error(x, f, f == F_TOKENS
-                                        ? "a non-negative integer or null"
-                                        : "a non-negative number or null");
+            return type_error(x, f,
+                              f == F_TOKENS ? "a non-negative integer or null"
+                                            : "a non-negative number or null");
         if ((q = number(&x->c, p, &is_int)) == NULL)
             return NULL;
         /* the line has no terminator: convert a bounded copy */
         if ((size_t)(q - p) >= sizeof(num))
-            return type_error(x, f, f == F_TOKENS
-                                        ? "a non-negative integer or null"
-                                        : "a non-negative number or null");
+            return type_error(x, f,
+                              f == F_TOKENS ? "a non-negative integer or null"
+                                            : "a non-negative number or null");
         memcpy(num, p, (size_t)(q - p));
         num[q - p] = '\0';
         if (f == F_TOKENS) {

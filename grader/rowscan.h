@@ -21,19 +21,19 @@
 /* The fields of one row, borrowed from the line or the scanner's buffers:
  * valid until the next grader_rowscan call. Absent is the same as null. */
 struct grader_row {
-    const char *id;        /* NULL when absent or null */
+    const char *id; /* NULL when absent or null */
     size_t id_len;
-    const char *ref;       /* reference as written; an integer reference
-                              is given as its digits */
+    const char *ref; /* reference as written; an integer reference
+                        is given as its digits */
     size_t ref_len;
-    int ref_is_string;     /* 0 when the reference was a JSON integer */
+    int ref_is_string; /* 0 when the reference was a JSON integer */
     const char *content, *reasoning; /* NULL when null */
     size_t content_len, reasoning_len;
-    int finish_length;     /* finish_reason is "length" */
-    int has_error;         /* error is a string */
-    int truncated;         /* 1 true, 0 false or null */
-    long long tokens;      /* completion_tokens, -1 when null */
-    double tps;            /* decode_tps, -1 when null */
+    int finish_length; /* finish_reason is "length" */
+    int has_error;     /* error is a string */
+    int truncated;     /* 1 true, 0 false or null */
+    long long tokens;  /* completion_tokens, -1 when null */
+    double tps;        /* decode_tps, -1 when null */
 };
 
 #define GRADER_ROWSCAN_SMALL 512

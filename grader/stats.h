@@ -11,7 +11,7 @@
 
 /* The per-rung summary line of METHOD.md, computed from the rows. */
 struct grader_summary {
-    size_t n;           /* rows */
+    size_t n; /* rows */
     size_t right;
     size_t errors;      /* rows with an error */
     size_t truncated;   /* cut off at the token cap */

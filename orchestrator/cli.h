@@ -15,7 +15,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 /* A flag a command accepts. Value flags take the next argument or
  * "--flag=value"; switches set *on to 1. */
 struct cli_flag {
-    const char *name; /* "--json" */
+    const char *name;   /* "--json" */
     const char **value; /* non-NULL for a value flag */
     int *on;            /* non-NULL for a switch */
 };

@@ -56,8 +56,10 @@ static int check_names(const char *cmd, const char **names, size_t n)
     }
     for (i = 0; i < n; i++) {
         if (!cli_rung_name_ok(names[i])) {
-            cli_error(cmd, "invalid rung name '%s' (letters, digits, '.', "
-                      "'_' and '-' only)", names[i]);
+            cli_error(cmd,
+                      "invalid rung name '%s' (letters, digits, '.', "
+                      "'_' and '-' only)",
+                      names[i]);
             return EXIT_USAGE;
         }
         for (j = 0; j < i; j++)
@@ -124,9 +126,8 @@ static int load(const char *cmd, struct rungset *s, const char *rundir,
 }
 
 /* Read pos[0]/rows/<pos[1..npos)>.jsonl into s and bury them into b. */
-static int load_and_bury(const char *cmd, struct rungset *s,
-                         const char **pos, size_t npos, int partial,
-                         struct grader_bury *b)
+static int load_and_bury(const char *cmd, struct rungset *s, const char **pos,
+                         size_t npos, int partial, struct grader_bury *b)
 {
     struct grader_error err;
     int rc = load(cmd, s, pos[0], pos + 1, npos - 1, 0);
@@ -284,8 +285,8 @@ int cmd_autopsy(int argc, char **argv)
     struct buf out = {0};
     size_t npos, i;
 
-    if ((rc = args("autopsy", argc, argv, flags, pos, &npos, autopsy_help,
-                   1, "RUNDIR and at least one rung")) >= 0)
+    if ((rc = args("autopsy", argc, argv, flags, pos, &npos, autopsy_help, 1,
+                   "RUNDIR and at least one rung")) >= 0)
         return rc;
     if ((rc = load_and_bury("autopsy", &s, pos, npos, partial, &b)) != 0)
         goto done;
@@ -335,9 +336,9 @@ int cmd_repeat(int argc, char **argv)
         rc = load("repeat", &s, pos[0], &pos[i], 1, GRADER_READ_TEXT);
         if (rc == 0)
             rc = load("repeat", &s, pos[1], &pos[i], 1, GRADER_READ_TEXT);
-        if (rc == 0 && grader_repeat(s.r[s.n - 2], s.r[s.n - 1], s.qs,
-                                     common ? GRADER_COMMON : 0, &line,
-                                     &err) != 0) {
+        if (rc == 0 &&
+            grader_repeat(s.r[s.n - 2], s.r[s.n - 1], s.qs,
+                          common ? GRADER_COMMON : 0, &line, &err) != 0) {
             report("repeat", &err);
             rc = EXIT_USAGE;
         }

@@ -18,12 +18,15 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"bury", cmd_bury, "dead, ghosts and tombstones of each rung against "
-                       "the reference"},
-    {"autopsy", cmd_autopsy, "how each rung's answers fail: cut off, "
-                             "looping, thinking"},
-    {"repeat", cmd_repeat, "two runs of a rung compared: is it "
-                           "deterministic?"},
+    {"bury", cmd_bury,
+     "dead, ghosts and tombstones of each rung against "
+     "the reference"},
+    {"autopsy", cmd_autopsy,
+     "how each rung's answers fail: cut off, "
+     "looping, thinking"},
+    {"repeat", cmd_repeat,
+     "two runs of a rung compared: is it "
+     "deterministic?"},
     {NULL, NULL, NULL},
 };
 
@@ -58,15 +61,16 @@ int main(int argc, char **argv)
         usage(stdout);
         return EXIT_OK;
     }
-    if (strcmp(argv[1], "--version") == 0 ||
-        strcmp(argv[1], "version") == 0) {
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
         printf("graveyard %s\n", GRAVEYARD_VERSION);
         return EXIT_OK;
     }
     for (c = commands; c->name != NULL; c++)
         if (strcmp(argv[1], c->name) == 0)
             return c->fn(argc - 1, argv + 1);
-    fprintf(stderr, "graveyard: unknown command '%s' (see graveyard "
-                    "--help)\n", argv[1]);
+    fprintf(stderr,
+            "graveyard: unknown command '%s' (see graveyard "
+            "--help)\n",
+            argv[1]);
     return EXIT_USAGE;
 }

@@ -46,8 +46,7 @@ int outfile_write(const char *path, const char *data, size_t len, char *msg,
     }
     fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        snprintf(msg, msgsize, "cannot write '%s': %s", path,
-                 strerror(errno));
+        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
     while (off < len) {
