@@ -5,7 +5,8 @@
 #   make DEV=1 check          the same with -Werror
 #   make SANITIZE=address,undefined check
 #                             every test under ASan+UBSan (own build folder)
-#   make fuzz                 libFuzzer: extractor, row reader, scanner vs jansson
+#   make fuzz                 libFuzzer: extractor, row reader, scanner vs
+#                             jansson, SSE parser
 #   make bench                1,000,000 rows graded, against plain Python
 #   make deps                 install Debian 12's packages (as root)
 #   make demo                 grade the committed demo run
@@ -43,12 +44,14 @@ CMOCKA_LIBS    := $(shell $(PKG) --libs cmocka)
 
 GRADER_SRC := $(wildcard grader/*.c)
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
-ORCH_SRC   := $(wildcard orchestrator/*.c)
+ORCH_SRC   := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
 ORCH_OBJ   := $(ORCH_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ   := $(BUILD)/orchestrator/main.o
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LIBGRADER  := $(BUILD)/libgrader.a
+LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
 
 .PHONY: all check unit golden check-grader-deps fuzz bench deps demo \
@@ -68,15 +71,28 @@ $(LIBGRADER): $(GRADER_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(GRAVEYARD): $(ORCH_OBJ) $(LIBGRADER)
-	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(ORCH_OBJ) $(LIBGRADER) \
-	    $(ORCH_LIBS) -lm
+$(LIBORCH): $(ORCH_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBGRADER)
+	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBORCH) \
+	    $(LIBGRADER) $(ORCH_LIBS) -lm
 
 # Unit tests link the grader with jansson, cmocka and libm: nothing else.
 $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
 	    -Igrader -o $@ $< $(LIBGRADER) $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
+
+# Orchestrator unit tests (test_orch_*) link its modules and their
+# libraries; GNU make picks this rule over the one above (shorter stem).
+$(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
+        $(LIBORCH) $(LIBGRADER)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
+	    -Iorchestrator -Igrader -o $@ $< $(LIBORCH) $(LIBGRADER) \
+	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
 check: $(GRAVEYARD) $(UNIT_BIN) check-grader-deps
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
@@ -105,6 +121,9 @@ fuzz:
 	    tests/fuzz/fuzz_rows.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_rowscan \
 	    tests/fuzz/fuzz_rowscan.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
+	clang $(FUZZ_FLAGS) -Iorchestrator -o $(FUZZ_BUILD)/fuzz_sse \
+	    tests/fuzz/fuzz_sse.c orchestrator/sse.c orchestrator/reply.c \
+	    orchestrator/cli.c $(JANSSON_LIBS)
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 BENCH_QUESTIONS ?= 100000

@@ -3,7 +3,7 @@
 # Usage: run.sh BUILD_DIR SECONDS
 set -eu
 build=$1 secs=$2
-for f in extract rows rowscan; do
+for f in extract rows rowscan sse; do
     corpus=$build/corpus-$f
     mkdir -p "$corpus"
     # seeds: every golden row, one per file, and a few bare answers
@@ -15,6 +15,8 @@ for f in extract rows rowscan; do
         done <"$rows"
     done
     printf 'Answer: **$1,234.50**.' >"$corpus/seed-answer"
+    printf 'data: {"choices":[{"delta":{"content":"Answer: 1"}}]}\r\n\r\n: ping\n\ndata: [DONE]\n\n' \
+        >"$corpus/seed-sse"
     echo "fuzz_$f: $secs s"
     "$build/fuzz_$f" -max_total_time="$secs" -max_len=4096 \
         -artifact_prefix="$build/" \

@@ -1,0 +1,59 @@
+/*
+ * reply.h - one streamed answer, put together from its SSE events.
+ *
+ * Each event of /v1/chat/completions is a JSON chunk: the role chunk,
+ * content and reasoning_content deltas, the finish chunk (finish_reason,
+ * and "timings" on the last chunk), an optional usage chunk, "[DONE]", or
+ * an {"error": ...} event mid-stream. reply_event takes them in order and
+ * keeps what a row needs; reply_outcome says whether the stream finished.
+ * Both upstream llama.cpp and the ik_llama.cpp fork are handled (the fork
+ * always says "stop" and sends no usage: truncation comes from the token
+ * count reaching max_tokens). ../shared/reference/llama-server.md 3.3, 4.2.
+ */
+#ifndef REPLY_H
+#define REPLY_H
+
+#include <stddef.h>
+
+#include "cli.h"
+
+struct reply {
+    struct buf content, reasoning; /* the deltas, joined */
+    size_t cap;                    /* most bytes either may hold */
+    char finish[16];               /* finish_reason, "" until seen */
+    int done;                      /* "data: [DONE]" was seen */
+    int events;                    /* events taken */
+    long long completion_tokens;   /* usage.completion_tokens, or -1 */
+    long long predicted_n;         /* timings.predicted_n, or -1 */
+    long long prompt_n;            /* timings.prompt_n, or -1 */
+    double decode_tps;             /* timings.predicted_per_second, or -1 */
+    double prompt_ms, predicted_ms; /* timings, or -1 */
+    char *error;                   /* message of an error event, or NULL */
+};
+
+enum reply_outcome {
+    REPLY_FINISHED,   /* a finish_reason and/or [DONE]: a whole answer */
+    REPLY_ERROR,      /* the server sent an error event */
+    REPLY_CUT,        /* the stream ended with neither: a failure */
+};
+
+void reply_init(struct reply *r, size_t cap);
+void reply_release(struct reply *r);
+
+/*
+ * Take one event's data. Returns 0, or -1 with a message in msg for an
+ * event that is not a chunk (not JSON, no choices) or text over the cap.
+ */
+int reply_event(struct reply *r, const char *data, size_t len, char *msg,
+                size_t msgsize);
+
+enum reply_outcome reply_outcome(const struct reply *r);
+
+/* Completion tokens: usage when sent, else timings.predicted_n, else -1. */
+long long reply_tokens(const struct reply *r);
+
+/* Whether the answer hit the cap: finish_reason "length", or completion
+ * tokens reaching max_tokens (the ik fork says "stop" either way). */
+int reply_truncated(const struct reply *r, long long max_tokens);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * test_orch_sse.c - SSE framing and the chunks of a streamed answer, on
+ * transcripts shaped like upstream llama.cpp's and the ik fork's.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reply.h"
+#include "sse.h"
+
+/* Events collected by the callback, joined by '|'. */
+static struct buf seen;
+
+static int collect(void *ctx, const char *data, size_t len)
+{
+    (void)ctx;
+    buf_append(&seen, data, len);
+    buf_append(&seen, "|", 1);
+    return 0;
+}
+
+/* Parse text in slices of step bytes (0: whole); returns the events. */
+static const char *events(const char *text, size_t step, int *pending)
+{
+    struct sse s;
+    size_t off = 0, n = strlen(text);
+
+    seen.len = 0;
+    buf_append(&seen, "", 0);
+    sse_init(&s, 1 << 16, collect, NULL);
+    while (off < n) {
+        size_t k = step && step < n - off ? step : n - off;
+        assert_int_equal(sse_feed(&s, text + off, k), 0);
+        off += k;
+    }
+    *pending = sse_pending(&s);
+    sse_release(&s);
+    return seen.p;
+}
+
+static void expect_events(const char *text, const char *want, int pend)
+{
+    size_t step;
+    int pending;
+
+    for (step = 0; step <= strlen(text); step++) {
+        const char *got = events(text, step, &pending);
+        if (strcmp(got, want) != 0)
+            fail_msg("slices of %zu: got '%s', want '%s'", step, got, want);
+        assert_int_equal(pending, pend);
+    }
+}
+
+static void test_framing(void **state)
+{
+    (void)state;
+    expect_events("data: a\n\ndata: b\n\n", "a|b|", 0);
+    /* CRLF and CR line ends; a CRLF split across feeds */
+    expect_events("data: a\r\n\r\ndata: b\r\rdata: c\n\n", "a|b|c|", 0);
+    /* comments (pings), other fields, no space after the colon */
+    expect_events(": ping\n\nevent: x\nid: 7\ndata:a\n\n", "a|", 0);
+    /* multi-line data is joined with LF; "data" alone adds a blank line */
+    expect_events("data: a\ndata: b\ndata\n\n", "a\nb\n|", 0);
+    /* blank lines without data dispatch nothing */
+    expect_events("\n\n\ndata: x\n\n\n", "x|", 0);
+    /* a stream cut in the middle of an event is pending */
+    expect_events("data: a\n\ndata: {\"cho", "a|", 1);
+    expect_events("data: a\n\ndata: b\n", "a|", 1);
+}
+
+static void test_cap(void **state)
+{
+    struct sse s;
+    char big[300];
+
+    (void)state;
+    memset(big, 'x', sizeof(big));
+    sse_init(&s, 256, collect, NULL);
+    assert_int_equal(sse_feed(&s, "data: ", 6), 0);
+    assert_int_equal(sse_feed(&s, big, sizeof(big)), SSE_ETOOBIG);
+    sse_release(&s);
+}
+
+/* Feed a whole transcript to a reply. */
+static void take(struct reply *r, const char *text)
+{
+    char msg[256];
+    const char *p = text;
+
+    while ((p = strstr(p, "data: ")) != NULL) {
+        const char *end = strstr(p, "\n\n");
+        assert_non_null(end);
+        if (reply_event(r, p + 6, (size_t)(end - p - 6), msg,
+                        sizeof(msg)) != 0)
+            fail_msg("%s", msg);
+        p = end + 2;
+    }
+}
+
+/* Upstream: role chunk, deltas, finish chunk, usage chunk with timings. */
+static const char upstream[] =
+    "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":"
+    "{\"role\":\"assistant\",\"content\":null}}],\"object\":"
+    "\"chat.completion.chunk\"}\n\n"
+    "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":"
+    "{\"reasoning_content\":\"Twins \"}}]}\n\n"
+    "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":"
+    "{\"content\":\"Answer: \"}}]}\n\n"
+    "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":"
+    "{\"content\":\"13\"}}]}\n\n"
+    "data: {\"choices\":[{\"finish_reason\":\"length\",\"index\":0,"
+    "\"delta\":{}}]}\n\n"
+    "data: {\"choices\":[],\"usage\":{\"completion_tokens\":1024,"
+    "\"prompt_tokens\":41},\"timings\":{\"prompt_n\":41,\"prompt_ms\":92.5,"
+    "\"predicted_n\":1024,\"predicted_ms\":9100.0,"
+    "\"predicted_per_second\":112.6,\"prompt_per_second\":null}}\n\n"
+    "data: [DONE]\n\n";
+
+static void test_upstream_stream(void **state)
+{
+    struct reply r;
+
+    (void)state;
+    reply_init(&r, 1 << 20);
+    take(&r, upstream);
+    assert_int_equal(reply_outcome(&r), REPLY_FINISHED);
+    assert_int_equal(r.content.len, 10);
+    assert_memory_equal(r.content.p, "Answer: 13", 10);
+    assert_memory_equal(r.reasoning.p, "Twins ", 6);
+    assert_string_equal(r.finish, "length");
+    assert_true(r.done);
+    assert_int_equal(reply_tokens(&r), 1024);
+    assert_true(r.decode_tps == 112.6);
+    assert_true(r.prompt_ms == 92.5);
+    assert_int_equal(r.prompt_n, 41);
+    assert_true(reply_truncated(&r, 1024));
+    reply_release(&r);
+}
+
+/* The ik fork: "stop" at the cap, no usage chunk, timings on the finish
+ * chunk; section 8 of the reference. */
+static void test_ik_stream(void **state)
+{
+    struct reply r;
+
+    (void)state;
+    reply_init(&r, 1 << 20);
+    take(&r, "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,"
+             "\"delta\":{\"role\":\"assistant\",\"content\":null}}]}\n\n"
+             "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,"
+             "\"delta\":{\"content\":\"one two\"}}]}\n\n"
+             "data: {\"choices\":[{\"finish_reason\":\"stop\",\"index\":0,"
+             "\"delta\":{}}],\"timings\":{\"prompt_n\":41,"
+             "\"predicted_n\":8,\"predicted_per_second\":112.6,"
+             "\"n_ctx\":1024,\"n_past\":48}}\n\n"
+             "data: [DONE]\n\n");
+    assert_int_equal(reply_outcome(&r), REPLY_FINISHED);
+    assert_string_equal(r.finish, "stop");
+    assert_int_equal(reply_tokens(&r), 8);
+    assert_true(reply_truncated(&r, 8));  /* says stop, hit the cap */
+    assert_false(reply_truncated(&r, 9));
+    reply_release(&r);
+}
+
+static void test_error_and_cut(void **state)
+{
+    struct reply r;
+    char msg[256];
+
+    (void)state;
+    /* an error event mid-stream: no finish, no [DONE] */
+    reply_init(&r, 1 << 20);
+    take(&r, "data: {\"choices\":[{\"delta\":{\"content\":\"Answer\"}}]}\n\n"
+             "data: {\"error\":{\"code\":500,\"message\":\"Failed to parse "
+             "input at pos 0\",\"type\":\"server_error\"}}\n\n");
+    assert_int_equal(reply_outcome(&r), REPLY_ERROR);
+    assert_string_equal(r.error, "Failed to parse input at pos 0");
+    reply_release(&r);
+    /* a server that died mid-answer: deltas, then nothing */
+    reply_init(&r, 1 << 20);
+    take(&r, "data: {\"choices\":[{\"delta\":{\"content\":\"Ans\"}}]}\n\n");
+    assert_int_equal(reply_outcome(&r), REPLY_CUT);
+    reply_release(&r);
+    /* not a chunk */
+    reply_init(&r, 1 << 20);
+    assert_int_equal(reply_event(&r, "{\"x\":1}", 7, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "choices"));
+    assert_int_equal(reply_event(&r, "nope", 4, msg, sizeof(msg)), -1);
+    reply_release(&r);
+    /* over the cap */
+    reply_init(&r, 4);
+    {
+        const char *five = "{\"choices\":[{\"delta\":{\"content\":"
+                           "\"12345\"}}]}";
+        assert_int_equal(reply_event(&r, five, strlen(five), msg,
+                                     sizeof(msg)),
+                         -1);
+    }
+    assert_non_null(strstr(msg, "longer than 4"));
+    reply_release(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_framing),
+        cmocka_unit_test(test_cap),
+        cmocka_unit_test(test_upstream_stream),
+        cmocka_unit_test(test_ik_stream),
+        cmocka_unit_test(test_error_and_cut),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+    buf_release(&seen);
+    return rc;
+}
