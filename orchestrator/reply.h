@@ -18,23 +18,23 @@
 #include "cli.h"
 
 struct reply {
-    struct buf content, reasoning; /* the deltas, joined */
-    size_t cap;                    /* most bytes either may hold */
-    char finish[16];               /* finish_reason, "" until seen */
-    int done;                      /* "data: [DONE]" was seen */
-    int events;                    /* events taken */
-    long long completion_tokens;   /* usage.completion_tokens, or -1 */
-    long long predicted_n;         /* timings.predicted_n, or -1 */
-    long long prompt_n;            /* timings.prompt_n, or -1 */
-    double decode_tps;             /* timings.predicted_per_second, or -1 */
+    struct buf content, reasoning;  /* the deltas, joined */
+    size_t cap;                     /* most bytes either may hold */
+    char finish[16];                /* finish_reason, "" until seen */
+    int done;                       /* "data: [DONE]" was seen */
+    int events;                     /* events taken */
+    long long completion_tokens;    /* usage.completion_tokens, or -1 */
+    long long predicted_n;          /* timings.predicted_n, or -1 */
+    long long prompt_n;             /* timings.prompt_n, or -1 */
+    double decode_tps;              /* timings.predicted_per_second, or -1 */
     double prompt_ms, predicted_ms; /* timings, or -1 */
-    char *error;                   /* message of an error event, or NULL */
+    char *error;                    /* message of an error event, or NULL */
 };
 
 enum reply_outcome {
-    REPLY_FINISHED,   /* a finish_reason and/or [DONE]: a whole answer */
-    REPLY_ERROR,      /* the server sent an error event */
-    REPLY_CUT,        /* the stream ended with neither: a failure */
+    REPLY_FINISHED, /* a finish_reason and/or [DONE]: a whole answer */
+    REPLY_ERROR,    /* the server sent an error event */
+    REPLY_CUT,      /* the stream ended with neither: a failure */
 };
 
 void reply_init(struct reply *r, size_t cap);
