@@ -39,6 +39,8 @@ JANSSON_CFLAGS := $(shell $(PKG) --cflags jansson)
 JANSSON_LIBS   := $(shell $(PKG) --libs jansson)
 ORCH_CFLAGS    := $(shell $(PKG) --cflags libuv libcurl jansson openssl)
 ORCH_LIBS      := $(shell $(PKG) --libs libuv libcurl jansson openssl)
+MHD_CFLAGS     := $(shell $(PKG) --cflags libmicrohttpd)
+MHD_LIBS       := $(shell $(PKG) --libs libmicrohttpd)
 CMOCKA_CFLAGS  := $(shell $(PKG) --cflags cmocka)
 CMOCKA_LIBS    := $(shell $(PKG) --libs cmocka)
 
@@ -53,11 +55,12 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIBGRADER  := $(BUILD)/libgrader.a
 LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
+FAKE       := $(BUILD)/fake-llama-server
 
 .PHONY: all check unit golden check-grader-deps fuzz bench deps demo \
         clean lint valgrind
 
-all: $(GRAVEYARD)
+all: $(GRAVEYARD) $(FAKE)
 
 $(BUILD)/grader/%.o: grader/%.c grader/*.h
 	@mkdir -p $(dir $@)
@@ -79,6 +82,13 @@ $(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBGRADER)
 	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBORCH) \
 	    $(LIBGRADER) $(ORCH_LIBS) -lm
 
+# The fake llama-server for tests and the demo (tests/fake): libmicrohttpd
+# serves its streamed responses. asprintf wants _GNU_SOURCE.
+$(FAKE): tests/fake/fake-llama-server.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) -D_GNU_SOURCE $(MHD_CFLAGS) $(JANSSON_CFLAGS) \
+	    $(CFLAGS) -o $@ $< $(MHD_LIBS) $(JANSSON_LIBS)
+
 # Unit tests link the grader with jansson, cmocka and libm: nothing else.
 $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER)
 	@mkdir -p $(dir $@)
@@ -94,7 +104,7 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 	    -Iorchestrator -Igrader -o $@ $< $(LIBORCH) $(LIBGRADER) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
-check: $(GRAVEYARD) $(UNIT_BIN) check-grader-deps
+check: $(GRAVEYARD) $(FAKE) $(UNIT_BIN) check-grader-deps
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
 
 unit: $(UNIT_BIN)
@@ -144,7 +154,8 @@ valgrind:
 	    valgrind -q --error-exitcode=1 --leak-check=full $$t || exit 1; done
 
 lint:
-	clang-format --dry-run --Werror grader/*.[ch] orchestrator/*.[ch]
+	clang-format --dry-run --Werror grader/*.[ch] orchestrator/*.[ch] \
+	    tests/fake/*.c
 	cppcheck --quiet --error-exitcode=1 --std=c11 grader orchestrator
 
 clean:

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Install what graveyard needs on Debian 12 (run as root, or it uses sudo).
 # Build: a C compiler, make, pkg-config and the -dev packages of libuv,
-# libcurl, jansson, OpenSSL. Tests: cmocka, clang (libFuzzer), Python 3
+# libcurl, jansson, OpenSSL, and libmicrohttpd for the fake llama-server
+# the tests and the demo run. Tests: cmocka, clang (libFuzzer), Python 3
 # with jsonschema (schema checks; the benchmark's baseline) and GNU time
 # (the benchmark's peak memory).
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
-libjansson-dev libssl-dev libcmocka-dev clang libclang-rt-14-dev python3
+libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev python3
 python3-jsonschema time"
 SUDO=
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi

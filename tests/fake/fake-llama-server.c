@@ -1,0 +1,481 @@
+/*
+ * fake-llama-server.c - a stand-in for llama.cpp's llama-server, for tests
+ * and the demo: no GPU, no model, the same command line, endpoints and
+ * stream framing (../shared/reference/llama-server.md).
+ *
+ * Its "model file" (-m) is JSON that scripts the behaviour:
+ *   {"fake_llama_server": 1,
+ *    "load_ms": 200,          GET /health answers 503 "Loading model" until
+ *                             then, 200 {"status":"ok"} after
+ *    "fail_start": "text",    print text and exit 1 instead of serving
+ *    "ik": false,             the ik fork's ways: finish_reason always
+ *                             "stop", no usage chunk, logs on stdout
+ *    "token_ms": 0,           delay between streamed chunks
+ *    "decode_tps": 50.0,      timings.predicted_per_second
+ *    "default": REPLY,        for a question no rule matches
+ *    "replies": [REPLY...]}   the first whose "match" is in the prompt
+ * REPLY: {"match", "content", "reasoning", "tokens" (default: one per
+ * chunk of 4 bytes), "decode_tps", "fault"}. fault is one of "exit" (abort
+ * mid-stream, as the real server does on "Failed to parse input"), "hang"
+ * (stop sending mid-stream), "http500" (an error before the stream),
+ * "error_event" (a {"error":...} event mid-stream).
+ *
+ * It answers --version like the real one, refuses unknown flags, binds the
+ * --host and --port it is given, and logs load lines to stderr.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static json_t *model;
+static const char *host = "127.0.0.1";
+static int port = 8080;
+static struct timespec started;
+static FILE *logf_; /* stderr, or stdout in ik mode */
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+static long ms_since_start(void)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - started.tv_sec) * 1000 +
+           (now.tv_nsec - started.tv_nsec) / 1000000;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+    while (ms > 0 && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static long mint(const char *key, long def)
+{
+    json_t *v = json_object_get(model, key);
+
+    return json_is_integer(v) ? (long)json_integer_value(v) : def;
+}
+
+/* ---- building a reply -------------------------------------------------- */
+
+struct body {
+    char **events; /* SSE events, each "data: ...\n\n" */
+    size_t n, next;
+    long token_ms;
+    size_t fault_at; /* event index where the fault strikes */
+    const char *fault;
+};
+
+static void add_event(struct body *b, json_t *chunk, const char *raw)
+{
+    char *s = raw ? strdup(raw) : json_dumps(chunk, JSON_COMPACT);
+    char *e;
+
+    if (chunk)
+        json_decref(chunk);
+    if (s == NULL || asprintf(&e, "data: %s\n\n", s) < 0)
+        die("fake-llama-server: out of memory");
+    free(s);
+    b->events = realloc(b->events, (b->n + 1) * sizeof(*b->events));
+    if (b->events == NULL)
+        die("fake-llama-server: out of memory");
+    b->events[b->n++] = e;
+}
+
+static json_t *chunk(json_t *delta, const char *finish)
+{
+    return json_pack("{s:[{s:o,s:i,s:o}],s:s,s:s}", "choices", "delta", delta,
+                     "index", 0, "finish_reason",
+                     finish ? json_string(finish) : json_null(), "object",
+                     "chat.completion.chunk", "model", "fake");
+}
+
+/* The reply rule for a prompt. */
+static json_t *rule_for(const char *prompt)
+{
+    json_t *rules = json_object_get(model, "replies"), *r;
+    size_t i;
+
+    json_array_foreach(rules, i, r)
+    {
+        json_t *m = json_object_get(r, "match");
+        if (json_is_string(m) && strstr(prompt, json_string_value(m)))
+            return r;
+    }
+    r = json_object_get(model, "default");
+    return r ? r : json_object_get(model, "none");
+}
+
+/* Stream text as deltas of key, 4 bytes a chunk, at most *left chunks. */
+static size_t deltas(struct body *b, const char *key, const char *text,
+                     size_t *left)
+{
+    size_t len = text ? strlen(text) : 0, off = 0, n = 0;
+
+    while (off<len && * left> 0) {
+        size_t k = len - off < 4 ? len - off : 4;
+        char piece[5];
+        memcpy(piece, text + off, k);
+        piece[k] = '\0';
+        add_event(b, chunk(json_pack("{s:s}", key, piece), NULL), NULL);
+        off += k;
+        n++;
+        (*left)--;
+    }
+    return n;
+}
+
+static void build(struct body *b, json_t *req, json_t *rule)
+{
+    const char *content = json_string_value(json_object_get(rule, "content"));
+    const char *reasoning =
+        json_string_value(json_object_get(rule, "reasoning"));
+    json_t *mt = json_object_get(req, "max_tokens"), *t;
+    size_t max =
+        json_is_integer(mt) ? (size_t)json_integer_value(mt) : 1u << 30;
+    size_t left = max, sent;
+    long tokens;
+    int ik = json_is_true(json_object_get(model, "ik"));
+    double tps = json_is_number(json_object_get(rule, "decode_tps"))
+                     ? json_number_value(json_object_get(rule, "decode_tps"))
+                     : json_number_value(json_object_get(model, "decode_tps"));
+    const char *finish;
+
+    add_event(
+        b, chunk(json_pack("{s:s,s:n}", "role", "assistant", "content"), NULL),
+        NULL);
+    sent = deltas(b, "reasoning_content", reasoning, &left);
+    sent += deltas(b, "content", content, &left);
+    tokens = json_is_integer(json_object_get(rule, "tokens"))
+                 ? (long)json_integer_value(json_object_get(rule, "tokens"))
+                 : (long)sent;
+    if (left == 0 || (size_t)tokens >= max)
+        tokens = (long)max;
+    finish = (!ik && (size_t)tokens >= max) ? "length" : "stop";
+    t = json_pack("{s:i,s:f,s:i,s:f,s:f}", "prompt_n", 41, "prompt_ms", 92.5,
+                  "predicted_n", tokens, "predicted_ms",
+                  tps > 0 ? 1000.0 * (double)tokens / tps : 0.0,
+                  "predicted_per_second", tps > 0 ? tps : 50.0);
+    if (ik) {
+        json_t *c = chunk(json_object(), finish);
+        json_object_set_new(c, "timings", t);
+        add_event(b, c, NULL);
+    } else {
+        add_event(b, chunk(json_object(), finish), NULL);
+        add_event(b,
+                  json_pack("{s:[],s:{s:i,s:i},s:o}", "choices", "usage",
+                            "completion_tokens", tokens, "prompt_tokens", 41,
+                            "timings", t),
+                  NULL);
+    }
+    add_event(b, NULL, "[DONE]");
+    b->fault = json_string_value(json_object_get(rule, "fault"));
+    b->fault_at = b->n / 2;
+    b->token_ms = mint("token_ms", 0);
+}
+
+/* ---- HTTP -------------------------------------------------------------- */
+
+static ssize_t stream_cb(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    struct body *b = cls;
+    size_t n;
+
+    (void)pos;
+    if (b->next == b->n)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    if (b->fault && b->next == b->fault_at) {
+        if (strcmp(b->fault, "exit") == 0) {
+            fprintf(logf_, "terminate called after throwing an instance of "
+                           "'std::runtime_error'\n  what():  Failed to parse "
+                           "input at pos 0: <fake>\n");
+            fflush(NULL);
+            _exit(134);
+        }
+        if (strcmp(b->fault, "hang") == 0) {
+            for (;;)
+                sleep_ms(1000);
+        }
+        if (strcmp(b->fault, "error_event") == 0) {
+            b->fault = NULL;
+            n = (size_t)snprintf(buf, max,
+                                 "data: {\"error\":{\"code\":500,\"message\":"
+                                 "\"Failed to parse input at pos 0\","
+                                 "\"type\":\"server_error\"}}\n\n");
+            b->next = b->n;
+            return (ssize_t)n;
+        }
+    }
+    n = strlen(b->events[b->next]);
+    if (n > max)
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    if (b->token_ms > 0)
+        sleep_ms(b->token_ms);
+    memcpy(buf, b->events[b->next++], n);
+    return (ssize_t)n;
+}
+
+static void free_body(void *cls)
+{
+    struct body *b = cls;
+    size_t i;
+
+    for (i = 0; i < b->n; i++)
+        free(b->events[i]);
+    free(b->events);
+    free(b);
+}
+
+static enum MHD_Result reply_json(struct MHD_Connection *c, unsigned status,
+                                  const char *text)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY);
+    enum MHD_Result ret;
+
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
+                            size_t len)
+{
+    json_error_t jerr;
+    json_t *req = json_loadb(data, len, 0, &jerr), *msgs, *last, *rule;
+    struct MHD_Response *r;
+    struct body *b;
+    const char *prompt, *fault;
+    enum MHD_Result ret;
+
+    msgs = json_object_get(req, "messages");
+    last = json_array_get(msgs, json_array_size(msgs) - 1);
+    prompt = json_string_value(json_object_get(last, "content"));
+    if (prompt == NULL) {
+        json_decref(req);
+        return reply_json(c, 400,
+                          "{\"error\":{\"code\":400,\"message\":\"no "
+                          "messages\",\"type\":\"invalid_request_error\"}}");
+    }
+    fprintf(logf_, "srv  log_server_r: request: POST /v1/chat/completions "
+                   "127.0.0.1 200\n");
+    rule = rule_for(prompt);
+    fault = json_string_value(json_object_get(rule, "fault"));
+    if (fault && strcmp(fault, "http500") == 0) {
+        json_decref(req);
+        return reply_json(c, 500,
+                          "{\"error\":{\"code\":500,\"message\":\"the model "
+                          "produced output that does not match the "
+                          "expected format\",\"type\":\"server_error\"}}");
+    }
+    b = calloc(1, sizeof(*b));
+    if (b == NULL)
+        die("fake-llama-server: out of memory");
+    build(b, req, rule);
+    json_decref(req);
+    r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 65536, stream_cb,
+                                          b, free_body);
+    MHD_add_response_header(r, "Content-Type", "text/event-stream");
+    ret = MHD_queue_response(c, 200, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+struct upload {
+    char *p;
+    size_t len;
+};
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
+                               const char *url, const char *method,
+                               const char *version, const char *data,
+                               size_t *size, void **state)
+{
+    struct upload *u = *state;
+
+    (void)cls;
+    (void)version;
+    if (strcmp(url, "/health") == 0 || strcmp(url, "/v1/health") == 0) {
+        if (ms_since_start() < mint("load_ms", 0))
+            return reply_json(c, 503,
+                              "{\"error\":{\"code\":503,\"message\":"
+                              "\"Loading model\",\"type\":"
+                              "\"unavailable_error\"}}");
+        return reply_json(c, 200, "{\"status\":\"ok\"}");
+    }
+    if (strcmp(method, "POST") != 0 ||
+        (strcmp(url, "/v1/chat/completions") != 0 &&
+         strcmp(url, "/chat/completions") != 0))
+        return reply_json(c, 404,
+                          "{\"error\":{\"code\":404,\"message\":\"File Not "
+                          "Found\",\"type\":\"not_found_error\"}}");
+    if (u == NULL) {
+        *state = calloc(1, sizeof(*u));
+        return *state ? MHD_YES : MHD_NO;
+    }
+    if (*size > 0) {
+        u->p = realloc(u->p, u->len + *size);
+        if (u->p == NULL)
+            return MHD_NO;
+        memcpy(u->p + u->len, data, *size);
+        u->len += *size;
+        *size = 0;
+        return MHD_YES;
+    }
+    return chat(c, u->p ? u->p : "", u->len);
+}
+
+static void done_cb(void *cls, struct MHD_Connection *c, void **state,
+                    enum MHD_RequestTerminationCode code)
+{
+    struct upload *u = *state;
+
+    (void)cls;
+    (void)c;
+    (void)code;
+    if (u) {
+        free(u->p);
+        free(u);
+    }
+}
+
+/* ---- command line ------------------------------------------------------ */
+
+/* Flags of the real server that take a value, and those that do not. */
+static const char *const with_value[] = {"-m",
+                                         "--model",
+                                         "--port",
+                                         "--host",
+                                         "-c",
+                                         "--ctx-size",
+                                         "-np",
+                                         "--parallel",
+                                         "--seed",
+                                         "-s",
+                                         "-ngl",
+                                         "--n-gpu-layers",
+                                         "--gpu-layers",
+                                         "-t",
+                                         "--threads",
+                                         "--chat-template-kwargs",
+                                         "--reasoning-format",
+                                         "-a",
+                                         "--alias",
+                                         "--log-file",
+                                         "-b",
+                                         "-ub",
+                                         "--temp",
+                                         NULL};
+static const char *const switches[] = {
+    "--jinja",   "--no-webui", "--verbose",   "--metrics",
+    "--no-mmap", "-fa",        "--send-done", NULL};
+
+static int listed(const char *const *list, const char *a)
+{
+    for (; *list; list++)
+        if (strcmp(*list, a) == 0)
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    struct MHD_Daemon *d;
+    struct sockaddr_in addr;
+    json_error_t jerr;
+    sigset_t set;
+    int i, sig;
+
+    clock_gettime(CLOCK_MONOTONIC, &started);
+    logf_ = stderr;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--version") == 0) {
+            fprintf(stderr,
+                    "version: 1 (fa4e0001)\nbuilt with cc for "
+                    "x86_64-linux-gnu (graveyard fake-llama-server)\n");
+            return 0;
+        }
+        if (listed(switches, a))
+            continue;
+        if (!listed(with_value, a))
+            die("error: invalid argument: %s", a);
+        if (i + 1 >= argc)
+            die("error: expected value for argument: %s", a);
+        if (!strcmp(a, "-m") || !strcmp(a, "--model"))
+            path = argv[i + 1];
+        else if (!strcmp(a, "--port"))
+            port = atoi(argv[i + 1]);
+        else if (!strcmp(a, "--host"))
+            host = argv[i + 1];
+        i++;
+    }
+    if (path == NULL)
+        die("error: no model given (-m)");
+    model = json_load_file(path, 0, &jerr);
+    if (!json_is_object(model) ||
+        !json_is_integer(json_object_get(model, "fake_llama_server")))
+        die("llama_model_load: error loading model: '%s' is not a fake "
+            "model file: %s",
+            path, model ? "no \"fake_llama_server\" key" : jerr.text);
+    if (json_is_true(json_object_get(model, "ik")))
+        logf_ = stdout;
+    setvbuf(logf_, NULL, _IOLBF, 0);
+    fprintf(stderr, "llama_model_loader: loaded meta data from %s\n", path);
+    if (json_is_string(json_object_get(model, "fail_start")))
+        die("%s", json_string_value(json_object_get(model, "fail_start")));
+    fprintf(stderr, "load_tensors: offloaded 36/36 layers to GPU\n"
+                    "load_tensors:        CUDA0 model buffer size =  "
+                    "1639.00 MiB\n");
+    if (strcmp(host, "127.0.0.1") != 0)
+        die("fake-llama-server: only 127.0.0.1 is served, not '%s'", host);
+    /* block the signals before MHD starts its threads, so that sigwait
+     * below is the one place they arrive */
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+    memset(&addr, 0, sizeof(addr));
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons((uint16_t)port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
+        (uint16_t)port, NULL, NULL, handler, NULL, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, done_cb, NULL,
+        MHD_OPTION_END);
+    if (d == NULL)
+        die("main: couldn't bind HTTP server socket, hostname: %s, port: %d",
+            host, port);
+    fprintf(logf_,
+            "main: server is listening on http://%s:%d - starting "
+            "the main loop\n",
+            host, port);
+    sigwait(&set, &sig);
+    MHD_stop_daemon(d);
+    json_decref(model);
+    return 0;
+}
