@@ -63,7 +63,19 @@ int cli_parse(const char *cmd, int argc, char **argv,
             cli_error(cmd, "unknown flag '%.*s' (see --help)", (int)len, a);
             return EXIT_USAGE;
         }
-        if (f->on != NULL) {
+        if (f->many != NULL) {
+            const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+            if (v == NULL) {
+                cli_error(cmd, "flag '%s' needs a value", f->name);
+                return EXIT_USAGE;
+            }
+            if (*f->nmany == f->maxmany) {
+                cli_error(cmd, "flag '%s' given more than %zu times", f->name,
+                          f->maxmany);
+                return EXIT_USAGE;
+            }
+            f->many[(*f->nmany)++] = v;
+        } else if (f->on != NULL) {
             if (eq != NULL) {
                 cli_error(cmd, "flag '%s' takes no value", f->name);
                 return EXIT_USAGE;

@@ -12,12 +12,19 @@
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
+#ifndef GRAVEYARD_VERSION
+#define GRAVEYARD_VERSION "0.1.0"
+#endif
+
 /* A flag a command accepts. Value flags take the next argument or
  * "--flag=value"; switches set *on to 1. */
 struct cli_flag {
     const char *name;   /* "--json" */
     const char **value; /* non-NULL for a value flag */
     int *on;            /* non-NULL for a switch */
+    const char **many;  /* non-NULL for a flag that may repeat: values */
+    size_t *nmany;      /* go to many[*nmany++], at most maxmany */
+    size_t maxmany;
 };
 
 /*

@@ -205,9 +205,10 @@ int cmd_bury(int argc, char **argv)
 {
     const char *pos[MAX_POS], *json_path = NULL;
     int partial = 0, rc;
-    const struct cli_flag flags[] = {{"--json", &json_path, NULL},
-                                     {"--partial", NULL, &partial},
-                                     {NULL, NULL, NULL}};
+    const struct cli_flag flags[] = {
+        {"--json", &json_path, NULL, NULL, NULL, 0},
+        {"--partial", NULL, &partial, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
     struct rungset s = {0};
     struct grader_bury b;
     struct grader_error err;
@@ -277,8 +278,9 @@ int cmd_autopsy(int argc, char **argv)
 {
     const char *pos[MAX_POS];
     int partial = 0, rc;
-    const struct cli_flag flags[] = {{"--partial", NULL, &partial},
-                                     {NULL, NULL, NULL}};
+    const struct cli_flag flags[] = {
+        {"--partial", NULL, &partial, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
     struct rungset s = {0};
     struct grader_bury b;
     struct grader_autopsy_line lines[GRADER_MAX_RUNGS];
@@ -320,8 +322,9 @@ int cmd_repeat(int argc, char **argv)
 {
     const char *pos[MAX_POS];
     int common = 0, rc;
-    const struct cli_flag flags[] = {{"--common", NULL, &common},
-                                     {NULL, NULL, NULL}};
+    const struct cli_flag flags[] = {
+        {"--common", NULL, &common, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
     struct rungset s = {0};
     struct grader_repeat_line line;
     struct grader_error err;

@@ -8,5 +8,6 @@
 int cmd_bury(int argc, char **argv);
 int cmd_autopsy(int argc, char **argv);
 int cmd_repeat(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

@@ -7,10 +7,6 @@
 #include "cli.h"
 #include "commands.h"
 
-#ifndef GRAVEYARD_VERSION
-#define GRAVEYARD_VERSION "0.1.0"
-#endif
-
 struct command {
     const char *name;
     int (*fn)(int argc, char **argv);
@@ -27,6 +23,8 @@ static const struct command commands[] = {
     {"repeat", cmd_repeat,
      "two runs of a rung compared: is it "
      "deterministic?"},
+    {"run", cmd_run,
+     "one rung on its own llama-server: every question, a row each"},
     {NULL, NULL, NULL},
 };
 

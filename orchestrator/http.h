@@ -1,0 +1,49 @@
+/*
+ * http.h - HTTP requests on the libuv loop, through libcurl's multi
+ * interface (curl's docs/examples/multi-uv.c pattern: the socket callback
+ * drives uv_poll handles, the timer callback one uv_timer, and finished
+ * transfers are drained with curl_multi_info_read).
+ *
+ * <curl/curl.h> is included here and nowhere else.
+ */
+#ifndef HTTP_H
+#define HTTP_H
+
+#include <stddef.h>
+#include <uv.h>
+
+struct http;
+struct http_req;
+
+/* Body bytes as they arrive; a non-zero return aborts the transfer. */
+typedef int (*http_data_cb)(void *ctx, const char *p, size_t n);
+
+/*
+ * The end of a request, exactly once. status is the HTTP status (0 when no
+ * response came); err is NULL on a complete transfer, else a sentence
+ * ("connection refused", "no data for 30 s", ...). The request is freed
+ * after this returns.
+ */
+typedef void (*http_done_cb)(void *ctx, long status, const char *err);
+
+/* A client on loop. Returns NULL if libcurl cannot start. */
+struct http *http_new(uv_loop_t *loop);
+
+/* Close every handle; cb (may be NULL) runs once all are closed. Pending
+ * requests are cancelled without their callbacks. */
+void http_free(struct http *h, void (*cb)(void *ctx), void *ctx);
+
+/*
+ * Start a request to url: GET when body is NULL, else POST of body
+ * (application/json). timeout_ms bounds the whole transfer (0: none);
+ * idle_s aborts it when no byte arrives for that long (0: none). Returns
+ * the request, or NULL when it could not start (done is then not called).
+ */
+struct http_req *http_request(struct http *h, const char *url,
+                              const char *body, long timeout_ms, long idle_s,
+                              http_data_cb data, http_done_cb done, void *ctx);
+
+/* Abort a request: its done callback runs with err "cancelled". */
+void http_cancel(struct http *h, struct http_req *r);
+
+#endif

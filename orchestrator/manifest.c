@@ -1,0 +1,101 @@
+/*
+ * manifest.c - compare and record a run folder's settings.
+ */
+#include "manifest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outfile.h"
+
+/* Compare want's keys with have's; report or record the first change. */
+static int merge(json_t *have, json_t *want, const char *where, int force,
+                 json_t *forced, char *msg, size_t msgsize)
+{
+    const char *key;
+    json_t *v;
+
+    json_object_foreach(want, key, v)
+    {
+        json_t *old = json_object_get(have, key);
+        if (old != NULL && !json_equal(old, v)) {
+            char *a = json_dumps(old, JSON_ENCODE_ANY | JSON_COMPACT);
+            char *b = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+            if (!force) {
+                snprintf(msg, msgsize,
+                         "%s.%s differs from the run folder's manifest: "
+                         "%.200s there, %.200s now (rows made two ways must "
+                         "not mix; use another folder, or --force)",
+                         where, key, a ? a : "?", b ? b : "?");
+                free(a);
+                free(b);
+                return -1;
+            }
+            json_array_append_new(forced,
+                                  json_pack("{s:s,s:s,s:s,s:s}", "where",
+                                            where, "key", key, "was",
+                                            a ? a : "?", "now", b ? b : "?"));
+            free(a);
+            free(b);
+        }
+        json_object_set(have, key, v);
+    }
+    return 0;
+}
+
+int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
+                   json_t *rung, int force, char *msg, size_t msgsize)
+{
+    char path[4200], where[128];
+    json_error_t jerr;
+    json_t *m, *rungs, *mine, *forced;
+    char *text;
+    int rc;
+
+    snprintf(path, sizeof(path), "%s/manifest.json", rundir);
+    m = json_load_file(path, 0, &jerr);
+    if (m == NULL) {
+        FILE *f = fopen(path, "r");
+        if (f != NULL) {
+            fclose(f);
+            snprintf(msg, msgsize, "%s:%d: malformed manifest: %s", path,
+                     jerr.line, jerr.text);
+            return -1;
+        }
+        m = json_object();
+    }
+    rungs = json_object_get(m, "rungs");
+    if (!json_is_object(rungs)) {
+        rungs = json_object();
+        json_object_set_new(m, "rungs", rungs);
+    }
+    mine = json_object_get(rungs, rung_name);
+    if (!json_is_object(mine)) {
+        mine = json_object();
+        json_object_set_new(rungs, rung_name, mine);
+    }
+    forced = json_array();
+    snprintf(where, sizeof(where), "rungs.%s", rung_name);
+    rc = merge(m, shared, "manifest", force, forced, msg, msgsize);
+    if (rc == 0)
+        rc = merge(mine, rung, where, force, forced, msg, msgsize);
+    if (rc == 0 && json_array_size(forced) > 0) {
+        json_t *log = json_object_get(m, "forced");
+        if (!json_is_array(log)) {
+            log = json_array();
+            json_object_set_new(m, "forced", log);
+        }
+        json_array_extend(log, forced);
+    }
+    json_decref(forced);
+    if (rc == 0) {
+        text = json_dumps(m, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+        if (text == NULL ||
+            outfile_write(path, text, strlen(text), msg, msgsize) != 0)
+            rc = -1;
+        free(text);
+    }
+    json_decref(m);
+    return rc;
+}

@@ -1,0 +1,834 @@
+/*
+ * runner.c - one rung's run as a chain of libuv callbacks.
+ *
+ * The order: read the questions and the rows (store), and if every
+ * question is answered and the summary exists, print it and stop. Else
+ * hash the model off the loop, ask the binary for its --version, check
+ * the manifest, start the server, poll /health, ask, append, and at the
+ * end stop the server and write rows/<RUNG>.done. Every failure ends in
+ * finish(), which stops the server first: no child outlives us.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "../grader/emit.h"
+#include "../grader/extract.h"
+#include "../grader/stats.h"
+#include "cli.h"
+#include "hash.h"
+#include "http.h"
+#include "manifest.h"
+#include "outfile.h"
+#include "proc.h"
+#include "questions.h"
+#include "reply.h"
+#include "sse.h"
+#include "store.h"
+
+#define MAX_DEATHS     3 /* deaths on one question before an error row */
+#define MAX_STREAK     3 /* questions in a row with deaths: give up */
+#define REPLY_CAP      (4u << 20)
+#define HEALTH_POLL_MS 250
+
+enum phase { P_PREPARE, P_STARTING, P_ASKING, P_STOPPING, P_DONE };
+
+struct runner {
+    const struct run_opts *o;
+    uv_loop_t *loop;
+    struct questions qs;
+    struct store store;
+    struct http *http;
+    struct proc *server;
+    uv_timer_t timer;
+    uv_signal_t sigs[2];
+    struct hash_job model_hash;
+    int hash_done; /* set on the loop thread when the hash came back */
+    struct proc *probe;
+    char version[256];
+    char url[64];
+    int port, port_tries;
+    enum phase phase;
+    size_t next;       /* question being asked */
+    size_t current;    /* question the attempt count belongs to */
+    int attempts;      /* of this question */
+    int streak;        /* questions in a row that saw a death */
+    int died_here;     /* this question saw a death */
+    int server_dead;   /* the server's exit was reported */
+    int retry_on_exit; /* a failed request waits for the exit */
+    uint64_t started_ms, health_deadline;
+    struct reply reply;
+    struct sse sse;
+    long http_status;
+    int exit_code;
+    char err[1024];
+    char pid_path[4200], log_path[4200];
+    unsigned long long asked;
+};
+
+static void start_server(struct runner *r);
+static void hashed(struct hash_job *job);
+static void ask(struct runner *r);
+static void finish(struct runner *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void say(const struct runner *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(const struct runner *r, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (r->o->quiet)
+        return;
+    fprintf(stderr, "graveyard run %s: ", r->o->rung);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* ---- the end ----------------------------------------------------------- */
+
+static void close_all(struct runner *r)
+{
+    if (r->http) {
+        http_free(r->http, NULL, NULL);
+        r->http = NULL;
+    }
+    if (!uv_is_closing((uv_handle_t *)&r->timer))
+        uv_close((uv_handle_t *)&r->timer, NULL);
+    uv_close((uv_handle_t *)&r->sigs[0], NULL);
+    uv_close((uv_handle_t *)&r->sigs[1], NULL);
+}
+
+/* Stop everything; the exit status is code. The server, if running, is
+ * stopped first and the loop ends when it is gone. */
+static void finish(struct runner *r, int code, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (r->phase == P_DONE || r->phase == P_STOPPING) {
+        if (code != 0 && r->exit_code == 0)
+            r->exit_code = code;
+        return;
+    }
+    r->exit_code = code;
+    if (fmt != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(r->err, sizeof(r->err), fmt, ap);
+        va_end(ap);
+    }
+    uv_timer_stop(&r->timer);
+    if (r->server != NULL && !r->server_dead) {
+        r->phase = P_STOPPING;
+        proc_stop(r->server, r->o->grace_ms);
+        return; /* server_exit_cb comes back here */
+    }
+    r->phase = P_DONE;
+    if (r->server != NULL) {
+        proc_free(r->server);
+        r->server = NULL;
+        unlink(r->pid_path);
+    }
+    close_all(r);
+}
+
+/* ---- rows -------------------------------------------------------------- */
+
+static json_t *str_or_null(const struct buf *b)
+{
+    return b->len > 0 ? json_stringn(b->p, b->len) : json_null();
+}
+
+static json_t *num_or_null(double v)
+{
+    return v >= 0 ? json_real(v) : json_null();
+}
+
+/* Append the row for the current question; error is NULL for an answer. */
+static int append_row(struct runner *r, const char *error)
+{
+    const struct question *q = &r->qs.q[r->next];
+    struct grader_num said, ref;
+    char msg[512], *text;
+    long long tokens = reply_tokens(&r->reply);
+    int has = !error &&
+              grader_extract(r->reply.content.p, r->reply.content.len, &said);
+    int right;
+    json_t *row;
+
+    grader_num_parse(q->answer, strlen(q->answer), &ref);
+    right = has && strcmp(said.s, ref.s) == 0;
+    row = json_pack(
+        "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,"
+        "s:i,s:I}",
+        "id", q->id, "rung", r->o->rung, "reference", q->answer, "content",
+        error ? json_null() : str_or_null(&r->reply.content),
+        "reasoning_content",
+        error ? json_null() : str_or_null(&r->reply.reasoning),
+        "finish_reason",
+        r->reply.finish[0] ? json_string(r->reply.finish) : json_null(),
+        "truncated", !error && reply_truncated(&r->reply, r->o->max_tokens),
+        "completion_tokens", tokens >= 0 ? json_integer(tokens) : json_null(),
+        "decode_tps", num_or_null(r->reply.decode_tps), "error",
+        error ? json_string(error) : json_null(), "extracted",
+        has ? grader_emit_number(said.s) : json_null(), "right", right,
+        "prompt_tokens",
+        r->reply.prompt_n >= 0 ? json_integer(r->reply.prompt_n) : json_null(),
+        "prompt_ms", num_or_null(r->reply.prompt_ms), "predicted_ms",
+        num_or_null(r->reply.predicted_ms), "http_status",
+        r->http_status ? json_integer(r->http_status) : json_null(),
+        "attempts", r->attempts, "latency_ms",
+        (json_int_t)(uv_now(r->loop) - r->started_ms));
+    if (row == NULL)
+        abort();
+    text = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    json_decref(row);
+    if (text == NULL)
+        abort();
+    if (store_append(&r->store, text, strlen(text), msg, sizeof(msg)) != 0) {
+        free(text);
+        finish(r, EXIT_FAILED, "%s", msg);
+        return -1;
+    }
+    free(text);
+    return 0;
+}
+
+/* Move to the next question not yet answered, or finish the rung. */
+static void next_question(struct runner *r)
+{
+    while (r->next < r->qs.n && store_has(&r->store, r->qs.q[r->next].id))
+        r->next++;
+    if (r->next == r->qs.n) {
+        finish(r, EXIT_OK, NULL);
+        return;
+    }
+    /* a new question starts its count; after a restart the same one goes
+     * on with its attempts */
+    if (r->next != r->current) {
+        r->current = r->next;
+        r->attempts = 0;
+        r->died_here = 0;
+    }
+    ask(r);
+}
+
+static void answered(struct runner *r, const char *error)
+{
+    if (append_row(r, error) != 0)
+        return;
+    if (!r->died_here)
+        r->streak = 0;
+    r->asked++;
+    if (!r->o->quiet && r->asked % 25 == 0)
+        say(r, "%zu/%zu answered", r->store.rows, r->qs.n);
+    r->next++;
+    next_question(r);
+}
+
+/* ---- asking ------------------------------------------------------------ */
+
+static int sse_event(void *ctx, const char *data, size_t len)
+{
+    struct runner *r = ctx;
+    char msg[256];
+
+    if (reply_event(&r->reply, data, len, msg, sizeof(msg)) != 0) {
+        snprintf(r->err, sizeof(r->err), "%s", msg);
+        return 1;
+    }
+    return 0;
+}
+
+static int body_cb(void *ctx, const char *p, size_t n)
+{
+    struct runner *r = ctx;
+
+    /* an HTTP error before the stream is JSON, not SSE: keep it */
+    if (r->http_status == 0 && n > 0 && p[0] == '{') {
+        if (r->reply.content.len + n <= 65536)
+            buf_append(&r->reply.content, p, n);
+        return 0;
+    }
+    r->http_status = 200;
+    return sse_feed(&r->sse, p, n) == 0 ? 0 : 1;
+}
+
+/* The server died (or hung and was killed) on this question. */
+static void server_died(struct runner *r)
+{
+    const char *last = proc_last_line(r->server);
+    char error[800];
+
+    proc_free(r->server);
+    r->server = NULL;
+    if (!r->died_here) {
+        r->died_here = 1;
+        if (++r->streak >= MAX_STREAK) {
+            finish(r, EXIT_FAILED,
+                   "the server died on %d questions in a row, the last "
+                   "'%s': %s",
+                   MAX_STREAK, r->qs.q[r->next].id, last);
+            return;
+        }
+    }
+    if (r->attempts >= MAX_DEATHS) {
+        snprintf(error, sizeof(error),
+                 "the server died %d times on this question; its last log "
+                 "line: %.600s",
+                 MAX_DEATHS, last);
+        say(r, "%s: %s", r->qs.q[r->next].id, error);
+        /* an error row for it, then the next question on a new server */
+        r->http_status = 0;
+        reply_release(&r->reply);
+        reply_init(&r->reply, REPLY_CAP);
+        if (append_row(r, error) != 0)
+            return;
+        r->next++;
+    } else {
+        say(r, "the server died on %s (attempt %d): %s; restarting",
+            r->qs.q[r->next].id, r->attempts, last);
+    }
+    start_server(r);
+}
+
+static void request_done(void *ctx, long status, const char *err)
+{
+    struct runner *r = ctx;
+    enum reply_outcome out = reply_outcome(&r->reply);
+    char error[600];
+
+    if (r->phase != P_ASKING)
+        return;
+    if (status >= 400) {
+        /* the server answered with an error: an error row, not a retry */
+        json_t *body = json_loadb(r->reply.content.p ? r->reply.content.p : "",
+                                  r->reply.content.len, 0, NULL);
+        const char *m = json_string_value(
+            json_object_get(json_object_get(body, "error"), "message"));
+        snprintf(error, sizeof(error), "HTTP %ld: %.500s", status,
+                 m ? m : (r->reply.content.len ? r->reply.content.p : ""));
+        json_decref(body);
+        r->http_status = status;
+        answered(r, error);
+        return;
+    }
+    if (err == NULL && !sse_pending(&r->sse) && out == REPLY_FINISHED) {
+        answered(r, NULL);
+        return;
+    }
+    if (err == NULL && out == REPLY_ERROR) {
+        snprintf(error, sizeof(error), "stream error: %.500s", r->reply.error);
+        answered(r, error);
+        return;
+    }
+    /* cut off: the server died or hung. Make sure it is gone, then retry
+     * from its exit callback. */
+    r->retry_on_exit = 1;
+    if (r->server_dead)
+        server_died(r);
+    else
+        proc_stop(r->server, r->o->grace_ms);
+}
+
+static char *request_body(struct runner *r, const struct question *q)
+{
+    char *prompt = questions_prompt_for(q), *text;
+    json_t *body = json_pack(
+        "{s:[{s:s,s:s}],s:b,s:i,s:i,s:b,s:I,s:{s:b}}", "messages", "role",
+        "user", "content", prompt, "stream", 1, "temperature", 0, "seed", 0,
+        "cache_prompt", 0, "max_tokens", (json_int_t)r->o->max_tokens,
+        "chat_template_kwargs", "enable_thinking", r->o->think);
+
+    free(prompt);
+    if (body == NULL)
+        abort();
+    if (r->o->request != NULL)
+        json_object_update(body, r->o->request);
+    text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    if (text == NULL)
+        abort();
+    return text;
+}
+
+static void ask(struct runner *r)
+{
+    char url[128], *body;
+
+    r->phase = P_ASKING;
+    r->attempts++;
+    r->http_status = 0;
+    reply_release(&r->reply);
+    reply_init(&r->reply, REPLY_CAP);
+    sse_release(&r->sse);
+    sse_init(&r->sse, REPLY_CAP, sse_event, r);
+    r->started_ms = uv_now(r->loop);
+    body = request_body(r, &r->qs.q[r->next]);
+    snprintf(url, sizeof(url), "%s/v1/chat/completions", r->url);
+    if (http_request(r->http, url, body, 0, r->o->idle_s, body_cb,
+                     request_done, r) == NULL)
+        finish(r, EXIT_FAILED, "cannot start a request to %s", url);
+    free(body);
+}
+
+/* ---- the server -------------------------------------------------------- */
+
+static void health_poll(uv_timer_t *t);
+
+static void health_done(void *ctx, long status, const char *err)
+{
+    struct runner *r = ctx;
+
+    (void)err;
+    if (r->phase != P_STARTING)
+        return;
+    if (status == 200) {
+        say(r, "server ready on port %d (pid %d)", r->port,
+            proc_pid(r->server));
+        next_question(r);
+        return;
+    }
+    if (uv_now(r->loop) > r->health_deadline) {
+        finish(r, EXIT_FAILED,
+               "the server was not ready after %ld s; its last log line: %s",
+               r->o->health_timeout_s, proc_last_line(r->server));
+        return;
+    }
+    uv_timer_start(&r->timer, health_poll, HEALTH_POLL_MS, 0);
+}
+
+static void health_poll(uv_timer_t *t)
+{
+    struct runner *r = t->data;
+    char url[128];
+
+    snprintf(url, sizeof(url), "%s/health", r->url);
+    /* a per-poll timeout: the ik fork's /health hangs while loading */
+    if (http_request(r->http, url, NULL, 2000, 0, NULL, health_done, r) ==
+        NULL)
+        finish(r, EXIT_FAILED, "cannot poll %s", url);
+}
+
+static void server_exit(void *ctx, long long status, int sig)
+{
+    struct runner *r = ctx;
+
+    r->server_dead = 1;
+    if (r->phase == P_STOPPING) {
+        r->phase = P_PREPARE; /* let finish() complete */
+        finish(r, r->exit_code, NULL);
+        return;
+    }
+    if (r->phase == P_STARTING) {
+        const char *last = proc_last_line(r->server);
+        uv_timer_stop(&r->timer);
+        if (strstr(last, "bind") && ++r->port_tries < 5) {
+            say(r, "port %d is taken; trying another", r->port);
+            proc_free(r->server);
+            r->server = NULL;
+            start_server(r);
+            return;
+        }
+        finish(r, EXIT_FAILED,
+               "the server exited (status %lld, signal %d) before it was "
+               "ready; its last log line: %s",
+               status, sig, last);
+        return;
+    }
+    if (r->phase == P_ASKING && r->retry_on_exit)
+        server_died(r);
+    /* else: the request in flight fails and request_done retries */
+}
+
+/* A free port on 127.0.0.1, from the kernel. */
+static int free_port(void)
+{
+    struct sockaddr_in a;
+    socklen_t len = sizeof(a);
+    int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
+
+    if (fd < 0)
+        return -1;
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    close(fd);
+    return port;
+}
+
+static void write_pid(struct runner *r)
+{
+    char text[32];
+    char msg[512];
+
+    snprintf(text, sizeof(text), "%d\n", proc_pid(r->server));
+    if (outfile_write(r->pid_path, text, strlen(text), msg, sizeof(msg)))
+        say(r, "%s", msg);
+}
+
+static void start_server(struct runner *r)
+{
+    char port[16], ctx[32], ngl[16], msg[512];
+    const char *argv[64];
+    size_t n = 0, i;
+
+    r->port = free_port();
+    snprintf(port, sizeof(port), "%d", r->port);
+    snprintf(ctx, sizeof(ctx), "%ld", r->o->ctx);
+    snprintf(ngl, sizeof(ngl), "%d", r->o->ngl);
+    snprintf(r->url, sizeof(r->url), "http://127.0.0.1:%d", r->port);
+    argv[n++] = r->o->llama;
+    argv[n++] = "-m";
+    argv[n++] = r->o->model;
+    argv[n++] = "--host";
+    argv[n++] = "127.0.0.1";
+    argv[n++] = "--port";
+    argv[n++] = port;
+    argv[n++] = "-c";
+    argv[n++] = ctx;
+    argv[n++] = "-np";
+    argv[n++] = "1";
+    argv[n++] = "--seed";
+    argv[n++] = "0";
+    if (r->o->ngl >= 0) {
+        argv[n++] = "-ngl";
+        argv[n++] = ngl;
+    }
+    for (i = 0; i < r->o->n_server_args && n < 62; i++)
+        argv[n++] = r->o->server_args[i];
+    argv[n] = NULL;
+    /* inherited by the child; this process itself uses no GPU */
+    if (r->o->gpu != NULL)
+        setenv("CUDA_VISIBLE_DEVICES", r->o->gpu, 1);
+    r->server_dead = 0;
+    r->retry_on_exit = 0;
+    r->phase = P_STARTING;
+    r->server = proc_spawn(r->loop, (char *const *)argv, NULL, r->log_path,
+                           r->o->log_cap, server_exit, r, msg, sizeof(msg));
+    if (r->server == NULL) {
+        finish(r, EXIT_FAILED, "%s", msg);
+        return;
+    }
+    write_pid(r);
+    r->health_deadline =
+        uv_now(r->loop) + (uint64_t)r->o->health_timeout_s * 1000;
+    uv_timer_start(&r->timer, health_poll, 100, 0);
+}
+
+/* ---- before the server: stale server, hash, version, manifest --------- */
+
+/* A server left by a graveyard that was killed: stop its process group. */
+static void reap_stale(struct runner *r)
+{
+    FILE *f = fopen(r->pid_path, "r");
+    char cmd[64], line[4096] = "";
+    long pid = 0;
+    int i;
+
+    if (f == NULL)
+        return;
+    if (fscanf(f, "%ld", &pid) != 1)
+        pid = 0;
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "/proc/%ld/cmdline", pid);
+    if (pid > 1 && (f = fopen(cmd, "r")) != NULL) {
+        size_t n = fread(line, 1, sizeof(line) - 1, f);
+        fclose(f);
+        line[n] = '\0';
+        /* only if it is still the server we started (pids are reused) */
+        if (strcmp(line, r->o->llama) == 0) {
+            say(r, "stopping server pid %ld left by an earlier run", pid);
+            kill((pid_t)-pid, SIGTERM);
+            for (i = 0; i < 50 && kill((pid_t)pid, 0) == 0; i++) {
+                struct timespec ts = {0, 100000000};
+                nanosleep(&ts, NULL);
+            }
+            if (kill((pid_t)pid, 0) == 0)
+                kill((pid_t)-pid, SIGKILL);
+        }
+    }
+    unlink(r->pid_path);
+}
+
+static void probe_exit(void *ctx, long long status, int sig)
+{
+    struct runner *r = ctx;
+    char path[4200], line[512];
+    FILE *f;
+
+    proc_free(r->probe);
+    r->probe = NULL;
+    if (status != 0 || sig != 0) {
+        finish(r, EXIT_FAILED,
+               "'%s --version' failed (status %lld, signal %d): is it a "
+               "llama-server?",
+               r->o->llama, status, sig);
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/logs/%s.version.log", r->o->rundir,
+             r->o->rung);
+    if ((f = fopen(path, "r")) != NULL) {
+        while (fgets(line, sizeof(line), f) != NULL)
+            if (strncmp(line, "version:", 8) == 0) {
+                line[strcspn(line, "\r\n")] = '\0';
+                snprintf(r->version, sizeof(r->version), "%.200s", line);
+            }
+        fclose(f);
+        unlink(path);
+    }
+    if (r->version[0] == '\0') {
+        finish(r, EXIT_FAILED, "'%s --version' printed no 'version:' line",
+               r->o->llama);
+        return;
+    }
+    /* the manifest needs the model's hash: it is ready or on its way */
+    if (r->hash_done)
+        hashed(&r->model_hash);
+}
+
+static json_t *settings(struct runner *r, const char *qhash)
+{
+    json_t *req = json_pack("{s:i,s:i,s:b,s:I,s:b}", "temperature", 0, "seed",
+                            0, "cache_prompt", 0, "max_tokens",
+                            (json_int_t)r->o->max_tokens, "enable_thinking",
+                            r->o->think);
+
+    if (r->o->request != NULL)
+        json_object_set(req, "extra", r->o->request);
+    return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:{s:s}}", "graveyard",
+                     GRAVEYARD_VERSION, "questions", "path", r->o->questions,
+                     "sha256", qhash, "prompt", questions_prompt, "request",
+                     req, "server", "version", r->version);
+}
+
+static void hashed(struct hash_job *job)
+{
+    struct runner *r = job->ctx;
+    static struct hash_job qjob; /* 4 KB of path: not on the stack */
+    json_t *shared, *rung, *args;
+    char msg[1024];
+    size_t i;
+    int rc;
+
+    r->hash_done = 1;
+    if (r->phase != P_PREPARE)
+        return;
+    if (job->err[0] != '\0') {
+        finish(r, EXIT_USAGE, "%s", job->err);
+        return;
+    }
+    if (r->version[0] == '\0')
+        return; /* probe_exit calls again */
+    if (hash_file(&qjob, r->o->questions) != 0) {
+        finish(r, EXIT_USAGE, "%s", qjob.err);
+        return;
+    }
+    args = json_array();
+    for (i = 0; i < r->o->n_server_args; i++)
+        json_array_append_new(args, json_string(r->o->server_args[i]));
+    shared = settings(r, qjob.hex);
+    rung = json_pack("{s:s,s:I,s:s,s:I,s:i,s:o}", "model", r->o->model,
+                     "bytes", (json_int_t)job->bytes, "sha256", job->hex,
+                     "ctx", (json_int_t)r->o->ctx, "ngl", r->o->ngl,
+                     "server_args", args);
+    rc = manifest_check(r->o->rundir, r->o->rung, shared, rung, r->o->force,
+                        msg, sizeof(msg));
+    json_decref(shared);
+    json_decref(rung);
+    if (rc != 0) {
+        finish(r, EXIT_USAGE, "%s", msg);
+        return;
+    }
+    say(r, "%s, model sha256 %.12s..., %zu of %zu questions answered",
+        r->version, job->hex, r->store.rows, r->qs.n);
+    reap_stale(r);
+    r->http = http_new(r->loop);
+    if (r->http == NULL) {
+        finish(r, EXIT_FAILED, "libcurl did not start");
+        return;
+    }
+    start_server(r);
+}
+
+static void signal_cb(uv_signal_t *h, int signum)
+{
+    struct runner *r = h->data;
+
+    say(r, "stopping on signal %d; run the same command to resume", signum);
+    finish(r, 128 + signum, NULL);
+}
+
+/* ---- the rung's summary ------------------------------------------------ */
+
+/* Write rows/<RUNG>.done from the rows (the grader computes it) and print
+ * the summary line. */
+static int write_done(struct runner *r)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *g = NULL;
+    struct grader_summary sum;
+    struct grader_error err;
+    char path[4200], msg[1024], *text;
+    json_t *done;
+    int rc = -1;
+
+    if (qs == NULL ||
+        grader_rung_read(qs, r->o->rung, r->store.path, 0, &g, &err) != 0 ||
+        grader_summarize(g, &sum) != 0) {
+        if (qs != NULL && g == NULL)
+            grader_error_format(&err, msg, sizeof(msg));
+        fprintf(stderr, "graveyard run %s: %s\n", r->o->rung, msg);
+        goto out;
+    }
+    done = json_pack(
+        "{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:s}", "rung", r->o->rung, "n",
+        (json_int_t)sum.n, "right", (json_int_t)sum.right, "errors",
+        (json_int_t)sum.errors, "truncated", (json_int_t)sum.truncated,
+        "median_decode_tps",
+        sum.median_tps >= 0 ? json_real(sum.median_tps) : json_null(),
+        "mean_tokens",
+        sum.mean_tokens >= 0 ? json_real(sum.mean_tokens) : json_null(),
+        "bytes", (json_int_t)r->model_hash.bytes, "server", r->version);
+    text = grader_emit_dumps(done);
+    json_decref(done);
+    if (text == NULL)
+        abort();
+    snprintf(path, sizeof(path), "%s/rows/%s.done", r->o->rundir, r->o->rung);
+    {
+        size_t n = strlen(text);
+        char *line = xrealloc(NULL, n + 2);
+        memcpy(line, text, n);
+        line[n] = '\n';
+        line[n + 1] = '\0';
+        if (outfile_write(path, line, n + 1, msg, sizeof(msg)) != 0)
+            fprintf(stderr, "graveyard run %s: %s\n", r->o->rung, msg);
+        else {
+            fputs(line, stdout);
+            fflush(stdout);
+            rc = 0;
+        }
+        free(line);
+    }
+    grader_emit_free(text);
+out:
+    grader_rung_free(g);
+    grader_qset_free(qs);
+    return rc;
+}
+
+/* An already finished rung: print its summary, start nothing. */
+static int print_done(const struct runner *r)
+{
+    char path[4200], line[4096];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/rows/%s.done", r->o->rundir, r->o->rung);
+    if (r->store.rows < r->qs.n || (f = fopen(path, "r")) == NULL)
+        return -1;
+    if (fgets(line, sizeof(line), f) != NULL)
+        fputs(line, stdout);
+    fclose(f);
+    return 0;
+}
+
+int runner_run(const struct run_opts *o)
+{
+    struct runner *r = xrealloc(NULL, sizeof(*r));
+    char msg[1024], logs[4096];
+    int code;
+
+    memset(r, 0, sizeof(*r));
+    r->o = o;
+    r->current = (size_t)-1;
+    r->loop = uv_default_loop();
+    reply_init(&r->reply, REPLY_CAP);
+    sse_init(&r->sse, REPLY_CAP, sse_event, r);
+    if (questions_load(o->questions, o->limit, &r->qs, msg, sizeof(msg))) {
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        code = EXIT_USAGE;
+        goto out;
+    }
+    if (store_open(&r->store, o->rundir, o->rung, msg, sizeof(msg)) != 0) {
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        code = EXIT_USAGE;
+        goto out;
+    }
+    if (r->store.cut > 0)
+        say(r, "cut back a torn last row (%zu bytes) in %s", r->store.cut,
+            r->store.path);
+    if (print_done(r) == 0) {
+        code = EXIT_OK;
+        goto out;
+    }
+    if (strlen(o->rundir) + strlen(o->rung) > 3900) {
+        fprintf(stderr, "graveyard run %s: path too long: '%s'\n", o->rung,
+                o->rundir);
+        code = EXIT_USAGE;
+        goto out;
+    }
+    snprintf(logs, sizeof(logs), "%s/logs", o->rundir);
+    if (mkdir(logs, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "graveyard run %s: cannot create '%s': %s\n", o->rung,
+                logs, strerror(errno));
+        code = EXIT_FAILED;
+        goto out;
+    }
+    snprintf(r->log_path, sizeof(r->log_path), "%s/%s.server.log", logs,
+             o->rung);
+    snprintf(r->pid_path, sizeof(r->pid_path), "%s/%s.server.pid", o->rundir,
+             o->rung);
+    uv_timer_init(r->loop, &r->timer);
+    r->timer.data = r;
+    uv_signal_init(r->loop, &r->sigs[0]);
+    uv_signal_init(r->loop, &r->sigs[1]);
+    r->sigs[0].data = r->sigs[1].data = r;
+    uv_signal_start(&r->sigs[0], signal_cb, SIGINT);
+    uv_signal_start(&r->sigs[1], signal_cb, SIGTERM);
+    {
+        char vlog[4200];
+        const char *argv[] = {o->llama, "--version", NULL};
+        snprintf(vlog, sizeof(vlog), "%s/%s.version.log", logs, o->rung);
+        unlink(vlog);
+        r->probe = proc_spawn(r->loop, (char *const *)argv, NULL, vlog, 8192,
+                              probe_exit, r, msg, sizeof(msg));
+        if (r->probe == NULL)
+            finish(r, EXIT_USAGE, "%s", msg);
+    }
+    if (r->phase == P_PREPARE &&
+        hash_file_async(r->loop, &r->model_hash, o->model, hashed, r) != 0)
+        finish(r, EXIT_FAILED, "cannot queue the model's hash");
+    uv_run(r->loop, UV_RUN_DEFAULT);
+    code = r->exit_code;
+    if (r->err[0] != '\0')
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, r->err);
+    if (code == EXIT_OK && write_done(r) != 0)
+        code = EXIT_FAILED;
+    if (code != EXIT_OK && code != EXIT_USAGE)
+        fprintf(stderr,
+                "graveyard run %s: %zu of %zu questions answered; run the "
+                "same command to resume\n",
+                o->rung, r->store.rows, r->qs.n);
+out:
+    store_close(&r->store);
+    questions_release(&r->qs);
+    reply_release(&r->reply);
+    sse_release(&r->sse);
+    uv_loop_close(r->loop);
+    free(r);
+    return code;
+}
