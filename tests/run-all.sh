@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every test: the unit binaries given as arguments, then the golden
-# case folders against $BUILD/graveyard, then the JSON Schema checks. Ends with one line that CI reads:
+# case folders against $BUILD/graveyard, graveyard run against the fake
+# llama-server, then the JSON Schema checks. Ends with one line that CI reads:
 # "check: N passed, M failed".
 set -u
 unit_only=0
@@ -32,6 +33,7 @@ suite() {
 }
 if [ $unit_only -eq 0 ]; then
     suite golden sh tests/golden/run.sh "${BUILD:-build}/graveyard"
+    suite integration bash tests/integration/run.sh "${BUILD:-build}"
     # the schemas need Debian's python3-jsonschema, for /usr/bin/python3
     suite schemas /usr/bin/python3 tests/schemas/validate.py
 fi

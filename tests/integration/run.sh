@@ -1,0 +1,190 @@
+#!/bin/bash
+# Integration tests: the real graveyard binary runs rungs against the fake
+# llama-server (tests/fake) on 127.0.0.1. Each case has a time limit and
+# ends by checking that no server is left behind.
+# Usage: run.sh BUILD_DIR [CASE...]   Ends with "integration: N passed, M failed".
+set -u
+build=$(cd "$1" && pwd); shift
+G=$build/graveyard
+GT="timeout 120 $G" # every run has a time limit, but those signalled
+FAKE=$build/fake-llama-server
+work=$(mktemp -d)
+trap 'pkill -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT
+passed=0 failed=0
+
+fail() { echo "  $*"; ok=0; }
+servers_left() { pgrep -f "$FAKE -m $work/" >/dev/null; }
+
+# questions and fake models
+cat >"$work/q.jsonl" <<'Q'
+{"id": "apples", "question": "Tom has 3 apples and gets 2 more. How many apples?", "answer": "5"}
+{"id": "pears", "question": "A box holds 12 pears; 4 are eaten. How many pears are left?", "answer": "8"}
+{"id": "plums", "question": "Sam buys 6 bags of 10 plums. How many plums?", "answer": "60"}
+{"id": "figs", "question": "Half of 30 figs are ripe. How many figs are ripe?", "answer": "15"}
+Q
+model() { # name, json body after the header
+    printf '{"fake_llama_server": 1, "decode_tps": 50.0, %s}\n' "$2" >"$work/$1.gguf"
+}
+model good '"load_ms": 200, "default": {"content": "Answer: 0"},
+ "replies": [{"match": "apples", "content": "3 + 2 = 5\nAnswer: 5", "reasoning": "count them"},
+             {"match": "pears", "content": "12 - 4 = 8\nAnswer: **8**."},
+             {"match": "plums", "content": "6 x 10 = 60\nAnswer: 60"}]'
+model slow '"token_ms": 60, "default": {"content": "Working it out slowly.\nAnswer: 5"}'
+model faults '"default": {"content": "Answer: 5"},
+ "replies": [{"match": "apples", "content": "xxxxxxxxxxxxxxxxxxxxxxxxxxxx", "fault": "exit"},
+             {"match": "pears", "fault": "http500"},
+             {"match": "plums", "content": "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy", "fault": "error_event"},
+             {"match": "figs", "content": "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz Answer: 15"}]'
+model allcrash '"default": {"content": "xxxxxxxxxxxxxxxxxxxxxxxx", "fault": "exit"}'
+model nostart '"fail_start": "llama_model_load: error loading model: tensor data is corrupted"'
+model hang '"default": {"content": "Answer: 5"},
+ "replies": [{"match": "pears", "content": "wwwwwwwwwwwwwwwwwwwwwwwwwwwwww", "fault": "hang"}]'
+model ik '"ik": true, "default": {"content": "one two three four five six seven eight nine ten Answer: 5"}'
+
+rows() { wc -l <"$1/rows/$2.jsonl" | tr -d ' '; }
+field() { # file, id, field -> value as JSON
+    /usr/bin/python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l)
+    if r["id"]==sys.argv[2]: print(json.dumps(r[sys.argv[3]]))' "$1" "$2" "$3"
+}
+
+case_basic() {
+    local d=$work/basic out
+    out=$($GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet) || fail "exit $?"
+    [ "$out" = '{"rung": "Q4_0", "n": 4, "right": 3, "errors": 0, "truncated": 0, "median_decode_tps": 50.0, "mean_tokens": 6.0, "bytes": '"$(stat -c %s "$work/good.gguf")"', "server": "version: 1 (fa4e0001)"}' ] || fail "summary: $out"
+    [ "$(rows "$d" Q4_0)" = 4 ] || fail "rows: $(rows "$d" Q4_0)"
+    [ "$(field "$d/rows/Q4_0.jsonl" pears extracted)" = 8 ] || fail "pears extracted"
+    [ "$(field "$d/rows/Q4_0.jsonl" apples reasoning_content)" = '"count them"' ] || fail "reasoning"
+    grep -q '"sha256"' "$d/manifest.json" || fail "manifest has no sha256"
+    grep -q 'offloaded 36/36 layers' "$d/logs/Q4_0.server.log" || fail "no load lines in the server log"
+    # a finished rung: the same summary, and no server started
+    local before; before=$(wc -l <"$d/logs/Q4_0.server.log")
+    [ "$($GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet)" = "$out" ] || fail "second run differs"
+    [ "$(wc -l <"$d/logs/Q4_0.server.log")" = "$before" ] || fail "a server was started for a finished rung"
+    # the rows grade the same in bury
+    $G bury "$d" Q4_0 >/dev/null || fail "bury refuses the rows"
+}
+
+case_limit_and_folder() {
+    local d=$work/limit
+    mkdir -p "$work/llama.cpp/build/bin"
+    ln -sf "$FAKE" "$work/llama.cpp/build/bin/llama-server"
+    $GT run Q8_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$work/llama.cpp" --limit 2 --quiet >/dev/null || fail "exit $?"
+    [ "$(rows "$d" Q8_0)" = 2 ] || fail "rows: $(rows "$d" Q8_0)"
+}
+
+case_faults() {
+    local d=$work/faults
+    $GT run Q2_K "$work/faults.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --max-tokens 8 --quiet >/dev/null 2>"$work/err" || fail "exit $?"
+    field "$d/rows/Q2_K.jsonl" apples error | grep -q "died 3 times" || fail "apples: $(field "$d/rows/Q2_K.jsonl" apples error)"
+    [ "$(field "$d/rows/Q2_K.jsonl" apples attempts)" = 3 ] || fail "apples attempts"
+    field "$d/rows/Q2_K.jsonl" apples error | grep -q "Failed to parse input" || fail "apples: no log line quoted"
+    [ "$(field "$d/rows/Q2_K.jsonl" pears error)" = '"HTTP 500: the model produced output that does not match the expected format"' ] || fail "pears: $(field "$d/rows/Q2_K.jsonl" pears error)"
+    [ "$(field "$d/rows/Q2_K.jsonl" pears attempts)" = 1 ] || fail "pears was retried"
+    field "$d/rows/Q2_K.jsonl" plums error | grep -q "stream error" || fail "plums"
+    [ "$(field "$d/rows/Q2_K.jsonl" figs truncated)" = true ] || fail "figs not truncated"
+}
+
+case_streak() {
+    local d=$work/streak rc
+    $GT run Q2_K "$work/allcrash.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err"; rc=$?
+    [ $rc = 1 ] || fail "exit $rc"
+    grep -q "died on 3 questions in a row" "$work/err" || fail "message: $(cat "$work/err")"
+    grep -q "run the same command to resume" "$work/err" || fail "no resume hint"
+    [ "$(rows "$d" Q2_K)" = 2 ] || fail "rows: $(rows "$d" Q2_K) (two error rows expected)"
+}
+
+case_no_start() {
+    local d=$work/nostart rc
+    $GT run BF16 "$work/nostart.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err"; rc=$?
+    [ $rc = 1 ] || fail "exit $rc"
+    grep -q "tensor data is corrupted" "$work/err" || fail "message: $(cat "$work/err")"
+    rc=0; $GT run BF16 "$work/missing.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "missing.gguf" "$work/err" || fail "missing model: $rc $(cat "$work/err")"
+    rc=0; $GT run BF16 "$work/good.gguf" "$work/q.jsonl" "$d" --llama /nonexistent/llama-server --quiet 2>"$work/err" || rc=$?
+    [ $rc = 2 ] || fail "missing binary: $rc $(cat "$work/err")"
+}
+
+case_hang() {
+    local d=$work/hang
+    timeout 60 $GT run Q3_K_M "$work/hang.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --idle-timeout 1 --quiet >/dev/null 2>"$work/err" || fail "exit $?"
+    field "$d/rows/Q3_K_M.jsonl" pears error | grep -q "died 3 times" || fail "pears: $(field "$d/rows/Q3_K_M.jsonl" pears error)"
+    [ "$(rows "$d" Q3_K_M)" = 4 ] || fail "rows"
+}
+
+case_ik() {
+    local d=$work/ik
+    $GT run Q4_0 "$work/ik.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --max-tokens 8 --quiet >/dev/null || fail "exit $?"
+    [ "$(field "$d/rows/Q4_0.jsonl" apples finish_reason)" = '"stop"' ] || fail "finish"
+    [ "$(field "$d/rows/Q4_0.jsonl" apples truncated)" = true ] || fail "ik truncation not seen"
+}
+
+case_sigterm_and_resume() {
+    local d=$work/sig pid rc
+    $G run Q6_K "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" &
+    pid=$!
+    while [ ! -s "$d/rows/Q6_K.jsonl" ]; do sleep 0.1; done
+    kill -TERM $pid; wait $pid; rc=$?
+    [ $rc = 143 ] || fail "exit $rc after SIGTERM"
+    servers_left && fail "a server outlived SIGTERM"
+    $G run Q6_K "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null || fail "resume exit $?"
+    [ "$(rows "$d" Q6_K)" = 4 ] || fail "rows after resume: $(rows "$d" Q6_K)"
+    $G bury "$d" Q6_K >/dev/null || fail "duplicate or broken rows after resume"
+}
+
+case_kill9_and_resume() {
+    local d=$work/k9 pid left
+    $G run Q5_K_M "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>&1 &
+    pid=$!
+    while [ ! -s "$d/rows/Q5_K_M.jsonl" ]; do sleep 0.1; done
+    kill -KILL $pid; wait $pid 2>/dev/null
+    left=$(cat "$d/Q5_K_M.server.pid")
+    kill -0 "$left" 2>/dev/null || fail "expected the orphan to be alive after SIGKILL"
+    printf '{"id": "figs", "ref' >>"$d/rows/Q5_K_M.jsonl"   # and a torn row
+    $G run Q5_K_M "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" >/dev/null 2>"$work/err" || fail "resume exit $?"
+    grep -q "left by an earlier run" "$work/err" || fail "the orphan was not stopped: $(cat "$work/err")"
+    grep -q "cut back a torn last row" "$work/err" || fail "the torn row was not reported"
+    kill -0 "$left" 2>/dev/null && fail "the orphan is still alive"
+    [ "$(rows "$d" Q5_K_M)" = 4 ] || fail "rows after resume: $(rows "$d" Q5_K_M)"
+    $G bury "$d" Q5_K_M >/dev/null || fail "duplicate or broken rows after resume"
+}
+
+case_manifest() {
+    local d=$work/man rc
+    $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 2 --quiet >/dev/null || fail "exit $?"
+    cp "$work/q.jsonl" "$work/q2.jsonl"
+    echo '{"id": "kiwis", "question": "2 kiwis and 2 kiwis?", "answer": "4"}' >>"$work/q2.jsonl"
+    # the same question path with other contents: refused
+    cp "$work/q.jsonl" "$work/q.bak"; cp "$work/q2.jsonl" "$work/q.jsonl"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet 2>"$work/err" >/dev/null || rc=$?
+    [ $rc = 2 ] || fail "changed question file: exit $rc"
+    grep -q "sha256" "$work/err" || fail "message: $(cat "$work/err")"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --request '{"top_k": 1}' --force --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "--force: exit $rc $(cat "$work/err")"
+    grep -q '"forced"' "$d/manifest.json" || fail "--force not recorded"
+    grep -q '"top_k"' "$d/manifest.json" || fail "--request not recorded"
+    cp "$work/q.bak" "$work/q.jsonl"
+}
+
+case_usage() {
+    local rc
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --bogus 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "unknown flag '--bogus'" "$work/err" || fail "unknown flag: $rc"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --ngl lots 2>"$work/err" || rc=$?
+    [ $rc = 2 ] || fail "--ngl lots: $rc"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --request '[1]' 2>"$work/err" || rc=$?
+    [ $rc = 2 ] || fail "--request [1]: $rc"
+    $GT run --help | grep -q "usage: graveyard run" || fail "--help"
+}
+
+cases=${*:-basic limit_and_folder faults streak no_start hang ik sigterm_and_resume kill9_and_resume manifest usage}
+for c in $cases; do
+    ok=1
+    "case_$c"
+    if servers_left; then fail "a fake server is still running"; pkill -f "$FAKE -m $work/"; fi
+    if [ $ok = 1 ]; then passed=$((passed + 1)); echo "ok   integration $c"
+    else failed=$((failed + 1)); echo "FAIL integration $c"; fi
+done
+echo "integration: $passed passed, $failed failed"
+[ $failed = 0 ]
