@@ -82,9 +82,9 @@ $(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBGRADER)
 	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBORCH) \
 	    $(LIBGRADER) $(ORCH_LIBS) -lm
 
-# The fake llama-server for tests and the demo (tests/fake): libmicrohttpd
+# The fake llama-server for tests and the demo (tests/fake-llama-server): libmicrohttpd
 # serves its streamed responses. asprintf wants _GNU_SOURCE.
-$(FAKE): tests/fake/fake-llama-server.c
+$(FAKE): tests/fake-llama-server/fake-llama-server.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -D_GNU_SOURCE $(MHD_CFLAGS) $(JANSSON_CFLAGS) \
 	    $(CFLAGS) -o $@ $< $(MHD_LIBS) $(JANSSON_LIBS)
@@ -155,7 +155,7 @@ valgrind:
 
 lint:
 	clang-format --dry-run --Werror grader/*.[ch] orchestrator/*.[ch] \
-	    tests/fake/*.c
+	    tests/fake-llama-server/*.c
 	cppcheck --quiet --error-exitcode=1 --std=c11 grader orchestrator
 
 clean:

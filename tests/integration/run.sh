@@ -1,6 +1,6 @@
 #!/bin/bash
 # Integration tests: the real graveyard binary runs rungs against the fake
-# llama-server (tests/fake) on 127.0.0.1. Each case has a time limit and
+# llama-server (tests/fake-llama-server) on 127.0.0.1. Each case has a time limit and
 # ends by checking that no server is left behind.
 # Usage: run.sh BUILD_DIR [CASE...]   Ends with "integration: N passed, M failed".
 set -u
@@ -39,6 +39,10 @@ model allcrash '"default": {"content": "xxxxxxxxxxxxxxxxxxxxxxxx", "fault": "exi
 model nostart '"fail_start": "llama_model_load: error loading model: tensor data is corrupted"'
 model hang '"default": {"content": "Answer: 5"},
  "replies": [{"match": "pears", "content": "wwwwwwwwwwwwwwwwwwwwwwwwwwwwww", "fault": "hang"}]'
+model flaky '"exit_after": 2, "default": {"content": "Answer: 5"}'
+model never '"never_ready": true, "default": {"content": "Answer: 5"}'
+model ikload '"ik": true, "load_ms": 2500, "health_hangs": true, "default": {"content": "Answer: 5"}'
+model long '"token_ms": 2, "default": {"content": "Let me think about this one step at a time, slowly.\nAnswer: 5"}'
 model ik '"ik": true, "default": {"content": "one two three four five six seven eight nine ten Answer: 5"}'
 
 rows() { wc -l <"$1/rows/$2.jsonl" | tr -d ' '; }
@@ -167,6 +171,62 @@ case_manifest() {
     cp "$work/q.bak" "$work/q.jsonl"
 }
 
+case_flaky_and_health() {
+    local d=$work/flaky rc
+    $GT run Q4_K_M "$work/flaky.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null || fail "flaky: exit $?"
+    [ "$(field "$d/rows/Q4_K_M.jsonl" plums attempts)" = 2 ] || fail "plums attempts: $(field "$d/rows/Q4_K_M.jsonl" plums attempts)"
+    [ "$(field "$d/rows/Q4_K_M.jsonl" plums extracted)" = 5 ] || fail "plums not answered after the restart"
+    rc=0; $GT run Q4_K_M "$work/never.gguf" "$work/q.jsonl" "$work/never" --llama "$FAKE" --health-timeout 2 --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 1 ] && grep -q "not ready after 2 s" "$work/err" || fail "never ready: $rc $(cat "$work/err")"
+    # /health that hangs while loading (the ik fork): polls time out, then it is ready
+    $GT run Q4_K_M "$work/ikload.gguf" "$work/q.jsonl" "$work/ikload" --llama "$FAKE" --quiet >/dev/null || fail "hanging health: exit $?"
+}
+
+# SIGKILL graveyard at 12 random moments of one rung, resuming each time;
+# the rows must match an uninterrupted run's.
+case_kill_many() {
+    local d=$work/many ref=$work/many-ref i pid
+    for i in $(seq 1 40); do
+        echo "{\"id\": \"q$i\", \"question\": \"question number $i\", \"answer\": \"5\"}"
+    done >"$work/q40.jsonl"
+    $GT run Q8_0 "$work/long.gguf" "$work/q40.jsonl" "$ref" --llama "$FAKE" --quiet >/dev/null || fail "reference run: exit $?"
+    for i in $(seq 1 12); do
+        $G run Q8_0 "$work/long.gguf" "$work/q40.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>&1 &
+        pid=$!
+        sleep "0.$(( (RANDOM % 9) + 1 ))$(( RANDOM % 10 ))"
+        kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+    done
+    $GT run Q8_0 "$work/long.gguf" "$work/q40.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null || fail "final run: exit $?"
+    /usr/bin/python3 - "$ref/rows/Q8_0.jsonl" "$d/rows/Q8_0.jsonl" <<'PY' || fail "rows differ from the uninterrupted run"
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+ids = [r["id"] for r in b]
+assert len(ids) == len(set(ids)) == 40, ("lost or twice", len(ids), len(set(ids)))
+assert [r["id"] for r in a] == ids
+for x, y in zip(a, b):
+    for k in ("content", "reasoning_content", "extracted", "right", "completion_tokens"):
+        assert x[k] == y[k], (x["id"], k)
+PY
+}
+
+case_bad_input() {
+    local rc
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/nope.jsonl" "$work/b1" --llama "$FAKE" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "nope.jsonl" "$work/err" || fail "missing questions: $rc $(cat "$work/err")"
+    printf '{"id": "a", "question": "q", "answer": "1"}\n{"id": "b", "question":\n' >"$work/badq.jsonl"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/badq.jsonl" "$work/b2" --llama "$FAKE" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "badq.jsonl:2:" "$work/err" || fail "malformed questions: $rc $(cat "$work/err")"
+    touch "$work/afile"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/afile/run" --llama "$FAKE" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "afile/run" "$work/err" || fail "unwritable RUNDIR: $rc $(cat "$work/err")"
+    cp "$work/q.jsonl" "$work/notexec"; chmod 644 "$work/notexec"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/b3" --llama "$work/notexec" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "notexec" "$work/err" || fail "--llama not executable: $rc $(cat "$work/err")"
+    [ -e "$work/b3/logs/Q4_0.server.log" ] && fail "a server log was written"
+    true
+}
+
 case_usage() {
     local rc
     rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --bogus 2>"$work/err" || rc=$?
@@ -178,7 +238,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik sigterm_and_resume kill9_and_resume manifest usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input usage}
 for c in $cases; do
     ok=1
     "case_$c"

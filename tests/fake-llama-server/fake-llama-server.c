@@ -7,6 +7,10 @@
  *   {"fake_llama_server": 1,
  *    "load_ms": 200,          GET /health answers 503 "Loading model" until
  *                             then, 200 {"status":"ok"} after
+ *    "health_hangs": false,   while loading, /health answers nothing until
+ *                             loaded (the ik fork's way)
+ *    "never_ready": false,    /health answers 503 for ever
+ *    "exit_after": 0,         exit (status 1) after this many chat requests
  *    "fail_start": "text",    print text and exit 1 instead of serving
  *    "ik": false,             the ik fork's ways: finish_reason always
  *                             "stop", no usage chunk, logs on stdout
@@ -22,6 +26,7 @@
  *
  * It answers --version like the real one, refuses unknown flags, binds the
  * --host and --port it is given, and logs load lines to stderr.
+ * docs/fake-llama-server.md is the user's page for all of this.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -40,7 +45,8 @@ static json_t *model;
 static const char *host = "127.0.0.1";
 static int port = 8080;
 static struct timespec started;
-static FILE *logf_; /* stderr, or stdout in ik mode */
+static FILE *logf_;   /* stderr, or stdout in ik mode */
+static long requests; /* chat requests so far (one at a time: -np 1) */
 
 static void die(const char *fmt, ...)
 {
@@ -281,6 +287,12 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     }
     fprintf(logf_, "srv  log_server_r: request: POST /v1/chat/completions "
                    "127.0.0.1 200\n");
+    if (mint("exit_after", 0) > 0 && ++requests > mint("exit_after", 0)) {
+        fprintf(logf_, "fake: exit after %ld requests\n",
+                mint("exit_after", 0));
+        fflush(NULL);
+        _exit(1);
+    }
     rule = rule_for(prompt);
     fault = json_string_value(json_object_get(rule, "fault"));
     if (fault && strcmp(fault, "http500") == 0) {
@@ -318,7 +330,15 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
     (void)cls;
     (void)version;
     if (strcmp(url, "/health") == 0 || strcmp(url, "/v1/health") == 0) {
-        if (ms_since_start() < mint("load_ms", 0))
+        long left = mint("load_ms", 0) - ms_since_start();
+        if (json_is_true(json_object_get(model, "never_ready")))
+            left = 1;
+        else if (left > 0 &&
+                 json_is_true(json_object_get(model, "health_hangs"))) {
+            sleep_ms(left);
+            left = 0;
+        }
+        if (left > 0)
             return reply_json(c, 503,
                               "{\"error\":{\"code\":503,\"message\":"
                               "\"Loading model\",\"type\":"
