@@ -9,7 +9,7 @@
 #                             jansson, SSE parser
 #   make bench                1,000,000 rows graded, against plain Python
 #   make deps                 install Debian 12's packages (as root)
-#   make demo                 grade the committed demo run
+#   make demo                 run and bury the demo ladder on the fake server
 #
 # Third-party libraries come from pkg-config. The grader (libgrader.a)
 # links with jansson and libm only: check-grader-deps proves it.
@@ -145,8 +145,8 @@ bench: $(GRAVEYARD)
 deps:
 	sh scripts/deps.sh
 
-demo: $(GRAVEYARD)
-	sh scripts/demo.sh $(GRAVEYARD)
+demo: $(GRAVEYARD) $(FAKE)
+	sh scripts/demo.sh $(BUILD)
 
 valgrind:
 	$(MAKE) BUILD=build/valgrind CFLAGS="-O0" $(UNIT_BIN:$(BUILD)/%=build/valgrind/%) build/valgrind/graveyard

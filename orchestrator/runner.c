@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -74,10 +75,20 @@ struct runner {
     char err[1024];
     char pid_path[4200], log_path[4200];
     unsigned long long asked;
+    unsigned long long log_dropped; /* server log bytes over the cap */
+    int server_starts;
 };
 
 static void start_server(struct runner *r);
 static void hashed(struct hash_job *job);
+
+/* Free a server that is gone, keeping the count of log bytes it dropped. */
+static void drop_server(struct runner *r)
+{
+    r->log_dropped += proc_dropped(r->server);
+    proc_free(r->server);
+    r->server = NULL;
+}
 static void ask(struct runner *r);
 static void finish(struct runner *r, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -136,8 +147,7 @@ static void finish(struct runner *r, int code, const char *fmt, ...)
     }
     r->phase = P_DONE;
     if (r->server != NULL) {
-        proc_free(r->server);
-        r->server = NULL;
+        drop_server(r);
         unlink(r->pid_path);
     }
     close_all(r);
@@ -268,11 +278,10 @@ static int body_cb(void *ctx, const char *p, size_t n)
 /* The server died (or hung and was killed) on this question. */
 static void server_died(struct runner *r)
 {
-    const char *last = proc_last_line(r->server);
-    char error[800];
+    char last[512], error[800];
 
-    proc_free(r->server);
-    r->server = NULL;
+    snprintf(last, sizeof(last), "%s", proc_last_line(r->server));
+    drop_server(r);
     if (!r->died_here) {
         r->died_here = 1;
         if (++r->streak >= MAX_STREAK) {
@@ -436,8 +445,7 @@ static void server_exit(void *ctx, long long status, int sig)
         uv_timer_stop(&r->timer);
         if (strstr(last, "bind") && ++r->port_tries < 5) {
             say(r, "port %d is taken; trying another", r->port);
-            proc_free(r->server);
-            r->server = NULL;
+            drop_server(r);
             start_server(r);
             return;
         }
@@ -517,6 +525,7 @@ static void start_server(struct runner *r)
         setenv("CUDA_VISIBLE_DEVICES", r->o->gpu, 1);
     r->server_dead = 0;
     r->retry_on_exit = 0;
+    r->server_starts++;
     r->phase = P_STARTING;
     r->server = proc_spawn(r->loop, (char *const *)argv, NULL, r->log_path,
                            r->o->log_cap, server_exit, r, msg, sizeof(msg));
@@ -683,7 +692,8 @@ static int write_done(struct runner *r)
     struct grader_rung *g = NULL;
     struct grader_summary sum;
     struct grader_error err;
-    char path[4200], msg[1024], *text;
+    char path[4200], msg[1024] = "", *text;
+    struct rusage ru;
     json_t *done;
     int rc = -1;
 
@@ -704,6 +714,17 @@ static int write_done(struct runner *r)
         "mean_tokens",
         sum.mean_tokens >= 0 ? json_real(sum.mean_tokens) : json_null(),
         "bytes", (json_int_t)r->model_hash.bytes, "server", r->version);
+    /* what this process cost: the figures docs/performance.md reports */
+    getrusage(RUSAGE_SELF, &ru);
+    json_object_set_new(
+        done, "run",
+        json_pack("{s:f,s:I,s:I,s:i,s:I}", "cpu_s",
+                  (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
+                  "peak_rss_kb", (json_int_t)ru.ru_maxrss, "rows_bytes_written",
+                  (json_int_t)r->store.written, "server_starts",
+                  r->server_starts, "server_log_dropped",
+                  (json_int_t)r->log_dropped));
     text = grader_emit_dumps(done);
     json_decref(done);
     if (text == NULL)

@@ -1,30 +1,45 @@
 #!/bin/sh
-# The demo: grade a small ladder whose rows the project ships (the golden
-# tests' run folder), as a user grades a real one. Usage: demo.sh GRAVEYARD
+# The demo: run a five-rung ladder on the fake llama-server (no GPU, no
+# model download), then bury it, as a user does with a real one.
+# Usage: demo.sh BUILD_DIR
 set -eu
-bin=$1
+build=$1
 run=runs/demo
+d=configs/demo
 rm -rf "$run" "$run-again"
 mkdir -p runs
-cp -r tests/golden/data/ladder "$run"
-cp -r tests/golden/data/ladder-again "$run-again"
 say() { printf '\n== %s\n$ %s\n' "$1" "$2"; }
+
+for rung in BF16 Q8_0 Q4_0 Q2_K QAT_Q4_0; do
+    say "run: rung $rung on its own llama-server" \
+        "graveyard run $rung $d/$rung.gguf $d/questions.jsonl $run --llama $build/fake-llama-server"
+    "$build/graveyard" run "$rung" "$d/$rung.gguf" "$d/questions.jsonl" "$run" \
+        --llama "$build/fake-llama-server"
+done
 
 say "bury: each rung against BF16, question by question" \
     "graveyard bury $run BF16 Q8_0 Q4_0 Q2_K"
-"$bin" bury "$run" BF16 Q8_0 Q4_0 Q2_K
+"$build/graveyard" bury "$run" BF16 Q8_0 Q4_0 Q2_K
 echo "(per-question tombstones and ghosts: $run/graveyard.json)"
 
 say "autopsy: how each rung's answers fail" \
     "graveyard autopsy $run BF16 Q8_0 Q4_0 Q2_K"
-"$bin" autopsy "$run" BF16 Q8_0 Q4_0 Q2_K
+"$build/graveyard" autopsy "$run" BF16 Q8_0 Q4_0 Q2_K
 
 say "a side rung (QAT Q4_0) buried beside the ladder, in its own file" \
     "graveyard bury $run BF16 QAT_Q4_0 Q4_0 --json $run/graveyard-qat.json"
-"$bin" bury "$run" BF16 QAT_Q4_0 Q4_0 --json "$run/graveyard-qat.json"
+"$build/graveyard" bury "$run" BF16 QAT_Q4_0 Q4_0 --json "$run/graveyard-qat.json"
 
-say "repeat: a second run of two rungs, compared question by question" \
-    "graveyard repeat $run $run-again Q4_0 Q8_0"
-"$bin" repeat "$run" "$run-again" Q4_0 Q8_0
+say "repeat: Q4_0 run again, compared question by question" \
+    "graveyard run Q4_0 ... $run-again && graveyard repeat $run $run-again Q4_0"
+"$build/graveyard" run Q4_0 "$d/Q4_0.gguf" "$d/questions.jsonl" "$run-again" \
+    --llama "$build/fake-llama-server" --quiet >/dev/null
+"$build/graveyard" repeat "$run" "$run-again" Q4_0
 
-printf '\nThe rows are in %s/rows/; docs/rows.md explains them.\n' "$run"
+say "resume: a finished rung prints its summary and starts no server" \
+    "graveyard run Q4_0 $d/Q4_0.gguf $d/questions.jsonl $run --llama ..."
+"$build/graveyard" run Q4_0 "$d/Q4_0.gguf" "$d/questions.jsonl" "$run" \
+    --llama "$build/fake-llama-server"
+
+printf '\nRows: %s/rows/ (docs/rows.md). Server logs: %s/logs/. Settings: %s/manifest.json.\n' \
+    "$run" "$run" "$run"
