@@ -7,7 +7,8 @@
 #                             every test under ASan+UBSan (own build folder)
 #   make fuzz                 libFuzzer: extractor, row reader, scanner vs
 #                             jansson, SSE parser
-#   make bench                1,000,000 rows graded, against plain Python
+#   make bench                1,000,000 rows graded, and a 2,000-question
+#                             rung run, each against plain Python
 #   make deps                 install Debian 12's packages (as root)
 #   make demo                 run and bury the demo ladder on the fake server
 #
@@ -137,10 +138,13 @@ fuzz:
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 BENCH_QUESTIONS ?= 100000
-bench: $(GRAVEYARD)
+RUN_BENCH_QUESTIONS ?= 2000
+bench: $(GRAVEYARD) $(FAKE)
 	$(CC) $(BASEFLAGS) -o $(BUILD)/benchgen tests/bench/gen.c
 	$(PYTHON) tests/bench/bench.py --graveyard $(GRAVEYARD) \
 	    --gen $(BUILD)/benchgen --questions $(BENCH_QUESTIONS)
+	$(PYTHON) tests/bench/run_bench.py --graveyard $(GRAVEYARD) \
+	    --fake $(FAKE) --questions $(RUN_BENCH_QUESTIONS)
 
 deps:
 	sh scripts/deps.sh

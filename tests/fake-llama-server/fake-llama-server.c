@@ -47,6 +47,7 @@ static int port = 8080;
 static struct timespec started;
 static FILE *logf_;   /* stderr, or stdout in ik mode */
 static long requests; /* chat requests so far (one at a time: -np 1) */
+static int health_ok_logged;
 
 static void die(const char *fmt, ...)
 {
@@ -287,7 +288,10 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     }
     fprintf(logf_, "srv  log_server_r: request: POST /v1/chat/completions "
                    "127.0.0.1 200\n");
-    if (mint("exit_after", 0) > 0 && ++requests > mint("exit_after", 0)) {
+    if (requests++ == 0)
+        fprintf(logf_, "fake: first chat request at %ld ms\n",
+                ms_since_start());
+    if (mint("exit_after", 0) > 0 && requests > mint("exit_after", 0)) {
         fprintf(logf_, "fake: exit after %ld requests\n",
                 mint("exit_after", 0));
         fflush(NULL);
@@ -337,6 +341,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
                  json_is_true(json_object_get(model, "health_hangs"))) {
             sleep_ms(left);
             left = 0;
+        }
+        if (left <= 0 && !health_ok_logged) {
+            /* for the benchmark: how soon the first question follows */
+            health_ok_logged = 1;
+            fprintf(logf_, "fake: health ok at %ld ms\n", ms_since_start());
         }
         if (left > 0)
             return reply_json(c, 503,
