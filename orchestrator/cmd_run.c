@@ -36,6 +36,8 @@ static const char run_help[] =
     "                      '{\"top_k\": 1}' (recorded in the manifest)\n"
     "  --health-timeout S  give up starting the server after S s (600)\n"
     "  --idle-timeout S    a stream silent for S s has hung (120)\n"
+    "  --log-cap BYTES     server log kept per rung: the first and last\n"
+    "                      halves (default 4194304)\n"
     "  --force             resume although a setting changed (recorded)\n"
     "  --quiet             no progress lines on stderr\n"
     "\n"
@@ -78,7 +80,8 @@ int cmd_run(int argc, char **argv)
 {
     const char *pos[4], *llama = NULL, *limit = NULL, *ngl = NULL,
                         *max_tokens = NULL, *ctx = NULL, *gpu = NULL,
-                        *request = NULL, *health = NULL, *idle = NULL;
+                        *request = NULL, *health = NULL, *idle = NULL,
+                        *log_cap = NULL;
     const char *server_args[32];
     size_t npos, nserver = 0;
     int think = 0, force = 0, quiet = 0, help = 0, rc;
@@ -94,6 +97,7 @@ int cmd_run(int argc, char **argv)
         {"--request", &request, NULL, NULL, NULL, 0},
         {"--health-timeout", &health, NULL, NULL, NULL, 0},
         {"--idle-timeout", &idle, NULL, NULL, NULL, 0},
+        {"--log-cap", &log_cap, NULL, NULL, NULL, 0},
         {"--force", NULL, &force, NULL, NULL, 0},
         {"--quiet", NULL, &quiet, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
@@ -148,6 +152,11 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     if (idle && number("--idle-timeout", idle, 1, &o.idle_s))
         return EXIT_USAGE;
+    if (log_cap) {
+        if (number("--log-cap", log_cap, 1024, &v))
+            return EXIT_USAGE;
+        o.log_cap = (size_t)v;
+    }
     if (ngl && strcmp(ngl, "auto") == 0)
         o.ngl = -1;
     else if (ngl) {

@@ -721,9 +721,9 @@ static int write_done(struct runner *r)
         json_pack("{s:f,s:I,s:I,s:i,s:I}", "cpu_s",
                   (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
                       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
-                  "peak_rss_kb", (json_int_t)ru.ru_maxrss, "rows_bytes_written",
-                  (json_int_t)r->store.written, "server_starts",
-                  r->server_starts, "server_log_dropped",
+                  "peak_rss_kb", (json_int_t)ru.ru_maxrss,
+                  "rows_bytes_written", (json_int_t)r->store.written,
+                  "server_starts", r->server_starts, "server_log_dropped",
                   (json_int_t)r->log_dropped));
     text = grader_emit_dumps(done);
     json_decref(done);

@@ -11,6 +11,9 @@
  *                             loaded (the ik fork's way)
  *    "never_ready": false,    /health answers 503 for ever
  *    "exit_after": 0,         exit (status 1) after this many chat requests
+ *    "log_spam": 0,           bytes of log lines to print per chat request
+ *    "fail_bind_once": PATH,  if PATH does not exist, create it and fail
+ *                             as when the port is taken
  *    "fail_start": "text",    print text and exit 1 instead of serving
  *    "ik": false,             the ik fork's ways: finish_reason always
  *                             "stop", no usage chunk, logs on stdout
@@ -291,6 +294,8 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     if (requests++ == 0)
         fprintf(logf_, "fake: first chat request at %ld ms\n",
                 ms_since_start());
+    for (long spam = mint("log_spam", 0); spam > 0; spam -= 64)
+        fprintf(logf_, "fake: spam %054ld\n", spam);
     if (mint("exit_after", 0) > 0 && requests > mint("exit_after", 0)) {
         fprintf(logf_, "fake: exit after %ld requests\n",
                 mint("exit_after", 0));
@@ -479,6 +484,19 @@ int main(int argc, char **argv)
     fprintf(stderr, "load_tensors: offloaded 36/36 layers to GPU\n"
                     "load_tensors:        CUDA0 model buffer size =  "
                     "1639.00 MiB\n");
+    if (json_is_string(json_object_get(model, "fail_bind_once"))) {
+        const char *mark =
+            json_string_value(json_object_get(model, "fail_bind_once"));
+        FILE *m = fopen(mark, "r");
+        if (m == NULL && (m = fopen(mark, "w")) != NULL) {
+            fclose(m);
+            die("main: couldn't bind HTTP server socket, hostname: %s, "
+                "port: %d",
+                host, port);
+        }
+        if (m != NULL)
+            fclose(m);
+    }
     if (strcmp(host, "127.0.0.1") != 0)
         die("fake-llama-server: only 127.0.0.1 is served, not '%s'", host);
     /* block the signals before MHD starts its threads, so that sigwait

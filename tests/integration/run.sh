@@ -43,6 +43,8 @@ model flaky '"exit_after": 2, "default": {"content": "Answer: 5"}'
 model never '"never_ready": true, "default": {"content": "Answer: 5"}'
 model ikload '"ik": true, "load_ms": 2500, "health_hangs": true, "default": {"content": "Answer: 5"}'
 model long '"token_ms": 2, "default": {"content": "Let me think about this one step at a time, slowly.\nAnswer: 5"}'
+model spam '"log_spam": 20000, "default": {"content": "Answer: 5"}'
+model port '"fail_bind_once": "'"$work/bind.mark"'", "default": {"content": "Answer: 5"}'
 model ik '"ik": true, "default": {"content": "one two three four five six seven eight nine ten Answer: 5"}'
 
 rows() { wc -l <"$1/rows/$2.jsonl" | tr -d ' '; }
@@ -230,6 +232,28 @@ case_bad_input() {
     true
 }
 
+# the server log keeps its head and tail within the cap, and says so
+case_log_cap() {
+    local d=$work/spam log size
+    $GT run Q4_0 "$work/spam.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --log-cap 16384 --quiet >"$work/out" || fail "exit $?"
+    log=$d/logs/Q4_0.server.log
+    size=$(stat -c %s "$log")
+    [ "$size" -le $((16384 + 200)) ] || fail "log is $size bytes, cap 16384"
+    grep -q "offloaded 36/36 layers" "$log" || fail "load lines lost"
+    grep -q "bytes of server output dropped here (log cap)" "$log" || fail "no drop note"
+    tail -1 "$log" | grep -q "spam 0*32$" || fail "tail lost: $(tail -1 "$log")"
+    grep -q '"server_log_dropped": [1-9]' "$work/out" || fail "summary does not report the cap: $(cat "$work/out")"
+}
+
+# a port found taken: the server is started again on another
+case_port_taken() {
+    local d=$work/port
+    rm -f "$work/bind.mark"
+    $GT run Q4_0 "$work/port.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" >/dev/null 2>"$work/err" || fail "exit $?: $(cat "$work/err")"
+    grep -q "is taken; trying another" "$work/err" || fail "no second port: $(cat "$work/err")"
+    [ "$(rows "$d" Q4_0)" = 4 ] || fail "rows"
+}
+
 case_usage() {
     local rc
     rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --bogus 2>"$work/err" || rc=$?
@@ -241,7 +265,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken usage}
 for c in $cases; do
     ok=1
     "case_$c"
