@@ -145,6 +145,7 @@ bench: $(GRAVEYARD) $(FAKE)
 	    --gen $(BUILD)/benchgen --questions $(BENCH_QUESTIONS)
 	$(PYTHON) tests/bench/run_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE) --questions $(RUN_BENCH_QUESTIONS)
+	sh tests/bench/hash_bench.sh $(GRAVEYARD)
 
 deps:
 	sh scripts/deps.sh

@@ -25,6 +25,9 @@ static const struct command commands[] = {
      "deterministic?"},
     {"run", cmd_run,
      "one rung on its own llama-server: every question, a row each"},
+    {"verify", cmd_verify,
+     "two ladders' files compared on bytes and sha256 (ladder.tsv)"},
+    {"sha256", cmd_sha256, "the sha256 graveyard records for a file"},
     {NULL, NULL, NULL},
 };
 

@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "hash.h"
 #include "http.h"
+#include "ladderfile.h"
 #include "manifest.h"
 #include "outfile.h"
 #include "proc.h"
@@ -54,7 +55,9 @@ struct runner {
     uv_timer_t timer;
     uv_signal_t sigs[2];
     struct hash_job model_hash;
-    int hash_done; /* set on the loop thread when the hash came back */
+    int hash_done;   /* set on the loop thread when the hash came back */
+    int hash_cached; /* it came from RUNDIR/sha256.cache */
+    char cache_path[4200];
     struct proc *probe;
     char version[256];
     char url[64];
@@ -629,8 +632,9 @@ static void hashed(struct hash_job *job)
 {
     struct runner *r = job->ctx;
     static struct hash_job qjob; /* 4 KB of path: not on the stack */
+    static struct lrow lrow;
     json_t *shared, *rung, *args;
-    char msg[1024];
+    char msg[1024], tsv[4200];
     size_t i;
     int rc;
 
@@ -643,6 +647,9 @@ static void hashed(struct hash_job *job)
     }
     if (r->version[0] == '\0')
         return; /* probe_exit calls again */
+    if (!r->hash_cached && sha_cache_put(r->cache_path, r->o->model, job->hex,
+                                         msg, sizeof(msg)) != 0)
+        say(r, "%s", msg); /* only a cache: the run goes on */
     if (hash_file(&qjob, r->o->questions) != 0) {
         finish(r, EXIT_USAGE, "%s", qjob.err);
         return;
@@ -663,8 +670,18 @@ static void hashed(struct hash_job *job)
         finish(r, EXIT_USAGE, "%s", msg);
         return;
     }
-    say(r, "%s, model sha256 %.12s..., %zu of %zu questions answered",
-        r->version, job->hex, r->store.rows, r->qs.n);
+    snprintf(lrow.rung, sizeof(lrow.rung), "%s", r->o->rung);
+    snprintf(lrow.file, sizeof(lrow.file), "%s", r->o->model);
+    lrow.bytes = job->bytes;
+    memcpy(lrow.sha256, job->hex, sizeof(lrow.sha256));
+    snprintf(tsv, sizeof(tsv), "%s/ladder.tsv", r->o->rundir);
+    if (ladderfile_upsert(tsv, &lrow, msg, sizeof(msg)) != 0) {
+        finish(r, EXIT_FAILED, "%s", msg);
+        return;
+    }
+    say(r, "%s, model sha256 %.12s...%s, %zu of %zu questions answered",
+        r->version, job->hex, r->hash_cached ? " (cached)" : "", r->store.rows,
+        r->qs.n);
     reap_stale(r);
     r->http = http_new(r->loop);
     if (r->http == NULL) {
@@ -830,8 +847,18 @@ int runner_run(const struct run_opts *o)
         if (r->probe == NULL)
             finish(r, EXIT_USAGE, "%s", msg);
     }
+    snprintf(r->cache_path, sizeof(r->cache_path), "%s/sha256.cache",
+             o->rundir);
     if (r->phase == P_PREPARE &&
-        hash_file_async(r->loop, &r->model_hash, o->model, hashed, r) != 0)
+        sha_cache_get(r->cache_path, o->model, r->model_hash.hex,
+                      &r->model_hash.bytes)) {
+        /* hashed before, and the file's size and mtime are unchanged */
+        r->model_hash.ctx = r;
+        r->hash_cached = 1;
+        r->hash_done = 1;
+    } else if (r->phase == P_PREPARE &&
+               hash_file_async(r->loop, &r->model_hash, o->model, hashed, r) !=
+                   0)
         finish(r, EXIT_FAILED, "cannot queue the model's hash");
     uv_run(r->loop, UV_RUN_DEFAULT);
     code = r->exit_code;

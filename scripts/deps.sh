@@ -4,11 +4,11 @@
 # libcurl, jansson, OpenSSL, and libmicrohttpd for the fake llama-server
 # the tests and the demo run. Tests: cmocka, clang (libFuzzer), Python 3
 # with jsonschema (schema checks; the benchmark's baseline) and GNU time
-# (the benchmark's peak memory).
+# and bc (the benchmarks' figures).
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
 libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev python3
-python3-jsonschema time"
+python3-jsonschema time bc"
 SUDO=
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive

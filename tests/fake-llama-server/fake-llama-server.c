@@ -479,6 +479,10 @@ int main(int argc, char **argv)
         logf_ = stdout;
     setvbuf(logf_, NULL, _IOLBF, 0);
     fprintf(stderr, "llama_model_loader: loaded meta data from %s\n", path);
+    /* so tests can see which GPU a server was given */
+    fprintf(stderr, "fake: CUDA_VISIBLE_DEVICES=%s\n",
+            getenv("CUDA_VISIBLE_DEVICES") ? getenv("CUDA_VISIBLE_DEVICES")
+                                           : "(unset)");
     if (json_is_string(json_object_get(model, "fail_start")))
         die("%s", json_string_value(json_object_get(model, "fail_start")));
     fprintf(stderr, "load_tensors: offloaded 36/36 layers to GPU\n"

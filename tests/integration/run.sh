@@ -79,8 +79,9 @@ case_limit_and_folder() {
     local d=$work/limit
     mkdir -p "$work/llama.cpp/build/bin"
     ln -sf "$FAKE" "$work/llama.cpp/build/bin/llama-server"
-    $GT run Q8_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$work/llama.cpp" --limit 2 --quiet >/dev/null || fail "exit $?"
+    $GT run Q8_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$work/llama.cpp" --limit 2 --gpu 3 --quiet >/dev/null || fail "exit $?"
     [ "$(rows "$d" Q8_0)" = 2 ] || fail "rows: $(rows "$d" Q8_0)"
+    grep -q "fake: CUDA_VISIBLE_DEVICES=3$" "$d/logs/Q8_0.server.log" || fail "--gpu 3 did not reach the server"
 }
 
 case_faults() {
@@ -254,6 +255,37 @@ case_port_taken() {
     [ "$(rows "$d" Q4_0)" = 4 ] || fail "rows"
 }
 
+# ladder.tsv, the sha256 cache, a changed model, and verify
+case_ladder_files() {
+    local d1=$work/lf1 d2=$work/lf2 d3=$work/lf3 rc sum
+    cp "$work/good.gguf" "$work/m1.gguf"; cp "$work/ik.gguf" "$work/m2.gguf"
+    $GT run Q4_0 "$work/m1.gguf" "$work/q.jsonl" "$d1" --llama "$FAKE" --limit 1 --quiet >/dev/null || fail "exit $?"
+    $GT run Q8_0 "$work/m2.gguf" "$work/q.jsonl" "$d1" --llama "$FAKE" --quiet >/dev/null || fail "exit $?"
+    sum=$(sha256sum "$work/m1.gguf" | cut -d' ' -f1)
+    grep -q "^Q4_0	$work/m1.gguf	$(stat -c %s "$work/m1.gguf")	$sum\$" "$d1/ladder.tsv" || fail "ladder.tsv: $(cat "$d1/ladder.tsv")"
+    # resuming hashes nothing: the cache knows the file
+    $GT run Q4_0 "$work/m1.gguf" "$work/q.jsonl" "$d1" --llama "$FAKE" --limit 2 >/dev/null 2>"$work/err" || fail "exit $?"
+    grep -q "(cached)" "$work/err" || fail "the model was hashed again: $(cat "$work/err")"
+    # a new mtime: hashed again, same bytes, so the run goes on
+    touch "$work/m1.gguf"
+    $GT run Q4_0 "$work/m1.gguf" "$work/q.jsonl" "$d1" --llama "$FAKE" --limit 3 >/dev/null 2>"$work/err" || fail "exit $?"
+    grep -q "(cached)" "$work/err" && fail "a touched model was not hashed again"
+    # other bytes under the same name: refused, before any server starts
+    echo " " >>"$work/m1.gguf"
+    rc=0; $GT run Q4_0 "$work/m1.gguf" "$work/q.jsonl" "$d1" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -qE "rungs.Q4_0.(bytes|sha256) differs" "$work/err" || fail "changed model: $rc $(cat "$work/err")"
+    # verify: the same files elsewhere, then a different one
+    cp "$work/good.gguf" "$work/m1b.gguf"
+    $GT run Q4_0 "$work/m1b.gguf" "$work/q.jsonl" "$d2" --llama "$FAKE" --limit 1 --quiet >/dev/null || fail "exit $?"
+    $GT run Q8_0 "$work/m2.gguf" "$work/q.jsonl" "$d2" --llama "$FAKE" --limit 1 --quiet >/dev/null || fail "exit $?"
+    $G verify "$d2" --against "$d1/ladder.tsv" >"$work/out" || fail "verify same: exit $? $(cat "$work/out")"
+    grep -q "2 rungs, the same bytes and sha256 in both" "$work/out" || fail "verify: $(cat "$work/out")"
+    $GT run Q4_0 "$work/m2.gguf" "$work/q.jsonl" "$d3" --llama "$FAKE" --limit 1 --quiet >/dev/null || fail "exit $?"
+    rc=0; $G verify "$d3" --against "$d1/ladder.tsv" >"$work/out" || rc=$?
+    [ $rc = 1 ] || fail "verify different: exit $rc"
+    grep -q "^Q4_0: " "$work/out" && grep -q "^Q8_0: only in $d1/ladder.tsv" "$work/out" || fail "verify: $(cat "$work/out")"
+}
+
 case_usage() {
     local rc
     rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --bogus 2>"$work/err" || rc=$?
@@ -265,7 +297,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files usage}
 for c in $cases; do
     ok=1
     "case_$c"

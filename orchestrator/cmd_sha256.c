@@ -1,0 +1,34 @@
+/*
+ * cmd_sha256.c - graveyard sha256 FILE...: the hash graveyard records for
+ * a model, printed like sha256sum does (OpenSSL's EVP, which uses the
+ * CPU's SHA instructions where there are some).
+ */
+#include <stdio.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "hash.h"
+
+int cmd_sha256(int argc, char **argv)
+{
+    static struct hash_job job;
+    int i, rc = EXIT_OK;
+
+    if (argc < 2 || argv[1][0] == '-') {
+        fputs("usage: graveyard sha256 FILE...\n"
+              "The sha256 of each FILE, as 'HEX  FILE' lines (the format of\n"
+              "sha256sum): the same hash ladder.tsv and the manifest "
+              "record.\n",
+              argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    }
+    for (i = 1; i < argc; i++) {
+        if (hash_file(&job, argv[i]) != 0) {
+            cli_error("sha256", "%s", job.err);
+            rc = EXIT_FAILED;
+            continue;
+        }
+        printf("%s  %s\n", job.hex, argv[i]);
+    }
+    return rc;
+}

@@ -1,0 +1,47 @@
+/*
+ * ladderfile.h - ladder.tsv, the ladder's files as the study recorded them
+ * (rung, file, bytes, sha256, tab-separated, one rung a line after a
+ * header), and the sha256 cache that keeps a resumed run from hashing a
+ * 9 GB file again.
+ *
+ * Two machines' ladder.tsv files are compared on (rung, bytes, sha256):
+ * identical bytes mean any difference in answers comes from the GPU and
+ * its stack (graveyard verify).
+ */
+#ifndef LADDERFILE_H
+#define LADDERFILE_H
+
+#include <stddef.h>
+
+struct lrow {
+    char rung[65];
+    char file[4096];
+    unsigned long long bytes;
+    char sha256[65];
+};
+
+/*
+ * Read path into a new array (free with free()). A missing file is 0 rows
+ * when missing_ok, else an error. Returns 0, or -1 with "FILE:LINE:
+ * problem" in msg.
+ */
+int ladderfile_read(const char *path, int missing_ok, struct lrow **rows,
+                    size_t *n, char *msg, size_t msgsize);
+
+/* Add row, or replace the line of the same rung; written atomically. */
+int ladderfile_upsert(const char *path, const struct lrow *row, char *msg,
+                      size_t msgsize);
+
+/*
+ * The sha256 cache (RUNDIR/sha256.cache: path, size, mtime, sha256): fill
+ * hex and *bytes and return 1 when file's size and mtime are what the
+ * cache saw when it hashed it; 0 when it must be hashed (again).
+ */
+int sha_cache_get(const char *cache, const char *file, char hex[65],
+                  unsigned long long *bytes);
+
+/* Record file's hash with the size and mtime it has now. 0 or -1. */
+int sha_cache_put(const char *cache, const char *file, const char *hex,
+                  char *msg, size_t msgsize);
+
+#endif
