@@ -10,7 +10,8 @@
 
 #include <stddef.h>
 
-enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+/* EXIT_BUSY: graveyard run found its rung locked by another process. */
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_BUSY = 3 };
 
 #ifndef GRAVEYARD_VERSION
 #define GRAVEYARD_VERSION "0.1.0"

@@ -11,5 +11,6 @@ int cmd_repeat(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_sha256(int argc, char **argv);
+int cmd_ladder(int argc, char **argv);
 
 #endif

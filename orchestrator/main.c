@@ -23,6 +23,8 @@ static const struct command commands[] = {
     {"repeat", cmd_repeat,
      "two runs of a rung compared: is it "
      "deterministic?"},
+    {"ladder", cmd_ladder,
+     "every rung of a ladder config, each on its own server, then bury"},
     {"run", cmd_run,
      "one rung on its own llama-server: every question, a row each"},
     {"verify", cmd_verify,

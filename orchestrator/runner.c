@@ -16,6 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -57,6 +62,7 @@ struct runner {
     struct hash_job model_hash;
     int hash_done;   /* set on the loop thread when the hash came back */
     int hash_cached; /* it came from RUNDIR/sha256.cache */
+    int lock_fd;     /* RUNDIR/locks/RUNG.lock, held while we run */
     char cache_path[4200];
     struct proc *probe;
     char version[256];
@@ -628,14 +634,68 @@ static json_t *settings(struct runner *r, const char *qhash)
                      req, "server", "version", r->version);
 }
 
-static void hashed(struct hash_job *job)
+/*
+ * Record what this rung is made with: the sha256 cache, the manifest and
+ * ladder.tsv. Several graveyards may share a run folder (a ladder on
+ * several GPUs, shards): these read-modify-write files are changed under
+ * one lock, RUNDIR/locks/files.lock. Returns 0 or the exit status.
+ */
+static int record(struct runner *r, const struct hash_job *job, char *msg,
+                  size_t msgsize)
 {
-    struct runner *r = job->ctx;
     static struct hash_job qjob; /* 4 KB of path: not on the stack */
     static struct lrow lrow;
     json_t *shared, *rung, *args;
-    char msg[1024], tsv[4200];
+    char path[4200];
     size_t i;
+    int fd, rc, changed;
+
+    snprintf(path, sizeof(path), "%s/locks/files.lock", r->o->rundir);
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+        snprintf(msg, msgsize, "cannot lock '%.900s': %s", path,
+                 strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return EXIT_FAILED;
+    }
+    if (!r->hash_cached &&
+        sha_cache_put(r->cache_path, r->o->model, job->hex, msg, msgsize))
+        say(r, "%s", msg); /* only a cache: the run goes on */
+    rc = EXIT_USAGE;
+    if (hash_file(&qjob, r->o->questions) != 0) {
+        snprintf(msg, msgsize, "%s", qjob.err);
+        goto out;
+    }
+    args = json_array();
+    for (i = 0; i < r->o->n_server_args; i++)
+        json_array_append_new(args, json_string(r->o->server_args[i]));
+    shared = settings(r, qjob.hex);
+    rung = json_pack("{s:s,s:I,s:s,s:I,s:i,s:o}", "model", r->o->model,
+                     "bytes", (json_int_t)job->bytes, "sha256", job->hex,
+                     "ctx", (json_int_t)r->o->ctx, "ngl", r->o->ngl,
+                     "server_args", args);
+    changed = manifest_check(r->o->rundir, r->o->rung, shared, rung,
+                             r->o->force, msg, msgsize);
+    json_decref(shared);
+    json_decref(rung);
+    if (changed != 0)
+        goto out;
+    snprintf(lrow.rung, sizeof(lrow.rung), "%s", r->o->rung);
+    snprintf(lrow.file, sizeof(lrow.file), "%s", r->o->model);
+    lrow.bytes = job->bytes;
+    memcpy(lrow.sha256, job->hex, sizeof(lrow.sha256));
+    snprintf(path, sizeof(path), "%s/ladder.tsv", r->o->rundir);
+    rc = ladderfile_upsert(path, &lrow, msg, msgsize) != 0 ? EXIT_FAILED : 0;
+out:
+    close(fd); /* releases the lock */
+    return rc;
+}
+
+static void hashed(struct hash_job *job)
+{
+    struct runner *r = job->ctx;
+    char msg[1024];
     int rc;
 
     r->hash_done = 1;
@@ -647,36 +707,8 @@ static void hashed(struct hash_job *job)
     }
     if (r->version[0] == '\0')
         return; /* probe_exit calls again */
-    if (!r->hash_cached && sha_cache_put(r->cache_path, r->o->model, job->hex,
-                                         msg, sizeof(msg)) != 0)
-        say(r, "%s", msg); /* only a cache: the run goes on */
-    if (hash_file(&qjob, r->o->questions) != 0) {
-        finish(r, EXIT_USAGE, "%s", qjob.err);
-        return;
-    }
-    args = json_array();
-    for (i = 0; i < r->o->n_server_args; i++)
-        json_array_append_new(args, json_string(r->o->server_args[i]));
-    shared = settings(r, qjob.hex);
-    rung = json_pack("{s:s,s:I,s:s,s:I,s:i,s:o}", "model", r->o->model,
-                     "bytes", (json_int_t)job->bytes, "sha256", job->hex,
-                     "ctx", (json_int_t)r->o->ctx, "ngl", r->o->ngl,
-                     "server_args", args);
-    rc = manifest_check(r->o->rundir, r->o->rung, shared, rung, r->o->force,
-                        msg, sizeof(msg));
-    json_decref(shared);
-    json_decref(rung);
-    if (rc != 0) {
-        finish(r, EXIT_USAGE, "%s", msg);
-        return;
-    }
-    snprintf(lrow.rung, sizeof(lrow.rung), "%s", r->o->rung);
-    snprintf(lrow.file, sizeof(lrow.file), "%s", r->o->model);
-    lrow.bytes = job->bytes;
-    memcpy(lrow.sha256, job->hex, sizeof(lrow.sha256));
-    snprintf(tsv, sizeof(tsv), "%s/ladder.tsv", r->o->rundir);
-    if (ladderfile_upsert(tsv, &lrow, msg, sizeof(msg)) != 0) {
-        finish(r, EXIT_FAILED, "%s", msg);
+    if ((rc = record(r, job, msg, sizeof(msg))) != 0) {
+        finish(r, rc, "%s", msg);
         return;
     }
     say(r, "%s, model sha256 %.12s...%s, %zu of %zu questions answered",
@@ -784,6 +816,66 @@ static int print_done(const struct runner *r)
     return 0;
 }
 
+/*
+ * One graveyard at a time on a rung: an exclusive flock on
+ * RUNDIR/locks/RUNG.lock, held until we exit (the kernel drops it when a
+ * process dies, so a stale lock is never in the way). The fd is
+ * close-on-exec: the server must not hold it after we are gone.
+ * Returns 0, EXIT_BUSY when another process holds it, EXIT_USAGE.
+ */
+static int lock_rung(const struct run_opts *o, int *fd, char *msg,
+                     size_t msgsize)
+{
+    char path[4200], pid[32] = "";
+    ssize_t n;
+
+    snprintf(path, sizeof(path), "%s", o->rundir);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        goto fail;
+    snprintf(path, sizeof(path), "%s/locks", o->rundir);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        goto fail;
+    snprintf(path, sizeof(path), "%s/locks/%s.lock", o->rundir, o->rung);
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (*fd < 0)
+        goto fail;
+    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        n = pread(*fd, pid, sizeof(pid) - 1, 0);
+        pid[n > 0 ? n : 0] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        snprintf(msg, msgsize,
+                 "rung %s is being run by another graveyard (pid %s)", o->rung,
+                 pid[0] ? pid : "?");
+        close(*fd);
+        *fd = -1;
+        return EXIT_BUSY;
+    }
+    snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+    if (ftruncate(*fd, 0) != 0 ||
+        pwrite(*fd, pid, strlen(pid), 0) != (ssize_t)strlen(pid))
+        goto fail;
+    return 0;
+fail:
+    snprintf(msg, msgsize, "cannot lock the rung in '%.900s': %s", path,
+             strerror(errno));
+    return EXIT_USAGE;
+}
+
+/* Started by graveyard ladder: die with it, stopping our server, rather
+ * than run on as an orphan after a SIGKILL of the ladder. */
+static void follow_parent(void)
+{
+#ifdef __linux__
+    const char *p = getenv("GRAVEYARD_LADDER_PID");
+
+    if (p == NULL)
+        return;
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if ((long)getppid() != atol(p))
+        raise(SIGTERM); /* it died before prctl took effect */
+#endif
+}
+
 int runner_run(const struct run_opts *o)
 {
     struct runner *r = xrealloc(NULL, sizeof(*r));
@@ -792,10 +884,15 @@ int runner_run(const struct run_opts *o)
 
     memset(r, 0, sizeof(*r));
     r->o = o;
+    r->lock_fd = -1;
     r->current = (size_t)-1;
     r->loop = uv_default_loop();
     reply_init(&r->reply, REPLY_CAP);
     sse_init(&r->sse, REPLY_CAP, sse_event, r);
+    if ((code = lock_rung(o, &r->lock_fd, msg, sizeof(msg))) != 0) {
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        goto out;
+    }
     if (questions_load(o->questions, o->limit, &r->qs, msg, sizeof(msg))) {
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
         code = EXIT_USAGE;
@@ -837,6 +934,7 @@ int runner_run(const struct run_opts *o)
     r->sigs[0].data = r->sigs[1].data = r;
     uv_signal_start(&r->sigs[0], signal_cb, SIGINT);
     uv_signal_start(&r->sigs[1], signal_cb, SIGTERM);
+    follow_parent();
     {
         char vlog[4200];
         const char *argv[] = {o->llama, "--version", NULL};
@@ -872,6 +970,8 @@ int runner_run(const struct run_opts *o)
                 "same command to resume\n",
                 o->rung, r->store.rows, r->qs.n);
 out:
+    if (r->lock_fd >= 0)
+        close(r->lock_fd); /* releases the lock */
     store_close(&r->store);
     questions_release(&r->qs);
     reply_release(&r->reply);

@@ -286,6 +286,93 @@ case_ladder_files() {
     grep -q "^Q4_0: " "$work/out" && grep -q "^Q8_0: only in $d1/ladder.tsv" "$work/out" || fail "verify: $(cat "$work/out")"
 }
 
+# ladder configs for the fake: NAME RUNGS GPUS MODEL -> $work/NAME.json
+ladder_config() {
+    local name=$1 n=$2 gpus=$3 model=$4 i rungs=""
+    for i in $(seq 1 "$n"); do
+        rungs="$rungs${rungs:+, }{\"name\": \"R$i\", \"model\": \"$work/$model.gguf\"}"
+    done
+    cat >"$work/$name.json" <<JSON
+{"name": "$name", "questions": "$work/q.jsonl", "run_dir": "$work/$name",
+ "rungs": [$rungs], "server": {"binary": "$FAKE"}, "gpus": [$gpus]}
+JSON
+}
+
+case_ladder_demo() {
+    local d=$work/ld before
+    $GT ladder configs/demo.json --run-dir "$d" --quiet >"$work/out" || fail "exit $?"
+    grep -q '^{"first_deaths_by_rung": {"Q8_0": 1, "Q4_0": 2, "Q2_K": 8}, "tombstones": 11, "ghosts": 1}$' "$work/out" || fail "bury: $(cat "$work/out")"
+    grep -q '"QAT_Q4_0"' "$d/graveyard-side.json" || fail "no side bury"
+    [ "$(ls "$d"/rows/*.done | wc -l)" = 5 ] || fail "not every rung done"
+    before=$(cat "$d"/logs/*.server.log | wc -l)
+    $GT ladder configs/demo.json --run-dir "$d" --quiet >"$work/out2" || fail "second exit $?"
+    cmp -s "$work/out" "$work/out2" || fail "a second ladder buried differently"
+    [ "$(cat "$d"/logs/*.server.log | wc -l)" = "$before" ] || fail "a finished ladder started servers"
+}
+
+case_ladder_gpus() {
+    local d=$work/lg f
+    ladder_config lg 6 '"0", "1", "2"' slow
+    $GT ladder "$work/lg.json" --quiet >/dev/null || fail "exit $?"
+    for f in "$d"/logs/R*.server.log; do
+        [ "$(grep -c 'server is listening' "$f")" = 1 ] || fail "$f: not exactly one server"
+        grep -qE "CUDA_VISIBLE_DEVICES=[012]$" "$f" || fail "$f: no GPU given"
+    done
+    [ "$(grep -h CUDA_VISIBLE "$d"/logs/*.log | sort -u | wc -l)" = 3 ] || fail "not all three GPUs used"
+}
+
+case_ladder_shards() {
+    local d=$work/ls p1 p2 f
+    ladder_config ls 5 '"0"' slow
+    $GT ladder "$work/ls.json" --shard 0/2 --quiet >/dev/null 2>&1 & p1=$!
+    $GT ladder "$work/ls.json" --shard 1/2 --quiet >/dev/null 2>&1 & p2=$!
+    wait $p1 || fail "shard 0: exit $?"
+    wait $p2 || fail "shard 1: exit $?"
+    for f in "$d"/logs/R*.server.log; do
+        [ "$(grep -c 'server is listening' "$f")" = 1 ] || fail "$f: run more than once"
+    done
+    [ "$(ls "$d"/rows/*.done | wc -l)" = 5 ] || fail "not every rung done"
+    $GT ladder "$work/ls.json" --quiet >"$work/out" || fail "bury run: exit $?"
+    grep -q '"tombstones"' "$work/out" || fail "no bury"
+}
+
+case_ladder_bad() {
+    local rc
+    ladder_config lb 2 '"0"' good
+    sed 's/"gpus"/"gpu"/' "$work/lb.json" >"$work/lb-key.json"
+    rc=0; $GT ladder "$work/lb-key.json" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "unknown key 'gpu'" "$work/err" || fail "unknown key: $rc $(cat "$work/err")"
+    sed 's|"run_dir": "[^"]*"|"run_dir": "${GRAVEYARD_NO_SUCH_VAR}/x"|' "$work/lb.json" >"$work/lb-var.json"
+    rc=0; $GT ladder "$work/lb-var.json" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q 'GRAVEYARD_NO_SUCH_VAR' "$work/err" || fail "missing var: $rc $(cat "$work/err")"
+    sed 's|"binary": "[^"]*"|&, "version": "version: 9 (other)"|' "$work/lb.json" >"$work/lb-ver.json"
+    rc=0; $GT ladder "$work/lb-ver.json" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "server.version is 'version: 9 (other)'" "$work/err" || fail "pinned build: $rc $(cat "$work/err")"
+    [ -e "$work/lb" ] && fail "a run folder was made before refusing"
+    rc=0; $GT ladder "$work/lb.json" --only R9 2>"$work/err" || rc=$?
+    [ $rc = 2 ] || fail "--only R9: $rc"
+    true
+}
+
+# SIGKILL the ladder at random moments, resume each time; the bury must
+# equal an uninterrupted ladder's, and no server may be left behind.
+case_ladder_kill() {
+    local d=$work/lk ref=$work/lkref i pid
+    ladder_config lkref 4 '"0", "1"' slow
+    ladder_config lk 4 '"0", "1"' slow
+    $GT ladder "$work/lkref.json" --quiet >"$work/ref.out" || fail "reference: exit $?"
+    for i in $(seq 1 10); do
+        $G ladder "$work/lk.json" --quiet >/dev/null 2>&1 &
+        pid=$!
+        sleep "0.$(( RANDOM % 10 ))$(( RANDOM % 10 ))"
+        kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+    done
+    sleep 1 # the children see their parent die and stop their servers
+    servers_left && fail "a server outlived a killed ladder"
+    $GT ladder "$work/lk.json" --quiet >"$work/lk.out" || fail "final: exit $?"
+    cmp -s <(grep -v '^#' "$work/ref.out") <(grep -v '^#' "$work/lk.out") || fail "bury differs: $(diff "$work/ref.out" "$work/lk.out")"
+}
+
 case_usage() {
     local rc
     rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --bogus 2>"$work/err" || rc=$?
@@ -297,7 +384,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_kill usage}
 for c in $cases; do
     ok=1
     "case_$c"

@@ -1,0 +1,529 @@
+/*
+ * cmd_ladder.c - graveyard ladder CONFIG: every rung of a ladder, each on
+ * its own pinned llama-server, then the bury.
+ *
+ * Each rung runs as a child `graveyard run` (the same binary), so a rung is
+ * exactly what `graveyard run` does, resumable on its own; the ladder only
+ * schedules: an idle GPU takes the next rung (CUDA_VISIBLE_DEVICES through
+ * --gpu), a rung locked by another process (another shard, another
+ * machine on a shared folder) is left to it, and when every rung is done
+ * the ladder buries them. The children die with the ladder
+ * (PR_SET_PDEATHSIG), stopping their servers; the next ladder resumes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "config.h"
+
+enum job_state { J_PENDING, J_RUNNING, J_DONE, J_FAILED, J_BUSY, J_OTHER };
+
+struct job {
+    const struct config_rung *rung;
+    enum job_state state;
+    uv_process_t proc;
+    int gpu; /* index into gpus, -1 none */
+};
+
+struct ladder {
+    struct config c;
+    uv_loop_t *loop;
+    struct job jobs[CONFIG_MAX_RUNGS];
+    size_t njobs;
+    int gpu_busy[CONFIG_MAX_GPUS];
+    size_t ngpus;
+    const char *self;
+    int quiet, stopping, sig;
+    uv_signal_t sigs[2];
+};
+
+static const char ladder_help[] =
+    "usage: graveyard ladder CONFIG [--llama PATH] [--gpus 0,1,...]\n"
+    "                        [--only RUNG]... [--run-dir DIR]\n"
+    "                        [--shard I/N] [--quiet]\n"
+    "\n"
+    "Run every rung of the ladder in CONFIG (docs/config.md), each with\n"
+    "'graveyard run' on its own llama-server, skipping finished rungs and\n"
+    "continuing half-finished ones, then bury the ladder against its\n"
+    "reference (RUNDIR/graveyard.json) and the side rungs beside it\n"
+    "(RUNDIR/graveyard-side.json). With several GPUs, each idle GPU takes\n"
+    "the next rung. Exit 0 only when every rung finished.\n"
+    "\n"
+    "  --llama PATH   the server binary (or llama.cpp folder) for this\n"
+    "                 machine, over the config's server.binary\n"
+    "  --gpus LIST    GPUs to use, over the config's gpus\n"
+    "  --only RUNG    run only these rungs (repeat)\n"
+    "  --run-dir DIR  over the config's run_dir\n"
+    "  --shard I/N    run share I of N (0-based): rung k when k % N == I;\n"
+    "                 SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT give it\n"
+    "                 under a Slurm job array\n"
+    "  --quiet        no progress lines\n";
+
+static void note(const struct ladder *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(const struct ladder *l, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (l->quiet)
+        return;
+    fputs("graveyard ladder: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void schedule(struct ladder *l);
+
+static void exit_cb(uv_process_t *p, int64_t status, int sig)
+{
+    struct job *j = p->data;
+    struct ladder *l = (struct ladder *)p->loop->data;
+
+    if (j->gpu >= 0)
+        l->gpu_busy[j->gpu] = 0;
+    if (status == EXIT_OK && sig == 0)
+        j->state = J_DONE;
+    else if (status == EXIT_BUSY)
+        j->state = J_BUSY;
+    else
+        j->state = J_FAILED;
+    note(l, "%s %s", j->rung->name,
+         j->state == J_DONE   ? "finished"
+         : j->state == J_BUSY ? "is being run by another process"
+                              : "failed (its error is above)");
+    uv_close((uv_handle_t *)p, NULL);
+    schedule(l);
+}
+
+/* Start `graveyard run` for job j on GPU g (-1: none). */
+static int start(struct ladder *l, struct job *j, int g)
+{
+    const struct config *c = &l->c;
+    const char *argv[32 + 2 * CONFIG_MAX_ARGS * 2];
+    char ngl[16], max_tokens[32], ctx[32], limit[32], *request = NULL;
+    uv_process_options_t o;
+    uv_stdio_container_t stdio[3];
+    size_t n = 0, i;
+    int rung_ngl = j->rung->ngl != -2 ? j->rung->ngl : c->ngl, rc;
+
+    snprintf(ngl, sizeof(ngl), "%d", rung_ngl);
+    snprintf(max_tokens, sizeof(max_tokens), "%ld", c->max_tokens);
+    snprintf(ctx, sizeof(ctx), "%ld", c->ctx);
+    snprintf(limit, sizeof(limit), "%ld", c->limit);
+    argv[n++] = l->self;
+    argv[n++] = "run";
+    argv[n++] = j->rung->name;
+    argv[n++] = j->rung->model;
+    argv[n++] = c->questions;
+    argv[n++] = c->run_dir;
+    argv[n++] = "--llama";
+    argv[n++] = c->binary;
+    argv[n++] = "--max-tokens";
+    argv[n++] = max_tokens;
+    argv[n++] = "--ctx";
+    argv[n++] = ctx;
+    argv[n++] = "--ngl";
+    argv[n++] = rung_ngl < 0 ? "auto" : ngl;
+    argv[n++] = "--quiet";
+    if (c->think)
+        argv[n++] = "--think";
+    if (c->limit > 0) {
+        argv[n++] = "--limit";
+        argv[n++] = limit;
+    }
+    if (g >= 0) {
+        argv[n++] = "--gpu";
+        argv[n++] = c->gpus[g];
+    }
+    if (c->request != NULL) {
+        request = json_dumps(c->request, JSON_COMPACT);
+        argv[n++] = "--request";
+        argv[n++] = request;
+    }
+    for (i = 0; i < c->nserver_args; i++) {
+        argv[n++] = "--server-arg";
+        argv[n++] = c->server_args[i];
+    }
+    for (i = 0; i < j->rung->nargs; i++) {
+        argv[n++] = "--server-arg";
+        argv[n++] = j->rung->args[i];
+    }
+    argv[n] = NULL;
+    memset(&o, 0, sizeof(o));
+    stdio[0].flags = UV_IGNORE;
+    stdio[1].flags = UV_IGNORE; /* the summary is in rows/RUNG.done */
+    stdio[2].flags = UV_INHERIT_FD;
+    stdio[2].data.fd = 2;
+    o.file = l->self;
+    o.args = (char **)argv;
+    o.stdio = stdio;
+    o.stdio_count = 3;
+    o.exit_cb = exit_cb;
+    j->proc.data = j;
+    rc = uv_spawn(l->loop, &j->proc, &o);
+    free(request);
+    if (rc != 0) {
+        fprintf(stderr, "graveyard ladder: cannot start '%s run': %s\n",
+                l->self, uv_strerror(rc));
+        uv_close((uv_handle_t *)&j->proc, NULL);
+        j->state = J_FAILED;
+        return -1;
+    }
+    j->state = J_RUNNING;
+    j->gpu = g;
+    if (g >= 0)
+        l->gpu_busy[g] = 1;
+    if (g >= 0)
+        note(l, "%s started on GPU %s", j->rung->name, c->gpus[g]);
+    else
+        note(l, "%s started", j->rung->name);
+    return 0;
+}
+
+/* Give each idle GPU the next pending rung. */
+static void schedule(struct ladder *l)
+{
+    size_t i, g;
+
+    if (l->stopping)
+        return;
+    for (i = 0; i < l->njobs; i++) {
+        struct job *j = &l->jobs[i];
+        if (j->state != J_PENDING)
+            continue;
+        if (l->ngpus == 0) {
+            size_t k, running = 0;
+            for (k = 0; k < l->njobs; k++)
+                running += l->jobs[k].state == J_RUNNING;
+            if (running > 0)
+                return; /* one at a time without GPUs named */
+            start(l, j, -1);
+            continue;
+        }
+        for (g = 0; g < l->ngpus && l->gpu_busy[g]; g++)
+            ;
+        if (g == l->ngpus)
+            return;
+        start(l, j, (int)g);
+    }
+}
+
+static void signal_cb(uv_signal_t *h, int signum)
+{
+    struct ladder *l = h->data;
+    size_t i;
+
+    note(l, "stopping on signal %d; run the same command to resume", signum);
+    l->stopping = 1;
+    l->sig = signum;
+    for (i = 0; i < l->njobs; i++)
+        if (l->jobs[i].state == J_RUNNING)
+            uv_process_kill(&l->jobs[i].proc, SIGTERM);
+    uv_close((uv_handle_t *)&l->sigs[0], NULL);
+    uv_close((uv_handle_t *)&l->sigs[1], NULL);
+}
+
+/* The server's --version line, from argv (no shell); "" on failure. */
+static void version_of(const char *binary, char *out, size_t size)
+{
+    int fd[2];
+    pid_t pid;
+    char buf[4096];
+    ssize_t n, got = 0;
+    char *line;
+
+    out[0] = '\0';
+    if (pipe(fd) != 0)
+        return;
+    pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        execlp(binary, binary, "--version", (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    while (pid > 0 && got < (ssize_t)sizeof(buf) - 1 &&
+           (n = read(fd[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+        got += n;
+    buf[got > 0 ? got : 0] = '\0';
+    close(fd[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+        if (strncmp(line, "version:", 8) == 0) {
+            snprintf(out, size, "%s", line);
+            return;
+        }
+}
+
+/* --shard I/N, or Slurm's array variables. */
+static int shard_of(const char *arg, long *i, long *n)
+{
+    const char *id = getenv("SLURM_ARRAY_TASK_ID");
+    const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
+    char *end;
+
+    *i = 0;
+    *n = 1;
+    if (arg != NULL) {
+        *i = strtol(arg, &end, 10);
+        if (*end != '/' || end == arg)
+            return -1;
+        *n = strtol(end + 1, &end, 10);
+        return (*end != '\0' || *n < 1 || *i < 0 || *i >= *n) ? -1 : 0;
+    }
+    if (id != NULL && count != NULL) {
+        *i = atol(id);
+        *n = atol(count);
+        if (*n < 1 || *i < 0 || *i >= *n)
+            return -1;
+    }
+    return 0;
+}
+
+/* Bury the chain, then the side rungs, in-process (cmd_bury). */
+static int bury_all(struct ladder *l)
+{
+    const struct config *c = &l->c;
+    char *argv[CONFIG_MAX_RUNGS + 8], json[4200];
+    size_t i;
+    int argc = 0, rc;
+
+    argv[argc++] = "bury";
+    argv[argc++] = c->run_dir;
+    argv[argc++] = c->reference;
+    for (i = 0; i < c->nrungs; i++)
+        if (!c->rungs[i].side && strcmp(c->rungs[i].name, c->reference))
+            argv[argc++] = c->rungs[i].name;
+    argv[argc] = NULL;
+    printf("# %s: the ladder against %s\n", c->name, c->reference);
+    fflush(stdout);
+    rc = cmd_bury(argc, argv);
+    if (rc != 0)
+        return rc;
+    argc = 3;
+    for (i = 0; i < c->nrungs; i++)
+        if (c->rungs[i].side)
+            argv[argc++] = c->rungs[i].name;
+    if (argc == 3)
+        return 0;
+    snprintf(json, sizeof(json), "--json=%s/graveyard-side.json", c->run_dir);
+    argv[argc++] = json;
+    argv[argc] = NULL;
+    printf("# %s: side rungs against %s\n", c->name, c->reference);
+    fflush(stdout);
+    return cmd_bury(argc, argv);
+}
+
+static int all_done(const struct config *c)
+{
+    char path[4200];
+    struct stat st;
+    size_t i;
+
+    for (i = 0; i < c->nrungs; i++) {
+        snprintf(path, sizeof(path), "%s/rows/%s.done", c->run_dir,
+                 c->rungs[i].name);
+        if (stat(path, &st) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int parse_gpus(struct config *c, const char *list)
+{
+    char *copy = strdup(list), *tok, *save = NULL;
+    size_t i;
+
+    for (i = 0; i < c->ngpus; i++)
+        free(c->gpus[i]);
+    c->ngpus = 0;
+    for (tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save))
+        if (c->ngpus < CONFIG_MAX_GPUS)
+            c->gpus[c->ngpus++] = strdup(tok);
+    free(copy);
+    return c->ngpus > 0 ? 0 : -1;
+}
+
+static char self_path[4096];
+
+int cmd_ladder(int argc, char **argv)
+{
+    const char *pos[1], *llama = NULL, *gpus = NULL, *run_dir = NULL,
+                        *shard = NULL, *only[CONFIG_MAX_RUNGS];
+    size_t npos, nonly = 0, i, k;
+    int quiet = 0, help = 0, rc, failed = 0, busy = 0;
+    const struct cli_flag flags[] = {
+        {"--llama", &llama, NULL, NULL, NULL, 0},
+        {"--gpus", &gpus, NULL, NULL, NULL, 0},
+        {"--only", NULL, NULL, only, &nonly, CONFIG_MAX_RUNGS},
+        {"--run-dir", &run_dir, NULL, NULL, NULL, 0},
+        {"--shard", &shard, NULL, NULL, NULL, 0},
+        {"--quiet", NULL, &quiet, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
+    struct ladder *l;
+    char msg[1024], version[512];
+    long si, sn;
+    ssize_t len;
+
+    rc = cli_parse("ladder", argc, argv, flags, pos, 1, &npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(ladder_help, stdout);
+        return EXIT_OK;
+    }
+    if (npos != 1) {
+        cli_error("ladder", "needs CONFIG (see --help)");
+        return EXIT_USAGE;
+    }
+    if (shard_of(shard, &si, &sn) != 0) {
+        cli_error("ladder", "--shard wants I/N with 0 <= I < N, not '%s'",
+                  shard ? shard : getenv("SLURM_ARRAY_TASK_ID"));
+        return EXIT_USAGE;
+    }
+    l = calloc(1, sizeof(*l));
+    if (l == NULL)
+        abort();
+    if (config_load(pos[0], &l->c, msg, sizeof(msg)) != 0) {
+        cli_error("ladder", "%s", msg);
+        free(l);
+        return EXIT_USAGE;
+    }
+    if (llama) {
+        struct stat st;
+        free(l->c.binary);
+        if (stat(llama, &st) == 0 && S_ISDIR(st.st_mode)) {
+            l->c.binary = malloc(strlen(llama) + 32);
+            sprintf(l->c.binary, "%s/build/bin/llama-server", llama);
+        } else {
+            l->c.binary = strdup(llama);
+        }
+    }
+    if (run_dir) {
+        free(l->c.run_dir);
+        l->c.run_dir = strdup(run_dir);
+    }
+    if (gpus && parse_gpus(&l->c, gpus) != 0) {
+        cli_error("ladder", "--gpus wants a list such as 0,1");
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    for (i = 0; i < nonly; i++) {
+        for (k = 0; k < l->c.nrungs && strcmp(l->c.rungs[k].name, only[i]);
+             k++)
+            ;
+        if (k == l->c.nrungs) {
+            cli_error("ladder", "--only %s: no such rung in '%s'", only[i],
+                      pos[0]);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+    }
+    /* a pinned build: refuse another before any model loads */
+    version_of(l->c.binary, version, sizeof(version));
+    if (version[0] == '\0') {
+        cli_error("ladder",
+                  "'%s --version' gave no 'version:' line: is it "
+                  "a llama-server?",
+                  l->c.binary);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (l->c.version && strcmp(version, l->c.version) != 0) {
+        cli_error("ladder", "%s: server.version is '%s' but '%s' says '%s'",
+                  pos[0], l->c.version, l->c.binary, version);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+    if (len <= 0) {
+        cli_error("ladder", "cannot find its own binary: %s", strerror(errno));
+        rc = EXIT_FAILED;
+        goto out;
+    }
+    self_path[len] = '\0';
+    l->self = self_path;
+    l->quiet = quiet;
+    l->ngpus = l->c.ngpus;
+    for (i = 0; i < l->c.nrungs; i++) {
+        struct job *j = &l->jobs[l->njobs++];
+        j->rung = &l->c.rungs[i];
+        j->gpu = -1;
+        j->state = (long)i % sn == si ? J_PENDING : J_OTHER;
+        if (nonly > 0) {
+            for (k = 0; k < nonly && strcmp(only[k], j->rung->name); k++)
+                ;
+            if (k == nonly)
+                j->state = J_OTHER;
+        }
+    }
+    snprintf(msg, sizeof(msg), "%ld", (long)getpid());
+    setenv("GRAVEYARD_LADDER_PID", msg, 1);
+    note(l, "%s: %zu rungs, %s, %zu GPU(s)%s", l->c.name, l->c.nrungs, version,
+         l->ngpus, sn > 1 ? ", one shard" : "");
+    l->loop = uv_default_loop();
+    l->loop->data = l;
+    for (i = 0; i < 2; i++) {
+        uv_signal_init(l->loop, &l->sigs[i]);
+        l->sigs[i].data = l;
+        uv_signal_start(&l->sigs[i], signal_cb, i ? SIGTERM : SIGINT);
+    }
+    schedule(l);
+    /* the signal handles keep the loop alive: run until no child is */
+    while (uv_run(l->loop, UV_RUN_ONCE)) {
+        size_t running = 0;
+        for (i = 0; i < l->njobs; i++)
+            running += l->jobs[i].state == J_RUNNING;
+        if (running == 0 && !l->stopping) {
+            uv_close((uv_handle_t *)&l->sigs[0], NULL);
+            uv_close((uv_handle_t *)&l->sigs[1], NULL);
+            l->stopping = 2;
+        }
+    }
+    uv_loop_close(l->loop);
+    if (l->sig) {
+        rc = 128 + l->sig;
+        goto out;
+    }
+    for (i = 0; i < l->njobs; i++) {
+        failed += l->jobs[i].state == J_FAILED;
+        busy += l->jobs[i].state == J_BUSY;
+    }
+    if (failed) {
+        fprintf(stderr,
+                "graveyard ladder: %d rung(s) failed; run the same "
+                "command to resume: graveyard ladder %s\n",
+                failed, pos[0]);
+        rc = EXIT_FAILED;
+    } else if (all_done(&l->c)) {
+        rc = bury_all(l);
+    } else {
+        fprintf(stderr,
+                "graveyard ladder: this share is done%s; bury when "
+                "every rung is: graveyard ladder %s (it runs nothing "
+                "then), or graveyard bury %s ...\n",
+                busy ? " (some rungs are being run elsewhere)" : "", pos[0],
+                l->c.run_dir);
+        rc = busy ? EXIT_FAILED : EXIT_OK;
+    }
+out:
+    config_release(&l->c);
+    free(l);
+    return rc;
+}

@@ -1,0 +1,317 @@
+/*
+ * config.c - read a ladder config and check every key.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+char *config_expand(const char *s, char *msg, size_t msgsize)
+{
+    struct buf b = {0};
+
+    buf_append(&b, "", 0);
+    while (*s) {
+        const char *start = strstr(s, "${"), *end;
+        char name[128], *v;
+        if (start == NULL) {
+            buf_puts(&b, s);
+            break;
+        }
+        buf_append(&b, s, (size_t)(start - s));
+        end = strchr(start, '}');
+        if (end == NULL || (size_t)(end - start - 2) >= sizeof(name) ||
+            end == start + 2) {
+            snprintf(msg, msgsize, "unterminated or empty ${...} in '%s'",
+                     start);
+            buf_release(&b);
+            return NULL;
+        }
+        memcpy(name, start + 2, (size_t)(end - start - 2));
+        name[end - start - 2] = '\0';
+        v = getenv(name);
+        if (v == NULL) {
+            snprintf(msg, msgsize, "${%s} is not set in the environment",
+                     name);
+            buf_release(&b);
+            return NULL;
+        }
+        buf_puts(&b, v);
+        s = end + 1;
+    }
+    return b.p;
+}
+
+struct ctx {
+    const char *path;
+    char *msg;
+    size_t msgsize;
+};
+
+#define BAD(...)                                                              \
+    do {                                                                      \
+        int k_ = snprintf(x->msg, x->msgsize, "%s: ", x->path);               \
+        snprintf(x->msg + k_, x->msgsize - (size_t)k_, __VA_ARGS__);          \
+        return -1;                                                            \
+    } while (0)
+
+/* Refuse keys not in allowed (NULL-terminated). */
+static int known_keys(struct ctx *x, json_t *o, const char *where,
+                      const char *const *allowed)
+{
+    const char *key;
+    json_t *v;
+    size_t i;
+
+    json_object_foreach(o, key, v)
+    {
+        for (i = 0; allowed[i] && strcmp(allowed[i], key) != 0; i++)
+            ;
+        if (allowed[i] == NULL)
+            BAD("unknown key '%s%s%s'", where, *where ? "." : "", key);
+    }
+    return 0;
+}
+
+/* A string value (required or not), ${VAR}s expanded. */
+static int str(struct ctx *x, json_t *o, const char *key, const char *where,
+               int required, char **out)
+{
+    json_t *v = json_object_get(o, key);
+    char sub[256];
+
+    *out = NULL;
+    if (v == NULL) {
+        if (required)
+            BAD("missing key '%s%s%s'", where, *where ? "." : "", key);
+        return 0;
+    }
+    if (!json_is_string(v) || json_string_length(v) == 0)
+        BAD("'%s%s%s' must be a non-empty string", where, *where ? "." : "",
+            key);
+    *out = config_expand(json_string_value(v), sub, sizeof(sub));
+    if (*out == NULL)
+        BAD("'%s%s%s': %s", where, *where ? "." : "", key, sub);
+    return 0;
+}
+
+static int integer(struct ctx *x, json_t *o, const char *key,
+                   const char *where, long min, long *out)
+{
+    json_t *v = json_object_get(o, key);
+
+    if (v == NULL)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < min)
+        BAD("'%s%s%s' must be an integer of at least %ld", where,
+            *where ? "." : "", key, min);
+    *out = (long)json_integer_value(v);
+    return 0;
+}
+
+/* ngl: an integer, or "auto". */
+static int ngl_of(struct ctx *x, json_t *o, const char *where, int *out)
+{
+    json_t *v = json_object_get(o, "ngl");
+    long n;
+
+    if (v == NULL)
+        return 0;
+    if (json_is_string(v) && strcmp(json_string_value(v), "auto") == 0) {
+        *out = -1;
+        return 0;
+    }
+    if (integer(x, o, "ngl", where, 0, &n) != 0)
+        return -1;
+    *out = (int)n;
+    return 0;
+}
+
+static int strings(struct ctx *x, json_t *o, const char *key,
+                   const char *where, char **out, size_t *n, size_t max)
+{
+    json_t *v = json_object_get(o, key), *e;
+    char sub[256];
+    size_t i;
+
+    *n = 0;
+    if (v == NULL)
+        return 0;
+    if (!json_is_array(v) || json_array_size(v) > max)
+        BAD("'%s%s%s' must be a list of at most %zu strings", where,
+            *where ? "." : "", key, max);
+    json_array_foreach(v, i, e)
+    {
+        if (!json_is_string(e))
+            BAD("'%s%s%s[%zu]' must be a string", where, *where ? "." : "",
+                key, i);
+        out[i] = config_expand(json_string_value(e), sub, sizeof(sub));
+        if (out[i] == NULL)
+            BAD("'%s%s%s[%zu]': %s", where, *where ? "." : "", key, i, sub);
+        (*n)++;
+    }
+    return 0;
+}
+
+static int rungs(struct ctx *x, struct config *c, json_t *root,
+                 const char *key, int side)
+{
+    static const char *const allowed[] = {"name", "model", "ngl",
+                                          "server_args", NULL};
+    json_t *list = json_object_get(root, key), *e;
+    char where[64];
+    size_t i;
+
+    if (list == NULL && side)
+        return 0;
+    if (!json_is_array(list) || (!side && json_array_size(list) == 0))
+        BAD("'%s' must be a %slist of rungs", key, side ? "" : "non-empty ");
+    json_array_foreach(list, i, e)
+    {
+        struct config_rung *r;
+        size_t j;
+        if (c->nrungs == CONFIG_MAX_RUNGS)
+            BAD("more than %d rungs", CONFIG_MAX_RUNGS);
+        r = &c->rungs[c->nrungs++];
+        r->ngl = -2;
+        r->side = side;
+        snprintf(where, sizeof(where), "%s[%zu]", key, i);
+        if (!json_is_object(e))
+            BAD("'%s' must be an object", where);
+        if (known_keys(x, e, where, allowed) != 0 ||
+            str(x, e, "name", where, 1, &r->name) != 0 ||
+            str(x, e, "model", where, 1, &r->model) != 0 ||
+            ngl_of(x, e, where, &r->ngl) != 0 ||
+            strings(x, e, "server_args", where, r->args, &r->nargs,
+                    CONFIG_MAX_ARGS) != 0)
+            return -1;
+        if (!cli_rung_name_ok(r->name))
+            BAD("'%s.name' '%s' is not a usable rung name (letters, digits, "
+                "'.', '_', '-')",
+                where, r->name);
+        for (j = 0; j + 1 < c->nrungs; j++)
+            if (strcmp(c->rungs[j].name, r->name) == 0)
+                BAD("rung '%s' is named twice", r->name);
+    }
+    return 0;
+}
+
+int config_load(const char *path, struct config *c, char *msg, size_t msgsize)
+{
+    static const char *const top[] = {
+        "name",       "questions", "run_dir", "reference", "rungs",
+        "side_rungs", "server",    "request", "thinking",  "gpus",
+        "ngl",        "ctx",       "limit",   NULL};
+    static const char *const server[] = {"binary", "version", "args", NULL};
+    static const char *const request[] = {"max_tokens", "extra", NULL};
+    struct ctx cx = {path, msg, msgsize}, *x = &cx;
+    json_error_t jerr;
+    json_t *root, *v;
+    size_t i;
+    int rc = -1;
+
+    memset(c, 0, sizeof(*c));
+    c->ngl = 99;
+    c->path = strdup(path);
+    root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (root == NULL) {
+        snprintf(msg, msgsize, "%s:%d: %s", path, jerr.line, jerr.text);
+        return -1;
+    }
+    if (!json_is_object(root)) {
+        snprintf(msg, msgsize, "%s: a config is a JSON object", path);
+        goto out;
+    }
+    if (known_keys(x, root, "", top) ||
+        str(x, root, "name", "", 1, &c->name) ||
+        str(x, root, "questions", "", 1, &c->questions) ||
+        str(x, root, "run_dir", "", 1, &c->run_dir) ||
+        rungs(x, c, root, "rungs", 0) || rungs(x, c, root, "side_rungs", 1) ||
+        strings(x, root, "gpus", "", c->gpus, &c->ngpus, CONFIG_MAX_GPUS) ||
+        ngl_of(x, root, "", &c->ngl))
+        goto out;
+    v = json_object_get(root, "server");
+    if (!json_is_object(v)) {
+        snprintf(msg, msgsize,
+                 "%s: missing key 'server' (an object with "
+                 "'binary')",
+                 path);
+        goto out;
+    }
+    if (known_keys(x, v, "server", server) ||
+        str(x, v, "binary", "server", 1, &c->binary) ||
+        str(x, v, "version", "server", 0, &c->version) ||
+        strings(x, v, "args", "server", c->server_args, &c->nserver_args,
+                CONFIG_MAX_ARGS))
+        goto out;
+    v = json_object_get(root, "thinking");
+    if (v != NULL && !json_is_boolean(v)) {
+        snprintf(msg, msgsize, "%s: 'thinking' must be true or false", path);
+        goto out;
+    }
+    c->think = json_is_true(v);
+    c->max_tokens = c->think ? 4096 : 1024;
+    c->ctx = c->think ? 8192 : 4096;
+    if (integer(x, root, "ctx", "", 64, &c->ctx) ||
+        integer(x, root, "limit", "", 0, &c->limit))
+        goto out;
+    v = json_object_get(root, "request");
+    if (v != NULL) {
+        if (!json_is_object(v) || known_keys(x, v, "request", request) ||
+            integer(x, v, "max_tokens", "request", 1, &c->max_tokens))
+            goto out;
+        if (json_object_get(v, "extra") != NULL) {
+            c->request = json_incref(json_object_get(v, "extra"));
+            if (!json_is_object(c->request)) {
+                snprintf(msg, msgsize, "%s: 'request.extra' must be an object",
+                         path);
+                goto out;
+            }
+        }
+    }
+    if (str(x, root, "reference", "", 0, &c->reference))
+        goto out;
+    if (c->reference == NULL)
+        c->reference = strdup(c->rungs[0].name);
+    for (i = 0; i < c->nrungs && strcmp(c->rungs[i].name, c->reference); i++)
+        ;
+    if (i == c->nrungs) {
+        snprintf(msg, msgsize, "%s: 'reference' '%s' is not one of the rungs",
+                 path, c->reference);
+        goto out;
+    }
+    rc = 0;
+out:
+    json_decref(root);
+    if (rc != 0)
+        config_release(c);
+    return rc;
+}
+
+void config_release(struct config *c)
+{
+    size_t i, j;
+
+    for (i = 0; i < c->nrungs; i++) {
+        free(c->rungs[i].name);
+        free(c->rungs[i].model);
+        for (j = 0; j < c->rungs[i].nargs; j++)
+            free(c->rungs[i].args[j]);
+    }
+    for (i = 0; i < c->nserver_args; i++)
+        free(c->server_args[i]);
+    for (i = 0; i < c->ngpus; i++)
+        free(c->gpus[i]);
+    free(c->path);
+    free(c->name);
+    free(c->questions);
+    free(c->run_dir);
+    free(c->reference);
+    free(c->binary);
+    free(c->version);
+    json_decref(c->request);
+    memset(c, 0, sizeof(*c));
+}
