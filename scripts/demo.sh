@@ -1,6 +1,7 @@
 #!/bin/sh
-# The demo: run a five-rung ladder on the fake llama-server (no GPU, no
-# model download), then bury it, as a user does with a real one.
+# The demo: run the five-rung ladder of configs/demo.json on the fake
+# llama-server (no GPU, no model download), then bury, autopsy and repeat
+# it, as a user does with a real one.
 # Usage: demo.sh BUILD_DIR
 set -eu
 build=$1
@@ -10,23 +11,17 @@ rm -rf "$run" "$run-again"
 mkdir -p runs
 say() { printf '\n== %s\n$ %s\n' "$1" "$2"; }
 
-for rung in BF16 Q8_0 Q4_0 Q2_K QAT_Q4_0; do
-    say "run: rung $rung on its own llama-server" \
-        "graveyard run $rung $d/$rung.gguf $d/questions.jsonl $run --llama $build/fake-llama-server"
-    "$build/graveyard" run "$rung" "$d/$rung.gguf" "$d/questions.jsonl" "$run" \
-        --llama "$build/fake-llama-server"
-done
-
-say "bury: each rung against BF16, question by question" \
-    "graveyard bury $run BF16 Q8_0 Q4_0 Q2_K"
-"$build/graveyard" bury "$run" BF16 Q8_0 Q4_0 Q2_K
-echo "(per-question tombstones and ghosts: $run/graveyard.json)"
+say "ladder: five rungs, each on its own llama-server, on two fake GPUs, then bury" \
+    "graveyard ladder configs/demo.json --run-dir $run"
+"$build/graveyard" ladder configs/demo.json --run-dir "$run" \
+    --llama "$build/fake-llama-server"
+echo "(per-question tombstones and ghosts: $run/graveyard.json and graveyard-side.json)"
 
 say "autopsy: how each rung's answers fail" \
     "graveyard autopsy $run BF16 Q8_0 Q4_0 Q2_K"
 "$build/graveyard" autopsy "$run" BF16 Q8_0 Q4_0 Q2_K
 
-say "a side rung (QAT Q4_0) buried beside the ladder, in its own file" \
+say "the QAT side rung beside the plain Q4_0, in a file of its own" \
     "graveyard bury $run BF16 QAT_Q4_0 Q4_0 --json $run/graveyard-qat.json"
 "$build/graveyard" bury "$run" BF16 QAT_Q4_0 Q4_0 --json "$run/graveyard-qat.json"
 

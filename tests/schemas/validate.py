@@ -25,7 +25,7 @@ def schema(name):
 
 
 S = {n: schema(n) for n in ("row", "bury-line", "bury-summary", "graveyard",
-                            "autopsy-line", "repeat-line")}
+                            "autopsy-line", "repeat-line", "config")}
 
 
 def check(name, instance, where, expect_ok=True):
@@ -68,6 +68,11 @@ for case in sorted(os.listdir(cases)):
         with open(path) as f:
             check("graveyard", json.load(f), path)
 
+# every shipped ladder config
+for path in sorted(glob.glob(os.path.join(ROOT, "configs", "*.json"))):
+    with open(path) as f:
+        check("config", json.load(f), path)
+
 # each schema must refuse something
 check("row", {"reference": "1"}, "row without id", expect_ok=False)
 check("bury-line", {"rung": "Q4_0"}, "bury line without counts", False)
@@ -76,6 +81,10 @@ check("bury-summary", {"tombstones": -1, "ghosts": 0,
 check("graveyard", {"reference": "BF16"}, "graveyard without records", False)
 check("autopsy-line", {"rung": "x", "n": "8"}, "autopsy with a string", False)
 check("repeat-line", {"rung": "x"}, "repeat without counts", False)
+check("config", {"name": "x", "questions": "q", "run_dir": "r",
+                 "rungs": [{"name": "A", "model": "a.gguf"}],
+                 "server": {"binary": "b"}, "gpu": ["0"]},
+      "config with an unknown key", False)
 
 print(f"schemas: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
