@@ -32,6 +32,7 @@
 #include "../grader/extract.h"
 #include "../grader/stats.h"
 #include "cli.h"
+#include "gpu.h"
 #include "hash.h"
 #include "http.h"
 #include "ladderfile.h"
@@ -85,6 +86,7 @@ struct runner {
     char pid_path[4200], log_path[4200];
     unsigned long long asked;
     unsigned long long log_dropped; /* server log bytes over the cap */
+    long gpu_before, gpu_loaded;    /* MiB from nvidia-smi, -1 unknown */
     int server_starts;
 };
 
@@ -415,6 +417,8 @@ static void health_done(void *ctx, long status, const char *err)
     if (status == 200) {
         say(r, "server ready on port %d (pid %d)", r->port,
             proc_pid(r->server));
+        if (r->server_starts == 1)
+            r->gpu_loaded = gpu_mib_used(r->o->gpu);
         next_question(r);
         return;
     }
@@ -532,6 +536,8 @@ static void start_server(struct runner *r)
     /* inherited by the child; this process itself uses no GPU */
     if (r->o->gpu != NULL)
         setenv("CUDA_VISIBLE_DEVICES", r->o->gpu, 1);
+    if (r->server_starts == 0)
+        r->gpu_before = gpu_mib_used(r->o->gpu); /* before any load */
     r->server_dead = 0;
     r->retry_on_exit = 0;
     r->server_starts++;
@@ -763,6 +769,14 @@ static int write_done(struct runner *r)
         "mean_tokens",
         sum.mean_tokens >= 0 ? json_real(sum.mean_tokens) : json_null(),
         "bytes", (json_int_t)r->model_hash.bytes, "server", r->version);
+    /* GPU memory (null without nvidia-smi) and what the load log says */
+    json_object_set_new(done, "gpu_mib_before",
+                        r->gpu_before >= 0 ? json_integer(r->gpu_before)
+                                           : json_null());
+    json_object_set_new(done, "gpu_mib_loaded",
+                        r->gpu_loaded >= 0 ? json_integer(r->gpu_loaded)
+                                           : json_null());
+    gpu_load_lines(r->log_path, done);
     /* what this process cost: the figures docs/performance.md reports */
     getrusage(RUSAGE_SELF, &ru);
     json_object_set_new(
@@ -885,6 +899,7 @@ int runner_run(const struct run_opts *o)
     memset(r, 0, sizeof(*r));
     r->o = o;
     r->lock_fd = -1;
+    r->gpu_before = r->gpu_loaded = -1;
     r->current = (size_t)-1;
     r->loop = uv_default_loop();
     reply_init(&r->reply, REPLY_CAP);

@@ -59,7 +59,7 @@ case_basic() {
     local d=$work/basic out
     out=$($GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet) || fail "exit $?"
     case "$out" in
-    '{"rung": "Q4_0", "n": 4, "right": 3, "errors": 0, "truncated": 0, "median_decode_tps": 50.0, "mean_tokens": 6.0, "bytes": '"$(stat -c %s "$work/good.gguf")"', "server": "version: 1 (fa4e0001)", "run": {"cpu_s": '*', "server_starts": 1, "server_log_dropped": 0}}') ;;
+    '{"rung": "Q4_0", "n": 4, "right": 3, "errors": 0, "truncated": 0, "median_decode_tps": 50.0, "mean_tokens": 6.0, "bytes": '"$(stat -c %s "$work/good.gguf")"', "server": "version: 1 (fa4e0001)", "gpu_mib_before": null, "gpu_mib_loaded": null, "layers_offloaded": "36/36", "model_buffers_mib": {"CUDA0": 1639.0}, "run": {"cpu_s": '*', "server_starts": 1, "server_log_dropped": 0}}') ;;
     *) fail "summary: $out" ;;
     esac
     [ "$(rows "$d" Q4_0)" = 4 ] || fail "rows: $(rows "$d" Q4_0)"
@@ -373,6 +373,21 @@ case_ladder_kill() {
     cmp -s <(grep -v '^#' "$work/ref.out") <(grep -v '^#' "$work/lk.out") || fail "bury differs: $(diff "$work/ref.out" "$work/lk.out")"
 }
 
+# GPU memory from nvidia-smi (a stand-in here) into .done and the bury
+case_gpu_memory() {
+    local d=$work/gm
+    mkdir -p "$work/bin"
+    cat >"$work/bin/nvidia-smi" <<'SH'
+#!/bin/sh
+# stand-in: 1639 MiB in use while a fake server runs, else 0
+if pgrep -x fake-llama-serv >/dev/null; then echo 1639; else echo 0; fi
+SH
+    chmod +x "$work/bin/nvidia-smi"
+    PATH=$work/bin:$PATH $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --gpu 0 --quiet >"$work/out" || fail "exit $?"
+    grep -q '"gpu_mib_before": 0, "gpu_mib_loaded": 1639, "layers_offloaded": "36/36"' "$work/out" || fail "summary: $(cat "$work/out")"
+    $G bury "$d" Q4_0 | grep -q '"gpu_mib_loaded": 1639, "gpu_mib_before": 0}' || fail "bury: $($G bury "$d" Q4_0)"
+}
+
 case_usage() {
     local rc
     rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --bogus 2>"$work/err" || rc=$?
@@ -384,7 +399,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_kill usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_kill gpu_memory usage}
 for c in $cases; do
     ok=1
     "case_$c"
