@@ -32,6 +32,11 @@ struct job {
     const struct config_rung *rung;
     enum job_state state;
     uv_process_t proc;
+    uv_pipe_t progress; /* the child's GRAVEYARD_PROGRESS_FD */
+    char line[512];     /* a progress line being read */
+    size_t line_len;
+    long done, total, right;
+    double tps, sec_per_q;
     int gpu; /* index into gpus, -1 none */
 };
 
@@ -45,6 +50,10 @@ struct ladder {
     const char *self;
     int quiet, stopping, sig;
     uv_signal_t sigs[2];
+    uv_timer_t tick;     /* progress: every second on a terminal, else
+                            every minute */
+    int tty, drawn;      /* lines of the live block now on the screen */
+    uint64_t last_plain; /* when plain progress lines were last printed */
 };
 
 static const char ladder_help[] =
@@ -77,6 +86,10 @@ static void note(const struct ladder *l, const char *fmt, ...)
 
     if (l->quiet)
         return;
+    if (l->drawn > 0) { /* the live block is redrawn at the next tick */
+        fprintf(stderr, "\033[%dA\033[J", l->drawn);
+        ((struct ladder *)l)->drawn = 0;
+    }
     fputs("graveyard ladder: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -85,6 +98,88 @@ static void note(const struct ladder *l, const char *fmt, ...)
 }
 
 static void schedule(struct ladder *l);
+
+/* One job's progress as a line: rung, GPU, done/total, right, speed, ETA. */
+static void describe(const struct ladder *l, const struct job *j, char *out,
+                     size_t size)
+{
+    long eta = j->sec_per_q > 0
+                   ? (long)((double)(j->total - j->done) * j->sec_per_q)
+                   : -1;
+    char gpu[64] = "";
+
+    if (j->gpu >= 0)
+        snprintf(gpu, sizeof(gpu), " GPU %s", l->c.gpus[j->gpu]);
+    if (j->total == 0) {
+        snprintf(out, size, "%-10s%s  starting", j->rung->name, gpu);
+        return;
+    }
+    snprintf(out, size,
+             "%-10s%s  %ld/%ld answered  %ld right  %.1f tok/s  ETA "
+             "%ldm%02lds",
+             j->rung->name, gpu, j->done, j->total, j->right, j->tps,
+             eta > 0 ? eta / 60 : 0, eta > 0 ? eta % 60 : 0);
+}
+
+static void tick_cb(uv_timer_t *t)
+{
+    struct ladder *l = t->data;
+    char line[256];
+    size_t i;
+    int n = 0;
+
+    if (l->quiet)
+        return;
+    if (!l->tty && uv_now(l->loop) - l->last_plain < 60000)
+        return;
+    l->last_plain = uv_now(l->loop);
+    if (l->tty && l->drawn > 0)
+        fprintf(stderr, "\033[%dA\033[J", l->drawn);
+    for (i = 0; i < l->njobs; i++) {
+        if (l->jobs[i].state != J_RUNNING)
+            continue;
+        describe(l, &l->jobs[i], line, sizeof(line));
+        fprintf(stderr, "%s%s\n", l->tty ? "  " : "graveyard ladder: ", line);
+        n++;
+    }
+    l->drawn = l->tty ? n : 0;
+}
+
+static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    static char chunk[4096];
+
+    (void)h;
+    (void)suggested;
+    *buf = uv_buf_init(chunk, sizeof(chunk));
+}
+
+/* Progress lines from a child: {"done", "total", "right", "tps",
+ * "sec_per_q"}. Unparsable lines are ignored: only a display. */
+static void progress_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    struct job *j = s->data;
+    ssize_t i;
+
+    if (n < 0) {
+        uv_close((uv_handle_t *)s, NULL);
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        char c = buf->base[i];
+        if (c != '\n') {
+            if (j->line_len + 1 < sizeof(j->line))
+                j->line[j->line_len++] = c;
+            continue;
+        }
+        j->line[j->line_len] = '\0';
+        j->line_len = 0;
+        sscanf(j->line,
+               "{\"done\": %ld, \"total\": %ld, \"right\": %ld, \"tps\": "
+               "%lf, \"sec_per_q\": %lf}",
+               &j->done, &j->total, &j->right, &j->tps, &j->sec_per_q);
+    }
+}
 
 static void exit_cb(uv_process_t *p, int64_t status, int sig)
 {
@@ -99,10 +194,14 @@ static void exit_cb(uv_process_t *p, int64_t status, int sig)
         j->state = J_BUSY;
     else
         j->state = J_FAILED;
-    note(l, "%s %s", j->rung->name,
-         j->state == J_DONE   ? "finished"
-         : j->state == J_BUSY ? "is being run by another process"
-                              : "failed (its error is above)");
+    if (j->state == J_DONE && j->total > 0)
+        note(l, "%s finished: %ld/%ld right", j->rung->name, j->right,
+             j->total);
+    else
+        note(l, "%s %s", j->rung->name,
+             j->state == J_DONE   ? "finished"
+             : j->state == J_BUSY ? "is being run by another process"
+                                  : "failed (its error is above)");
     uv_close((uv_handle_t *)p, NULL);
     schedule(l);
 }
@@ -114,7 +213,7 @@ static int start(struct ladder *l, struct job *j, int g)
     const char *argv[32 + 2 * CONFIG_MAX_ARGS * 2];
     char ngl[16], max_tokens[32], ctx[32], limit[32], *request = NULL;
     uv_process_options_t o;
-    uv_stdio_container_t stdio[3];
+    uv_stdio_container_t stdio[4];
     size_t n = 0, i;
     int rung_ngl = j->rung->ngl != -2 ? j->rung->ngl : c->ngl, rc;
 
@@ -166,10 +265,17 @@ static int start(struct ladder *l, struct job *j, int g)
     stdio[1].flags = UV_IGNORE; /* the summary is in rows/RUNG.done */
     stdio[2].flags = UV_INHERIT_FD;
     stdio[2].data.fd = 2;
+    uv_pipe_init(l->loop, &j->progress, 0);
+    j->progress.data = j;
+    j->done = j->total = j->right = 0;
+    j->tps = j->sec_per_q = 0;
+    j->line_len = 0;
+    stdio[3].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+    stdio[3].data.stream = (uv_stream_t *)&j->progress;
     o.file = l->self;
     o.args = (char **)argv;
     o.stdio = stdio;
-    o.stdio_count = 3;
+    o.stdio_count = 4;
     o.exit_cb = exit_cb;
     j->proc.data = j;
     rc = uv_spawn(l->loop, &j->proc, &o);
@@ -178,9 +284,11 @@ static int start(struct ladder *l, struct job *j, int g)
         fprintf(stderr, "graveyard ladder: cannot start '%s run': %s\n",
                 l->self, uv_strerror(rc));
         uv_close((uv_handle_t *)&j->proc, NULL);
+        uv_close((uv_handle_t *)&j->progress, NULL);
         j->state = J_FAILED;
         return -1;
     }
+    uv_read_start((uv_stream_t *)&j->progress, alloc_cb, progress_cb);
     j->state = J_RUNNING;
     j->gpu = g;
     if (g >= 0)
@@ -475,6 +583,8 @@ int cmd_ladder(int argc, char **argv)
     }
     snprintf(msg, sizeof(msg), "%ld", (long)getpid());
     setenv("GRAVEYARD_LADDER_PID", msg, 1);
+    setenv("GRAVEYARD_PROGRESS_FD", "3", 1);
+    l->tty = isatty(2);
     note(l, "%s: %zu rungs, %s, %zu GPU(s)%s", l->c.name, l->c.nrungs, version,
          l->ngpus, sn > 1 ? ", one shard" : "");
     l->loop = uv_default_loop();
@@ -484,15 +594,22 @@ int cmd_ladder(int argc, char **argv)
         l->sigs[i].data = l;
         uv_signal_start(&l->sigs[i], signal_cb, i ? SIGTERM : SIGINT);
     }
+    uv_timer_init(l->loop, &l->tick);
+    l->tick.data = l;
+    l->last_plain = uv_now(l->loop);
+    uv_timer_start(&l->tick, tick_cb, 1000, 1000);
     schedule(l);
     /* the signal handles keep the loop alive: run until no child is */
     while (uv_run(l->loop, UV_RUN_ONCE)) {
         size_t running = 0;
         for (i = 0; i < l->njobs; i++)
             running += l->jobs[i].state == J_RUNNING;
-        if (running == 0 && !l->stopping) {
-            uv_close((uv_handle_t *)&l->sigs[0], NULL);
-            uv_close((uv_handle_t *)&l->sigs[1], NULL);
+        if (running == 0 && l->stopping != 2) {
+            if (!l->stopping) {
+                uv_close((uv_handle_t *)&l->sigs[0], NULL);
+                uv_close((uv_handle_t *)&l->sigs[1], NULL);
+            }
+            uv_close((uv_handle_t *)&l->tick, NULL);
             l->stopping = 2;
         }
     }
@@ -501,9 +618,24 @@ int cmd_ladder(int argc, char **argv)
         rc = 128 + l->sig;
         goto out;
     }
-    for (i = 0; i < l->njobs; i++) {
-        failed += l->jobs[i].state == J_FAILED;
-        busy += l->jobs[i].state == J_BUSY;
+    {
+        struct buf done = {0}, bad = {0};
+        buf_append(&done, "", 0);
+        buf_append(&bad, "", 0);
+        for (i = 0; i < l->njobs; i++) {
+            const struct job *j = &l->jobs[i];
+            failed += j->state == J_FAILED;
+            busy += j->state == J_BUSY;
+            if (j->state == J_DONE || j->state == J_FAILED) {
+                struct buf *b = j->state == J_DONE ? &done : &bad;
+                buf_puts(b, b->len ? ", " : "");
+                buf_puts(b, j->rung->name);
+            }
+        }
+        note(l, "finished: %s; failed: %s", done.len ? done.p : "none",
+             bad.len ? bad.p : "none");
+        buf_release(&done);
+        buf_release(&bad);
     }
     if (failed) {
         fprintf(stderr,

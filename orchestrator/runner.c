@@ -87,6 +87,9 @@ struct runner {
     unsigned long long asked;
     unsigned long long log_dropped; /* server log bytes over the cap */
     long gpu_before, gpu_loaded;    /* MiB from nvidia-smi, -1 unknown */
+    int progress_fd;                /* a ladder's pipe, or -1 */
+    size_t asked_here;              /* rows added by this process */
+    uint64_t first_ask_ms;
     int server_starts;
 };
 
@@ -176,6 +179,32 @@ static json_t *num_or_null(double v)
     return v >= 0 ? json_real(v) : json_null();
 }
 
+/*
+ * Tell a ladder how far this rung is: one JSON line per row on the fd it
+ * names in GRAVEYARD_PROGRESS_FD (done, total, right so far, the last
+ * decode speed, seconds per question in this process). A full pipe drops
+ * the line: progress is never worth blocking a run for.
+ */
+static void progress(struct runner *r)
+{
+    char line[256];
+    double secs;
+    int n;
+
+    if (r->progress_fd < 0)
+        return;
+    r->asked_here++;
+    secs = (double)(uv_now(r->loop) - r->first_ask_ms) / 1000.0;
+    n = snprintf(line, sizeof(line),
+                 "{\"done\": %zu, \"total\": %zu, \"right\": %zu, "
+                 "\"tps\": %.1f, \"sec_per_q\": %.3f}\n",
+                 r->store.rows, r->qs.n, r->store.right,
+                 r->reply.decode_tps > 0 ? r->reply.decode_tps : 0.0,
+                 secs / (double)r->asked_here);
+    if (write(r->progress_fd, line, (size_t)n) < 0 && errno != EAGAIN)
+        r->progress_fd = -1;
+}
+
 /* Append the row for the current question; error is NULL for an answer. */
 static int append_row(struct runner *r, const char *error)
 {
@@ -223,6 +252,8 @@ static int append_row(struct runner *r, const char *error)
         return -1;
     }
     free(text);
+    r->store.right += (size_t)right;
+    progress(r);
     return 0;
 }
 
@@ -395,6 +426,8 @@ static void ask(struct runner *r)
     sse_release(&r->sse);
     sse_init(&r->sse, REPLY_CAP, sse_event, r);
     r->started_ms = uv_now(r->loop);
+    if (r->first_ask_ms == 0)
+        r->first_ask_ms = r->started_ms;
     body = request_body(r, &r->qs.q[r->next]);
     snprintf(url, sizeof(url), "%s/v1/chat/completions", r->url);
     if (http_request(r->http, url, body, 0, r->o->idle_s, body_cb,
@@ -900,6 +933,11 @@ int runner_run(const struct run_opts *o)
     r->o = o;
     r->lock_fd = -1;
     r->gpu_before = r->gpu_loaded = -1;
+    r->progress_fd = getenv("GRAVEYARD_PROGRESS_FD")
+                         ? atoi(getenv("GRAVEYARD_PROGRESS_FD"))
+                         : -1;
+    if (r->progress_fd >= 0)
+        fcntl(r->progress_fd, F_SETFL, O_NONBLOCK);
     r->current = (size_t)-1;
     r->loop = uv_default_loop();
     reply_init(&r->reply, REPLY_CAP);

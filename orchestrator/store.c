@@ -95,6 +95,8 @@ int store_open(struct store *s, const char *rundir, const char *rung,
         return -1;
     }
     s->rows = r->n;
+    for (size_t i = 0; i < r->n; i++)
+        s->right += (r->answers[i].flags & GRADER_A_RIGHT) != 0;
     grader_rung_free(r);
     return 0;
 }

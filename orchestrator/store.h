@@ -20,6 +20,8 @@ struct store {
     char path[4096];
     struct grader_qset *answered; /* ids already in the file */
     size_t rows;                  /* rows in the file */
+    size_t right;                 /* of them graded right (by the grader
+                                     when read, by the runner when added) */
     size_t cut;                   /* bytes of a torn last line cut back */
     unsigned long long written;   /* bytes appended by this process */
 };

@@ -313,7 +313,10 @@ case_ladder_demo() {
 case_ladder_gpus() {
     local d=$work/lg f
     ladder_config lg 6 '"0", "1", "2"' slow
-    $GT ladder "$work/lg.json" --quiet >/dev/null || fail "exit $?"
+    $GT ladder "$work/lg.json" >/dev/null 2>"$work/err" || fail "exit $?"
+    # progress when not on a terminal: a line per finished rung, the end
+    grep -q "^graveyard ladder: R6 finished: 1/4 right$" "$work/err" || fail "progress: $(cat "$work/err")"
+    grep -q "^graveyard ladder: finished: R1, R2, R3, R4, R5, R6; failed: none$" "$work/err" || fail "last line: $(tail -1 "$work/err")"
     for f in "$d"/logs/R*.server.log; do
         [ "$(grep -c 'server is listening' "$f")" = 1 ] || fail "$f: not exactly one server"
         grep -qE "CUDA_VISIBLE_DEVICES=[012]$" "$f" || fail "$f: no GPU given"
