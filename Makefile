@@ -146,6 +146,8 @@ bench: $(GRAVEYARD) $(FAKE)
 	$(PYTHON) tests/bench/run_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE) --questions $(RUN_BENCH_QUESTIONS)
 	sh tests/bench/hash_bench.sh $(GRAVEYARD)
+	$(PYTHON) tests/bench/sched_bench.py --graveyard $(GRAVEYARD) \
+	    --fake $(FAKE)
 
 deps:
 	sh scripts/deps.sh
