@@ -4,11 +4,14 @@
 # libcurl, jansson, OpenSSL, and libmicrohttpd for the fake llama-server
 # the tests and the demo run. Tests: cmocka, clang (libFuzzer), Python 3
 # with jsonschema (schema checks; the benchmark's baseline) and GNU time
-# and bc (the benchmarks' figures).
+# and bc (the benchmarks' figures); Slurm and munge for the test that runs
+# a ladder as a job array on a one-node cluster of its own (their
+# services are not started by installing them).
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
 libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev python3
-python3-jsonschema time bc"
+python3-jsonschema time bc
+slurmctld slurmd slurm-client munge"
 SUDO=
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive

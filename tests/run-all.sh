@@ -34,6 +34,7 @@ suite() {
 if [ $unit_only -eq 0 ]; then
     suite golden sh tests/golden/run.sh "${BUILD:-build}/graveyard"
     suite integration bash tests/integration/run.sh "${BUILD:-build}"
+    suite slurm bash tests/slurm/run.sh "${BUILD:-build}"
     # the schemas need Debian's python3-jsonschema, for /usr/bin/python3
     suite schemas /usr/bin/python3 tests/schemas/validate.py
 fi
