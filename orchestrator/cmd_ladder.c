@@ -49,7 +49,7 @@ struct ladder {
     size_t ngpus;
     const char *self;
     int quiet, stopping, sig;
-    uv_signal_t sigs[2];
+    uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
     uv_timer_t tick;     /* progress: every second on a terminal, else
                             every minute */
     int tty, drawn;      /* lines of the live block now on the screen */
@@ -339,8 +339,8 @@ static void signal_cb(uv_signal_t *h, int signum)
     for (i = 0; i < l->njobs; i++)
         if (l->jobs[i].state == J_RUNNING)
             uv_process_kill(&l->jobs[i].proc, SIGTERM);
-    uv_close((uv_handle_t *)&l->sigs[0], NULL);
-    uv_close((uv_handle_t *)&l->sigs[1], NULL);
+    for (i = 0; i < 3; i++)
+        uv_close((uv_handle_t *)&l->sigs[i], NULL);
 }
 
 /* The server's --version line, from argv (no shell); "" on failure. */
@@ -589,10 +589,11 @@ int cmd_ladder(int argc, char **argv)
          l->ngpus, sn > 1 ? ", one shard" : "");
     l->loop = uv_default_loop();
     l->loop->data = l;
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < 3; i++) {
+        static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
         uv_signal_init(l->loop, &l->sigs[i]);
         l->sigs[i].data = l;
-        uv_signal_start(&l->sigs[i], signal_cb, i ? SIGTERM : SIGINT);
+        uv_signal_start(&l->sigs[i], signal_cb, signums[i]);
     }
     uv_timer_init(l->loop, &l->tick);
     l->tick.data = l;
@@ -605,10 +606,9 @@ int cmd_ladder(int argc, char **argv)
         for (i = 0; i < l->njobs; i++)
             running += l->jobs[i].state == J_RUNNING;
         if (running == 0 && l->stopping != 2) {
-            if (!l->stopping) {
-                uv_close((uv_handle_t *)&l->sigs[0], NULL);
-                uv_close((uv_handle_t *)&l->sigs[1], NULL);
-            }
+            if (!l->stopping)
+                for (k = 0; k < 3; k++)
+                    uv_close((uv_handle_t *)&l->sigs[k], NULL);
             uv_close((uv_handle_t *)&l->tick, NULL);
             l->stopping = 2;
         }

@@ -59,7 +59,7 @@ struct runner {
     struct http *http;
     struct proc *server;
     uv_timer_t timer;
-    uv_signal_t sigs[2];
+    uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
     struct hash_job model_hash;
     int hash_done;   /* set on the loop thread when the hash came back */
     int hash_cached; /* it came from RUNDIR/sha256.cache */
@@ -132,8 +132,8 @@ static void close_all(struct runner *r)
     }
     if (!uv_is_closing((uv_handle_t *)&r->timer))
         uv_close((uv_handle_t *)&r->timer, NULL);
-    uv_close((uv_handle_t *)&r->sigs[0], NULL);
-    uv_close((uv_handle_t *)&r->sigs[1], NULL);
+    for (int i = 0; i < 3; i++)
+        uv_close((uv_handle_t *)&r->sigs[i], NULL);
 }
 
 /* Stop everything; the exit status is code. The server, if running, is
@@ -982,11 +982,14 @@ int runner_run(const struct run_opts *o)
              o->rung);
     uv_timer_init(r->loop, &r->timer);
     r->timer.data = r;
-    uv_signal_init(r->loop, &r->sigs[0]);
-    uv_signal_init(r->loop, &r->sigs[1]);
-    r->sigs[0].data = r->sigs[1].data = r;
-    uv_signal_start(&r->sigs[0], signal_cb, SIGINT);
-    uv_signal_start(&r->sigs[1], signal_cb, SIGTERM);
+    {
+        static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
+        for (int i = 0; i < 3; i++) {
+            uv_signal_init(r->loop, &r->sigs[i]);
+            r->sigs[i].data = r;
+            uv_signal_start(&r->sigs[i], signal_cb, signums[i]);
+        }
+    }
     follow_parent();
     {
         char vlog[4200];

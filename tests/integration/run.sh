@@ -138,6 +138,14 @@ case_sigterm_and_resume() {
     kill -TERM $pid; wait $pid; rc=$?
     [ $rc = 143 ] || fail "exit $rc after SIGTERM"
     servers_left && fail "a server outlived SIGTERM"
+    # the terminal going away (SIGHUP) stops the server too
+    $G run Q6_K "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>&1 &
+    pid=$!
+    while ! grep -q "server is listening" "$d/logs/Q6_K.server.log" 2>/dev/null; do sleep 0.1; done
+    sleep 0.3
+    kill -HUP $pid; wait $pid; rc=$?
+    [ $rc = 129 ] || fail "exit $rc after SIGHUP"
+    servers_left && fail "a server outlived SIGHUP"
     $G run Q6_K "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null || fail "resume exit $?"
     [ "$(rows "$d" Q6_K)" = 4 ] || fail "rows after resume: $(rows "$d" Q6_K)"
     $G bury "$d" Q6_K >/dev/null || fail "duplicate or broken rows after resume"
@@ -380,13 +388,14 @@ case_ladder_kill() {
 case_gpu_memory() {
     local d=$work/gm
     mkdir -p "$work/bin"
-    cat >"$work/bin/nvidia-smi" <<'SH'
+    cp "$work/good.gguf" "$work/gpumem.gguf"
+    cat >"$work/bin/nvidia-smi" <<SH
 #!/bin/sh
-# stand-in: 1639 MiB in use while a fake server runs, else 0
-if pgrep -x fake-llama-serv >/dev/null; then echo 1639; else echo 0; fi
+# stand-in: 1639 MiB in use while this case's fake server runs, else 0
+if pgrep -f "fake-llama-server -m $work/gpumem.gguf" >/dev/null; then echo 1639; else echo 0; fi
 SH
     chmod +x "$work/bin/nvidia-smi"
-    PATH=$work/bin:$PATH $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --gpu 0 --quiet >"$work/out" || fail "exit $?"
+    PATH=$work/bin:$PATH $GT run Q4_0 "$work/gpumem.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --gpu 0 --quiet >"$work/out" || fail "exit $?"
     grep -q '"gpu_mib_before": 0, "gpu_mib_loaded": 1639, "layers_offloaded": "36/36"' "$work/out" || fail "summary: $(cat "$work/out")"
     $G bury "$d" Q4_0 | grep -q '"gpu_mib_loaded": 1639, "gpu_mib_before": 0}' || fail "bury: $($G bury "$d" Q4_0)"
 }
