@@ -37,13 +37,15 @@ struct job {
     size_t line_len;
     long done, total, right;
     double tps, sec_per_q;
-    int gpu; /* index into gpus, -1 none */
+    int gpu; /* index into gpus while running, -1 none */
+    int pin; /* --replicate: the only GPU it may run on, or -1 */
+    char run_dir[4200];
 };
 
 struct ladder {
     struct config c;
     uv_loop_t *loop;
-    struct job jobs[CONFIG_MAX_RUNGS];
+    struct job *jobs; /* rungs, or rungs x GPUs with --replicate */
     size_t njobs;
     int gpu_busy[CONFIG_MAX_GPUS];
     size_t ngpus;
@@ -59,7 +61,7 @@ struct ladder {
 static const char ladder_help[] =
     "usage: graveyard ladder CONFIG [--llama PATH] [--gpus 0,1,...]\n"
     "                        [--only RUNG]... [--run-dir DIR]\n"
-    "                        [--shard I/N] [--quiet]\n"
+    "                        [--shard I/N] [--replicate] [--quiet]\n"
     "\n"
     "Run every rung of the ladder in CONFIG (docs/config.md), each with\n"
     "'graveyard run' on its own llama-server, skipping finished rungs and\n"
@@ -76,6 +78,9 @@ static const char ladder_help[] =
     "  --shard I/N    run share I of N (0-based): rung k when k % N == I;\n"
     "                 SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT give it\n"
     "                 under a Slurm job array\n"
+    "  --replicate    run the whole ladder once per GPU, each in its own\n"
+    "                 folder RUNDIR/gpu<ID>/ (the cross-GPU study on one\n"
+    "                 machine), and bury each\n"
     "  --quiet        no progress lines\n";
 
 static void note(const struct ladder *l, const char *fmt, ...)
@@ -195,8 +200,9 @@ static void exit_cb(uv_process_t *p, int64_t status, int sig)
     else
         j->state = J_FAILED;
     if (j->state == J_DONE && j->total > 0)
-        note(l, "%s finished: %ld/%ld right", j->rung->name, j->right,
-             j->total);
+        note(l, "%s%s%s finished: %ld/%ld right", j->rung->name,
+             j->pin >= 0 ? " on GPU " : "",
+             j->pin >= 0 ? l->c.gpus[j->pin] : "", j->right, j->total);
     else
         note(l, "%s %s", j->rung->name,
              j->state == J_DONE   ? "finished"
@@ -226,7 +232,7 @@ static int start(struct ladder *l, struct job *j, int g)
     argv[n++] = j->rung->name;
     argv[n++] = j->rung->model;
     argv[n++] = c->questions;
-    argv[n++] = c->run_dir;
+    argv[n++] = j->run_dir;
     argv[n++] = "--llama";
     argv[n++] = c->binary;
     argv[n++] = "--max-tokens";
@@ -320,6 +326,11 @@ static void schedule(struct ladder *l)
             start(l, j, -1);
             continue;
         }
+        if (j->pin >= 0) { /* --replicate: its own GPU or nothing */
+            if (!l->gpu_busy[j->pin])
+                start(l, j, j->pin);
+            continue;
+        }
         for (g = 0; g < l->ngpus && l->gpu_busy[g]; g++)
             ;
         if (g == l->ngpus)
@@ -404,7 +415,7 @@ static int shard_of(const char *arg, long *i, long *n)
 }
 
 /* Bury the chain, then the side rungs, in-process (cmd_bury). */
-static int bury_all(struct ladder *l)
+static int bury_all(struct ladder *l, const char *run_dir)
 {
     const struct config *c = &l->c;
     char *argv[CONFIG_MAX_RUNGS + 8], json[4200];
@@ -412,13 +423,14 @@ static int bury_all(struct ladder *l)
     int argc = 0, rc;
 
     argv[argc++] = "bury";
-    argv[argc++] = c->run_dir;
+    argv[argc++] = (char *)run_dir;
     argv[argc++] = c->reference;
     for (i = 0; i < c->nrungs; i++)
         if (!c->rungs[i].side && strcmp(c->rungs[i].name, c->reference))
             argv[argc++] = c->rungs[i].name;
     argv[argc] = NULL;
-    printf("# %s: the ladder against %s\n", c->name, c->reference);
+    printf("# %s: the ladder against %s, in %s\n", c->name, c->reference,
+           run_dir);
     fflush(stdout);
     rc = cmd_bury(argc, argv);
     if (rc != 0)
@@ -429,7 +441,7 @@ static int bury_all(struct ladder *l)
             argv[argc++] = c->rungs[i].name;
     if (argc == 3)
         return 0;
-    snprintf(json, sizeof(json), "--json=%s/graveyard-side.json", c->run_dir);
+    snprintf(json, sizeof(json), "--json=%s/graveyard-side.json", run_dir);
     argv[argc++] = json;
     argv[argc] = NULL;
     printf("# %s: side rungs against %s\n", c->name, c->reference);
@@ -437,16 +449,16 @@ static int bury_all(struct ladder *l)
     return cmd_bury(argc, argv);
 }
 
-static int all_done(const struct config *c)
+static int all_done(const struct config *c, const char *run_dir)
 {
-    char path[4200];
+    char path[4400];
     struct stat st;
     size_t i;
 
     for (i = 0; i < c->nrungs; i++) {
-        snprintf(path, sizeof(path), "%s/rows/%s.done", c->run_dir,
-                 c->rungs[i].name);
-        if (stat(path, &st) != 0)
+        if ((size_t)snprintf(path, sizeof(path), "%s/rows/%s.done", run_dir,
+                             c->rungs[i].name) >= sizeof(path) ||
+            stat(path, &st) != 0)
             return 0;
     }
     return 1;
@@ -475,7 +487,7 @@ int cmd_ladder(int argc, char **argv)
     const char *pos[1], *llama = NULL, *gpus = NULL, *run_dir = NULL,
                         *shard = NULL, *only[CONFIG_MAX_RUNGS];
     size_t npos, nonly = 0, i, k;
-    int quiet = 0, help = 0, rc, failed = 0, busy = 0;
+    int quiet = 0, help = 0, rc, failed = 0, busy = 0, replicate = 0;
     const struct cli_flag flags[] = {
         {"--llama", &llama, NULL, NULL, NULL, 0},
         {"--gpus", &gpus, NULL, NULL, NULL, 0},
@@ -483,6 +495,7 @@ int cmd_ladder(int argc, char **argv)
         {"--run-dir", &run_dir, NULL, NULL, NULL, 0},
         {"--shard", &shard, NULL, NULL, NULL, 0},
         {"--quiet", NULL, &quiet, NULL, NULL, 0},
+        {"--replicate", NULL, &replicate, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct ladder *l;
     char msg[1024], version[512];
@@ -569,10 +582,27 @@ int cmd_ladder(int argc, char **argv)
     l->self = self_path;
     l->quiet = quiet;
     l->ngpus = l->c.ngpus;
-    for (i = 0; i < l->c.nrungs; i++) {
+    if (replicate && l->ngpus == 0) {
+        cli_error("ladder", "--replicate needs GPUs (gpus in the config, or "
+                            "--gpus)");
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    l->jobs =
+        calloc(l->c.nrungs * (replicate ? l->ngpus : 1), sizeof(*l->jobs));
+    if (l->jobs == NULL)
+        abort();
+    for (i = 0; i < l->c.nrungs * (replicate ? l->ngpus : 1); i++) {
         struct job *j = &l->jobs[l->njobs++];
-        j->rung = &l->c.rungs[i];
+        size_t g = i / l->c.nrungs;
+        j->rung = &l->c.rungs[i % l->c.nrungs];
         j->gpu = -1;
+        j->pin = replicate ? (int)g : -1;
+        if (replicate)
+            snprintf(j->run_dir, sizeof(j->run_dir), "%s/gpu%s", l->c.run_dir,
+                     l->c.gpus[g]);
+        else
+            snprintf(j->run_dir, sizeof(j->run_dir), "%s", l->c.run_dir);
         j->state = (long)i % sn == si ? J_PENDING : J_OTHER;
         if (nonly > 0) {
             for (k = 0; k < nonly && strcmp(only[k], j->rung->name); k++)
@@ -643,8 +673,24 @@ int cmd_ladder(int argc, char **argv)
                 "command to resume: graveyard ladder %s\n",
                 failed, pos[0]);
         rc = EXIT_FAILED;
-    } else if (all_done(&l->c)) {
-        rc = bury_all(l);
+    } else if (!replicate && all_done(&l->c, l->c.run_dir)) {
+        rc = bury_all(l, l->c.run_dir);
+    } else if (replicate) {
+        /* the same ladder once per GPU: bury each folder that is whole */
+        char dir[4200];
+        int whole = 1;
+        rc = EXIT_OK;
+        for (i = 0; i < l->ngpus && rc == EXIT_OK; i++) {
+            snprintf(dir, sizeof(dir), "%s/gpu%s", l->c.run_dir, l->c.gpus[i]);
+            if (all_done(&l->c, dir))
+                rc = bury_all(l, dir);
+            else
+                whole = 0;
+        }
+        if (rc == EXIT_OK && !whole)
+            fprintf(stderr, "graveyard ladder: this share is done; run the "
+                            "same command again to bury every GPU's "
+                            "ladder\n");
     } else {
         fprintf(stderr,
                 "graveyard ladder: this share is done%s; bury when "
@@ -656,6 +702,7 @@ int cmd_ladder(int argc, char **argv)
     }
 out:
     config_release(&l->c);
+    free(l->jobs);
     free(l);
     return rc;
 }

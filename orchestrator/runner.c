@@ -876,9 +876,16 @@ static int lock_rung(const struct run_opts *o, int *fd, char *msg,
     char path[4200], pid[32] = "";
     ssize_t n;
 
-    snprintf(path, sizeof(path), "%s", o->rundir);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST)
-        goto fail;
+    /* the run folder and its parents, as mkdir -p */
+    snprintf(path, sizeof(path), "%s/", o->rundir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            goto fail;
+        *p = '/';
+    }
     snprintf(path, sizeof(path), "%s/locks", o->rundir);
     if (mkdir(path, 0755) != 0 && errno != EEXIST)
         goto fail;

@@ -365,6 +365,18 @@ case_ladder_bad() {
     true
 }
 
+# --replicate: the whole ladder once per GPU, a folder each, each buried
+case_ladder_replicate() {
+    local d=$work/lr g
+    $GT ladder configs/demo.json --run-dir "$d" --replicate --gpus 4,7 --quiet >"$work/out" || fail "exit $?"
+    for g in 4 7; do
+        [ "$(ls "$d/gpu$g"/rows/*.done | wc -l)" = 5 ] || fail "gpu$g: not every rung"
+        [ "$(grep -h "CUDA_VISIBLE_DEVICES" "$d/gpu$g"/logs/*.server.log | sort -u)" = "fake: CUDA_VISIBLE_DEVICES=$g" ] || fail "gpu$g: servers on other GPUs"
+        [ -f "$d/gpu$g/graveyard.json" ] && [ -f "$d/gpu$g/graveyard-side.json" ] || fail "gpu$g: not buried"
+    done
+    [ "$(grep -c '"tombstones": 11' "$work/out")" = 2 ] || fail "bury: $(cat "$work/out")"
+}
+
 # SIGKILL the ladder at random moments, resume each time; the bury must
 # equal an uninterrupted ladder's, and no server may be left behind.
 case_ladder_kill() {
@@ -411,7 +423,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_kill gpu_memory usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory usage}
 for c in $cases; do
     ok=1
     "case_$c"
