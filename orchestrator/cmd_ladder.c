@@ -216,8 +216,9 @@ static void exit_cb(uv_process_t *p, int64_t status, int sig)
 static int start(struct ladder *l, struct job *j, int g)
 {
     const struct config *c = &l->c;
-    const char *argv[32 + 2 * CONFIG_MAX_ARGS * 2];
+    const char *argv[40 + 2 * CONFIG_MAX_ARGS * 2];
     char ngl[16], max_tokens[32], ctx[32], limit[32], *request = NULL;
+    char *sargv = NULL, *senv = NULL;
     uv_process_options_t o;
     uv_stdio_container_t stdio[4];
     size_t n = 0, i;
@@ -257,6 +258,20 @@ static int start(struct ladder *l, struct job *j, int g)
         argv[n++] = "--request";
         argv[n++] = request;
     }
+    if (c->prompt) {
+        argv[n++] = "--prompt";
+        argv[n++] = c->prompt;
+    }
+    if (c->argv_template) {
+        sargv = json_dumps(c->argv_template, JSON_COMPACT);
+        argv[n++] = "--server-argv";
+        argv[n++] = sargv;
+    }
+    if (c->env_template) {
+        senv = json_dumps(c->env_template, JSON_COMPACT);
+        argv[n++] = "--server-env";
+        argv[n++] = senv;
+    }
     for (i = 0; i < c->nserver_args; i++) {
         argv[n++] = "--server-arg";
         argv[n++] = c->server_args[i];
@@ -286,6 +301,8 @@ static int start(struct ladder *l, struct job *j, int g)
     j->proc.data = j;
     rc = uv_spawn(l->loop, &j->proc, &o);
     free(request);
+    free(sargv);
+    free(senv);
     if (rc != 0) {
         fprintf(stderr, "graveyard ladder: cannot start '%s run': %s\n",
                 l->self, uv_strerror(rc));

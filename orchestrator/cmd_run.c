@@ -38,6 +38,14 @@ static const char run_help[] =
     "  --idle-timeout S    a stream silent for S s has hung (120)\n"
     "  --log-cap BYTES     server log kept per rung: the first and last\n"
     "                      halves (default 4194304)\n"
+    "  --prompt TEXT       the prompt, with {question} where the question\n"
+    "                      goes (recorded in the manifest)\n"
+    "  --server-argv JSON  the server's arguments after the binary, a JSON\n"
+    "                      list with {model} {port} {ngl} {ctx} {seed}, for\n"
+    "                      builds whose flags differ (--host is always\n"
+    "                      127.0.0.1)\n"
+    "  --server-env JSON   extra server environment, a JSON object; {gpu}\n"
+    "                      is the --gpu value\n"
     "  --force             resume although a setting changed (recorded)\n"
     "  --quiet             no progress lines on stderr\n"
     "\n"
@@ -76,12 +84,89 @@ static const char *resolve_llama(const char *path, char *buf, size_t size)
     return path;
 }
 
+/* --server-argv: a list of strings with {model} and {port}; any --host
+ * must be 127.0.0.1 (the server is never reachable from outside). */
+static int check_argv(const char *text, json_t **out)
+{
+    json_error_t jerr;
+    json_t *a = json_loads(text, 0, &jerr), *v;
+    int model = 0, port = 0;
+    size_t i;
+
+    *out = NULL;
+    if (!json_is_array(a) || json_array_size(a) > 48) {
+        cli_error("run",
+                  "--server-argv must be a JSON list of at most 48 "
+                  "strings%s%s",
+                  a ? "" : ": ", a ? "" : jerr.text);
+        json_decref(a);
+        return -1;
+    }
+    json_array_foreach(a, i, v)
+    {
+        const char *t = json_string_value(v);
+        json_t *next = json_array_get(a, i + 1);
+        if (t == NULL || strlen(t) > 900) {
+            cli_error("run", "--server-argv item %zu is not a short string",
+                      i);
+            json_decref(a);
+            return -1;
+        }
+        model |= strstr(t, "{model}") != NULL;
+        port |= strstr(t, "{port}") != NULL;
+        if (strcmp(t, "--host") == 0 &&
+            (!json_is_string(next) ||
+             strcmp(json_string_value(next), "127.0.0.1") != 0)) {
+            cli_error("run", "--server-argv: the server binds 127.0.0.1 "
+                             "only");
+            json_decref(a);
+            return -1;
+        }
+    }
+    if (!model || !port) {
+        cli_error("run", "--server-argv must place {model} and {port}");
+        json_decref(a);
+        return -1;
+    }
+    *out = a;
+    return 0;
+}
+
+static int check_env(const char *text, json_t **out)
+{
+    json_error_t jerr;
+    json_t *o = json_loads(text, 0, &jerr), *v;
+    const char *key;
+
+    *out = NULL;
+    if (!json_is_object(o)) {
+        cli_error("run", "--server-env must be a JSON object%s%s",
+                  o ? "" : ": ", o ? "" : jerr.text);
+        json_decref(o);
+        return -1;
+    }
+    json_object_foreach(o, key, v)
+    {
+        if (!json_is_string(v) || key[0] == '\0' || strchr(key, '=')) {
+            cli_error("run",
+                      "--server-env: '%s' must be a name with a "
+                      "string value",
+                      key);
+            json_decref(o);
+            return -1;
+        }
+    }
+    *out = o;
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
     const char *pos[4], *llama = NULL, *limit = NULL, *ngl = NULL,
                         *max_tokens = NULL, *ctx = NULL, *gpu = NULL,
                         *request = NULL, *health = NULL, *idle = NULL,
-                        *log_cap = NULL;
+                        *log_cap = NULL, *prompt = NULL, *sargv = NULL,
+                        *senv = NULL;
     const char *server_args[32];
     size_t npos, nserver = 0;
     int think = 0, force = 0, quiet = 0, help = 0, rc;
@@ -98,6 +183,9 @@ int cmd_run(int argc, char **argv)
         {"--health-timeout", &health, NULL, NULL, NULL, 0},
         {"--idle-timeout", &idle, NULL, NULL, NULL, 0},
         {"--log-cap", &log_cap, NULL, NULL, NULL, 0},
+        {"--prompt", &prompt, NULL, NULL, NULL, 0},
+        {"--server-argv", &sargv, NULL, NULL, NULL, 0},
+        {"--server-env", &senv, NULL, NULL, NULL, 0},
         {"--force", NULL, &force, NULL, NULL, 0},
         {"--quiet", NULL, &quiet, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
@@ -174,7 +262,22 @@ int cmd_run(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    if (prompt && strstr(prompt, "{question}") == NULL) {
+        cli_error("run", "--prompt must say where the question goes with "
+                         "{question}");
+        json_decref(o.request);
+        return EXIT_USAGE;
+    }
+    o.prompt = prompt;
+    if ((sargv && check_argv(sargv, &o.argv_template) != 0) ||
+        (senv && check_env(senv, &o.env_template) != 0)) {
+        json_decref(o.request);
+        json_decref(o.argv_template);
+        return EXIT_USAGE;
+    }
     rc = runner_run(&o);
     json_decref(o.request);
+    json_decref(o.argv_template);
+    json_decref(o.env_template);
     return rc;
 }

@@ -204,8 +204,9 @@ int config_load(const char *path, struct config *c, char *msg, size_t msgsize)
     static const char *const top[] = {
         "name",       "questions", "run_dir", "reference", "rungs",
         "side_rungs", "server",    "request", "thinking",  "gpus",
-        "ngl",        "ctx",       "limit",   NULL};
-    static const char *const server[] = {"binary", "version", "args", NULL};
+        "ngl",        "ctx",       "limit",   "prompt",    NULL};
+    static const char *const server[] = {"binary", "version", "args",
+                                         "argv",   "env",     NULL};
     static const char *const request[] = {"max_tokens", "extra", NULL};
     struct ctx cx = {path, msg, msgsize}, *x = &cx;
     json_error_t jerr;
@@ -247,6 +248,31 @@ int config_load(const char *path, struct config *c, char *msg, size_t msgsize)
         strings(x, v, "args", "server", c->server_args, &c->nserver_args,
                 CONFIG_MAX_ARGS))
         goto out;
+    v = json_object_get(json_object_get(root, "server"), "argv");
+    if (v != NULL) {
+        if (!json_is_array(v)) {
+            snprintf(msg, msgsize, "%s: 'server.argv' must be a list", path);
+            goto out;
+        }
+        c->argv_template = json_incref(v);
+    }
+    v = json_object_get(json_object_get(root, "server"), "env");
+    if (v != NULL) {
+        if (!json_is_object(v)) {
+            snprintf(msg, msgsize, "%s: 'server.env' must be an object", path);
+            goto out;
+        }
+        c->env_template = json_incref(v);
+    }
+    if (str(x, root, "prompt", "", 0, &c->prompt))
+        goto out;
+    if (c->prompt && strstr(c->prompt, "{question}") == NULL) {
+        snprintf(msg, msgsize,
+                 "%s: 'prompt' must say where the question "
+                 "goes with {question}",
+                 path);
+        goto out;
+    }
     v = json_object_get(root, "thinking");
     if (v != NULL && !json_is_boolean(v)) {
         snprintf(msg, msgsize, "%s: 'thinking' must be true or false", path);
@@ -313,5 +339,8 @@ void config_release(struct config *c)
     free(c->binary);
     free(c->version);
     json_decref(c->request);
+    json_decref(c->argv_template);
+    json_decref(c->env_template);
+    free(c->prompt);
     memset(c, 0, sizeof(*c));
 }

@@ -35,6 +35,9 @@ struct config {
     int think, ngl;
     long max_tokens, ctx, limit;
     json_t *request; /* extra request fields, or NULL */
+    char *prompt;          /* with {question}, or NULL */
+    json_t *argv_template; /* server.argv, or NULL */
+    json_t *env_template;  /* server.env, or NULL */
 };
 
 /* Load and check path. Returns 0, or -1 with one line in msg. */

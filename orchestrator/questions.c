@@ -17,16 +17,20 @@ const char questions_prompt[] =
     "final answer on its own line as \"Answer: <number>\", with the number "
     "only.\n\n{question}";
 
-char *questions_prompt_for(const struct question *q)
+char *questions_prompt_for(const char *prompt, const struct question *q)
 {
-    const char *mark = strstr(questions_prompt, "{question}");
-    size_t head = (size_t)(mark - questions_prompt), tail;
+    const char *mark = strstr(prompt, "{question}");
     struct buf b = {0};
 
-    tail = strlen(mark + 10);
-    buf_append(&b, questions_prompt, head);
+    if (mark == NULL) { /* checked by callers; the question goes last */
+        buf_puts(&b, prompt);
+        buf_puts(&b, "\n\n");
+        buf_puts(&b, q->text);
+        return b.p;
+    }
+    buf_append(&b, prompt, (size_t)(mark - prompt));
     buf_puts(&b, q->text);
-    buf_append(&b, mark + 10, tail);
+    buf_puts(&b, mark + 10);
     return b.p;
 }
 

@@ -37,11 +37,12 @@ int questions_load(const char *path, long limit, struct questions *out,
                    char *msg, size_t msgsize);
 void questions_release(struct questions *qs);
 
-/* The prompt's text: the one place it lives. {question} is replaced by the
- * question; the manifest records this text so a change is noticed. */
+/* The default prompt's text: the one place it lives. {question} is
+ * replaced by the question; the manifest records the prompt in use so a
+ * change is noticed. A config or --prompt may give another. */
 extern const char questions_prompt[];
 
-/* The user message for q (new string, free with free()). */
-char *questions_prompt_for(const struct question *q);
+/* The user message for q from prompt (new string, free with free()). */
+char *questions_prompt_for(const char *prompt, const struct question *q);
 
 #endif

@@ -395,7 +395,9 @@ static void request_done(void *ctx, long status, const char *err)
 
 static char *request_body(struct runner *r, const struct question *q)
 {
-    char *prompt = questions_prompt_for(q), *text;
+    char *prompt = questions_prompt_for(
+             r->o->prompt ? r->o->prompt : questions_prompt, q),
+         *text;
     json_t *body = json_pack(
         "{s:[{s:s,s:s}],s:b,s:i,s:i,s:b,s:I,s:{s:b}}", "messages", "role",
         "user", "content", prompt, "stream", 1, "temperature", 0, "seed", 0,
@@ -535,6 +537,85 @@ static void write_pid(struct runner *r)
         say(r, "%s", msg);
 }
 
+/* Replace {model} {port} {ngl} {ctx} {seed} in s into out. */
+static void expand(const struct runner *r, const char *s, const char *port,
+                   const char *ctx, const char *ngl, char *out, size_t size)
+{
+    static const char *const keys[] = {"{model}", "{port}", "{ngl}",
+                                       "{ctx}",   "{seed}", "{gpu}"};
+    const char *vals[6] = {r->o->model, port, ngl,
+                           ctx,         "0",  r->o->gpu ? r->o->gpu : ""};
+    size_t n = 0, i;
+
+    while (*s && n + 1 < size) {
+        for (i = 0; i < 6; i++)
+            if (strncmp(s, keys[i], strlen(keys[i])) == 0)
+                break;
+        if (i < 6) {
+            n += (size_t)snprintf(out + n, size - n, "%s", vals[i]);
+            if (n >= size)
+                n = size - 1;
+            s += strlen(keys[i]);
+        } else {
+            out[n++] = *s++;
+        }
+    }
+    out[n] = '\0';
+}
+
+/*
+ * The server's arguments from the config's template (checked by
+ * cmd_run: strings, {model} and {port} present, any --host 127.0.0.1).
+ * With --ngl auto, a "{ngl}" item goes, and the flag before it. The
+ * server always binds 127.0.0.1: without --host in the template, it is
+ * added.
+ */
+static size_t template_argv(struct runner *r, const char **argv, size_t n,
+                            const char *port, const char *ctx, const char *ngl)
+{
+    static char pool[48][1024];
+    json_t *item;
+    size_t i, host = 0;
+
+    json_array_foreach(r->o->argv_template, i, item)
+    {
+        const char *t = json_string_value(item);
+        if (i >= 48 || n >= 58)
+            break;
+        if (r->o->ngl < 0 && strcmp(t, "{ngl}") == 0) {
+            if (n > 1 && argv[n - 1][0] == '-')
+                n--;
+            continue;
+        }
+        host |= strcmp(t, "--host") == 0;
+        expand(r, t, port, ctx, ngl, pool[i], sizeof(pool[i]));
+        argv[n++] = pool[i];
+    }
+    if (!host) {
+        argv[n++] = "--host";
+        argv[n++] = "127.0.0.1";
+    }
+    return n;
+}
+
+/* The config's extra server environment, {gpu} and the rest expanded;
+ * a variable that needs a GPU when none was given is left out. */
+static void template_env(struct runner *r)
+{
+    const char *key;
+    json_t *v;
+    char value[1024];
+
+    json_object_foreach(r->o->env_template, key, v)
+    {
+        const char *t = json_string_value(v);
+        if (t == NULL || (r->o->gpu == NULL && strstr(t, "{gpu}")))
+            continue;
+        expand(r, t, "", "", "", value, sizeof(value));
+        setenv(key, value, 1);
+    }
+}
+
 static void start_server(struct runner *r)
 {
     char port[16], ctx[32], ngl[16], msg[512];
@@ -547,21 +628,25 @@ static void start_server(struct runner *r)
     snprintf(ngl, sizeof(ngl), "%d", r->o->ngl);
     snprintf(r->url, sizeof(r->url), "http://127.0.0.1:%d", r->port);
     argv[n++] = r->o->llama;
-    argv[n++] = "-m";
-    argv[n++] = r->o->model;
-    argv[n++] = "--host";
-    argv[n++] = "127.0.0.1";
-    argv[n++] = "--port";
-    argv[n++] = port;
-    argv[n++] = "-c";
-    argv[n++] = ctx;
-    argv[n++] = "-np";
-    argv[n++] = "1";
-    argv[n++] = "--seed";
-    argv[n++] = "0";
-    if (r->o->ngl >= 0) {
-        argv[n++] = "-ngl";
-        argv[n++] = ngl;
+    if (r->o->argv_template != NULL) {
+        n = template_argv(r, argv, n, port, ctx, ngl);
+    } else {
+        argv[n++] = "-m";
+        argv[n++] = r->o->model;
+        argv[n++] = "--host";
+        argv[n++] = "127.0.0.1";
+        argv[n++] = "--port";
+        argv[n++] = port;
+        argv[n++] = "-c";
+        argv[n++] = ctx;
+        argv[n++] = "-np";
+        argv[n++] = "1";
+        argv[n++] = "--seed";
+        argv[n++] = "0";
+        if (r->o->ngl >= 0) {
+            argv[n++] = "-ngl";
+            argv[n++] = ngl;
+        }
     }
     for (i = 0; i < r->o->n_server_args && n < 62; i++)
         argv[n++] = r->o->server_args[i];
@@ -569,6 +654,7 @@ static void start_server(struct runner *r)
     /* inherited by the child; this process itself uses no GPU */
     if (r->o->gpu != NULL)
         setenv("CUDA_VISIBLE_DEVICES", r->o->gpu, 1);
+    template_env(r);
     if (r->server_starts == 0)
         r->gpu_before = gpu_mib_used(r->o->gpu); /* before any load */
     r->server_dead = 0;
@@ -669,7 +755,8 @@ static json_t *settings(struct runner *r, const char *qhash)
         json_object_set(req, "extra", r->o->request);
     return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:{s:s}}", "graveyard",
                      GRAVEYARD_VERSION, "questions", "path", r->o->questions,
-                     "sha256", qhash, "prompt", questions_prompt, "request",
+                     "sha256", qhash, "prompt",
+                     r->o->prompt ? r->o->prompt : questions_prompt, "request",
                      req, "server", "version", r->version);
 }
 
@@ -714,6 +801,10 @@ static int record(struct runner *r, const struct hash_job *job, char *msg,
                      "bytes", (json_int_t)job->bytes, "sha256", job->hex,
                      "ctx", (json_int_t)r->o->ctx, "ngl", r->o->ngl,
                      "server_args", args);
+    if (r->o->argv_template)
+        json_object_set(rung, "server_argv", r->o->argv_template);
+    if (r->o->env_template)
+        json_object_set(rung, "server_env", r->o->env_template);
     changed = manifest_check(r->o->rundir, r->o->rung, shared, rung,
                              r->o->force, msg, msgsize);
     json_decref(shared);

@@ -32,6 +32,10 @@ struct run_opts {
     unsigned grace_ms;     /* SIGTERM to SIGKILL */
     size_t log_cap;        /* bytes of server log kept */
     int force;             /* resume despite a changed setting */
+    const char *prompt;    /* with {question}; NULL: questions_prompt */
+    json_t *argv_template; /* server argv after the binary, with {model}
+                              {port} {ngl} {ctx} {seed}; NULL: ours */
+    json_t *env_template;  /* extra server environment, with {gpu} */
     int quiet;
 };
 

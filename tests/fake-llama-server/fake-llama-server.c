@@ -479,7 +479,11 @@ int main(int argc, char **argv)
         logf_ = stdout;
     setvbuf(logf_, NULL, _IOLBF, 0);
     fprintf(stderr, "llama_model_loader: loaded meta data from %s\n", path);
-    /* so tests can see which GPU a server was given */
+    /* so tests can see the command line and the GPU a server was given */
+    fputs("fake: args:", stderr);
+    for (i = 1; i < argc; i++)
+        fprintf(stderr, " %s", argv[i]);
+    fputc('\n', stderr);
     fprintf(stderr, "fake: CUDA_VISIBLE_DEVICES=%s\n",
             getenv("CUDA_VISIBLE_DEVICES") ? getenv("CUDA_VISIBLE_DEVICES")
                                            : "(unset)");

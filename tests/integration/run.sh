@@ -412,6 +412,42 @@ SH
     $G bury "$d" Q4_0 | grep -q '"gpu_mib_loaded": 1639, "gpu_mib_before": 0}' || fail "bury: $($G bury "$d" Q4_0)"
 }
 
+# the server's argv and environment from templates, and another prompt
+case_templates() {
+    local d=$work/tpl rc log
+    $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet \
+        --server-argv '["--model", "{model}", "--port", "{port}", "-c", "{ctx}", "--seed", "{seed}", "-ngl", "{ngl}"]' \
+        --ngl auto --gpu 2 --server-env '{"CUDA_VISIBLE_DEVICES": "1{gpu}"}' \
+        --prompt 'Please answer: {question} (end with Answer: N)' >/dev/null || fail "exit $?"
+    log=$d/logs/Q4_0.server.log
+    grep -q "^fake: args: --model $work/good.gguf --port [0-9]* -c 4096 --seed 0 --host 127.0.0.1\$" "$log" || fail "argv: $(grep 'fake: args' "$log")"
+    grep -q "fake: CUDA_VISIBLE_DEVICES=12$" "$log" || fail "env: $(grep CUDA "$log")"
+    grep -q '"prompt": "Please answer: {question} (end with Answer: N)"' "$d/manifest.json" || fail "prompt not recorded"
+    [ "$(field "$d/rows/Q4_0.jsonl" apples right)" = true ] || fail "the prompt lost the question"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/tpl2" --llama "$FAKE" --server-argv '["-m", "{model}", "--port", "{port}", "--host", "0.0.0.0"]' 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "binds 127.0.0.1 only" "$work/err" || fail "--host 0.0.0.0: $rc $(cat "$work/err")"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/tpl2" --llama "$FAKE" --server-argv '["-m", "{model}"]' 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "{port}" "$work/err" || fail "no {port}: $rc $(cat "$work/err")"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/tpl2" --llama "$FAKE" --prompt 'no place' 2>"$work/err" || rc=$?
+    [ $rc = 2 ] || fail "--prompt without {question}: $rc"
+}
+
+case_ladder_templates() {
+    local d=$work/lt
+    cat >"$work/lt.json" <<JSON
+{"name": "templates", "questions": "$work/q.jsonl", "run_dir": "$d",
+ "prompt": "Solve: {question}",
+ "rungs": [{"name": "A", "model": "$work/good.gguf", "ngl": "auto"}],
+ "server": {"binary": "$FAKE", "argv": ["-m", "{model}", "--port", "{port}", "-ngl", "{ngl}"],
+            "env": {"CUDA_VISIBLE_DEVICES": "1{gpu}"}},
+ "gpus": ["3"]}
+JSON
+    $GT ladder "$work/lt.json" --quiet >/dev/null || fail "exit $?"
+    grep -q "^fake: args: -m $work/good.gguf --port [0-9]* --host 127.0.0.1\$" "$d/logs/A.server.log" || fail "argv: $(grep 'fake: args' "$d/logs/A.server.log")"
+    grep -q "fake: CUDA_VISIBLE_DEVICES=13$" "$d/logs/A.server.log" || fail "env"
+    grep -q '"prompt": "Solve: {question}"' "$d/manifest.json" || fail "prompt"
+}
+
 case_usage() {
     local rc
     rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --bogus 2>"$work/err" || rc=$?
@@ -423,7 +459,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates usage}
 for c in $cases; do
     ok=1
     "case_$c"

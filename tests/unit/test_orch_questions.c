@@ -108,12 +108,15 @@ static void test_bad_files(void **state)
 static void test_prompt(void **state)
 {
     struct question q = {"test-1", "How many apples?", "3"};
-    char *p = questions_prompt_for(&q);
+    char *p = questions_prompt_for(questions_prompt, &q);
 
     (void)state;
     assert_non_null(strstr(p, "How many apples?"));
     assert_non_null(strstr(p, "Answer: <number>"));
     assert_null(strstr(p, "{question}"));
+    free(p);
+    p = questions_prompt_for("Q: {question}\nA:", &q);
+    assert_string_equal(p, "Q: How many apples?\nA:");
     free(p);
 }
 
