@@ -36,5 +36,8 @@ say "resume: a finished rung prints its summary and starts no server" \
 "$build/graveyard" run Q4_0 "$d/Q4_0.gguf" "$d/questions.jsonl" "$run" \
     --llama "$build/fake-llama-server"
 
-printf '\nRows: %s/rows/ (docs/rows.md). Server logs: %s/logs/. Settings: %s/manifest.json.\n' \
+say "the graveyard: the ladder buried against BF16" \
+    "graveyard bury $run BF16 Q8_0 Q4_0 Q2_K"
+"$build/graveyard" bury "$run" BF16 Q8_0 Q4_0 Q2_K
+printf '\nRows: %s/rows/ (docs/rows.md). Tombstones: %s/graveyard.json. Server logs: %s/logs/.\n' \
     "$run" "$run" "$run"
