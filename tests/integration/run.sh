@@ -448,6 +448,22 @@ JSON
     grep -q '"prompt": "Solve: {question}"' "$d/manifest.json" || fail "prompt"
 }
 
+# resuming a folder with another llama.cpp build stops: rows would mix
+case_other_build() {
+    local d=$work/ob rc
+    cat >"$work/other-build" <<SH
+#!/bin/sh
+# the fake under another build number
+if [ "\$1" = "--version" ]; then echo "version: 2 (0ther000)" >&2; exit 0; fi
+exec "$FAKE" "\$@"
+SH
+    chmod +x "$work/other-build"
+    $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 --quiet >/dev/null || fail "exit $?"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$work/other-build" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q 'manifest.server differs' "$work/err" || fail "another build: $rc $(cat "$work/err")"
+    [ "$(grep -c 'server is listening' "$d/logs/Q4_0.server.log")" = 1 ] || fail "a server started with the other build"
+}
+
 case_usage() {
     local rc
     rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --bogus 2>"$work/err" || rc=$?
@@ -459,7 +475,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build usage}
 for c in $cases; do
     ok=1
     "case_$c"
