@@ -34,7 +34,7 @@ struct config {
     size_t ngpus;
     int think, ngl;
     long max_tokens, ctx, limit;
-    json_t *request; /* extra request fields, or NULL */
+    json_t *request;       /* extra request fields, or NULL */
     char *prompt;          /* with {question}, or NULL */
     json_t *argv_template; /* server.argv, or NULL */
     json_t *env_template;  /* server.env, or NULL */

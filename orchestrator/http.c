@@ -18,6 +18,8 @@ struct http {
     void (*closed_cb)(void *ctx);
     void *closed_ctx;
     struct http_req *reqs; /* running requests (curl 7.88 cannot list them) */
+    int in_done;           /* inside a done callback */
+    int free_pending;      /* http_free was called from one */
 };
 
 struct http_req {
@@ -80,8 +82,16 @@ static void check_done(struct http *h)
             err =
                 r->errbuf[0] ? r->errbuf : curl_easy_strerror(m->data.result);
         /* the message points into r->errbuf: report before freeing */
+        h->in_done++;
         r->done(r->ctx, status, err);
+        h->in_done--;
         free_req(r);
+        if (h->free_pending)
+            break;
+    }
+    if (h->free_pending && h->in_done == 0) {
+        h->free_pending = 0;
+        http_free(h, h->closed_cb, h->closed_ctx);
     }
 }
 
@@ -214,9 +224,15 @@ static void timer_closed(uv_handle_t *handle)
 
 void http_free(struct http *h, void (*cb)(void *ctx), void *ctx)
 {
-    h->closing = 1;
     h->closed_cb = cb;
     h->closed_ctx = ctx;
+    if (h->in_done > 0) {
+        /* called from a done callback: the request being reported is
+         * still in use; check_done frees everything once it returns */
+        h->free_pending = 1;
+        return;
+    }
+    h->closing = 1;
     /* cancel what is still running, without callbacks */
     while (h->reqs != NULL)
         free_req(h->reqs);

@@ -30,7 +30,8 @@ typedef void (*http_done_cb)(void *ctx, long status, const char *err);
 struct http *http_new(uv_loop_t *loop);
 
 /* Close every handle; cb (may be NULL) runs once all are closed. Pending
- * requests are cancelled without their callbacks. */
+ * requests are cancelled without their callbacks. Safe to call from a done
+ * callback: the freeing then waits until that callback has returned. */
 void http_free(struct http *h, void (*cb)(void *ctx), void *ctx);
 
 /*
