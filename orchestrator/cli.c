@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -143,4 +144,15 @@ int cli_rung_name_ok(const char *name)
             return 0;
     }
     return 1;
+}
+
+const char *cli_llama_path(const char *path, char *buf, size_t size)
+{
+    struct stat st;
+
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(buf, size, "%s/build/bin/llama-server", path);
+        return buf;
+    }
+    return path;
 }

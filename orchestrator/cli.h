@@ -55,6 +55,10 @@ void buf_append(struct buf *b, const char *s, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_release(struct buf *b);
 
+/* A --llama argument: a llama-server binary as given, or a llama.cpp
+ * folder, meaning build/bin/llama-server inside it (written into buf). */
+const char *cli_llama_path(const char *path, char *buf, size_t size);
+
 /* Whether name is a usable rung name: 1 to 64 of [A-Za-z0-9._-], not
  * starting with '.', so it is safe as a file name. */
 int cli_rung_name_ok(const char *name);

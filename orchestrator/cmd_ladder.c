@@ -543,15 +543,14 @@ int cmd_ladder(int argc, char **argv)
         free(l);
         return EXIT_USAGE;
     }
-    if (llama) {
-        struct stat st;
+    /* --llama over server.binary; either may be a llama.cpp folder */
+    {
+        char buf[4200];
+        const char *b =
+            cli_llama_path(llama ? llama : l->c.binary, buf, sizeof(buf));
+        char *copy = strdup(b);
         free(l->c.binary);
-        if (stat(llama, &st) == 0 && S_ISDIR(st.st_mode)) {
-            l->c.binary = malloc(strlen(llama) + 32);
-            sprintf(l->c.binary, "%s/build/bin/llama-server", llama);
-        } else {
-            l->c.binary = strdup(llama);
-        }
+        l->c.binary = copy;
     }
     if (run_dir) {
         free(l->c.run_dir);

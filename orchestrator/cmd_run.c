@@ -70,20 +70,6 @@ static int number(const char *flag, const char *s, long min, long *out)
     return 0;
 }
 
-/* --llama PATH: a binary, or a llama.cpp folder. */
-static const char *resolve_llama(const char *path, char *buf, size_t size)
-{
-    struct stat st;
-
-    if (path == NULL)
-        return "llama-server";
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(buf, size, "%s/build/bin/llama-server", path);
-        return buf;
-    }
-    return path;
-}
-
 /* --server-argv: a list of strings with {model} and {port}; any --host
  * must be 127.0.0.1 (the server is never reachable from outside). */
 static int check_argv(const char *text, json_t **out)
@@ -217,7 +203,8 @@ int cmd_run(int argc, char **argv)
     o.model = pos[1];
     o.questions = pos[2];
     o.rundir = pos[3];
-    o.llama = resolve_llama(llama, llama_buf, sizeof(llama_buf));
+    o.llama = llama ? cli_llama_path(llama, llama_buf, sizeof(llama_buf))
+                    : "llama-server";
     o.think = think;
     o.force = force;
     o.quiet = quiet;

@@ -80,6 +80,13 @@ case_limit_and_folder() {
     mkdir -p "$work/llama.cpp/build/bin"
     ln -sf "$FAKE" "$work/llama.cpp/build/bin/llama-server"
     $GT run Q8_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$work/llama.cpp" --limit 2 --gpu 3 --quiet >/dev/null || fail "exit $?"
+    # a ladder config whose server.binary is a llama.cpp folder
+    cat >"$work/folder.json" <<JSON
+{"name": "folder", "questions": "$work/q.jsonl", "run_dir": "$work/folder",
+ "rungs": [{"name": "A", "model": "$work/good.gguf"}],
+ "server": {"binary": "$work/llama.cpp"}, "limit": 1}
+JSON
+    $GT ladder "$work/folder.json" --quiet >/dev/null || fail "a llama.cpp folder in the config: exit $?"
     [ "$(rows "$d" Q8_0)" = 2 ] || fail "rows: $(rows "$d" Q8_0)"
     grep -q "fake: CUDA_VISIBLE_DEVICES=3$" "$d/logs/Q8_0.server.log" || fail "--gpu 3 did not reach the server"
 }
