@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -155,4 +157,37 @@ const char *cli_llama_path(const char *path, char *buf, size_t size)
         return buf;
     }
     return path;
+}
+
+int cli_capture(const char *const *argv, int with_stderr, char *buf,
+                size_t size)
+{
+    ssize_t n;
+    size_t got = 0;
+    int fd[2], status;
+    pid_t pid;
+
+    buf[0] = '\0';
+    if (pipe(fd) != 0)
+        return -1;
+    pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        if (with_stderr)
+            dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        execvp(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    while (pid > 0 && got + 1 < size &&
+           (n = read(fd[0], buf + got, size - 1 - got)) > 0)
+        got += (size_t)n;
+    buf[got] = '\0';
+    /* closing first: a child with more to say gets SIGPIPE, not a hang */
+    close(fd[0]);
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
 }

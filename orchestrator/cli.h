@@ -55,6 +55,16 @@ void buf_append(struct buf *b, const char *s, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_release(struct buf *b);
 
+/*
+ * Run argv (searched in PATH, never through a shell) and keep what it
+ * prints on stdout, and stderr too when with_stderr, in buf (at most
+ * size - 1 bytes, NUL-terminated; the rest is dropped). Blocks until it
+ * exits: for short commands (--version, nvidia-smi). Returns its exit
+ * status, or -1 when it could not run or was killed by a signal.
+ */
+int cli_capture(const char *const *argv, int with_stderr, char *buf,
+                size_t size);
+
 /* A --llama argument: a llama-server binary as given, or a llama.cpp
  * folder, meaning build/bin/llama-server inside it (written into buf). */
 const char *cli_llama_path(const char *path, char *buf, size_t size);

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -374,32 +373,14 @@ static void signal_cb(uv_signal_t *h, int signum)
 /* The server's --version line, from argv (no shell); "" on failure. */
 static void version_of(const char *binary, char *out, size_t size)
 {
-    int fd[2];
-    pid_t pid;
-    char buf[4096];
-    ssize_t n, got = 0;
-    char *line;
+    const char *argv[] = {binary, "--version", NULL};
+    char buf[4096], *line, *save = NULL;
 
     out[0] = '\0';
-    if (pipe(fd) != 0)
+    if (cli_capture(argv, 1, buf, sizeof(buf)) < 0)
         return;
-    pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        execlp(binary, binary, "--version", (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    while (pid > 0 && got < (ssize_t)sizeof(buf) - 1 &&
-           (n = read(fd[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
-        got += n;
-    buf[got > 0 ? got : 0] = '\0';
-    close(fd[0]);
-    if (pid > 0)
-        waitpid(pid, NULL, 0);
-    for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+    for (line = strtok_r(buf, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save))
         if (strncmp(line, "version:", 8) == 0) {
             snprintf(out, size, "%s", line);
             return;

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
+
+#include "cli.h"
 
 long gpu_mib_used(const char *gpu)
 {
@@ -18,33 +18,13 @@ long gpu_mib_used(const char *gpu)
                           NULL,
                           NULL};
     char buf[1024], *line, *end, *save = NULL;
-    int fd[2], status;
     long total = 0, v;
-    ssize_t n, got = 0;
-    pid_t pid;
 
     if (gpu != NULL) {
         argv[3] = "-i";
         argv[4] = gpu;
     }
-    if (pipe(fd) != 0)
-        return -1;
-    pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        close(fd[1]);
-        execvp(argv[0], (char **)argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    while (pid > 0 && got < (ssize_t)sizeof(buf) - 1 &&
-           (n = read(fd[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
-        got += n;
-    close(fd[0]);
-    buf[got > 0 ? got : 0] = '\0';
-    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0)
+    if (cli_capture(argv, 0, buf, sizeof(buf)) != 0 || buf[0] == '\0')
         return -1;
     for (line = strtok_r(buf, "\n", &save); line;
          line = strtok_r(NULL, "\n", &save)) {
@@ -53,7 +33,7 @@ long gpu_mib_used(const char *gpu)
             return -1;
         total += v;
     }
-    return got > 0 ? total : -1;
+    return total;
 }
 
 void gpu_load_lines(const char *log_path, json_t *out)
