@@ -191,3 +191,20 @@ int cli_capture(const char *const *argv, int with_stderr, char *buf,
         return -1;
     return WEXITSTATUS(status);
 }
+
+int cli_version(const char *binary, char *out, size_t size)
+{
+    const char *argv[] = {binary, "--version", NULL};
+    char buf[4096], *line, *save = NULL;
+    int rc = cli_capture(argv, 1, buf, sizeof(buf));
+
+    out[0] = '\0';
+    for (line = strtok_r(buf, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save))
+        if (strncmp(line, "version:", 8) == 0) {
+            line[strcspn(line, "\r")] = '\0';
+            snprintf(out, size, "%s", line);
+            break;
+        }
+    return rc;
+}

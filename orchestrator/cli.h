@@ -65,6 +65,13 @@ void buf_release(struct buf *b);
 int cli_capture(const char *const *argv, int with_stderr, char *buf,
                 size_t size);
 
+/*
+ * The build of a llama-server: run `binary --version` and put its
+ * "version: ..." line in out ("" when there is none). Returns the exit
+ * status (127: it could not be run), or -1.
+ */
+int cli_version(const char *binary, char *out, size_t size);
+
 /* A --llama argument: a llama-server binary as given, or a llama.cpp
  * folder, meaning build/bin/llama-server inside it (written into buf). */
 const char *cli_llama_path(const char *path, char *buf, size_t size);

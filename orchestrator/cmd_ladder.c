@@ -370,23 +370,6 @@ static void signal_cb(uv_signal_t *h, int signum)
         uv_close((uv_handle_t *)&l->sigs[i], NULL);
 }
 
-/* The server's --version line, from argv (no shell); "" on failure. */
-static void version_of(const char *binary, char *out, size_t size)
-{
-    const char *argv[] = {binary, "--version", NULL};
-    char buf[4096], *line, *save = NULL;
-
-    out[0] = '\0';
-    if (cli_capture(argv, 1, buf, sizeof(buf)) < 0)
-        return;
-    for (line = strtok_r(buf, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save))
-        if (strncmp(line, "version:", 8) == 0) {
-            snprintf(out, size, "%s", line);
-            return;
-        }
-}
-
 /* --shard I/N, or Slurm's array variables. */
 static int shard_of(const char *arg, long *i, long *n)
 {
@@ -554,7 +537,7 @@ int cmd_ladder(int argc, char **argv)
         }
     }
     /* a pinned build: refuse another before any model loads */
-    version_of(l->c.binary, version, sizeof(version));
+    cli_version(l->c.binary, version, sizeof(version));
     if (version[0] == '\0') {
         cli_error("ladder",
                   "'%s --version' gave no 'version:' line: is it "

@@ -3,10 +3,11 @@
  *
  * The order: read the questions and the rows (store), and if every
  * question is answered and the summary exists, print it and stop. Else
- * hash the model off the loop, ask the binary for its --version, check
- * the manifest, start the server, poll /health, ask, append, and at the
- * end stop the server and write rows/<RUNG>.done. Every failure ends in
- * finish(), which stops the server first: no child outlives us.
+ * ask the binary for its --version, hash the model off the loop (or find
+ * it in the cache), check the manifest, start the server, poll /health,
+ * ask, append, and at the end stop the server and write rows/<RUNG>.done.
+ * Every failure ends in finish(), which stops the server first: no child
+ * outlives us.
  */
 #include "runner.h"
 
@@ -61,11 +62,9 @@ struct runner {
     uv_timer_t timer;
     uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
     struct hash_job model_hash;
-    int hash_done;   /* set on the loop thread when the hash came back */
     int hash_cached; /* it came from RUNDIR/sha256.cache */
     int lock_fd;     /* RUNDIR/locks/RUNG.lock, held while we run */
     char cache_path[4200];
-    struct proc *probe;
     char version[256];
     char url[64];
     int port, port_tries;
@@ -708,42 +707,6 @@ static void reap_stale(struct runner *r)
     unlink(r->pid_path);
 }
 
-static void probe_exit(void *ctx, long long status, int sig)
-{
-    struct runner *r = ctx;
-    char path[4200], line[512];
-    FILE *f;
-
-    proc_free(r->probe);
-    r->probe = NULL;
-    if (status != 0 || sig != 0) {
-        finish(r, EXIT_FAILED,
-               "'%s --version' failed (status %lld, signal %d): is it a "
-               "llama-server?",
-               r->o->llama, status, sig);
-        return;
-    }
-    snprintf(path, sizeof(path), "%s/logs/%s.version.log", r->o->rundir,
-             r->o->rung);
-    if ((f = fopen(path, "r")) != NULL) {
-        while (fgets(line, sizeof(line), f) != NULL)
-            if (strncmp(line, "version:", 8) == 0) {
-                line[strcspn(line, "\r\n")] = '\0';
-                snprintf(r->version, sizeof(r->version), "%.200s", line);
-            }
-        fclose(f);
-        unlink(path);
-    }
-    if (r->version[0] == '\0') {
-        finish(r, EXIT_FAILED, "'%s --version' printed no 'version:' line",
-               r->o->llama);
-        return;
-    }
-    /* the manifest needs the model's hash: it is ready or on its way */
-    if (r->hash_done)
-        hashed(&r->model_hash);
-}
-
 static json_t *settings(struct runner *r, const char *qhash)
 {
     json_t *req = json_pack("{s:i,s:i,s:b,s:I,s:b}", "temperature", 0, "seed",
@@ -828,15 +791,12 @@ static void hashed(struct hash_job *job)
     char msg[1024];
     int rc;
 
-    r->hash_done = 1;
     if (r->phase != P_PREPARE)
         return;
     if (job->err[0] != '\0') {
         finish(r, EXIT_USAGE, "%s", job->err);
         return;
     }
-    if (r->version[0] == '\0')
-        return; /* probe_exit calls again */
     if ((rc = record(r, job, msg, sizeof(msg))) != 0) {
         finish(r, rc, "%s", msg);
         return;
@@ -1025,7 +985,7 @@ int runner_run(const struct run_opts *o)
 {
     struct runner *r = xrealloc(NULL, sizeof(*r));
     char msg[1024], logs[4096];
-    int code;
+    int code, rc;
 
     memset(r, 0, sizeof(*r));
     r->o = o;
@@ -1089,16 +1049,20 @@ int runner_run(const struct run_opts *o)
         }
     }
     follow_parent();
-    {
-        char vlog[4200];
-        const char *argv[] = {o->llama, "--version", NULL};
-        snprintf(vlog, sizeof(vlog), "%s/%s.version.log", logs, o->rung);
-        unlink(vlog);
-        r->probe = proc_spawn(r->loop, (char *const *)argv, NULL, vlog, 8192,
-                              probe_exit, r, msg, sizeof(msg));
-        if (r->probe == NULL)
-            finish(r, EXIT_USAGE, "%s", msg);
-    }
+    /* the build, before anything else: --version takes milliseconds */
+    rc = cli_version(o->llama, r->version, sizeof(r->version));
+    if (rc == 127 || rc < 0)
+        finish(r, EXIT_USAGE,
+               "cannot run '%s --version': is it a "
+               "llama-server binary?",
+               o->llama);
+    else if (rc != 0)
+        finish(r, EXIT_FAILED,
+               "'%s --version' failed (status %d): is it a llama-server?",
+               o->llama, rc);
+    else if (r->version[0] == '\0')
+        finish(r, EXIT_FAILED, "'%s --version' printed no 'version:' line",
+               o->llama);
     snprintf(r->cache_path, sizeof(r->cache_path), "%s/sha256.cache",
              o->rundir);
     if (r->phase == P_PREPARE &&
@@ -1107,7 +1071,7 @@ int runner_run(const struct run_opts *o)
         /* hashed before, and the file's size and mtime are unchanged */
         r->model_hash.ctx = r;
         r->hash_cached = 1;
-        r->hash_done = 1;
+        hashed(&r->model_hash);
     } else if (r->phase == P_PREPARE &&
                hash_file_async(r->loop, &r->model_hash, o->model, hashed, r) !=
                    0)
