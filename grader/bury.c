@@ -82,6 +82,10 @@ static int walk(const struct grader_rung *const *rungs, size_t n,
                 continue;
             if (!same_said(rsaid, grader_rung_said(rungs[i], a)))
                 b->lines[i].answer_changed++;
+            if (right(ra) && right(a))
+                b->lines[i].both_right++;
+            else if (!right(ra) && !right(a))
+                b->lines[i].both_wrong++;
             if (right(ra) && !right(a)) {
                 b->lines[i].dead++;
                 if (died == 0)

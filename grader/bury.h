@@ -36,6 +36,9 @@ struct grader_bury_line {
     size_t dead;           /* reference right, this rung wrong */
     size_t ghosts;         /* reference wrong, this rung right */
     size_t answer_changed; /* extracted answer differs from the reference's */
+    size_t both_right;     /* right here and at the reference */
+    size_t both_wrong;     /* wrong here and at the reference: with dead
+                              and ghosts, the paired 2x2 table */
     size_t first_deaths;   /* tombstones at this rung */
     size_t first_deaths_right_again_lower;
     size_t missing, extra; /* questions absent here / absent from the

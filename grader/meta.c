@@ -55,6 +55,15 @@ static int read_done(const char *path, struct grader_meta *m,
                             "rung summary is not a JSON object");
     }
     rc = done_field(o, "bytes", &m->bytes, path, err);
+    if (rc == 0) {
+        json_t *g = json_object_get(o, "gpu_name");
+        if (json_is_string(g))
+            snprintf(m->gpu_name, sizeof(m->gpu_name), "%s",
+                     json_string_value(g));
+        else if (g != NULL && !json_is_null(g))
+            rc = grader__fail(err, GRADER_EPARSE, path, 0,
+                              "\"gpu_name\" must be a string");
+    }
     if (rc == 0)
         rc = done_field(o, "gpu_mib_loaded", &m->gpu_mib_loaded, path, err);
     if (rc == 0)
@@ -63,7 +72,25 @@ static int read_done(const char *path, struct grader_meta *m,
     return rc;
 }
 
-/* bytes from the ladder.tsv line whose first column is rung. */
+/* A sha256 column: 64 hex digits, then the end of the line. */
+static void tsv_sha256(const char *col, struct grader_meta *m)
+{
+    size_t i;
+
+    if (col == NULL)
+        return;
+    for (i = 0; i < 64; i++)
+        if (!((col[i] >= '0' && col[i] <= '9') ||
+              (col[i] >= 'a' && col[i] <= 'f')))
+            return;
+    if (col[64] != '\n' && col[64] != '\0' && col[64] != '\r')
+        return;
+    memcpy(m->sha256, col, 64);
+    m->sha256[64] = '\0';
+}
+
+/* bytes (unless known) and sha256 from the ladder.tsv line whose first
+ * column is rung. */
 static int read_tsv(const char *path, const char *rung, struct grader_meta *m,
                     struct grader_error *err)
 {
@@ -93,7 +120,9 @@ static int read_tsv(const char *path, const char *rung, struct grader_meta *m,
                               rung);
             break;
         }
-        m->bytes = bytes;
+        if (m->bytes < 0)
+            m->bytes = bytes;
+        tsv_sha256(tab3 ? tab3 + 1 : NULL, m);
         break;
     }
     fclose(f);
@@ -107,13 +136,12 @@ int grader_meta_read(const char *rundir, const char *rung,
     int rc;
 
     m->bytes = m->gpu_mib_loaded = m->gpu_mib_before = -1;
+    m->sha256[0] = m->gpu_name[0] = '\0';
     if ((size_t)snprintf(path, sizeof(path), "%s/rows/%s.done", rundir,
                          rung) >= sizeof(path))
         return grader__fail(err, GRADER_EARG, rundir, 0, "path too long");
     if ((rc = read_done(path, m, err)) != 0)
         return rc;
-    if (m->bytes >= 0)
-        return 0;
     snprintf(path, sizeof(path), "%s/ladder.tsv", rundir);
     return read_tsv(path, rung, m, err);
 }

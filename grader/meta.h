@@ -4,8 +4,9 @@
  *
  * Sources, first found wins per field: rows/<RUNG>.done (the summary the
  * runner writes when a rung completes: "bytes", "gpu_mib_loaded",
- * "gpu_mib_before"), then ladder.tsv (rung, file, bytes, sha256) for bytes.
- * A field nobody knows stays -1 and is printed as null.
+ * "gpu_mib_before", "gpu_name"), then ladder.tsv (rung, file, bytes, sha256)
+ * for bytes; the sha256 comes from ladder.tsv only. A number nobody knows
+ * stays -1 and is printed as null; a string nobody knows stays "".
  */
 #ifndef GRADER_META_H
 #define GRADER_META_H
@@ -16,6 +17,8 @@ struct grader_meta {
     long long bytes;
     long long gpu_mib_loaded;
     long long gpu_mib_before;
+    char sha256[65];    /* lowercase hex, or "" */
+    char gpu_name[128]; /* nvidia-smi's name for the rung's GPU, or "" */
 };
 
 /*

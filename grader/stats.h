@@ -32,6 +32,29 @@ int grader_summarize(const struct grader_rung *r, struct grader_summary *s);
  */
 double grader_mcnemar_p(size_t b, size_t c);
 
+/* The normal quantile of a two-sided 95 % interval. */
+#define GRADER_Z95 1.959963984540054
+
+/*
+ * Wilson score interval for k successes in n (n > 0) at quantile z: the
+ * interval for an accuracy. It stays inside [0, 1] and is not zero-width
+ * at 0 or n, unlike the textbook p +- z*se.
+ */
+void grader_wilson(size_t k, size_t n, double z, double *lo, double *hi);
+
+/*
+ * Paired difference of two accuracies on the same questions, p_a - p_b,
+ * with Newcombe's (1998) hybrid score interval ("method 10", the one
+ * statsmodels and R's contingencytables call square-and-add): Wilson
+ * intervals of each accuracy combined with the correlation of the pairs.
+ * Counts: both right, a right only, b right only, neither. For a rung
+ * against its reference, a is the rung: a_only = ghosts, b_only = dead.
+ * *d = (a_only - b_only) / n. All three are 0 when n is 0.
+ */
+void grader_paired_diff(size_t both, size_t a_only, size_t b_only,
+                        size_t neither, double z, double *d, double *lo,
+                        double *hi);
+
 /* Median of v[0..n) (reorders v); n must be > 0. */
 double grader__median(float *v, size_t n);
 

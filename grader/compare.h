@@ -1,0 +1,78 @@
+/*
+ * compare.h - one ladder run several times (on several GPUs or machines),
+ * compared question by question; and the grid a cover is drawn from.
+ *
+ * Each run is buried against its own reference, as the study does: a
+ * question lost on one card is lost against that card's BF16. METHOD.md
+ * ("Across GPUs") defines every count; docs/report.md shows them.
+ */
+#ifndef GRADER_COMPARE_H
+#define GRADER_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bury.h"
+
+/* Runs in one comparison: the pair matrix is GRADER_MAX_RUNS squared. */
+#define GRADER_MAX_RUNS 16
+
+/* A cell of the grid: one rung, one question. */
+enum grader_cell {
+    GRADER_CELL_MISSING = 0, /* some run has no row for it */
+    GRADER_CELL_RIGHT = 1,   /* right on every run */
+    GRADER_CELL_WRONG = 2,   /* wrong on every run */
+    GRADER_CELL_SPLIT = 3,   /* right on some runs, wrong on others */
+};
+
+struct grader_compare_rung {
+    size_t right[GRADER_MAX_RUNS]; /* per run */
+    size_t dead[GRADER_MAX_RUNS];  /* per run, against its own reference */
+    /* questions graded differently (right on one run, wrong on the
+     * other), for every pair; differ[k][k] is 0 */
+    size_t differ[GRADER_MAX_RUNS][GRADER_MAX_RUNS];
+    size_t closest[2], furthest[2]; /* the pairs (run indexes) with the
+                                       fewest and most; both {0, 0} for
+                                       one run */
+    size_t lost_all;  /* dead on every run (0 at the reference) */
+    size_t all_right; /* right on every run */
+    size_t all_wrong; /* wrong on every run */
+};
+
+/* A question that dies (has a tombstone) on one run only. */
+struct grader_lonely {
+    uint32_t q;
+    uint32_t run;
+    uint32_t died_at; /* rung index */
+};
+
+struct grader_compare {
+    size_t nruns, nrungs;
+    struct grader_bury *bury;         /* one per run, owned */
+    struct grader_compare_rung *rungs; /* nrungs */
+    size_t died_some;      /* questions that die at some rung on >= 1 run */
+    size_t died_every;     /* ... on every run */
+    size_t died_every_same; /* ... and first at the same rung on all */
+    struct grader_lonely *lonely; /* in question order */
+    size_t nlonely;
+    uint32_t *order; /* the grid's columns: run 0's reference rows order */
+    size_t nq;
+    uint8_t *cells;  /* nrungs * nq, enum grader_cell, row-major */
+};
+
+/*
+ * Compare nruns runs of the same nrungs rungs: rungs[k * nrungs + i] is
+ * rung i of run k, rung 0 the reference, all read into qs. Every rung of
+ * every run must hold the questions of run 0's reference: a difference is
+ * GRADER_EMISSING / GRADER_EEXTRA naming the rows file. Errors also
+ * GRADER_EARG (0 or too many runs or rungs) and GRADER_ENOMEM. Release
+ * with grader_compare_release; on error nothing needs releasing.
+ */
+int grader_compare(const struct grader_qset *qs,
+                   const struct grader_rung *const *rungs, size_t nruns,
+                   size_t nrungs, struct grader_compare *out,
+                   struct grader_error *err);
+
+void grader_compare_release(struct grader_compare *c);
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * report.c - the figures of one run folder's report.
+ */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "stats.h"
+
+static int is_right(const struct grader_answer *a)
+{
+    return a != NULL && (a->flags & GRADER_A_RIGHT);
+}
+
+void grader_figures_of(const struct grader_bury *b, size_t i,
+                       const struct grader_meta *meta,
+                       const struct grader_meta *ref_meta,
+                       struct grader_figures *f)
+{
+    const struct grader_bury_line *l = &b->lines[i];
+    const struct grader_summary *ref = &b->lines[0].sum;
+
+    f->line = l;
+    f->meta = *meta;
+    f->acc = l->sum.n ? (double)l->sum.right / (double)l->sum.n : 0.0;
+    f->acc_lo = f->acc_hi = 0.0;
+    if (l->sum.n > 0)
+        grader_wilson(l->sum.right, l->sum.n, GRADER_Z95, &f->acc_lo,
+                      &f->acc_hi);
+    f->delta = f->delta_lo = f->delta_hi = 0.0;
+    if (i > 0)
+        grader_paired_diff(l->both_right, l->ghosts, l->dead, l->both_wrong,
+                           GRADER_Z95, &f->delta, &f->delta_lo,
+                           &f->delta_hi);
+    f->pct_bytes = -1.0;
+    if (meta->bytes >= 0 && ref_meta->bytes > 0)
+        f->pct_bytes = 100.0 * (double)meta->bytes / (double)ref_meta->bytes;
+    f->speed_x = -1.0;
+    if (l->sum.median_tps >= 0 && ref->median_tps > 0)
+        f->speed_x = l->sum.median_tps / ref->median_tps;
+}
+
+/* Metadata of every rung of b, then its figures and autopsy into f. */
+static int figures(const struct grader_bury *b, const char *rundir,
+                   const struct grader_rung *const *rungs,
+                   struct grader_figures *f, struct grader_error *err)
+{
+    struct grader_autopsy_line *aut;
+    struct grader_meta ref_meta;
+    size_t i;
+    int rc;
+
+    aut = grader__calloc(b->nrungs, sizeof(*aut));
+    if (aut == NULL)
+        return grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
+    grader_autopsy(b, rungs, aut);
+    rc = grader_meta_read(rundir, rungs[0]->name, &ref_meta, err);
+    for (i = 0; rc == 0 && i < b->nrungs; i++) {
+        struct grader_meta m;
+        if ((rc = grader_meta_read(rundir, rungs[i]->name, &m, err)) != 0)
+            break;
+        grader_figures_of(b, i, &m, &ref_meta, &f[i]);
+        f[i].autopsy = aut[i];
+    }
+    grader__free(aut);
+    return rc;
+}
+
+/* The chain rung (not the reference) nearest side's bytes, or -1. */
+static long nearest(const struct grader_report *r, long long bytes)
+{
+    long best = -1;
+    long long bestd = 0;
+    size_t i;
+
+    if (bytes < 0)
+        return -1;
+    for (i = 1; i < r->chain.nrungs; i++) {
+        long long b = r->rungs[i].meta.bytes, d;
+        if (b < 0)
+            continue;
+        d = b > bytes ? b - bytes : bytes - b;
+        if (best < 0 || d < bestd) {
+            best = (long)i;
+            bestd = d;
+        }
+    }
+    return best;
+}
+
+static void side_graves(struct grader_side *s,
+                        const struct grader_rung *ref,
+                        const struct grader_rung *side,
+                        const struct grader_rung *beside)
+{
+    size_t j;
+
+    for (j = 0; j < ref->n; j++) {
+        const struct grader_answer *ra = &ref->answers[j];
+        int ds, db;
+        if (!is_right(ra))
+            continue;
+        ds = !is_right(grader_rung_find(side, ra->q)) &&
+             grader_rung_find(side, ra->q) != NULL;
+        db = !is_right(grader_rung_find(beside, ra->q)) &&
+             grader_rung_find(beside, ra->q) != NULL;
+        s->dead_both += ds && db;
+        s->dead_side_only += ds && !db;
+        s->dead_beside_only += db && !ds;
+    }
+}
+
+int grader_report_build(const struct grader_qset *qs, const char *rundir,
+                        const struct grader_rung *const *chain, size_t nchain,
+                        const struct grader_rung *const *side, size_t nside,
+                        const struct grader_rung *const *repeat_a,
+                        const struct grader_rung *const *repeat_b, size_t nrep,
+                        unsigned flags, struct grader_report *out,
+                        struct grader_error *err)
+{
+    const struct grader_rung *sr[GRADER_MAX_RUNGS];
+    struct grader_figures *sf = NULL;
+    size_t i;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if (nside + 1 > GRADER_MAX_RUNGS)
+        return grader__fail(err, GRADER_EARG, "", 0,
+                            "at most %d side rungs", GRADER_MAX_RUNGS - 1);
+    rc = grader_bury(qs, chain, nchain, flags, &out->chain, err);
+    if (rc != 0)
+        return rc;
+    out->rungs = grader__calloc(nchain, sizeof(*out->rungs));
+    out->repeats = grader__calloc(nrep ? nrep : 1, sizeof(*out->repeats));
+    if (out->rungs == NULL || out->repeats == NULL) {
+        rc = grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
+        goto fail;
+    }
+    if ((rc = figures(&out->chain, rundir, chain, out->rungs, err)) != 0)
+        goto fail;
+    if (nside > 0) {
+        sr[0] = chain[0];
+        memcpy(&sr[1], side, nside * sizeof(*side));
+        if ((rc = grader_bury(qs, sr, nside + 1, flags, &out->side, err)))
+            goto fail;
+        out->sides = grader__calloc(nside, sizeof(*out->sides));
+        sf = grader__calloc(nside + 1, sizeof(*sf));
+        if (out->sides == NULL || sf == NULL) {
+            rc = grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
+            goto fail;
+        }
+        if ((rc = figures(&out->side, rundir, sr, sf, err)) != 0)
+            goto fail;
+        out->nsides = nside;
+        for (i = 0; i < nside; i++) {
+            struct grader_side *s = &out->sides[i];
+            s->f = sf[i + 1];
+            /* the side bury's lines stay put until release */
+            s->beside = nearest(out, s->f.meta.bytes);
+            if (s->beside > 0)
+                side_graves(s, chain[0], side[i], chain[s->beside]);
+        }
+        grader__free(sf);
+        sf = NULL;
+    }
+    for (i = 0; i < nrep; i++) {
+        rc = grader_repeat(repeat_a[i], repeat_b[i], qs, GRADER_COMMON,
+                           &out->repeats[i], err);
+        if (rc != 0)
+            goto fail;
+        out->nrepeats++;
+    }
+    return 0;
+fail:
+    grader__free(sf);
+    grader_report_release(out);
+    return rc;
+}
+
+void grader_report_release(struct grader_report *r)
+{
+    grader_bury_release(&r->chain);
+    grader_bury_release(&r->side);
+    grader__free(r->rungs);
+    grader__free(r->sides);
+    grader__free(r->repeats);
+    memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,83 @@
+/*
+ * report.h - every figure of one run folder's report, computed from its
+ * rows: the ladder table with its intervals, the autopsy, the side rungs
+ * beside the chain, and the repeat checks.
+ *
+ * The renderers (report/) only format what is here: a percentage, a
+ * ratio or an interval a report prints is computed in this module, so it
+ * is the same number in REPORT.md, report.json and any script's output.
+ * docs/report.md says what each field means.
+ */
+#ifndef GRADER_REPORT_H
+#define GRADER_REPORT_H
+
+#include <stddef.h>
+
+#include "bury.h"
+#include "meta.h"
+#include "repeat.h"
+
+/* One rung's figures beside its bury line. */
+struct grader_figures {
+    const struct grader_bury_line *line; /* borrowed from the report */
+    struct grader_autopsy_line autopsy;
+    struct grader_meta meta;
+    double acc;             /* right / n (0 when n is 0) */
+    double acc_lo, acc_hi;  /* Wilson 95 % */
+    double delta;           /* accuracy minus the reference's, paired
+                               over the questions both answered; 0 for
+                               the reference */
+    double delta_lo, delta_hi; /* Newcombe's paired 95 % interval */
+    double pct_bytes;       /* 100 * bytes / reference bytes; -1 unknown */
+    double speed_x;         /* median decode tok/s / the reference's; -1 */
+};
+
+/* A side rung (a QAT file) set beside the chain rung nearest in bytes. */
+struct grader_side {
+    struct grader_figures f;
+    long beside;           /* chain rung index, or -1 (bytes unknown) */
+    size_t dead_both;      /* dead under both files */
+    size_t dead_side_only; /* dead under the side file only */
+    size_t dead_beside_only;
+};
+
+struct grader_report {
+    struct grader_bury chain; /* rungs[0] is the reference */
+    struct grader_figures *rungs;
+    struct grader_bury side; /* reference + side rungs; nrungs 0 if none */
+    struct grader_side *sides; /* side.nrungs - 1 of them */
+    size_t nsides;
+    struct grader_repeat_line *repeats; /* one per repeated rung */
+    size_t nrepeats;
+};
+
+/*
+ * Build the report of chain[0..nchain) (reference first, in ladder
+ * order) and side[0..nside) (buried against chain[0]), with metadata
+ * read from rundir (grader_meta_read). repeat_a/repeat_b[0..nrep) are
+ * pairs of runs of one rung read with GRADER_READ_TEXT (may be empty);
+ * they are compared on the questions both hold. All rungs must be in qs.
+ * flags: GRADER_PARTIAL as for bury. Errors as grader_bury,
+ * grader_meta_read, grader_repeat; on error nothing needs releasing.
+ */
+int grader_report_build(const struct grader_qset *qs, const char *rundir,
+                        const struct grader_rung *const *chain, size_t nchain,
+                        const struct grader_rung *const *side, size_t nside,
+                        const struct grader_rung *const *repeat_a,
+                        const struct grader_rung *const *repeat_b, size_t nrep,
+                        unsigned flags, struct grader_report *out,
+                        struct grader_error *err);
+
+void grader_report_release(struct grader_report *r);
+
+/*
+ * The figures of rung i of bury b against its reference, with meta and
+ * the reference's meta (for % of bytes and speed): exposed for compare
+ * and think, which put them in their own tables.
+ */
+void grader_figures_of(const struct grader_bury *b, size_t i,
+                       const struct grader_meta *meta,
+                       const struct grader_meta *ref_meta,
+                       struct grader_figures *f);
+
+#endif
