@@ -36,6 +36,28 @@ long gpu_mib_used(const char *gpu)
     return total;
 }
 
+int gpu_name(const char *gpu, char *out, size_t size)
+{
+    const char *argv[] = {"nvidia-smi",
+                          "--query-gpu=name",
+                          "--format=csv,noheader",
+                          "-i",
+                          gpu ? gpu : "0",
+                          NULL};
+    char buf[512];
+    size_t len;
+
+    out[0] = '\0';
+    if (cli_capture(argv, 0, buf, sizeof(buf)) != 0)
+        return -1;
+    len = strcspn(buf, "\r\n");
+    if (len == 0 || len >= size)
+        return -1;
+    memcpy(out, buf, len);
+    out[len] = '\0';
+    return 0;
+}
+
 void gpu_load_lines(const char *log_path, json_t *out)
 {
     FILE *f = fopen(log_path, "r");

@@ -8,6 +8,7 @@
 #define GPU_H
 
 #include <jansson.h>
+#include <stddef.h>
 
 /*
  * MiB of GPU memory in use on gpu (a CUDA_VISIBLE_DEVICES value; NULL: the
@@ -16,6 +17,12 @@
  * of milliseconds nvidia-smi takes.
  */
 long gpu_mib_used(const char *gpu);
+
+/*
+ * The name of gpu ("Tesla T4"; NULL: the first GPU) from `nvidia-smi
+ * --query-gpu=name` into out. 0, or -1 (out "") without nvidia-smi.
+ */
+int gpu_name(const char *gpu, char *out, size_t size);
 
 /*
  * From a server log: "layers_offloaded" ("36/36") and "model_buffers_mib"

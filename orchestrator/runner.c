@@ -86,6 +86,7 @@ struct runner {
     unsigned long long asked;
     unsigned long long log_dropped; /* server log bytes over the cap */
     long gpu_before, gpu_loaded;    /* MiB from nvidia-smi, -1 unknown */
+    char gpu_name[128];             /* nvidia-smi's name, or "" */
     int progress_fd;                /* a ladder's pipe, or -1 */
     size_t asked_here;              /* rows added by this process */
     uint64_t first_ask_ms;
@@ -654,8 +655,10 @@ static void start_server(struct runner *r)
     if (r->o->gpu != NULL)
         setenv("CUDA_VISIBLE_DEVICES", r->o->gpu, 1);
     template_env(r);
-    if (r->server_starts == 0)
+    if (r->server_starts == 0) {
         r->gpu_before = gpu_mib_used(r->o->gpu); /* before any load */
+        gpu_name(r->o->gpu, r->gpu_name, sizeof(r->gpu_name));
+    }
     r->server_dead = 0;
     r->retry_on_exit = 0;
     r->server_starts++;
@@ -860,6 +863,9 @@ static int write_done(struct runner *r)
     json_object_set_new(done, "gpu_mib_loaded",
                         r->gpu_loaded >= 0 ? json_integer(r->gpu_loaded)
                                            : json_null());
+    json_object_set_new(done, "gpu_name",
+                        r->gpu_name[0] ? json_string(r->gpu_name)
+                                       : json_null());
     gpu_load_lines(r->log_path, done);
     /* what this process cost: the figures docs/performance.md reports */
     getrusage(RUSAGE_SELF, &ru);

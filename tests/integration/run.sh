@@ -411,11 +411,13 @@ case_gpu_memory() {
     cat >"$work/bin/nvidia-smi" <<SH
 #!/bin/sh
 # stand-in: 1639 MiB in use while this case's fake server runs, else 0
+case "\$*" in *name*) echo "Tesla T4"; exit 0;; esac
 if pgrep -f "fake-llama-server -m $work/gpumem.gguf" >/dev/null; then echo 1639; else echo 0; fi
 SH
     chmod +x "$work/bin/nvidia-smi"
     PATH=$work/bin:$PATH $GT run Q4_0 "$work/gpumem.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --gpu 0 --quiet >"$work/out" || fail "exit $?"
     grep -q '"gpu_mib_before": 0, "gpu_mib_loaded": 1639, "layers_offloaded": "36/36"' "$work/out" || fail "summary: $(cat "$work/out")"
+    grep -q '"gpu_name": "Tesla T4"' "$d/rows/Q4_0.done" || fail "gpu_name: $(cat "$d/rows/Q4_0.done")"
     $G bury "$d" Q4_0 | grep -q '"gpu_mib_loaded": 1639, "gpu_mib_before": 0}' || fail "bury: $($G bury "$d" Q4_0)"
 }
 
