@@ -47,6 +47,8 @@ CMOCKA_LIBS    := $(shell $(PKG) --libs cmocka)
 
 GRADER_SRC := $(wildcard grader/*.c)
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
+REPORT_SRC := $(wildcard report/*.c)
+REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o)
 ORCH_SRC   := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
 ORCH_OBJ   := $(ORCH_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ   := $(BUILD)/orchestrator/main.o
@@ -54,6 +56,7 @@ UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LIBGRADER  := $(BUILD)/libgrader.a
+LIBREPORT  := $(BUILD)/libreport.a
 LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
 FAKE       := $(BUILD)/fake-llama-server
@@ -67,7 +70,13 @@ $(BUILD)/grader/%.o: grader/%.c grader/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/orchestrator/%.o: orchestrator/%.c orchestrator/*.h grader/*.h
+# The renderers (report/) need the grader and jansson, nothing more.
+$(BUILD)/report/%.o: report/%.c report/*.h grader/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/orchestrator/%.o: orchestrator/%.c orchestrator/*.h grader/*.h \
+        report/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -75,13 +84,17 @@ $(LIBGRADER): $(GRADER_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+$(LIBREPORT): $(REPORT_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 $(LIBORCH): $(ORCH_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBGRADER)
+$(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBGRADER)
 	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBORCH) \
-	    $(LIBGRADER) $(ORCH_LIBS) -lm
+	    $(LIBREPORT) $(LIBGRADER) $(ORCH_LIBS) -lm
 
 # The fake llama-server for tests and the demo (tests/fake-llama-server): libmicrohttpd
 # serves its streamed responses. asprintf wants _GNU_SOURCE.
@@ -99,10 +112,11 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER)
 # Orchestrator unit tests (test_orch_*) link its modules and their
 # libraries; GNU make picks this rule over the one above (shorter stem).
 $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
-        $(LIBORCH) $(LIBGRADER)
+        $(LIBORCH) $(LIBREPORT) $(LIBGRADER)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Iorchestrator -Igrader -o $@ $< $(LIBORCH) $(LIBGRADER) \
+	    -Iorchestrator -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
+	    $(LIBGRADER) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
 check: $(GRAVEYARD) $(FAKE) $(UNIT_BIN) check-grader-deps

@@ -1,0 +1,100 @@
+/*
+ * fmt.c - numbers as the reports print them.
+ */
+#include "fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+char *fmt_count(char *out, long long v)
+{
+    char digits[32];
+    size_t n, i, o = 0;
+
+    if (v < 0) {
+        snprintf(out, FMT_SIZE, "%s", FMT_DASH);
+        return out;
+    }
+    n = (size_t)snprintf(digits, sizeof(digits), "%lld", v);
+    for (i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = '\0';
+    return out;
+}
+
+char *fmt_1(char *out, double v)
+{
+    if (v < 0)
+        snprintf(out, FMT_SIZE, "%s", FMT_DASH);
+    else
+        snprintf(out, FMT_SIZE, "%.1f", v);
+    return out;
+}
+
+char *fmt_2(char *out, double v)
+{
+    if (v < 0)
+        snprintf(out, FMT_SIZE, "%s", FMT_DASH);
+    else
+        snprintf(out, FMT_SIZE, "%.2f", v);
+    return out;
+}
+
+char *fmt_p(char *out, double p)
+{
+    if (p >= 0.001)
+        snprintf(out, FMT_SIZE, "%.3f", p);
+    else
+        snprintf(out, FMT_SIZE, "%.1e", p);
+    return out;
+}
+
+char *fmt_pct_ci(char *out, double v, double lo, double hi)
+{
+    snprintf(out, FMT_SIZE, "%.1f (%.1f\xe2\x80\x93%.1f)", 100.0 * v,
+             100.0 * lo, 100.0 * hi);
+    return out;
+}
+
+/* A signed number of percentage points with a real minus sign; -0.0
+ * prints as 0.0. */
+static int signed1(char *out, size_t size, double v, int plus)
+{
+    double r = round(v * 1000.0) / 10.0;
+
+    if (r == 0.0)
+        return snprintf(out, size, "%s0.0", plus ? "\xc2\xb1" : "");
+    if (r < 0)
+        return snprintf(out, size, "\xe2\x88\x92%.1f", -r);
+    return snprintf(out, size, "%s%.1f", plus ? "+" : "", r);
+}
+
+char *fmt_pp_ci(char *out, double v, double lo, double hi)
+{
+    char a[24], b[24], c[24];
+
+    signed1(a, sizeof(a), v, 1);
+    signed1(b, sizeof(b), lo, 1);
+    signed1(c, sizeof(c), hi, 1);
+    snprintf(out, FMT_SIZE, "%s (%s to %s)", a, b, c);
+    return out;
+}
+
+void fmt_cell(char *out, size_t size, const char *s)
+{
+    size_t o = 0;
+
+    for (; *s != '\0' && o + 2 < size; s++) {
+        if (*s == '|') {
+            out[o++] = '\\';
+            out[o++] = '|';
+        } else {
+            out[o++] = (*s == '\n' || *s == '\r') ? ' ' : *s;
+        }
+    }
+    out[o] = '\0';
+}

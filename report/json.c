@@ -1,0 +1,350 @@
+/*
+ * json.c - the reports' figures as JSON, for scripts: report.json,
+ * compare's and think's lines and files. Field names follow the bury and
+ * autopsy lines; schemas/report.schema.json, compare.schema.json and
+ * think.schema.json describe them.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../grader/emit.h"
+#include "render.h"
+
+/* A real rounded to 4 decimals (6 for p-values is the emitter's): short,
+ * stable text for ratios and interval ends; null when negative (unknown)
+ * where unknown is allowed. */
+static json_t *real4(double v)
+{
+    char s[32];
+
+    snprintf(s, sizeof(s), "%.4f", v);
+    return json_real(strtod(s, NULL));
+}
+
+static json_t *real4_or_null(double v)
+{
+    return v < 0 ? json_null() : real4(v);
+}
+
+/* Print o as one line and drop it; -1 when out of memory. */
+static int put(FILE *f, json_t *o)
+{
+    char *s = o ? grader_emit_dumps(o) : NULL;
+
+    json_decref(o);
+    if (s == NULL)
+        return -1;
+    fputs(s, f);
+    fputc('\n', f);
+    grader_emit_free(s);
+    return 0;
+}
+
+/* A bury line with the report's figures and the autopsy merged in. */
+static json_t *rung_object(const struct grader_bury *b, size_t i,
+                           const struct grader_figures *x)
+{
+    json_t *o = grader_emit_bury_line(b, i, &x->meta), *a;
+
+    if (o == NULL)
+        return NULL;
+    json_object_set_new(o, "sha256",
+                        x->meta.sha256[0] ? json_string(x->meta.sha256)
+                                          : json_null());
+    json_object_set_new(o, "gpu_name",
+                        x->meta.gpu_name[0] ? json_string(x->meta.gpu_name)
+                                            : json_null());
+    json_object_set_new(o, "accuracy", real4(x->acc));
+    json_object_set_new(o, "accuracy_ci95",
+                        json_pack("[oo]", real4(x->acc_lo), real4(x->acc_hi)));
+    if (i == 0) {
+        json_object_set_new(o, "change", json_null());
+        json_object_set_new(o, "change_ci95", json_null());
+    } else {
+        json_object_set_new(o, "change", real4(x->delta + 0.0));
+        json_object_set_new(o, "change_ci95",
+                            json_pack("[oo]", real4(x->delta_lo),
+                                      real4(x->delta_hi)));
+    }
+    json_object_set_new(o, "pct_reference_bytes",
+                        real4_or_null(x->pct_bytes));
+    json_object_set_new(o, "x_reference_speed", real4_or_null(x->speed_x));
+    a = grader_emit_autopsy_line(&x->autopsy);
+    if (a != NULL) {
+        json_object_del(a, "rung");
+        json_object_update_missing(o, a);
+        json_decref(a);
+    }
+    return o;
+}
+
+static json_t *settings(const struct report_run *run)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "run_dir", json_string(run->dir));
+    json_object_set_new(o, "name", run->name ? json_string(run->name)
+                                             : json_null());
+    if (run->manifest != NULL) {
+        const char *keys[] = {"questions", "server", "request", "prompt",
+                              "graveyard"};
+        size_t i;
+        for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+            json_t *v = json_object_get(run->manifest, keys[i]);
+            json_object_set(o, keys[i], v ? v : json_null());
+        }
+    }
+    return o;
+}
+
+int render_report_json(FILE *f, const struct report_run *run,
+                       const struct grader_report *rep,
+                       const struct grader_qset *qs)
+{
+    json_t *o = json_object(), *rungs = json_array(), *side = json_array(),
+           *rep_lines = json_array(), *tombs = json_array();
+    size_t i, k;
+
+    (void)qs;
+    if (o == NULL || rungs == NULL || side == NULL || rep_lines == NULL ||
+        tombs == NULL) {
+        json_decref(o);
+        json_decref(rungs);
+        json_decref(side);
+        json_decref(rep_lines);
+        json_decref(tombs);
+        return -1;
+    }
+    json_object_set_new(o, "settings", settings(run));
+    json_object_set_new(o, "reference",
+                        json_string(rep->chain.lines[0].rung->name));
+    for (i = 0; i < rep->chain.nrungs; i++)
+        json_array_append_new(rungs,
+                              rung_object(&rep->chain, i, &rep->rungs[i]));
+    json_object_set_new(o, "rungs", rungs);
+    json_object_set_new(o, "summary", grader_emit_bury_summary(&rep->chain));
+    for (i = 0; i < rep->nsides; i++) {
+        const struct grader_side *s = &rep->sides[i];
+        json_t *x = rung_object(&rep->side, i + 1, &s->f);
+        if (x == NULL)
+            continue;
+        json_object_set_new(
+            x, "beside",
+            s->beside > 0
+                ? json_string(rep->chain.lines[s->beside].rung->name)
+                : json_null());
+        json_object_set_new(x, "dead_both", json_integer((json_int_t)s->dead_both));
+        json_object_set_new(x, "dead_here_only",
+                            json_integer((json_int_t)s->dead_side_only));
+        json_object_set_new(x, "dead_beside_only",
+                            json_integer((json_int_t)s->dead_beside_only));
+        json_array_append_new(side, x);
+    }
+    json_object_set_new(o, "side_rungs", side);
+    for (i = 0; i < rep->nrepeats; i++)
+        json_array_append_new(rep_lines,
+                              grader_emit_repeat_line(&rep->repeats[i]));
+    json_object_set_new(o, "repeats", rep_lines);
+    for (i = 0; i < rep->chain.ntombs; i++) {
+        const struct grader_tombstone *t = &rep->chain.tombs[i];
+        json_t *again = json_array();
+        for (k = 0; k < rep->chain.nrungs; k++)
+            if ((t->right_again >> k) & 1)
+                json_array_append_new(
+                    again, json_string(rep->chain.lines[k].rung->name));
+        json_array_append_new(
+            tombs,
+            json_pack("{s:s,s:s,s:s,s:o,s:o}", "id", grader_qset_id(qs, t->q),
+                      "died_at", rep->chain.lines[t->died_at].rung->name,
+                      "answer", grader_qset_reference(qs, t->q), "said",
+                      t->said ? grader_emit_number(t->said) : json_null(),
+                      "right_again_at", again));
+    }
+    json_object_set_new(o, "tombstones", tombs);
+    return put(f, o);
+}
+
+/* ---- compare --------------------------------------------------------- */
+
+static json_t *counts(const size_t *v, size_t n)
+{
+    json_t *a = json_array();
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        json_array_append_new(a, json_integer((json_int_t)v[i]));
+    return a;
+}
+
+static json_t *pair(const struct render_compare *rc, const size_t *p,
+                    size_t n)
+{
+    return json_pack("{s:[ss],s:I}", "runs", rc->runs[p[0]].label,
+                     rc->runs[p[1]].label, "n", (json_int_t)n);
+}
+
+static json_t *compare_rung(const struct render_compare *rc, size_t i,
+                            int matrix)
+{
+    const struct grader_compare_rung *r = &rc->c->rungs[i];
+    size_t k, nr = rc->c->nruns;
+    json_t *o = json_object(), *speed = json_array(), *m;
+
+    json_object_set_new(o, "rung", json_string(rc->names[i]));
+    json_object_set_new(o, "right", counts(r->right, nr));
+    json_object_set_new(o, "dead", i ? counts(r->dead, nr) : json_null());
+    json_object_set_new(o, "lost_on_all",
+                        i ? json_integer((json_int_t)r->lost_all)
+                          : json_null());
+    json_object_set_new(o, "right_on_all", json_integer((json_int_t)r->all_right));
+    json_object_set_new(o, "wrong_on_all", json_integer((json_int_t)r->all_wrong));
+    if (nr > 1) {
+        json_object_set_new(o, "closest",
+                            pair(rc, r->closest,
+                                 r->differ[r->closest[0]][r->closest[1]]));
+        json_object_set_new(o, "furthest",
+                            pair(rc, r->furthest,
+                                 r->differ[r->furthest[0]][r->furthest[1]]));
+    }
+    if (matrix) {
+        m = json_array();
+        for (k = 0; k < nr; k++)
+            json_array_append_new(m, counts(r->differ[k], nr));
+        json_object_set_new(o, "graded_differently", m);
+    }
+    for (k = 0; k < nr; k++) {
+        const struct grader_bury_line *l = &rc->c->bury[k].lines[i];
+        json_array_append_new(speed, l->sum.median_tps >= 0
+                                         ? json_real(l->sum.median_tps)
+                                         : json_null());
+    }
+    json_object_set_new(o, "median_decode_tps", speed);
+    return o;
+}
+
+static json_t *compare_summary(const struct render_compare *rc)
+{
+    const struct grader_compare *c = rc->c;
+    json_t *o = json_object(), *lonely = json_array();
+    size_t i;
+
+    json_object_set_new(o, "runs", json_integer((json_int_t)c->nruns));
+    json_object_set_new(o, "same_files", json_boolean(rc->files_same));
+    json_object_set_new(o, "died_on_some", json_integer((json_int_t)c->died_some));
+    json_object_set_new(o, "died_on_all", json_integer((json_int_t)c->died_every));
+    json_object_set_new(o, "died_first_at_same_rung",
+                        json_integer((json_int_t)c->died_every_same));
+    for (i = 0; i < c->nlonely; i++)
+        json_array_append_new(
+            lonely,
+            json_pack("{s:s,s:s,s:s}", "id", grader_qset_id(rc->qs, c->lonely[i].q),
+                      "run", rc->runs[c->lonely[i].run].label, "died_at",
+                      rc->names[c->lonely[i].died_at]));
+    json_object_set_new(o, "died_on_one_run_only", lonely);
+    return o;
+}
+
+int render_compare_lines(FILE *f, const struct render_compare *rc)
+{
+    size_t i;
+
+    for (i = 0; i < rc->c->nrungs; i++)
+        if (put(f, compare_rung(rc, i, 0)) != 0)
+            return -1;
+    return put(f, compare_summary(rc));
+}
+
+int render_compare_json(FILE *f, const struct render_compare *rc)
+{
+    json_t *o = json_object(), *runs = json_array(), *rungs = json_array();
+    size_t k, i;
+
+    for (k = 0; k < rc->c->nruns; k++) {
+        json_t *files = json_object();
+        for (i = 0; i < rc->c->nrungs; i++) {
+            const struct grader_meta *m = &rc->metas[k * rc->c->nrungs + i];
+            json_object_set_new(files, rc->names[i],
+                                json_pack("{s:o,s:o,s:o}", "bytes",
+                                          m->bytes >= 0 ? json_integer(m->bytes)
+                                                        : json_null(),
+                                          "sha256",
+                                          m->sha256[0] ? json_string(m->sha256)
+                                                       : json_null(),
+                                          "gpu_name",
+                                          m->gpu_name[0] ? json_string(m->gpu_name)
+                                                         : json_null()));
+        }
+        json_array_append_new(runs,
+                              json_pack("{s:s,s:s,s:o}", "label",
+                                        rc->runs[k].label, "dir",
+                                        rc->runs[k].dir, "files", files));
+    }
+    json_object_set_new(o, "runs", runs);
+    for (i = 0; i < rc->c->nrungs; i++)
+        json_array_append_new(rungs, compare_rung(rc, i, 1));
+    json_object_set_new(o, "rungs", rungs);
+    json_object_set_new(o, "summary", compare_summary(rc));
+    json_object_set_new(o, "files_note", json_string(rc->files_note));
+    return put(f, o);
+}
+
+/* ---- think ----------------------------------------------------------- */
+
+static json_t *think_line(const struct grader_think_line *l, size_t i)
+{
+    json_t *o = json_pack(
+        "{s:s,s:I,s:I,s:I,s:I}", "rung", l->off->name, "n", (json_int_t)l->n,
+        "right_off", (json_int_t)l->right_off, "right_on",
+        (json_int_t)l->right_on, "right_both", (json_int_t)l->right_both);
+
+    if (o == NULL)
+        return NULL;
+    if (i == 0) {
+        json_object_set_new(o, "dead_off", json_null());
+        json_object_set_new(o, "dead_on", json_null());
+        json_object_set_new(o, "dead_both", json_null());
+        json_object_set_new(o, "dead_off_cut_off", json_null());
+        json_object_set_new(o, "cut_off_right_on", json_null());
+    } else {
+        json_object_set_new(o, "dead_off", json_integer((json_int_t)l->dead_off));
+        json_object_set_new(o, "dead_on", json_integer((json_int_t)l->dead_on));
+        json_object_set_new(o, "dead_both", json_integer((json_int_t)l->dead_both));
+        json_object_set_new(o, "dead_off_cut_off",
+                            json_integer((json_int_t)l->dead_off_cut_off));
+        json_object_set_new(o, "cut_off_right_on",
+                            json_integer((json_int_t)l->cut_off_right_on));
+    }
+    json_object_set_new(o, "mean_tokens_off", real4_or_null(l->mean_tokens_off));
+    json_object_set_new(o, "mean_tokens_on", real4_or_null(l->mean_tokens_on));
+    json_object_set_new(o, "x_tokens", real4_or_null(l->tokens_x));
+    json_object_set_new(o, "median_decode_tps_off",
+                        real4_or_null(l->median_tps_off));
+    json_object_set_new(o, "median_decode_tps_on",
+                        real4_or_null(l->median_tps_on));
+    json_object_set_new(o, "x_speed", real4_or_null(l->speed_x));
+    return o;
+}
+
+int render_think_lines(FILE *f, const struct render_think *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n; i++)
+        if (put(f, think_line(&t->lines[i], i)) != 0)
+            return -1;
+    return 0;
+}
+
+int render_think_json(FILE *f, const struct render_think *t)
+{
+    json_t *o = json_object(), *lines = json_array();
+    size_t i;
+
+    json_object_set_new(o, "off", settings(t->off));
+    json_object_set_new(o, "on", settings(t->on));
+    for (i = 0; i < t->n; i++)
+        json_array_append_new(lines, think_line(&t->lines[i], i));
+    json_object_set_new(o, "rungs", lines);
+    return put(f, o);
+}

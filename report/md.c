@@ -1,0 +1,305 @@
+/*
+ * md.c - REPORT.md: one run folder's tables, in the study's order.
+ */
+#include <jansson.h>
+#include <string.h>
+
+#include <stdlib.h>
+#include "fmt.h"
+#include "render.h"
+
+/* "Q8_0, Q6_K and Q4_0" from the rungs whose bits are set. */
+static void rung_list(FILE *f, const struct grader_bury *b, uint64_t set)
+{
+    size_t i, n = 0, total = 0;
+
+    for (i = 0; i < b->nrungs; i++)
+        total += (set >> i) & 1;
+    for (i = 0; i < b->nrungs; i++) {
+        if (!((set >> i) & 1))
+            continue;
+        n++;
+        fprintf(f, "%s%s", n == 1 ? "" : n == total ? " and " : ", ",
+                b->lines[i].rung->name);
+    }
+}
+
+/* The settings block: what the rows were made with, stated once. */
+static void settings(FILE *f, const struct report_run *run,
+                     const struct grader_report *rep)
+{
+    const char *q = report_run_questions(run),
+               *sha = report_run_questions_sha256(run),
+               *server = report_run_server(run);
+    json_t *req = run->manifest ? json_object_get(run->manifest, "request")
+                                : NULL;
+    char cell[512], n1[FMT_SIZE];
+    const char *key, *gpus[GRADER_MAX_RUNGS];
+    size_t i, j, ngpus = 0;
+    json_t *v;
+    long cap = report_run_request_int(run, "max_tokens");
+    int think = report_run_thinking(run);
+
+    fprintf(f, "| Setting | Value |\n|---|---|\n");
+    fmt_cell(cell, sizeof(cell), run->dir);
+    fprintf(f, "| Run folder | `%s` |\n", cell);
+    fmt_cell(cell, sizeof(cell), q ? q : "not recorded (no manifest.json)");
+    fprintf(f, "| Questions | `%s`, %s questions", cell,
+            fmt_count(n1, (long long)rep->chain.questions));
+    if (sha != NULL)
+        fprintf(f, ", sha256 `%.16s`", sha);
+    fprintf(f, " |\n");
+    fmt_cell(cell, sizeof(cell), server ? server : "not recorded");
+    fprintf(f, "| Server build | `%s` |\n", cell);
+    for (i = 0; i < rep->chain.nrungs; i++) {
+        const char *g = rep->rungs[i].meta.gpu_name;
+        if (g[0] == '\0')
+            continue;
+        for (j = 0; j < ngpus && strcmp(gpus[j], g) != 0; j++)
+            ;
+        if (j == ngpus)
+            gpus[ngpus++] = g;
+    }
+    fprintf(f, "| GPU | ");
+    for (j = 0; j < ngpus; j++) {
+        fmt_cell(cell, sizeof(cell), gpus[j]);
+        fprintf(f, "%s%s", j ? ", " : "", cell);
+    }
+    fprintf(f, "%s |\n", ngpus ? "" : "not recorded (no nvidia-smi)");
+    fprintf(f, "| Sampling | ");
+    if (json_is_object(req)) {
+        i = 0;
+        json_object_foreach(req, key, v)
+        {
+            char *t;
+            if (strcmp(key, "max_tokens") == 0 ||
+                strcmp(key, "enable_thinking") == 0)
+                continue;
+            t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+            if (t == NULL)
+                return;
+            fmt_cell(cell, sizeof(cell), t);
+            fprintf(f, "%s%s %s", i++ ? ", " : "", key, cell);
+            free(t);
+        }
+    } else {
+        fprintf(f, "not recorded");
+    }
+    fprintf(f, " |\n| Token cap | %s |\n| Thinking | %s |\n\n",
+            cap >= 0 ? fmt_count(n1, cap) : "not recorded",
+            think < 0 ? "not recorded" : think ? "on" : "off");
+}
+
+static void ladder_table(FILE *f, const struct grader_report *rep)
+{
+    const char *ref = rep->chain.lines[0].rung->name;
+    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE], e[FMT_SIZE],
+        g[FMT_SIZE], h[FMT_SIZE];
+    size_t i;
+
+    fprintf(f,
+            "## The ladder\n\n"
+            "| Rung | %% of %s bytes | Right | Accuracy %% (95 %% CI) | "
+            "Dead | Ghosts | Change vs %s, points (95 %% CI) | McNemar p "
+            "| Median tok/s | \xc3\x97 %s speed | GPU MiB |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+            ref, ref, ref);
+    for (i = 0; i < rep->chain.nrungs; i++) {
+        const struct grader_figures *x = &rep->rungs[i];
+        const struct grader_bury_line *l = x->line;
+        fprintf(f, "| %s | %s | %zu | %s | ", l->rung->name,
+                fmt_1(a, x->pct_bytes), l->sum.right,
+                fmt_pct_ci(b, x->acc, x->acc_lo, x->acc_hi));
+        if (i == 0)
+            fprintf(f, "%s | %s | %s | %s | ", FMT_DASH, FMT_DASH, FMT_DASH,
+                    FMT_DASH);
+        else
+            fprintf(f, "%zu | %zu | %s | %s | ", l->dead, l->ghosts,
+                    fmt_pp_ci(c, x->delta, x->delta_lo, x->delta_hi),
+                    fmt_p(d, l->p_mcnemar));
+        fprintf(f, "%s | %s | %s |\n", fmt_1(e, l->sum.median_tps),
+                fmt_2(g, x->speed_x), fmt_count(h, x->meta.gpu_mib_loaded));
+    }
+    fprintf(f,
+            "\nDead: %s right, this rung wrong. Ghosts: %s wrong, this "
+            "rung right. Right = %s's right \xe2\x88\x92 dead + ghosts on "
+            "every row. Accuracy carries a Wilson 95 %% interval; the change "
+            "against %s is paired on the same questions (Newcombe's hybrid "
+            "score interval), in percentage points. McNemar p: how often "
+            "two equally accurate models split the dead and ghosts at least "
+            "this unevenly by chance (exact sign test).\n\n"
+            "Speeds compare rungs within this run, on one card: read them "
+            "down the column. Another GPU's speeds belong in their own "
+            "column (graveyard compare).\n\n",
+            ref, ref, ref, ref);
+}
+
+static void deaths_table(FILE *f, const struct grader_report *rep)
+{
+    const struct grader_bury *b = &rep->chain;
+    size_t i, again = 0;
+
+    fprintf(f, "## First deaths by rung\n\n"
+               "| Rung | First deaths | Right again at a lower rung |\n"
+               "|---|---:|---:|\n");
+    for (i = 1; i < b->nrungs; i++) {
+        fprintf(f, "| %s | %zu | %zu |\n", b->lines[i].rung->name,
+                b->lines[i].first_deaths,
+                b->lines[i].first_deaths_right_again_lower);
+        again += b->lines[i].first_deaths_right_again_lower;
+    }
+    fprintf(f,
+            "\n%zu tombstones: %zu questions die at some rung, %zu of them "
+            "right again lower down. %zu questions %s gets wrong are ghosts "
+            "(right) at one rung or more. First deaths add up to the "
+            "tombstones; a rung's dead count also holds questions that died "
+            "higher up.\n\n",
+            b->ntombs, b->ntombs, again, b->nghosts,
+            b->lines[0].rung->name);
+}
+
+static void autopsy_table(FILE *f, const struct grader_report *rep)
+{
+    size_t i;
+
+    fprintf(f, "## Autopsy: how each rung's answers fail\n\n"
+               "| Rung | Cut off | Looped | Thinking unprompted | Empty "
+               "content | Errors | Dead | Dead, cut off | Dead, looped | "
+               "Dead, empty |\n"
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (i = 0; i < rep->chain.nrungs; i++) {
+        const struct grader_autopsy_line *a = &rep->rungs[i].autopsy;
+        fprintf(f, "| %s | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu | "
+                   "%zu |\n",
+                a->rung->name, a->cut_off, a->looped, a->thought,
+                a->empty_content, a->errors, a->dead, a->dead_cut_off,
+                a->dead_looped, a->dead_empty_content);
+    }
+    fprintf(f, "\nCut off: stopped at the token cap. Looped: a line of the "
+               "answer repeats five or more times. Thinking unprompted: text "
+               "in the thinking block with thinking off. Errors (an HTTP "
+               "error, a refused answer) are graded wrong.\n\n");
+}
+
+static void side_table(FILE *f, const struct grader_report *rep)
+{
+    const char *ref = rep->chain.lines[0].rung->name;
+    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE], e[FMT_SIZE];
+    size_t i;
+
+    if (rep->nsides == 0)
+        return;
+    fprintf(f,
+            "## Beside the ladder\n\n"
+            "Files outside the quantization chain (a quantization-aware "
+            "Q4_0, say), buried against the same %s, each set beside the "
+            "chain rung nearest in bytes.\n\n"
+            "| Rung | %% of %s bytes | Right | Accuracy %% (95 %% CI) | Dead "
+            "| Ghosts | McNemar p | Cut off | Median tok/s | GPU MiB | "
+            "Beside | Dead under both | Dead here only | Dead there only "
+            "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:"
+            "|---:|---:|\n",
+            ref, ref);
+    for (i = 0; i < rep->nsides; i++) {
+        const struct grader_side *s = &rep->sides[i];
+        const struct grader_bury_line *l = s->f.line;
+        fprintf(f, "| %s | %s | %zu | %s | %zu | %zu | %s | %zu | %s | %s | ",
+                l->rung->name, fmt_1(a, s->f.pct_bytes), l->sum.right,
+                fmt_pct_ci(b, s->f.acc, s->f.acc_lo, s->f.acc_hi), l->dead,
+                l->ghosts, fmt_p(c, l->p_mcnemar), l->sum.truncated,
+                fmt_1(d, l->sum.median_tps),
+                fmt_count(e, s->f.meta.gpu_mib_loaded));
+        if (s->beside > 0)
+            fprintf(f, "%s | %zu | %zu | %zu |\n",
+                    rep->chain.lines[s->beside].rung->name, s->dead_both,
+                    s->dead_side_only, s->dead_beside_only);
+        else
+            fprintf(f, "%s | %s | %s | %s |\n", FMT_DASH, FMT_DASH,
+                    FMT_DASH, FMT_DASH);
+    }
+    fprintf(f, "\n");
+}
+
+static void repeat_table(FILE *f, const struct grader_report *rep)
+{
+    size_t i;
+
+    if (rep->nrepeats == 0)
+        return;
+    fprintf(f, "## Repeat: the same rung run twice\n\n"
+               "| Rung | Questions compared | Extracted number differs | "
+               "Text differs | Grade differs | Right, first run | Right, "
+               "second run |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    for (i = 0; i < rep->nrepeats; i++) {
+        const struct grader_repeat_line *r = &rep->repeats[i];
+        fprintf(f, "| %s | %zu | %zu | %zu | %zu | %zu | %zu |\n",
+                r->a->name, r->n, r->mismatched_extracted,
+                r->mismatched_text, r->mismatched_right, r->right_a,
+                r->right_b);
+    }
+    fprintf(f, "\nText differs counts answers whose content or thinking "
+               "differs by even one character. A tombstone means something "
+               "only where a rung gives the same text twice.\n\n");
+}
+
+static void epitaphs(FILE *f, const struct grader_report *rep,
+                     const struct grader_qset *qs)
+{
+    const struct grader_bury *b = &rep->chain;
+    size_t i;
+
+    if (b->ntombs == 0)
+        return;
+    fprintf(f, "## Tombstones\n\n");
+    for (i = 0; i < b->ntombs; i++) {
+        const struct grader_tombstone *t = &b->tombs[i];
+        fprintf(f, "- **%s**, answer %s. Died at %s, ",
+                grader_qset_id(qs, t->q), grader_qset_reference(qs, t->q),
+                b->lines[t->died_at].rung->name);
+        if (t->said != NULL)
+            fprintf(f, "said %s. ", t->said);
+        else
+            fprintf(f, "gave no number. ");
+        if (t->right_again == 0) {
+            fprintf(f, "Never rose.\n");
+        } else {
+            fprintf(f, "Rose again at ");
+            rung_list(f, b, t->right_again);
+            fprintf(f, ".\n");
+        }
+    }
+    fprintf(f, "\n");
+    if (b->nghosts == 0)
+        return;
+    fprintf(f, "## Ghosts\n\n");
+    for (i = 0; i < b->nghosts; i++) {
+        const struct grader_ghost *g = &b->ghosts[i];
+        fprintf(f, "- **%s**, answer %s. %s %s%s; right at ",
+                grader_qset_id(qs, g->q), grader_qset_reference(qs, g->q),
+                b->lines[0].rung->name,
+                g->reference_said ? "said " : "gave no number",
+                g->reference_said ? g->reference_said : "");
+        rung_list(f, b, g->right_at);
+        fprintf(f, ".\n");
+    }
+    fprintf(f, "\n");
+}
+
+int render_report_md(FILE *f, const struct report_run *run,
+                     const struct grader_report *rep,
+                     const struct grader_qset *qs)
+{
+    fprintf(f, "# graveyard: %s\n\n", run->name ? run->name : run->dir);
+    fprintf(f, "Every count below is computed by `graveyard report` from "
+               "the rows in `rows/`; nothing is typed in.\n\n");
+    settings(f, run, rep);
+    fprintf(f, "![The graveyard: one row per rung, one cell per question; "
+               "marigold right, grey wrong](cover.svg)\n\n");
+    ladder_table(f, rep);
+    deaths_table(f, rep);
+    autopsy_table(f, rep);
+    side_table(f, rep);
+    repeat_table(f, rep);
+    epitaphs(f, rep, qs);
+    return 0;
+}

@@ -1,0 +1,167 @@
+/*
+ * md_compare.c - COMPARE.md (runs of one ladder on several GPUs) and
+ * THINK.md (thinking off against on): the study's tables, read from the
+ * grader's figures.
+ */
+#include "fmt.h"
+#include "render.h"
+
+/* A header row: "| Rung | T4 | L4 |" and its rule. */
+static void head(FILE *f, const struct render_compare *rc, const char *first)
+{
+    size_t k;
+
+    fprintf(f, "| %s |", first);
+    for (k = 0; k < rc->c->nruns; k++)
+        fprintf(f, " %s |", rc->runs[k].label);
+    fprintf(f, "\n|---|");
+    for (k = 0; k < rc->c->nruns; k++)
+        fprintf(f, "---:|");
+    fprintf(f, "\n");
+}
+
+int render_compare_md(FILE *f, const struct render_compare *rc)
+{
+    const struct grader_compare *c = rc->c;
+    const char *ref = rc->names[0];
+    char a[FMT_SIZE], b[FMT_SIZE];
+    size_t i, k, j;
+
+    fprintf(f, "# graveyard compare: %zu runs of one ladder\n\n", c->nruns);
+    fprintf(f, "Every count below is computed by `graveyard compare` from "
+               "the rows of each run folder; each run is buried against its "
+               "own %s.\n\n",
+            ref);
+    fprintf(f, "| Run | Folder |\n|---|---|\n");
+    for (k = 0; k < c->nruns; k++)
+        fprintf(f, "| %s | `%s` |\n", rc->runs[k].label, rc->runs[k].dir);
+    fprintf(f, "\n%s%s\n\n", rc->files_same ? "" : "**WARNING:** ",
+            rc->files_note);
+    fprintf(f, "![One row per rung, one cell per question: marigold right "
+               "on every run, grey wrong on every run, violet where the "
+               "runs disagree](compare.svg)\n\n");
+
+    fprintf(f, "## Right answers, out of %zu\n\n", c->nq);
+    head(f, rc, "Rung");
+    for (i = 0; i < c->nrungs; i++) {
+        fprintf(f, "| %s |", rc->names[i]);
+        for (k = 0; k < c->nruns; k++)
+            fprintf(f, " %zu |", c->rungs[i].right[k]);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n## Lost, against each run's own %s\n\n", ref);
+    head(f, rc, "Rung");
+    for (i = 1; i < c->nrungs; i++) {
+        fprintf(f, "| %s |", rc->names[i]);
+        for (k = 0; k < c->nruns; k++)
+            fprintf(f, " %zu |", c->rungs[i].dead[k]);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\nLost: right at %s, wrong at this rung, on the same run.\n\n",
+            ref);
+
+    fprintf(f, "## Question by question\n\n");
+    if (c->nruns > 1) {
+        fprintf(f, "| Rung | Graded differently, closest pair | furthest "
+                   "pair | Lost on all %zu | Right on all | Wrong on all "
+                   "|\n|---|---:|---:|---:|---:|---:|\n",
+                c->nruns);
+        for (i = 0; i < c->nrungs; i++) {
+            const struct grader_compare_rung *r = &c->rungs[i];
+            fprintf(f, "| %s | %zu (%s, %s) | %zu (%s, %s) | ", rc->names[i],
+                    r->differ[r->closest[0]][r->closest[1]],
+                    rc->runs[r->closest[0]].label,
+                    rc->runs[r->closest[1]].label,
+                    r->differ[r->furthest[0]][r->furthest[1]],
+                    rc->runs[r->furthest[0]].label,
+                    rc->runs[r->furthest[1]].label);
+            if (i == 0)
+                fprintf(f, "%s |", FMT_DASH);
+            else
+                fprintf(f, "%zu |", r->lost_all);
+            fprintf(f, " %zu | %zu |\n", r->all_right, r->all_wrong);
+        }
+        fprintf(f, "\nGraded differently: right on one run and wrong on "
+                   "the other, at that rung; compare.json has every pair.\n\n");
+    }
+    fprintf(f,
+            "%zu questions die at some rung on at least one run; %zu die on "
+            "every run, and %zu of those die first at the same rung "
+            "everywhere.\n\n",
+            c->died_some, c->died_every, c->died_every_same);
+    if (c->nlonely > 0) {
+        fprintf(f, "Questions that die on one run only:\n\n");
+        for (j = 0; j < c->nlonely; j++)
+            fprintf(f, "- %s: %s, first at %s\n",
+                    grader_qset_id(rc->qs, c->lonely[j].q),
+                    rc->runs[c->lonely[j].run].label,
+                    rc->names[c->lonely[j].died_at]);
+        fprintf(f, "\n");
+    }
+
+    fprintf(f, "## Speed on each run\n\nMedian decode tokens per second. "
+               "Each column is one run, on one card: read down a column. "
+               "The \xc3\x97 %s figures compare rungs within a run.\n\n",
+            ref);
+    fprintf(f, "| Rung |");
+    for (k = 0; k < c->nruns; k++)
+        fprintf(f, " %s | \xc3\x97 %s |", rc->runs[k].label, ref);
+    fprintf(f, "\n|---|");
+    for (k = 0; k < c->nruns; k++)
+        fprintf(f, "---:|---:|");
+    fprintf(f, "\n");
+    for (i = 0; i < c->nrungs; i++) {
+        fprintf(f, "| %s |", rc->names[i]);
+        for (k = 0; k < c->nruns; k++) {
+            struct grader_figures x;
+            grader_figures_of(&c->bury[k], i,
+                              &rc->metas[k * c->nrungs + i],
+                              &rc->metas[k * c->nrungs], &x);
+            fprintf(f, " %s | %s |", fmt_1(a, x.line->sum.median_tps),
+                    fmt_2(b, x.speed_x));
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+    return 0;
+}
+
+int render_think_md(FILE *f, const struct render_think *t)
+{
+    const char *ref = t->lines[0].off->name;
+    char a[FMT_SIZE], b[FMT_SIZE];
+    size_t i;
+
+    fprintf(f, "# graveyard think: thinking off against thinking on\n\n");
+    fprintf(f, "Thinking off: `%s`. Thinking on: `%s`. Each pass is buried "
+               "against its own %s; every count is computed by `graveyard "
+               "think` from the rows.\n\n",
+            t->off->dir, t->on->dir, ref);
+    fprintf(f, "| Rung | Right, off | Right, on | Right in both | Dead, off "
+               "| Dead, on | Dead in both | Dead off and cut off | of them "
+               "right on | \xc3\x97 tokens | \xc3\x97 speed |\n"
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (i = 0; i < t->n; i++) {
+        const struct grader_think_line *l = &t->lines[i];
+        fprintf(f, "| %s | %zu | %zu | %zu | ", l->off->name, l->right_off,
+                l->right_on, l->right_both);
+        if (i == 0)
+            fprintf(f, "%s | %s | %s | %s | %s | ", FMT_DASH, FMT_DASH,
+                    FMT_DASH, FMT_DASH, FMT_DASH);
+        else
+            fprintf(f, "%zu | %zu | %zu | %zu | %zu | ", l->dead_off,
+                    l->dead_on, l->dead_both, l->dead_off_cut_off,
+                    l->cut_off_right_on);
+        fprintf(f, "%s | %s |\n", fmt_2(a, l->tokens_x), fmt_2(b, l->speed_x));
+    }
+    fprintf(f,
+            "\nDead: right at the pass's own %s, wrong at this rung. Dead "
+            "off and cut off: deaths with thinking off that stopped at the "
+            "token cap; of them right on: those right with thinking on. "
+            "\xc3\x97 tokens and \xc3\x97 speed: mean completion tokens and "
+            "median decode speed with thinking on, over thinking off, on "
+            "the same card. If the token cap changed with thinking, these "
+            "runs cannot say which of the two made the difference.\n",
+            ref);
+    return 0;
+}

@@ -1,0 +1,66 @@
+/*
+ * render.h - the reports, written from the grader's figures: REPORT.md,
+ * report.json and cover.svg for one run folder; COMPARE.md, compare JSON
+ * and an overlay cover for runs of one ladder; THINK.md and think JSON.
+ *
+ * Renderers only format: every count, ratio and interval comes from the
+ * grader (report.h, compare.h, think.h). They write to a FILE (the
+ * caller's memory stream) and return 0, or -1 when out of memory; the
+ * caller checks the stream for write errors.
+ */
+#ifndef REPORT_RENDER_H
+#define REPORT_RENDER_H
+
+#include <stdio.h>
+
+#include "../grader/compare.h"
+#include "../grader/report.h"
+#include "../grader/think.h"
+#include "run.h"
+
+/* The cover: one row per rung (names[0] at the top), one cell per
+ * question in c->order. Colours: right (marigold), wrong (grey) and, with
+ * more than one run, split (violet). */
+#define REPORT_MARIGOLD "#eaa221"
+#define REPORT_GREY     "#8a8d91"
+#define REPORT_VIOLET   "#8f5fbf"
+#define REPORT_MISSING  "#ffffff"
+
+void render_cover(FILE *f, const char *title, const char *const *names,
+                  const struct grader_compare *c);
+
+/* One run folder. grid is the one-run comparison of the chain (cells). */
+int render_report_md(FILE *f, const struct report_run *run,
+                     const struct grader_report *rep,
+                     const struct grader_qset *qs);
+int render_report_json(FILE *f, const struct report_run *run,
+                       const struct grader_report *rep,
+                       const struct grader_qset *qs);
+
+/* Runs of one ladder. metas[k * nrungs + i] is rung i of run k. */
+struct render_compare {
+    const struct report_run *runs; /* nruns */
+    const char *const *names;      /* nrungs rung names */
+    const struct grader_compare *c;
+    const struct grader_meta *metas;
+    const struct grader_qset *qs;
+    const char *files_note; /* the ladder.tsv check, one sentence */
+    int files_same;         /* 1 same, 0 differ or unknown */
+};
+int render_compare_md(FILE *f, const struct render_compare *rc);
+/* One JSON line per rung, then a summary line (stdout). */
+int render_compare_lines(FILE *f, const struct render_compare *rc);
+/* The whole comparison as one JSON object (compare.json). */
+int render_compare_json(FILE *f, const struct render_compare *rc);
+
+/* Thinking off against on. */
+struct render_think {
+    const struct report_run *off, *on;
+    const struct grader_think_line *lines;
+    size_t n;
+};
+int render_think_md(FILE *f, const struct render_think *t);
+int render_think_lines(FILE *f, const struct render_think *t);
+int render_think_json(FILE *f, const struct render_think *t);
+
+#endif

@@ -1,0 +1,295 @@
+/*
+ * run.c - a run folder's shape and settings, for the reports.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A copy of s, or NULL when out of memory. */
+static char *dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+
+    if (p != NULL)
+        memcpy(p, s, n);
+    return p;
+}
+
+/* Split a comma list into out (at most max), each a copy. */
+static int split(const char *list, char **out, size_t *n, size_t max,
+                 const char *what, char *msg, size_t msgsize)
+{
+    const char *p = list;
+
+    while (*p != '\0') {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len > 64) {
+            snprintf(msg, msgsize, "%s: '%s' is not a list of rung names",
+                     what, list);
+            return -1;
+        }
+        if (*n == max) {
+            snprintf(msg, msgsize, "%s: at most %zu rungs", what, max);
+            return -1;
+        }
+        if ((out[*n] = malloc(len + 1)) == NULL) {
+            snprintf(msg, msgsize, "out of memory");
+            return -1;
+        }
+        memcpy(out[*n], p, len);
+        out[(*n)++][len] = '\0';
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+/* Load dir/name as JSON: the object, NULL with *absent set when there is
+ * no such file, NULL with msg on a bad one. */
+static json_t *load(const char *dir, const char *name, int *absent,
+                    char *msg, size_t msgsize)
+{
+    char path[4200];
+    json_error_t jerr;
+    json_t *o;
+
+    *absent = 0;
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    o = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (o == NULL) {
+        FILE *f = fopen(path, "r");
+        if (f == NULL && errno == ENOENT) {
+            *absent = 1;
+            return NULL;
+        }
+        if (f != NULL)
+            fclose(f);
+        snprintf(msg, msgsize, "%s:%d: %s", path, jerr.line, jerr.text);
+        return NULL;
+    }
+    if (!json_is_object(o)) {
+        snprintf(msg, msgsize, "%s: not a JSON object", path);
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* Names from the array o[key] into out; skip (a reference) if given. */
+static int names(json_t *o, const char *key, const char *skip, char **out,
+                 size_t *n, const char *path, char *msg, size_t msgsize)
+{
+    json_t *a = json_object_get(o, key), *v;
+    size_t i;
+
+    if (a == NULL)
+        return 0;
+    if (!json_is_array(a)) {
+        snprintf(msg, msgsize, "%s: \"%s\" must be an array of rung names",
+                 path, key);
+        return -1;
+    }
+    json_array_foreach(a, i, v)
+    {
+        if (!json_is_string(v)) {
+            snprintf(msg, msgsize, "%s: \"%s\" must hold rung names", path,
+                     key);
+            return -1;
+        }
+        if (skip != NULL && strcmp(json_string_value(v), skip) == 0)
+            continue;
+        if (strlen(json_string_value(v)) > 64) {
+            snprintf(msg, msgsize, "%s: rung name longer than 64 bytes in "
+                     "\"%s\"", path, key);
+            return -1;
+        }
+        if (*n == GRADER_MAX_RUNGS) {
+            snprintf(msg, msgsize, "%s: more than %d rungs", path,
+                     GRADER_MAX_RUNGS);
+            return -1;
+        }
+        if ((out[(*n)++] = dup(json_string_value(v))) == NULL) {
+            snprintf(msg, msgsize, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The shape from ladder.json, else graveyard.json (+ graveyard-side.json). */
+static int shape(struct report_run *r, int want_side, char *msg,
+                 size_t msgsize)
+{
+    char path[4200];
+    const char *ref;
+    json_t *o, *ro;
+    int absent;
+
+    snprintf(path, sizeof(path), "%s/ladder.json", r->dir);
+    o = load(r->dir, "ladder.json", &absent, msg, msgsize);
+    if (o == NULL && !absent)
+        return -1;
+    if (o == NULL) {
+        snprintf(path, sizeof(path), "%s/graveyard.json", r->dir);
+        o = load(r->dir, "graveyard.json", &absent, msg, msgsize);
+        if (o == NULL && !absent)
+            return -1;
+    }
+    if (o == NULL && r->nchain > 0)
+        return 0; /* --rungs given; no side rungs recorded */
+    if (o == NULL) {
+        snprintf(msg, msgsize,
+                 "%s: no ladder.json or graveyard.json says which rungs "
+                 "this folder holds; name them with --rungs REF,RUNG,...",
+                 r->dir);
+        return -1;
+    }
+    ro = json_object_get(o, "reference");
+    ref = json_is_string(ro) ? json_string_value(ro) : NULL;
+    if (ref == NULL) {
+        snprintf(msg, msgsize, "%s: no \"reference\" rung name", path);
+        json_decref(o);
+        return -1;
+    }
+    if (r->nchain == 0 &&
+        ((r->chain[r->nchain++] = dup(ref)) == NULL ||
+         names(o, "rungs", ref, r->chain, &r->nchain, path, msg, msgsize))) {
+        json_decref(o);
+        return -1;
+    }
+    if (want_side && json_object_get(o, "side_rungs") != NULL) {
+        int rc = names(o, "side_rungs", NULL, r->side, &r->nside, path, msg,
+                       msgsize);
+        json_decref(o);
+        return rc;
+    }
+    json_decref(o);
+    if (!want_side)
+        return 0;
+    /* a folder buried by hand: the side bury's file, if any */
+    o = load(r->dir, "graveyard-side.json", &absent, msg, msgsize);
+    if (o == NULL)
+        return absent ? 0 : -1;
+    snprintf(path, sizeof(path), "%s/graveyard-side.json", r->dir);
+    /* ref pointed into the first file, released above */
+    absent = names(o, "rungs", r->chain[0], r->side, &r->nside, path, msg,
+                   msgsize);
+    json_decref(o);
+    return absent;
+}
+
+int report_run_open(struct report_run *r, const char *dir, const char *rungs,
+                    const char *side, const char *label, char *msg,
+                    size_t msgsize)
+{
+    const char *base;
+    json_t *name;
+    int absent;
+    size_t len;
+
+    memset(r, 0, sizeof(*r));
+    if ((r->dir = dup(dir)) == NULL) {
+        snprintf(msg, msgsize, "out of memory");
+        return -1;
+    }
+    /* trailing slashes off, so that messages and labels read well */
+    len = strlen(r->dir);
+    while (len > 1 && r->dir[len - 1] == '/')
+        r->dir[--len] = '\0';
+    {
+        char rows[4200];
+        FILE *f;
+        snprintf(rows, sizeof(rows), "%s/rows", r->dir);
+        if ((f = fopen(rows, "r")) == NULL) {
+            snprintf(msg, msgsize, "%s: not a run folder (no rows/ in it)",
+                     r->dir);
+            return -1;
+        }
+        fclose(f);
+    }
+    if (rungs != NULL &&
+        split(rungs, r->chain, &r->nchain, GRADER_MAX_RUNGS, "--rungs", msg,
+              msgsize) != 0)
+        return -1;
+    if (side != NULL &&
+        split(side, r->side, &r->nside, GRADER_MAX_RUNGS, "--side", msg,
+              msgsize) != 0)
+        return -1;
+    if (r->nchain == 0 || side == NULL) {
+        if (shape(r, side == NULL, msg, msgsize) != 0)
+            return -1;
+    }
+    r->manifest = load(r->dir, "manifest.json", &absent, msg, msgsize);
+    if (r->manifest == NULL && !absent)
+        return -1;
+    {
+        json_t *l = NULL;
+        l = load(r->dir, "ladder.json", &absent, msg, msgsize);
+        name = l ? json_object_get(l, "name") : NULL;
+        if (json_is_string(name) && (r->name = dup(json_string_value(name))) == NULL) {
+            json_decref(l);
+            snprintf(msg, msgsize, "out of memory");
+            return -1;
+        }
+        json_decref(l);
+    }
+    base = strrchr(r->dir, '/');
+    base = base ? base + 1 : r->dir;
+    snprintf(r->label, sizeof(r->label), "%s", label ? label : base);
+    return 0;
+}
+
+void report_run_close(struct report_run *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nchain; i++)
+        free(r->chain[i]);
+    for (i = 0; i < r->nside; i++)
+        free(r->side[i]);
+    free(r->dir);
+    free(r->name);
+    json_decref(r->manifest);
+    memset(r, 0, sizeof(*r));
+}
+
+static json_t *at(const struct report_run *r, const char *a, const char *b)
+{
+    json_t *o = r->manifest ? json_object_get(r->manifest, a) : NULL;
+
+    return b && o ? json_object_get(o, b) : o;
+}
+
+const char *report_run_server(const struct report_run *r)
+{
+    return json_string_value(at(r, "server", "version"));
+}
+
+const char *report_run_questions(const struct report_run *r)
+{
+    return json_string_value(at(r, "questions", "path"));
+}
+
+const char *report_run_questions_sha256(const struct report_run *r)
+{
+    return json_string_value(at(r, "questions", "sha256"));
+}
+
+long report_run_request_int(const struct report_run *r, const char *key)
+{
+    json_t *v = at(r, "request", key);
+
+    return json_is_integer(v) ? (long)json_integer_value(v) : -1;
+}
+
+int report_run_thinking(const struct report_run *r)
+{
+    json_t *v = at(r, "request", "enable_thinking");
+
+    return json_is_boolean(v) ? json_is_true(v) : -1;
+}

@@ -1,0 +1,47 @@
+/*
+ * run.h - what a run folder says about itself, for the reports: the
+ * ladder's shape (reference, chain, side rungs), the settings the rows
+ * were made with (manifest.json) and a label for tables.
+ *
+ * The shape comes from, first found: the caller's --rungs/--side lists,
+ * RUNDIR/ladder.json (written by graveyard ladder), then the rung lists
+ * graveyard bury left in RUNDIR/graveyard.json and graveyard-side.json.
+ * Owned by the caller: report_run_close.
+ */
+#ifndef REPORT_RUN_H
+#define REPORT_RUN_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "../grader/bury.h"
+
+struct report_run {
+    char *dir;
+    char label[128];   /* a column heading: --labels, the GPU, the folder */
+    char *name;        /* ladder.json's "name", or NULL */
+    char *chain[GRADER_MAX_RUNGS]; /* [0] is the reference */
+    size_t nchain;
+    char *side[GRADER_MAX_RUNGS];
+    size_t nside;
+    json_t *manifest; /* manifest.json, or NULL when there is none */
+};
+
+/*
+ * Open dir. rungs and side are comma-separated lists or NULL (then the
+ * folder's own files decide); label NULL picks the folder's name. 0, or
+ * -1 with one line in msg naming the folder or file.
+ */
+int report_run_open(struct report_run *r, const char *dir, const char *rungs,
+                    const char *side, const char *label, char *msg,
+                    size_t msgsize);
+void report_run_close(struct report_run *r);
+
+/* Settings from the manifest, or NULL / -1 when it does not say. */
+const char *report_run_server(const struct report_run *r);
+const char *report_run_questions(const struct report_run *r);
+const char *report_run_questions_sha256(const struct report_run *r);
+long report_run_request_int(const struct report_run *r, const char *key);
+int report_run_thinking(const struct report_run *r); /* 0, 1, -1 unknown */
+
+#endif
