@@ -16,18 +16,12 @@
 #include "../grader/repeat.h"
 #include "cli.h"
 #include "commands.h"
+#include "grading.h"
 #include "outfile.h"
 
 #define MAX_POS (GRADER_MAX_RUNGS + 2)
 
-/* The rungs of one command and the question set they share. */
-struct rungset {
-    struct grader_qset *qs;
-    const struct grader_rung *r[GRADER_MAX_RUNGS * 2];
-    size_t n;
-};
-
-static void rungset_release(struct rungset *s)
+void rungset_release(struct rungset *s)
 {
     size_t i;
 
@@ -37,7 +31,7 @@ static void rungset_release(struct rungset *s)
     memset(s, 0, sizeof(*s));
 }
 
-static void report(const char *cmd, const struct grader_error *err)
+void grade_report(const char *cmd, const struct grader_error *err)
 {
     char msg[GRADER_ERROR_TEXT + GRADER_ERROR_PATH + 32];
 
@@ -45,8 +39,7 @@ static void report(const char *cmd, const struct grader_error *err)
     cli_error(cmd, "%s", msg);
 }
 
-/* Check rung names: valid, and none twice. */
-static int check_names(const char *cmd, const char **names, size_t n)
+int check_names(const char *cmd, const char **names, size_t n)
 {
     size_t i, j;
 
@@ -97,8 +90,7 @@ static int args(const char *cmd, int argc, char **argv,
     return rc != 0 ? rc : -1;
 }
 
-/* Read RUNDIR/rows/NAME.jsonl for each name into s. */
-static int load(const char *cmd, struct rungset *s, const char *rundir,
+int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
                 const char **names, size_t n, unsigned flags)
 {
     struct grader_error err;
@@ -111,13 +103,17 @@ static int load(const char *cmd, struct rungset *s, const char *rundir,
     }
     for (i = 0; i < n; i++) {
         struct grader_rung *r;
+        if (s->n == RUNGSET_MAX) {
+            cli_error(cmd, "more than %d rungs in one command", RUNGSET_MAX);
+            return EXIT_USAGE;
+        }
         if ((size_t)snprintf(path, sizeof(path), "%s/rows/%s.jsonl", rundir,
                              names[i]) >= sizeof(path)) {
             cli_error(cmd, "path too long: '%s'", rundir);
             return EXIT_USAGE;
         }
         if (grader_rung_read(s->qs, names[i], path, flags, &r, &err) != 0) {
-            report(cmd, &err);
+            grade_report(cmd, &err);
             return EXIT_USAGE;
         }
         s->r[s->n++] = r;
@@ -130,13 +126,13 @@ static int load_and_bury(const char *cmd, struct rungset *s, const char **pos,
                          size_t npos, int partial, struct grader_bury *b)
 {
     struct grader_error err;
-    int rc = load(cmd, s, pos[0], pos + 1, npos - 1, 0);
+    int rc = rungset_load(cmd, s, pos[0], pos + 1, npos - 1, 0);
 
     if (rc != 0)
         return rc;
     if (grader_bury(s->qs, s->r, s->n, partial ? GRADER_PARTIAL : 0, b,
                     &err) != 0) {
-        report(cmd, &err);
+        grade_report(cmd, &err);
         return EXIT_USAGE;
     }
     return 0;
@@ -224,7 +220,7 @@ int cmd_bury(int argc, char **argv)
     for (i = 0; i < b.nrungs && rc == 0; i++) {
         struct grader_meta meta;
         if (grader_meta_read(pos[0], s.r[i]->name, &meta, &err) != 0) {
-            report("bury", &err);
+            grade_report("bury", &err);
             rc = EXIT_USAGE;
             break;
         }
@@ -336,13 +332,13 @@ int cmd_repeat(int argc, char **argv)
         return rc;
     rc = 0;
     for (i = 2; i < npos && rc == 0; i++) {
-        rc = load("repeat", &s, pos[0], &pos[i], 1, GRADER_READ_TEXT);
+        rc = rungset_load("repeat", &s, pos[0], &pos[i], 1, GRADER_READ_TEXT);
         if (rc == 0)
-            rc = load("repeat", &s, pos[1], &pos[i], 1, GRADER_READ_TEXT);
+            rc = rungset_load("repeat", &s, pos[1], &pos[i], 1, GRADER_READ_TEXT);
         if (rc == 0 &&
             grader_repeat(s.r[s.n - 2], s.r[s.n - 1], s.qs,
                           common ? GRADER_COMMON : 0, &line, &err) != 0) {
-            report("repeat", &err);
+            grade_report("repeat", &err);
             rc = EXIT_USAGE;
         }
         if (rc == 0)

@@ -21,9 +21,11 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "../grader/compare.h"
 #include "cli.h"
 #include "commands.h"
 #include "config.h"
+#include "outfile.h"
 
 enum job_state { J_PENDING, J_RUNNING, J_DONE, J_FAILED, J_BUSY, J_OTHER };
 
@@ -395,13 +397,51 @@ static int shard_of(const char *arg, long *i, long *n)
     return 0;
 }
 
-/* Bury the chain, then the side rungs, in-process (cmd_bury). */
+/* RUNDIR/ladder.json: the ladder's shape, so that graveyard report and
+ * compare know the chain's order, its reference and its side rungs. */
+static int write_shape(const struct config *c, const char *run_dir)
+{
+    json_t *o, *chain, *side;
+    char path[4200], msg[4600], *text;
+    size_t i;
+    int rc;
+
+    o = json_pack("{s:s,s:s,s:[s],s:[],s:b}", "name", c->name, "reference",
+                  c->reference, "rungs", c->reference, "side_rungs",
+                  "thinking", c->think);
+    if (o == NULL)
+        abort();
+    chain = json_object_get(o, "rungs");
+    side = json_object_get(o, "side_rungs");
+    for (i = 0; i < c->nrungs; i++) {
+        if (c->rungs[i].side)
+            json_array_append_new(side, json_string(c->rungs[i].name));
+        else if (strcmp(c->rungs[i].name, c->reference) != 0)
+            json_array_append_new(chain, json_string(c->rungs[i].name));
+    }
+    text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (text == NULL)
+        abort();
+    snprintf(path, sizeof(path), "%s/ladder.json", run_dir);
+    rc = outfile_write(path, text, strlen(text), msg, sizeof(msg));
+    free(text);
+    if (rc != 0)
+        cli_error("ladder", "%s", msg);
+    return rc != 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/* Bury the chain, then the side rungs, in-process (cmd_bury); then the
+ * report (cmd_report). */
 static int bury_all(struct ladder *l, const char *run_dir)
 {
     const struct config *c = &l->c;
     char *argv[CONFIG_MAX_RUNGS + 8], json[4200];
     size_t i;
     int argc = 0, rc;
+
+    if ((rc = write_shape(c, run_dir)) != 0)
+        return rc;
 
     argv[argc++] = "bury";
     argv[argc++] = (char *)run_dir;
@@ -420,14 +460,46 @@ static int bury_all(struct ladder *l, const char *run_dir)
     for (i = 0; i < c->nrungs; i++)
         if (c->rungs[i].side)
             argv[argc++] = c->rungs[i].name;
-    if (argc == 3)
-        return 0;
-    snprintf(json, sizeof(json), "--json=%s/graveyard-side.json", run_dir);
-    argv[argc++] = json;
-    argv[argc] = NULL;
-    printf("# %s: side rungs against %s\n", c->name, c->reference);
+    if (argc > 3) {
+        snprintf(json, sizeof(json), "--json=%s/graveyard-side.json",
+                 run_dir);
+        argv[argc++] = json;
+        argv[argc] = NULL;
+        printf("# %s: side rungs against %s\n", c->name, c->reference);
+        fflush(stdout);
+        if ((rc = cmd_bury(argc, argv)) != 0)
+            return rc;
+    }
+    argv[0] = "report";
+    argv[1] = (char *)run_dir;
+    argv[2] = NULL;
+    printf("# %s: the report\n", c->name);
     fflush(stdout);
-    return cmd_bury(argc, argv);
+    return cmd_report(2, argv);
+}
+
+/* --replicate: the GPUs' folders compared, into RUNDIR. */
+static int compare_gpus(struct ladder *l)
+{
+    char *argv[CONFIG_MAX_GPUS + 8], dirs[CONFIG_MAX_GPUS][4200],
+        out[4300];
+    int argc = 0;
+    size_t i;
+
+    argv[argc++] = "compare";
+    for (i = 0; i < l->ngpus && i < GRADER_MAX_RUNS; i++) {
+        snprintf(dirs[i], sizeof(dirs[i]), "%s/gpu%s", l->c.run_dir,
+                 l->c.gpus[i]);
+        argv[argc++] = dirs[i];
+    }
+    if (argc < 3)
+        return EXIT_OK;
+    snprintf(out, sizeof(out), "--out=%s", l->c.run_dir);
+    argv[argc++] = out;
+    argv[argc] = NULL;
+    printf("# %s: the GPUs compared\n", l->c.name);
+    fflush(stdout);
+    return cmd_compare(argc, argv);
 }
 
 static int all_done(const struct config *c, const char *run_dir)
@@ -671,6 +743,8 @@ int cmd_ladder(int argc, char **argv)
             fprintf(stderr, "graveyard ladder: this share is done; run the "
                             "same command again to bury every GPU's "
                             "ladder\n");
+        else if (rc == EXIT_OK)
+            rc = compare_gpus(l);
     } else {
         fprintf(stderr,
                 "graveyard ladder: this share is done%s; bury when "

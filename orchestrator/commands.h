@@ -12,5 +12,8 @@ int cmd_run(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_sha256(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_think(int argc, char **argv);
 
 #endif

@@ -23,6 +23,11 @@ static const struct command commands[] = {
     {"repeat", cmd_repeat,
      "two runs of a rung compared: is it "
      "deterministic?"},
+    {"report", cmd_report,
+     "REPORT.md, cover.svg and report.json of a run folder"},
+    {"compare", cmd_compare,
+     "one ladder on several GPUs or machines, question by question"},
+    {"think", cmd_think, "thinking off against thinking on, per rung"},
     {"ladder", cmd_ladder,
      "every rung of a ladder config, each on its own server, then bury"},
     {"run", cmd_run,

@@ -7,12 +7,13 @@
 # and bc (the benchmarks' figures); Slurm and munge for the test that runs
 # a ladder as a job array on a one-node cluster of its own (their
 # services are not started by installing them); procps (pgrep, pkill)
-# for the tests that check no server is left.
+# for the tests that check no server is left; librsvg2-bin (rsvg-convert)
+# for the test that renders the cover and reads its cells' colours.
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
 libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev python3
 python3-jsonschema time bc
-slurmctld slurmd slurm-client munge procps"
+slurmctld slurmd slurm-client munge procps librsvg2-bin"
 SUDO=
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive

@@ -1,0 +1,619 @@
+/*
+ * cmd_report.c - the reports people read: report (one run folder),
+ * compare (one ladder on several GPUs or machines) and think (thinking
+ * off against on).
+ *
+ * Each command reads rows, hands them to the grader (report.h,
+ * compare.h, think.h) and gives the figures to the renderers (report/).
+ * Nothing here counts or divides. Every output is rendered in memory
+ * first, so bad input leaves nothing behind; files are written whole
+ * (outfile.c), and if one of a set cannot be written the others written
+ * so far are removed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../grader/compare.h"
+#include "../grader/report.h"
+#include "../grader/think.h"
+#include "../report/render.h"
+#include "../report/run.h"
+#include "cli.h"
+#include "commands.h"
+#include "grading.h"
+#include "outfile.h"
+
+/* An output being rendered: a memory stream. */
+struct out {
+    char *p;
+    size_t len;
+    FILE *f;
+    const char *name; /* file name under --out */
+};
+
+static int out_open(struct out *o, const char *name)
+{
+    o->p = NULL;
+    o->len = 0;
+    o->name = name;
+    o->f = open_memstream(&o->p, &o->len);
+    return o->f ? 0 : -1;
+}
+
+/* Close the stream; -1 when rendering ran out of memory. */
+static int out_close(struct out *o, int rendered)
+{
+    int bad = o->f == NULL || ferror(o->f) || rendered != 0;
+
+    if (o->f != NULL && fclose(o->f) != 0)
+        bad = 1;
+    o->f = NULL;
+    return bad ? -1 : 0;
+}
+
+static void out_free(struct out *o)
+{
+    if (o->f != NULL)
+        fclose(o->f);
+    free(o->p);
+    memset(o, 0, sizeof(*o));
+}
+
+/* Write outs[0..n) into dir, all or none. */
+static int write_all(const char *cmd, const char *dir, struct out *outs,
+                     size_t n)
+{
+    char path[4200], msg[4600];
+    size_t i, j;
+
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        cli_error(cmd, "%s: cannot create the folder: %s", dir,
+                  strerror(errno));
+        return EXIT_FAILED;
+    }
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, outs[i].name);
+        if (outfile_write(path, outs[i].p, outs[i].len, msg, sizeof(msg)) !=
+            0) {
+            cli_error(cmd, "%s", msg);
+            for (j = 0; j < i; j++) {
+                snprintf(path, sizeof(path), "%s/%s", dir, outs[j].name);
+                unlink(path);
+            }
+            return EXIT_FAILED;
+        }
+    }
+    for (i = 0; i < n; i++)
+        printf("wrote %s/%s\n", dir, outs[i].name);
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+}
+
+static int oom(const char *cmd)
+{
+    cli_error(cmd, "out of memory");
+    return EXIT_FAILED;
+}
+
+/* Open a run folder, reporting a bad one. */
+static int open_run(const char *cmd, struct report_run *r, const char *dir,
+                    const char *rungs, const char *side, const char *label)
+{
+    char msg[4600];
+
+    if (report_run_open(r, dir, rungs, side, label, msg, sizeof(msg)) != 0) {
+        cli_error(cmd, "%s", msg);
+        report_run_close(r);
+        return EXIT_USAGE;
+    }
+    if (r->nchain == 0) {
+        cli_error(cmd, "%s: no rungs to report", dir);
+        report_run_close(r);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* ---- report ---------------------------------------------------------- */
+
+static const char report_help[] =
+    "usage: graveyard report RUNDIR [--out DIR] [--rungs REF,RUNG,...]\n"
+    "                        [--side RUNG,...] [--repeat DIR]\n"
+    "\n"
+    "The report of one run folder, computed from its rows: REPORT.md (the\n"
+    "run's settings, the ladder table with accuracy and its Wilson 95 %\n"
+    "interval, dead, ghosts, the paired 95 % interval of each rung's change\n"
+    "against the reference, McNemar p, speed and GPU memory; first deaths,\n"
+    "the autopsy, side rungs, repeat checks, every tombstone's epitaph),\n"
+    "cover.svg (one row per rung, one cell per question: marigold right,\n"
+    "grey wrong) and report.json (the same figures, for scripts).\n"
+    "\n"
+    "  --out DIR     where the three files go (default RUNDIR)\n"
+    "  --rungs LIST  the chain, reference first, in ladder order (default:\n"
+    "                RUNDIR/ladder.json, else the rungs graveyard bury\n"
+    "                recorded in RUNDIR/graveyard.json)\n"
+    "  --side LIST   rungs beside the chain, such as a QAT file (default:\n"
+    "                ladder.json's side_rungs, else graveyard-side.json's)\n"
+    "  --repeat DIR  a second run of some rungs, compared question by\n"
+    "                question (default RUNDIR/repeat when it exists)\n"
+    "\n"
+    "example: graveyard report runs/t4\n"
+    "Exit status: 0 ok, 1 a file could not be written, 2 bad input (nothing\n"
+    "is written).\n";
+
+/* Read the repeat runs: every rung of names that dir also has, twice. */
+static int load_repeats(struct rungset *s, const char *rundir,
+                        const char *dir, char *const *names, size_t n,
+                        const struct grader_rung **a,
+                        const struct grader_rung **b, size_t *nrep)
+{
+    char path[4200];
+    size_t i;
+    int rc;
+
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "%s/rows/%s.jsonl", dir, names[i]);
+        if (access(path, F_OK) != 0)
+            continue;
+        if ((rc = rungset_load("report", s, rundir, (const char **)&names[i],
+                               1, GRADER_READ_TEXT)) != 0 ||
+            (rc = rungset_load("report", s, dir, (const char **)&names[i], 1,
+                               GRADER_READ_TEXT)) != 0)
+            return rc;
+        a[*nrep] = s->r[s->n - 2];
+        b[(*nrep)++] = s->r[s->n - 1];
+    }
+    return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    const char *pos[2], *out_dir = NULL, *rungs = NULL, *side = NULL,
+                        *repeat = NULL;
+    const struct cli_flag flags[] = {
+        {"--out", &out_dir, NULL, NULL, NULL, 0},
+        {"--rungs", &rungs, NULL, NULL, NULL, 0},
+        {"--side", &side, NULL, NULL, NULL, 0},
+        {"--repeat", &repeat, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
+    const struct grader_rung *ra[GRADER_MAX_RUNGS * 2],
+        *rb[GRADER_MAX_RUNGS * 2];
+    struct out outs[3] = {{0}, {0}, {0}};
+    struct report_run run;
+    struct rungset s = {0};
+    struct grader_report rep;
+    struct grader_compare grid;
+    struct grader_error err;
+    char repeat_dir[4200], title[400];
+    size_t npos, nrep = 0, i;
+    int help, rc;
+
+    rc = cli_parse("report", argc, argv, flags, pos, 2, &npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(report_help, stdout);
+        return EXIT_OK;
+    }
+    if (npos != 1) {
+        cli_error("report", "needs one RUNDIR (see --help)");
+        return EXIT_USAGE;
+    }
+    if ((rc = open_run("report", &run, pos[0], rungs, side, NULL)) != 0)
+        return rc;
+    if ((rc = check_names("report", (const char **)run.chain, run.nchain)) ||
+        (rc = check_names("report", (const char **)run.side, run.nside)) ||
+        (rc = rungset_load("report", &s, run.dir, (const char **)run.chain,
+                           run.nchain, 0)) ||
+        (rc = rungset_load("report", &s, run.dir, (const char **)run.side,
+                           run.nside, 0)))
+        goto done;
+    if (repeat == NULL) {
+        snprintf(repeat_dir, sizeof(repeat_dir), "%s/repeat", run.dir);
+        repeat = is_dir(repeat_dir) ? repeat_dir : NULL;
+    } else if (!is_dir(repeat)) {
+        cli_error("report", "%s: no such folder (--repeat)", repeat);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (repeat != NULL &&
+        ((rc = load_repeats(&s, run.dir, repeat, run.chain, run.nchain, ra,
+                            rb, &nrep)) != 0 ||
+         (rc = load_repeats(&s, run.dir, repeat, run.side, run.nside, ra, rb,
+                            &nrep)) != 0))
+        goto done;
+    if (grader_report_build(s.qs, run.dir, s.r, run.nchain,
+                            s.r + run.nchain, run.nside, ra, rb, nrep, 0,
+                            &rep, &err) != 0) {
+        grade_report("report", &err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (grader_compare(s.qs, s.r, 1, run.nchain, &grid, &err) != 0) {
+        grade_report("report", &err);
+        grader_report_release(&rep);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    snprintf(title, sizeof(title), "graveyard: %s",
+             run.name ? run.name : run.dir);
+    if (out_open(&outs[0], "REPORT.md") != 0 ||
+        out_open(&outs[1], "report.json") != 0 ||
+        out_open(&outs[2], "cover.svg") != 0 ||
+        out_close(&outs[0], render_report_md(outs[0].f, &run, &rep, s.qs)) ||
+        out_close(&outs[1],
+                  render_report_json(outs[1].f, &run, &rep, s.qs)) ||
+        (render_cover(outs[2].f, title, (const char *const *)run.chain,
+                      &grid),
+         out_close(&outs[2], 0)))
+        rc = oom("report");
+    else
+        rc = write_all("report", out_dir ? out_dir : run.dir, outs, 3);
+    grader_compare_release(&grid);
+    grader_report_release(&rep);
+done:
+    for (i = 0; i < 3; i++)
+        out_free(&outs[i]);
+    rungset_release(&s);
+    report_run_close(&run);
+    return rc;
+}
+
+/* ---- compare --------------------------------------------------------- */
+
+static const char compare_help[] =
+    "usage: graveyard compare RUNDIR RUNDIR... [--rungs REF,RUNG,...]\n"
+    "                         [--labels A,B,...] [--out DIR]\n"
+    "\n"
+    "The same ladder run on several GPUs or machines, question by question.\n"
+    "Each run is buried against its own reference. Per rung: right and\n"
+    "lost on each run, questions graded differently by the closest and the\n"
+    "furthest pair of runs (every pair in compare.json), lost on all, right\n"
+    "on all and wrong on all; questions that die at some rung on every run\n"
+    "and how many die first at the same rung everywhere; questions that die\n"
+    "on one run only. It first checks that the runs used the same files\n"
+    "(sha256 in each ladder.tsv) and warns loudly when they did not.\n"
+    "\n"
+    "Prints one JSON line per rung and a summary line.\n"
+    "  --rungs LIST   the rungs, reference first (default: the first run's\n"
+    "                 ladder.json, else its graveyard.json)\n"
+    "  --labels LIST  a name per run for the tables (default: folder names)\n"
+    "  --out DIR      also write COMPARE.md, compare.json and compare.svg\n"
+    "                 (marigold right on every run, grey wrong on every\n"
+    "                 run, violet where the runs disagree)\n"
+    "\n"
+    "example: graveyard compare runs/t4 runs/l4 --labels T4,L4 --out cmp\n"
+    "Exit status: 0 ok, 1 a file could not be written, 2 bad input.\n";
+
+/* The label of run k: from --labels, else the folder's name, else (two
+ * folders of one name) its path. */
+static int labels(const char *list, const char **dirs, size_t n, char **out)
+{
+    size_t k, j;
+
+    for (k = 0; k < n; k++)
+        out[k] = NULL;
+    if (list != NULL) {
+        const char *p = list;
+        for (k = 0; k < n; k++) {
+            size_t len = strcspn(p, ",");
+            if (len == 0 || len >= 100)
+                return -1;
+            out[k] = strndup(p, len);
+            p += len;
+            if (*p == ',')
+                p++;
+            else if (k + 1 < n)
+                return -1;
+        }
+        return *p == '\0' ? 0 : -1;
+    }
+    for (k = 0; k < n; k++) {
+        const char *b = strrchr(dirs[k], '/');
+        int clash = 0;
+        b = b && b[1] ? b + 1 : dirs[k];
+        for (j = 0; j < n; j++) {
+            const char *c = strrchr(dirs[j], '/');
+            c = c && c[1] ? c + 1 : dirs[j];
+            clash |= j != k && strcmp(b, c) == 0;
+        }
+        out[k] = strdup(clash ? dirs[k] : b);
+    }
+    return 0;
+}
+
+/* The ladder.tsv check: one sentence, and loud lines on stderr. */
+static int files_check(const struct grader_meta *m, size_t nruns,
+                       size_t nrungs, const struct report_run *runs,
+                       char *const *names, char *note, size_t size)
+{
+    size_t i, k, unknown = 0, differ = 0;
+
+    for (i = 0; i < nrungs; i++)
+        for (k = 0; k < nruns; k++) {
+            const struct grader_meta *a = &m[i], *b = &m[k * nrungs + i];
+            if (a->sha256[0] == '\0' || b->sha256[0] == '\0') {
+                if (k > 0 || a->sha256[0] == '\0')
+                    unknown++;
+                continue;
+            }
+            if (k > 0 && strcmp(a->sha256, b->sha256) != 0) {
+                differ++;
+                fprintf(stderr,
+                        "graveyard compare: WARNING: rung %s is not the "
+                        "same file in %s and %s (sha256 %.12s... against "
+                        "%.12s...): differences in its answers may come "
+                        "from the file, not the GPU\n",
+                        names[i], runs[0].dir, runs[k].dir, a->sha256,
+                        b->sha256);
+            }
+        }
+    if (differ > 0) {
+        snprintf(note, size,
+                 "The runs did NOT use the same files: %zu rung file(s) "
+                 "differ in sha256 from the first run's (ladder.tsv). "
+                 "Differences at those rungs may come from the files, not "
+                 "the GPUs.",
+                 differ);
+        return 0;
+    }
+    if (unknown > 0) {
+        fprintf(stderr,
+                "graveyard compare: WARNING: %zu rung file(s) have no "
+                "sha256 in their folder's ladder.tsv: cannot check that the "
+                "runs used the same files\n",
+                unknown);
+        snprintf(note, size,
+                 "Could not check that the runs used the same files: %zu "
+                 "rung file(s) have no sha256 in ladder.tsv.",
+                 unknown);
+        return 0;
+    }
+    snprintf(note, size,
+             "The runs used the same files: every rung's sha256 matches "
+             "across the %zu runs' ladder.tsv, so any difference in the "
+             "answers comes from the GPU and its stack.",
+             nruns);
+    return 1;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    const char *pos[GRADER_MAX_RUNS + 1], *rungs = NULL, *label_list = NULL,
+                                          *out_dir = NULL;
+    const struct cli_flag flags[] = {
+        {"--rungs", &rungs, NULL, NULL, NULL, 0},
+        {"--labels", &label_list, NULL, NULL, NULL, 0},
+        {"--out", &out_dir, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
+    struct report_run runs[GRADER_MAX_RUNS];
+    char *label[GRADER_MAX_RUNS], note[600];
+    struct grader_meta *metas = NULL;
+    struct out outs[3] = {{0}, {0}, {0}}, lines = {0};
+    struct rungset s = {0};
+    struct grader_compare c;
+    struct grader_error err;
+    struct render_compare rc_;
+    size_t npos, nruns = 0, k, i, nrungs;
+    int help, rc, have_c = 0;
+
+    rc = cli_parse("compare", argc, argv, flags, pos, GRADER_MAX_RUNS + 1,
+                   &npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(compare_help, stdout);
+        return EXIT_OK;
+    }
+    if (npos < 2 || npos > GRADER_MAX_RUNS) {
+        cli_error("compare", "needs 2 to %d run folders (see --help)",
+                  GRADER_MAX_RUNS);
+        return EXIT_USAGE;
+    }
+    if (labels(label_list, pos, npos, label) != 0) {
+        cli_error("compare", "--labels needs one name per run folder, "
+                             "comma-separated");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    for (k = 0; k < npos; k++) {
+        /* every run takes the first run's rungs */
+        char list[64 * 66] = "";
+        if (k > 0)
+            for (i = 0; i < runs[0].nchain; i++) {
+                strcat(list, i ? "," : "");
+                strcat(list, runs[0].chain[i]);
+            }
+        if ((rc = open_run("compare", &runs[k], pos[k], k ? list : rungs,
+                           "", label[k])) != 0)
+            goto done;
+        nruns++;
+    }
+    nrungs = runs[0].nchain;
+    if ((rc = check_names("compare", (const char **)runs[0].chain, nrungs)))
+        goto done;
+    for (k = 0; k < nruns; k++)
+        if ((rc = rungset_load("compare", &s, runs[k].dir,
+                               (const char **)runs[k].chain, nrungs, 0)))
+            goto done;
+    metas = calloc(nruns * nrungs, sizeof(*metas));
+    if (metas == NULL) {
+        rc = oom("compare");
+        goto done;
+    }
+    for (k = 0; k < nruns; k++)
+        for (i = 0; i < nrungs; i++)
+            if (grader_meta_read(runs[k].dir, runs[0].chain[i],
+                                 &metas[k * nrungs + i], &err) != 0) {
+                grade_report("compare", &err);
+                rc = EXIT_USAGE;
+                goto done;
+            }
+    if (grader_compare(s.qs, s.r, nruns, nrungs, &c, &err) != 0) {
+        grade_report("compare", &err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    have_c = 1;
+    rc_.runs = runs;
+    rc_.names = (const char *const *)runs[0].chain;
+    rc_.c = &c;
+    rc_.metas = metas;
+    rc_.qs = s.qs;
+    rc_.files_same = files_check(metas, nruns, nrungs, runs, runs[0].chain,
+                                 note, sizeof(note));
+    rc_.files_note = note;
+    if (out_open(&lines, "-") != 0 ||
+        out_close(&lines, render_compare_lines(lines.f, &rc_)) != 0) {
+        rc = oom("compare");
+        goto done;
+    }
+    if (out_dir != NULL) {
+        if (out_open(&outs[0], "COMPARE.md") != 0 ||
+            out_open(&outs[1], "compare.json") != 0 ||
+            out_open(&outs[2], "compare.svg") != 0 ||
+            out_close(&outs[0], render_compare_md(outs[0].f, &rc_)) ||
+            out_close(&outs[1], render_compare_json(outs[1].f, &rc_)) ||
+            (render_cover(outs[2].f, "graveyard compare: the runs overlaid",
+                          rc_.names, &c),
+             out_close(&outs[2], 0))) {
+            rc = oom("compare");
+            goto done;
+        }
+    }
+    if (fwrite(lines.p, 1, lines.len, stdout) != lines.len ||
+        fflush(stdout) != 0) {
+        cli_error("compare", "cannot write to standard output");
+        rc = EXIT_FAILED;
+        goto done;
+    }
+    rc = out_dir ? write_all("compare", out_dir, outs, 3) : EXIT_OK;
+done:
+    if (have_c)
+        grader_compare_release(&c);
+    for (i = 0; i < 3; i++)
+        out_free(&outs[i]);
+    out_free(&lines);
+    free(metas);
+    rungset_release(&s);
+    for (k = 0; k < npos; k++)
+        free(label[k]);
+    for (k = 0; k < nruns; k++)
+        report_run_close(&runs[k]);
+    return rc;
+}
+
+/* ---- think ----------------------------------------------------------- */
+
+static const char think_help[] =
+    "usage: graveyard think OFF_DIR ON_DIR [--rungs REF,RUNG,...] [--out DIR]\n"
+    "\n"
+    "The same rungs with thinking off (OFF_DIR) and on (ON_DIR), question\n"
+    "by question; each pass is buried against its own reference. Per rung:\n"
+    "right off and on, right in both, dead off and on, dead in both, the\n"
+    "deaths cut off at the token cap with thinking off and how many of them\n"
+    "are right with thinking on; tokens and decode speed on over off.\n"
+    "\n"
+    "Prints one JSON line per rung.\n"
+    "  --rungs LIST  the rungs, reference first (default: ON_DIR's chain,\n"
+    "                from its ladder.json or graveyard.json)\n"
+    "  --out DIR     also write THINK.md and think.json\n"
+    "\n"
+    "example: graveyard think runs/t4 runs/t4-think --out runs/t4-think\n"
+    "Exit status: 0 ok, 1 a file could not be written, 2 bad input.\n";
+
+int cmd_think(int argc, char **argv)
+{
+    const char *pos[2], *rungs = NULL, *out_dir = NULL;
+    const struct cli_flag flags[] = {
+        {"--rungs", &rungs, NULL, NULL, NULL, 0},
+        {"--out", &out_dir, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
+    struct report_run off = {0}, on = {0};
+    struct grader_think_line *tl = NULL;
+    struct out outs[2] = {{0}, {0}}, lines = {0};
+    struct rungset s = {0};
+    struct grader_error err;
+    struct render_think t;
+    char list[64 * 66] = "";
+    size_t npos, i, n;
+    int help, rc;
+
+    rc = cli_parse("think", argc, argv, flags, pos, 2, &npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(think_help, stdout);
+        return EXIT_OK;
+    }
+    if (npos != 2) {
+        cli_error("think", "needs OFF_DIR and ON_DIR (see --help)");
+        return EXIT_USAGE;
+    }
+    if ((rc = open_run("think", &on, pos[1], rungs, "", NULL)) != 0)
+        return rc;
+    for (i = 0; i < on.nchain; i++) {
+        strcat(list, i ? "," : "");
+        strcat(list, on.chain[i]);
+    }
+    if ((rc = open_run("think", &off, pos[0], list, "", NULL)) != 0) {
+        report_run_close(&on);
+        return rc;
+    }
+    n = on.nchain;
+    if ((rc = check_names("think", (const char **)on.chain, n)) ||
+        (rc = rungset_load("think", &s, off.dir, (const char **)on.chain, n,
+                           0)) ||
+        (rc = rungset_load("think", &s, on.dir, (const char **)on.chain, n,
+                           0)))
+        goto done;
+    if ((tl = calloc(n, sizeof(*tl))) == NULL) {
+        rc = oom("think");
+        goto done;
+    }
+    if (grader_think(s.qs, s.r, s.r + n, n, tl, &err) != 0) {
+        grade_report("think", &err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    t.off = &off;
+    t.on = &on;
+    t.lines = tl;
+    t.n = n;
+    if (out_open(&lines, "-") != 0 ||
+        out_close(&lines, render_think_lines(lines.f, &t)) != 0 ||
+        (out_dir != NULL &&
+         (out_open(&outs[0], "THINK.md") != 0 ||
+          out_open(&outs[1], "think.json") != 0 ||
+          out_close(&outs[0], render_think_md(outs[0].f, &t)) != 0 ||
+          out_close(&outs[1], render_think_json(outs[1].f, &t)) != 0))) {
+        rc = oom("think");
+        goto done;
+    }
+    if (fwrite(lines.p, 1, lines.len, stdout) != lines.len ||
+        fflush(stdout) != 0) {
+        cli_error("think", "cannot write to standard output");
+        rc = EXIT_FAILED;
+        goto done;
+    }
+    rc = out_dir ? write_all("think", out_dir, outs, 2) : EXIT_OK;
+done:
+    for (i = 0; i < 2; i++)
+        out_free(&outs[i]);
+    out_free(&lines);
+    free(tl);
+    rungset_release(&s);
+    report_run_close(&off);
+    report_run_close(&on);
+    return rc;
+}

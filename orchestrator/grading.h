@@ -1,0 +1,36 @@
+/*
+ * grading.h - what the commands that read rows share (cmd_grade.c):
+ * a set of rungs read into one question set, and the checks and messages
+ * around reading them.
+ */
+#ifndef GRADING_H
+#define GRADING_H
+
+#include <stddef.h>
+
+#include "../grader/bury.h"
+
+/* Rungs one command may read: 16 runs of a 64-rung ladder. */
+#define RUNGSET_MAX 1024
+
+/* The rungs of one command and the question set they share. */
+struct rungset {
+    struct grader_qset *qs;
+    const struct grader_rung *r[RUNGSET_MAX];
+    size_t n;
+};
+
+/* Read RUNDIR/rows/NAME.jsonl for each name into s (read flags as for
+ * grader_rung_read). 0, or the exit status after one line on stderr. */
+int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
+                 const char **names, size_t n, unsigned flags);
+void rungset_release(struct rungset *s);
+
+/* Rung names: valid, none twice, at most GRADER_MAX_RUNGS. 0, or the
+ * exit status after one line on stderr. */
+int check_names(const char *cmd, const char **names, size_t n);
+
+/* "graveyard CMD: FILE:LINE: message" from a grader error. */
+void grade_report(const char *cmd, const struct grader_error *err);
+
+#endif
