@@ -149,13 +149,12 @@ static void deaths_table(FILE *f, const struct grader_report *rep)
         again += b->lines[i].first_deaths_right_again_lower;
     }
     fprintf(f,
-            "\n%zu tombstones: %zu questions die at some rung, %zu of them "
-            "right again lower down. %zu questions %s gets wrong are ghosts "
-            "(right) at one rung or more. First deaths add up to the "
-            "tombstones; a rung's dead count also holds questions that died "
-            "higher up.\n\n",
-            b->ntombs, b->ntombs, again, b->nghosts,
-            b->lines[0].rung->name);
+            "\nTombstones: %zu, one per question that dies at some rung; "
+            "%zu of them right again lower down. Ghost questions (%s "
+            "wrong, right at one rung or more): %zu. First deaths add up to "
+            "the tombstones; a rung's dead count also holds questions that "
+            "died higher up.\n\n",
+            b->ntombs, again, b->lines[0].rung->name, b->nghosts);
 }
 
 static void autopsy_table(FILE *f, const struct grader_report *rep)

@@ -62,13 +62,22 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
 
     fprintf(f, "## Question by question\n\n");
     if (c->nruns > 1) {
-        fprintf(f, "| Rung | Graded differently, closest pair | furthest "
-                   "pair | Lost on all %zu | Right on all | Wrong on all "
-                   "|\n|---|---:|---:|---:|---:|---:|\n",
-                c->nruns);
+        if (c->nruns == 2)
+            fprintf(f, "| Rung | Graded differently | Lost on both | Right "
+                       "on both | Wrong on both |\n|---|---:|---:|---:|---:"
+                       "|\n");
+        else
+            fprintf(f, "| Rung | Graded differently, closest pair | "
+                       "furthest pair | Lost on all %zu | Right on all | "
+                       "Wrong on all |\n|---|---:|---:|---:|---:|---:|\n",
+                    c->nruns);
         for (i = 0; i < c->nrungs; i++) {
             const struct grader_compare_rung *r = &c->rungs[i];
-            fprintf(f, "| %s | %zu (%s, %s) | %zu (%s, %s) | ", rc->names[i],
+            if (c->nruns == 2)
+                fprintf(f, "| %s | %zu | ", rc->names[i], r->differ[0][1]);
+            else
+                fprintf(f, "| %s | %zu (%s, %s) | %zu (%s, %s) | ",
+                        rc->names[i],
                     r->differ[r->closest[0]][r->closest[1]],
                     rc->runs[r->closest[0]].label,
                     rc->runs[r->closest[1]].label,
@@ -137,6 +146,18 @@ int render_think_md(FILE *f, const struct render_think *t)
                "against its own %s; every count is computed by `graveyard "
                "think` from the rows.\n\n",
             t->off->dir, t->on->dir, ref);
+    {
+        long a_cap = report_run_request_int(t->off, "max_tokens"),
+             b_cap = report_run_request_int(t->on, "max_tokens");
+        char x[FMT_SIZE], y[FMT_SIZE];
+        fprintf(f, "Token cap: %s with thinking off, %s with thinking on%s\n\n",
+                a_cap >= 0 ? fmt_count(x, a_cap) : "not recorded",
+                b_cap >= 0 ? fmt_count(y, b_cap) : "not recorded",
+                a_cap >= 0 && a_cap != b_cap
+                    ? ": the cap changed with thinking, so these runs cannot "
+                      "say which of the two made a difference."
+                    : ".");
+    }
     fprintf(f, "| Rung | Right, off | Right, on | Right in both | Dead, off "
                "| Dead, on | Dead in both | Dead off and cut off | of them "
                "right on | \xc3\x97 tokens | \xc3\x97 speed |\n"
@@ -160,8 +181,7 @@ int render_think_md(FILE *f, const struct render_think *t)
             "token cap; of them right on: those right with thinking on. "
             "\xc3\x97 tokens and \xc3\x97 speed: mean completion tokens and "
             "median decode speed with thinking on, over thinking off, on "
-            "the same card. If the token cap changed with thinking, these "
-            "runs cannot say which of the two made the difference.\n",
+            "the same card.\n",
             ref);
     return 0;
 }

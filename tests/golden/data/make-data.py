@@ -130,3 +130,119 @@ with open("bad/rows/DUP.jsonl", "w") as f:
     f.write("\n".join(lines[:5] + [lines[1]] + lines[5:]) + "\n")
 with open("bad/rows/TORN.jsonl", "w") as f:
     f.write("\n".join(lines[:7]) + "\n" + lines[7][:40])
+
+# ---- run folders for report, compare and think -------------------------
+# t4/: the ladder above as graveyard ladder leaves it: ladder.json,
+# manifest.json, ladder.tsv, a .done per rung, and repeat/ (a second run
+# of Q4_0 and Q8_0, as ladder-again). Counts, by hand from `rungs`:
+#   BF16 7 right (test-1166 says 1,000)
+#   Q8_0 7 right, dead {564}, ghosts {1166}
+#   Q4_0 5 right, dead {687 cut off, 2, 93 error}, ghosts {1166}
+#   Q2_K 2 right (194, 358), dead {687, 2, 564, 93, 147}, no ghost
+#   tombstones: 564@Q8_0 (right again at Q4_0), 687, 2, 93 @Q4_0, 147@Q2_K
+SHA = {"BF16": "9fe40af9a72302151a5abc28a5057c5fe335eb80145e795ba745085fc73a2ad6",
+       "Q8_0": "6b0301104c89a43c3bec5bae4b14d744f6000bc21e00e46e887fbbfe024de38a",
+       "Q4_0": "2d84758474be87d0a74edfa98efbeb602484e26f2e5fa8695fd9641ad323c7b2",
+       "Q2_K": "65850f1a31efed2013ed148adc5dc937e973a8e79fd55cdba31edd53369fddb2",
+       "QAT_Q4_0": "fa401b55" + "0" * 56}
+BYTES = {"BF16": 9311305152, "Q8_0": 4967497152, "Q4_0": 3360161216,
+         "Q2_K": 2989088192, "QAT_Q4_0": 3349516256}
+MIB = {"BF16": 4671, "Q8_0": 2580, "Q4_0": 1639, "Q2_K": 1287,
+       "QAT_Q4_0": 1629}
+
+
+def run_folder(folder, specs, gpu, extra_mib=0, sha=SHA, think=False,
+               name="golden ladder"):
+    chain = [r for r in specs if r != "QAT_Q4_0"]
+    side = [r for r in specs if r == "QAT_Q4_0"]
+    for rung, spec in specs.items():
+        rows = rows_for(rung, spec)
+        if think:  # thinking on: twice the tokens, 0.8 of the speed
+            for r in rows:
+                if r["completion_tokens"] is not None:
+                    r["completion_tokens"] *= 2
+                if r["decode_tps"] is not None:
+                    r["decode_tps"] = round(r["decode_tps"] * 0.8, 2)
+                r["reasoning_content"] = "Let me think."
+        write(folder, rung, rows)
+        with open(f"{folder}/rows/{rung}.done", "w") as f:
+            f.write(json.dumps({"rung": rung, "n": len(rows),
+                                "bytes": BYTES[rung],
+                                "gpu_mib_before": 0,
+                                "gpu_mib_loaded": MIB[rung] + extra_mib,
+                                "gpu_name": gpu}) + "\n")
+    with open(f"{folder}/ladder.tsv", "w") as f:
+        f.write("rung\tfile\tbytes\tsha256\n")
+        for rung in specs:
+            f.write(f"{rung}\t/m/e2b-{rung}.gguf\t{BYTES[rung]}\t{sha[rung]}\n")
+    with open(f"{folder}/ladder.json", "w") as f:
+        json.dump({"name": name, "reference": "BF16", "rungs": chain,
+                   "side_rungs": side, "thinking": think}, f, indent=2)
+    with open(f"{folder}/manifest.json", "w") as f:
+        json.dump({"questions": {"path": "../shared/data/gsm8k/heldout-250.jsonl",
+                                 "sha256": "5e1c" + "0" * 60},
+                   "prompt": "Solve: {question}",
+                   "request": {"temperature": 0, "seed": 0,
+                               "cache_prompt": False,
+                               "max_tokens": 4096 if think else 1024,
+                               "enable_thinking": think},
+                   "server": {"version": "version: 11699 (4f8a2a1c)"},
+                   "graveyard": "0.1.0"}, f, indent=2)
+
+
+run_folder("t4", rungs, "Tesla T4", name="golden ladder on a T4")
+write("t4/repeat", "Q4_0", [json.loads(l) for l in
+                            open("ladder-again/rows/Q4_0.jsonl")])
+write("t4/repeat", "Q8_0", [json.loads(l) for l in
+                            open("ladder-again/rows/Q8_0.jsonl")])
+
+# l4/: the same files on a second GPU. Against its own BF16:
+#   BF16 6 right (687 says 17, 1166 says 1,000)
+#   Q8_0 7 right (1166 wrong): ghosts {687}, no dead
+#   Q4_0 6 right (687 cut off, 2 says 120,000): dead {2}, ghosts {1166}
+#   Q2_K as on the T4: dead {2, 564, 93, 147}
+# T4 against L4, graded differently: BF16 {687}, Q8_0 {564, 1166},
+# Q4_0 {93}, Q2_K none. Lost on both: Q8_0 0, Q4_0 {2}, Q2_K 4.
+# Tombstones T4 {564@Q8_0, 687@Q4_0, 2@Q4_0, 93@Q4_0, 147@Q2_K},
+# L4 {2@Q4_0, 564@Q2_K, 93@Q2_K, 147@Q2_K}: die on some 5, on both 4,
+# first at the same rung 2 (test-2, test-147); on one only: test-687 (T4).
+# At BF16: right on both 6, wrong on both 1 (test-1166).
+l4 = dict(rungs)
+l4["BF16"] = [ans(17), ans(70000), ans("1,000"), ans(240), ans(18), ans(5),
+              ans(64), ans(12)]
+l4["Q8_0"] = [ans(13), ans(70000), ans("1,000"), ans(240), ans(18), ans(5),
+              ans(64), ans(12)]
+l4["Q4_0"] = [("cut", "Twins and triplets..."), ans("120,000"),
+              ans("2,350"), ans(240), ans(18), ans(5), ans(64), ans(12)]
+TPS.update({"BF16": 50.1, "Q8_0": 83.0, "Q4_0": 125.6, "Q2_K": 139.5,
+            "QAT_Q4_0": 125.7})
+run_folder("l4", l4, "NVIDIA L4", extra_mib=101, name="golden ladder on an L4")
+# l4-other/: the L4 run, but its Q4_0 file is not the T4's
+other = dict(SHA)
+other["Q4_0"] = "0" * 64
+run_folder("l4-other", l4, "NVIDIA L4", extra_mib=101, sha=other)
+# l4-norung/: the L4 run without its Q4_0 rows
+run_folder("l4-norung", l4, "NVIDIA L4", extra_mib=101)
+os.remove("l4-norung/rows/Q4_0.jsonl")
+# t4-fewer/: the T4 ladder on the first 6 questions only
+few = {r: s[:6] for r, s in rungs.items()}
+run_folder("t4-fewer", few, "Tesla T4")
+
+# t4-think/: BF16, Q8_0 and Q4_0 with thinking on, against BF16 thinking
+# on (7 right: test-2 says 7,000):
+#   BF16 right in both passes 6 (off misses 1166, on misses test-2)
+#   Q8_0 on 7 right, dead {564} (dead in both), ghosts {2}
+#   Q4_0 on 7 right (test-2 wrong, not dead: BF16 on misses it too);
+#        off dead {687 cut off, 2, 93}: 1 cut off, right with thinking on
+TPS.update({"BF16": 40.0, "Q8_0": 64.3, "Q4_0": 93.6, "Q2_K": 74.0,
+            "QAT_Q4_0": 87.8})
+think = {
+    "BF16": [ans(13), ans("7,000"), ans("2,350"), ans(240), ans(18), ans(5),
+             ans(64), ans(12)],
+    "Q8_0": [ans(13), ans(70000), ans("2,350"), ans(3), ans(18), ans(5),
+             ans(64), ans(12)],
+    "Q4_0": [ans(13), ans("120,000"), ans("2,350"), ans(240), ans(18),
+             ans(5), ans(64), ans(12)],
+}
+run_folder("t4-think", think, "Tesla T4", think=True,
+           name="golden ladder on a T4, thinking on")
