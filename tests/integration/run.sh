@@ -59,7 +59,7 @@ case_basic() {
     local d=$work/basic out
     out=$($GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet) || fail "exit $?"
     case "$out" in
-    '{"rung": "Q4_0", "n": 4, "right": 3, "errors": 0, "truncated": 0, "median_decode_tps": 50.0, "mean_tokens": 6.0, "bytes": '"$(stat -c %s "$work/good.gguf")"', "server": "version: 1 (fa4e0001)", "gpu_mib_before": null, "gpu_mib_loaded": null, "layers_offloaded": "36/36", "model_buffers_mib": {"CUDA0": 1639.0}, "run": {"cpu_s": '*', "server_starts": 1, "server_log_dropped": 0}}') ;;
+    '{"rung": "Q4_0", "n": 4, "right": 3, "errors": 0, "truncated": 0, "median_decode_tps": 50.0, "mean_tokens": 6.0, "bytes": '"$(stat -c %s "$work/good.gguf")"', "server": "version: 1 (fa4e0001)", "gpu_mib_before": null, "gpu_mib_loaded": null, "gpu_name": null, "layers_offloaded": "36/36", "model_buffers_mib": {"CUDA0": 1639.0}, "run": {"cpu_s": '*', "server_starts": 1, "server_log_dropped": 0}}') ;;
     *) fail "summary: $out" ;;
     esac
     [ "$(rows "$d" Q4_0)" = 4 ] || fail "rows: $(rows "$d" Q4_0)"
@@ -319,6 +319,11 @@ case_ladder_demo() {
     grep -q '^{"first_deaths_by_rung": {"Q8_0": 1, "Q4_0": 2, "Q2_K": 8}, "tombstones": 11, "ghosts": 1}$' "$work/out" || fail "bury: $(cat "$work/out")"
     grep -q '"QAT_Q4_0"' "$d/graveyard-side.json" || fail "no side bury"
     [ "$(ls "$d"/rows/*.done | wc -l)" = 5 ] || fail "not every rung done"
+    # the report: the ladder's shape, and the table from these rows
+    grep -q '"side_rungs": \[$' "$d/ladder.json" || fail "ladder.json: $(cat "$d/ladder.json")"
+    grep -q '^| Q2_K | .* | 3 | 25.0 (8.9–53.2) | 9 | 1 | ' "$d/REPORT.md" || fail "REPORT.md: $(grep '^| Q2_K' "$d/REPORT.md")"
+    grep -q '^| QAT_Q4_0 | ' "$d/REPORT.md" || fail "REPORT.md: no side rung"
+    grep -q '<svg' "$d/cover.svg" && [ -s "$d/report.json" ] || fail "no cover or report.json"
     before=$(cat "$d"/logs/*.server.log | wc -l)
     $GT ladder configs/demo.json --run-dir "$d" --quiet >"$work/out2" || fail "second exit $?"
     cmp -s "$work/out" "$work/out2" || fail "a second ladder buried differently"
@@ -382,6 +387,10 @@ case_ladder_replicate() {
         [ -f "$d/gpu$g/graveyard.json" ] && [ -f "$d/gpu$g/graveyard-side.json" ] || fail "gpu$g: not buried"
     done
     [ "$(grep -c '"tombstones": 11' "$work/out")" = 2 ] || fail "bury: $(cat "$work/out")"
+    # the two GPUs compared: the fake answers alike on both, so no
+    # question is graded differently, and the files are the same
+    grep -q '^{"rung": "Q2_K", "right": \[3, 3\], "dead": \[9, 9\], "lost_on_all": 9, ' "$work/out" || fail "compare: $(grep Q2_K "$work/out")"
+    grep -q 'The runs used the same files' "$d/COMPARE.md" && [ -f "$d/compare.svg" ] || fail "no COMPARE.md"
 }
 
 # SIGKILL the ladder at random moments, resume each time; the bury must
@@ -400,7 +409,8 @@ case_ladder_kill() {
     sleep 1 # the children see their parent die and stop their servers
     servers_left && fail "a server outlived a killed ladder"
     $GT ladder "$work/lk.json" --quiet >"$work/lk.out" || fail "final: exit $?"
-    cmp -s <(grep -v '^#' "$work/ref.out") <(grep -v '^#' "$work/lk.out") || fail "bury differs: $(diff "$work/ref.out" "$work/lk.out")"
+    # the same bury lines and report (only the folder names differ)
+    cmp -s <(grep -v '^#' "$work/ref.out" | sed 's/lkref/lk/') <(grep -v '^#' "$work/lk.out") || fail "bury differs: $(diff "$work/ref.out" "$work/lk.out")"
 }
 
 # GPU memory from nvidia-smi (a stand-in here) into .done and the bury
@@ -416,7 +426,7 @@ if pgrep -f "fake-llama-server -m $work/gpumem.gguf" >/dev/null; then echo 1639;
 SH
     chmod +x "$work/bin/nvidia-smi"
     PATH=$work/bin:$PATH $GT run Q4_0 "$work/gpumem.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --gpu 0 --quiet >"$work/out" || fail "exit $?"
-    grep -q '"gpu_mib_before": 0, "gpu_mib_loaded": 1639, "layers_offloaded": "36/36"' "$work/out" || fail "summary: $(cat "$work/out")"
+    grep -q '"gpu_mib_before": 0, "gpu_mib_loaded": 1639, "gpu_name": "Tesla T4", "layers_offloaded": "36/36"' "$work/out" || fail "summary: $(cat "$work/out")"
     grep -q '"gpu_name": "Tesla T4"' "$d/rows/Q4_0.done" || fail "gpu_name: $(cat "$d/rows/Q4_0.done")"
     $G bury "$d" Q4_0 | grep -q '"gpu_mib_loaded": 1639, "gpu_mib_before": 0}' || fail "bury: $($G bury "$d" Q4_0)"
 }
