@@ -25,7 +25,12 @@ def schema(name):
 
 
 S = {n: schema(n) for n in ("row", "bury-line", "bury-summary", "graveyard",
-                            "autopsy-line", "repeat-line", "config")}
+                            "autopsy-line", "repeat-line", "config",
+                            "report", "compare-line", "compare-summary",
+                            "compare", "think-line", "think", "ladder")}
+# files a command writes, by name; any other .json is graveyard.json
+FILES = {"report.json": "report", "compare.json": "compare",
+         "think.json": "think", "ladder.json": "ladder"}
 
 
 def check(name, instance, where, expect_ok=True):
@@ -56,17 +61,25 @@ for case in sorted(os.listdir(cases)):
     with open(os.path.join(d, "cmd")) as f:
         command = f.read().split()[0]
     with open(os.path.join(d, "stdout")) as f:
-        lines = [json.loads(x) for x in f if x.strip()]
+        # report prints the files it wrote, not JSON
+        lines = [json.loads(x) for x in f
+                 if x.strip() and not x.startswith("wrote ")]
     for i, obj in enumerate(lines, 1):
-        if command == "bury":
-            name = "bury-summary" if i == len(lines) else "bury-line"
+        if command in ("bury", "compare") and i == len(lines):
+            name = command + "-summary"
         else:
             name = command + "-line"
         check(name, obj, f"{case} stdout line {i}")
     for path in glob.glob(os.path.join(d, "files", "**", "*.json"),
                           recursive=True):
         with open(path) as f:
-            check("graveyard", json.load(f), path)
+            check(FILES.get(os.path.basename(path), "graveyard"),
+                  json.load(f), path)
+
+# the ladder shapes in the golden run folders
+for path in sorted(glob.glob(os.path.join(data, "*", "ladder.json"))):
+    with open(path) as f:
+        check("ladder", json.load(f), path)
 
 # every shipped ladder config
 for path in sorted(glob.glob(os.path.join(ROOT, "configs", "*.json"))):
@@ -81,6 +94,17 @@ check("bury-summary", {"tombstones": -1, "ghosts": 0,
 check("graveyard", {"reference": "BF16"}, "graveyard without records", False)
 check("autopsy-line", {"rung": "x", "n": "8"}, "autopsy with a string", False)
 check("repeat-line", {"rung": "x"}, "repeat without counts", False)
+check("report", {"reference": "BF16", "rungs": []}, "report without rungs",
+      False)
+check("compare-line", {"rung": "Q4_0", "right": [1, -1]}, "negative right",
+      False)
+check("compare-summary", {"runs": 2, "same_files": "yes"}, "string flag",
+      False)
+check("compare", {"runs": []}, "compare without rungs", False)
+check("think-line", {"rung": "Q4_0", "n": 8}, "think without counts", False)
+check("think", {"rungs": []}, "think without settings", False)
+check("ladder", {"name": "x", "reference": "BF16", "rungs": [],
+                 "side_rungs": [], "thinking": False}, "no rungs", False)
 check("config", {"name": "x", "questions": "q", "run_dir": "r",
                  "rungs": [{"name": "A", "model": "a.gguf"}],
                  "server": {"binary": "b"}, "gpu": ["0"]},
