@@ -1,13 +1,13 @@
 #!/bin/sh
 # The demo: run the five-rung ladder of configs/demo.json on the fake
 # llama-server (no GPU, no model download), then bury, autopsy and repeat
-# it, as a user does with a real one.
+# it and write its report, as a user does with a real one.
 # Usage: demo.sh BUILD_DIR
 set -eu
 build=$1
 run=runs/demo
 d=configs/demo
-rm -rf "$run" "$run-again"
+rm -rf "$run"
 mkdir -p runs
 say() { printf '\n== %s\n$ %s\n' "$1" "$2"; }
 
@@ -26,18 +26,20 @@ say "the QAT side rung beside the plain Q4_0, in a file of its own" \
 "$build/graveyard" bury "$run" BF16 QAT_Q4_0 Q4_0 --json "$run/graveyard-qat.json"
 
 say "repeat: Q4_0 run again, compared question by question" \
-    "graveyard run Q4_0 ... $run-again && graveyard repeat $run $run-again Q4_0"
-"$build/graveyard" run Q4_0 "$d/Q4_0.gguf" "$d/questions.jsonl" "$run-again" \
+    "graveyard run Q4_0 ... $run/repeat && graveyard repeat $run $run/repeat Q4_0"
+"$build/graveyard" run Q4_0 "$d/Q4_0.gguf" "$d/questions.jsonl" "$run/repeat" \
     --llama "$build/fake-llama-server" --quiet >/dev/null
-"$build/graveyard" repeat "$run" "$run-again" Q4_0
+"$build/graveyard" repeat "$run" "$run/repeat" Q4_0
 
 say "resume: a finished rung prints its summary and starts no server" \
     "graveyard run Q4_0 $d/Q4_0.gguf $d/questions.jsonl $run --llama ..."
 "$build/graveyard" run Q4_0 "$d/Q4_0.gguf" "$d/questions.jsonl" "$run" \
     --llama "$build/fake-llama-server"
 
-say "the graveyard: the ladder buried against BF16" \
-    "graveyard bury $run BF16 Q8_0 Q4_0 Q2_K"
-"$build/graveyard" bury "$run" BF16 Q8_0 Q4_0 Q2_K
-printf '\nRows: %s/rows/ (docs/rows.md). Tombstones: %s/graveyard.json. Server logs: %s/logs/.\n' \
-    "$run" "$run" "$run"
+say "the report: REPORT.md, cover.svg and report.json, now with the repeat" \
+    "graveyard report $run"
+"$build/graveyard" report "$run"
+echo "(the ladder table of $run/REPORT.md:)"
+sed -n '/^## The ladder/,/^Dead:/p' "$run/REPORT.md" | sed '1d;$d'
+printf '\nRows: %s/rows/ (docs/rows.md). Report: %s/REPORT.md and cover.svg. Tombstones: %s/graveyard.json. Server logs: %s/logs/.\n' \
+    "$run" "$run" "$run" "$run"
