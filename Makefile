@@ -175,9 +175,9 @@ valgrind:
 	    valgrind -q --error-exitcode=1 --leak-check=full $$t || exit 1; done
 
 lint:
-	clang-format --dry-run --Werror grader/*.[ch] orchestrator/*.[ch] \
+	clang-format --dry-run --Werror grader/*.[ch] report/*.[ch] orchestrator/*.[ch] \
 	    tests/fake-llama-server/*.c
-	cppcheck --quiet --error-exitcode=1 --std=c11 grader orchestrator
+	cppcheck --quiet --error-exitcode=1 --std=c11 grader report orchestrator
 
 clean:
 	rm -rf build

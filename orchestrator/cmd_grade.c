@@ -91,7 +91,7 @@ static int args(const char *cmd, int argc, char **argv,
 }
 
 int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
-                const char **names, size_t n, unsigned flags)
+                 const char **names, size_t n, unsigned flags)
 {
     struct grader_error err;
     char path[4096];
@@ -334,7 +334,8 @@ int cmd_repeat(int argc, char **argv)
     for (i = 2; i < npos && rc == 0; i++) {
         rc = rungset_load("repeat", &s, pos[0], &pos[i], 1, GRADER_READ_TEXT);
         if (rc == 0)
-            rc = rungset_load("repeat", &s, pos[1], &pos[i], 1, GRADER_READ_TEXT);
+            rc = rungset_load("repeat", &s, pos[1], &pos[i], 1,
+                              GRADER_READ_TEXT);
         if (rc == 0 &&
             grader_repeat(s.r[s.n - 2], s.r[s.n - 1], s.qs,
                           common ? GRADER_COMMON : 0, &line, &err) != 0) {

@@ -461,8 +461,7 @@ static int bury_all(struct ladder *l, const char *run_dir)
         if (c->rungs[i].side)
             argv[argc++] = c->rungs[i].name;
     if (argc > 3) {
-        snprintf(json, sizeof(json), "--json=%s/graveyard-side.json",
-                 run_dir);
+        snprintf(json, sizeof(json), "--json=%s/graveyard-side.json", run_dir);
         argv[argc++] = json;
         argv[argc] = NULL;
         printf("# %s: side rungs against %s\n", c->name, c->reference);
@@ -481,8 +480,7 @@ static int bury_all(struct ladder *l, const char *run_dir)
 /* --replicate: the GPUs' folders compared, into RUNDIR. */
 static int compare_gpus(struct ladder *l)
 {
-    char *argv[CONFIG_MAX_GPUS + 8], dirs[CONFIG_MAX_GPUS][4200],
-        out[4300];
+    char *argv[CONFIG_MAX_GPUS + 8], dirs[CONFIG_MAX_GPUS][4200], out[4300];
     int argc = 0;
     size_t i;
 

@@ -152,8 +152,8 @@ static const char report_help[] =
     "is written).\n";
 
 /* Read the repeat runs: every rung of names that dir also has, twice. */
-static int load_repeats(struct rungset *s, const char *rundir,
-                        const char *dir, char *const *names, size_t n,
+static int load_repeats(struct rungset *s, const char *rundir, const char *dir,
+                        char *const *names, size_t n,
                         const struct grader_rung **a,
                         const struct grader_rung **b, size_t *nrep)
 {
@@ -227,14 +227,13 @@ int cmd_report(int argc, char **argv)
         goto done;
     }
     if (repeat != NULL &&
-        ((rc = load_repeats(&s, run.dir, repeat, run.chain, run.nchain, ra,
-                            rb, &nrep)) != 0 ||
+        ((rc = load_repeats(&s, run.dir, repeat, run.chain, run.nchain, ra, rb,
+                            &nrep)) != 0 ||
          (rc = load_repeats(&s, run.dir, repeat, run.side, run.nside, ra, rb,
                             &nrep)) != 0))
         goto done;
-    if (grader_report_build(s.qs, run.dir, s.r, run.nchain,
-                            s.r + run.nchain, run.nside, ra, rb, nrep, 0,
-                            &rep, &err) != 0) {
+    if (grader_report_build(s.qs, run.dir, s.r, run.nchain, s.r + run.nchain,
+                            run.nside, ra, rb, nrep, 0, &rep, &err) != 0) {
         grade_report("report", &err);
         rc = EXIT_USAGE;
         goto done;
@@ -251,10 +250,8 @@ int cmd_report(int argc, char **argv)
         out_open(&outs[1], "report.json") != 0 ||
         out_open(&outs[2], "cover.svg") != 0 ||
         out_close(&outs[0], render_report_md(outs[0].f, &run, &rep, s.qs)) ||
-        out_close(&outs[1],
-                  render_report_json(outs[1].f, &run, &rep, s.qs)) ||
-        (render_cover(outs[2].f, title, (const char *const *)run.chain,
-                      &grid),
+        out_close(&outs[1], render_report_json(outs[1].f, &run, &rep, s.qs)) ||
+        (render_cover(outs[2].f, title, (const char *const *)run.chain, &grid),
          out_close(&outs[2], 0)))
         rc = oom("report");
     else
@@ -434,8 +431,8 @@ int cmd_compare(int argc, char **argv)
                 strcat(list, i ? "," : "");
                 strcat(list, runs[0].chain[i]);
             }
-        if ((rc = open_run("compare", &runs[k], pos[k], k ? list : rungs,
-                           "", label[k])) != 0)
+        if ((rc = open_run("compare", &runs[k], pos[k], k ? list : rungs, "",
+                           label[k])) != 0)
             goto done;
         nruns++;
     }
@@ -516,7 +513,8 @@ done:
 /* ---- think ----------------------------------------------------------- */
 
 static const char think_help[] =
-    "usage: graveyard think OFF_DIR ON_DIR [--rungs REF,RUNG,...] [--out DIR]\n"
+    "usage: graveyard think OFF_DIR ON_DIR [--rungs REF,RUNG,...] [--out "
+    "DIR]\n"
     "\n"
     "The same rungs with thinking off (OFF_DIR) and on (ON_DIR), question\n"
     "by question; each pass is buried against its own reference. Per rung:\n"
@@ -535,10 +533,9 @@ static const char think_help[] =
 int cmd_think(int argc, char **argv)
 {
     const char *pos[2], *rungs = NULL, *out_dir = NULL;
-    const struct cli_flag flags[] = {
-        {"--rungs", &rungs, NULL, NULL, NULL, 0},
-        {"--out", &out_dir, NULL, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
+    const struct cli_flag flags[] = {{"--rungs", &rungs, NULL, NULL, NULL, 0},
+                                     {"--out", &out_dir, NULL, NULL, NULL, 0},
+                                     {NULL, NULL, NULL, NULL, NULL, 0}};
     struct report_run off = {0}, on = {0};
     struct grader_think_line *tl = NULL;
     struct out outs[2] = {{0}, {0}}, lines = {0};
@@ -574,8 +571,8 @@ int cmd_think(int argc, char **argv)
     if ((rc = check_names("think", (const char **)on.chain, n)) ||
         (rc = rungset_load("think", &s, off.dir, (const char **)on.chain, n,
                            0)) ||
-        (rc = rungset_load("think", &s, on.dir, (const char **)on.chain, n,
-                           0)))
+        (rc =
+             rungset_load("think", &s, on.dir, (const char **)on.chain, n, 0)))
         goto done;
     if ((tl = calloc(n, sizeof(*tl))) == NULL) {
         rc = oom("think");

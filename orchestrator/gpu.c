@@ -38,12 +38,9 @@ long gpu_mib_used(const char *gpu)
 
 int gpu_name(const char *gpu, char *out, size_t size)
 {
-    const char *argv[] = {"nvidia-smi",
-                          "--query-gpu=name",
-                          "--format=csv,noheader",
-                          "-i",
-                          gpu ? gpu : "0",
-                          NULL};
+    const char *argv[] = {
+        "nvidia-smi", "--query-gpu=name", "--format=csv,noheader",
+        "-i",         gpu ? gpu : "0",    NULL};
     char buf[512];
     size_t len;
 
