@@ -162,6 +162,7 @@ bench: $(GRAVEYARD) $(FAKE)
 	sh tests/bench/hash_bench.sh $(GRAVEYARD)
 	$(PYTHON) tests/bench/sched_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE)
+	$(PYTHON) tests/bench/report_bench.py --graveyard $(GRAVEYARD)
 
 deps:
 	sh scripts/deps.sh

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run every test: the unit binaries given as arguments, then the golden
 # case folders against $BUILD/graveyard, graveyard run against the fake
-# llama-server, then the JSON Schema checks. Ends with one line that CI reads:
+# llama-server, the Slurm job array, the report's reconstruction and cover
+# tests, then the JSON Schema checks. Ends with one line that CI reads:
 # "check: N passed, M failed".
 set -u
 unit_only=0
@@ -35,6 +36,10 @@ if [ $unit_only -eq 0 ]; then
     suite golden sh tests/golden/run.sh "${BUILD:-build}/graveyard"
     suite integration bash tests/integration/run.sh "${BUILD:-build}"
     suite slurm bash tests/slurm/run.sh "${BUILD:-build}"
+    # the report: the study's counts read back from REPORT.md, and the
+    # cover rendered (rsvg-convert) with every cell's colour read
+    suite reconstruct python3 tests/report/reconstruct_test.py "${BUILD:-build}/graveyard"
+    suite cover python3 tests/report/cover_test.py "${BUILD:-build}/graveyard"
     # the schemas need Debian's python3-jsonschema, for /usr/bin/python3
     suite schemas /usr/bin/python3 tests/schemas/validate.py
 fi
