@@ -48,6 +48,8 @@ char *fmt_p(char *out, double p)
 {
     if (p >= 0.001)
         snprintf(out, FMT_SIZE, "%.3f", p);
+    else if (p < 1e-300) /* a 1,319-to-0 split underflows a double */
+        snprintf(out, FMT_SIZE, "< 1e-300");
     else
         snprintf(out, FMT_SIZE, "%.1e", p);
     return out;
