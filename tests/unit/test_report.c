@@ -1,0 +1,690 @@
+/*
+ * test_report.c - the figures of one run folder's report: the T4
+ * article's ladder with its intervals, side rungs set beside the chain
+ * rung nearest in bytes, the repeat checks, and out of memory at every
+ * allocation of a build.
+ */
+#include "helpers.h"
+
+#include <math.h>
+
+#include "alloc.h"
+#include "report.h"
+#include "stats.h"
+
+/* ---- (a) the study's ladder -------------------------------------------- */
+
+#define NQ 250
+static const char *const ladder[] = {"BF16",   "F16",    "Q8_0",
+                                     "Q6_K",   "Q5_K_M", "Q4_K_M",
+                                     "Q4_0",   "Q3_K_M", "Q2_K"};
+#define NR (sizeof(ladder) / sizeof(ladder[0]))
+
+/* The T4 article's table: right, dead, ghosts per rung. */
+static const int study[NR][3] = {{229, 0, 0},  {229, 1, 1},  {227, 4, 2},
+                                 {229, 4, 4},  {231, 3, 5},  {224, 9, 4},
+                                 {222, 15, 8}, {191, 42, 4}, {3, 226, 0}};
+
+/* As test_bury.c: the reference gets questions 0..228 right; rung i kills
+ * study[i][1] of them from an offset of 7*i and raises study[i][2] of the
+ * 21 it gets wrong. */
+static int study_right(size_t i, size_t q)
+{
+    if (q < 229) {
+        size_t k = (q + 229 - (7 * i) % 229) % 229;
+        return k >= (size_t)study[i][1];
+    }
+    return q - 229 < (size_t)study[i][2];
+}
+
+/* Decode speed of rung i: base 40 + 2i tok/s, spread -1/0/+1 by
+ * question so that the median (the base: 84, 83 and 83 rows) is not
+ * every row's; Q2_K's rows carry none. */
+static double study_tps(size_t i, size_t q)
+{
+    if (i == NR - 1)
+        return -1;
+    return 40.0 + 2.0 * (double)i + (double)(q % 3) - 1.0;
+}
+
+/* A row answering reference ref with said (NULL: no answer), with a
+ * decode speed unless tps < 0. */
+static void row(struct text *t, const char *id, const char *ref,
+                const char *said, double tps)
+{
+    text_addf(t, "{\"id\":\"%s\",\"reference\":\"%s\",\"content\":\"%s%s\"",
+              id, ref, said ? "work\\nAnswer: " : "I give up",
+              said ? said : "");
+    if (tps >= 0)
+        text_addf(t, ",\"decode_tps\":%.1f", tps);
+    text_addf(t, ",\"completion_tokens\":10}\n");
+}
+
+struct rungs {
+    struct grader_qset *qs;
+    const struct grader_rung *r[16];
+    size_t n;
+};
+
+static void free_rungs(struct rungs *x)
+{
+    size_t i;
+
+    for (i = 0; i < x->n; i++)
+        grader_rung_free((struct grader_rung *)x->r[i]);
+    grader_qset_free(x->qs);
+}
+
+static void load_study(struct rungs *x, const char *dir)
+{
+    size_t i, q;
+
+    x->qs = grader_qset_new();
+    assert_non_null(x->qs);
+    x->n = NR;
+    for (i = 0; i < NR; i++) {
+        struct text t = {0};
+        for (q = 0; q < NQ; q++) {
+            char id[32];
+            snprintf(id, sizeof(id), "test-%zu", q);
+            row(&t, id, "100", study_right(i, q) ? "100" : "99",
+                study_tps(i, q));
+        }
+        x->r[i] = load_text(x->qs, dir, ladder[i], &t, 0);
+        free(t.p);
+    }
+}
+
+#define assert_near(got, want, tol, what)                                     \
+    do {                                                                      \
+        double g_ = (got), w_ = (want);                                       \
+        if (!(fabs(g_ - w_) <= (tol)))                                        \
+            fail_msg("%s: %.9f, want %.9f", (what), g_, w_);                  \
+    } while (0)
+
+static void test_study_figures(void **state)
+{
+    char rundir[128];
+    struct rungs x;
+    struct grader_report rep;
+    struct grader_error err;
+    size_t i;
+
+    (void)state;
+    /* a run folder with no .done and no ladder.tsv: no bytes known */
+    snprintf(rundir, sizeof(rundir), "%s/study", test_dir);
+    assert_int_equal(mkdir(rundir, 0700), 0);
+    load_study(&x, test_dir);
+    assert_int_equal(grader_report_build(x.qs, rundir, x.r, NR, NULL, 0,
+                                         NULL, NULL, 0, 0, &rep, &err),
+                     0);
+    assert_int_equal(rep.chain.nrungs, NR);
+    assert_int_equal(rep.nsides, 0);
+    assert_int_equal(rep.side.nrungs, 0);
+    assert_int_equal(rep.nrepeats, 0);
+    for (i = 0; i < NR; i++) {
+        const struct grader_figures *f = &rep.rungs[i];
+        const struct grader_bury_line *l = f->line;
+        size_t right = (size_t)study[i][0], dead = (size_t)study[i][1],
+               ghosts = (size_t)study[i][2];
+        double lo, hi, d, dlo, dhi;
+        char what[64];
+
+        snprintf(what, sizeof(what), "%s", ladder[i]);
+        assert_ptr_equal(l, &rep.chain.lines[i]);
+        assert_ptr_equal(l->rung, x.r[i]);
+        assert_int_equal(l->sum.n, NQ);
+        assert_int_equal(l->sum.right, right);
+        assert_int_equal(l->dead, dead);
+        assert_int_equal(l->ghosts, ghosts);
+        /* right = reference right - dead + ghosts */
+        assert_int_equal(l->sum.right, 229 - dead + ghosts);
+        /* the paired table the delta stands on (not kept for the
+         * reference against itself) */
+        if (i > 0) {
+            assert_int_equal(l->both_right, 229 - dead);
+            assert_int_equal(l->both_wrong, 21 - ghosts);
+        }
+        assert_int_equal(f->autopsy.n, NQ);
+        assert_int_equal(f->autopsy.dead, dead);
+        assert_ptr_equal(f->autopsy.rung, x.r[i]);
+
+        /* accuracy and its Wilson interval */
+        assert_near(f->acc, (double)right / NQ, 1e-15, what);
+        grader_wilson(right, NQ, GRADER_Z95, &lo, &hi);
+        assert_true(f->acc_lo == lo && f->acc_hi == hi);
+        assert_true(f->acc_lo < f->acc && f->acc < f->acc_hi);
+
+        /* the paired difference against BF16, the rung as a */
+        assert_near(f->delta, ((double)ghosts - (double)dead) / NQ, 1e-12,
+                    what);
+        assert_true(f->delta_lo <= f->delta && f->delta <= f->delta_hi);
+        if (i == 0) {
+            assert_true(f->delta == 0 && f->delta_lo == 0 &&
+                        f->delta_hi == 0);
+        } else {
+            grader_paired_diff(229 - dead, ghosts, dead, 21 - ghosts,
+                               GRADER_Z95, &d, &dlo, &dhi);
+            assert_true(f->delta == d && f->delta_lo == dlo &&
+                        f->delta_hi == dhi);
+        }
+
+        /* no bytes anywhere; speeds from the rows but Q2_K's */
+        assert_true(f->meta.bytes == -1);
+        assert_true(f->meta.gpu_mib_loaded == -1);
+        assert_string_equal(f->meta.sha256, "");
+        assert_true(f->pct_bytes == -1.0);
+        if (i == NR - 1) {
+            assert_true(l->sum.median_tps < 0);
+            assert_true(f->speed_x == -1.0);
+        } else {
+            assert_true(l->sum.median_tps == 40.0 + 2.0 * (double)i);
+            assert_near(f->speed_x, (40.0 + 2.0 * (double)i) / 40.0, 1e-12,
+                        what);
+        }
+    }
+    /* BF16's 229 of 250: (0.875005, 0.944404) */
+    assert_near(rep.rungs[0].acc, 0.916, 1e-12, "BF16 acc");
+    assert_near(rep.rungs[0].acc_lo, 0.875005, 5e-7, "BF16 lo");
+    assert_near(rep.rungs[0].acc_hi, 0.944404, 5e-7, "BF16 hi");
+    /* Newcombe's interval worked from the formula (an implementation
+     * that gives the Altman and Bentur examples): Q4_0, 8 ghosts against
+     * 15 dead, -0.028 in (-0.068651, 0.011044); Q5_K_M, 5 against 3,
+     * 0.008 in (-0.017969, 0.035134); Q2_K, 0 against 226, -0.904 in
+     * (-0.933485, -0.857149) */
+    assert_near(rep.rungs[6].delta, -0.028, 1e-12, "Q4_0 delta");
+    assert_near(rep.rungs[6].delta_lo, -0.068651, 5e-7, "Q4_0 lo");
+    assert_near(rep.rungs[6].delta_hi, 0.011044, 5e-7, "Q4_0 hi");
+    assert_near(rep.rungs[4].delta_lo, -0.017969, 5e-7, "Q5_K_M lo");
+    assert_near(rep.rungs[4].delta_hi, 0.035134, 5e-7, "Q5_K_M hi");
+    assert_near(rep.rungs[8].delta_lo, -0.933485, 5e-7, "Q2_K lo");
+    assert_near(rep.rungs[8].delta_hi, -0.857149, 5e-7, "Q2_K hi");
+    /* F16's one for one is no difference at all; Q3_K_M and Q2_K are
+     * losses: their intervals lie below 0 */
+    assert_true(rep.rungs[1].delta == 0.0);
+    assert_true(rep.rungs[1].delta_lo < 0 && rep.rungs[1].delta_hi > 0);
+    assert_true(rep.rungs[7].delta_hi < 0);
+    assert_true(rep.rungs[8].delta_hi < 0);
+    assert_near(rep.rungs[8].delta, -0.904, 1e-12, "Q2_K delta");
+    /* Q5_K_M gains 2 and the interval holds 0 */
+    assert_near(rep.rungs[4].delta, 0.008, 1e-12, "Q5_K_M delta");
+    assert_true(rep.rungs[4].delta_lo < 0 && rep.rungs[4].delta_hi > 0);
+    grader_report_release(&rep);
+    assert_null(rep.rungs);
+    free_rungs(&x);
+}
+
+/* ---- (b) side rungs ---------------------------------------------------- */
+
+/*
+ * Six questions q0..q5, '1' right, '0' wrong:
+ *
+ *   BF16  111110  1000 bytes (.done)
+ *   C1    111110   800 bytes (.done)      no deaths
+ *   C2    100111   500 bytes (.done)      dead q1 q2, ghost q5
+ *   C3    000000   300 bytes (.done)      dead q0..q4
+ *   S1    101000   490 bytes (.done)      nearest C2 (10 away; C3 190,
+ *                                         C1 310): dead q1 q3 q4, so
+ *                                         both q1, side only q3 q4,
+ *                                         beside only q2
+ *   S2    011111   310 bytes (ladder.tsv) nearest C3 (10; C2 190): dead
+ *                                         q0, so both q0, beside only
+ *                                         q1..q4
+ *   S3    111100   unknown                beside nothing (-1), no counts
+ *   S4    111110   990 bytes (.done)      nearest C1 (the reference, 10
+ *                                         away, is never beside)
+ */
+struct side_rung {
+    const char *name, *pattern;
+    long long bytes; /* -1: none */
+    int tsv;         /* bytes from ladder.tsv, not .done */
+};
+
+static const struct side_rung chain_def[] = {
+    {"BF16", "111110", 1000, 0},
+    {"C1", "111110", 800, 0},
+    {"C2", "100111", 500, 0},
+    {"C3", "000000", 300, 0},
+};
+static const struct side_rung side_def[] = {
+    {"S1", "101000", 490, 0},
+    {"S2", "011111", 310, 1},
+    {"S3", "111100", -1, 0},
+    {"S4", "111110", 990, 0},
+};
+#define NCHAIN (sizeof(chain_def) / sizeof(chain_def[0]))
+#define NSIDE (sizeof(side_def) / sizeof(side_def[0]))
+
+static const struct grader_rung *load_pattern(struct grader_qset *qs,
+                                              const char *dir,
+                                              const char *name,
+                                              const char *pattern)
+{
+    struct text t = {0};
+    const struct grader_rung *r;
+    size_t q;
+
+    for (q = 0; pattern[q] != '\0'; q++) {
+        char id[32], ref[32], wrong[32];
+        snprintf(id, sizeof(id), "q%zu", q);
+        snprintf(ref, sizeof(ref), "%zu", 3 * q + 1);
+        snprintf(wrong, sizeof(wrong), "%zu", 3 * q + 2);
+        row(&t, id, ref, pattern[q] == '1' ? ref : wrong, -1);
+    }
+    r = load_text(qs, dir, name, &t, 0);
+    free(t.p);
+    return r;
+}
+
+/* A run folder: rows/<RUNG>.jsonl and .done, ladder.tsv. */
+static void make_side_run(const char *rundir, struct rungs *x)
+{
+    char rows[160], file[64], text[128], path[512];
+    struct text tsv = {0};
+    size_t i;
+
+    snprintf(rows, sizeof(rows), "%s/rows", rundir);
+    assert_int_equal(mkdir(rundir, 0700), 0);
+    assert_int_equal(mkdir(rows, 0700), 0);
+    x->qs = grader_qset_new();
+    assert_non_null(x->qs);
+    x->n = 0;
+    text_addf(&tsv, "rung\tfile\tbytes\tsha256\n");
+    for (i = 0; i < NCHAIN + NSIDE; i++) {
+        const struct side_rung *s =
+            i < NCHAIN ? &chain_def[i] : &side_def[i - NCHAIN];
+        x->r[x->n++] = load_pattern(x->qs, rows, s->name, s->pattern);
+        if (s->bytes < 0)
+            continue;
+        if (s->tsv) {
+            text_addf(&tsv, "%s\t%s.gguf\t%lld\t\n", s->name, s->name,
+                      s->bytes);
+        } else {
+            snprintf(file, sizeof(file), "%s.done", s->name);
+            snprintf(text, sizeof(text), "{\"bytes\": %lld}\n", s->bytes);
+            write_file(rows, file, text, path, sizeof(path));
+        }
+    }
+    write_file(rundir, "ladder.tsv", tsv.p, path, sizeof(path));
+    free(tsv.p);
+}
+
+static void test_side_rungs(void **state)
+{
+    char rundir[128];
+    struct rungs x;
+    struct grader_report rep;
+    struct grader_error err;
+    const struct grader_side *s;
+    size_t i;
+
+    (void)state;
+    snprintf(rundir, sizeof(rundir), "%s/side", test_dir);
+    make_side_run(rundir, &x);
+    assert_int_equal(grader_report_build(x.qs, rundir, x.r, NCHAIN,
+                                         &x.r[NCHAIN], NSIDE, NULL, NULL, 0,
+                                         0, &rep, &err),
+                     0);
+    /* the chain's own figures */
+    for (i = 0; i < NCHAIN; i++) {
+        assert_true(rep.rungs[i].meta.bytes == chain_def[i].bytes);
+        assert_near(rep.rungs[i].pct_bytes,
+                    100.0 * (double)chain_def[i].bytes / 1000.0, 1e-12,
+                    chain_def[i].name);
+    }
+    assert_int_equal(rep.rungs[2].line->dead, 2);
+    assert_int_equal(rep.rungs[2].line->ghosts, 1);
+    assert_int_equal(rep.rungs[3].line->dead, 5);
+    /* the side bury: the reference, then the side rungs */
+    assert_int_equal(rep.side.nrungs, NSIDE + 1);
+    assert_ptr_equal(rep.side.lines[0].rung, x.r[0]);
+    assert_int_equal(rep.nsides, NSIDE);
+
+    s = &rep.sides[0]; /* S1 */
+    assert_ptr_equal(s->f.line, &rep.side.lines[1]);
+    assert_ptr_equal(s->f.line->rung, x.r[NCHAIN + 0]);
+    assert_true(s->f.meta.bytes == 490);
+    assert_near(s->f.pct_bytes, 49.0, 1e-12, "S1 pct");
+    assert_int_equal(s->beside, 2);
+    assert_int_equal(s->f.line->dead, 3);
+    assert_int_equal(s->f.autopsy.dead, 3);
+    assert_near(s->f.delta, -3.0 / 6.0, 1e-12, "S1 delta");
+    assert_true(s->f.delta_lo <= s->f.delta && s->f.delta <= s->f.delta_hi);
+    assert_int_equal(s->dead_both, 1);
+    assert_int_equal(s->dead_side_only, 2);
+    assert_int_equal(s->dead_beside_only, 1);
+
+    s = &rep.sides[1]; /* S2, bytes from ladder.tsv */
+    assert_true(s->f.meta.bytes == 310);
+    assert_near(s->f.pct_bytes, 31.0, 1e-12, "S2 pct");
+    assert_int_equal(s->beside, 3);
+    assert_int_equal(s->f.line->dead, 1);
+    assert_int_equal(s->f.line->ghosts, 1);
+    assert_int_equal(s->dead_both, 1);
+    assert_int_equal(s->dead_side_only, 0);
+    assert_int_equal(s->dead_beside_only, 4);
+
+    s = &rep.sides[2]; /* S3: bytes unknown */
+    assert_true(s->f.meta.bytes == -1);
+    assert_true(s->f.pct_bytes == -1.0);
+    assert_int_equal(s->beside, -1);
+    assert_int_equal(s->f.line->dead, 1);
+    assert_int_equal(s->dead_both + s->dead_side_only + s->dead_beside_only,
+                     0);
+
+    s = &rep.sides[3]; /* S4 */
+    assert_int_equal(s->beside, 1);
+    assert_int_equal(s->f.line->dead, 0);
+    assert_int_equal(s->dead_both + s->dead_side_only + s->dead_beside_only,
+                     0);
+    grader_report_release(&rep);
+
+    /* without the chain's bytes no side rung has a neighbour */
+    {
+        char path[512];
+        for (i = 1; i < NCHAIN; i++) {
+            snprintf(path, sizeof(path), "%s/rows/%s.done", rundir,
+                     chain_def[i].name);
+            assert_int_equal(unlink(path), 0);
+        }
+    }
+    assert_int_equal(grader_report_build(x.qs, rundir, x.r, NCHAIN,
+                                         &x.r[NCHAIN], NSIDE, NULL, NULL, 0,
+                                         0, &rep, &err),
+                     0);
+    for (i = 0; i < NSIDE; i++)
+        assert_int_equal(rep.sides[i].beside, -1);
+    assert_true(rep.rungs[1].pct_bytes == -1.0);
+    grader_report_release(&rep);
+    free_rungs(&x);
+}
+
+/* GRADER_PARTIAL: a rung that lacks questions has its accuracy over the
+ * rows it has, and its delta paired over the questions both answered. */
+static void test_partial(void **state)
+{
+    char rundir[128];
+    struct rungs x;
+    struct grader_report rep;
+    struct grader_error err;
+    const struct grader_figures *f;
+    double lo, hi, d, dlo, dhi;
+
+    (void)state;
+    snprintf(rundir, sizeof(rundir), "%s/partial", test_dir);
+    assert_int_equal(mkdir(rundir, 0700), 0);
+    x.qs = grader_qset_new();
+    x.n = 2;
+    x.r[0] = load_pattern(x.qs, rundir, "BF16", "1111100");
+    /* the first five questions only: q0 q1 right, q2..q4 dead */
+    x.r[1] = load_pattern(x.qs, rundir, "Q3", "11000");
+    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 2, NULL, 0, NULL,
+                                         NULL, 0, 0, &rep, &err),
+                     GRADER_EMISSING);
+    assert_non_null(strstr(err.file, "Q3.jsonl"));
+    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 2, NULL, 0, NULL,
+                                         NULL, 0, GRADER_PARTIAL, &rep, &err),
+                     0);
+    f = &rep.rungs[1];
+    assert_int_equal(f->line->missing, 2);
+    assert_near(f->acc, 2.0 / 5.0, 1e-15, "Q3 acc");
+    grader_wilson(2, 5, GRADER_Z95, &lo, &hi);
+    assert_true(f->acc_lo == lo && f->acc_hi == hi);
+    /* 2 both right, 0 ghosts, 3 dead, 0 both wrong: -3/5 */
+    assert_near(f->delta, -0.6, 1e-12, "Q3 delta");
+    grader_paired_diff(2, 0, 3, 0, GRADER_Z95, &d, &dlo, &dhi);
+    assert_true(f->delta_lo == dlo && f->delta_hi == dhi);
+    assert_near(rep.rungs[0].acc, 5.0 / 7.0, 1e-15, "BF16 acc");
+    grader_report_release(&rep);
+    free_rungs(&x);
+}
+
+/* A malformed .done stops the build, naming the file; nothing to
+ * release. */
+static void test_bad_meta(void **state)
+{
+    char rundir[128], rows[160], path[512], want[512];
+    struct rungs x;
+    struct grader_report rep;
+    struct grader_error err;
+
+    (void)state;
+    snprintf(rundir, sizeof(rundir), "%s/badmeta", test_dir);
+    snprintf(rows, sizeof(rows), "%s/rows", rundir);
+    assert_int_equal(mkdir(rundir, 0700), 0);
+    assert_int_equal(mkdir(rows, 0700), 0);
+    x.qs = grader_qset_new();
+    x.n = 3;
+    x.r[0] = load_pattern(x.qs, rows, "BF16", "1110");
+    x.r[1] = load_pattern(x.qs, rows, "Q4", "1100");
+    x.r[2] = load_pattern(x.qs, rows, "QAT", "1010");
+    write_file(rows, "QAT.done", "{\"bytes\": \"many\"}\n", want,
+               sizeof(want));
+    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 2, &x.r[2], 1,
+                                         NULL, NULL, 0, 0, &rep, &err),
+                     GRADER_EPARSE);
+    assert_string_equal(err.file, want);
+    assert_null(rep.rungs);
+    assert_null(rep.sides);
+    /* the chain alone is fine */
+    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 2, NULL, 0, NULL,
+                                         NULL, 0, 0, &rep, &err),
+                     0);
+    grader_report_release(&rep);
+    write_file(rows, "Q4.done", "[1]\n", path, sizeof(path));
+    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 2, NULL, 0, NULL,
+                                         NULL, 0, 0, &rep, &err),
+                     GRADER_EPARSE);
+    assert_string_equal(err.file, path);
+    free_rungs(&x);
+}
+
+/* ---- (c) repeats ------------------------------------------------------- */
+
+/* Two runs of Q4_0: r0 the same; r1 the same number in other words; r2
+ * right, then wrong; r3 wrong both times, with another number; r4 in the
+ * first only, r5 in the second only. */
+static const char rep_a[] =
+    "{\"id\":\"r0\",\"reference\":\"10\",\"content\":\"Answer: 10\"}\n"
+    "{\"id\":\"r1\",\"reference\":\"20\",\"content\":\"so\\nAnswer: 20\"}\n"
+    "{\"id\":\"r2\",\"reference\":\"30\",\"content\":\"Answer: 30\"}\n"
+    "{\"id\":\"r3\",\"reference\":\"40\",\"content\":\"Answer: 41\"}\n"
+    "{\"id\":\"r4\",\"reference\":\"50\",\"content\":\"Answer: 50\"}\n";
+static const char rep_b[] =
+    "{\"id\":\"r0\",\"reference\":\"10\",\"content\":\"Answer: 10\"}\n"
+    "{\"id\":\"r1\",\"reference\":\"20\",\"content\":\"thus\\nAnswer: 20\"}\n"
+    "{\"id\":\"r2\",\"reference\":\"30\",\"content\":\"Answer: 31\"}\n"
+    "{\"id\":\"r3\",\"reference\":\"40\",\"content\":\"Answer: 42\"}\n"
+    "{\"id\":\"r5\",\"reference\":\"60\",\"content\":\"Answer: 60\"}\n";
+
+static const struct grader_rung *load_rows(struct grader_qset *qs,
+                                           const char *sub, const char *name,
+                                           const char *rows, unsigned flags)
+{
+    char dir[160];
+    struct text t = {0};
+    const struct grader_rung *r;
+
+    snprintf(dir, sizeof(dir), "%s/%s", test_dir, sub);
+    mkdir(dir, 0700);
+    text_addf(&t, "%s", rows);
+    r = load_text(qs, dir, name, &t, flags);
+    free(t.p);
+    return r;
+}
+
+static void test_repeats(void **state)
+{
+    char rundir[128];
+    struct rungs x;
+    struct grader_report rep;
+    struct grader_error err;
+    const struct grader_rung *ra[2], *rb[2];
+    const struct grader_repeat_line *l;
+    const struct grader_rung *notext;
+
+    (void)state;
+    snprintf(rundir, sizeof(rundir), "%s/repeat", test_dir);
+    mkdir(rundir, 0700);
+    x.qs = grader_qset_new();
+    x.n = 3;
+    x.r[0] = load_pattern(x.qs, rundir, "BF16", "111111");
+    x.r[1] = load_rows(x.qs, "repeat-1", "Q4_0", rep_a, GRADER_READ_TEXT);
+    x.r[2] = load_rows(x.qs, "repeat-2", "Q4_0", rep_b, GRADER_READ_TEXT);
+    /* two pairs: (1, 2) and the same the other way round */
+    ra[0] = x.r[1];
+    rb[0] = x.r[2];
+    ra[1] = x.r[2];
+    rb[1] = x.r[1];
+    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 1, NULL, 0, ra,
+                                         rb, 2, 0, &rep, &err),
+                     0);
+    assert_int_equal(rep.nrepeats, 2);
+    l = &rep.repeats[0];
+    assert_ptr_equal(l->a, x.r[1]);
+    assert_ptr_equal(l->b, x.r[2]);
+    assert_int_equal(l->n, 4);                    /* r0..r3 */
+    assert_int_equal(l->mismatched_extracted, 2); /* r2 r3 */
+    assert_int_equal(l->mismatched_text, 3);      /* r1 r2 r3 */
+    assert_int_equal(l->mismatched_right, 1);     /* r2 */
+    assert_int_equal(l->right_a, 3);
+    assert_int_equal(l->right_b, 2);
+    assert_int_equal(l->only_a, 1); /* r4 */
+    assert_int_equal(l->only_b, 1); /* r5 */
+    l = &rep.repeats[1];
+    assert_ptr_equal(l->a, x.r[2]);
+    assert_int_equal(l->n, 4);
+    assert_int_equal(l->mismatched_extracted, 2);
+    assert_int_equal(l->mismatched_text, 3);
+    assert_int_equal(l->mismatched_right, 1);
+    assert_int_equal(l->right_a, 2);
+    assert_int_equal(l->right_b, 3);
+    grader_report_release(&rep);
+
+    /* a run read without its text cannot be compared: an error, and
+     * nothing to release */
+    notext = load_rows(x.qs, "repeat-3", "Q4_0", rep_b, 0);
+    rb[0] = notext;
+    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 1, NULL, 0, ra,
+                                         rb, 1, 0, &rep, &err),
+                     GRADER_EARG);
+    assert_null(rep.rungs);
+    assert_null(rep.repeats);
+    assert_int_equal(rep.nrepeats, 0);
+    grader_rung_free((struct grader_rung *)notext);
+    free_rungs(&x);
+}
+
+/* ---- out of memory ----------------------------------------------------- */
+
+static long fail_at = -1, calls, live;
+
+static void *chaos_malloc(size_t n)
+{
+    void *p;
+
+    if (++calls == fail_at)
+        return NULL;
+    p = malloc(n);
+    if (p)
+        live++;
+    return p;
+}
+
+static void *chaos_realloc(void *old, size_t n)
+{
+    void *p;
+
+    if (++calls == fail_at)
+        return NULL;
+    p = realloc(old, n);
+    if (p && old == NULL)
+        live++;
+    return p;
+}
+
+static void chaos_free(void *p)
+{
+    if (p) {
+        live--;
+        free(p);
+    }
+}
+
+/* Every allocation of a build with side rungs and repeats fails in turn:
+ * the build reports out of memory (or, where jansson absorbed it while
+ * reading a .done, succeeds with the same figures) and leaks nothing. */
+static void test_out_of_memory(void **state)
+{
+    char rundir[128];
+    struct rungs x;
+    struct grader_report rep, clean;
+    struct grader_error err;
+    const struct grader_rung *ra[1], *rb[1];
+    long total, held, absorbed = 0;
+    size_t i;
+    int rc;
+
+    (void)state;
+    grader_set_alloc(chaos_malloc, chaos_realloc, chaos_free);
+    fail_at = -1;
+    snprintf(rundir, sizeof(rundir), "%s/chaos", test_dir);
+    make_side_run(rundir, &x);
+    x.r[x.n++] = load_rows(x.qs, "chaos-1", "Q4_0", rep_a, GRADER_READ_TEXT);
+    x.r[x.n++] = load_rows(x.qs, "chaos-2", "Q4_0", rep_b, GRADER_READ_TEXT);
+    ra[0] = x.r[x.n - 2];
+    rb[0] = x.r[x.n - 1];
+    calls = 0;
+    rc = grader_report_build(x.qs, rundir, x.r, NCHAIN, &x.r[NCHAIN], NSIDE,
+                             ra, rb, 1, 0, &clean, &err);
+    if (rc != 0)
+        fail_msg("the build fails without failing allocations: %s",
+                 err.text);
+    total = calls;
+    held = live; /* the rungs and the clean report */
+    assert_true(total > 10);
+    for (fail_at = 1; fail_at <= total; fail_at++) {
+        calls = 0;
+        memset(&err, 0, sizeof(err));
+        rc = grader_report_build(x.qs, rundir, x.r, NCHAIN, &x.r[NCHAIN],
+                                 NSIDE, ra, rb, 1, 0, &rep, &err);
+        if (rc == 0) {
+            absorbed++;
+            for (i = 0; i < NSIDE; i++)
+                assert_int_equal(rep.sides[i].beside,
+                                 clean.sides[i].beside);
+            for (i = 0; i < NCHAIN; i++)
+                assert_true(rep.rungs[i].meta.bytes ==
+                            clean.rungs[i].meta.bytes);
+            grader_report_release(&rep);
+        } else if (rc != GRADER_ENOMEM) {
+            fail_msg("failing allocation %ld gave %s: %s", fail_at,
+                     grader_err_name(rc), err.text);
+        }
+        if (live != held)
+            fail_msg("failing allocation %ld leaks %ld blocks", fail_at,
+                     live - held);
+    }
+    fail_at = -1;
+    /* nearly every failure must reach us: jansson absorbs a few */
+    assert_true(absorbed * 10 < total);
+    print_message("report: %ld allocations failed in turn, %ld absorbed\n",
+                  total, absorbed);
+    grader_report_release(&clean);
+    free_rungs(&x);
+    assert_int_equal(live, 0);
+    grader_set_alloc(NULL, NULL, NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_study_figures),
+        cmocka_unit_test(test_partial),
+        cmocka_unit_test(test_side_rungs),
+        cmocka_unit_test(test_bad_meta),
+        cmocka_unit_test(test_repeats),
+        cmocka_unit_test(test_out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+}
