@@ -56,11 +56,16 @@ static void rung_figures(const struct grader_rung *const *rungs,
     for (j = 0; j < c->nq; j++) {
         uint32_t q = c->order[j];
         unsigned rights = 0;
-        int right[GRADER_MAX_RUNS];
+        int right[GRADER_MAX_RUNS], missing = 0;
         for (k = 0; k < c->nruns; k++) {
-            right[k] = is_right(grader_rung_find(rungs[k * nr + i], q));
+            const struct grader_answer *a =
+                grader_rung_find(rungs[k * nr + i], q);
+            missing |= a == NULL;
+            right[k] = is_right(a);
             rights += (unsigned)right[k];
         }
+        if (missing) /* only with GRADER_PARTIAL */
+            continue; /* the cell stays GRADER_CELL_MISSING */
         for (k = 0; k < c->nruns; k++)
             for (l = k + 1; l < c->nruns; l++)
                 if (right[k] != right[l]) {
@@ -139,8 +144,10 @@ static int graves(const struct grader_rung *const *rungs,
             int all = 1;
             for (k = 0; k < c->nruns && all; k++) {
                 const struct grader_rung *ref = rungs[k * nr];
-                all = is_right(grader_rung_find(ref, q)) &&
-                      !is_right(grader_rung_find(rungs[k * nr + i], q));
+                const struct grader_answer *a =
+                    grader_rung_find(rungs[k * nr + i], q);
+                all = is_right(grader_rung_find(ref, q)) && a != NULL &&
+                      !is_right(a);
             }
             c->rungs[i].lost_all += all;
         }
@@ -151,7 +158,7 @@ static int graves(const struct grader_rung *const *rungs,
 
 int grader_compare(const struct grader_qset *qs,
                    const struct grader_rung *const *rungs, size_t nruns,
-                   size_t nrungs, struct grader_compare *out,
+                   size_t nrungs, unsigned flags, struct grader_compare *out,
                    struct grader_error *err)
 {
     const struct grader_rung *ref;
@@ -165,7 +172,7 @@ int grader_compare(const struct grader_qset *qs,
                             "compare takes 1 to %d runs of 1 to %d rungs",
                             GRADER_MAX_RUNS, GRADER_MAX_RUNGS);
     ref = rungs[0];
-    for (k = 0; k < nruns && rc == 0; k++)
+    for (k = 0; k < nruns && rc == 0 && !(flags & GRADER_PARTIAL); k++)
         for (i = 0; i < nrungs && rc == 0; i++)
             if (k + i > 0)
                 rc = same_questions(qs, ref, rungs[k * nrungs + i], err);
@@ -187,8 +194,8 @@ int grader_compare(const struct grader_qset *qs,
     for (j = 0; j < ref->n; j++)
         out->order[j] = ref->answers[j].q;
     for (k = 0; k < nruns && rc == 0; k++)
-        rc = grader_bury(qs, &rungs[k * nrungs], nrungs, 0, &out->bury[k],
-                         err);
+        rc = grader_bury(qs, &rungs[k * nrungs], nrungs,
+                         flags & GRADER_PARTIAL, &out->bury[k], err);
     if (rc == 0) {
         for (i = 0; i < nrungs; i++)
             rung_figures(rungs, out, i);

@@ -53,7 +53,7 @@ struct grader_compare {
     size_t died_some;      /* questions that die at some rung on >= 1 run */
     size_t died_every;     /* ... on every run */
     size_t died_every_same; /* ... and first at the same rung on all */
-    struct grader_lonely *lonely; /* in question order */
+    struct grader_lonely *lonely; /* in the grid's column order */
     size_t nlonely;
     uint32_t *order; /* the grid's columns: run 0's reference rows order */
     size_t nq;
@@ -64,13 +64,17 @@ struct grader_compare {
  * Compare nruns runs of the same nrungs rungs: rungs[k * nrungs + i] is
  * rung i of run k, rung 0 the reference, all read into qs. Every rung of
  * every run must hold the questions of run 0's reference: a difference is
- * GRADER_EMISSING / GRADER_EEXTRA naming the rows file. Errors also
- * GRADER_EARG (0 or too many runs or rungs) and GRADER_ENOMEM. Release
- * with grader_compare_release; on error nothing needs releasing.
+ * GRADER_EMISSING / GRADER_EEXTRA naming the rows file. With
+ * GRADER_PARTIAL (bury.h) a difference is allowed: a question some run
+ * lacks at a rung is a GRADER_CELL_MISSING cell there and is left out of
+ * that rung's counts (questions the first reference lacks are left out
+ * everywhere). Errors also GRADER_EARG (0 or too many runs or rungs) and
+ * GRADER_ENOMEM. Release with grader_compare_release; on error nothing
+ * needs releasing.
  */
 int grader_compare(const struct grader_qset *qs,
                    const struct grader_rung *const *rungs, size_t nruns,
-                   size_t nrungs, struct grader_compare *out,
+                   size_t nrungs, unsigned flags, struct grader_compare *out,
                    struct grader_error *err);
 
 void grader_compare_release(struct grader_compare *c);

@@ -128,7 +128,7 @@ static int is_dir(const char *path)
 
 static const char report_help[] =
     "usage: graveyard report RUNDIR [--out DIR] [--rungs REF,RUNG,...]\n"
-    "                        [--side RUNG,...] [--repeat DIR]\n"
+    "                        [--side RUNG,...] [--repeat DIR] [--partial]\n"
     "\n"
     "The report of one run folder, computed from its rows: REPORT.md (the\n"
     "run's settings, the ladder table with accuracy and its Wilson 95 %\n"
@@ -146,6 +146,9 @@ static const char report_help[] =
     "                ladder.json's side_rungs, else graveyard-side.json's)\n"
     "  --repeat DIR  a second run of some rungs, compared question by\n"
     "                question (default RUNDIR/repeat when it exists)\n"
+    "  --partial     report a ladder still running: a rung short of some of\n"
+    "                the reference's questions is counted on those it has,\n"
+    "                and its missing cells are white on the cover\n"
     "\n"
     "example: graveyard report runs/t4\n"
     "Exit status: 0 ok, 1 a file could not be written, 2 bad input (nothing\n"
@@ -180,11 +183,13 @@ int cmd_report(int argc, char **argv)
 {
     const char *pos[2], *out_dir = NULL, *rungs = NULL, *side = NULL,
                         *repeat = NULL;
+    int partial = 0;
     const struct cli_flag flags[] = {
         {"--out", &out_dir, NULL, NULL, NULL, 0},
         {"--rungs", &rungs, NULL, NULL, NULL, 0},
         {"--side", &side, NULL, NULL, NULL, 0},
         {"--repeat", &repeat, NULL, NULL, NULL, 0},
+        {"--partial", NULL, &partial, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     const struct grader_rung *ra[GRADER_MAX_RUNGS * 2],
         *rb[GRADER_MAX_RUNGS * 2];
@@ -197,6 +202,7 @@ int cmd_report(int argc, char **argv)
     char repeat_dir[4200], title[400];
     size_t npos, nrep = 0, i;
     int help, rc;
+    unsigned flags_;
 
     rc = cli_parse("report", argc, argv, flags, pos, 2, &npos, &help);
     if (rc != 0)
@@ -232,13 +238,15 @@ int cmd_report(int argc, char **argv)
          (rc = load_repeats(&s, run.dir, repeat, run.side, run.nside, ra, rb,
                             &nrep)) != 0))
         goto done;
+    flags_ = partial ? GRADER_PARTIAL : 0;
     if (grader_report_build(s.qs, run.dir, s.r, run.nchain, s.r + run.nchain,
-                            run.nside, ra, rb, nrep, 0, &rep, &err) != 0) {
+                            run.nside, ra, rb, nrep, flags_, &rep,
+                            &err) != 0) {
         grade_report("report", &err);
         rc = EXIT_USAGE;
         goto done;
     }
-    if (grader_compare(s.qs, s.r, 1, run.nchain, &grid, &err) != 0) {
+    if (grader_compare(s.qs, s.r, 1, run.nchain, flags_, &grid, &err) != 0) {
         grade_report("report", &err);
         grader_report_release(&rep);
         rc = EXIT_USAGE;
@@ -456,7 +464,7 @@ int cmd_compare(int argc, char **argv)
                 rc = EXIT_USAGE;
                 goto done;
             }
-    if (grader_compare(s.qs, s.r, nruns, nrungs, &c, &err) != 0) {
+    if (grader_compare(s.qs, s.r, nruns, nrungs, 0, &c, &err) != 0) {
         grade_report("compare", &err);
         rc = EXIT_USAGE;
         goto done;

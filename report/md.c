@@ -134,6 +134,29 @@ static void ladder_table(FILE *f, const struct grader_report *rep)
             ref, ref, ref, ref);
 }
 
+/* A partial report (--partial) says which rungs are short, and of what. */
+static void partial_note(FILE *f, const struct grader_report *rep)
+{
+    size_t i, n = 0;
+
+    for (i = 1; i < rep->chain.nrungs; i++) {
+        const struct grader_bury_line *l = &rep->chain.lines[i];
+        if (l->missing == 0 && l->extra == 0)
+            continue;
+        if (n++ == 0)
+            fprintf(f, "**Partial report.** ");
+        fprintf(f, "%s lacks %zu of %s's %zu questions", l->rung->name,
+                l->missing, rep->chain.lines[0].rung->name,
+                rep->chain.questions);
+        if (l->extra > 0)
+            fprintf(f, " and has %zu it lacks", l->extra);
+        fprintf(f, "; ");
+    }
+    if (n > 0)
+        fprintf(f, "each rung's dead, ghosts and change are counted on the "
+                   "questions it shares with the reference.\n\n");
+}
+
 static void deaths_table(FILE *f, const struct grader_report *rep)
 {
     const struct grader_bury *b = &rep->chain;
@@ -295,6 +318,7 @@ int render_report_md(FILE *f, const struct report_run *run,
     fprintf(f, "![The graveyard: one row per rung, one cell per question; "
                "marigold right, grey wrong](cover.svg)\n\n");
     ladder_table(f, rep);
+    partial_note(f, rep);
     deaths_table(f, rep);
     autopsy_table(f, rep);
     side_table(f, rep);

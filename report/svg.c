@@ -80,7 +80,7 @@ void render_cover(FILE *f, const char *title, const char *const *names,
         cw = 16;
     gap = cw >= 4;
     gw = cw * c->nq;
-    width = LEFT + (gw > 420 ? gw : 420) + 16;
+    width = LEFT + (gw > 460 ? gw : 460) + 16;
     if (width < 16 + 8 * strlen(title)) /* about 8 px a character */
         width = 16 + 8 * strlen(title);
     ly = TOP + c->nrungs * (ROW_H + GAP) + 12;
@@ -121,5 +121,15 @@ void render_cover(FILE *f, const char *title, const char *const *names,
            c->nruns > 1 ? "wrong on every run" : "wrong");
     if (c->nruns > 1)
         legend(f, LEFT + 300, (int)ly, REPORT_VIOLET, "the runs disagree");
+    if (memchr(c->cells, GRADER_CELL_MISSING, c->nrungs * c->nq) != NULL) {
+        /* a partial report: say what the white cells are */
+        int x = LEFT + (c->nruns > 1 ? 450 : 300);
+        fprintf(f,
+                "<rect x=\"%d\" y=\"%zu\" width=\"13\" height=\"13\" "
+                "fill=\"%s\" stroke=\"%s\"/>",
+                x, ly, REPORT_MISSING, REPORT_GREY);
+        fprintf(f, "<text x=\"%d\" y=\"%zu\">not answered yet</text>\n",
+                x + 20, ly + 12);
+    }
     fputs("</svg>\n", f);
 }

@@ -153,7 +153,7 @@ static void test_three_runs(void **state)
     load_runs(&x, grid, NRUNS);
     /* the qset's order is run B's (reversed), not run A's */
     assert_string_equal(qid(&x, 0), "q5");
-    assert_int_equal(grader_compare(x.qs, x.r, NRUNS, NRUNGS, &c, &err), 0);
+    assert_int_equal(grader_compare(x.qs, x.r, NRUNS, NRUNGS, 0, &c, &err), 0);
     assert_int_equal(c.nruns, NRUNS);
     assert_int_equal(c.nrungs, NRUNGS);
     assert_int_equal(c.nq, NQ);
@@ -249,7 +249,7 @@ static void test_two_runs(void **state)
 
     (void)state;
     load_runs(&x, grid, 2);
-    assert_int_equal(grader_compare(x.qs, x.r, 2, NRUNGS, &c, &err), 0);
+    assert_int_equal(grader_compare(x.qs, x.r, 2, NRUNGS, 0, &c, &err), 0);
     for (i = 0; i < NRUNGS; i++) {
         const struct grader_compare_rung *cr = &c.rungs[i];
         assert_int_equal(cr->differ[0][1], cr->differ[1][0]);
@@ -289,7 +289,7 @@ static void test_one_run(void **state)
 
     (void)state;
     load_runs(&x, grid, 1);
-    assert_int_equal(grader_compare(x.qs, x.r, 1, NRUNGS, &c, &err), 0);
+    assert_int_equal(grader_compare(x.qs, x.r, 1, NRUNGS, 0, &c, &err), 0);
     for (i = 0; i < NRUNGS; i++) {
         const struct grader_compare_rung *cr = &c.rungs[i];
         for (j = 0; j < NQ; j++) {
@@ -341,7 +341,7 @@ static void test_other_questions(void **state)
     (void)state;
     load_runs(&x, lacks, NRUNS);
     memset(&err, 0, sizeof(err));
-    assert_int_equal(grader_compare(x.qs, x.r, NRUNS, NRUNGS, &c, &err),
+    assert_int_equal(grader_compare(x.qs, x.r, NRUNS, NRUNGS, 0, &c, &err),
                      GRADER_EMISSING);
     snprintf(want, sizeof(want), "%s/gpu-c/Q2_K.jsonl", test_dir);
     assert_string_equal(err.file, want);
@@ -351,7 +351,7 @@ static void test_other_questions(void **state)
     assert_null(c.rungs);
     assert_null(c.bury);
     /* the first two runs alone are fine */
-    assert_int_equal(grader_compare(x.qs, x.r, 2, NRUNGS, &c, &err), 0);
+    assert_int_equal(grader_compare(x.qs, x.r, 2, NRUNGS, 0, &c, &err), 0);
     grader_compare_release(&c);
 
     /* a rung with a question the first reference lacks */
@@ -362,7 +362,7 @@ static void test_other_questions(void **state)
     mkdir(dir, 0700);
     extra = load_text(x.qs, dir, "Q8_0", &t, 0);
     r[1 * NRUNGS + 1] = extra;
-    assert_int_equal(grader_compare(x.qs, r, 2, NRUNGS, &c, &err),
+    assert_int_equal(grader_compare(x.qs, r, 2, NRUNGS, 0, &c, &err),
                      GRADER_EEXTRA);
     snprintf(want, sizeof(want), "%s/gpu-d/Q8_0.jsonl", test_dir);
     assert_string_equal(err.file, want);
@@ -371,17 +371,17 @@ static void test_other_questions(void **state)
     free(t.p);
 
     /* 0 runs, too many runs, 0 rungs */
-    assert_int_equal(grader_compare(x.qs, x.r, 0, NRUNGS, &c, &err),
+    assert_int_equal(grader_compare(x.qs, x.r, 0, NRUNGS, 0, &c, &err),
                      GRADER_EARG);
     assert_int_equal(grader_compare(x.qs, x.r, GRADER_MAX_RUNS + 1, NRUNGS,
-                                    &c, &err),
+                                    0, &c, &err),
                      GRADER_EARG);
-    assert_int_equal(grader_compare(x.qs, x.r, 1, 0, &c, &err), GRADER_EARG);
+    assert_int_equal(grader_compare(x.qs, x.r, 1, 0, 0, &c, &err), GRADER_EARG);
     free_runs(&x);
 
     /* the first run's own rungs are held to its reference too */
     load_runs(&x, lacks0, NRUNS);
-    assert_int_equal(grader_compare(x.qs, x.r, NRUNS, NRUNGS, &c, &err),
+    assert_int_equal(grader_compare(x.qs, x.r, NRUNS, NRUNGS, 0, &c, &err),
                      GRADER_EMISSING);
     snprintf(want, sizeof(want), "%s/gpu-a/Q8_0.jsonl", test_dir);
     assert_string_equal(err.file, want);
@@ -407,7 +407,7 @@ static void test_identical_runs(void **state)
 
     (void)state;
     load_runs(&x, same, NRUNS);
-    assert_int_equal(grader_compare(x.qs, x.r, NRUNS, NRUNGS, &c, &err), 0);
+    assert_int_equal(grader_compare(x.qs, x.r, NRUNS, NRUNGS, 0, &c, &err), 0);
     for (i = 0; i < NRUNGS; i++) {
         const struct grader_compare_rung *cr = &c.rungs[i];
         static const size_t zero[NRUNS][NRUNS];
@@ -479,14 +479,14 @@ static void test_out_of_memory(void **state)
     load_runs(&x, grid, NRUNS);
     held = live;
     calls = 0;
-    assert_int_equal(grader_compare(x.qs, x.r, NRUNS, NRUNGS, &c, &err), 0);
+    assert_int_equal(grader_compare(x.qs, x.r, NRUNS, NRUNGS, 0, &c, &err), 0);
     total = calls;
     grader_compare_release(&c);
     assert_int_equal(live, held);
     assert_true(total >= 10);
     for (fail_at = 1; fail_at <= total; fail_at++) {
         calls = 0;
-        rc = grader_compare(x.qs, x.r, NRUNS, NRUNGS, &c, &err);
+        rc = grader_compare(x.qs, x.r, NRUNS, NRUNGS, 0, &c, &err);
         if (rc != GRADER_ENOMEM)
             fail_msg("failing allocation %ld gave %d", fail_at, rc);
         if (c.bury != NULL || c.rungs != NULL || c.cells != NULL)
