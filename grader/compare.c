@@ -22,8 +22,7 @@ static int same_questions(const struct grader_qset *qs,
     const char *first_missing = NULL, *first_extra = NULL;
 
     for (j = 0; j < ref->n; j++)
-        if (grader_rung_find(r, ref->answers[j].q) == NULL &&
-            missing++ == 0)
+        if (grader_rung_find(r, ref->answers[j].q) == NULL && missing++ == 0)
             first_missing = grader_qset_id(qs, ref->answers[j].q);
     for (j = 0; j < r->n; j++)
         if (grader_rung_find(ref, r->answers[j].q) == NULL && extra++ == 0)
@@ -64,7 +63,7 @@ static void rung_figures(const struct grader_rung *const *rungs,
             right[k] = is_right(a);
             rights += (unsigned)right[k];
         }
-        if (missing) /* only with GRADER_PARTIAL */
+        if (missing)  /* only with GRADER_PARTIAL */
             continue; /* the cell stays GRADER_CELL_MISSING */
         for (k = 0; k < c->nruns; k++)
             for (l = k + 1; l < c->nruns; l++)

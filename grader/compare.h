@@ -48,16 +48,16 @@ struct grader_lonely {
 
 struct grader_compare {
     size_t nruns, nrungs;
-    struct grader_bury *bury;         /* one per run, owned */
+    struct grader_bury *bury;          /* one per run, owned */
     struct grader_compare_rung *rungs; /* nrungs */
-    size_t died_some;      /* questions that die at some rung on >= 1 run */
-    size_t died_every;     /* ... on every run */
+    size_t died_some;       /* questions that die at some rung on >= 1 run */
+    size_t died_every;      /* ... on every run */
     size_t died_every_same; /* ... and first at the same rung on all */
     struct grader_lonely *lonely; /* in the grid's column order */
     size_t nlonely;
     uint32_t *order; /* the grid's columns: run 0's reference rows order */
     size_t nq;
-    uint8_t *cells;  /* nrungs * nq, enum grader_cell, row-major */
+    uint8_t *cells; /* nrungs * nq, enum grader_cell, row-major */
 };
 
 /*

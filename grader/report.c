@@ -32,8 +32,7 @@ void grader_figures_of(const struct grader_bury *b, size_t i,
     f->delta = f->delta_lo = f->delta_hi = 0.0;
     if (i > 0)
         grader_paired_diff(l->both_right, l->ghosts, l->dead, l->both_wrong,
-                           GRADER_Z95, &f->delta, &f->delta_lo,
-                           &f->delta_hi);
+                           GRADER_Z95, &f->delta, &f->delta_lo, &f->delta_hi);
     f->pct_bytes = -1.0;
     if (meta->bytes >= 0 && ref_meta->bytes > 0)
         f->pct_bytes = 100.0 * (double)meta->bytes / (double)ref_meta->bytes;
@@ -90,8 +89,7 @@ static long nearest(const struct grader_report *r, long long bytes)
     return best;
 }
 
-static void side_graves(struct grader_side *s,
-                        const struct grader_rung *ref,
+static void side_graves(struct grader_side *s, const struct grader_rung *ref,
                         const struct grader_rung *side,
                         const struct grader_rung *beside)
 {
@@ -127,8 +125,8 @@ int grader_report_build(const struct grader_qset *qs, const char *rundir,
 
     memset(out, 0, sizeof(*out));
     if (nside + 1 > GRADER_MAX_RUNGS)
-        return grader__fail(err, GRADER_EARG, "", 0,
-                            "at most %d side rungs", GRADER_MAX_RUNGS - 1);
+        return grader__fail(err, GRADER_EARG, "", 0, "at most %d side rungs",
+                            GRADER_MAX_RUNGS - 1);
     rc = grader_bury(qs, chain, nchain, flags, &out->chain, err);
     if (rc != 0)
         return rc;

@@ -22,14 +22,14 @@ struct grader_figures {
     const struct grader_bury_line *line; /* borrowed from the report */
     struct grader_autopsy_line autopsy;
     struct grader_meta meta;
-    double acc;             /* right / n (0 when n is 0) */
-    double acc_lo, acc_hi;  /* Wilson 95 % */
-    double delta;           /* accuracy minus the reference's, paired
-                               over the questions both answered; 0 for
-                               the reference */
+    double acc;                /* right / n (0 when n is 0) */
+    double acc_lo, acc_hi;     /* Wilson 95 % */
+    double delta;              /* accuracy minus the reference's, paired
+                                  over the questions both answered; 0 for
+                                  the reference */
     double delta_lo, delta_hi; /* Newcombe's paired 95 % interval */
-    double pct_bytes;       /* 100 * bytes / reference bytes; -1 unknown */
-    double speed_x;         /* median decode tok/s / the reference's; -1 */
+    double pct_bytes;          /* 100 * bytes / reference bytes; -1 unknown */
+    double speed_x;            /* median decode tok/s / the reference's; -1 */
 };
 
 /* A side rung (a QAT file) set beside the chain rung nearest in bytes. */
@@ -44,7 +44,7 @@ struct grader_side {
 struct grader_report {
     struct grader_bury chain; /* rungs[0] is the reference */
     struct grader_figures *rungs;
-    struct grader_bury side; /* reference + side rungs; nrungs 0 if none */
+    struct grader_bury side;   /* reference + side rungs; nrungs 0 if none */
     struct grader_side *sides; /* side.nrungs - 1 of them */
     size_t nsides;
     struct grader_repeat_line *repeats; /* one per repeated rung */

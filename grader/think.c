@@ -64,10 +64,10 @@ int grader_think(const struct grader_qset *qs,
             uint32_t q = off[0]->answers[j].q;
             const struct grader_answer *ao = grader_rung_find(off[i], q),
                                        *an = grader_rung_find(on[i], q);
-            int dead_off = is_right(grader_rung_find(off[0], q)) &&
-                           !is_right(ao);
-            int dead_on = is_right(grader_rung_find(on[0], q)) &&
-                          !is_right(an);
+            int dead_off =
+                is_right(grader_rung_find(off[0], q)) && !is_right(ao);
+            int dead_on =
+                is_right(grader_rung_find(on[0], q)) && !is_right(an);
             l->right_both += is_right(ao) && is_right(an);
             if (i == 0)
                 continue;

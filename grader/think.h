@@ -16,11 +16,11 @@ struct grader_think_line {
     const struct grader_rung *off, *on; /* borrowed */
     size_t n;
     size_t right_off, right_on;
-    size_t right_both;          /* right in both passes */
-    size_t dead_off, dead_on;   /* against each pass's own reference */
-    size_t dead_both;           /* the same question dead in both */
-    size_t dead_off_cut_off;    /* dead with thinking off, cut off there */
-    size_t cut_off_right_on;    /* ... and right with thinking on */
+    size_t right_both;        /* right in both passes */
+    size_t dead_off, dead_on; /* against each pass's own reference */
+    size_t dead_both;         /* the same question dead in both */
+    size_t dead_off_cut_off;  /* dead with thinking off, cut off there */
+    size_t cut_off_right_on;  /* ... and right with thinking on */
     double mean_tokens_off, mean_tokens_on; /* -1 unknown */
     double median_tps_off, median_tps_on;   /* -1 unknown */
     double tokens_x; /* mean tokens on / off; -1 unknown */

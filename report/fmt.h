@@ -13,12 +13,14 @@
 #define FMT_SIZE 96
 
 /* Each returns out, which must hold FMT_SIZE bytes. */
-char *fmt_count(char *out, long long v);      /* 4,671; "—" when < 0 */
-char *fmt_1(char *out, double v);             /* 40.0; "—" when < 0 */
-char *fmt_2(char *out, double v);             /* 1.97; "—" when < 0 */
-char *fmt_p(char *out, double p); /* 0.727; 2.4e-05; "< 1e-300" */
-char *fmt_pct_ci(char *out, double v, double lo, double hi); /* 91.6 (87.5–94.4) */
-char *fmt_pp_ci(char *out, double v, double lo, double hi); /* −2.8 (−6.9 to +1.1) */
+char *fmt_count(char *out, long long v); /* 4,671; "—" when < 0 */
+char *fmt_1(char *out, double v);        /* 40.0; "—" when < 0 */
+char *fmt_2(char *out, double v);        /* 1.97; "—" when < 0 */
+char *fmt_p(char *out, double p);        /* 0.727; 2.4e-05; "< 1e-300" */
+char *fmt_pct_ci(char *out, double v, double lo,
+                 double hi); /* 91.6 (87.5–94.4) */
+char *fmt_pp_ci(char *out, double v, double lo,
+                double hi); /* −2.8 (−6.9 to +1.1) */
 
 /* Markdown cell text: '|' and newlines would break a table. */
 void fmt_cell(char *out, size_t size, const char *s);

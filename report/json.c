@@ -63,12 +63,11 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
         json_object_set_new(o, "change_ci95", json_null());
     } else {
         json_object_set_new(o, "change", real4(x->delta + 0.0));
-        json_object_set_new(o, "change_ci95",
-                            json_pack("[oo]", real4(x->delta_lo),
-                                      real4(x->delta_hi)));
+        json_object_set_new(
+            o, "change_ci95",
+            json_pack("[oo]", real4(x->delta_lo), real4(x->delta_hi)));
     }
-    json_object_set_new(o, "pct_reference_bytes",
-                        real4_or_null(x->pct_bytes));
+    json_object_set_new(o, "pct_reference_bytes", real4_or_null(x->pct_bytes));
     json_object_set_new(o, "x_reference_speed", real4_or_null(x->speed_x));
     a = grader_emit_autopsy_line(&x->autopsy);
     if (a != NULL) {
@@ -84,8 +83,8 @@ static json_t *settings(const struct report_run *run)
     json_t *o = json_object();
 
     json_object_set_new(o, "run_dir", json_string(run->dir));
-    json_object_set_new(o, "name", run->name ? json_string(run->name)
-                                             : json_null());
+    json_object_set_new(o, "name",
+                        run->name ? json_string(run->name) : json_null());
     if (run->manifest != NULL) {
         const char *keys[] = {"questions", "server", "request", "prompt",
                               "graveyard"};
@@ -131,10 +130,10 @@ int render_report_json(FILE *f, const struct report_run *run,
             continue;
         json_object_set_new(
             x, "beside",
-            s->beside > 0
-                ? json_string(rep->chain.lines[s->beside].rung->name)
-                : json_null());
-        json_object_set_new(x, "dead_both", json_integer((json_int_t)s->dead_both));
+            s->beside > 0 ? json_string(rep->chain.lines[s->beside].rung->name)
+                          : json_null());
+        json_object_set_new(x, "dead_both",
+                            json_integer((json_int_t)s->dead_both));
         json_object_set_new(x, "dead_here_only",
                             json_integer((json_int_t)s->dead_side_only));
         json_object_set_new(x, "dead_beside_only",
@@ -177,8 +176,7 @@ static json_t *counts(const size_t *v, size_t n)
     return a;
 }
 
-static json_t *pair(const struct render_compare *rc, const size_t *p,
-                    size_t n)
+static json_t *pair(const struct render_compare *rc, const size_t *p, size_t n)
 {
     return json_pack("{s:[ss],s:I}", "runs", rc->runs[p[0]].label,
                      rc->runs[p[1]].label, "n", (json_int_t)n);
@@ -197,15 +195,17 @@ static json_t *compare_rung(const struct render_compare *rc, size_t i,
     json_object_set_new(o, "lost_on_all",
                         i ? json_integer((json_int_t)r->lost_all)
                           : json_null());
-    json_object_set_new(o, "right_on_all", json_integer((json_int_t)r->all_right));
-    json_object_set_new(o, "wrong_on_all", json_integer((json_int_t)r->all_wrong));
+    json_object_set_new(o, "right_on_all",
+                        json_integer((json_int_t)r->all_right));
+    json_object_set_new(o, "wrong_on_all",
+                        json_integer((json_int_t)r->all_wrong));
     if (nr > 1) {
-        json_object_set_new(o, "closest",
-                            pair(rc, r->closest,
-                                 r->differ[r->closest[0]][r->closest[1]]));
-        json_object_set_new(o, "furthest",
-                            pair(rc, r->furthest,
-                                 r->differ[r->furthest[0]][r->furthest[1]]));
+        json_object_set_new(
+            o, "closest",
+            pair(rc, r->closest, r->differ[r->closest[0]][r->closest[1]]));
+        json_object_set_new(
+            o, "furthest",
+            pair(rc, r->furthest, r->differ[r->furthest[0]][r->furthest[1]]));
     }
     if (matrix) {
         m = json_array();
@@ -231,16 +231,18 @@ static json_t *compare_summary(const struct render_compare *rc)
 
     json_object_set_new(o, "runs", json_integer((json_int_t)c->nruns));
     json_object_set_new(o, "same_files", json_boolean(rc->files_same));
-    json_object_set_new(o, "died_on_some", json_integer((json_int_t)c->died_some));
-    json_object_set_new(o, "died_on_all", json_integer((json_int_t)c->died_every));
+    json_object_set_new(o, "died_on_some",
+                        json_integer((json_int_t)c->died_some));
+    json_object_set_new(o, "died_on_all",
+                        json_integer((json_int_t)c->died_every));
     json_object_set_new(o, "died_first_at_same_rung",
                         json_integer((json_int_t)c->died_every_same));
     for (i = 0; i < c->nlonely; i++)
         json_array_append_new(
-            lonely,
-            json_pack("{s:s,s:s,s:s}", "id", grader_qset_id(rc->qs, c->lonely[i].q),
-                      "run", rc->runs[c->lonely[i].run].label, "died_at",
-                      rc->names[c->lonely[i].died_at]));
+            lonely, json_pack("{s:s,s:s,s:s}", "id",
+                              grader_qset_id(rc->qs, c->lonely[i].q), "run",
+                              rc->runs[c->lonely[i].run].label, "died_at",
+                              rc->names[c->lonely[i].died_at]));
     json_object_set_new(o, "died_on_one_run_only", lonely);
     return o;
 }
@@ -264,21 +266,19 @@ int render_compare_json(FILE *f, const struct render_compare *rc)
         json_t *files = json_object();
         for (i = 0; i < rc->c->nrungs; i++) {
             const struct grader_meta *m = &rc->metas[k * rc->c->nrungs + i];
-            json_object_set_new(files, rc->names[i],
-                                json_pack("{s:o,s:o,s:o}", "bytes",
-                                          m->bytes >= 0 ? json_integer(m->bytes)
-                                                        : json_null(),
-                                          "sha256",
-                                          m->sha256[0] ? json_string(m->sha256)
-                                                       : json_null(),
-                                          "gpu_name",
-                                          m->gpu_name[0] ? json_string(m->gpu_name)
-                                                         : json_null()));
+            json_object_set_new(
+                files, rc->names[i],
+                json_pack("{s:o,s:o,s:o}", "bytes",
+                          m->bytes >= 0 ? json_integer(m->bytes) : json_null(),
+                          "sha256",
+                          m->sha256[0] ? json_string(m->sha256) : json_null(),
+                          "gpu_name",
+                          m->gpu_name[0] ? json_string(m->gpu_name)
+                                         : json_null()));
         }
-        json_array_append_new(runs,
-                              json_pack("{s:s,s:s,s:o}", "label",
-                                        rc->runs[k].label, "dir",
-                                        rc->runs[k].dir, "files", files));
+        json_array_append_new(
+            runs, json_pack("{s:s,s:s,s:o}", "label", rc->runs[k].label, "dir",
+                            rc->runs[k].dir, "files", files));
     }
     json_object_set_new(o, "runs", runs);
     for (i = 0; i < rc->c->nrungs; i++)
@@ -307,15 +307,19 @@ static json_t *think_line(const struct grader_think_line *l, size_t i)
         json_object_set_new(o, "dead_off_cut_off", json_null());
         json_object_set_new(o, "cut_off_right_on", json_null());
     } else {
-        json_object_set_new(o, "dead_off", json_integer((json_int_t)l->dead_off));
-        json_object_set_new(o, "dead_on", json_integer((json_int_t)l->dead_on));
-        json_object_set_new(o, "dead_both", json_integer((json_int_t)l->dead_both));
+        json_object_set_new(o, "dead_off",
+                            json_integer((json_int_t)l->dead_off));
+        json_object_set_new(o, "dead_on",
+                            json_integer((json_int_t)l->dead_on));
+        json_object_set_new(o, "dead_both",
+                            json_integer((json_int_t)l->dead_both));
         json_object_set_new(o, "dead_off_cut_off",
                             json_integer((json_int_t)l->dead_off_cut_off));
         json_object_set_new(o, "cut_off_right_on",
                             json_integer((json_int_t)l->cut_off_right_on));
     }
-    json_object_set_new(o, "mean_tokens_off", real4_or_null(l->mean_tokens_off));
+    json_object_set_new(o, "mean_tokens_off",
+                        real4_or_null(l->mean_tokens_off));
     json_object_set_new(o, "mean_tokens_on", real4_or_null(l->mean_tokens_on));
     json_object_set_new(o, "x_tokens", real4_or_null(l->tokens_x));
     json_object_set_new(o, "median_decode_tps_off",

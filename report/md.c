@@ -19,7 +19,10 @@ static void rung_list(FILE *f, const struct grader_bury *b, uint64_t set)
         if (!((set >> i) & 1))
             continue;
         n++;
-        fprintf(f, "%s%s", n == 1 ? "" : n == total ? " and " : ", ",
+        fprintf(f, "%s%s",
+                n == 1       ? ""
+                : n == total ? " and "
+                             : ", ",
                 b->lines[i].rung->name);
     }
 }
@@ -31,8 +34,8 @@ static void settings(FILE *f, const struct report_run *run,
     const char *q = report_run_questions(run),
                *sha = report_run_questions_sha256(run),
                *server = report_run_server(run);
-    json_t *req = run->manifest ? json_object_get(run->manifest, "request")
-                                : NULL;
+    json_t *req =
+        run->manifest ? json_object_get(run->manifest, "request") : NULL;
     char cell[512], n1[FMT_SIZE];
     const char *key, *gpus[GRADER_MAX_RUNGS];
     size_t i, j, ngpus = 0;
@@ -87,7 +90,9 @@ static void settings(FILE *f, const struct report_run *run,
     }
     fprintf(f, " |\n| Token cap | %s |\n| Thinking | %s |\n\n",
             cap >= 0 ? fmt_count(n1, cap) : "not recorded",
-            think < 0 ? "not recorded" : think ? "on" : "off");
+            think < 0 ? "not recorded"
+            : think   ? "on"
+                      : "off");
 }
 
 static void ladder_table(FILE *f, const struct grader_report *rep)
@@ -191,8 +196,9 @@ static void autopsy_table(FILE *f, const struct grader_report *rep)
                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (i = 0; i < rep->chain.nrungs; i++) {
         const struct grader_autopsy_line *a = &rep->rungs[i].autopsy;
-        fprintf(f, "| %s | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu | "
-                   "%zu |\n",
+        fprintf(f,
+                "| %s | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu | "
+                "%zu |\n",
                 a->rung->name, a->cut_off, a->looped, a->thought,
                 a->empty_content, a->errors, a->dead, a->dead_cut_off,
                 a->dead_looped, a->dead_empty_content);
@@ -236,8 +242,8 @@ static void side_table(FILE *f, const struct grader_report *rep)
                     rep->chain.lines[s->beside].rung->name, s->dead_both,
                     s->dead_side_only, s->dead_beside_only);
         else
-            fprintf(f, "%s | %s | %s | %s |\n", FMT_DASH, FMT_DASH,
-                    FMT_DASH, FMT_DASH);
+            fprintf(f, "%s | %s | %s | %s |\n", FMT_DASH, FMT_DASH, FMT_DASH,
+                    FMT_DASH);
     }
     fprintf(f, "\n");
 }
@@ -254,10 +260,9 @@ static void repeat_table(FILE *f, const struct grader_report *rep)
                "second run |\n|---|---:|---:|---:|---:|---:|---:|\n");
     for (i = 0; i < rep->nrepeats; i++) {
         const struct grader_repeat_line *r = &rep->repeats[i];
-        fprintf(f, "| %s | %zu | %zu | %zu | %zu | %zu | %zu |\n",
-                r->a->name, r->n, r->mismatched_extracted,
-                r->mismatched_text, r->mismatched_right, r->right_a,
-                r->right_b);
+        fprintf(f, "| %s | %zu | %zu | %zu | %zu | %zu | %zu |\n", r->a->name,
+                r->n, r->mismatched_extracted, r->mismatched_text,
+                r->mismatched_right, r->right_a, r->right_b);
     }
     fprintf(f, "\nText differs counts answers whose content or thinking "
                "differs by even one character. A tombstone means something "

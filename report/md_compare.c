@@ -28,9 +28,10 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
     size_t i, k, j;
 
     fprintf(f, "# graveyard compare: %zu runs of one ladder\n\n", c->nruns);
-    fprintf(f, "Every count below is computed by `graveyard compare` from "
-               "the rows of each run folder; each run is buried against its "
-               "own %s.\n\n",
+    fprintf(f,
+            "Every count below is computed by `graveyard compare` from "
+            "the rows of each run folder; each run is buried against its "
+            "own %s.\n\n",
             ref);
     fprintf(f, "| Run | Folder |\n|---|---|\n");
     for (k = 0; k < c->nruns; k++)
@@ -67,9 +68,10 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
                        "on both | Wrong on both |\n|---|---:|---:|---:|---:"
                        "|\n");
         else
-            fprintf(f, "| Rung | Graded differently, closest pair | "
-                       "furthest pair | Lost on all %zu | Right on all | "
-                       "Wrong on all |\n|---|---:|---:|---:|---:|---:|\n",
+            fprintf(f,
+                    "| Rung | Graded differently, closest pair | "
+                    "furthest pair | Lost on all %zu | Right on all | "
+                    "Wrong on all |\n|---|---:|---:|---:|---:|---:|\n",
                     c->nruns);
         for (i = 0; i < c->nrungs; i++) {
             const struct grader_compare_rung *r = &c->rungs[i];
@@ -77,21 +79,21 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
                 fprintf(f, "| %s | %zu | ", rc->names[i], r->differ[0][1]);
             else
                 fprintf(f, "| %s | %zu (%s, %s) | %zu (%s, %s) | ",
-                        rc->names[i],
-                    r->differ[r->closest[0]][r->closest[1]],
-                    rc->runs[r->closest[0]].label,
-                    rc->runs[r->closest[1]].label,
-                    r->differ[r->furthest[0]][r->furthest[1]],
-                    rc->runs[r->furthest[0]].label,
-                    rc->runs[r->furthest[1]].label);
+                        rc->names[i], r->differ[r->closest[0]][r->closest[1]],
+                        rc->runs[r->closest[0]].label,
+                        rc->runs[r->closest[1]].label,
+                        r->differ[r->furthest[0]][r->furthest[1]],
+                        rc->runs[r->furthest[0]].label,
+                        rc->runs[r->furthest[1]].label);
             if (i == 0)
                 fprintf(f, "%s |", FMT_DASH);
             else
                 fprintf(f, "%zu |", r->lost_all);
             fprintf(f, " %zu | %zu |\n", r->all_right, r->all_wrong);
         }
-        fprintf(f, "\nGraded differently: right on one run and wrong on "
-                   "the other, at that rung; compare.json has every pair.\n\n");
+        fprintf(f,
+                "\nGraded differently: right on one run and wrong on "
+                "the other, at that rung; compare.json has every pair.\n\n");
     }
     fprintf(f,
             "%zu questions die at some rung on at least one run; %zu die on "
@@ -108,9 +110,10 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
         fprintf(f, "\n");
     }
 
-    fprintf(f, "## Speed on each run\n\nMedian decode tokens per second. "
-               "Each column is one run, on one card: read down a column. "
-               "The \xc3\x97 %s figures compare rungs within a run.\n\n",
+    fprintf(f,
+            "## Speed on each run\n\nMedian decode tokens per second. "
+            "Each column is one run, on one card: read down a column. "
+            "The \xc3\x97 %s figures compare rungs within a run.\n\n",
             ref);
     fprintf(f, "| Rung |");
     for (k = 0; k < c->nruns; k++)
@@ -123,8 +126,7 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
         fprintf(f, "| %s |", rc->names[i]);
         for (k = 0; k < c->nruns; k++) {
             struct grader_figures x;
-            grader_figures_of(&c->bury[k], i,
-                              &rc->metas[k * c->nrungs + i],
+            grader_figures_of(&c->bury[k], i, &rc->metas[k * c->nrungs + i],
                               &rc->metas[k * c->nrungs], &x);
             fprintf(f, " %s | %s |", fmt_1(a, x.line->sum.median_tps),
                     fmt_2(b, x.speed_x));
@@ -142,15 +144,17 @@ int render_think_md(FILE *f, const struct render_think *t)
     size_t i;
 
     fprintf(f, "# graveyard think: thinking off against thinking on\n\n");
-    fprintf(f, "Thinking off: `%s`. Thinking on: `%s`. Each pass is buried "
-               "against its own %s; every count is computed by `graveyard "
-               "think` from the rows.\n\n",
+    fprintf(f,
+            "Thinking off: `%s`. Thinking on: `%s`. Each pass is buried "
+            "against its own %s; every count is computed by `graveyard "
+            "think` from the rows.\n\n",
             t->off->dir, t->on->dir, ref);
     {
         long a_cap = report_run_request_int(t->off, "max_tokens"),
              b_cap = report_run_request_int(t->on, "max_tokens");
         char x[FMT_SIZE], y[FMT_SIZE];
-        fprintf(f, "Token cap: %s with thinking off, %s with thinking on%s\n\n",
+        fprintf(f,
+                "Token cap: %s with thinking off, %s with thinking on%s\n\n",
                 a_cap >= 0 ? fmt_count(x, a_cap) : "not recorded",
                 b_cap >= 0 ? fmt_count(y, b_cap) : "not recorded",
                 a_cap >= 0 && a_cap != b_cap

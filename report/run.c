@@ -51,8 +51,8 @@ static int split(const char *list, char **out, size_t *n, size_t max,
 
 /* Load dir/name as JSON: the object, NULL with *absent set when there is
  * no such file, NULL with msg on a bad one. */
-static json_t *load(const char *dir, const char *name, int *absent,
-                    char *msg, size_t msgsize)
+static json_t *load(const char *dir, const char *name, int *absent, char *msg,
+                    size_t msgsize)
 {
     char path[4200];
     json_error_t jerr;
@@ -104,8 +104,10 @@ static int names(json_t *o, const char *key, const char *skip, char **out,
         if (skip != NULL && strcmp(json_string_value(v), skip) == 0)
             continue;
         if (strlen(json_string_value(v)) > 64) {
-            snprintf(msg, msgsize, "%s: rung name longer than 64 bytes in "
-                     "\"%s\"", path, key);
+            snprintf(msg, msgsize,
+                     "%s: rung name longer than 64 bytes in "
+                     "\"%s\"",
+                     path, key);
             return -1;
         }
         if (*n == GRADER_MAX_RUNGS) {
@@ -177,8 +179,8 @@ static int shape(struct report_run *r, int want_side, char *msg,
         return absent ? 0 : -1;
     snprintf(path, sizeof(path), "%s/graveyard-side.json", r->dir);
     /* ref pointed into the first file, released above */
-    absent = names(o, "rungs", r->chain[0], r->side, &r->nside, path, msg,
-                   msgsize);
+    absent =
+        names(o, "rungs", r->chain[0], r->side, &r->nside, path, msg, msgsize);
     json_decref(o);
     return absent;
 }
@@ -212,13 +214,11 @@ int report_run_open(struct report_run *r, const char *dir, const char *rungs,
         }
         fclose(f);
     }
-    if (rungs != NULL &&
-        split(rungs, r->chain, &r->nchain, GRADER_MAX_RUNGS, "--rungs", msg,
-              msgsize) != 0)
+    if (rungs != NULL && split(rungs, r->chain, &r->nchain, GRADER_MAX_RUNGS,
+                               "--rungs", msg, msgsize) != 0)
         return -1;
-    if (side != NULL &&
-        split(side, r->side, &r->nside, GRADER_MAX_RUNGS, "--side", msg,
-              msgsize) != 0)
+    if (side != NULL && split(side, r->side, &r->nside, GRADER_MAX_RUNGS,
+                              "--side", msg, msgsize) != 0)
         return -1;
     if (r->nchain == 0 || side == NULL) {
         if (shape(r, side == NULL, msg, msgsize) != 0)
@@ -231,7 +231,8 @@ int report_run_open(struct report_run *r, const char *dir, const char *rungs,
         json_t *l = NULL;
         l = load(r->dir, "ladder.json", &absent, msg, msgsize);
         name = l ? json_object_get(l, "name") : NULL;
-        if (json_is_string(name) && (r->name = dup(json_string_value(name))) == NULL) {
+        if (json_is_string(name) &&
+            (r->name = dup(json_string_value(name))) == NULL) {
             json_decref(l);
             snprintf(msg, msgsize, "out of memory");
             return -1;

@@ -18,8 +18,8 @@
 
 struct report_run {
     char *dir;
-    char label[128];   /* a column heading: --labels, the GPU, the folder */
-    char *name;        /* ladder.json's "name", or NULL */
+    char label[128]; /* a column heading: --labels, the GPU, the folder */
+    char *name;      /* ladder.json's "name", or NULL */
     char *chain[GRADER_MAX_RUNGS]; /* [0] is the reference */
     size_t nchain;
     char *side[GRADER_MAX_RUNGS];

@@ -12,11 +12,11 @@
 
 #include "render.h"
 
-#define LEFT   96 /* rung labels */
-#define TOP    40 /* title */
-#define ROW_H  18
-#define GAP    2  /* between rows */
-#define WIDTH  1000 /* the grid's width, before rounding to whole cells */
+#define LEFT  96 /* rung labels */
+#define TOP   40 /* title */
+#define ROW_H 18
+#define GAP   2    /* between rows */
+#define WIDTH 1000 /* the grid's width, before rounding to whole cells */
 
 static const char *colour(unsigned cell)
 {
@@ -96,23 +96,21 @@ void render_cover(FILE *f, const char *title, const char *const *names,
     fputs("</text>\n", f);
     for (i = 0; i < c->nrungs; i++) {
         size_t y = TOP + i * (ROW_H + GAP);
-        fprintf(f, "<text x=\"%d\" y=\"%zu\" text-anchor=\"end\">",
-                LEFT - 8, y + 13);
+        fprintf(f, "<text x=\"%d\" y=\"%zu\" text-anchor=\"end\">", LEFT - 8,
+                y + 13);
         text(f, names[i]);
         fputs("</text>\n", f);
         for (j = 0; j < c->nq; j = k) {
             unsigned cell = c->cells[i * c->nq + j];
             /* cells 4 px wide or more are headstones with a 1 px gap;
              * narrower ones merge into runs of one colour */
-            for (k = j + 1; gap == 0 && k < c->nq &&
-                            c->cells[i * c->nq + k] == cell;
-                 k++)
+            for (k = j + 1;
+                 gap == 0 && k < c->nq && c->cells[i * c->nq + k] == cell; k++)
                 ;
             fprintf(f,
                     "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" height=\"%d\" "
                     "fill=\"%s\"/>\n",
-                    LEFT + j * cw, y, (k - j) * cw - gap, ROW_H,
-                    colour(cell));
+                    LEFT + j * cw, y, (k - j) * cw - gap, ROW_H, colour(cell));
         }
     }
     legend(f, LEFT, (int)ly, REPORT_MARIGOLD,
