@@ -185,6 +185,17 @@ def main():
         c_s, c_mib = timed([g, "compare"] + dirs +
                            ["--out", os.path.join(out, "compare")],
                            args.repeat)
+        # the whole deliverable: every run's report, then the comparison
+        script = "".join(f'"$1" report "{d}" --out "{out}/all{k}" && '
+                         for k, d in enumerate(dirs))
+        script += f'"$1" compare {" ".join(chr(34) + d + chr(34) for d in dirs)} --out "{out}/all"'
+        a_s, a_mib = timed(["sh", "-c", script, "sh", g], args.repeat)
+        # the baseline: the study's way to the same counts, a plain-Python
+        # bury of each run (tests/bench/bury.py), which writes no report
+        here = os.path.dirname(os.path.abspath(__file__))
+        base = "".join(f'python3 "{here}/bury.py" "{d}" {" ".join(RUNGS)} && '
+                       for d in dirs) + "true"
+        b_s, b_mib = timed(["sh", "-c", base], 1)
         for name in ("report/REPORT.md", "report/report.json",
                      "report/cover.svg", "compare/COMPARE.md",
                      "compare/compare.json", "compare/compare.svg"):
@@ -201,12 +212,19 @@ def main():
     for name, s, rows, mb, mib in (
             ("graveyard report, 1 run", r_s, one, mb1, r_mib),
             (f"graveyard compare --out, {args.runs} runs", c_s,
-             one * args.runs, mball, c_mib)):
+             one * args.runs, mball, c_mib),
+            (f"all of it: {args.runs} reports + compare", a_s,
+             one * args.runs * 2, mball * 2, a_mib),
+            (f"baseline: Python bury of {args.runs} runs (no report)", b_s,
+             one * args.runs, mball, b_mib)):
         print(f"| {name} | {s:.3f} | {rows / s:,.0f} | {mb / s:.0f} | "
               f"{mib:.0f} | {s / TARGET_S:.3f} |")
     print()
     print(f"cover.svg {sizes['report/cover.svg'] / 1024:.0f} KiB, "
           f"compare.svg {sizes['compare/compare.svg'] / 1024:.0f} KiB")
+    print(f"{args.runs} reports and their comparison in {a_s:.3f} s "
+          f"({a_s / TARGET_S:.3f} of the {TARGET_S:g} s target); "
+          f"{b_s / a_s:.1f}x faster than the Python bury alone ({b_s:.2f} s)")
     print(f"report {r_s:.3f} s, compare of {args.runs} runs {c_s:.3f} s: "
           f"{r_s / TARGET_S:.3f} and {c_s / TARGET_S:.3f} of the "
           f"{TARGET_S:g} s target")
