@@ -100,3 +100,23 @@ void fmt_cell(char *out, size_t size, const char *s)
     }
     out[o] = '\0';
 }
+
+char *fmt_number(char *out, const char *canonical)
+{
+    const char *digits = canonical + (canonical[0] == '-');
+    size_t whole = strcspn(digits, "."), i, o = 0;
+
+    if (strlen(canonical) > FMT_SIZE / 2) { /* no room to group: as is */
+        snprintf(out, FMT_SIZE, "%.*s", FMT_SIZE - 1, canonical);
+        return out;
+    }
+    if (canonical[0] == '-')
+        out[o++] = '-';
+    for (i = 0; i < whole; i++) {
+        if (i > 0 && (whole - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    snprintf(out + o, FMT_SIZE - o, "%s", digits + whole);
+    return out;
+}

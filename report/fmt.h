@@ -22,6 +22,11 @@ char *fmt_pct_ci(char *out, double v, double lo,
 char *fmt_pp_ci(char *out, double v, double lo,
                 double hi); /* −2.8 (−6.9 to +1.1) */
 
+/* A canonical number (grader/number.h) with its thousands grouped, as
+ * the study writes answers: "120000" -> "120,000", "-1234.5" ->
+ * "-1,234.5". */
+char *fmt_number(char *out, const char *canonical);
+
 /* Markdown cell text: '|' and newlines would break a table. */
 void fmt_cell(char *out, size_t size, const char *s);
 

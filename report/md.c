@@ -280,11 +280,13 @@ static void epitaphs(FILE *f, const struct grader_report *rep,
     fprintf(f, "## Tombstones\n\n");
     for (i = 0; i < b->ntombs; i++) {
         const struct grader_tombstone *t = &b->tombs[i];
+        char n1[FMT_SIZE], n2[FMT_SIZE];
         fprintf(f, "- **%s**, answer %s. Died at %s, ",
-                grader_qset_id(qs, t->q), grader_qset_reference(qs, t->q),
+                grader_qset_id(qs, t->q),
+                fmt_number(n1, grader_qset_canonical(qs, t->q)),
                 b->lines[t->died_at].rung->name);
         if (t->said != NULL)
-            fprintf(f, "said %s. ", t->said);
+            fprintf(f, "said %s. ", fmt_number(n2, t->said));
         else
             fprintf(f, "gave no number. ");
         if (t->right_again == 0) {
@@ -301,11 +303,14 @@ static void epitaphs(FILE *f, const struct grader_report *rep,
     fprintf(f, "## Ghosts\n\n");
     for (i = 0; i < b->nghosts; i++) {
         const struct grader_ghost *g = &b->ghosts[i];
+        char n1[FMT_SIZE], n2[FMT_SIZE] = "";
+        if (g->reference_said != NULL)
+            fmt_number(n2, g->reference_said);
         fprintf(f, "- **%s**, answer %s. %s %s%s; right at ",
-                grader_qset_id(qs, g->q), grader_qset_reference(qs, g->q),
+                grader_qset_id(qs, g->q),
+                fmt_number(n1, grader_qset_canonical(qs, g->q)),
                 b->lines[0].rung->name,
-                g->reference_said ? "said " : "gave no number",
-                g->reference_said ? g->reference_said : "");
+                g->reference_said ? "said " : "gave no number", n2);
         rung_list(f, b, g->right_at);
         fprintf(f, ".\n");
     }
