@@ -109,6 +109,15 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
 	    -Igrader -o $@ $< $(LIBGRADER) $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
 
+# Renderer unit tests (test_render_*) link report/ and the grader: still
+# no libuv, libcurl or OpenSSL.
+$(BUILD)/tests/test_render_%: tests/unit/test_render_%.c tests/unit/*.h \
+        $(LIBREPORT) $(LIBGRADER)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
+	    -Ireport -Igrader -o $@ $< $(LIBREPORT) $(LIBGRADER) \
+	    $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
+
 # Orchestrator unit tests (test_orch_*) link its modules and their
 # libraries; GNU make picks this rule over the one above (shorter stem).
 $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \

@@ -1,0 +1,93 @@
+/*
+ * test_render_fmt.c - how the reports print numbers (report/fmt.h): one
+ * place, so REPORT.md, COMPARE.md and THINK.md agree.
+ */
+#include "helpers.h"
+
+#include <string.h>
+
+#include "fmt.h"
+
+static void test_counts(void **state)
+{
+    char b[FMT_SIZE];
+
+    (void)state;
+    assert_string_equal(fmt_count(b, 0), "0");
+    assert_string_equal(fmt_count(b, 999), "999");
+    assert_string_equal(fmt_count(b, 4671), "4,671");
+    assert_string_equal(fmt_count(b, 9311305152LL), "9,311,305,152");
+    assert_string_equal(fmt_count(b, -1), FMT_DASH);
+    assert_string_equal(fmt_1(b, 93.6), "93.6");
+    assert_string_equal(fmt_1(b, -1), FMT_DASH);
+    assert_string_equal(fmt_2(b, 78.7 / 40.0), "1.97");
+}
+
+static void test_numbers(void **state)
+{
+    char b[FMT_SIZE];
+
+    (void)state;
+    assert_string_equal(fmt_number(b, "13"), "13");
+    assert_string_equal(fmt_number(b, "120000"), "120,000");
+    assert_string_equal(fmt_number(b, "2350"), "2,350");
+    assert_string_equal(fmt_number(b, "-1234.5"), "-1,234.5");
+    assert_string_equal(fmt_number(b, "0.125"), "0.125");
+    assert_string_equal(fmt_number(b, "1000000"), "1,000,000");
+}
+
+static void test_p(void **state)
+{
+    char b[FMT_SIZE];
+
+    (void)state;
+    assert_string_equal(fmt_p(b, 0.7265625), "0.727");
+    assert_string_equal(fmt_p(b, 1.0), "1.000");
+    assert_string_equal(fmt_p(b, 2.4e-5), "2.4e-05");
+    /* 1,319 dead and no ghost underflows to 0: never print 0.0e+00 */
+    assert_string_equal(fmt_p(b, 0.0), "< 1e-300");
+}
+
+static void test_intervals(void **state)
+{
+    char b[FMT_SIZE];
+
+    (void)state;
+    assert_string_equal(fmt_pct_ci(b, 229 / 250.0, 0.875005, 0.944404),
+                        "91.6 (87.5\xe2\x80\x93"
+                        "94.4)");
+    /* the T4's Q4_0: a real minus sign, a plus on the upper end */
+    assert_string_equal(fmt_pp_ci(b, -0.028, -0.068651, 0.011044),
+                        "\xe2\x88\x92"
+                        "2.8 (\xe2\x88\x92"
+                        "6.9 to +1.1)");
+    /* no change prints as plus-minus zero, never -0.0 */
+    assert_string_equal(fmt_pp_ci(b, -0.0, -0.285, 0.285), "\xc2\xb1"
+                                                           "0.0 (\xe2\x88\x92"
+                                                           "28.5 to +28.5)");
+    assert_string_equal(fmt_pp_ci(b, -0.00001, -0.1, 0.1), "\xc2\xb1"
+                                                           "0.0 (\xe2\x88\x92"
+                                                           "10.0 to +10.0)");
+}
+
+static void test_cells(void **state)
+{
+    char b[16];
+
+    (void)state;
+    fmt_cell(b, sizeof(b), "a|b\nc");
+    assert_string_equal(b, "a\\|b c");
+    /* bounded: a long text is cut, never overflows */
+    fmt_cell(b, sizeof(b), "||||||||||||||||||||");
+    assert_true(strlen(b) < sizeof(b));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counts), cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_p),      cmocka_unit_test(test_intervals),
+        cmocka_unit_test(test_cells),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
