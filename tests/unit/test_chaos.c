@@ -11,45 +11,12 @@
  * what the clean run printed (jansson test_chaos, curl's torture tests).
  */
 #include "helpers.h"
+#include "chaos.h"
 
 #include "alloc.h"
 #include "bury.h"
 #include "emit.h"
 #include "repeat.h"
-
-static long fail_at, calls, live;
-
-static void *chaos_malloc(size_t n)
-{
-    void *p;
-
-    if (++calls == fail_at)
-        return NULL;
-    p = malloc(n);
-    if (p)
-        live++;
-    return p;
-}
-
-static void *chaos_realloc(void *old, size_t n)
-{
-    void *p;
-
-    if (++calls == fail_at)
-        return NULL;
-    p = realloc(old, n);
-    if (p && old == NULL)
-        live++;
-    return p;
-}
-
-static void chaos_free(void *p)
-{
-    if (p) {
-        live--;
-        free(p);
-    }
-}
 
 static char path_a[512], path_b[512];
 static struct text printed; /* what the last pipeline emitted */

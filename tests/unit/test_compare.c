@@ -4,6 +4,7 @@
  * of three rungs over six questions small enough to count by hand.
  */
 #include "helpers.h"
+#include "chaos.h"
 
 #include "alloc.h"
 #include "compare.h"
@@ -428,40 +429,6 @@ static void test_identical_runs(void **state)
 }
 
 /* ---- out of memory ----------------------------------------------------- */
-
-static long fail_at = -1, calls, live;
-
-static void *chaos_malloc(size_t n)
-{
-    void *p;
-
-    if (++calls == fail_at)
-        return NULL;
-    p = malloc(n);
-    if (p)
-        live++;
-    return p;
-}
-
-static void *chaos_realloc(void *old, size_t n)
-{
-    void *p;
-
-    if (++calls == fail_at)
-        return NULL;
-    p = realloc(old, n);
-    if (p && old == NULL)
-        live++;
-    return p;
-}
-
-static void chaos_free(void *p)
-{
-    if (p) {
-        live--;
-        free(p);
-    }
-}
 
 /* Every allocation of a three-run comparison fails in turn: out of
  * memory is reported, out is left empty, nothing leaks. */

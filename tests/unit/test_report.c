@@ -5,6 +5,7 @@
  * allocation of a build.
  */
 #include "helpers.h"
+#include "chaos.h"
 
 #include <math.h>
 
@@ -576,40 +577,6 @@ static void test_repeats(void **state)
 }
 
 /* ---- out of memory ----------------------------------------------------- */
-
-static long fail_at = -1, calls, live;
-
-static void *chaos_malloc(size_t n)
-{
-    void *p;
-
-    if (++calls == fail_at)
-        return NULL;
-    p = malloc(n);
-    if (p)
-        live++;
-    return p;
-}
-
-static void *chaos_realloc(void *old, size_t n)
-{
-    void *p;
-
-    if (++calls == fail_at)
-        return NULL;
-    p = realloc(old, n);
-    if (p && old == NULL)
-        live++;
-    return p;
-}
-
-static void chaos_free(void *p)
-{
-    if (p) {
-        live--;
-        free(p);
-    }
-}
 
 /* Every allocation of a build with side rungs and repeats fails in turn:
  * the build reports out of memory (or, where jansson absorbed it while

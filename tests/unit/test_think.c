@@ -4,6 +4,7 @@
  * passes that cannot be compared.
  */
 #include "helpers.h"
+#include "chaos.h"
 
 #include <math.h>
 
@@ -315,40 +316,6 @@ static void test_zero_tokens(void **state)
 }
 
 /* ---- out of memory ----------------------------------------------------- */
-
-static long fail_at = -1, calls, live;
-
-static void *chaos_malloc(size_t n)
-{
-    void *p;
-
-    if (++calls == fail_at)
-        return NULL;
-    p = malloc(n);
-    if (p)
-        live++;
-    return p;
-}
-
-static void *chaos_realloc(void *old, size_t n)
-{
-    void *p;
-
-    if (++calls == fail_at)
-        return NULL;
-    p = realloc(old, n);
-    if (p && old == NULL)
-        live++;
-    return p;
-}
-
-static void chaos_free(void *p)
-{
-    if (p) {
-        live--;
-        free(p);
-    }
-}
 
 /* Every allocation of grader_think fails in turn: out of memory, and
  * nothing leaks. */
