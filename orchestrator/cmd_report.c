@@ -292,7 +292,8 @@ static const char compare_help[] =
     "Prints one JSON line per rung and a summary line.\n"
     "  --rungs LIST   the rungs, reference first (default: the first run's\n"
     "                 ladder.json, else its graveyard.json)\n"
-    "  --labels LIST  a name per run for the tables (default: folder names)\n"
+    "  --labels LIST  a name per run for the tables (default: each run's\n"
+    "                 GPU when they differ, else the folder names)\n"
     "  --out DIR      also write COMPARE.md, compare.json and compare.svg\n"
     "                 (marigold right on every run, grey wrong on every\n"
     "                 run, violet where the runs disagree)\n"
@@ -335,6 +336,51 @@ static int labels(const char *list, const char **dirs, size_t n, char **out)
         out[k] = strdup(clash ? dirs[k] : b);
     }
     return 0;
+}
+
+/* The study holds the build fixed too: say so loudly when it was not. */
+static void builds_check(const struct report_run *runs, size_t nruns,
+                         char *note, size_t size)
+{
+    const char *a = report_run_server(&runs[0]), *b;
+    size_t k, len;
+
+    for (k = 1; k < nruns && a != NULL; k++) {
+        b = report_run_server(&runs[k]);
+        if (b == NULL || strcmp(a, b) == 0)
+            continue;
+        fprintf(stderr,
+                "graveyard compare: WARNING: %s and %s were run with "
+                "different server builds ('%s' against '%s'): differences "
+                "may come from the build, not the GPU\n",
+                runs[0].dir, runs[k].dir, a, b);
+        len = strlen(note);
+        snprintf(note + len, size - len,
+                 " The runs did NOT use the same server build (see the "
+                 "table above): differences may come from the build.");
+        return;
+    }
+}
+
+/* Without --labels: the runs' GPUs (nvidia-smi's names from the
+ * reference's .done) when each run has one and no two share it, as the
+ * study's tables are headed "T4 | L4"; otherwise the folder names stay. */
+static void gpu_labels(struct report_run *runs, size_t nruns,
+                       const struct grader_meta *metas, size_t nrungs)
+{
+    size_t k, j;
+
+    for (k = 0; k < nruns; k++) {
+        const char *g = metas[k * nrungs].gpu_name;
+        if (g[0] == '\0')
+            return;
+        for (j = 0; j < k; j++)
+            if (strcmp(g, metas[j * nrungs].gpu_name) == 0)
+                return;
+    }
+    for (k = 0; k < nruns; k++)
+        snprintf(runs[k].label, sizeof(runs[k].label), "%s",
+                 metas[k * nrungs].gpu_name);
 }
 
 /* The ladder.tsv check: one sentence, and loud lines on stderr. */
@@ -402,7 +448,7 @@ int cmd_compare(int argc, char **argv)
         {"--out", &out_dir, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct report_run runs[GRADER_MAX_RUNS];
-    char *label[GRADER_MAX_RUNS], note[600];
+    char *label[GRADER_MAX_RUNS], note[800];
     struct grader_meta *metas = NULL;
     struct out outs[3] = {{0}, {0}, {0}}, lines = {0};
     struct rungset s = {0};
@@ -472,11 +518,14 @@ int cmd_compare(int argc, char **argv)
     have_c = 1;
     rc_.runs = runs;
     rc_.names = (const char *const *)runs[0].chain;
+    if (label_list == NULL)
+        gpu_labels(runs, nruns, metas, nrungs);
     rc_.c = &c;
     rc_.metas = metas;
     rc_.qs = s.qs;
     rc_.files_same = files_check(metas, nruns, nrungs, runs, runs[0].chain,
                                  note, sizeof(note));
+    builds_check(runs, nruns, note, sizeof(note));
     rc_.files_note = note;
     if (out_open(&lines, "-") != 0 ||
         out_close(&lines, render_compare_lines(lines.f, &rc_)) != 0) {

@@ -33,9 +33,14 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
             "the rows of each run folder; each run is buried against its "
             "own %s.\n\n",
             ref);
-    fprintf(f, "| Run | Folder |\n|---|---|\n");
-    for (k = 0; k < c->nruns; k++)
-        fprintf(f, "| %s | `%s` |\n", rc->runs[k].label, rc->runs[k].dir);
+    fprintf(f, "| Run | Folder | GPU | Server build |\n|---|---|---|---|\n");
+    for (k = 0; k < c->nruns; k++) {
+        const char *g = rc->metas[k * c->nrungs].gpu_name,
+                   *build = report_run_server(&rc->runs[k]);
+        fprintf(f, "| %s | `%s` | %s | %s%s%s |\n", rc->runs[k].label,
+                rc->runs[k].dir, g[0] ? g : "not recorded", build ? "`" : "",
+                build ? build : "not recorded", build ? "`" : "");
+    }
     fprintf(f, "\n%s%s\n\n", rc->files_same ? "" : "**WARNING:** ",
             rc->files_note);
     fprintf(f, "![One row per rung, one cell per question: marigold right "

@@ -152,7 +152,7 @@ MIB = {"BF16": 4671, "Q8_0": 2580, "Q4_0": 1639, "Q2_K": 1287,
 
 
 def run_folder(folder, specs, gpu, extra_mib=0, sha=SHA, think=False,
-               name="golden ladder"):
+               name="golden ladder", build="version: 11699 (4f8a2a1c)"):
     chain = [r for r in specs if r != "QAT_Q4_0"]
     side = [r for r in specs if r == "QAT_Q4_0"]
     for rung, spec in specs.items():
@@ -186,7 +186,7 @@ def run_folder(folder, specs, gpu, extra_mib=0, sha=SHA, think=False,
                                "cache_prompt": False,
                                "max_tokens": 4096 if think else 1024,
                                "enable_thinking": think},
-                   "server": {"version": "version: 11699 (4f8a2a1c)"},
+                   "server": {"version": build},
                    "graveyard": "0.1.0"}, f, indent=2)
 
 
@@ -221,6 +221,9 @@ run_folder("l4", l4, "NVIDIA L4", extra_mib=101, name="golden ladder on an L4")
 other = dict(SHA)
 other["Q4_0"] = "0" * 64
 run_folder("l4-other", l4, "NVIDIA L4", extra_mib=101, sha=other)
+# l4-build/: the L4 run, made with another llama.cpp build
+run_folder("l4-build", l4, "NVIDIA L4", extra_mib=101,
+           build="version: 11983 (0c5e9d1b)")
 # l4-norung/: the L4 run without its Q4_0 rows
 run_folder("l4-norung", l4, "NVIDIA L4", extra_mib=101)
 os.remove("l4-norung/rows/Q4_0.jsonl")
