@@ -339,8 +339,8 @@ static int labels(const char *list, const char **dirs, size_t n, char **out)
 }
 
 /* The study holds the build fixed too: say so loudly when it was not. */
-static void builds_check(const struct report_run *runs, size_t nruns,
-                         char *note, size_t size)
+static void builds_check(const char *cmd, const struct report_run *runs,
+                         size_t nruns, char *note, size_t size)
 {
     const char *a = report_run_server(&runs[0]), *b;
     size_t k, len;
@@ -350,14 +350,14 @@ static void builds_check(const struct report_run *runs, size_t nruns,
         if (b == NULL || strcmp(a, b) == 0)
             continue;
         fprintf(stderr,
-                "graveyard compare: WARNING: %s and %s were run with "
-                "different server builds ('%s' against '%s'): differences "
-                "may come from the build, not the GPU\n",
-                runs[0].dir, runs[k].dir, a, b);
+                "graveyard %s: WARNING: %s and %s were run with different "
+                "server builds ('%s' against '%s'): differences may come "
+                "from the build\n",
+                cmd, runs[0].dir, runs[k].dir, a, b);
         len = strlen(note);
         snprintf(note + len, size - len,
-                 " The runs did NOT use the same server build (see the "
-                 "table above): differences may come from the build.");
+                 " The runs did NOT use the same server build: differences "
+                 "may come from the build.");
         return;
     }
 }
@@ -384,28 +384,29 @@ static void gpu_labels(struct report_run *runs, size_t nruns,
 }
 
 /* The ladder.tsv check: one sentence, and loud lines on stderr. */
-static int files_check(const struct grader_meta *m, size_t nruns,
-                       size_t nrungs, const struct report_run *runs,
-                       char *const *names, char *note, size_t size)
+static int files_check(const char *cmd, const struct grader_meta *m,
+                       size_t nruns, size_t nrungs,
+                       const struct report_run *runs, char *const *names,
+                       char *note, size_t size)
 {
     size_t i, k, unknown = 0, differ = 0;
 
     for (i = 0; i < nrungs; i++)
         for (k = 0; k < nruns; k++) {
             const struct grader_meta *a = &m[i], *b = &m[k * nrungs + i];
-            if (a->sha256[0] == '\0' || b->sha256[0] == '\0') {
-                if (k > 0 || a->sha256[0] == '\0')
-                    unknown++;
+            if (b->sha256[0] == '\0') {
+                unknown++;
                 continue;
             }
-            if (k > 0 && strcmp(a->sha256, b->sha256) != 0) {
+            if (k > 0 && a->sha256[0] != '\0' &&
+                strcmp(a->sha256, b->sha256) != 0) {
                 differ++;
                 fprintf(stderr,
-                        "graveyard compare: WARNING: rung %s is not the "
-                        "same file in %s and %s (sha256 %.12s... against "
-                        "%.12s...): differences in its answers may come "
-                        "from the file, not the GPU\n",
-                        names[i], runs[0].dir, runs[k].dir, a->sha256,
+                        "graveyard %s: WARNING: rung %s is not the same file "
+                        "in %s and %s (sha256 %.12s... against %.12s...): "
+                        "differences in its answers may come from the "
+                        "file\n",
+                        cmd, names[i], runs[0].dir, runs[k].dir, a->sha256,
                         b->sha256);
             }
         }
@@ -420,10 +421,10 @@ static int files_check(const struct grader_meta *m, size_t nruns,
     }
     if (unknown > 0) {
         fprintf(stderr,
-                "graveyard compare: WARNING: %zu rung file(s) have no "
+                "graveyard %s: WARNING: %zu rung file(s) have no "
                 "sha256 in their folder's ladder.tsv: cannot check that the "
                 "runs used the same files\n",
-                unknown);
+                cmd, unknown);
         snprintf(note, size,
                  "Could not check that the runs used the same files: %zu "
                  "rung file(s) have no sha256 in ladder.tsv.",
@@ -432,8 +433,7 @@ static int files_check(const struct grader_meta *m, size_t nruns,
     }
     snprintf(note, size,
              "The runs used the same files: every rung's sha256 matches "
-             "across the %zu runs' ladder.tsv, so any difference in the "
-             "answers comes from the GPU and its stack.",
+             "across the %zu runs' ladder.tsv.",
              nruns);
     return 1;
 }
@@ -523,9 +523,9 @@ int cmd_compare(int argc, char **argv)
     rc_.c = &c;
     rc_.metas = metas;
     rc_.qs = s.qs;
-    rc_.files_same = files_check(metas, nruns, nrungs, runs, runs[0].chain,
-                                 note, sizeof(note));
-    builds_check(runs, nruns, note, sizeof(note));
+    rc_.files_same = files_check("compare", metas, nruns, nrungs, runs,
+                                 runs[0].chain, note, sizeof(note));
+    builds_check("compare", runs, nruns, note, sizeof(note));
     rc_.files_note = note;
     if (out_open(&lines, "-") != 0 ||
         out_close(&lines, render_compare_lines(lines.f, &rc_)) != 0) {
@@ -595,6 +595,9 @@ int cmd_think(int argc, char **argv)
                                      {NULL, NULL, NULL, NULL, NULL, 0}};
     struct report_run off = {0}, on = {0};
     struct grader_think_line *tl = NULL;
+    struct grader_meta *metas = NULL;
+    struct report_run both[2]; /* shallow copies of off and on */
+    char note[800];
     struct out outs[2] = {{0}, {0}}, lines = {0};
     struct rungset s = {0};
     struct grader_error err;
@@ -640,6 +643,24 @@ int cmd_think(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
+    /* the two passes must differ in thinking only: same files, same build */
+    if ((metas = calloc(2 * n, sizeof(*metas))) == NULL) {
+        rc = oom("think");
+        goto done;
+    }
+    for (i = 0; i < 2 * n; i++)
+        if (grader_meta_read(i < n ? off.dir : on.dir, on.chain[i % n],
+                             &metas[i], &err) != 0) {
+            grade_report("think", &err);
+            rc = EXIT_USAGE;
+            goto done;
+        }
+    both[0] = off;
+    both[1] = on;
+    t.files_same =
+        files_check("think", metas, 2, n, both, on.chain, note, sizeof(note));
+    builds_check("think", both, 2, note, sizeof(note));
+    t.note = note;
     t.off = &off;
     t.on = &on;
     t.lines = tl;
@@ -666,6 +687,7 @@ done:
         out_free(&outs[i]);
     out_free(&lines);
     free(tl);
+    free(metas);
     rungset_release(&s);
     report_run_close(&off);
     report_run_close(&on);

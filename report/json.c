@@ -350,5 +350,7 @@ int render_think_json(FILE *f, const struct render_think *t)
     for (i = 0; i < t->n; i++)
         json_array_append_new(lines, think_line(&t->lines[i], i));
     json_object_set_new(o, "rungs", lines);
+    json_object_set_new(o, "same_files", json_boolean(t->files_same));
+    json_object_set_new(o, "files_note", json_string(t->note));
     return put(f, o);
 }

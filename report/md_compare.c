@@ -154,6 +154,7 @@ int render_think_md(FILE *f, const struct render_think *t)
             "against its own %s; every count is computed by `graveyard "
             "think` from the rows.\n\n",
             t->off->dir, t->on->dir, ref);
+    fprintf(f, "%s%s\n\n", t->files_same ? "" : "**WARNING:** ", t->note);
     {
         long a_cap = report_run_request_int(t->off, "max_tokens"),
              b_cap = report_run_request_int(t->on, "max_tokens");

@@ -58,6 +58,8 @@ struct render_think {
     const struct report_run *off, *on;
     const struct grader_think_line *lines;
     size_t n;
+    const char *note; /* the files and build check, one sentence or two */
+    int files_same;
 };
 int render_think_md(FILE *f, const struct render_think *t);
 int render_think_lines(FILE *f, const struct render_think *t);
