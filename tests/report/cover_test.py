@@ -26,6 +26,8 @@ import sys
 import tempfile
 import zlib
 
+from suite import Suite, run
+
 LEFT, TOP, ROW_H, GAP, WIDTH = 96, 40, 18, 2, 1000
 MARIGOLD = (0xea, 0xa2, 0x21)
 GREY = (0x8a, 0x8d, 0x91)
@@ -35,22 +37,8 @@ NAMES = {MARIGOLD: "marigold", GREY: "grey", VIOLET: "violet",
          WHITE: "white"}
 RUNGS = ["BF16", "Q8_0", "Q4_K_M", "Q2_K"]
 
-passed = failed = 0
-
-
-def check(name, problems, detail=""):
-    """One check group: problems is a list of strings (empty: passed)."""
-    global passed, failed
-    if not problems:
-        passed += 1
-        print(f"ok   cover {name}{': ' + detail if detail else ''}")
-    else:
-        failed += 1
-        print(f"FAIL cover {name}: {len(problems)} wrong")
-        for p in problems[:8]:
-            print(f"       {p}")
-        if len(problems) > 8:
-            print(f"       ... and {len(problems) - 8} more")
+S = Suite("cover", show=8)
+check = S.check
 
 
 # ---------------------------------------------------------------- PNG
@@ -352,14 +340,6 @@ def check_cover(label, img, rungs, qids, want, title_extra=""):
     check(f"{label} background", problems, f"white, {w} x {h} px")
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}\n"
-                           f"{p.stderr.strip()}")
-    return p.stdout
-
-
 def report_case(g, tmp, label, rungs, nq, seed, p_wrong):
     rng = random.Random(seed)
     qids, refs = questions(nq, rng)
@@ -433,7 +413,6 @@ def main():
         print("cover: 0 passed, 1 failed")
         return 1
     tmp = tempfile.mkdtemp(prefix="graveyard-cover-")
-    global failed
     try:
         cases = [
             lambda: check_decoder(tmp),
@@ -455,12 +434,10 @@ def main():
             try:
                 c()
             except (RuntimeError, ValueError, OSError) as e:
-                failed += 1
-                print(f"FAIL cover: {e}")
+                S.fail(e)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"cover: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return S.end()
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 
+from suite import Suite, run
+
 N = 250
 T4 = [  # rung, right, dead, ghosts
     ("BF16", 229, 0, 0),
@@ -51,21 +53,8 @@ BYTES = {"BF16": 7_767_405_440, "F16": 7_767_405_440,
          "Q4_0": 2_371_888_512, "Q3_K_M": 2_098_058_624,
          "Q2_K": 1_729_959_296}
 
-passed = failed = 0
-
-
-def check(name, problems, detail=""):
-    global passed, failed
-    if not problems:
-        passed += 1
-        print(f"ok   reconstruct {name}{': ' + detail if detail else ''}")
-    else:
-        failed += 1
-        print(f"FAIL reconstruct {name}: {len(problems)} wrong")
-        for p in problems[:10]:
-            print(f"       {p}")
-        if len(problems) > 10:
-            print(f"       ... and {len(problems) - 10} more")
+S = Suite("reconstruct", show=10)
+check = S.check
 
 
 # ---------------------------------------------------------------- rows
@@ -312,19 +301,10 @@ def from_bury(out):
     check_counts("bury", got)
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}\n"
-                           f"{p.stderr.strip()}")
-    return p.stdout
-
-
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: reconstruct_test.py GRAVEYARD")
     g = os.path.abspath(sys.argv[1])
-    global failed
     tmp = tempfile.mkdtemp(prefix="graveyard-reconstruct-")
     try:
         d = os.path.join(tmp, "t4")
@@ -345,14 +325,12 @@ def main():
                 step()
             except (RuntimeError, ValueError, OSError, KeyError,
                     TypeError) as e:
-                failed += 1
-                print(f"FAIL reconstruct: {e}")
+                S.fail(e)
                 if step is steps[0]:
                     break  # no report: nothing to read
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"reconstruct: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return S.end()
 
 
 if __name__ == "__main__":
