@@ -8,11 +8,6 @@
 
 #include "alloc.h"
 
-static int right(const struct grader_answer *a)
-{
-    return a != NULL && (a->flags & GRADER_A_RIGHT);
-}
-
 static int same_said(const char *x, const char *y)
 {
     if (x == NULL || y == NULL)
@@ -82,18 +77,18 @@ static int walk(const struct grader_rung *const *rungs, size_t n,
                 continue;
             if (!same_said(rsaid, grader_rung_said(rungs[i], a)))
                 b->lines[i].answer_changed++;
-            if (right(ra) && right(a))
+            if (grader_answer_right(ra) && grader_answer_right(a))
                 b->lines[i].both_right++;
-            else if (!right(ra) && !right(a))
+            else if (!grader_answer_right(ra) && !grader_answer_right(a))
                 b->lines[i].both_wrong++;
-            if (right(ra) && !right(a)) {
+            if (grader_answer_right(ra) && !grader_answer_right(a)) {
                 b->lines[i].dead++;
                 if (died == 0)
                     died = (uint32_t)i;
-            } else if (!right(ra) && right(a)) {
+            } else if (!grader_answer_right(ra) && grader_answer_right(a)) {
                 b->lines[i].ghosts++;
                 right_at |= 1ULL << i;
-            } else if (died != 0 && right(a)) {
+            } else if (died != 0 && grader_answer_right(a)) {
                 again |= 1ULL << i;
             }
         }
@@ -193,7 +188,7 @@ void grader_autopsy(const struct grader_bury *b,
             if (i == 0 || (f & GRADER_A_RIGHT))
                 continue;
             ra = grader_rung_find(ref, r->answers[j].q);
-            if (!right(ra))
+            if (!grader_answer_right(ra))
                 continue;
             l->dead++;
             l->dead_cut_off += (f & GRADER_A_CUT_OFF) != 0;

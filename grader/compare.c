@@ -7,11 +7,6 @@
 
 #include "alloc.h"
 
-static int is_right(const struct grader_answer *a)
-{
-    return a != NULL && (a->flags & GRADER_A_RIGHT);
-}
-
 /* r must hold exactly ref's questions. */
 static int same_questions(const struct grader_qset *qs,
                           const struct grader_rung *ref,
@@ -60,7 +55,7 @@ static void rung_figures(const struct grader_rung *const *rungs,
             const struct grader_answer *a =
                 grader_rung_find(rungs[k * nr + i], q);
             missing |= a == NULL;
-            right[k] = is_right(a);
+            right[k] = grader_answer_right(a);
             rights += (unsigned)right[k];
         }
         if (missing)  /* only with GRADER_PARTIAL */
@@ -145,8 +140,8 @@ static int graves(const struct grader_rung *const *rungs,
                 const struct grader_rung *ref = rungs[k * nr];
                 const struct grader_answer *a =
                     grader_rung_find(rungs[k * nr + i], q);
-                all = is_right(grader_rung_find(ref, q)) && a != NULL &&
-                      !is_right(a);
+                all = grader_answer_right(grader_rung_find(ref, q)) &&
+                      a != NULL && !grader_answer_right(a);
             }
             c->rungs[i].lost_all += all;
         }

@@ -9,11 +9,6 @@
 #include "alloc.h"
 #include "stats.h"
 
-static int is_right(const struct grader_answer *a)
-{
-    return a != NULL && (a->flags & GRADER_A_RIGHT);
-}
-
 void grader_figures_of(const struct grader_bury *b, size_t i,
                        const struct grader_meta *meta,
                        const struct grader_meta *ref_meta,
@@ -98,11 +93,11 @@ static void side_graves(struct grader_side *s, const struct grader_rung *ref,
     for (j = 0; j < ref->n; j++) {
         const struct grader_answer *ra = &ref->answers[j];
         int ds, db;
-        if (!is_right(ra))
+        if (!grader_answer_right(ra))
             continue;
-        ds = !is_right(grader_rung_find(side, ra->q)) &&
+        ds = !grader_answer_right(grader_rung_find(side, ra->q)) &&
              grader_rung_find(side, ra->q) != NULL;
-        db = !is_right(grader_rung_find(beside, ra->q)) &&
+        db = !grader_answer_right(grader_rung_find(beside, ra->q)) &&
              grader_rung_find(beside, ra->q) != NULL;
         s->dead_both += ds && db;
         s->dead_side_only += ds && !db;

@@ -88,6 +88,13 @@ void grader_rung_free(struct grader_rung *r);
 const struct grader_answer *grader_rung_find(const struct grader_rung *r,
                                              uint32_t q);
 
+/* Whether a (possibly absent) answer is graded right: a question a rung
+ * has no row for is not right. */
+static inline int grader_answer_right(const struct grader_answer *a)
+{
+    return a != NULL && (a->flags & GRADER_A_RIGHT);
+}
+
 /* The canonical number a graded answer extracted, or NULL. */
 const char *grader_rung_said(const struct grader_rung *r,
                              const struct grader_answer *a);

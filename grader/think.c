@@ -7,11 +7,6 @@
 
 #include "alloc.h"
 
-static int is_right(const struct grader_answer *a)
-{
-    return a != NULL && (a->flags & GRADER_A_RIGHT);
-}
-
 static double ratio(double on, double off)
 {
     return on >= 0 && off > 0 ? on / off : -1.0;
@@ -64,17 +59,18 @@ int grader_think(const struct grader_qset *qs,
             uint32_t q = off[0]->answers[j].q;
             const struct grader_answer *ao = grader_rung_find(off[i], q),
                                        *an = grader_rung_find(on[i], q);
-            int dead_off =
-                is_right(grader_rung_find(off[0], q)) && !is_right(ao);
-            int dead_on =
-                is_right(grader_rung_find(on[0], q)) && !is_right(an);
-            l->right_both += is_right(ao) && is_right(an);
+            int dead_off = grader_answer_right(grader_rung_find(off[0], q)) &&
+                           !grader_answer_right(ao);
+            int dead_on = grader_answer_right(grader_rung_find(on[0], q)) &&
+                          !grader_answer_right(an);
+            l->right_both +=
+                grader_answer_right(ao) && grader_answer_right(an);
             if (i == 0)
                 continue;
             l->dead_both += dead_off && dead_on;
             if (dead_off && (ao->flags & GRADER_A_CUT_OFF)) {
                 l->dead_off_cut_off++;
-                l->cut_off_right_on += is_right(an);
+                l->cut_off_right_on += grader_answer_right(an);
             }
         }
     }

@@ -274,6 +274,18 @@ done:
     return rc;
 }
 
+/* names[0..n) as "A,B,C" (run.h's --rungs form) into out: names are at
+ * most 64 bytes and n at most GRADER_MAX_RUNGS (run.c checks both). */
+static void join_names(char *const *names, size_t n, char *out, size_t size)
+{
+    size_t i, len = 0;
+
+    out[0] = '\0';
+    for (i = 0; i < n && len < size; i++)
+        len += (size_t)snprintf(out + len, size - len, "%s%s", i ? "," : "",
+                                names[i]);
+}
+
 /* ---- compare --------------------------------------------------------- */
 
 static const char compare_help[] =
@@ -479,12 +491,9 @@ int cmd_compare(int argc, char **argv)
     }
     for (k = 0; k < npos; k++) {
         /* every run takes the first run's rungs */
-        char list[64 * 66] = "";
+        char list[GRADER_MAX_RUNGS * 66];
         if (k > 0)
-            for (i = 0; i < runs[0].nchain; i++) {
-                strcat(list, i ? "," : "");
-                strcat(list, runs[0].chain[i]);
-            }
+            join_names(runs[0].chain, runs[0].nchain, list, sizeof(list));
         if ((rc = open_run("compare", &runs[k], pos[k], k ? list : rungs, "",
                            label[k])) != 0)
             goto done;
@@ -602,7 +611,7 @@ int cmd_think(int argc, char **argv)
     struct rungset s = {0};
     struct grader_error err;
     struct render_think t;
-    char list[64 * 66] = "";
+    char list[GRADER_MAX_RUNGS * 66];
     size_t npos, i, n;
     int help, rc;
 
@@ -619,10 +628,7 @@ int cmd_think(int argc, char **argv)
     }
     if ((rc = open_run("think", &on, pos[1], rungs, "", NULL)) != 0)
         return rc;
-    for (i = 0; i < on.nchain; i++) {
-        strcat(list, i ? "," : "");
-        strcat(list, on.chain[i]);
-    }
+    join_names(on.chain, on.nchain, list, sizeof(list));
     if ((rc = open_run("think", &off, pos[0], list, "", NULL)) != 0) {
         report_run_close(&on);
         return rc;

@@ -9,17 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* A copy of s, or NULL when out of memory. */
-static char *dup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-
-    if (p != NULL)
-        memcpy(p, s, n);
-    return p;
-}
-
 /* Split a comma list into out (at most max), each a copy. */
 static int split(const char *list, char **out, size_t *n, size_t max,
                  const char *what, char *msg, size_t msgsize)
@@ -116,7 +105,7 @@ static int names(json_t *o, const char *key, const char *skip, char **out,
                      GRADER_MAX_RUNGS);
             return -1;
         }
-        if ((out[(*n)++] = dup(json_string_value(v))) == NULL) {
+        if ((out[(*n)++] = strdup(json_string_value(v))) == NULL) {
             snprintf(msg, msgsize, "out of memory");
             return -1;
         }
@@ -160,7 +149,7 @@ static int shape(struct report_run *r, int want_side, char *msg,
         return -1;
     }
     if (r->nchain == 0 &&
-        ((r->chain[r->nchain++] = dup(ref)) == NULL ||
+        ((r->chain[r->nchain++] = strdup(ref)) == NULL ||
          names(o, "rungs", ref, r->chain, &r->nchain, path, msg, msgsize))) {
         json_decref(o);
         return -1;
@@ -196,7 +185,7 @@ int report_run_open(struct report_run *r, const char *dir, const char *rungs,
     size_t len;
 
     memset(r, 0, sizeof(*r));
-    if ((r->dir = dup(dir)) == NULL) {
+    if ((r->dir = strdup(dir)) == NULL) {
         snprintf(msg, msgsize, "out of memory");
         return -1;
     }
@@ -232,7 +221,7 @@ int report_run_open(struct report_run *r, const char *dir, const char *rungs,
         l = load(r->dir, "ladder.json", &absent, msg, msgsize);
         name = l ? json_object_get(l, "name") : NULL;
         if (json_is_string(name) &&
-            (r->name = dup(json_string_value(name))) == NULL) {
+            (r->name = strdup(json_string_value(name))) == NULL) {
             json_decref(l);
             snprintf(msg, msgsize, "out of memory");
             return -1;
