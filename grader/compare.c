@@ -38,8 +38,32 @@ static int same_questions(const struct grader_qset *qs,
     return 0;
 }
 
-/* The pair counts, the all-right/all-wrong counts and the grid row of
- * rung i. */
+void grader_grid(const struct grader_rung *const *rungs, size_t nruns,
+                 size_t nrungs, const uint32_t *order, size_t nq,
+                 uint8_t *cells)
+{
+    size_t i, j, k;
+
+    for (i = 0; i < nrungs; i++)
+        for (j = 0; j < nq; j++) {
+            size_t rights = 0;
+            uint8_t cell = GRADER_CELL_MISSING;
+            for (k = 0; k < nruns; k++) {
+                const struct grader_answer *a =
+                    grader_rung_find(rungs[k * nrungs + i], order[j]);
+                if (a == NULL)
+                    break;
+                rights += grader_answer_right(a);
+            }
+            if (k == nruns)
+                cell = rights == nruns ? GRADER_CELL_RIGHT
+                       : rights == 0   ? GRADER_CELL_WRONG
+                                       : GRADER_CELL_SPLIT;
+            cells[i * nq + j] = cell;
+        }
+}
+
+/* The pair counts and the all-right/all-wrong counts of rung i. */
 static void rung_figures(const struct grader_rung *const *rungs,
                          struct grader_compare *c, size_t i)
 {
@@ -58,8 +82,8 @@ static void rung_figures(const struct grader_rung *const *rungs,
             right[k] = grader_answer_right(a);
             rights += (unsigned)right[k];
         }
-        if (missing)  /* only with GRADER_PARTIAL */
-            continue; /* the cell stays GRADER_CELL_MISSING */
+        if (missing) /* only with GRADER_PARTIAL */
+            continue;
         for (k = 0; k < c->nruns; k++)
             for (l = k + 1; l < c->nruns; l++)
                 if (right[k] != right[l]) {
@@ -68,9 +92,6 @@ static void rung_figures(const struct grader_rung *const *rungs,
                 }
         cr->all_right += rights == c->nruns;
         cr->all_wrong += rights == 0;
-        c->cells[i * c->nq + j] = rights == c->nruns ? GRADER_CELL_RIGHT
-                                  : rights == 0      ? GRADER_CELL_WRONG
-                                                     : GRADER_CELL_SPLIT;
     }
     for (k = 0; k < c->nruns; k++) {
         cr->right[k] = c->bury[k].lines[i].sum.right;
@@ -193,6 +214,7 @@ int grader_compare(const struct grader_qset *qs,
     if (rc == 0) {
         for (i = 0; i < nrungs; i++)
             rung_figures(rungs, out, i);
+        grader_grid(rungs, nruns, nrungs, out->order, out->nq, out->cells);
         if (graves(rungs, out) != 0)
             rc = grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
     }

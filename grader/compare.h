@@ -79,4 +79,14 @@ int grader_compare(const struct grader_qset *qs,
 
 void grader_compare_release(struct grader_compare *c);
 
+/*
+ * The grid alone, for a cover that needs no comparison (a report's):
+ * cells[i * nq + j] for rung i and question order[j], as struct
+ * grader_compare's cells (with one run, right or wrong; missing where a
+ * run has no row). rungs as for grader_compare; cells holds nrungs * nq.
+ */
+void grader_grid(const struct grader_rung *const *rungs, size_t nruns,
+                 size_t nrungs, const uint32_t *order, size_t nq,
+                 uint8_t *cells);
+
 #endif

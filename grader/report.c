@@ -158,6 +158,17 @@ int grader_report_build(const struct grader_qset *qs, const char *rundir,
         grader__free(sf);
         sf = NULL;
     }
+    /* the cover's grid, in the reference's rows order */
+    out->nq = chain[0]->n;
+    out->order = grader__calloc(out->nq + 1, sizeof(*out->order));
+    out->cells = grader__calloc(nchain * out->nq + 1, 1);
+    if (out->order == NULL || out->cells == NULL) {
+        rc = grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
+        goto fail;
+    }
+    for (i = 0; i < out->nq; i++)
+        out->order[i] = chain[0]->answers[i].q;
+    grader_grid(chain, 1, nchain, out->order, out->nq, out->cells);
     for (i = 0; i < nrep; i++) {
         rc = grader_repeat(repeat_a[i], repeat_b[i], qs, GRADER_COMMON,
                            &out->repeats[i], err);
@@ -179,5 +190,7 @@ void grader_report_release(struct grader_report *r)
     grader__free(r->rungs);
     grader__free(r->sides);
     grader__free(r->repeats);
+    grader__free(r->order);
+    grader__free(r->cells);
     memset(r, 0, sizeof(*r));
 }

@@ -12,8 +12,10 @@
 #define GRADER_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bury.h"
+#include "compare.h"
 #include "meta.h"
 #include "repeat.h"
 
@@ -49,6 +51,9 @@ struct grader_report {
     size_t nsides;
     struct grader_repeat_line *repeats; /* one per repeated rung */
     size_t nrepeats;
+    uint32_t *order; /* the cover's columns: the reference's rows order */
+    uint8_t *cells;  /* the chain's grid (compare.h, grader_grid) */
+    size_t nq;
 };
 
 /*

@@ -197,12 +197,10 @@ int cmd_report(int argc, char **argv)
     struct report_run run;
     struct rungset s = {0};
     struct grader_report rep;
-    struct grader_compare grid;
     struct grader_error err;
     char repeat_dir[4200], title[400];
     size_t npos, nrep = 0, i;
     int help, rc;
-    unsigned flags_;
 
     rc = cli_parse("report", argc, argv, flags, pos, 2, &npos, &help);
     if (rc != 0)
@@ -238,17 +236,10 @@ int cmd_report(int argc, char **argv)
          (rc = load_repeats(&s, run.dir, repeat, run.side, run.nside, ra, rb,
                             &nrep)) != 0))
         goto done;
-    flags_ = partial ? GRADER_PARTIAL : 0;
     if (grader_report_build(s.qs, run.dir, s.r, run.nchain, s.r + run.nchain,
-                            run.nside, ra, rb, nrep, flags_, &rep,
-                            &err) != 0) {
+                            run.nside, ra, rb, nrep,
+                            partial ? GRADER_PARTIAL : 0, &rep, &err) != 0) {
         grade_report("report", &err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (grader_compare(s.qs, s.r, 1, run.nchain, flags_, &grid, &err) != 0) {
-        grade_report("report", &err);
-        grader_report_release(&rep);
         rc = EXIT_USAGE;
         goto done;
     }
@@ -259,12 +250,12 @@ int cmd_report(int argc, char **argv)
         out_open(&outs[2], "cover.svg") != 0 ||
         out_close(&outs[0], render_report_md(outs[0].f, &run, &rep, s.qs)) ||
         out_close(&outs[1], render_report_json(outs[1].f, &run, &rep, s.qs)) ||
-        (render_cover(outs[2].f, title, (const char *const *)run.chain, &grid),
+        (render_cover(outs[2].f, title, (const char *const *)run.chain,
+                      run.nchain, 1, rep.nq, rep.cells),
          out_close(&outs[2], 0)))
         rc = oom("report");
     else
         rc = write_all("report", out_dir ? out_dir : run.dir, outs, 3);
-    grader_compare_release(&grid);
     grader_report_release(&rep);
 done:
     for (i = 0; i < 3; i++)
@@ -548,7 +539,7 @@ int cmd_compare(int argc, char **argv)
             out_close(&outs[0], render_compare_md(outs[0].f, &rc_)) ||
             out_close(&outs[1], render_compare_json(outs[1].f, &rc_)) ||
             (render_cover(outs[2].f, "graveyard compare: the runs overlaid",
-                          rc_.names, &c),
+                          rc_.names, c.nrungs, c.nruns, c.nq, c.cells),
              out_close(&outs[2], 0))) {
             rc = oom("compare");
             goto done;

@@ -19,15 +19,17 @@
 #include "run.h"
 
 /* The cover: one row per rung (names[0] at the top), one cell per
- * question in c->order. Colours: right (marigold), wrong (grey) and, with
- * more than one run, split (violet). */
+ * question, from a grid (compare.h: cells[rung * nq + question]). Colours:
+ * right (marigold), wrong (grey) and, with more than one run, split (violet).
+ */
 #define REPORT_MARIGOLD "#eaa221"
 #define REPORT_GREY     "#8a8d91"
 #define REPORT_VIOLET   "#8f5fbf"
 #define REPORT_MISSING  "#ffffff"
 
 void render_cover(FILE *f, const char *title, const char *const *names,
-                  const struct grader_compare *c);
+                  size_t nrungs, size_t nruns, size_t nq,
+                  const uint8_t *cells);
 
 /* One run folder. grid is the one-run comparison of the chain (cells). */
 int render_report_md(FILE *f, const struct report_run *run,

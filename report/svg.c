@@ -69,9 +69,9 @@ static void legend(FILE *f, int x, int y, const char *fill, const char *what)
 }
 
 void render_cover(FILE *f, const char *title, const char *const *names,
-                  const struct grader_compare *c)
+                  size_t nrungs, size_t nruns, size_t nq, const uint8_t *cells)
 {
-    size_t cw = c->nq ? WIDTH / c->nq : 1, i, j, k;
+    size_t cw = nq ? WIDTH / nq : 1, i, j, k;
     size_t gw, width, height, ly, gap;
 
     if (cw < 1)
@@ -79,11 +79,11 @@ void render_cover(FILE *f, const char *title, const char *const *names,
     if (cw > 16)
         cw = 16;
     gap = cw >= 4;
-    gw = cw * c->nq;
+    gw = cw * nq;
     width = LEFT + (gw > 460 ? gw : 460) + 16;
     if (width < 16 + 8 * strlen(title)) /* about 8 px a character */
         width = 16 + 8 * strlen(title);
-    ly = TOP + c->nrungs * (ROW_H + GAP) + 12;
+    ly = TOP + nrungs * (ROW_H + GAP) + 12;
     height = ly + 30;
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" "
@@ -94,18 +94,18 @@ void render_cover(FILE *f, const char *title, const char *const *names,
             width, height, width, height);
     text(f, title);
     fputs("</text>\n", f);
-    for (i = 0; i < c->nrungs; i++) {
+    for (i = 0; i < nrungs; i++) {
         size_t y = TOP + i * (ROW_H + GAP);
         fprintf(f, "<text x=\"%d\" y=\"%zu\" text-anchor=\"end\">", LEFT - 8,
                 y + 13);
         text(f, names[i]);
         fputs("</text>\n", f);
-        for (j = 0; j < c->nq; j = k) {
-            unsigned cell = c->cells[i * c->nq + j];
+        for (j = 0; j < nq; j = k) {
+            unsigned cell = cells[i * nq + j];
             /* cells 4 px wide or more are headstones with a 1 px gap;
              * narrower ones merge into runs of one colour */
-            for (k = j + 1;
-                 gap == 0 && k < c->nq && c->cells[i * c->nq + k] == cell; k++)
+            for (k = j + 1; gap == 0 && k < nq && cells[i * nq + k] == cell;
+                 k++)
                 ;
             fprintf(f,
                     "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" height=\"%d\" "
@@ -114,14 +114,14 @@ void render_cover(FILE *f, const char *title, const char *const *names,
         }
     }
     legend(f, LEFT, (int)ly, REPORT_MARIGOLD,
-           c->nruns > 1 ? "right on every run" : "right");
+           nruns > 1 ? "right on every run" : "right");
     legend(f, LEFT + 150, (int)ly, REPORT_GREY,
-           c->nruns > 1 ? "wrong on every run" : "wrong");
-    if (c->nruns > 1)
+           nruns > 1 ? "wrong on every run" : "wrong");
+    if (nruns > 1)
         legend(f, LEFT + 300, (int)ly, REPORT_VIOLET, "the runs disagree");
-    if (memchr(c->cells, GRADER_CELL_MISSING, c->nrungs * c->nq) != NULL) {
+    if (memchr(cells, GRADER_CELL_MISSING, nrungs * nq) != NULL) {
         /* a partial report: say what the white cells are */
-        int x = LEFT + (c->nruns > 1 ? 450 : 300);
+        int x = LEFT + (nruns > 1 ? 450 : 300);
         fprintf(f,
                 "<rect x=\"%d\" y=\"%zu\" width=\"13\" height=\"13\" "
                 "fill=\"%s\" stroke=\"%s\"/>",
