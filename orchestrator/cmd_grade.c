@@ -160,10 +160,9 @@ static int buf_sink(void *ctx, const char *s, size_t n)
     return 0;
 }
 
-static int flush_stdout(const char *cmd, const struct buf *out)
+int write_stdout(const char *cmd, const char *p, size_t len)
 {
-    if ((out->len > 0 && fwrite(out->p, 1, out->len, stdout) != out->len) ||
-        fflush(stdout) != 0) {
+    if ((len > 0 && fwrite(p, 1, len, stdout) != len) || fflush(stdout) != 0) {
         cli_error(cmd, "cannot write to standard output");
         return EXIT_FAILED;
     }
@@ -240,7 +239,7 @@ int cmd_bury(int argc, char **argv)
             cli_error("bury", "%s", msg);
             rc = EXIT_FAILED;
         } else {
-            rc = flush_stdout("bury", &out);
+            rc = write_stdout("bury", out.p, out.len);
         }
     }
     grader_bury_release(&b);
@@ -292,7 +291,7 @@ int cmd_autopsy(int argc, char **argv)
     for (i = 0; i < b.nrungs; i++)
         add_line(&out, grader_emit_autopsy_line(&lines[i]));
     grader_bury_release(&b);
-    rc = flush_stdout("autopsy", &out);
+    rc = write_stdout("autopsy", out.p, out.len);
 done:
     buf_release(&out);
     rungset_release(&s);
@@ -346,7 +345,7 @@ int cmd_repeat(int argc, char **argv)
             add_line(&out, grader_emit_repeat_line(&line));
     }
     if (rc == 0)
-        rc = flush_stdout("repeat", &out);
+        rc = write_stdout("repeat", out.p, out.len);
     buf_release(&out);
     rungset_release(&s);
     return rc;

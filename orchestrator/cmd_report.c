@@ -545,12 +545,8 @@ int cmd_compare(int argc, char **argv)
             goto done;
         }
     }
-    if (fwrite(lines.p, 1, lines.len, stdout) != lines.len ||
-        fflush(stdout) != 0) {
-        cli_error("compare", "cannot write to standard output");
-        rc = EXIT_FAILED;
+    if ((rc = write_stdout("compare", lines.p, lines.len)) != EXIT_OK)
         goto done;
-    }
     rc = out_dir ? write_all("compare", out_dir, outs, 3) : EXIT_OK;
 done:
     if (have_c)
@@ -672,12 +668,8 @@ int cmd_think(int argc, char **argv)
         rc = oom("think");
         goto done;
     }
-    if (fwrite(lines.p, 1, lines.len, stdout) != lines.len ||
-        fflush(stdout) != 0) {
-        cli_error("think", "cannot write to standard output");
-        rc = EXIT_FAILED;
+    if ((rc = write_stdout("think", lines.p, lines.len)) != EXIT_OK)
         goto done;
-    }
     rc = out_dir ? write_all("think", out_dir, outs, 2) : EXIT_OK;
 done:
     for (i = 0; i < 2; i++)

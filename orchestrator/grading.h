@@ -30,6 +30,10 @@ void rungset_release(struct rungset *s);
  * exit status after one line on stderr. */
 int check_names(const char *cmd, const char **names, size_t n);
 
+/* p[0..len) to standard output, flushed: EXIT_OK, or EXIT_FAILED after
+ * a line on stderr. */
+int write_stdout(const char *cmd, const char *p, size_t len);
+
 /* "graveyard CMD: FILE:LINE: message" from a grader error. */
 void grade_report(const char *cmd, const struct grader_error *err);
 
