@@ -105,7 +105,6 @@ int render_report_json(FILE *f, const struct report_run *run,
            *rep_lines = json_array(), *tombs = json_array();
     size_t i, k;
 
-    (void)qs;
     if (o == NULL || rungs == NULL || side == NULL || rep_lines == NULL ||
         tombs == NULL) {
         json_decref(o);
