@@ -123,9 +123,9 @@ static json_t *rung_names(const struct grader_bury *b, uint64_t mask)
     return a;
 }
 
-static json_t *tombstone(const struct grader_bury *b,
-                         const struct grader_qset *qs,
-                         const struct grader_tombstone *t)
+json_t *grader_emit_tombstone(const struct grader_bury *b,
+                              const struct grader_qset *qs,
+                              const struct grader_tombstone *t)
 {
     json_t *o = json_object();
     int ok = o != NULL;
@@ -180,7 +180,7 @@ static int sink_list(const struct grader_bury *b, const struct grader_qset *qs,
         if (i > 0)
             rc = out(ctx, ", ", 2);
         if (rc == 0)
-            rc = sink_json(tombs ? tombstone(b, qs, &b->tombs[i])
+            rc = sink_json(tombs ? grader_emit_tombstone(b, qs, &b->tombs[i])
                                  : ghost(b, qs, &b->ghosts[i]),
                            out, ctx);
     }

@@ -40,6 +40,12 @@ int grader_emit_graveyard(const struct grader_bury *b,
                           const struct grader_qset *qs,
                           grader_emit_sink_fn out, void *ctx);
 
+/* One tombstone record of graveyard.json: {id, died_at, answer, said,
+ * right_again_at}. */
+json_t *grader_emit_tombstone(const struct grader_bury *b,
+                              const struct grader_qset *qs,
+                              const struct grader_tombstone *t);
+
 json_t *grader_emit_autopsy_line(const struct grader_autopsy_line *l);
 
 json_t *grader_emit_repeat_line(const struct grader_repeat_line *l);

@@ -103,7 +103,7 @@ int render_report_json(FILE *f, const struct report_run *run,
 {
     json_t *o = json_object(), *rungs = json_array(), *side = json_array(),
            *rep_lines = json_array(), *tombs = json_array();
-    size_t i, k;
+    size_t i;
 
     if (o == NULL || rungs == NULL || side == NULL || rep_lines == NULL ||
         tombs == NULL) {
@@ -144,21 +144,10 @@ int render_report_json(FILE *f, const struct report_run *run,
         json_array_append_new(rep_lines,
                               grader_emit_repeat_line(&rep->repeats[i]));
     json_object_set_new(o, "repeats", rep_lines);
-    for (i = 0; i < rep->chain.ntombs; i++) {
-        const struct grader_tombstone *t = &rep->chain.tombs[i];
-        json_t *again = json_array();
-        for (k = 0; k < rep->chain.nrungs; k++)
-            if ((t->right_again >> k) & 1)
-                json_array_append_new(
-                    again, json_string(rep->chain.lines[k].rung->name));
+    for (i = 0; i < rep->chain.ntombs; i++)
         json_array_append_new(
             tombs,
-            json_pack("{s:s,s:s,s:s,s:o,s:o}", "id", grader_qset_id(qs, t->q),
-                      "died_at", rep->chain.lines[t->died_at].rung->name,
-                      "answer", grader_qset_reference(qs, t->q), "said",
-                      t->said ? grader_emit_number(t->said) : json_null(),
-                      "right_again_at", again));
-    }
+            grader_emit_tombstone(&rep->chain, qs, &rep->chain.tombs[i]));
     json_object_set_new(o, "tombstones", tombs);
     return put(f, o);
 }
