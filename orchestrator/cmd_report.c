@@ -482,7 +482,7 @@ int cmd_compare(int argc, char **argv)
     }
     for (k = 0; k < npos; k++) {
         /* every run takes the first run's rungs */
-        char list[GRADER_MAX_RUNGS * 66];
+        char list[GRADER_MAX_RUNGS * 66] = "";
         if (k > 0)
             join_names(runs[0].chain, runs[0].nchain, list, sizeof(list));
         if ((rc = open_run("compare", &runs[k], pos[k], k ? list : rungs, "",
