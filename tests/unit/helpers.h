@@ -5,6 +5,7 @@
 #ifndef TEST_HELPERS_H
 #define TEST_HELPERS_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +18,14 @@
 #include <cmocka.h>
 
 #include "rows.h"
+
+/* |got - want| <= tol, with a message that names the case */
+#define assert_near(got, want, tol, what)                                     \
+    do {                                                                      \
+        double g_ = (got), w_ = (want);                                       \
+        if (!(fabs(g_ - w_) <= (tol)))                                        \
+            fail_msg("%s: %.9f, want %.9f", (what), g_, w_);                  \
+    } while (0)
 
 /* A temporary folder for the test, removed by tmpdir_remove. */
 static inline void tmpdir_make(char *dir, size_t size)

@@ -5,6 +5,7 @@
  * allocation of a build.
  */
 #include "helpers.h"
+#include "study.h"
 #include "chaos.h"
 
 #include <math.h>
@@ -14,29 +15,6 @@
 #include "stats.h"
 
 /* ---- (a) the study's ladder -------------------------------------------- */
-
-#define NQ 250
-static const char *const ladder[] = {"BF16",   "F16",    "Q8_0",
-                                     "Q6_K",   "Q5_K_M", "Q4_K_M",
-                                     "Q4_0",   "Q3_K_M", "Q2_K"};
-#define NR (sizeof(ladder) / sizeof(ladder[0]))
-
-/* The T4 article's table: right, dead, ghosts per rung. */
-static const int study[NR][3] = {{229, 0, 0},  {229, 1, 1},  {227, 4, 2},
-                                 {229, 4, 4},  {231, 3, 5},  {224, 9, 4},
-                                 {222, 15, 8}, {191, 42, 4}, {3, 226, 0}};
-
-/* As test_bury.c: the reference gets questions 0..228 right; rung i kills
- * study[i][1] of them from an offset of 7*i and raises study[i][2] of the
- * 21 it gets wrong. */
-static int study_right(size_t i, size_t q)
-{
-    if (q < 229) {
-        size_t k = (q + 229 - (7 * i) % 229) % 229;
-        return k >= (size_t)study[i][1];
-    }
-    return q - 229 < (size_t)study[i][2];
-}
 
 /* Decode speed of rung i: base 40 + 2i tok/s, spread -1/0/+1 by
  * question so that the median (the base: 84, 83 and 83 rows) is not
@@ -95,13 +73,6 @@ static void load_study(struct rungs *x, const char *dir)
         free(t.p);
     }
 }
-
-#define assert_near(got, want, tol, what)                                     \
-    do {                                                                      \
-        double g_ = (got), w_ = (want);                                       \
-        if (!(fabs(g_ - w_) <= (tol)))                                        \
-            fail_msg("%s: %.9f, want %.9f", (what), g_, w_);                  \
-    } while (0)
 
 static void test_study_figures(void **state)
 {

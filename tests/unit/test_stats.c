@@ -95,14 +95,6 @@ static void test_summary(void **state)
     tmpdir_remove(dir);
 }
 
-/* |got - want| <= tol, with a message that names the case */
-#define assert_near(got, want, tol, what)                                     \
-    do {                                                                      \
-        double g_ = (got), w_ = (want);                                       \
-        if (!(fabs(g_ - w_) <= (tol)))                                        \
-            fail_msg("%s: %.9f, want %.9f", (what), g_, w_);                  \
-    } while (0)
-
 static void test_wilson_worked(void **state)
 {
     double lo, hi;
