@@ -458,7 +458,7 @@ static const char *small_string(struct scan *x, const char *p, char *buf,
 static const char *value(struct scan *x, enum field f, const char *p)
 {
     struct grader_row *r = x->row;
-    char *fin = x->s->small, num[32];
+    char *fin = x->s->small, num[32], *digits;
     const char *q;
     int esc, is_int, over;
     size_t n;
@@ -552,22 +552,35 @@ static const char *value(struct scan *x, enum field f, const char *p)
                                             : "a non-negative number or null");
         if ((q = number(&x->c, p, &is_int)) == NULL)
             return NULL;
-        /* the line has no terminator: convert a bounded copy */
-        if ((size_t)(q - p) >= sizeof(num))
-            return type_error(x, f,
-                              f == F_TOKENS ? "a non-negative integer or null"
-                                            : "a non-negative number or null");
-        memcpy(num, p, (size_t)(q - p));
-        num[q - p] = '\0';
+        /* the line has no terminator: convert a copy, on the stack when
+         * short, else in a buffer kept from row to row */
+        digits = num;
+        if ((size_t)(q - p) >= sizeof(num)) {
+            if (is_int)
+                /* more than 31 digits: beyond any integer jansson holds */
+                return type_error(x, f, "a non-negative integer or null");
+            if ((size_t)(q - p) >= x->s->numcap) {
+                char *b = grader__realloc(x->s->num, (size_t)(q - p) + 1);
+                if (b == NULL) {
+                    x->c.nomem = 1;
+                    return fail(&x->c, p, "out of memory");
+                }
+                x->s->num = b;
+                x->s->numcap = (size_t)(q - p) + 1;
+            }
+            digits = x->s->num;
+        }
+        memcpy(digits, p, (size_t)(q - p));
+        digits[q - p] = '\0';
         if (f == F_TOKENS) {
             long long v;
             errno = 0;
-            v = strtoll(num, NULL, 10);
+            v = strtoll(digits, NULL, 10);
             if (!is_int || v < 0 || errno != 0)
                 return type_error(x, f, "a non-negative integer or null");
             r->tokens = v;
         } else {
-            double v = strtod(num, NULL);
+            double v = strtod(digits, NULL);
             if (v < 0 || !isfinite(v))
                 return type_error(x, f, "a non-negative number or null");
             r->tps = v;
@@ -627,6 +640,7 @@ void grader_rowscan_release(struct grader_rowscan *s)
 {
     grader__free(s->buf[0]);
     grader__free(s->buf[1]);
+    grader__free(s->num);
     grader_rowscan_init(s);
 }
 

@@ -44,6 +44,10 @@ struct grader_rowscan {
     /* id, reference, finish_reason and field names are unescaped here */
     char id[GRADER_ROWSCAN_SMALL], ref[GRADER_ROWSCAN_SMALL];
     char key[GRADER_ROWSCAN_SMALL], small[GRADER_ROWSCAN_SMALL];
+    /* a number too long for a small copy ("64.3000...0001" is valid
+     * JSON, and strtod needs it whole to round as jansson does) */
+    char *num;
+    size_t numcap;
 };
 
 void grader_rowscan_init(struct grader_rowscan *s);

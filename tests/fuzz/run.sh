@@ -1,8 +1,18 @@
 #!/bin/sh
-# Run each fuzzer for a bounded time, seeded with the golden rows.
+# Replay every input that once broke a fuzzer (tests/fuzz/regressions/
+# NAME/: commit each crash there), then run each fuzzer for a bounded
+# time, seeded with the golden rows and those inputs.
 # Usage: run.sh BUILD_DIR SECONDS
 set -eu
 build=$1 secs=$2
+for f in extract rows rowscan sse; do
+    set -- tests/fuzz/regressions/$f/*
+    if [ -e "$1" ]; then
+        echo "fuzz_$f: replaying $# regression input(s)"
+        "$build/fuzz_$f" "$@" >"$build/fuzz_$f.replay.log" 2>&1 || {
+            tail -40 "$build/fuzz_$f.replay.log"; exit 1; }
+    fi
+done
 for f in extract rows rowscan sse; do
     corpus=$build/corpus-$f
     mkdir -p "$corpus"
@@ -13,6 +23,9 @@ for f in extract rows rowscan sse; do
             i=$((i + 1))
             printf '%s\n' "$line" >"$corpus/seed-$i"
         done <"$rows"
+    done
+    for r in tests/fuzz/regressions/$f/*; do
+        [ -e "$r" ] && cp "$r" "$corpus/"
     done
     printf 'Answer: **$1,234.50**.' >"$corpus/seed-answer"
     printf 'data: {"choices":[{"delta":{"content":"Answer: 1"}}]}\r\n\r\n: ping\n\ndata: [DONE]\n\n' \

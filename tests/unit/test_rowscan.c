@@ -5,6 +5,8 @@
  */
 #include "helpers.h"
 
+#include <jansson.h>
+
 #include "rowscan.h"
 
 static struct grader_rowscan scan;
@@ -109,6 +111,36 @@ static void test_fields_and_types(void **state)
     refused("{\"reference\": 1.5}", "\"reference\" must");
 }
 
+/* A number of any length jansson takes, read to the same double: fuzzing
+ * found 64.30000000000000000000000000000001 refused (issue 9). */
+static void test_long_numbers(void **state)
+{
+    static const char *const tps[] = {
+        "64.30000000000000000000000000000001",
+        "1.000000000000000000000000000000000000000000000000000000000000001e2",
+        "0.0000000000000000000000000000000000000000000000000000000000000000"
+        "00000000000000000000000000000000000000000000000000000000001"};
+    char line[512], msg[256];
+    struct grader_row r;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
+        json_t *o;
+        snprintf(line, sizeof(line), "{\"decode_tps\": %s}", tps[i]);
+        if (grader_rowscan(&scan, line, strlen(line), &r, msg, sizeof(msg)))
+            fail_msg("%s refused: %s", line, msg);
+        o = json_loads(line, 0, NULL);
+        assert_non_null(o);
+        assert_true(r.tps == json_real_value(json_object_get(o, "decode_tps")));
+        json_decref(o);
+    }
+    refused("{\"completion_tokens\": 10000000000000000000000000000000000000}",
+            "\"completion_tokens\" must");
+    refused("{\"completion_tokens\": 5.0000000000000000000000000000000001}",
+            "\"completion_tokens\" must");
+}
+
 static void test_structure(void **state)
 {
     struct grader_row r;
@@ -165,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_escapes),
         cmocka_unit_test(test_bad_strings),
         cmocka_unit_test(test_fields_and_types),
+        cmocka_unit_test(test_long_numbers),
         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_depth),
     };
