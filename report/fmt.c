@@ -101,6 +101,56 @@ void fmt_cell(char *out, size_t size, const char *s)
     out[o] = '\0';
 }
 
+void fmt_text(char *out, size_t size, const char *s)
+{
+    static const char punct[] = "\\`*_[]()#|!~";
+    size_t o = 0;
+
+    for (; *s != '\0'; s++) {
+        const char *rep = NULL;
+        char two[3] = {'\\', *s, '\0'};
+        if (*s == '<')
+            rep = "&lt;";
+        else if (*s == '>')
+            rep = "&gt;";
+        else if (*s == '&')
+            rep = "&amp;";
+        else if (*s == '\n' || *s == '\r')
+            rep = " ";
+        else if (strchr(punct, *s) != NULL)
+            rep = two;
+        if (rep == NULL) {
+            if (o + 2 > size)
+                break;
+            out[o++] = *s;
+        } else {
+            size_t n = strlen(rep);
+            if (o + n + 1 > size)
+                break;
+            memcpy(out + o, rep, n);
+            o += n;
+        }
+    }
+    out[o] = '\0';
+}
+
+void fmt_code(char *out, size_t size, const char *s)
+{
+    size_t o = 0;
+
+    for (; *s != '\0' && o + 3 < size; s++) {
+        if (*s == '|') {
+            out[o++] = '\\';
+            out[o++] = '|';
+        } else if (*s == '`') {
+            out[o++] = '\'';
+        } else {
+            out[o++] = (*s == '\n' || *s == '\r') ? ' ' : *s;
+        }
+    }
+    out[o] = '\0';
+}
+
 char *fmt_number(char *out, const char *canonical)
 {
     const char *digits = canonical + (canonical[0] == '-');

@@ -30,4 +30,17 @@ char *fmt_number(char *out, const char *canonical);
 /* Markdown cell text: '|' and newlines would break a table. */
 void fmt_cell(char *out, size_t size, const char *s);
 
+/*
+ * Text from outside (a question id, a ladder's name, a GPU's name, a run's
+ * label) as Markdown that shows it as written and nothing more: '<', '>'
+ * and '&' as HTML entities, Markdown's punctuation (\ ` * _ [ ] ( ) # | !
+ * ~) behind a backslash, line ends as spaces. Cut at size (7 bytes a
+ * character at most).
+ */
+void fmt_text(char *out, size_t size, const char *s);
+
+/* The same for the inside of a `code span`, where escapes do not work: a
+ * backtick becomes ', '|' \| (a table's cell), line ends spaces. */
+void fmt_code(char *out, size_t size, const char *s);
+
 #endif

@@ -44,15 +44,15 @@ static void settings(FILE *f, const struct report_run *run,
     int think = report_run_thinking(run);
 
     fprintf(f, "| Setting | Value |\n|---|---|\n");
-    fmt_cell(cell, sizeof(cell), run->dir);
+    fmt_code(cell, sizeof(cell), run->dir);
     fprintf(f, "| Run folder | `%s` |\n", cell);
-    fmt_cell(cell, sizeof(cell), q ? q : "not recorded (no manifest.json)");
+    fmt_code(cell, sizeof(cell), q ? q : "not recorded (no manifest.json)");
     fprintf(f, "| Questions | `%s`, %s questions", cell,
             fmt_count(n1, (long long)rep->chain.questions));
     if (sha != NULL)
         fprintf(f, ", sha256 `%.16s`", sha);
     fprintf(f, " |\n");
-    fmt_cell(cell, sizeof(cell), server ? server : "not recorded");
+    fmt_code(cell, sizeof(cell), server ? server : "not recorded");
     fprintf(f, "| Server build | `%s` |\n", cell);
     for (i = 0; i < rep->chain.nrungs; i++) {
         const char *g = rep->rungs[i].meta.gpu_name;
@@ -65,7 +65,7 @@ static void settings(FILE *f, const struct report_run *run,
     }
     fprintf(f, "| GPU | ");
     for (j = 0; j < ngpus; j++) {
-        fmt_cell(cell, sizeof(cell), gpus[j]);
+        fmt_text(cell, sizeof(cell), gpus[j]);
         fprintf(f, "%s%s", j ? ", " : "", cell);
     }
     fprintf(f, "%s |\n", ngpus ? "" : "not recorded (no nvidia-smi)");
@@ -280,9 +280,9 @@ static void epitaphs(FILE *f, const struct grader_report *rep,
     fprintf(f, "## Tombstones\n\n");
     for (i = 0; i < b->ntombs; i++) {
         const struct grader_tombstone *t = &b->tombs[i];
-        char n1[FMT_SIZE], n2[FMT_SIZE];
-        fprintf(f, "- **%s**, answer %s. Died at %s, ",
-                grader_qset_id(qs, t->q),
+        char n1[FMT_SIZE], n2[FMT_SIZE], id[2048];
+        fmt_text(id, sizeof(id), grader_qset_id(qs, t->q));
+        fprintf(f, "- **%s**, answer %s. Died at %s, ", id,
                 fmt_number(n1, grader_qset_canonical(qs, t->q)),
                 b->lines[t->died_at].rung->name);
         if (t->said != NULL)
@@ -303,11 +303,11 @@ static void epitaphs(FILE *f, const struct grader_report *rep,
     fprintf(f, "## Ghosts\n\n");
     for (i = 0; i < b->nghosts; i++) {
         const struct grader_ghost *g = &b->ghosts[i];
-        char n1[FMT_SIZE], n2[FMT_SIZE] = "";
+        char n1[FMT_SIZE], n2[FMT_SIZE] = "", id[2048];
         if (g->reference_said != NULL)
             fmt_number(n2, g->reference_said);
-        fprintf(f, "- **%s**, answer %s. %s %s%s; right at ",
-                grader_qset_id(qs, g->q),
+        fmt_text(id, sizeof(id), grader_qset_id(qs, g->q));
+        fprintf(f, "- **%s**, answer %s. %s %s%s; right at ", id,
                 fmt_number(n1, grader_qset_canonical(qs, g->q)),
                 b->lines[0].rung->name,
                 g->reference_said ? "said " : "gave no number", n2);
@@ -321,7 +321,10 @@ int render_report_md(FILE *f, const struct report_run *run,
                      const struct grader_report *rep,
                      const struct grader_qset *qs)
 {
-    fprintf(f, "# graveyard: %s\n\n", run->name ? run->name : run->dir);
+    char name[4096];
+
+    fmt_text(name, sizeof(name), run->name ? run->name : run->dir);
+    fprintf(f, "# graveyard: %s\n\n", name);
     fprintf(f, "Every count below is computed by `graveyard report` from "
                "the rows in `rows/`; nothing is typed in.\n\n");
     settings(f, run, rep);

@@ -7,13 +7,25 @@
 #include "render.h"
 
 /* A header row: "| Rung | T4 | L4 |" and its rule. */
+/* A run's label as Markdown text (labels may come from nvidia-smi or the
+ * command line). Returns buf. */
+static const char *label(const struct render_compare *rc, size_t k, char *buf,
+                         size_t size)
+{
+    fmt_text(buf, size, rc->runs[k].label);
+    return buf;
+}
+
 static void head(FILE *f, const struct render_compare *rc, const char *first)
 {
     size_t k;
 
     fprintf(f, "| %s |", first);
     for (k = 0; k < rc->c->nruns; k++)
-        fprintf(f, " %s |", rc->runs[k].label);
+    {
+        char lab[1024];
+        fprintf(f, " %s |", label(rc, k, lab, sizeof(lab)));
+    }
     fprintf(f, "\n|---|");
     for (k = 0; k < rc->c->nruns; k++)
         fprintf(f, "---:|");
@@ -37,9 +49,14 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
     for (k = 0; k < c->nruns; k++) {
         const char *g = rc->metas[k * c->nrungs].gpu_name,
                    *build = report_run_server(&rc->runs[k]);
-        fprintf(f, "| %s | `%s` | %s | %s%s%s |\n", rc->runs[k].label,
-                rc->runs[k].dir, g[0] ? g : "not recorded", build ? "`" : "",
-                build ? build : "not recorded", build ? "`" : "");
+        char lab[1024], dir[4096], gpu[1024], bld[1024];
+        fmt_text(lab, sizeof(lab), rc->runs[k].label);
+        fmt_code(dir, sizeof(dir), rc->runs[k].dir);
+        fmt_text(gpu, sizeof(gpu), g[0] ? g : "not recorded");
+        fmt_code(bld, sizeof(bld), build ? build : "");
+        fprintf(f, "| %s | `%s` | %s | %s%s%s |\n", lab, dir, gpu,
+                build ? "`" : "", build ? bld : "not recorded",
+                build ? "`" : "");
     }
     fprintf(f, "\n%s%s\n\n", rc->files_same ? "" : "**WARNING:** ",
             rc->files_note);
@@ -80,16 +97,17 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
                     c->nruns);
         for (i = 0; i < c->nrungs; i++) {
             const struct grader_compare_rung *r = &c->rungs[i];
+            char l1[1024], l2[1024], l3[1024], l4[1024];
             if (c->nruns == 2)
                 fprintf(f, "| %s | %zu | ", rc->names[i], r->differ[0][1]);
             else
                 fprintf(f, "| %s | %zu (%s, %s) | %zu (%s, %s) | ",
                         rc->names[i], r->differ[r->closest[0]][r->closest[1]],
-                        rc->runs[r->closest[0]].label,
-                        rc->runs[r->closest[1]].label,
+                        label(rc, r->closest[0], l1, sizeof(l1)),
+                        label(rc, r->closest[1], l2, sizeof(l2)),
                         r->differ[r->furthest[0]][r->furthest[1]],
-                        rc->runs[r->furthest[0]].label,
-                        rc->runs[r->furthest[1]].label);
+                        label(rc, r->furthest[0], l3, sizeof(l3)),
+                        label(rc, r->furthest[1], l4, sizeof(l4)));
             if (i == 0)
                 fprintf(f, "%s |", FMT_DASH);
             else
@@ -107,11 +125,13 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
             c->died_some, c->died_every, c->died_every_same);
     if (c->nlonely > 0) {
         fprintf(f, "Questions that die on one run only:\n\n");
-        for (j = 0; j < c->nlonely; j++)
-            fprintf(f, "- %s: %s, first at %s\n",
-                    grader_qset_id(rc->qs, c->lonely[j].q),
-                    rc->runs[c->lonely[j].run].label,
+        for (j = 0; j < c->nlonely; j++) {
+            char id[2048], lab[1024];
+            fmt_text(id, sizeof(id), grader_qset_id(rc->qs, c->lonely[j].q));
+            fmt_text(lab, sizeof(lab), rc->runs[c->lonely[j].run].label);
+            fprintf(f, "- %s: %s, first at %s\n", id, lab,
                     rc->names[c->lonely[j].died_at]);
+        }
         fprintf(f, "\n");
     }
 
@@ -122,7 +142,10 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
             ref);
     fprintf(f, "| Rung |");
     for (k = 0; k < c->nruns; k++)
-        fprintf(f, " %s | \xc3\x97 %s |", rc->runs[k].label, ref);
+    {
+        char lab[1024];
+        fprintf(f, " %s | \xc3\x97 %s |", label(rc, k, lab, sizeof(lab)), ref);
+    }
     fprintf(f, "\n|---|");
     for (k = 0; k < c->nruns; k++)
         fprintf(f, "---:|---:|");

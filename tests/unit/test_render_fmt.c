@@ -82,12 +82,35 @@ static void test_cells(void **state)
     assert_true(strlen(b) < sizeof(b));
 }
 
+/* Text from outside shows as written: no HTML, no Markdown emphasis, no
+ * link, no table cell broken. */
+static void test_text(void **state)
+{
+    char b[256];
+
+    (void)state;
+    fmt_text(b, sizeof(b), "<img src=x onerror=alert(1)>");
+    assert_string_equal(b, "&lt;img src=x onerror=alert\\(1\\)&gt;");
+    fmt_text(b, sizeof(b), "*x* _y_ [l](u) # | ! ` ~ \\ & test-687");
+    assert_string_equal(b, "\\*x\\* \\_y\\_ \\[l\\]\\(u\\) \\# \\| "
+                           "\\! \\` \\~ \\\\ &amp; test-687");
+    fmt_text(b, sizeof(b), "a\nb");
+    assert_string_equal(b, "a b");
+    /* cut whole: never half an entity */
+    fmt_text(b, 7, "ab<cd");
+    assert_string_equal(b, "ab&lt;");
+    fmt_text(b, 6, "ab<cd");
+    assert_string_equal(b, "ab");
+    fmt_code(b, sizeof(b), "run`s|x\n");
+    assert_string_equal(b, "run's\\|x ");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts), cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_p),      cmocka_unit_test(test_intervals),
-        cmocka_unit_test(test_cells),
+        cmocka_unit_test(test_cells),  cmocka_unit_test(test_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
