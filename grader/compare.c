@@ -237,3 +237,22 @@ void grader_compare_release(struct grader_compare *c)
     grader__free(c->cells);
     memset(c, 0, sizeof(*c));
 }
+
+void grader_grid_marks(const uint8_t *cells, size_t nrungs, size_t nq,
+                       uint8_t *marks)
+{
+    size_t i, j;
+
+    for (j = 0; j < nq && nrungs > 0; j++)
+        marks[j] = GRADER_MARK_NONE;
+    for (i = 1; i < nrungs; i++)
+        for (j = 0; j < nq; j++) {
+            uint8_t ref = cells[j], c = cells[i * nq + j];
+            marks[i * nq + j] =
+                ref == GRADER_CELL_RIGHT && c == GRADER_CELL_WRONG
+                    ? GRADER_MARK_DEAD
+                : ref == GRADER_CELL_WRONG && c == GRADER_CELL_RIGHT
+                    ? GRADER_MARK_GHOST
+                    : GRADER_MARK_NONE;
+        }
+}

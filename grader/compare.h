@@ -89,4 +89,20 @@ void grader_grid(const struct grader_rung *const *rungs, size_t nruns,
                  size_t nrungs, const uint32_t *order, size_t nq,
                  uint8_t *cells);
 
+/* What a cover marks on a cell besides its colour. */
+enum grader_mark {
+    GRADER_MARK_NONE = 0,
+    GRADER_MARK_DEAD = 1,  /* the reference right, this rung wrong */
+    GRADER_MARK_GHOST = 2, /* the reference wrong, this rung right */
+};
+
+/*
+ * The dead and the ghosts of a grid whose row 0 is the reference: a cell
+ * wrong where the reference's is right is dead, right where it is wrong a
+ * ghost (with several runs: on every run, as the cells are). Row 0 and
+ * split or missing cells have none. marks holds nrungs * nq.
+ */
+void grader_grid_marks(const uint8_t *cells, size_t nrungs, size_t nq,
+                       uint8_t *marks);
+
 #endif

@@ -198,6 +198,7 @@ int cmd_report(int argc, char **argv)
     struct rungset s = {0};
     struct grader_report rep;
     struct grader_error err;
+    uint8_t *marks = NULL;
     char repeat_dir[4200], title[400];
     size_t npos, nrep = 0, i;
     int help, rc;
@@ -245,19 +246,22 @@ int cmd_report(int argc, char **argv)
     }
     snprintf(title, sizeof(title), "graveyard: %s",
              run.name ? run.name : run.dir);
+    marks = xrealloc(NULL, run.nchain * rep.nq + 1);
     if (out_open(&outs[0], "REPORT.md") != 0 ||
         out_open(&outs[1], "report.json") != 0 ||
         out_open(&outs[2], "cover.svg") != 0 ||
         out_close(&outs[0], render_report_md(outs[0].f, &run, &rep, s.qs)) ||
         out_close(&outs[1], render_report_json(outs[1].f, &run, &rep, s.qs)) ||
-        (render_cover(outs[2].f, title, (const char *const *)run.chain,
-                      run.nchain, 1, rep.nq, rep.cells),
+        (grader_grid_marks(rep.cells, run.nchain, rep.nq, marks),
+         render_cover(outs[2].f, title, (const char *const *)run.chain,
+                      run.nchain, 1, rep.nq, rep.cells, marks),
          out_close(&outs[2], 0)))
         rc = oom("report");
     else
         rc = write_all("report", out_dir ? out_dir : run.dir, outs, 3);
     grader_report_release(&rep);
 done:
+    free(marks);
     for (i = 0; i < 3; i++)
         out_free(&outs[i]);
     rungset_release(&s);
@@ -456,6 +460,7 @@ int cmd_compare(int argc, char **argv)
     struct out outs[3] = {{0}, {0}, {0}}, lines = {0};
     struct rungset s = {0};
     struct grader_compare c;
+    uint8_t *marks = NULL;
     struct grader_error err;
     struct render_compare rc_;
     size_t npos, nruns = 0, k, i, nrungs;
@@ -538,8 +543,10 @@ int cmd_compare(int argc, char **argv)
             out_open(&outs[2], "compare.svg") != 0 ||
             out_close(&outs[0], render_compare_md(outs[0].f, &rc_)) ||
             out_close(&outs[1], render_compare_json(outs[1].f, &rc_)) ||
-            (render_cover(outs[2].f, "graveyard compare: the runs overlaid",
-                          rc_.names, c.nrungs, c.nruns, c.nq, c.cells),
+            (marks = xrealloc(NULL, c.nrungs * c.nq + 1),
+             grader_grid_marks(c.cells, c.nrungs, c.nq, marks),
+             render_cover(outs[2].f, "graveyard compare: the runs overlaid",
+                          rc_.names, c.nrungs, c.nruns, c.nq, c.cells, marks),
              out_close(&outs[2], 0))) {
             rc = oom("compare");
             goto done;
@@ -549,6 +556,7 @@ int cmd_compare(int argc, char **argv)
         goto done;
     rc = out_dir ? write_all("compare", out_dir, outs, 3) : EXIT_OK;
 done:
+    free(marks);
     if (have_c)
         grader_compare_release(&c);
     for (i = 0; i < 3; i++)

@@ -20,16 +20,21 @@
 
 /* The cover: one row per rung (names[0] at the top), one cell per
  * question, from a grid (compare.h: cells[rung * nq + question]). Colours:
- * right (marigold), wrong (grey) and, with more than one run, split (violet).
+ * right (marigold), wrong (grey) and, with more than one run, split
+ * (violet). marks (compare.h's grader_grid_marks; may be NULL) put a cap
+ * on the top MARK_H px of a cell: dark on the dead, pale on the ghosts.
+ * docs/report.md gives the geometry.
  */
 #define REPORT_MARIGOLD "#eaa221"
 #define REPORT_GREY     "#8a8d91"
 #define REPORT_VIOLET   "#8f5fbf"
 #define REPORT_MISSING  "#ffffff"
+#define REPORT_DEAD     "#2e2f33"
+#define REPORT_GHOST    "#7fc8e8"
 
 void render_cover(FILE *f, const char *title, const char *const *names,
                   size_t nrungs, size_t nruns, size_t nq,
-                  const uint8_t *cells);
+                  const uint8_t *cells, const uint8_t *marks);
 
 /* One run folder. grid is the one-run comparison of the chain (cells). */
 int render_report_md(FILE *f, const struct report_run *run,

@@ -6,8 +6,11 @@ compare --out` (compare.svg), renders each SVG to PNG with rsvg-convert
 8-bit RGB or RGBA) and checks the colour at the centre of every cell:
 right marigold, wrong grey, the runs disagree violet; the background, the
 gap between rows and (for cells 4 px wide or more) the gap between cells
-white. The geometry is report/svg.c's: LEFT 96, TOP 40, rows 18 px with a
-2 px gap, cell width 1000 / questions clamped to 1..16 px; the columns
+white; the marks on the top 4 px of a cell (dark on the dead, sky blue on
+the ghosts, against the reference row); a few questions filling the
+picture; the legend's entries side by side. The geometry is
+report/svg.c's: LEFT 96, TOP 40, rows 18 px with a 2 px gap, cell width
+1000 / questions clamped to 1..40 px; the columns
 follow the reference rows file's order, which this test shuffles (and
 writes the other rungs in another order) so that a grid sorted any other
 way fails.
@@ -28,13 +31,15 @@ import zlib
 
 from suite import Suite, run
 
-LEFT, TOP, ROW_H, GAP, WIDTH = 96, 40, 18, 2, 1000
+LEFT, TOP, ROW_H, GAP, WIDTH, CELL_MAX, MARK_H = 96, 40, 18, 2, 1000, 40, 4
 MARIGOLD = (0xea, 0xa2, 0x21)
 GREY = (0x8a, 0x8d, 0x91)
 VIOLET = (0x8f, 0x5f, 0xbf)
 WHITE = (0xff, 0xff, 0xff)
+DEAD = (0x2e, 0x2f, 0x33)
+GHOST = (0x7f, 0xc8, 0xe8)
 NAMES = {MARIGOLD: "marigold", GREY: "grey", VIOLET: "violet",
-         WHITE: "white"}
+         WHITE: "white", DEAD: "dead's cap", GHOST: "ghost's cap"}
 RUNGS = ["BF16", "Q8_0", "Q4_K_M", "Q2_K"]
 
 S = Suite("cover", show=8)
@@ -271,7 +276,7 @@ def pattern(rungs, qids, rng, p_wrong):
 
 
 def cell_width(nq):
-    return min(16, max(1, WIDTH // nq))
+    return min(CELL_MAX, max(1, WIDTH // nq))
 
 
 # ---------------------------------------------------------------- checks
@@ -332,12 +337,59 @@ def check_cover(label, img, rungs, qids, want, title_extra=""):
         got = pixel(img, x, y)
         if not same(got, WHITE):
             problems.append(f"background at {x},{y}: {name(got)}")
-    want_h = TOP + len(rungs) * (ROW_H + GAP) + 12 + 30
-    if h != want_h:
-        problems.append(f"height {h} px, want {want_h}")
+    min_h = TOP + len(rungs) * (ROW_H + GAP) + 12 + 22 + 8
+    if h < min_h:
+        problems.append(f"height {h} px: no room for the legend ({min_h})")
     if w < LEFT + gw + 16:
         problems.append(f"width {w} px: narrower than the grid")
+    # a few questions fill the picture: no empty right half
+    if nq * CELL_MAX >= 320 and LEFT + gw < w - 16 - cw:
+        problems.append(f"the grid ends at {LEFT + gw} px of {w}")
     check(f"{label} background", problems, f"white, {w} x {h} px")
+
+
+def check_marks(label, img, rungs, qids, want, mark):
+    """The top MARK_H px of a cell: the dead's or the ghost's cap where
+    mark(rung, q) says so, else the cell's own colour."""
+    cw = cell_width(len(qids))
+    gap = 1 if cw >= 4 else 0
+    problems, n = [], {"dead": 0, "ghost": 0}
+    for i, r in enumerate(rungs):
+        y = TOP + i * (ROW_H + GAP) + 1
+        for j, q in enumerate(qids):
+            x = LEFT + j * cw + (cw - gap - 1) // 2
+            m = mark(r, q) if i > 0 else None
+            exp = DEAD if m == "dead" else GHOST if m == "ghost" else want(r, q)
+            if m:
+                n[m] += 1
+            got = pixel(img, x, y)
+            if not same(got, exp):
+                problems.append(f"{r} {q} (column {j}, pixel {x},{y}): "
+                                f"want {name(exp)}, got {name(got)}")
+    check(f"{label} marks", problems,
+          f"{n['dead']} dead and {n['ghost']} ghosts capped")
+
+
+def check_legend(label, svg):
+    """The legend's entries sit side by side: 'wrong' follows 'right'
+    at the width of the word, not at a fixed 150 px."""
+    import re
+    with open(svg) as f:
+        text = f.read()
+    xs = {m.group(2): int(m.group(1)) for m in
+          re.finditer(r'<text x="(\d+)" y="\d+">([^<]*)</text>', text)}
+    problems = []
+    right = xs.get("right", xs.get("right on every run"))
+    wrong = xs.get("wrong", xs.get("wrong on every run"))
+    if right is None or wrong is None:
+        problems.append(f"no right/wrong entries among {sorted(xs)}")
+    else:
+        word = "right" if "right" in xs else "right on every run"
+        room = 7 * len(word) + 22 + 20 + 2
+        if not 0 < wrong - right <= room:
+            problems.append(f"'wrong' starts {wrong - right} px after "
+                            f"'right' (want at most {room})")
+    check(f"{label} legend", problems, "entries side by side")
 
 
 def report_case(g, tmp, label, rungs, nq, seed, p_wrong):
@@ -350,8 +402,21 @@ def report_case(g, tmp, label, rungs, nq, seed, p_wrong):
     run([g, "report", d, "--rungs", ",".join(rungs), "--out", out])
     img = render(os.path.join(out, "cover.svg"),
                  os.path.join(tmp, label + ".png"))
-    check_cover(f"report {label}", img, rungs, qids,
-                lambda r, q: MARIGOLD if grid[r][q] else GREY)
+
+    def colour(r, q):
+        return MARIGOLD if grid[r][q] else GREY
+
+    def mark(r, q):
+        ref = grid[rungs[0]][q]
+        if ref and not grid[r][q]:
+            return "dead"
+        if not ref and grid[r][q]:
+            return "ghost"
+        return None
+
+    check_cover(f"report {label}", img, rungs, qids, colour)
+    check_marks(f"report {label}", img, rungs, qids, colour, mark)
+    check_legend(f"report {label}", os.path.join(out, "cover.svg"))
 
 
 def compare_case(g, tmp, label, rungs, nq, nruns, seed):
@@ -386,9 +451,18 @@ def compare_case(g, tmp, label, rungs, nq, nruns, seed):
             return GREY
         return VIOLET
 
+    def mark(r, q):
+        ref, c = want(rungs[0], q), want(r, q)
+        if ref == MARIGOLD and c == GREY:
+            return "dead"  # dead on every run
+        if ref == GREY and c == MARIGOLD:
+            return "ghost"
+        return None
+
     img = render(os.path.join(out, "compare.svg"),
                  os.path.join(tmp, label + ".png"))
     check_cover(f"compare {label}", img, rungs, qids, want)
+    check_marks(f"compare {label}", img, rungs, qids, want, mark)
     return grids
 
 
@@ -416,7 +490,10 @@ def main():
     try:
         cases = [
             lambda: check_decoder(tmp),
-            # 4 x 30: 16 px headstones with a 1 px gap
+            # 4 x 12: 40 px headstones fill the picture
+            lambda: report_case(g, tmp, "12q", RUNGS, 12, 6,
+                                [0.2, 0.3, 0.4, 0.7]),
+            # 4 x 30: 33 px headstones with a 1 px gap
             lambda: report_case(g, tmp, "30q", RUNGS, 30, 1,
                                 [0.1, 0.2, 0.35, 0.7]),
             # 3 x 300: 3 px cells, runs of one colour merged

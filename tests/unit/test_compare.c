@@ -468,6 +468,26 @@ static void test_out_of_memory(void **state)
     grader_set_alloc(NULL, NULL, NULL);
 }
 
+/* The cover's marks: dead where the reference's cell is right and the
+ * rung's wrong, ghosts the other way; split and missing cells none. */
+static void test_marks(void **state)
+{
+    const uint8_t R = GRADER_CELL_RIGHT, W = GRADER_CELL_WRONG,
+                  S = GRADER_CELL_SPLIT, M = GRADER_CELL_MISSING;
+    const uint8_t cells[3 * 4] = {R, W, R, S, /* the reference */
+                                  W, R, R, W, /* dead, ghost, -, - */
+                                  S, W, M, R};
+    uint8_t marks[3 * 4];
+    const uint8_t want[3 * 4] = {0, 0, 0, 0,
+                                 GRADER_MARK_DEAD, GRADER_MARK_GHOST, 0, 0,
+                                 0, 0, 0, 0};
+
+    (void)state;
+    memset(marks, 9, sizeof(marks));
+    grader_grid_marks(cells, 3, 4, marks);
+    assert_memory_equal(marks, want, sizeof(want));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_identical_runs),
         cmocka_unit_test(test_other_questions),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_marks),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
