@@ -21,8 +21,7 @@ static void head(FILE *f, const struct render_compare *rc, const char *first)
     size_t k;
 
     fprintf(f, "| %s |", first);
-    for (k = 0; k < rc->c->nruns; k++)
-    {
+    for (k = 0; k < rc->c->nruns; k++) {
         char lab[1024];
         fprintf(f, " %s |", label(rc, k, lab, sizeof(lab)));
     }
@@ -141,8 +140,7 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
             "The \xc3\x97 %s figures compare rungs within a run.\n\n",
             ref);
     fprintf(f, "| Rung |");
-    for (k = 0; k < c->nruns; k++)
-    {
+    for (k = 0; k < c->nruns; k++) {
         char lab[1024];
         fprintf(f, " %s | \xc3\x97 %s |", label(rc, k, lab, sizeof(lab)), ref);
     }

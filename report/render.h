@@ -33,8 +33,8 @@
 #define REPORT_GHOST    "#7fc8e8"
 
 void render_cover(FILE *f, const char *title, const char *const *names,
-                  size_t nrungs, size_t nruns, size_t nq,
-                  const uint8_t *cells, const uint8_t *marks);
+                  size_t nrungs, size_t nruns, size_t nq, const uint8_t *cells,
+                  const uint8_t *marks);
 
 /* One run folder. grid is the one-run comparison of the chain (cells). */
 int render_report_md(FILE *f, const struct report_run *run,

@@ -12,15 +12,15 @@
 
 #include "render.h"
 
-#define LEFT   96 /* rung labels */
-#define TOP    40 /* title */
-#define ROW_H  18
-#define GAP    2    /* between rows */
-#define WIDTH  1000 /* the grid's width, before rounding to whole cells */
-#define CELL_MAX 40 /* a few questions still fill the picture */
-#define MARK_H 4    /* the top of a dead or ghost cell */
-#define CHAR_W 7    /* about 7 px a character at font-size 12 */
-#define GRID_MIN 320 /* the narrowest picture, less the labels */
+#define LEFT     96 /* rung labels */
+#define TOP      40 /* title */
+#define ROW_H    18
+#define GAP      2    /* between rows */
+#define WIDTH    1000 /* the grid's width, before rounding to whole cells */
+#define CELL_MAX 40   /* a few questions still fill the picture */
+#define MARK_H   4    /* the top of a dead or ghost cell */
+#define CHAR_W   7    /* about 7 px a character at font-size 12 */
+#define GRID_MIN 320  /* the narrowest picture, less the labels */
 
 static const char *colour(unsigned cell)
 {
@@ -82,9 +82,8 @@ static void entry(struct legend *l, const char *fill, const char *mark,
             "<rect x=\"%zu\" y=\"%zu\" width=\"14\" height=\"14\" "
             "fill=\"%s\"%s/>",
             l->x, l->y, fill,
-            strcmp(fill, REPORT_MISSING) == 0
-                ? " stroke=\"" REPORT_GREY "\""
-                : "");
+            strcmp(fill, REPORT_MISSING) == 0 ? " stroke=\"" REPORT_GREY "\""
+                                              : "");
     if (mark != NULL)
         fprintf(l->f,
                 "<rect x=\"%zu\" y=\"%zu\" width=\"14\" height=\"%d\" "
@@ -186,8 +185,7 @@ void render_cover(FILE *f, const char *title, const char *const *names,
                         "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" "
                         "height=\"%d\" fill=\"%s\"/>\n",
                         LEFT + j * cw, y, (k - j) * cw - gap, MARK_H,
-                        mark == GRADER_MARK_DEAD ? REPORT_DEAD
-                                                 : REPORT_GHOST);
+                        mark == GRADER_MARK_DEAD ? REPORT_DEAD : REPORT_GHOST);
         }
     }
     l.f = f;
