@@ -628,6 +628,20 @@ int cmd_think(int argc, char **argv)
         report_run_close(&on);
         return rc;
     }
+    /* the passes must be what they are called: the manifests say how the
+     * rows were made (-1 when a folder has none) */
+    if (report_run_thinking(&on) == 0 || report_run_thinking(&off) == 1) {
+        const struct report_run *bad = report_run_thinking(&on) == 0 ? &on
+                                                                     : &off;
+        cli_error("think",
+                  "%s/manifest.json: its rows were made with thinking %s "
+                  "(request.enable_thinking), but it is given as the "
+                  "thinking-%s pass; the order is OFF_DIR ON_DIR",
+                  bad->dir, bad == &on ? "off" : "on",
+                  bad == &on ? "on" : "off");
+        rc = EXIT_USAGE;
+        goto done;
+    }
     n = on.nchain;
     if ((rc = check_names("think", (const char **)on.chain, n)) ||
         (rc = rungset_load("think", &s, off.dir, (const char **)on.chain, n,
