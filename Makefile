@@ -11,6 +11,7 @@
 #                             rung run, each against plain Python
 #   make deps                 install Debian 12's packages (as root)
 #   make demo                 run and bury the demo ladder on the fake server
+#   make install              build/graveyard to $(PREFIX)/bin (DESTDIR too)
 #
 # Third-party libraries come from pkg-config. The grader (libgrader.a)
 # links with jansson and libm only: check-grader-deps proves it.
@@ -62,7 +63,7 @@ GRAVEYARD  := $(BUILD)/graveyard
 FAKE       := $(BUILD)/fake-llama-server
 
 .PHONY: all check unit golden check-grader-deps fuzz bench deps demo \
-        clean lint valgrind
+        clean lint valgrind install
 
 all: $(GRAVEYARD) $(FAKE)
 
@@ -172,12 +173,21 @@ bench: $(GRAVEYARD) $(FAKE)
 	$(PYTHON) tests/bench/sched_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE)
 	$(PYTHON) tests/bench/report_bench.py --graveyard $(GRAVEYARD)
+	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -Iorchestrator -o $(BUILD)/qload \
+	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBGRADER) \
+	    $(ORCH_LIBS) -lm
+	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 
 deps:
 	sh scripts/deps.sh
 
 demo: $(GRAVEYARD) $(FAKE)
 	sh scripts/demo.sh $(BUILD)
+
+PREFIX ?= /usr/local
+install: $(GRAVEYARD)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(GRAVEYARD) $(DESTDIR)$(PREFIX)/bin/graveyard
 
 valgrind:
 	$(MAKE) BUILD=build/valgrind CFLAGS="-O0" $(UNIT_BIN:$(BUILD)/%=build/valgrind/%) build/valgrind/graveyard

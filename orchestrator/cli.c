@@ -137,7 +137,9 @@ int cli_rung_name_ok(const char *name)
 {
     size_t i, n = strlen(name);
 
-    if (n == 0 || n > 64 || name[0] == '.')
+    /* not '-' first: a rung name is a positional argument of graveyard
+     * run, and "-h" there would be taken as a flag */
+    if (n == 0 || n > 64 || name[0] == '.' || name[0] == '-')
         return 0;
     for (i = 0; i < n; i++) {
         char c = name[i];
@@ -157,54 +159,4 @@ const char *cli_llama_path(const char *path, char *buf, size_t size)
         return buf;
     }
     return path;
-}
-
-int cli_capture(const char *const *argv, int with_stderr, char *buf,
-                size_t size)
-{
-    ssize_t n;
-    size_t got = 0;
-    int fd[2], status;
-    pid_t pid;
-
-    buf[0] = '\0';
-    if (pipe(fd) != 0)
-        return -1;
-    pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        if (with_stderr)
-            dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        execvp(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    while (pid > 0 && got + 1 < size &&
-           (n = read(fd[0], buf + got, size - 1 - got)) > 0)
-        got += (size_t)n;
-    buf[got] = '\0';
-    /* closing first: a child with more to say gets SIGPIPE, not a hang */
-    close(fd[0]);
-    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-        return -1;
-    return WEXITSTATUS(status);
-}
-
-int cli_version(const char *binary, char *out, size_t size)
-{
-    const char *argv[] = {binary, "--version", NULL};
-    char buf[4096], *line, *save = NULL;
-    int rc = cli_capture(argv, 1, buf, sizeof(buf));
-
-    out[0] = '\0';
-    for (line = strtok_r(buf, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save))
-        if (strncmp(line, "version:", 8) == 0) {
-            line[strcspn(line, "\r")] = '\0';
-            snprintf(out, size, "%s", line);
-            break;
-        }
-    return rc;
 }

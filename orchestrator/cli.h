@@ -55,29 +55,13 @@ void buf_append(struct buf *b, const char *s, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_release(struct buf *b);
 
-/*
- * Run argv (searched in PATH, never through a shell) and keep what it
- * prints on stdout, and stderr too when with_stderr, in buf (at most
- * size - 1 bytes, NUL-terminated; the rest is dropped). Blocks until it
- * exits: for short commands (--version, nvidia-smi). Returns its exit
- * status, or -1 when it could not run or was killed by a signal.
- */
-int cli_capture(const char *const *argv, int with_stderr, char *buf,
-                size_t size);
-
-/*
- * The build of a llama-server: run `binary --version` and put its
- * "version: ..." line in out ("" when there is none). Returns the exit
- * status (127: it could not be run), or -1.
- */
-int cli_version(const char *binary, char *out, size_t size);
-
 /* A --llama argument: a llama-server binary as given, or a llama.cpp
  * folder, meaning build/bin/llama-server inside it (written into buf). */
 const char *cli_llama_path(const char *path, char *buf, size_t size);
 
 /* Whether name is a usable rung name: 1 to 64 of [A-Za-z0-9._-], not
- * starting with '.', so it is safe as a file name. */
+ * starting with '.' or '-', so it is safe as a file name and as an
+ * argument. */
 int cli_rung_name_ok(const char *name);
 
 #endif

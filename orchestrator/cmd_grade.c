@@ -209,6 +209,7 @@ int cmd_bury(int argc, char **argv)
     struct grader_error err;
     struct buf out = {0}, file = {0};
     char defpath[4096], msg[4600];
+    long long prev_bytes = -1;
     size_t npos, i;
 
     if ((rc = args("bury", argc, argv, flags, pos, &npos, bury_help, 1,
@@ -223,6 +224,16 @@ int cmd_bury(int argc, char **argv)
             rc = EXIT_USAGE;
             break;
         }
+        /* rungs are named biggest first: say so when the files disagree
+         * (a warning: a ladder may hold a bigger file below on purpose) */
+        if (i > 0 && meta.bytes >= 0 && prev_bytes >= 0 &&
+            meta.bytes > prev_bytes + prev_bytes / 100)
+            fprintf(stderr,
+                    "graveyard bury: warning: rung %s (%lld bytes) is "
+                    "bigger than %s (%lld bytes) named before it; rungs go "
+                    "biggest first: is the order right?\n",
+                    s.r[i]->name, meta.bytes, s.r[i - 1]->name, prev_bytes);
+        prev_bytes = meta.bytes;
         add_line(&out, grader_emit_bury_line(&b, i, &meta));
     }
     if (rc == 0) {
@@ -267,7 +278,12 @@ static const char autopsy_help[] =
     "  first_deaths, first_deaths_right_again_lower\n"
     "  errors           rows with an error (graded wrong)\n"
     "\n"
-    "example: graveyard autopsy runs/t4 BF16 F16 Q8_0 Q4_0 Q2_K\n";
+    "  --partial    count what is there when a rung lacks some of the\n"
+    "               reference's questions (a ladder still running); each\n"
+    "               rung is counted on the questions it has\n"
+    "\n"
+    "example: graveyard autopsy runs/t4 BF16 F16 Q8_0 Q4_0 Q2_K\n"
+    "Exit status: 0 ok, 2 bad input.\n";
 
 int cmd_autopsy(int argc, char **argv)
 {

@@ -7,9 +7,13 @@
  * schedules: an idle GPU takes the next rung (CUDA_VISIBLE_DEVICES through
  * --gpu), a rung locked by another process (another shard, another
  * machine on a shared folder) is left to it, and when every rung is done
- * the ladder buries them. The children die with the ladder
- * (PR_SET_PDEATHSIG), stopping their servers; the next ladder resumes.
+ * the ladder buries them. The children die with the ladder (a
+ * parent-death signal set between fork and exec: spawn.h), stopping their
+ * servers, and the servers die with them; the next ladder resumes. A
+ * child's exit is seen as an exit (proc.h), never as the end of its
+ * progress pipe, which something it started could hold open.
  */
+#define _GNU_SOURCE /* pipe2() */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -26,15 +30,34 @@
 #include "commands.h"
 #include "config.h"
 #include "outfile.h"
+#include "proc.h"
+#include "spawn.h"
 
-enum job_state { J_PENDING, J_RUNNING, J_DONE, J_FAILED, J_BUSY, J_OTHER };
+#define GRACE_MS   20000 /* a run stops its server in 10 s */
+#define VERSION_MS 30000
+
+/* J_BAD: the child refused its input (exit 2): fixing it, not resuming,
+ * is what helps */
+enum job_state {
+    J_PENDING,
+    J_RUNNING,
+    J_DONE,
+    J_FAILED,
+    J_BAD,
+    J_BUSY,
+    J_OTHER
+};
+
+struct ladder;
 
 struct job {
+    struct ladder *l;
     const struct config_rung *rung;
     enum job_state state;
-    uv_process_t proc;
+    struct proc *proc;
     uv_pipe_t progress; /* the child's GRAVEYARD_PROGRESS_FD */
-    char line[512];     /* a progress line being read */
+    int progress_open;
+    char line[512]; /* a progress line being read */
     size_t line_len;
     long done, total, right;
     double tps, sec_per_q;
@@ -45,12 +68,13 @@ struct job {
 
 struct ladder {
     struct config c;
-    uv_loop_t *loop;
+    uv_loop_t loop;
     struct job *jobs; /* rungs, or rungs x GPUs with --replicate */
     size_t njobs;
     int gpu_busy[CONFIG_MAX_GPUS];
     size_t ngpus;
     const char *self;
+    char **env; /* ours, and the ladder's pid and progress fd */
     int quiet, stopping, sig;
     uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
     uv_timer_t tick;     /* progress: every second on a terminal, else
@@ -82,7 +106,12 @@ static const char ladder_help[] =
     "  --replicate    run the whole ladder once per GPU, each in its own\n"
     "                 folder RUNDIR/gpu<ID>/ (the cross-GPU study on one\n"
     "                 machine), and bury each\n"
-    "  --quiet        no progress lines\n";
+    "  --quiet        no progress lines\n"
+    "\n"
+    "The config is checked whole before anything starts, and every model\n"
+    "file this process will run must exist. Exit status: 0 every rung\n"
+    "finished (and was buried), 1 a rung failed or the night was cut short\n"
+    "(run the same command to resume), 2 bad input (fix it first).\n";
 
 static void note(const struct ladder *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -136,9 +165,9 @@ static void tick_cb(uv_timer_t *t)
 
     if (l->quiet)
         return;
-    if (!l->tty && uv_now(l->loop) - l->last_plain < 60000)
+    if (!l->tty && uv_now(&l->loop) - l->last_plain < 60000)
         return;
-    l->last_plain = uv_now(l->loop);
+    l->last_plain = uv_now(&l->loop);
     if (l->tty && l->drawn > 0)
         fprintf(stderr, "\033[%dA\033[J", l->drawn);
     for (i = 0; i < l->njobs; i++) {
@@ -168,7 +197,10 @@ static void progress_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
     ssize_t i;
 
     if (n < 0) {
-        uv_close((uv_handle_t *)s, NULL);
+        if (j->progress_open) {
+            j->progress_open = 0;
+            uv_close((uv_handle_t *)s, NULL);
+        }
         return;
     }
     for (i = 0; i < n; i++) {
@@ -187,29 +219,41 @@ static void progress_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
     }
 }
 
-static void exit_cb(uv_process_t *p, int64_t status, int sig)
+static void exit_cb(void *ctx, long long status, int sig)
 {
-    struct job *j = p->data;
-    struct ladder *l = (struct ladder *)p->loop->data;
+    struct job *j = ctx;
+    struct ladder *l = j->l;
 
     if (j->gpu >= 0)
         l->gpu_busy[j->gpu] = 0;
     if (status == EXIT_OK && sig == 0)
         j->state = J_DONE;
-    else if (status == EXIT_BUSY)
+    else if (status == EXIT_BUSY && sig == 0)
         j->state = J_BUSY;
+    else if (status == EXIT_USAGE && sig == 0)
+        j->state = J_BAD;
     else
         j->state = J_FAILED;
+    /* the run is gone: whatever still holds its pipe is not our business */
+    if (j->progress_open) {
+        j->progress_open = 0;
+        uv_read_stop((uv_stream_t *)&j->progress);
+        uv_close((uv_handle_t *)&j->progress, NULL);
+    }
+    proc_free(j->proc);
+    j->proc = NULL;
     if (j->state == J_DONE && j->total > 0)
         note(l, "%s%s%s finished: %ld/%ld right", j->rung->name,
              j->pin >= 0 ? " on GPU " : "",
              j->pin >= 0 ? l->c.gpus[j->pin] : "", j->right, j->total);
+    else if (j->state == J_FAILED && sig != 0)
+        note(l, "%s was stopped by signal %d", j->rung->name, sig);
     else
         note(l, "%s %s", j->rung->name,
              j->state == J_DONE   ? "finished"
              : j->state == J_BUSY ? "is being run by another process"
+             : j->state == J_BAD  ? "refused its input (its error is above)"
                                   : "failed (its error is above)");
-    uv_close((uv_handle_t *)p, NULL);
     schedule(l);
 }
 
@@ -217,24 +261,21 @@ static void exit_cb(uv_process_t *p, int64_t status, int sig)
 static int start(struct ladder *l, struct job *j, int g)
 {
     const struct config *c = &l->c;
-    const char *argv[40 + 2 * CONFIG_MAX_ARGS * 2];
-    char ngl[16], max_tokens[32], ctx[32], limit[32], *request = NULL;
-    char *sargv = NULL, *senv = NULL;
-    uv_process_options_t o;
-    uv_stdio_container_t stdio[4];
+    const char *argv[48 + 2 * CONFIG_MAX_ARGS * 2];
+    char ngl[16], max_tokens[32], ctx[32], limit[32], tmo[32], idle[32];
+    char *request = NULL, *sargv = NULL, *senv = NULL, msg[512];
+    struct proc_opts po;
     size_t n = 0, i;
-    int rung_ngl = j->rung->ngl != -2 ? j->rung->ngl : c->ngl, rc;
+    int rung_ngl = j->rung->ngl != -2 ? j->rung->ngl : c->ngl, fd[2];
 
     snprintf(ngl, sizeof(ngl), "%d", rung_ngl);
     snprintf(max_tokens, sizeof(max_tokens), "%ld", c->max_tokens);
     snprintf(ctx, sizeof(ctx), "%ld", c->ctx);
     snprintf(limit, sizeof(limit), "%ld", c->limit);
+    snprintf(tmo, sizeof(tmo), "%ld", c->timeout_s);
+    snprintf(idle, sizeof(idle), "%ld", c->idle_s);
     argv[n++] = l->self;
     argv[n++] = "run";
-    argv[n++] = j->rung->name;
-    argv[n++] = j->rung->model;
-    argv[n++] = c->questions;
-    argv[n++] = j->run_dir;
     argv[n++] = "--llama";
     argv[n++] = c->binary;
     argv[n++] = "--max-tokens";
@@ -249,6 +290,14 @@ static int start(struct ladder *l, struct job *j, int g)
     if (c->limit > 0) {
         argv[n++] = "--limit";
         argv[n++] = limit;
+    }
+    if (c->timeout_s > 0) {
+        argv[n++] = "--request-timeout";
+        argv[n++] = tmo;
+    }
+    if (c->idle_s > 0) {
+        argv[n++] = "--idle-timeout";
+        argv[n++] = idle;
     }
     if (g >= 0) {
         argv[n++] = "--gpu";
@@ -281,38 +330,51 @@ static int start(struct ladder *l, struct job *j, int g)
         argv[n++] = "--server-arg";
         argv[n++] = j->rung->args[i];
     }
+    /* positionals last, after "--": a model named "-x.gguf" stays a file */
+    argv[n++] = "--";
+    argv[n++] = j->rung->name;
+    argv[n++] = j->rung->model;
+    argv[n++] = c->questions;
+    argv[n++] = j->run_dir;
     argv[n] = NULL;
-    memset(&o, 0, sizeof(o));
-    stdio[0].flags = UV_IGNORE;
-    stdio[1].flags = UV_IGNORE; /* the summary is in rows/RUNG.done */
-    stdio[2].flags = UV_INHERIT_FD;
-    stdio[2].data.fd = 2;
-    uv_pipe_init(l->loop, &j->progress, 0);
-    j->progress.data = j;
     j->done = j->total = j->right = 0;
     j->tps = j->sec_per_q = 0;
     j->line_len = 0;
-    stdio[3].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-    stdio[3].data.stream = (uv_stream_t *)&j->progress;
-    o.file = l->self;
-    o.args = (char **)argv;
-    o.stdio = stdio;
-    o.stdio_count = 4;
-    o.exit_cb = exit_cb;
-    j->proc.data = j;
-    rc = uv_spawn(l->loop, &j->proc, &o);
+    if (pipe2(fd, O_CLOEXEC) != 0) {
+        fprintf(stderr, "graveyard ladder: cannot make a pipe: %s\n",
+                strerror(errno));
+        j->state = J_FAILED;
+        free(request);
+        free(sargv);
+        free(senv);
+        return -1;
+    }
+    memset(&po, 0, sizeof(po));
+    po.argv = (char *const *)argv;
+    po.env = l->env;
+    po.stderr_fd = 2;
+    po.fd3 = fd[1];
+    po.pdeathsig = SIGTERM; /* it stops its server, which dies with it */
+    j->proc = proc_start(&l->loop, &po, exit_cb, j, msg, sizeof(msg));
+    close(fd[1]);
     free(request);
     free(sargv);
     free(senv);
-    if (rc != 0) {
-        fprintf(stderr, "graveyard ladder: cannot start '%s run': %s\n",
-                l->self, uv_strerror(rc));
-        uv_close((uv_handle_t *)&j->proc, NULL);
-        uv_close((uv_handle_t *)&j->progress, NULL);
+    if (j->proc == NULL) {
+        fprintf(stderr, "graveyard ladder: %s\n", msg);
+        close(fd[0]);
         j->state = J_FAILED;
         return -1;
     }
-    uv_read_start((uv_stream_t *)&j->progress, alloc_cb, progress_cb);
+    uv_pipe_init(&l->loop, &j->progress, 0);
+    j->progress.data = j;
+    if (uv_pipe_open(&j->progress, fd[0]) == 0) {
+        j->progress_open = 1;
+        uv_read_start((uv_stream_t *)&j->progress, alloc_cb, progress_cb);
+    } else {
+        uv_close((uv_handle_t *)&j->progress, NULL);
+        close(fd[0]);
+    }
     j->state = J_RUNNING;
     j->gpu = g;
     if (g >= 0)
@@ -365,9 +427,11 @@ static void signal_cb(uv_signal_t *h, int signum)
     note(l, "stopping on signal %d; run the same command to resume", signum);
     l->stopping = 1;
     l->sig = signum;
+    /* each stops its server (10 s at most); one that does not is killed,
+     * and its server dies with it */
     for (i = 0; i < l->njobs; i++)
         if (l->jobs[i].state == J_RUNNING)
-            uv_process_kill(&l->jobs[i].proc, SIGTERM);
+            proc_stop(l->jobs[i].proc, GRACE_MS);
     for (i = 0; i < 3; i++)
         uv_close((uv_handle_t *)&l->sigs[i], NULL);
 }
@@ -515,20 +579,97 @@ static int all_done(const struct config *c, const char *run_dir)
     return 1;
 }
 
-static int parse_gpus(struct config *c, const char *list)
+/* The command as given, quoted for a shell, for "run it again". */
+static void command_line(int argc, char **argv, struct buf *b)
 {
-    char *copy = strdup(list), *tok, *save = NULL;
-    size_t i;
+    buf_puts(b, "graveyard ladder");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        buf_puts(b, " ");
+        if (a[0] != '\0' && strspn(a, "abcdefghijklmnopqrstuvwxyz"
+                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                      "0123456789_-./=,:@%+") == strlen(a)) {
+            buf_puts(b, a);
+            continue;
+        }
+        buf_puts(b, "'");
+        for (; *a; a++) {
+            if (*a == '\'')
+                buf_puts(b, "'\\''");
+            else
+                buf_append(b, a, 1);
+        }
+        buf_puts(b, "'");
+    }
+}
 
-    for (i = 0; i < c->ngpus; i++)
-        free(c->gpus[i]);
-    c->ngpus = 0;
-    for (tok = strtok_r(copy, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save))
-        if (c->ngpus < CONFIG_MAX_GPUS)
-            c->gpus[c->ngpus++] = strdup(tok);
-    free(copy);
-    return c->ngpus > 0 ? 0 : -1;
+/*
+ * Before anything starts: every model file this process will run is a
+ * file it can read, and the chain goes biggest first (a warning, since a
+ * ladder can hold a file larger than the one above it on purpose).
+ * Returns 0, or EXIT_USAGE having said why.
+ */
+static int check_files(struct ladder *l, const char *cfg)
+{
+    const struct config *c = &l->c;
+    unsigned long long prev = 0;
+    const char *prev_name = NULL;
+    size_t i, k;
+    struct stat st;
+
+    for (i = 0; i < l->njobs; i++) {
+        const struct config_rung *r = l->jobs[i].rung;
+        if (l->jobs[i].state != J_PENDING)
+            continue;
+        if (stat(r->model, &st) != 0 || !S_ISREG(st.st_mode) ||
+            access(r->model, R_OK) != 0) {
+            cli_error("ladder", "%s: rung %s: cannot read model '%s': %s", cfg,
+                      r->name, r->model,
+                      errno && !S_ISDIR(st.st_mode) ? strerror(errno)
+                                                    : "not a file");
+            return EXIT_USAGE;
+        }
+    }
+    for (k = 0; k < c->nrungs; k++) {
+        const struct config_rung *r = &c->rungs[k];
+        if (r->side || stat(r->model, &st) != 0)
+            continue;
+        /* 1 % over: BF16 and F16, or a QAT file and its plain rung, are
+         * the same size give or take a header */
+        if (prev_name != NULL &&
+            (unsigned long long)st.st_size > prev + prev / 100)
+            note(l,
+                 "warning: rung %s (%llu bytes) is bigger than %s above it "
+                 "(%llu bytes); rungs go biggest first: is the order in %s "
+                 "right?",
+                 r->name, (unsigned long long)st.st_size, prev_name, prev,
+                 cfg);
+        prev = (unsigned long long)st.st_size;
+        prev_name = r->name;
+    }
+    return 0;
+}
+
+/* Our environment for the children, with the ladder's pid and the
+ * progress fd. */
+static char **child_env(void)
+{
+    extern char **environ;
+    size_t n = 0, k = 0, i;
+    char **env;
+
+    while (environ[n])
+        n++;
+    env = xrealloc(NULL, (n + 3) * sizeof(*env));
+    for (i = 0; i < n; i++)
+        if (strncmp(environ[i], "GRAVEYARD_LADDER_PID=", 21) != 0 &&
+            strncmp(environ[i], "GRAVEYARD_PROGRESS_FD=", 22) != 0)
+            env[k++] = environ[i];
+    env[k] = xrealloc(NULL, 48);
+    snprintf(env[k++], 48, "GRAVEYARD_LADDER_PID=%ld", (long)getpid());
+    env[k++] = "GRAVEYARD_PROGRESS_FD=3";
+    env[k] = NULL;
+    return env;
 }
 
 static char self_path[4096];
@@ -538,7 +679,7 @@ int cmd_ladder(int argc, char **argv)
     const char *pos[1], *llama = NULL, *gpus = NULL, *run_dir = NULL,
                         *shard = NULL, *only[CONFIG_MAX_RUNGS];
     size_t npos, nonly = 0, i, k;
-    int quiet = 0, help = 0, rc, failed = 0, busy = 0, replicate = 0;
+    int quiet = 0, help = 0, rc, failed = 0, busy = 0, bad = 0, replicate = 0;
     const struct cli_flag flags[] = {
         {"--llama", &llama, NULL, NULL, NULL, 0},
         {"--gpus", &gpus, NULL, NULL, NULL, 0},
@@ -548,8 +689,10 @@ int cmd_ladder(int argc, char **argv)
         {"--quiet", NULL, &quiet, NULL, NULL, 0},
         {"--replicate", NULL, &replicate, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
+    struct config_over over = {NULL, NULL, NULL};
     struct ladder *l;
-    char msg[1024], version[512];
+    struct buf again = {0};
+    char msg[4400], version[512], status[64], buf[4200];
     long si, sn;
     ssize_t len;
 
@@ -572,28 +715,21 @@ int cmd_ladder(int argc, char **argv)
     l = calloc(1, sizeof(*l));
     if (l == NULL)
         abort();
-    if (config_load(pos[0], &l->c, msg, sizeof(msg)) != 0) {
+    /* --llama over server.binary (its ${VAR}s need not be set then);
+     * either may be a llama.cpp folder */
+    if (llama != NULL)
+        over.binary = cli_llama_path(llama, buf, sizeof(buf));
+    over.run_dir = run_dir;
+    over.gpus = gpus;
+    if (config_load(pos[0], &over, &l->c, msg, sizeof(msg)) != 0) {
         cli_error("ladder", "%s", msg);
         free(l);
         return EXIT_USAGE;
     }
-    /* --llama over server.binary; either may be a llama.cpp folder */
-    {
-        char buf[4200];
-        const char *b =
-            cli_llama_path(llama ? llama : l->c.binary, buf, sizeof(buf));
-        char *copy = strdup(b);
+    if (llama == NULL) {
+        char *copy = strdup(cli_llama_path(l->c.binary, buf, sizeof(buf)));
         free(l->c.binary);
         l->c.binary = copy;
-    }
-    if (run_dir) {
-        free(l->c.run_dir);
-        l->c.run_dir = strdup(run_dir);
-    }
-    if (gpus && parse_gpus(&l->c, gpus) != 0) {
-        cli_error("ladder", "--gpus wants a list such as 0,1");
-        rc = EXIT_USAGE;
-        goto out;
     }
     for (i = 0; i < nonly; i++) {
         for (k = 0; k < l->c.nrungs && strcmp(l->c.rungs[k].name, only[i]);
@@ -606,31 +742,6 @@ int cmd_ladder(int argc, char **argv)
             goto out;
         }
     }
-    /* a pinned build: refuse another before any model loads */
-    cli_version(l->c.binary, version, sizeof(version));
-    if (version[0] == '\0') {
-        cli_error("ladder",
-                  "'%s --version' gave no 'version:' line: is it "
-                  "a llama-server?",
-                  l->c.binary);
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    if (l->c.version && strcmp(version, l->c.version) != 0) {
-        cli_error("ladder", "%s: server.version is '%s' but '%s' says '%s'",
-                  pos[0], l->c.version, l->c.binary, version);
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
-    if (len <= 0) {
-        cli_error("ladder", "cannot find its own binary: %s", strerror(errno));
-        rc = EXIT_FAILED;
-        goto out;
-    }
-    self_path[len] = '\0';
-    l->self = self_path;
-    l->quiet = quiet;
     l->ngpus = l->c.ngpus;
     if (replicate && l->ngpus == 0) {
         cli_error("ladder", "--replicate needs GPUs (gpus in the config, or "
@@ -645,6 +756,7 @@ int cmd_ladder(int argc, char **argv)
     for (i = 0; i < l->c.nrungs * (replicate ? l->ngpus : 1); i++) {
         struct job *j = &l->jobs[l->njobs++];
         size_t g = i / l->c.nrungs;
+        j->l = l;
         j->rung = &l->c.rungs[i % l->c.nrungs];
         j->gpu = -1;
         j->pin = replicate ? (int)g : -1;
@@ -661,27 +773,59 @@ int cmd_ladder(int argc, char **argv)
                 j->state = J_OTHER;
         }
     }
-    snprintf(msg, sizeof(msg), "%ld", (long)getpid());
-    setenv("GRAVEYARD_LADDER_PID", msg, 1);
-    setenv("GRAVEYARD_PROGRESS_FD", "3", 1);
+    l->quiet = quiet;
     l->tty = isatty(2);
+    if ((rc = check_files(l, pos[0])) != 0)
+        goto out;
+    /* a pinned build: refuse another before any model loads; a --version
+     * that hangs is killed, and dies with us in any case */
+    rc = spawn_version(l->c.binary, VERSION_MS, version, sizeof(version));
+    if (version[0] == '\0') {
+        cli_error("ladder",
+                  "'%s --version' gave no 'version:' line (%s): is it "
+                  "a llama-server?",
+                  l->c.binary, spawn_status_text(rc, status, sizeof(status)));
+        rc = rc == SPAWN_ETIMEDOUT ? EXIT_FAILED : EXIT_USAGE;
+        goto out;
+    }
+    if (l->c.version && strcmp(version, l->c.version) != 0) {
+        cli_error("ladder", "%s: server.version is '%s' but '%s' says '%s'",
+                  pos[0], l->c.version, l->c.binary, version);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+    if (len <= 0) {
+        cli_error("ladder", "cannot find its own binary: %s", strerror(errno));
+        rc = EXIT_FAILED;
+        goto out;
+    }
+    self_path[len] = '\0';
+    l->self = self_path;
+    l->env = child_env();
+    /* writes to a terminal or pipe that went away must not kill us */
+    signal(SIGPIPE, SIG_IGN);
     note(l, "%s: %zu rungs, %s, %zu GPU(s)%s", l->c.name, l->c.nrungs, version,
          l->ngpus, sn > 1 ? ", one shard" : "");
-    l->loop = uv_default_loop();
-    l->loop->data = l;
+    if (uv_loop_init(&l->loop) != 0) {
+        cli_error("ladder", "libuv did not start");
+        rc = EXIT_FAILED;
+        goto out;
+    }
+    l->loop.data = l;
     for (i = 0; i < 3; i++) {
         static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
-        uv_signal_init(l->loop, &l->sigs[i]);
+        uv_signal_init(&l->loop, &l->sigs[i]);
         l->sigs[i].data = l;
         uv_signal_start(&l->sigs[i], signal_cb, signums[i]);
     }
-    uv_timer_init(l->loop, &l->tick);
+    uv_timer_init(&l->loop, &l->tick);
     l->tick.data = l;
-    l->last_plain = uv_now(l->loop);
+    l->last_plain = uv_now(&l->loop);
     uv_timer_start(&l->tick, tick_cb, 1000, 1000);
     schedule(l);
     /* the signal handles keep the loop alive: run until no child is */
-    while (uv_run(l->loop, UV_RUN_ONCE)) {
+    while (uv_run(&l->loop, UV_RUN_ONCE)) {
         size_t running = 0;
         for (i = 0; i < l->njobs; i++)
             running += l->jobs[i].state == J_RUNNING;
@@ -693,35 +837,46 @@ int cmd_ladder(int argc, char **argv)
             l->stopping = 2;
         }
     }
-    uv_loop_close(l->loop);
+    if (uv_loop_close(&l->loop) != 0)
+        cli_error("ladder", "a handle was left open");
+    command_line(argc, argv, &again);
     if (l->sig) {
+        fprintf(stderr, "graveyard ladder: to resume: %s\n", again.p);
         rc = 128 + l->sig;
         goto out;
     }
     {
-        struct buf done = {0}, bad = {0};
+        struct buf done = {0}, badl = {0};
         buf_append(&done, "", 0);
-        buf_append(&bad, "", 0);
+        buf_append(&badl, "", 0);
         for (i = 0; i < l->njobs; i++) {
             const struct job *j = &l->jobs[i];
             failed += j->state == J_FAILED;
+            bad += j->state == J_BAD;
             busy += j->state == J_BUSY;
-            if (j->state == J_DONE || j->state == J_FAILED) {
-                struct buf *b = j->state == J_DONE ? &done : &bad;
+            if (j->state == J_DONE || j->state == J_FAILED ||
+                j->state == J_BAD) {
+                struct buf *b = j->state == J_DONE ? &done : &badl;
                 buf_puts(b, b->len ? ", " : "");
                 buf_puts(b, j->rung->name);
             }
         }
         note(l, "finished: %s; failed: %s", done.len ? done.p : "none",
-             bad.len ? bad.p : "none");
+             badl.len ? badl.p : "none");
         buf_release(&done);
-        buf_release(&bad);
+        buf_release(&badl);
     }
-    if (failed) {
+    if (bad) {
+        fprintf(stderr,
+                "graveyard ladder: %d rung(s) refused their input (the "
+                "errors are above); fix that, then run: %s\n",
+                bad, again.p);
+        rc = EXIT_USAGE;
+    } else if (failed) {
         fprintf(stderr,
                 "graveyard ladder: %d rung(s) failed; run the same "
-                "command to resume: graveyard ladder %s\n",
-                failed, pos[0]);
+                "command to resume: %s\n",
+                failed, again.p);
         rc = EXIT_FAILED;
     } else if (!replicate && all_done(&l->c, l->c.run_dir)) {
         rc = bury_all(l, l->c.run_dir);
@@ -738,9 +893,10 @@ int cmd_ladder(int argc, char **argv)
                 whole = 0;
         }
         if (rc == EXIT_OK && !whole)
-            fprintf(stderr, "graveyard ladder: this share is done; run the "
-                            "same command again to bury every GPU's "
-                            "ladder\n");
+            fprintf(stderr,
+                    "graveyard ladder: this share is done; run the "
+                    "same command again to bury every GPU's ladder: %s\n",
+                    again.p);
         else if (rc == EXIT_OK)
             rc = compare_gpus(l);
     } else {
@@ -753,6 +909,13 @@ int cmd_ladder(int argc, char **argv)
         rc = busy ? EXIT_FAILED : EXIT_OK;
     }
 out:
+    buf_release(&again);
+    if (l->env != NULL) {
+        for (i = 0; l->env[i]; i++)
+            if (strncmp(l->env[i], "GRAVEYARD_LADDER_PID=", 21) == 0)
+                free(l->env[i]);
+        free(l->env);
+    }
     config_release(&l->c);
     free(l->jobs);
     free(l);

@@ -6,10 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "cli.h"
 #include "commands.h"
+#include "config.h"
 #include "runner.h"
 
 static const char run_help[] =
@@ -31,11 +37,14 @@ static const char run_help[] =
     "  --max-tokens N      token cap per answer (default 1024)\n"
     "  --ctx N             server context -c (default 4096)\n"
     "  --gpu ID            CUDA_VISIBLE_DEVICES for the server\n"
-    "  --server-arg ARG    one more server argument (repeat as needed)\n"
+    "  --server-arg ARG    one more server argument (repeat as needed;\n"
+    "                      not --host or --port: graveyard's own)\n"
     "  --request JSON      fields merged into every request body, e.g.\n"
     "                      '{\"top_k\": 1}' (recorded in the manifest)\n"
     "  --health-timeout S  give up starting the server after S s (600)\n"
-    "  --idle-timeout S    a stream silent for S s has hung (120)\n"
+    "  --idle-timeout S    no token for S s: the server hung (120)\n"
+    "  --request-timeout S no whole answer in S s: a \"deadline\" error\n"
+    "                      row (default: idle timeout + max tokens / 2)\n"
     "  --log-cap BYTES     server log kept per rung: the first and last\n"
     "                      halves (default 4194304)\n"
     "  --prompt TEXT       the prompt, with {question} where the question\n"
@@ -53,97 +62,69 @@ static const char run_help[] =
     "chat_template_kwargs.enable_thinking; the server: -c, -np 1, --seed 0,\n"
     "-ngl, --host 127.0.0.1 and a free port. Prints one JSON line: rung, n,\n"
     "right, errors, truncated, median_decode_tps, mean_tokens.\n"
-    "Exit status: 0 the rung finished, 1 it failed (run again to resume),\n"
-    "2 bad input. docs/run.md explains rows, resume and faults.\n";
+    "A finished rung is checked against the manifest like any other, and\n"
+    "prints its summary. Exit status: 0 the rung finished, 1 it failed\n"
+    "(run again to resume; a full disk is one), 2 bad input, 3 another\n"
+    "graveyard runs the rung. docs/run.md explains rows, resume and\n"
+    "faults.\n";
 
-static int number(const char *flag, const char *s, long min, long *out)
+static int number(const char *flag, const char *s, long min, long max,
+                  long *out)
 {
     char *end;
 
     errno = 0;
     *out = strtol(s, &end, 10);
-    if (errno != 0 || *end != '\0' || end == s || *out < min) {
-        cli_error("run", "%s wants a number of at least %ld, not '%s'", flag,
-                  min, s);
+    if (errno != 0 || *end != '\0' || end == s || *out < min || *out > max) {
+        cli_error("run", "%s wants a whole number from %ld to %ld, not '%s'",
+                  flag, min, max, s);
         return -1;
     }
     return 0;
 }
 
-/* --server-argv: a list of strings with {model} and {port}; any --host
- * must be 127.0.0.1 (the server is never reachable from outside). */
-static int check_argv(const char *text, json_t **out)
+/* --server-argv and --server-env: JSON, checked as a config's are. */
+static int template(const char *flag, const char *text, int object,
+                    json_t **out)
 {
     json_error_t jerr;
-    json_t *a = json_loads(text, 0, &jerr), *v;
-    int model = 0, port = 0;
-    size_t i;
+    json_t *v = json_loads(text, 0, &jerr);
+    char msg[512];
+    int rc;
 
     *out = NULL;
-    if (!json_is_array(a) || json_array_size(a) > 48) {
-        cli_error("run",
-                  "--server-argv must be a JSON list of at most 48 "
-                  "strings%s%s",
-                  a ? "" : ": ", a ? "" : jerr.text);
-        json_decref(a);
+    if (v == NULL) {
+        cli_error("run", "%s is not JSON: %s", flag, jerr.text);
         return -1;
     }
-    json_array_foreach(a, i, v)
-    {
-        const char *t = json_string_value(v);
-        json_t *next = json_array_get(a, i + 1);
-        if (t == NULL || strlen(t) > 900) {
-            cli_error("run", "--server-argv item %zu is not a short string",
-                      i);
-            json_decref(a);
-            return -1;
-        }
-        model |= strstr(t, "{model}") != NULL;
-        port |= strstr(t, "{port}") != NULL;
-        if (strcmp(t, "--host") == 0 &&
-            (!json_is_string(next) ||
-             strcmp(json_string_value(next), "127.0.0.1") != 0)) {
-            cli_error("run", "--server-argv: the server binds 127.0.0.1 "
-                             "only");
-            json_decref(a);
-            return -1;
-        }
-    }
-    if (!model || !port) {
-        cli_error("run", "--server-argv must place {model} and {port}");
-        json_decref(a);
+    rc = object ? config_check_env_template(v, flag, msg, sizeof(msg))
+                : config_check_argv_template(v, flag, msg, sizeof(msg));
+    if (rc != 0) {
+        cli_error("run", "%s", msg);
+        json_decref(v);
         return -1;
     }
-    *out = a;
+    *out = v;
     return 0;
 }
 
-static int check_env(const char *text, json_t **out)
+/*
+ * Started by graveyard ladder (GRAVEYARD_LADDER_PID): die with it. The
+ * ladder set a parent-death signal between fork and exec; this sets it
+ * again for a ladder of another build, and if the ladder is already gone
+ * returns 0, before anything starts: a rung must not load a model onto a
+ * GPU for a ladder that is no longer there.
+ */
+static int ladder_alive(void)
 {
-    json_error_t jerr;
-    json_t *o = json_loads(text, 0, &jerr), *v;
-    const char *key;
+    const char *p = getenv("GRAVEYARD_LADDER_PID");
 
-    *out = NULL;
-    if (!json_is_object(o)) {
-        cli_error("run", "--server-env must be a JSON object%s%s",
-                  o ? "" : ": ", o ? "" : jerr.text);
-        json_decref(o);
-        return -1;
-    }
-    json_object_foreach(o, key, v)
-    {
-        if (!json_is_string(v) || key[0] == '\0' || strchr(key, '=')) {
-            cli_error("run",
-                      "--server-env: '%s' must be a name with a "
-                      "string value",
-                      key);
-            json_decref(o);
-            return -1;
-        }
-    }
-    *out = o;
-    return 0;
+    if (p == NULL)
+        return 1;
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+    return (long)getppid() == atol(p);
 }
 
 int cmd_run(int argc, char **argv)
@@ -152,7 +133,7 @@ int cmd_run(int argc, char **argv)
                         *max_tokens = NULL, *ctx = NULL, *gpu = NULL,
                         *request = NULL, *health = NULL, *idle = NULL,
                         *log_cap = NULL, *prompt = NULL, *sargv = NULL,
-                        *senv = NULL;
+                        *senv = NULL, *deadline = NULL;
     const char *server_args[32];
     size_t npos, nserver = 0;
     int think = 0, force = 0, quiet = 0, help = 0, rc;
@@ -168,6 +149,7 @@ int cmd_run(int argc, char **argv)
         {"--request", &request, NULL, NULL, NULL, 0},
         {"--health-timeout", &health, NULL, NULL, NULL, 0},
         {"--idle-timeout", &idle, NULL, NULL, NULL, 0},
+        {"--request-timeout", &deadline, NULL, NULL, NULL, 0},
         {"--log-cap", &log_cap, NULL, NULL, NULL, 0},
         {"--prompt", &prompt, NULL, NULL, NULL, 0},
         {"--server-argv", &sargv, NULL, NULL, NULL, 0},
@@ -176,10 +158,15 @@ int cmd_run(int argc, char **argv)
         {"--quiet", NULL, &quiet, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct run_opts o;
-    char llama_buf[4200];
+    char llama_buf[4200], msg[512];
     long v;
     json_error_t jerr;
 
+    if (!ladder_alive()) {
+        fprintf(stderr, "graveyard run: the ladder that started it is gone; "
+                        "not starting\n");
+        return 128 + SIGTERM;
+    }
     rc = cli_parse("run", argc, argv, flags, pos, 4, &npos, &help);
     if (rc != 0)
         return rc;
@@ -194,7 +181,7 @@ int cmd_run(int argc, char **argv)
     if (!cli_rung_name_ok(pos[0])) {
         cli_error("run",
                   "invalid rung name '%s' (letters, digits, '.', '_' "
-                  "and '-' only)",
+                  "and '-' only, not starting with '.' or '-')",
                   pos[0]);
         return EXIT_USAGE;
     }
@@ -217,27 +204,49 @@ int cmd_run(int argc, char **argv)
     o.log_cap = 4u << 20;
     o.server_args = server_args;
     o.n_server_args = nserver;
-    if (limit && number("--limit", limit, 1, &o.limit))
+    if (limit && number("--limit", limit, 1, CONFIG_LIMIT_MAX, &o.limit))
         return EXIT_USAGE;
-    if (max_tokens && number("--max-tokens", max_tokens, 1, &o.max_tokens))
+    if (max_tokens && number("--max-tokens", max_tokens, 1, CONFIG_TOKENS_MAX,
+                             &o.max_tokens))
         return EXIT_USAGE;
-    if (ctx && number("--ctx", ctx, 64, &o.ctx))
+    if (ctx && number("--ctx", ctx, 64, CONFIG_CTX_MAX, &o.ctx))
         return EXIT_USAGE;
-    if (health && number("--health-timeout", health, 1, &o.health_timeout_s))
+    if (health && number("--health-timeout", health, 1, CONFIG_SECONDS_MAX,
+                         &o.health_timeout_s))
         return EXIT_USAGE;
-    if (idle && number("--idle-timeout", idle, 1, &o.idle_s))
+    if (idle &&
+        number("--idle-timeout", idle, 1, CONFIG_SECONDS_MAX, &o.idle_s))
+        return EXIT_USAGE;
+    /* the deadline: the idle limit for the prompt, then the whole token
+     * cap at a floor of 2 tokens a second (a CPU-only run of a big model
+     * is about that slow); a faster server never meets it */
+    o.request_timeout_s = o.idle_s + (o.max_tokens + 1) / 2;
+    if (deadline && number("--request-timeout", deadline, 1,
+                           CONFIG_SECONDS_MAX, &o.request_timeout_s))
         return EXIT_USAGE;
     if (log_cap) {
-        if (number("--log-cap", log_cap, 1024, &v))
+        if (number("--log-cap", log_cap, 1024, 1L << 40, &v))
             return EXIT_USAGE;
         o.log_cap = (size_t)v;
     }
     if (ngl && strcmp(ngl, "auto") == 0)
         o.ngl = -1;
     else if (ngl) {
-        if (number("--ngl", ngl, 0, &v))
+        if (number("--ngl", ngl, 0, CONFIG_NGL_MAX, &v))
             return EXIT_USAGE;
         o.ngl = (int)v;
+    }
+    if (config_check_server_args((char *const *)server_args, nserver,
+                                 "--server-arg", msg, sizeof(msg)) != 0) {
+        cli_error("run", "%s", msg);
+        return EXIT_USAGE;
+    }
+    if (gpu && !config_gpu_ok(gpu)) {
+        cli_error("run",
+                  "--gpu '%s' is not a GPU id (letters, digits, '.', '_', "
+                  "':', ',', '-')",
+                  gpu);
+        return EXIT_USAGE;
     }
     o.gpu = gpu;
     if (request) {
@@ -256,8 +265,8 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     o.prompt = prompt;
-    if ((sargv && check_argv(sargv, &o.argv_template) != 0) ||
-        (senv && check_env(senv, &o.env_template) != 0)) {
+    if ((sargv && template("--server-argv", sargv, 0, &o.argv_template)) ||
+        (senv && template("--server-env", senv, 1, &o.env_template))) {
         json_decref(o.request);
         json_decref(o.argv_template);
         return EXIT_USAGE;

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,15 +100,16 @@ static int str(struct ctx *x, json_t *o, const char *key, const char *where,
 }
 
 static int integer(struct ctx *x, json_t *o, const char *key,
-                   const char *where, long min, long *out)
+                   const char *where, long min, long max, long *out)
 {
     json_t *v = json_object_get(o, key);
 
     if (v == NULL)
         return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < min)
-        BAD("'%s%s%s' must be an integer of at least %ld", where,
-            *where ? "." : "", key, min);
+    if (!json_is_integer(v) || json_integer_value(v) < min ||
+        json_integer_value(v) > max)
+        BAD("'%s%s%s' must be an integer from %ld to %ld", where,
+            *where ? "." : "", key, min, max);
     *out = (long)json_integer_value(v);
     return 0;
 }
@@ -124,7 +126,7 @@ static int ngl_of(struct ctx *x, json_t *o, const char *where, int *out)
         *out = -1;
         return 0;
     }
-    if (integer(x, o, "ngl", where, 0, &n) != 0)
+    if (integer(x, o, "ngl", where, 0, CONFIG_NGL_MAX, &n) != 0)
         return -1;
     *out = (int)n;
     return 0;
@@ -190,8 +192,15 @@ static int rungs(struct ctx *x, struct config *c, json_t *root,
             return -1;
         if (!cli_rung_name_ok(r->name))
             BAD("'%s.name' '%s' is not a usable rung name (letters, digits, "
-                "'.', '_', '-')",
+                "'.', '_', '-', not starting with '.' or '-')",
                 where, r->name);
+        if (!config_path_ok(r->model))
+            BAD("'%s.model' has a control character in it", where);
+        snprintf(where + strlen(where), sizeof(where) - strlen(where),
+                 ".server_args");
+        if (config_check_server_args(r->args, r->nargs, where, x->msg,
+                                     x->msgsize) != 0)
+            return -1;
         for (j = 0; j + 1 < c->nrungs; j++)
             if (strcmp(c->rungs[j].name, r->name) == 0)
                 BAD("rung '%s' is named twice", r->name);
@@ -199,7 +208,151 @@ static int rungs(struct ctx *x, struct config *c, json_t *root,
     return 0;
 }
 
-int config_load(const char *path, struct config *c, char *msg, size_t msgsize)
+int config_gpu_ok(const char *id)
+{
+    size_t i, n = strlen(id);
+
+    if (n == 0 || n > 128 || id[0] == '.')
+        return 0;
+    for (i = 0; i < n; i++) {
+        char c = id[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+              (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' ||
+              c == ':' || c == ','))
+            return 0;
+    }
+    return 1;
+}
+
+int config_path_ok(const char *path)
+{
+    for (; *path; path++)
+        if ((unsigned char)*path < 0x20 || *path == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* "--host" and "--port", alone or as "--host=...": graveyard's own. */
+static const char *own_flag(const char *a)
+{
+    static const char *const own[] = {"--host", "--port", NULL};
+
+    for (size_t i = 0; own[i]; i++) {
+        size_t n = strlen(own[i]);
+        if (strncmp(a, own[i], n) == 0 && (a[n] == '\0' || a[n] == '='))
+            return own[i];
+    }
+    return NULL;
+}
+
+int config_check_server_args(char *const *args, size_t n, const char *where,
+                             char *msg, size_t msgsize)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *f = own_flag(args[i]);
+        if (f != NULL) {
+            snprintf(msg, msgsize,
+                     "%s: '%s' is graveyard's to set: the server binds "
+                     "127.0.0.1 on a port graveyard chooses",
+                     where, args[i]);
+            return -1;
+        }
+        if (!config_path_ok(args[i])) {
+            snprintf(msg, msgsize, "%s: argument %zu has a control character",
+                     where, i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int config_check_argv_template(json_t *a, const char *where, char *msg,
+                               size_t msgsize)
+{
+    json_t *v;
+    int model = 0, port = 0;
+    size_t i;
+
+    if (!json_is_array(a) || json_array_size(a) > 48) {
+        snprintf(msg, msgsize, "%s must be a list of at most 48 strings",
+                 where);
+        return -1;
+    }
+    json_array_foreach(a, i, v)
+    {
+        const char *t = json_string_value(v), *f;
+        const char *next = json_string_value(json_array_get(a, i + 1));
+        if (t == NULL || strlen(t) > 900 || !config_path_ok(t)) {
+            snprintf(msg, msgsize,
+                     "%s[%zu] must be a string of at most 900 bytes, "
+                     "without control characters",
+                     where, i);
+            return -1;
+        }
+        model |= strstr(t, "{model}") != NULL;
+        port |= strstr(t, "{port}") != NULL;
+        f = own_flag(t);
+        if (f == NULL)
+            continue;
+        if (strcmp(t, "--host") == 0 && next != NULL &&
+            strcmp(next, "127.0.0.1") == 0) {
+            i++;
+            continue;
+        }
+        if (strcmp(t, "--port") == 0 && next != NULL &&
+            strcmp(next, "{port}") == 0) {
+            port = 1;
+            i++;
+            continue;
+        }
+        snprintf(msg, msgsize,
+                 "%s[%zu]: the server binds 127.0.0.1 only, on {port} ('%s' "
+                 "must be followed by %s)",
+                 where, i, t,
+                 strcmp(f, "--host") == 0 ? "\"127.0.0.1\"" : "\"{port}\"");
+        return -1;
+    }
+    if (!model || !port) {
+        snprintf(msg, msgsize, "%s must place {model} and {port}", where);
+        return -1;
+    }
+    return 0;
+}
+
+int config_check_env_template(json_t *o, const char *where, char *msg,
+                              size_t msgsize)
+{
+    const char *key;
+    json_t *v;
+
+    if (!json_is_object(o)) {
+        snprintf(msg, msgsize, "%s must be an object", where);
+        return -1;
+    }
+    json_object_foreach(o, key, v)
+    {
+        if (!json_is_string(v) || key[0] == '\0' || strchr(key, '=') ||
+            !config_path_ok(key) || !config_path_ok(json_string_value(v))) {
+            snprintf(msg, msgsize,
+                     "%s: '%s' must be a name with a string value, "
+                     "without control characters",
+                     where, key);
+            return -1;
+        }
+        if (strcmp(key, "LLAMA_ARG_HOST") == 0 ||
+            strcmp(key, "LLAMA_ARG_PORT") == 0) {
+            snprintf(msg, msgsize,
+                     "%s: '%s' is graveyard's to set: the server binds "
+                     "127.0.0.1 on a port graveyard chooses",
+                     where, key);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int config_load(const char *path, const struct config_over *over,
+                struct config *c, char *msg, size_t msgsize)
 {
     static const char *const top[] = {
         "name",       "questions", "run_dir", "reference", "rungs",
@@ -207,7 +360,9 @@ int config_load(const char *path, struct config *c, char *msg, size_t msgsize)
         "ngl",        "ctx",       "limit",   "prompt",    NULL};
     static const char *const server[] = {"binary", "version", "args",
                                          "argv",   "env",     NULL};
-    static const char *const request[] = {"max_tokens", "extra", NULL};
+    static const char *const request[] = {"max_tokens", "extra", "timeout_s",
+                                          "idle_timeout_s", NULL};
+    static const struct config_over none = {NULL, NULL, NULL};
     struct ctx cx = {path, msg, msgsize}, *x = &cx;
     json_error_t jerr;
     json_t *root, *v;
@@ -215,11 +370,19 @@ int config_load(const char *path, struct config *c, char *msg, size_t msgsize)
     int rc = -1;
 
     memset(c, 0, sizeof(*c));
+    if (over == NULL)
+        over = &none;
     c->ngl = 99;
     c->path = strdup(path);
     root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL) {
-        snprintf(msg, msgsize, "%s:%d: %s", path, jerr.line, jerr.text);
+        if (jerr.line < 1) /* not a syntax error: the file itself */
+            snprintf(msg, msgsize, "cannot read config '%s': %s", path,
+                     errno ? strerror(errno) : jerr.text);
+        else
+            snprintf(msg, msgsize, "%s:%d: %s", path, jerr.line, jerr.text);
+        free(c->path);
+        c->path = NULL;
         return -1;
     }
     if (!json_is_object(root)) {
@@ -229,11 +392,39 @@ int config_load(const char *path, struct config *c, char *msg, size_t msgsize)
     if (known_keys(x, root, "", top) ||
         str(x, root, "name", "", 1, &c->name) ||
         str(x, root, "questions", "", 1, &c->questions) ||
-        str(x, root, "run_dir", "", 1, &c->run_dir) ||
+        (over->run_dir == NULL &&
+         str(x, root, "run_dir", "", 1, &c->run_dir)) ||
         rungs(x, c, root, "rungs", 0) || rungs(x, c, root, "side_rungs", 1) ||
-        strings(x, root, "gpus", "", c->gpus, &c->ngpus, CONFIG_MAX_GPUS) ||
+        (over->gpus == NULL &&
+         strings(x, root, "gpus", "", c->gpus, &c->ngpus, CONFIG_MAX_GPUS)) ||
         ngl_of(x, root, "", &c->ngl))
         goto out;
+    if (over->run_dir != NULL)
+        c->run_dir = strdup(over->run_dir);
+    if (over->gpus != NULL && config_parse_gpus(c, over->gpus) != 0) {
+        snprintf(msg, msgsize,
+                 "--gpus wants a list such as 0,1 of GPU ids (letters, "
+                 "digits, '.', '_', ':', '-'), not '%s'",
+                 over->gpus);
+        goto out;
+    }
+    for (i = 0; i < c->ngpus; i++)
+        if (!config_gpu_ok(c->gpus[i])) {
+            snprintf(msg, msgsize,
+                     "%s: 'gpus[%zu]' '%s' is not a GPU id (letters, "
+                     "digits, '.', '_', ':', ',', '-'; a MIG device by "
+                     "its MIG-<uuid>)",
+                     path, i, c->gpus[i]);
+            goto out;
+        }
+    if (!config_path_ok(c->questions) || !config_path_ok(c->run_dir) ||
+        !config_path_ok(c->name)) {
+        snprintf(msg, msgsize,
+                 "%s: 'name', 'questions' and 'run_dir' may not hold "
+                 "control characters",
+                 path);
+        goto out;
+    }
     v = json_object_get(root, "server");
     if (!json_is_object(v)) {
         snprintf(msg, msgsize,
@@ -243,25 +434,35 @@ int config_load(const char *path, struct config *c, char *msg, size_t msgsize)
         goto out;
     }
     if (known_keys(x, v, "server", server) ||
-        str(x, v, "binary", "server", 1, &c->binary) ||
+        (over->binary == NULL &&
+         str(x, v, "binary", "server", 1, &c->binary)) ||
         str(x, v, "version", "server", 0, &c->version) ||
         strings(x, v, "args", "server", c->server_args, &c->nserver_args,
                 CONFIG_MAX_ARGS))
         goto out;
+    if (over->binary != NULL)
+        c->binary = strdup(over->binary);
+    {
+        char where[64];
+        snprintf(where, sizeof(where), "%s: 'server.args'", path);
+        if (config_check_server_args(c->server_args, c->nserver_args, where,
+                                     msg, msgsize) != 0)
+            goto out;
+    }
     v = json_object_get(json_object_get(root, "server"), "argv");
     if (v != NULL) {
-        if (!json_is_array(v)) {
-            snprintf(msg, msgsize, "%s: 'server.argv' must be a list", path);
+        char where[4200];
+        snprintf(where, sizeof(where), "%s: 'server.argv'", path);
+        if (config_check_argv_template(v, where, msg, msgsize) != 0)
             goto out;
-        }
         c->argv_template = json_incref(v);
     }
     v = json_object_get(json_object_get(root, "server"), "env");
     if (v != NULL) {
-        if (!json_is_object(v)) {
-            snprintf(msg, msgsize, "%s: 'server.env' must be an object", path);
+        char where[4200];
+        snprintf(where, sizeof(where), "%s: 'server.env'", path);
+        if (config_check_env_template(v, where, msg, msgsize) != 0)
             goto out;
-        }
         c->env_template = json_incref(v);
     }
     if (str(x, root, "prompt", "", 0, &c->prompt))
@@ -281,13 +482,18 @@ int config_load(const char *path, struct config *c, char *msg, size_t msgsize)
     c->think = json_is_true(v);
     c->max_tokens = c->think ? 4096 : 1024;
     c->ctx = c->think ? 8192 : 4096;
-    if (integer(x, root, "ctx", "", 64, &c->ctx) ||
-        integer(x, root, "limit", "", 0, &c->limit))
+    if (integer(x, root, "ctx", "", 64, CONFIG_CTX_MAX, &c->ctx) ||
+        integer(x, root, "limit", "", 0, CONFIG_LIMIT_MAX, &c->limit))
         goto out;
     v = json_object_get(root, "request");
     if (v != NULL) {
         if (!json_is_object(v) || known_keys(x, v, "request", request) ||
-            integer(x, v, "max_tokens", "request", 1, &c->max_tokens))
+            integer(x, v, "max_tokens", "request", 1, CONFIG_TOKENS_MAX,
+                    &c->max_tokens) ||
+            integer(x, v, "timeout_s", "request", 1, CONFIG_SECONDS_MAX,
+                    &c->timeout_s) ||
+            integer(x, v, "idle_timeout_s", "request", 1, CONFIG_SECONDS_MAX,
+                    &c->idle_s))
             goto out;
         if (json_object_get(v, "extra") != NULL) {
             c->request = json_incref(json_object_get(v, "extra"));
@@ -315,6 +521,33 @@ out:
     if (rc != 0)
         config_release(c);
     return rc;
+}
+
+int config_parse_gpus(struct config *c, const char *list)
+{
+    const char *p = list, *end;
+    size_t i;
+
+    for (i = 0; i < c->ngpus; i++)
+        free(c->gpus[i]);
+    c->ngpus = 0;
+    for (; *p; p = *end ? end + 1 : end) {
+        size_t n;
+        end = strchr(p, ',');
+        if (end == NULL)
+            end = p + strlen(p);
+        n = (size_t)(end - p);
+        if (n == 0)
+            continue;
+        if (c->ngpus == CONFIG_MAX_GPUS)
+            return -1;
+        c->gpus[c->ngpus] = xrealloc(NULL, n + 1);
+        memcpy(c->gpus[c->ngpus], p, n);
+        c->gpus[c->ngpus][n] = '\0';
+        if (!config_gpu_ok(c->gpus[c->ngpus++]))
+            return -1;
+    }
+    return c->ngpus > 0 ? 0 : -1;
 }
 
 void config_release(struct config *c)

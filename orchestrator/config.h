@@ -34,15 +34,71 @@ struct config {
     size_t ngpus;
     int think, ngl;
     long max_tokens, ctx, limit;
-    json_t *request;       /* extra request fields, or NULL */
-    char *prompt;          /* with {question}, or NULL */
-    json_t *argv_template; /* server.argv, or NULL */
-    json_t *env_template;  /* server.env, or NULL */
+    long timeout_s, idle_s; /* request.timeout_s, request.idle_timeout_s;
+                               0: graveyard run's defaults */
+    json_t *request;        /* extra request fields, or NULL */
+    char *prompt;           /* with {question}, or NULL */
+    json_t *argv_template;  /* server.argv, or NULL */
+    json_t *env_template;   /* server.env, or NULL */
 };
 
-/* Load and check path. Returns 0, or -1 with one line in msg. */
-int config_load(const char *path, struct config *c, char *msg, size_t msgsize);
+/* What the command line gives over the config: a key given here is not
+ * read from the file, so its ${VAR}s need not be set (--llama over a
+ * server.binary of "${LLAMA_CPP}/build/bin/llama-server"). */
+struct config_over {
+    const char *binary, *run_dir, *gpus; /* NULL: the file's */
+};
+
+/* Load and check path (over may be NULL). Returns 0, or -1 with one line
+ * in msg. Everything that can be checked before a rung starts is checked
+ * here: server arguments and templates (check_* below), rung names, GPU
+ * ids, paths, number ranges; only the files on disk are left to the
+ * caller. */
+int config_load(const char *path, const struct config_over *over,
+                struct config *c, char *msg, size_t msgsize);
 void config_release(struct config *c);
+
+/* A --gpus list ("0,1,GPU-8f6c...") into c->gpus. 0, or -1 when empty,
+ * too long or holding an id config_gpu_ok refuses. */
+int config_parse_gpus(struct config *c, const char *list);
+
+/*
+ * The checks config_load makes, for graveyard run's flags too. Each
+ * returns 0, or -1 with one line in msg that starts with where.
+ *
+ * Extra server arguments may not set --host or --port (or their =
+ * forms): the server binds 127.0.0.1 on a port graveyard chooses, and
+ * llama-server takes the last --host it is given.
+ */
+int config_check_server_args(char *const *args, size_t n, const char *where,
+                             char *msg, size_t msgsize);
+
+/* A server argv template: at most 48 strings of at most 900 bytes, with
+ * {model} and {port}; --host only as "--host 127.0.0.1", --port only as
+ * "--port {port}". */
+int config_check_argv_template(json_t *a, const char *where, char *msg,
+                               size_t msgsize);
+
+/* A server environment template: names (no '=') with string values, not
+ * LLAMA_ARG_HOST or LLAMA_ARG_PORT. */
+int config_check_env_template(json_t *o, const char *where, char *msg,
+                              size_t msgsize);
+
+/* A GPU id (a CUDA_VISIBLE_DEVICES value, and a folder name under
+ * --replicate): 1 to 128 of [A-Za-z0-9._:,-], not starting with '.'. */
+int config_gpu_ok(const char *id);
+
+/* A path graveyard writes into its files (ladder.tsv is tab-separated,
+ * rows and logs are lines): no control characters. */
+int config_path_ok(const char *path);
+
+/* The ranges of numbers (docs/config.md): out of range is an error,
+ * never a silently truncated value. */
+#define CONFIG_NGL_MAX     10000L
+#define CONFIG_TOKENS_MAX  2147483647L /* llama.cpp counts in int32 */
+#define CONFIG_CTX_MAX     2147483647L
+#define CONFIG_LIMIT_MAX   2147483647L
+#define CONFIG_SECONDS_MAX 2592000L /* 30 days */
 
 /* Expand ${VAR} in s from the environment (new string, free()); NULL
  * with msg naming the variable when one is not set. */

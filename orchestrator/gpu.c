@@ -6,62 +6,74 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "files.h"
 
-long gpu_mib_used(const char *gpu)
+void gpu_query_argv(const char *gpu, int with_name, const char **argv)
 {
-    const char *argv[] = {"nvidia-smi",
-                          "--query-gpu=memory.used",
-                          "--format=csv,noheader,nounits",
-                          NULL,
-                          NULL,
-                          NULL};
-    char buf[1024], *line, *end, *save = NULL;
-    long total = 0, v;
+    size_t n = 0;
 
+    argv[n++] = "nvidia-smi";
+    argv[n++] =
+        with_name ? "--query-gpu=memory.used,name" : "--query-gpu=memory.used";
+    argv[n++] = "--format=csv,noheader,nounits";
     if (gpu != NULL) {
-        argv[3] = "-i";
-        argv[4] = gpu;
+        argv[n++] = "-i";
+        argv[n++] = gpu;
     }
-    if (cli_capture(argv, 0, buf, sizeof(buf)) != 0 || buf[0] == '\0')
-        return -1;
-    for (line = strtok_r(buf, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
-        v = strtol(line, &end, 10);
-        if (end == line || v < 0)
-            return -1;
-        total += v;
-    }
-    return total;
+    argv[n] = NULL;
 }
 
-int gpu_name(const char *gpu, char *out, size_t size)
+int gpu_parse(const char *out, long *mib, char *name, size_t size)
 {
-    const char *argv[] = {
-        "nvidia-smi", "--query-gpu=name", "--format=csv,noheader",
-        "-i",         gpu ? gpu : "0",    NULL};
-    char buf[512];
-    size_t len;
+    const char *line = out, *end;
+    long total = 0, v;
+    char *after;
+    int lines = 0;
 
-    out[0] = '\0';
-    if (cli_capture(argv, 0, buf, sizeof(buf)) != 0)
+    *mib = -1;
+    if (name != NULL && size > 0)
+        name[0] = '\0';
+    for (; *line; line = *end ? end + 1 : end) {
+        end = line + strcspn(line, "\r\n");
+        if (end == line)
+            continue;
+        v = strtol(line, &after, 10);
+        if (after == line || v < 0 || after > end)
+            return -1;
+        if (name != NULL && lines == 0 && *after == ',') {
+            const char *nm = after + 1;
+            size_t n;
+            while (*nm == ' ')
+                nm++;
+            n = (size_t)(end - nm);
+            if (n > 0 && n < size) {
+                memcpy(name, nm, n);
+                name[n] = '\0';
+            }
+        }
+        total += v;
+        lines++;
+    }
+    if (lines == 0)
         return -1;
-    len = strcspn(buf, "\r\n");
-    if (len == 0 || len >= size)
-        return -1;
-    memcpy(out, buf, len);
-    out[len] = '\0';
+    *mib = total;
     return 0;
 }
 
 void gpu_load_lines(const char *log_path, json_t *out)
 {
-    FILE *f = fopen(log_path, "r");
+    char msg[256];
+    int fd = files_open(log_path, O_RDONLY, 0, msg, sizeof(msg));
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
     json_t *buffers = json_object();
     char line[1024];
 
     if (f == NULL) {
+        if (fd >= 0)
+            close(fd);
         json_decref(buffers);
         return;
     }

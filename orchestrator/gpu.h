@@ -10,19 +10,23 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/*
- * MiB of GPU memory in use on gpu (a CUDA_VISIBLE_DEVICES value; NULL: the
- * sum over all GPUs), from `nvidia-smi --query-gpu=memory.used`. -1 when
- * nvidia-smi is not there or says nothing usable. Blocks for the few tens
- * of milliseconds nvidia-smi takes.
- */
-long gpu_mib_used(const char *gpu);
+/* How long nvidia-smi may take before it is killed: a wedged driver can
+ * hang it for ever, and a run must not hang with it. */
+#define GPU_PROBE_MS 15000
 
 /*
- * The name of gpu ("Tesla T4"; NULL: the first GPU) from `nvidia-smi
- * --query-gpu=name` into out. 0, or -1 (out "") without nvidia-smi.
+ * nvidia-smi's argv asking the memory in use (and the name when
+ * with_name) of gpu (a CUDA_VISIBLE_DEVICES value; NULL: every GPU), as
+ * CSV without header or units. argv needs 8 slots.
  */
-int gpu_name(const char *gpu, char *out, size_t size);
+void gpu_query_argv(const char *gpu, int with_name, const char **argv);
+
+/*
+ * Its output: MiB in use (summed over the GPUs listed) into *mib, and the
+ * first GPU's name into name (when name is not NULL). Returns 0, or -1
+ * (*mib -1, name "") when the output is not what nvidia-smi prints.
+ */
+int gpu_parse(const char *out, long *mib, char *name, size_t size);
 
 /*
  * From a server log: "layers_offloaded" ("36/36") and "model_buffers_mib"

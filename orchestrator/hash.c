@@ -37,6 +37,12 @@ int hash_file(struct hash_job *job, const char *path)
     buf = xrealloc(NULL, 1 << 20);
     ok = ctx != NULL && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1;
     while (ok && (n = read(fd, buf, 1 << 20)) != 0) {
+        if (atomic_load(&job->cancel)) {
+            snprintf(job->err, sizeof(job->err),
+                     "hashing '%.200s' was cancelled", path);
+            ok = 0;
+            break;
+        }
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
@@ -86,8 +92,29 @@ int hash_file_async(uv_loop_t *loop, struct hash_job *job, const char *path,
 {
     snprintf(job->path, sizeof(job->path), "%s", path);
     job->err[0] = '\0';
+    atomic_store(&job->cancel, 0);
     job->done = done;
     job->ctx = ctx;
     job->work.data = job;
     return uv_queue_work(loop, &job->work, work_cb, after_cb);
+}
+
+void hash_cancel(struct hash_job *job)
+{
+    atomic_store(&job->cancel, 1);
+}
+
+void hash_bytes(const void *p, size_t n, char *hex)
+{
+    static const char digits[] = "0123456789abcdef";
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int len = 0, i;
+
+    if (EVP_Digest(p, n, md, &len, EVP_sha256(), NULL) != 1)
+        len = 0;
+    for (i = 0; i < len; i++) {
+        hex[2 * i] = digits[md[i] >> 4];
+        hex[2 * i + 1] = digits[md[i] & 15];
+    }
+    hex[2 * len] = '\0';
 }

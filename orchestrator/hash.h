@@ -7,6 +7,8 @@
 #ifndef HASH_H
 #define HASH_H
 
+#include <stdatomic.h>
+#include <stddef.h>
 #include <uv.h>
 
 struct hash_job {
@@ -17,6 +19,8 @@ struct hash_job {
     char err[256];            /* empty on success */
     void (*done)(struct hash_job *job);
     void *ctx;
+    atomic_int cancel; /* set from the loop: the worker stops at its next
+                          read, and done() runs with err set */
 };
 
 /* Hash path now, on this thread. Returns 0, or -1 with job->err set. */
@@ -26,5 +30,11 @@ int hash_file(struct hash_job *job, const char *path);
  * is the caller's and must live until then. Returns uv_queue_work's code. */
 int hash_file_async(uv_loop_t *loop, struct hash_job *job, const char *path,
                     void (*done)(struct hash_job *job), void *ctx);
+
+/* Stop an async hash soon (a signal came while a big file is read). */
+void hash_cancel(struct hash_job *job);
+
+/* The sha256 of p[0..n) as lower-case hex into hex (65 bytes). */
+void hash_bytes(const void *p, size_t n, char *hex);
 
 #endif

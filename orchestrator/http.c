@@ -75,10 +75,7 @@ static void check_done(struct http *h)
             continue;
         curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
         curl_easy_getinfo(m->easy_handle, CURLINFO_RESPONSE_CODE, &status);
-        if (m->data.result == CURLE_OPERATION_TIMEDOUT &&
-            strstr(r->errbuf, "Operation too slow"))
-            err = "no data from the server within the idle limit";
-        else if (m->data.result != CURLE_OK)
+        if (m->data.result != CURLE_OK)
             err =
                 r->errbuf[0] ? r->errbuf : curl_easy_strerror(m->data.result);
         /* the message points into r->errbuf: report before freeing */
@@ -245,14 +242,17 @@ static size_t write_cb(char *p, size_t size, size_t nmemb, void *userp)
 {
     struct http_req *r = userp;
     size_t n = size * nmemb;
+    long status = 0;
 
-    if (r->data != NULL && r->data(r->ctx, p, n) != 0)
+    /* curl knows the status before the first body byte */
+    curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (r->data != NULL && r->data(r->ctx, status, p, n) != 0)
         return 0; /* makes curl stop with CURLE_WRITE_ERROR */
     return n;
 }
 
 struct http_req *http_request(struct http *h, const char *url,
-                              const char *body, long timeout_ms, long idle_s,
+                              const char *body, long timeout_ms,
                               http_data_cb data, http_done_cb done, void *ctx)
 {
     struct http_req *r = xrealloc(NULL, sizeof(*r));
@@ -276,11 +276,6 @@ struct http_req *http_request(struct http *h, const char *url,
     curl_easy_setopt(r->easy, CURLOPT_PROXY, "");
     curl_easy_setopt(r->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
     curl_easy_setopt(r->easy, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
-    if (idle_s > 0) {
-        /* under 1 byte/s for idle_s seconds: the server has hung */
-        curl_easy_setopt(r->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        curl_easy_setopt(r->easy, CURLOPT_LOW_SPEED_TIME, idle_s);
-    }
     if (body != NULL) {
         size_t n = strlen(body);
         r->body = xrealloc(NULL, n + 1);
@@ -306,7 +301,12 @@ struct http_req *http_request(struct http *h, const char *url,
 
 void http_cancel(struct http *h, struct http_req *r)
 {
-    (void)h;
+    h->in_done++;
     r->done(r->ctx, 0, "cancelled");
+    h->in_done--;
     free_req(r);
+    if (h->free_pending && h->in_done == 0) {
+        h->free_pending = 0;
+        http_free(h, h->closed_cb, h->closed_ctx);
+    }
 }

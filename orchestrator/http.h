@@ -15,8 +15,9 @@
 struct http;
 struct http_req;
 
-/* Body bytes as they arrive; a non-zero return aborts the transfer. */
-typedef int (*http_data_cb)(void *ctx, const char *p, size_t n);
+/* Body bytes as they arrive, with the response's HTTP status; a non-zero
+ * return aborts the transfer. */
+typedef int (*http_data_cb)(void *ctx, long status, const char *p, size_t n);
 
 /*
  * The end of a request, exactly once. status is the HTTP status (0 when no
@@ -36,15 +37,17 @@ void http_free(struct http *h, void (*cb)(void *ctx), void *ctx);
 
 /*
  * Start a request to url: GET when body is NULL, else POST of body
- * (application/json). timeout_ms bounds the whole transfer (0: none);
- * idle_s aborts it when no byte arrives for that long (0: none). Returns
- * the request, or NULL when it could not start (done is then not called).
+ * (application/json). timeout_ms bounds the whole transfer (0: none; a
+ * stream's idle and deadline limits are the caller's, counted in tokens,
+ * not bytes). Returns the request, or NULL when it could not start (done
+ * is then not called).
  */
 struct http_req *http_request(struct http *h, const char *url,
-                              const char *body, long timeout_ms, long idle_s,
+                              const char *body, long timeout_ms,
                               http_data_cb data, http_done_cb done, void *ctx);
 
-/* Abort a request: its done callback runs with err "cancelled". */
+/* Abort a request: its done callback runs with err "cancelled", then it
+ * is freed. Like a done callback, that one may free the client. */
 void http_cancel(struct http *h, struct http_req *r);
 
 #endif

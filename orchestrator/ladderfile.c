@@ -108,6 +108,15 @@ int ladderfile_upsert(const char *path, const struct lrow *row, char *msg,
 
     if (ladderfile_read(path, 1, &rows, &n, msg, msgsize) != 0)
         return -1;
+    /* a resumed rung: nothing new, nothing written */
+    for (i = 0; i < n; i++)
+        if (strcmp(rows[i].rung, row->rung) == 0 &&
+            strcmp(rows[i].file, row->file) == 0 &&
+            rows[i].bytes == row->bytes &&
+            strcmp(rows[i].sha256, row->sha256) == 0) {
+            free(rows);
+            return 0;
+        }
     buf_puts(&b, header);
     for (i = 0; i <= n; i++) {
         const struct lrow *r = i < n ? &rows[i] : row;

@@ -3,15 +3,20 @@
  */
 #include "manifest.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
+#include "hash.h"
 #include "outfile.h"
 
-/* Compare want's keys with have's; report or record the first change. */
+/* Compare want's keys with have's; report or record the first change.
+ * *news counts keys that were new or changed. */
 static int merge(json_t *have, json_t *want, const char *where, int force,
-                 json_t *forced, char *msg, size_t msgsize)
+                 json_t *forced, int *news, char *msg, size_t msgsize)
 {
     const char *key;
     json_t *v;
@@ -19,6 +24,8 @@ static int merge(json_t *have, json_t *want, const char *where, int force,
     json_object_foreach(want, key, v)
     {
         json_t *old = json_object_get(have, key);
+        if (old == NULL || !json_equal(old, v))
+            (*news)++;
         if (old != NULL && !json_equal(old, v)) {
             char *a = json_dumps(old, JSON_ENCODE_ANY | JSON_COMPACT);
             char *b = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -51,18 +58,22 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
     json_error_t jerr;
     json_t *m, *rungs, *mine, *forced;
     char *text;
-    int rc;
+    int rc, news = 0, fd;
 
     snprintf(path, sizeof(path), "%s/manifest.json", rundir);
-    m = json_load_file(path, 0, &jerr);
-    if (m == NULL) {
-        FILE *f = fopen(path, "r");
-        if (f != NULL) {
-            fclose(f);
+    /* a link planted in its place is refused, not read */
+    fd = files_open(path, O_RDONLY, 0, msg, msgsize);
+    if (fd < 0 && errno != ENOENT)
+        return -1;
+    if (fd >= 0) {
+        m = json_loadfd(fd, 0, &jerr);
+        close(fd);
+        if (m == NULL) {
             snprintf(msg, msgsize, "%s:%d: malformed manifest: %s", path,
                      jerr.line, jerr.text);
             return -1;
         }
+    } else {
         m = json_object();
     }
     rungs = json_object_get(m, "rungs");
@@ -77,9 +88,9 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
     }
     forced = json_array();
     snprintf(where, sizeof(where), "rungs.%s", rung_name);
-    rc = merge(m, shared, "manifest", force, forced, msg, msgsize);
+    rc = merge(m, shared, "manifest", force, forced, &news, msg, msgsize);
     if (rc == 0)
-        rc = merge(mine, rung, where, force, forced, msg, msgsize);
+        rc = merge(mine, rung, where, force, forced, &news, msg, msgsize);
     if (rc == 0 && json_array_size(forced) > 0) {
         json_t *log = json_object_get(m, "forced");
         if (!json_is_array(log)) {
@@ -89,7 +100,8 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
         json_array_extend(log, forced);
     }
     json_decref(forced);
-    if (rc == 0) {
+    /* a resumed or finished rung with the same settings writes nothing */
+    if (rc == 0 && news > 0) {
         text = json_dumps(m, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
         if (text == NULL ||
             outfile_write(path, text, strlen(text), msg, msgsize) != 0)
@@ -98,4 +110,92 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
     }
     json_decref(m);
     return rc;
+}
+
+/* Flags whose value is a secret, by the words in their names. */
+static int secret_name(const char *name)
+{
+    static const char *const words[] = {"key",  "token", "secret", "pass",
+                                        "auth", "cred",  "cookie", NULL};
+    char low[128];
+    size_t i, n = strlen(name);
+
+    if (n >= sizeof(low))
+        n = sizeof(low) - 1;
+    for (i = 0; i < n; i++)
+        low[i] = (char)((name[i] >= 'A' && name[i] <= 'Z') ? name[i] + 32
+                                                           : name[i]);
+    low[n] = '\0';
+    for (i = 0; words[i]; i++)
+        if (strstr(low, words[i]) != NULL)
+            return 1;
+    return 0;
+}
+
+static json_t *redacted(const char *value)
+{
+    char hex[65], text[96];
+
+    hash_bytes(value, strlen(value), hex);
+    snprintf(text, sizeof(text), "<redacted sha256:%.16s>", hex);
+    return json_string(text);
+}
+
+json_t *manifest_redact_args(char *const *args, size_t n)
+{
+    json_t *a = json_array();
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const char *eq = strchr(args[i], '=');
+        if (args[i][0] == '-' && eq != NULL) {
+            char flag[128];
+            snprintf(flag, sizeof(flag), "%.*s", (int)(eq - args[i]), args[i]);
+            if (secret_name(flag)) {
+                json_t *r = redacted(eq + 1);
+                char text[256];
+                snprintf(text, sizeof(text), "%s=%s", flag,
+                         json_string_value(r));
+                json_decref(r);
+                json_array_append_new(a, json_string(text));
+                continue;
+            }
+        }
+        if (i > 0 && args[i - 1][0] == '-' &&
+            strchr(args[i - 1], '=') == NULL && secret_name(args[i - 1]))
+            json_array_append_new(a, redacted(args[i]));
+        else
+            json_array_append_new(a, json_string(args[i]));
+    }
+    return a;
+}
+
+json_t *manifest_redact_env(json_t *env)
+{
+    static const char *const clear[] = {"CUDA_VISIBLE_DEVICES",
+                                        "HIP_VISIBLE_DEVICES",
+                                        "ROCR_VISIBLE_DEVICES",
+                                        "GPU_DEVICE_ORDINAL",
+                                        "ONEAPI_DEVICE_SELECTOR",
+                                        "OMP_NUM_THREADS",
+                                        NULL};
+    json_t *o = json_object(), *v;
+    const char *key;
+    size_t i;
+
+    json_object_foreach(env, key, v)
+    {
+        const char *t = json_string_value(v);
+        int plain = 0;
+        for (i = 0; clear[i]; i++)
+            plain |= strcmp(key, clear[i]) == 0;
+        /* llama.cpp's and ggml's own settings, unless they name a key */
+        if ((strncmp(key, "LLAMA_ARG_", 10) == 0 ||
+             strncmp(key, "GGML_", 5) == 0) &&
+            !secret_name(key))
+            plain = 1;
+        json_object_set_new(
+            o, key, plain ? json_string(t ? t : "") : redacted(t ? t : ""));
+    }
+    return o;
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "files.h"
+
 static unsigned long long written;
 
 unsigned long long outfile_bytes_written(void)
@@ -35,18 +37,30 @@ static int sync_dir(const char *path)
 int outfile_write(const char *path, const char *data, size_t len, char *msg,
                   size_t msgsize)
 {
+    static unsigned serial;
     char tmp[4096];
     size_t off = 0;
-    int fd;
+    int fd = -1, e, tries;
 
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
-                         (long)getpid()) >= sizeof(tmp)) {
-        snprintf(msg, msgsize, "cannot write '%s': path too long", path);
+    /* a link where the file goes is refused, not replaced or followed */
+    if (files_check_target(path, msg, msgsize) != 0)
         return -1;
+    /* a temporary name nobody else has: O_EXCL never opens what is there
+     * (a planted link included), so on a clash the next name is tried */
+    for (tries = 0; fd < 0 && tries < 100; tries++) {
+        if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld.%u", path,
+                             (long)getpid(), serial++) >= sizeof(tmp)) {
+            snprintf(msg, msgsize, "cannot write '%s': path too long", path);
+            return -1;
+        }
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                  0644);
+        if (fd < 0 && errno != EEXIST)
+            break;
     }
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
+        snprintf(msg, msgsize, "cannot write '%s': %s", path,
+                 files_strerror(errno));
         return -1;
     }
     while (off < len) {
@@ -69,14 +83,16 @@ int outfile_write(const char *path, const char *data, size_t len, char *msg,
     written += len;
     if (sync_dir(path) != 0) {
         snprintf(msg, msgsize, "cannot sync the folder of '%s': %s", path,
-                 strerror(errno));
+                 files_strerror(errno));
         return -1;
     }
     return 0;
 fail:
-    snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
+    e = errno;
+    snprintf(msg, msgsize, "cannot write '%s': %s", path, files_strerror(e));
     if (fd >= 0)
         close(fd);
     unlink(tmp);
+    errno = e;
     return -1;
 }

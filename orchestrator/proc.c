@@ -1,6 +1,7 @@
 /*
- * proc.c - spawn, capture, stop.
+ * proc.c - start, watch, read, stop.
  */
+#define _GNU_SOURCE /* pipe2() */
 #include "proc.h"
 
 #include <errno.h>
@@ -9,42 +10,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "caplog.h"
 #include "cli.h"
+#include "spawn.h"
 
-#define LAST_LINE 512
+#define LAST_LINE  512
+#define READ_CHUNK 65536
 
 struct proc {
-    uv_process_t process;
-    uv_pipe_t out[2]; /* stdout, stderr */
-    uv_timer_t kill_timer;
-    int log_fd;
-    size_t head_cap, head_written; /* bytes written before the cap */
-    char *tail;                    /* ring of the last head_cap bytes */
-    size_t tail_len, tail_pos;
-    unsigned long long dropped;
+    uv_loop_t *loop;
+    pid_t pid;
+    int group;  /* signals go to -pid */
+    int out_fd; /* the read end of its output, or -1 */
+    uv_poll_t poll;
+    uv_signal_t chld;
+    uv_timer_t kill_timer, limit_timer;
+    struct caplog *log;
+    char *cap; /* a capture, NUL-terminated */
+    size_t cap_len, cap_max;
     char line[LAST_LINE], last[LAST_LINE];
     size_t line_len;
-    int open_pipes, exited, reported, closing, open_handles;
+    int polling, exited, reported, timed_out, open_handles, freed;
     long long status;
     int signal;
     proc_exit_cb exit_cb;
     void *ctx;
 };
-
-static void write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return; /* a log that cannot be written must not stop a run */
-        p += k;
-        n -= (size_t)k;
-    }
-}
 
 /* Remember the last complete non-blank line. */
 static void track_lines(struct proc *p, const char *s, size_t n)
@@ -64,184 +58,247 @@ static void track_lines(struct proc *p, const char *s, size_t n)
     }
 }
 
-static void take_output(struct proc *p, const char *s, size_t n)
+static void take(struct proc *p, const char *s, size_t n)
 {
-    size_t room = p->head_cap - p->head_written, k;
-
     track_lines(p, s, n);
-    if (room > 0) {
-        k = n < room ? n : room;
-        write_all(p->log_fd, s, k);
-        p->head_written += k;
-        s += k;
-        n -= k;
-    }
-    /* past the head: keep a ring of the tail */
-    while (n > 0) {
-        size_t at = p->tail_pos % p->head_cap;
-        k = p->head_cap - at < n ? p->head_cap - at : n;
-        if (p->tail_len == p->head_cap)
-            p->dropped += k;
-        memcpy(p->tail + at, s, k);
-        p->tail_pos += k;
-        p->tail_len =
-            p->tail_len + k > p->head_cap ? p->head_cap : p->tail_len + k;
-        s += k;
-        n -= k;
+    if (p->log != NULL)
+        caplog_write(p->log, s, n);
+    if (p->cap != NULL && p->cap_len < p->cap_max) {
+        size_t k = p->cap_max - p->cap_len < n ? p->cap_max - p->cap_len : n;
+        memcpy(p->cap + p->cap_len, s, k);
+        p->cap_len += k;
+        p->cap[p->cap_len] = '\0';
     }
 }
 
-static void flush_tail(struct proc *p)
+/* Read what is there now (the pipe is non-blocking). Returns 0 when it
+ * is empty for now, 1 when more may be waiting (a bounded number of reads,
+ * so a flood of output cannot starve the loop), -1 at EOF or an error. */
+static int drain(struct proc *p)
 {
-    char note[128];
-    size_t start;
+    char buf[READ_CHUNK];
+    int rounds;
 
-    if (p->tail_len == 0)
-        return;
-    snprintf(note, sizeof(note),
-             "\n[graveyard: %llu bytes of server output dropped here "
-             "(log cap)]\n",
-             p->dropped);
-    if (p->dropped > 0)
-        write_all(p->log_fd, note, strlen(note));
-    start = (p->tail_pos - p->tail_len) % p->head_cap;
-    if (start + p->tail_len <= p->head_cap) {
-        write_all(p->log_fd, p->tail + start, p->tail_len);
-    } else {
-        write_all(p->log_fd, p->tail + start, p->head_cap - start);
-        write_all(p->log_fd, p->tail, p->tail_len - (p->head_cap - start));
+    for (rounds = 0; rounds < 16; rounds++) {
+        ssize_t n = read(p->out_fd, buf, sizeof(buf));
+        if (n > 0) {
+            take(p, buf, (size_t)n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return 0;
+        return -1;
     }
-    p->tail_len = 0;
+    return 1;
 }
 
-static void maybe_report(struct proc *p)
+static void stop_polling(struct proc *p)
 {
-    if (!p->exited || p->open_pipes > 0 || p->reported)
-        return;
-    p->reported = 1;
-    flush_tail(p);
-    fsync(p->log_fd);
-    uv_timer_stop(&p->kill_timer);
-    p->exit_cb(p->ctx, p->status, p->signal);
-}
-
-static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
-{
-    static char chunk[65536];
-
-    (void)h;
-    (void)suggested;
-    /* one loop thread: a static buffer is safe and costs nothing */
-    *buf = uv_buf_init(chunk, sizeof(chunk));
-}
-
-static void read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
-{
-    struct proc *p = s->data;
-
-    if (n > 0) {
-        take_output(p, buf->base, (size_t)n);
-        return;
-    }
-    if (n < 0) {
-        uv_read_stop(s);
-        p->open_pipes--;
-        maybe_report(p);
+    if (p->polling) {
+        uv_poll_stop(&p->poll);
+        p->polling = 0;
     }
 }
 
-static void exit_cb(uv_process_t *h, int64_t status, int signal)
+static void poll_cb(uv_poll_t *h, int status, int events)
 {
     struct proc *p = h->data;
 
-    p->exited = 1;
-    p->status = status;
-    p->signal = signal;
-    maybe_report(p);
+    (void)events;
+    if (status < 0 || drain(p) < 0)
+        stop_polling(p);
 }
 
-struct proc *proc_spawn(uv_loop_t *loop, char *const *argv, char *const *env,
-                        const char *log_path, size_t log_cap, proc_exit_cb cb,
-                        void *ctx, char *msg, size_t msgsize)
+static void report(struct proc *p)
 {
-    struct proc *p = xrealloc(NULL, sizeof(*p));
-    uv_process_options_t o;
-    uv_stdio_container_t stdio[3];
-    int rc, i;
+    if (p->reported)
+        return;
+    p->reported = 1;
+    uv_timer_stop(&p->kill_timer);
+    uv_timer_stop(&p->limit_timer);
+    uv_signal_stop(&p->chld);
+    if (p->out_fd >= 0) {
+        /* what it wrote before it died is in the pipe: take it now, and
+         * never wait for an EOF that a grandchild could withhold */
+        if (p->polling)
+            while (drain(p) == 1)
+                ;
+        stop_polling(p);
+    }
+    if (p->exit_cb != NULL)
+        p->exit_cb(p->ctx, p->status, p->signal);
+}
 
-    memset(p, 0, sizeof(*p));
-    p->exit_cb = cb;
-    p->ctx = ctx;
-    p->head_cap = log_cap / 2 > 0 ? log_cap / 2 : 1;
-    p->tail = xrealloc(NULL, p->head_cap);
-    p->log_fd =
-        open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (p->log_fd < 0) {
-        snprintf(msg, msgsize, "cannot open server log '%s': %s", log_path,
-                 strerror(errno));
-        free(p->tail);
-        free(p);
-        return NULL;
-    }
-    for (i = 0; i < 2; i++) {
-        uv_pipe_init(loop, &p->out[i], 0);
-        p->out[i].data = p;
-    }
-    uv_timer_init(loop, &p->kill_timer);
-    p->kill_timer.data = p;
-    memset(&o, 0, sizeof(o));
-    stdio[0].flags = UV_IGNORE;
-    stdio[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-    stdio[1].data.stream = (uv_stream_t *)&p->out[0];
-    stdio[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-    stdio[2].data.stream = (uv_stream_t *)&p->out[1];
-    o.file = argv[0];
-    o.args = (char **)argv;
-    o.env = (char **)env;
-    o.stdio = stdio;
-    o.stdio_count = 3;
-    o.exit_cb = exit_cb;
-    /* its own session, so its process group is its pid: one signal to
-     * -pid reaches anything it started too */
-    o.flags = UV_PROCESS_DETACHED;
-    p->process.data = p;
-    rc = uv_spawn(loop, &p->process, &o);
-    /* the process handle is initialised even when spawning fails, and
-     * must be closed like the others */
-    p->open_handles = 4;
-    if (rc != 0) {
-        snprintf(msg, msgsize, "cannot start '%s': %s", argv[0],
-                 uv_strerror(rc));
-        p->exited = p->reported = 1;
-        proc_free(p);
-        return NULL;
-    }
-    for (i = 0; i < 2; i++) {
-        uv_read_start((uv_stream_t *)&p->out[i], alloc_cb, read_cb);
-        p->open_pipes++;
-    }
-    return p;
+/* Any child's SIGCHLD: is it this one? */
+static void chld_cb(uv_signal_t *h, int signum)
+{
+    struct proc *p = h->data;
+    int st;
+    pid_t w;
+
+    (void)signum;
+    if (p->exited)
+        return;
+    do
+        w = waitpid(p->pid, &st, WNOHANG);
+    while (w < 0 && errno == EINTR);
+    if (w != p->pid)
+        return;
+    p->exited = 1;
+    p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+    p->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+    report(p);
+}
+
+static void signal_child(struct proc *p, int sig)
+{
+    if (p->exited) /* reaped: the pid may be somebody else's now */
+        return;
+    kill(p->group ? -p->pid : p->pid, sig);
 }
 
 static void kill_cb(uv_timer_t *t)
 {
+    signal_child(t->data, SIGKILL);
+}
+
+static void limit_cb(uv_timer_t *t)
+{
     struct proc *p = t->data;
 
-    if (!p->exited)
-        uv_kill(-p->process.pid, SIGKILL);
+    p->timed_out = 1;
+    signal_child(p, SIGKILL);
+}
+
+static void closed_cb(uv_handle_t *h)
+{
+    struct proc *p = h->data;
+
+    if (--p->open_handles > 0)
+        return;
+    if (p->out_fd >= 0)
+        close(p->out_fd);
+    if (!p->exited) /* given up while running, and killed: reap it if it
+                       is gone already; never block on a process stuck in
+                       the kernel (a wedged GPU driver) */
+        waitpid(p->pid, NULL, WNOHANG);
+    free(p->cap);
+    free(p);
+}
+
+static void close_handles(struct proc *p)
+{
+    p->open_handles = 3;
+    uv_close((uv_handle_t *)&p->chld, closed_cb);
+    uv_close((uv_handle_t *)&p->kill_timer, closed_cb);
+    uv_close((uv_handle_t *)&p->limit_timer, closed_cb);
+    if (p->out_fd >= 0) {
+        p->open_handles++;
+        uv_close((uv_handle_t *)&p->poll, closed_cb);
+    }
+}
+
+struct proc *proc_start(uv_loop_t *loop, const struct proc_opts *o,
+                        proc_exit_cb cb, void *ctx, char *msg, size_t msgsize)
+{
+    struct proc *p = xrealloc(NULL, sizeof(*p));
+    struct spawn_spec s;
+    int out[2] = {-1, -1};
+
+    memset(p, 0, sizeof(*p));
+    p->loop = loop;
+    p->exit_cb = cb;
+    p->ctx = ctx;
+    p->log = o->log;
+    p->group = o->new_session;
+    p->out_fd = -1;
+    memset(&s, 0, sizeof(s));
+    s.argv = o->argv;
+    s.env = o->env;
+    s.fd[0] = SPAWN_NULL;
+    s.fd[1] = SPAWN_NULL;
+    s.fd[2] = o->stderr_fd;
+    s.fd[3] = o->fd3;
+    s.new_session = o->new_session;
+    s.pdeathsig = o->pdeathsig;
+    if (o->log != NULL || o->capture > 0) {
+        if (pipe2(out, O_CLOEXEC | O_NONBLOCK) != 0) {
+            snprintf(msg, msgsize, "cannot start '%s': %s", o->argv[0],
+                     strerror(errno));
+            free(p);
+            return NULL;
+        }
+        /* the child's end must block like any stdout */
+        fcntl(out[1], F_SETFL, 0);
+        s.fd[1] = out[1];
+        if (o->log != NULL)
+            s.fd[2] = out[1];
+        if (o->capture > 0) {
+            p->cap_max = o->capture;
+            p->cap = xrealloc(NULL, o->capture + 1);
+            p->cap[0] = '\0';
+        }
+        p->out_fd = out[0];
+    }
+    uv_signal_init(loop, &p->chld);
+    p->chld.data = p;
+    uv_timer_init(loop, &p->kill_timer);
+    p->kill_timer.data = p;
+    uv_timer_init(loop, &p->limit_timer);
+    p->limit_timer.data = p;
+    if (p->out_fd >= 0) {
+        uv_poll_init(loop, &p->poll, p->out_fd);
+        p->poll.data = p;
+    }
+    /* watch before the fork: a child that exits at once is not missed */
+    uv_signal_start(&p->chld, chld_cb, SIGCHLD);
+    if (spawn_start(&s, &p->pid, msg, msgsize) != 0) {
+        if (out[1] >= 0)
+            close(out[1]);
+        p->exited = p->reported = 1;
+        close_handles(p);
+        return NULL;
+    }
+    if (out[1] >= 0)
+        close(out[1]);
+    if (p->out_fd >= 0) {
+        uv_poll_start(&p->poll, UV_READABLE, poll_cb);
+        p->polling = 1;
+    }
+    if (o->timeout_ms > 0)
+        uv_timer_start(&p->limit_timer, limit_cb, o->timeout_ms, 0);
+    return p;
 }
 
 void proc_stop(struct proc *p, unsigned grace_ms)
 {
     if (p->exited)
         return;
-    uv_kill(-p->process.pid, SIGTERM);
-    uv_timer_start(&p->kill_timer, kill_cb, grace_ms, 0);
+    signal_child(p, SIGTERM);
+    if (!uv_is_active((uv_handle_t *)&p->kill_timer))
+        uv_timer_start(&p->kill_timer, kill_cb, grace_ms, 0);
+}
+
+void proc_kill(struct proc *p)
+{
+    signal_child(p, SIGKILL);
+}
+
+int proc_exited(const struct proc *p)
+{
+    return p->exited;
+}
+
+int proc_timed_out(const struct proc *p)
+{
+    return p->timed_out;
 }
 
 int proc_pid(const struct proc *p)
 {
-    return p->process.pid;
+    return p->pid;
 }
 
 const char *proc_last_line(const struct proc *p)
@@ -249,28 +306,21 @@ const char *proc_last_line(const struct proc *p)
     return p->last;
 }
 
-unsigned long long proc_dropped(const struct proc *p)
+const char *proc_output(const struct proc *p, size_t *len)
 {
-    return p->dropped;
-}
-
-static void closed_cb(uv_handle_t *h)
-{
-    struct proc *p = h->data;
-
-    if (--p->open_handles == 0) {
-        close(p->log_fd);
-        free(p->tail);
-        free(p);
-    }
+    if (len != NULL)
+        *len = p->cap_len;
+    return p->cap ? p->cap : "";
 }
 
 void proc_free(struct proc *p)
 {
-    int i;
-
-    uv_close((uv_handle_t *)&p->process, closed_cb);
-    for (i = 0; i < 2; i++)
-        uv_close((uv_handle_t *)&p->out[i], closed_cb);
-    uv_close((uv_handle_t *)&p->kill_timer, closed_cb);
+    if (p->freed)
+        return;
+    p->freed = 1;
+    if (!p->exited)
+        signal_child(p, SIGKILL); /* closed_cb reaps it */
+    p->reported = 1;
+    stop_polling(p);
+    close_handles(p);
 }

@@ -43,19 +43,63 @@ static void timings(struct reply *r, json_t *t)
     r->predicted_ms = num(t, "predicted_ms");
 }
 
+size_t reply_escaped_len(const char *text, size_t len)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' ||
+            c == '\r' || c == '\t')
+            n += 2;
+        else if (c < 0x20)
+            n += 6;
+        else
+            n += 1;
+    }
+    return n;
+}
+
+const char *reply_error_kind(int code)
+{
+    switch (code) {
+    case REPLY_EUTF8:
+        return "bad_utf8";
+    case REPLY_ENUL:
+        return "nul";
+    case REPLY_ETOOBIG:
+        return "too_long";
+    default:
+        return "bad_stream";
+    }
+}
+
 static int append(struct reply *r, struct buf *b, json_t *v, char *msg,
                   size_t msgsize)
 {
-    size_t n;
+    const char *s;
+    size_t n, e;
 
     if (!json_is_string(v))
         return 0;
+    s = json_string_value(v);
     n = json_string_length(v);
-    if (b->len + n > r->cap) {
-        snprintf(msg, msgsize, "reply longer than %zu bytes", r->cap);
-        return -1;
+    if (n == 0)
+        return 0;
+    if (memchr(s, '\0', n) != NULL) {
+        snprintf(msg, msgsize, "the reply holds a \\u0000 character");
+        return REPLY_ENUL;
     }
-    buf_append(b, json_string_value(v), n);
+    e = reply_escaped_len(s, n);
+    if (r->escaped + e > r->cap) {
+        snprintf(msg, msgsize,
+                 "reply longer than a row holds (%zu bytes once escaped)",
+                 r->cap);
+        return REPLY_ETOOBIG;
+    }
+    r->escaped += e;
+    r->progress++;
+    buf_append(b, s, n);
     return 0;
 }
 
@@ -71,12 +115,17 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
         r->done = 1;
         return 0;
     }
-    o = json_loadb(data, len, 0, &jerr);
+    /* NULs are let through the parser and refused by name below */
+    o = json_loadb(data, len, JSON_ALLOW_NUL, &jerr);
+    if (o == NULL && json_error_code(&jerr) == json_error_invalid_utf8) {
+        snprintf(msg, msgsize, "stream event is not valid UTF-8");
+        return REPLY_EUTF8;
+    }
     if (!json_is_object(o)) {
         snprintf(msg, msgsize, "stream event is not a JSON object: %s",
                  o ? "wrong type" : jerr.text);
         json_decref(o);
-        return -1;
+        return REPLY_EBAD;
     }
     if ((v = json_object_get(o, "error")) != NULL) {
         json_t *m = json_object_get(v, "message");
@@ -85,6 +134,7 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
                                             : "error event without message");
         if (r->error == NULL)
             abort();
+        r->progress++;
         json_decref(o);
         return 0;
     }
@@ -92,7 +142,7 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
     if (!json_is_array(v)) {
         snprintf(msg, msgsize, "stream event has no \"choices\"");
         json_decref(o);
-        return -1;
+        return REPLY_EBAD;
     }
     choice = json_array_get(v, 0); /* the usage chunk has choices: [] */
     delta = json_object_get(choice, "delta");
@@ -105,11 +155,15 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
                         msgsize);
     }
     v = json_object_get(choice, "finish_reason");
-    if (json_is_string(v))
+    if (rc == 0 && json_is_string(v)) {
         snprintf(r->finish, sizeof(r->finish), "%s", json_string_value(v));
+        r->progress++;
+    }
     v = json_object_get(json_object_get(o, "usage"), "completion_tokens");
     if (json_is_integer(v))
         r->completion_tokens = json_integer_value(v);
+    if (json_is_object(json_object_get(o, "timings")))
+        r->progress++;
     timings(r, json_object_get(o, "timings"));
     json_decref(o);
     return rc;

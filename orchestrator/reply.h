@@ -19,7 +19,11 @@
 
 struct reply {
     struct buf content, reasoning;  /* the deltas, joined */
-    size_t cap;                     /* most bytes either may hold */
+    size_t cap;                     /* most bytes content and reasoning
+                                       may take in a row, JSON-escaped */
+    size_t escaped;                 /* what they take now */
+    unsigned long progress;         /* pieces of text, finish, timings:
+                                       grows only when tokens come */
     char finish[16];                /* finish_reason, "" until seen */
     int done;                       /* "data: [DONE]" was seen */
     int events;                     /* events taken */
@@ -37,15 +41,37 @@ enum reply_outcome {
     REPLY_CUT,      /* the stream ended with neither: a failure */
 };
 
+/* What is wrong with an event: each is its own fault in a row. */
+enum {
+    REPLY_EBAD = -1,    /* not a chat-completion chunk (not JSON, no
+                           "choices") */
+    REPLY_EUTF8 = -2,   /* not valid UTF-8 */
+    REPLY_ENUL = -3,    /* a \u0000 in it */
+    REPLY_ETOOBIG = -4, /* the answer would not fit in a row */
+};
+
+/* cap: the most bytes content and reasoning may take together once
+ * escaped as JSON strings (what a row holds: rows.h's cap less room for
+ * the other fields). Counting escaped bytes, not raw ones, keeps a reply
+ * of control characters (six bytes each as \u0001) within the row
+ * reader's cap. */
 void reply_init(struct reply *r, size_t cap);
 void reply_release(struct reply *r);
 
 /*
- * Take one event's data. Returns 0, or -1 with a message in msg for an
- * event that is not a chunk (not JSON, no choices) or text over the cap.
+ * Take one event's data. Returns 0, or one of REPLY_E* with a message in
+ * msg.
  */
 int reply_event(struct reply *r, const char *data, size_t len, char *msg,
                 size_t msgsize);
+
+/* The bytes text takes as a JSON string's contents (jansson's escapes:
+ * '"', '\\' and \b \f \n \r \t in two, other controls in six). */
+size_t reply_escaped_len(const char *text, size_t len);
+
+/* The fault's name in a row's error_kind: "bad_stream", "bad_utf8",
+ * "nul", "too_long". */
+const char *reply_error_kind(int code);
 
 enum reply_outcome reply_outcome(const struct reply *r);
 

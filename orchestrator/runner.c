@@ -1,13 +1,16 @@
 /*
  * runner.c - one rung's run as a chain of libuv callbacks.
  *
- * The order: read the questions and the rows (store), and if every
- * question is answered and the summary exists, print it and stop. Else
- * ask the binary for its --version, hash the model off the loop (or find
- * it in the cache), check the manifest, start the server, poll /health,
- * ask, append, and at the end stop the server and write rows/<RUNG>.done.
- * Every failure ends in finish(), which stops the server first: no child
- * outlives us.
+ * The order: check what was given without creating anything (questions,
+ * model, the binary and its --version); take the rung's lock; read the
+ * rows (store); hash the model off the loop (or find it in the cache) and
+ * check the manifest, for a finished rung too; a finished rung prints its
+ * summary and stops there. Else stop a server an earlier run left, ask
+ * nvidia-smi what is in use, start the server, poll /health, ask, append,
+ * and at the end stop the server and write rows/<RUNG>.done. Every failure
+ * ends in finish(), which stops the server first; and the server dies
+ * with this process however it dies (spawn.h). No child is waited for
+ * without a time limit.
  */
 #include "runner.h"
 
@@ -19,90 +22,109 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
 #include "../grader/emit.h"
 #include "../grader/extract.h"
+#include "../grader/rows.h"
 #include "../grader/stats.h"
+#include "caplog.h"
 #include "cli.h"
+#include "config.h"
+#include "files.h"
 #include "gpu.h"
 #include "hash.h"
 #include "http.h"
 #include "ladderfile.h"
 #include "manifest.h"
 #include "outfile.h"
+#include "pidfile.h"
 #include "proc.h"
 #include "questions.h"
 #include "reply.h"
+#include "spawn.h"
 #include "sse.h"
 #include "store.h"
 
 #define MAX_DEATHS     3 /* deaths on one question before an error row */
 #define MAX_STREAK     3 /* questions in a row with deaths: give up */
-#define REPLY_CAP      (4u << 20)
 #define HEALTH_POLL_MS 250
+#define VERSION_MS     30000 /* --version may take this long */
+#define EXIT_WAIT_MS   1000  /* after a broken stream, for the exit */
+#define ERRBODY_CAP    65536 /* an HTTP error's body kept */
+/* a reply's content and reasoning, escaped, leave this much of a row for
+ * the other fields (the id is at most 256 bytes, 1.5 KiB escaped) */
+#define ROW_SLACK (64u << 10)
+#define REPLY_CAP (GRADER_ROW_MAX - ROW_SLACK)
 
 enum phase { P_PREPARE, P_STARTING, P_ASKING, P_STOPPING, P_DONE };
 
 struct runner {
     const struct run_opts *o;
-    uv_loop_t *loop;
+    uv_loop_t loop;
     struct questions qs;
     struct store store;
+    struct caplog log;
+    int log_open;
     struct http *http;
+    struct http_req *req; /* the request in flight */
     struct proc *server;
-    uv_timer_t timer;
+    struct proc *probe;                   /* nvidia-smi in flight */
+    void (*after_probe)(struct runner *); /* what follows it */
+    int probe_loaded;                     /* it asks for gpu_loaded */
+    uv_timer_t timer;    /* health polls; the wait for an exit */
+    uv_timer_t watch;    /* a request's idle limit and deadline */
     uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
+    int handles;         /* the loop's handles are initialised */
     struct hash_job model_hash;
+    int hashing;     /* an async hash is in flight */
     int hash_cached; /* it came from RUNDIR/sha256.cache */
     int lock_fd;     /* RUNDIR/locks/RUNG.lock, held while we run */
+    int complete;    /* every question answered and .done written */
     char cache_path[4200];
     char version[256];
     char url[64];
     int port, port_tries;
     enum phase phase;
-    size_t next;       /* question being asked */
-    size_t current;    /* question the attempt count belongs to */
-    int attempts;      /* of this question */
-    int streak;        /* questions in a row that saw a death */
-    int died_here;     /* this question saw a death */
-    int server_dead;   /* the server's exit was reported */
-    int retry_on_exit; /* a failed request waits for the exit */
-    uint64_t started_ms, health_deadline;
+    size_t next;        /* question being asked */
+    size_t current;     /* question the attempt count belongs to */
+    int attempts;       /* of this question */
+    int streak;         /* questions in a row that saw a server fault */
+    int died_here;      /* this question saw one */
+    int server_dead;    /* the server's exit was reported */
+    int ready;          /* /health said ok */
+    int retry_on_exit;  /* a failed request waits for the exit */
+    int awaiting_exit;  /* a broken stream: did the server die? */
+    int hung, overtime; /* the watch cancelled the request, and why */
+    const char *death;  /* "died" or "hung": the last server fault */
+    const char *fault;  /* a refused stream's error_kind, or NULL */
+    char fault_msg[512];
+    uint64_t started_ms, last_token_ms, health_deadline;
+    uint64_t idle_ms, deadline_ms;
+    unsigned long progress_seen;
     struct reply reply;
     struct sse sse;
     long http_status;
+    struct buf errbody; /* an HTTP error's body */
     int exit_code;
     char err[1024];
     char pid_path[4200], log_path[4200];
     unsigned long long asked;
-    unsigned long long log_dropped; /* server log bytes over the cap */
-    long gpu_before, gpu_loaded;    /* MiB from nvidia-smi, -1 unknown */
-    char gpu_name[128];             /* nvidia-smi's name, or "" */
-    int progress_fd;                /* a ladder's pipe, or -1 */
-    size_t asked_here;              /* rows added by this process */
+    long gpu_before, gpu_loaded; /* MiB from nvidia-smi, -1 unknown */
+    char gpu_name[128];          /* nvidia-smi's name, or "" */
+    int progress_fd;             /* a ladder's pipe, or -1 */
+    size_t asked_here;           /* rows added by this process */
     uint64_t first_ask_ms;
     int server_starts;
+    char **env;          /* the server's environment */
+    char pool[48][1024]; /* the server's templated arguments */
 };
 
 static void start_server(struct runner *r);
-static void hashed(struct hash_job *job);
-
-/* Free a server that is gone, keeping the count of log bytes it dropped. */
-static void drop_server(struct runner *r)
-{
-    r->log_dropped += proc_dropped(r->server);
-    proc_free(r->server);
-    r->server = NULL;
-}
 static void ask(struct runner *r);
 static void finish(struct runner *r, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -122,6 +144,13 @@ static void say(const struct runner *r, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+/* Free a server that is gone. */
+static void drop_server(struct runner *r)
+{
+    proc_free(r->server);
+    r->server = NULL;
+}
+
 /* ---- the end ----------------------------------------------------------- */
 
 static void close_all(struct runner *r)
@@ -129,11 +158,32 @@ static void close_all(struct runner *r)
     if (r->http) {
         http_free(r->http, NULL, NULL);
         r->http = NULL;
+        r->req = NULL;
     }
+    if (r->probe) {
+        proc_free(r->probe); /* killed if still running */
+        r->probe = NULL;
+    }
+    if (r->hashing)
+        hash_cancel(&r->model_hash); /* the loop waits for its end */
     if (!uv_is_closing((uv_handle_t *)&r->timer))
         uv_close((uv_handle_t *)&r->timer, NULL);
+    if (!uv_is_closing((uv_handle_t *)&r->watch))
+        uv_close((uv_handle_t *)&r->watch, NULL);
     for (int i = 0; i < 3; i++)
-        uv_close((uv_handle_t *)&r->sigs[i], NULL);
+        if (!uv_is_closing((uv_handle_t *)&r->sigs[i]))
+            uv_close((uv_handle_t *)&r->sigs[i], NULL);
+}
+
+/* The server is gone (or never was): end the loop. */
+static void finished(struct runner *r)
+{
+    r->phase = P_DONE;
+    if (r->server != NULL) {
+        drop_server(r);
+        unlink(r->pid_path);
+    }
+    close_all(r);
 }
 
 /* Stop everything; the exit status is code. The server, if running, is
@@ -154,17 +204,13 @@ static void finish(struct runner *r, int code, const char *fmt, ...)
         va_end(ap);
     }
     uv_timer_stop(&r->timer);
+    uv_timer_stop(&r->watch);
     if (r->server != NULL && !r->server_dead) {
         r->phase = P_STOPPING;
         proc_stop(r->server, r->o->grace_ms);
-        return; /* server_exit_cb comes back here */
+        return; /* server_exit comes back to finished() */
     }
-    r->phase = P_DONE;
-    if (r->server != NULL) {
-        drop_server(r);
-        unlink(r->pid_path);
-    }
-    close_all(r);
+    finished(r);
 }
 
 /* ---- rows -------------------------------------------------------------- */
@@ -194,7 +240,7 @@ static void progress(struct runner *r)
     if (r->progress_fd < 0)
         return;
     r->asked_here++;
-    secs = (double)(uv_now(r->loop) - r->first_ask_ms) / 1000.0;
+    secs = (double)(uv_now(&r->loop) - r->first_ask_ms) / 1000.0;
     n = snprintf(line, sizeof(line),
                  "{\"done\": %zu, \"total\": %zu, \"right\": %zu, "
                  "\"tps\": %.1f, \"sec_per_q\": %.3f}\n",
@@ -205,23 +251,24 @@ static void progress(struct runner *r)
         r->progress_fd = -1;
 }
 
-/* Append the row for the current question; error is NULL for an answer. */
-static int append_row(struct runner *r, const char *error)
+/* The row for the current question as text (new, free()); kind and error
+ * are NULL for an answer. *right says how it was graded. */
+static char *row_text(struct runner *r, const char *kind, const char *error,
+                      int *right)
 {
     const struct question *q = &r->qs.q[r->next];
     struct grader_num said, ref;
-    char msg[512], *text;
     long long tokens = reply_tokens(&r->reply);
     int has = !error &&
               grader_extract(r->reply.content.p, r->reply.content.len, &said);
-    int right;
+    char *text;
     json_t *row;
 
     grader_num_parse(q->answer, strlen(q->answer), &ref);
-    right = has && strcmp(said.s, ref.s) == 0;
+    *right = has && strcmp(said.s, ref.s) == 0;
     row = json_pack(
-        "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,"
-        "s:i,s:I}",
+        "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o,"
+        "s:o,s:i,s:I}",
         "id", q->id, "rung", r->o->rung, "reference", q->answer, "content",
         error ? json_null() : str_or_null(&r->reply.content),
         "reasoning_content",
@@ -231,24 +278,45 @@ static int append_row(struct runner *r, const char *error)
         "truncated", !error && reply_truncated(&r->reply, r->o->max_tokens),
         "completion_tokens", tokens >= 0 ? json_integer(tokens) : json_null(),
         "decode_tps", num_or_null(r->reply.decode_tps), "error",
-        error ? json_string(error) : json_null(), "extracted",
-        has ? grader_emit_number(said.s) : json_null(), "right", right,
+        error ? json_string(error) : json_null(), "error_kind",
+        kind ? json_string(kind) : json_null(), "extracted",
+        has ? grader_emit_number(said.s) : json_null(), "right", *right,
         "prompt_tokens",
         r->reply.prompt_n >= 0 ? json_integer(r->reply.prompt_n) : json_null(),
         "prompt_ms", num_or_null(r->reply.prompt_ms), "predicted_ms",
         num_or_null(r->reply.predicted_ms), "http_status",
         r->http_status ? json_integer(r->http_status) : json_null(),
         "attempts", r->attempts, "latency_ms",
-        (json_int_t)(uv_now(r->loop) - r->started_ms));
+        (json_int_t)(uv_now(&r->loop) - r->started_ms));
     if (row == NULL)
         abort();
     text = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(10));
     json_decref(row);
     if (text == NULL)
         abort();
-    if (store_append(&r->store, text, strlen(text), msg, sizeof(msg)) != 0) {
+    return text;
+}
+
+/* Append the row for the current question; kind and error are NULL for an
+ * answer. */
+static int append_row(struct runner *r, const char *kind, const char *error)
+{
+    int right;
+    char msg[1024], *text = row_text(r, kind, error, &right);
+    size_t len = strlen(text);
+
+    /* the reply's cap leaves room for the rest, so this cannot happen;
+     * if it did, the reader would refuse the row and the rung for ever */
+    if (len + 1 > GRADER_ROW_MAX) {
         free(text);
-        finish(r, EXIT_FAILED, "%s", msg);
+        text = row_text(r, "too_long",
+                        "the row would be longer than the row reader's cap",
+                        &right);
+        len = strlen(text);
+    }
+    if (store_append(&r->store, text, len, msg, sizeof(msg)) != 0) {
+        free(text);
+        finish(r, files_exit_code(r->store.err), "%s", msg);
         return -1;
     }
     free(text);
@@ -276,9 +344,11 @@ static void next_question(struct runner *r)
     ask(r);
 }
 
-static void answered(struct runner *r, const char *error)
+/* A row for the current question (an answer when kind is NULL), then the
+ * next question. */
+static void answered(struct runner *r, const char *kind, const char *error)
 {
-    if (append_row(r, error) != 0)
+    if (append_row(r, kind, error) != 0)
         return;
     if (!r->died_here)
         r->streak = 0;
@@ -294,103 +364,209 @@ static void answered(struct runner *r, const char *error)
 static int sse_event(void *ctx, const char *data, size_t len)
 {
     struct runner *r = ctx;
-    char msg[256];
+    int rc =
+        reply_event(&r->reply, data, len, r->fault_msg, sizeof(r->fault_msg));
 
-    if (reply_event(&r->reply, data, len, msg, sizeof(msg)) != 0) {
-        snprintf(r->err, sizeof(r->err), "%s", msg);
+    if (rc != 0) {
+        r->fault = reply_error_kind(rc);
         return 1;
+    }
+    /* progress is counted in tokens: comments, empty events and a
+     * byte-at-a-time trickle do not keep a request alive */
+    if (r->reply.progress != r->progress_seen) {
+        r->progress_seen = r->reply.progress;
+        r->last_token_ms = uv_now(&r->loop);
     }
     return 0;
 }
 
-static int body_cb(void *ctx, const char *p, size_t n)
+static int body_cb(void *ctx, long status, const char *p, size_t n)
 {
     struct runner *r = ctx;
+    int rc;
 
-    /* an HTTP error before the stream is JSON, not SSE: keep it */
-    if (r->http_status == 0 && n > 0 && p[0] == '{') {
-        if (r->reply.content.len + n <= 65536)
-            buf_append(&r->reply.content, p, n);
+    r->http_status = status;
+    if (status >= 400) { /* an error body is JSON, not SSE: keep it */
+        if (r->errbody.len + n <= ERRBODY_CAP)
+            buf_append(&r->errbody, p, n);
         return 0;
     }
-    r->http_status = 200;
-    return sse_feed(&r->sse, p, n) == 0 ? 0 : 1;
+    rc = sse_feed(&r->sse, p, n);
+    if (rc == SSE_ETOOBIG && r->fault == NULL) {
+        r->fault = "too_long";
+        snprintf(r->fault_msg, sizeof(r->fault_msg),
+                 "a stream line or event longer than %u bytes",
+                 (unsigned)REPLY_CAP);
+    }
+    return rc == 0 ? 0 : 1;
 }
 
-/* The server died (or hung and was killed) on this question. */
+/* The watch: no token for idle_ms (hung), or the deadline passed. */
+static void watch_cb(uv_timer_t *t)
+{
+    struct runner *r = t->data;
+    uint64_t now = uv_now(&r->loop);
+    uint64_t idle_at = r->last_token_ms + r->idle_ms;
+    uint64_t late_at = r->started_ms + r->deadline_ms;
+
+    if (r->req == NULL)
+        return;
+    if (now >= idle_at)
+        r->hung = 1;
+    else if (now >= late_at)
+        r->overtime = 1;
+    else {
+        uv_timer_start(&r->watch, watch_cb,
+                       (idle_at < late_at ? idle_at : late_at) - now, 0);
+        return;
+    }
+    http_cancel(r->http, r->req); /* request_done runs now */
+}
+
+/* The server is gone, having died (or hung and been stopped) on this
+ * question: restart it and ask again, or after MAX_DEATHS write the
+ * question's error row. */
 static void server_died(struct runner *r)
 {
-    char last[512], error[800];
+    char last[512], error[900];
+    int hung = strcmp(r->death, "hung") == 0;
 
+    r->retry_on_exit = r->awaiting_exit = 0;
     snprintf(last, sizeof(last), "%s", proc_last_line(r->server));
     drop_server(r);
     if (!r->died_here) {
         r->died_here = 1;
         if (++r->streak >= MAX_STREAK) {
             finish(r, EXIT_FAILED,
-                   "the server died on %d questions in a row, the last "
+                   "the server %s on %d questions in a row, the last "
                    "'%s': %s",
-                   MAX_STREAK, r->qs.q[r->next].id, last);
+                   hung ? "hung" : "died", MAX_STREAK, r->qs.q[r->next].id,
+                   last);
             return;
         }
     }
     if (r->attempts >= MAX_DEATHS) {
-        snprintf(error, sizeof(error),
-                 "the server died %d times on this question; its last log "
-                 "line: %.600s",
-                 MAX_DEATHS, last);
+        if (hung)
+            snprintf(error, sizeof(error),
+                     "no token from the server for %llu s, %d times (it "
+                     "was restarted each time); its last log line: %.600s",
+                     (unsigned long long)(r->idle_ms / 1000), MAX_DEATHS,
+                     last);
+        else
+            snprintf(error, sizeof(error),
+                     "the server died %d times on this question; its last "
+                     "log line: %.600s",
+                     MAX_DEATHS, last);
         say(r, "%s: %s", r->qs.q[r->next].id, error);
         /* an error row for it, then the next question on a new server */
         r->http_status = 0;
         reply_release(&r->reply);
         reply_init(&r->reply, REPLY_CAP);
-        if (append_row(r, error) != 0)
+        if (append_row(r, r->death, error) != 0)
             return;
         r->next++;
     } else {
-        say(r, "the server died on %s (attempt %d): %s; restarting",
-            r->qs.q[r->next].id, r->attempts, last);
+        say(r, "the server %s on %s (attempt %d): %s; restarting",
+            hung ? "hung" : "died", r->qs.q[r->next].id, r->attempts, last);
     }
     start_server(r);
+}
+
+/* A broken stream: after EXIT_WAIT_MS the server has not exited. */
+static void exit_wait_cb(uv_timer_t *t)
+{
+    struct runner *r = t->data;
+
+    if (!r->awaiting_exit || r->phase != P_ASKING)
+        return;
+    r->awaiting_exit = 0;
+    /* alive: not restarted, but a fault in the streak all the same */
+    if (!r->died_here) {
+        r->died_here = 1;
+        if (++r->streak >= MAX_STREAK) {
+            finish(r, EXIT_FAILED,
+                   "the stream broke off on %d questions in a row, the "
+                   "last '%s'",
+                   MAX_STREAK, r->qs.q[r->next].id);
+            return;
+        }
+    }
+    answered(r, "cut",
+             "the stream broke off before the answer ended, and the "
+             "server stayed up");
 }
 
 static void request_done(void *ctx, long status, const char *err)
 {
     struct runner *r = ctx;
     enum reply_outcome out = reply_outcome(&r->reply);
-    char error[600];
+    char error[800];
 
+    r->req = NULL;
+    uv_timer_stop(&r->watch);
     if (r->phase != P_ASKING)
         return;
+    if (r->hung) {
+        /* stuck: it is stopped, and asked again on a new one */
+        r->hung = 0;
+        r->death = "hung";
+        r->retry_on_exit = 1;
+        if (r->server_dead)
+            server_died(r);
+        else
+            proc_stop(r->server, r->o->grace_ms);
+        return;
+    }
+    if (r->overtime) {
+        r->overtime = 0;
+        snprintf(error, sizeof(error),
+                 "no whole answer within the request's deadline of %llu s",
+                 (unsigned long long)(r->deadline_ms / 1000));
+        answered(r, "deadline", error);
+        return;
+    }
+    if (r->fault != NULL) {
+        /* the server is alive and said something we cannot take: a row
+         * that names it, and the same server goes on */
+        answered(r, r->fault, r->fault_msg);
+        return;
+    }
     if (status >= 400) {
         /* the server answered with an error: an error row, not a retry */
-        json_t *body = json_loadb(r->reply.content.p ? r->reply.content.p : "",
-                                  r->reply.content.len, 0, NULL);
+        json_t *body = json_loadb(r->errbody.p ? r->errbody.p : "",
+                                  r->errbody.len, 0, NULL);
         const char *m = json_string_value(
             json_object_get(json_object_get(body, "error"), "message"));
         snprintf(error, sizeof(error), "HTTP %ld: %.500s", status,
-                 m ? m : (r->reply.content.len ? r->reply.content.p : ""));
+                 m ? m : (r->errbody.len ? r->errbody.p : ""));
         json_decref(body);
-        r->http_status = status;
-        answered(r, error);
+        answered(r, "http", error);
         return;
     }
     if (err == NULL && !sse_pending(&r->sse) && out == REPLY_FINISHED) {
-        answered(r, NULL);
+        answered(r, NULL, NULL);
         return;
     }
     if (err == NULL && out == REPLY_ERROR) {
         snprintf(error, sizeof(error), "stream error: %.500s", r->reply.error);
-        answered(r, error);
+        answered(r, "stream_error", error);
         return;
     }
-    /* cut off: the server died or hung. Make sure it is gone, then retry
-     * from its exit callback. */
-    r->retry_on_exit = 1;
-    if (r->server_dead)
+    if (err == NULL) {
+        answered(r, "bad_stream",
+                 "the stream ended without a finish_reason or [DONE]");
+        return;
+    }
+    /* the connection broke: a server that died does that. Retry from its
+     * exit callback; if it has not exited within EXIT_WAIT_MS, it is up
+     * and the question gets a "cut" row instead */
+    r->death = "died";
+    if (r->server_dead) {
         server_died(r);
-    else
-        proc_stop(r->server, r->o->grace_ms);
+        return;
+    }
+    r->awaiting_exit = 1;
+    uv_timer_start(&r->timer, exit_wait_cb, EXIT_WAIT_MS, 0);
 }
 
 static char *request_body(struct runner *r, const struct question *q)
@@ -423,19 +599,93 @@ static void ask(struct runner *r)
     r->phase = P_ASKING;
     r->attempts++;
     r->http_status = 0;
+    r->fault = NULL;
+    r->hung = r->overtime = 0;
+    r->errbody.len = 0;
     reply_release(&r->reply);
     reply_init(&r->reply, REPLY_CAP);
     sse_release(&r->sse);
     sse_init(&r->sse, REPLY_CAP, sse_event, r);
-    r->started_ms = uv_now(r->loop);
+    r->progress_seen = 0;
+    r->started_ms = r->last_token_ms = uv_now(&r->loop);
     if (r->first_ask_ms == 0)
         r->first_ask_ms = r->started_ms;
     body = request_body(r, &r->qs.q[r->next]);
     snprintf(url, sizeof(url), "%s/v1/chat/completions", r->url);
-    if (http_request(r->http, url, body, 0, r->o->idle_s, body_cb,
-                     request_done, r) == NULL)
-        finish(r, EXIT_FAILED, "cannot start a request to %s", url);
+    r->req = http_request(r->http, url, body, 0, body_cb, request_done, r);
     free(body);
+    if (r->req == NULL) {
+        finish(r, EXIT_FAILED, "cannot start a request to %s", url);
+        return;
+    }
+    uv_timer_start(&r->watch, watch_cb,
+                   r->idle_ms < r->deadline_ms ? r->idle_ms : r->deadline_ms,
+                   0);
+}
+
+/* ---- nvidia-smi, on the loop ------------------------------------------- */
+
+/* How long nvidia-smi may take: GPU_PROBE_MS, or GRAVEYARD_PROBE_MS
+ * (milliseconds, 100 to 600000: for a slow driver, and for the tests). */
+static uint64_t probe_ms(void)
+{
+    const char *s = getenv("GRAVEYARD_PROBE_MS");
+    char *end;
+    long v;
+
+    if (s == NULL)
+        return GPU_PROBE_MS;
+    v = strtol(s, &end, 10);
+    return (*end == '\0' && end != s && v >= 100 && v <= 600000)
+               ? (uint64_t)v
+               : GPU_PROBE_MS;
+}
+
+static void probe_exit(void *ctx, long long status, int sig)
+{
+    struct runner *r = ctx;
+    long mib = -1;
+    void (*next)(struct runner *) = r->after_probe;
+
+    if (status == 0 && sig == 0)
+        gpu_parse(proc_output(r->probe, NULL), &mib,
+                  r->probe_loaded ? NULL : r->gpu_name, sizeof(r->gpu_name));
+    else if (proc_timed_out(r->probe))
+        say(r, "nvidia-smi did not answer in %.1f s; GPU memory not recorded",
+            (double)probe_ms() / 1000);
+    if (r->probe_loaded)
+        r->gpu_loaded = mib;
+    else
+        r->gpu_before = mib;
+    proc_free(r->probe);
+    r->probe = NULL;
+    if (r->phase != P_DONE && r->phase != P_STOPPING)
+        next(r);
+}
+
+/* Ask nvidia-smi (killed after probe_ms()) what is in use, then next.
+ * Without nvidia-smi, next at once. */
+static void probe_gpu(struct runner *r, int loaded,
+                      void (*next)(struct runner *))
+{
+    const char *argv[8];
+    struct proc_opts po;
+    char msg[256];
+
+    gpu_query_argv(r->o->gpu, !loaded, argv);
+    memset(&po, 0, sizeof(po));
+    po.argv = (char *const *)argv;
+    po.capture = 4096;
+    po.stderr_fd = SPAWN_NULL;
+    po.fd3 = SPAWN_CLOSED;
+    po.new_session = 1;
+    po.pdeathsig = SIGKILL;
+    po.timeout_ms = probe_ms();
+    r->probe_loaded = loaded;
+    r->after_probe = next;
+    r->probe = proc_start(&r->loop, &po, probe_exit, r, msg, sizeof(msg));
+    if (r->probe == NULL)
+        next(r); /* no nvidia-smi: null in .done */
 }
 
 /* ---- the server -------------------------------------------------------- */
@@ -447,17 +697,19 @@ static void health_done(void *ctx, long status, const char *err)
     struct runner *r = ctx;
 
     (void)err;
-    if (r->phase != P_STARTING)
+    if (r->phase != P_STARTING || r->ready)
         return;
     if (status == 200) {
+        r->ready = 1;
         say(r, "server ready on port %d (pid %d)", r->port,
             proc_pid(r->server));
         if (r->server_starts == 1)
-            r->gpu_loaded = gpu_mib_used(r->o->gpu);
-        next_question(r);
+            probe_gpu(r, 1, next_question);
+        else
+            next_question(r);
         return;
     }
-    if (uv_now(r->loop) > r->health_deadline) {
+    if (uv_now(&r->loop) > r->health_deadline) {
         finish(r, EXIT_FAILED,
                "the server was not ready after %ld s; its last log line: %s",
                r->o->health_timeout_s, proc_last_line(r->server));
@@ -473,23 +725,32 @@ static void health_poll(uv_timer_t *t)
 
     snprintf(url, sizeof(url), "%s/health", r->url);
     /* a per-poll timeout: the ik fork's /health hangs while loading */
-    if (http_request(r->http, url, NULL, 2000, 0, NULL, health_done, r) ==
-        NULL)
+    if (http_request(r->http, url, NULL, 2000, NULL, health_done, r) == NULL)
         finish(r, EXIT_FAILED, "cannot poll %s", url);
 }
 
 static void server_exit(void *ctx, long long status, int sig)
 {
     struct runner *r = ctx;
+    const char *last;
 
     r->server_dead = 1;
-    if (r->phase == P_STOPPING) {
-        r->phase = P_PREPARE; /* let finish() complete */
-        finish(r, r->exit_code, NULL);
+    switch (r->phase) {
+    case P_STOPPING:
+        finished(r);
         return;
-    }
-    if (r->phase == P_STARTING) {
-        const char *last = proc_last_line(r->server);
+    case P_STARTING:
+        if (r->ready) {
+            /* it died while nvidia-smi was asked: a death on the next
+             * question, which finds no server */
+            if (r->probe != NULL) {
+                proc_free(r->probe);
+                r->probe = NULL;
+            }
+            next_question(r);
+            return;
+        }
+        last = proc_last_line(r->server);
         uv_timer_stop(&r->timer);
         if (strstr(last, "bind") && ++r->port_tries < 5) {
             say(r, "port %d is taken; trying another", r->port);
@@ -502,10 +763,16 @@ static void server_exit(void *ctx, long long status, int sig)
                "ready; its last log line: %s",
                status, sig, last);
         return;
+    case P_ASKING:
+        if (r->retry_on_exit || r->awaiting_exit) {
+            uv_timer_stop(&r->timer);
+            server_died(r);
+        }
+        /* else: the request in flight fails, and request_done sees it */
+        return;
+    default:
+        return;
     }
-    if (r->phase == P_ASKING && r->retry_on_exit)
-        server_died(r);
-    /* else: the request in flight fails and request_done retries */
 }
 
 /* A free port on 127.0.0.1, from the kernel. */
@@ -513,7 +780,7 @@ static int free_port(void)
 {
     struct sockaddr_in a;
     socklen_t len = sizeof(a);
-    int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
 
     if (fd < 0)
         return -1;
@@ -527,17 +794,7 @@ static int free_port(void)
     return port;
 }
 
-static void write_pid(struct runner *r)
-{
-    char text[32];
-    char msg[512];
-
-    snprintf(text, sizeof(text), "%d\n", proc_pid(r->server));
-    if (outfile_write(r->pid_path, text, strlen(text), msg, sizeof(msg)))
-        say(r, "%s", msg);
-}
-
-/* Replace {model} {port} {ngl} {ctx} {seed} in s into out. */
+/* Replace {model} {port} {ngl} {ctx} {seed} {gpu} in s into out. */
 static void expand(const struct runner *r, const char *s, const char *port,
                    const char *ctx, const char *ngl, char *out, size_t size)
 {
@@ -565,15 +822,14 @@ static void expand(const struct runner *r, const char *s, const char *port,
 
 /*
  * The server's arguments from the config's template (checked by
- * cmd_run: strings, {model} and {port} present, any --host 127.0.0.1).
- * With --ngl auto, a "{ngl}" item goes, and the flag before it. The
- * server always binds 127.0.0.1: without --host in the template, it is
- * added.
+ * config_check_argv_template: {model} and {port} present, --host only
+ * 127.0.0.1). With --ngl auto, a "{ngl}" item goes, and the flag before
+ * it. The server always binds 127.0.0.1: without --host in the template,
+ * it is added.
  */
 static size_t template_argv(struct runner *r, const char **argv, size_t n,
                             const char *port, const char *ctx, const char *ngl)
 {
-    static char pool[48][1024];
     json_t *item;
     size_t i, host = 0;
 
@@ -588,8 +844,8 @@ static size_t template_argv(struct runner *r, const char **argv, size_t n,
             continue;
         }
         host |= strcmp(t, "--host") == 0;
-        expand(r, t, port, ctx, ngl, pool[i], sizeof(pool[i]));
-        argv[n++] = pool[i];
+        expand(r, t, port, ctx, ngl, r->pool[i], sizeof(r->pool[i]));
+        argv[n++] = r->pool[i];
     }
     if (!host) {
         argv[n++] = "--host";
@@ -598,28 +854,70 @@ static size_t template_argv(struct runner *r, const char **argv, size_t n,
     return n;
 }
 
-/* The config's extra server environment, {gpu} and the rest expanded;
- * a variable that needs a GPU when none was given is left out. */
-static void template_env(struct runner *r)
+static int env_named(const char *entry, const char *name)
 {
+    size_t n = strlen(name);
+
+    return strncmp(entry, name, n) == 0 && entry[n] == '=';
+}
+
+/*
+ * The server's environment: ours, less graveyard's own variables (the
+ * ladder's pid and progress fd are not the server's business), with
+ * CUDA_VISIBLE_DEVICES for --gpu and the config's templates expanded (a
+ * variable that needs a GPU when none was given is left out).
+ */
+static char **server_env(const struct runner *r)
+{
+    extern char **environ;
+    size_t n = 0, k = 0, i;
+    char **env, value[1024];
     const char *key;
     json_t *v;
-    char value[1024];
 
+    while (environ[n])
+        n++;
+    env = xrealloc(NULL, (n + json_object_size(r->o->env_template) + 2) *
+                             sizeof(*env));
+    for (i = 0; i < n; i++) {
+        const char *e = environ[i];
+        int drop = strncmp(e, "GRAVEYARD_", 10) == 0 ||
+                   (r->o->gpu && env_named(e, "CUDA_VISIBLE_DEVICES"));
+        json_object_foreach(r->o->env_template, key, v) drop |=
+            env_named(e, key);
+        if (!drop)
+            env[k++] = strdup(e);
+    }
+    /* the template's own CUDA_VISIBLE_DEVICES ("1{gpu}") wins */
+    if (r->o->gpu != NULL &&
+        json_object_get(r->o->env_template, "CUDA_VISIBLE_DEVICES") == NULL) {
+        size_t len = strlen(r->o->gpu) + 22;
+        env[k] = xrealloc(NULL, len);
+        snprintf(env[k++], len, "CUDA_VISIBLE_DEVICES=%s", r->o->gpu);
+    }
     json_object_foreach(r->o->env_template, key, v)
     {
         const char *t = json_string_value(v);
+        size_t len;
         if (t == NULL || (r->o->gpu == NULL && strstr(t, "{gpu}")))
             continue;
         expand(r, t, "", "", "", value, sizeof(value));
-        setenv(key, value, 1);
+        len = strlen(key) + strlen(value) + 2;
+        env[k] = xrealloc(NULL, len);
+        snprintf(env[k++], len, "%s=%s", key, value);
     }
+    env[k] = NULL;
+    for (i = 0; i < k; i++)
+        if (env[i] == NULL)
+            abort();
+    return env;
 }
 
 static void start_server(struct runner *r)
 {
-    char port[16], ctx[32], ngl[16], msg[512];
+    char port[16], ctx[32], ngl[16], msg[512], note[96];
     const char *argv[64];
+    struct proc_opts po;
     size_t n = 0, i;
 
     r->port = free_port();
@@ -651,64 +949,36 @@ static void start_server(struct runner *r)
     for (i = 0; i < r->o->n_server_args && n < 62; i++)
         argv[n++] = r->o->server_args[i];
     argv[n] = NULL;
-    /* inherited by the child; this process itself uses no GPU */
-    if (r->o->gpu != NULL)
-        setenv("CUDA_VISIBLE_DEVICES", r->o->gpu, 1);
-    template_env(r);
-    if (r->server_starts == 0) {
-        r->gpu_before = gpu_mib_used(r->o->gpu); /* before any load */
-        gpu_name(r->o->gpu, r->gpu_name, sizeof(r->gpu_name));
-    }
     r->server_dead = 0;
-    r->retry_on_exit = 0;
+    r->ready = 0;
+    r->retry_on_exit = r->awaiting_exit = 0;
     r->server_starts++;
     r->phase = P_STARTING;
-    r->server = proc_spawn(r->loop, (char *const *)argv, NULL, r->log_path,
-                           r->o->log_cap, server_exit, r, msg, sizeof(msg));
+    snprintf(note, sizeof(note), "[graveyard: server start %d on port %d]\n",
+             r->server_starts, r->port);
+    caplog_write(&r->log, note, strlen(note));
+    memset(&po, 0, sizeof(po));
+    po.argv = (char *const *)argv;
+    po.env = r->env;
+    po.log = &r->log;
+    po.fd3 = SPAWN_CLOSED;
+    po.new_session = 1;
+    /* a server must not outlive us, however we die: SIGKILL, since nobody
+     * is left to wait for a graceful stop */
+    po.pdeathsig = SIGKILL;
+    r->server = proc_start(&r->loop, &po, server_exit, r, msg, sizeof(msg));
     if (r->server == NULL) {
         finish(r, EXIT_FAILED, "%s", msg);
         return;
     }
-    write_pid(r);
+    if (pidfile_write(r->pid_path, proc_pid(r->server), msg, sizeof(msg)))
+        say(r, "%s", msg);
     r->health_deadline =
-        uv_now(r->loop) + (uint64_t)r->o->health_timeout_s * 1000;
+        uv_now(&r->loop) + (uint64_t)r->o->health_timeout_s * 1000;
     uv_timer_start(&r->timer, health_poll, 100, 0);
 }
 
-/* ---- before the server: stale server, hash, version, manifest --------- */
-
-/* A server left by a graveyard that was killed: stop its process group. */
-static void reap_stale(struct runner *r)
-{
-    FILE *f = fopen(r->pid_path, "r");
-    char cmd[64], line[4096] = "";
-    long pid = 0;
-    int i;
-
-    if (f == NULL)
-        return;
-    if (fscanf(f, "%ld", &pid) != 1)
-        pid = 0;
-    fclose(f);
-    snprintf(cmd, sizeof(cmd), "/proc/%ld/cmdline", pid);
-    if (pid > 1 && (f = fopen(cmd, "r")) != NULL) {
-        size_t n = fread(line, 1, sizeof(line) - 1, f);
-        fclose(f);
-        line[n] = '\0';
-        /* only if it is still the server we started (pids are reused) */
-        if (strcmp(line, r->o->llama) == 0) {
-            say(r, "stopping server pid %ld left by an earlier run", pid);
-            kill((pid_t)-pid, SIGTERM);
-            for (i = 0; i < 50 && kill((pid_t)pid, 0) == 0; i++) {
-                struct timespec ts = {0, 100000000};
-                nanosleep(&ts, NULL);
-            }
-            if (kill((pid_t)pid, 0) == 0)
-                kill((pid_t)-pid, SIGKILL);
-        }
-    }
-    unlink(r->pid_path);
-}
+/* ---- before the server: hash, manifest, stale server ------------------ */
 
 static json_t *settings(struct runner *r, const char *qhash)
 {
@@ -727,28 +997,31 @@ static json_t *settings(struct runner *r, const char *qhash)
 }
 
 /*
- * Record what this rung is made with: the sha256 cache, the manifest and
- * ladder.tsv. Several graveyards may share a run folder (a ladder on
- * several GPUs, shards): these read-modify-write files are changed under
- * one lock, RUNDIR/locks/files.lock. Returns 0 or the exit status.
+ * Record what this rung is made with, or check it for a finished rung:
+ * the sha256 cache, the manifest and ladder.tsv, each written only when
+ * something in it is new. Several graveyards may share a run folder (a
+ * ladder on several GPUs, shards): these read-modify-write files are
+ * changed under one lock, RUNDIR/locks/files.lock. Returns 0 or the exit
+ * status.
  */
 static int record(struct runner *r, const struct hash_job *job, char *msg,
                   size_t msgsize)
 {
     static struct hash_job qjob; /* 4 KB of path: not on the stack */
     static struct lrow lrow;
-    json_t *shared, *rung, *args;
+    json_t *shared, *rung;
     char path[4200];
-    size_t i;
     int fd, rc, changed;
 
     snprintf(path, sizeof(path), "%s/locks/files.lock", r->o->rundir);
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+    fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
+    if (fd < 0)
+        return files_exit_code(errno);
+    /* the others hold it for milliseconds */
+    if (flock(fd, LOCK_EX) != 0) {
         snprintf(msg, msgsize, "cannot lock '%.900s': %s", path,
                  strerror(errno));
-        if (fd >= 0)
-            close(fd);
+        close(fd);
         return EXIT_FAILED;
     }
     if (!r->hash_cached &&
@@ -759,41 +1032,65 @@ static int record(struct runner *r, const struct hash_job *job, char *msg,
         snprintf(msg, msgsize, "%s", qjob.err);
         goto out;
     }
-    args = json_array();
-    for (i = 0; i < r->o->n_server_args; i++)
-        json_array_append_new(args, json_string(r->o->server_args[i]));
     shared = settings(r, qjob.hex);
-    rung = json_pack("{s:s,s:I,s:s,s:I,s:i,s:o}", "model", r->o->model,
-                     "bytes", (json_int_t)job->bytes, "sha256", job->hex,
-                     "ctx", (json_int_t)r->o->ctx, "ngl", r->o->ngl,
-                     "server_args", args);
+    rung =
+        json_pack("{s:s,s:I,s:s,s:I,s:i,s:o}", "model", r->o->model, "bytes",
+                  (json_int_t)job->bytes, "sha256", job->hex, "ctx",
+                  (json_int_t)r->o->ctx, "ngl", r->o->ngl, "server_args",
+                  manifest_redact_args((char *const *)r->o->server_args,
+                                       r->o->n_server_args));
     if (r->o->argv_template)
         json_object_set(rung, "server_argv", r->o->argv_template);
     if (r->o->env_template)
-        json_object_set(rung, "server_env", r->o->env_template);
+        json_object_set_new(rung, "server_env",
+                            manifest_redact_env(r->o->env_template));
     changed = manifest_check(r->o->rundir, r->o->rung, shared, rung,
                              r->o->force, msg, msgsize);
     json_decref(shared);
     json_decref(rung);
     if (changed != 0)
-        goto out;
+        goto out; /* a setting differs: bad input, whatever the rung's state */
     snprintf(lrow.rung, sizeof(lrow.rung), "%s", r->o->rung);
     snprintf(lrow.file, sizeof(lrow.file), "%s", r->o->model);
     lrow.bytes = job->bytes;
     memcpy(lrow.sha256, job->hex, sizeof(lrow.sha256));
     snprintf(path, sizeof(path), "%s/ladder.tsv", r->o->rundir);
-    rc = ladderfile_upsert(path, &lrow, msg, msgsize) != 0 ? EXIT_FAILED : 0;
+    rc = ladderfile_upsert(path, &lrow, msg, msgsize) != 0
+             ? files_exit_code(errno)
+             : 0;
 out:
     close(fd); /* releases the lock */
     return rc;
+}
+
+/* An already finished rung: print its summary, start nothing. */
+static int print_done(const struct runner *r)
+{
+    char path[4200], line[4096];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/rows/%s.done", r->o->rundir, r->o->rung);
+    if ((f = fopen(path, "r")) == NULL)
+        return -1;
+    if (fgets(line, sizeof(line), f) != NULL)
+        fputs(line, stdout);
+    fclose(f);
+    return 0;
+}
+
+static void first_start(struct runner *r)
+{
+    start_server(r);
 }
 
 static void hashed(struct hash_job *job)
 {
     struct runner *r = job->ctx;
     char msg[1024];
+    long stale;
     int rc;
 
+    r->hashing = 0;
     if (r->phase != P_PREPARE)
         return;
     if (job->err[0] != '\0') {
@@ -804,16 +1101,34 @@ static void hashed(struct hash_job *job)
         finish(r, rc, "%s", msg);
         return;
     }
+    if (r->complete) {
+        /* the settings are the rows' settings: the summary stands */
+        print_done(r);
+        finish(r, EXIT_OK, NULL);
+        return;
+    }
     say(r, "%s, model sha256 %.12s...%s, %zu of %zu questions answered",
         r->version, job->hex, r->hash_cached ? " (cached)" : "", r->store.rows,
         r->qs.n);
-    reap_stale(r);
-    r->http = http_new(r->loop);
+    if (caplog_open(&r->log, r->log_path, r->o->log_cap, msg, sizeof(msg))) {
+        finish(r, files_exit_code(errno), "%s", msg);
+        return;
+    }
+    r->log_open = 1;
+    stale = pidfile_reap(r->pid_path, 5000, msg, sizeof(msg));
+    if (stale < 0) {
+        finish(r, files_exit_code(errno), "%s", msg);
+        return;
+    }
+    if (stale > 0)
+        say(r, "stopped server pid %ld left by an earlier run", stale);
+    r->http = http_new(&r->loop);
     if (r->http == NULL) {
         finish(r, EXIT_FAILED, "libcurl did not start");
         return;
     }
-    start_server(r);
+    r->env = server_env(r);
+    probe_gpu(r, 0, first_start);
 }
 
 static void signal_cb(uv_signal_t *h, int signum)
@@ -877,7 +1192,7 @@ static int write_done(struct runner *r)
                   "peak_rss_kb", (json_int_t)ru.ru_maxrss,
                   "rows_bytes_written", (json_int_t)r->store.written,
                   "server_starts", r->server_starts, "server_log_dropped",
-                  (json_int_t)r->log_dropped));
+                  (json_int_t)r->log.dropped));
     text = grader_emit_dumps(done);
     json_decref(done);
     if (text == NULL)
@@ -905,27 +1220,14 @@ out:
     return rc;
 }
 
-/* An already finished rung: print its summary, start nothing. */
-static int print_done(const struct runner *r)
-{
-    char path[4200], line[4096];
-    FILE *f;
-
-    snprintf(path, sizeof(path), "%s/rows/%s.done", r->o->rundir, r->o->rung);
-    if (r->store.rows < r->qs.n || (f = fopen(path, "r")) == NULL)
-        return -1;
-    if (fgets(line, sizeof(line), f) != NULL)
-        fputs(line, stdout);
-    fclose(f);
-    return 0;
-}
-
 /*
  * One graveyard at a time on a rung: an exclusive flock on
  * RUNDIR/locks/RUNG.lock, held until we exit (the kernel drops it when a
  * process dies, so a stale lock is never in the way). The fd is
- * close-on-exec: the server must not hold it after we are gone.
- * Returns 0, EXIT_BUSY when another process holds it, EXIT_USAGE.
+ * close-on-exec, and every child's descriptors are closed anyway: a
+ * server never holds it after we are gone.
+ * Returns 0, EXIT_BUSY when another process holds it, or the exit status
+ * for the failure (1 for a full disk, 2 for a bad folder).
  */
 static int lock_rung(const struct run_opts *o, int *fd, char *msg,
                      size_t msgsize)
@@ -933,23 +1235,15 @@ static int lock_rung(const struct run_opts *o, int *fd, char *msg,
     char path[4200], pid[32] = "";
     ssize_t n;
 
-    /* the run folder and its parents, as mkdir -p */
-    snprintf(path, sizeof(path), "%s/", o->rundir);
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
-            goto fail;
-        *p = '/';
-    }
+    if (files_mkdir(o->rundir, 1, msg, msgsize) != 0)
+        return files_exit_code(errno);
     snprintf(path, sizeof(path), "%s/locks", o->rundir);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST)
-        goto fail;
+    if (files_mkdir(path, 0, msg, msgsize) != 0)
+        return files_exit_code(errno);
     snprintf(path, sizeof(path), "%s/locks/%s.lock", o->rundir, o->rung);
-    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    *fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
     if (*fd < 0)
-        goto fail;
+        return files_exit_code(errno);
     if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
         n = pread(*fd, pid, sizeof(pid) - 1, 0);
         pid[n > 0 ? n : 0] = '\0';
@@ -963,130 +1257,192 @@ static int lock_rung(const struct run_opts *o, int *fd, char *msg,
     }
     snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
     if (ftruncate(*fd, 0) != 0 ||
-        pwrite(*fd, pid, strlen(pid), 0) != (ssize_t)strlen(pid))
-        goto fail;
+        pwrite(*fd, pid, strlen(pid), 0) != (ssize_t)strlen(pid)) {
+        int e = errno;
+        snprintf(msg, msgsize, "cannot write '%.900s': %s", path,
+                 files_strerror(e));
+        return files_exit_code(e);
+    }
     return 0;
-fail:
-    snprintf(msg, msgsize, "cannot lock the rung in '%.900s': %s", path,
-             strerror(errno));
-    return EXIT_USAGE;
 }
 
-/* Started by graveyard ladder: die with it, stopping our server, rather
- * than run on as an orphan after a SIGKILL of the ladder. */
-static void follow_parent(void)
+/*
+ * Everything that can be checked before anything is created: the model
+ * is a file we can read, the binary is there and answers --version (in
+ * VERSION_MS; it dies with us), the paths hold no control character.
+ * Returns 0 or the exit status, with the message in msg.
+ */
+static int check_inputs(struct runner *r, char *msg, size_t msgsize)
 {
-#ifdef __linux__
-    const char *p = getenv("GRAVEYARD_LADDER_PID");
+    const struct run_opts *o = r->o;
+    char path[4200], status[64];
+    struct stat st;
+    int fd, rc, e;
 
-    if (p == NULL)
+    if (!config_path_ok(o->model) || !config_path_ok(o->rundir)) {
+        snprintf(msg, msgsize,
+                 "the model and run folder paths may not hold "
+                 "control characters");
+        return EXIT_USAGE;
+    }
+    if (strlen(o->rundir) + strlen(o->rung) > 3900) {
+        snprintf(msg, msgsize, "path too long: '%.200s'", o->rundir);
+        return EXIT_USAGE;
+    }
+    if ((fd = open(o->model, O_RDONLY | O_CLOEXEC)) < 0 ||
+        fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        e = fd < 0 ? errno : EISDIR;
+        if (fd >= 0)
+            close(fd);
+        snprintf(msg, msgsize, "cannot read model '%s': %s", o->model,
+                 e == EISDIR ? "not a file" : strerror(e));
+        return EXIT_USAGE;
+    }
+    close(fd);
+    if ((e = spawn_resolve(o->llama, path, sizeof(path))) != 0) {
+        snprintf(msg, msgsize, "cannot run '%s': %s (give --llama)", o->llama,
+                 strerror(e));
+        return EXIT_USAGE;
+    }
+    rc = spawn_version(o->llama, VERSION_MS, r->version, sizeof(r->version));
+    if (rc == SPAWN_ENOEXEC || rc == 127) {
+        snprintf(msg, msgsize,
+                 "cannot run '%s --version': is it a llama-server binary?",
+                 o->llama);
+        return EXIT_USAGE;
+    }
+    if (rc != 0) {
+        snprintf(msg, msgsize, "'%s --version' %s: is it a llama-server?",
+                 o->llama, spawn_status_text(rc, status, sizeof(status)));
+        return EXIT_FAILED;
+    }
+    if (r->version[0] == '\0') {
+        snprintf(msg, msgsize, "'%s --version' printed no 'version:' line",
+                 o->llama);
+        return EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* GRAVEYARD_PROGRESS_FD: a ladder's pipe, if it really is one. It is
+ * close-on-exec and non-blocking; -1 when absent or not a pipe. */
+static int progress_fd(void)
+{
+    const char *s = getenv("GRAVEYARD_PROGRESS_FD");
+    struct stat st;
+    char *end;
+    long fd;
+
+    if (s == NULL)
+        return -1;
+    fd = strtol(s, &end, 10);
+    if (*end != '\0' || end == s || fd < 3 || fd > 1024 ||
+        fstat((int)fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return -1;
+    if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) != 0 ||
+        fcntl((int)fd, F_SETFL, O_NONBLOCK) != 0)
+        return -1;
+    return (int)fd;
+}
+
+static void free_env(char **env)
+{
+    if (env == NULL)
         return;
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if ((long)getppid() != atol(p))
-        raise(SIGTERM); /* it died before prctl took effect */
-#endif
+    for (size_t i = 0; env[i]; i++)
+        free(env[i]);
+    free(env);
 }
 
 int runner_run(const struct run_opts *o)
 {
     struct runner *r = xrealloc(NULL, sizeof(*r));
-    char msg[1024], logs[4096];
-    int code, rc;
+    static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
+    char msg[1024], path[4000];
+    int code;
 
     memset(r, 0, sizeof(*r));
     r->o = o;
     r->lock_fd = -1;
+    r->log.fd = -1;
     r->gpu_before = r->gpu_loaded = -1;
-    r->progress_fd = getenv("GRAVEYARD_PROGRESS_FD")
-                         ? atoi(getenv("GRAVEYARD_PROGRESS_FD"))
-                         : -1;
-    if (r->progress_fd >= 0)
-        fcntl(r->progress_fd, F_SETFL, O_NONBLOCK);
     r->current = (size_t)-1;
-    r->loop = uv_default_loop();
+    r->death = "died";
+    r->idle_ms = (uint64_t)o->idle_s * 1000;
+    r->deadline_ms = (uint64_t)o->request_timeout_s * 1000;
+    r->progress_fd = progress_fd();
+    /* a write to a ladder that is gone must fail, not kill us */
+    signal(SIGPIPE, SIG_IGN);
     reply_init(&r->reply, REPLY_CAP);
     sse_init(&r->sse, REPLY_CAP, sse_event, r);
-    if ((code = lock_rung(o, &r->lock_fd, msg, sizeof(msg))) != 0) {
-        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
-        goto out;
-    }
+    /* check first, then create: bad input leaves nothing behind */
     if (questions_load(o->questions, o->limit, &r->qs, msg, sizeof(msg))) {
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
         code = EXIT_USAGE;
         goto out;
     }
+    if ((code = check_inputs(r, msg, sizeof(msg))) != 0) {
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        goto out;
+    }
+    if ((code = lock_rung(o, &r->lock_fd, msg, sizeof(msg))) != 0) {
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        goto out;
+    }
     if (store_open(&r->store, o->rundir, o->rung, msg, sizeof(msg)) != 0) {
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
-        code = EXIT_USAGE;
+        code = files_exit_code(r->store.err);
         goto out;
     }
     if (r->store.cut > 0)
         say(r, "cut back a torn last row (%zu bytes) in %s", r->store.cut,
             r->store.path);
-    if (print_done(r) == 0) {
-        code = EXIT_OK;
+    snprintf(path, sizeof(path), "%s/rows/%s.done", o->rundir, o->rung);
+    r->complete = r->store.rows >= r->qs.n && access(path, F_OK) == 0;
+    snprintf(path, sizeof(path), "%s/logs", o->rundir);
+    if (!r->complete && files_mkdir(path, 0, msg, sizeof(msg)) != 0) {
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        code = files_exit_code(errno);
         goto out;
     }
-    if (strlen(o->rundir) + strlen(o->rung) > 3900) {
-        fprintf(stderr, "graveyard run %s: path too long: '%s'\n", o->rung,
-                o->rundir);
-        code = EXIT_USAGE;
-        goto out;
-    }
-    snprintf(logs, sizeof(logs), "%s/logs", o->rundir);
-    if (mkdir(logs, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "graveyard run %s: cannot create '%s': %s\n", o->rung,
-                logs, strerror(errno));
-        code = EXIT_FAILED;
-        goto out;
-    }
-    snprintf(r->log_path, sizeof(r->log_path), "%s/%s.server.log", logs,
+    snprintf(r->log_path, sizeof(r->log_path), "%s/%s.server.log", path,
              o->rung);
     snprintf(r->pid_path, sizeof(r->pid_path), "%s/%s.server.pid", o->rundir,
              o->rung);
-    uv_timer_init(r->loop, &r->timer);
-    r->timer.data = r;
-    {
-        static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
-        for (int i = 0; i < 3; i++) {
-            uv_signal_init(r->loop, &r->sigs[i]);
-            r->sigs[i].data = r;
-            uv_signal_start(&r->sigs[i], signal_cb, signums[i]);
-        }
-    }
-    follow_parent();
-    /* the build, before anything else: --version takes milliseconds */
-    rc = cli_version(o->llama, r->version, sizeof(r->version));
-    if (rc == 127 || rc < 0)
-        finish(r, EXIT_USAGE,
-               "cannot run '%s --version': is it a "
-               "llama-server binary?",
-               o->llama);
-    else if (rc != 0)
-        finish(r, EXIT_FAILED,
-               "'%s --version' failed (status %d): is it a llama-server?",
-               o->llama, rc);
-    else if (r->version[0] == '\0')
-        finish(r, EXIT_FAILED, "'%s --version' printed no 'version:' line",
-               o->llama);
     snprintf(r->cache_path, sizeof(r->cache_path), "%s/sha256.cache",
              o->rundir);
-    if (r->phase == P_PREPARE &&
-        sha_cache_get(r->cache_path, o->model, r->model_hash.hex,
+    if (uv_loop_init(&r->loop) != 0) {
+        fprintf(stderr, "graveyard run %s: libuv did not start\n", o->rung);
+        code = EXIT_FAILED;
+        goto out;
+    }
+    r->handles = 1;
+    uv_timer_init(&r->loop, &r->timer);
+    r->timer.data = r;
+    uv_timer_init(&r->loop, &r->watch);
+    r->watch.data = r;
+    for (int i = 0; i < 3; i++) {
+        uv_signal_init(&r->loop, &r->sigs[i]);
+        r->sigs[i].data = r;
+        uv_signal_start(&r->sigs[i], signal_cb, signums[i]);
+    }
+    if (sha_cache_get(r->cache_path, o->model, r->model_hash.hex,
                       &r->model_hash.bytes)) {
         /* hashed before, and the file's size and mtime are unchanged */
         r->model_hash.ctx = r;
         r->hash_cached = 1;
         hashed(&r->model_hash);
-    } else if (r->phase == P_PREPARE &&
-               hash_file_async(r->loop, &r->model_hash, o->model, hashed, r) !=
-                   0)
+    } else if (hash_file_async(&r->loop, &r->model_hash, o->model, hashed,
+                               r) != 0) {
         finish(r, EXIT_FAILED, "cannot queue the model's hash");
-    uv_run(r->loop, UV_RUN_DEFAULT);
+    } else {
+        r->hashing = 1;
+    }
+    uv_run(&r->loop, UV_RUN_DEFAULT);
     code = r->exit_code;
     if (r->err[0] != '\0')
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, r->err);
-    if (code == EXIT_OK && write_done(r) != 0)
+    if (code == EXIT_OK && !r->complete && write_done(r) != 0)
         code = EXIT_FAILED;
     if (code != EXIT_OK && code != EXIT_USAGE)
         fprintf(stderr,
@@ -1094,13 +1450,22 @@ int runner_run(const struct run_opts *o)
                 "same command to resume\n",
                 o->rung, r->store.rows, r->qs.n);
 out:
+    if (r->log_open)
+        caplog_close(&r->log);
     if (r->lock_fd >= 0)
         close(r->lock_fd); /* releases the lock */
     store_close(&r->store);
     questions_release(&r->qs);
     reply_release(&r->reply);
     sse_release(&r->sse);
-    uv_loop_close(r->loop);
+    buf_release(&r->errbody);
+    free_env(r->env);
+    if (r->handles) {
+        uv_run(&r->loop, UV_RUN_DEFAULT); /* close callbacks */
+        if (uv_loop_close(&r->loop) != 0)
+            fprintf(stderr, "graveyard run %s: a handle was left open\n",
+                    o->rung);
+    }
     free(r);
     return code;
 }

@@ -4,11 +4,18 @@
  * Start one llama-server for one GGUF, wait until /health says ready, ask
  * every question not yet answered (one at a time, streamed), append one
  * row per answer, stop the server, write the rung's summary. Resumable:
- * the rows file is the state (store.h). Faults: a server that dies on a
- * question is restarted and asked again; after 3 deaths on one question
- * that question becomes an error row; a server that cannot start, or dies
- * on 3 different questions in a row, stops the rung with an error. The
- * runner computes no statistic: the summary comes from the grader.
+ * the rows file is the state (store.h). Faults (docs/run.md), each named
+ * in its row's error_kind: a server that dies on a question ("died") or
+ * sends no token for idle_s ("hung") is restarted and asked again, and
+ * after 3 times the question becomes an error row; a server that is alive
+ * and sends what is not a chat stream ("bad_stream", "bad_utf8", "nul"),
+ * an answer too long for a row ("too_long"), an HTTP error ("http"), an
+ * error event ("stream_error"), no whole answer by the deadline
+ * ("deadline") or a connection cut while it stays up ("cut") gives an
+ * error row at once and the same server goes on. A server that cannot
+ * start, or faults on 3 different questions in a row, stops the rung with
+ * an error. The runner computes no statistic: the summary comes from the
+ * grader.
  */
 #ifndef RUNNER_H
 #define RUNNER_H
@@ -26,16 +33,18 @@ struct run_opts {
     const char *gpu;          /* CUDA_VISIBLE_DEVICES, or NULL */
     const char **server_args; /* extra server arguments */
     size_t n_server_args;
-    json_t *request;       /* extra request fields (borrowed) */
-    long health_timeout_s; /* give up starting after this long */
-    long idle_s;           /* a stream silent this long has hung */
-    unsigned grace_ms;     /* SIGTERM to SIGKILL */
-    size_t log_cap;        /* bytes of server log kept */
-    int force;             /* resume despite a changed setting */
-    const char *prompt;    /* with {question}; NULL: questions_prompt */
-    json_t *argv_template; /* server argv after the binary, with {model}
-                              {port} {ngl} {ctx} {seed}; NULL: ours */
-    json_t *env_template;  /* extra server environment, with {gpu} */
+    json_t *request;        /* extra request fields (borrowed) */
+    long health_timeout_s;  /* give up starting after this long */
+    long idle_s;            /* no token for this long: the server hung */
+    long request_timeout_s; /* no whole answer in this long: a
+                               "deadline" error row */
+    unsigned grace_ms;      /* SIGTERM to SIGKILL */
+    size_t log_cap;         /* bytes of server log kept */
+    int force;              /* resume despite a changed setting */
+    const char *prompt;     /* with {question}; NULL: questions_prompt */
+    json_t *argv_template;  /* server argv after the binary, with {model}
+                               {port} {ngl} {ctx} {seed}; NULL: ours */
+    json_t *env_template;   /* extra server environment, with {gpu} */
     int quiet;
 };
 

@@ -13,13 +13,7 @@
 
 #include "../grader/rows.h"
 #include "cli.h"
-
-static int mkdir_p(const char *dir)
-{
-    if (mkdir(dir, 0755) == 0 || errno == EEXIST)
-        return 0;
-    return -1;
-}
+#include "files.h"
 
 /* Cut a last line that has no newline; returns bytes cut, or -1. */
 static long long cut_torn(int fd)
@@ -69,19 +63,21 @@ int store_open(struct store *s, const char *rundir, const char *rung,
         snprintf(msg, msgsize, "path too long: '%s'", rundir);
         return -1;
     }
-    if (mkdir_p(rundir) != 0 || mkdir_p(dir) != 0) {
-        snprintf(msg, msgsize, "cannot create '%s': %s", dir, strerror(errno));
+    if (files_mkdir(rundir, 1, msg, msgsize) != 0 ||
+        files_mkdir(dir, 0, msg, msgsize) != 0) {
+        s->err = errno;
         return -1;
     }
-    s->fd = open(s->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    s->fd =
+        files_open(s->path, O_RDWR | O_CREAT | O_APPEND, 0644, msg, msgsize);
     if (s->fd < 0) {
-        snprintf(msg, msgsize, "cannot open '%s': %s", s->path,
-                 strerror(errno));
+        s->err = errno;
         return -1;
     }
     if ((cut = cut_torn(s->fd)) < 0) {
+        s->err = errno;
         snprintf(msg, msgsize, "cannot recover '%s': %s", s->path,
-                 strerror(errno));
+                 files_strerror(errno));
         store_close(s);
         return -1;
     }
@@ -91,6 +87,7 @@ int store_open(struct store *s, const char *rundir, const char *rung,
         abort();
     if (grader_rung_read(s->answered, rung, s->path, 0, &r, &err) != 0) {
         grader_error_format(&err, msg, msgsize);
+        s->err = EINVAL; /* a bad row is bad input */
         store_close(s);
         return -1;
     }
@@ -113,28 +110,41 @@ int store_append(struct store *s, const char *row, size_t len, char *msg,
 {
     struct stat st;
     char *line = xrealloc(NULL, len + 1);
-    ssize_t n;
+    size_t off = 0;
+    ssize_t n = 0;
+    int e = 0;
 
     memcpy(line, row, len);
     line[len] = '\n';
     if (fstat(s->fd, &st) != 0) {
+        s->err = errno;
         free(line);
         snprintf(msg, msgsize, "cannot stat '%s': %s", s->path,
-                 strerror(errno));
+                 files_strerror(errno));
         return -1;
     }
-    /* one write: O_APPEND puts the whole row at the end at once */
-    do
-        n = write(s->fd, line, len + 1);
-    while (n < 0 && errno == EINTR);
+    /* one write: O_APPEND puts the whole row at the end at once. A short
+     * one means the disk filled up mid-row: the next write says so. */
+    while (off < len + 1) {
+        n = write(s->fd, line + off, len + 1 - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            e = n < 0 ? errno : EIO;
+            break;
+        }
+        off += (size_t)n;
+    }
     free(line);
-    if (n != (ssize_t)(len + 1) || fsync(s->fd) != 0) {
-        int e = n < 0 ? errno : EIO;
+    if (e == 0 && fsync(s->fd) != 0)
+        e = errno;
+    if (e != 0) {
         /* leave no partial row: cut back to where the file was */
-        if (ftruncate(s->fd, st.st_size) != 0)
+        if (ftruncate(s->fd, st.st_size) != 0 && e == 0)
             e = errno;
+        s->err = e;
         snprintf(msg, msgsize, "cannot append to '%s': %s", s->path,
-                 strerror(e));
+                 files_strerror(e));
         return -1;
     }
     s->rows++;

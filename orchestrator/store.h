@@ -24,6 +24,8 @@ struct store {
                                      when read, by the runner when added) */
     size_t cut;                   /* bytes of a torn last line cut back */
     unsigned long long written;   /* bytes appended by this process */
+    int err;                      /* errno of the last failure, for the
+                                     exit status (files_exit_code) */
 };
 
 /*

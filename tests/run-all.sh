@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run every test: the unit binaries given as arguments, then the golden
 # case folders against $BUILD/graveyard, graveyard run against the fake
-# llama-server, the Slurm job array, the report's reconstruction and cover
+# llama-server, the hostile nights (kills, floods, hung tools, a full
+# disk, planted links), the Slurm job array, the report's reconstruction and cover
 # tests, then the JSON Schema checks. Ends with one line that CI reads:
 # "check: N passed, M failed".
 set -u
@@ -35,6 +36,7 @@ suite() {
 if [ $unit_only -eq 0 ]; then
     suite golden sh tests/golden/run.sh "${BUILD:-build}/graveyard"
     suite integration bash tests/integration/run.sh "${BUILD:-build}"
+    suite hostile bash tests/integration/hostile.sh "${BUILD:-build}"
     suite slurm bash tests/slurm/run.sh "${BUILD:-build}"
     # the report: the study's counts read back from REPORT.md, and the
     # cover rendered (rsvg-convert) with every cell's colour read

@@ -22,15 +22,32 @@
  *    "default": REPLY,        for a question no rule matches
  *    "replies": [REPLY...]}   the first whose "match" is in the prompt
  * REPLY: {"match", "content", "reasoning", "tokens" (default: one per
- * chunk of 4 bytes), "decode_tps", "fault"}. fault is one of "exit" (abort
- * mid-stream, as the real server does on "Failed to parse input"), "hang"
- * (stop sending mid-stream), "http500" (an error before the stream),
- * "error_event" (a {"error":...} event mid-stream).
+ * chunk of 4 bytes), "decode_tps", "fault", "trickle_ms" (default 200),
+ * "flood" (bytes), "flood_char" (default "\u0001")}. fault is one of:
+ *   "exit"        abort mid-stream, as the real server does on "Failed to
+ *                 parse input"
+ *   "hang"        stop sending mid-stream (silence)
+ *   "http500"     an error before the stream
+ *   "error_event" a {"error":...} event mid-stream
+ *   "comments"    mid-stream, a ": ping" comment every trickle_ms, for
+ *                 ever: bytes, but never a token
+ *   "empty"       mid-stream, an event with an empty delta every
+ *                 trickle_ms, for ever
+ *   "bytes"       the whole stream one byte every trickle_ms: tokens do
+ *                 come, slowly
+ *   "garbage"     mid-stream, "data: this is not json"
+ *   "bad_utf8"    mid-stream, a delta with a byte that is not UTF-8
+ *   "nul"         mid-stream, a delta holding \u0000
+ *   "close"       mid-stream, the connection is dropped; the server stays
+ *   "no_finish"   the stream ends cleanly without finish_reason or [DONE]
+ *   "flood"       "flood" bytes of flood_char as content deltas of 4 KiB,
+ *                 then the finish (-1: for ever)
  *
  * It answers --version like the real one, refuses unknown flags, binds the
  * --host and --port it is given, and logs load lines to stderr.
  * docs/fake-llama-server.md is the user's page for all of this.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <microhttpd.h>
@@ -44,6 +61,7 @@
 #include <time.h>
 #include <unistd.h>
 
+extern char **environ;
 static json_t *model;
 static const char *host = "127.0.0.1";
 static int port = 8080;
@@ -95,6 +113,10 @@ struct body {
     long token_ms;
     size_t fault_at; /* event index where the fault strikes */
     const char *fault;
+    long trickle_ms;   /* "comments", "empty", "bytes" */
+    size_t byte_at;    /* "bytes": offset in the current event */
+    long long flood;   /* "flood": bytes left (-1 for ever) */
+    char *flood_chunk; /* one 4 KiB delta, escaped, as an event */
 };
 
 static void add_event(struct body *b, json_t *chunk, const char *raw)
@@ -203,9 +225,44 @@ static void build(struct body *b, json_t *req, json_t *rule)
     b->fault = json_string_value(json_object_get(rule, "fault"));
     b->fault_at = b->n / 2;
     b->token_ms = mint("token_ms", 0);
+    b->trickle_ms =
+        json_is_integer(json_object_get(rule, "trickle_ms"))
+            ? (long)json_integer_value(json_object_get(rule, "trickle_ms"))
+            : 200;
+    if (b->fault && strcmp(b->fault, "flood") == 0) {
+        json_t *fc = json_object_get(rule, "flood_char"), *d;
+        char piece[4097], *text, *e;
+        int c = json_is_string(fc) && json_string_length(fc) == 1
+                    ? json_string_value(fc)[0]
+                    : 1;
+        b->flood =
+            json_is_integer(json_object_get(rule, "flood"))
+                ? (long long)json_integer_value(json_object_get(rule, "flood"))
+                : -1;
+        memset(piece, c, 4096);
+        piece[4096] = '\0';
+        d = chunk(json_pack("{s:s}", "content", piece), NULL);
+        text = json_dumps(d, JSON_COMPACT);
+        json_decref(d);
+        if (text == NULL || asprintf(&e, "data: %s\n\n", text) < 0)
+            die("fake-llama-server: out of memory");
+        b->flood_chunk = e;
+        free(text);
+        b->fault_at = 1; /* after the role chunk */
+    }
 }
 
 /* ---- HTTP -------------------------------------------------------------- */
+
+static ssize_t copy_out(char *buf, size_t max, const char *text)
+{
+    size_t n = strlen(text);
+
+    if (n > max)
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    memcpy(buf, text, n);
+    return (ssize_t)n;
+}
 
 static ssize_t stream_cb(void *cls, uint64_t pos, char *buf, size_t max)
 {
@@ -213,21 +270,73 @@ static ssize_t stream_cb(void *cls, uint64_t pos, char *buf, size_t max)
     size_t n;
 
     (void)pos;
+    if (b->fault && strcmp(b->fault, "bytes") == 0) {
+        /* the real stream, a byte at a time */
+        if (b->next == b->n)
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        sleep_ms(b->trickle_ms);
+        buf[0] = b->events[b->next][b->byte_at++];
+        if (b->events[b->next][b->byte_at] == '\0') {
+            b->next++;
+            b->byte_at = 0;
+        }
+        return 1;
+    }
+    if (b->fault && strcmp(b->fault, "no_finish") == 0 &&
+        b->next == b->fault_at)
+        return MHD_CONTENT_READER_END_OF_STREAM;
     if (b->next == b->n)
         return MHD_CONTENT_READER_END_OF_STREAM;
     if (b->fault && b->next == b->fault_at) {
-        if (strcmp(b->fault, "exit") == 0) {
+        if (strcmp(b->fault, "comments") == 0) {
+            sleep_ms(b->trickle_ms);
+            return copy_out(buf, max, ": ping\n\n");
+        }
+        if (strcmp(b->fault, "empty") == 0) {
+            sleep_ms(b->trickle_ms);
+            return copy_out(buf, max,
+                            "data: {\"choices\":[{\"delta\":{},"
+                            "\"index\":0,\"finish_reason\":null}]}\n\n");
+        }
+        if (strcmp(b->fault, "garbage") == 0) {
+            b->fault = NULL;
+            return copy_out(buf, max, "data: this is not json\n\n");
+        }
+        if (strcmp(b->fault, "bad_utf8") == 0) {
+            b->fault = NULL;
+            return copy_out(buf, max,
+                            "data: {\"choices\":[{\"delta\":{\"content\":"
+                            "\"caf\xe9\"},\"index\":0}]}\n\n");
+        }
+        if (strcmp(b->fault, "nul") == 0) {
+            b->fault = NULL;
+            return copy_out(buf, max,
+                            "data: {\"choices\":[{\"delta\":{\"content\":"
+                            "\"a\\u0000b\"},\"index\":0}]}\n\n");
+        }
+        if (strcmp(b->fault, "close") == 0)
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+        if (strcmp(b->fault, "flood") == 0) {
+            if (b->flood == 0) {
+                b->fault = NULL;
+            } else {
+                if (b->flood > 0)
+                    b->flood = b->flood > 4096 ? b->flood - 4096 : 0;
+                return copy_out(buf, max, b->flood_chunk);
+            }
+        }
+        if (b->fault && strcmp(b->fault, "exit") == 0) {
             fprintf(logf_, "terminate called after throwing an instance of "
                            "'std::runtime_error'\n  what():  Failed to parse "
                            "input at pos 0: <fake>\n");
             fflush(NULL);
             _exit(134);
         }
-        if (strcmp(b->fault, "hang") == 0) {
+        if (b->fault && strcmp(b->fault, "hang") == 0) {
             for (;;)
                 sleep_ms(1000);
         }
-        if (strcmp(b->fault, "error_event") == 0) {
+        if (b->fault && strcmp(b->fault, "error_event") == 0) {
             b->fault = NULL;
             n = (size_t)snprintf(buf, max,
                                  "data: {\"error\":{\"code\":500,\"message\":"
@@ -254,6 +363,7 @@ static void free_body(void *cls)
     for (i = 0; i < b->n; i++)
         free(b->events[i]);
     free(b->events);
+    free(b->flood_chunk);
     free(b);
 }
 
@@ -421,6 +531,7 @@ static const char *const with_value[] = {"-m",
                                          "-b",
                                          "-ub",
                                          "--temp",
+                                         "--api-key",
                                          NULL};
 static const char *const switches[] = {
     "--jinja",   "--no-webui", "--verbose",   "--metrics",
@@ -487,6 +598,32 @@ int main(int argc, char **argv)
     fprintf(stderr, "fake: CUDA_VISIBLE_DEVICES=%s\n",
             getenv("CUDA_VISIBLE_DEVICES") ? getenv("CUDA_VISIBLE_DEVICES")
                                            : "(unset)");
+    /* what it inherited: the tests check a server holds no descriptor of
+     * graveyard's and none of its variables */
+    {
+        DIR *dir = opendir("/proc/self/fd");
+        struct dirent *e;
+        int fds[64], nfds = 0, me = dir ? dirfd(dir) : -1;
+        fputs("fake: fds:", stderr);
+        while (dir && (e = readdir(dir)) != NULL)
+            if (e->d_name[0] != '.' && atoi(e->d_name) != me && nfds < 64)
+                fds[nfds++] = atoi(e->d_name);
+        for (int a = 0; a < nfds; a++) /* sorted, for the tests */
+            for (int b2 = a + 1; b2 < nfds; b2++)
+                if (fds[b2] < fds[a]) {
+                    int t = fds[a];
+                    fds[a] = fds[b2];
+                    fds[b2] = t;
+                }
+        for (int a = 0; a < nfds; a++)
+            fprintf(stderr, " %d", fds[a]);
+        fputc('\n', stderr);
+        if (dir)
+            closedir(dir);
+        for (char **v = environ; *v; v++)
+            if (strncmp(*v, "GRAVEYARD_", 10) == 0)
+                fprintf(stderr, "fake: env %s\n", *v);
+    }
     if (json_is_string(json_object_get(model, "fail_start")))
         die("%s", json_string_value(json_object_get(model, "fail_start")));
     fprintf(stderr, "load_tensors: offloaded 36/36 layers to GPU\n"

@@ -2,7 +2,8 @@
  * fuzz_sse.c - libFuzzer harness for the SSE parser and the reply that
  * takes its events: the input fed whole and in slices (sizes from the
  * input) must give the same events and the same pending state; every
- * event then goes to a reply, which must not crash on any of them.
+ * event then goes to a reply, which must not crash on any of them, and
+ * whose count of escaped bytes (the row budget) must match what it kept.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -48,6 +49,14 @@ static int run(const uint8_t *data, size_t size, size_t slice,
     pending = sse_pending(&p);
     sse_release(&p);
     (void)reply_outcome(&s->reply);
+    /* the row budget: what is kept, escaped, is what was counted, and
+     * never more than the cap */
+    if (s->reply.escaped != reply_escaped_len(s->reply.content.p,
+                                              s->reply.content.len) +
+                                reply_escaped_len(s->reply.reasoning.p,
+                                                  s->reply.reasoning.len) ||
+        s->reply.escaped > s->reply.cap)
+        abort();
     return rc * 2 + pending;
 }
 

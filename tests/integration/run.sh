@@ -4,56 +4,7 @@
 # ends by checking that no server is left behind.
 # Usage: run.sh BUILD_DIR [CASE...]   Ends with "integration: N passed, M failed".
 set -u
-build=$(cd "$1" && pwd); shift
-G=$build/graveyard
-GT="timeout 120 $G" # every run has a time limit, but those signalled
-FAKE=$build/fake-llama-server
-work=$(mktemp -d)
-trap 'pkill -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT
-passed=0 failed=0
-
-fail() { echo "  $*"; ok=0; }
-servers_left() { pgrep -f "$FAKE -m $work/" >/dev/null; }
-
-# questions and fake models
-cat >"$work/q.jsonl" <<'Q'
-{"id": "apples", "question": "Tom has 3 apples and gets 2 more. How many apples?", "answer": "5"}
-{"id": "pears", "question": "A box holds 12 pears; 4 are eaten. How many pears are left?", "answer": "8"}
-{"id": "plums", "question": "Sam buys 6 bags of 10 plums. How many plums?", "answer": "60"}
-{"id": "figs", "question": "Half of 30 figs are ripe. How many figs are ripe?", "answer": "15"}
-Q
-model() { # name, json body after the header
-    printf '{"fake_llama_server": 1, "decode_tps": 50.0, %s}\n' "$2" >"$work/$1.gguf"
-}
-model good '"load_ms": 200, "default": {"content": "Answer: 0"},
- "replies": [{"match": "apples", "content": "3 + 2 = 5\nAnswer: 5", "reasoning": "count them"},
-             {"match": "pears", "content": "12 - 4 = 8\nAnswer: **8**."},
-             {"match": "plums", "content": "6 x 10 = 60\nAnswer: 60"}]'
-model slow '"token_ms": 60, "default": {"content": "Working it out slowly.\nAnswer: 5"}'
-model faults '"default": {"content": "Answer: 5"},
- "replies": [{"match": "apples", "content": "xxxxxxxxxxxxxxxxxxxxxxxxxxxx", "fault": "exit"},
-             {"match": "pears", "fault": "http500"},
-             {"match": "plums", "content": "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy", "fault": "error_event"},
-             {"match": "figs", "content": "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz Answer: 15"}]'
-model allcrash '"default": {"content": "xxxxxxxxxxxxxxxxxxxxxxxx", "fault": "exit"}'
-model nostart '"fail_start": "llama_model_load: error loading model: tensor data is corrupted"'
-model hang '"default": {"content": "Answer: 5"},
- "replies": [{"match": "pears", "content": "wwwwwwwwwwwwwwwwwwwwwwwwwwwwww", "fault": "hang"}]'
-model flaky '"exit_after": 2, "default": {"content": "Answer: 5"}'
-model never '"never_ready": true, "default": {"content": "Answer: 5"}'
-model ikload '"ik": true, "load_ms": 2500, "health_hangs": true, "default": {"content": "Answer: 5"}'
-model long '"token_ms": 2, "default": {"content": "Let me think about this one step at a time, slowly.\nAnswer: 5"}'
-model spam '"log_spam": 20000, "default": {"content": "Answer: 5"}'
-model port '"fail_bind_once": "'"$work/bind.mark"'", "default": {"content": "Answer: 5"}'
-model ik '"ik": true, "default": {"content": "one two three four five six seven eight nine ten Answer: 5"}'
-
-rows() { wc -l <"$1/rows/$2.jsonl" | tr -d ' '; }
-field() { # file, id, field -> value as JSON
-    /usr/bin/python3 -c 'import json,sys
-for l in open(sys.argv[1]):
-    r=json.loads(l)
-    if r["id"]==sys.argv[2]: print(json.dumps(r[sys.argv[3]]))' "$1" "$2" "$3"
-}
+. "$(dirname "$0")/lib.sh"
 
 case_basic() {
     local d=$work/basic out
@@ -126,7 +77,8 @@ case_no_start() {
 case_hang() {
     local d=$work/hang
     timeout 60 $GT run Q3_K_M "$work/hang.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --idle-timeout 1 --quiet >/dev/null 2>"$work/err" || fail "exit $?"
-    field "$d/rows/Q3_K_M.jsonl" pears error | grep -q "died 3 times" || fail "pears: $(field "$d/rows/Q3_K_M.jsonl" pears error)"
+    field "$d/rows/Q3_K_M.jsonl" pears error | grep -q "no token from the server for 1 s, 3 times" || fail "pears: $(field "$d/rows/Q3_K_M.jsonl" pears error)"
+    [ "$(field "$d/rows/Q3_K_M.jsonl" pears error_kind)" = '"hung"' ] || fail "pears: kind $(field "$d/rows/Q3_K_M.jsonl" pears error_kind)"
     [ "$(rows "$d" Q3_K_M)" = 4 ] || fail "rows"
 }
 
@@ -141,14 +93,14 @@ case_sigterm_and_resume() {
     local d=$work/sig pid rc
     $G run Q6_K "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" &
     pid=$!
-    while [ ! -s "$d/rows/Q6_K.jsonl" ]; do sleep 0.1; done
+    wait_for 30 '[ -s "$d/rows/Q6_K.jsonl" ]' || fail "no row within 30 s"
     kill -TERM $pid; wait $pid; rc=$?
     [ $rc = 143 ] || fail "exit $rc after SIGTERM"
     servers_left && fail "a server outlived SIGTERM"
     # the terminal going away (SIGHUP) stops the server too
     $G run Q6_K "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>&1 &
     pid=$!
-    while ! grep -q "server is listening" "$d/logs/Q6_K.server.log" 2>/dev/null; do sleep 0.1; done
+    wait_for 30 'grep -q "server is listening" "$d/logs/Q6_K.server.log" 2>/dev/null' || fail "no server within 30 s"
     sleep 0.3
     kill -HUP $pid; wait $pid; rc=$?
     [ $rc = 129 ] || fail "exit $rc after SIGHUP"
@@ -158,19 +110,19 @@ case_sigterm_and_resume() {
     $G bury "$d" Q6_K >/dev/null || fail "duplicate or broken rows after resume"
 }
 
+# SIGKILL of graveyard run: its server dies with it (the parent-death
+# signal), and the next run resumes, cutting back a torn row
 case_kill9_and_resume() {
     local d=$work/k9 pid left
     $G run Q5_K_M "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>&1 &
     pid=$!
-    while [ ! -s "$d/rows/Q5_K_M.jsonl" ]; do sleep 0.1; done
+    wait_for 30 '[ -s "$d/rows/Q5_K_M.jsonl" ]' || fail "no row within 30 s"
+    left=$(cut -d' ' -f1 "$d/Q5_K_M.server.pid")
     kill -KILL $pid; wait $pid 2>/dev/null
-    left=$(cat "$d/Q5_K_M.server.pid")
-    kill -0 "$left" 2>/dev/null || fail "expected the orphan to be alive after SIGKILL"
+    gone_within 10 "$left" || fail "the server outlived a SIGKILLed graveyard run"
     printf '{"id": "figs", "ref' >>"$d/rows/Q5_K_M.jsonl"   # and a torn row
     $G run Q5_K_M "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" >/dev/null 2>"$work/err" || fail "resume exit $?"
-    grep -q "left by an earlier run" "$work/err" || fail "the orphan was not stopped: $(cat "$work/err")"
     grep -q "cut back a torn last row" "$work/err" || fail "the torn row was not reported"
-    kill -0 "$left" 2>/dev/null && fail "the orphan is still alive"
     [ "$(rows "$d" Q5_K_M)" = 4 ] || fail "rows after resume: $(rows "$d" Q5_K_M)"
     $G bury "$d" Q5_K_M >/dev/null || fail "duplicate or broken rows after resume"
 }
@@ -301,24 +253,17 @@ case_ladder_files() {
     grep -q "^Q4_0: " "$work/out" && grep -q "^Q8_0: only in $d1/ladder.tsv" "$work/out" || fail "verify: $(cat "$work/out")"
 }
 
-# ladder configs for the fake: NAME RUNGS GPUS MODEL -> $work/NAME.json
-ladder_config() {
-    local name=$1 n=$2 gpus=$3 model=$4 i rungs=""
-    for i in $(seq 1 "$n"); do
-        rungs="$rungs${rungs:+, }{\"name\": \"R$i\", \"model\": \"$work/$model.gguf\"}"
-    done
-    cat >"$work/$name.json" <<JSON
-{"name": "$name", "questions": "$work/q.jsonl", "run_dir": "$work/$name",
- "rungs": [$rungs], "server": {"binary": "$FAKE"}, "gpus": [$gpus]}
-JSON
-}
-
 case_ladder_demo() {
     local d=$work/ld before
     $GT ladder configs/demo.json --run-dir "$d" --quiet >"$work/out" || fail "exit $?"
     grep -q '^{"first_deaths_by_rung": {"Q8_0": 1, "Q4_0": 2, "Q2_K": 8}, "tombstones": 11, "ghosts": 1}$' "$work/out" || fail "bury: $(cat "$work/out")"
     grep -q '"QAT_Q4_0"' "$d/graveyard-side.json" || fail "no side bury"
     [ "$(ls "$d"/rows/*.done | wc -l)" = 5 ] || fail "not every rung done"
+    # the README's bury example is what the demo ladder prints
+    sed -n '/^\$ graveyard bury runs\/demo BF16 Q8_0 Q4_0 Q2_K/,/^```/p' README.md | sed '1d;$d' >"$work/readme.out"
+    [ -s "$work/readme.out" ] || fail "no bury example in README.md"
+    $G bury "$d" BF16 Q8_0 Q4_0 Q2_K >"$work/bury.out" 2>/dev/null
+    cmp -s "$work/readme.out" "$work/bury.out" || fail "README.md's bury example is not what the demo prints: $(diff "$work/readme.out" "$work/bury.out")"
     # the report: the ladder's shape, and the table from these rows
     grep -q '"side_rungs": \[$' "$d/ladder.json" || fail "ladder.json: $(cat "$d/ladder.json")"
     grep -q '^| Q2_K | .* | 3 | 25.0 (8.9–53.2) | 9 | 1 | ' "$d/REPORT.md" || fail "REPORT.md: $(grep '^| Q2_K' "$d/REPORT.md")"
@@ -406,8 +351,9 @@ case_ladder_kill() {
         sleep "0.$(( RANDOM % 10 ))$(( RANDOM % 10 ))"
         kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
     done
-    sleep 1 # the children see their parent die and stop their servers
-    servers_left && fail "a server outlived a killed ladder"
+    # the children see their parent die and stop their servers; a server
+    # whose run died too dies by its own parent-death signal
+    no_servers_within 15 || fail "a server outlived a killed ladder"
     $GT ladder "$work/lk.json" --quiet >"$work/lk.out" || fail "final: exit $?"
     # the same bury lines and report (only the folder names differ)
     cmp -s <(grep -v '^#' "$work/ref.out" | sed 's/lkref/lk/') <(grep -v '^#' "$work/lk.out") || fail "bury differs: $(diff "$work/ref.out" "$work/lk.out")"
@@ -421,8 +367,9 @@ case_gpu_memory() {
     cat >"$work/bin/nvidia-smi" <<SH
 #!/bin/sh
 # stand-in: 1639 MiB in use while this case's fake server runs, else 0
-case "\$*" in *name*) echo "Tesla T4"; exit 0;; esac
-if pgrep -f "fake-llama-server -m $work/gpumem.gguf" >/dev/null; then echo 1639; else echo 0; fi
+# as the real one prints --query-gpu=memory.used[,name] as csv,noheader,nounits
+if pgrep -f "fake-llama-server -m $work/gpumem.gguf" >/dev/null; then mib=1639; else mib=0; fi
+case "\$*" in *name*) echo "\$mib, Tesla T4";; *) echo "\$mib";; esac
 SH
     chmod +x "$work/bin/nvidia-smi"
     PATH=$work/bin:$PATH $GT run Q4_0 "$work/gpumem.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --gpu 0 --quiet >"$work/out" || fail "exit $?"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "reply.h"
 #include "sse.h"
@@ -189,9 +190,12 @@ static void test_error_and_cut(void **state)
     reply_release(&r);
     /* not a chunk */
     reply_init(&r, 1 << 20);
-    assert_int_equal(reply_event(&r, "{\"x\":1}", 7, msg, sizeof(msg)), -1);
+    assert_int_equal(reply_event(&r, "{\"x\":1}", 7, msg, sizeof(msg)),
+                     REPLY_EBAD);
     assert_non_null(strstr(msg, "choices"));
-    assert_int_equal(reply_event(&r, "nope", 4, msg, sizeof(msg)), -1);
+    assert_int_equal(reply_event(&r, "nope", 4, msg, sizeof(msg)),
+                     REPLY_EBAD);
+    assert_string_equal(reply_error_kind(REPLY_EBAD), "bad_stream");
     reply_release(&r);
     /* over the cap */
     reply_init(&r, 4);
@@ -200,9 +204,76 @@ static void test_error_and_cut(void **state)
                            "\"12345\"}}]}";
         assert_int_equal(reply_event(&r, five, strlen(five), msg,
                                      sizeof(msg)),
-                         -1);
+                         REPLY_ETOOBIG);
     }
-    assert_non_null(strstr(msg, "longer than 4"));
+    assert_non_null(strstr(msg, "4 bytes once escaped"));
+    reply_release(&r);
+}
+
+/* Each fault of a stream has its own code and name in a row. */
+static void test_named_faults(void **state)
+{
+    struct reply r;
+    char msg[256];
+    /* 0xff is never UTF-8; \u0000 is a NUL */
+    const char bad_utf8[] = "{\"choices\":[{\"delta\":{\"content\":"
+                            "\"a\xff\"}}]}";
+    const char nul[] = "{\"choices\":[{\"delta\":{\"content\":"
+                       "\"a\\u0000b\"}}]}";
+    const char empty[] = "{\"choices\":[{\"delta\":{}}]}";
+    const char piece[] = "{\"choices\":[{\"delta\":{\"content\":\"x\"}}]}";
+
+    (void)state;
+    reply_init(&r, 1 << 20);
+    assert_int_equal(reply_event(&r, bad_utf8, strlen(bad_utf8), msg,
+                                 sizeof(msg)),
+                     REPLY_EUTF8);
+    assert_string_equal(reply_error_kind(REPLY_EUTF8), "bad_utf8");
+    assert_int_equal(reply_event(&r, nul, strlen(nul), msg, sizeof(msg)),
+                     REPLY_ENUL);
+    assert_string_equal(reply_error_kind(REPLY_ENUL), "nul");
+    assert_string_equal(reply_error_kind(REPLY_ETOOBIG), "too_long");
+    /* progress counts tokens: an empty delta is not one */
+    assert_int_equal(reply_event(&r, empty, strlen(empty), msg, sizeof(msg)),
+                     0);
+    assert_int_equal(r.progress, 0);
+    assert_int_equal(reply_event(&r, piece, strlen(piece), msg, sizeof(msg)),
+                     0);
+    assert_int_equal(r.progress, 1);
+    reply_release(&r);
+}
+
+/* The cap is on escaped bytes: a reply of control characters (six bytes
+ * each in a row) stops at a sixth of the cap, so its row always fits the
+ * row reader's cap. */
+static void test_escaped_cap(void **state)
+{
+    char text[256], chunk[128], msg[256];
+    struct reply r;
+    json_t *s;
+    char *dumped;
+    size_t i, n = 0;
+
+    (void)state;
+    /* every byte value jansson may meet, against json_dumps itself */
+    for (i = 1; i < 128; i++)
+        text[n++] = (char)i;
+    s = json_stringn(text, n);
+    dumped = json_dumps(s, JSON_ENCODE_ANY | JSON_COMPACT);
+    assert_int_equal(reply_escaped_len(text, n), strlen(dumped) - 2);
+    free(dumped);
+    json_decref(s);
+    /* \u0001 ten times is 60 bytes escaped: over a cap of 59 */
+    reply_init(&r, 59);
+    snprintf(chunk, sizeof(chunk),
+             "{\"choices\":[{\"delta\":{\"content\":\"%s\"}}]}",
+             "\\u0001\\u0001\\u0001\\u0001\\u0001");
+    assert_int_equal(reply_event(&r, chunk, strlen(chunk), msg, sizeof(msg)),
+                     0);
+    assert_int_equal(r.escaped, 30);
+    assert_int_equal(reply_event(&r, chunk, strlen(chunk), msg, sizeof(msg)),
+                     REPLY_ETOOBIG);
+    assert_int_equal(r.content.len, 5);
     reply_release(&r);
 }
 
@@ -213,6 +284,8 @@ int main(void)
         cmocka_unit_test(test_cap),
         cmocka_unit_test(test_upstream_stream),
         cmocka_unit_test(test_ik_stream),
+        cmocka_unit_test(test_named_faults),
+        cmocka_unit_test(test_escaped_cap),
         cmocka_unit_test(test_error_and_cut),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,46 @@
+/*
+ * files.h - how graveyard opens the files it owns.
+ *
+ * A run folder may sit on a shared disk, and whoever can write into it can
+ * plant a symbolic link where graveyard's own file should be (rows/R.jsonl
+ * pointing at somebody's notes, locks/R.lock at a config file). graveyard
+ * never follows one there: its files are opened with O_NOFOLLOW, its
+ * folders must be real folders, and a link in their place is an error that
+ * names it. The run folder itself may be a link (a user's choice of disk);
+ * what graveyard creates inside it may not.
+ *
+ * Errors are worded once, here: a full disk says "disk full", and tells
+ * the caller to exit as a failure that resumes (1), not as bad input (2).
+ */
+#ifndef FILES_H
+#define FILES_H
+
+#include <fcntl.h>
+#include <stddef.h>
+
+/*
+ * open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode). Returns the fd, or -1
+ * with "cannot open 'path': ..." in msg (a link: "... is a symbolic link;
+ * graveyard does not write through links").
+ */
+int files_open(const char *path, int flags, int mode, char *msg,
+               size_t msgsize);
+
+/* The folder path, made if missing (as mkdir -p, 0755), and refused when
+ * it is not a folder, or a link unless link_ok (the run folder itself may
+ * be one; the folders graveyard makes inside it may not). Returns 0 or -1
+ * with a message and errno set. */
+int files_mkdir(const char *path, int link_ok, char *msg, size_t msgsize);
+
+/* 0 when path is absent or a plain file, -1 with a message when it is a
+ * link or anything else: for a file about to be replaced whole. */
+int files_check_target(const char *path, char *msg, size_t msgsize);
+
+/* strerror, but "disk full" for ENOSPC and EDQUOT. */
+const char *files_strerror(int e);
+
+/* The exit status for a failed file operation: 1 (EXIT_FAILED, resume
+ * later) for a full disk or an I/O error, else 2 (EXIT_USAGE). */
+int files_exit_code(int e);
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * pidfile.c - pid, start time and boot id; stop only a perfect match.
+ */
+#include "pidfile.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "files.h"
+#include "outfile.h"
+
+static void boot_id(char *out, size_t size)
+{
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+    out[0] = '\0';
+    if (f == NULL)
+        return;
+    if (fgets(out, (int)size, f) == NULL)
+        out[0] = '\0';
+    out[strcspn(out, "\r\n")] = '\0';
+    fclose(f);
+}
+
+long long pidfile_start_time(pid_t pid)
+{
+    char path[64], buf[1024], *p, *save = NULL, *tok;
+    long long start = -1;
+    size_t n;
+    int field;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    if ((f = fopen(path, "r")) == NULL)
+        return -1;
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* "pid (comm) state ..."; comm may hold spaces and ')' */
+    if ((p = strrchr(buf, ')')) == NULL)
+        return -1;
+    for (field = 3, tok = strtok_r(p + 1, " ", &save); tok;
+         field++, tok = strtok_r(NULL, " ", &save)) {
+        if (field == 3 && (tok[0] == 'Z' || tok[0] == 'X'))
+            return -1; /* dead, waiting to be reaped */
+        if (field == 22) {
+            start = strtoll(tok, NULL, 10);
+            break;
+        }
+    }
+    return start;
+}
+
+int pidfile_write(const char *path, pid_t pid, char *msg, size_t msgsize)
+{
+    char text[160], boot[64];
+    long long start = pidfile_start_time(pid);
+
+    boot_id(boot, sizeof(boot));
+    snprintf(text, sizeof(text), "%ld %lld %s\n", (long)pid, start,
+             boot[0] ? boot : "-");
+    return outfile_write(path, text, strlen(text), msg, msgsize);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* Wait until pid is gone or was replaced, at most ms. 1 if gone. */
+static int gone_within(pid_t pid, long long start, long ms)
+{
+    for (long t = 0; t <= ms; t += 50) {
+        if (pidfile_start_time(pid) != start)
+            return 1;
+        sleep_ms(50);
+    }
+    return 0;
+}
+
+long pidfile_reap(const char *path, unsigned grace_ms, char *msg,
+                  size_t msgsize)
+{
+    char text[256], boot[64], file_boot[64] = "";
+    long pid = 0;
+    long long start = -1;
+    int fd = files_open(path, O_RDONLY, 0, msg, msgsize);
+    ssize_t n;
+    long stopped = 0;
+
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -1;
+    n = read(fd, text, sizeof(text) - 1);
+    close(fd);
+    text[n > 0 ? n : 0] = '\0';
+    boot_id(boot, sizeof(boot));
+    /* an old file holds the pid alone: its process cannot be told from
+     * another, so it is never stopped */
+    if (sscanf(text, "%ld %lld %63s", &pid, &start, file_boot) == 3 &&
+        pid > 1 && start >= 0 && boot[0] && strcmp(boot, file_boot) == 0 &&
+        pidfile_start_time((pid_t)pid) == start) {
+        /* our server had a session of its own: its group is its pid */
+        kill((pid_t)-pid, SIGTERM);
+        if (!gone_within((pid_t)pid, start, (long)grace_ms)) {
+            kill((pid_t)-pid, SIGKILL);
+            gone_within((pid_t)pid, start, 1000);
+        }
+        stopped = pid;
+    }
+    if (unlink(path) != 0 && errno != ENOENT) {
+        snprintf(msg, msgsize, "cannot remove '%s': %s", path,
+                 strerror(errno));
+        return -1;
+    }
+    return stopped;
+}

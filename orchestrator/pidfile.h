@@ -1,0 +1,39 @@
+/*
+ * pidfile.h - RUNDIR/<RUNG>.server.pid: which process is this rung's
+ * llama-server, told so that nobody else's process is ever mistaken for it.
+ *
+ * A server dies with the graveyard that started it (spawn.h's parent-death
+ * signal), so a server left running is rare: a graveyard built without
+ * it, a kernel without it. For those, the pid file records the server's
+ * pid, its start time in clock ticks since boot (/proc/PID/stat, field
+ * 22) and the boot's id (/proc/sys/kernel/random/boot_id). A later run
+ * stops the process only when all three still match: the same process,
+ * however the binary was named (a relative path, a folder, a link), and
+ * never a pid the kernel has since given to another process, before or
+ * after a reboot.
+ */
+#ifndef PIDFILE_H
+#define PIDFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Record pid in path (written whole; a link there is refused). Returns 0,
+ * or -1 with a message. */
+int pidfile_write(const char *path, pid_t pid, char *msg, size_t msgsize);
+
+/*
+ * Read path and, when it names a process of this boot that is still the
+ * one recorded, stop its process group (SIGTERM, then SIGKILL after
+ * grace_ms; this waits at most grace_ms + 1 s). The file is removed.
+ * Returns the pid stopped, 0 when there was none to stop, -1 with a
+ * message when the file cannot be read or removed.
+ */
+long pidfile_reap(const char *path, unsigned grace_ms, char *msg,
+                  size_t msgsize);
+
+/* A process's start time in clock ticks since boot, or -1 when it is
+ * gone (a zombie counts as gone). */
+long long pidfile_start_time(pid_t pid);
+
+#endif

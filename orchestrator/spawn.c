@@ -1,0 +1,358 @@
+/*
+ * spawn.c - fork, exec, and a timed capture.
+ *
+ * Between fork and exec the child is a copy of a process that may run
+ * other threads (libuv's pool hashing a model, curl's resolver): it calls
+ * only async-signal-safe functions there, and everything it needs (the
+ * program's path, the descriptor limit) is worked out before the fork.
+ */
+#define _GNU_SOURCE /* syscall(), pipe2() */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+extern char **environ;
+
+static int executable(const char *path)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0)
+        return errno;
+    if (!S_ISREG(st.st_mode))
+        return EACCES;
+    return access(path, X_OK) == 0 ? 0 : errno;
+}
+
+int spawn_resolve(const char *name, char *out, size_t size)
+{
+    const char *path = getenv("PATH"), *p, *end;
+    int err = ENOENT, e;
+
+    if (name[0] == '\0')
+        return ENOENT;
+    if (strchr(name, '/') != NULL) {
+        if (strlen(name) >= size)
+            return ENAMETOOLONG;
+        memcpy(out, name, strlen(name) + 1);
+        return executable(out);
+    }
+    if (path == NULL || path[0] == '\0')
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (p = path;; p = end + 1) {
+        size_t dir;
+        end = strchr(p, ':');
+        if (end == NULL)
+            end = p + strlen(p);
+        dir = (size_t)(end - p);
+        /* an empty entry is the current folder, as in execvp */
+        if ((size_t)snprintf(out, size, "%.*s%s%s", (int)dir, p,
+                             dir ? "/" : "", name) < size) {
+            e = executable(out);
+            if (e == 0)
+                return 0;
+            if (e == EACCES)
+                err = EACCES; /* found, but not runnable: say so */
+        }
+        if (*end == '\0')
+            break;
+    }
+    return err;
+}
+
+/* Close every descriptor from first up, but keep. */
+static void close_from(int first, int keep, long max)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)first, (unsigned)keep - 1, 0) ==
+            0 &&
+        syscall(SYS_close_range, (unsigned)keep + 1, ~0u, 0) == 0)
+        return;
+#endif
+    for (long fd = first; fd < max; fd++)
+        if (fd != keep)
+            close((int)fd);
+}
+
+/* The child, between fork and exec: never returns. */
+static void child(const struct spawn_spec *s, const char *path, pid_t parent,
+                  int errfd, long maxfd)
+{
+    struct sigaction sa;
+    sigset_t none;
+    int i, tmp[4], err;
+
+    /* the default for every signal, then an empty mask: before the
+     * parent-death signal, so that it cannot land in a handler of ours */
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    for (i = 1; i < 65; i++)
+        if (i != SIGKILL && i != SIGSTOP)
+            sigaction(i, &sa, NULL);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    if (s->new_session && setsid() < 0)
+        goto fail;
+#ifdef __linux__
+    if (s->pdeathsig != 0) {
+        if (prctl(PR_SET_PDEATHSIG, s->pdeathsig) != 0)
+            goto fail;
+        /* the parent may have died before the line above: then no signal
+         * will ever come, and the child must not start at all */
+        if (getppid() != parent)
+            _exit(128 + s->pdeathsig);
+    }
+#else
+    (void)parent;
+#endif
+    /* move everything out of the way first: a source may be 0..3 */
+    if ((errfd = fcntl(errfd, F_DUPFD_CLOEXEC, 64)) < 0)
+        goto fail;
+    for (i = 0; i < 4; i++) {
+        int src = s->fd[i];
+        tmp[i] = -1;
+        if (src == SPAWN_NULL)
+            src = open("/dev/null", O_RDWR);
+        if (src >= 0 && (tmp[i] = fcntl(src, F_DUPFD_CLOEXEC, 64)) < 0)
+            goto fail;
+    }
+    for (i = 0; i < 4; i++) {
+        if (tmp[i] >= 0) {
+            if (dup2(tmp[i], i) < 0) /* the copy is not close-on-exec */
+                goto fail;
+        } else {
+            close(i);
+        }
+    }
+    close_from(4, errfd, maxfd);
+    execve(path, s->argv, s->env ? s->env : environ);
+fail:
+    err = errno;
+    while (write(errfd, &err, sizeof(err)) < 0 && errno == EINTR)
+        ;
+    _exit(127);
+}
+
+int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
+                size_t msgsize)
+{
+    char path[PATH_MAX];
+    long maxfd = sysconf(_SC_OPEN_MAX);
+    pid_t parent = getpid(), p;
+    int e, err = 0, ep[2];
+    ssize_t n;
+
+    if (maxfd < 0 || maxfd > 1 << 20)
+        maxfd = 1 << 20;
+    if ((e = spawn_resolve(s->argv[0], path, sizeof(path))) != 0) {
+        snprintf(msg, msgsize, "cannot start '%s': %s", s->argv[0],
+                 strerror(e));
+        return -1;
+    }
+    if (pipe2(ep, O_CLOEXEC) != 0) {
+        snprintf(msg, msgsize, "cannot start '%s': %s", s->argv[0],
+                 strerror(errno));
+        return -1;
+    }
+    p = fork();
+    if (p < 0) {
+        e = errno;
+        close(ep[0]);
+        close(ep[1]);
+        snprintf(msg, msgsize, "cannot start '%s': %s", s->argv[0],
+                 strerror(e));
+        return -1;
+    }
+    if (p == 0) {
+        close(ep[0]);
+        child(s, path, parent, ep[1], maxfd);
+    }
+    close(ep[1]);
+    /* EOF: exec succeeded (the pipe closed on exec); else its errno */
+    do
+        n = read(ep[0], &err, sizeof(err));
+    while (n < 0 && errno == EINTR);
+    close(ep[0]);
+    if (n == (ssize_t)sizeof(err)) {
+        while (waitpid(p, NULL, 0) < 0 && errno == EINTR)
+            ;
+        snprintf(msg, msgsize, "cannot start '%s': %s", path, strerror(err));
+        return -1;
+    }
+    *pid = p;
+    return 0;
+}
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A stop signal (INT, TERM, HUP) is waiting while we block them. */
+static int stop_pending(void)
+{
+    sigset_t p;
+
+    return sigpending(&p) == 0 &&
+           (sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGTERM) == 1 ||
+            sigismember(&p, SIGHUP) == 1);
+}
+
+/* Wait for pid until deadline (ms), or a stop signal; then kill its group
+ * and reap it. */
+static int reap_by(pid_t pid, long long deadline, int *timed_out)
+{
+    int status;
+    pid_t w;
+
+    for (;;) {
+        w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            return status;
+        if (w < 0 && errno != EINTR)
+            return -1;
+        if (now_ms() >= deadline || stop_pending()) {
+            *timed_out = 1;
+            kill(-pid, SIGKILL);
+            while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+                ;
+            return w == pid ? status : -1;
+        }
+        struct timespec ts = {0, 5 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int spawn_capture(const char *const *argv, int with_stderr, long timeout_ms,
+                  char *buf, size_t size)
+{
+    struct spawn_spec s;
+    char msg[256], sink[4096];
+    long long deadline = now_ms() + timeout_ms;
+    size_t got = 0;
+    int fd[2], status, timed_out = 0, stopped = 0, killed = 0;
+    sigset_t stop, old;
+    pid_t pid;
+
+    buf[0] = '\0';
+    /* a stop signal while we wait kills the child's whole group first,
+     * then takes its course (with the default action, it ends us): held
+     * back meanwhile, and looked for between short polls */
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    sigprocmask(SIG_BLOCK, &stop, &old);
+    if (pipe2(fd, O_CLOEXEC) != 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        return SPAWN_ENOEXEC;
+    }
+    memset(&s, 0, sizeof(s));
+    s.argv = (char *const *)argv;
+    s.fd[0] = SPAWN_NULL;
+    s.fd[1] = fd[1];
+    s.fd[2] = with_stderr ? fd[1] : SPAWN_NULL;
+    s.fd[3] = SPAWN_CLOSED;
+    s.new_session = 1;
+    s.pdeathsig = SIGKILL;
+    if (spawn_start(&s, &pid, msg, sizeof(msg)) != 0) {
+        close(fd[0]);
+        close(fd[1]);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        return SPAWN_ENOEXEC;
+    }
+    close(fd[1]);
+    for (;;) {
+        struct pollfd pfd = {fd[0], POLLIN, 0};
+        long long left = deadline - now_ms();
+        ssize_t n;
+        int rc;
+        if (stop_pending()) {
+            stopped = 1;
+            break;
+        }
+        if (left <= 0) {
+            timed_out = 1;
+            break;
+        }
+        rc = poll(&pfd, 1, left > 100 ? 100 : (int)left);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            break;
+        if (rc == 0)
+            continue; /* the deadline is checked above */
+        if (got + 1 < size)
+            n = read(fd[0], buf + got, size - 1 - got);
+        else
+            n = read(fd[0], sink, sizeof(sink)); /* over the cap: dropped */
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break; /* EOF: it closed its output, and is about to exit */
+        if (got + 1 < size)
+            got += (size_t)n;
+    }
+    buf[got] = '\0';
+    close(fd[0]);
+    status = reap_by(pid, timed_out || stopped ? 0 : deadline, &killed);
+    stopped |= stop_pending();
+    sigprocmask(SIG_SETMASK, &old, NULL); /* a held signal arrives now */
+    if (stopped)
+        return SPAWN_ESIGNAL;
+    if (timed_out || killed)
+        return SPAWN_ETIMEDOUT;
+    if (status < 0 || WIFSIGNALED(status))
+        return SPAWN_ESIGNAL;
+    return WEXITSTATUS(status);
+}
+
+int spawn_version(const char *binary, long timeout_ms, char *out, size_t size)
+{
+    const char *argv[] = {binary, "--version", NULL};
+    char buf[4096], *line, *save = NULL;
+    int rc = spawn_capture(argv, 1, timeout_ms, buf, sizeof(buf));
+
+    out[0] = '\0';
+    for (line = strtok_r(buf, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save))
+        if (strncmp(line, "version:", 8) == 0) {
+            line[strcspn(line, "\r")] = '\0';
+            snprintf(out, size, "%s", line);
+            break;
+        }
+    return rc;
+}
+
+const char *spawn_status_text(int status, char *buf, size_t size)
+{
+    switch (status) {
+    case SPAWN_ENOEXEC:
+        return "could not be started";
+    case SPAWN_ETIMEDOUT:
+        return "did not finish in time and was killed";
+    case SPAWN_ESIGNAL:
+        return "was killed by a signal";
+    default:
+        snprintf(buf, size, "exit status %d", status);
+        return buf;
+    }
+}

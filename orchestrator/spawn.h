@@ -1,0 +1,87 @@
+/*
+ * spawn.h - start a child the way graveyard starts every child.
+ *
+ * A child is started from an argv array (never a shell) and gets only the
+ * descriptors it is handed as its 0, 1, 2 and 3: every other descriptor of
+ * ours is closed before exec, whatever its close-on-exec flag, so a server
+ * can never hold a ladder's progress pipe or a rung's lock. Its signal
+ * mask is emptied and every disposition reset to the default. It may get
+ * a session of its own (then its process group is its pid, and one signal
+ * to -pid reaches whatever it starts) and a parent-death signal: Linux's
+ * PR_SET_PDEATHSIG, set between fork and exec and followed by a check that
+ * the parent is still the process that forked it, so that a child never
+ * outlives us, however we die (SIGKILL and the OOM killer included).
+ *
+ * The signal is tied to the thread that forks: call these from the main
+ * (loop) thread, which lives as long as the process.
+ *
+ * Also here: a blocking, time-limited capture of a short command's output
+ * (`--version`, nvidia-smi before a loop runs). No libuv: proc.h watches
+ * children on the loop.
+ */
+#ifndef SPAWN_H
+#define SPAWN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+enum {
+    SPAWN_NULL = -1,   /* the child's descriptor reads/writes /dev/null */
+    SPAWN_CLOSED = -2, /* the child's descriptor is left closed */
+};
+
+struct spawn_spec {
+    char *const *argv; /* argv[0]: a path, or a name looked up in PATH */
+    char *const *env;  /* the child's whole environment; NULL: ours */
+    int fd[4];         /* what becomes the child's 0..3: a descriptor of
+                          ours, SPAWN_NULL or SPAWN_CLOSED */
+    int new_session;   /* setsid(): its process group is its pid */
+    int pdeathsig;     /* sent to it when we die; 0 none */
+};
+
+/*
+ * Find the program argv[0] names: a name without '/' is looked up in
+ * PATH. Writes the path into out. Returns 0, or an errno value (ENOENT,
+ * EACCES, ENAMETOOLONG).
+ */
+int spawn_resolve(const char *name, char *out, size_t size);
+
+/*
+ * Start s. Returns 0 with *pid set once the child has exec'd; or -1 with
+ * a message naming the program in msg (it could not be found or exec'd:
+ * the error comes back from the child through a close-on-exec pipe, so
+ * it is known here, not later as an exit status 127). The child is ours to
+ * wait for.
+ */
+int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
+                size_t msgsize);
+
+enum {
+    SPAWN_ENOEXEC = -1,   /* could not be started */
+    SPAWN_ETIMEDOUT = -2, /* killed when its time was up */
+    SPAWN_ESIGNAL = -3,   /* killed by a signal */
+};
+
+/*
+ * Run argv with stdin from /dev/null, keep what it writes to stdout (and
+ * stderr when with_stderr) in buf (at most size - 1 bytes, NUL-terminated;
+ * the rest is read and dropped), and wait for it at most timeout_ms: then
+ * its process group is killed. It has its own session and dies with us.
+ * Returns its exit status (0..255), or SPAWN_ENOEXEC, SPAWN_ETIMEDOUT,
+ * SPAWN_ESIGNAL.
+ */
+int spawn_capture(const char *const *argv, int with_stderr, long timeout_ms,
+                  char *buf, size_t size);
+
+/*
+ * The build of a llama-server: run `binary --version` (at most
+ * timeout_ms) and put its "version: ..." line in out ("" when there is
+ * none). Returns what spawn_capture returns.
+ */
+int spawn_version(const char *binary, long timeout_ms, char *out, size_t size);
+
+/* What a spawn_capture status means, for messages: "exit status 3",
+ * "timed out", ... (static text or buf). */
+const char *spawn_status_text(int status, char *buf, size_t size);
+
+#endif

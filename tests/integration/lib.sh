@@ -1,0 +1,105 @@
+#!/bin/bash
+# Shared by the integration suites (run.sh, hostile.sh): the binaries, a
+# work folder removed at exit, the question file and the fake models, and
+# small helpers. Source it with the build folder as $1; it shifts it off.
+set -u
+build=$(cd "$1" && pwd); shift
+G=$build/graveyard
+GT="timeout -k 10 120 $G" # every run has a time limit, but those signalled
+FAKE=$build/fake-llama-server
+work=$(mktemp -d)
+trap 'pkill -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT
+passed=0 failed=0
+
+fail() { echo "  $*"; ok=0; }
+servers_left() { pgrep -f "$FAKE -m $work/" >/dev/null; }
+
+# questions and fake models
+cat >"$work/q.jsonl" <<'Q'
+{"id": "apples", "question": "Tom has 3 apples and gets 2 more. How many apples?", "answer": "5"}
+{"id": "pears", "question": "A box holds 12 pears; 4 are eaten. How many pears are left?", "answer": "8"}
+{"id": "plums", "question": "Sam buys 6 bags of 10 plums. How many plums?", "answer": "60"}
+{"id": "figs", "question": "Half of 30 figs are ripe. How many figs are ripe?", "answer": "15"}
+Q
+model() { # name, json body after the header
+    printf '{"fake_llama_server": 1, "decode_tps": 50.0, %s}\n' "$2" >"$work/$1.gguf"
+}
+model good '"load_ms": 200, "default": {"content": "Answer: 0"},
+ "replies": [{"match": "apples", "content": "3 + 2 = 5\nAnswer: 5", "reasoning": "count them"},
+             {"match": "pears", "content": "12 - 4 = 8\nAnswer: **8**."},
+             {"match": "plums", "content": "6 x 10 = 60\nAnswer: 60"}]'
+model slow '"token_ms": 60, "default": {"content": "Working it out slowly.\nAnswer: 5"}'
+model faults '"default": {"content": "Answer: 5"},
+ "replies": [{"match": "apples", "content": "xxxxxxxxxxxxxxxxxxxxxxxxxxxx", "fault": "exit"},
+             {"match": "pears", "fault": "http500"},
+             {"match": "plums", "content": "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy", "fault": "error_event"},
+             {"match": "figs", "content": "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz Answer: 15"}]'
+model allcrash '"default": {"content": "xxxxxxxxxxxxxxxxxxxxxxxx", "fault": "exit"}'
+model nostart '"fail_start": "llama_model_load: error loading model: tensor data is corrupted"'
+model hang '"default": {"content": "Answer: 5"},
+ "replies": [{"match": "pears", "content": "wwwwwwwwwwwwwwwwwwwwwwwwwwwwww", "fault": "hang"}]'
+model flaky '"exit_after": 2, "default": {"content": "Answer: 5"}'
+model never '"never_ready": true, "default": {"content": "Answer: 5"}'
+model ikload '"ik": true, "load_ms": 2500, "health_hangs": true, "default": {"content": "Answer: 5"}'
+model long '"token_ms": 2, "default": {"content": "Let me think about this one step at a time, slowly.\nAnswer: 5"}'
+model spam '"log_spam": 20000, "default": {"content": "Answer: 5"}'
+model port '"fail_bind_once": "'"$work/bind.mark"'", "default": {"content": "Answer: 5"}'
+model ik '"ik": true, "default": {"content": "one two three four five six seven eight nine ten Answer: 5"}'
+
+rows() { wc -l <"$1/rows/$2.jsonl" | tr -d ' '; }
+field() { # file, id, field -> value as JSON
+    /usr/bin/python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l)
+    if r["id"]==sys.argv[2]: print(json.dumps(r[sys.argv[3]]))' "$1" "$2" "$3"
+}
+
+# poll, never sleep a fixed time: cmd within secs seconds
+wait_for() {
+    local secs=$1 i; shift
+    for i in $(seq 1 $((secs * 10))); do
+        if eval "$@"; then return 0; fi
+        sleep 0.1
+    done
+    return 1
+}
+# a background job of ours ends within secs seconds
+ends_within() {
+    local secs=$1 pid=$2 i
+    for i in $(seq 1 $((secs * 10))); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    return 1
+}
+# pid is gone (or a zombie) within secs seconds
+gone_within() {
+    local secs=$1 pid=$2 i
+    for i in $(seq 1 $((secs * 10))); do
+        if ! kill -0 "$pid" 2>/dev/null; then return 0; fi
+        case "$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null)" in Z|X|"") return 0;; esac
+        sleep 0.1
+    done
+    return 1
+}
+# no fake server of this run's work folder is left within secs seconds
+no_servers_within() {
+    local secs=$1 i
+    for i in $(seq 1 $((secs * 10))); do
+        servers_left || return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# ladder configs for the fake: NAME RUNGS GPUS MODEL -> $work/NAME.json
+ladder_config() {
+    local name=$1 n=$2 gpus=$3 model=$4 i rungs=""
+    for i in $(seq 1 "$n"); do
+        rungs="$rungs${rungs:+, }{\"name\": \"R$i\", \"model\": \"$work/$model.gguf\"}"
+    done
+    cat >"$work/$name.json" <<JSON
+{"name": "$name", "questions": "$work/q.jsonl", "run_dir": "$work/$name",
+ "rungs": [$rungs], "server": {"binary": "$FAKE"}, "gpus": [$gpus]}
+JSON
+}

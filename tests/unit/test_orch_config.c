@@ -1,0 +1,274 @@
+/*
+ * test_orch_config.c - what a config (or graveyard run's flags) may say:
+ * never --host or --port for the server; templates that bind 127.0.0.1;
+ * GPU ids that are safe as folder names; numbers in range, never
+ * truncated; the command line's --llama standing in for a server.binary
+ * whose ${VAR} is unset. And the manifest: secrets recorded as hashes.
+ */
+#include "helpers.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "config.h"
+#include "manifest.h"
+
+static void test_server_args(void **state)
+{
+    char *ok[] = {"--jinja", "-fa", "on", "--threads", "8"};
+    char *host[] = {"--jinja", "--host", "0.0.0.0"};
+    char *host_eq[] = {"--host=0.0.0.0"};
+    char *port[] = {"--port", "80"};
+    char *ctl[] = {"--alias", "a\nb"};
+    char msg[256];
+
+    (void)state;
+    assert_int_equal(config_check_server_args(ok, 5, "w", msg, sizeof(msg)),
+                     0);
+    assert_int_equal(
+        config_check_server_args(host, 3, "w", msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "'--host' is graveyard's to set"));
+    assert_int_equal(
+        config_check_server_args(host_eq, 1, "w", msg, sizeof(msg)), -1);
+    assert_int_equal(
+        config_check_server_args(port, 2, "w", msg, sizeof(msg)), -1);
+    assert_int_equal(config_check_server_args(ctl, 2, "w", msg, sizeof(msg)),
+                     -1);
+}
+
+static int argv_ok(const char *json)
+{
+    json_t *a = json_loads(json, 0, NULL);
+    char msg[256];
+    int rc;
+
+    assert_non_null(a);
+    rc = config_check_argv_template(a, "argv", msg, sizeof(msg));
+    json_decref(a);
+    return rc;
+}
+
+static void test_argv_template(void **state)
+{
+    (void)state;
+    assert_int_equal(argv_ok("[\"-m\", \"{model}\", \"--port\", \"{port}\"]"),
+                     0);
+    assert_int_equal(argv_ok("[\"-m\", \"{model}\", \"--port\", \"{port}\", "
+                             "\"--host\", \"127.0.0.1\"]"),
+                     0);
+    /* a second --host after the right one: llama-server takes the last */
+    assert_int_equal(argv_ok("[\"-m\", \"{model}\", \"--port\", \"{port}\", "
+                             "\"--host\", \"127.0.0.1\", \"--host\", "
+                             "\"0.0.0.0\"]"),
+                     -1);
+    assert_int_equal(argv_ok("[\"-m\", \"{model}\", \"--port=8080\", "
+                             "\"{port}\"]"),
+                     -1);
+    assert_int_equal(argv_ok("[\"-m\", \"{model}\"]"), -1);
+    assert_int_equal(argv_ok("[\"-m\", \"{model}\", \"--port\", \"{port}\", "
+                             "\"--host\"]"),
+                     -1);
+}
+
+static void test_env_template(void **state)
+{
+    json_t *good = json_loads("{\"CUDA_VISIBLE_DEVICES\": \"{gpu}\"}", 0,
+                              NULL),
+           *host = json_loads("{\"LLAMA_ARG_HOST\": \"0.0.0.0\"}", 0, NULL),
+           *eq = json_loads("{\"A=B\": \"x\"}", 0, NULL);
+    char msg[256];
+
+    (void)state;
+    assert_int_equal(config_check_env_template(good, "env", msg, sizeof(msg)),
+                     0);
+    assert_int_equal(config_check_env_template(host, "env", msg, sizeof(msg)),
+                     -1);
+    assert_int_equal(config_check_env_template(eq, "env", msg, sizeof(msg)),
+                     -1);
+    json_decref(good);
+    json_decref(host);
+    json_decref(eq);
+}
+
+static void test_gpu_and_paths(void **state)
+{
+    (void)state;
+    assert_true(config_gpu_ok("0"));
+    assert_true(config_gpu_ok("0,1"));
+    assert_true(config_gpu_ok("GPU-8f6c2e1a-0b1c-4d2e-9f00-112233445566"));
+    assert_true(config_gpu_ok("MIG-5c5d4a1b-aaaa-bbbb-cccc-ddddeeeeffff"));
+    assert_false(config_gpu_ok("../x"));
+    assert_false(config_gpu_ok("0/../../x"));
+    assert_false(config_gpu_ok(".hidden"));
+    assert_false(config_gpu_ok(""));
+    assert_false(config_gpu_ok("0 1"));
+    assert_true(config_path_ok("/models/e2b Q4_0.gguf"));
+    assert_false(config_path_ok("/models/a\nb.gguf"));
+    assert_false(config_path_ok("/models/a\tb.gguf"));
+}
+
+/* A config in the test folder; returns its path. */
+static const char *config(const char *name, const char *body)
+{
+    static char path[256];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", test_dir, name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(body, f);
+    fclose(f);
+    return path;
+}
+
+#define BASE                                                                  \
+    "{\"name\": \"t\", \"questions\": \"q.jsonl\", \"run_dir\": \"r\", "      \
+    "\"rungs\": [{\"name\": \"A\", \"model\": \"a.gguf\"}], "
+
+static void test_ranges(void **state)
+{
+    struct config c;
+    char msg[512];
+
+    (void)state;
+    assert_int_equal(
+        config_load(config("ngl.json", BASE "\"ngl\": 99999999999, "
+                                            "\"server\": {\"binary\": "
+                                            "\"x\"}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        -1);
+    assert_non_null(strstr(msg, "'ngl' must be an integer from 0 to 10000"));
+    assert_int_equal(
+        config_load(config("ctx.json", BASE "\"ctx\": 3000000000, "
+                                            "\"server\": {\"binary\": "
+                                            "\"x\"}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        -1);
+    assert_int_equal(
+        config_load(config("ok.json", BASE "\"ngl\": 999, \"request\": "
+                                           "{\"timeout_s\": 600, "
+                                           "\"idle_timeout_s\": 30}, "
+                                           "\"server\": {\"binary\": "
+                                           "\"x\"}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        0);
+    assert_int_equal(c.ngl, 999);
+    assert_int_equal(c.timeout_s, 600);
+    assert_int_equal(c.idle_s, 30);
+    config_release(&c);
+}
+
+/* --llama, --run-dir and --gpus stand in for keys whose ${VAR}s are not
+ * set; without them the unset variable is an error. */
+static void test_overrides(void **state)
+{
+    struct config c;
+    struct config_over over = {"/opt/llama-server", "/runs/x", "2,3"};
+    const char *path = config(
+        "var.json", BASE "\"server\": {\"binary\": "
+                         "\"${GRAVEYARD_TEST_UNSET}/bin/llama-server\"}, "
+                         "\"gpus\": [\"${GRAVEYARD_TEST_UNSET}\"]}");
+    char msg[512];
+
+    (void)state;
+    unsetenv("GRAVEYARD_TEST_UNSET");
+    assert_int_equal(config_load(path, NULL, &c, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "GRAVEYARD_TEST_UNSET"));
+    assert_int_equal(config_load(path, &over, &c, msg, sizeof(msg)), 0);
+    assert_string_equal(c.binary, "/opt/llama-server");
+    assert_string_equal(c.run_dir, "/runs/x");
+    assert_int_equal(c.ngpus, 2);
+    assert_string_equal(c.gpus[1], "3");
+    config_release(&c);
+    over.gpus = "0,../../x";
+    assert_int_equal(config_load(path, &over, &c, msg, sizeof(msg)), -1);
+    assert_int_equal(config_load("/nonexistent/graveyard.json", NULL, &c, msg,
+                                 sizeof(msg)),
+                     -1);
+    assert_string_equal(msg, "cannot read config "
+                             "'/nonexistent/graveyard.json': No such file or "
+                             "directory");
+}
+
+/* Rung names that would be taken as flags, and server args in rungs. */
+static void test_rungs(void **state)
+{
+    struct config c;
+    char msg[512];
+
+    (void)state;
+    assert_int_equal(
+        config_load(config("dash.json",
+                           "{\"name\": \"t\", \"questions\": \"q\", "
+                           "\"run_dir\": \"r\", \"rungs\": [{\"name\": "
+                           "\"-h\", \"model\": \"a\"}], \"server\": "
+                           "{\"binary\": \"x\"}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        -1);
+    assert_non_null(strstr(msg, "not a usable rung name"));
+    assert_int_equal(
+        config_load(config("rport.json",
+                           "{\"name\": \"t\", \"questions\": \"q\", "
+                           "\"run_dir\": \"r\", \"rungs\": [{\"name\": "
+                           "\"A\", \"model\": \"a\", \"server_args\": "
+                           "[\"--port=1\"]}], \"server\": "
+                           "{\"binary\": \"x\"}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        -1);
+    assert_non_null(strstr(msg, "rungs[0].server_args"));
+}
+
+static void test_redact(void **state)
+{
+    char *args[] = {"--api-key", "sk-secret", "--threads", "8",
+                    "--ssl-key-file=/k.pem", "-fa"};
+    json_t *a = manifest_redact_args(args, 6), *env, *r;
+    char *text;
+
+    (void)state;
+    text = json_dumps(a, JSON_COMPACT);
+    assert_null(strstr(text, "sk-secret"));
+    assert_null(strstr(text, "/k.pem"));
+    assert_non_null(strstr(text, "\"--threads\",\"8\""));
+    assert_non_null(strstr(text, "\"--ssl-key-file=<redacted sha256:"));
+    free(text);
+    /* the same secret hashes the same: a change is still seen */
+    r = manifest_redact_args(args, 6);
+    assert_true(json_equal(a, r));
+    json_decref(r);
+    args[1] = "sk-other";
+    r = manifest_redact_args(args, 6);
+    assert_false(json_equal(a, r));
+    json_decref(r);
+    json_decref(a);
+    env = json_loads("{\"HF_TOKEN\": \"hf_x\", \"CUDA_VISIBLE_DEVICES\": "
+                     "\"1\", \"GGML_CUDA_NO_PINNED\": \"1\", "
+                     "\"LLAMA_ARG_API_KEY\": \"k\", \"MY_THING\": \"v\"}",
+                     0, NULL);
+    r = manifest_redact_env(env);
+    text = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+    assert_non_null(strstr(text, "\"CUDA_VISIBLE_DEVICES\":\"1\""));
+    assert_non_null(strstr(text, "\"GGML_CUDA_NO_PINNED\":\"1\""));
+    assert_null(strstr(text, "hf_x"));
+    assert_null(strstr(text, "\"k\""));
+    assert_null(strstr(text, "\"v\""));
+    free(text);
+    json_decref(r);
+    json_decref(env);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_server_args),
+        cmocka_unit_test(test_argv_template),
+        cmocka_unit_test(test_env_template),
+        cmocka_unit_test(test_gpu_and_paths),
+        cmocka_unit_test(test_ranges),
+        cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_rungs),
+        cmocka_unit_test(test_redact),
+    };
+
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+}

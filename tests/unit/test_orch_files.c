@@ -1,0 +1,405 @@
+/*
+ * test_orch_files.c - how graveyard starts children and owns its files:
+ * a child gets only the descriptors it is handed and dies with us
+ * (spawn.h); a capture has a time limit; a child's exit is seen while
+ * something it started holds its pipe (proc.h); a log's cap is the
+ * rung's, over restarts and resumes (caplog.h); no link is followed where
+ * graveyard writes (files.h, outfile.h); a pid file names one process,
+ * never another that got its pid (pidfile.h).
+ */
+#include "helpers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "caplog.h"
+#include "files.h"
+#include "outfile.h"
+#include "pidfile.h"
+#include "proc.h"
+#include "spawn.h"
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    size_t n;
+
+    assert_non_null(f);
+    n = fread(buf, 1, size - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
+}
+
+/* A child sees 0, 1, 2 and what it was handed as 3; nothing else, even
+ * a descriptor of ours that is not close-on-exec. */
+static void test_only_given_fds(void **state)
+{
+    const char *argv[] = {"/bin/sh", "-c", "ls /proc/self/fd | sort -n | "
+                                           "tr '\\n' ' '",
+                          NULL};
+    char out[256];
+    int leak[2], rc;
+
+    (void)state;
+    assert_int_equal(pipe(leak), 0); /* inherited by a plain fork/exec */
+    rc = spawn_capture(argv, 0, 5000, out, sizeof(out));
+    assert_int_equal(rc, 0);
+    /* ls's own directory descriptor is 3 */
+    assert_string_equal(out, "0 1 2 3 ");
+    close(leak[0]);
+    close(leak[1]);
+}
+
+/* A capture that hangs is killed when its time is up, with what it
+ * started (its process group). */
+static void test_capture_timeout(void **state)
+{
+    const char *argv[] = {"/bin/sh", "-c", "sleep 30 & echo started; wait",
+                          NULL};
+    char out[64];
+    time_t t0 = time(NULL);
+
+    (void)state;
+    assert_int_equal(spawn_capture(argv, 0, 300, out, sizeof(out)),
+                     SPAWN_ETIMEDOUT);
+    assert_string_equal(out, "started\n");
+    assert_true(time(NULL) - t0 < 5);
+    /* sleep 30 was in the group: gone */
+    sleep_ms(100);
+    assert_int_not_equal(system("pgrep -f '^sleep 30$' >/dev/null"), 0);
+}
+
+static void test_capture_status(void **state)
+{
+    const char *fail[] = {"/bin/sh", "-c", "exit 3", NULL};
+    const char *none[] = {"/nonexistent/graveyard-test-binary", NULL};
+    char out[16], text[64];
+
+    (void)state;
+    assert_int_equal(spawn_capture(fail, 0, 5000, out, sizeof(out)), 3);
+    assert_int_equal(spawn_capture(none, 0, 5000, out, sizeof(out)),
+                     SPAWN_ENOEXEC);
+    assert_string_equal(spawn_status_text(3, text, sizeof(text)),
+                        "exit status 3");
+}
+
+/* PATH lookup, and a clear error for what is not there. */
+static void test_resolve(void **state)
+{
+    char path[4096];
+
+    (void)state;
+    assert_int_equal(spawn_resolve("sh", path, sizeof(path)), 0);
+    assert_non_null(strstr(path, "/sh"));
+    assert_int_equal(spawn_resolve("graveyard-no-such-tool", path,
+                                   sizeof(path)),
+                     ENOENT);
+    assert_int_equal(spawn_resolve("/etc/passwd", path, sizeof(path)),
+                     EACCES);
+}
+
+/* The child dies with us: a parent that is SIGKILLed takes its child
+ * along (the parent-death signal set between fork and exec). */
+static void test_dies_with_parent(void **state)
+{
+    int pfd[2];
+    pid_t mid, grandchild = 0;
+    ssize_t n;
+
+    (void)state;
+    assert_int_equal(pipe(pfd), 0);
+    mid = fork();
+    if (mid == 0) {
+        const char *argv[] = {"/bin/sleep", "30", NULL};
+        struct spawn_spec s;
+        char msg[128];
+        pid_t p;
+        memset(&s, 0, sizeof(s));
+        s.argv = (char *const *)argv;
+        s.fd[0] = s.fd[1] = s.fd[2] = SPAWN_NULL;
+        s.fd[3] = SPAWN_CLOSED;
+        s.new_session = 1;
+        s.pdeathsig = SIGKILL;
+        if (spawn_start(&s, &p, msg, sizeof(msg)) != 0)
+            _exit(1);
+        if (write(pfd[1], &p, sizeof(p)) != (ssize_t)sizeof(p))
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    close(pfd[1]);
+    n = read(pfd[0], &grandchild, sizeof(grandchild));
+    close(pfd[0]);
+    assert_int_equal(n, sizeof(grandchild));
+    assert_int_equal(kill(grandchild, 0), 0);
+    kill(mid, SIGKILL);
+    waitpid(mid, NULL, 0);
+    for (int i = 0; i < 50 && pidfile_start_time(grandchild) >= 0; i++)
+        sleep_ms(20);
+    assert_true(pidfile_start_time(grandchild) < 0);
+}
+
+struct seen {
+    int exited;
+    long long status;
+    int sig;
+};
+
+static void exit_cb(void *ctx, long long status, int sig)
+{
+    struct seen *s = ctx;
+
+    s->exited++;
+    s->status = status;
+    s->sig = sig;
+}
+
+/* A child's exit is seen although a process it left behind still holds
+ * its output pipe: never wait for an EOF. What it printed first is kept. */
+static void test_exit_not_eof(void **state)
+{
+    const char *argv[] = {"/bin/sh", "-c",
+                          "echo hello; sleep 30 & exit 7", NULL};
+    struct proc_opts o;
+    struct seen s = {0, 0, 0};
+    struct proc *p;
+    uv_loop_t loop;
+    char msg[128];
+    time_t t0 = time(NULL);
+
+    (void)state;
+    uv_loop_init(&loop);
+    memset(&o, 0, sizeof(o));
+    o.argv = (char *const *)argv;
+    o.capture = 64;
+    o.stderr_fd = SPAWN_NULL;
+    o.fd3 = SPAWN_CLOSED;
+    o.new_session = 1;
+    o.pdeathsig = SIGKILL;
+    p = proc_start(&loop, &o, exit_cb, &s, msg, sizeof(msg));
+    assert_non_null(p);
+    while (!s.exited && time(NULL) - t0 < 10)
+        uv_run(&loop, UV_RUN_ONCE);
+    assert_int_equal(s.exited, 1);
+    assert_int_equal(s.status, 7);
+    assert_string_equal(proc_output(p, NULL), "hello\n");
+    assert_true(time(NULL) - t0 < 10);
+    kill(-proc_pid(p), SIGKILL); /* the sleep left in its group */
+    proc_free(p);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+/* A time limit kills it, and says so. */
+static void test_proc_limit(void **state)
+{
+    const char *argv[] = {"/bin/sleep", "30", NULL};
+    struct proc_opts o;
+    struct seen s = {0, 0, 0};
+    struct proc *p;
+    uv_loop_t loop;
+    char msg[128];
+
+    (void)state;
+    uv_loop_init(&loop);
+    memset(&o, 0, sizeof(o));
+    o.argv = (char *const *)argv;
+    o.stderr_fd = SPAWN_NULL;
+    o.fd3 = SPAWN_CLOSED;
+    o.new_session = 1;
+    o.timeout_ms = 200;
+    p = proc_start(&loop, &o, exit_cb, &s, msg, sizeof(msg));
+    assert_non_null(p);
+    while (!s.exited)
+        uv_run(&loop, UV_RUN_ONCE);
+    assert_int_equal(s.sig, SIGKILL);
+    assert_true(proc_timed_out(p));
+    proc_free(p);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+    /* and one that cannot start says why, at once */
+    uv_loop_init(&loop);
+    argv[0] = "/nonexistent/llama-server";
+    assert_null(proc_start(&loop, &o, exit_cb, &s, msg, sizeof(msg)));
+    assert_non_null(strstr(msg, "No such file"));
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+/* The cap is the rung's: three servers' worth of output, and a resume,
+ * stay within it; the head stays, the newest tail replaces the old. */
+static void test_caplog_per_rung(void **state)
+{
+    struct caplog l;
+    char path[128], msg[256], line[64], text[8192];
+    int k, i;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/R.server.log", test_dir);
+    for (k = 0; k < 2; k++) { /* a run, then its resume */
+        assert_int_equal(caplog_open(&l, path, 2048, msg, sizeof(msg)), 0);
+        for (i = 0; i < 3 * 100; i++) { /* three servers, 100 lines each */
+            snprintf(line, sizeof(line), "run %d line %04d of the log\n", k,
+                     i);
+            caplog_write(&l, line, strlen(line));
+        }
+        caplog_close(&l);
+        assert_true(file_size(path) <= 2048 + 100);
+    }
+    slurp(path, text, sizeof(text));
+    assert_non_null(strstr(text, "run 0 line 0000")); /* the head */
+    assert_non_null(strstr(text, "run 1 line 0299")); /* the last tail */
+    assert_null(strstr(text, "run 0 line 0299"));     /* the older tail */
+    assert_non_null(strstr(text, "dropped here (log cap)"));
+}
+
+/* Links where graveyard's files go are refused, their targets unchanged;
+ * a run folder that is a link is the user's and is fine. */
+static void test_no_links(void **state)
+{
+    char victim[128], link[128], dir[128], msg[512], text[64];
+    int fd;
+
+    (void)state;
+    snprintf(victim, sizeof(victim), "%s/victim", test_dir);
+    snprintf(link, sizeof(link), "%s/target.json", test_dir);
+    fd = open(victim, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(write(fd, "keep", 4) == 4);
+    close(fd);
+    assert_int_equal(symlink(victim, link), 0);
+    assert_int_equal(outfile_write(link, "new", 3, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "symbolic link"));
+    assert_int_equal(files_open(link, O_RDWR | O_APPEND, 0, msg, sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "symbolic link"));
+    slurp(victim, text, sizeof(text));
+    assert_string_equal(text, "keep");
+    /* a folder link inside is refused, the top one allowed */
+    snprintf(dir, sizeof(dir), "%s/linkdir", test_dir);
+    assert_int_equal(symlink(test_dir, dir), 0);
+    assert_int_equal(files_mkdir(dir, 0, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "symbolic link"));
+    assert_int_equal(files_mkdir(dir, 1, msg, sizeof(msg)), 0);
+}
+
+/* outfile's temporary names: a link planted at the next one is skipped,
+ * never written through. */
+static void test_planted_tmp(void **state)
+{
+    char victim[128], target[128], tmp[256], msg[512], text[64];
+    unsigned serial;
+    int fd;
+
+    (void)state;
+    snprintf(victim, sizeof(victim), "%s/victim2", test_dir);
+    snprintf(target, sizeof(target), "%s/manifest.json", test_dir);
+    fd = open(victim, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(write(fd, "keep", 4) == 4);
+    close(fd);
+    /* the serial counts up from 0 in this process; plant the next 20 */
+    for (serial = 0; serial < 40; serial++) {
+        snprintf(tmp, sizeof(tmp), "%s.tmp.%ld.%u", target, (long)getpid(),
+                 serial);
+        assert_int_equal(symlink(victim, tmp), 0);
+    }
+    assert_int_equal(outfile_write(target, "{}", 2, msg, sizeof(msg)), 0);
+    slurp(victim, text, sizeof(text));
+    assert_string_equal(text, "keep");
+    slurp(target, text, sizeof(text));
+    assert_string_equal(text, "{}");
+}
+
+static void test_disk_words(void **state)
+{
+    (void)state;
+    assert_string_equal(files_strerror(ENOSPC), "disk full");
+    assert_int_equal(files_exit_code(ENOSPC), 1);
+    assert_int_equal(files_exit_code(EDQUOT), 1);
+    assert_int_equal(files_exit_code(ENOENT), 2);
+    assert_int_equal(files_exit_code(ELOOP), 2);
+}
+
+/* A pid file stops the very process it names, and not one that got its
+ * pid since (another start time) or one of another boot. */
+static void test_pidfile_identity(void **state)
+{
+    char path[128], msg[256], boot[64];
+    pid_t p;
+    FILE *f;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/R.server.pid", test_dir);
+    p = fork();
+    if (p == 0) {
+        setsid();
+        execl("/bin/sleep", "sleep", "30", (char *)NULL);
+        _exit(127);
+    }
+    sleep_ms(50);
+    f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    assert_non_null(f);
+    assert_non_null(fgets(boot, sizeof(boot), f));
+    fclose(f);
+    boot[strcspn(boot, "\n")] = '\0';
+    /* the same pid and boot, another start time: left alone */
+    f = fopen(path, "w");
+    fprintf(f, "%ld 1 %s\n", (long)p, boot);
+    fclose(f);
+    assert_int_equal(pidfile_reap(path, 500, msg, sizeof(msg)), 0);
+    assert_int_equal(kill(p, 0), 0);
+    assert_int_equal(access(path, F_OK), -1);
+    /* the same pid and start time, another boot: left alone */
+    f = fopen(path, "w");
+    fprintf(f, "%ld %lld 00000000-0000-0000-0000-000000000000\n", (long)p,
+            pidfile_start_time(p));
+    fclose(f);
+    assert_int_equal(pidfile_reap(path, 500, msg, sizeof(msg)), 0);
+    assert_int_equal(kill(p, 0), 0);
+    /* what pidfile_write records: stopped */
+    assert_int_equal(pidfile_write(path, p, msg, sizeof(msg)), 0);
+    assert_int_equal(pidfile_reap(path, 2000, msg, sizeof(msg)), (long)p);
+    waitpid(p, NULL, 0);
+    assert_int_equal(kill(p, 0), -1);
+    /* no file: nothing to do */
+    assert_int_equal(pidfile_reap(path, 500, msg, sizeof(msg)), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_only_given_fds),
+        cmocka_unit_test(test_capture_timeout),
+        cmocka_unit_test(test_capture_status),
+        cmocka_unit_test(test_resolve),
+        cmocka_unit_test(test_dies_with_parent),
+        cmocka_unit_test(test_exit_not_eof),
+        cmocka_unit_test(test_proc_limit),
+        cmocka_unit_test(test_caplog_per_rung),
+        cmocka_unit_test(test_no_links),
+        cmocka_unit_test(test_planted_tmp),
+        cmocka_unit_test(test_disk_words),
+        cmocka_unit_test(test_pidfile_identity),
+    };
+
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+}
