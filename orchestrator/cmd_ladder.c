@@ -453,9 +453,11 @@ static int shard_of(const char *arg, long *i, long *n)
         return (*end != '\0' || *n < 1 || *i < 0 || *i >= *n) ? -1 : 0;
     }
     if (id != NULL && count != NULL) {
-        *i = atol(id);
-        *n = atol(count);
-        if (*n < 1 || *i < 0 || *i >= *n)
+        *i = strtol(id, &end, 10);
+        if (*end != '\0' || end == id)
+            return -1;
+        *n = strtol(count, &end, 10);
+        if (*end != '\0' || end == count || *n < 1 || *i < 0 || *i >= *n)
             return -1;
     }
     return 0;

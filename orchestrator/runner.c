@@ -1285,8 +1285,11 @@ static int check_inputs(struct runner *r, char *msg, size_t msgsize)
                  "control characters");
         return EXIT_USAGE;
     }
-    if (strlen(o->rundir) + strlen(o->rung) > 3900) {
-        snprintf(msg, msgsize, "path too long: '%.200s'", o->rundir);
+    /* ladder.tsv and the manifest keep these whole: never a cut path */
+    if (strlen(o->rundir) + strlen(o->rung) > 3900 ||
+        strlen(o->model) > 4000 || strlen(o->questions) > 4000) {
+        snprintf(msg, msgsize, "path too long: '%.200s...'",
+                 strlen(o->model) > 4000 ? o->model : o->rundir);
         return EXIT_USAGE;
     }
     if ((fd = open(o->model, O_RDONLY | O_CLOEXEC)) < 0 ||

@@ -386,6 +386,13 @@ case_ranges() {
     sed 's|"gpus"|"ngl": 99999999999, "gpus"|' "$work/rg.json" >"$work/rg2.json"
     rc=0; $GT ladder "$work/rg2.json" 2>"$work/err" || rc=$?
     [ $rc = 2 ] && grep -q "'ngl' must be an integer from 0 to 10000" "$work/err" || fail "config ngl: $rc $(cat "$work/err")"
+    rc=0; SLURM_ARRAY_TASK_ID=x SLURM_ARRAY_TASK_COUNT=2 $GT ladder "$work/rg.json" 2>/dev/null || rc=$?
+    [ $rc = 2 ] || fail "SLURM_ARRAY_TASK_ID=x: exit $rc"
+    # a model path longer than ladder.tsv keeps whole: refused, not cut
+    rc=0; $GT run Q4_0 "$work/$(printf 'x%.0s' $(seq 1 4100)).gguf" "$work/q.jsonl" "$work/rg" --llama "$FAKE" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "too long" "$work/err" || fail "a 4 KB model path: $rc"
+    [ -e "$work/rg" ] && fail "a run folder was made"
+    true
 }
 
 # 18. The server log's cap is the rung's, however many servers it starts.
