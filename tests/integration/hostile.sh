@@ -25,7 +25,7 @@ case_child_kill() {
     run=$(pgrep -f "$G run .*R1 $work/slow.gguf")
     [ -n "$run" ] || fail "no graveyard run for R1"
     kill -KILL $run
-    if ! ends_within 60 $pid; then
+    if ! gone_within 60 $pid; then
         fail "the ladder hung after its child was killed"
         kill -KILL $pid
     fi
@@ -139,34 +139,14 @@ case_hung_tools() {
     grep -q '"gpu_mib_before": null, "gpu_mib_loaded": null' "$work/out" || fail "summary: $(cat "$work/out")"
     grep -q "nvidia-smi did not answer" "$work/err" || fail "no word of nvidia-smi: $(cat "$work/err")"
     pgrep -f "sleep 601" >/dev/null && fail "a hung nvidia-smi is left"
-    # SIGTERM while nvidia-smi hangs (on the loop)
-    PATH=$work/hangbin:$PATH $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d/2" --llama "$FAKE" --gpu 0 >/dev/null 2>&1 &
-    pid=$!
-    wait_for 10 'pgrep -f "sleep 601" >/dev/null' || fail "nvidia-smi never ran"
-    kill -TERM $pid
-    ends_within 3 $pid || { fail "SIGTERM waited for nvidia-smi"; kill -KILL $pid; }
-    wait $pid; rc=$?
-    [ $rc = 143 ] || fail "exit $rc after SIGTERM"
-    wait_for 3 '! pgrep -f "sleep 601" >/dev/null' || fail "nvidia-smi outlived the run"
-    # SIGTERM while --version hangs (before the loop)
-    $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d/3" --llama "$work/hangbin/llama-hangs" >/dev/null 2>&1 &
-    pid=$!
-    wait_for 10 'pgrep -f "sleep 602" >/dev/null' || fail "--version never ran"
-    kill -TERM $pid
-    ends_within 3 $pid || { fail "SIGTERM waited for --version"; kill -KILL $pid; }
-    wait $pid 2>/dev/null
-    wait_for 3 '! pgrep -f "sleep 602" >/dev/null' || fail "--version outlived the run"
+    # SIGTERM while nvidia-smi hangs (on the loop), while --version hangs
+    # (before the loop), and while the ladder's --version check hangs
+    term_while_hung "sleep 601" "run, nvidia-smi" env PATH="$work/hangbin:$PATH" $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d/2" --llama "$FAKE" --gpu 0
+    term_while_hung "sleep 602" "run, --version" $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d/3" --llama "$work/hangbin/llama-hangs"
     [ -e "$d/3" ] && fail "a run folder was made before --version answered"
-    # the ladder's own --version check
     ladder_config hv 1 '"0"' good
     sed -i "s|\"binary\": \"[^\"]*\"|\"binary\": \"$work/hangbin/llama-hangs\"|" "$work/hv.json"
-    $G ladder "$work/hv.json" >/dev/null 2>&1 &
-    pid=$!
-    wait_for 10 'pgrep -f "sleep 602" >/dev/null' || fail "the ladder's --version never ran"
-    kill -TERM $pid
-    ends_within 3 $pid || { fail "the ladder's SIGTERM waited for --version"; kill -KILL $pid; }
-    wait $pid 2>/dev/null
-    wait_for 3 '! pgrep -f "sleep 602" >/dev/null' || fail "--version outlived the ladder"
+    term_while_hung "sleep 602" "ladder, --version" $G ladder "$work/hv.json"
     pkill -f "sleep 60[12]"
     true
 }
@@ -285,15 +265,9 @@ case_host() {
     done
     [ -e "$work/host" ] && fail "a run folder was made"
     ladder_config hc 1 '"0"' good
-    sed 's|"binary": "[^"]*"|&, "args": ["--host", "0.0.0.0"]|' "$work/hc.json" >"$work/hc2.json"
-    rc=0; $GT ladder "$work/hc2.json" 2>"$work/err" || rc=$?
-    [ $rc = 2 ] && grep -q "graveyard's to set" "$work/err" || fail "config server.args: $rc $(cat "$work/err")"
-    sed 's|"model": "[^"]*"|&, "server_args": ["--port=9"]|' "$work/hc.json" >"$work/hc3.json"
-    rc=0; $GT ladder "$work/hc3.json" 2>"$work/err" || rc=$?
-    [ $rc = 2 ] && grep -q "rungs\[0\].server_args" "$work/err" || fail "rung server_args: $rc $(cat "$work/err")"
-    sed 's|"binary": "[^"]*"|&, "env": {"LLAMA_ARG_HOST": "0.0.0.0"}|' "$work/hc.json" >"$work/hc4.json"
-    rc=0; $GT ladder "$work/hc4.json" 2>"$work/err" || rc=$?
-    [ $rc = 2 ] || fail "LLAMA_ARG_HOST: $rc $(cat "$work/err")"
+    refused_config hc 's|"binary": "[^"]*"|&, "args": ["--host", "0.0.0.0"]|' "graveyard's to set" "config server.args"
+    refused_config hc 's|"model": "[^"]*"|&, "server_args": ["--port=9"]|' "rungs\[0\].server_args" "rung server_args"
+    refused_config hc 's|"binary": "[^"]*"|&, "env": {"LLAMA_ARG_HOST": "0.0.0.0"}|' "LLAMA_ARG_HOST" "server.env"
     [ -e "$work/hc" ] && fail "the ladder made a run folder"
     true
 }

@@ -63,16 +63,8 @@ wait_for() {
     done
     return 1
 }
-# a background job of ours ends within secs seconds
-ends_within() {
-    local secs=$1 pid=$2 i
-    for i in $(seq 1 $((secs * 10))); do
-        kill -0 "$pid" 2>/dev/null || return 0
-        sleep 0.1
-    done
-    return 1
-}
-# pid is gone (or a zombie) within secs seconds
+# pid is gone (or a zombie) within secs seconds: a job of ours that ended,
+# or a process that another parent has yet to reap
 gone_within() {
     local secs=$1 pid=$2 i
     for i in $(seq 1 $((secs * 10))); do
@@ -102,4 +94,28 @@ ladder_config() {
 {"name": "$name", "questions": "$work/q.jsonl", "run_dir": "$work/$name",
  "rungs": [$rungs], "server": {"binary": "$FAKE"}, "gpus": [$gpus]}
 JSON
+}
+
+# A config made from $work/BASE.json by a sed expression must be refused
+# before anything starts: exit 2, with want in the message.
+# Usage: refused_config BASE SED WANT WHAT
+refused_config() {
+    local base=$1 expr=$2 want=$3 what=$4 rc=0
+    sed "$expr" "$work/$base.json" >"$work/$base-x.json"
+    $GT ladder "$work/$base-x.json" >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q -- "$want" "$work/err" || fail "$what: exit $rc $(cat "$work/err")"
+}
+
+# SIGTERM to a command while the tool it waits for hangs (a process
+# matching pat): the command ends at once, and takes the tool with it.
+# Usage: term_while_hung PAT WHAT COMMAND...
+term_while_hung() {
+    local pat=$1 what=$2 pid; shift 2
+    "$@" >/dev/null 2>&1 &
+    pid=$!
+    wait_for 10 "pgrep -f '$pat' >/dev/null" || fail "$what: the tool never ran"
+    kill -TERM $pid
+    gone_within 3 $pid || { fail "$what: SIGTERM waited for the tool"; kill -KILL $pid; }
+    wait $pid 2>/dev/null
+    wait_for 3 "! pgrep -f '$pat' >/dev/null" || fail "$what: the tool outlived it"
 }

@@ -307,15 +307,9 @@ case_ladder_shards() {
 case_ladder_bad() {
     local rc
     ladder_config lb 2 '"0"' good
-    sed 's/"gpus"/"gpu"/' "$work/lb.json" >"$work/lb-key.json"
-    rc=0; $GT ladder "$work/lb-key.json" 2>"$work/err" || rc=$?
-    [ $rc = 2 ] && grep -q "unknown key 'gpu'" "$work/err" || fail "unknown key: $rc $(cat "$work/err")"
-    sed 's|"run_dir": "[^"]*"|"run_dir": "${GRAVEYARD_NO_SUCH_VAR}/x"|' "$work/lb.json" >"$work/lb-var.json"
-    rc=0; $GT ladder "$work/lb-var.json" 2>"$work/err" || rc=$?
-    [ $rc = 2 ] && grep -q 'GRAVEYARD_NO_SUCH_VAR' "$work/err" || fail "missing var: $rc $(cat "$work/err")"
-    sed 's|"binary": "[^"]*"|&, "version": "version: 9 (other)"|' "$work/lb.json" >"$work/lb-ver.json"
-    rc=0; $GT ladder "$work/lb-ver.json" 2>"$work/err" || rc=$?
-    [ $rc = 2 ] && grep -q "server.version is 'version: 9 (other)'" "$work/err" || fail "pinned build: $rc $(cat "$work/err")"
+    refused_config lb 's/"gpus"/"gpu"/' "unknown key 'gpu'" "unknown key"
+    refused_config lb 's|"run_dir": "[^"]*"|"run_dir": "${GRAVEYARD_NO_SUCH_VAR}/x"|' 'GRAVEYARD_NO_SUCH_VAR' "missing var"
+    refused_config lb 's|"binary": "[^"]*"|&, "version": "version: 9 (other)"|' "server.version is 'version: 9 (other)'" "pinned build"
     [ -e "$work/lb" ] && fail "a run folder was made before refusing"
     rc=0; $GT ladder "$work/lb.json" --only R9 2>"$work/err" || rc=$?
     [ $rc = 2 ] || fail "--only R9: $rc"

@@ -42,6 +42,20 @@ static inline void tmpdir_remove(const char *dir)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A small file's contents into buf (NUL-terminated, at most size - 1
+ * bytes); the test fails if it cannot be read. */
+__attribute__((unused)) static void slurp(const char *path, char *buf,
+                                          size_t size)
+{
+    FILE *f = fopen(path, "r");
+    size_t n;
+
+    assert_non_null(f);
+    n = fread(buf, 1, size - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
 /* The test binary's scratch folder, made and removed around its tests by
  * tmpdir_setup and tmpdir_teardown (cmocka group fixtures). */
 __attribute__((unused)) static char test_dir[64];

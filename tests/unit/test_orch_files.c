@@ -25,17 +25,6 @@
 #include "proc.h"
 #include "spawn.h"
 
-static void slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n;
-
-    assert_non_null(f);
-    n = fread(buf, 1, size - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-}
-
 static long file_size(const char *path)
 {
     struct stat st;

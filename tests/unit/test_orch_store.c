@@ -13,17 +13,6 @@ static const char row_a[] = "{\"id\":\"a\",\"reference\":\"1\",\"content\":"
 static const char row_b[] = "{\"id\":\"b\",\"reference\":\"2\",\"content\":"
                             "\"Answer: 3\"}";
 
-static void slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n;
-
-    assert_non_null(f);
-    n = fread(buf, 1, size - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-}
-
 static void add_raw(const char *path, const char *text)
 {
     FILE *f = fopen(path, "a");
