@@ -3,7 +3,7 @@
  *
  * Two shapes are read, one JSON object per line:
  *   {"id": "test-788", "question": "...", "answer": "100"}
- *     (../shared/data/gsm8k/heldout-250.jsonl; answer may be a number)
+ *     (data/gsm8k/heldout-250.jsonl; answer may be a number)
  *   {"question": "...", "answer": "... #### 18"}
  *     (GSM8K's own test.jsonl: the reference is what follows "####", and
  *     the id is "test-N" for the 0-based line N)

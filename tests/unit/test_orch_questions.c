@@ -14,7 +14,9 @@
 
 #include "questions.h"
 
-#define HELDOUT "../shared/data/gsm8k/heldout-250.jsonl"
+/* the split ships with the project (data/gsm8k, MIT); GSM8K's full test
+ * set stays in ../shared beside a checkout, and is read when it is there */
+#define HELDOUT "data/gsm8k/heldout-250.jsonl"
 #define TEST    "../shared/data/gsm8k/test.jsonl"
 
 static const struct question *find(const struct questions *qs,
@@ -50,6 +52,36 @@ static void test_heldout(void **state)
     questions_release(&qs);
 }
 
+/* GSM8K's own shape, from a file written here: no id, the reference after
+ * the last "####", ids test-N by line (blank lines count). */
+static void test_gsm8k_shape_sample(void **state)
+{
+    char path[] = "/tmp/graveyard-gsm8k-XXXXXX", msg[512];
+    struct questions qs;
+    FILE *f;
+    int fd = mkstemp(path);
+
+    (void)state;
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    fputs("{\"question\": \"Tom has 3 apples and gets 2 more.\", "
+          "\"answer\": \"3 + 2 = 5\\n#### 5\"}\n"
+          "\n"
+          "{\"question\": \"A #### trick?\", \"answer\": \"#### 1\\n#### "
+          "1,250\"}\n",
+          f);
+    fclose(f);
+    if (questions_load(path, 0, &qs, msg, sizeof(msg)) != 0)
+        fail_msg("%s", msg);
+    unlink(path);
+    assert_int_equal(qs.n, 2);
+    assert_string_equal(qs.q[0].id, "test-0");
+    assert_string_equal(qs.q[0].answer, "5");
+    assert_string_equal(qs.q[1].id, "test-2");
+    assert_string_equal(qs.q[1].answer, "1,250");
+    questions_release(&qs);
+}
+
 static void test_gsm8k_shape(void **state)
 {
     struct questions qs, held;
@@ -57,6 +89,13 @@ static void test_gsm8k_shape(void **state)
     size_t i;
 
     (void)state;
+    if (access(TEST, R_OK) != 0) {
+        /* a clone alone: the full test set is not shipped */
+        print_message("skip: %s is not here (../shared beside the "
+                      "checkout); the split is checked without it\n",
+                      TEST);
+        return;
+    }
     if (questions_load(TEST, 0, &qs, msg, sizeof(msg)) != 0)
         fail_msg("%s", msg);
     assert_int_equal(qs.n, 1319);
@@ -124,6 +163,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heldout),
+        cmocka_unit_test(test_gsm8k_shape_sample),
         cmocka_unit_test(test_gsm8k_shape),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_prompt),
