@@ -96,43 +96,6 @@ int cli_parse(const char *cmd, int argc, char **argv,
     return 0;
 }
 
-void *xrealloc(void *p, size_t size)
-{
-    void *q = realloc(p, size ? size : 1);
-
-    if (q == NULL) {
-        fprintf(stderr, "graveyard: out of memory (%zu bytes)\n", size);
-        abort();
-    }
-    return q;
-}
-
-void buf_append(struct buf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        b->p = xrealloc(b->p, cap);
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-void buf_puts(struct buf *b, const char *s)
-{
-    buf_append(b, s, strlen(s));
-}
-
-void buf_release(struct buf *b)
-{
-    free(b->p);
-    b->p = NULL;
-    b->len = b->cap = 0;
-}
-
 int cli_rung_name_ok(const char *name)
 {
     size_t i, n = strlen(name);

@@ -1,6 +1,7 @@
 /*
  * cli.h - command-line plumbing shared by graveyard's commands: flag
- * parsing, messages, the allocator that aborts, a growable text buffer.
+ * parsing, messages, exit codes, what a --llama or a rung name may be.
+ * (Allocation and buffers: util.h, which this includes.)
  *
  * Exit codes (STYLE.md): 0 ok, 1 a rung or check failed (or the disk
  * failed us), 2 usage or bad input.
@@ -9,6 +10,8 @@
 #define CLI_H
 
 #include <stddef.h>
+
+#include "util.h"
 
 /* EXIT_BUSY: graveyard run found its rung locked by another process. */
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_BUSY = 3 };
@@ -41,19 +44,6 @@ int cli_parse(const char *cmd, int argc, char **argv,
 /* "graveyard CMD: " + message on stderr, and a newline. */
 void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-
-/* Allocation that aborts with a message: the orchestrator's policy. */
-void *xrealloc(void *p, size_t size);
-
-/* A growable byte buffer (always NUL-terminated once used). */
-struct buf {
-    char *p;
-    size_t len, cap;
-};
-
-void buf_append(struct buf *b, const char *s, size_t n);
-void buf_puts(struct buf *b, const char *s);
-void buf_release(struct buf *b);
 
 /* A --llama argument: a llama-server binary as given, or a llama.cpp
  * folder, meaning build/bin/llama-server inside it (written into buf). */

@@ -144,8 +144,7 @@ static void add_line(struct buf *out, json_t *j)
     char *s = j ? grader_emit_dumps(j) : NULL;
 
     if (s == NULL) {
-        fprintf(stderr, "graveyard: out of memory\n");
-        abort();
+        util_oom("a JSON line");
     }
     buf_puts(out, s);
     buf_puts(out, "\n");
@@ -239,8 +238,7 @@ int cmd_bury(int argc, char **argv)
     if (rc == 0) {
         add_line(&out, grader_emit_bury_summary(&b));
         if (grader_emit_graveyard(&b, s.qs, buf_sink, &file) != 0) {
-            fprintf(stderr, "graveyard: out of memory\n");
-            abort();
+            util_oom("graveyard.json");
         }
         if (json_path == NULL) {
             snprintf(defpath, sizeof(defpath), "%s/graveyard.json", pos[0]);

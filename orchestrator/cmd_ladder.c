@@ -31,6 +31,7 @@
 #include "config.h"
 #include "outfile.h"
 #include "proc.h"
+#include "progress.h"
 #include "spawn.h"
 
 #define GRACE_MS   20000 /* a run stops its server in 10 s */
@@ -57,12 +58,10 @@ struct job {
     struct proc *proc;
     uv_pipe_t progress; /* the child's GRAVEYARD_PROGRESS_FD */
     int progress_open;
-    char line[512]; /* a progress line being read */
-    size_t line_len;
-    long done, total, right;
-    double tps, sec_per_q;
-    int gpu; /* index into gpus while running, -1 none */
-    int pin; /* --replicate: the only GPU it may run on, or -1 */
+    struct progress_reader reader;
+    struct progress p; /* as the run last said */
+    int gpu;           /* index into gpus while running, -1 none */
+    int pin;           /* --replicate: the only GPU it may run on, or -1 */
     char run_dir[4200];
 };
 
@@ -138,21 +137,22 @@ static void schedule(struct ladder *l);
 static void describe(const struct ladder *l, const struct job *j, char *out,
                      size_t size)
 {
-    long eta = j->sec_per_q > 0
-                   ? (long)((double)(j->total - j->done) * j->sec_per_q)
+    const struct progress *p = &j->p;
+    long eta = p->sec_per_q > 0
+                   ? (long)((double)(p->total - p->done) * p->sec_per_q)
                    : -1;
     char gpu[64] = "";
 
     if (j->gpu >= 0)
         snprintf(gpu, sizeof(gpu), " GPU %s", l->c.gpus[j->gpu]);
-    if (j->total == 0) {
+    if (p->total == 0) {
         snprintf(out, size, "%-10s%s  starting", j->rung->name, gpu);
         return;
     }
     snprintf(out, size,
              "%-10s%s  %ld/%ld answered  %ld right  %.1f tok/s  ETA "
              "%ldm%02lds",
-             j->rung->name, gpu, j->done, j->total, j->right, j->tps,
+             j->rung->name, gpu, p->done, p->total, p->right, p->tps,
              eta > 0 ? eta / 60 : 0, eta > 0 ? eta % 60 : 0);
 }
 
@@ -189,12 +189,10 @@ static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
     *buf = uv_buf_init(chunk, sizeof(chunk));
 }
 
-/* Progress lines from a child: {"done", "total", "right", "tps",
- * "sec_per_q"}. Unparsable lines are ignored: only a display. */
+/* Progress lines from a child (progress.h). */
 static void progress_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     struct job *j = s->data;
-    ssize_t i;
 
     if (n < 0) {
         if (j->progress_open) {
@@ -203,20 +201,7 @@ static void progress_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         }
         return;
     }
-    for (i = 0; i < n; i++) {
-        char c = buf->base[i];
-        if (c != '\n') {
-            if (j->line_len + 1 < sizeof(j->line))
-                j->line[j->line_len++] = c;
-            continue;
-        }
-        j->line[j->line_len] = '\0';
-        j->line_len = 0;
-        sscanf(j->line,
-               "{\"done\": %ld, \"total\": %ld, \"right\": %ld, \"tps\": "
-               "%lf, \"sec_per_q\": %lf}",
-               &j->done, &j->total, &j->right, &j->tps, &j->sec_per_q);
-    }
+    progress_take(&j->reader, buf->base, (size_t)n, &j->p);
 }
 
 static void exit_cb(void *ctx, long long status, int sig)
@@ -242,10 +227,10 @@ static void exit_cb(void *ctx, long long status, int sig)
     }
     proc_free(j->proc);
     j->proc = NULL;
-    if (j->state == J_DONE && j->total > 0)
+    if (j->state == J_DONE && j->p.total > 0)
         note(l, "%s%s%s finished: %ld/%ld right", j->rung->name,
              j->pin >= 0 ? " on GPU " : "",
-             j->pin >= 0 ? l->c.gpus[j->pin] : "", j->right, j->total);
+             j->pin >= 0 ? l->c.gpus[j->pin] : "", j->p.right, j->p.total);
     else if (j->state == J_FAILED && sig != 0)
         note(l, "%s was stopped by signal %d", j->rung->name, sig);
     else
@@ -337,9 +322,8 @@ static int start(struct ladder *l, struct job *j, int g)
     argv[n++] = c->questions;
     argv[n++] = j->run_dir;
     argv[n] = NULL;
-    j->done = j->total = j->right = 0;
-    j->tps = j->sec_per_q = 0;
-    j->line_len = 0;
+    memset(&j->p, 0, sizeof(j->p));
+    memset(&j->reader, 0, sizeof(j->reader));
     if (pipe2(fd, O_CLOEXEC) != 0) {
         fprintf(stderr, "graveyard ladder: cannot make a pipe: %s\n",
                 strerror(errno));
@@ -476,7 +460,7 @@ static int write_shape(const struct config *c, const char *run_dir)
                   c->reference, "rungs", c->reference, "side_rungs",
                   "thinking", c->think);
     if (o == NULL)
-        abort();
+        util_oom("ladder.json");
     chain = json_object_get(o, "rungs");
     side = json_object_get(o, "side_rungs");
     for (i = 0; i < c->nrungs; i++) {
@@ -488,7 +472,7 @@ static int write_shape(const struct config *c, const char *run_dir)
     text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(o);
     if (text == NULL)
-        abort();
+        util_oom("ladder.json");
     snprintf(path, sizeof(path), "%s/ladder.json", run_dir);
     rc = outfile_write(path, text, strlen(text), msg, sizeof(msg));
     free(text);
@@ -714,9 +698,8 @@ int cmd_ladder(int argc, char **argv)
                   shard ? shard : getenv("SLURM_ARRAY_TASK_ID"));
         return EXIT_USAGE;
     }
-    l = calloc(1, sizeof(*l));
-    if (l == NULL)
-        abort();
+    l = xrealloc(NULL, sizeof(*l));
+    memset(l, 0, sizeof(*l));
     /* --llama over server.binary (its ${VAR}s need not be set then);
      * either may be a llama.cpp folder */
     if (llama != NULL)
@@ -729,7 +712,7 @@ int cmd_ladder(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (llama == NULL) {
-        char *copy = strdup(cli_llama_path(l->c.binary, buf, sizeof(buf)));
+        char *copy = xstrdup(cli_llama_path(l->c.binary, buf, sizeof(buf)));
         free(l->c.binary);
         l->c.binary = copy;
     }
@@ -751,10 +734,10 @@ int cmd_ladder(int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
-    l->jobs =
-        calloc(l->c.nrungs * (replicate ? l->ngpus : 1), sizeof(*l->jobs));
-    if (l->jobs == NULL)
-        abort();
+    l->jobs = xrealloc(NULL, l->c.nrungs * (replicate ? l->ngpus : 1) *
+                                 sizeof(*l->jobs));
+    memset(l->jobs, 0,
+           l->c.nrungs * (replicate ? l->ngpus : 1) * sizeof(*l->jobs));
     for (i = 0; i < l->c.nrungs * (replicate ? l->ngpus : 1); i++) {
         struct job *j = &l->jobs[l->njobs++];
         size_t g = i / l->c.nrungs;

@@ -340,7 +340,7 @@ static int labels(const char *list, const char **dirs, size_t n, char **out)
             c = c && c[1] ? c + 1 : dirs[j];
             clash |= j != k && strcmp(b, c) == 0;
         }
-        out[k] = strdup(clash ? dirs[k] : b);
+        out[k] = xstrdup(clash ? dirs[k] : b);
     }
     return 0;
 }
@@ -631,8 +631,8 @@ int cmd_think(int argc, char **argv)
     /* the passes must be what they are called: the manifests say how the
      * rows were made (-1 when a folder has none) */
     if (report_run_thinking(&on) == 0 || report_run_thinking(&off) == 1) {
-        const struct report_run *bad = report_run_thinking(&on) == 0 ? &on
-                                                                     : &off;
+        const struct report_run *bad =
+            report_run_thinking(&on) == 0 ? &on : &off;
         cli_error("think",
                   "%s/manifest.json: its rows were made with thinking %s "
                   "(request.enable_thinking), but it is given as the "

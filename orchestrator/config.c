@@ -373,7 +373,7 @@ int config_load(const char *path, const struct config_over *over,
     if (over == NULL)
         over = &none;
     c->ngl = 99;
-    c->path = strdup(path);
+    c->path = xstrdup(path);
     root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL) {
         if (jerr.line < 1) /* not a syntax error: the file itself */
@@ -400,7 +400,7 @@ int config_load(const char *path, const struct config_over *over,
         ngl_of(x, root, "", &c->ngl))
         goto out;
     if (over->run_dir != NULL)
-        c->run_dir = strdup(over->run_dir);
+        c->run_dir = xstrdup(over->run_dir);
     if (over->gpus != NULL && config_parse_gpus(c, over->gpus) != 0) {
         snprintf(msg, msgsize,
                  "--gpus wants a list such as 0,1 of GPU ids (letters, "
@@ -441,7 +441,7 @@ int config_load(const char *path, const struct config_over *over,
                 CONFIG_MAX_ARGS))
         goto out;
     if (over->binary != NULL)
-        c->binary = strdup(over->binary);
+        c->binary = xstrdup(over->binary);
     {
         char where[64];
         snprintf(where, sizeof(where), "%s: 'server.args'", path);
@@ -507,7 +507,7 @@ int config_load(const char *path, const struct config_over *over,
     if (str(x, root, "reference", "", 0, &c->reference))
         goto out;
     if (c->reference == NULL)
-        c->reference = strdup(c->rungs[0].name);
+        c->reference = xstrdup(c->rungs[0].name);
     for (i = 0; i < c->nrungs && strcmp(c->rungs[i].name, c->reference); i++)
         ;
     if (i == c->nrungs) {

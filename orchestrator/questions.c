@@ -35,15 +35,6 @@ char *questions_prompt_for(const char *prompt, const struct question *q)
     return b.p;
 }
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = xrealloc(NULL, n);
-
-    memcpy(p, s, n);
-    return p;
-}
-
 void questions_release(struct questions *qs)
 {
     size_t i;
@@ -152,7 +143,7 @@ static int duplicate(struct grader_qset *seen, const struct question *q)
     rc = grader_qset_intern(seen, q->id, strlen(q->id), q->answer,
                             strlen(q->answer), &num, "", 0, &k, &err);
     if (rc == GRADER_ENOMEM)
-        abort(); /* the orchestrator's policy: xrealloc's */
+        util_oom("question ids"); /* the orchestrator's policy */
     /* a known id with another reference is a duplicate all the same */
     return rc != 0 || grader_qset_count(seen) == before;
 }
@@ -170,7 +161,7 @@ int questions_load(const char *path, long limit, struct questions *out,
 
     memset(out, 0, sizeof(*out));
     if (seen == NULL)
-        abort();
+        util_oom("question ids");
     if (f == NULL) {
         grader_qset_free(seen);
         snprintf(msg, msgsize, "cannot open question file '%s': %s", path,

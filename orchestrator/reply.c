@@ -12,6 +12,9 @@ void reply_init(struct reply *r, size_t cap)
 {
     memset(r, 0, sizeof(*r));
     r->cap = cap;
+    /* raw bytes never pass the escaped budget: the same cap holds */
+    buf_init(&r->content, cap);
+    buf_init(&r->reasoning, cap);
     r->completion_tokens = r->predicted_n = r->prompt_n = -1;
     r->decode_tps = r->prompt_ms = r->predicted_ms = -1;
 }
@@ -97,9 +100,12 @@ static int append(struct reply *r, struct buf *b, json_t *v, char *msg,
                  r->cap);
         return REPLY_ETOOBIG;
     }
+    if (buf_add(b, s, n) != 0) { /* cannot happen: raw <= escaped */
+        snprintf(msg, msgsize, "reply longer than %zu bytes", r->cap);
+        return REPLY_ETOOBIG;
+    }
     r->escaped += e;
     r->progress++;
-    buf_append(b, s, n);
     return 0;
 }
 
@@ -130,10 +136,8 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
     if ((v = json_object_get(o, "error")) != NULL) {
         json_t *m = json_object_get(v, "message");
         free(r->error);
-        r->error = strdup(json_is_string(m) ? json_string_value(m)
-                                            : "error event without message");
-        if (r->error == NULL)
-            abort();
+        r->error = xstrdup(json_is_string(m) ? json_string_value(m)
+                                             : "error event without message");
         r->progress++;
         json_decref(o);
         return 0;

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "cli.h"
+#include "util.h"
 
 struct reply {
     struct buf content, reasoning;  /* the deltas, joined */

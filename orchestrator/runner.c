@@ -44,6 +44,7 @@
 #include "outfile.h"
 #include "pidfile.h"
 #include "proc.h"
+#include "progress.h"
 #include "questions.h"
 #include "reply.h"
 #include "spawn.h"
@@ -233,21 +234,21 @@ static json_t *num_or_null(double v)
  */
 static void progress(struct runner *r)
 {
-    char line[256];
-    double secs;
-    int n;
+    char line[PROGRESS_LINE];
+    struct progress p;
+    size_t n;
 
     if (r->progress_fd < 0)
         return;
     r->asked_here++;
-    secs = (double)(uv_now(&r->loop) - r->first_ask_ms) / 1000.0;
-    n = snprintf(line, sizeof(line),
-                 "{\"done\": %zu, \"total\": %zu, \"right\": %zu, "
-                 "\"tps\": %.1f, \"sec_per_q\": %.3f}\n",
-                 r->store.rows, r->qs.n, r->store.right,
-                 r->reply.decode_tps > 0 ? r->reply.decode_tps : 0.0,
-                 secs / (double)r->asked_here);
-    if (write(r->progress_fd, line, (size_t)n) < 0 && errno != EAGAIN)
+    p.done = (long)r->store.rows;
+    p.total = (long)r->qs.n;
+    p.right = (long)r->store.right;
+    p.tps = r->reply.decode_tps > 0 ? r->reply.decode_tps : 0.0;
+    p.sec_per_q = (double)(uv_now(&r->loop) - r->first_ask_ms) / 1000.0 /
+                  (double)r->asked_here;
+    n = progress_format(&p, line, sizeof(line));
+    if (write(r->progress_fd, line, n) < 0 && errno != EAGAIN)
         r->progress_fd = -1;
 }
 
@@ -289,11 +290,11 @@ static char *row_text(struct runner *r, const char *kind, const char *error,
         "attempts", r->attempts, "latency_ms",
         (json_int_t)(uv_now(&r->loop) - r->started_ms));
     if (row == NULL)
-        abort();
+        util_oom("a row");
     text = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(10));
     json_decref(row);
     if (text == NULL)
-        abort();
+        util_oom("a row");
     return text;
 }
 
@@ -386,10 +387,11 @@ static int body_cb(void *ctx, long status, const char *p, size_t n)
     int rc;
 
     r->http_status = status;
-    if (status >= 400) { /* an error body is JSON, not SSE: keep it */
-        if (r->errbody.len + n <= ERRBODY_CAP)
-            buf_append(&r->errbody, p, n);
-        return 0;
+    if (status >= 400) {
+        /* an error body is JSON, not SSE: its first ERRBODY_CAP bytes are
+         * kept for the row (a message is short; more is noise) */
+        size_t room = ERRBODY_CAP - r->errbody.len;
+        return buf_add(&r->errbody, p, n < room ? n : room) == 0 ? 0 : 1;
     }
     rc = sse_feed(&r->sse, p, n);
     if (rc == SSE_ETOOBIG && r->fault == NULL) {
@@ -582,13 +584,13 @@ static char *request_body(struct runner *r, const struct question *q)
 
     free(prompt);
     if (body == NULL)
-        abort();
+        util_oom("a request");
     if (r->o->request != NULL)
         json_object_update(body, r->o->request);
     text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
     if (text == NULL)
-        abort();
+        util_oom("a request");
     return text;
 }
 
@@ -601,7 +603,7 @@ static void ask(struct runner *r)
     r->http_status = 0;
     r->fault = NULL;
     r->hung = r->overtime = 0;
-    r->errbody.len = 0;
+    buf_release(&r->errbody);
     reply_release(&r->reply);
     reply_init(&r->reply, REPLY_CAP);
     sse_release(&r->sse);
@@ -886,7 +888,7 @@ static char **server_env(const struct runner *r)
         json_object_foreach(r->o->env_template, key, v) drop |=
             env_named(e, key);
         if (!drop)
-            env[k++] = strdup(e);
+            env[k++] = xstrdup(e);
     }
     /* the template's own CUDA_VISIBLE_DEVICES ("1{gpu}") wins */
     if (r->o->gpu != NULL &&
@@ -907,9 +909,6 @@ static char **server_env(const struct runner *r)
         snprintf(env[k++], len, "%s=%s", key, value);
     }
     env[k] = NULL;
-    for (i = 0; i < k; i++)
-        if (env[i] == NULL)
-            abort();
     return env;
 }
 
@@ -1196,7 +1195,7 @@ static int write_done(struct runner *r)
     text = grader_emit_dumps(done);
     json_decref(done);
     if (text == NULL)
-        abort();
+        util_oom("the rung's summary");
     snprintf(path, sizeof(path), "%s/rows/%s.done", r->o->rundir, r->o->rung);
     {
         size_t n = strlen(text);
@@ -1378,6 +1377,7 @@ int runner_run(const struct run_opts *o)
     signal(SIGPIPE, SIG_IGN);
     reply_init(&r->reply, REPLY_CAP);
     sse_init(&r->sse, REPLY_CAP, sse_event, r);
+    buf_init(&r->errbody, ERRBODY_CAP);
     /* check first, then create: bad input leaves nothing behind */
     if (questions_load(o->questions, o->limit, &r->qs, msg, sizeof(msg))) {
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);

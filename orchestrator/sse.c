@@ -11,6 +11,9 @@ void sse_init(struct sse *s, size_t cap, sse_event_cb cb, void *ctx)
     s->cap = cap;
     s->cb = cb;
     s->ctx = ctx;
+    /* the buffers carry the cap: a line or an event over it is refused */
+    buf_init(&s->line, cap);
+    buf_init(&s->data, cap);
 }
 
 void sse_release(struct sse *s)
@@ -47,10 +50,8 @@ static int line(struct sse *s, const char *p, size_t n)
         value++;
         vlen--;
     }
-    if (s->data.len + vlen + 1 > s->cap)
+    if (buf_add(&s->data, value, vlen) != 0 || buf_add(&s->data, "\n", 1) != 0)
         return SSE_ETOOBIG;
-    buf_append(&s->data, value, vlen);
-    buf_append(&s->data, "\n", 1);
     s->has_data = 1;
     return 0;
 }
@@ -71,14 +72,12 @@ int sse_feed(struct sse *s, const char *p, size_t n)
         }
         while (q < end && *q != '\n' && *q != '\r')
             q++;
-        if (s->line.len + (size_t)(q - p) > s->cap)
-            return SSE_ETOOBIG;
-        if (q == end) {
-            buf_append(&s->line, p, (size_t)(q - p));
-            return 0;
-        }
+        if (q == end)
+            return buf_add(&s->line, p, (size_t)(q - p)) == 0 ? 0
+                                                              : SSE_ETOOBIG;
         if (s->line.len > 0) {
-            buf_append(&s->line, p, (size_t)(q - p));
+            if (buf_add(&s->line, p, (size_t)(q - p)) != 0)
+                return SSE_ETOOBIG;
             rc = line(s, s->line.p, s->line.len);
             s->line.len = 0;
         } else {

@@ -84,7 +84,7 @@ int store_open(struct store *s, const char *rundir, const char *rung,
     s->cut = (size_t)cut;
     s->answered = grader_qset_new();
     if (s->answered == NULL)
-        abort();
+        util_oom("answered ids");
     if (grader_rung_read(s->answered, rung, s->path, 0, &r, &err) != 0) {
         grader_error_format(&err, msg, msgsize);
         s->err = EINVAL; /* a bad row is bad input */

@@ -1,0 +1,83 @@
+/*
+ * test_orch_util.c - the capped buffer refuses what would pass its cap
+ * and keeps what it had; the progress line is read back as written, in
+ * any slices, and a line too long or not a progress line is skipped whole.
+ */
+#include "helpers.h"
+
+#include "progress.h"
+#include "util.h"
+
+static void test_buf_cap(void **state)
+{
+    struct buf b;
+
+    (void)state;
+    buf_init(&b, 8);
+    assert_int_equal(buf_add(&b, "abcde", 5), 0);
+    assert_int_equal(buf_add(&b, "xyzw", 4), -1); /* 9 > 8: nothing added */
+    assert_int_equal(b.len, 5);
+    assert_string_equal(b.p, "abcde");
+    assert_int_equal(buf_add(&b, "xyz", 3), 0); /* exactly 8 */
+    assert_string_equal(b.p, "abcdexyz");
+    assert_int_equal(buf_add(&b, "", 0), 0);
+    assert_int_equal(buf_add(&b, "!", 1), -1);
+    buf_release(&b);
+    assert_int_equal(b.max, 8); /* the cap survives a release */
+    assert_int_equal(buf_add(&b, "12345678", 8), 0);
+    buf_release(&b);
+    /* zero-initialised: the default cap, not none */
+    {
+        struct buf z = {0};
+        assert_int_equal(buf_add(&z, "a", 1), 0);
+        assert_int_equal(buf_add(&z, "a", (size_t)BUF_MAX_DEFAULT), -1);
+        buf_release(&z);
+    }
+}
+
+static void test_progress(void **state)
+{
+    struct progress w = {12, 250, 11, 41.3, 9.25}, r = {0, 0, 0, 0, 0};
+    struct progress_reader rd;
+    char line[PROGRESS_LINE], junk[600];
+    size_t n, i;
+
+    (void)state;
+    n = progress_format(&w, line, sizeof(line));
+    assert_int_equal(line[n - 1], '\n');
+    memset(&rd, 0, sizeof(rd));
+    for (i = 0; i < n; i++) /* a byte at a time */
+        assert_int_equal(progress_take(&rd, line + i, 1, &r),
+                         i + 1 == n ? 1 : 0);
+    assert_int_equal(r.done, 12);
+    assert_int_equal(r.total, 250);
+    assert_int_equal(r.right, 11);
+    assert_true(r.tps == 41.3);
+    assert_true(r.sec_per_q == 9.25);
+    /* garbage, and a line longer than the reader holds that starts like a
+     * progress line: both skipped whole, the last good value kept */
+    assert_int_equal(progress_take(&rd, "not progress\n", 13, &r), 0);
+    memset(junk, ' ', sizeof(junk));
+    memcpy(junk,
+           "{\"done\": 99, \"total\": 99, \"right\": 99, \"tps\": 1.0, "
+           "\"sec_per_q\": 1.0}",
+           69);
+    junk[sizeof(junk) - 1] = '\n';
+    assert_int_equal(progress_take(&rd, junk, sizeof(junk), &r), 0);
+    assert_int_equal(r.done, 12);
+    /* and the next good line is read */
+    w.done = 13;
+    n = progress_format(&w, line, sizeof(line));
+    assert_int_equal(progress_take(&rd, line, n, &r), 1);
+    assert_int_equal(r.done, 13);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_buf_cap),
+        cmocka_unit_test(test_progress),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
