@@ -46,6 +46,10 @@ MHD_LIBS       := $(shell $(PKG) --libs libmicrohttpd)
 CMOCKA_CFLAGS  := $(shell $(PKG) --cflags cmocka)
 CMOCKA_LIBS    := $(shell $(PKG) --libs cmocka)
 
+UTIL_SRC   := $(wildcard util/*.c)
+UTIL_OBJ   := $(UTIL_SRC:%.c=$(BUILD)/%.o)
+RUNDIR_SRC := $(wildcard rundir/*.c)
+RUNDIR_OBJ := $(RUNDIR_SRC:%.c=$(BUILD)/%.o)
 GRADER_SRC := $(wildcard grader/*.c)
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
 REPORT_SRC := $(wildcard report/*.c)
@@ -56,30 +60,50 @@ MAIN_OBJ   := $(BUILD)/orchestrator/main.o
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+LIBUTIL    := $(BUILD)/libutil.a
+LIBRUNDIR  := $(BUILD)/librundir.a
 LIBGRADER  := $(BUILD)/libgrader.a
 LIBREPORT  := $(BUILD)/libreport.a
 LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
 FAKE       := $(BUILD)/fake-llama-server
 
-.PHONY: all check unit golden check-grader-deps fuzz bench deps demo \
-        clean lint valgrind install
+.PHONY: all check unit golden check-grader-deps check-rundir-deps fuzz \
+        bench deps demo clean lint valgrind install
 
 all: $(GRAVEYARD) $(FAKE)
+
+# util/: libc only; rundir/: libc, jansson and util, and the grader's
+# structs (headers only).
+$(BUILD)/util/%.o: util/%.c util/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/rundir/%.o: rundir/%.c rundir/*.h util/*.h grader/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/grader/%.o: grader/%.c grader/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
 
 # The renderers (report/) need the grader and jansson, nothing more.
-$(BUILD)/report/%.o: report/%.c report/*.h grader/*.h
+$(BUILD)/report/%.o: report/%.c report/*.h grader/*.h rundir/*.h util/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/orchestrator/%.o: orchestrator/%.c orchestrator/*.h grader/*.h \
-        report/*.h
+        report/*.h rundir/*.h util/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIBUTIL): $(UTIL_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBRUNDIR): $(RUNDIR_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
 $(LIBGRADER): $(GRADER_OBJ)
 	@rm -f $@
@@ -93,9 +117,10 @@ $(LIBORCH): $(ORCH_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBGRADER)
+$(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
+        $(LIBUTIL)
 	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBORCH) \
-	    $(LIBREPORT) $(LIBGRADER) $(ORCH_LIBS) -lm
+	    $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBUTIL) $(ORCH_LIBS) -lm
 
 # The fake llama-server for tests and the demo (tests/fake-llama-server): libmicrohttpd
 # serves its streamed responses. asprintf wants _GNU_SOURCE.
@@ -113,23 +138,31 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER)
 # Renderer unit tests (test_render_*) link report/ and the grader: still
 # no libuv, libcurl or OpenSSL.
 $(BUILD)/tests/test_render_%: tests/unit/test_render_%.c tests/unit/*.h \
-        $(LIBREPORT) $(LIBGRADER)
+        $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Ireport -Igrader -o $@ $< $(LIBREPORT) $(LIBGRADER) \
+	    -Ireport -Igrader -o $@ $< $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
+	    $(LIBUTIL) $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
+
+# Run-folder unit tests (test_rundir_*): librundir, util, jansson, cmocka.
+$(BUILD)/tests/test_rundir_%: tests/unit/test_rundir_%.c tests/unit/*.h \
+        $(LIBRUNDIR) $(LIBUTIL)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
+	    -Irundir -Igrader -o $@ $< $(LIBRUNDIR) $(LIBUTIL) \
 	    $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
 
 # Orchestrator unit tests (test_orch_*) link its modules and their
 # libraries; GNU make picks this rule over the one above (shorter stem).
 $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
-        $(LIBORCH) $(LIBREPORT) $(LIBGRADER)
+        $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Iorchestrator -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
-	    $(LIBGRADER) \
+	    -Iorchestrator -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
+	    $(LIBRUNDIR) $(LIBGRADER) $(LIBUTIL) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
-check: $(GRAVEYARD) $(FAKE) $(UNIT_BIN) check-grader-deps
+check: $(GRAVEYARD) $(FAKE) $(UNIT_BIN) check-grader-deps check-rundir-deps
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
 
 unit: $(UNIT_BIN)
@@ -140,6 +173,12 @@ golden: $(GRAVEYARD)
 
 # The grader must not need libuv, libcurl or OpenSSL: link a program with
 # libgrader.a and only jansson + libm, and look for their symbols.
+# The run folder has one owner: librundir.a needs jansson and libc only,
+# and no other module spells its paths.
+check-rundir-deps: $(LIBRUNDIR) $(LIBUTIL)
+	@sh scripts/check-rundir-deps.sh $(LIBRUNDIR) $(LIBUTIL) \
+	    "$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS)" "$(JANSSON_LIBS)"
+
 check-grader-deps: $(LIBGRADER)
 	@sh scripts/check-grader-deps.sh $(LIBGRADER) "$(CC) $(BASEFLAGS)" \
 	    "$(JANSSON_LIBS) -lm"
@@ -174,7 +213,8 @@ bench: $(GRAVEYARD) $(FAKE)
 	    --fake $(FAKE)
 	$(PYTHON) tests/bench/report_bench.py --graveyard $(GRAVEYARD)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -Iorchestrator -o $(BUILD)/qload \
-	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBGRADER) \
+	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
+	    $(LIBGRADER) $(LIBUTIL) \
 	    $(ORCH_LIBS) -lm
 	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 
@@ -195,9 +235,11 @@ valgrind:
 	    valgrind -q --error-exitcode=1 --leak-check=full $$t || exit 1; done
 
 lint:
-	clang-format --dry-run --Werror grader/*.[ch] report/*.[ch] orchestrator/*.[ch] \
+	clang-format --dry-run --Werror grader/*.[ch] report/*.[ch] \
+	    orchestrator/*.[ch] rundir/*.[ch] util/*.[ch] \
 	    tests/fake-llama-server/*.c
-	cppcheck --quiet --error-exitcode=1 --std=c11 grader report orchestrator
+	cppcheck --quiet --error-exitcode=1 --std=c11 grader report orchestrator \
+	    rundir util
 
 clean:
 	rm -rf build

@@ -36,30 +36,26 @@ void grader_figures_of(const struct grader_bury *b, size_t i,
         f->speed_x = l->sum.median_tps / ref->median_tps;
 }
 
-/* Metadata of every rung of b, then its figures and autopsy into f. */
-static int figures(const struct grader_bury *b, const char *rundir,
+/* Every rung of b's figures, with metas[i] its metadata (metas[0] the
+ * reference's), and autopsy, into f. */
+static int figures(const struct grader_bury *b,
+                   const struct grader_meta *metas,
                    const struct grader_rung *const *rungs,
                    struct grader_figures *f, struct grader_error *err)
 {
     struct grader_autopsy_line *aut;
-    struct grader_meta ref_meta;
     size_t i;
-    int rc;
 
     aut = grader__calloc(b->nrungs, sizeof(*aut));
     if (aut == NULL)
         return grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
     grader_autopsy(b, rungs, aut);
-    rc = grader_meta_read(rundir, rungs[0]->name, &ref_meta, err);
-    for (i = 0; rc == 0 && i < b->nrungs; i++) {
-        struct grader_meta m;
-        if ((rc = grader_meta_read(rundir, rungs[i]->name, &m, err)) != 0)
-            break;
-        grader_figures_of(b, i, &m, &ref_meta, &f[i]);
+    for (i = 0; i < b->nrungs; i++) {
+        grader_figures_of(b, i, &metas[i], &metas[0], &f[i]);
         f[i].autopsy = aut[i];
     }
     grader__free(aut);
-    return rc;
+    return 0;
 }
 
 /* The chain rung (not the reference) nearest side's bytes, or -1. */
@@ -105,7 +101,8 @@ static void side_graves(struct grader_side *s, const struct grader_rung *ref,
     }
 }
 
-int grader_report_build(const struct grader_qset *qs, const char *rundir,
+int grader_report_build(const struct grader_qset *qs,
+                        const struct grader_meta *metas,
                         const struct grader_rung *const *chain, size_t nchain,
                         const struct grader_rung *const *side, size_t nside,
                         const struct grader_rung *const *repeat_a,
@@ -131,11 +128,14 @@ int grader_report_build(const struct grader_qset *qs, const char *rundir,
         rc = grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
         goto fail;
     }
-    if ((rc = figures(&out->chain, rundir, chain, out->rungs, err)) != 0)
+    if ((rc = figures(&out->chain, metas, chain, out->rungs, err)) != 0)
         goto fail;
     if (nside > 0) {
+        struct grader_meta sm[GRADER_MAX_RUNGS];
         sr[0] = chain[0];
         memcpy(&sr[1], side, nside * sizeof(*side));
+        sm[0] = metas[0];
+        memcpy(&sm[1], metas + nchain, nside * sizeof(*metas));
         if ((rc = grader_bury(qs, sr, nside + 1, flags, &out->side, err)))
             goto fail;
         out->sides = grader__calloc(nside, sizeof(*out->sides));
@@ -144,7 +144,7 @@ int grader_report_build(const struct grader_qset *qs, const char *rundir,
             rc = grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
             goto fail;
         }
-        if ((rc = figures(&out->side, rundir, sr, sf, err)) != 0)
+        if ((rc = figures(&out->side, sm, sr, sf, err)) != 0)
             goto fail;
         out->nsides = nside;
         for (i = 0; i < nside; i++) {

@@ -58,14 +58,16 @@ struct grader_report {
 
 /*
  * Build the report of chain[0..nchain) (reference first, in ladder
- * order) and side[0..nside) (buried against chain[0]), with metadata
- * read from rundir (grader_meta_read). repeat_a/repeat_b[0..nrep) are
+ * order) and side[0..nside) (buried against chain[0]), with metas[0..
+ * nchain + nside) their metadata, chain first (the caller reads them:
+ * rundir/meta.h). repeat_a/repeat_b[0..nrep) are
  * pairs of runs of one rung read with GRADER_READ_TEXT (may be empty);
  * they are compared on the questions both hold. All rungs must be in qs.
- * flags: GRADER_PARTIAL as for bury. Errors as grader_bury,
- * grader_meta_read, grader_repeat; on error nothing needs releasing.
+ * flags: GRADER_PARTIAL as for bury. Errors as grader_bury and
+ * grader_repeat; on error nothing needs releasing.
  */
-int grader_report_build(const struct grader_qset *qs, const char *rundir,
+int grader_report_build(const struct grader_qset *qs,
+                        const struct grader_meta *metas,
                         const struct grader_rung *const *chain, size_t nchain,
                         const struct grader_rung *const *side, size_t nside,
                         const struct grader_rung *const *repeat_a,

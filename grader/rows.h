@@ -1,5 +1,5 @@
 /*
- * rows.h - reading a rung's rows file (RUNDIR/rows/<RUNG>.jsonl) into
+ * rows.h - a rung's rows (the lines of its rows file, docs/rows.md) into
  * graded answers.
  *
  * Each row is parsed, graded from its content and reference, and reduced to
@@ -9,7 +9,8 @@
  * schemas/row.schema.json define the format.
  *
  * The reader is resumable (nginx's style): feed it any slices of the file's
- * bytes, then finish it. Grading a file is grader_rung_read.
+ * bytes, then finish it. The grader opens no file: reading one from disk
+ * is the caller's (orchestrator/rowsfile.h).
  */
 #ifndef GRADER_ROWS_H
 #define GRADER_ROWS_H
@@ -71,17 +72,6 @@ enum {
     GRADER_READ_TEXT = 1 << 0, /* hash content and reasoning (repeat) */
 };
 
-/*
- * Read and grade the rows file at path as rung name, interning questions in
- * qs. Errors: GRADER_ENOENT (no such file), GRADER_EIO, GRADER_EPARSE (a
- * malformed line, a row without an id, a field of the wrong type),
- * GRADER_ETOOBIG, GRADER_EDUPID, GRADER_EREFMISMATCH, GRADER_ENOMEM; err
- * names the file and line. On success *out is a new rung.
- */
-int grader_rung_read(struct grader_qset *qs, const char *name,
-                     const char *path, unsigned flags,
-                     struct grader_rung **out, struct grader_error *err);
-
 void grader_rung_free(struct grader_rung *r);
 
 /* The rung's answer to question q, or NULL when it has no row for it. */
@@ -99,7 +89,13 @@ static inline int grader_answer_right(const struct grader_answer *a)
 const char *grader_rung_said(const struct grader_rung *r,
                              const struct grader_answer *a);
 
-/* ---- the resumable reader under grader_rung_read ---------------------- */
+/* ---- the resumable reader --------------------------------------------- */
+
+/* The grader reads no file: a caller feeds it a rows file's bytes, in any
+ * slices (orchestrator/rowsfile.h reads one from disk). Errors name the
+ * rung's path and the line: GRADER_EPARSE (a malformed line, a row without
+ * an id, a field of the wrong type), GRADER_ETOOBIG, GRADER_EDUPID,
+ * GRADER_EREFMISMATCH, GRADER_ENOMEM. */
 
 struct grader_reader {
     struct grader_qset *qs;

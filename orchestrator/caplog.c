@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "files.h"
+#include "../rundir/files.h"
 
 static void write_all(struct caplog *l, const char *p, size_t n)
 {

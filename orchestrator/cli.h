@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "../util/util.h"
 
 /* EXIT_BUSY: graveyard run found its rung locked by another process. */
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_BUSY = 3 };

@@ -12,12 +12,14 @@
 
 #include "../grader/bury.h"
 #include "../grader/emit.h"
-#include "../grader/meta.h"
 #include "../grader/repeat.h"
 #include "cli.h"
 #include "commands.h"
 #include "grading.h"
-#include "outfile.h"
+#include "../rundir/meta.h"
+#include "../rundir/outfile.h"
+#include "../rundir/rundir.h"
+#include "rowsfile.h"
 
 #define MAX_POS (GRADER_MAX_RUNGS + 2)
 
@@ -107,12 +109,11 @@ int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
             cli_error(cmd, "more than %d rungs in one command", RUNGSET_MAX);
             return EXIT_USAGE;
         }
-        if ((size_t)snprintf(path, sizeof(path), "%s/rows/%s.jsonl", rundir,
-                             names[i]) >= sizeof(path)) {
+        if (rundir_path(path, sizeof(path), rundir, RD_ROWS, names[i]) != 0) {
             cli_error(cmd, "path too long: '%s'", rundir);
             return EXIT_USAGE;
         }
-        if (grader_rung_read(s->qs, names[i], path, flags, &r, &err) != 0) {
+        if (rowsfile_read(s->qs, names[i], path, flags, &r, &err) != 0) {
             grade_report(cmd, &err);
             return EXIT_USAGE;
         }
@@ -205,7 +206,6 @@ int cmd_bury(int argc, char **argv)
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct rungset s = {0};
     struct grader_bury b;
-    struct grader_error err;
     struct buf out = {0}, file = {0};
     char defpath[4096], msg[4600];
     long long prev_bytes = -1;
@@ -218,8 +218,8 @@ int cmd_bury(int argc, char **argv)
         goto done;
     for (i = 0; i < b.nrungs && rc == 0; i++) {
         struct grader_meta meta;
-        if (grader_meta_read(pos[0], s.r[i]->name, &meta, &err) != 0) {
-            grade_report("bury", &err);
+        if (rundir_meta_read(pos[0], s.r[i]->name, &meta, msg, sizeof(msg))) {
+            cli_error("bury", "%s", msg);
             rc = EXIT_USAGE;
             break;
         }
@@ -238,10 +238,10 @@ int cmd_bury(int argc, char **argv)
     if (rc == 0) {
         add_line(&out, grader_emit_bury_summary(&b));
         if (grader_emit_graveyard(&b, s.qs, buf_sink, &file) != 0) {
-            util_oom("graveyard.json");
+            util_oom("the tombstones file");
         }
         if (json_path == NULL) {
-            snprintf(defpath, sizeof(defpath), "%s/graveyard.json", pos[0]);
+            rundir_path(defpath, sizeof(defpath), pos[0], RD_GRAVEYARD, NULL);
             json_path = defpath;
         }
         if (outfile_write(json_path, file.p, file.len, msg, sizeof(msg))) {

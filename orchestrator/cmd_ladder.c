@@ -29,7 +29,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "config.h"
-#include "outfile.h"
+#include "../rundir/run.h"
+#include "../rundir/rundir.h"
 #include "proc.h"
 #include "progress.h"
 #include "spawn.h"
@@ -451,34 +452,21 @@ static int shard_of(const char *arg, long *i, long *n)
  * compare know the chain's order, its reference and its side rungs. */
 static int write_shape(const struct config *c, const char *run_dir)
 {
-    json_t *o, *chain, *side;
-    char path[4200], msg[4600], *text;
-    size_t i;
-    int rc;
+    char *chain[CONFIG_MAX_RUNGS], *side[CONFIG_MAX_RUNGS], msg[4600];
+    size_t i, nc = 0, ns = 0;
 
-    o = json_pack("{s:s,s:s,s:[s],s:[],s:b}", "name", c->name, "reference",
-                  c->reference, "rungs", c->reference, "side_rungs",
-                  "thinking", c->think);
-    if (o == NULL)
-        util_oom("ladder.json");
-    chain = json_object_get(o, "rungs");
-    side = json_object_get(o, "side_rungs");
     for (i = 0; i < c->nrungs; i++) {
         if (c->rungs[i].side)
-            json_array_append_new(side, json_string(c->rungs[i].name));
-        else if (strcmp(c->rungs[i].name, c->reference) != 0)
-            json_array_append_new(chain, json_string(c->rungs[i].name));
+            side[ns++] = c->rungs[i].name;
+        else
+            chain[nc++] = c->rungs[i].name;
     }
-    text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(o);
-    if (text == NULL)
-        util_oom("ladder.json");
-    snprintf(path, sizeof(path), "%s/ladder.json", run_dir);
-    rc = outfile_write(path, text, strlen(text), msg, sizeof(msg));
-    free(text);
-    if (rc != 0)
+    if (rundir_shape_write(run_dir, c->name, c->reference, chain, nc, side, ns,
+                           c->think, msg, sizeof(msg)) != 0) {
         cli_error("ladder", "%s", msg);
-    return rc != 0 ? EXIT_FAILED : EXIT_OK;
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
 }
 
 /* Bury the chain, then the side rungs, in-process (cmd_bury); then the
@@ -511,7 +499,10 @@ static int bury_all(struct ladder *l, const char *run_dir)
         if (c->rungs[i].side)
             argv[argc++] = c->rungs[i].name;
     if (argc > 3) {
-        snprintf(json, sizeof(json), "--json=%s/graveyard-side.json", run_dir);
+        memcpy(json, "--json=", 7);
+        if (rundir_path(json + 7, sizeof(json) - 7, run_dir, RD_GRAVEYARD_SIDE,
+                        NULL) != 0)
+            return EXIT_USAGE;
         argv[argc++] = json;
         argv[argc] = NULL;
         printf("# %s: side rungs against %s\n", c->name, c->reference);
@@ -536,8 +527,7 @@ static int compare_gpus(struct ladder *l)
 
     argv[argc++] = "compare";
     for (i = 0; i < l->ngpus && i < GRADER_MAX_RUNS; i++) {
-        snprintf(dirs[i], sizeof(dirs[i]), "%s/gpu%s", l->c.run_dir,
-                 l->c.gpus[i]);
+        rundir_gpu_dir(dirs[i], sizeof(dirs[i]), l->c.run_dir, l->c.gpus[i]);
         argv[argc++] = dirs[i];
     }
     if (argc < 3)
@@ -557,8 +547,8 @@ static int all_done(const struct config *c, const char *run_dir)
     size_t i;
 
     for (i = 0; i < c->nrungs; i++) {
-        if ((size_t)snprintf(path, sizeof(path), "%s/rows/%s.done", run_dir,
-                             c->rungs[i].name) >= sizeof(path) ||
+        if (rundir_path(path, sizeof(path), run_dir, RD_DONE,
+                        c->rungs[i].name) != 0 ||
             stat(path, &st) != 0)
             return 0;
     }
@@ -746,8 +736,8 @@ int cmd_ladder(int argc, char **argv)
         j->gpu = -1;
         j->pin = replicate ? (int)g : -1;
         if (replicate)
-            snprintf(j->run_dir, sizeof(j->run_dir), "%s/gpu%s", l->c.run_dir,
-                     l->c.gpus[g]);
+            rundir_gpu_dir(j->run_dir, sizeof(j->run_dir), l->c.run_dir,
+                           l->c.gpus[g]);
         else
             snprintf(j->run_dir, sizeof(j->run_dir), "%s", l->c.run_dir);
         j->state = (long)i % sn == si ? J_PENDING : J_OTHER;
@@ -871,7 +861,7 @@ int cmd_ladder(int argc, char **argv)
         int whole = 1;
         rc = EXIT_OK;
         for (i = 0; i < l->ngpus && rc == EXIT_OK; i++) {
-            snprintf(dir, sizeof(dir), "%s/gpu%s", l->c.run_dir, l->c.gpus[i]);
+            rundir_gpu_dir(dir, sizeof(dir), l->c.run_dir, l->c.gpus[i]);
             if (all_done(&l->c, dir))
                 rc = bury_all(l, dir);
             else

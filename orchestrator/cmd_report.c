@@ -21,11 +21,13 @@
 #include "../grader/report.h"
 #include "../grader/think.h"
 #include "../report/render.h"
-#include "../report/run.h"
+#include "../rundir/run.h"
 #include "cli.h"
 #include "commands.h"
 #include "grading.h"
-#include "outfile.h"
+#include "../rundir/meta.h"
+#include "../rundir/outfile.h"
+#include "../rundir/rundir.h"
 
 /* An output being rendered: a memory stream. */
 struct out {
@@ -99,19 +101,19 @@ static int oom(const char *cmd)
 }
 
 /* Open a run folder, reporting a bad one. */
-static int open_run(const char *cmd, struct report_run *r, const char *dir,
+static int open_run(const char *cmd, struct rundir_run *r, const char *dir,
                     const char *rungs, const char *side, const char *label)
 {
     char msg[4600];
 
-    if (report_run_open(r, dir, rungs, side, label, msg, sizeof(msg)) != 0) {
+    if (rundir_run_open(r, dir, rungs, side, label, msg, sizeof(msg)) != 0) {
         cli_error(cmd, "%s", msg);
-        report_run_close(r);
+        rundir_run_close(r);
         return EXIT_USAGE;
     }
     if (r->nchain == 0) {
         cli_error(cmd, "%s: no rungs to report", dir);
-        report_run_close(r);
+        rundir_run_close(r);
         return EXIT_USAGE;
     }
     return 0;
@@ -165,8 +167,8 @@ static int load_repeats(struct rungset *s, const char *rundir, const char *dir,
     int rc;
 
     for (i = 0; i < n; i++) {
-        snprintf(path, sizeof(path), "%s/rows/%s.jsonl", dir, names[i]);
-        if (access(path, F_OK) != 0)
+        if (rundir_path(path, sizeof(path), dir, RD_ROWS, names[i]) != 0 ||
+            access(path, F_OK) != 0)
             continue;
         if ((rc = rungset_load("report", s, rundir, (const char **)&names[i],
                                1, GRADER_READ_TEXT)) != 0 ||
@@ -194,12 +196,13 @@ int cmd_report(int argc, char **argv)
     const struct grader_rung *ra[GRADER_MAX_RUNGS * 2],
         *rb[GRADER_MAX_RUNGS * 2];
     struct out outs[3] = {{0}, {0}, {0}};
-    struct report_run run;
+    struct rundir_run run;
     struct rungset s = {0};
     struct grader_report rep;
     struct grader_error err;
+    struct grader_meta *rmetas = NULL;
     uint8_t *marks = NULL;
-    char repeat_dir[4200], title[400];
+    char repeat_dir[4200], title[400], msg[1024];
     size_t npos, nrep = 0, i;
     int help, rc;
 
@@ -224,7 +227,8 @@ int cmd_report(int argc, char **argv)
                            run.nside, 0)))
         goto done;
     if (repeat == NULL) {
-        snprintf(repeat_dir, sizeof(repeat_dir), "%s/repeat", run.dir);
+        rundir_path(repeat_dir, sizeof(repeat_dir), run.dir, RD_REPEAT_DIR,
+                    NULL);
         repeat = is_dir(repeat_dir) ? repeat_dir : NULL;
     } else if (!is_dir(repeat)) {
         cli_error("report", "%s: no such folder (--repeat)", repeat);
@@ -237,7 +241,16 @@ int cmd_report(int argc, char **argv)
          (rc = load_repeats(&s, run.dir, repeat, run.side, run.nside, ra, rb,
                             &nrep)) != 0))
         goto done;
-    if (grader_report_build(s.qs, run.dir, s.r, run.nchain, s.r + run.nchain,
+    /* what the folder says of each rung, chain then side rungs */
+    rmetas = xrealloc(NULL, (run.nchain + run.nside) * sizeof(*rmetas));
+    for (i = 0; i < run.nchain + run.nside; i++)
+        if (rundir_meta_read(run.dir, s.r[i]->name, &rmetas[i], msg,
+                             sizeof(msg)) != 0) {
+            cli_error("report", "%s", msg);
+            rc = EXIT_USAGE;
+            goto done;
+        }
+    if (grader_report_build(s.qs, rmetas, s.r, run.nchain, s.r + run.nchain,
                             run.nside, ra, rb, nrep,
                             partial ? GRADER_PARTIAL : 0, &rep, &err) != 0) {
         grade_report("report", &err);
@@ -262,10 +275,11 @@ int cmd_report(int argc, char **argv)
     grader_report_release(&rep);
 done:
     free(marks);
+    free(rmetas);
     for (i = 0; i < 3; i++)
         out_free(&outs[i]);
     rungset_release(&s);
-    report_run_close(&run);
+    rundir_run_close(&run);
     return rc;
 }
 
@@ -346,14 +360,14 @@ static int labels(const char *list, const char **dirs, size_t n, char **out)
 }
 
 /* The study holds the build fixed too: say so loudly when it was not. */
-static void builds_check(const char *cmd, const struct report_run *runs,
+static void builds_check(const char *cmd, const struct rundir_run *runs,
                          size_t nruns, char *note, size_t size)
 {
-    const char *a = report_run_server(&runs[0]), *b;
+    const char *a = rundir_run_server(&runs[0]), *b;
     size_t k, len;
 
     for (k = 1; k < nruns && a != NULL; k++) {
-        b = report_run_server(&runs[k]);
+        b = rundir_run_server(&runs[k]);
         if (b == NULL || strcmp(a, b) == 0)
             continue;
         fprintf(stderr,
@@ -372,7 +386,7 @@ static void builds_check(const char *cmd, const struct report_run *runs,
 /* Without --labels: the runs' GPUs (nvidia-smi's names from the
  * reference's .done) when each run has one and no two share it, as the
  * study's tables are headed "T4 | L4"; otherwise the folder names stay. */
-static void gpu_labels(struct report_run *runs, size_t nruns,
+static void gpu_labels(struct rundir_run *runs, size_t nruns,
                        const struct grader_meta *metas, size_t nrungs)
 {
     size_t k, j;
@@ -393,7 +407,7 @@ static void gpu_labels(struct report_run *runs, size_t nruns,
 /* The ladder.tsv check: one sentence, and loud lines on stderr. */
 static int files_check(const char *cmd, const struct grader_meta *m,
                        size_t nruns, size_t nrungs,
-                       const struct report_run *runs, char *const *names,
+                       const struct rundir_run *runs, char *const *names,
                        char *note, size_t size)
 {
     size_t i, k, unknown = 0, differ = 0;
@@ -454,7 +468,7 @@ int cmd_compare(int argc, char **argv)
         {"--labels", &label_list, NULL, NULL, NULL, 0},
         {"--out", &out_dir, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
-    struct report_run runs[GRADER_MAX_RUNS];
+    struct rundir_run runs[GRADER_MAX_RUNS];
     char *label[GRADER_MAX_RUNS], note[800];
     struct grader_meta *metas = NULL;
     struct out outs[3] = {{0}, {0}, {0}}, lines = {0};
@@ -509,9 +523,10 @@ int cmd_compare(int argc, char **argv)
     }
     for (k = 0; k < nruns; k++)
         for (i = 0; i < nrungs; i++)
-            if (grader_meta_read(runs[k].dir, runs[0].chain[i],
-                                 &metas[k * nrungs + i], &err) != 0) {
-                grade_report("compare", &err);
+            if (rundir_meta_read(runs[k].dir, runs[0].chain[i],
+                                 &metas[k * nrungs + i], note,
+                                 sizeof(note)) != 0) {
+                cli_error("compare", "%s", note);
                 rc = EXIT_USAGE;
                 goto done;
             }
@@ -567,7 +582,7 @@ done:
     for (k = 0; k < npos; k++)
         free(label[k]);
     for (k = 0; k < nruns; k++)
-        report_run_close(&runs[k]);
+        rundir_run_close(&runs[k]);
     return rc;
 }
 
@@ -597,10 +612,10 @@ int cmd_think(int argc, char **argv)
     const struct cli_flag flags[] = {{"--rungs", &rungs, NULL, NULL, NULL, 0},
                                      {"--out", &out_dir, NULL, NULL, NULL, 0},
                                      {NULL, NULL, NULL, NULL, NULL, 0}};
-    struct report_run off = {0}, on = {0};
+    struct rundir_run off = {0}, on = {0};
     struct grader_think_line *tl = NULL;
     struct grader_meta *metas = NULL;
-    struct report_run both[2]; /* shallow copies of off and on */
+    struct rundir_run both[2]; /* shallow copies of off and on */
     char note[800];
     struct out outs[2] = {{0}, {0}}, lines = {0};
     struct rungset s = {0};
@@ -625,14 +640,14 @@ int cmd_think(int argc, char **argv)
         return rc;
     join_names(on.chain, on.nchain, list, sizeof(list));
     if ((rc = open_run("think", &off, pos[0], list, "", NULL)) != 0) {
-        report_run_close(&on);
+        rundir_run_close(&on);
         return rc;
     }
     /* the passes must be what they are called: the manifests say how the
      * rows were made (-1 when a folder has none) */
-    if (report_run_thinking(&on) == 0 || report_run_thinking(&off) == 1) {
-        const struct report_run *bad =
-            report_run_thinking(&on) == 0 ? &on : &off;
+    if (rundir_run_thinking(&on) == 0 || rundir_run_thinking(&off) == 1) {
+        const struct rundir_run *bad =
+            rundir_run_thinking(&on) == 0 ? &on : &off;
         cli_error("think",
                   "%s/manifest.json: its rows were made with thinking %s "
                   "(request.enable_thinking), but it is given as the "
@@ -664,9 +679,9 @@ int cmd_think(int argc, char **argv)
         goto done;
     }
     for (i = 0; i < 2 * n; i++)
-        if (grader_meta_read(i < n ? off.dir : on.dir, on.chain[i % n],
-                             &metas[i], &err) != 0) {
-            grade_report("think", &err);
+        if (rundir_meta_read(i < n ? off.dir : on.dir, on.chain[i % n],
+                             &metas[i], note, sizeof(note)) != 0) {
+            cli_error("think", "%s", note);
             rc = EXIT_USAGE;
             goto done;
         }
@@ -700,7 +715,7 @@ done:
     free(tl);
     free(metas);
     rungset_release(&s);
-    report_run_close(&off);
-    report_run_close(&on);
+    rundir_run_close(&off);
+    rundir_run_close(&on);
     return rc;
 }

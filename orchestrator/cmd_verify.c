@@ -7,7 +7,8 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "ladderfile.h"
+#include "../rundir/ladderfile.h"
+#include "../rundir/rundir.h"
 
 static const char verify_help[] =
     "usage: graveyard verify RUNDIR --against OTHER/ladder.tsv\n"
@@ -52,7 +53,10 @@ int cmd_verify(int argc, char **argv)
         cli_error("verify", "needs RUNDIR and --against FILE (see --help)");
         return EXIT_USAGE;
     }
-    snprintf(path, sizeof(path), "%s/ladder.tsv", pos[0]);
+    if (rundir_path(path, sizeof(path), pos[0], RD_LADDER_TSV, NULL) != 0) {
+        cli_error("verify", "path too long: '%.200s'", pos[0]);
+        return EXIT_USAGE;
+    }
     if (ladderfile_read(path, 0, &a, &na, msg, sizeof(msg)) != 0 ||
         ladderfile_read(against, 0, &b, &nb, msg, sizeof(msg)) != 0) {
         cli_error("verify", "%s", msg);

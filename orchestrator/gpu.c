@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "files.h"
+#include "../rundir/files.h"
 
 void gpu_query_argv(const char *gpu, int with_name, const char **argv)
 {

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "../util/util.h"
 
 struct reply {
     struct buf content, reasoning;  /* the deltas, joined */

@@ -35,21 +35,24 @@
 #include "caplog.h"
 #include "cli.h"
 #include "config.h"
-#include "files.h"
+#include "../rundir/files.h"
 #include "gpu.h"
 #include "hash.h"
 #include "http.h"
-#include "ladderfile.h"
-#include "manifest.h"
-#include "outfile.h"
-#include "pidfile.h"
+#include "../rundir/ladderfile.h"
+#include "../rundir/manifest.h"
+#include "../rundir/outfile.h"
+#include "../rundir/pidfile.h"
 #include "proc.h"
 #include "progress.h"
 #include "questions.h"
+#include "redact.h"
 #include "reply.h"
 #include "spawn.h"
 #include "sse.h"
-#include "store.h"
+#include "../rundir/rundir.h"
+#include "../rundir/store.h"
+#include "rowsfile.h"
 
 #define MAX_DEATHS     3 /* deaths on one question before an error row */
 #define MAX_STREAK     3 /* questions in a row with deaths: give up */
@@ -69,6 +72,8 @@ struct runner {
     uv_loop_t loop;
     struct questions qs;
     struct store store;
+    struct grader_qset *answered; /* ids the rows file had at the start */
+    size_t rows, right;           /* rows in the file, graded right */
     struct caplog log;
     int log_open;
     struct http *http;
@@ -241,9 +246,9 @@ static void progress(struct runner *r)
     if (r->progress_fd < 0)
         return;
     r->asked_here++;
-    p.done = (long)r->store.rows;
+    p.done = (long)r->rows;
     p.total = (long)r->qs.n;
-    p.right = (long)r->store.right;
+    p.right = (long)r->right;
     p.tps = r->reply.decode_tps > 0 ? r->reply.decode_tps : 0.0;
     p.sec_per_q = (double)(uv_now(&r->loop) - r->first_ask_ms) / 1000.0 /
                   (double)r->asked_here;
@@ -321,15 +326,25 @@ static int append_row(struct runner *r, const char *kind, const char *error)
         return -1;
     }
     free(text);
-    r->store.right += (size_t)right;
+    r->rows++;
+    r->right += (size_t)right;
     progress(r);
     return 0;
+}
+
+/* Whether the rows file had a row for id when the run started (rows added
+ * since are behind r->next). */
+static int answered_before(const struct runner *r, const char *id)
+{
+    uint32_t q;
+
+    return grader_qset_find(r->answered, id, strlen(id), &q) == 0;
 }
 
 /* Move to the next question not yet answered, or finish the rung. */
 static void next_question(struct runner *r)
 {
-    while (r->next < r->qs.n && store_has(&r->store, r->qs.q[r->next].id))
+    while (r->next < r->qs.n && answered_before(r, r->qs.q[r->next].id))
         r->next++;
     if (r->next == r->qs.n) {
         finish(r, EXIT_OK, NULL);
@@ -355,7 +370,7 @@ static void answered(struct runner *r, const char *kind, const char *error)
         r->streak = 0;
     r->asked++;
     if (!r->o->quiet && r->asked % 25 == 0)
-        say(r, "%zu/%zu answered", r->store.rows, r->qs.n);
+        say(r, "%zu/%zu answered", r->rows, r->qs.n);
     r->next++;
     next_question(r);
 }
@@ -1012,7 +1027,7 @@ static int record(struct runner *r, const struct hash_job *job, char *msg,
     char path[4200];
     int fd, rc, changed;
 
-    snprintf(path, sizeof(path), "%s/locks/files.lock", r->o->rundir);
+    rundir_path(path, sizeof(path), r->o->rundir, RD_FILES_LOCK, NULL);
     fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
     if (fd < 0)
         return files_exit_code(errno);
@@ -1032,17 +1047,16 @@ static int record(struct runner *r, const struct hash_job *job, char *msg,
         goto out;
     }
     shared = settings(r, qjob.hex);
-    rung =
-        json_pack("{s:s,s:I,s:s,s:I,s:i,s:o}", "model", r->o->model, "bytes",
-                  (json_int_t)job->bytes, "sha256", job->hex, "ctx",
-                  (json_int_t)r->o->ctx, "ngl", r->o->ngl, "server_args",
-                  manifest_redact_args((char *const *)r->o->server_args,
-                                       r->o->n_server_args));
+    rung = json_pack(
+        "{s:s,s:I,s:s,s:I,s:i,s:o}", "model", r->o->model, "bytes",
+        (json_int_t)job->bytes, "sha256", job->hex, "ctx",
+        (json_int_t)r->o->ctx, "ngl", r->o->ngl, "server_args",
+        redact_args((char *const *)r->o->server_args, r->o->n_server_args));
     if (r->o->argv_template)
         json_object_set(rung, "server_argv", r->o->argv_template);
     if (r->o->env_template)
         json_object_set_new(rung, "server_env",
-                            manifest_redact_env(r->o->env_template));
+                            redact_env(r->o->env_template));
     changed = manifest_check(r->o->rundir, r->o->rung, shared, rung,
                              r->o->force, msg, msgsize);
     json_decref(shared);
@@ -1053,7 +1067,7 @@ static int record(struct runner *r, const struct hash_job *job, char *msg,
     snprintf(lrow.file, sizeof(lrow.file), "%s", r->o->model);
     lrow.bytes = job->bytes;
     memcpy(lrow.sha256, job->hex, sizeof(lrow.sha256));
-    snprintf(path, sizeof(path), "%s/ladder.tsv", r->o->rundir);
+    rundir_path(path, sizeof(path), r->o->rundir, RD_LADDER_TSV, NULL);
     rc = ladderfile_upsert(path, &lrow, msg, msgsize) != 0
              ? files_exit_code(errno)
              : 0;
@@ -1068,7 +1082,7 @@ static int print_done(const struct runner *r)
     char path[4200], line[4096];
     FILE *f;
 
-    snprintf(path, sizeof(path), "%s/rows/%s.done", r->o->rundir, r->o->rung);
+    rundir_path(path, sizeof(path), r->o->rundir, RD_DONE, r->o->rung);
     if ((f = fopen(path, "r")) == NULL)
         return -1;
     if (fgets(line, sizeof(line), f) != NULL)
@@ -1107,7 +1121,7 @@ static void hashed(struct hash_job *job)
         return;
     }
     say(r, "%s, model sha256 %.12s...%s, %zu of %zu questions answered",
-        r->version, job->hex, r->hash_cached ? " (cached)" : "", r->store.rows,
+        r->version, job->hex, r->hash_cached ? " (cached)" : "", r->rows,
         r->qs.n);
     if (caplog_open(&r->log, r->log_path, r->o->log_cap, msg, sizeof(msg))) {
         finish(r, files_exit_code(errno), "%s", msg);
@@ -1154,7 +1168,7 @@ static int write_done(struct runner *r)
     int rc = -1;
 
     if (qs == NULL ||
-        grader_rung_read(qs, r->o->rung, r->store.path, 0, &g, &err) != 0 ||
+        rowsfile_read(qs, r->o->rung, r->store.path, 0, &g, &err) != 0 ||
         grader_summarize(g, &sum) != 0) {
         if (qs != NULL && g == NULL)
             grader_error_format(&err, msg, sizeof(msg));
@@ -1196,7 +1210,7 @@ static int write_done(struct runner *r)
     json_decref(done);
     if (text == NULL)
         util_oom("the rung's summary");
-    snprintf(path, sizeof(path), "%s/rows/%s.done", r->o->rundir, r->o->rung);
+    rundir_path(path, sizeof(path), r->o->rundir, RD_DONE, r->o->rung);
     {
         size_t n = strlen(text);
         char *line = xrealloc(NULL, n + 2);
@@ -1236,10 +1250,10 @@ static int lock_rung(const struct run_opts *o, int *fd, char *msg,
 
     if (files_mkdir(o->rundir, 1, msg, msgsize) != 0)
         return files_exit_code(errno);
-    snprintf(path, sizeof(path), "%s/locks", o->rundir);
+    rundir_path(path, sizeof(path), o->rundir, RD_LOCKS_DIR, NULL);
     if (files_mkdir(path, 0, msg, msgsize) != 0)
         return files_exit_code(errno);
-    snprintf(path, sizeof(path), "%s/locks/%s.lock", o->rundir, o->rung);
+    rundir_path(path, sizeof(path), o->rundir, RD_LOCK, o->rung);
     *fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
     if (*fd < 0)
         return files_exit_code(errno);
@@ -1400,20 +1414,25 @@ int runner_run(const struct run_opts *o)
     if (r->store.cut > 0)
         say(r, "cut back a torn last row (%zu bytes) in %s", r->store.cut,
             r->store.path);
-    snprintf(path, sizeof(path), "%s/rows/%s.done", o->rundir, o->rung);
-    r->complete = r->store.rows >= r->qs.n && access(path, F_OK) == 0;
-    snprintf(path, sizeof(path), "%s/logs", o->rundir);
+    /* what the file answers already (every row checked on the way) */
+    if (rowsfile_answered(r->store.path, o->rung, &r->answered, &r->rows,
+                          &r->right, msg, sizeof(msg)) != 0) {
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        code = EXIT_USAGE;
+        goto out;
+    }
+    rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
+    r->complete = r->rows >= r->qs.n && access(path, F_OK) == 0;
+    rundir_path(path, sizeof(path), o->rundir, RD_LOGS_DIR, NULL);
     if (!r->complete && files_mkdir(path, 0, msg, sizeof(msg)) != 0) {
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
         code = files_exit_code(errno);
         goto out;
     }
-    snprintf(r->log_path, sizeof(r->log_path), "%s/%s.server.log", path,
-             o->rung);
-    snprintf(r->pid_path, sizeof(r->pid_path), "%s/%s.server.pid", o->rundir,
-             o->rung);
-    snprintf(r->cache_path, sizeof(r->cache_path), "%s/sha256.cache",
-             o->rundir);
+    rundir_path(r->log_path, sizeof(r->log_path), o->rundir, RD_LOG, o->rung);
+    rundir_path(r->pid_path, sizeof(r->pid_path), o->rundir, RD_PID, o->rung);
+    rundir_path(r->cache_path, sizeof(r->cache_path), o->rundir, RD_HASH_CACHE,
+                NULL);
     if (uv_loop_init(&r->loop) != 0) {
         fprintf(stderr, "graveyard run %s: libuv did not start\n", o->rung);
         code = EXIT_FAILED;
@@ -1451,13 +1470,14 @@ int runner_run(const struct run_opts *o)
         fprintf(stderr,
                 "graveyard run %s: %zu of %zu questions answered; run the "
                 "same command to resume\n",
-                o->rung, r->store.rows, r->qs.n);
+                o->rung, r->rows, r->qs.n);
 out:
     if (r->log_open)
         caplog_close(&r->log);
     if (r->lock_fd >= 0)
         close(r->lock_fd); /* releases the lock */
     store_close(&r->store);
+    grader_qset_free(r->answered);
     questions_release(&r->qs);
     reply_release(&r->reply);
     sse_release(&r->sse);

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "../util/util.h"
 
 /* Called with one event's data (not NUL-terminated, no trailing LF).
  * A non-zero return stops the parser and is returned by sse_feed. */

@@ -78,7 +78,7 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
     return o;
 }
 
-static json_t *settings(const struct report_run *run)
+static json_t *settings(const struct rundir_run *run)
 {
     json_t *o = json_object();
 
@@ -97,7 +97,7 @@ static json_t *settings(const struct report_run *run)
     return o;
 }
 
-int render_report_json(FILE *f, const struct report_run *run,
+int render_report_json(FILE *f, const struct rundir_run *run,
                        const struct grader_report *rep,
                        const struct grader_qset *qs)
 {

@@ -28,20 +28,20 @@ static void rung_list(FILE *f, const struct grader_bury *b, uint64_t set)
 }
 
 /* The settings block: what the rows were made with, stated once. */
-static void settings(FILE *f, const struct report_run *run,
+static void settings(FILE *f, const struct rundir_run *run,
                      const struct grader_report *rep)
 {
-    const char *q = report_run_questions(run),
-               *sha = report_run_questions_sha256(run),
-               *server = report_run_server(run);
+    const char *q = rundir_run_questions(run),
+               *sha = rundir_run_questions_sha256(run),
+               *server = rundir_run_server(run);
     json_t *req =
         run->manifest ? json_object_get(run->manifest, "request") : NULL;
     char cell[512], n1[FMT_SIZE];
     const char *key, *gpus[GRADER_MAX_RUNGS];
     size_t i, j, ngpus = 0;
     json_t *v;
-    long cap = report_run_request_int(run, "max_tokens");
-    int think = report_run_thinking(run);
+    long cap = rundir_run_request_int(run, "max_tokens");
+    int think = rundir_run_thinking(run);
 
     fprintf(f, "| Setting | Value |\n|---|---|\n");
     fmt_code(cell, sizeof(cell), run->dir);
@@ -317,7 +317,7 @@ static void epitaphs(FILE *f, const struct grader_report *rep,
     fprintf(f, "\n");
 }
 
-int render_report_md(FILE *f, const struct report_run *run,
+int render_report_md(FILE *f, const struct rundir_run *run,
                      const struct grader_report *rep,
                      const struct grader_qset *qs)
 {

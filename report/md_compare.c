@@ -47,7 +47,7 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
     fprintf(f, "| Run | Folder | GPU | Server build |\n|---|---|---|---|\n");
     for (k = 0; k < c->nruns; k++) {
         const char *g = rc->metas[k * c->nrungs].gpu_name,
-                   *build = report_run_server(&rc->runs[k]);
+                   *build = rundir_run_server(&rc->runs[k]);
         char lab[1024], dir[4096], gpu[1024], bld[1024];
         fmt_text(lab, sizeof(lab), rc->runs[k].label);
         fmt_code(dir, sizeof(dir), rc->runs[k].dir);
@@ -177,8 +177,8 @@ int render_think_md(FILE *f, const struct render_think *t)
             t->off->dir, t->on->dir, ref);
     fprintf(f, "%s%s\n\n", t->files_same ? "" : "**WARNING:** ", t->note);
     {
-        long a_cap = report_run_request_int(t->off, "max_tokens"),
-             b_cap = report_run_request_int(t->on, "max_tokens");
+        long a_cap = rundir_run_request_int(t->off, "max_tokens"),
+             b_cap = rundir_run_request_int(t->on, "max_tokens");
         char x[FMT_SIZE], y[FMT_SIZE];
         fprintf(f,
                 "Token cap: %s with thinking off, %s with thinking on%s\n\n",

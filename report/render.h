@@ -16,7 +16,7 @@
 #include "../grader/compare.h"
 #include "../grader/report.h"
 #include "../grader/think.h"
-#include "run.h"
+#include "../rundir/run.h"
 
 /* The cover: one row per rung (names[0] at the top), one cell per
  * question, from a grid (compare.h: cells[rung * nq + question]). Colours:
@@ -37,16 +37,16 @@ void render_cover(FILE *f, const char *title, const char *const *names,
                   const uint8_t *marks);
 
 /* One run folder. grid is the one-run comparison of the chain (cells). */
-int render_report_md(FILE *f, const struct report_run *run,
+int render_report_md(FILE *f, const struct rundir_run *run,
                      const struct grader_report *rep,
                      const struct grader_qset *qs);
-int render_report_json(FILE *f, const struct report_run *run,
+int render_report_json(FILE *f, const struct rundir_run *run,
                        const struct grader_report *rep,
                        const struct grader_qset *qs);
 
 /* Runs of one ladder. metas[k * nrungs + i] is rung i of run k. */
 struct render_compare {
-    const struct report_run *runs; /* nruns */
+    const struct rundir_run *runs; /* nruns */
     const char *const *names;      /* nrungs rung names */
     const struct grader_compare *c;
     const struct grader_meta *metas;
@@ -62,7 +62,7 @@ int render_compare_json(FILE *f, const struct render_compare *rc);
 
 /* Thinking off against on. */
 struct render_think {
-    const struct report_run *off, *on;
+    const struct rundir_run *off, *on;
     const struct grader_think_line *lines;
     size_t n;
     const char *note; /* the files and build check, one sentence or two */

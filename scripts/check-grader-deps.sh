@@ -1,7 +1,9 @@
 #!/bin/sh
 # Prove that libgrader.a stands without libuv, libcurl and OpenSSL: it must
 # link into a program with jansson and libm alone, and name none of their
-# symbols. Usage: check-grader-deps.sh LIBGRADER "CC FLAGS" "LIBS"
+# symbols; and that it reads no file (numbers only: callers feed it rows):
+# no open, fopen, read or stat.
+# Usage: check-grader-deps.sh LIBGRADER "CC FLAGS" "LIBS"
 set -eu
 lib=$1 cc=$2 libs=$3
 tmp=$(mktemp -d)
@@ -11,9 +13,14 @@ if nm -u "$lib" | grep -E ' (uv_|curl_|EVP_|SSL_|OPENSSL_)' >"$tmp/bad"; then
     cat "$tmp/bad" >&2
     exit 1
 fi
+files=' (open|open64|openat|fopen|fopen64|fdopen|read|pread|stat|stat64|fstat|lstat|opendir|json_load_file|json_loadf|json_loadfd|json_dump_file)$'
+if nm -u "$lib" | grep -E "$files" >"$tmp/bad"; then
+    echo "check-grader-deps: $lib touches files; the grader is fed bytes:" >&2
+    cat "$tmp/bad" >&2
+    exit 1
+fi
 cat >"$tmp/main.c" <<'C'
 #include "bury.h"
-#include "emit.h"
 #include "repeat.h"
 int main(void)
 {
@@ -25,4 +32,4 @@ C
 # shellcheck disable=SC2086
 $cc -Igrader -o "$tmp/main" "$tmp/main.c" "$lib" $libs
 "$tmp/main"
-echo "check-grader-deps: libgrader.a links with jansson and libm only"
+echo "check-grader-deps: libgrader.a links with jansson and libm only, and opens no file"

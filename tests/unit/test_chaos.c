@@ -77,9 +77,9 @@ static int pipeline(void)
         printed.p[0] = '\0';
     if (qs == NULL)
         return GRADER_ENOMEM;
-    rc = grader_rung_read(qs, "A", path_a, GRADER_READ_TEXT, &a, &err);
+    rc = test_rung_read(qs, "A", path_a, GRADER_READ_TEXT, &a, &err);
     if (rc == 0)
-        rc = grader_rung_read(qs, "B", path_b, GRADER_READ_TEXT, &b, &err);
+        rc = test_rung_read(qs, "B", path_b, GRADER_READ_TEXT, &b, &err);
     if (rc == 0) {
         const struct grader_rung *r[2] = {a, b};
         rc = grader_bury(qs, r, 2, 0, &bury, &err);

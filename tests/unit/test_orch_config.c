@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "config.h"
-#include "manifest.h"
+#include "redact.h"
 
 static void test_server_args(void **state)
 {
@@ -222,7 +222,7 @@ static void test_redact(void **state)
 {
     char *args[] = {"--api-key", "sk-secret", "--threads", "8",
                     "--ssl-key-file=/k.pem", "-fa"};
-    json_t *a = manifest_redact_args(args, 6), *env, *r;
+    json_t *a = redact_args(args, 6), *env, *r;
     char *text;
 
     (void)state;
@@ -233,11 +233,11 @@ static void test_redact(void **state)
     assert_non_null(strstr(text, "\"--ssl-key-file=<redacted sha256:"));
     free(text);
     /* the same secret hashes the same: a change is still seen */
-    r = manifest_redact_args(args, 6);
+    r = redact_args(args, 6);
     assert_true(json_equal(a, r));
     json_decref(r);
     args[1] = "sk-other";
-    r = manifest_redact_args(args, 6);
+    r = redact_args(args, 6);
     assert_false(json_equal(a, r));
     json_decref(r);
     json_decref(a);
@@ -245,7 +245,7 @@ static void test_redact(void **state)
                      "\"1\", \"GGML_CUDA_NO_PINNED\": \"1\", "
                      "\"LLAMA_ARG_API_KEY\": \"k\", \"MY_THING\": \"v\"}",
                      0, NULL);
-    r = manifest_redact_env(env);
+    r = redact_env(env);
     text = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
     assert_non_null(strstr(text, "\"CUDA_VISIBLE_DEVICES\":\"1\""));
     assert_non_null(strstr(text, "\"GGML_CUDA_NO_PINNED\":\"1\""));

@@ -6,7 +6,7 @@
 #include "helpers.h"
 
 #include "progress.h"
-#include "util.h"
+#include "../../util/util.h"
 
 static void test_buf_cap(void **state)
 {

@@ -74,6 +74,21 @@ static void load_study(struct rungs *x, const char *dir)
     }
 }
 
+/* Metadata nobody knows: bytes, GPU memory -1, names "". */
+static struct grader_meta unknown[32];
+
+static const struct grader_meta *none(void)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+        memset(&unknown[i], 0, sizeof(unknown[i]));
+        unknown[i].bytes = unknown[i].gpu_mib_loaded =
+            unknown[i].gpu_mib_before = -1;
+    }
+    return unknown;
+}
+
 static void test_study_figures(void **state)
 {
     char rundir[128];
@@ -83,11 +98,11 @@ static void test_study_figures(void **state)
     size_t i;
 
     (void)state;
-    /* a run folder with no .done and no ladder.tsv: no bytes known */
+    /* no bytes known */
     snprintf(rundir, sizeof(rundir), "%s/study", test_dir);
     assert_int_equal(mkdir(rundir, 0700), 0);
     load_study(&x, test_dir);
-    assert_int_equal(grader_report_build(x.qs, rundir, x.r, NR, NULL, 0,
+    assert_int_equal(grader_report_build(x.qs, none(), x.r, NR, NULL, 0,
                                          NULL, NULL, 0, 0, &rep, &err),
                      0);
     assert_int_equal(rep.chain.nrungs, NR);
@@ -191,38 +206,37 @@ static void test_study_figures(void **state)
 /*
  * Six questions q0..q5, '1' right, '0' wrong:
  *
- *   BF16  111110  1000 bytes (.done)
- *   C1    111110   800 bytes (.done)      no deaths
- *   C2    100111   500 bytes (.done)      dead q1 q2, ghost q5
- *   C3    000000   300 bytes (.done)      dead q0..q4
- *   S1    101000   490 bytes (.done)      nearest C2 (10 away; C3 190,
+ *   BF16  111110  1000 bytes
+ *   C1    111110   800 bytes              no deaths
+ *   C2    100111   500 bytes              dead q1 q2, ghost q5
+ *   C3    000000   300 bytes              dead q0..q4
+ *   S1    101000   490 bytes              nearest C2 (10 away; C3 190,
  *                                         C1 310): dead q1 q3 q4, so
  *                                         both q1, side only q3 q4,
  *                                         beside only q2
- *   S2    011111   310 bytes (ladder.tsv) nearest C3 (10; C2 190): dead
+ *   S2    011111   310 bytes              nearest C3 (10; C2 190): dead
  *                                         q0, so both q0, beside only
  *                                         q1..q4
  *   S3    111100   unknown                beside nothing (-1), no counts
- *   S4    111110   990 bytes (.done)      nearest C1 (the reference, 10
+ *   S4    111110   990 bytes              nearest C1 (the reference, 10
  *                                         away, is never beside)
  */
 struct side_rung {
     const char *name, *pattern;
     long long bytes; /* -1: none */
-    int tsv;         /* bytes from ladder.tsv, not .done */
 };
 
 static const struct side_rung chain_def[] = {
-    {"BF16", "111110", 1000, 0},
-    {"C1", "111110", 800, 0},
-    {"C2", "100111", 500, 0},
-    {"C3", "000000", 300, 0},
+    {"BF16", "111110", 1000},
+    {"C1", "111110", 800},
+    {"C2", "100111", 500},
+    {"C3", "000000", 300},
 };
 static const struct side_rung side_def[] = {
-    {"S1", "101000", 490, 0},
-    {"S2", "011111", 310, 1},
-    {"S3", "111100", -1, 0},
-    {"S4", "111110", 990, 0},
+    {"S1", "101000", 490},
+    {"S2", "011111", 310},
+    {"S3", "111100", -1},
+    {"S4", "111110", 990},
 };
 #define NCHAIN (sizeof(chain_def) / sizeof(chain_def[0]))
 #define NSIDE (sizeof(side_def) / sizeof(side_def[0]))
@@ -248,11 +262,11 @@ static const struct grader_rung *load_pattern(struct grader_qset *qs,
     return r;
 }
 
-/* A run folder: rows/<RUNG>.jsonl and .done, ladder.tsv. */
-static void make_side_run(const char *rundir, struct rungs *x)
+/* The rungs' rows, and their bytes as metadata (chain, then side). */
+static void make_side_run(const char *rundir, struct rungs *x,
+                          struct grader_meta *metas)
 {
-    char rows[160], file[64], text[128], path[512];
-    struct text tsv = {0};
+    char rows[160];
     size_t i;
 
     snprintf(rows, sizeof(rows), "%s/rows", rundir);
@@ -261,24 +275,13 @@ static void make_side_run(const char *rundir, struct rungs *x)
     x->qs = grader_qset_new();
     assert_non_null(x->qs);
     x->n = 0;
-    text_addf(&tsv, "rung\tfile\tbytes\tsha256\n");
+    memcpy(metas, none(), (NCHAIN + NSIDE) * sizeof(*metas));
     for (i = 0; i < NCHAIN + NSIDE; i++) {
         const struct side_rung *s =
             i < NCHAIN ? &chain_def[i] : &side_def[i - NCHAIN];
         x->r[x->n++] = load_pattern(x->qs, rows, s->name, s->pattern);
-        if (s->bytes < 0)
-            continue;
-        if (s->tsv) {
-            text_addf(&tsv, "%s\t%s.gguf\t%lld\t\n", s->name, s->name,
-                      s->bytes);
-        } else {
-            snprintf(file, sizeof(file), "%s.done", s->name);
-            snprintf(text, sizeof(text), "{\"bytes\": %lld}\n", s->bytes);
-            write_file(rows, file, text, path, sizeof(path));
-        }
+        metas[i].bytes = s->bytes;
     }
-    write_file(rundir, "ladder.tsv", tsv.p, path, sizeof(path));
-    free(tsv.p);
 }
 
 static void test_side_rungs(void **state)
@@ -287,13 +290,14 @@ static void test_side_rungs(void **state)
     struct rungs x;
     struct grader_report rep;
     struct grader_error err;
+    struct grader_meta metas[NCHAIN + NSIDE];
     const struct grader_side *s;
     size_t i;
 
     (void)state;
     snprintf(rundir, sizeof(rundir), "%s/side", test_dir);
-    make_side_run(rundir, &x);
-    assert_int_equal(grader_report_build(x.qs, rundir, x.r, NCHAIN,
+    make_side_run(rundir, &x, metas);
+    assert_int_equal(grader_report_build(x.qs, metas, x.r, NCHAIN,
                                          &x.r[NCHAIN], NSIDE, NULL, NULL, 0,
                                          0, &rep, &err),
                      0);
@@ -326,7 +330,7 @@ static void test_side_rungs(void **state)
     assert_int_equal(s->dead_side_only, 2);
     assert_int_equal(s->dead_beside_only, 1);
 
-    s = &rep.sides[1]; /* S2, bytes from ladder.tsv */
+    s = &rep.sides[1]; /* S2 */
     assert_true(s->f.meta.bytes == 310);
     assert_near(s->f.pct_bytes, 31.0, 1e-12, "S2 pct");
     assert_int_equal(s->beside, 3);
@@ -352,15 +356,9 @@ static void test_side_rungs(void **state)
     grader_report_release(&rep);
 
     /* without the chain's bytes no side rung has a neighbour */
-    {
-        char path[512];
-        for (i = 1; i < NCHAIN; i++) {
-            snprintf(path, sizeof(path), "%s/rows/%s.done", rundir,
-                     chain_def[i].name);
-            assert_int_equal(unlink(path), 0);
-        }
-    }
-    assert_int_equal(grader_report_build(x.qs, rundir, x.r, NCHAIN,
+    for (i = 1; i < NCHAIN; i++)
+        metas[i].bytes = -1;
+    assert_int_equal(grader_report_build(x.qs, metas, x.r, NCHAIN,
                                          &x.r[NCHAIN], NSIDE, NULL, NULL, 0,
                                          0, &rep, &err),
                      0);
@@ -390,11 +388,11 @@ static void test_partial(void **state)
     x.r[0] = load_pattern(x.qs, rundir, "BF16", "1111100");
     /* the first five questions only: q0 q1 right, q2..q4 dead */
     x.r[1] = load_pattern(x.qs, rundir, "Q3", "11000");
-    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 2, NULL, 0, NULL,
+    assert_int_equal(grader_report_build(x.qs, none(), x.r, 2, NULL, 0, NULL,
                                          NULL, 0, 0, &rep, &err),
                      GRADER_EMISSING);
     assert_non_null(strstr(err.file, "Q3.jsonl"));
-    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 2, NULL, 0, NULL,
+    assert_int_equal(grader_report_build(x.qs, none(), x.r, 2, NULL, 0, NULL,
                                          NULL, 0, GRADER_PARTIAL, &rep, &err),
                      0);
     f = &rep.rungs[1];
@@ -408,46 +406,6 @@ static void test_partial(void **state)
     assert_true(f->delta_lo == dlo && f->delta_hi == dhi);
     assert_near(rep.rungs[0].acc, 5.0 / 7.0, 1e-15, "BF16 acc");
     grader_report_release(&rep);
-    free_rungs(&x);
-}
-
-/* A malformed .done stops the build, naming the file; nothing to
- * release. */
-static void test_bad_meta(void **state)
-{
-    char rundir[128], rows[160], path[512], want[512];
-    struct rungs x;
-    struct grader_report rep;
-    struct grader_error err;
-
-    (void)state;
-    snprintf(rundir, sizeof(rundir), "%s/badmeta", test_dir);
-    snprintf(rows, sizeof(rows), "%s/rows", rundir);
-    assert_int_equal(mkdir(rundir, 0700), 0);
-    assert_int_equal(mkdir(rows, 0700), 0);
-    x.qs = grader_qset_new();
-    x.n = 3;
-    x.r[0] = load_pattern(x.qs, rows, "BF16", "1110");
-    x.r[1] = load_pattern(x.qs, rows, "Q4", "1100");
-    x.r[2] = load_pattern(x.qs, rows, "QAT", "1010");
-    write_file(rows, "QAT.done", "{\"bytes\": \"many\"}\n", want,
-               sizeof(want));
-    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 2, &x.r[2], 1,
-                                         NULL, NULL, 0, 0, &rep, &err),
-                     GRADER_EPARSE);
-    assert_string_equal(err.file, want);
-    assert_null(rep.rungs);
-    assert_null(rep.sides);
-    /* the chain alone is fine */
-    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 2, NULL, 0, NULL,
-                                         NULL, 0, 0, &rep, &err),
-                     0);
-    grader_report_release(&rep);
-    write_file(rows, "Q4.done", "[1]\n", path, sizeof(path));
-    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 2, NULL, 0, NULL,
-                                         NULL, 0, 0, &rep, &err),
-                     GRADER_EPARSE);
-    assert_string_equal(err.file, path);
     free_rungs(&x);
 }
 
@@ -508,7 +466,7 @@ static void test_repeats(void **state)
     rb[0] = x.r[2];
     ra[1] = x.r[2];
     rb[1] = x.r[1];
-    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 1, NULL, 0, ra,
+    assert_int_equal(grader_report_build(x.qs, none(), x.r, 1, NULL, 0, ra,
                                          rb, 2, 0, &rep, &err),
                      0);
     assert_int_equal(rep.nrepeats, 2);
@@ -537,7 +495,7 @@ static void test_repeats(void **state)
      * nothing to release */
     notext = load_rows(x.qs, "repeat-3", "Q4_0", rep_b, 0);
     rb[0] = notext;
-    assert_int_equal(grader_report_build(x.qs, rundir, x.r, 1, NULL, 0, ra,
+    assert_int_equal(grader_report_build(x.qs, none(), x.r, 1, NULL, 0, ra,
                                          rb, 1, 0, &rep, &err),
                      GRADER_EARG);
     assert_null(rep.rungs);
@@ -559,6 +517,7 @@ static void test_out_of_memory(void **state)
     struct grader_report rep, clean;
     struct grader_error err;
     const struct grader_rung *ra[1], *rb[1];
+    struct grader_meta metas[NCHAIN + NSIDE];
     long total, held, absorbed = 0;
     size_t i;
     int rc;
@@ -567,13 +526,13 @@ static void test_out_of_memory(void **state)
     grader_set_alloc(chaos_malloc, chaos_realloc, chaos_free);
     fail_at = -1;
     snprintf(rundir, sizeof(rundir), "%s/chaos", test_dir);
-    make_side_run(rundir, &x);
+    make_side_run(rundir, &x, metas);
     x.r[x.n++] = load_rows(x.qs, "chaos-1", "Q4_0", rep_a, GRADER_READ_TEXT);
     x.r[x.n++] = load_rows(x.qs, "chaos-2", "Q4_0", rep_b, GRADER_READ_TEXT);
     ra[0] = x.r[x.n - 2];
     rb[0] = x.r[x.n - 1];
     calls = 0;
-    rc = grader_report_build(x.qs, rundir, x.r, NCHAIN, &x.r[NCHAIN], NSIDE,
+    rc = grader_report_build(x.qs, metas, x.r, NCHAIN, &x.r[NCHAIN], NSIDE,
                              ra, rb, 1, 0, &clean, &err);
     if (rc != 0)
         fail_msg("the build fails without failing allocations: %s",
@@ -584,7 +543,7 @@ static void test_out_of_memory(void **state)
     for (fail_at = 1; fail_at <= total; fail_at++) {
         calls = 0;
         memset(&err, 0, sizeof(err));
-        rc = grader_report_build(x.qs, rundir, x.r, NCHAIN, &x.r[NCHAIN],
+        rc = grader_report_build(x.qs, metas, x.r, NCHAIN, &x.r[NCHAIN],
                                  NSIDE, ra, rb, 1, 0, &rep, &err);
         if (rc == 0) {
             absorbed++;
@@ -620,7 +579,6 @@ int main(void)
         cmocka_unit_test(test_study_figures),
         cmocka_unit_test(test_partial),
         cmocka_unit_test(test_side_rungs),
-        cmocka_unit_test(test_bad_meta),
         cmocka_unit_test(test_repeats),
         cmocka_unit_test(test_out_of_memory),
     };

@@ -107,7 +107,7 @@ static void expect_error(const char *text, int code, long line,
     char path[512];
 
     write_file(test_dir, "bad.jsonl", text, path, sizeof(path));
-    assert_int_equal(grader_rung_read(qs, "BAD", path, 0, &r, &err), code);
+    assert_int_equal(test_rung_read(qs, "BAD", path, 0, &r, &err), code);
     assert_null(r);
     assert_string_equal(err.file, path);
     assert_int_equal(err.line, line);
@@ -141,22 +141,6 @@ static void test_bad_input(void **state)
                  GRADER_EDUPID, 3, "first on line 1");
     expect_error("{\"id\":\"a\",\"reference\":\"1\"}\n{\"id\":\"b\",\"ref",
                  GRADER_EPARSE, 2, "torn last line");
-}
-
-static void test_missing_file(void **state)
-{
-    struct grader_qset *qs = grader_qset_new();
-    struct grader_rung *r;
-    struct grader_error err;
-    char path[512];
-
-    (void)state;
-    snprintf(path, sizeof(path), "%s/nope.jsonl", test_dir);
-    assert_int_equal(grader_rung_read(qs, "Q9", path, 0, &r, &err),
-                     GRADER_ENOENT);
-    assert_string_equal(err.file, path);
-    assert_non_null(strstr(err.text, "'Q9'"));
-    grader_qset_free(qs);
 }
 
 static void test_row_cap(void **state)
@@ -199,14 +183,14 @@ static void test_reference_mismatch(void **state)
                "{\"id\":\"test-9\",\"reference\":\"1\"}\n"
                "{\"id\":\"test-687\",\"reference\":\"13\"}\n",
                path, sizeof(path));
-    assert_int_equal(grader_rung_read(qs, "F16", path, 0, &b, &err),
+    assert_int_equal(test_rung_read(qs, "F16", path, 0, &b, &err),
                      GRADER_EDUPID);
     assert_int_equal(err.line, 3);
     write_file(test_dir, "F16.jsonl",
                "{\"id\":\"test-9\",\"reference\":\"1\"}\n"
                "{\"id\":\"test-687\",\"reference\":\"14\"}\n",
                path, sizeof(path));
-    assert_int_equal(grader_rung_read(qs, "F16", path, 0, &b, &err),
+    assert_int_equal(test_rung_read(qs, "F16", path, 0, &b, &err),
                      GRADER_EREFMISMATCH);
     assert_int_equal(err.line, 2);
     assert_non_null(strstr(err.text, "BF16.jsonl"));
@@ -221,7 +205,6 @@ int main(void)
         cmocka_unit_test(test_grades_on_read),
         cmocka_unit_test(test_byte_at_a_time),
         cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_row_cap),
         cmocka_unit_test(test_reference_mismatch),
     };

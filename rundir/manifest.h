@@ -24,17 +24,4 @@
 int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
                    json_t *rung, int force, char *msg, size_t msgsize);
 
-/*
- * A manifest is read by whoever gets the run folder, and is meant to be
- * shared: secrets given to the server are recorded as a short sha256, so
- * that a change is still seen and the value is not. Server arguments:
- * the value of a flag whose name holds key, token, secret, pass, auth,
- * cred or cookie (--api-key K, --api-key=K). Environment: every value but
- * those of the GPU selectors (CUDA_VISIBLE_DEVICES and kin),
- * OMP_NUM_THREADS, and LLAMA_ARG_* / GGML_* settings whose names do not
- * look secret. Both return a new reference.
- */
-json_t *manifest_redact_args(char *const *args, size_t n);
-json_t *manifest_redact_env(json_t *env);
-
 #endif

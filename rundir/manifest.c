@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "files.h"
-#include "hash.h"
 #include "outfile.h"
 
 /* Compare want's keys with have's; report or record the first change.
@@ -110,92 +109,4 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
     }
     json_decref(m);
     return rc;
-}
-
-/* Flags whose value is a secret, by the words in their names. */
-static int secret_name(const char *name)
-{
-    static const char *const words[] = {"key",  "token", "secret", "pass",
-                                        "auth", "cred",  "cookie", NULL};
-    char low[128];
-    size_t i, n = strlen(name);
-
-    if (n >= sizeof(low))
-        n = sizeof(low) - 1;
-    for (i = 0; i < n; i++)
-        low[i] = (char)((name[i] >= 'A' && name[i] <= 'Z') ? name[i] + 32
-                                                           : name[i]);
-    low[n] = '\0';
-    for (i = 0; words[i]; i++)
-        if (strstr(low, words[i]) != NULL)
-            return 1;
-    return 0;
-}
-
-static json_t *redacted(const char *value)
-{
-    char hex[65], text[96];
-
-    hash_bytes(value, strlen(value), hex);
-    snprintf(text, sizeof(text), "<redacted sha256:%.16s>", hex);
-    return json_string(text);
-}
-
-json_t *manifest_redact_args(char *const *args, size_t n)
-{
-    json_t *a = json_array();
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        const char *eq = strchr(args[i], '=');
-        if (args[i][0] == '-' && eq != NULL) {
-            char flag[128];
-            snprintf(flag, sizeof(flag), "%.*s", (int)(eq - args[i]), args[i]);
-            if (secret_name(flag)) {
-                json_t *r = redacted(eq + 1);
-                char text[256];
-                snprintf(text, sizeof(text), "%s=%s", flag,
-                         json_string_value(r));
-                json_decref(r);
-                json_array_append_new(a, json_string(text));
-                continue;
-            }
-        }
-        if (i > 0 && args[i - 1][0] == '-' &&
-            strchr(args[i - 1], '=') == NULL && secret_name(args[i - 1]))
-            json_array_append_new(a, redacted(args[i]));
-        else
-            json_array_append_new(a, json_string(args[i]));
-    }
-    return a;
-}
-
-json_t *manifest_redact_env(json_t *env)
-{
-    static const char *const clear[] = {"CUDA_VISIBLE_DEVICES",
-                                        "HIP_VISIBLE_DEVICES",
-                                        "ROCR_VISIBLE_DEVICES",
-                                        "GPU_DEVICE_ORDINAL",
-                                        "ONEAPI_DEVICE_SELECTOR",
-                                        "OMP_NUM_THREADS",
-                                        NULL};
-    json_t *o = json_object(), *v;
-    const char *key;
-    size_t i;
-
-    json_object_foreach(env, key, v)
-    {
-        const char *t = json_string_value(v);
-        int plain = 0;
-        for (i = 0; clear[i]; i++)
-            plain |= strcmp(key, clear[i]) == 0;
-        /* llama.cpp's and ggml's own settings, unless they name a key */
-        if ((strncmp(key, "LLAMA_ARG_", 10) == 0 ||
-             strncmp(key, "GGML_", 5) == 0) &&
-            !secret_name(key))
-            plain = 1;
-        json_object_set_new(
-            o, key, plain ? json_string(t ? t : "") : redacted(t ? t : ""));
-    }
-    return o;
 }

@@ -3,6 +3,9 @@
  */
 #include "run.h"
 
+#include "outfile.h"
+#include "rundir.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,17 +42,20 @@ static int split(const char *list, char **out, size_t *n, size_t max,
     return 0;
 }
 
-/* Load dir/name as JSON: the object, NULL with *absent set when there is
- * no such file, NULL with msg on a bad one. */
-static json_t *load(const char *dir, const char *name, int *absent, char *msg,
-                    size_t msgsize)
+/* Load one of dir's files as JSON: the object, NULL with *absent set when
+ * there is no such file, NULL with msg on a bad one. */
+static json_t *load(const char *dir, enum rundir_file what, int *absent,
+                    char *msg, size_t msgsize)
 {
     char path[4200];
     json_error_t jerr;
     json_t *o;
 
     *absent = 0;
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if (rundir_path(path, sizeof(path), dir, what, NULL) != 0) {
+        snprintf(msg, msgsize, "%.200s: path too long", dir);
+        return NULL;
+    }
     o = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (o == NULL) {
         FILE *f = fopen(path, "r");
@@ -114,7 +120,7 @@ static int names(json_t *o, const char *key, const char *skip, char **out,
 }
 
 /* The shape from ladder.json, else graveyard.json (+ graveyard-side.json). */
-static int shape(struct report_run *r, int want_side, char *msg,
+static int shape(struct rundir_run *r, int want_side, char *msg,
                  size_t msgsize)
 {
     char path[4200];
@@ -122,13 +128,13 @@ static int shape(struct report_run *r, int want_side, char *msg,
     json_t *o, *ro;
     int absent;
 
-    snprintf(path, sizeof(path), "%s/ladder.json", r->dir);
-    o = load(r->dir, "ladder.json", &absent, msg, msgsize);
+    rundir_path(path, sizeof(path), r->dir, RD_LADDER_JSON, NULL);
+    o = load(r->dir, RD_LADDER_JSON, &absent, msg, msgsize);
     if (o == NULL && !absent)
         return -1;
     if (o == NULL) {
-        snprintf(path, sizeof(path), "%s/graveyard.json", r->dir);
-        o = load(r->dir, "graveyard.json", &absent, msg, msgsize);
+        rundir_path(path, sizeof(path), r->dir, RD_GRAVEYARD, NULL);
+        o = load(r->dir, RD_GRAVEYARD, &absent, msg, msgsize);
         if (o == NULL && !absent)
             return -1;
     }
@@ -164,10 +170,10 @@ static int shape(struct report_run *r, int want_side, char *msg,
     if (!want_side)
         return 0;
     /* a folder buried by hand: the side bury's file, if any */
-    o = load(r->dir, "graveyard-side.json", &absent, msg, msgsize);
+    o = load(r->dir, RD_GRAVEYARD_SIDE, &absent, msg, msgsize);
     if (o == NULL)
         return absent ? 0 : -1;
-    snprintf(path, sizeof(path), "%s/graveyard-side.json", r->dir);
+    rundir_path(path, sizeof(path), r->dir, RD_GRAVEYARD_SIDE, NULL);
     /* ref pointed into the first file, released above */
     absent =
         names(o, "rungs", r->chain[0], r->side, &r->nside, path, msg, msgsize);
@@ -175,7 +181,7 @@ static int shape(struct report_run *r, int want_side, char *msg,
     return absent;
 }
 
-int report_run_open(struct report_run *r, const char *dir, const char *rungs,
+int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
                     const char *side, const char *label, char *msg,
                     size_t msgsize)
 {
@@ -196,8 +202,8 @@ int report_run_open(struct report_run *r, const char *dir, const char *rungs,
     {
         char rows[4200];
         struct stat st;
-        snprintf(rows, sizeof(rows), "%s/rows", r->dir);
-        if (stat(rows, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        if (rundir_path(rows, sizeof(rows), r->dir, RD_ROWS_DIR, NULL) ||
+            stat(rows, &st) != 0 || !S_ISDIR(st.st_mode)) {
             snprintf(msg, msgsize, "%s: not a run folder (no rows/ in it)",
                      r->dir);
             return -1;
@@ -213,12 +219,12 @@ int report_run_open(struct report_run *r, const char *dir, const char *rungs,
         if (shape(r, side == NULL, msg, msgsize) != 0)
             return -1;
     }
-    r->manifest = load(r->dir, "manifest.json", &absent, msg, msgsize);
+    r->manifest = load(r->dir, RD_MANIFEST, &absent, msg, msgsize);
     if (r->manifest == NULL && !absent)
         return -1;
     {
         json_t *l = NULL;
-        l = load(r->dir, "ladder.json", &absent, msg, msgsize);
+        l = load(r->dir, RD_LADDER_JSON, &absent, msg, msgsize);
         name = l ? json_object_get(l, "name") : NULL;
         if (json_is_string(name) &&
             (r->name = strdup(json_string_value(name))) == NULL) {
@@ -234,7 +240,7 @@ int report_run_open(struct report_run *r, const char *dir, const char *rungs,
     return 0;
 }
 
-void report_run_close(struct report_run *r)
+void rundir_run_close(struct rundir_run *r)
 {
     size_t i;
 
@@ -248,38 +254,76 @@ void report_run_close(struct report_run *r)
     memset(r, 0, sizeof(*r));
 }
 
-static json_t *at(const struct report_run *r, const char *a, const char *b)
+static json_t *at(const struct rundir_run *r, const char *a, const char *b)
 {
     json_t *o = r->manifest ? json_object_get(r->manifest, a) : NULL;
 
     return b && o ? json_object_get(o, b) : o;
 }
 
-const char *report_run_server(const struct report_run *r)
+const char *rundir_run_server(const struct rundir_run *r)
 {
     return json_string_value(at(r, "server", "version"));
 }
 
-const char *report_run_questions(const struct report_run *r)
+const char *rundir_run_questions(const struct rundir_run *r)
 {
     return json_string_value(at(r, "questions", "path"));
 }
 
-const char *report_run_questions_sha256(const struct report_run *r)
+const char *rundir_run_questions_sha256(const struct rundir_run *r)
 {
     return json_string_value(at(r, "questions", "sha256"));
 }
 
-long report_run_request_int(const struct report_run *r, const char *key)
+long rundir_run_request_int(const struct rundir_run *r, const char *key)
 {
     json_t *v = at(r, "request", key);
 
     return json_is_integer(v) ? (long)json_integer_value(v) : -1;
 }
 
-int report_run_thinking(const struct report_run *r)
+int rundir_run_thinking(const struct rundir_run *r)
 {
     json_t *v = at(r, "request", "enable_thinking");
 
     return json_is_boolean(v) ? json_is_true(v) : -1;
+}
+
+int rundir_shape_write(const char *dir, const char *name, const char *ref,
+                       char *const *chain, size_t nchain, char *const *side,
+                       size_t nside, int thinking, char *msg, size_t msgsize)
+{
+    json_t *o, *c, *sd;
+    char path[4200], *text;
+    size_t i;
+    int rc;
+
+    o = json_pack("{s:s,s:s,s:[s],s:[],s:b}", "name", name, "reference", ref,
+                  "rungs", ref, "side_rungs", "thinking", thinking);
+    if (o == NULL) {
+        snprintf(msg, msgsize, "out of memory");
+        return -1;
+    }
+    c = json_object_get(o, "rungs");
+    sd = json_object_get(o, "side_rungs");
+    for (i = 0; i < nchain; i++)
+        if (strcmp(chain[i], ref) != 0)
+            json_array_append_new(c, json_string(chain[i]));
+    for (i = 0; i < nside; i++)
+        json_array_append_new(sd, json_string(side[i]));
+    text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (text == NULL) {
+        snprintf(msg, msgsize, "out of memory");
+        return -1;
+    }
+    if (rundir_path(path, sizeof(path), dir, RD_LADDER_JSON, NULL) != 0) {
+        free(text);
+        snprintf(msg, msgsize, "%.200s: path too long", dir);
+        return -1;
+    }
+    rc = outfile_write(path, text, strlen(text), msg, msgsize);
+    free(text);
+    return rc;
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "../util/util.h"
 #include "outfile.h"
 
 static const char header[] = "rung\tfile\tbytes\tsha256\n";
@@ -64,8 +64,10 @@ int ladderfile_read(const char *path, int missing_ok, struct lrow **rows,
             continue;
         if (line[0] == '\n' || line[0] == '\0')
             continue;
+        /* the sha256 is 64 hex digits, or empty: not known */
         if (fields(line, fld, 5) != 4 || strlen(fld[0]) >= sizeof(r.rung) ||
-            strlen(fld[1]) >= sizeof(r.file) || !is_hex64(fld[3])) {
+            strlen(fld[1]) >= sizeof(r.file) ||
+            (fld[3][0] != '\0' && !is_hex64(fld[3]))) {
             snprintf(msg, msgsize,
                      "%s:%ld: want 'rung<TAB>file<TAB>bytes<TAB>sha256'", path,
                      lineno);
@@ -80,7 +82,7 @@ int ladderfile_read(const char *path, int missing_ok, struct lrow **rows,
         }
         snprintf(r.rung, sizeof(r.rung), "%s", fld[0]);
         snprintf(r.file, sizeof(r.file), "%s", fld[1]);
-        memcpy(r.sha256, fld[3], 65);
+        snprintf(r.sha256, sizeof(r.sha256), "%s", fld[3]);
         if (*n == cap) {
             cap = cap ? cap * 2 : 16;
             *rows = xrealloc(*rows, cap * sizeof(**rows));

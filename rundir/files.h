@@ -39,8 +39,12 @@ int files_check_target(const char *path, char *msg, size_t msgsize);
 /* strerror, but "disk full" for ENOSPC and EDQUOT. */
 const char *files_strerror(int e);
 
-/* The exit status for a failed file operation: 1 (EXIT_FAILED, resume
- * later) for a full disk or an I/O error, else 2 (EXIT_USAGE). */
+/* graveyard's exit statuses (cli.h) for a failed file operation: a
+ * failure to resume later, or bad input. */
+enum { FILES_RESUMABLE = 1, FILES_BAD_INPUT = 2 };
+
+/* The exit status for a failed file operation: FILES_RESUMABLE for a full
+ * disk or an I/O error, else FILES_BAD_INPUT. */
 int files_exit_code(int e);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * store.c - append-and-fsync rows, torn-line recovery, answered ids.
+ * store.c - append-and-fsync rows, torn-line recovery.
  */
 #include "store.h"
 
@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../grader/rows.h"
-#include "cli.h"
+#include "../util/util.h"
 #include "files.h"
+#include "rundir.h"
 
 /* Cut a last line that has no newline; returns bytes cut, or -1. */
 static long long cut_torn(int fd)
@@ -50,17 +50,15 @@ static long long cut_torn(int fd)
 int store_open(struct store *s, const char *rundir, const char *rung,
                char *msg, size_t msgsize)
 {
-    struct grader_rung *r = NULL;
-    struct grader_error err;
     char dir[4096];
     long long cut;
 
     memset(s, 0, sizeof(*s));
     s->fd = -1;
-    snprintf(dir, sizeof(dir), "%s/rows", rundir);
-    if ((size_t)snprintf(s->path, sizeof(s->path), "%s/%s.jsonl", dir, rung) >=
-        sizeof(s->path)) {
-        snprintf(msg, msgsize, "path too long: '%s'", rundir);
+    if (rundir_path(dir, sizeof(dir), rundir, RD_ROWS_DIR, NULL) != 0 ||
+        rundir_path(s->path, sizeof(s->path), rundir, RD_ROWS, rung) != 0) {
+        snprintf(msg, msgsize, "path too long: '%.200s'", rundir);
+        s->err = ENAMETOOLONG;
         return -1;
     }
     if (files_mkdir(rundir, 1, msg, msgsize) != 0 ||
@@ -82,27 +80,7 @@ int store_open(struct store *s, const char *rundir, const char *rung,
         return -1;
     }
     s->cut = (size_t)cut;
-    s->answered = grader_qset_new();
-    if (s->answered == NULL)
-        util_oom("answered ids");
-    if (grader_rung_read(s->answered, rung, s->path, 0, &r, &err) != 0) {
-        grader_error_format(&err, msg, msgsize);
-        s->err = EINVAL; /* a bad row is bad input */
-        store_close(s);
-        return -1;
-    }
-    s->rows = r->n;
-    for (size_t i = 0; i < r->n; i++)
-        s->right += (r->answers[i].flags & GRADER_A_RIGHT) != 0;
-    grader_rung_free(r);
     return 0;
-}
-
-int store_has(const struct store *s, const char *id)
-{
-    uint32_t q;
-
-    return grader_qset_find(s->answered, id, strlen(id), &q) == 0;
 }
 
 int store_append(struct store *s, const char *row, size_t len, char *msg,
@@ -157,6 +135,4 @@ void store_close(struct store *s)
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
-    grader_qset_free(s->answered);
-    s->answered = NULL;
 }

@@ -1,22 +1,23 @@
 /*
  * run.h - what a run folder says about itself, for the reports: the
  * ladder's shape (reference, chain, side rungs), the settings the rows
- * were made with (manifest.json) and a label for tables.
+ * were made with (manifest.json) and a label for tables; and the shape's
+ * own file, ladder.json, which graveyard ladder writes.
  *
  * The shape comes from, first found: the caller's --rungs/--side lists,
  * RUNDIR/ladder.json (written by graveyard ladder), then the rung lists
  * graveyard bury left in RUNDIR/graveyard.json and graveyard-side.json.
- * Owned by the caller: report_run_close.
+ * Owned by the caller: rundir_run_close.
  */
-#ifndef REPORT_RUN_H
-#define REPORT_RUN_H
+#ifndef RUNDIR_RUN_H
+#define RUNDIR_RUN_H
 
 #include <jansson.h>
 #include <stddef.h>
 
 #include "../grader/bury.h"
 
-struct report_run {
+struct rundir_run {
     char *dir;
     char label[128]; /* a column heading: --labels, the GPU, the folder */
     char *name;      /* ladder.json's "name", or NULL */
@@ -32,16 +33,26 @@ struct report_run {
  * folder's own files decide); label NULL picks the folder's name. 0, or
  * -1 with one line in msg naming the folder or file.
  */
-int report_run_open(struct report_run *r, const char *dir, const char *rungs,
+int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
                     const char *side, const char *label, char *msg,
                     size_t msgsize);
-void report_run_close(struct report_run *r);
+void rundir_run_close(struct rundir_run *r);
 
 /* Settings from the manifest, or NULL / -1 when it does not say. */
-const char *report_run_server(const struct report_run *r);
-const char *report_run_questions(const struct report_run *r);
-const char *report_run_questions_sha256(const struct report_run *r);
-long report_run_request_int(const struct report_run *r, const char *key);
-int report_run_thinking(const struct report_run *r); /* 0, 1, -1 unknown */
+const char *rundir_run_server(const struct rundir_run *r);
+const char *rundir_run_questions(const struct rundir_run *r);
+const char *rundir_run_questions_sha256(const struct rundir_run *r);
+long rundir_run_request_int(const struct rundir_run *r, const char *key);
+int rundir_run_thinking(const struct rundir_run *r); /* 0, 1, -1 unknown */
+
+/*
+ * Write dir's ladder.json (written whole): the ladder's name, its
+ * reference (ref), the chain below it (chain[0..nchain), ref left out)
+ * and the side rungs, and whether thinking was on. 0, or -1 with a
+ * message.
+ */
+int rundir_shape_write(const char *dir, const char *name, const char *ref,
+                       char *const *chain, size_t nchain, char *const *side,
+                       size_t nside, int thinking, char *msg, size_t msgsize);
 
 #endif

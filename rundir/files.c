@@ -8,8 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-
 const char *files_strerror(int e)
 {
     if (e == ENOSPC || e == EDQUOT)
@@ -27,9 +25,9 @@ int files_exit_code(int e)
     case EMFILE:
     case ENFILE:
     case EINTR:
-        return EXIT_FAILED;
+        return FILES_RESUMABLE;
     default:
-        return EXIT_USAGE;
+        return FILES_BAD_INPUT;
     }
 }
 

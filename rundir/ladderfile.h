@@ -21,9 +21,11 @@ struct lrow {
 };
 
 /*
- * Read path into a new array (free with free()). A missing file is 0 rows
- * when missing_ok, else an error. Returns 0, or -1 with "FILE:LINE:
- * problem" in msg.
+ * Read path into a new array (free with free()): the one reader of
+ * ladder.tsv. A line is four tab-separated fields, bytes a number and the
+ * sha256 64 lower-case hex digits or empty (not known). A missing file is
+ * 0 rows when missing_ok, else an error. Returns 0, or -1 with
+ * "FILE:LINE: problem" in msg.
  */
 int ladderfile_read(const char *path, int missing_ok, struct lrow **rows,
                     size_t *n, char *msg, size_t msgsize);

@@ -1,0 +1,103 @@
+/*
+ * rowsfile.c - read a rows file in 1 MiB slices and feed the grader.
+ */
+#include "rowsfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../util/util.h"
+
+#define READ_CHUNK (1u << 20)
+
+static int fail(struct grader_error *err, int code, const char *path,
+                const char *fmt, const char *arg)
+{
+    if (err != NULL) {
+        snprintf(err->file, sizeof(err->file), "%s", path);
+        err->line = 0;
+        snprintf(err->text, sizeof(err->text), fmt, arg);
+    }
+    return code;
+}
+
+int rowsfile_read(struct grader_qset *qs, const char *name, const char *path,
+                  unsigned flags, struct grader_rung **out,
+                  struct grader_error *err)
+{
+    struct grader_reader rd;
+    struct grader_rung *r;
+    char *buf;
+    int fd, rc = 0;
+    ssize_t got;
+
+    *out = NULL;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT)
+        return fail(err, GRADER_ENOENT, path,
+                    "no such rows file (has rung '%s' been run?)", name);
+    if (fd < 0)
+        return fail(err, GRADER_EIO, path, "cannot open rows file: %s",
+                    strerror(errno));
+    r = grader_rung_new(name, path);
+    if (r == NULL) {
+        close(fd);
+        return fail(err, GRADER_ENOMEM, path, "%s", "out of memory");
+    }
+    buf = xrealloc(NULL, READ_CHUNK);
+    grader_reader_init(&rd, qs, r, flags);
+    for (;;) {
+        got = read(fd, buf, READ_CHUNK);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            rc = fail(err, GRADER_EIO, path, "cannot read: %s",
+                      strerror(errno));
+            break;
+        }
+        if (got == 0) {
+            rc = grader_reader_finish(&rd, err);
+            break;
+        }
+        if ((rc = grader_reader_feed(&rd, buf, (size_t)got, err)) != 0)
+            break;
+    }
+    grader_reader_release(&rd);
+    free(buf);
+    close(fd);
+    if (rc != 0) {
+        grader_rung_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+int rowsfile_answered(const char *path, const char *rung,
+                      struct grader_qset **answered, size_t *rows,
+                      size_t *right, char *msg, size_t msgsize)
+{
+    struct grader_rung *r = NULL;
+    struct grader_error err;
+    size_t i;
+
+    *answered = grader_qset_new();
+    if (*answered == NULL)
+        util_oom("answered ids");
+    if (rowsfile_read(*answered, rung, path, 0, &r, &err) != 0) {
+        grader_error_format(&err, msg, msgsize);
+        grader_qset_free(*answered);
+        *answered = NULL;
+        return -1;
+    }
+    *rows = r->n;
+    *right = 0;
+    for (i = 0; i < r->n; i++)
+        *right += (r->answers[i].flags & GRADER_A_RIGHT) != 0;
+    grader_rung_free(r);
+    return 0;
+}

@@ -1,0 +1,62 @@
+/*
+ * rundir.c - the run folder's names, in one table.
+ */
+#include "rundir.h"
+
+#include <stdio.h>
+
+static const struct {
+    const char *fmt; /* %1$s the folder, %2$s the rung */
+    int per_rung;
+} names[] = {
+    [RD_ROWS_DIR] = {"%s/rows", 0},
+    [RD_ROWS] = {"%s/rows/%s.jsonl", 1},
+    [RD_DONE] = {"%s/rows/%s.done", 1},
+    [RD_LOCKS_DIR] = {"%s/locks", 0},
+    [RD_LOCK] = {"%s/locks/%s.lock", 1},
+    [RD_FILES_LOCK] = {"%s/locks/files.lock", 0},
+    [RD_LOGS_DIR] = {"%s/logs", 0},
+    [RD_LOG] = {"%s/logs/%s.server.log", 1},
+    [RD_PID] = {"%s/%s.server.pid", 1},
+    [RD_MANIFEST] = {"%s/manifest.json", 0},
+    [RD_LADDER_TSV] = {"%s/ladder.tsv", 0},
+    [RD_LADDER_JSON] = {"%s/ladder.json", 0},
+    [RD_HASH_CACHE] = {"%s/sha256.cache", 0},
+    [RD_GRAVEYARD] = {"%s/graveyard.json", 0},
+    [RD_GRAVEYARD_SIDE] = {"%s/graveyard-side.json", 0},
+    [RD_REPEAT_DIR] = {"%s/repeat", 0},
+};
+
+int rundir_path(char *out, size_t size, const char *rundir,
+                enum rundir_file what, const char *rung)
+{
+    int n;
+
+    if ((size_t)what >= sizeof(names) / sizeof(names[0]) ||
+        (names[what].per_rung && rung == NULL)) {
+        if (size > 0)
+            out[0] = '\0';
+        return -1;
+    }
+    n = names[what].per_rung
+            ? snprintf(out, size, names[what].fmt, rundir, rung)
+            : snprintf(out, size, names[what].fmt, rundir);
+    if (n < 0 || (size_t)n >= size) {
+        if (size > 0)
+            out[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+int rundir_gpu_dir(char *out, size_t size, const char *rundir, const char *gpu)
+{
+    int n = snprintf(out, size, "%s/gpu%s", rundir, gpu);
+
+    if (n < 0 || (size_t)n >= size) {
+        if (size > 0)
+            out[0] = '\0';
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * rundir.h - a run folder's layout: the only code that knows where
+ * graveyard keeps what (docs/rows.md, docs/run.md).
+ *
+ *   RUNDIR/rows/<RUNG>.jsonl       the rows (store.h)
+ *   RUNDIR/rows/<RUNG>.done        the rung's summary (done.h)
+ *   RUNDIR/locks/<RUNG>.lock       one graveyard at a time on a rung
+ *   RUNDIR/locks/files.lock        held while the shared files change
+ *   RUNDIR/logs/<RUNG>.server.log  the server's capped log
+ *   RUNDIR/<RUNG>.server.pid       the running server (pidfile.h)
+ *   RUNDIR/manifest.json           what the rows were made with
+ *   RUNDIR/ladder.tsv              rung, file, bytes, sha256 (ladderfile.h)
+ *   RUNDIR/ladder.json             the ladder's shape (shape.h)
+ *   RUNDIR/sha256.cache            hashes by path, size and mtime
+ *   RUNDIR/graveyard.json          bury's tombstones and ghosts
+ *   RUNDIR/graveyard-side.json     the side rungs'
+ *   RUNDIR/repeat/                 a second run of some rungs
+ *   RUNDIR/gpu<ID>/                one GPU's copy under --replicate
+ *
+ * librundir.a links libc and jansson only, and `make check-rundir-deps`
+ * proves that no other module spells these names.
+ */
+#ifndef RUNDIR_H
+#define RUNDIR_H
+
+#include <stddef.h>
+
+enum rundir_file {
+    RD_ROWS_DIR,
+    RD_ROWS, /* per rung */
+    RD_DONE, /* per rung */
+    RD_LOCKS_DIR,
+    RD_LOCK, /* per rung */
+    RD_FILES_LOCK,
+    RD_LOGS_DIR,
+    RD_LOG, /* per rung */
+    RD_PID, /* per rung */
+    RD_MANIFEST,
+    RD_LADDER_TSV,
+    RD_LADDER_JSON,
+    RD_HASH_CACHE,
+    RD_GRAVEYARD,
+    RD_GRAVEYARD_SIDE,
+    RD_REPEAT_DIR,
+};
+
+/*
+ * The path of what in rundir (rung for the per-rung files, else ignored)
+ * into out. Returns 0, or -1 when it does not fit in size (out is then
+ * "").
+ */
+int rundir_path(char *out, size_t size, const char *rundir,
+                enum rundir_file what, const char *rung);
+
+/* RUNDIR/gpu<ID>: one GPU's copy of a ladder under --replicate. 0 or -1. */
+int rundir_gpu_dir(char *out, size_t size, const char *rundir,
+                   const char *gpu);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * store.h - a rung's rows file, the one place answers are kept.
+ *
+ * RUNDIR/rows/<RUNG>.jsonl is appended one row at a time: each row goes out
+ * in one write() and is fsync'd before the next question is asked, so a
+ * crash loses at most the answer being written, and a torn last line is
+ * all it can leave. Opening the store cuts such a line back. Which
+ * questions the file answers is read by the caller through the grader's
+ * reader (orchestrator/rowsfile.h), which also checks every row.
+ */
+#ifndef STORE_H
+#define STORE_H
+
+#include <stddef.h>
+
+struct store {
+    int fd;
+    char path[4096];
+    size_t rows;                /* rows appended by this process */
+    size_t cut;                 /* bytes of a torn last line cut back */
+    unsigned long long written; /* bytes appended by this process */
+    int err;                    /* errno of the last failure, for the
+                                   exit status (files_exit_code) */
+};
+
+/*
+ * Open (creating RUNDIR/rows/ and the file as needed, never through a
+ * link) and cut back a torn last line. Returns 0, or -1 with a message
+ * naming the file in msg.
+ */
+int store_open(struct store *s, const char *rundir, const char *rung,
+               char *msg, size_t msgsize);
+
+/*
+ * Append one row (a JSON object without a newline; one is added) with one
+ * write, then fsync. Returns 0, or -1 with a message; on failure the file
+ * is cut back to where it was, so no partial row stays behind.
+ */
+int store_append(struct store *s, const char *row, size_t len, char *msg,
+                 size_t msgsize);
+
+void store_close(struct store *s);
+
+#endif
