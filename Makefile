@@ -191,8 +191,9 @@ fuzz:
 	@mkdir -p $(FUZZ_BUILD)
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_extract \
 	    tests/fuzz/fuzz_extract.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
-	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_rows \
-	    tests/fuzz/fuzz_rows.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
+	clang $(FUZZ_FLAGS) -Igrader -Ireport -o $(FUZZ_BUILD)/fuzz_rows \
+	    tests/fuzz/fuzz_rows.c $(GRADER_SRC) report/emit.c \
+	    $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_rowscan \
 	    tests/fuzz/fuzz_rowscan.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Iorchestrator -o $(FUZZ_BUILD)/fuzz_sse \

@@ -17,7 +17,7 @@ static grader_free_fn g_free = free;
  * before and after a parse to tell the two apart. */
 static _Thread_local unsigned long g_failures;
 
-unsigned long grader__alloc_failures(void)
+unsigned long grader_alloc_failures(void)
 {
     return g_failures;
 }

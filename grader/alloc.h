@@ -21,6 +21,11 @@ typedef void (*grader_free_fn)(void *ptr);
 void grader_set_alloc(grader_malloc_fn m, grader_realloc_fn r,
                       grader_free_fn f);
 
+/* How many allocations through these hooks (jansson's included) have
+ * failed on this thread so far: jansson can lose bytes when one fails and
+ * still return a result, so a caller compares this before and after. */
+unsigned long grader_alloc_failures(void);
+
 void *grader__malloc(size_t size);
 void *grader__calloc(size_t n, size_t size);
 void *grader__realloc(void *ptr, size_t size);
@@ -28,7 +33,5 @@ void grader__free(void *ptr);
 /* realloc for arrays: fails (NULL, ptr kept) when n * size overflows. */
 void *grader__reallocarray(void *ptr, size_t n, size_t size);
 char *grader__strndup(const char *s, size_t n);
-/* How many allocations have failed on this thread so far. */
-unsigned long grader__alloc_failures(void);
 
 #endif

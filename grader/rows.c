@@ -1,5 +1,5 @@
 /*
- * rows.c - parse one JSONL row with jansson, grade it, keep the answer.
+ * rows.c - one row at a time: scan it (rowscan.h), grade it, keep the answer.
  */
 #include "rows.h"
 

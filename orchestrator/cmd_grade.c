@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../grader/bury.h"
-#include "../grader/emit.h"
+#include "../report/emit.h"
 #include "../grader/repeat.h"
 #include "cli.h"
 #include "commands.h"
@@ -142,18 +142,18 @@ static int load_and_bury(const char *cmd, struct rungset *s, const char **pos,
 /* Append j as one line to out; consumes j. */
 static void add_line(struct buf *out, json_t *j)
 {
-    char *s = j ? grader_emit_dumps(j) : NULL;
+    char *s = j ? emit_dumps(j) : NULL;
 
     if (s == NULL) {
         util_oom("a JSON line");
     }
     buf_puts(out, s);
     buf_puts(out, "\n");
-    grader_emit_free(s);
+    emit_free(s);
     json_decref(j);
 }
 
-/* grader_emit_graveyard's sink: append to a struct buf. */
+/* emit_graveyard's sink: append to a struct buf. */
 static int buf_sink(void *ctx, const char *s, size_t n)
 {
     buf_append(ctx, s, n);
@@ -233,11 +233,11 @@ int cmd_bury(int argc, char **argv)
                     "biggest first: is the order right?\n",
                     s.r[i]->name, meta.bytes, s.r[i - 1]->name, prev_bytes);
         prev_bytes = meta.bytes;
-        add_line(&out, grader_emit_bury_line(&b, i, &meta));
+        add_line(&out, emit_bury_line(&b, i, &meta));
     }
     if (rc == 0) {
-        add_line(&out, grader_emit_bury_summary(&b));
-        if (grader_emit_graveyard(&b, s.qs, buf_sink, &file) != 0) {
+        add_line(&out, emit_bury_summary(&b));
+        if (emit_graveyard(&b, s.qs, buf_sink, &file) != 0) {
             util_oom("the tombstones file");
         }
         if (json_path == NULL) {
@@ -303,7 +303,7 @@ int cmd_autopsy(int argc, char **argv)
         goto done;
     grader_autopsy(&b, s.r, lines);
     for (i = 0; i < b.nrungs; i++)
-        add_line(&out, grader_emit_autopsy_line(&lines[i]));
+        add_line(&out, emit_autopsy_line(&lines[i]));
     grader_bury_release(&b);
     rc = write_stdout("autopsy", out.p, out.len);
 done:
@@ -356,7 +356,7 @@ int cmd_repeat(int argc, char **argv)
             rc = EXIT_USAGE;
         }
         if (rc == 0)
-            add_line(&out, grader_emit_repeat_line(&line));
+            add_line(&out, emit_repeat_line(&line));
     }
     if (rc == 0)
         rc = write_stdout("repeat", out.p, out.len);

@@ -28,7 +28,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "../grader/emit.h"
+#include "../report/emit.h"
 #include "../grader/extract.h"
 #include "../grader/rows.h"
 #include "../grader/stats.h"
@@ -286,7 +286,7 @@ static char *row_text(struct runner *r, const char *kind, const char *error,
         "decode_tps", num_or_null(r->reply.decode_tps), "error",
         error ? json_string(error) : json_null(), "error_kind",
         kind ? json_string(kind) : json_null(), "extracted",
-        has ? grader_emit_number(said.s) : json_null(), "right", *right,
+        has ? emit_number(said.s) : json_null(), "right", *right,
         "prompt_tokens",
         r->reply.prompt_n >= 0 ? json_integer(r->reply.prompt_n) : json_null(),
         "prompt_ms", num_or_null(r->reply.prompt_ms), "predicted_ms",
@@ -1206,7 +1206,7 @@ static int write_done(struct runner *r)
                   "rows_bytes_written", (json_int_t)r->store.written,
                   "server_starts", r->server_starts, "server_log_dropped",
                   (json_int_t)r->log.dropped));
-    text = grader_emit_dumps(done);
+    text = emit_dumps(done);
     json_decref(done);
     if (text == NULL)
         util_oom("the rung's summary");
@@ -1226,7 +1226,7 @@ static int write_done(struct runner *r)
         }
         free(line);
     }
-    grader_emit_free(text);
+    emit_free(text);
 out:
     grader_rung_free(g);
     grader_qset_free(qs);

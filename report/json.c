@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../grader/emit.h"
+#include "emit.h"
 #include "render.h"
 
 /* A real rounded to 4 decimals (6 for p-values is the emitter's): short,
@@ -30,14 +30,14 @@ static json_t *real4_or_null(double v)
 /* Print o as one line and drop it; -1 when out of memory. */
 static int put(FILE *f, json_t *o)
 {
-    char *s = o ? grader_emit_dumps(o) : NULL;
+    char *s = o ? emit_dumps(o) : NULL;
 
     json_decref(o);
     if (s == NULL)
         return -1;
     fputs(s, f);
     fputc('\n', f);
-    grader_emit_free(s);
+    emit_free(s);
     return 0;
 }
 
@@ -45,7 +45,7 @@ static int put(FILE *f, json_t *o)
 static json_t *rung_object(const struct grader_bury *b, size_t i,
                            const struct grader_figures *x)
 {
-    json_t *o = grader_emit_bury_line(b, i, &x->meta), *a;
+    json_t *o = emit_bury_line(b, i, &x->meta), *a;
 
     if (o == NULL)
         return NULL;
@@ -69,7 +69,7 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
     }
     json_object_set_new(o, "pct_reference_bytes", real4_or_null(x->pct_bytes));
     json_object_set_new(o, "x_reference_speed", real4_or_null(x->speed_x));
-    a = grader_emit_autopsy_line(&x->autopsy);
+    a = emit_autopsy_line(&x->autopsy);
     if (a != NULL) {
         json_object_del(a, "rung");
         json_object_update_missing(o, a);
@@ -121,7 +121,7 @@ int render_report_json(FILE *f, const struct rundir_run *run,
         json_array_append_new(rungs,
                               rung_object(&rep->chain, i, &rep->rungs[i]));
     json_object_set_new(o, "rungs", rungs);
-    json_object_set_new(o, "summary", grader_emit_bury_summary(&rep->chain));
+    json_object_set_new(o, "summary", emit_bury_summary(&rep->chain));
     for (i = 0; i < rep->nsides; i++) {
         const struct grader_side *s = &rep->sides[i];
         json_t *x = rung_object(&rep->side, i + 1, &s->f);
@@ -141,13 +141,11 @@ int render_report_json(FILE *f, const struct rundir_run *run,
     }
     json_object_set_new(o, "side_rungs", side);
     for (i = 0; i < rep->nrepeats; i++)
-        json_array_append_new(rep_lines,
-                              grader_emit_repeat_line(&rep->repeats[i]));
+        json_array_append_new(rep_lines, emit_repeat_line(&rep->repeats[i]));
     json_object_set_new(o, "repeats", rep_lines);
     for (i = 0; i < rep->chain.ntombs; i++)
         json_array_append_new(
-            tombs,
-            grader_emit_tombstone(&rep->chain, qs, &rep->chain.tombs[i]));
+            tombs, emit_tombstone(&rep->chain, qs, &rep->chain.tombs[i]));
     json_object_set_new(o, "tombstones", tombs);
     return put(f, o);
 }

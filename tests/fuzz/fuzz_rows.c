@@ -60,7 +60,7 @@ static void bury_and_emit(struct grader_qset *qs, struct grader_rung *r)
     if (b.lines[1].dead != 0 || b.ntombs != 0)
         abort(); /* a rung never dies against itself */
     grader_autopsy(&b, rs, al);
-    if (grader_emit_graveyard(&b, qs, count_sink, &written) != 0 ||
+    if (emit_graveyard(&b, qs, count_sink, &written) != 0 ||
         written == 0)
         abort();
     grader_bury_release(&b);

@@ -39,24 +39,24 @@ static int emit_all(const struct grader_bury *b, const struct grader_qset *qs,
     int ok = 1;
 
     grader_autopsy(b, r, al);
-    j[0] = grader_emit_bury_line(b, 1, NULL);
-    j[1] = grader_emit_bury_summary(b);
+    j[0] = emit_bury_line(b, 1, NULL);
+    j[1] = emit_bury_summary(b);
     j[2] = NULL;
-    if (grader_emit_graveyard(b, qs, text_sink, NULL) != 0)
+    if (emit_graveyard(b, qs, text_sink, NULL) != 0)
         ok = 0;
-    j[3] = grader_emit_autopsy_line(&al[1]);
-    j[4] = grader_emit_repeat_line(rl);
-    j[5] = grader_emit_number("1234.5");
+    j[3] = emit_autopsy_line(&al[1]);
+    j[4] = emit_repeat_line(rl);
+    j[5] = emit_number("1234.5");
     for (i = 0; i < 6; i++) {
         char *s;
         if (i == 2)
             continue;
-        s = j[i] ? grader_emit_dumps(j[i]) : NULL;
+        s = j[i] ? emit_dumps(j[i]) : NULL;
         if (s == NULL)
             ok = 0;
         else
             text_addf(&printed, "%s\n", s);
-        grader_emit_free(s);
+        emit_free(s);
         json_decref(j[i]);
     }
     return ok ? 0 : GRADER_ENOMEM;
@@ -117,9 +117,9 @@ static void test_every_allocation_fails(void **state)
         add_row(&u, id, "5", i % 5 ? "5" : NULL);
     }
     text_addf(&t, "{\"id\":\"loop\",\"reference\":\"1\",\"content\":"
-              "\"a\\na\\na\\na\\na\\nb\\nc\\nd\"}\n");
+                  "\"a\\na\\na\\na\\na\\nb\\nc\\nd\"}\n");
     text_addf(&u, "{\"id\":\"loop\",\"reference\":\"1\",\"content\":"
-              "\"Answer: 1\"}\n");
+                  "\"Answer: 1\"}\n");
     write_file(test_dir, "A.jsonl", t.p, path_a, sizeof(path_a));
     write_file(test_dir, "B.jsonl", u.p, path_b, sizeof(path_b));
     free(t.p);
@@ -141,16 +141,16 @@ static void test_every_allocation_fails(void **state)
         live = 0;
         rc = pipeline();
         if (live != 0)
-            fail_msg("failing allocation %ld leaks %ld blocks", fail_at,
-                     live);
+            fail_msg("failing allocation %ld leaks %ld blocks", fail_at, live);
         if (rc == 0) {
             absorbed++;
             if (strcmp(printed.p, clean) != 0)
                 fail_msg("failing allocation %ld changed the output:\n%s\n"
-                         "instead of\n%s", fail_at, printed.p, clean);
+                         "instead of\n%s",
+                         fail_at, printed.p, clean);
         } else if (rc != GRADER_ENOMEM) {
-            fail_msg("failing allocation %ld gave %s, not NOMEM: %s",
-                     fail_at, grader_err_name(rc), last_err.text);
+            fail_msg("failing allocation %ld gave %s, not NOMEM: %s", fail_at,
+                     grader_err_name(rc), last_err.text);
         }
     }
     grader_set_alloc(NULL, NULL, NULL);
@@ -158,7 +158,8 @@ static void test_every_allocation_fails(void **state)
     /* nearly every failure must reach us: a few jansson absorbs itself */
     assert_true(absorbed * 10 < total);
     print_message("chaos: %ld allocations failed in turn, %ld absorbed "
-                  "by jansson with the same output\n", total, absorbed);
+                  "by jansson with the same output\n",
+                  total, absorbed);
     free(clean);
     free(printed.p);
 }

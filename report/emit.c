@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "../grader/alloc.h"
 
 /* Set key to value (stolen); remembers the first failure in *ok. */
 static void put(json_t *o, const char *key, json_t *value, int *ok)
@@ -40,7 +40,7 @@ static json_t *finish(json_t *o, int ok)
     return o;
 }
 
-json_t *grader_emit_number(const char *canonical)
+json_t *emit_number(const char *canonical)
 {
     char *end;
     long long v;
@@ -55,8 +55,8 @@ json_t *grader_emit_number(const char *canonical)
     return json_real(strtod(canonical, NULL));
 }
 
-json_t *grader_emit_bury_line(const struct grader_bury *b, size_t i,
-                              const struct grader_meta *meta)
+json_t *emit_bury_line(const struct grader_bury *b, size_t i,
+                       const struct grader_meta *meta)
 {
     const struct grader_bury_line *l = &b->lines[i];
     json_t *o = json_object();
@@ -85,7 +85,7 @@ json_t *grader_emit_bury_line(const struct grader_bury *b, size_t i,
     return finish(o, ok);
 }
 
-json_t *grader_emit_bury_summary(const struct grader_bury *b)
+json_t *emit_bury_summary(const struct grader_bury *b)
 {
     json_t *o = json_object(), *fd = json_object();
     int ok = o != NULL && fd != NULL;
@@ -123,9 +123,9 @@ static json_t *rung_names(const struct grader_bury *b, uint64_t mask)
     return a;
 }
 
-json_t *grader_emit_tombstone(const struct grader_bury *b,
-                              const struct grader_qset *qs,
-                              const struct grader_tombstone *t)
+json_t *emit_tombstone(const struct grader_bury *b,
+                       const struct grader_qset *qs,
+                       const struct grader_tombstone *t)
 {
     json_t *o = json_object();
     int ok = o != NULL;
@@ -135,7 +135,7 @@ json_t *grader_emit_tombstone(const struct grader_bury *b,
     put(o, "id", json_string(grader_qset_id(qs, t->q)), &ok);
     put(o, "died_at", json_string(b->lines[t->died_at].rung->name), &ok);
     put(o, "answer", json_string(grader_qset_reference(qs, t->q)), &ok);
-    put(o, "said", grader_emit_number(t->said), &ok);
+    put(o, "said", emit_number(t->said), &ok);
     put(o, "right_again_at", rung_names(b, t->right_again), &ok);
     return finish(o, ok);
 }
@@ -150,28 +150,28 @@ static json_t *ghost(const struct grader_bury *b, const struct grader_qset *qs,
         return NULL;
     put(o, "id", json_string(grader_qset_id(qs, g->q)), &ok);
     put(o, "answer", json_string(grader_qset_reference(qs, g->q)), &ok);
-    put(o, "reference_said", grader_emit_number(g->reference_said), &ok);
+    put(o, "reference_said", emit_number(g->reference_said), &ok);
     put(o, "right_at", rung_names(b, g->right_at), &ok);
     return finish(o, ok);
 }
 
 /* Dump j (stolen) through out; 0 or GRADER_ENOMEM / the sink's code. */
-static int sink_json(json_t *j, grader_emit_sink_fn out, void *ctx)
+static int sink_json(json_t *j, emit_sink_fn out, void *ctx)
 {
-    char *text = j ? grader_emit_dumps(j) : NULL;
+    char *text = j ? emit_dumps(j) : NULL;
     int rc;
 
     json_decref(j);
     if (text == NULL)
         return GRADER_ENOMEM;
     rc = out(ctx, text, strlen(text));
-    grader_emit_free(text);
+    emit_free(text);
     return rc;
 }
 
 /* A list of records, one dumped at a time, as json_dumps lays it out. */
 static int sink_list(const struct grader_bury *b, const struct grader_qset *qs,
-                     int tombs, grader_emit_sink_fn out, void *ctx)
+                     int tombs, emit_sink_fn out, void *ctx)
 {
     size_t i, n = tombs ? b->ntombs : b->nghosts;
     int rc = out(ctx, "[", 1);
@@ -180,16 +180,15 @@ static int sink_list(const struct grader_bury *b, const struct grader_qset *qs,
         if (i > 0)
             rc = out(ctx, ", ", 2);
         if (rc == 0)
-            rc = sink_json(tombs ? grader_emit_tombstone(b, qs, &b->tombs[i])
+            rc = sink_json(tombs ? emit_tombstone(b, qs, &b->tombs[i])
                                  : ghost(b, qs, &b->ghosts[i]),
                            out, ctx);
     }
     return rc ? rc : out(ctx, "]", 1);
 }
 
-int grader_emit_graveyard(const struct grader_bury *b,
-                          const struct grader_qset *qs,
-                          grader_emit_sink_fn out, void *ctx)
+int emit_graveyard(const struct grader_bury *b, const struct grader_qset *qs,
+                   emit_sink_fn out, void *ctx)
 {
     json_t *head = json_object();
     char *text;
@@ -202,7 +201,7 @@ int grader_emit_graveyard(const struct grader_bury *b,
     put(head, "rungs",
         rung_names(b, b->nrungs == 64 ? ~0ULL : (1ULL << b->nrungs) - 1), &ok);
     put(head, "questions", size_v(b->questions), &ok);
-    text = ok ? grader_emit_dumps(head) : NULL;
+    text = ok ? emit_dumps(head) : NULL;
     json_decref(head);
     if (text == NULL)
         return GRADER_ENOMEM;
@@ -211,7 +210,7 @@ int grader_emit_graveyard(const struct grader_bury *b,
      * every record in memory at once */
     len = strlen(text);
     rc = out(ctx, text, len - 1);
-    grader_emit_free(text);
+    emit_free(text);
     if (rc == 0)
         rc = out(ctx, ", \"tombstones\": ", 16);
     if (rc == 0)
@@ -223,7 +222,7 @@ int grader_emit_graveyard(const struct grader_bury *b,
     return rc ? rc : out(ctx, "}\n", 2);
 }
 
-json_t *grader_emit_autopsy_line(const struct grader_autopsy_line *l)
+json_t *emit_autopsy_line(const struct grader_autopsy_line *l)
 {
     json_t *o = json_object();
     int ok = o != NULL;
@@ -249,7 +248,7 @@ json_t *grader_emit_autopsy_line(const struct grader_autopsy_line *l)
     return finish(o, ok);
 }
 
-json_t *grader_emit_repeat_line(const struct grader_repeat_line *l)
+json_t *emit_repeat_line(const struct grader_repeat_line *l)
 {
     json_t *o = json_object();
     int ok = o != NULL;
@@ -270,21 +269,32 @@ json_t *grader_emit_repeat_line(const struct grader_repeat_line *l)
     return finish(o, ok);
 }
 
-char *grader_emit_dumps(const json_t *j)
+/* jansson's own free: its strings come from the allocator the grader
+ * installed in it (alloc.h). */
+static void json_free(void *p)
 {
-    unsigned long failures = grader__alloc_failures();
+    json_malloc_t m;
+    json_free_t f;
+
+    json_get_alloc_funcs(&m, &f);
+    f(p);
+}
+
+char *emit_dumps(const json_t *j)
+{
+    unsigned long failures = grader_alloc_failures();
     char *s = json_dumps(j, JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY);
 
     /* jansson can drop bytes from its output when an allocation fails
      * and still return a string (found by test_chaos): out of memory */
-    if (s != NULL && grader__alloc_failures() != failures) {
-        grader__free(s);
+    if (s != NULL && grader_alloc_failures() != failures) {
+        json_free(s);
         return NULL;
     }
     return s;
 }
 
-void grader_emit_free(char *s)
+void emit_free(char *s)
 {
-    grader__free(s);
+    json_free(s);
 }

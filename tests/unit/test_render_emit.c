@@ -7,26 +7,25 @@
 
 static void dumps_is(json_t *j, const char *want)
 {
-    char *s = grader_emit_dumps(j);
+    char *s = emit_dumps(j);
 
     assert_non_null(s);
     if (strcmp(s, want) != 0)
         fail_msg("got %s, want %s", s, want);
-    grader_emit_free(s);
+    emit_free(s);
     json_decref(j);
 }
 
 static void test_numbers(void **state)
 {
     (void)state;
-    dumps_is(grader_emit_number("17"), "17");
-    dumps_is(grader_emit_number("-120000"), "-120000");
-    dumps_is(grader_emit_number("1234.5"), "1234.5");
-    dumps_is(grader_emit_number("0.1"), "0.1");
+    dumps_is(emit_number("17"), "17");
+    dumps_is(emit_number("-120000"), "-120000");
+    dumps_is(emit_number("1234.5"), "1234.5");
+    dumps_is(emit_number("0.1"), "0.1");
     /* past what an integer holds: a real */
-    dumps_is(grader_emit_number("123456789012345678901"),
-             "1.23456789012346e20");
-    dumps_is(grader_emit_number(NULL), "null");
+    dumps_is(emit_number("123456789012345678901"), "1.23456789012346e20");
+    dumps_is(emit_number(NULL), "null");
     /* the study's figures print as it printed them */
     dumps_is(json_real(391.2), "391.2");
     dumps_is(json_real(40.0), "40.0");
@@ -35,16 +34,16 @@ static void test_numbers(void **state)
 
 static void test_summary_order(void **state)
 {
-    struct grader_rung r[3] = {{.name = "BF16"}, {.name = "Q8_0"},
-                               {.name = "Q4_0"}};
+    struct grader_rung r[3] = {
+        {.name = "BF16"}, {.name = "Q8_0"}, {.name = "Q4_0"}};
     struct grader_bury_line lines[3] = {{.rung = &r[0]},
                                         {.rung = &r[1], .first_deaths = 4},
                                         {.rung = &r[2], .first_deaths = 0}};
-    struct grader_bury b = {.nrungs = 3, .lines = lines, .ntombs = 4,
-                            .nghosts = 2};
+    struct grader_bury b = {
+        .nrungs = 3, .lines = lines, .ntombs = 4, .nghosts = 2};
 
     (void)state;
-    dumps_is(grader_emit_bury_summary(&b),
+    dumps_is(emit_bury_summary(&b),
              "{\"first_deaths_by_rung\": {\"Q8_0\": 4, \"Q4_0\": 0}, "
              "\"tombstones\": 4, \"ghosts\": 2}");
 }
@@ -62,13 +61,13 @@ static void test_bury_line_nulls(void **state)
     struct grader_meta known = {3360161216LL, 1639, 0, "", ""};
 
     (void)state;
-    dumps_is(grader_emit_bury_line(&b, 0, NULL),
+    dumps_is(emit_bury_line(&b, 0, NULL),
              "{\"rung\": \"BF16\", \"n\": 1, \"right\": 0, \"errors\": 0, "
              "\"truncated\": 0, \"median_decode_tps\": null, "
              "\"mean_tokens\": null, \"dead\": 0, \"ghosts\": 0, "
              "\"answer_changed\": 0, \"p_mcnemar\": null, \"bytes\": null, "
              "\"gpu_mib_loaded\": null, \"gpu_mib_before\": null}");
-    dumps_is(grader_emit_bury_line(&b, 1, &known),
+    dumps_is(emit_bury_line(&b, 1, &known),
              "{\"rung\": \"Q2_K\", \"n\": 1, \"right\": 0, \"errors\": 0, "
              "\"truncated\": 0, \"median_decode_tps\": 74.0, "
              "\"mean_tokens\": 1024.0, \"dead\": 1, \"ghosts\": 0, "

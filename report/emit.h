@@ -1,0 +1,62 @@
+/*
+ * emit.h - the grader's results as JSON, with the study's field names:
+ * an output format, like the Markdown and the SVG (the grader itself
+ * computes and prints nothing).
+ *
+ * Each function returns a new json_t reference (the caller owns it and
+ * calls json_decref), or NULL when out of memory. Printing them is
+ * emit_dumps: one object per line, keys in the order given here,
+ * ", " and ": " between items as the study's lines have them.
+ */
+#ifndef REPORT_EMIT_H
+#define REPORT_EMIT_H
+
+#include <jansson.h>
+
+#include "../grader/bury.h"
+#include "../grader/meta.h"
+#include "../grader/repeat.h"
+
+/* A bury line: rung, n, right, errors, truncated, median_decode_tps,
+ * mean_tokens, dead, ghosts, answer_changed, p_mcnemar (null for the
+ * reference), bytes, gpu_mib_loaded, gpu_mib_before (null when unknown). */
+json_t *emit_bury_line(const struct grader_bury *b, size_t i,
+                       const struct grader_meta *meta);
+
+/* {"first_deaths_by_rung": {...}, "tombstones": N, "ghosts": M}: every
+ * rung below the reference in ladder order, zeros included. */
+json_t *emit_bury_summary(const struct grader_bury *b);
+
+/* Where emit_graveyard writes: returns 0, or a non-zero code that
+ * stops the writing and is returned. */
+typedef int (*emit_sink_fn)(void *ctx, const char *s, size_t n);
+
+/*
+ * The per-question file (graveyard.json), one line: {"reference", "rungs",
+ * "questions", "tombstones": [{id, died_at, answer, said, right_again_at}],
+ * "ghosts": [{id, answer, reference_said, right_at}]}. Written through out
+ * a record at a time, so memory does not grow with the tombstones. Returns
+ * 0, GRADER_ENOMEM, or the sink's code.
+ */
+int emit_graveyard(const struct grader_bury *b, const struct grader_qset *qs,
+                   emit_sink_fn out, void *ctx);
+
+/* One tombstone record of graveyard.json: {id, died_at, answer, said,
+ * right_again_at}. */
+json_t *emit_tombstone(const struct grader_bury *b,
+                       const struct grader_qset *qs,
+                       const struct grader_tombstone *t);
+
+json_t *emit_autopsy_line(const struct grader_autopsy_line *l);
+
+json_t *emit_repeat_line(const struct grader_repeat_line *l);
+
+/* A canonical number as a JSON number (an integer when it is one). */
+json_t *emit_number(const char *canonical);
+
+/* One line of JSON text (new string, free with emit_free), or
+ * NULL when out of memory. */
+char *emit_dumps(const json_t *j);
+void emit_free(char *s);
+
+#endif
