@@ -198,7 +198,7 @@ fuzz:
 	    tests/fuzz/fuzz_rowscan.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Iorchestrator -o $(FUZZ_BUILD)/fuzz_sse \
 	    tests/fuzz/fuzz_sse.c orchestrator/sse.c orchestrator/reply.c \
-	    orchestrator/util.c $(JANSSON_LIBS)
+	    util/util.c $(JANSSON_LIBS)
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 BENCH_QUESTIONS ?= 100000
