@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "config.h"
+#include "hash.h"
 #include "../rundir/run.h"
 #include "../rundir/rundir.h"
 #include "proc.h"
@@ -74,7 +75,9 @@ struct ladder {
     int gpu_busy[CONFIG_MAX_GPUS];
     size_t ngpus;
     const char *self;
-    char **env; /* ours, and the ladder's pid and progress fd */
+    const char *cfg_path; /* the config, as given */
+    char cfg_sha256[65];  /* its sha256 when the ladder started */
+    char **env;           /* ours, and the ladder's pid and progress fd */
     int quiet, stopping, sig;
     uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
     uv_timer_t tick;     /* progress: every second on a terminal, else
@@ -243,85 +246,37 @@ static void exit_cb(void *ctx, long long status, int sig)
     schedule(l);
 }
 
-/* Start `graveyard run` for job j on GPU g (-1: none). */
+/* Start `graveyard run` for job j on GPU g (-1: none): the config itself,
+ * with the rung's name and what the ladder's command line stands in for
+ * (the binary, the folder, the GPU), and the config's sha256 so that an
+ * edit made meanwhile is refused. The run reads and checks the config with
+ * the same code as the ladder; no setting travels as a flag. */
 static int start(struct ladder *l, struct job *j, int g)
 {
     const struct config *c = &l->c;
-    const char *argv[48 + 2 * CONFIG_MAX_ARGS * 2];
-    char ngl[16], max_tokens[32], ctx[32], limit[32], tmo[32], idle[32];
-    char *request = NULL, *sargv = NULL, *senv = NULL, msg[512];
+    const char *argv[24];
+    char msg[512];
     struct proc_opts po;
-    size_t n = 0, i;
-    int rung_ngl = j->rung->ngl != -2 ? j->rung->ngl : c->ngl, fd[2];
+    size_t n = 0;
+    int fd[2];
 
-    snprintf(ngl, sizeof(ngl), "%d", rung_ngl);
-    snprintf(max_tokens, sizeof(max_tokens), "%ld", c->max_tokens);
-    snprintf(ctx, sizeof(ctx), "%ld", c->ctx);
-    snprintf(limit, sizeof(limit), "%ld", c->limit);
-    snprintf(tmo, sizeof(tmo), "%ld", c->timeout_s);
-    snprintf(idle, sizeof(idle), "%ld", c->idle_s);
     argv[n++] = l->self;
     argv[n++] = "run";
+    argv[n++] = "--config";
+    argv[n++] = l->cfg_path;
+    argv[n++] = "--config-sha256";
+    argv[n++] = l->cfg_sha256;
+    argv[n++] = "--rung";
+    argv[n++] = j->rung->name;
+    argv[n++] = "--run-dir";
+    argv[n++] = j->run_dir;
     argv[n++] = "--llama";
     argv[n++] = c->binary;
-    argv[n++] = "--max-tokens";
-    argv[n++] = max_tokens;
-    argv[n++] = "--ctx";
-    argv[n++] = ctx;
-    argv[n++] = "--ngl";
-    argv[n++] = rung_ngl < 0 ? "auto" : ngl;
     argv[n++] = "--quiet";
-    if (c->think)
-        argv[n++] = "--think";
-    if (c->limit > 0) {
-        argv[n++] = "--limit";
-        argv[n++] = limit;
-    }
-    if (c->timeout_s > 0) {
-        argv[n++] = "--request-timeout";
-        argv[n++] = tmo;
-    }
-    if (c->idle_s > 0) {
-        argv[n++] = "--idle-timeout";
-        argv[n++] = idle;
-    }
     if (g >= 0) {
         argv[n++] = "--gpu";
         argv[n++] = c->gpus[g];
     }
-    if (c->request != NULL) {
-        request = json_dumps(c->request, JSON_COMPACT);
-        argv[n++] = "--request";
-        argv[n++] = request;
-    }
-    if (c->prompt) {
-        argv[n++] = "--prompt";
-        argv[n++] = c->prompt;
-    }
-    if (c->argv_template) {
-        sargv = json_dumps(c->argv_template, JSON_COMPACT);
-        argv[n++] = "--server-argv";
-        argv[n++] = sargv;
-    }
-    if (c->env_template) {
-        senv = json_dumps(c->env_template, JSON_COMPACT);
-        argv[n++] = "--server-env";
-        argv[n++] = senv;
-    }
-    for (i = 0; i < c->nserver_args; i++) {
-        argv[n++] = "--server-arg";
-        argv[n++] = c->server_args[i];
-    }
-    for (i = 0; i < j->rung->nargs; i++) {
-        argv[n++] = "--server-arg";
-        argv[n++] = j->rung->args[i];
-    }
-    /* positionals last, after "--": a model named "-x.gguf" stays a file */
-    argv[n++] = "--";
-    argv[n++] = j->rung->name;
-    argv[n++] = j->rung->model;
-    argv[n++] = c->questions;
-    argv[n++] = j->run_dir;
     argv[n] = NULL;
     memset(&j->p, 0, sizeof(j->p));
     memset(&j->reader, 0, sizeof(j->reader));
@@ -329,9 +284,6 @@ static int start(struct ladder *l, struct job *j, int g)
         fprintf(stderr, "graveyard ladder: cannot make a pipe: %s\n",
                 strerror(errno));
         j->state = J_FAILED;
-        free(request);
-        free(sargv);
-        free(senv);
         return -1;
     }
     memset(&po, 0, sizeof(po));
@@ -342,9 +294,6 @@ static int start(struct ladder *l, struct job *j, int g)
     po.pdeathsig = SIGTERM; /* it stops its server, which dies with it */
     j->proc = proc_start(&l->loop, &po, exit_cb, j, msg, sizeof(msg));
     close(fd[1]);
-    free(request);
-    free(sargv);
-    free(senv);
     if (j->proc == NULL) {
         fprintf(stderr, "graveyard ladder: %s\n", msg);
         close(fd[0]);
@@ -777,6 +726,16 @@ int cmd_ladder(int argc, char **argv)
     }
     self_path[len] = '\0';
     l->self = self_path;
+    l->cfg_path = pos[0];
+    {
+        static struct hash_job job; /* 4 KB of path: not on the stack */
+        if (hash_file(&job, pos[0]) != 0) {
+            cli_error("ladder", "%s", job.err);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+        memcpy(l->cfg_sha256, job.hex, sizeof(l->cfg_sha256));
+    }
     l->env = child_env();
     /* writes to a terminal or pipe that went away must not kill us */
     signal(SIGPIPE, SIG_IGN);

@@ -16,10 +16,13 @@
 #include "cli.h"
 #include "commands.h"
 #include "config.h"
+#include "hash.h"
 #include "runner.h"
 
 static const char run_help[] =
     "usage: graveyard run RUNG MODEL QUESTIONS RUNDIR [options]\n"
+    "       graveyard run --config CONFIG --rung NAME [--run-dir DIR]\n"
+    "                     [--llama PATH] [--gpu ID] [--force] [--quiet]\n"
     "\n"
     "Start one llama-server for the GGUF file MODEL, wait until it is\n"
     "healthy, ask it every question of QUESTIONS (JSONL: id, question,\n"
@@ -62,6 +65,11 @@ static const char run_help[] =
     "chat_template_kwargs.enable_thinking; the server: -c, -np 1, --seed 0,\n"
     "-ngl, --host 127.0.0.1 and a free port. Prints one JSON line: rung, n,\n"
     "right, errors, truncated, median_decode_tps, mean_tokens.\n"
+    "With --config, one rung of a ladder config (docs/config.md) is run\n"
+    "with every setting the config gives: what graveyard ladder starts for\n"
+    "each rung. Only --run-dir, --llama and --gpu may stand in for the\n"
+    "config's.\n"
+    "\n"
     "A finished rung is checked against the manifest like any other, and\n"
     "prints its summary. Exit status: 0 the rung finished, 1 it failed\n"
     "(run again to resume; a full disk is one), 2 bad input, 3 another\n"
@@ -127,13 +135,93 @@ static int ladder_alive(void)
     return (long)getppid() == atol(p);
 }
 
+/*
+ * One rung of a config, with every setting the config gives: the one way
+ * graveyard ladder starts a rung, so a config is read and checked by the
+ * code that runs it. sha256, when given (by the ladder), must be the
+ * config file's: a config edited since the ladder started is refused.
+ */
+static int run_config(const char *path, const char *rung, const char *sha256,
+                      const struct config_over *over, const char *gpu,
+                      int force, int quiet)
+{
+    static struct hash_job job; /* 4 KB of path: not on the stack */
+    const char *args[2 * CONFIG_MAX_ARGS];
+    const struct config_rung *r = NULL;
+    struct run_opts o;
+    struct config c;
+    char msg[4400], llama[4200];
+    size_t i, n = 0;
+    int rc;
+
+    if (config_load(path, over, &c, msg, sizeof(msg)) != 0) {
+        cli_error("run", "%s", msg);
+        return EXIT_USAGE;
+    }
+    if (sha256 != NULL &&
+        (hash_file(&job, path) != 0 || strcmp(job.hex, sha256) != 0)) {
+        cli_error("run",
+                  "%s changed since the ladder started (sha256 %.12s..., "
+                  "now %.12s...); run the ladder again",
+                  path, sha256, job.hex[0] ? job.hex : "unreadable");
+        config_release(&c);
+        return EXIT_USAGE;
+    }
+    for (i = 0; i < c.nrungs && r == NULL; i++)
+        if (strcmp(c.rungs[i].name, rung) == 0)
+            r = &c.rungs[i];
+    if (r == NULL) {
+        cli_error("run", "--rung %s: no such rung in '%s'", rung, path);
+        config_release(&c);
+        return EXIT_USAGE;
+    }
+    if (gpu != NULL && !config_gpu_ok(gpu)) {
+        cli_error("run", "--gpu '%s' is not a GPU id", gpu);
+        config_release(&c);
+        return EXIT_USAGE;
+    }
+    run_opts_defaults(&o, c.think);
+    o.rung = r->name;
+    o.model = r->model;
+    o.questions = c.questions;
+    o.rundir = c.run_dir;
+    o.llama = cli_llama_path(c.binary, llama, sizeof(llama));
+    o.gpu = gpu;
+    o.force = force;
+    o.quiet = quiet;
+    o.limit = c.limit;
+    if (c.max_tokens > 0)
+        o.max_tokens = c.max_tokens;
+    if (c.ctx > 0)
+        o.ctx = c.ctx;
+    o.ngl = r->ngl != -2 ? r->ngl : c.ngl;
+    if (c.idle_s > 0)
+        o.idle_s = c.idle_s;
+    o.request_timeout_s = c.timeout_s;
+    o.request = c.request;
+    o.prompt = c.prompt;
+    o.argv_template = c.argv_template;
+    o.env_template = c.env_template;
+    for (i = 0; i < c.nserver_args; i++)
+        args[n++] = c.server_args[i];
+    for (i = 0; i < r->nargs; i++)
+        args[n++] = r->args[i];
+    o.server_args = args;
+    o.n_server_args = n;
+    run_opts_finish(&o);
+    rc = runner_run(&o);
+    config_release(&c);
+    return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
-    const char *pos[4], *llama = NULL, *limit = NULL, *ngl = NULL,
-                        *max_tokens = NULL, *ctx = NULL, *gpu = NULL,
-                        *request = NULL, *health = NULL, *idle = NULL,
-                        *log_cap = NULL, *prompt = NULL, *sargv = NULL,
-                        *senv = NULL, *deadline = NULL;
+    const char *pos[4],
+        *llama = NULL, *limit = NULL, *ngl = NULL, *max_tokens = NULL,
+        *ctx = NULL, *gpu = NULL, *request = NULL, *health = NULL,
+        *idle = NULL, *log_cap = NULL, *prompt = NULL, *sargv = NULL,
+        *senv = NULL, *deadline = NULL, *config = NULL, *rung = NULL,
+        *run_dir = NULL, *sha = NULL;
     const char *server_args[32];
     size_t npos, nserver = 0;
     int think = 0, force = 0, quiet = 0, help = 0, rc;
@@ -156,6 +244,10 @@ int cmd_run(int argc, char **argv)
         {"--server-env", &senv, NULL, NULL, NULL, 0},
         {"--force", NULL, &force, NULL, NULL, 0},
         {"--quiet", NULL, &quiet, NULL, NULL, 0},
+        {"--config", &config, NULL, NULL, NULL, 0},
+        {"--rung", &rung, NULL, NULL, NULL, 0},
+        {"--run-dir", &run_dir, NULL, NULL, NULL, 0},
+        {"--config-sha256", &sha, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct run_opts o;
     char llama_buf[4200], msg[512];
@@ -174,6 +266,42 @@ int cmd_run(int argc, char **argv)
         fputs(run_help, stdout);
         return EXIT_OK;
     }
+    if (config != NULL || rung != NULL || run_dir != NULL || sha != NULL) {
+        /* the config gives every setting: a flag that would set one there
+         * is an error, never silently one of two values */
+        const char *other = limit        ? "--limit"
+                            : ngl        ? "--ngl"
+                            : max_tokens ? "--max-tokens"
+                            : ctx        ? "--ctx"
+                            : request    ? "--request"
+                            : health     ? "--health-timeout"
+                            : idle       ? "--idle-timeout"
+                            : deadline   ? "--request-timeout"
+                            : log_cap    ? "--log-cap"
+                            : prompt     ? "--prompt"
+                            : sargv      ? "--server-argv"
+                            : senv       ? "--server-env"
+                            : nserver    ? "--server-arg"
+                            : think      ? "--think"
+                                         : NULL;
+        struct config_over over = {NULL, run_dir, ""};
+        char buf[4200];
+        if (config == NULL || rung == NULL || npos != 0) {
+            cli_error("run", "--config CONFIG and --rung NAME go together, "
+                             "without positionals (see --help)");
+            return EXIT_USAGE;
+        }
+        if (other != NULL) {
+            cli_error("run",
+                      "%s with --config: set it in the config (only "
+                      "--run-dir, --llama and --gpu stand in for it)",
+                      other);
+            return EXIT_USAGE;
+        }
+        if (llama != NULL)
+            over.binary = cli_llama_path(llama, buf, sizeof(buf));
+        return run_config(config, rung, sha, &over, gpu, force, quiet);
+    }
     if (npos != 4) {
         cli_error("run", "needs RUNG MODEL QUESTIONS RUNDIR (see --help)");
         return EXIT_USAGE;
@@ -185,23 +313,15 @@ int cmd_run(int argc, char **argv)
                   pos[0]);
         return EXIT_USAGE;
     }
-    memset(&o, 0, sizeof(o));
+    run_opts_defaults(&o, think);
     o.rung = pos[0];
     o.model = pos[1];
     o.questions = pos[2];
     o.rundir = pos[3];
-    o.llama = llama ? cli_llama_path(llama, llama_buf, sizeof(llama_buf))
-                    : "llama-server";
-    o.think = think;
+    if (llama != NULL)
+        o.llama = cli_llama_path(llama, llama_buf, sizeof(llama_buf));
     o.force = force;
     o.quiet = quiet;
-    o.max_tokens = think ? 4096 : 1024;
-    o.ctx = think ? 8192 : 4096;
-    o.ngl = 99;
-    o.health_timeout_s = 600;
-    o.idle_s = 120;
-    o.grace_ms = 10000;
-    o.log_cap = 4u << 20;
     o.server_args = server_args;
     o.n_server_args = nserver;
     if (limit && number("--limit", limit, 1, CONFIG_LIMIT_MAX, &o.limit))
@@ -217,13 +337,10 @@ int cmd_run(int argc, char **argv)
     if (idle &&
         number("--idle-timeout", idle, 1, CONFIG_SECONDS_MAX, &o.idle_s))
         return EXIT_USAGE;
-    /* the deadline: the idle limit for the prompt, then the whole token
-     * cap at a floor of 2 tokens a second (a CPU-only run of a big model
-     * is about that slow); a faster server never meets it */
-    o.request_timeout_s = o.idle_s + (o.max_tokens + 1) / 2;
     if (deadline && number("--request-timeout", deadline, 1,
                            CONFIG_SECONDS_MAX, &o.request_timeout_s))
         return EXIT_USAGE;
+    run_opts_finish(&o);
     if (log_cap) {
         if (number("--log-cap", log_cap, 1024, 1L << 40, &v))
             return EXIT_USAGE;

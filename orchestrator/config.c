@@ -401,7 +401,8 @@ int config_load(const char *path, const struct config_over *over,
         goto out;
     if (over->run_dir != NULL)
         c->run_dir = xstrdup(over->run_dir);
-    if (over->gpus != NULL && config_parse_gpus(c, over->gpus) != 0) {
+    if (over->gpus != NULL && over->gpus[0] != '\0' &&
+        config_parse_gpus(c, over->gpus) != 0) {
         snprintf(msg, msgsize,
                  "--gpus wants a list such as 0,1 of GPU ids (letters, "
                  "digits, '.', '_', ':', '-'), not '%s'",
@@ -480,8 +481,8 @@ int config_load(const char *path, const struct config_over *over,
         goto out;
     }
     c->think = json_is_true(v);
-    c->max_tokens = c->think ? 4096 : 1024;
-    c->ctx = c->think ? 8192 : 4096;
+    /* max_tokens and ctx stay 0 when not given: their defaults are
+     * run_opts_defaults' (runner.h), the one set for run and ladder */
     if (integer(x, root, "ctx", "", 64, CONFIG_CTX_MAX, &c->ctx) ||
         integer(x, root, "limit", "", 0, CONFIG_LIMIT_MAX, &c->limit))
         goto out;

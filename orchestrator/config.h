@@ -33,20 +33,22 @@ struct config {
     char *gpus[CONFIG_MAX_GPUS];
     size_t ngpus;
     int think, ngl;
-    long max_tokens, ctx, limit;
-    long timeout_s, idle_s; /* request.timeout_s, request.idle_timeout_s;
-                               0: graveyard run's defaults */
-    json_t *request;        /* extra request fields, or NULL */
-    char *prompt;           /* with {question}, or NULL */
-    json_t *argv_template;  /* server.argv, or NULL */
-    json_t *env_template;   /* server.env, or NULL */
+    long max_tokens, ctx, limit; /* 0: not given (run_opts_defaults) */
+    long timeout_s, idle_s;      /* request.timeout_s, request.idle_timeout_s;
+                                    0: graveyard run's defaults */
+    json_t *request;             /* extra request fields, or NULL */
+    char *prompt;                /* with {question}, or NULL */
+    json_t *argv_template;       /* server.argv, or NULL */
+    json_t *env_template;        /* server.env, or NULL */
 };
 
 /* What the command line gives over the config: a key given here is not
  * read from the file, so its ${VAR}s need not be set (--llama over a
  * server.binary of "${LLAMA_CPP}/build/bin/llama-server"). */
 struct config_over {
-    const char *binary, *run_dir, *gpus; /* NULL: the file's */
+    const char *binary, *run_dir; /* NULL: the file's */
+    const char *gpus;             /* NULL: the file's; "": none (a rung's
+                                     run, given its one GPU) */
 };
 
 /* Load and check path (over may be NULL). Returns 0, or -1 with one line

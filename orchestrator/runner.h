@@ -48,6 +48,19 @@ struct run_opts {
     int quiet;
 };
 
+/*
+ * The defaults every rung starts from, given by flags or by a config: one
+ * set for graveyard run and graveyard ladder (docs/run.md). The token cap
+ * and the context depend on thinking (4096 and 8192 with it, else 1024
+ * and 4096). Call run_opts_finish once the caller's settings are in.
+ */
+void run_opts_defaults(struct run_opts *o, int think);
+
+/* What depends on other settings: the request's deadline when not given
+ * (request_timeout_s 0): the idle limit, then the whole token cap at a
+ * floor of 2 tokens a second. */
+void run_opts_finish(struct run_opts *o);
+
 /* Run the rung; returns the exit status (0 finished, 1 failed, 2 bad
  * input), having printed the summary line or one error line. */
 int runner_run(const struct run_opts *o);

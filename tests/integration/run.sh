@@ -424,6 +424,30 @@ SH
     [ "$(grep -c 'server is listening' "$d/logs/Q4_0.server.log")" = 1 ] || fail "a server started with the other build"
 }
 
+# graveyard run --config: one rung of a config, with the config's settings
+# (what the ladder starts); a flag that would set one of them is refused;
+# a config edited after its ladder started is refused by the next rung.
+case_run_config() {
+    local d=$work/rc rc pid
+    ladder_config rc 2 '"0"' slow
+    $GT run --config "$work/rc.json" --rung R2 --quiet >/dev/null || fail "exit $?"
+    [ "$(rows "$d" R2)" = 4 ] || fail "rows: $(rows "$d" R2)"
+    [ -e "$d/rows/R1.jsonl" ] && fail "R1 was run too"
+    rc=0; $GT run --config "$work/rc.json" --rung R2 --max-tokens 5 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "set it in the config" "$work/err" || fail "--max-tokens with --config: $rc $(cat "$work/err")"
+    rc=0; $GT run --config "$work/rc.json" --rung R9 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "no such rung" "$work/err" || fail "--rung R9: $rc"
+    # the ladder's second rung sees the config changed under it
+    rm -rf "$d"
+    $G ladder "$work/rc.json" >/dev/null 2>"$work/err" &
+    pid=$!
+    wait_for 20 'grep -qs "server is listening" "$d/logs/R1.server.log"' || fail "R1 never started"
+    echo " " >>"$work/rc.json"
+    wait $pid; rc=$?
+    [ $rc = 2 ] || fail "ladder exit $rc"
+    grep -q "changed since the ladder started" "$work/err" || fail "no word of the edit: $(cat "$work/err")"
+}
+
 case_usage() {
     local rc
     rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/u" --bogus 2>"$work/err" || rc=$?
@@ -435,7 +459,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
 for c in $cases; do
     ok=1
     "case_$c"
