@@ -53,9 +53,8 @@
 #include "../rundir/rundir.h"
 #include "../rundir/store.h"
 #include "rowsfile.h"
+#include "rung.h"
 
-#define MAX_DEATHS     3 /* deaths on one question before an error row */
-#define MAX_STREAK     3 /* questions in a row with deaths: give up */
 #define HEALTH_POLL_MS 250
 #define VERSION_MS     30000 /* --version may take this long */
 #define EXIT_WAIT_MS   1000  /* after a broken stream, for the exit */
@@ -65,7 +64,12 @@
 #define ROW_SLACK (64u << 10)
 #define REPLY_CAP (GRADER_ROW_MAX - ROW_SLACK)
 
-enum phase { P_PREPARE, P_STARTING, P_ASKING, P_STOPPING, P_DONE };
+/* An event waiting while another is being carried out: actions may
+ * call back at once (http_cancel, a probe that cannot start). */
+struct queued {
+    struct rung_event ev;
+    char kind[32], text[RUNG_TEXT];
+};
 
 struct runner {
     const struct run_opts *o;
@@ -73,11 +77,19 @@ struct runner {
     struct questions qs;
     struct store store;
     struct grader_qset *answered; /* ids the rows file had at the start */
+    uint8_t *had;                 /* the same, by question index */
+    const char **ids;             /* the questions' ids, by index */
     size_t rows, right;           /* rows in the file, graded right */
+    struct rung rung;             /* every decision (rung.h) */
+    struct queued queue[8];       /* events met while stepping */
+    size_t nqueued;
+    int stepping, ended;
     struct caplog log;
     int log_open;
     struct http *http;
     struct http_req *req; /* the request in flight */
+    size_t asked;         /* the question it is for */
+    int cancelling;       /* its done callback is ours to ignore */
     struct proc *server;
     struct proc *probe;                   /* nvidia-smi in flight */
     void (*after_probe)(struct runner *); /* what follows it */
@@ -94,20 +106,9 @@ struct runner {
     char cache_path[4200];
     char version[256];
     char url[64];
-    int port, port_tries;
-    enum phase phase;
-    size_t next;        /* question being asked */
-    size_t current;     /* question the attempt count belongs to */
-    int attempts;       /* of this question */
-    int streak;         /* questions in a row that saw a server fault */
-    int died_here;      /* this question saw one */
-    int server_dead;    /* the server's exit was reported */
-    int ready;          /* /health said ok */
-    int retry_on_exit;  /* a failed request waits for the exit */
-    int awaiting_exit;  /* a broken stream: did the server die? */
-    int hung, overtime; /* the watch cancelled the request, and why */
-    const char *death;  /* "died" or "hung": the last server fault */
-    const char *fault;  /* a refused stream's error_kind, or NULL */
+    int port;
+    int healthy; /* /health said ok for this server */
+    const char *fault; /* a refused stream's error_kind, or NULL */
     char fault_msg[512];
     uint64_t started_ms, last_token_ms, health_deadline;
     uint64_t idle_ms, deadline_ms;
@@ -119,21 +120,18 @@ struct runner {
     int exit_code;
     char err[1024];
     char pid_path[4200], log_path[4200];
-    unsigned long long asked;
+    unsigned long long rows_added;
     long gpu_before, gpu_loaded; /* MiB from nvidia-smi, -1 unknown */
     char gpu_name[128];          /* nvidia-smi's name, or "" */
     int progress_fd;             /* a ladder's pipe, or -1 */
-    size_t asked_here;           /* rows added by this process */
     uint64_t first_ask_ms;
-    int server_starts;
     char **env;          /* the server's environment */
     char pool[48][1024]; /* the server's templated arguments */
 };
 
-static void start_server(struct runner *r);
-static void ask(struct runner *r);
-static void finish(struct runner *r, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int start_server(struct runner *r);
+static int ask(struct runner *r, size_t q);
+static void feed(struct runner *r, const struct rung_event *ev);
 
 static void say(const struct runner *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -181,10 +179,15 @@ static void close_all(struct runner *r)
             uv_close((uv_handle_t *)&r->sigs[i], NULL);
 }
 
-/* The server is gone (or never was): end the loop. */
-static void finished(struct runner *r)
+/* The rung ended (A_FINISH): no server is up; the loop ends. */
+static void finished(struct runner *r, int code, const char *why)
 {
-    r->phase = P_DONE;
+    r->ended = 1;
+    r->exit_code = code;
+    if (why != NULL && why[0] != '\0')
+        snprintf(r->err, sizeof(r->err), "%s", why);
+    uv_timer_stop(&r->timer);
+    uv_timer_stop(&r->watch);
     if (r->server != NULL) {
         drop_server(r);
         unlink(r->pid_path);
@@ -192,31 +195,24 @@ static void finished(struct runner *r)
     close_all(r);
 }
 
-/* Stop everything; the exit status is code. The server, if running, is
- * stopped first and the loop ends when it is gone. */
-static void finish(struct runner *r, int code, const char *fmt, ...)
+/* A failure of ours, before or during the rung: the rung decides how to
+ * end (stopping the server first). */
+static void fail(struct runner *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail(struct runner *r, int code, const char *fmt, ...)
 {
+    struct rung_event ev;
+    char text[RUNG_TEXT];
     va_list ap;
 
-    if (r->phase == P_DONE || r->phase == P_STOPPING) {
-        if (code != 0 && r->exit_code == 0)
-            r->exit_code = code;
-        return;
-    }
-    r->exit_code = code;
-    if (fmt != NULL) {
-        va_start(ap, fmt);
-        vsnprintf(r->err, sizeof(r->err), fmt, ap);
-        va_end(ap);
-    }
-    uv_timer_stop(&r->timer);
-    uv_timer_stop(&r->watch);
-    if (r->server != NULL && !r->server_dead) {
-        r->phase = P_STOPPING;
-        proc_stop(r->server, r->o->grace_ms);
-        return; /* server_exit comes back to finished() */
-    }
-    finished(r);
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_FAIL;
+    ev.code = code;
+    ev.text = text;
+    feed(r, &ev);
 }
 
 /* ---- rows -------------------------------------------------------------- */
@@ -245,24 +241,23 @@ static void progress(struct runner *r)
 
     if (r->progress_fd < 0)
         return;
-    r->asked_here++;
     p.done = (long)r->rows;
     p.total = (long)r->qs.n;
     p.right = (long)r->right;
     p.tps = r->reply.decode_tps > 0 ? r->reply.decode_tps : 0.0;
     p.sec_per_q = (double)(uv_now(&r->loop) - r->first_ask_ms) / 1000.0 /
-                  (double)r->asked_here;
+                  (double)r->rows_added;
     n = progress_format(&p, line, sizeof(line));
     if (write(r->progress_fd, line, n) < 0 && errno != EAGAIN)
         r->progress_fd = -1;
 }
 
-/* The row for the current question as text (new, free()); kind and error
- * are NULL for an answer. *right says how it was graded. */
-static char *row_text(struct runner *r, const char *kind, const char *error,
-                      int *right)
+/* The row for question qi as text (new, free()); kind and error are NULL
+ * for an answer. *right says how it was graded. */
+static char *row_text(struct runner *r, size_t qi, int attempts,
+                      const char *kind, const char *error, int *right)
 {
-    const struct question *q = &r->qs.q[r->next];
+    const struct question *q = &r->qs.q[qi];
     struct grader_num said, ref;
     long long tokens = reply_tokens(&r->reply);
     int has = !error &&
@@ -292,7 +287,7 @@ static char *row_text(struct runner *r, const char *kind, const char *error,
         "prompt_ms", num_or_null(r->reply.prompt_ms), "predicted_ms",
         num_or_null(r->reply.predicted_ms), "http_status",
         r->http_status ? json_integer(r->http_status) : json_null(),
-        "attempts", r->attempts, "latency_ms",
+        "attempts", attempts, "latency_ms",
         (json_int_t)(uv_now(&r->loop) - r->started_ms));
     if (row == NULL)
         util_oom("a row");
@@ -303,76 +298,159 @@ static char *row_text(struct runner *r, const char *kind, const char *error,
     return text;
 }
 
-/* Append the row for the current question; kind and error are NULL for an
- * answer. */
-static int append_row(struct runner *r, const char *kind, const char *error)
+/* Append the row an action asks for (an answer, or an error row).
+ * Returns 0, or -1 with the failure in msg and *code. */
+static int append_row(struct runner *r, const struct rung_action *a,
+                      int *code, char *msg, size_t msgsize)
 {
+    const char *kind = a->type == A_ERROR_ROW ? a->kind : NULL;
+    const char *error = a->type == A_ERROR_ROW ? a->text : NULL;
     int right;
-    char msg[1024], *text = row_text(r, kind, error, &right);
+    char *text = row_text(r, a->question, a->attempts, kind, error, &right);
     size_t len = strlen(text);
 
     /* the reply's cap leaves room for the rest, so this cannot happen;
      * if it did, the reader would refuse the row and the rung for ever */
     if (len + 1 > GRADER_ROW_MAX) {
         free(text);
-        text = row_text(r, "too_long",
+        text = row_text(r, a->question, a->attempts, "too_long",
                         "the row would be longer than the row reader's cap",
                         &right);
         len = strlen(text);
     }
-    if (store_append(&r->store, text, len, msg, sizeof(msg)) != 0) {
+    if (store_append(&r->store, text, len, msg, msgsize) != 0) {
         free(text);
-        finish(r, files_exit_code(r->store.err), "%s", msg);
+        *code = files_exit_code(r->store.err);
         return -1;
     }
     free(text);
     r->rows++;
+    r->rows_added++;
     r->right += (size_t)right;
     progress(r);
+    if (!r->o->quiet && r->rows_added % 25 == 0)
+        say(r, "%zu/%zu answered", r->rows, r->qs.n);
     return 0;
 }
 
-/* Whether the rows file had a row for id when the run started (rows added
- * since are behind r->next). */
-static int answered_before(const struct runner *r, const char *id)
-{
-    uint32_t q;
+/* ---- the rung's events and actions -------------------------------------- */
 
-    return grader_qset_find(r->answered, id, strlen(id), &q) == 0;
+static void start_probe(struct runner *r, int loaded,
+                        void (*next)(struct runner *));
+
+static void exit_wait_cb(uv_timer_t *t);
+
+static void probed(struct runner *r)
+{
+    struct rung_event ev;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_PROBED;
+    feed(r, &ev);
 }
 
-/* Move to the next question not yet answered, or finish the rung. */
-static void next_question(struct runner *r)
+/* Carry out one action. Returns 0, or -1 (the rest of the step is
+ * skipped) with an EV_FAIL in *fail. */
+static int carry_out(struct runner *r, const struct rung_action *a,
+                     struct queued *fail)
 {
-    while (r->next < r->qs.n && answered_before(r, r->qs.q[r->next].id))
-        r->next++;
-    if (r->next == r->qs.n) {
-        finish(r, EXIT_OK, NULL);
-        return;
+    int code = 1;
+
+    switch (a->type) {
+    case A_START_SERVER:
+        if (start_server(r) == 0)
+            return 0;
+        snprintf(fail->text, sizeof(fail->text), "%.880s", r->err);
+        memset(&fail->ev, 0, sizeof(fail->ev));
+        fail->ev.type = EV_FAIL;
+        fail->ev.code = 1;
+        fail->ev.no_server = 1; /* none to stop */
+        return -1;
+    case A_PROBE_LOADED:
+        start_probe(r, 1, probed);
+        return 0;
+    case A_ASK:
+        if (ask(r, a->question) == 0)
+            return 0;
+        snprintf(fail->text, sizeof(fail->text), "cannot start a request to %s",
+                 r->url);
+        break;
+    case A_STOP_SERVER:
+        if (r->server != NULL)
+            proc_stop(r->server, r->o->grace_ms);
+        return 0;
+    case A_WAIT_EXIT:
+        uv_timer_stop(&r->timer);
+        uv_timer_start(&r->timer, exit_wait_cb, EXIT_WAIT_MS, 0);
+        return 0;
+    case A_ANSWER_ROW:
+    case A_ERROR_ROW:
+        if (a->type == A_ERROR_ROW && (strcmp(a->kind, "died") == 0 ||
+                                       strcmp(a->kind, "hung") == 0)) {
+            /* nothing of the broken attempts belongs in the row */
+            r->http_status = 0;
+            reply_release(&r->reply);
+            reply_init(&r->reply, REPLY_CAP);
+        }
+        if (append_row(r, a, &code, fail->text, sizeof(fail->text)) == 0)
+            return 0;
+        break;
+    case A_SAY:
+        say(r, "%s", a->text);
+        return 0;
+    case A_FINISH:
+        finished(r, a->code, a->text);
+        return 0;
     }
-    /* a new question starts its count; after a restart the same one goes
-     * on with its attempts */
-    if (r->next != r->current) {
-        r->current = r->next;
-        r->attempts = 0;
-        r->died_here = 0;
-    }
-    ask(r);
+    memset(&fail->ev, 0, sizeof(fail->ev));
+    fail->ev.type = EV_FAIL;
+    fail->ev.code = code;
+    return -1;
 }
 
-/* A row for the current question (an answer when kind is NULL), then the
- * next question. */
-static void answered(struct runner *r, const char *kind, const char *error)
+/* Hand an event to the rung and carry out its actions; an event raised
+ * meanwhile (a callback that runs at once) waits its turn, and an action
+ * that fails skips the rest of its step and is the next event. */
+static void feed(struct runner *r, const struct rung_event *ev)
 {
-    if (append_row(r, kind, error) != 0)
+    struct rung_action acts[RUNG_MAX_ACTIONS];
+    struct queued q, fail;
+    size_t n, i;
+    int failed;
+
+    if (r->ended)
         return;
-    if (!r->died_here)
-        r->streak = 0;
-    r->asked++;
-    if (!r->o->quiet && r->asked % 25 == 0)
-        say(r, "%zu/%zu answered", r->rows, r->qs.n);
-    r->next++;
-    next_question(r);
+    if (r->stepping) {
+        struct queued *w = &r->queue[r->nqueued];
+        if (r->nqueued == sizeof(r->queue) / sizeof(r->queue[0]))
+            abort(); /* a bug: the rung raises a few events at a time */
+        r->nqueued++;
+        w->ev = *ev;
+        snprintf(w->kind, sizeof(w->kind), "%s", ev->kind ? ev->kind : "");
+        snprintf(w->text, sizeof(w->text), "%s", ev->text ? ev->text : "");
+        return;
+    }
+    r->stepping = 1;
+    q.ev = *ev;
+    while (!r->ended) {
+        n = rung_step(&r->rung, &q.ev, acts);
+        failed = 0;
+        for (i = 0; i < n && !r->ended && !failed; i++)
+            failed = carry_out(r, &acts[i], &fail) != 0;
+        if (failed) {
+            q = fail;
+            q.ev.text = q.text;
+            continue;
+        }
+        if (r->nqueued == 0)
+            break;
+        q = r->queue[0];
+        memmove(r->queue, r->queue + 1,
+                --r->nqueued * sizeof(r->queue[0]));
+        q.ev.kind = q.ev.kind ? q.kind : NULL;
+        q.ev.text = q.ev.text ? q.text : NULL;
+    }
+    r->stepping = 0;
 }
 
 /* ---- asking ------------------------------------------------------------ */
@@ -380,8 +458,8 @@ static void answered(struct runner *r, const char *kind, const char *error)
 static int sse_event(void *ctx, const char *data, size_t len)
 {
     struct runner *r = ctx;
-    int rc =
-        reply_event(&r->reply, data, len, r->fault_msg, sizeof(r->fault_msg));
+    int rc = reply_event(&r->reply, data, len, r->fault_msg,
+                         sizeof(r->fault_msg));
 
     if (rc != 0) {
         r->fault = reply_error_kind(rc);
@@ -418,6 +496,17 @@ static int body_cb(void *ctx, long status, const char *p, size_t n)
     return rc == 0 ? 0 : 1;
 }
 
+/* Cancel the request in flight; its done callback is ignored. */
+static void cancel(struct runner *r)
+{
+    if (r->req == NULL)
+        return;
+    r->cancelling = 1;
+    http_cancel(r->http, r->req); /* request_done runs now */
+    r->cancelling = 0;
+    r->req = NULL;
+}
+
 /* The watch: no token for idle_ms (hung), or the deadline passed. */
 static void watch_cb(uv_timer_t *t)
 {
@@ -425,131 +514,56 @@ static void watch_cb(uv_timer_t *t)
     uint64_t now = uv_now(&r->loop);
     uint64_t idle_at = r->last_token_ms + r->idle_ms;
     uint64_t late_at = r->started_ms + r->deadline_ms;
+    struct rung_event ev;
 
     if (r->req == NULL)
         return;
-    if (now >= idle_at)
-        r->hung = 1;
-    else if (now >= late_at)
-        r->overtime = 1;
-    else {
+    if (now < idle_at && now < late_at) {
         uv_timer_start(&r->watch, watch_cb,
                        (idle_at < late_at ? idle_at : late_at) - now, 0);
         return;
     }
-    http_cancel(r->http, r->req); /* request_done runs now */
+    cancel(r);
+    memset(&ev, 0, sizeof(ev));
+    ev.type = now >= idle_at ? EV_IDLE : EV_DEADLINE;
+    ev.question = r->asked;
+    feed(r, &ev);
 }
 
-/* The server is gone, having died (or hung and been stopped) on this
- * question: restart it and ask again, or after MAX_DEATHS write the
- * question's error row. */
-static void server_died(struct runner *r)
-{
-    char last[512], error[900];
-    int hung = strcmp(r->death, "hung") == 0;
-
-    r->retry_on_exit = r->awaiting_exit = 0;
-    snprintf(last, sizeof(last), "%s", proc_last_line(r->server));
-    drop_server(r);
-    if (!r->died_here) {
-        r->died_here = 1;
-        if (++r->streak >= MAX_STREAK) {
-            finish(r, EXIT_FAILED,
-                   "the server %s on %d questions in a row, the last "
-                   "'%s': %s",
-                   hung ? "hung" : "died", MAX_STREAK, r->qs.q[r->next].id,
-                   last);
-            return;
-        }
-    }
-    if (r->attempts >= MAX_DEATHS) {
-        if (hung)
-            snprintf(error, sizeof(error),
-                     "no token from the server for %llu s, %d times (it "
-                     "was restarted each time); its last log line: %.600s",
-                     (unsigned long long)(r->idle_ms / 1000), MAX_DEATHS,
-                     last);
-        else
-            snprintf(error, sizeof(error),
-                     "the server died %d times on this question; its last "
-                     "log line: %.600s",
-                     MAX_DEATHS, last);
-        say(r, "%s: %s", r->qs.q[r->next].id, error);
-        /* an error row for it, then the next question on a new server */
-        r->http_status = 0;
-        reply_release(&r->reply);
-        reply_init(&r->reply, REPLY_CAP);
-        if (append_row(r, r->death, error) != 0)
-            return;
-        r->next++;
-    } else {
-        say(r, "the server %s on %s (attempt %d): %s; restarting",
-            hung ? "hung" : "died", r->qs.q[r->next].id, r->attempts, last);
-    }
-    start_server(r);
-}
-
-/* A broken stream: after EXIT_WAIT_MS the server has not exited. */
+/* A broken stream, a second on: the server has not exited. */
 static void exit_wait_cb(uv_timer_t *t)
 {
     struct runner *r = t->data;
+    struct rung_event ev;
 
-    if (!r->awaiting_exit || r->phase != P_ASKING)
-        return;
-    r->awaiting_exit = 0;
-    /* alive: not restarted, but a fault in the streak all the same */
-    if (!r->died_here) {
-        r->died_here = 1;
-        if (++r->streak >= MAX_STREAK) {
-            finish(r, EXIT_FAILED,
-                   "the stream broke off on %d questions in a row, the "
-                   "last '%s'",
-                   MAX_STREAK, r->qs.q[r->next].id);
-            return;
-        }
-    }
-    answered(r, "cut",
-             "the stream broke off before the answer ended, and the "
-             "server stayed up");
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_EXIT_WAIT_OVER;
+    ev.question = r->asked;
+    feed(r, &ev);
 }
 
+/* The end of a request, as an event for the rung. */
 static void request_done(void *ctx, long status, const char *err)
 {
     struct runner *r = ctx;
     enum reply_outcome out = reply_outcome(&r->reply);
+    struct rung_event ev;
     char error[800];
 
+    if (r->cancelling)
+        return;
     r->req = NULL;
     uv_timer_stop(&r->watch);
-    if (r->phase != P_ASKING)
-        return;
-    if (r->hung) {
-        /* stuck: it is stopped, and asked again on a new one */
-        r->hung = 0;
-        r->death = "hung";
-        r->retry_on_exit = 1;
-        if (r->server_dead)
-            server_died(r);
-        else
-            proc_stop(r->server, r->o->grace_ms);
-        return;
-    }
-    if (r->overtime) {
-        r->overtime = 0;
-        snprintf(error, sizeof(error),
-                 "no whole answer within the request's deadline of %llu s",
-                 (unsigned long long)(r->deadline_ms / 1000));
-        answered(r, "deadline", error);
-        return;
-    }
+    memset(&ev, 0, sizeof(ev));
+    ev.question = r->asked;
+    ev.type = EV_REFUSED;
+    ev.text = error;
+    error[0] = '\0';
     if (r->fault != NULL) {
-        /* the server is alive and said something we cannot take: a row
-         * that names it, and the same server goes on */
-        answered(r, r->fault, r->fault_msg);
-        return;
-    }
-    if (status >= 400) {
-        /* the server answered with an error: an error row, not a retry */
+        /* the server is alive and said something we cannot take */
+        ev.kind = r->fault;
+        ev.text = r->fault_msg;
+    } else if (status >= 400) {
         json_t *body = json_loadb(r->errbody.p ? r->errbody.p : "",
                                   r->errbody.len, 0, NULL);
         const char *m = json_string_value(
@@ -557,33 +571,22 @@ static void request_done(void *ctx, long status, const char *err)
         snprintf(error, sizeof(error), "HTTP %ld: %.500s", status,
                  m ? m : (r->errbody.len ? r->errbody.p : ""));
         json_decref(body);
-        answered(r, "http", error);
-        return;
-    }
-    if (err == NULL && !sse_pending(&r->sse) && out == REPLY_FINISHED) {
-        answered(r, NULL, NULL);
-        return;
-    }
-    if (err == NULL && out == REPLY_ERROR) {
+        ev.kind = "http";
+    } else if (err == NULL && !sse_pending(&r->sse) &&
+               out == REPLY_FINISHED) {
+        ev.type = EV_ANSWER;
+    } else if (err == NULL && out == REPLY_ERROR) {
         snprintf(error, sizeof(error), "stream error: %.500s", r->reply.error);
-        answered(r, "stream_error", error);
-        return;
+        ev.kind = "stream_error";
+    } else if (err == NULL) {
+        ev.kind = "bad_stream";
+        ev.text = "the stream ended without a finish_reason or [DONE]";
+    } else {
+        /* the connection broke: a server that died does that */
+        ev.type = EV_BROKE;
+        ev.text = NULL;
     }
-    if (err == NULL) {
-        answered(r, "bad_stream",
-                 "the stream ended without a finish_reason or [DONE]");
-        return;
-    }
-    /* the connection broke: a server that died does that. Retry from its
-     * exit callback; if it has not exited within EXIT_WAIT_MS, it is up
-     * and the question gets a "cut" row instead */
-    r->death = "died";
-    if (r->server_dead) {
-        server_died(r);
-        return;
-    }
-    r->awaiting_exit = 1;
-    uv_timer_start(&r->timer, exit_wait_cb, EXIT_WAIT_MS, 0);
+    feed(r, &ev);
 }
 
 static char *request_body(struct runner *r, const struct question *q)
@@ -609,15 +612,14 @@ static char *request_body(struct runner *r, const struct question *q)
     return text;
 }
 
-static void ask(struct runner *r)
+/* Ask question q (A_ASK). 0, or -1 when the request cannot start. */
+static int ask(struct runner *r, size_t q)
 {
     char url[128], *body;
 
-    r->phase = P_ASKING;
-    r->attempts++;
+    r->asked = q;
     r->http_status = 0;
     r->fault = NULL;
-    r->hung = r->overtime = 0;
     buf_release(&r->errbody);
     reply_release(&r->reply);
     reply_init(&r->reply, REPLY_CAP);
@@ -627,17 +629,16 @@ static void ask(struct runner *r)
     r->started_ms = r->last_token_ms = uv_now(&r->loop);
     if (r->first_ask_ms == 0)
         r->first_ask_ms = r->started_ms;
-    body = request_body(r, &r->qs.q[r->next]);
+    body = request_body(r, &r->qs.q[q]);
     snprintf(url, sizeof(url), "%s/v1/chat/completions", r->url);
     r->req = http_request(r->http, url, body, 0, body_cb, request_done, r);
     free(body);
-    if (r->req == NULL) {
-        finish(r, EXIT_FAILED, "cannot start a request to %s", url);
-        return;
-    }
+    if (r->req == NULL)
+        return -1;
     uv_timer_start(&r->watch, watch_cb,
                    r->idle_ms < r->deadline_ms ? r->idle_ms : r->deadline_ms,
                    0);
+    return 0;
 }
 
 /* ---- nvidia-smi, on the loop ------------------------------------------- */
@@ -666,7 +667,8 @@ static void probe_exit(void *ctx, long long status, int sig)
 
     if (status == 0 && sig == 0)
         gpu_parse(proc_output(r->probe, NULL), &mib,
-                  r->probe_loaded ? NULL : r->gpu_name, sizeof(r->gpu_name));
+                  r->probe_loaded ? NULL : r->gpu_name,
+                  sizeof(r->gpu_name));
     else if (proc_timed_out(r->probe))
         say(r, "nvidia-smi did not answer in %.1f s; GPU memory not recorded",
             (double)probe_ms() / 1000);
@@ -676,14 +678,14 @@ static void probe_exit(void *ctx, long long status, int sig)
         r->gpu_before = mib;
     proc_free(r->probe);
     r->probe = NULL;
-    if (r->phase != P_DONE && r->phase != P_STOPPING)
+    if (!r->ended)
         next(r);
 }
 
 /* Ask nvidia-smi (killed after probe_ms()) what is in use, then next.
  * Without nvidia-smi, next at once. */
-static void probe_gpu(struct runner *r, int loaded,
-                      void (*next)(struct runner *))
+static void start_probe(struct runner *r, int loaded,
+                        void (*next)(struct runner *))
 {
     const char *argv[8];
     struct proc_opts po;
@@ -712,24 +714,25 @@ static void health_poll(uv_timer_t *t);
 static void health_done(void *ctx, long status, const char *err)
 {
     struct runner *r = ctx;
+    struct rung_event ev;
 
     (void)err;
-    if (r->phase != P_STARTING || r->ready)
+    if (r->rung.state != RS_STARTING || r->healthy || r->server == NULL)
         return;
+    memset(&ev, 0, sizeof(ev));
     if (status == 200) {
-        r->ready = 1;
+        r->healthy = 1;
         say(r, "server ready on port %d (pid %d)", r->port,
             proc_pid(r->server));
-        if (r->server_starts == 1)
-            probe_gpu(r, 1, next_question);
-        else
-            next_question(r);
+        ev.type = EV_HEALTHY;
+        feed(r, &ev);
         return;
     }
     if (uv_now(&r->loop) > r->health_deadline) {
-        finish(r, EXIT_FAILED,
-               "the server was not ready after %ld s; its last log line: %s",
-               r->o->health_timeout_s, proc_last_line(r->server));
+        ev.type = EV_NOT_READY;
+        ev.text = proc_last_line(r->server);
+        ev.seconds = r->o->health_timeout_s;
+        feed(r, &ev);
         return;
     }
     uv_timer_start(&r->timer, health_poll, HEALTH_POLL_MS, 0);
@@ -743,53 +746,27 @@ static void health_poll(uv_timer_t *t)
     snprintf(url, sizeof(url), "%s/health", r->url);
     /* a per-poll timeout: the ik fork's /health hangs while loading */
     if (http_request(r->http, url, NULL, 2000, NULL, health_done, r) == NULL)
-        finish(r, EXIT_FAILED, "cannot poll %s", url);
+        fail(r, 1, "cannot poll %s", url);
 }
 
 static void server_exit(void *ctx, long long status, int sig)
 {
     struct runner *r = ctx;
-    const char *last;
+    char last[512];
+    struct rung_event ev;
 
-    r->server_dead = 1;
-    switch (r->phase) {
-    case P_STOPPING:
-        finished(r);
-        return;
-    case P_STARTING:
-        if (r->ready) {
-            /* it died while nvidia-smi was asked: a death on the next
-             * question, which finds no server */
-            if (r->probe != NULL) {
-                proc_free(r->probe);
-                r->probe = NULL;
-            }
-            next_question(r);
-            return;
-        }
-        last = proc_last_line(r->server);
-        uv_timer_stop(&r->timer);
-        if (strstr(last, "bind") && ++r->port_tries < 5) {
-            say(r, "port %d is taken; trying another", r->port);
-            drop_server(r);
-            start_server(r);
-            return;
-        }
-        finish(r, EXIT_FAILED,
-               "the server exited (status %lld, signal %d) before it was "
-               "ready; its last log line: %s",
-               status, sig, last);
-        return;
-    case P_ASKING:
-        if (r->retry_on_exit || r->awaiting_exit) {
-            uv_timer_stop(&r->timer);
-            server_died(r);
-        }
-        /* else: the request in flight fails, and request_done sees it */
-        return;
-    default:
-        return;
-    }
+    snprintf(last, sizeof(last), "%s", proc_last_line(r->server));
+    drop_server(r);
+    unlink(r->pid_path);
+    uv_timer_stop(&r->timer); /* health polls, the wait for an exit */
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_EXITED;
+    ev.status = status;
+    ev.sig = sig;
+    ev.text = last;
+    ev.port_taken = strstr(last, "bind") != NULL;
+    ev.port = r->port;
+    feed(r, &ev);
 }
 
 /* A free port on 127.0.0.1, from the kernel. */
@@ -927,7 +904,9 @@ static char **server_env(const struct runner *r)
     return env;
 }
 
-static void start_server(struct runner *r)
+/* Start a server (A_START_SERVER) and poll its /health. 0, or -1 with
+ * the reason in r->err when it cannot be started. */
+static int start_server(struct runner *r)
 {
     char port[16], ctx[32], ngl[16], msg[512], note[96];
     const char *argv[64];
@@ -963,13 +942,9 @@ static void start_server(struct runner *r)
     for (i = 0; i < r->o->n_server_args && n < 62; i++)
         argv[n++] = r->o->server_args[i];
     argv[n] = NULL;
-    r->server_dead = 0;
-    r->ready = 0;
-    r->retry_on_exit = r->awaiting_exit = 0;
-    r->server_starts++;
-    r->phase = P_STARTING;
+    r->healthy = 0;
     snprintf(note, sizeof(note), "[graveyard: server start %d on port %d]\n",
-             r->server_starts, r->port);
+             r->rung.started, r->port);
     caplog_write(&r->log, note, strlen(note));
     memset(&po, 0, sizeof(po));
     po.argv = (char *const *)argv;
@@ -982,14 +957,15 @@ static void start_server(struct runner *r)
     po.pdeathsig = SIGKILL;
     r->server = proc_start(&r->loop, &po, server_exit, r, msg, sizeof(msg));
     if (r->server == NULL) {
-        finish(r, EXIT_FAILED, "%s", msg);
-        return;
+        snprintf(r->err, sizeof(r->err), "%s", msg);
+        return -1;
     }
     if (pidfile_write(r->pid_path, proc_pid(r->server), msg, sizeof(msg)))
         say(r, "%s", msg);
     r->health_deadline =
         uv_now(&r->loop) + (uint64_t)r->o->health_timeout_s * 1000;
     uv_timer_start(&r->timer, health_poll, 100, 0);
+    return 0;
 }
 
 /* ---- before the server: hash, manifest, stale server ------------------ */
@@ -1091,9 +1067,15 @@ static int print_done(const struct runner *r)
     return 0;
 }
 
-static void first_start(struct runner *r)
+/* Prepared: the rung begins (its first server, unless every row is
+ * there already). */
+static void begin(struct runner *r)
 {
-    start_server(r);
+    struct rung_event ev;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_BEGIN;
+    feed(r, &ev);
 }
 
 static void hashed(struct hash_job *job)
@@ -1104,52 +1086,57 @@ static void hashed(struct hash_job *job)
     int rc;
 
     r->hashing = 0;
-    if (r->phase != P_PREPARE)
+    if (r->ended || r->rung.state != RS_IDLE)
         return;
     if (job->err[0] != '\0') {
-        finish(r, EXIT_USAGE, "%s", job->err);
+        fail(r, EXIT_USAGE, "%s", job->err);
         return;
     }
     if ((rc = record(r, job, msg, sizeof(msg))) != 0) {
-        finish(r, rc, "%s", msg);
+        fail(r, rc, "%s", msg);
         return;
     }
     if (r->complete) {
         /* the settings are the rows' settings: the summary stands */
         print_done(r);
-        finish(r, EXIT_OK, NULL);
+        fail(r, EXIT_OK, "%s", "");
         return;
     }
     say(r, "%s, model sha256 %.12s...%s, %zu of %zu questions answered",
         r->version, job->hex, r->hash_cached ? " (cached)" : "", r->rows,
         r->qs.n);
     if (caplog_open(&r->log, r->log_path, r->o->log_cap, msg, sizeof(msg))) {
-        finish(r, files_exit_code(errno), "%s", msg);
+        fail(r, files_exit_code(errno), "%s", msg);
         return;
     }
     r->log_open = 1;
     stale = pidfile_reap(r->pid_path, 5000, msg, sizeof(msg));
     if (stale < 0) {
-        finish(r, files_exit_code(errno), "%s", msg);
+        fail(r, files_exit_code(errno), "%s", msg);
         return;
     }
     if (stale > 0)
         say(r, "stopped server pid %ld left by an earlier run", stale);
     r->http = http_new(&r->loop);
     if (r->http == NULL) {
-        finish(r, EXIT_FAILED, "libcurl did not start");
+        fail(r, EXIT_FAILED, "libcurl did not start");
         return;
     }
     r->env = server_env(r);
-    probe_gpu(r, 0, first_start);
+    start_probe(r, 0, begin);
 }
 
 static void signal_cb(uv_signal_t *h, int signum)
 {
     struct runner *r = h->data;
+    struct rung_event ev;
+
 
     say(r, "stopping on signal %d; run the same command to resume", signum);
-    finish(r, 128 + signum, NULL);
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_STOP;
+    ev.code = 128 + signum;
+    feed(r, &ev);
 }
 
 /* ---- the rung's summary ------------------------------------------------ */
@@ -1204,7 +1191,7 @@ static int write_done(struct runner *r)
                       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
                   "peak_rss_kb", (json_int_t)ru.ru_maxrss,
                   "rows_bytes_written", (json_int_t)r->store.written,
-                  "server_starts", r->server_starts, "server_log_dropped",
+                  "server_starts", r->rung.started, "server_log_dropped",
                   (json_int_t)r->log.dropped));
     text = emit_dumps(done);
     json_decref(done);
@@ -1404,8 +1391,6 @@ int runner_run(const struct run_opts *o)
     r->lock_fd = -1;
     r->log.fd = -1;
     r->gpu_before = r->gpu_loaded = -1;
-    r->current = (size_t)-1;
-    r->death = "died";
     r->idle_ms = (uint64_t)o->idle_s * 1000;
     r->deadline_ms = (uint64_t)o->request_timeout_s * 1000;
     r->progress_fd = progress_fd();
@@ -1443,6 +1428,16 @@ int runner_run(const struct run_opts *o)
         code = EXIT_USAGE;
         goto out;
     }
+    r->had = xrealloc(NULL, r->qs.n ? r->qs.n : 1);
+    r->ids = xrealloc(NULL, (r->qs.n ? r->qs.n : 1) * sizeof(*r->ids));
+    for (size_t i = 0; i < r->qs.n; i++) {
+        const char *id = r->qs.q[i].id;
+        uint32_t qi;
+        r->had[i] = grader_qset_find(r->answered, id, strlen(id), &qi) == 0;
+        r->ids[i] = id;
+    }
+    rung_init(&r->rung, r->qs.n, r->had, r->ids, o->idle_s,
+              o->request_timeout_s);
     rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
     r->complete = r->rows >= r->qs.n && access(path, F_OK) == 0;
     rundir_path(path, sizeof(path), o->rundir, RD_LOGS_DIR, NULL);
@@ -1478,7 +1473,7 @@ int runner_run(const struct run_opts *o)
         hashed(&r->model_hash);
     } else if (hash_file_async(&r->loop, &r->model_hash, o->model, hashed,
                                r) != 0) {
-        finish(r, EXIT_FAILED, "cannot queue the model's hash");
+        fail(r, EXIT_FAILED, "cannot queue the model's hash");
     } else {
         r->hashing = 1;
     }
@@ -1500,6 +1495,8 @@ out:
         close(r->lock_fd); /* releases the lock */
     store_close(&r->store);
     grader_qset_free(r->answered);
+    free(r->had);
+    free(r->ids);
     questions_release(&r->qs);
     reply_release(&r->reply);
     sse_release(&r->sse);

@@ -1,0 +1,309 @@
+/*
+ * test_orch_rung.c - every fault rule of docs/run.md, replayed as events
+ * against the rung's state machine (rung.h): no loop, no server, no
+ * clock. Each step's actions are written as one line ("START", "ASK 0",
+ * "ROW 0", "ERR 0 died", "STOP", "FIN 0", "WAIT 0", "PROBE", "SAY") and
+ * compared with the line a person wrote down from the rules.
+ */
+#include "helpers.h"
+
+#include "rung.h"
+
+static struct rung R;
+static uint8_t had[16];
+static char said[RUNG_TEXT];   /* the last SAY, ERR or FIN text */
+static const char *last_kind; /* the last ERR's kind */
+static int last_attempts;     /* the last ROW's or ERR's attempts */
+
+/* One event; the actions as a line. */
+static const char *step(enum rung_ev type, size_t q)
+{
+    static char line[256];
+    struct rung_action a[RUNG_MAX_ACTIONS];
+    struct rung_event ev;
+    size_t n, i, at = 0;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.type = type;
+    ev.question = q;
+    ev.text = "last log line";
+    ev.code = 143;
+    n = rung_step(&R, &ev, a);
+    line[0] = '\0';
+    for (i = 0; i < n; i++) {
+        const char *name[] = {"START", "PROBE", "ASK", "STOP", "WAIT",
+                              "ROW",   "ERR",   "SAY", "FIN"};
+        char one[64];
+        switch (a[i].type) {
+        case A_ANSWER_ROW:
+            last_attempts = a[i].attempts;
+            /* fall through */
+        case A_ASK:
+        case A_WAIT_EXIT:
+            snprintf(one, sizeof(one), "%s %zu", name[a[i].type],
+                     a[i].question);
+            break;
+        case A_ERROR_ROW:
+            snprintf(one, sizeof(one), "ERR %zu %s", a[i].question,
+                     a[i].kind);
+            last_kind = a[i].kind;
+            last_attempts = a[i].attempts;
+            snprintf(said, sizeof(said), "%s", a[i].text);
+            break;
+        case A_FINISH:
+            snprintf(one, sizeof(one), "FIN %d", a[i].code);
+            snprintf(said, sizeof(said), "%s", a[i].text);
+            break;
+        default:
+            snprintf(one, sizeof(one), "%s", name[a[i].type]);
+        }
+        at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
+                               i ? ", " : "", one);
+    }
+    return line;
+}
+
+/* An event with fields beyond a question. */
+static const char *step_ev(const struct rung_event *ev)
+{
+    static char line[64];
+    struct rung_action a[RUNG_MAX_ACTIONS];
+    size_t n = rung_step(&R, ev, a), i;
+
+    line[0] = '\0';
+    for (i = 0; i < n; i++)
+        strcat(line, a[i].type == A_START_SERVER ? "START "
+                     : a[i].type == A_SAY        ? "SAY "
+                     : a[i].type == A_FINISH     ? "FIN "
+                                                 : "? ");
+    if (n > 0 && a[n - 1].type == A_FINISH)
+        snprintf(said, sizeof(said), "%s", a[n - 1].text);
+    return line;
+}
+
+static const char *const ids[16] = {"q0", "q1", "q2",  "q3",  "q4",  "q5",
+                                    "q6", "q7", "q8",  "q9",  "q10", "q11",
+                                    "q12", "q13", "q14", "q15"};
+
+static void init(size_t nq)
+{
+    rung_init(&R, nq, had, ids, 120, 632);
+}
+
+/* Up and asking the first question the file lacks. */
+static void up(size_t first)
+{
+    char want[32];
+
+    assert_string_equal(step(EV_BEGIN, 0), "START");
+    assert_string_equal(step(EV_HEALTHY, 0), "PROBE");
+    snprintf(want, sizeof(want), "ASK %zu", first);
+    assert_string_equal(step(EV_PROBED, 0), want);
+}
+
+static void test_answers(void **state)
+{
+    (void)state;
+    memset(had, 0, sizeof(had));
+    had[1] = 1; /* answered before a resume */
+    init(3);
+    up(0);
+    assert_string_equal(step(EV_ANSWER, 0), "ROW 0, ASK 2");
+    assert_int_equal(last_attempts, 1);
+    assert_string_equal(step(EV_ANSWER, 7), ""); /* not asked: ignored */
+    assert_string_equal(step(EV_ANSWER, 2), "ROW 2, STOP");
+    assert_string_equal(step(EV_EXITED, 0), "FIN 0");
+    /* every row there already: no server at all */
+    memset(had, 1, 3);
+    init(3);
+    assert_string_equal(step(EV_BEGIN, 0), "FIN 0");
+}
+
+/* A server that dies on a question: asked again on a new server, the
+ * exit coming before or after the broken stream; after 3 deaths an error
+ * row, and the next question on a new server. */
+static void test_deaths(void **state)
+{
+    (void)state;
+    memset(had, 0, sizeof(had));
+    init(2);
+    up(0);
+    /* the stream breaks first, then the exit */
+    assert_string_equal(step(EV_BROKE, 0), "WAIT 0");
+    assert_string_equal(step(EV_EXITED, 0), "SAY, START");
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 0");
+    /* the exit first, then the broken stream */
+    assert_string_equal(step(EV_EXITED, 0), "");
+    assert_string_equal(step(EV_BROKE, 0), "SAY, START");
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 0");
+    assert_string_equal(step(EV_BROKE, 0), "WAIT 0");
+    assert_string_equal(step(EV_EXITED, 0), "ERR 0 died, SAY, START");
+    assert_int_equal(last_attempts, 3);
+    assert_non_null(strstr(said, "died 3 times"));
+    assert_non_null(strstr(said, "last log line"));
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 1");
+    assert_string_equal(step(EV_ANSWER, 1), "ROW 1, STOP");
+    assert_string_equal(step(EV_EXITED, 0), "FIN 0");
+}
+
+/* Faults on 3 questions in a row stop the rung. */
+static void test_streak(void **state)
+{
+    int q, k;
+
+    (void)state;
+    memset(had, 0, sizeof(had));
+    init(5);
+    up(0);
+    for (q = 0; q < 2; q++) {
+        for (k = 0; k < 3; k++) {
+            assert_string_equal(step(EV_EXITED, 0), "");
+            step(EV_BROKE, (size_t)q);
+            step(EV_HEALTHY, 0);
+        }
+    }
+    /* question 2's first death is the third question in a row */
+    assert_string_equal(step(EV_EXITED, 0), "");
+    assert_string_equal(step(EV_BROKE, 2), "FIN 1");
+    assert_non_null(strstr(said, "server died on 3 questions in a row"));
+    /* an answer between resets the streak */
+    init(5);
+    up(0);
+    step(EV_EXITED, 0);
+    assert_string_equal(step(EV_BROKE, 0), "SAY, START");
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 0");
+    assert_string_equal(step(EV_ANSWER, 0), "ROW 0, ASK 1");
+    /* the row says 2 attempts though the same step asked question 1 */
+    assert_int_equal(last_attempts, 2);
+    assert_int_equal(R.streak, 1); /* question 0 saw a death */
+    assert_string_equal(step(EV_ANSWER, 1), "ROW 1, ASK 2");
+    assert_int_equal(R.streak, 0);
+}
+
+/* No token for the idle limit: the server is stopped and started again;
+ * after 3 times a "hung" row. */
+static void test_hung(void **state)
+{
+    int k;
+
+    (void)state;
+    memset(had, 0, sizeof(had));
+    init(2);
+    up(0);
+    for (k = 0; k < 2; k++) {
+        assert_string_equal(step(EV_IDLE, 0), "STOP");
+        assert_string_equal(step(EV_EXITED, 0), "SAY, START");
+        assert_string_equal(step(EV_HEALTHY, 0), "ASK 0");
+    }
+    assert_string_equal(step(EV_IDLE, 0), "STOP");
+    assert_string_equal(step(EV_EXITED, 0), "ERR 0 hung, SAY, START");
+    assert_non_null(strstr(said, "no token from the server for 120 s"));
+}
+
+/* A live server's faults: one error row each, at once, and the same
+ * server goes on. */
+static void test_refusals(void **state)
+{
+    struct rung_event ev;
+    char line[64];
+
+    (void)state;
+    memset(had, 0, sizeof(had));
+    init(4);
+    up(0);
+    assert_string_equal(step(EV_DEADLINE, 0), "ERR 0 deadline, ASK 1");
+    assert_non_null(strstr(said, "deadline of 632 s"));
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_REFUSED;
+    ev.question = 1;
+    ev.kind = "bad_utf8";
+    ev.text = "stream event is not valid UTF-8";
+    {
+        struct rung_action a[RUNG_MAX_ACTIONS];
+        size_t n = rung_step(&R, &ev, a);
+        snprintf(line, sizeof(line), "%zu %d %s %d %zu", n, a[0].type,
+                 a[0].kind, a[1].type, a[1].question);
+        assert_string_equal(a[0].text, "stream event is not valid UTF-8");
+    }
+    snprintf(said, sizeof(said), "2 %d bad_utf8 %d 2", A_ERROR_ROW, A_ASK);
+    assert_string_equal(line, said);
+    /* a connection cut while the server stays up */
+    assert_string_equal(step(EV_BROKE, 2), "WAIT 2");
+    assert_string_equal(step(EV_EXIT_WAIT_OVER, 2), "ERR 2 cut, ASK 3");
+    assert_int_equal(R.started, 1);
+}
+
+/* Starting: a port found taken moves on 4 times, then the rung fails; a
+ * server not ready in time is stopped and the rung fails. */
+static void test_starting(void **state)
+{
+    struct rung_event ev;
+    int k;
+
+    (void)state;
+    memset(had, 0, sizeof(had));
+    init(1);
+    assert_string_equal(step(EV_BEGIN, 0), "START");
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_EXITED;
+    ev.port_taken = 1;
+    ev.status = 1;
+    ev.text = "couldn't bind HTTP server socket";
+    for (k = 0; k < RUNG_PORT_TRIES - 1; k++)
+        assert_string_equal(step_ev(&ev), "SAY START ");
+    assert_string_equal(step_ev(&ev), "FIN ");
+    assert_non_null(strstr(said, "before it was ready"));
+    init(1);
+    assert_string_equal(step(EV_BEGIN, 0), "START");
+    assert_string_equal(step(EV_NOT_READY, 0), "STOP");
+    assert_string_equal(step(EV_EXITED, 0), "FIN 1");
+    assert_non_null(strstr(said, "not ready after"));
+}
+
+/* A signal, or a failure of ours, at any point: the server is stopped
+ * first, and the first code is kept. */
+static void test_stops(void **state)
+{
+    (void)state;
+    memset(had, 0, sizeof(had));
+    init(2);
+    assert_string_equal(step(EV_STOP, 0), "FIN 143"); /* nothing up */
+    init(2);
+    up(0);
+    assert_string_equal(step(EV_STOP, 0), "STOP");
+    assert_string_equal(step(EV_ANSWER, 0), ""); /* too late */
+    assert_string_equal(step(EV_FAIL, 0), "");   /* already ending */
+    assert_string_equal(step(EV_EXITED, 0), "FIN 143");
+    init(2);
+    assert_string_equal(step(EV_BEGIN, 0), "START");
+    assert_string_equal(step(EV_STOP, 0), "STOP"); /* while starting */
+    assert_string_equal(step(EV_EXITED, 0), "FIN 143");
+}
+
+/* The server dies while its loaded memory is read: a death on the next
+ * question. */
+static void test_dies_probing(void **state)
+{
+    (void)state;
+    memset(had, 0, sizeof(had));
+    had[0] = 1;
+    init(2);
+    assert_string_equal(step(EV_BEGIN, 0), "START");
+    assert_string_equal(step(EV_HEALTHY, 0), "PROBE");
+    assert_string_equal(step(EV_EXITED, 0), "SAY, START");
+    assert_int_equal(R.next, 1);
+    assert_int_equal(R.attempts, 1);
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 1");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_answers),    cmocka_unit_test(test_deaths),
+        cmocka_unit_test(test_streak),     cmocka_unit_test(test_hung),
+        cmocka_unit_test(test_refusals),   cmocka_unit_test(test_starting),
+        cmocka_unit_test(test_stops),      cmocka_unit_test(test_dies_probing),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
