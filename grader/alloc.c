@@ -2,6 +2,7 @@
  * alloc.c - the allocator hooks behind alloc.h.
  */
 #include "alloc.h"
+#include "internal.h"
 
 #include <jansson.h>
 #include <stdint.h>

@@ -26,12 +26,4 @@ void grader_set_alloc(grader_malloc_fn m, grader_realloc_fn r,
  * still return a result, so a caller compares this before and after. */
 unsigned long grader_alloc_failures(void);
 
-void *grader__malloc(size_t size);
-void *grader__calloc(size_t n, size_t size);
-void *grader__realloc(void *ptr, size_t size);
-void grader__free(void *ptr);
-/* realloc for arrays: fails (NULL, ptr kept) when n * size overflows. */
-void *grader__reallocarray(void *ptr, size_t n, size_t size);
-char *grader__strndup(const char *s, size_t n);
-
 #endif

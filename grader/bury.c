@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "internal.h"
 
 static int same_said(const char *x, const char *y)
 {

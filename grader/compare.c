@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "internal.h"
 
 /* r must hold exactly ref's questions. */
 static int same_questions(const struct grader_qset *qs,

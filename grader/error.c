@@ -3,6 +3,7 @@
  * function that fills a struct grader_error.
  */
 #include "error.h"
+#include "internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -47,11 +47,6 @@ struct grader_error {
 const char *grader_err_name(int code);
 const char *grader_strerror(int code);
 
-/* Fill err (may be NULL) and return code. text is printf-style. */
-int grader__fail(struct grader_error *err, int code, const char *file,
-                 long line, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
 /* Write "FILE:LINE: TEXT" (or "FILE: TEXT", or "TEXT") into buf. */
 void grader_error_format(const struct grader_error *err, char *buf,
                          size_t size);

@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "internal.h"
 
 static int lower(int c)
 {

@@ -48,7 +48,4 @@ void grader_loop_scratch_release(struct grader_loop_scratch *s);
 int grader_looped(struct grader_loop_scratch *s, const char *a, size_t alen,
                   const char *b, size_t blen);
 
-/* 64-bit hash of a byte string, for hash tables (not for identity). */
-uint64_t grader__hash64(const char *p, size_t len, uint64_t seed);
-
 #endif

@@ -3,6 +3,7 @@
  * bring them to one canonical string so that equal values compare equal.
  */
 #include "number.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -39,7 +39,4 @@ size_t grader_num_scan(const char *p, size_t len, struct grader_num *out);
  */
 int grader_num_parse(const char *s, size_t len, struct grader_num *out);
 
-/* Skip one currency sign ($ £ € ¥ ₹) at p; returns its length or 0. */
-size_t grader__currency_len(const char *p, size_t len);
-
 #endif

@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "extract.h"
+#include "internal.h"
 
 struct question {
     uint64_t hash;

@@ -2,6 +2,7 @@
  * repeat.c - question-by-question comparison of two runs of one rung.
  */
 #include "repeat.h"
+#include "internal.h"
 
 #include <string.h>
 

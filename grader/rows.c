@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "rowscan.h"
+#include "internal.h"
 
 /* ---- the rung ---------------------------------------------------------- */
 

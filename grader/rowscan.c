@@ -17,6 +17,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "qset.h"
+#include "internal.h"
 
 /* Nesting deeper than this in a skipped value is refused (jansson's own
  * limit is 2048; a row has no reason to nest at all). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "alloc.h"
+#include "internal.h"
 
 static double round1(double x)
 {

@@ -55,7 +55,4 @@ void grader_paired_diff(size_t both, size_t a_only, size_t b_only,
                         size_t neither, double z, double *d, double *lo,
                         double *hi);
 
-/* Median of v[0..n) (reorders v); n must be > 0. */
-double grader__median(float *v, size_t n);
-
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "internal.h"
 
 static double ratio(double on, double off)
 {

@@ -10,12 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../grader/bury.h"
+#include "../grader/grader.h"
 #include "../report/emit.h"
-#include "../grader/repeat.h"
 #include "cli.h"
 #include "commands.h"
-#include "grading.h"
+#include "cmd_grade.h"
 #include "../rundir/meta.h"
 #include "../rundir/outfile.h"
 #include "../rundir/rundir.h"

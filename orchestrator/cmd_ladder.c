@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "../grader/compare.h"
+#include "../grader/grader.h"
 #include "cli.h"
 #include "commands.h"
 #include "config.h"

@@ -3,7 +3,7 @@
  * compare (one ladder on several GPUs or machines) and think (thinking
  * off against on).
  *
- * Each command reads rows, hands them to the grader (report.h,
+ * Each command reads rows, hands them to the grader (ladder.h,
  * compare.h, think.h) and gives the figures to the renderers (report/).
  * Nothing here counts or divides. Every output is rendered in memory
  * first, so bad input leaves nothing behind; files are written whole
@@ -17,14 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../grader/compare.h"
-#include "../grader/report.h"
-#include "../grader/think.h"
+#include "../grader/grader.h"
 #include "../report/render.h"
 #include "../rundir/run.h"
 #include "cli.h"
 #include "commands.h"
-#include "grading.h"
+#include "cmd_grade.h"
 #include "../rundir/meta.h"
 #include "../rundir/outfile.h"
 #include "../rundir/rundir.h"
@@ -198,7 +196,7 @@ int cmd_report(int argc, char **argv)
     struct out outs[3] = {{0}, {0}, {0}};
     struct rundir_run run;
     struct rungset s = {0};
-    struct grader_report rep;
+    struct grader_ladder rep;
     struct grader_error err;
     struct grader_meta *rmetas = NULL;
     uint8_t *marks = NULL;
@@ -250,7 +248,7 @@ int cmd_report(int argc, char **argv)
             rc = EXIT_USAGE;
             goto done;
         }
-    if (grader_report_build(s.qs, rmetas, s.r, run.nchain, s.r + run.nchain,
+    if (grader_ladder_build(s.qs, rmetas, s.r, run.nchain, s.r + run.nchain,
                             run.nside, ra, rb, nrep,
                             partial ? GRADER_PARTIAL : 0, &rep, &err) != 0) {
         grade_report("report", &err);
@@ -272,7 +270,7 @@ int cmd_report(int argc, char **argv)
         rc = oom("report");
     else
         rc = write_all("report", out_dir ? out_dir : run.dir, outs, 3);
-    grader_report_release(&rep);
+    grader_ladder_release(&rep);
 done:
     free(marks);
     free(rmetas);

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../grader/number.h"
-#include "../grader/qset.h"
+#include "../grader/grader.h"
 #include "cli.h"
 
 const char questions_prompt[] =

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "../grader/rows.h"
+#include "../grader/grader.h"
 
 /*
  * Read and grade the rows file at path as rung name, interning questions in

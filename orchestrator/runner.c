@@ -29,9 +29,7 @@
 #include <uv.h>
 
 #include "../report/emit.h"
-#include "../grader/extract.h"
-#include "../grader/rows.h"
-#include "../grader/stats.h"
+#include "../grader/grader.h"
 #include "caplog.h"
 #include "cli.h"
 #include "config.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../grader/alloc.h"
+#include "../grader/grader.h"
 
 /* Set key to value (stolen); remembers the first failure in *ok. */
 static void put(json_t *o, const char *key, json_t *value, int *ok)

@@ -13,9 +13,7 @@
 
 #include <jansson.h>
 
-#include "../grader/bury.h"
-#include "../grader/meta.h"
-#include "../grader/repeat.h"
+#include "../grader/grader.h"
 
 /* A bury line: rung, n, right, errors, truncated, median_decode_tps,
  * mean_tokens, dead, ghosts, answer_changed, p_mcnemar (null for the

@@ -98,7 +98,7 @@ static json_t *settings(const struct rundir_run *run)
 }
 
 int render_report_json(FILE *f, const struct rundir_run *run,
-                       const struct grader_report *rep,
+                       const struct grader_ladder *rep,
                        const struct grader_qset *qs)
 {
     json_t *o = json_object(), *rungs = json_array(), *side = json_array(),

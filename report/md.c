@@ -29,7 +29,7 @@ static void rung_list(FILE *f, const struct grader_bury *b, uint64_t set)
 
 /* The settings block: what the rows were made with, stated once. */
 static void settings(FILE *f, const struct rundir_run *run,
-                     const struct grader_report *rep)
+                     const struct grader_ladder *rep)
 {
     const char *q = rundir_run_questions(run),
                *sha = rundir_run_questions_sha256(run),
@@ -95,7 +95,7 @@ static void settings(FILE *f, const struct rundir_run *run,
                       : "off");
 }
 
-static void ladder_table(FILE *f, const struct grader_report *rep)
+static void ladder_table(FILE *f, const struct grader_ladder *rep)
 {
     const char *ref = rep->chain.lines[0].rung->name;
     char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE], e[FMT_SIZE],
@@ -140,7 +140,7 @@ static void ladder_table(FILE *f, const struct grader_report *rep)
 }
 
 /* A partial report (--partial) says which rungs are short, and of what. */
-static void partial_note(FILE *f, const struct grader_report *rep)
+static void partial_note(FILE *f, const struct grader_ladder *rep)
 {
     size_t i, n = 0;
 
@@ -162,7 +162,7 @@ static void partial_note(FILE *f, const struct grader_report *rep)
                    "questions it shares with the reference.\n\n");
 }
 
-static void deaths_table(FILE *f, const struct grader_report *rep)
+static void deaths_table(FILE *f, const struct grader_ladder *rep)
 {
     const struct grader_bury *b = &rep->chain;
     size_t i, again = 0;
@@ -185,7 +185,7 @@ static void deaths_table(FILE *f, const struct grader_report *rep)
             b->ntombs, again, b->lines[0].rung->name, b->nghosts);
 }
 
-static void autopsy_table(FILE *f, const struct grader_report *rep)
+static void autopsy_table(FILE *f, const struct grader_ladder *rep)
 {
     size_t i;
 
@@ -209,7 +209,7 @@ static void autopsy_table(FILE *f, const struct grader_report *rep)
                "error, a refused answer) are graded wrong.\n\n");
 }
 
-static void side_table(FILE *f, const struct grader_report *rep)
+static void side_table(FILE *f, const struct grader_ladder *rep)
 {
     const char *ref = rep->chain.lines[0].rung->name;
     char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE], e[FMT_SIZE];
@@ -248,7 +248,7 @@ static void side_table(FILE *f, const struct grader_report *rep)
     fprintf(f, "\n");
 }
 
-static void repeat_table(FILE *f, const struct grader_report *rep)
+static void repeat_table(FILE *f, const struct grader_ladder *rep)
 {
     size_t i;
 
@@ -269,7 +269,7 @@ static void repeat_table(FILE *f, const struct grader_report *rep)
                "only where a rung gives the same text twice.\n\n");
 }
 
-static void epitaphs(FILE *f, const struct grader_report *rep,
+static void epitaphs(FILE *f, const struct grader_ladder *rep,
                      const struct grader_qset *qs)
 {
     const struct grader_bury *b = &rep->chain;
@@ -318,7 +318,7 @@ static void epitaphs(FILE *f, const struct grader_report *rep,
 }
 
 int render_report_md(FILE *f, const struct rundir_run *run,
-                     const struct grader_report *rep,
+                     const struct grader_ladder *rep,
                      const struct grader_qset *qs)
 {
     char name[4096];

@@ -4,7 +4,7 @@
  * and an overlay cover for runs of one ladder; THINK.md and think JSON.
  *
  * Renderers only format: every count, ratio and interval comes from the
- * grader (report.h, compare.h, think.h). They write to a FILE (the
+ * grader (ladder.h, compare.h, think.h). They write to a FILE (the
  * caller's memory stream) and return 0, or -1 when out of memory; the
  * caller checks the stream for write errors.
  */
@@ -13,9 +13,7 @@
 
 #include <stdio.h>
 
-#include "../grader/compare.h"
-#include "../grader/report.h"
-#include "../grader/think.h"
+#include "../grader/grader.h"
 #include "../rundir/run.h"
 
 /* The cover: one row per rung (names[0] at the top), one cell per
@@ -38,10 +36,10 @@ void render_cover(FILE *f, const char *title, const char *const *names,
 
 /* One run folder. grid is the one-run comparison of the chain (cells). */
 int render_report_md(FILE *f, const struct rundir_run *run,
-                     const struct grader_report *rep,
+                     const struct grader_ladder *rep,
                      const struct grader_qset *qs);
 int render_report_json(FILE *f, const struct rundir_run *run,
-                       const struct grader_report *rep,
+                       const struct grader_ladder *rep,
                        const struct grader_qset *qs);
 
 /* Runs of one ladder. metas[k * nrungs + i] is rung i of run k. */

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "../grader/meta.h"
+#include "../grader/grader.h"
 
 /*
  * Fill m for rung in rundir. Missing files are not errors; a .done that is

@@ -15,7 +15,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "../grader/bury.h"
+#include "../grader/grader.h"
 
 struct rundir_run {
     char *dir;

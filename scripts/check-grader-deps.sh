@@ -2,7 +2,9 @@
 # Prove that libgrader.a stands without libuv, libcurl and OpenSSL: it must
 # link into a program with jansson and libm alone, and name none of their
 # symbols; and that it reads no file (numbers only: callers feed it rows):
-# no open, fopen, read or stat.
+# no open, fopen, read or stat; and that code outside grader/ reaches it
+# through its one public header, grader.h, never a module's own header or
+# internal.h (tests, white-box, may).
 # Usage: check-grader-deps.sh LIBGRADER "CC FLAGS" "LIBS"
 set -eu
 lib=$1 cc=$2 libs=$3
@@ -19,9 +21,15 @@ if nm -u "$lib" | grep -E "$files" >"$tmp/bad"; then
     cat "$tmp/bad" >&2
     exit 1
 fi
+if grep -rnE '#include "[^"]*grader/[a-z_]+\.h"' orchestrator report rundir util tools 2>/dev/null |
+    grep -v 'grader/grader\.h"' >"$tmp/bad"; then
+    echo "check-grader-deps: include grader/grader.h, not a module's header:" >&2
+    cat "$tmp/bad" >&2
+    exit 1
+fi
+# the public header alone declares everything a caller needs
 cat >"$tmp/main.c" <<'C'
-#include "bury.h"
-#include "repeat.h"
+#include "grader.h"
 int main(void)
 {
     struct grader_qset *qs = grader_qset_new();
@@ -32,4 +40,4 @@ C
 # shellcheck disable=SC2086
 $cc -Igrader -o "$tmp/main" "$tmp/main.c" "$lib" $libs
 "$tmp/main"
-echo "check-grader-deps: libgrader.a links with jansson and libm only, and opens no file"
+echo "check-grader-deps: libgrader.a links with jansson and libm only, opens no file, and is reached through grader.h"

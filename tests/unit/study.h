@@ -2,7 +2,7 @@
  * study.h - the T4 article's ladder as rows can be built for it: the nine
  * rungs, and per rung the right / dead / ghosts the article reports. Which
  * questions those are is fixed by study_right, so that test_bury (the
- * bury lines) and test_report (the report's figures) test the same ladder.
+ * bury lines) and test_ladder (the report's figures) test the same ladder.
  */
 #ifndef TEST_STUDY_H
 #define TEST_STUDY_H

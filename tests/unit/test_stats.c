@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "internal.h" /* grader__median */
 #include "stats.h"
 
 /* The exact two-sided binomial tail by brute force, for small n. */

@@ -1,5 +1,5 @@
 /*
- * test_report.c - the figures of one run folder's report: the T4
+ * test_ladder.c - the figures of one run folder's report: the T4
  * article's ladder with its intervals, side rungs set beside the chain
  * rung nearest in bytes, the repeat checks, and out of memory at every
  * allocation of a build.
@@ -11,7 +11,7 @@
 #include <math.h>
 
 #include "alloc.h"
-#include "report.h"
+#include "ladder.h"
 #include "stats.h"
 
 /* ---- (a) the study's ladder -------------------------------------------- */
@@ -93,7 +93,7 @@ static void test_study_figures(void **state)
 {
     char rundir[128];
     struct rungs x;
-    struct grader_report rep;
+    struct grader_ladder rep;
     struct grader_error err;
     size_t i;
 
@@ -102,7 +102,7 @@ static void test_study_figures(void **state)
     snprintf(rundir, sizeof(rundir), "%s/study", test_dir);
     assert_int_equal(mkdir(rundir, 0700), 0);
     load_study(&x, test_dir);
-    assert_int_equal(grader_report_build(x.qs, none(), x.r, NR, NULL, 0,
+    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, NR, NULL, 0,
                                          NULL, NULL, 0, 0, &rep, &err),
                      0);
     assert_int_equal(rep.chain.nrungs, NR);
@@ -196,7 +196,7 @@ static void test_study_figures(void **state)
     /* Q5_K_M gains 2 and the interval holds 0 */
     assert_near(rep.rungs[4].delta, 0.008, 1e-12, "Q5_K_M delta");
     assert_true(rep.rungs[4].delta_lo < 0 && rep.rungs[4].delta_hi > 0);
-    grader_report_release(&rep);
+    grader_ladder_release(&rep);
     assert_null(rep.rungs);
     free_rungs(&x);
 }
@@ -288,7 +288,7 @@ static void test_side_rungs(void **state)
 {
     char rundir[128];
     struct rungs x;
-    struct grader_report rep;
+    struct grader_ladder rep;
     struct grader_error err;
     struct grader_meta metas[NCHAIN + NSIDE];
     const struct grader_side *s;
@@ -297,7 +297,7 @@ static void test_side_rungs(void **state)
     (void)state;
     snprintf(rundir, sizeof(rundir), "%s/side", test_dir);
     make_side_run(rundir, &x, metas);
-    assert_int_equal(grader_report_build(x.qs, metas, x.r, NCHAIN,
+    assert_int_equal(grader_ladder_build(x.qs, metas, x.r, NCHAIN,
                                          &x.r[NCHAIN], NSIDE, NULL, NULL, 0,
                                          0, &rep, &err),
                      0);
@@ -353,19 +353,19 @@ static void test_side_rungs(void **state)
     assert_int_equal(s->f.line->dead, 0);
     assert_int_equal(s->dead_both + s->dead_side_only + s->dead_beside_only,
                      0);
-    grader_report_release(&rep);
+    grader_ladder_release(&rep);
 
     /* without the chain's bytes no side rung has a neighbour */
     for (i = 1; i < NCHAIN; i++)
         metas[i].bytes = -1;
-    assert_int_equal(grader_report_build(x.qs, metas, x.r, NCHAIN,
+    assert_int_equal(grader_ladder_build(x.qs, metas, x.r, NCHAIN,
                                          &x.r[NCHAIN], NSIDE, NULL, NULL, 0,
                                          0, &rep, &err),
                      0);
     for (i = 0; i < NSIDE; i++)
         assert_int_equal(rep.sides[i].beside, -1);
     assert_true(rep.rungs[1].pct_bytes == -1.0);
-    grader_report_release(&rep);
+    grader_ladder_release(&rep);
     free_rungs(&x);
 }
 
@@ -375,7 +375,7 @@ static void test_partial(void **state)
 {
     char rundir[128];
     struct rungs x;
-    struct grader_report rep;
+    struct grader_ladder rep;
     struct grader_error err;
     const struct grader_figures *f;
     double lo, hi, d, dlo, dhi;
@@ -388,11 +388,11 @@ static void test_partial(void **state)
     x.r[0] = load_pattern(x.qs, rundir, "BF16", "1111100");
     /* the first five questions only: q0 q1 right, q2..q4 dead */
     x.r[1] = load_pattern(x.qs, rundir, "Q3", "11000");
-    assert_int_equal(grader_report_build(x.qs, none(), x.r, 2, NULL, 0, NULL,
+    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, 2, NULL, 0, NULL,
                                          NULL, 0, 0, &rep, &err),
                      GRADER_EMISSING);
     assert_non_null(strstr(err.file, "Q3.jsonl"));
-    assert_int_equal(grader_report_build(x.qs, none(), x.r, 2, NULL, 0, NULL,
+    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, 2, NULL, 0, NULL,
                                          NULL, 0, GRADER_PARTIAL, &rep, &err),
                      0);
     f = &rep.rungs[1];
@@ -405,7 +405,7 @@ static void test_partial(void **state)
     grader_paired_diff(2, 0, 3, 0, GRADER_Z95, &d, &dlo, &dhi);
     assert_true(f->delta_lo == dlo && f->delta_hi == dhi);
     assert_near(rep.rungs[0].acc, 5.0 / 7.0, 1e-15, "BF16 acc");
-    grader_report_release(&rep);
+    grader_ladder_release(&rep);
     free_rungs(&x);
 }
 
@@ -447,7 +447,7 @@ static void test_repeats(void **state)
 {
     char rundir[128];
     struct rungs x;
-    struct grader_report rep;
+    struct grader_ladder rep;
     struct grader_error err;
     const struct grader_rung *ra[2], *rb[2];
     const struct grader_repeat_line *l;
@@ -466,7 +466,7 @@ static void test_repeats(void **state)
     rb[0] = x.r[2];
     ra[1] = x.r[2];
     rb[1] = x.r[1];
-    assert_int_equal(grader_report_build(x.qs, none(), x.r, 1, NULL, 0, ra,
+    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, 1, NULL, 0, ra,
                                          rb, 2, 0, &rep, &err),
                      0);
     assert_int_equal(rep.nrepeats, 2);
@@ -489,13 +489,13 @@ static void test_repeats(void **state)
     assert_int_equal(l->mismatched_right, 1);
     assert_int_equal(l->right_a, 2);
     assert_int_equal(l->right_b, 3);
-    grader_report_release(&rep);
+    grader_ladder_release(&rep);
 
     /* a run read without its text cannot be compared: an error, and
      * nothing to release */
     notext = load_rows(x.qs, "repeat-3", "Q4_0", rep_b, 0);
     rb[0] = notext;
-    assert_int_equal(grader_report_build(x.qs, none(), x.r, 1, NULL, 0, ra,
+    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, 1, NULL, 0, ra,
                                          rb, 1, 0, &rep, &err),
                      GRADER_EARG);
     assert_null(rep.rungs);
@@ -514,7 +514,7 @@ static void test_out_of_memory(void **state)
 {
     char rundir[128];
     struct rungs x;
-    struct grader_report rep, clean;
+    struct grader_ladder rep, clean;
     struct grader_error err;
     const struct grader_rung *ra[1], *rb[1];
     struct grader_meta metas[NCHAIN + NSIDE];
@@ -532,7 +532,7 @@ static void test_out_of_memory(void **state)
     ra[0] = x.r[x.n - 2];
     rb[0] = x.r[x.n - 1];
     calls = 0;
-    rc = grader_report_build(x.qs, metas, x.r, NCHAIN, &x.r[NCHAIN], NSIDE,
+    rc = grader_ladder_build(x.qs, metas, x.r, NCHAIN, &x.r[NCHAIN], NSIDE,
                              ra, rb, 1, 0, &clean, &err);
     if (rc != 0)
         fail_msg("the build fails without failing allocations: %s",
@@ -543,7 +543,7 @@ static void test_out_of_memory(void **state)
     for (fail_at = 1; fail_at <= total; fail_at++) {
         calls = 0;
         memset(&err, 0, sizeof(err));
-        rc = grader_report_build(x.qs, metas, x.r, NCHAIN, &x.r[NCHAIN],
+        rc = grader_ladder_build(x.qs, metas, x.r, NCHAIN, &x.r[NCHAIN],
                                  NSIDE, ra, rb, 1, 0, &rep, &err);
         if (rc == 0) {
             absorbed++;
@@ -553,7 +553,7 @@ static void test_out_of_memory(void **state)
             for (i = 0; i < NCHAIN; i++)
                 assert_true(rep.rungs[i].meta.bytes ==
                             clean.rungs[i].meta.bytes);
-            grader_report_release(&rep);
+            grader_ladder_release(&rep);
         } else if (rc != GRADER_ENOMEM) {
             fail_msg("failing allocation %ld gave %s: %s", fail_at,
                      grader_err_name(rc), err.text);
@@ -567,7 +567,7 @@ static void test_out_of_memory(void **state)
     assert_true(absorbed * 10 < total);
     print_message("report: %ld allocations failed in turn, %ld absorbed\n",
                   total, absorbed);
-    grader_report_release(&clean);
+    grader_ladder_release(&clean);
     free_rungs(&x);
     assert_int_equal(live, 0);
     grader_set_alloc(NULL, NULL, NULL);

@@ -1,5 +1,5 @@
 /*
- * report.h - every figure of one run folder's report, computed from its
+ * ladder.h - every figure of one run folder's ladder, computed from its
  * rows: the ladder table with its intervals, the autopsy, the side rungs
  * beside the chain, and the repeat checks.
  *
@@ -8,8 +8,8 @@
  * is the same number in REPORT.md, report.json and any script's output.
  * docs/report.md says what each field means.
  */
-#ifndef GRADER_REPORT_H
-#define GRADER_REPORT_H
+#ifndef GRADER_LADDER_H
+#define GRADER_LADDER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,7 +43,7 @@ struct grader_side {
     size_t dead_beside_only;
 };
 
-struct grader_report {
+struct grader_ladder {
     struct grader_bury chain; /* rungs[0] is the reference */
     struct grader_figures *rungs;
     struct grader_bury side;   /* reference + side rungs; nrungs 0 if none */
@@ -66,16 +66,16 @@ struct grader_report {
  * flags: GRADER_PARTIAL as for bury. Errors as grader_bury and
  * grader_repeat; on error nothing needs releasing.
  */
-int grader_report_build(const struct grader_qset *qs,
+int grader_ladder_build(const struct grader_qset *qs,
                         const struct grader_meta *metas,
                         const struct grader_rung *const *chain, size_t nchain,
                         const struct grader_rung *const *side, size_t nside,
                         const struct grader_rung *const *repeat_a,
                         const struct grader_rung *const *repeat_b, size_t nrep,
-                        unsigned flags, struct grader_report *out,
+                        unsigned flags, struct grader_ladder *out,
                         struct grader_error *err);
 
-void grader_report_release(struct grader_report *r);
+void grader_ladder_release(struct grader_ladder *r);
 
 /*
  * The figures of rung i of bury b against its reference, with meta and

@@ -1,13 +1,14 @@
 /*
  * report.c - the figures of one run folder's report.
  */
-#include "report.h"
+#include "ladder.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "stats.h"
+#include "internal.h"
 
 void grader_figures_of(const struct grader_bury *b, size_t i,
                        const struct grader_meta *meta,
@@ -59,7 +60,7 @@ static int figures(const struct grader_bury *b,
 }
 
 /* The chain rung (not the reference) nearest side's bytes, or -1. */
-static long nearest(const struct grader_report *r, long long bytes)
+static long nearest(const struct grader_ladder *r, long long bytes)
 {
     long best = -1;
     long long bestd = 0;
@@ -101,13 +102,13 @@ static void side_graves(struct grader_side *s, const struct grader_rung *ref,
     }
 }
 
-int grader_report_build(const struct grader_qset *qs,
+int grader_ladder_build(const struct grader_qset *qs,
                         const struct grader_meta *metas,
                         const struct grader_rung *const *chain, size_t nchain,
                         const struct grader_rung *const *side, size_t nside,
                         const struct grader_rung *const *repeat_a,
                         const struct grader_rung *const *repeat_b, size_t nrep,
-                        unsigned flags, struct grader_report *out,
+                        unsigned flags, struct grader_ladder *out,
                         struct grader_error *err)
 {
     const struct grader_rung *sr[GRADER_MAX_RUNGS];
@@ -179,11 +180,11 @@ int grader_report_build(const struct grader_qset *qs,
     return 0;
 fail:
     grader__free(sf);
-    grader_report_release(out);
+    grader_ladder_release(out);
     return rc;
 }
 
-void grader_report_release(struct grader_report *r)
+void grader_ladder_release(struct grader_ladder *r)
 {
     grader_bury_release(&r->chain);
     grader_bury_release(&r->side);

@@ -1,14 +1,15 @@
 /*
- * grading.h - what the commands that read rows share (cmd_grade.c):
+ * cmd_grade.h - what the commands that read rows share (cmd_grade.c
+ * defines it; cmd_report.c uses it too):
  * a set of rungs read into one question set, and the checks and messages
  * around reading them.
  */
-#ifndef GRADING_H
-#define GRADING_H
+#ifndef CMD_GRADE_H
+#define CMD_GRADE_H
 
 #include <stddef.h>
 
-#include "../grader/bury.h"
+#include "../grader/grader.h"
 
 /* Rungs one command may read: 16 runs of a 64-rung ladder. */
 #define RUNGSET_MAX 1024
@@ -21,7 +22,7 @@ struct rungset {
 };
 
 /* Read RUNDIR/rows/NAME.jsonl for each name into s (read flags as for
- * grader_rung_read). 0, or the exit status after one line on stderr. */
+ * rowsfile_read). 0, or the exit status after one line on stderr. */
 int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
                  const char **names, size_t n, unsigned flags);
 void rungset_release(struct rungset *s);

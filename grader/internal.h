@@ -1,0 +1,44 @@
+/*
+ * internal.h - what the grader's own files share and nobody else may use:
+ * the allocation hooks' entry points, the error filler, and helpers of
+ * one module used by another. Names carry a double underscore
+ * (grader__), jansson's and libuv's convention for the private side of a
+ * library. Callers outside grader/ include grader.h only
+ * (scripts/check-grader-deps.sh refuses anything else); white-box unit
+ * tests may include this file.
+ */
+#ifndef GRADER_INTERNAL_H
+#define GRADER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* alloc.c: every allocation of the library, so the chaos test can fail
+ * the Nth one (alloc.h sets the hooks). */
+void *grader__malloc(size_t size);
+void *grader__calloc(size_t n, size_t size);
+void *grader__realloc(void *ptr, size_t size);
+void grader__free(void *ptr);
+/* realloc for arrays: fails (NULL, ptr kept) when n * size overflows. */
+void *grader__reallocarray(void *ptr, size_t n, size_t size);
+char *grader__strndup(const char *s, size_t n);
+
+/* error.c: fill err (may be NULL) and return code. text is
+ * printf-style. */
+int grader__fail(struct grader_error *err, int code, const char *file,
+                 long line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* extract.c: a 64-bit hash of a byte string, for hash tables (not for
+ * identity). */
+uint64_t grader__hash64(const char *p, size_t len, uint64_t seed);
+
+/* number.c: skip one currency sign ($ £ € ¥ ₹) at p; its length or 0. */
+size_t grader__currency_len(const char *p, size_t len);
+
+/* stats.c: the median of v[0..n) (reorders v); n must be > 0. */
+double grader__median(float *v, size_t n);
+
+#endif
