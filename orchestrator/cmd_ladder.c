@@ -79,6 +79,8 @@ struct ladder {
     char cfg_sha256[65];  /* its sha256 when the ladder started */
     char **env;           /* ours, and the ladder's pid and progress fd */
     int quiet, stopping, sig;
+    char chunk[4096]; /* every child's progress pipe reads into it: the
+                         reader copies what it takes (progress.h) */
     uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
     uv_timer_t tick;     /* progress: every second on a terminal, else
                             every minute */
@@ -186,11 +188,10 @@ static void tick_cb(uv_timer_t *t)
 
 static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
-    static char chunk[4096];
+    struct job *j = h->data;
 
-    (void)h;
     (void)suggested;
-    *buf = uv_buf_init(chunk, sizeof(chunk));
+    *buf = uv_buf_init(j->l->chunk, sizeof(j->l->chunk));
 }
 
 /* Progress lines from a child (progress.h). */
@@ -728,13 +729,12 @@ int cmd_ladder(int argc, char **argv)
     l->self = self_path;
     l->cfg_path = pos[0];
     {
-        static struct hash_job job; /* 4 KB of path: not on the stack */
-        if (hash_file(&job, pos[0]) != 0) {
-            cli_error("ladder", "%s", job.err);
+        char err[256];
+        if (hash_path(pos[0], l->cfg_sha256, err, sizeof(err)) != 0) {
+            cli_error("ladder", "%s", err);
             rc = EXIT_USAGE;
             goto out;
         }
-        memcpy(l->cfg_sha256, job.hex, sizeof(l->cfg_sha256));
     }
     l->env = child_env();
     /* writes to a terminal or pipe that went away must not kill us */

@@ -145,7 +145,7 @@ static int run_config(const char *path, const char *rung, const char *sha256,
                       const struct config_over *over, const char *gpu,
                       int force, int quiet)
 {
-    static struct hash_job job; /* 4 KB of path: not on the stack */
+    char hex[65], herr[256];
     const char *args[2 * CONFIG_MAX_ARGS];
     const struct config_rung *r = NULL;
     struct run_opts o;
@@ -159,11 +159,12 @@ static int run_config(const char *path, const char *rung, const char *sha256,
         return EXIT_USAGE;
     }
     if (sha256 != NULL &&
-        (hash_file(&job, path) != 0 || strcmp(job.hex, sha256) != 0)) {
+        (hash_path(path, hex, herr, sizeof(herr)) != 0 ||
+         strcmp(hex, sha256) != 0)) {
         cli_error("run",
                   "%s changed since the ladder started (sha256 %.12s..., "
                   "now %.12s...); run the ladder again",
-                  path, sha256, job.hex[0] ? job.hex : "unreadable");
+                  path, sha256, hex[0] ? hex : "unreadable");
         config_release(&c);
         return EXIT_USAGE;
     }

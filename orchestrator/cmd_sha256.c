@@ -14,7 +14,7 @@
 
 int cmd_sha256(int argc, char **argv)
 {
-    static struct hash_job job;
+    char hex[65], err[256];
     int i, rc = EXIT_OK;
 
     if (argc < 2 || argv[1][0] == '-') {
@@ -41,13 +41,13 @@ int cmd_sha256(int argc, char **argv)
             rc = EXIT_USAGE;
             continue;
         }
-        if (hash_file(&job, argv[i]) != 0) {
-            cli_error("sha256", "%s", job.err);
+        if (hash_path(argv[i], hex, err, sizeof(err)) != 0) {
+            cli_error("sha256", "%s", err);
             if (rc == EXIT_OK)
                 rc = EXIT_FAILED;
             continue;
         }
-        printf("%s  %s\n", job.hex, argv[i]);
+        printf("%s  %s\n", hex, argv[i]);
     }
     return rc;
 }

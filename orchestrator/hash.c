@@ -26,6 +26,7 @@ int hash_file(struct hash_job *job, const char *path)
     if (path != job->path) /* the async worker passes job->path itself */
         snprintf(job->path, sizeof(job->path), "%s", path);
     job->err[0] = '\0';
+    job->hex[0] = '\0';
     job->bytes = 0;
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -68,6 +69,20 @@ int hash_file(struct hash_job *job, const char *path)
     free(buf);
     close(fd);
     return ok ? 0 : -1;
+}
+
+int hash_path(const char *path, char *hex, char *err, size_t errsize)
+{
+    /* 4 KB of path inside: on the heap, not the stack */
+    struct hash_job *job = xrealloc(NULL, sizeof(*job));
+    int rc;
+
+    memset(job, 0, sizeof(*job));
+    rc = hash_file(job, path);
+    memcpy(hex, job->hex, sizeof(job->hex));
+    snprintf(err, errsize, "%s", job->err);
+    free(job);
+    return rc;
 }
 
 static void work_cb(uv_work_t *w)

@@ -26,6 +26,10 @@ struct hash_job {
 /* Hash path now, on this thread. Returns 0, or -1 with job->err set. */
 int hash_file(struct hash_job *job, const char *path);
 
+/* The same for a caller that wants only the digest: hex (65 bytes) is
+ * the sha256, or "" with the reason in err. Returns 0 or -1. */
+int hash_path(const char *path, char *hex, char *err, size_t errsize);
+
 /* Hash path on the thread pool; done(job) runs on the loop after. The job
  * is the caller's and must live until then. Returns uv_queue_work's code. */
 int hash_file_async(uv_loop_t *loop, struct hash_job *job, const char *path,

@@ -179,15 +179,19 @@ static int handle_socket(CURL *easy, curl_socket_t fd, int action, void *userp,
     return 0;
 }
 
+/* curl_global_init has run (and curl_global_cleanup has not). libcurl's
+ * global state is process-wide and not thread-safe to set up: graveyard
+ * uses curl from the loop thread only. */
+static int curl_ready;
+
 struct http *http_new(uv_loop_t *loop)
 {
-    static int global;
     struct http *h;
 
-    if (!global) {
+    if (!curl_ready) {
         if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
             return NULL;
-        global = 1;
+        curl_ready = 1;
     }
     h = xrealloc(NULL, sizeof(*h));
     memset(h, 0, sizeof(*h));
@@ -309,4 +313,11 @@ void http_cancel(struct http *h, struct http_req *r)
         h->free_pending = 0;
         http_free(h, h->closed_cb, h->closed_ctx);
     }
+}
+
+void http_global_cleanup(void)
+{
+    if (curl_ready)
+        curl_global_cleanup();
+    curl_ready = 0;
 }

@@ -35,6 +35,10 @@ struct http *http_new(uv_loop_t *loop);
  * callback: the freeing then waits until that callback has returned. */
 void http_free(struct http *h, void (*cb)(void *ctx), void *ctx);
 
+/* libcurl's global cleanup, once every client is freed (runner_run's
+ * end); a later http_new sets it up again. */
+void http_global_cleanup(void);
+
 /*
  * Start a request to url: GET when body is NULL, else POST of body
  * (application/json). timeout_ms bounds the whole transfer (0: none; a

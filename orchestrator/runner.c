@@ -56,6 +56,11 @@
 #define HEALTH_POLL_MS 250
 #define VERSION_MS     30000 /* --version may take this long */
 #define EXIT_WAIT_MS   1000  /* after a broken stream, for the exit */
+#define LOCK_POLL_MS   20    /* files.lock is held for milliseconds */
+#define LOCK_WAIT_MS   60000 /* ... so a minute means something is wrong */
+#define REAP_POLL_MS   50    /* a server left by an earlier run: is it gone? */
+#define REAP_GRACE_MS  5000  /* SIGTERM, then SIGKILL */
+#define REC_BUSY       (-1)  /* record(): files.lock is held by another */
 #define ERRBODY_CAP    65536 /* an HTTP error's body kept */
 /* a reply's content and reasoning, escaped, leave this much of a row for
  * the other fields (the id is at most 256 bytes, 1.5 KiB escaped) */
@@ -101,6 +106,11 @@ struct runner {
     int hash_cached; /* it came from RUNDIR/sha256.cache */
     int lock_fd;     /* RUNDIR/locks/RUNG.lock, held while we run */
     int complete;    /* every question answered and .done written */
+    struct lrow lrow;     /* this rung's ladder.tsv line */
+    uint64_t lock_since;  /* the first try for files.lock */
+    long reaped;          /* a server left by an earlier run, being stopped */
+    int reap_killed;      /* ... and SIGKILLed */
+    uint64_t reap_since;
     char cache_path[4200];
     char version[256];
     char url[64];
@@ -995,8 +1005,8 @@ static json_t *settings(struct runner *r, const char *qhash)
 static int record(struct runner *r, const struct hash_job *job, char *msg,
                   size_t msgsize)
 {
-    static struct hash_job qjob; /* 4 KB of path: not on the stack */
-    static struct lrow lrow;
+    struct lrow *lrow = &r->lrow;
+    char qhex[65];
     json_t *shared, *rung;
     char path[4200];
     int fd, rc, changed;
@@ -1005,22 +1015,24 @@ static int record(struct runner *r, const struct hash_job *job, char *msg,
     fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
     if (fd < 0)
         return files_exit_code(errno);
-    /* the others hold it for milliseconds */
-    if (flock(fd, LOCK_EX) != 0) {
-        snprintf(msg, msgsize, "cannot lock '%.900s': %s", path,
-                 strerror(errno));
+    /* the others hold it for milliseconds: never wait for it on the
+     * loop (a signal must still stop us at once); prepare() tries again */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
         close(fd);
+        if (e == EWOULDBLOCK)
+            return REC_BUSY;
+        snprintf(msg, msgsize, "cannot lock '%.900s': %s", path,
+                 strerror(e));
         return EXIT_FAILED;
     }
     if (!r->hash_cached &&
         sha_cache_put(r->cache_path, r->o->model, job->hex, msg, msgsize))
         say(r, "%s", msg); /* only a cache: the run goes on */
     rc = EXIT_USAGE;
-    if (hash_file(&qjob, r->o->questions) != 0) {
-        snprintf(msg, msgsize, "%s", qjob.err);
+    if (hash_path(r->o->questions, qhex, msg, msgsize) != 0)
         goto out;
-    }
-    shared = settings(r, qjob.hex);
+    shared = settings(r, qhex);
     rung = json_pack(
         "{s:s,s:I,s:s,s:I,s:i,s:o}", "model", r->o->model, "bytes",
         (json_int_t)job->bytes, "sha256", job->hex, "ctx",
@@ -1037,12 +1049,12 @@ static int record(struct runner *r, const struct hash_job *job, char *msg,
     json_decref(rung);
     if (changed != 0)
         goto out; /* a setting differs: bad input, whatever the rung's state */
-    snprintf(lrow.rung, sizeof(lrow.rung), "%s", r->o->rung);
-    snprintf(lrow.file, sizeof(lrow.file), "%s", r->o->model);
-    lrow.bytes = job->bytes;
-    memcpy(lrow.sha256, job->hex, sizeof(lrow.sha256));
+    snprintf(lrow->rung, sizeof(lrow->rung), "%s", r->o->rung);
+    snprintf(lrow->file, sizeof(lrow->file), "%s", r->o->model);
+    lrow->bytes = job->bytes;
+    memcpy(lrow->sha256, job->hex, sizeof(lrow->sha256));
     rundir_path(path, sizeof(path), r->o->rundir, RD_LADDER_TSV, NULL);
-    rc = ladderfile_upsert(path, &lrow, msg, msgsize) != 0
+    rc = ladderfile_upsert(path, lrow, msg, msgsize) != 0
              ? files_exit_code(errno)
              : 0;
 out:
@@ -1076,21 +1088,89 @@ static void begin(struct runner *r)
     feed(r, &ev);
 }
 
-static void hashed(struct hash_job *job)
+/* The stale server is gone (or was never there): libcurl, the server's
+ * environment, then nvidia-smi's "before" figure and the rung begins. */
+static void ready_to_start(struct runner *r)
 {
-    struct runner *r = job->ctx;
-    char msg[1024];
-    long stale;
-    int rc;
-
-    r->hashing = 0;
-    if (r->ended || r->rung.state != RS_IDLE)
-        return;
-    if (job->err[0] != '\0') {
-        fail(r, EXIT_USAGE, "%s", job->err);
+    r->http = http_new(&r->loop);
+    if (r->http == NULL) {
+        fail(r, EXIT_FAILED, "libcurl did not start");
         return;
     }
-    if ((rc = record(r, job, msg, sizeof(msg))) != 0) {
+    r->env = server_env(r);
+    start_probe(r, 0, begin);
+}
+
+static void reap_again(uv_timer_t *t);
+
+/*
+ * A server an earlier run left (RUNG.server.pid names it, and it is
+ * still that process): SIGTERM to its group, SIGKILL after REAP_GRACE_MS,
+ * asked again every REAP_POLL_MS on the loop, so that a signal to us is
+ * still seen at once.
+ */
+static void reap(struct runner *r)
+{
+    char msg[1024];
+    long pid = pidfile_find(r->pid_path, msg, sizeof(msg));
+    uint64_t now = uv_now(&r->loop);
+
+    if (pid < 0) {
+        fail(r, files_exit_code(errno), "%s", msg);
+        return;
+    }
+    if (pid == 0) {
+        if (r->reaped > 0)
+            say(r, "stopped server pid %ld left by an earlier run", r->reaped);
+        ready_to_start(r);
+        return;
+    }
+    if (r->reaped == 0) {
+        r->reaped = pid;
+        r->reap_since = now;
+        kill((pid_t)-pid, SIGTERM);
+    } else if (now - r->reap_since >= REAP_GRACE_MS + 1000) {
+        say(r, "server pid %ld left by an earlier run is still there a "
+               "second after SIGKILL; going on",
+            pid);
+        unlink(r->pid_path);
+        ready_to_start(r);
+        return;
+    } else if (now - r->reap_since >= REAP_GRACE_MS && !r->reap_killed) {
+        r->reap_killed = 1;
+        kill((pid_t)-pid, SIGKILL);
+    }
+    uv_timer_start(&r->timer, reap_again, REAP_POLL_MS, 0);
+}
+
+static void reap_again(uv_timer_t *t)
+{
+    reap(t->data);
+}
+
+static void prepare_again(uv_timer_t *t);
+
+/* The model is hashed: record it under files.lock (tried again every
+ * LOCK_POLL_MS while another graveyard holds it), then a finished rung
+ * prints its summary, and any other opens its log and stops a server an
+ * earlier run left. */
+static void prepare(struct runner *r)
+{
+    const struct hash_job *job = &r->model_hash;
+    char msg[1024];
+    int rc = record(r, job, msg, sizeof(msg));
+
+    if (rc == REC_BUSY) {
+        if (uv_now(&r->loop) - r->lock_since < LOCK_WAIT_MS) {
+            uv_timer_start(&r->timer, prepare_again, LOCK_POLL_MS, 0);
+            return;
+        }
+        rundir_path(msg, sizeof(msg), r->o->rundir, RD_FILES_LOCK, NULL);
+        fail(r, EXIT_FAILED, "'%s' was held by another process for %d s",
+             msg, LOCK_WAIT_MS / 1000);
+        return;
+    }
+    if (rc != 0) {
         fail(r, rc, "%s", msg);
         return;
     }
@@ -1108,20 +1188,27 @@ static void hashed(struct hash_job *job)
         return;
     }
     r->log_open = 1;
-    stale = pidfile_reap(r->pid_path, 5000, msg, sizeof(msg));
-    if (stale < 0) {
-        fail(r, files_exit_code(errno), "%s", msg);
+    reap(r);
+}
+
+static void prepare_again(uv_timer_t *t)
+{
+    prepare(t->data);
+}
+
+static void hashed(struct hash_job *job)
+{
+    struct runner *r = job->ctx;
+
+    r->hashing = 0;
+    if (r->ended || r->rung.state != RS_IDLE)
+        return;
+    if (job->err[0] != '\0') {
+        fail(r, EXIT_USAGE, "%s", job->err);
         return;
     }
-    if (stale > 0)
-        say(r, "stopped server pid %ld left by an earlier run", stale);
-    r->http = http_new(&r->loop);
-    if (r->http == NULL) {
-        fail(r, EXIT_FAILED, "libcurl did not start");
-        return;
-    }
-    r->env = server_env(r);
-    start_probe(r, 0, begin);
+    r->lock_since = uv_now(&r->loop);
+    prepare(r);
 }
 
 static void signal_cb(uv_signal_t *h, int signum)
@@ -1506,6 +1593,7 @@ out:
             fprintf(stderr, "graveyard run %s: a handle was left open\n",
                     o->rung);
     }
+    http_global_cleanup();
     free(r);
     return code;
 }

@@ -67,34 +67,13 @@ int pidfile_write(const char *path, pid_t pid, char *msg, size_t msgsize)
     return outfile_write(path, text, strlen(text), msg, msgsize);
 }
 
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
-
-/* Wait until pid is gone or was replaced, at most ms. 1 if gone. */
-static int gone_within(pid_t pid, long long start, long ms)
-{
-    for (long t = 0; t <= ms; t += 50) {
-        if (pidfile_start_time(pid) != start)
-            return 1;
-        sleep_ms(50);
-    }
-    return 0;
-}
-
-long pidfile_reap(const char *path, unsigned grace_ms, char *msg,
-                  size_t msgsize)
+long pidfile_find(const char *path, char *msg, size_t msgsize)
 {
     char text[256], boot[64], file_boot[64] = "";
     long pid = 0;
     long long start = -1;
     int fd = files_open(path, O_RDONLY, 0, msg, msgsize);
     ssize_t n;
-    long stopped = 0;
 
     if (fd < 0)
         return errno == ENOENT ? 0 : -1;
@@ -103,22 +82,15 @@ long pidfile_reap(const char *path, unsigned grace_ms, char *msg,
     text[n > 0 ? n : 0] = '\0';
     boot_id(boot, sizeof(boot));
     /* an old file holds the pid alone: its process cannot be told from
-     * another, so it is never stopped */
+     * another, so it is never named */
     if (sscanf(text, "%ld %lld %63s", &pid, &start, file_boot) == 3 &&
         pid > 1 && start >= 0 && boot[0] && strcmp(boot, file_boot) == 0 &&
-        pidfile_start_time((pid_t)pid) == start) {
-        /* our server had a session of its own: its group is its pid */
-        kill((pid_t)-pid, SIGTERM);
-        if (!gone_within((pid_t)pid, start, (long)grace_ms)) {
-            kill((pid_t)-pid, SIGKILL);
-            gone_within((pid_t)pid, start, 1000);
-        }
-        stopped = pid;
-    }
+        pidfile_start_time((pid_t)pid) == start)
+        return pid;
     if (unlink(path) != 0 && errno != ENOENT) {
         snprintf(msg, msgsize, "cannot remove '%s': %s", path,
                  strerror(errno));
         return -1;
     }
-    return stopped;
+    return 0;
 }

@@ -23,14 +23,15 @@
 int pidfile_write(const char *path, pid_t pid, char *msg, size_t msgsize);
 
 /*
- * Read path and, when it names a process of this boot that is still the
- * one recorded, stop its process group (SIGTERM, then SIGKILL after
- * grace_ms; this waits at most grace_ms + 1 s). The file is removed.
- * Returns the pid stopped, 0 when there was none to stop, -1 with a
- * message when the file cannot be read or removed.
+ * Read path: when it names a process of this boot that is still the one
+ * recorded, its pid (the server had a session of its own, so its process
+ * group is that pid too). Otherwise 0, and the file is removed; -1 with a
+ * message when the file cannot be read or removed. Nothing is signalled
+ * and nothing waits: the caller stops the group and asks again on a
+ * timer until the answer is 0 (runner.c), so a pid the kernel gives to
+ * another process meanwhile is never signalled.
  */
-long pidfile_reap(const char *path, unsigned grace_ms, char *msg,
-                  size_t msgsize);
+long pidfile_find(const char *path, char *msg, size_t msgsize);
 
 /* A process's start time in clock ticks since boot, or -1 when it is
  * gone (a zombie counts as gone). */

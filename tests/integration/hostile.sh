@@ -97,6 +97,31 @@ case_stale_identity() {
     true
 }
 
+# 3b. A left server that ignores SIGTERM: stopped with SIGKILL after the
+# grace, and meanwhile a SIGTERM to graveyard is seen at once (the wait is
+# on the loop, never a sleep in a callback).
+case_stale_stubborn() {
+    local d=$work/stubborn srv pid rc t0
+    mkdir -p "$d"
+    setsid bash -c 'trap "" TERM; exec sleep 300' >/dev/null 2>&1 &
+    srv=$!
+    wait_for 5 '[ "$(readlink /proc/$srv/exe)" = "$(readlink -f "$(command -v sleep)")" ]'
+    echo "$srv $(start_time $srv) $(boot_id)" >"$d/Q4_0.server.pid"
+    $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 >/dev/null 2>"$work/err" &
+    pid=$!
+    sleep 1
+    t0=$(date +%s%N)
+    kill -TERM $pid
+    rc=0; wait $pid || rc=$?
+    [ $rc = 143 ] || fail "SIGTERM while a left server was stopped: exit $rc $(cat "$work/err")"
+    [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 1000 ] || fail "SIGTERM took $(( ($(date +%s%N) - t0) / 1000000 )) ms to be seen"
+    kill -0 $srv 2>/dev/null || fail "the stubborn process went on SIGTERM?"
+    # the whole wait: SIGKILL after the grace, then the run goes on
+    $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 >/dev/null 2>"$work/err" || fail "exit $?: $(cat "$work/err")"
+    grep -q "stopped server pid $srv left by an earlier run" "$work/err" || fail "not stopped: $(cat "$work/err")"
+    gone_within 2 "$srv" || { fail "the stubborn process is alive"; kill -KILL $srv; }
+}
+
 # 4. A server that sends bytes but no tokens (comments, empty events) has
 # hung: it is restarted, and after 3 times the question gets a "hung" row.
 case_trickle() {
@@ -435,7 +460,7 @@ JSON
     true
 }
 
-cases=${*:-child_kill kill_group kill_ladder_only stale_identity trickle deadline hung_tools done_settings named_faults disk_full symlinks host secrets paths nothing_written ladder_input ranges log_cap_rung ladder_gone newcomer}
+cases=${*:-child_kill kill_group kill_ladder_only stale_identity stale_stubborn trickle deadline hung_tools done_settings named_faults disk_full symlinks host secrets paths nothing_written ladder_input ranges log_cap_rung ladder_gone newcomer}
 for c in $cases; do
     ok=1
     "case_$c"

@@ -328,8 +328,9 @@ static void test_disk_words(void **state)
     assert_int_equal(files_exit_code(ELOOP), 2);
 }
 
-/* A pid file stops the very process it names, and not one that got its
- * pid since (another start time) or one of another boot. */
+/* A pid file names the very process it was written for, and not one
+ * that got its pid since (another start time) or one of another boot;
+ * once that process is gone it names none and is removed. */
 static void test_pidfile_identity(void **state)
 {
     char path[128], msg[256], boot[64];
@@ -354,23 +355,26 @@ static void test_pidfile_identity(void **state)
     f = fopen(path, "w");
     fprintf(f, "%ld 1 %s\n", (long)p, boot);
     fclose(f);
-    assert_int_equal(pidfile_reap(path, 500, msg, sizeof(msg)), 0);
-    assert_int_equal(kill(p, 0), 0);
+    assert_int_equal(pidfile_find(path, msg, sizeof(msg)), 0);
     assert_int_equal(access(path, F_OK), -1);
     /* the same pid and start time, another boot: left alone */
     f = fopen(path, "w");
     fprintf(f, "%ld %lld 00000000-0000-0000-0000-000000000000\n", (long)p,
             pidfile_start_time(p));
     fclose(f);
-    assert_int_equal(pidfile_reap(path, 500, msg, sizeof(msg)), 0);
-    assert_int_equal(kill(p, 0), 0);
-    /* what pidfile_write records: stopped */
+    assert_int_equal(pidfile_find(path, msg, sizeof(msg)), 0);
+    /* what pidfile_write records: named, and the file stays */
     assert_int_equal(pidfile_write(path, p, msg, sizeof(msg)), 0);
-    assert_int_equal(pidfile_reap(path, 2000, msg, sizeof(msg)), (long)p);
+    assert_int_equal(pidfile_find(path, msg, sizeof(msg)), (long)p);
+    assert_int_equal(pidfile_find(path, msg, sizeof(msg)), (long)p);
+    assert_int_equal(access(path, F_OK), 0);
+    /* gone (reaped, as its own parent would): none, and removed */
+    assert_int_equal(kill(-p, SIGTERM), 0);
     waitpid(p, NULL, 0);
-    assert_int_equal(kill(p, 0), -1);
+    assert_int_equal(pidfile_find(path, msg, sizeof(msg)), 0);
+    assert_int_equal(access(path, F_OK), -1);
     /* no file: nothing to do */
-    assert_int_equal(pidfile_reap(path, 500, msg, sizeof(msg)), 0);
+    assert_int_equal(pidfile_find(path, msg, sizeof(msg)), 0);
 }
 
 int main(void)

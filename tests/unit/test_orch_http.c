@@ -181,5 +181,8 @@ int main(void)
         cmocka_unit_test(test_request_and_free_in_callback),
         cmocka_unit_test(test_refused),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+
+    http_global_cleanup(); /* what LeakSanitizer would otherwise see */
+    return failed;
 }
