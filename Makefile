@@ -68,7 +68,7 @@ LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
 FAKE       := $(BUILD)/fake-llama-server
 
-.PHONY: all check unit golden check-grader-deps check-rundir-deps fuzz \
+.PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench deps demo clean lint valgrind install
 
 all: $(GRAVEYARD) $(FAKE)
@@ -162,7 +162,8 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 	    $(LIBRUNDIR) $(LIBGRADER) $(LIBUTIL) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
-check: $(GRAVEYARD) $(FAKE) $(UNIT_BIN) check-grader-deps check-rundir-deps
+check: $(GRAVEYARD) $(FAKE) $(UNIT_BIN) check-grader-deps check-rundir-deps \
+        check-size
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
 
 unit: $(UNIT_BIN)
@@ -178,6 +179,10 @@ golden: $(GRAVEYARD)
 check-rundir-deps: $(LIBRUNDIR) $(LIBUTIL)
 	@sh scripts/check-rundir-deps.sh $(LIBRUNDIR) $(LIBUTIL) \
 	    "$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS)" "$(JANSSON_LIBS)"
+
+# No function over 80 statements or 150 lines (scripts/check-size.sh).
+check-size:
+	sh scripts/check-size.sh "$(ORCH_CFLAGS)"
 
 check-grader-deps: $(LIBGRADER)
 	@sh scripts/check-grader-deps.sh $(LIBGRADER) "$(CC) $(BASEFLAGS)" \

@@ -456,137 +456,183 @@ static const char *small_string(struct scan *x, const char *p, char *buf,
     return q;
 }
 
+/* "id": a non-empty string of at most GRADER_ID_MAX bytes, no NUL. */
+static const char *id_value(struct scan *x, const char *p)
+{
+    const char *q;
+    size_t n;
+    int over;
+
+    if (*p == 'n')
+        return word(&x->c, p, "null");
+    if (*p != '"')
+        return type_error(x, F_ID, "a non-empty string");
+    if ((q = small_string(x, p, x->s->id, &n, &over)) == NULL)
+        return NULL;
+    if (over || n == 0 || n > GRADER_ID_MAX ||
+        memchr(x->s->id, '\0', n) != NULL)
+        return type_error(x, F_ID, "a non-empty string of at most 256 bytes");
+    x->row->id = x->s->id;
+    x->row->id_len = n;
+    return q;
+}
+
+/* "reference": a string, or an integer written as one. */
+static const char *ref_value(struct scan *x, const char *p)
+{
+    struct grader_row *r = x->row;
+    const char *q;
+    size_t n;
+    int over, is_int;
+
+    if (*p == '"') {
+        if ((q = small_string(x, p, x->s->ref, &n, &over)) == NULL)
+            return NULL;
+        if (over)
+            return type_error(x, F_REFERENCE, "a string of at most 511 bytes");
+        r->ref = x->s->ref;
+        r->ref_len = n;
+        r->ref_is_string = 1;
+        return q;
+    }
+    if (*p == 'n')
+        return word(&x->c, p, "null");
+    if ((q = number(&x->c, p, &is_int)) == NULL)
+        return NULL;
+    if (!is_int || q - p >= 21)
+        return type_error(x, F_REFERENCE, "a string such as \"70000\"");
+    memcpy(x->s->ref, p, (size_t)(q - p));
+    x->s->ref[q - p] = '\0';
+    r->ref = x->s->ref;
+    r->ref_len = (size_t)(q - p);
+    r->ref_is_string = 0;
+    return q;
+}
+
+/* "finish_reason" (only whether it is "length" is kept) and "error"
+ * (only whether there is one): a string or null. */
+static const char *finish_or_error(struct scan *x, enum field f, const char *p)
+{
+    struct grader_row *r = x->row;
+    char *fin = x->s->small;
+    const char *q;
+    size_t n;
+    int esc, over;
+
+    if (*p == 'n') {
+        if (f == F_FINISH)
+            r->finish_length = 0;
+        else
+            r->has_error = 0;
+        return word(&x->c, p, "null");
+    }
+    if (*p != '"')
+        return type_error(x, f, "a string or null");
+    if (f == F_ERROR) {
+        r->has_error = 1;
+        return string(&x->c, p, NULL, &esc);
+    }
+    if ((q = small_string(x, p, fin, &n, &over)) == NULL)
+        return NULL;
+    r->finish_length = !over && n == 6 && memcmp(fin, "length", 6) == 0;
+    return q;
+}
+
+/* "truncated": true, false or null. */
+static const char *truncated_value(struct scan *x, const char *p)
+{
+    if (*p == 't') {
+        x->row->truncated = 1;
+        return word(&x->c, p, "true");
+    }
+    if (*p == 'f' || *p == 'n') {
+        x->row->truncated = 0;
+        return word(&x->c, p, *p == 'f' ? "false" : "null");
+    }
+    return type_error(x, F_TRUNCATED, "true or false");
+}
+
+/* "completion_tokens" (a non-negative integer) and "decode_tps" (a
+ * non-negative number), or null (-1). */
+static const char *number_value(struct scan *x, enum field f, const char *p)
+{
+    struct grader_row *r = x->row;
+    char num[32], *digits;
+    const char *q;
+    int is_int;
+
+    if (*p == 'n') {
+        if (f == F_TOKENS)
+            r->tokens = -1;
+        else
+            r->tps = -1;
+        return word(&x->c, p, "null");
+    }
+    if (*p != '-' && (*p < '0' || *p > '9'))
+        return type_error(x, f,
+                          f == F_TOKENS ? "a non-negative integer or null"
+                                        : "a non-negative number or null");
+    if ((q = number(&x->c, p, &is_int)) == NULL)
+        return NULL;
+    /* the line has no terminator: convert a copy, on the stack when
+     * short, else in a buffer kept from row to row */
+    digits = num;
+    if ((size_t)(q - p) >= sizeof(num)) {
+        if (is_int)
+            /* more than 31 digits: beyond any integer jansson holds */
+            return type_error(x, f, "a non-negative integer or null");
+        if ((size_t)(q - p) >= x->s->numcap) {
+            char *b = grader__realloc(x->s->num, (size_t)(q - p) + 1);
+            if (b == NULL) {
+                x->c.nomem = 1;
+                return fail(&x->c, p, "out of memory");
+            }
+            x->s->num = b;
+            x->s->numcap = (size_t)(q - p) + 1;
+        }
+        digits = x->s->num;
+    }
+    memcpy(digits, p, (size_t)(q - p));
+    digits[q - p] = '\0';
+    if (f == F_TOKENS) {
+        long long v;
+        errno = 0;
+        v = strtoll(digits, NULL, 10);
+        if (!is_int || v < 0 || errno != 0)
+            return type_error(x, f, "a non-negative integer or null");
+        r->tokens = v;
+    } else {
+        double v = strtod(digits, NULL);
+        if (v < 0 || !isfinite(v))
+            return type_error(x, f, "a non-negative number or null");
+        r->tps = v;
+    }
+    return q;
+}
+
 static const char *value(struct scan *x, enum field f, const char *p)
 {
     struct grader_row *r = x->row;
-    char *fin = x->s->small, num[32], *digits;
-    const char *q;
-    int esc, is_int, over;
-    size_t n;
 
     if (p >= x->c.end)
         return fail(&x->c, p, "unexpected end of row");
     switch (f) {
     case F_ID:
-        if (*p == 'n')
-            return word(&x->c, p, "null");
-        if (*p != '"')
-            return type_error(x, f, "a non-empty string");
-        if ((q = small_string(x, p, x->s->id, &n, &over)) == NULL)
-            return NULL;
-        if (over || n == 0 || n > GRADER_ID_MAX ||
-            memchr(x->s->id, '\0', n) != NULL)
-            return type_error(x, f,
-                              "a non-empty string of at most 256 "
-                              "bytes");
-        r->id = x->s->id;
-        r->id_len = n;
-        return q;
+        return id_value(x, p);
     case F_REFERENCE:
-        if (*p == '"') {
-            if ((q = small_string(x, p, x->s->ref, &n, &over)) == NULL)
-                return NULL;
-            if (over)
-                return type_error(x, f, "a string of at most 511 bytes");
-            r->ref = x->s->ref;
-            r->ref_len = n;
-            r->ref_is_string = 1;
-            return q;
-        }
-        if (*p == 'n')
-            return word(&x->c, p, "null");
-        if ((q = number(&x->c, p, &is_int)) == NULL)
-            return NULL;
-        if (!is_int || q - p >= 21)
-            return type_error(x, f, "a string such as \"70000\"");
-        memcpy(x->s->ref, p, (size_t)(q - p));
-        x->s->ref[q - p] = '\0';
-        r->ref = x->s->ref;
-        r->ref_len = (size_t)(q - p);
-        r->ref_is_string = 0;
-        return q;
+        return ref_value(x, p);
     case F_CONTENT:
         return text_value(x, p, 0, &r->content, &r->content_len);
     case F_REASONING:
         return text_value(x, p, 1, &r->reasoning, &r->reasoning_len);
     case F_FINISH:
     case F_ERROR:
-        if (*p == 'n') {
-            if (f == F_FINISH)
-                r->finish_length = 0;
-            else
-                r->has_error = 0;
-            return word(&x->c, p, "null");
-        }
-        if (*p != '"')
-            return type_error(x, f, "a string or null");
-        if (f == F_ERROR) {
-            r->has_error = 1;
-            return string(&x->c, p, NULL, &esc);
-        }
-        if ((q = small_string(x, p, fin, &n, &over)) == NULL)
-            return NULL;
-        r->finish_length = !over && n == 6 && memcmp(fin, "length", 6) == 0;
-        return q;
+        return finish_or_error(x, f, p);
     case F_TRUNCATED:
-        if (*p == 't') {
-            r->truncated = 1;
-            return word(&x->c, p, "true");
-        }
-        if (*p == 'f' || *p == 'n') {
-            r->truncated = 0;
-            return word(&x->c, p, *p == 'f' ? "false" : "null");
-        }
-        return type_error(x, f, "true or false");
+        return truncated_value(x, p);
     case F_TOKENS:
     case F_TPS:
-        if (*p == 'n') {
-            if (f == F_TOKENS)
-                r->tokens = -1;
-            else
-                r->tps = -1;
-            return word(&x->c, p, "null");
-        }
-        if (*p != '-' && (*p < '0' || *p > '9'))
-            return type_error(x, f,
-                              f == F_TOKENS ? "a non-negative integer or null"
-                                            : "a non-negative number or null");
-        if ((q = number(&x->c, p, &is_int)) == NULL)
-            return NULL;
-        /* the line has no terminator: convert a copy, on the stack when
-         * short, else in a buffer kept from row to row */
-        digits = num;
-        if ((size_t)(q - p) >= sizeof(num)) {
-            if (is_int)
-                /* more than 31 digits: beyond any integer jansson holds */
-                return type_error(x, f, "a non-negative integer or null");
-            if ((size_t)(q - p) >= x->s->numcap) {
-                char *b = grader__realloc(x->s->num, (size_t)(q - p) + 1);
-                if (b == NULL) {
-                    x->c.nomem = 1;
-                    return fail(&x->c, p, "out of memory");
-                }
-                x->s->num = b;
-                x->s->numcap = (size_t)(q - p) + 1;
-            }
-            digits = x->s->num;
-        }
-        memcpy(digits, p, (size_t)(q - p));
-        digits[q - p] = '\0';
-        if (f == F_TOKENS) {
-            long long v;
-            errno = 0;
-            v = strtoll(digits, NULL, 10);
-            if (!is_int || v < 0 || errno != 0)
-                return type_error(x, f, "a non-negative integer or null");
-            r->tokens = v;
-        } else {
-            double v = strtod(digits, NULL);
-            if (v < 0 || !isfinite(v))
-                return type_error(x, f, "a non-negative number or null");
-            r->tps = v;
-        }
-        return q;
+        return number_value(x, f, p);
     case F_OTHER:
         break;
     }

@@ -79,8 +79,8 @@ struct ladder {
     char cfg_sha256[65];  /* its sha256 when the ladder started */
     char **env;           /* ours, and the ladder's pid and progress fd */
     int quiet, stopping, sig;
-    char chunk[4096]; /* every child's progress pipe reads into it: the
-                         reader copies what it takes (progress.h) */
+    char chunk[4096];    /* every child's progress pipe reads into it: the
+                            reader copies what it takes (progress.h) */
     uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
     uv_timer_t tick;     /* progress: every second on a terminal, else
                             every minute */
@@ -600,12 +600,239 @@ static char **child_env(void)
 
 static char self_path[4096];
 
+/* The jobs: each rung once (or once per GPU with --replicate), those of
+ * another shard or left out by --only marked J_OTHER. 0 or the exit
+ * status. */
+static int plan_jobs(struct ladder *l, const char *cfg, const char **only,
+                     size_t nonly, long si, long sn, int replicate)
+{
+    size_t i, k, n;
+
+    for (i = 0; i < nonly; i++) {
+        for (k = 0; k < l->c.nrungs && strcmp(l->c.rungs[k].name, only[i]);
+             k++)
+            ;
+        if (k == l->c.nrungs) {
+            cli_error("ladder", "--only %s: no such rung in '%s'", only[i],
+                      cfg);
+            return EXIT_USAGE;
+        }
+    }
+    l->ngpus = l->c.ngpus;
+    if (replicate && l->ngpus == 0) {
+        cli_error("ladder", "--replicate needs GPUs (gpus in the config, or "
+                            "--gpus)");
+        return EXIT_USAGE;
+    }
+    n = l->c.nrungs * (replicate ? l->ngpus : 1);
+    l->jobs = xrealloc(NULL, n * sizeof(*l->jobs));
+    memset(l->jobs, 0, n * sizeof(*l->jobs));
+    for (i = 0; i < n; i++) {
+        struct job *j = &l->jobs[l->njobs++];
+        size_t g = i / l->c.nrungs;
+        j->l = l;
+        j->rung = &l->c.rungs[i % l->c.nrungs];
+        j->gpu = -1;
+        j->pin = replicate ? (int)g : -1;
+        if (replicate)
+            rundir_gpu_dir(j->run_dir, sizeof(j->run_dir), l->c.run_dir,
+                           l->c.gpus[g]);
+        else
+            snprintf(j->run_dir, sizeof(j->run_dir), "%s", l->c.run_dir);
+        j->state = (long)i % sn == si ? J_PENDING : J_OTHER;
+        for (k = 0; k < nonly && strcmp(only[k], j->rung->name); k++)
+            ;
+        if (nonly > 0 && k == nonly)
+            j->state = J_OTHER;
+    }
+    return 0;
+}
+
+/* Before any model loads: the pinned build answers --version with the
+ * version the config names (a hang is killed); our own binary and the
+ * config's sha256 for the children. 0 or the exit status. */
+static int check_build(struct ladder *l, const char *cfg, char *version,
+                       size_t size)
+{
+    char status[64], err[256];
+    ssize_t len;
+    int rc = spawn_version(l->c.binary, VERSION_MS, version, size);
+
+    if (version[0] == '\0') {
+        cli_error("ladder",
+                  "'%s --version' gave no 'version:' line (%s): is it "
+                  "a llama-server?",
+                  l->c.binary, spawn_status_text(rc, status, sizeof(status)));
+        return rc == SPAWN_ETIMEDOUT ? EXIT_FAILED : EXIT_USAGE;
+    }
+    if (l->c.version && strcmp(version, l->c.version) != 0) {
+        cli_error("ladder", "%s: server.version is '%s' but '%s' says '%s'",
+                  cfg, l->c.version, l->c.binary, version);
+        return EXIT_USAGE;
+    }
+    len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+    if (len <= 0) {
+        cli_error("ladder", "cannot find its own binary: %s", strerror(errno));
+        return EXIT_FAILED;
+    }
+    self_path[len] = '\0';
+    l->self = self_path;
+    l->cfg_path = cfg;
+    if (hash_path(cfg, l->cfg_sha256, err, sizeof(err)) != 0) {
+        cli_error("ladder", "%s", err);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Run the rungs on the loop until none is running. 0, or EXIT_FAILED
+ * when libuv cannot start. */
+static int run_rungs(struct ladder *l)
+{
+    static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
+    size_t i, k;
+
+    if (uv_loop_init(&l->loop) != 0) {
+        cli_error("ladder", "libuv did not start");
+        return EXIT_FAILED;
+    }
+    l->loop.data = l;
+    for (i = 0; i < 3; i++) {
+        uv_signal_init(&l->loop, &l->sigs[i]);
+        l->sigs[i].data = l;
+        uv_signal_start(&l->sigs[i], signal_cb, signums[i]);
+    }
+    uv_timer_init(&l->loop, &l->tick);
+    l->tick.data = l;
+    l->last_plain = uv_now(&l->loop);
+    uv_timer_start(&l->tick, tick_cb, 1000, 1000);
+    schedule(l);
+    /* the signal handles keep the loop alive: run until no child is */
+    while (uv_run(&l->loop, UV_RUN_ONCE)) {
+        size_t running = 0;
+        for (i = 0; i < l->njobs; i++)
+            running += l->jobs[i].state == J_RUNNING;
+        if (running == 0 && l->stopping != 2) {
+            if (!l->stopping)
+                for (k = 0; k < 3; k++)
+                    uv_close((uv_handle_t *)&l->sigs[k], NULL);
+            uv_close((uv_handle_t *)&l->tick, NULL);
+            l->stopping = 2;
+        }
+    }
+    if (uv_loop_close(&l->loop) != 0)
+        cli_error("ladder", "a handle was left open");
+    return 0;
+}
+
+/* The "finished: ...; failed: ..." line; counts the jobs by how they
+ * ended. */
+static void tally(struct ladder *l, int *failed, int *bad, int *busy)
+{
+    struct buf done = {0}, badl = {0};
+    size_t i;
+
+    buf_append(&done, "", 0);
+    buf_append(&badl, "", 0);
+    for (i = 0; i < l->njobs; i++) {
+        const struct job *j = &l->jobs[i];
+        *failed += j->state == J_FAILED;
+        *bad += j->state == J_BAD;
+        *busy += j->state == J_BUSY;
+        if (j->state == J_DONE || j->state == J_FAILED || j->state == J_BAD) {
+            struct buf *b = j->state == J_DONE ? &done : &badl;
+            buf_puts(b, b->len ? ", " : "");
+            buf_puts(b, j->rung->name);
+        }
+    }
+    note(l, "finished: %s; failed: %s", done.len ? done.p : "none",
+         badl.len ? badl.p : "none");
+    buf_release(&done);
+    buf_release(&badl);
+}
+
+/* --replicate: bury each GPU's folder that is whole, then compare them
+ * when all are. */
+static int bury_replicas(struct ladder *l, const char *again)
+{
+    char dir[4200];
+    int whole = 1, rc = EXIT_OK;
+
+    for (size_t i = 0; i < l->ngpus && rc == EXIT_OK; i++) {
+        rundir_gpu_dir(dir, sizeof(dir), l->c.run_dir, l->c.gpus[i]);
+        if (all_done(&l->c, dir))
+            rc = bury_all(l, dir);
+        else
+            whole = 0;
+    }
+    if (rc == EXIT_OK && !whole)
+        fprintf(stderr,
+                "graveyard ladder: this share is done; run the same command "
+                "again to bury every GPU's ladder: %s\n",
+                again);
+    else if (rc == EXIT_OK)
+        rc = compare_gpus(l);
+    return rc;
+}
+
+/* After the loop: what to say and the exit status; the bury when every
+ * rung is done. */
+static int the_end(struct ladder *l, const char *cfg, int replicate,
+                   const char *again)
+{
+    int failed = 0, bad = 0, busy = 0;
+
+    if (l->sig) {
+        fprintf(stderr, "graveyard ladder: to resume: %s\n", again);
+        return 128 + l->sig;
+    }
+    tally(l, &failed, &bad, &busy);
+    if (bad) {
+        fprintf(stderr,
+                "graveyard ladder: %d rung(s) refused their input (the "
+                "errors are above); fix that, then run: %s\n",
+                bad, again);
+        return EXIT_USAGE;
+    }
+    if (failed) {
+        fprintf(stderr,
+                "graveyard ladder: %d rung(s) failed; run the same "
+                "command to resume: %s\n",
+                failed, again);
+        return EXIT_FAILED;
+    }
+    if (replicate)
+        return bury_replicas(l, again);
+    if (all_done(&l->c, l->c.run_dir))
+        return bury_all(l, l->c.run_dir);
+    fprintf(stderr,
+            "graveyard ladder: this share is done%s; bury when every rung "
+            "is: graveyard ladder %s (it runs nothing then), or graveyard "
+            "bury %s ...\n",
+            busy ? " (some rungs are being run elsewhere)" : "", cfg,
+            l->c.run_dir);
+    return busy ? EXIT_FAILED : EXIT_OK;
+}
+
+static void ladder_free(struct ladder *l)
+{
+    if (l->env != NULL) {
+        for (size_t i = 0; l->env[i]; i++)
+            if (strncmp(l->env[i], "GRAVEYARD_LADDER_PID=", 21) == 0)
+                free(l->env[i]);
+        free(l->env);
+    }
+    config_release(&l->c);
+    free(l->jobs);
+    free(l);
+}
+
 int cmd_ladder(int argc, char **argv)
 {
     const char *pos[1], *llama = NULL, *gpus = NULL, *run_dir = NULL,
                         *shard = NULL, *only[CONFIG_MAX_RUNGS];
-    size_t npos, nonly = 0, i, k;
-    int quiet = 0, help = 0, rc, failed = 0, busy = 0, bad = 0, replicate = 0;
+    size_t npos, nonly = 0;
+    int quiet = 0, help = 0, rc, replicate = 0;
     const struct cli_flag flags[] = {
         {"--llama", &llama, NULL, NULL, NULL, 0},
         {"--gpus", &gpus, NULL, NULL, NULL, 0},
@@ -618,9 +845,8 @@ int cmd_ladder(int argc, char **argv)
     struct config_over over = {NULL, NULL, NULL};
     struct ladder *l;
     struct buf again = {0};
-    char msg[4400], version[512], status[64], buf[4200];
+    char msg[4400], version[512], buf[4200];
     long si, sn;
-    ssize_t len;
 
     rc = cli_parse("ladder", argc, argv, flags, pos, 1, &npos, &help);
     if (rc != 0)
@@ -656,202 +882,23 @@ int cmd_ladder(int argc, char **argv)
         free(l->c.binary);
         l->c.binary = copy;
     }
-    for (i = 0; i < nonly; i++) {
-        for (k = 0; k < l->c.nrungs && strcmp(l->c.rungs[k].name, only[i]);
-             k++)
-            ;
-        if (k == l->c.nrungs) {
-            cli_error("ladder", "--only %s: no such rung in '%s'", only[i],
-                      pos[0]);
-            rc = EXIT_USAGE;
-            goto out;
-        }
-    }
-    l->ngpus = l->c.ngpus;
-    if (replicate && l->ngpus == 0) {
-        cli_error("ladder", "--replicate needs GPUs (gpus in the config, or "
-                            "--gpus)");
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    l->jobs = xrealloc(NULL, l->c.nrungs * (replicate ? l->ngpus : 1) *
-                                 sizeof(*l->jobs));
-    memset(l->jobs, 0,
-           l->c.nrungs * (replicate ? l->ngpus : 1) * sizeof(*l->jobs));
-    for (i = 0; i < l->c.nrungs * (replicate ? l->ngpus : 1); i++) {
-        struct job *j = &l->jobs[l->njobs++];
-        size_t g = i / l->c.nrungs;
-        j->l = l;
-        j->rung = &l->c.rungs[i % l->c.nrungs];
-        j->gpu = -1;
-        j->pin = replicate ? (int)g : -1;
-        if (replicate)
-            rundir_gpu_dir(j->run_dir, sizeof(j->run_dir), l->c.run_dir,
-                           l->c.gpus[g]);
-        else
-            snprintf(j->run_dir, sizeof(j->run_dir), "%s", l->c.run_dir);
-        j->state = (long)i % sn == si ? J_PENDING : J_OTHER;
-        if (nonly > 0) {
-            for (k = 0; k < nonly && strcmp(only[k], j->rung->name); k++)
-                ;
-            if (k == nonly)
-                j->state = J_OTHER;
-        }
-    }
     l->quiet = quiet;
     l->tty = isatty(2);
-    if ((rc = check_files(l, pos[0])) != 0)
+    if ((rc = plan_jobs(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||
+        (rc = check_files(l, pos[0])) != 0 ||
+        (rc = check_build(l, pos[0], version, sizeof(version))) != 0)
         goto out;
-    /* a pinned build: refuse another before any model loads; a --version
-     * that hangs is killed, and dies with us in any case */
-    rc = spawn_version(l->c.binary, VERSION_MS, version, sizeof(version));
-    if (version[0] == '\0') {
-        cli_error("ladder",
-                  "'%s --version' gave no 'version:' line (%s): is it "
-                  "a llama-server?",
-                  l->c.binary, spawn_status_text(rc, status, sizeof(status)));
-        rc = rc == SPAWN_ETIMEDOUT ? EXIT_FAILED : EXIT_USAGE;
-        goto out;
-    }
-    if (l->c.version && strcmp(version, l->c.version) != 0) {
-        cli_error("ladder", "%s: server.version is '%s' but '%s' says '%s'",
-                  pos[0], l->c.version, l->c.binary, version);
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
-    if (len <= 0) {
-        cli_error("ladder", "cannot find its own binary: %s", strerror(errno));
-        rc = EXIT_FAILED;
-        goto out;
-    }
-    self_path[len] = '\0';
-    l->self = self_path;
-    l->cfg_path = pos[0];
-    {
-        char err[256];
-        if (hash_path(pos[0], l->cfg_sha256, err, sizeof(err)) != 0) {
-            cli_error("ladder", "%s", err);
-            rc = EXIT_USAGE;
-            goto out;
-        }
-    }
     l->env = child_env();
     /* writes to a terminal or pipe that went away must not kill us */
     signal(SIGPIPE, SIG_IGN);
     note(l, "%s: %zu rungs, %s, %zu GPU(s)%s", l->c.name, l->c.nrungs, version,
          l->ngpus, sn > 1 ? ", one shard" : "");
-    if (uv_loop_init(&l->loop) != 0) {
-        cli_error("ladder", "libuv did not start");
-        rc = EXIT_FAILED;
+    if ((rc = run_rungs(l)) != 0)
         goto out;
-    }
-    l->loop.data = l;
-    for (i = 0; i < 3; i++) {
-        static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
-        uv_signal_init(&l->loop, &l->sigs[i]);
-        l->sigs[i].data = l;
-        uv_signal_start(&l->sigs[i], signal_cb, signums[i]);
-    }
-    uv_timer_init(&l->loop, &l->tick);
-    l->tick.data = l;
-    l->last_plain = uv_now(&l->loop);
-    uv_timer_start(&l->tick, tick_cb, 1000, 1000);
-    schedule(l);
-    /* the signal handles keep the loop alive: run until no child is */
-    while (uv_run(&l->loop, UV_RUN_ONCE)) {
-        size_t running = 0;
-        for (i = 0; i < l->njobs; i++)
-            running += l->jobs[i].state == J_RUNNING;
-        if (running == 0 && l->stopping != 2) {
-            if (!l->stopping)
-                for (k = 0; k < 3; k++)
-                    uv_close((uv_handle_t *)&l->sigs[k], NULL);
-            uv_close((uv_handle_t *)&l->tick, NULL);
-            l->stopping = 2;
-        }
-    }
-    if (uv_loop_close(&l->loop) != 0)
-        cli_error("ladder", "a handle was left open");
     command_line(argc, argv, &again);
-    if (l->sig) {
-        fprintf(stderr, "graveyard ladder: to resume: %s\n", again.p);
-        rc = 128 + l->sig;
-        goto out;
-    }
-    {
-        struct buf done = {0}, badl = {0};
-        buf_append(&done, "", 0);
-        buf_append(&badl, "", 0);
-        for (i = 0; i < l->njobs; i++) {
-            const struct job *j = &l->jobs[i];
-            failed += j->state == J_FAILED;
-            bad += j->state == J_BAD;
-            busy += j->state == J_BUSY;
-            if (j->state == J_DONE || j->state == J_FAILED ||
-                j->state == J_BAD) {
-                struct buf *b = j->state == J_DONE ? &done : &badl;
-                buf_puts(b, b->len ? ", " : "");
-                buf_puts(b, j->rung->name);
-            }
-        }
-        note(l, "finished: %s; failed: %s", done.len ? done.p : "none",
-             badl.len ? badl.p : "none");
-        buf_release(&done);
-        buf_release(&badl);
-    }
-    if (bad) {
-        fprintf(stderr,
-                "graveyard ladder: %d rung(s) refused their input (the "
-                "errors are above); fix that, then run: %s\n",
-                bad, again.p);
-        rc = EXIT_USAGE;
-    } else if (failed) {
-        fprintf(stderr,
-                "graveyard ladder: %d rung(s) failed; run the same "
-                "command to resume: %s\n",
-                failed, again.p);
-        rc = EXIT_FAILED;
-    } else if (!replicate && all_done(&l->c, l->c.run_dir)) {
-        rc = bury_all(l, l->c.run_dir);
-    } else if (replicate) {
-        /* the same ladder once per GPU: bury each folder that is whole */
-        char dir[4200];
-        int whole = 1;
-        rc = EXIT_OK;
-        for (i = 0; i < l->ngpus && rc == EXIT_OK; i++) {
-            rundir_gpu_dir(dir, sizeof(dir), l->c.run_dir, l->c.gpus[i]);
-            if (all_done(&l->c, dir))
-                rc = bury_all(l, dir);
-            else
-                whole = 0;
-        }
-        if (rc == EXIT_OK && !whole)
-            fprintf(stderr,
-                    "graveyard ladder: this share is done; run the "
-                    "same command again to bury every GPU's ladder: %s\n",
-                    again.p);
-        else if (rc == EXIT_OK)
-            rc = compare_gpus(l);
-    } else {
-        fprintf(stderr,
-                "graveyard ladder: this share is done%s; bury when "
-                "every rung is: graveyard ladder %s (it runs nothing "
-                "then), or graveyard bury %s ...\n",
-                busy ? " (some rungs are being run elsewhere)" : "", pos[0],
-                l->c.run_dir);
-        rc = busy ? EXIT_FAILED : EXIT_OK;
-    }
+    rc = the_end(l, pos[0], replicate, again.p);
 out:
     buf_release(&again);
-    if (l->env != NULL) {
-        for (i = 0; l->env[i]; i++)
-            if (strncmp(l->env[i], "GRAVEYARD_LADDER_PID=", 21) == 0)
-                free(l->env[i]);
-        free(l->env);
-    }
-    config_release(&l->c);
-    free(l->jobs);
-    free(l);
+    ladder_free(l);
     return rc;
 }

@@ -457,6 +457,89 @@ static int files_check(const char *cmd, const struct grader_meta *m,
     return 1;
 }
 
+/* compare: open each run folder (every run takes the first run's
+ * rungs), read their rows into one question set and their metadata. 0 or
+ * the exit status; what was opened is the caller's to close. */
+static int compare_open(const char **pos, size_t npos, const char *rungs,
+                        char **label, struct rundir_run *runs, size_t *nruns,
+                        struct rungset *s, struct grader_meta **metas)
+{
+    char note[800];
+    size_t k, i, nrungs;
+    int rc;
+
+    for (k = 0; k < npos; k++) {
+        char list[GRADER_MAX_RUNGS * 66] = "";
+        if (k > 0)
+            join_names(runs[0].chain, runs[0].nchain, list, sizeof(list));
+        if ((rc = open_run("compare", &runs[k], pos[k], k ? list : rungs, "",
+                           label[k])) != 0)
+            return rc;
+        (*nruns)++;
+    }
+    nrungs = runs[0].nchain;
+    if ((rc = check_names("compare", (const char **)runs[0].chain, nrungs)))
+        return rc;
+    for (k = 0; k < *nruns; k++)
+        if ((rc = rungset_load("compare", s, runs[k].dir,
+                               (const char **)runs[k].chain, nrungs, 0)))
+            return rc;
+    *metas = calloc(*nruns * nrungs, sizeof(**metas));
+    if (*metas == NULL)
+        return oom("compare");
+    for (k = 0; k < *nruns; k++)
+        for (i = 0; i < nrungs; i++)
+            if (rundir_meta_read(runs[k].dir, runs[0].chain[i],
+                                 &(*metas)[k * nrungs + i], note,
+                                 sizeof(note)) != 0) {
+                cli_error("compare", "%s", note);
+                return EXIT_USAGE;
+            }
+    return 0;
+}
+
+/* compare --out: COMPARE.md, compare.json and compare.svg rendered in
+ * memory (written by the caller once all three are whole). 0, or -1 out
+ * of memory. */
+static int compare_files(const struct render_compare *rc_,
+                         const struct grader_compare *c, struct out *outs,
+                         uint8_t **marks)
+{
+    if (out_open(&outs[0], "COMPARE.md") != 0 ||
+        out_open(&outs[1], "compare.json") != 0 ||
+        out_open(&outs[2], "compare.svg") != 0 ||
+        out_close(&outs[0], render_compare_md(outs[0].f, rc_)) ||
+        out_close(&outs[1], render_compare_json(outs[1].f, rc_)))
+        return -1;
+    *marks = xrealloc(NULL, c->nrungs * c->nq + 1);
+    grader_grid_marks(c->cells, c->nrungs, c->nq, *marks);
+    render_cover(outs[2].f, "graveyard compare: the runs overlaid", rc_->names,
+                 c->nrungs, c->nruns, c->nq, c->cells, *marks);
+    return out_close(&outs[2], 0) != 0 ? -1 : 0;
+}
+
+/* compare's lines on stdout, and with --out its three files, each
+ * rendered whole before anything is written. The exit status. */
+static int compare_write(const struct render_compare *rc_,
+                         const struct grader_compare *c, const char *out_dir)
+{
+    struct out outs[3] = {{0}, {0}, {0}}, lines = {0};
+    uint8_t *marks = NULL;
+    int rc;
+
+    if (out_open(&lines, "-") != 0 ||
+        out_close(&lines, render_compare_lines(lines.f, rc_)) != 0 ||
+        (out_dir != NULL && compare_files(rc_, c, outs, &marks) != 0))
+        rc = oom("compare");
+    else if ((rc = write_stdout("compare", lines.p, lines.len)) == EXIT_OK)
+        rc = out_dir ? write_all("compare", out_dir, outs, 3) : EXIT_OK;
+    free(marks);
+    for (size_t i = 0; i < 3; i++)
+        out_free(&outs[i]);
+    out_free(&lines);
+    return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     const char *pos[GRADER_MAX_RUNS + 1], *rungs = NULL, *label_list = NULL,
@@ -469,13 +552,11 @@ int cmd_compare(int argc, char **argv)
     struct rundir_run runs[GRADER_MAX_RUNS];
     char *label[GRADER_MAX_RUNS], note[800];
     struct grader_meta *metas = NULL;
-    struct out outs[3] = {{0}, {0}, {0}}, lines = {0};
     struct rungset s = {0};
     struct grader_compare c;
-    uint8_t *marks = NULL;
     struct grader_error err;
     struct render_compare rc_;
-    size_t npos, nruns = 0, k, i, nrungs;
+    size_t npos, nruns = 0, k, nrungs;
     int help, rc, have_c = 0;
 
     rc = cli_parse("compare", argc, argv, flags, pos, GRADER_MAX_RUNS + 1,
@@ -497,37 +578,10 @@ int cmd_compare(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    for (k = 0; k < npos; k++) {
-        /* every run takes the first run's rungs */
-        char list[GRADER_MAX_RUNGS * 66] = "";
-        if (k > 0)
-            join_names(runs[0].chain, runs[0].nchain, list, sizeof(list));
-        if ((rc = open_run("compare", &runs[k], pos[k], k ? list : rungs, "",
-                           label[k])) != 0)
-            goto done;
-        nruns++;
-    }
+    if ((rc = compare_open(pos, npos, rungs, label, runs, &nruns, &s,
+                           &metas)) != 0)
+        goto done;
     nrungs = runs[0].nchain;
-    if ((rc = check_names("compare", (const char **)runs[0].chain, nrungs)))
-        goto done;
-    for (k = 0; k < nruns; k++)
-        if ((rc = rungset_load("compare", &s, runs[k].dir,
-                               (const char **)runs[k].chain, nrungs, 0)))
-            goto done;
-    metas = calloc(nruns * nrungs, sizeof(*metas));
-    if (metas == NULL) {
-        rc = oom("compare");
-        goto done;
-    }
-    for (k = 0; k < nruns; k++)
-        for (i = 0; i < nrungs; i++)
-            if (rundir_meta_read(runs[k].dir, runs[0].chain[i],
-                                 &metas[k * nrungs + i], note,
-                                 sizeof(note)) != 0) {
-                cli_error("compare", "%s", note);
-                rc = EXIT_USAGE;
-                goto done;
-            }
     if (grader_compare(s.qs, s.r, nruns, nrungs, 0, &c, &err) != 0) {
         grade_report("compare", &err);
         rc = EXIT_USAGE;
@@ -545,36 +599,10 @@ int cmd_compare(int argc, char **argv)
                                  runs[0].chain, note, sizeof(note));
     builds_check("compare", runs, nruns, note, sizeof(note));
     rc_.files_note = note;
-    if (out_open(&lines, "-") != 0 ||
-        out_close(&lines, render_compare_lines(lines.f, &rc_)) != 0) {
-        rc = oom("compare");
-        goto done;
-    }
-    if (out_dir != NULL) {
-        if (out_open(&outs[0], "COMPARE.md") != 0 ||
-            out_open(&outs[1], "compare.json") != 0 ||
-            out_open(&outs[2], "compare.svg") != 0 ||
-            out_close(&outs[0], render_compare_md(outs[0].f, &rc_)) ||
-            out_close(&outs[1], render_compare_json(outs[1].f, &rc_)) ||
-            (marks = xrealloc(NULL, c.nrungs * c.nq + 1),
-             grader_grid_marks(c.cells, c.nrungs, c.nq, marks),
-             render_cover(outs[2].f, "graveyard compare: the runs overlaid",
-                          rc_.names, c.nrungs, c.nruns, c.nq, c.cells, marks),
-             out_close(&outs[2], 0))) {
-            rc = oom("compare");
-            goto done;
-        }
-    }
-    if ((rc = write_stdout("compare", lines.p, lines.len)) != EXIT_OK)
-        goto done;
-    rc = out_dir ? write_all("compare", out_dir, outs, 3) : EXIT_OK;
+    rc = compare_write(&rc_, &c, out_dir);
 done:
-    free(marks);
     if (have_c)
         grader_compare_release(&c);
-    for (i = 0; i < 3; i++)
-        out_free(&outs[i]);
-    out_free(&lines);
     free(metas);
     rungset_release(&s);
     for (k = 0; k < npos; k++)
@@ -604,6 +632,47 @@ static const char think_help[] =
     "example: graveyard think runs/t4 runs/t4-think --out runs/t4-think\n"
     "Exit status: 0 ok, 1 a file could not be written, 2 bad input.\n";
 
+/* The passes must be what they are called: the manifests say how the
+ * rows were made (-1 when a folder has none). 0 or EXIT_USAGE. */
+static int think_order(const struct rundir_run *off,
+                       const struct rundir_run *on)
+{
+    const struct rundir_run *bad;
+
+    if (rundir_run_thinking(on) != 0 && rundir_run_thinking(off) != 1)
+        return 0;
+    bad = rundir_run_thinking(on) == 0 ? on : off;
+    cli_error("think",
+              "%s/manifest.json: its rows were made with thinking %s "
+              "(request.enable_thinking), but it is given as the "
+              "thinking-%s pass; the order is OFF_DIR ON_DIR",
+              bad->dir, bad == on ? "off" : "on", bad == on ? "on" : "off");
+    return EXIT_USAGE;
+}
+
+/* think's lines on stdout, and with --out THINK.md and think.json, each
+ * rendered whole before anything is written. The exit status. */
+static int think_write(const struct render_think *t, const char *out_dir)
+{
+    struct out outs[2] = {{0}, {0}}, lines = {0};
+    int rc;
+
+    if (out_open(&lines, "-") != 0 ||
+        out_close(&lines, render_think_lines(lines.f, t)) != 0 ||
+        (out_dir != NULL &&
+         (out_open(&outs[0], "THINK.md") != 0 ||
+          out_open(&outs[1], "think.json") != 0 ||
+          out_close(&outs[0], render_think_md(outs[0].f, t)) != 0 ||
+          out_close(&outs[1], render_think_json(outs[1].f, t)) != 0)))
+        rc = oom("think");
+    else if ((rc = write_stdout("think", lines.p, lines.len)) == EXIT_OK)
+        rc = out_dir ? write_all("think", out_dir, outs, 2) : EXIT_OK;
+    for (size_t i = 0; i < 2; i++)
+        out_free(&outs[i]);
+    out_free(&lines);
+    return rc;
+}
+
 int cmd_think(int argc, char **argv)
 {
     const char *pos[2], *rungs = NULL, *out_dir = NULL;
@@ -615,7 +684,6 @@ int cmd_think(int argc, char **argv)
     struct grader_meta *metas = NULL;
     struct rundir_run both[2]; /* shallow copies of off and on */
     char note[800];
-    struct out outs[2] = {{0}, {0}}, lines = {0};
     struct rungset s = {0};
     struct grader_error err;
     struct render_think t;
@@ -641,20 +709,8 @@ int cmd_think(int argc, char **argv)
         rundir_run_close(&on);
         return rc;
     }
-    /* the passes must be what they are called: the manifests say how the
-     * rows were made (-1 when a folder has none) */
-    if (rundir_run_thinking(&on) == 0 || rundir_run_thinking(&off) == 1) {
-        const struct rundir_run *bad =
-            rundir_run_thinking(&on) == 0 ? &on : &off;
-        cli_error("think",
-                  "%s/manifest.json: its rows were made with thinking %s "
-                  "(request.enable_thinking), but it is given as the "
-                  "thinking-%s pass; the order is OFF_DIR ON_DIR",
-                  bad->dir, bad == &on ? "off" : "on",
-                  bad == &on ? "on" : "off");
-        rc = EXIT_USAGE;
+    if ((rc = think_order(&off, &on)) != 0)
         goto done;
-    }
     n = on.nchain;
     if ((rc = check_names("think", (const char **)on.chain, n)) ||
         (rc = rungset_load("think", &s, off.dir, (const char **)on.chain, n,
@@ -693,23 +749,8 @@ int cmd_think(int argc, char **argv)
     t.on = &on;
     t.lines = tl;
     t.n = n;
-    if (out_open(&lines, "-") != 0 ||
-        out_close(&lines, render_think_lines(lines.f, &t)) != 0 ||
-        (out_dir != NULL &&
-         (out_open(&outs[0], "THINK.md") != 0 ||
-          out_open(&outs[1], "think.json") != 0 ||
-          out_close(&outs[0], render_think_md(outs[0].f, &t)) != 0 ||
-          out_close(&outs[1], render_think_json(outs[1].f, &t)) != 0))) {
-        rc = oom("think");
-        goto done;
-    }
-    if ((rc = write_stdout("think", lines.p, lines.len)) != EXIT_OK)
-        goto done;
-    rc = out_dir ? write_all("think", out_dir, outs, 2) : EXIT_OK;
+    rc = think_write(&t, out_dir);
 done:
-    for (i = 0; i < 2; i++)
-        out_free(&outs[i]);
-    out_free(&lines);
     free(tl);
     free(metas);
     rungset_release(&s);

@@ -158,9 +158,8 @@ static int run_config(const char *path, const char *rung, const char *sha256,
         cli_error("run", "%s", msg);
         return EXIT_USAGE;
     }
-    if (sha256 != NULL &&
-        (hash_path(path, hex, herr, sizeof(herr)) != 0 ||
-         strcmp(hex, sha256) != 0)) {
+    if (sha256 != NULL && (hash_path(path, hex, herr, sizeof(herr)) != 0 ||
+                           strcmp(hex, sha256) != 0)) {
         cli_error("run",
                   "%s changed since the ladder started (sha256 %.12s..., "
                   "now %.12s...); run the ladder again",
@@ -215,46 +214,165 @@ static int run_config(const char *path, const char *rung, const char *sha256,
     return rc;
 }
 
-int cmd_run(int argc, char **argv)
-{
-    const char *pos[4],
-        *llama = NULL, *limit = NULL, *ngl = NULL, *max_tokens = NULL,
-        *ctx = NULL, *gpu = NULL, *request = NULL, *health = NULL,
-        *idle = NULL, *log_cap = NULL, *prompt = NULL, *sargv = NULL,
-        *senv = NULL, *deadline = NULL, *config = NULL, *rung = NULL,
-        *run_dir = NULL, *sha = NULL;
+/* The flags of graveyard run, as given (NULL when absent). */
+struct run_flags {
+    const char *llama, *limit, *ngl, *max_tokens, *ctx, *gpu, *request,
+        *health, *idle, *log_cap, *prompt, *sargv, *senv, *deadline, *config,
+        *rung, *run_dir, *sha;
     const char *server_args[32];
-    size_t npos, nserver = 0;
-    int think = 0, force = 0, quiet = 0, help = 0, rc;
-    const struct cli_flag flags[] = {
-        {"--llama", &llama, NULL, NULL, NULL, 0},
-        {"--limit", &limit, NULL, NULL, NULL, 0},
-        {"--think", NULL, &think, NULL, NULL, 0},
-        {"--ngl", &ngl, NULL, NULL, NULL, 0},
-        {"--max-tokens", &max_tokens, NULL, NULL, NULL, 0},
-        {"--ctx", &ctx, NULL, NULL, NULL, 0},
-        {"--gpu", &gpu, NULL, NULL, NULL, 0},
-        {"--server-arg", NULL, NULL, server_args, &nserver, 32},
-        {"--request", &request, NULL, NULL, NULL, 0},
-        {"--health-timeout", &health, NULL, NULL, NULL, 0},
-        {"--idle-timeout", &idle, NULL, NULL, NULL, 0},
-        {"--request-timeout", &deadline, NULL, NULL, NULL, 0},
-        {"--log-cap", &log_cap, NULL, NULL, NULL, 0},
-        {"--prompt", &prompt, NULL, NULL, NULL, 0},
-        {"--server-argv", &sargv, NULL, NULL, NULL, 0},
-        {"--server-env", &senv, NULL, NULL, NULL, 0},
-        {"--force", NULL, &force, NULL, NULL, 0},
-        {"--quiet", NULL, &quiet, NULL, NULL, 0},
-        {"--config", &config, NULL, NULL, NULL, 0},
-        {"--rung", &rung, NULL, NULL, NULL, 0},
-        {"--run-dir", &run_dir, NULL, NULL, NULL, 0},
-        {"--config-sha256", &sha, NULL, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
-    struct run_opts o;
-    char llama_buf[4200], msg[512];
+    size_t nserver;
+    int think, force, quiet;
+};
+
+/* --config CONFIG --rung NAME: the config gives every setting, so a flag
+ * that would set one there is an error, never silently one of two
+ * values. */
+static int config_mode(const struct run_flags *f, size_t npos)
+{
+    const char *other = f->limit        ? "--limit"
+                        : f->ngl        ? "--ngl"
+                        : f->max_tokens ? "--max-tokens"
+                        : f->ctx        ? "--ctx"
+                        : f->request    ? "--request"
+                        : f->health     ? "--health-timeout"
+                        : f->idle       ? "--idle-timeout"
+                        : f->deadline   ? "--request-timeout"
+                        : f->log_cap    ? "--log-cap"
+                        : f->prompt     ? "--prompt"
+                        : f->sargv      ? "--server-argv"
+                        : f->senv       ? "--server-env"
+                        : f->nserver    ? "--server-arg"
+                        : f->think      ? "--think"
+                                        : NULL;
+    struct config_over over = {NULL, f->run_dir, ""};
+    char buf[4200];
+
+    if (f->config == NULL || f->rung == NULL || npos != 0) {
+        cli_error("run", "--config CONFIG and --rung NAME go together, "
+                         "without positionals (see --help)");
+        return EXIT_USAGE;
+    }
+    if (other != NULL) {
+        cli_error("run",
+                  "%s with --config: set it in the config (only --run-dir, "
+                  "--llama and --gpu stand in for it)",
+                  other);
+        return EXIT_USAGE;
+    }
+    if (f->llama != NULL)
+        over.binary = cli_llama_path(f->llama, buf, sizeof(buf));
+    return run_config(f->config, f->rung, f->sha, &over, f->gpu, f->force,
+                      f->quiet);
+}
+
+/* The numeric flags into o, each in its range. 0 or EXIT_USAGE. */
+static int numbers(const struct run_flags *f, struct run_opts *o)
+{
     long v;
+
+    if ((f->limit &&
+         number("--limit", f->limit, 1, CONFIG_LIMIT_MAX, &o->limit)) ||
+        (f->max_tokens && number("--max-tokens", f->max_tokens, 1,
+                                 CONFIG_TOKENS_MAX, &o->max_tokens)) ||
+        (f->ctx && number("--ctx", f->ctx, 64, CONFIG_CTX_MAX, &o->ctx)) ||
+        (f->health && number("--health-timeout", f->health, 1,
+                             CONFIG_SECONDS_MAX, &o->health_timeout_s)) ||
+        (f->idle && number("--idle-timeout", f->idle, 1, CONFIG_SECONDS_MAX,
+                           &o->idle_s)) ||
+        (f->deadline && number("--request-timeout", f->deadline, 1,
+                               CONFIG_SECONDS_MAX, &o->request_timeout_s)))
+        return EXIT_USAGE;
+    run_opts_finish(o);
+    if (f->log_cap) {
+        if (number("--log-cap", f->log_cap, 1024, 1L << 40, &v))
+            return EXIT_USAGE;
+        o->log_cap = (size_t)v;
+    }
+    if (f->ngl && strcmp(f->ngl, "auto") == 0) {
+        o->ngl = -1;
+    } else if (f->ngl) {
+        if (number("--ngl", f->ngl, 0, CONFIG_NGL_MAX, &v))
+            return EXIT_USAGE;
+        o->ngl = (int)v;
+    }
+    return 0;
+}
+
+/* --server-arg, --gpu, --request, --prompt and the templates into o,
+ * each checked. 0 or EXIT_USAGE (o's JSON is the caller's to free). */
+static int server_flags(const struct run_flags *f, struct run_opts *o)
+{
+    char msg[512];
     json_error_t jerr;
 
+    if (config_check_server_args((char *const *)f->server_args, f->nserver,
+                                 "--server-arg", msg, sizeof(msg)) != 0) {
+        cli_error("run", "%s", msg);
+        return EXIT_USAGE;
+    }
+    if (f->gpu && !config_gpu_ok(f->gpu)) {
+        cli_error("run",
+                  "--gpu '%s' is not a GPU id (letters, digits, '.', '_', "
+                  "':', ',', '-')",
+                  f->gpu);
+        return EXIT_USAGE;
+    }
+    o->gpu = f->gpu;
+    if (f->request) {
+        o->request = json_loads(f->request, 0, &jerr);
+        if (!json_is_object(o->request)) {
+            cli_error("run", "--request must be a JSON object: %s",
+                      o->request ? "not an object" : jerr.text);
+            return EXIT_USAGE;
+        }
+    }
+    if (f->prompt && strstr(f->prompt, "{question}") == NULL) {
+        cli_error("run", "--prompt must say where the question goes with "
+                         "{question}");
+        return EXIT_USAGE;
+    }
+    o->prompt = f->prompt;
+    if ((f->sargv &&
+         template("--server-argv", f->sargv, 0, &o->argv_template)) ||
+        (f->senv && template("--server-env", f->senv, 1, &o->env_template)))
+        return EXIT_USAGE;
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_flags f;
+    const char *pos[4];
+    size_t npos;
+    int help = 0, rc;
+    const struct cli_flag flags[] = {
+        {"--llama", &f.llama, NULL, NULL, NULL, 0},
+        {"--limit", &f.limit, NULL, NULL, NULL, 0},
+        {"--think", NULL, &f.think, NULL, NULL, 0},
+        {"--ngl", &f.ngl, NULL, NULL, NULL, 0},
+        {"--max-tokens", &f.max_tokens, NULL, NULL, NULL, 0},
+        {"--ctx", &f.ctx, NULL, NULL, NULL, 0},
+        {"--gpu", &f.gpu, NULL, NULL, NULL, 0},
+        {"--server-arg", NULL, NULL, f.server_args, &f.nserver, 32},
+        {"--request", &f.request, NULL, NULL, NULL, 0},
+        {"--health-timeout", &f.health, NULL, NULL, NULL, 0},
+        {"--idle-timeout", &f.idle, NULL, NULL, NULL, 0},
+        {"--request-timeout", &f.deadline, NULL, NULL, NULL, 0},
+        {"--log-cap", &f.log_cap, NULL, NULL, NULL, 0},
+        {"--prompt", &f.prompt, NULL, NULL, NULL, 0},
+        {"--server-argv", &f.sargv, NULL, NULL, NULL, 0},
+        {"--server-env", &f.senv, NULL, NULL, NULL, 0},
+        {"--force", NULL, &f.force, NULL, NULL, 0},
+        {"--quiet", NULL, &f.quiet, NULL, NULL, 0},
+        {"--config", &f.config, NULL, NULL, NULL, 0},
+        {"--rung", &f.rung, NULL, NULL, NULL, 0},
+        {"--run-dir", &f.run_dir, NULL, NULL, NULL, 0},
+        {"--config-sha256", &f.sha, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
+    struct run_opts o;
+    char llama_buf[4200];
+
+    memset(&f, 0, sizeof(f));
     if (!ladder_alive()) {
         fprintf(stderr, "graveyard run: the ladder that started it is gone; "
                         "not starting\n");
@@ -267,42 +385,9 @@ int cmd_run(int argc, char **argv)
         fputs(run_help, stdout);
         return EXIT_OK;
     }
-    if (config != NULL || rung != NULL || run_dir != NULL || sha != NULL) {
-        /* the config gives every setting: a flag that would set one there
-         * is an error, never silently one of two values */
-        const char *other = limit        ? "--limit"
-                            : ngl        ? "--ngl"
-                            : max_tokens ? "--max-tokens"
-                            : ctx        ? "--ctx"
-                            : request    ? "--request"
-                            : health     ? "--health-timeout"
-                            : idle       ? "--idle-timeout"
-                            : deadline   ? "--request-timeout"
-                            : log_cap    ? "--log-cap"
-                            : prompt     ? "--prompt"
-                            : sargv      ? "--server-argv"
-                            : senv       ? "--server-env"
-                            : nserver    ? "--server-arg"
-                            : think      ? "--think"
-                                         : NULL;
-        struct config_over over = {NULL, run_dir, ""};
-        char buf[4200];
-        if (config == NULL || rung == NULL || npos != 0) {
-            cli_error("run", "--config CONFIG and --rung NAME go together, "
-                             "without positionals (see --help)");
-            return EXIT_USAGE;
-        }
-        if (other != NULL) {
-            cli_error("run",
-                      "%s with --config: set it in the config (only "
-                      "--run-dir, --llama and --gpu stand in for it)",
-                      other);
-            return EXIT_USAGE;
-        }
-        if (llama != NULL)
-            over.binary = cli_llama_path(llama, buf, sizeof(buf));
-        return run_config(config, rung, sha, &over, gpu, force, quiet);
-    }
+    if (f.config != NULL || f.rung != NULL || f.run_dir != NULL ||
+        f.sha != NULL)
+        return config_mode(&f, npos);
     if (npos != 4) {
         cli_error("run", "needs RUNG MODEL QUESTIONS RUNDIR (see --help)");
         return EXIT_USAGE;
@@ -314,82 +399,19 @@ int cmd_run(int argc, char **argv)
                   pos[0]);
         return EXIT_USAGE;
     }
-    run_opts_defaults(&o, think);
+    run_opts_defaults(&o, f.think);
     o.rung = pos[0];
     o.model = pos[1];
     o.questions = pos[2];
     o.rundir = pos[3];
-    if (llama != NULL)
-        o.llama = cli_llama_path(llama, llama_buf, sizeof(llama_buf));
-    o.force = force;
-    o.quiet = quiet;
-    o.server_args = server_args;
-    o.n_server_args = nserver;
-    if (limit && number("--limit", limit, 1, CONFIG_LIMIT_MAX, &o.limit))
-        return EXIT_USAGE;
-    if (max_tokens && number("--max-tokens", max_tokens, 1, CONFIG_TOKENS_MAX,
-                             &o.max_tokens))
-        return EXIT_USAGE;
-    if (ctx && number("--ctx", ctx, 64, CONFIG_CTX_MAX, &o.ctx))
-        return EXIT_USAGE;
-    if (health && number("--health-timeout", health, 1, CONFIG_SECONDS_MAX,
-                         &o.health_timeout_s))
-        return EXIT_USAGE;
-    if (idle &&
-        number("--idle-timeout", idle, 1, CONFIG_SECONDS_MAX, &o.idle_s))
-        return EXIT_USAGE;
-    if (deadline && number("--request-timeout", deadline, 1,
-                           CONFIG_SECONDS_MAX, &o.request_timeout_s))
-        return EXIT_USAGE;
-    run_opts_finish(&o);
-    if (log_cap) {
-        if (number("--log-cap", log_cap, 1024, 1L << 40, &v))
-            return EXIT_USAGE;
-        o.log_cap = (size_t)v;
-    }
-    if (ngl && strcmp(ngl, "auto") == 0)
-        o.ngl = -1;
-    else if (ngl) {
-        if (number("--ngl", ngl, 0, CONFIG_NGL_MAX, &v))
-            return EXIT_USAGE;
-        o.ngl = (int)v;
-    }
-    if (config_check_server_args((char *const *)server_args, nserver,
-                                 "--server-arg", msg, sizeof(msg)) != 0) {
-        cli_error("run", "%s", msg);
-        return EXIT_USAGE;
-    }
-    if (gpu && !config_gpu_ok(gpu)) {
-        cli_error("run",
-                  "--gpu '%s' is not a GPU id (letters, digits, '.', '_', "
-                  "':', ',', '-')",
-                  gpu);
-        return EXIT_USAGE;
-    }
-    o.gpu = gpu;
-    if (request) {
-        o.request = json_loads(request, 0, &jerr);
-        if (!json_is_object(o.request)) {
-            cli_error("run", "--request must be a JSON object: %s",
-                      o.request ? "not an object" : jerr.text);
-            json_decref(o.request);
-            return EXIT_USAGE;
-        }
-    }
-    if (prompt && strstr(prompt, "{question}") == NULL) {
-        cli_error("run", "--prompt must say where the question goes with "
-                         "{question}");
-        json_decref(o.request);
-        return EXIT_USAGE;
-    }
-    o.prompt = prompt;
-    if ((sargv && template("--server-argv", sargv, 0, &o.argv_template)) ||
-        (senv && template("--server-env", senv, 1, &o.env_template))) {
-        json_decref(o.request);
-        json_decref(o.argv_template);
-        return EXIT_USAGE;
-    }
-    rc = runner_run(&o);
+    if (f.llama != NULL)
+        o.llama = cli_llama_path(f.llama, llama_buf, sizeof(llama_buf));
+    o.force = f.force;
+    o.quiet = f.quiet;
+    o.server_args = f.server_args;
+    o.n_server_args = f.nserver;
+    if ((rc = numbers(&f, &o)) == 0 && (rc = server_flags(&f, &o)) == 0)
+        rc = runner_run(&o);
     json_decref(o.request);
     json_decref(o.argv_template);
     json_decref(o.env_template);

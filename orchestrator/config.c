@@ -351,22 +351,173 @@ int config_check_env_template(json_t *o, const char *where, char *msg,
     return 0;
 }
 
-int config_load(const char *path, const struct config_over *over,
-                struct config *c, char *msg, size_t msgsize)
+/* The top level's names, paths, rungs and GPUs (the overrides standing
+ * in for run_dir and gpus). 0, or -1 with the message. */
+static int load_top(struct ctx *x, const struct config_over *over,
+                    json_t *root, struct config *c)
 {
     static const char *const top[] = {
         "name",       "questions", "run_dir", "reference", "rungs",
         "side_rungs", "server",    "request", "thinking",  "gpus",
         "ngl",        "ctx",       "limit",   "prompt",    NULL};
+
+    if (known_keys(x, root, "", top) ||
+        str(x, root, "name", "", 1, &c->name) ||
+        str(x, root, "questions", "", 1, &c->questions) ||
+        (over->run_dir == NULL &&
+         str(x, root, "run_dir", "", 1, &c->run_dir)) ||
+        rungs(x, c, root, "rungs", 0) || rungs(x, c, root, "side_rungs", 1) ||
+        (over->gpus == NULL &&
+         strings(x, root, "gpus", "", c->gpus, &c->ngpus, CONFIG_MAX_GPUS)) ||
+        ngl_of(x, root, "", &c->ngl))
+        return -1;
+    if (over->run_dir != NULL)
+        c->run_dir = xstrdup(over->run_dir);
+    if (over->gpus != NULL && over->gpus[0] != '\0' &&
+        config_parse_gpus(c, over->gpus) != 0) {
+        snprintf(x->msg, x->msgsize,
+                 "--gpus wants a list such as 0,1 of GPU ids (letters, "
+                 "digits, '.', '_', ':', '-'), not '%s'",
+                 over->gpus);
+        return -1;
+    }
+    for (size_t i = 0; i < c->ngpus; i++)
+        if (!config_gpu_ok(c->gpus[i])) {
+            snprintf(x->msg, x->msgsize,
+                     "%s: 'gpus[%zu]' '%s' is not a GPU id (letters, "
+                     "digits, '.', '_', ':', ',', '-'; a MIG device by "
+                     "its MIG-<uuid>)",
+                     x->path, i, c->gpus[i]);
+            return -1;
+        }
+    if (!config_path_ok(c->questions) || !config_path_ok(c->run_dir) ||
+        !config_path_ok(c->name)) {
+        snprintf(x->msg, x->msgsize,
+                 "%s: 'name', 'questions' and 'run_dir' may not hold "
+                 "control characters",
+                 x->path);
+        return -1;
+    }
+    return 0;
+}
+
+/* "server": the binary (or the override), version, args, and the argv
+ * and env templates, each checked here so that a bad one fails before
+ * anything starts. 0, or -1 with the message. */
+static int load_server(struct ctx *x, const struct config_over *over,
+                       json_t *root, struct config *c)
+{
     static const char *const server[] = {"binary", "version", "args",
                                          "argv",   "env",     NULL};
+    json_t *v = json_object_get(root, "server");
+    char where[4200];
+
+    if (!json_is_object(v)) {
+        snprintf(x->msg, x->msgsize,
+                 "%s: missing key 'server' (an object with 'binary')",
+                 x->path);
+        return -1;
+    }
+    if (known_keys(x, v, "server", server) ||
+        (over->binary == NULL &&
+         str(x, v, "binary", "server", 1, &c->binary)) ||
+        str(x, v, "version", "server", 0, &c->version) ||
+        strings(x, v, "args", "server", c->server_args, &c->nserver_args,
+                CONFIG_MAX_ARGS))
+        return -1;
+    if (over->binary != NULL)
+        c->binary = xstrdup(over->binary);
+    snprintf(where, sizeof(where), "%s: 'server.args'", x->path);
+    if (config_check_server_args(c->server_args, c->nserver_args, where,
+                                 x->msg, x->msgsize) != 0)
+        return -1;
+    if (json_object_get(v, "argv") != NULL) {
+        snprintf(where, sizeof(where), "%s: 'server.argv'", x->path);
+        if (config_check_argv_template(json_object_get(v, "argv"), where,
+                                       x->msg, x->msgsize) != 0)
+            return -1;
+        c->argv_template = json_incref(json_object_get(v, "argv"));
+    }
+    if (json_object_get(v, "env") != NULL) {
+        snprintf(where, sizeof(where), "%s: 'server.env'", x->path);
+        if (config_check_env_template(json_object_get(v, "env"), where, x->msg,
+                                      x->msgsize) != 0)
+            return -1;
+        c->env_template = json_incref(json_object_get(v, "env"));
+    }
+    return 0;
+}
+
+/* The prompt, thinking, ctx, limit, "request" and the reference rung.
+ * 0, or -1 with the message. */
+static int load_request(struct ctx *x, json_t *root, struct config *c)
+{
     static const char *const request[] = {"max_tokens", "extra", "timeout_s",
                                           "idle_timeout_s", NULL};
-    static const struct config_over none = {NULL, NULL, NULL};
-    struct ctx cx = {path, msg, msgsize}, *x = &cx;
-    json_error_t jerr;
-    json_t *root, *v;
+    json_t *v;
     size_t i;
+
+    if (str(x, root, "prompt", "", 0, &c->prompt))
+        return -1;
+    if (c->prompt && strstr(c->prompt, "{question}") == NULL) {
+        snprintf(x->msg, x->msgsize,
+                 "%s: 'prompt' must say where the question goes with "
+                 "{question}",
+                 x->path);
+        return -1;
+    }
+    v = json_object_get(root, "thinking");
+    if (v != NULL && !json_is_boolean(v)) {
+        snprintf(x->msg, x->msgsize, "%s: 'thinking' must be true or false",
+                 x->path);
+        return -1;
+    }
+    c->think = json_is_true(v);
+    /* max_tokens and ctx stay 0 when not given: their defaults are
+     * run_opts_defaults' (runner.h), the one set for run and ladder */
+    if (integer(x, root, "ctx", "", 64, CONFIG_CTX_MAX, &c->ctx) ||
+        integer(x, root, "limit", "", 0, CONFIG_LIMIT_MAX, &c->limit))
+        return -1;
+    v = json_object_get(root, "request");
+    if (v != NULL &&
+        (!json_is_object(v) || known_keys(x, v, "request", request) ||
+         integer(x, v, "max_tokens", "request", 1, CONFIG_TOKENS_MAX,
+                 &c->max_tokens) ||
+         integer(x, v, "timeout_s", "request", 1, CONFIG_SECONDS_MAX,
+                 &c->timeout_s) ||
+         integer(x, v, "idle_timeout_s", "request", 1, CONFIG_SECONDS_MAX,
+                 &c->idle_s)))
+        return -1;
+    if (json_object_get(v, "extra") != NULL) {
+        c->request = json_incref(json_object_get(v, "extra"));
+        if (!json_is_object(c->request)) {
+            snprintf(x->msg, x->msgsize,
+                     "%s: 'request.extra' must be an object", x->path);
+            return -1;
+        }
+    }
+    if (str(x, root, "reference", "", 0, &c->reference))
+        return -1;
+    if (c->reference == NULL)
+        c->reference = xstrdup(c->rungs[0].name);
+    for (i = 0; i < c->nrungs && strcmp(c->rungs[i].name, c->reference); i++)
+        ;
+    if (i == c->nrungs) {
+        snprintf(x->msg, x->msgsize,
+                 "%s: 'reference' '%s' is not one of the rungs", x->path,
+                 c->reference);
+        return -1;
+    }
+    return 0;
+}
+
+int config_load(const char *path, const struct config_over *over,
+                struct config *c, char *msg, size_t msgsize)
+{
+    static const struct config_over none = {NULL, NULL, NULL};
+    struct ctx cx = {path, msg, msgsize};
+    json_error_t jerr;
+    json_t *root;
     int rc = -1;
 
     memset(c, 0, sizeof(*c));
@@ -385,139 +536,12 @@ int config_load(const char *path, const struct config_over *over,
         c->path = NULL;
         return -1;
     }
-    if (!json_is_object(root)) {
+    if (!json_is_object(root))
         snprintf(msg, msgsize, "%s: a config is a JSON object", path);
-        goto out;
-    }
-    if (known_keys(x, root, "", top) ||
-        str(x, root, "name", "", 1, &c->name) ||
-        str(x, root, "questions", "", 1, &c->questions) ||
-        (over->run_dir == NULL &&
-         str(x, root, "run_dir", "", 1, &c->run_dir)) ||
-        rungs(x, c, root, "rungs", 0) || rungs(x, c, root, "side_rungs", 1) ||
-        (over->gpus == NULL &&
-         strings(x, root, "gpus", "", c->gpus, &c->ngpus, CONFIG_MAX_GPUS)) ||
-        ngl_of(x, root, "", &c->ngl))
-        goto out;
-    if (over->run_dir != NULL)
-        c->run_dir = xstrdup(over->run_dir);
-    if (over->gpus != NULL && over->gpus[0] != '\0' &&
-        config_parse_gpus(c, over->gpus) != 0) {
-        snprintf(msg, msgsize,
-                 "--gpus wants a list such as 0,1 of GPU ids (letters, "
-                 "digits, '.', '_', ':', '-'), not '%s'",
-                 over->gpus);
-        goto out;
-    }
-    for (i = 0; i < c->ngpus; i++)
-        if (!config_gpu_ok(c->gpus[i])) {
-            snprintf(msg, msgsize,
-                     "%s: 'gpus[%zu]' '%s' is not a GPU id (letters, "
-                     "digits, '.', '_', ':', ',', '-'; a MIG device by "
-                     "its MIG-<uuid>)",
-                     path, i, c->gpus[i]);
-            goto out;
-        }
-    if (!config_path_ok(c->questions) || !config_path_ok(c->run_dir) ||
-        !config_path_ok(c->name)) {
-        snprintf(msg, msgsize,
-                 "%s: 'name', 'questions' and 'run_dir' may not hold "
-                 "control characters",
-                 path);
-        goto out;
-    }
-    v = json_object_get(root, "server");
-    if (!json_is_object(v)) {
-        snprintf(msg, msgsize,
-                 "%s: missing key 'server' (an object with "
-                 "'binary')",
-                 path);
-        goto out;
-    }
-    if (known_keys(x, v, "server", server) ||
-        (over->binary == NULL &&
-         str(x, v, "binary", "server", 1, &c->binary)) ||
-        str(x, v, "version", "server", 0, &c->version) ||
-        strings(x, v, "args", "server", c->server_args, &c->nserver_args,
-                CONFIG_MAX_ARGS))
-        goto out;
-    if (over->binary != NULL)
-        c->binary = xstrdup(over->binary);
-    {
-        char where[64];
-        snprintf(where, sizeof(where), "%s: 'server.args'", path);
-        if (config_check_server_args(c->server_args, c->nserver_args, where,
-                                     msg, msgsize) != 0)
-            goto out;
-    }
-    v = json_object_get(json_object_get(root, "server"), "argv");
-    if (v != NULL) {
-        char where[4200];
-        snprintf(where, sizeof(where), "%s: 'server.argv'", path);
-        if (config_check_argv_template(v, where, msg, msgsize) != 0)
-            goto out;
-        c->argv_template = json_incref(v);
-    }
-    v = json_object_get(json_object_get(root, "server"), "env");
-    if (v != NULL) {
-        char where[4200];
-        snprintf(where, sizeof(where), "%s: 'server.env'", path);
-        if (config_check_env_template(v, where, msg, msgsize) != 0)
-            goto out;
-        c->env_template = json_incref(v);
-    }
-    if (str(x, root, "prompt", "", 0, &c->prompt))
-        goto out;
-    if (c->prompt && strstr(c->prompt, "{question}") == NULL) {
-        snprintf(msg, msgsize,
-                 "%s: 'prompt' must say where the question "
-                 "goes with {question}",
-                 path);
-        goto out;
-    }
-    v = json_object_get(root, "thinking");
-    if (v != NULL && !json_is_boolean(v)) {
-        snprintf(msg, msgsize, "%s: 'thinking' must be true or false", path);
-        goto out;
-    }
-    c->think = json_is_true(v);
-    /* max_tokens and ctx stay 0 when not given: their defaults are
-     * run_opts_defaults' (runner.h), the one set for run and ladder */
-    if (integer(x, root, "ctx", "", 64, CONFIG_CTX_MAX, &c->ctx) ||
-        integer(x, root, "limit", "", 0, CONFIG_LIMIT_MAX, &c->limit))
-        goto out;
-    v = json_object_get(root, "request");
-    if (v != NULL) {
-        if (!json_is_object(v) || known_keys(x, v, "request", request) ||
-            integer(x, v, "max_tokens", "request", 1, CONFIG_TOKENS_MAX,
-                    &c->max_tokens) ||
-            integer(x, v, "timeout_s", "request", 1, CONFIG_SECONDS_MAX,
-                    &c->timeout_s) ||
-            integer(x, v, "idle_timeout_s", "request", 1, CONFIG_SECONDS_MAX,
-                    &c->idle_s))
-            goto out;
-        if (json_object_get(v, "extra") != NULL) {
-            c->request = json_incref(json_object_get(v, "extra"));
-            if (!json_is_object(c->request)) {
-                snprintf(msg, msgsize, "%s: 'request.extra' must be an object",
-                         path);
-                goto out;
-            }
-        }
-    }
-    if (str(x, root, "reference", "", 0, &c->reference))
-        goto out;
-    if (c->reference == NULL)
-        c->reference = xstrdup(c->rungs[0].name);
-    for (i = 0; i < c->nrungs && strcmp(c->rungs[i].name, c->reference); i++)
-        ;
-    if (i == c->nrungs) {
-        snprintf(msg, msgsize, "%s: 'reference' '%s' is not one of the rungs",
-                 path, c->reference);
-        goto out;
-    }
-    rc = 0;
-out:
+    else if (load_top(&cx, over, root, c) == 0 &&
+             load_server(&cx, over, root, c) == 0 &&
+             load_request(&cx, root, c) == 0)
+        rc = 0;
     json_decref(root);
     if (rc != 0)
         config_release(c);

@@ -164,9 +164,9 @@ static int fault_here(struct rung *r, struct out *o, const char *what)
     r->died_here = 1;
     if (++r->streak < RUNG_MAX_STREAK)
         return 0;
-    finish(r, o, 1, "the %s on %d questions in a row, the last '%.200s'%s%.500s",
-           what, RUNG_MAX_STREAK, r->ids[r->next], r->last[0] ? ": " : "",
-           r->last);
+    finish(r, o, 1,
+           "the %s on %d questions in a row, the last '%.200s'%s%.500s", what,
+           RUNG_MAX_STREAK, r->ids[r->next], r->last[0] ? ": " : "", r->last);
     return 1;
 }
 
@@ -252,11 +252,77 @@ static void exited(struct rung *r, const struct rung_event *ev, struct out *o)
     }
 }
 
+/* The request for the question asked is over: an answer, a refusal (an
+ * error row, the server kept), or a fault that may restart the server. */
+static void request_over(struct rung *r, const struct rung_event *ev,
+                         struct out *o)
+{
+    struct rung_action *a;
+
+    switch (ev->type) {
+    case EV_ANSWER:
+        row(r, o, A_ANSWER_ROW);
+        done_with(r, o);
+        return;
+    case EV_DEADLINE:
+        a = row(r, o, A_ERROR_ROW);
+        a->kind = "deadline";
+        snprintf(a->text, sizeof(a->text),
+                 "no whole answer within the request's deadline of %ld s",
+                 r->deadline_s);
+        done_with(r, o);
+        return;
+    case EV_REFUSED:
+        a = row(r, o, A_ERROR_ROW);
+        a->kind = ev->kind;
+        snprintf(a->text, sizeof(a->text), "%s", ev->text ? ev->text : "");
+        done_with(r, o);
+        return;
+    case EV_IDLE:
+        /* stuck: stopped, then asked again on a new server */
+        r->fault = "hung";
+        if (!r->server_up) {
+            server_gone(r, o);
+            return;
+        }
+        r->restart = 1;
+        act(o, A_STOP_SERVER, 0);
+        return;
+    default:
+        /* EV_BROKE: a server that died breaks the connection: retry once
+         * it is gone; one still up a moment later cut it, and is kept */
+        r->fault = "died";
+        if (!r->server_up) {
+            server_gone(r, o);
+            return;
+        }
+        r->waiting_exit = 1;
+        act(o, A_WAIT_EXIT, r->next);
+        return;
+    }
+}
+
+/* A broken stream, and the server is still up a moment later: it cut
+ * the answer, and it is kept. */
+static void stayed_up(struct rung *r, struct out *o)
+{
+    struct rung_action *a;
+
+    r->waiting_exit = 0;
+    if (fault_here(r, o, "stream broke off"))
+        return;
+    a = row(r, o, A_ERROR_ROW);
+    a->kind = "cut";
+    snprintf(a->text, sizeof(a->text),
+             "the stream broke off before the answer ended, and the server "
+             "stayed up");
+    done_with(r, o);
+}
+
 size_t rung_step(struct rung *r, const struct rung_event *ev,
                  struct rung_action *out)
 {
     struct out o = {out, 0};
-    struct rung_action *a;
 
     switch (ev->type) {
     case EV_BEGIN:
@@ -296,66 +362,16 @@ size_t rung_step(struct rung *r, const struct rung_event *ev,
         exited(r, ev, &o);
         break;
     case EV_ANSWER:
-        if (r->state != RS_ASKING || ev->question != r->next)
-            break;
-        row(r, &o, A_ANSWER_ROW);
-        done_with(r, &o);
-        break;
     case EV_REFUSED:
     case EV_DEADLINE:
-        if (r->state != RS_ASKING || ev->question != r->next)
-            break;
-        a = row(r, &o, A_ERROR_ROW);
-        if (ev->type == EV_DEADLINE) {
-            a->kind = "deadline";
-            snprintf(a->text, sizeof(a->text),
-                     "no whole answer within the request's deadline of %ld "
-                     "s",
-                     r->deadline_s);
-        } else {
-            a->kind = ev->kind;
-            snprintf(a->text, sizeof(a->text), "%s",
-                     ev->text ? ev->text : "");
-        }
-        done_with(r, &o);
-        break;
     case EV_IDLE:
-        /* stuck: stopped, then asked again on a new server */
-        if (r->state != RS_ASKING || ev->question != r->next)
-            break;
-        r->fault = "hung";
-        if (!r->server_up) {
-            server_gone(r, &o);
-            break;
-        }
-        r->restart = 1;
-        act(&o, A_STOP_SERVER, 0);
-        break;
     case EV_BROKE:
-        /* a server that died breaks the connection: retry once it is
-         * gone; one that is still up a moment later cut it, and is kept */
-        if (r->state != RS_ASKING || ev->question != r->next)
-            break;
-        r->fault = "died";
-        if (!r->server_up) {
-            server_gone(r, &o);
-            break;
-        }
-        r->waiting_exit = 1;
-        act(&o, A_WAIT_EXIT, r->next);
+        if (r->state == RS_ASKING && ev->question == r->next)
+            request_over(r, ev, &o);
         break;
     case EV_EXIT_WAIT_OVER:
-        if (r->state != RS_ASKING || !r->waiting_exit || !r->server_up)
-            break;
-        r->waiting_exit = 0;
-        if (fault_here(r, &o, "stream broke off"))
-            break;
-        a = row(r, &o, A_ERROR_ROW);
-        a->kind = "cut";
-        snprintf(a->text, sizeof(a->text),
-                 "the stream broke off before the answer ended, and the "
-                 "server stayed up");
-        done_with(r, &o);
+        if (r->state == RS_ASKING && r->waiting_exit && r->server_up)
+            stayed_up(r, &o);
         break;
     case EV_STOP:
     case EV_FAIL:

@@ -20,10 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RUNG_MAX_DEATHS 3 /* faults on one question before an error row */
-#define RUNG_MAX_STREAK 3 /* questions in a row with a fault: give up */
-#define RUNG_PORT_TRIES 5 /* starts on a port found taken */
-#define RUNG_TEXT 900     /* an action's text */
+#define RUNG_MAX_DEATHS 3   /* faults on one question before an error row */
+#define RUNG_MAX_STREAK 3   /* questions in a row with a fault: give up */
+#define RUNG_PORT_TRIES 5   /* starts on a port found taken */
+#define RUNG_TEXT       900 /* an action's text */
 
 enum rung_state {
     RS_IDLE,     /* before the first start */
@@ -96,25 +96,25 @@ struct rung_action {
 struct rung {
     enum rung_state state;
     size_t nq;
-    const uint8_t *had; /* had[i]: the rows file answered question i when
-                           the run began (borrowed) */
+    const uint8_t *had;     /* had[i]: the rows file answered question i when
+                               the run began (borrowed) */
     const char *const *ids; /* ids[i]: question i's id, for messages
                                (borrowed) */
-    size_t next;        /* the question asked, or to ask */
-    size_t current;     /* the question the attempts belong to */
-    int attempts;       /* of current */
-    int streak;         /* questions in a row with a fault */
-    int died_here;      /* current saw one */
-    int server_up;      /* a server process is running */
-    int started;        /* servers started */
+    size_t next;            /* the question asked, or to ask */
+    size_t current;         /* the question the attempts belong to */
+    int attempts;           /* of current */
+    int streak;             /* questions in a row with a fault */
+    int died_here;          /* current saw one */
+    int server_up;          /* a server process is running */
+    int started;            /* servers started */
     int port_tries;
-    int restart;        /* the server is stopped to be started again */
-    int waiting_exit;   /* a break: is the server going? */
-    const char *fault;  /* "died" or "hung": why it is restarted */
-    int code;           /* the exit status, once finishing */
+    int restart;         /* the server is stopped to be started again */
+    int waiting_exit;    /* a break: is the server going? */
+    const char *fault;   /* "died" or "hung": why it is restarted */
+    int code;            /* the exit status, once finishing */
     char why[RUNG_TEXT]; /* and its message */
-    char last[512];     /* the server's last log line */
-    long idle_s;        /* for messages */
+    char last[512];      /* the server's last log line */
+    long idle_s;         /* for messages */
     long deadline_s;
 };
 

@@ -241,11 +241,50 @@ static int reap_by(pid_t pid, long long deadline, int *timed_out)
     }
 }
 
+enum read_end { READ_EOF, READ_LATE, READ_STOPPED };
+
+/* Read fd into buf (size - 1 bytes kept, the rest drained and dropped)
+ * until EOF or an error, the deadline, or a held stop signal, polling
+ * every 100 ms at most so that a stop is seen. *got is what was kept. */
+static enum read_end read_until(int fd, char *buf, size_t size,
+                                long long deadline, size_t *got)
+{
+    char sink[4096];
+
+    for (;;) {
+        struct pollfd pfd = {fd, POLLIN, 0};
+        long long left = deadline - now_ms();
+        ssize_t n;
+        int rc;
+        if (stop_pending())
+            return READ_STOPPED;
+        if (left <= 0)
+            return READ_LATE;
+        rc = poll(&pfd, 1, left > 100 ? 100 : (int)left);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            return READ_EOF;
+        if (rc == 0)
+            continue; /* the deadline is checked above */
+        if (*got + 1 < size)
+            n = read(fd, buf + *got, size - 1 - *got);
+        else
+            n = read(fd, sink, sizeof(sink)); /* over the cap: dropped */
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return READ_EOF; /* it closed its output, and is about to exit */
+        if (*got + 1 < size)
+            *got += (size_t)n;
+    }
+}
+
 int spawn_capture(const char *const *argv, int with_stderr, long timeout_ms,
                   char *buf, size_t size)
 {
     struct spawn_spec s;
-    char msg[256], sink[4096];
+    char msg[256];
     long long deadline = now_ms() + timeout_ms;
     size_t got = 0;
     int fd[2], status, timed_out = 0, stopped = 0, killed = 0;
@@ -280,36 +319,15 @@ int spawn_capture(const char *const *argv, int with_stderr, long timeout_ms,
         return SPAWN_ENOEXEC;
     }
     close(fd[1]);
-    for (;;) {
-        struct pollfd pfd = {fd[0], POLLIN, 0};
-        long long left = deadline - now_ms();
-        ssize_t n;
-        int rc;
-        if (stop_pending()) {
-            stopped = 1;
-            break;
-        }
-        if (left <= 0) {
-            timed_out = 1;
-            break;
-        }
-        rc = poll(&pfd, 1, left > 100 ? 100 : (int)left);
-        if (rc < 0 && errno == EINTR)
-            continue;
-        if (rc < 0)
-            break;
-        if (rc == 0)
-            continue; /* the deadline is checked above */
-        if (got + 1 < size)
-            n = read(fd[0], buf + got, size - 1 - got);
-        else
-            n = read(fd[0], sink, sizeof(sink)); /* over the cap: dropped */
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break; /* EOF: it closed its output, and is about to exit */
-        if (got + 1 < size)
-            got += (size_t)n;
+    switch (read_until(fd[0], buf, size, deadline, &got)) {
+    case READ_STOPPED:
+        stopped = 1;
+        break;
+    case READ_LATE:
+        timed_out = 1;
+        break;
+    default:
+        break;
     }
     buf[got] = '\0';
     close(fd[0]);

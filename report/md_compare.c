@@ -6,7 +6,6 @@
 #include "fmt.h"
 #include "render.h"
 
-/* A header row: "| Rung | T4 | L4 |" and its rule. */
 /* A run's label as Markdown text (labels may come from nvidia-smi or the
  * command line). Returns buf. */
 static const char *label(const struct render_compare *rc, size_t k, char *buf,
@@ -16,6 +15,7 @@ static const char *label(const struct render_compare *rc, size_t k, char *buf,
     return buf;
 }
 
+/* A header row: "| Rung | T4 | L4 |" and its rule. */
 static void head(FILE *f, const struct render_compare *rc, const char *first)
 {
     size_t k;
@@ -31,12 +31,13 @@ static void head(FILE *f, const struct render_compare *rc, const char *first)
     fprintf(f, "\n");
 }
 
-int render_compare_md(FILE *f, const struct render_compare *rc)
+/* The title, the runs (folder, GPU, build), the files note and the
+ * picture. */
+static void md_intro(FILE *f, const struct render_compare *rc)
 {
     const struct grader_compare *c = rc->c;
     const char *ref = rc->names[0];
-    char a[FMT_SIZE], b[FMT_SIZE];
-    size_t i, k, j;
+    size_t k;
 
     fprintf(f, "# graveyard compare: %zu runs of one ladder\n\n", c->nruns);
     fprintf(f,
@@ -62,6 +63,14 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
     fprintf(f, "![One row per rung, one cell per question: marigold right "
                "on every run, grey wrong on every run, violet where the "
                "runs disagree](compare.svg)\n\n");
+}
+
+/* Right answers and lost answers, rung by run. */
+static void md_counts(FILE *f, const struct render_compare *rc)
+{
+    const struct grader_compare *c = rc->c;
+    const char *ref = rc->names[0];
+    size_t i, k;
 
     fprintf(f, "## Right answers, out of %zu\n\n", c->nq);
     head(f, rc, "Rung");
@@ -81,6 +90,14 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
     }
     fprintf(f, "\nLost: right at %s, wrong at this rung, on the same run.\n\n",
             ref);
+}
+
+/* Question by question: graded differently, lost on all, and the
+ * questions that die on one run only. */
+static void md_pairs(FILE *f, const struct render_compare *rc)
+{
+    const struct grader_compare *c = rc->c;
+    size_t i, j;
 
     fprintf(f, "## Question by question\n\n");
     if (c->nruns > 1) {
@@ -133,6 +150,16 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
         }
         fprintf(f, "\n");
     }
+}
+
+/* Median decode speed per run, and \xc3\x97 the reference within
+ * each run. */
+static void md_speed(FILE *f, const struct render_compare *rc)
+{
+    const struct grader_compare *c = rc->c;
+    const char *ref = rc->names[0];
+    char a[FMT_SIZE], b[FMT_SIZE];
+    size_t i, k;
 
     fprintf(f,
             "## Speed on each run\n\nMedian decode tokens per second. "
@@ -160,6 +187,14 @@ int render_compare_md(FILE *f, const struct render_compare *rc)
         fprintf(f, "\n");
     }
     fprintf(f, "\n");
+}
+
+int render_compare_md(FILE *f, const struct render_compare *rc)
+{
+    md_intro(f, rc);
+    md_counts(f, rc);
+    md_pairs(f, rc);
+    md_speed(f, rc);
     return 0;
 }
 

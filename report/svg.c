@@ -111,11 +111,48 @@ static size_t legend_lines(const char *const *what, size_t n, size_t width)
     return lines;
 }
 
+/* One rung's row at height y: its name, then its nq cells (cw wide,
+ * with a 1 px gap when gap) in their colours, dead and ghost cells
+ * capped. */
+static void draw_row(FILE *f, const char *name, size_t y, size_t nq,
+                     const uint8_t *cells, const uint8_t *marks, size_t cw,
+                     size_t gap)
+{
+    size_t j, k;
+
+    fprintf(f, "<text x=\"%d\" y=\"%zu\" text-anchor=\"end\">", LEFT - 8,
+            y + 13);
+    text(f, name);
+    fputs("</text>\n", f);
+    for (j = 0; j < nq; j = k) {
+        unsigned cell = cells[j];
+        unsigned mark = marks ? marks[j] : GRADER_MARK_NONE;
+        /* cells 4 px wide or more are headstones with a 1 px gap;
+         * narrower ones merge into runs of one colour and mark */
+        for (k = j + 1; gap == 0 && k < nq && cells[k] == cell &&
+                        (marks ? marks[k] : GRADER_MARK_NONE) == mark;
+             k++)
+            ;
+        fprintf(f,
+                "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" height=\"%d\" "
+                "fill=\"%s\"/>\n",
+                LEFT + j * cw, y, (k - j) * cw - gap, ROW_H, colour(cell));
+        /* a dead cell wears a dark cap, a ghost a pale one: the colour
+         * below stays right or wrong */
+        if (mark != GRADER_MARK_NONE)
+            fprintf(f,
+                    "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" "
+                    "height=\"%d\" fill=\"%s\"/>\n",
+                    LEFT + j * cw, y, (k - j) * cw - gap, MARK_H,
+                    mark == GRADER_MARK_DEAD ? REPORT_DEAD : REPORT_GHOST);
+    }
+}
+
 void render_cover(FILE *f, const char *title, const char *const *names,
                   size_t nrungs, size_t nruns, size_t nq, const uint8_t *cells,
                   const uint8_t *marks)
 {
-    size_t cw = nq ? WIDTH / nq : 1, i, j, k;
+    size_t cw = nq ? WIDTH / nq : 1, i;
     size_t gw, width, height, ly, gap, nwhat = 0;
     int missing = memchr(cells, GRADER_CELL_MISSING, nrungs * nq) != NULL;
     int dead = 0, ghost = 0;
@@ -158,36 +195,9 @@ void render_cover(FILE *f, const char *title, const char *const *names,
             width, height, width, height);
     text(f, title);
     fputs("</text>\n", f);
-    for (i = 0; i < nrungs; i++) {
-        size_t y = TOP + i * (ROW_H + GAP);
-        fprintf(f, "<text x=\"%d\" y=\"%zu\" text-anchor=\"end\">", LEFT - 8,
-                y + 13);
-        text(f, names[i]);
-        fputs("</text>\n", f);
-        for (j = 0; j < nq; j = k) {
-            unsigned cell = cells[i * nq + j];
-            unsigned mark = marks ? marks[i * nq + j] : GRADER_MARK_NONE;
-            /* cells 4 px wide or more are headstones with a 1 px gap;
-             * narrower ones merge into runs of one colour and mark */
-            for (k = j + 1;
-                 gap == 0 && k < nq && cells[i * nq + k] == cell &&
-                 (marks ? marks[i * nq + k] : GRADER_MARK_NONE) == mark;
-                 k++)
-                ;
-            fprintf(f,
-                    "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" height=\"%d\" "
-                    "fill=\"%s\"/>\n",
-                    LEFT + j * cw, y, (k - j) * cw - gap, ROW_H, colour(cell));
-            /* a dead cell wears a dark cap, a ghost a pale one: the
-             * colour below stays right or wrong */
-            if (mark != GRADER_MARK_NONE)
-                fprintf(f,
-                        "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" "
-                        "height=\"%d\" fill=\"%s\"/>\n",
-                        LEFT + j * cw, y, (k - j) * cw - gap, MARK_H,
-                        mark == GRADER_MARK_DEAD ? REPORT_DEAD : REPORT_GHOST);
-        }
-    }
+    for (i = 0; i < nrungs; i++)
+        draw_row(f, names[i], TOP + i * (ROW_H + GAP), nq, cells + i * nq,
+                 marks ? marks + i * nq : NULL, cw, gap);
     l.f = f;
     l.x = LEFT;
     l.y = ly;

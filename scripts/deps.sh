@@ -2,7 +2,8 @@
 # Install what graveyard needs on Debian 12 (run as root, or it uses sudo).
 # Build: a C compiler, make, pkg-config and the -dev packages of libuv,
 # libcurl, jansson, OpenSSL, and libmicrohttpd for the fake llama-server
-# the tests and the demo run. Tests: cmocka, clang (libFuzzer), Python 3
+# the tests and the demo run. Tests: cmocka, clang (libFuzzer), clang-tidy
+# (the function size gate), Python 3
 # with jsonschema (schema checks; the benchmark's baseline) and GNU time
 # and bc (the benchmarks' figures); Slurm and munge for the test that runs
 # a ladder as a job array on a one-node cluster of its own (their
@@ -11,7 +12,7 @@
 # for the test that renders the cover and reads its cells' colours.
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
-libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev python3
+libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev clang-tidy python3
 python3-jsonschema time bc
 slurmctld slurmd slurm-client munge procps librsvg2-bin"
 SUDO=
