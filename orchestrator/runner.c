@@ -1,16 +1,19 @@
 /*
- * runner.c - one rung's run as a chain of libuv callbacks.
+ * runner.c - one rung's run on its own libuv loop: the rung's decisions
+ * are rung.c's, and this file turns what happens on the loop into its
+ * events and carries out its actions.
  *
  * The order: check what was given without creating anything (questions,
  * model, the binary and its --version); take the rung's lock; read the
  * rows (store); hash the model off the loop (or find it in the cache) and
- * check the manifest, for a finished rung too; a finished rung prints its
- * summary and stops there. Else stop a server an earlier run left, ask
- * nvidia-smi what is in use, start the server, poll /health, ask, append,
- * and at the end stop the server and write rows/<RUNG>.done. Every failure
- * ends in finish(), which stops the server first; and the server dies
- * with this process however it dies (spawn.h). No child is waited for
- * without a time limit.
+ * record it under files.lock (tried without blocking); a finished rung
+ * prints its summary and stops there. Else stop a server an earlier run
+ * left (on a timer), ask nvidia-smi what is in use, then EV_BEGIN: the
+ * rung starts a server, and from there on every step is an event in and
+ * actions out, until A_FINISH (after the server is stopped) ends the loop
+ * and rows/<RUNG>.done is written. Nothing here sleeps or waits on the
+ * loop thread, and no child is waited for without a time limit; the
+ * server dies with this process however it dies (spawn.h).
  */
 #include "runner.h"
 
@@ -102,20 +105,20 @@ struct runner {
     uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
     int handles;         /* the loop's handles are initialised */
     struct hash_job model_hash;
-    int hashing;     /* an async hash is in flight */
-    int hash_cached; /* it came from RUNDIR/sha256.cache */
-    int lock_fd;     /* RUNDIR/locks/RUNG.lock, held while we run */
-    int complete;    /* every question answered and .done written */
-    struct lrow lrow;     /* this rung's ladder.tsv line */
-    uint64_t lock_since;  /* the first try for files.lock */
-    long reaped;          /* a server left by an earlier run, being stopped */
-    int reap_killed;      /* ... and SIGKILLed */
+    int hashing;         /* an async hash is in flight */
+    int hash_cached;     /* it came from RUNDIR/sha256.cache */
+    int lock_fd;         /* RUNDIR/locks/RUNG.lock, held while we run */
+    int complete;        /* every question answered and .done written */
+    struct lrow lrow;    /* this rung's ladder.tsv line */
+    uint64_t lock_since; /* the first try for files.lock */
+    long reaped;         /* a server left by an earlier run, being stopped */
+    int reap_killed;     /* ... and SIGKILLed */
     uint64_t reap_since;
     char cache_path[4200];
     char version[256];
     char url[64];
     int port;
-    int healthy; /* /health said ok for this server */
+    int healthy;       /* /health said ok for this server */
     const char *fault; /* a refused stream's error_kind, or NULL */
     char fault_msg[512];
     uint64_t started_ms, last_token_ms, health_deadline;
@@ -308,8 +311,8 @@ static char *row_text(struct runner *r, size_t qi, int attempts,
 
 /* Append the row an action asks for (an answer, or an error row).
  * Returns 0, or -1 with the failure in msg and *code. */
-static int append_row(struct runner *r, const struct rung_action *a,
-                      int *code, char *msg, size_t msgsize)
+static int append_row(struct runner *r, const struct rung_action *a, int *code,
+                      char *msg, size_t msgsize)
 {
     const char *kind = a->type == A_ERROR_ROW ? a->kind : NULL;
     const char *error = a->type == A_ERROR_ROW ? a->text : NULL;
@@ -380,8 +383,8 @@ static int carry_out(struct runner *r, const struct rung_action *a,
     case A_ASK:
         if (ask(r, a->question) == 0)
             return 0;
-        snprintf(fail->text, sizeof(fail->text), "cannot start a request to %s",
-                 r->url);
+        snprintf(fail->text, sizeof(fail->text),
+                 "cannot start a request to %s", r->url);
         break;
     case A_STOP_SERVER:
         if (r->server != NULL)
@@ -393,8 +396,8 @@ static int carry_out(struct runner *r, const struct rung_action *a,
         return 0;
     case A_ANSWER_ROW:
     case A_ERROR_ROW:
-        if (a->type == A_ERROR_ROW && (strcmp(a->kind, "died") == 0 ||
-                                       strcmp(a->kind, "hung") == 0)) {
+        if (a->type == A_ERROR_ROW &&
+            (strcmp(a->kind, "died") == 0 || strcmp(a->kind, "hung") == 0)) {
             /* nothing of the broken attempts belongs in the row */
             r->http_status = 0;
             reply_release(&r->reply);
@@ -453,8 +456,7 @@ static void feed(struct runner *r, const struct rung_event *ev)
         if (r->nqueued == 0)
             break;
         q = r->queue[0];
-        memmove(r->queue, r->queue + 1,
-                --r->nqueued * sizeof(r->queue[0]));
+        memmove(r->queue, r->queue + 1, --r->nqueued * sizeof(r->queue[0]));
         q.ev.kind = q.ev.kind ? q.kind : NULL;
         q.ev.text = q.ev.text ? q.text : NULL;
     }
@@ -466,8 +468,8 @@ static void feed(struct runner *r, const struct rung_event *ev)
 static int sse_event(void *ctx, const char *data, size_t len)
 {
     struct runner *r = ctx;
-    int rc = reply_event(&r->reply, data, len, r->fault_msg,
-                         sizeof(r->fault_msg));
+    int rc =
+        reply_event(&r->reply, data, len, r->fault_msg, sizeof(r->fault_msg));
 
     if (rc != 0) {
         r->fault = reply_error_kind(rc);
@@ -580,8 +582,7 @@ static void request_done(void *ctx, long status, const char *err)
                  m ? m : (r->errbody.len ? r->errbody.p : ""));
         json_decref(body);
         ev.kind = "http";
-    } else if (err == NULL && !sse_pending(&r->sse) &&
-               out == REPLY_FINISHED) {
+    } else if (err == NULL && !sse_pending(&r->sse) && out == REPLY_FINISHED) {
         ev.type = EV_ANSWER;
     } else if (err == NULL && out == REPLY_ERROR) {
         snprintf(error, sizeof(error), "stream error: %.500s", r->reply.error);
@@ -675,8 +676,7 @@ static void probe_exit(void *ctx, long long status, int sig)
 
     if (status == 0 && sig == 0)
         gpu_parse(proc_output(r->probe, NULL), &mib,
-                  r->probe_loaded ? NULL : r->gpu_name,
-                  sizeof(r->gpu_name));
+                  r->probe_loaded ? NULL : r->gpu_name, sizeof(r->gpu_name));
     else if (proc_timed_out(r->probe))
         say(r, "nvidia-smi did not answer in %.1f s; GPU memory not recorded",
             (double)probe_ms() / 1000);
@@ -1022,8 +1022,7 @@ static int record(struct runner *r, const struct hash_job *job, char *msg,
         close(fd);
         if (e == EWOULDBLOCK)
             return REC_BUSY;
-        snprintf(msg, msgsize, "cannot lock '%.900s': %s", path,
-                 strerror(e));
+        snprintf(msg, msgsize, "cannot lock '%.900s': %s", path, strerror(e));
         return EXIT_FAILED;
     }
     if (!r->hash_cached &&
@@ -1130,8 +1129,9 @@ static void reap(struct runner *r)
         r->reap_since = now;
         kill((pid_t)-pid, SIGTERM);
     } else if (now - r->reap_since >= REAP_GRACE_MS + 1000) {
-        say(r, "server pid %ld left by an earlier run is still there a "
-               "second after SIGKILL; going on",
+        say(r,
+            "server pid %ld left by an earlier run is still there a "
+            "second after SIGKILL; going on",
             pid);
         unlink(r->pid_path);
         ready_to_start(r);
@@ -1166,8 +1166,8 @@ static void prepare(struct runner *r)
             return;
         }
         rundir_path(msg, sizeof(msg), r->o->rundir, RD_FILES_LOCK, NULL);
-        fail(r, EXIT_FAILED, "'%s' was held by another process for %d s",
-             msg, LOCK_WAIT_MS / 1000);
+        fail(r, EXIT_FAILED, "'%s' was held by another process for %d s", msg,
+             LOCK_WAIT_MS / 1000);
         return;
     }
     if (rc != 0) {
@@ -1215,7 +1215,6 @@ static void signal_cb(uv_signal_t *h, int signum)
 {
     struct runner *r = h->data;
     struct rung_event ev;
-
 
     say(r, "stopping on signal %d; run the same command to resume", signum);
     memset(&ev, 0, sizeof(ev));
@@ -1464,55 +1463,33 @@ void run_opts_finish(struct run_opts *o)
         o->request_timeout_s = o->idle_s + (o->max_tokens + 1) / 2;
 }
 
-int runner_run(const struct run_opts *o)
+/*
+ * Everything before the loop, in order: check what was given (nothing
+ * is created yet), take the rung's lock, open the rows file and read
+ * what it answers already. Returns 0, or the exit status with the
+ * message in msg.
+ */
+static int open_rung(struct runner *r, char *msg, size_t msgsize)
 {
-    struct runner *r = xrealloc(NULL, sizeof(*r));
-    static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
-    char msg[1024], path[4000];
+    const struct run_opts *o = r->o;
+    char path[4000];
     int code;
 
-    memset(r, 0, sizeof(*r));
-    r->o = o;
-    r->lock_fd = -1;
-    r->log.fd = -1;
-    r->gpu_before = r->gpu_loaded = -1;
-    r->idle_ms = (uint64_t)o->idle_s * 1000;
-    r->deadline_ms = (uint64_t)o->request_timeout_s * 1000;
-    r->progress_fd = progress_fd();
-    /* a write to a ladder that is gone must fail, not kill us */
-    signal(SIGPIPE, SIG_IGN);
-    reply_init(&r->reply, REPLY_CAP);
-    sse_init(&r->sse, REPLY_CAP, sse_event, r);
-    buf_init(&r->errbody, ERRBODY_CAP);
     /* check first, then create: bad input leaves nothing behind */
-    if (questions_load(o->questions, o->limit, &r->qs, msg, sizeof(msg))) {
-        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
-        code = EXIT_USAGE;
-        goto out;
-    }
-    if ((code = check_inputs(r, msg, sizeof(msg))) != 0) {
-        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
-        goto out;
-    }
-    if ((code = lock_rung(o, &r->lock_fd, msg, sizeof(msg))) != 0) {
-        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
-        goto out;
-    }
-    if (store_open(&r->store, o->rundir, o->rung, msg, sizeof(msg)) != 0) {
-        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
-        code = files_exit_code(r->store.err);
-        goto out;
-    }
+    if (questions_load(o->questions, o->limit, &r->qs, msg, msgsize))
+        return EXIT_USAGE;
+    if ((code = check_inputs(r, msg, msgsize)) != 0 ||
+        (code = lock_rung(o, &r->lock_fd, msg, msgsize)) != 0)
+        return code;
+    if (store_open(&r->store, o->rundir, o->rung, msg, msgsize) != 0)
+        return files_exit_code(r->store.err);
     if (r->store.cut > 0)
         say(r, "cut back a torn last row (%zu bytes) in %s", r->store.cut,
             r->store.path);
     /* what the file answers already (every row checked on the way) */
     if (rowsfile_answered(r->store.path, o->rung, &r->answered, &r->rows,
-                          &r->right, msg, sizeof(msg)) != 0) {
-        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
-        code = EXIT_USAGE;
-        goto out;
-    }
+                          &r->right, msg, msgsize) != 0)
+        return EXIT_USAGE;
     r->had = xrealloc(NULL, r->qs.n ? r->qs.n : 1);
     r->ids = xrealloc(NULL, (r->qs.n ? r->qs.n : 1) * sizeof(*r->ids));
     for (size_t i = 0; i < r->qs.n; i++) {
@@ -1526,20 +1503,24 @@ int runner_run(const struct run_opts *o)
     rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
     r->complete = r->rows >= r->qs.n && access(path, F_OK) == 0;
     rundir_path(path, sizeof(path), o->rundir, RD_LOGS_DIR, NULL);
-    if (!r->complete && files_mkdir(path, 0, msg, sizeof(msg)) != 0) {
-        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
-        code = files_exit_code(errno);
-        goto out;
-    }
+    if (!r->complete && files_mkdir(path, 0, msg, msgsize) != 0)
+        return files_exit_code(errno);
     rundir_path(r->log_path, sizeof(r->log_path), o->rundir, RD_LOG, o->rung);
     rundir_path(r->pid_path, sizeof(r->pid_path), o->rundir, RD_PID, o->rung);
     rundir_path(r->cache_path, sizeof(r->cache_path), o->rundir, RD_HASH_CACHE,
                 NULL);
-    if (uv_loop_init(&r->loop) != 0) {
-        fprintf(stderr, "graveyard run %s: libuv did not start\n", o->rung);
-        code = EXIT_FAILED;
-        goto out;
-    }
+    return 0;
+}
+
+/* The loop, its timers and signals, and the model's hash (from the cache
+ * or on the thread pool) to start the chain. 0, or -1 when libuv does
+ * not start. */
+static int start_loop(struct runner *r)
+{
+    static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
+
+    if (uv_loop_init(&r->loop) != 0)
+        return -1;
     r->handles = 1;
     uv_timer_init(&r->loop, &r->timer);
     r->timer.data = r;
@@ -1550,30 +1531,23 @@ int runner_run(const struct run_opts *o)
         r->sigs[i].data = r;
         uv_signal_start(&r->sigs[i], signal_cb, signums[i]);
     }
-    if (sha_cache_get(r->cache_path, o->model, r->model_hash.hex,
+    if (sha_cache_get(r->cache_path, r->o->model, r->model_hash.hex,
                       &r->model_hash.bytes)) {
         /* hashed before, and the file's size and mtime are unchanged */
         r->model_hash.ctx = r;
         r->hash_cached = 1;
         hashed(&r->model_hash);
-    } else if (hash_file_async(&r->loop, &r->model_hash, o->model, hashed,
+    } else if (hash_file_async(&r->loop, &r->model_hash, r->o->model, hashed,
                                r) != 0) {
         fail(r, EXIT_FAILED, "cannot queue the model's hash");
     } else {
         r->hashing = 1;
     }
-    uv_run(&r->loop, UV_RUN_DEFAULT);
-    code = r->exit_code;
-    if (r->err[0] != '\0')
-        fprintf(stderr, "graveyard run %s: %s\n", o->rung, r->err);
-    if (code == EXIT_OK && !r->complete && write_done(r) != 0)
-        code = EXIT_FAILED;
-    if (code != EXIT_OK && code != EXIT_USAGE)
-        fprintf(stderr,
-                "graveyard run %s: %zu of %zu questions answered; run the "
-                "same command to resume\n",
-                o->rung, r->rows, r->qs.n);
-out:
+    return 0;
+}
+
+static void runner_free(struct runner *r)
+{
     if (r->log_open)
         caplog_close(&r->log);
     if (r->lock_fd >= 0)
@@ -1591,9 +1565,52 @@ out:
         uv_run(&r->loop, UV_RUN_DEFAULT); /* close callbacks */
         if (uv_loop_close(&r->loop) != 0)
             fprintf(stderr, "graveyard run %s: a handle was left open\n",
-                    o->rung);
+                    r->o->rung);
     }
     http_global_cleanup();
     free(r);
+}
+
+int runner_run(const struct run_opts *o)
+{
+    struct runner *r = xrealloc(NULL, sizeof(*r));
+    char msg[1024];
+    int code;
+
+    memset(r, 0, sizeof(*r));
+    r->o = o;
+    r->lock_fd = -1;
+    r->log.fd = -1;
+    r->gpu_before = r->gpu_loaded = -1;
+    r->idle_ms = (uint64_t)o->idle_s * 1000;
+    r->deadline_ms = (uint64_t)o->request_timeout_s * 1000;
+    r->progress_fd = progress_fd();
+    /* a write to a ladder that is gone must fail, not kill us */
+    signal(SIGPIPE, SIG_IGN);
+    reply_init(&r->reply, REPLY_CAP);
+    sse_init(&r->sse, REPLY_CAP, sse_event, r);
+    buf_init(&r->errbody, ERRBODY_CAP);
+    if ((code = open_rung(r, msg, sizeof(msg))) != 0) {
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        runner_free(r);
+        return code;
+    }
+    if (start_loop(r) != 0) {
+        fprintf(stderr, "graveyard run %s: libuv did not start\n", o->rung);
+        runner_free(r);
+        return EXIT_FAILED;
+    }
+    uv_run(&r->loop, UV_RUN_DEFAULT);
+    code = r->exit_code;
+    if (r->err[0] != '\0')
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, r->err);
+    if (code == EXIT_OK && !r->complete && write_done(r) != 0)
+        code = EXIT_FAILED;
+    if (code != EXIT_OK && code != EXIT_USAGE)
+        fprintf(stderr,
+                "graveyard run %s: %zu of %zu questions answered; run the "
+                "same command to resume\n",
+                o->rung, r->rows, r->qs.n);
+    runner_free(r);
     return code;
 }

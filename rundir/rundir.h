@@ -3,14 +3,14 @@
  * graveyard keeps what (docs/rows.md, docs/run.md).
  *
  *   RUNDIR/rows/<RUNG>.jsonl       the rows (store.h)
- *   RUNDIR/rows/<RUNG>.done        the rung's summary (done.h)
+ *   RUNDIR/rows/<RUNG>.done        the rung's summary (runner.c writes it)
  *   RUNDIR/locks/<RUNG>.lock       one graveyard at a time on a rung
  *   RUNDIR/locks/files.lock        held while the shared files change
  *   RUNDIR/logs/<RUNG>.server.log  the server's capped log
  *   RUNDIR/<RUNG>.server.pid       the running server (pidfile.h)
  *   RUNDIR/manifest.json           what the rows were made with
  *   RUNDIR/ladder.tsv              rung, file, bytes, sha256 (ladderfile.h)
- *   RUNDIR/ladder.json             the ladder's shape (shape.h)
+ *   RUNDIR/ladder.json             the ladder's shape (run.h)
  *   RUNDIR/sha256.cache            hashes by path, size and mtime
  *   RUNDIR/graveyard.json          bury's tombstones and ghosts
  *   RUNDIR/graveyard-side.json     the side rungs'
