@@ -18,52 +18,44 @@
 #include "runner.h"
 
 #include <errno.h>
-#include <netinet/in.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <uv.h>
 
-#include "../report/emit.h"
 #include "../grader/grader.h"
+#include "../report/emit.h"
+#include "../rundir/files.h"
+#include "../rundir/ladderfile.h"
+#include "../rundir/pidfile.h"
+#include "../rundir/rundir.h"
+#include "../rundir/store.h"
 #include "caplog.h"
 #include "cli.h"
-#include "config.h"
-#include "../rundir/files.h"
 #include "gpu.h"
 #include "hash.h"
 #include "http.h"
-#include "../rundir/ladderfile.h"
-#include "../rundir/manifest.h"
-#include "../rundir/outfile.h"
-#include "../rundir/pidfile.h"
+#include "launch.h"
 #include "proc.h"
 #include "progress.h"
 #include "questions.h"
-#include "redact.h"
+#include "record.h"
 #include "reply.h"
-#include "spawn.h"
-#include "sse.h"
-#include "../rundir/rundir.h"
-#include "../rundir/store.h"
 #include "rowsfile.h"
 #include "rung.h"
+#include "spawn.h"
+#include "sse.h"
 
 #define HEALTH_POLL_MS 250
-#define VERSION_MS     30000 /* --version may take this long */
 #define EXIT_WAIT_MS   1000  /* after a broken stream, for the exit */
 #define LOCK_POLL_MS   20    /* files.lock is held for milliseconds */
 #define LOCK_WAIT_MS   60000 /* ... so a minute means something is wrong */
 #define REAP_POLL_MS   50    /* a server left by an earlier run: is it gone? */
 #define REAP_GRACE_MS  5000  /* SIGTERM, then SIGKILL */
-#define REC_BUSY       (-1)  /* record(): files.lock is held by another */
 #define ERRBODY_CAP    65536 /* an HTTP error's body kept */
 /* a reply's content and reasoning, escaped, leave this much of a row for
  * the other fields (the id is at most 256 bytes, 1.5 KiB escaped) */
@@ -114,7 +106,6 @@ struct runner {
     long reaped;         /* a server left by an earlier run, being stopped */
     int reap_killed;     /* ... and SIGKILLed */
     uint64_t reap_since;
-    char cache_path[4200];
     char version[256];
     char url[64];
     int port;
@@ -136,8 +127,7 @@ struct runner {
     char gpu_name[128];          /* nvidia-smi's name, or "" */
     int progress_fd;             /* a ladder's pipe, or -1 */
     uint64_t first_ask_ms;
-    char **env;          /* the server's environment */
-    char pool[48][1024]; /* the server's templated arguments */
+    char **env; /* the server's environment (launch.h) */
 };
 
 static int start_server(struct runner *r);
@@ -433,8 +423,14 @@ static void feed(struct runner *r, const struct rung_event *ev)
         return;
     if (r->stepping) {
         struct queued *w = &r->queue[r->nqueued];
-        if (r->nqueued == sizeof(r->queue) / sizeof(r->queue[0]))
-            abort(); /* a bug: the rung raises a few events at a time */
+        if (r->nqueued == sizeof(r->queue) / sizeof(r->queue[0])) {
+            /* a bug: the rung raises a few events at a time */
+            fprintf(stderr,
+                    "graveyard run %s: internal error: more than %zu "
+                    "events while one step is carried out\n",
+                    r->o->rung, sizeof(r->queue) / sizeof(r->queue[0]));
+            abort();
+        }
         r->nqueued++;
         w->ev = *ev;
         snprintf(w->kind, sizeof(w->kind), "%s", ev->kind ? ev->kind : "");
@@ -777,185 +773,23 @@ static void server_exit(void *ctx, long long status, int sig)
     feed(r, &ev);
 }
 
-/* A free port on 127.0.0.1, from the kernel. */
-static int free_port(void)
-{
-    struct sockaddr_in a;
-    socklen_t len = sizeof(a);
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
-
-    if (fd < 0)
-        return -1;
-    memset(&a, 0, sizeof(a));
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
-        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
-        port = ntohs(a.sin_port);
-    close(fd);
-    return port;
-}
-
-/* Replace {model} {port} {ngl} {ctx} {seed} {gpu} in s into out. */
-static void expand(const struct runner *r, const char *s, const char *port,
-                   const char *ctx, const char *ngl, char *out, size_t size)
-{
-    static const char *const keys[] = {"{model}", "{port}", "{ngl}",
-                                       "{ctx}",   "{seed}", "{gpu}"};
-    const char *vals[6] = {r->o->model, port, ngl,
-                           ctx,         "0",  r->o->gpu ? r->o->gpu : ""};
-    size_t n = 0, i;
-
-    while (*s && n + 1 < size) {
-        for (i = 0; i < 6; i++)
-            if (strncmp(s, keys[i], strlen(keys[i])) == 0)
-                break;
-        if (i < 6) {
-            n += (size_t)snprintf(out + n, size - n, "%s", vals[i]);
-            if (n >= size)
-                n = size - 1;
-            s += strlen(keys[i]);
-        } else {
-            out[n++] = *s++;
-        }
-    }
-    out[n] = '\0';
-}
-
-/*
- * The server's arguments from the config's template (checked by
- * config_check_argv_template: {model} and {port} present, --host only
- * 127.0.0.1). With --ngl auto, a "{ngl}" item goes, and the flag before
- * it. The server always binds 127.0.0.1: without --host in the template,
- * it is added.
- */
-static size_t template_argv(struct runner *r, const char **argv, size_t n,
-                            const char *port, const char *ctx, const char *ngl)
-{
-    json_t *item;
-    size_t i, host = 0;
-
-    json_array_foreach(r->o->argv_template, i, item)
-    {
-        const char *t = json_string_value(item);
-        if (i >= 48 || n >= 58)
-            break;
-        if (r->o->ngl < 0 && strcmp(t, "{ngl}") == 0) {
-            if (n > 1 && argv[n - 1][0] == '-')
-                n--;
-            continue;
-        }
-        host |= strcmp(t, "--host") == 0;
-        expand(r, t, port, ctx, ngl, r->pool[i], sizeof(r->pool[i]));
-        argv[n++] = r->pool[i];
-    }
-    if (!host) {
-        argv[n++] = "--host";
-        argv[n++] = "127.0.0.1";
-    }
-    return n;
-}
-
-static int env_named(const char *entry, const char *name)
-{
-    size_t n = strlen(name);
-
-    return strncmp(entry, name, n) == 0 && entry[n] == '=';
-}
-
-/*
- * The server's environment: ours, less graveyard's own variables (the
- * ladder's pid and progress fd are not the server's business), with
- * CUDA_VISIBLE_DEVICES for --gpu and the config's templates expanded (a
- * variable that needs a GPU when none was given is left out).
- */
-static char **server_env(const struct runner *r)
-{
-    extern char **environ;
-    size_t n = 0, k = 0, i;
-    char **env, value[1024];
-    const char *key;
-    json_t *v;
-
-    while (environ[n])
-        n++;
-    env = xrealloc(NULL, (n + json_object_size(r->o->env_template) + 2) *
-                             sizeof(*env));
-    for (i = 0; i < n; i++) {
-        const char *e = environ[i];
-        int drop = strncmp(e, "GRAVEYARD_", 10) == 0 ||
-                   (r->o->gpu && env_named(e, "CUDA_VISIBLE_DEVICES"));
-        json_object_foreach(r->o->env_template, key, v) drop |=
-            env_named(e, key);
-        if (!drop)
-            env[k++] = xstrdup(e);
-    }
-    /* the template's own CUDA_VISIBLE_DEVICES ("1{gpu}") wins */
-    if (r->o->gpu != NULL &&
-        json_object_get(r->o->env_template, "CUDA_VISIBLE_DEVICES") == NULL) {
-        size_t len = strlen(r->o->gpu) + 22;
-        env[k] = xrealloc(NULL, len);
-        snprintf(env[k++], len, "CUDA_VISIBLE_DEVICES=%s", r->o->gpu);
-    }
-    json_object_foreach(r->o->env_template, key, v)
-    {
-        const char *t = json_string_value(v);
-        size_t len;
-        if (t == NULL || (r->o->gpu == NULL && strstr(t, "{gpu}")))
-            continue;
-        expand(r, t, "", "", "", value, sizeof(value));
-        len = strlen(key) + strlen(value) + 2;
-        env[k] = xrealloc(NULL, len);
-        snprintf(env[k++], len, "%s=%s", key, value);
-    }
-    env[k] = NULL;
-    return env;
-}
-
 /* Start a server (A_START_SERVER) and poll its /health. 0, or -1 with
  * the reason in r->err when it cannot be started. */
 static int start_server(struct runner *r)
 {
-    char port[16], ctx[32], ngl[16], msg[512], note[96];
-    const char *argv[64];
+    char msg[512], note[96];
     struct proc_opts po;
-    size_t n = 0, i;
+    char **argv;
 
-    r->port = free_port();
-    snprintf(port, sizeof(port), "%d", r->port);
-    snprintf(ctx, sizeof(ctx), "%ld", r->o->ctx);
-    snprintf(ngl, sizeof(ngl), "%d", r->o->ngl);
+    r->port = launch_free_port();
     snprintf(r->url, sizeof(r->url), "http://127.0.0.1:%d", r->port);
-    argv[n++] = r->o->llama;
-    if (r->o->argv_template != NULL) {
-        n = template_argv(r, argv, n, port, ctx, ngl);
-    } else {
-        argv[n++] = "-m";
-        argv[n++] = r->o->model;
-        argv[n++] = "--host";
-        argv[n++] = "127.0.0.1";
-        argv[n++] = "--port";
-        argv[n++] = port;
-        argv[n++] = "-c";
-        argv[n++] = ctx;
-        argv[n++] = "-np";
-        argv[n++] = "1";
-        argv[n++] = "--seed";
-        argv[n++] = "0";
-        if (r->o->ngl >= 0) {
-            argv[n++] = "-ngl";
-            argv[n++] = ngl;
-        }
-    }
-    for (i = 0; i < r->o->n_server_args && n < 62; i++)
-        argv[n++] = r->o->server_args[i];
-    argv[n] = NULL;
+    argv = launch_argv(r->o, r->port);
     r->healthy = 0;
     snprintf(note, sizeof(note), "[graveyard: server start %d on port %d]\n",
              r->rung.started, r->port);
     caplog_write(&r->log, note, strlen(note));
     memset(&po, 0, sizeof(po));
-    po.argv = (char *const *)argv;
+    po.argv = argv;
     po.env = r->env;
     po.log = &r->log;
     po.fd3 = SPAWN_CLOSED;
@@ -964,6 +798,7 @@ static int start_server(struct runner *r)
      * is left to wait for a graceful stop */
     po.pdeathsig = SIGKILL;
     r->server = proc_start(&r->loop, &po, server_exit, r, msg, sizeof(msg));
+    launch_free(argv);
     if (r->server == NULL) {
         snprintf(r->err, sizeof(r->err), "%s", msg);
         return -1;
@@ -977,104 +812,6 @@ static int start_server(struct runner *r)
 }
 
 /* ---- before the server: hash, manifest, stale server ------------------ */
-
-static json_t *settings(struct runner *r, const char *qhash)
-{
-    json_t *req = json_pack("{s:i,s:i,s:b,s:I,s:b}", "temperature", 0, "seed",
-                            0, "cache_prompt", 0, "max_tokens",
-                            (json_int_t)r->o->max_tokens, "enable_thinking",
-                            r->o->think);
-
-    if (r->o->request != NULL)
-        json_object_set(req, "extra", r->o->request);
-    return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:{s:s}}", "graveyard",
-                     GRAVEYARD_VERSION, "questions", "path", r->o->questions,
-                     "sha256", qhash, "prompt",
-                     r->o->prompt ? r->o->prompt : questions_prompt, "request",
-                     req, "server", "version", r->version);
-}
-
-/*
- * Record what this rung is made with, or check it for a finished rung:
- * the sha256 cache, the manifest and ladder.tsv, each written only when
- * something in it is new. Several graveyards may share a run folder (a
- * ladder on several GPUs, shards): these read-modify-write files are
- * changed under one lock, RUNDIR/locks/files.lock. Returns 0 or the exit
- * status.
- */
-static int record(struct runner *r, const struct hash_job *job, char *msg,
-                  size_t msgsize)
-{
-    struct lrow *lrow = &r->lrow;
-    char qhex[65];
-    json_t *shared, *rung;
-    char path[4200];
-    int fd, rc, changed;
-
-    rundir_path(path, sizeof(path), r->o->rundir, RD_FILES_LOCK, NULL);
-    fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
-    if (fd < 0)
-        return files_exit_code(errno);
-    /* the others hold it for milliseconds: never wait for it on the
-     * loop (a signal must still stop us at once); prepare() tries again */
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        close(fd);
-        if (e == EWOULDBLOCK)
-            return REC_BUSY;
-        snprintf(msg, msgsize, "cannot lock '%.900s': %s", path, strerror(e));
-        return EXIT_FAILED;
-    }
-    if (!r->hash_cached &&
-        sha_cache_put(r->cache_path, r->o->model, job->hex, msg, msgsize))
-        say(r, "%s", msg); /* only a cache: the run goes on */
-    rc = EXIT_USAGE;
-    if (hash_path(r->o->questions, qhex, msg, msgsize) != 0)
-        goto out;
-    shared = settings(r, qhex);
-    rung = json_pack(
-        "{s:s,s:I,s:s,s:I,s:i,s:o}", "model", r->o->model, "bytes",
-        (json_int_t)job->bytes, "sha256", job->hex, "ctx",
-        (json_int_t)r->o->ctx, "ngl", r->o->ngl, "server_args",
-        redact_args((char *const *)r->o->server_args, r->o->n_server_args));
-    if (r->o->argv_template)
-        json_object_set(rung, "server_argv", r->o->argv_template);
-    if (r->o->env_template)
-        json_object_set_new(rung, "server_env",
-                            redact_env(r->o->env_template));
-    changed = manifest_check(r->o->rundir, r->o->rung, shared, rung,
-                             r->o->force, msg, msgsize);
-    json_decref(shared);
-    json_decref(rung);
-    if (changed != 0)
-        goto out; /* a setting differs: bad input, whatever the rung's state */
-    snprintf(lrow->rung, sizeof(lrow->rung), "%s", r->o->rung);
-    snprintf(lrow->file, sizeof(lrow->file), "%s", r->o->model);
-    lrow->bytes = job->bytes;
-    memcpy(lrow->sha256, job->hex, sizeof(lrow->sha256));
-    rundir_path(path, sizeof(path), r->o->rundir, RD_LADDER_TSV, NULL);
-    rc = ladderfile_upsert(path, lrow, msg, msgsize) != 0
-             ? files_exit_code(errno)
-             : 0;
-out:
-    close(fd); /* releases the lock */
-    return rc;
-}
-
-/* An already finished rung: print its summary, start nothing. */
-static int print_done(const struct runner *r)
-{
-    char path[4200], line[4096];
-    FILE *f;
-
-    rundir_path(path, sizeof(path), r->o->rundir, RD_DONE, r->o->rung);
-    if ((f = fopen(path, "r")) == NULL)
-        return -1;
-    if (fgets(line, sizeof(line), f) != NULL)
-        fputs(line, stdout);
-    fclose(f);
-    return 0;
-}
 
 /* Prepared: the rung begins (its first server, unless every row is
  * there already). */
@@ -1091,12 +828,14 @@ static void begin(struct runner *r)
  * environment, then nvidia-smi's "before" figure and the rung begins. */
 static void ready_to_start(struct runner *r)
 {
+    extern char **environ;
+
     r->http = http_new(&r->loop);
     if (r->http == NULL) {
         fail(r, EXIT_FAILED, "libcurl did not start");
         return;
     }
-    r->env = server_env(r);
+    r->env = launch_env(r->o, environ);
     start_probe(r, 0, begin);
 }
 
@@ -1157,10 +896,13 @@ static void prepare_again(uv_timer_t *t);
 static void prepare(struct runner *r)
 {
     const struct hash_job *job = &r->model_hash;
-    char msg[1024];
-    int rc = record(r, job, msg, sizeof(msg));
+    char msg[1024], warn[1024];
+    int rc = record_made_with(r->o, r->version, job, r->hash_cached, warn,
+                              sizeof(warn), msg, sizeof(msg));
 
-    if (rc == REC_BUSY) {
+    if (warn[0] != '\0')
+        say(r, "%s", warn);
+    if (rc == RECORD_BUSY) {
         if (uv_now(&r->loop) - r->lock_since < LOCK_WAIT_MS) {
             uv_timer_start(&r->timer, prepare_again, LOCK_POLL_MS, 0);
             return;
@@ -1176,7 +918,7 @@ static void prepare(struct runner *r)
     }
     if (r->complete) {
         /* the settings are the rows' settings: the summary stands */
-        print_done(r);
+        record_print_done(r->o);
         fail(r, EXIT_OK, "%s", "");
         return;
     }
@@ -1225,190 +967,22 @@ static void signal_cb(uv_signal_t *h, int signum)
 
 /* ---- the rung's summary ------------------------------------------------ */
 
-/* Write rows/<RUNG>.done from the rows (the grader computes it) and print
- * the summary line. */
+/* rows/<RUNG>.done, with what this process knows beyond the rows. */
 static int write_done(struct runner *r)
 {
-    struct grader_qset *qs = grader_qset_new();
-    struct grader_rung *g = NULL;
-    struct grader_summary sum;
-    struct grader_error err;
-    char path[4200], msg[1024] = "", *text;
-    struct rusage ru;
-    json_t *done;
-    int rc = -1;
+    struct record_done d;
 
-    if (qs == NULL ||
-        rowsfile_read(qs, r->o->rung, r->store.path, 0, &g, &err) != 0 ||
-        grader_summarize(g, &sum) != 0) {
-        if (qs != NULL && g == NULL)
-            grader_error_format(&err, msg, sizeof(msg));
-        fprintf(stderr, "graveyard run %s: %s\n", r->o->rung, msg);
-        goto out;
-    }
-    done = json_pack(
-        "{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:s}", "rung", r->o->rung, "n",
-        (json_int_t)sum.n, "right", (json_int_t)sum.right, "errors",
-        (json_int_t)sum.errors, "truncated", (json_int_t)sum.truncated,
-        "median_decode_tps",
-        sum.median_tps >= 0 ? json_real(sum.median_tps) : json_null(),
-        "mean_tokens",
-        sum.mean_tokens >= 0 ? json_real(sum.mean_tokens) : json_null(),
-        "bytes", (json_int_t)r->model_hash.bytes, "server", r->version);
-    /* GPU memory (null without nvidia-smi) and what the load log says */
-    json_object_set_new(done, "gpu_mib_before",
-                        r->gpu_before >= 0 ? json_integer(r->gpu_before)
-                                           : json_null());
-    json_object_set_new(done, "gpu_mib_loaded",
-                        r->gpu_loaded >= 0 ? json_integer(r->gpu_loaded)
-                                           : json_null());
-    json_object_set_new(done, "gpu_name",
-                        r->gpu_name[0] ? json_string(r->gpu_name)
-                                       : json_null());
-    gpu_load_lines(r->log_path, done);
-    /* what this process cost: the figures docs/performance.md reports */
-    getrusage(RUSAGE_SELF, &ru);
-    json_object_set_new(
-        done, "run",
-        json_pack("{s:f,s:I,s:I,s:i,s:I}", "cpu_s",
-                  (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-                      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
-                  "peak_rss_kb", (json_int_t)ru.ru_maxrss,
-                  "rows_bytes_written", (json_int_t)r->store.written,
-                  "server_starts", r->rung.started, "server_log_dropped",
-                  (json_int_t)r->log.dropped));
-    text = emit_dumps(done);
-    json_decref(done);
-    if (text == NULL)
-        util_oom("the rung's summary");
-    rundir_path(path, sizeof(path), r->o->rundir, RD_DONE, r->o->rung);
-    {
-        size_t n = strlen(text);
-        char *line = xrealloc(NULL, n + 2);
-        memcpy(line, text, n);
-        line[n] = '\n';
-        line[n + 1] = '\0';
-        if (outfile_write(path, line, n + 1, msg, sizeof(msg)) != 0)
-            fprintf(stderr, "graveyard run %s: %s\n", r->o->rung, msg);
-        else {
-            fputs(line, stdout);
-            fflush(stdout);
-            rc = 0;
-        }
-        free(line);
-    }
-    emit_free(text);
-out:
-    grader_rung_free(g);
-    grader_qset_free(qs);
-    return rc;
-}
-
-/*
- * One graveyard at a time on a rung: an exclusive flock on
- * RUNDIR/locks/RUNG.lock, held until we exit (the kernel drops it when a
- * process dies, so a stale lock is never in the way). The fd is
- * close-on-exec, and every child's descriptors are closed anyway: a
- * server never holds it after we are gone.
- * Returns 0, EXIT_BUSY when another process holds it, or the exit status
- * for the failure (1 for a full disk, 2 for a bad folder).
- */
-static int lock_rung(const struct run_opts *o, int *fd, char *msg,
-                     size_t msgsize)
-{
-    char path[4200], pid[32] = "";
-    ssize_t n;
-
-    if (files_mkdir(o->rundir, 1, msg, msgsize) != 0)
-        return files_exit_code(errno);
-    rundir_path(path, sizeof(path), o->rundir, RD_LOCKS_DIR, NULL);
-    if (files_mkdir(path, 0, msg, msgsize) != 0)
-        return files_exit_code(errno);
-    rundir_path(path, sizeof(path), o->rundir, RD_LOCK, o->rung);
-    *fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
-    if (*fd < 0)
-        return files_exit_code(errno);
-    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
-        n = pread(*fd, pid, sizeof(pid) - 1, 0);
-        pid[n > 0 ? n : 0] = '\0';
-        pid[strcspn(pid, "\n")] = '\0';
-        snprintf(msg, msgsize,
-                 "rung %s is being run by another graveyard (pid %s)", o->rung,
-                 pid[0] ? pid : "?");
-        close(*fd);
-        *fd = -1;
-        return EXIT_BUSY;
-    }
-    snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-    if (ftruncate(*fd, 0) != 0 ||
-        pwrite(*fd, pid, strlen(pid), 0) != (ssize_t)strlen(pid)) {
-        int e = errno;
-        snprintf(msg, msgsize, "cannot write '%.900s': %s", path,
-                 files_strerror(e));
-        return files_exit_code(e);
-    }
-    return 0;
-}
-
-/*
- * Everything that can be checked before anything is created: the model
- * is a file we can read, the binary is there and answers --version (in
- * VERSION_MS; it dies with us), the paths hold no control character.
- * Returns 0 or the exit status, with the message in msg.
- */
-static int check_inputs(struct runner *r, char *msg, size_t msgsize)
-{
-    const struct run_opts *o = r->o;
-    char path[4200], status[64];
-    struct stat st;
-    int fd, rc, e;
-
-    if (!config_path_ok(o->model) || !config_path_ok(o->rundir)) {
-        snprintf(msg, msgsize,
-                 "the model and run folder paths may not hold "
-                 "control characters");
-        return EXIT_USAGE;
-    }
-    /* ladder.tsv and the manifest keep these whole: never a cut path */
-    if (strlen(o->rundir) + strlen(o->rung) > 3900 ||
-        strlen(o->model) > 4000 || strlen(o->questions) > 4000) {
-        snprintf(msg, msgsize, "path too long: '%.200s...'",
-                 strlen(o->model) > 4000 ? o->model : o->rundir);
-        return EXIT_USAGE;
-    }
-    if ((fd = open(o->model, O_RDONLY | O_CLOEXEC)) < 0 ||
-        fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        e = fd < 0 ? errno : EISDIR;
-        if (fd >= 0)
-            close(fd);
-        snprintf(msg, msgsize, "cannot read model '%s': %s", o->model,
-                 e == EISDIR ? "not a file" : strerror(e));
-        return EXIT_USAGE;
-    }
-    close(fd);
-    if ((e = spawn_resolve(o->llama, path, sizeof(path))) != 0) {
-        snprintf(msg, msgsize, "cannot run '%s': %s (give --llama)", o->llama,
-                 strerror(e));
-        return EXIT_USAGE;
-    }
-    rc = spawn_version(o->llama, VERSION_MS, r->version, sizeof(r->version));
-    if (rc == SPAWN_ENOEXEC || rc == 127) {
-        snprintf(msg, msgsize,
-                 "cannot run '%s --version': is it a llama-server binary?",
-                 o->llama);
-        return EXIT_USAGE;
-    }
-    if (rc != 0) {
-        snprintf(msg, msgsize, "'%s --version' %s: is it a llama-server?",
-                 o->llama, spawn_status_text(rc, status, sizeof(status)));
-        return EXIT_FAILED;
-    }
-    if (r->version[0] == '\0') {
-        snprintf(msg, msgsize, "'%s --version' printed no 'version:' line",
-                 o->llama);
-        return EXIT_FAILED;
-    }
-    return 0;
+    d.rows_path = r->store.path;
+    d.bytes = r->model_hash.bytes;
+    d.server = r->version;
+    d.gpu_before = r->gpu_before;
+    d.gpu_loaded = r->gpu_loaded;
+    d.gpu_name = r->gpu_name;
+    d.log_path = r->log_path;
+    d.rows_bytes_written = r->store.written;
+    d.log_dropped = r->log.dropped;
+    d.server_starts = r->rung.started;
+    return record_done(r->o, &d);
 }
 
 /* GRAVEYARD_PROGRESS_FD: a ladder's pipe, if it really is one. It is
@@ -1430,15 +1004,6 @@ static int progress_fd(void)
         fcntl((int)fd, F_SETFL, O_NONBLOCK) != 0)
         return -1;
     return (int)fd;
-}
-
-static void free_env(char **env)
-{
-    if (env == NULL)
-        return;
-    for (size_t i = 0; env[i]; i++)
-        free(env[i]);
-    free(env);
 }
 
 void run_opts_defaults(struct run_opts *o, int think)
@@ -1478,8 +1043,9 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     /* check first, then create: bad input leaves nothing behind */
     if (questions_load(o->questions, o->limit, &r->qs, msg, msgsize))
         return EXIT_USAGE;
-    if ((code = check_inputs(r, msg, msgsize)) != 0 ||
-        (code = lock_rung(o, &r->lock_fd, msg, msgsize)) != 0)
+    if ((code = record_inputs(o, r->version, sizeof(r->version), msg,
+                              msgsize)) != 0 ||
+        (code = record_lock(o, &r->lock_fd, msg, msgsize)) != 0)
         return code;
     if (store_open(&r->store, o->rundir, o->rung, msg, msgsize) != 0)
         return files_exit_code(r->store.err);
@@ -1507,8 +1073,6 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
         return files_exit_code(errno);
     rundir_path(r->log_path, sizeof(r->log_path), o->rundir, RD_LOG, o->rung);
     rundir_path(r->pid_path, sizeof(r->pid_path), o->rundir, RD_PID, o->rung);
-    rundir_path(r->cache_path, sizeof(r->cache_path), o->rundir, RD_HASH_CACHE,
-                NULL);
     return 0;
 }
 
@@ -1518,6 +1082,7 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
 static int start_loop(struct runner *r)
 {
     static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
+    char cache[4200];
 
     if (uv_loop_init(&r->loop) != 0)
         return -1;
@@ -1531,7 +1096,8 @@ static int start_loop(struct runner *r)
         r->sigs[i].data = r;
         uv_signal_start(&r->sigs[i], signal_cb, signums[i]);
     }
-    if (sha_cache_get(r->cache_path, r->o->model, r->model_hash.hex,
+    rundir_path(cache, sizeof(cache), r->o->rundir, RD_HASH_CACHE, NULL);
+    if (sha_cache_get(cache, r->o->model, r->model_hash.hex,
                       &r->model_hash.bytes)) {
         /* hashed before, and the file's size and mtime are unchanged */
         r->model_hash.ctx = r;
@@ -1560,7 +1126,7 @@ static void runner_free(struct runner *r)
     reply_release(&r->reply);
     sse_release(&r->sse);
     buf_release(&r->errbody);
-    free_env(r->env);
+    launch_free(r->env);
     if (r->handles) {
         uv_run(&r->loop, UV_RUN_DEFAULT); /* close callbacks */
         if (uv_loop_close(&r->loop) != 0)
