@@ -122,6 +122,34 @@ case_stale_stubborn() {
     gone_within 2 "$srv" || { fail "the stubborn process is alive"; kill -KILL $srv; }
 }
 
+# 3c. files.lock held by another process: the run waits for it without
+# blocking the loop (a SIGTERM meanwhile is seen at once), and goes on
+# once it is free.
+case_files_lock() {
+    local d=$work/flock holder pid rc t0
+    mkdir -p "$d/locks"
+    flock "$d/locks/files.lock" sleep 30 &
+    holder=$!
+    wait_for 5 '! flock -n "$d/locks/files.lock" true'
+    $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 >/dev/null 2>"$work/err" &
+    pid=$!
+    sleep 1
+    kill -0 $pid 2>/dev/null || fail "the run did not wait for files.lock: $(cat "$work/err")"
+    t0=$(date +%s%N)
+    kill -TERM $pid
+    rc=0; wait $pid || rc=$?
+    [ $rc = 143 ] || fail "SIGTERM while files.lock was held: exit $rc $(cat "$work/err")"
+    [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 1000 ] || fail "SIGTERM took $(( ($(date +%s%N) - t0) / 1000000 )) ms to be seen"
+    kill $holder 2>/dev/null; wait $holder 2>/dev/null
+    # held for a moment: the run waits, then goes on
+    flock "$d/locks/files.lock" sleep 2 &
+    holder=$!
+    wait_for 5 '! flock -n "$d/locks/files.lock" true'
+    $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 --quiet >/dev/null 2>"$work/err" || fail "after the lock: exit $? $(cat "$work/err")"
+    wait $holder 2>/dev/null
+    [ "$(rows "$d" Q4_0)" = 1 ] || fail "rows after the lock was free"
+}
+
 # 4. A server that sends bytes but no tokens (comments, empty events) has
 # hung: it is restarted, and after 3 times the question gets a "hung" row.
 case_trickle() {
@@ -460,7 +488,7 @@ JSON
     true
 }
 
-cases=${*:-child_kill kill_group kill_ladder_only stale_identity stale_stubborn trickle deadline hung_tools done_settings named_faults disk_full symlinks host secrets paths nothing_written ladder_input ranges log_cap_rung ladder_gone newcomer}
+cases=${*:-child_kill kill_group kill_ladder_only stale_identity stale_stubborn files_lock trickle deadline hung_tools done_settings named_faults disk_full symlinks host secrets paths nothing_written ladder_input ranges log_cap_rung ladder_gone newcomer}
 for c in $cases; do
     ok=1
     "case_$c"
