@@ -89,7 +89,10 @@ static void close_from(int first, int keep, long max)
             close((int)fd);
 }
 
-/* The child, between fork and exec: never returns. */
+/* The child, between fork and exec: never returns. Only async-signal-safe
+ * calls: the parent may have other threads (libuv's pool hashing a
+ * model), and a lock one of them held at fork would never be released
+ * here. It starts with every signal blocked (spawn_start). */
 static void child(const struct spawn_spec *s, const char *path, pid_t parent,
                   int errfd, long maxfd)
 {
@@ -155,6 +158,7 @@ int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
     long maxfd = sysconf(_SC_OPEN_MAX);
     pid_t parent = getpid(), p;
     int e, err = 0, ep[2];
+    sigset_t all, old;
     ssize_t n;
 
     if (maxfd < 0 || maxfd > 1 << 20)
@@ -169,18 +173,26 @@ int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
                  strerror(errno));
         return -1;
     }
+    /* every signal blocked across fork (libuv's uv_spawn does the same):
+     * a signal for the child between fork and the reset of its handlers
+     * would run a copy of one of ours (libuv's writes to our loop's
+     * pipe) and be lost; blocked, it waits until child() has set the
+     * defaults, then takes its default course */
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, &old);
     p = fork();
+    if (p == 0) {
+        close(ep[0]);
+        child(s, path, parent, ep[1], maxfd);
+    }
+    e = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (p < 0) {
-        e = errno;
         close(ep[0]);
         close(ep[1]);
         snprintf(msg, msgsize, "cannot start '%s': %s", s->argv[0],
                  strerror(e));
         return -1;
-    }
-    if (p == 0) {
-        close(ep[0]);
-        child(s, path, parent, ep[1], maxfd);
     }
     close(ep[1]);
     /* EOF: exec succeeded (the pipe closed on exec); else its errno */
