@@ -240,7 +240,7 @@ valgrind:
 	@for t in $(UNIT_BIN:$(BUILD)/%=build/valgrind/%); do \
 	    valgrind -q --error-exitcode=1 --leak-check=full $$t || exit 1; done
 
-lint:
+lint: check-size
 	clang-format --dry-run --Werror grader/*.[ch] report/*.[ch] \
 	    orchestrator/*.[ch] rundir/*.[ch] util/*.[ch] \
 	    tests/fake-llama-server/*.c
