@@ -4,7 +4,6 @@
 #include "alloc.h"
 #include "internal.h"
 
-#include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,18 +29,23 @@ static void *counted(void *p)
     return p;
 }
 
-static void *json_malloc(size_t size)
-{
-    return counted(g_malloc(size));
-}
-
 void grader_set_alloc(grader_malloc_fn m, grader_realloc_fn r,
                       grader_free_fn f)
 {
     g_malloc = m ? m : malloc;
     g_realloc = r ? r : realloc;
     g_free = f ? f : free;
-    json_set_alloc_funcs(json_malloc, g_free);
+}
+
+void *grader_alloc_malloc(size_t size)
+{
+    return counted(g_malloc(size ? size : 1));
+}
+
+void grader_alloc_free(void *ptr)
+{
+    if (ptr != NULL)
+        g_free(ptr);
 }
 
 void *grader__malloc(size_t size)

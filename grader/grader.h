@@ -2,9 +2,9 @@
  * grader.h - the grader library's one public header: rows in, the
  * study's numbers out (docs/grading.md, docs/report.md).
  *
- * Pure C11 with jansson: no libuv, libcurl or OpenSSL, no clock, and no
- * file of its own. A caller reads rows through the resumable reader
- * (rows.h) from whatever it has (rundir/ reads the run folder), hands
+ * Pure C11 on libc and libm: no jansson, libuv, libcurl or OpenSSL, no
+ * clock, and no file of its own. A caller reads rows through the resumable
+ * reader (rows.h) from whatever it has (rundir/ reads the run folder), hands
  * the rungs and their metadata over, and gets figures back; it owns what
  * it passes in, and frees what it gets with the matching _free. Out of
  * memory is GRADER_ENOMEM, never an abort (alloc.h).

@@ -52,8 +52,15 @@ json_t *emit_repeat_line(const struct grader_repeat_line *l);
 /* A canonical number as a JSON number (an integer when it is one). */
 json_t *emit_number(const char *canonical);
 
+/* jansson's allocations through the grader's counted hooks (alloc.h):
+ * then a jansson allocation that fails is counted, and emit_dumps tells
+ * a string jansson shortened from a whole one. main() calls it first
+ * thing; a chaos test calls it after grader_set_alloc. */
+void emit_alloc_init(void);
+
 /* One line of JSON text (new string, free with emit_free), or
- * NULL when out of memory. */
+ * NULL when out of memory (also when jansson lost bytes to a failed
+ * allocation and returned a string all the same). */
 char *emit_dumps(const json_t *j);
 void emit_free(char *s);
 
