@@ -491,7 +491,7 @@ JSON
 cases=${*:-child_kill kill_group kill_ladder_only stale_identity stale_stubborn files_lock trickle deadline hung_tools done_settings named_faults disk_full symlinks host secrets paths nothing_written ladder_input ranges log_cap_rung ladder_gone newcomer}
 for c in $cases; do
     ok=1
-    "case_$c"
+    if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi
     if ! no_servers_within 5; then fail "a fake server is still running"; pkill -f "$FAKE -m $work/"; fi
     if [ $ok = 1 ]; then passed=$((passed + 1)); echo "ok   hostile $c"
     else failed=$((failed + 1)); echo "FAIL hostile $c"; fi

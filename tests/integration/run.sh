@@ -462,7 +462,7 @@ case_usage() {
 cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
 for c in $cases; do
     ok=1
-    "case_$c"
+    if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi
     if servers_left; then fail "a fake server is still running"; pkill -f "$FAKE -m $work/"; fi
     if [ $ok = 1 ]; then passed=$((passed + 1)); echo "ok   integration $c"
     else failed=$((failed + 1)); echo "FAIL integration $c"; fi
