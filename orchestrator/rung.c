@@ -16,6 +16,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The actions of one step. */
@@ -31,7 +32,13 @@ static struct rung_action *row(struct rung *r, struct out *o,
 
 static struct rung_action *act(struct out *o, enum rung_act type, size_t q)
 {
-    struct rung_action *a = &o->a[o->n < RUNG_MAX_ACTIONS ? o->n++ : o->n - 1];
+    struct rung_action *a;
+
+    /* a step gives at most three (an error row, a line and a start);
+     * more would be a bug here, never an input's doing */
+    if (o->n == RUNG_MAX_ACTIONS)
+        abort();
+    a = &o->a[o->n++];
 
     memset(a, 0, sizeof(*a));
     a->type = type;

@@ -101,7 +101,6 @@ struct runner {
     int hash_cached;     /* it came from RUNDIR/sha256.cache */
     int lock_fd;         /* RUNDIR/locks/RUNG.lock, held while we run */
     int complete;        /* every question answered and .done written */
-    struct lrow lrow;    /* this rung's ladder.tsv line */
     uint64_t lock_since; /* the first try for files.lock */
     long reaped;         /* a server left by an earlier run, being stopped */
     int reap_killed;     /* ... and SIGKILLed */
