@@ -73,15 +73,13 @@ int hash_file(struct hash_job *job, const char *path)
 
 int hash_path(const char *path, char *hex, char *err, size_t errsize)
 {
-    /* 4 KB of path inside: on the heap, not the stack */
-    struct hash_job *job = xrealloc(NULL, sizeof(*job));
+    struct hash_job job;
     int rc;
 
-    memset(job, 0, sizeof(*job));
-    rc = hash_file(job, path);
-    memcpy(hex, job->hex, sizeof(job->hex));
-    snprintf(err, errsize, "%s", job->err);
-    free(job);
+    memset(&job, 0, sizeof(job)); /* its cancel flag starts clear */
+    rc = hash_file(&job, path);
+    memcpy(hex, job.hex, sizeof(job.hex));
+    snprintf(err, errsize, "%s", job.err);
     return rc;
 }
 

@@ -144,8 +144,7 @@ int record_made_with(const struct run_opts *o, const char *version,
                      const struct hash_job *job, int cached, char *warn,
                      size_t warnsize, char *msg, size_t msgsize)
 {
-    /* a line of ladder.tsv holds 4 KiB of path: on the heap */
-    struct lrow *lrow = xrealloc(NULL, sizeof(*lrow));
+    struct lrow lrow;
     char qhex[65], cache[4200];
     json_t *shared, *rung;
     char path[4200];
@@ -153,16 +152,13 @@ int record_made_with(const struct run_opts *o, const char *version,
 
     rundir_path(path, sizeof(path), o->rundir, RD_FILES_LOCK, NULL);
     fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
-    if (fd < 0) {
-        free(lrow);
+    if (fd < 0)
         return files_exit_code(errno);
-    }
     /* the others hold it for milliseconds: never wait for it on the
      * loop (a signal must still stop us at once); the caller tries again */
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;
         close(fd);
-        free(lrow);
         if (e == EWOULDBLOCK)
             return RECORD_BUSY;
         snprintf(msg, msgsize, "cannot lock '%.900s': %s", path, strerror(e));
@@ -194,17 +190,16 @@ int record_made_with(const struct run_opts *o, const char *version,
     json_decref(rung);
     if (changed != 0)
         goto out; /* a setting differs: bad input, whatever the rung's state */
-    snprintf(lrow->rung, sizeof(lrow->rung), "%s", o->rung);
-    snprintf(lrow->file, sizeof(lrow->file), "%s", o->model);
-    lrow->bytes = job->bytes;
-    memcpy(lrow->sha256, job->hex, sizeof(lrow->sha256));
+    snprintf(lrow.rung, sizeof(lrow.rung), "%s", o->rung);
+    snprintf(lrow.file, sizeof(lrow.file), "%s", o->model);
+    lrow.bytes = job->bytes;
+    memcpy(lrow.sha256, job->hex, sizeof(lrow.sha256));
     rundir_path(path, sizeof(path), o->rundir, RD_LADDER_TSV, NULL);
-    rc = ladderfile_upsert(path, lrow, msg, msgsize) != 0
+    rc = ladderfile_upsert(path, &lrow, msg, msgsize) != 0
              ? files_exit_code(errno)
              : 0;
 out:
     close(fd); /* releases the lock */
-    free(lrow);
     return rc;
 }
 

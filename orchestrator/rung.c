@@ -80,6 +80,16 @@ void rung_init(struct rung *r, size_t nq, const uint8_t *had,
     r->deadline_s = deadline_s;
 }
 
+/* The end, now that no server is up. */
+static void end_now(struct rung *r, struct out *o)
+{
+    struct rung_action *a = act(o, A_FINISH, 0);
+
+    r->state = RS_DONE;
+    a->code = r->code;
+    snprintf(a->text, sizeof(a->text), "%s", r->why);
+}
+
 /* End with code: the server, if up, is stopped first, and the end comes
  * with its exit. The first failure's code and message are kept. */
 static void finish(struct rung *r, struct out *o, int code, const char *fmt,
@@ -88,7 +98,6 @@ static void finish(struct rung *r, struct out *o, int code, const char *fmt,
                    ...)
 {
     va_list ap;
-    struct rung_action *a;
 
     if (r->state == RS_DONE)
         return;
@@ -109,10 +118,7 @@ static void finish(struct rung *r, struct out *o, int code, const char *fmt,
         act(o, A_STOP_SERVER, 0);
         return;
     }
-    r->state = RS_DONE;
-    a = act(o, A_FINISH, 0);
-    a->code = r->code;
-    snprintf(a->text, sizeof(a->text), "%s", r->why);
+    end_now(r, o);
 }
 
 static void start(struct rung *r, struct out *o)
@@ -207,16 +213,6 @@ static void server_gone(struct rung *r, struct out *o)
             hung ? "hung" : "died", r->ids[r->next], r->attempts, r->last);
     }
     start(r, o);
-}
-
-/* The end, now that no server is up. */
-static void end_now(struct rung *r, struct out *o)
-{
-    struct rung_action *a = act(o, A_FINISH, 0);
-
-    r->state = RS_DONE;
-    a->code = r->code;
-    snprintf(a->text, sizeof(a->text), "%s", r->why);
 }
 
 static void exited(struct rung *r, const struct rung_event *ev, struct out *o)

@@ -74,12 +74,12 @@ struct runner {
     uv_loop_t loop;
     struct questions qs;
     struct store store;
-    struct grader_qset *answered; /* ids the rows file had at the start */
-    uint8_t *had;                 /* the same, by question index */
-    const char **ids;             /* the questions' ids, by index */
-    size_t rows, right;           /* rows in the file, graded right */
-    struct rung rung;             /* every decision (rung.h) */
-    struct queued queue[8];       /* events met while stepping */
+    uint8_t *had;           /* the rows file answered question i when
+                               the run began */
+    const char **ids;       /* the questions' ids, by index */
+    size_t rows, right;     /* rows in the file, graded right */
+    struct rung rung;       /* every decision (rung.h) */
+    struct queued queue[8]; /* events met while stepping */
     size_t nqueued;
     int stepping, ended;
     struct caplog log;
@@ -108,7 +108,6 @@ struct runner {
     char version[256];
     char url[64];
     int port;
-    int healthy;       /* /health said ok for this server */
     const char *fault; /* a refused stream's error_kind, or NULL */
     char fault_msg[512];
     uint64_t started_ms, last_token_ms, health_deadline;
@@ -354,18 +353,15 @@ static void probed(struct runner *r)
 static int carry_out(struct runner *r, const struct rung_action *a,
                      struct queued *fail)
 {
-    int code = 1;
+    int code = 1, no_server = 0;
 
     switch (a->type) {
     case A_START_SERVER:
         if (start_server(r) == 0)
             return 0;
         snprintf(fail->text, sizeof(fail->text), "%.880s", r->err);
-        memset(&fail->ev, 0, sizeof(fail->ev));
-        fail->ev.type = EV_FAIL;
-        fail->ev.code = 1;
-        fail->ev.no_server = 1; /* none to stop */
-        return -1;
+        no_server = 1; /* none to stop */
+        break;
     case A_PROBE_LOADED:
         start_probe(r, 1, probed);
         return 0;
@@ -405,6 +401,7 @@ static int carry_out(struct runner *r, const struct rung_action *a,
     memset(&fail->ev, 0, sizeof(fail->ev));
     fail->ev.type = EV_FAIL;
     fail->ev.code = code;
+    fail->ev.no_server = no_server;
     return -1;
 }
 
@@ -720,11 +717,11 @@ static void health_done(void *ctx, long status, const char *err)
     struct rung_event ev;
 
     (void)err;
-    if (r->rung.state != RS_STARTING || r->healthy || r->server == NULL)
+    /* after EV_HEALTHY the rung has left RS_STARTING: one per server */
+    if (r->rung.state != RS_STARTING || r->server == NULL)
         return;
     memset(&ev, 0, sizeof(ev));
     if (status == 200) {
-        r->healthy = 1;
         say(r, "server ready on port %d (pid %d)", r->port,
             proc_pid(r->server));
         ev.type = EV_HEALTHY;
@@ -783,7 +780,6 @@ static int start_server(struct runner *r)
     r->port = launch_free_port();
     snprintf(r->url, sizeof(r->url), "http://127.0.0.1:%d", r->port);
     argv = launch_argv(r->o, r->port);
-    r->healthy = 0;
     snprintf(note, sizeof(note), "[graveyard: server start %d on port %d]\n",
              r->rung.started, r->port);
     caplog_write(&r->log, note, strlen(note));
@@ -1036,6 +1032,7 @@ void run_opts_finish(struct run_opts *o)
 static int open_rung(struct runner *r, char *msg, size_t msgsize)
 {
     const struct run_opts *o = r->o;
+    struct grader_qset *answered;
     char path[4000];
     int code;
 
@@ -1052,7 +1049,7 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
         say(r, "cut back a torn last row (%zu bytes) in %s", r->store.cut,
             r->store.path);
     /* what the file answers already (every row checked on the way) */
-    if (rowsfile_answered(r->store.path, o->rung, &r->answered, &r->rows,
+    if (rowsfile_answered(r->store.path, o->rung, &answered, &r->rows,
                           &r->right, msg, msgsize) != 0)
         return EXIT_USAGE;
     r->had = xrealloc(NULL, r->qs.n ? r->qs.n : 1);
@@ -1060,9 +1057,10 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     for (size_t i = 0; i < r->qs.n; i++) {
         const char *id = r->qs.q[i].id;
         uint32_t qi;
-        r->had[i] = grader_qset_find(r->answered, id, strlen(id), &qi) == 0;
+        r->had[i] = grader_qset_find(answered, id, strlen(id), &qi) == 0;
         r->ids[i] = id;
     }
+    grader_qset_free(answered);
     rung_init(&r->rung, r->qs.n, r->had, r->ids, o->idle_s,
               o->request_timeout_s);
     rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
@@ -1118,7 +1116,6 @@ static void runner_free(struct runner *r)
     if (r->lock_fd >= 0)
         close(r->lock_fd); /* releases the lock */
     store_close(&r->store);
-    grader_qset_free(r->answered);
     free(r->had);
     free(r->ids);
     questions_release(&r->qs);
