@@ -15,5 +15,6 @@ int cmd_ladder(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_think(int argc, char **argv);
+int cmd_f16range(int argc, char **argv);
 
 #endif

@@ -35,6 +35,8 @@ static const struct command commands[] = {
      "one rung on its own llama-server: every question, a row each"},
     {"verify", cmd_verify,
      "two ladders' files compared on bytes and sha256 (ladder.tsv)"},
+    {"f16-range", cmd_f16range,
+     "what casting a checkpoint to F16 costs, per tensor"},
     {"sha256", cmd_sha256, "the sha256 graveyard records for a file"},
     {NULL, NULL, NULL},
 };

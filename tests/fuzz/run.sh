@@ -5,7 +5,7 @@
 # Usage: run.sh BUILD_DIR SECONDS
 set -eu
 build=$1 secs=$2
-for f in extract rows rowscan sse; do
+for f in extract rows rowscan sse safetensors gguf; do
     set -- tests/fuzz/regressions/$f/*
     if [ -e "$1" ]; then
         echo "fuzz_$f: replaying $# regression input(s)"
@@ -13,7 +13,7 @@ for f in extract rows rowscan sse; do
             tail -40 "$build/fuzz_$f.replay.log"; exit 1; }
     fi
 done
-for f in extract rows rowscan sse; do
+for f in extract rows rowscan sse safetensors gguf; do
     corpus=$build/corpus-$f
     mkdir -p "$corpus"
     # seeds: every golden row, one per file, and a few bare answers
@@ -28,6 +28,11 @@ for f in extract rows rowscan sse; do
         [ -e "$r" ] && cp "$r" "$corpus/"
     done
     printf 'Answer: **$1,234.50**.' >"$corpus/seed-answer"
+    # tables: a small safetensors file and a small GGUF, to mutate
+    printf '\067\000\000\000\000\000\000\000{"w":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]}}\000\000\000\000' \
+        >"$corpus/seed-st"
+    printf 'GGUF\003\000\000\000\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000\021\000\000\000\000\000\000\000general.alignment\004\000\000\000\040\000\000\000\001\000\000\000\000\000\000\000w\001\000\000\000\002\000\000\000\000\000\000\000\036\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' \
+        >"$corpus/seed-gguf"
     printf 'data: {"choices":[{"delta":{"content":"Answer: 1"}}]}\r\n\r\n: ping\n\ndata: [DONE]\n\n' \
         >"$corpus/seed-sse"
     echo "fuzz_$f: $secs s"

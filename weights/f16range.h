@@ -1,0 +1,53 @@
+/*
+ * f16range.h - graveyard f16-range: what casting a checkpoint to F16
+ * costs, per tensor (docs/f16-range.md).
+ *
+ * PATH is a safetensors file, a checkpoint folder (its model.safetensors,
+ * or every shard its model.safetensors.index.json names) or a GGUF file.
+ * Each file is read once, tensor by tensor, in chunks of a fixed buffer:
+ * memory stays flat whatever the file's size. One JSON line per
+ * floating-point tensor goes to out, in file order, then the TOTAL line,
+ * in the study's format (../shared/seeds/1-t4-ladder.txt, "Step 2"):
+ *
+ *   {"tensor": "w", "n": 8, "overflow": 0, "underflow": 1, "subnormal": 2,
+ *    "absmax": 0.4316, "nonfinite": 0, "dtype": "BF16"}
+ *   {"tensor": "TOTAL", "tensors": 1, "n": 8, ..., "skipped": [...]}
+ *
+ * Uses weights/f16.h for the counts and weights/tensors.h for the tables.
+ */
+#ifndef F16RANGE_H
+#define F16RANGE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "f16.h"
+
+enum { F16R_OK = 0, F16R_EIO = 1, F16R_EBADINPUT = 2 };
+
+struct f16range_total {
+    struct f16_counts c;
+    uint64_t tensors, skipped, bytes;
+};
+
+/* Called after each chunk: bytes read so far, of total (the tensors'
+ * bytes over every file). */
+typedef void (*f16range_progress_fn)(void *ctx, uint64_t done,
+                                     uint64_t total);
+
+/*
+ * Scan path, writing the lines to out. Returns F16R_OK; F16R_EBADINPUT
+ * with "FILE: what is wrong" in msg (truncated, a bad header or table, a
+ * shard missing); F16R_EIO when a read or a write fails (msg says which).
+ * total (may be NULL) gets the TOTAL line's numbers. progress may be NULL.
+ */
+int f16range_run(const char *path, FILE *out, f16range_progress_fn progress,
+                 void *ctx, struct f16range_total *total, char *msg,
+                 size_t msgsize);
+
+/* v as Python's repr() writes a float: the shortest digits that read back
+ * as v, "900.0", "0.431640625", "5.960464477539063e-08". Returns the
+ * length. */
+int f16range_repr(double v, char *buf, size_t size);
+
+#endif

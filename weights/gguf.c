@@ -1,0 +1,352 @@
+/*
+ * gguf.c - the tensor table of a GGUF file (tensors.h).
+ *
+ * The format (ggml's docs/gguf.md and gguf.cpp): "GGUF", a u32 version,
+ * u64 tensor and key-value counts, the key-values (a string key, a u32
+ * type, a value; arrays hold one type, never arrays), then per tensor a
+ * string name, u32 dimension count (at most 4), that many u64 dimensions,
+ * a u32 ggml type and a u64 offset from the data section, which starts at
+ * the next multiple of general.alignment (default 32). Everything is
+ * little-endian. Strings are a u64 length and bytes.
+ */
+#include "tensors.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The ggml types both llama.cpp and ik_llama.cpp number the same way, with
+ * their block of elements and its bytes (ggml.h, ggml-common.h). A type
+ * not here (the forks differ past 30) is skipped by name "type N" and its
+ * size is not checked. */
+static const struct gtype {
+    unsigned id;
+    const char *name;
+    unsigned block, bytes;
+    enum wkind kind;
+} gtypes[] = {
+    {0, "F32", 1, 4, WK_F32},        {1, "F16", 1, 2, WK_F16},
+    {2, "Q4_0", 32, 18, WK_SKIP},    {3, "Q4_1", 32, 20, WK_SKIP},
+    {6, "Q5_0", 32, 22, WK_SKIP},    {7, "Q5_1", 32, 24, WK_SKIP},
+    {8, "Q8_0", 32, 34, WK_SKIP},    {9, "Q8_1", 32, 36, WK_SKIP},
+    {10, "Q2_K", 256, 84, WK_SKIP},  {11, "Q3_K", 256, 110, WK_SKIP},
+    {12, "Q4_K", 256, 144, WK_SKIP}, {13, "Q5_K", 256, 176, WK_SKIP},
+    {14, "Q6_K", 256, 210, WK_SKIP}, {15, "Q8_K", 256, 292, WK_SKIP},
+    {16, "IQ2_XXS", 256, 66, WK_SKIP}, {17, "IQ2_XS", 256, 74, WK_SKIP},
+    {18, "IQ3_XXS", 256, 98, WK_SKIP}, {19, "IQ1_S", 256, 50, WK_SKIP},
+    {20, "IQ4_NL", 32, 18, WK_SKIP}, {21, "IQ3_S", 256, 110, WK_SKIP},
+    {22, "IQ2_S", 256, 82, WK_SKIP}, {23, "IQ4_XS", 256, 136, WK_SKIP},
+    {24, "I8", 1, 1, WK_SKIP},       {25, "I16", 1, 2, WK_SKIP},
+    {26, "I32", 1, 4, WK_SKIP},      {27, "I64", 1, 8, WK_SKIP},
+    {28, "F64", 1, 8, WK_SKIP},      {29, "IQ1_M", 256, 56, WK_SKIP},
+    {30, "BF16", 1, 2, WK_BF16},
+};
+
+enum { T_U8, T_I8, T_U16, T_I16, T_U32, T_I32, T_F32, T_BOOL, T_STRING,
+       T_ARRAY, T_U64, T_I64, T_F64, T_COUNT };
+
+static const unsigned scalar_size[T_COUNT] = {1, 1, 2, 2, 4, 4, 4, 1,
+                                              0, 0, 8, 8, 8};
+
+#define GGUF_KV_MAX (1u << 20)
+#define GGUF_DIMS_MAX 4
+
+struct rd {
+    const unsigned char *p;
+    size_t len, pos;
+    uint64_t file_size;
+    int more; /* ran off buf before the end of the file */
+    char *msg;
+    size_t msgsize;
+};
+
+/* Room for n more bytes: 0, or -1 (with r->more set when reading more of
+ * the file would help, else a message). */
+static int need(struct rd *r, uint64_t n, const char *what)
+{
+    if (n <= r->len - r->pos)
+        return 0;
+    if (r->len < r->file_size && n <= r->file_size - r->pos)
+        r->more = 1;
+    else
+        snprintf(r->msg, r->msgsize,
+                 "%s at byte %zu runs past the end of the file (%" PRIu64
+                 " bytes): truncated?",
+                 what, r->pos, r->file_size);
+    return -1;
+}
+
+static uint64_t le(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+
+    while (n-- > 0)
+        v = (v << 8) | p[n];
+    return v;
+}
+
+static int u32(struct rd *r, uint32_t *v, const char *what)
+{
+    if (need(r, 4, what) != 0)
+        return -1;
+    *v = (uint32_t)le(r->p + r->pos, 4);
+    r->pos += 4;
+    return 0;
+}
+
+static int u64(struct rd *r, uint64_t *v, const char *what)
+{
+    if (need(r, 8, what) != 0)
+        return -1;
+    *v = le(r->p + r->pos, 8);
+    r->pos += 8;
+    return 0;
+}
+
+/* A string: its bytes stay in buf (*s, *n). */
+static int str(struct rd *r, const unsigned char **s, uint64_t *n,
+               const char *what)
+{
+    if (u64(r, n, what) != 0 || need(r, *n, what) != 0)
+        return -1;
+    *s = r->p + r->pos;
+    r->pos += (size_t)*n;
+    return 0;
+}
+
+static int bad(struct rd *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int bad(struct rd *r, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(r->msg, r->msgsize, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int skip_value(struct rd *r, uint32_t type, int in_array)
+{
+    const unsigned char *s;
+    uint64_t n, i;
+    uint32_t et;
+
+    if (type >= T_COUNT)
+        return bad(r, "bad key-value type %u", type);
+    if (type == T_STRING)
+        return str(r, &s, &n, "a string value");
+    if (type != T_ARRAY) {
+        if (need(r, scalar_size[type], "a value") != 0)
+            return -1;
+        r->pos += scalar_size[type];
+        return 0;
+    }
+    if (in_array)
+        return bad(r, "an array of arrays (GGUF allows none) at byte %zu",
+                   r->pos);
+    if (u32(r, &et, "an array type") != 0 || u64(r, &n, "an array length"))
+        return -1;
+    if (et >= T_COUNT || et == T_ARRAY)
+        return bad(r, "bad array element type %u", et);
+    if (et != T_STRING) {
+        uint64_t bytes;
+        if (__builtin_mul_overflow(n, scalar_size[et], &bytes))
+            return bad(r, "an array of %" PRIu64 " elements overflows", n);
+        if (need(r, bytes, "an array") != 0)
+            return -1;
+        r->pos += (size_t)bytes;
+        return 0;
+    }
+    /* every string is at least its 8-byte length: a count the file cannot
+     * hold is refused before a loop of that many turns */
+    if (n > (r->file_size - r->pos) / 8)
+        return bad(r, "an array of %" PRIu64 " strings runs past the end",
+                   n);
+    for (i = 0; i < n; i++) {
+        uint64_t sl;
+        if (str(r, &s, &sl, "a string in an array") != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The key-values: only general.alignment matters here. */
+static int key_values(struct rd *r, uint64_t nkv, uint64_t *align)
+{
+    uint64_t i, kn;
+    const unsigned char *k;
+    uint32_t type;
+
+    for (i = 0; i < nkv; i++) {
+        if (str(r, &k, &kn, "a key") != 0 || u32(r, &type, "a value type"))
+            return -1;
+        if (kn == 17 && memcmp(k, "general.alignment", 17) == 0) {
+            uint32_t a;
+            if (type != T_U32)
+                return bad(r, "general.alignment is not a u32 (type %u)", type);
+            if (u32(r, &a, "general.alignment") != 0)
+                return -1;
+            if (a == 0 || (a & (a - 1)) != 0)
+                return bad(r, "general.alignment %u is not a power of two", a);
+            *align = a;
+            continue;
+        }
+        if (skip_value(r, type, 0) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static const struct gtype *gtype_of(uint32_t id)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof gtypes / sizeof *gtypes; i++)
+        if (gtypes[i].id == id)
+            return &gtypes[i];
+    return NULL;
+}
+
+/* One tensor's name, shape, type and offset (relative to the data). */
+static int tensor_info(struct rd *r, struct wtensor *t, uint64_t *dims0)
+{
+    const unsigned char *name;
+    uint64_t nl, d;
+    uint32_t nd, type, i;
+    const struct gtype *g;
+
+    if (str(r, &name, &nl, "a tensor name") != 0)
+        return -1;
+    if (nl == 0 || nl > WT_NAME_MAX || memchr(name, 0, (size_t)nl) != NULL)
+        return bad(r, "a tensor name of %" PRIu64
+                   " bytes (empty, too long or with a NUL)", nl);
+    t->name = strndup((const char *)name, (size_t)nl);
+    if (t->name == NULL)
+        return bad(r, "out of memory");
+    if (u32(r, &nd, "a dimension count") != 0)
+        return -1;
+    if (nd > GGUF_DIMS_MAX)
+        return bad(r, "tensor '%.200s' has %u dimensions (at most 4)",
+                   t->name, nd);
+    t->n = 1;
+    for (i = 0; i < nd; i++) {
+        if (u64(r, &d, "a dimension") != 0)
+            return -1;
+        if (i == 0)
+            *dims0 = d;
+        if (d > INT64_MAX || __builtin_mul_overflow(t->n, d, &t->n))
+            return bad(r, "tensor '%.200s': its element count overflows",
+                       t->name);
+    }
+    if (nd == 0)
+        *dims0 = 1;
+    if (u32(r, &type, "a tensor type") != 0 || u64(r, &t->off, "an offset"))
+        return -1;
+    g = gtype_of(type);
+    if (g == NULL) {
+        t->kind = WK_SKIP;
+        snprintf(t->dtype, sizeof t->dtype, "type %u", type);
+        t->size = 0;
+        return 0;
+    }
+    t->kind = g->kind;
+    snprintf(t->dtype, sizeof t->dtype, "%s", g->name);
+    if (*dims0 % g->block != 0)
+        return bad(r, "tensor '%.200s': a row of %" PRIu64
+                   " is not whole blocks of its type", t->name, *dims0);
+    if (__builtin_mul_overflow(t->n / g->block, (uint64_t)g->bytes, &t->size))
+        return bad(r, "tensor '%.200s': its size overflows", t->name);
+    return 0;
+}
+
+static int header(struct rd *r, uint64_t *nt, uint64_t *nkv)
+{
+    uint32_t version;
+
+    if (need(r, 4, "the magic") != 0)
+        return -1;
+    if (memcmp(r->p, "GGUF", 4) != 0)
+        return bad(r, "bad magic (not a GGUF file)");
+    r->pos = 4;
+    if (u32(r, &version, "the version") != 0)
+        return -1;
+    if (version == 1)
+        return bad(r, "GGUF version 1 is not supported (its counts are "
+                   "32-bit): convert the model again");
+    if (version != 2 && version != 3)
+        return bad(r, "bad GGUF version %u"
+                   " (2 and 3 are known; a big-endian file is not supported)",
+                   version);
+    if (u64(r, nt, "the tensor count") != 0 || u64(r, nkv, "the key count"))
+        return -1;
+    if (*nt > WT_TENSORS_MAX || *nkv > GGUF_KV_MAX)
+        return bad(r, "bad tensor table: %" PRIu64
+                   " tensors or key-values is over the cap",
+                   *nt > *nkv ? *nt : *nkv);
+    return 0;
+}
+
+static int place(struct rd *r, struct wtable *out, uint64_t align)
+{
+    uint64_t data = (r->pos + align - 1) / align * align;
+    size_t i;
+
+    for (i = 0; i < out->n; i++) {
+        struct wtensor *t = &out->t[i];
+        if (t->off % align != 0)
+            return bad(r, "tensor '%.200s': offset %" PRIu64
+                       " is not a multiple of the alignment", t->name, t->off);
+        if (data > r->file_size || t->off > r->file_size - data ||
+            t->size > r->file_size - data - t->off)
+            return bad(r, "tensor '%.200s': its bytes run past the end of the "
+                       "file (offset %" PRIu64 "): truncated?", t->name,
+                       t->off);
+        t->off += data;
+    }
+    return tensors_order(out, r->msg, r->msgsize);
+}
+
+int gguf_parse(const unsigned char *buf, size_t len, uint64_t file_size,
+               struct wtable *out, char *msg, size_t msgsize)
+{
+    struct rd r = {buf, len < file_size ? len : (size_t)file_size, 0,
+                   file_size, 0, msg, msgsize};
+    uint64_t nt, nkv, align = 32, i, dims0;
+    int rc = -1;
+
+    out->t = NULL;
+    out->n = 0;
+    if (header(&r, &nt, &nkv) != 0 || key_values(&r, nkv, &align) != 0)
+        goto done;
+    /* a tensor's info is at least 24 bytes: a count the file cannot hold
+     * is refused before the table is allocated */
+    if (nt > (file_size - r.pos) / 24) {
+        bad(&r, "bad tensor table: %" PRIu64
+            " tensors cannot fit in the file", nt);
+        goto done;
+    }
+    out->t = calloc(nt ? nt : 1, sizeof *out->t);
+    if (out->t == NULL) {
+        bad(&r, "out of memory for %" PRIu64 " tensors", nt);
+        goto done;
+    }
+    for (i = 0; i < nt; i++) {
+        int e = tensor_info(&r, &out->t[i], &dims0);
+        if (out->t[i].name != NULL)
+            out->n++;
+        if (e != 0)
+            goto done;
+    }
+    rc = place(&r, out, align);
+done:
+    if (rc != 0) {
+        tensors_free(out);
+        if (r.more)
+            return 1;
+    }
+    return rc;
+}
