@@ -72,11 +72,12 @@ LIBREPORT  := $(BUILD)/libreport.a
 LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
 FAKE       := $(BUILD)/fake-llama-server
+FAKE_TOOLS := $(BUILD)/fake-llama-quantize $(BUILD)/fake-convert-hf
 
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench deps demo clean lint valgrind install
 
-all: $(GRAVEYARD) $(FAKE)
+all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
 # util/: libc only; rundir/: libc, jansson and util, and the grader's
 # structs (headers only).
@@ -146,10 +147,22 @@ $(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
 
 # The fake llama-server for tests and the demo (tests/fake-llama-server): libmicrohttpd
 # serves its streamed responses. asprintf wants _GNU_SOURCE.
-$(FAKE): tests/fake-llama-server/fake-llama-server.c
+$(FAKE): tests/fake-llama-server/fake-llama-server.c tests/fake-tools/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -D_GNU_SOURCE $(MHD_CFLAGS) $(JANSSON_CFLAGS) \
 	    $(CFLAGS) -o $@ $< $(MHD_LIBS) $(JANSSON_LIBS)
+
+# The fake llama-quantize and converter (tests/fake-tools): jansson only.
+$(BUILD)/fake-llama-quantize: tests/fake-tools/fake-quantize.c \
+        tests/fake-tools/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) -D_DEFAULT_SOURCE $(JANSSON_CFLAGS) $(CFLAGS) -o $@ \
+	    $< $(JANSSON_LIBS)
+
+$(BUILD)/fake-convert-hf: tests/fake-tools/fake-convert.c tests/fake-tools/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) -D_DEFAULT_SOURCE $(JANSSON_CFLAGS) $(CFLAGS) -o $@ \
+	    $< $(JANSSON_LIBS) -lm
 
 # Unit tests link the grader with jansson, cmocka and libm: nothing else.
 $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER)
@@ -192,7 +205,7 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 	    $(LIBRUNDIR) $(LIBGRADER) $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
-check: $(GRAVEYARD) $(FAKE) $(UNIT_BIN) check-grader-deps check-rundir-deps \
+check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) check-grader-deps check-rundir-deps \
         check-size
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
 
@@ -261,7 +274,7 @@ bench: $(GRAVEYARD) $(FAKE)
 deps:
 	sh scripts/deps.sh
 
-demo: $(GRAVEYARD) $(FAKE)
+demo: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 	sh scripts/demo.sh $(BUILD)
 
 PREFIX ?= /usr/local

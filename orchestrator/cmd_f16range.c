@@ -124,9 +124,8 @@ int cmd_f16range(int argc, char **argv)
             return EXIT_FAILED;
         }
     }
-    rc = f16range_run(pos[0], f,
-                      quiet || !isatty(STDERR_FILENO) ? NULL : show, &sh,
-                      NULL, msg, sizeof msg);
+    rc = f16range_run(pos[0], f, quiet || !isatty(STDERR_FILENO) ? NULL : show,
+                      &sh, NULL, msg, sizeof msg);
     if (rc != F16R_OK)
         cli_error("f16-range", "%s", msg);
     if (out != NULL)
@@ -135,6 +134,7 @@ int cmd_f16range(int argc, char **argv)
         cli_error("f16-range", "stdout: %s", strerror(errno));
         rc = F16R_EIO;
     }
-    return rc == F16R_OK ? EXIT_OK
-                         : rc == F16R_EBADINPUT ? EXIT_USAGE : EXIT_FAILED;
+    return rc == F16R_OK          ? EXIT_OK
+           : rc == F16R_EBADINPUT ? EXIT_USAGE
+                                  : EXIT_FAILED;
 }

@@ -28,6 +28,7 @@
 #include "../grader/grader.h"
 #include "cli.h"
 #include "commands.h"
+#include "build.h"
 #include "config.h"
 #include "hash.h"
 #include "../rundir/run.h"
@@ -113,8 +114,10 @@ static const char ladder_help[] =
     "                 machine), and bury each\n"
     "  --quiet        no progress lines\n"
     "\n"
-    "The config is checked whole before anything starts, and every model\n"
-    "file this process will run must exist. Exit status: 0 every rung\n"
+    "The config is checked whole before anything starts. A model file\n"
+    "that is missing but has a recipe (\"convert\" or \"quantize\",\n"
+    "docs/build.md) is made first, as 'graveyard build' would; every other\n"
+    "model file this process will run must exist. Exit status: 0 every rung\n"
     "finished (and was buried), 1 a rung failed or the night was cut short\n"
     "(run the same command to resume), 2 bad input (fix it first).\n";
 
@@ -576,6 +579,33 @@ static int check_files(struct ladder *l, const char *cfg)
     return 0;
 }
 
+/* Files this process will run that are missing and buildable are built
+ * first: one command for the night (build, run, bury, report). Another
+ * shard's build of the same run folder is waited for, not fought. */
+static int build_first(struct ladder *l)
+{
+    const char *names[CONFIG_MAX_RUNGS];
+    struct build_opts o;
+    size_t i, n = 0;
+
+    for (i = 0; i < l->njobs; i++)
+        if (l->jobs[i].state == J_PENDING &&
+            l->jobs[i].rung->recipe != RECIPE_NONE && n < CONFIG_MAX_RUNGS)
+            names[n++] = l->jobs[i].rung->name;
+    if (n == 0 || !build_needed(&l->c, names, n))
+        return 0;
+    note(l, "some model files are missing and have a recipe: making them "
+            "first (graveyard build; docs/build.md)");
+    memset(&o, 0, sizeof o);
+    o.only = names;
+    o.nonly = n;
+    o.jobs = 1;
+    o.quiet = l->quiet;
+    o.who = "ladder";
+    o.wait_lock = 1;
+    return build_ladder(&l->c, &o);
+}
+
 /* Our environment for the children, with the ladder's pid and the
  * progress fd. */
 static char **child_env(void)
@@ -885,7 +915,7 @@ int cmd_ladder(int argc, char **argv)
     l->quiet = quiet;
     l->tty = isatty(2);
     if ((rc = plan_jobs(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||
-        (rc = check_files(l, pos[0])) != 0 ||
+        (rc = build_first(l)) != 0 || (rc = check_files(l, pos[0])) != 0 ||
         (rc = check_build(l, pos[0], version, sizeof(version))) != 0)
         goto out;
     l->env = child_env();

@@ -14,12 +14,37 @@
 #define CONFIG_MAX_GPUS  64
 #define CONFIG_MAX_ARGS  32
 
+/* How graveyard build makes a rung's file (docs/build.md). */
+enum config_recipe {
+    RECIPE_NONE,     /* a file the user brings */
+    RECIPE_CONVERT,  /* from the checkpoint, by the converter */
+    RECIPE_QUANTIZE, /* from another rung's file, by llama-quantize */
+};
+
 struct config_rung {
     char *name, *model;
     int ngl; /* -1 auto, -2 not given (the ladder's) */
     char *args[CONFIG_MAX_ARGS];
     size_t nargs;
     int side; /* outside the chain: buried beside it */
+    enum config_recipe recipe;
+    char *convert; /* "bf16", "f16", "f32", "q8_0" */
+    size_t from;   /* quantize: the source rung's index */
+    char *qtype;   /* quantize: "Q4_K_M", as llama-quantize
+                      spells it */
+    char *imatrix; /* quantize: or NULL */
+    char *qargs[CONFIG_MAX_ARGS];
+    size_t nqargs;
+};
+
+/* The top-level "build" object. Its strings are ${VAR}-expanded when
+ * graveyard build needs them (config_build_expand), so that a ladder whose
+ * files all exist runs without the build's variables set. */
+struct config_build {
+    int present;
+    json_t *raw; /* the object as written */
+    char *quantize, *convert, *python, *checkpoint, *tmpdir; /* expanded */
+    long threads;                                            /* 0: not given */
 };
 
 struct config {
@@ -40,6 +65,7 @@ struct config {
     char *prompt;                /* with {question}, or NULL */
     json_t *argv_template;       /* server.argv, or NULL */
     json_t *env_template;        /* server.env, or NULL */
+    struct config_build build;
 };
 
 /* What the command line gives over the config: a key given here is not
@@ -101,6 +127,14 @@ int config_path_ok(const char *path);
 #define CONFIG_CTX_MAX     2147483647L
 #define CONFIG_LIMIT_MAX   2147483647L
 #define CONFIG_SECONDS_MAX 2592000L /* 30 days */
+
+/* Expand the "build" object's strings into c->build (python defaults to
+ * "python3"). 0, or -1 with "CONFIG: 'build.KEY': ${X} is not set". */
+int config_build_expand(struct config *c, char *msg, size_t msgsize);
+
+/* A quantization type llama-quantize knows (mainline's or ik_llama.cpp's
+ * list, case as they take it: any): its canonical spelling, or NULL. */
+const char *config_quant_type(const char *name);
 
 /* Expand ${VAR} in s from the environment (new string, free()); NULL
  * with msg naming the variable when one is not set. */

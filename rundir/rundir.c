@@ -25,6 +25,11 @@ static const struct {
     [RD_GRAVEYARD] = {"%s/graveyard.json", 0},
     [RD_GRAVEYARD_SIDE] = {"%s/graveyard-side.json", 0},
     [RD_REPEAT_DIR] = {"%s/repeat", 0},
+    [RD_BUILD_JSON] = {"%s/build.json", 0},
+    [RD_BUILD_DIR] = {"%s/build", 0},
+    [RD_BUILD_LOG] = {"%s/build/%s.log", 1},
+    [RD_BUILD_LOCK] = {"%s/locks/build.lock", 0},
+    [RD_F16_RANGE] = {"%s/f16-range.jsonl", 0},
 };
 
 int rundir_path(char *out, size_t size, const char *rundir,

@@ -15,6 +15,10 @@
  *   RUNDIR/graveyard.json          bury's tombstones and ghosts
  *   RUNDIR/graveyard-side.json     the side rungs'
  *   RUNDIR/repeat/                 a second run of some rungs
+ *   RUNDIR/build.json              how graveyard build made each file
+ *   RUNDIR/build/<RUNG>.log        the converter's or quantizer's log
+ *   RUNDIR/locks/build.lock        one graveyard build at a time
+ *   RUNDIR/f16-range.jsonl         what the F16 cast costs (f16-range)
  *   RUNDIR/gpu<ID>/                one GPU's copy under --replicate
  *
  * librundir.a links libc and jansson only, and `make check-rundir-deps`
@@ -42,6 +46,11 @@ enum rundir_file {
     RD_GRAVEYARD,
     RD_GRAVEYARD_SIDE,
     RD_REPEAT_DIR,
+    RD_BUILD_JSON,
+    RD_BUILD_DIR,
+    RD_BUILD_LOG, /* per rung */
+    RD_BUILD_LOCK,
+    RD_F16_RANGE,
 };
 
 /*

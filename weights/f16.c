@@ -13,9 +13,9 @@
 #define BLOCK16 32767
 #define BLOCK32 65536
 
-#define F32_INF 0x7F800000u
+#define F32_INF  0x7F800000u
 #define BF16_INF 0x7F80
-#define F16_INF 0x7C00
+#define F16_INF  0x7C00
 
 uint16_t f16_from_f32(uint32_t f)
 {
@@ -92,8 +92,8 @@ static enum outcome outcome_of(uint32_t a)
 
 static struct {
     int ready;
-    uint32_t ovf, unf, sub;       /* F32 magnitude bits (f16.h) */
-    int16_t b_ovf, b_unf, b_sub;  /* the same for BF16's 16 bits */
+    uint32_t ovf, unf, sub;      /* F32 magnitude bits (f16.h) */
+    int16_t b_ovf, b_unf, b_sub; /* the same for BF16's 16 bits */
 } T;
 
 /* The least magnitude whose outcome is at least o (a monotone search). */

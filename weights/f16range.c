@@ -20,8 +20,8 @@
 
 /* Bytes read at a time: a multiple of every element size, and small
  * enough to stay in the cache between the read and the count. */
-#define CHUNK (1u << 20)
-#define INDEX_MAX (64u << 20)
+#define CHUNK      (1u << 20)
+#define INDEX_MAX  (64u << 20)
 #define SHARDS_MAX 100000u
 
 /* v = m x 10^scale, m of the fewest digits that read back as v. At each
@@ -86,8 +86,8 @@ int f16range_repr(double v, char *buf, size_t size)
             out[o++] = '0';
         o += (size_t)sprintf(out + o, "%s", digits);
     } else if (decpt < nd) {
-        o += (size_t)sprintf(out + o, "%.*s.%s", decpt, digits,
-                             digits + decpt);
+        o +=
+            (size_t)sprintf(out + o, "%.*s.%s", decpt, digits, digits + decpt);
     } else {
         o += (size_t)sprintf(out + o, "%s", digits);
         for (i = nd; i < decpt; i++)
@@ -127,8 +127,8 @@ static int fail(struct scan *s, int rc, const char *fmt, ...)
 }
 
 /* Read exactly n bytes at off: 0, or an error code with the message. */
-static int read_at(struct scan *s, int fd, const char *file, void *p,
-                   size_t n, uint64_t off)
+static int read_at(struct scan *s, int fd, const char *file, void *p, size_t n,
+                   uint64_t off)
 {
     size_t got = 0;
 
@@ -152,8 +152,8 @@ static int read_at(struct scan *s, int fd, const char *file, void *p,
 static void put_name(struct scan *s, const char *name)
 {
     json_t *j = json_string(name);
-    char *d = j != NULL ? json_dumps(j, JSON_ENCODE_ANY | JSON_ENSURE_ASCII)
-                        : NULL;
+    char *d =
+        j != NULL ? json_dumps(j, JSON_ENCODE_ANY | JSON_ENSURE_ASCII) : NULL;
 
     fputs(d != NULL ? d : "\"?\"", s->out);
     free(d);
@@ -250,8 +250,8 @@ static int open_regular(struct scan *s, const char *path, int *fd,
 
     *fd = open(path, O_RDONLY | O_CLOEXEC);
     if (*fd < 0)
-        return fail(s, errno == ENOENT ? F16R_EBADINPUT : F16R_EIO,
-                    "%s: %s", path, strerror(errno));
+        return fail(s, errno == ENOENT ? F16R_EBADINPUT : F16R_EIO, "%s: %s",
+                    path, strerror(errno));
     if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(*fd);
         return fail(s, F16R_EBADINPUT, "%s: not a regular file", path);
@@ -260,8 +260,8 @@ static int open_regular(struct scan *s, const char *path, int *fd,
     return 0;
 }
 
-static int gguf_table(struct scan *s, int fd, const char *path,
-                      uint64_t size, struct wtable *tab)
+static int gguf_table(struct scan *s, int fd, const char *path, uint64_t size,
+                      struct wtable *tab)
 {
     size_t len = size < CHUNK ? (size_t)size : CHUNK;
     char m[512];
@@ -325,7 +325,16 @@ static int ends_with(const char *s, const char *tail);
 
 /* The table of one file: GGUF when it starts "GGUF" or is named .gguf
  * (so that a bad magic is called one), else safetensors. */
+static int read_table_as(struct scan *s, const char *path, struct wtable *tab,
+                         int gguf);
+
 static int read_table(struct scan *s, const char *path, struct wtable *tab)
+{
+    return read_table_as(s, path, tab, 0);
+}
+
+static int read_table_as(struct scan *s, const char *path, struct wtable *tab,
+                         int gguf)
 {
     unsigned char magic[4];
     uint64_t size;
@@ -337,13 +346,35 @@ static int read_table(struct scan *s, const char *path, struct wtable *tab)
     if (rc != 0)
         return rc;
     rc = size >= 4 ? read_at(s, fd, path, magic, 4, 0) : 0;
-    if (rc == 0 && ((size >= 4 && memcmp(magic, "GGUF", 4) == 0) ||
+    if (rc == 0 && (gguf || (size >= 4 && memcmp(magic, "GGUF", 4) == 0) ||
                     ends_with(path, ".gguf")))
         rc = gguf_table(s, fd, path, size, tab);
     else if (rc == 0)
         rc = st_table(s, fd, path, size, tab);
     close(fd);
     return rc;
+}
+
+int tensors_read_file(const char *path, struct wtable *tab, char *msg,
+                      size_t msgsize)
+{
+    struct scan s;
+
+    memset(&s, 0, sizeof s);
+    s.msg = msg;
+    s.msgsize = msgsize;
+    return read_table(&s, path, tab);
+}
+
+int tensors_read_gguf(const char *path, struct wtable *tab, char *msg,
+                      size_t msgsize)
+{
+    struct scan s;
+
+    memset(&s, 0, sizeof s);
+    s.msg = msg;
+    s.msgsize = msgsize;
+    return read_table_as(&s, path, tab, 1);
 }
 
 static int add_file(struct scan *s, struct files *fs, const char *path)
@@ -446,13 +477,11 @@ static int read_index(struct scan *s, const char *index, struct files *fs)
 
     root = json_load_file(index, JSON_REJECT_DUPLICATES, &err);
     if (root == NULL)
-        return fail(s, F16R_EBADINPUT, "%s:%d: %s", index, err.line,
-                    err.text);
+        return fail(s, F16R_EBADINPUT, "%s:%d: %s", index, err.line, err.text);
     map = json_object_get(root, "weight_map");
     if (!json_is_object(map)) {
         json_decref(root);
-        return fail(s, F16R_EBADINPUT, "%s: no \"weight_map\" object",
-                    index);
+        return fail(s, F16R_EBADINPUT, "%s: no \"weight_map\" object", index);
     }
     dir = strdup(index);
     rc = dir == NULL ? fail(s, F16R_EIO, "out of memory")
@@ -520,7 +549,8 @@ static int scan_file(struct scan *s, const struct wfile *f)
     for (i = 0; i < f->tab.n && rc == 0; i++) {
         const struct wtensor *t = &f->tab.t[i];
         if (t->off + t->size > size) /* it shrank since the table */
-            rc = fail(s, F16R_EBADINPUT, "%s: now %" PRIu64
+            rc = fail(s, F16R_EBADINPUT,
+                      "%s: now %" PRIu64
                       " bytes, shorter than its table says: truncated?",
                       f->path, size);
         else
@@ -551,8 +581,8 @@ int f16range_run(const char *path, FILE *out, f16range_progress_fn progress,
                  void *ctx, struct f16range_total *total, char *msg,
                  size_t msgsize)
 {
-    struct scan s = {out, progress, ctx, {{0}, 0, 0, 0}, 0, NULL, NULL,
-                     msg, msgsize};
+    struct scan s = {out,  progress, ctx, {{0}, 0, 0, 0}, 0,
+                     NULL, NULL,     msg, msgsize};
     struct files fs = {NULL, 0};
     size_t i, j;
     int rc;

@@ -32,8 +32,7 @@ struct f16range_total {
 
 /* Called after each chunk: bytes read so far, of total (the tensors'
  * bytes over every file). */
-typedef void (*f16range_progress_fn)(void *ctx, uint64_t done,
-                                     uint64_t total);
+typedef void (*f16range_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 /*
  * Scan path, writing the lines to out. Returns F16R_OK; F16R_EBADINPUT
@@ -44,6 +43,16 @@ typedef void (*f16range_progress_fn)(void *ctx, uint64_t done,
 int f16range_run(const char *path, FILE *out, f16range_progress_fn progress,
                  void *ctx, struct f16range_total *total, char *msg,
                  size_t msgsize);
+
+/* The tensor table of one safetensors or GGUF file (tensors.h), read
+ * from its head. F16R_OK, or an error code with "FILE: what" in msg. */
+struct wtable;
+int tensors_read_file(const char *path, struct wtable *tab, char *msg,
+                      size_t msgsize);
+
+/* The same, read as a GGUF whatever its name or first bytes. */
+int tensors_read_gguf(const char *path, struct wtable *tab, char *msg,
+                      size_t msgsize);
 
 /* v as Python's repr() writes a float: the shortest digits that read back
  * as v, "900.0", "0.431640625", "5.960464477539063e-08". Returns the

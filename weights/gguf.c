@@ -27,30 +27,44 @@ static const struct gtype {
     unsigned block, bytes;
     enum wkind kind;
 } gtypes[] = {
-    {0, "F32", 1, 4, WK_F32},        {1, "F16", 1, 2, WK_F16},
-    {2, "Q4_0", 32, 18, WK_SKIP},    {3, "Q4_1", 32, 20, WK_SKIP},
-    {6, "Q5_0", 32, 22, WK_SKIP},    {7, "Q5_1", 32, 24, WK_SKIP},
-    {8, "Q8_0", 32, 34, WK_SKIP},    {9, "Q8_1", 32, 36, WK_SKIP},
-    {10, "Q2_K", 256, 84, WK_SKIP},  {11, "Q3_K", 256, 110, WK_SKIP},
-    {12, "Q4_K", 256, 144, WK_SKIP}, {13, "Q5_K", 256, 176, WK_SKIP},
-    {14, "Q6_K", 256, 210, WK_SKIP}, {15, "Q8_K", 256, 292, WK_SKIP},
+    {0, "F32", 1, 4, WK_F32},          {1, "F16", 1, 2, WK_F16},
+    {2, "Q4_0", 32, 18, WK_SKIP},      {3, "Q4_1", 32, 20, WK_SKIP},
+    {6, "Q5_0", 32, 22, WK_SKIP},      {7, "Q5_1", 32, 24, WK_SKIP},
+    {8, "Q8_0", 32, 34, WK_SKIP},      {9, "Q8_1", 32, 36, WK_SKIP},
+    {10, "Q2_K", 256, 84, WK_SKIP},    {11, "Q3_K", 256, 110, WK_SKIP},
+    {12, "Q4_K", 256, 144, WK_SKIP},   {13, "Q5_K", 256, 176, WK_SKIP},
+    {14, "Q6_K", 256, 210, WK_SKIP},   {15, "Q8_K", 256, 292, WK_SKIP},
     {16, "IQ2_XXS", 256, 66, WK_SKIP}, {17, "IQ2_XS", 256, 74, WK_SKIP},
     {18, "IQ3_XXS", 256, 98, WK_SKIP}, {19, "IQ1_S", 256, 50, WK_SKIP},
-    {20, "IQ4_NL", 32, 18, WK_SKIP}, {21, "IQ3_S", 256, 110, WK_SKIP},
-    {22, "IQ2_S", 256, 82, WK_SKIP}, {23, "IQ4_XS", 256, 136, WK_SKIP},
-    {24, "I8", 1, 1, WK_SKIP},       {25, "I16", 1, 2, WK_SKIP},
-    {26, "I32", 1, 4, WK_SKIP},      {27, "I64", 1, 8, WK_SKIP},
-    {28, "F64", 1, 8, WK_SKIP},      {29, "IQ1_M", 256, 56, WK_SKIP},
+    {20, "IQ4_NL", 32, 18, WK_SKIP},   {21, "IQ3_S", 256, 110, WK_SKIP},
+    {22, "IQ2_S", 256, 82, WK_SKIP},   {23, "IQ4_XS", 256, 136, WK_SKIP},
+    {24, "I8", 1, 1, WK_SKIP},         {25, "I16", 1, 2, WK_SKIP},
+    {26, "I32", 1, 4, WK_SKIP},        {27, "I64", 1, 8, WK_SKIP},
+    {28, "F64", 1, 8, WK_SKIP},        {29, "IQ1_M", 256, 56, WK_SKIP},
     {30, "BF16", 1, 2, WK_BF16},
 };
 
-enum { T_U8, T_I8, T_U16, T_I16, T_U32, T_I32, T_F32, T_BOOL, T_STRING,
-       T_ARRAY, T_U64, T_I64, T_F64, T_COUNT };
+enum {
+    T_U8,
+    T_I8,
+    T_U16,
+    T_I16,
+    T_U32,
+    T_I32,
+    T_F32,
+    T_BOOL,
+    T_STRING,
+    T_ARRAY,
+    T_U64,
+    T_I64,
+    T_F64,
+    T_COUNT
+};
 
-static const unsigned scalar_size[T_COUNT] = {1, 1, 2, 2, 4, 4, 4, 1,
-                                              0, 0, 8, 8, 8};
+static const unsigned scalar_size[T_COUNT] = {1, 1, 2, 2, 4, 4, 4,
+                                              1, 0, 0, 8, 8, 8};
 
-#define GGUF_KV_MAX (1u << 20)
+#define GGUF_KV_MAX   (1u << 20)
 #define GGUF_DIMS_MAX 4
 
 struct rd {
@@ -164,8 +178,7 @@ static int skip_value(struct rd *r, uint32_t type, int in_array)
     /* every string is at least its 8-byte length: a count the file cannot
      * hold is refused before a loop of that many turns */
     if (n > (r->file_size - r->pos) / 8)
-        return bad(r, "an array of %" PRIu64 " strings runs past the end",
-                   n);
+        return bad(r, "an array of %" PRIu64 " strings runs past the end", n);
     for (i = 0; i < n; i++) {
         uint64_t sl;
         if (str(r, &s, &sl, "a string in an array") != 0)
@@ -187,7 +200,8 @@ static int key_values(struct rd *r, uint64_t nkv, uint64_t *align)
         if (kn == 17 && memcmp(k, "general.alignment", 17) == 0) {
             uint32_t a;
             if (type != T_U32)
-                return bad(r, "general.alignment is not a u32 (type %u)", type);
+                return bad(r, "general.alignment is not a u32 (type %u)",
+                           type);
             if (u32(r, &a, "general.alignment") != 0)
                 return -1;
             if (a == 0 || (a & (a - 1)) != 0)
@@ -222,16 +236,18 @@ static int tensor_info(struct rd *r, struct wtensor *t, uint64_t *dims0)
     if (str(r, &name, &nl, "a tensor name") != 0)
         return -1;
     if (nl == 0 || nl > WT_NAME_MAX || memchr(name, 0, (size_t)nl) != NULL)
-        return bad(r, "a tensor name of %" PRIu64
-                   " bytes (empty, too long or with a NUL)", nl);
+        return bad(r,
+                   "a tensor name of %" PRIu64
+                   " bytes (empty, too long or with a NUL)",
+                   nl);
     t->name = strndup((const char *)name, (size_t)nl);
     if (t->name == NULL)
         return bad(r, "out of memory");
     if (u32(r, &nd, "a dimension count") != 0)
         return -1;
     if (nd > GGUF_DIMS_MAX)
-        return bad(r, "tensor '%.200s' has %u dimensions (at most 4)",
-                   t->name, nd);
+        return bad(r, "tensor '%.200s' has %u dimensions (at most 4)", t->name,
+                   nd);
     t->n = 1;
     for (i = 0; i < nd; i++) {
         if (u64(r, &d, "a dimension") != 0)
@@ -256,8 +272,10 @@ static int tensor_info(struct rd *r, struct wtensor *t, uint64_t *dims0)
     t->kind = g->kind;
     snprintf(t->dtype, sizeof t->dtype, "%s", g->name);
     if (*dims0 % g->block != 0)
-        return bad(r, "tensor '%.200s': a row of %" PRIu64
-                   " is not whole blocks of its type", t->name, *dims0);
+        return bad(r,
+                   "tensor '%.200s': a row of %" PRIu64
+                   " is not whole blocks of its type",
+                   t->name, *dims0);
     if (__builtin_mul_overflow(t->n / g->block, (uint64_t)g->bytes, &t->size))
         return bad(r, "tensor '%.200s': its size overflows", t->name);
     return 0;
@@ -276,15 +294,17 @@ static int header(struct rd *r, uint64_t *nt, uint64_t *nkv)
         return -1;
     if (version == 1)
         return bad(r, "GGUF version 1 is not supported (its counts are "
-                   "32-bit): convert the model again");
+                      "32-bit): convert the model again");
     if (version != 2 && version != 3)
-        return bad(r, "bad GGUF version %u"
+        return bad(r,
+                   "bad GGUF version %u"
                    " (2 and 3 are known; a big-endian file is not supported)",
                    version);
     if (u64(r, nt, "the tensor count") != 0 || u64(r, nkv, "the key count"))
         return -1;
     if (*nt > WT_TENSORS_MAX || *nkv > GGUF_KV_MAX)
-        return bad(r, "bad tensor table: %" PRIu64
+        return bad(r,
+                   "bad tensor table: %" PRIu64
                    " tensors or key-values is over the cap",
                    *nt > *nkv ? *nt : *nkv);
     return 0;
@@ -298,13 +318,16 @@ static int place(struct rd *r, struct wtable *out, uint64_t align)
     for (i = 0; i < out->n; i++) {
         struct wtensor *t = &out->t[i];
         if (t->off % align != 0)
-            return bad(r, "tensor '%.200s': offset %" PRIu64
-                       " is not a multiple of the alignment", t->name, t->off);
+            return bad(r,
+                       "tensor '%.200s': offset %" PRIu64
+                       " is not a multiple of the alignment",
+                       t->name, t->off);
         if (data > r->file_size || t->off > r->file_size - data ||
             t->size > r->file_size - data - t->off)
-            return bad(r, "tensor '%.200s': its bytes run past the end of the "
-                       "file (offset %" PRIu64 "): truncated?", t->name,
-                       t->off);
+            return bad(r,
+                       "tensor '%.200s': its bytes run past the end of the "
+                       "file (offset %" PRIu64 "): truncated?",
+                       t->name, t->off);
         t->off += data;
     }
     return tensors_order(out, r->msg, r->msgsize);
@@ -313,8 +336,10 @@ static int place(struct rd *r, struct wtable *out, uint64_t align)
 int gguf_parse(const unsigned char *buf, size_t len, uint64_t file_size,
                struct wtable *out, char *msg, size_t msgsize)
 {
-    struct rd r = {buf, len < file_size ? len : (size_t)file_size, 0,
-                   file_size, 0, msg, msgsize};
+    struct rd r = {buf,    len < file_size ? len : (size_t)file_size,
+                   0,      file_size,
+                   0,      msg,
+                   msgsize};
     uint64_t nt, nkv, align = 32, i, dims0;
     int rc = -1;
 
@@ -325,8 +350,8 @@ int gguf_parse(const unsigned char *buf, size_t len, uint64_t file_size,
     /* a tensor's info is at least 24 bytes: a count the file cannot hold
      * is refused before the table is allocated */
     if (nt > (file_size - r.pos) / 24) {
-        bad(&r, "bad tensor table: %" PRIu64
-            " tensors cannot fit in the file", nt);
+        bad(&r, "bad tensor table: %" PRIu64 " tensors cannot fit in the file",
+            nt);
         goto done;
     }
     out->t = calloc(nt ? nt : 1, sizeof *out->t);

@@ -21,15 +21,12 @@ static const struct {
     unsigned bits;
     enum wkind kind;
 } dtypes[] = {
-    {"F32", 32, WK_F32},     {"F16", 16, WK_F16},
-    {"BF16", 16, WK_BF16},   {"F64", 64, WK_SKIP},
-    {"I64", 64, WK_SKIP},    {"U64", 64, WK_SKIP},
-    {"I32", 32, WK_SKIP},    {"U32", 32, WK_SKIP},
-    {"I16", 16, WK_SKIP},    {"U16", 16, WK_SKIP},
-    {"I8", 8, WK_SKIP},      {"U8", 8, WK_SKIP},
-    {"BOOL", 8, WK_SKIP},    {"F8_E5M2", 8, WK_SKIP},
-    {"F8_E4M3", 8, WK_SKIP}, {"F8_E8M0", 8, WK_SKIP},
-    {"F6_E2M3", 6, WK_SKIP}, {"F6_E3M2", 6, WK_SKIP},
+    {"F32", 32, WK_F32},     {"F16", 16, WK_F16},     {"BF16", 16, WK_BF16},
+    {"F64", 64, WK_SKIP},    {"I64", 64, WK_SKIP},    {"U64", 64, WK_SKIP},
+    {"I32", 32, WK_SKIP},    {"U32", 32, WK_SKIP},    {"I16", 16, WK_SKIP},
+    {"U16", 16, WK_SKIP},    {"I8", 8, WK_SKIP},      {"U8", 8, WK_SKIP},
+    {"BOOL", 8, WK_SKIP},    {"F8_E5M2", 8, WK_SKIP}, {"F8_E4M3", 8, WK_SKIP},
+    {"F8_E8M0", 8, WK_SKIP}, {"F6_E2M3", 6, WK_SKIP}, {"F6_E3M2", 6, WK_SKIP},
     {"F4", 4, WK_SKIP},      {"C64", 64, WK_SKIP},
 };
 
@@ -200,9 +197,8 @@ static int fill_table(json_t *h, uint64_t data_start, uint64_t file_size,
     return tensors_order(out, msg, msgsize);
 }
 
-int safetensors_parse(const unsigned char *buf, size_t len,
-                      uint64_t file_size, struct wtable *out, char *msg,
-                      size_t msgsize)
+int safetensors_parse(const unsigned char *buf, size_t len, uint64_t file_size,
+                      struct wtable *out, char *msg, size_t msgsize)
 {
     uint64_t hlen;
     json_error_t err;

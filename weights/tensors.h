@@ -24,11 +24,11 @@ enum wkind { WK_F32, WK_F16, WK_BF16, WK_SKIP };
 
 struct wtensor {
     char *name;
-    char dtype[16];  /* as the file names it: "BF16", "I64", "Q4_K" */
+    char dtype[16]; /* as the file names it: "BF16", "I64", "Q4_K" */
     enum wkind kind;
-    uint64_t n;      /* elements */
-    uint64_t off;    /* the first byte, from the start of the file */
-    uint64_t size;   /* bytes (0 for a GGUF type whose size is not known) */
+    uint64_t n;    /* elements */
+    uint64_t off;  /* the first byte, from the start of the file */
+    uint64_t size; /* bytes (0 for a GGUF type whose size is not known) */
 };
 
 struct wtable {
@@ -38,19 +38,18 @@ struct wtable {
 
 /* Caps on what a header may hold: the safetensors library's own 100 MB
  * header limit, and GGUF tables no real model comes near. */
-#define ST_HEADER_MAX   (100u << 20)
-#define GGUF_META_MAX   (512u << 20)
-#define WT_TENSORS_MAX  (1u << 20)
-#define WT_NAME_MAX     4096u
+#define ST_HEADER_MAX  (100u << 20)
+#define GGUF_META_MAX  (512u << 20)
+#define WT_TENSORS_MAX (1u << 20)
+#define WT_NAME_MAX    4096u
 
 /*
  * A safetensors file: buf holds its first len bytes (at least 8, then the
  * header length those 8 bytes give); file_size is the whole file's. 0 or
  * -1 with msg.
  */
-int safetensors_parse(const unsigned char *buf, size_t len,
-                      uint64_t file_size, struct wtable *out, char *msg,
-                      size_t msgsize);
+int safetensors_parse(const unsigned char *buf, size_t len, uint64_t file_size,
+                      struct wtable *out, char *msg, size_t msgsize);
 
 /* The header length a safetensors file's first 8 bytes give. */
 uint64_t safetensors_header_len(const unsigned char buf[8]);

@@ -61,6 +61,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../fake-tools/fakegguf.h"
+
 extern char **environ;
 static json_t *model;
 static const char *host = "127.0.0.1";
@@ -580,7 +582,23 @@ int main(int argc, char **argv)
     }
     if (path == NULL)
         die("error: no model given (-m)");
-    model = json_load_file(path, 0, &jerr);
+    {
+        /* a GGUF the fake tools wrote (fakegguf.h) holds its script in
+         * fake.script; any other file is the script itself */
+        size_t len = 0;
+        unsigned char *raw = fg_slurp(path, &len);
+        if (raw != NULL && len >= 4 && memcmp(raw, "GGUF", 4) == 0) {
+            char *script = fg_get(raw, len, "fake.script", NULL);
+            model = script ? json_loads(script, 0, &jerr) : NULL;
+            if (script == NULL)
+                snprintf(jerr.text, sizeof jerr.text,
+                         "a GGUF without fake.script");
+            free(script);
+        } else {
+            model = json_load_file(path, 0, &jerr);
+        }
+        free(raw);
+    }
     if (!json_is_object(model) ||
         !json_is_integer(json_object_get(model, "fake_llama_server")))
         die("llama_model_load: error loading model: '%s' is not a fake "

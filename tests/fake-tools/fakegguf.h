@@ -1,0 +1,193 @@
+/*
+ * fakegguf.h - the little GGUF the fake converter and quantizer write and
+ * the fake llama-server reads (tests only; docs/build.md, "The fake
+ * tools"). A real GGUF v3: string key-values (fake.script, the fake
+ * server's behaviour as JSON; fake.ladder, every rung's; fake.type) and a
+ * few tensors, so that graveyard's own reader, f16-range and a real
+ * llama-quantize's parser see a well-formed file.
+ */
+#ifndef FAKEGGUF_H
+#define FAKEGGUF_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fg_kv {
+    const char *key, *value; /* strings only */
+};
+
+struct fg_tensor {
+    const char *name;
+    uint32_t type; /* ggml: 0 F32, 1 F16, 8 Q8_0, 24 I8, 30 BF16 */
+    uint64_t ne;   /* one dimension */
+    const unsigned char *data;
+    size_t bytes;
+};
+
+static inline void fg_u32(FILE *f, uint32_t v)
+{
+    fwrite(&v, 4, 1, f);
+}
+static inline void fg_u64(FILE *f, uint64_t v)
+{
+    fwrite(&v, 8, 1, f);
+}
+static inline void fg_str(FILE *f, const char *s)
+{
+    fg_u64(f, strlen(s));
+    fwrite(s, 1, strlen(s), f);
+}
+
+/* Everything but the tensors' bytes; returns where the data starts. */
+static inline long fg_write_head(FILE *f, const struct fg_kv *kv, size_t nkv,
+                                 const struct fg_tensor *t, size_t nt)
+{
+    uint64_t off = 0;
+    size_t i;
+    long pos;
+
+    fwrite("GGUF", 1, 4, f);
+    fg_u32(f, 3);
+    fg_u64(f, nt);
+    fg_u64(f, nkv);
+    for (i = 0; i < nkv; i++) {
+        fg_str(f, kv[i].key);
+        fg_u32(f, 8);
+        fg_str(f, kv[i].value);
+    }
+    for (i = 0; i < nt; i++) {
+        fg_str(f, t[i].name);
+        fg_u32(f, 1);
+        fg_u64(f, t[i].ne);
+        fg_u32(f, t[i].type);
+        fg_u64(f, off);
+        off += (t[i].bytes + 31) / 32 * 32;
+    }
+    pos = ftell(f);
+    while (pos % 32 != 0) {
+        fputc(0, f);
+        pos++;
+    }
+    return pos;
+}
+
+/* The whole file into memory (a fake's files are small; 256 MiB cap). */
+static inline unsigned char *fg_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *p;
+    long n;
+
+    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+        n > (256L << 20) || fseek(f, 0, SEEK_SET) != 0) {
+        if (f)
+            fclose(f);
+        return NULL;
+    }
+    p = malloc((size_t)n + 1);
+    if (p == NULL || fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    p[n] = '\0';
+    *len = (size_t)n;
+    return p;
+}
+
+/* A string key-value of a GGUF in memory (a new string), or NULL. Other
+ * types are skipped; anything malformed is NULL. *data_bytes (if not
+ * NULL) gets the bytes after the tensor table. */
+static inline char *fg_get(const unsigned char *p, size_t len, const char *key,
+                           size_t *data_bytes)
+{
+    static const unsigned sz[13] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
+    size_t pos = 24, i, j;
+    uint64_t nt, nkv, n, k;
+    uint32_t type, et;
+    char *found = NULL;
+
+#define NEED(x)                                                               \
+    if ((x) > len - pos)                                                      \
+    goto bad
+#define U32(v)                                                                \
+    do {                                                                      \
+        NEED(4);                                                              \
+        memcpy(&(v), p + pos, 4);                                             \
+        pos += 4;                                                             \
+    } while (0)
+#define U64(v)                                                                \
+    do {                                                                      \
+        NEED(8);                                                              \
+        memcpy(&(v), p + pos, 8);                                             \
+        pos += 8;                                                             \
+    } while (0)
+    if (len < 24 || memcmp(p, "GGUF", 4) != 0)
+        return NULL;
+    memcpy(&nt, p + 8, 8);
+    memcpy(&nkv, p + 16, 8);
+    for (i = 0; i < nkv; i++) {
+        U64(n);
+        NEED(n);
+        k = pos;
+        pos += n;
+        U32(type);
+        if (type == 8) {
+            uint64_t m;
+            U64(m);
+            NEED(m);
+            if (found == NULL && n == strlen(key) &&
+                memcmp(p + k, key, n) == 0) {
+                found = malloc(m + 1);
+                memcpy(found, p + pos, m);
+                found[m] = '\0';
+            }
+            pos += m;
+        } else if (type == 9) {
+            U32(et);
+            U64(n);
+            for (j = 0; j < n; j++) {
+                if (et == 8) {
+                    uint64_t m;
+                    U64(m);
+                    NEED(m);
+                    pos += m;
+                } else if (et < 13 && sz[et]) {
+                    NEED(sz[et]);
+                    pos += sz[et];
+                } else
+                    goto bad;
+            }
+        } else if (type < 13 && sz[type]) {
+            NEED(sz[type]);
+            pos += sz[type];
+        } else
+            goto bad;
+    }
+    for (i = 0; i < nt; i++) {
+        uint32_t nd;
+        U64(n);
+        NEED(n);
+        pos += n;
+        U32(nd);
+        if (nd > 4)
+            goto bad;
+        NEED(8ull * nd + 12);
+        pos += 8ull * nd + 12;
+    }
+    if (data_bytes != NULL)
+        *data_bytes =
+            len - (pos + 31) / 32 * 32 < len ? len - (pos + 31) / 32 * 32 : 0;
+    return found;
+bad:
+    free(found);
+    return NULL;
+#undef NEED
+#undef U32
+#undef U64
+}
+
+#endif
