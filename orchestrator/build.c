@@ -326,7 +326,6 @@ static int check_tools(struct bld *b, int convert, int quantize)
     struct config *c = b->c;
     char path[4096], err[256];
     struct stat st;
-    int rc;
 
     if (quantize) {
         if (spawn_resolve(c->build.quantize, path, sizeof path) != 0) {
@@ -334,11 +333,10 @@ static int check_tools(struct bld *b, int convert, int quantize)
                   c->build.quantize);
             return EXIT_USAGE;
         }
-        rc = spawn_version(path, VERSION_MS, b->qversion, sizeof b->qversion);
-        if (b->qversion[0] == '\0')
-            snprintf(b->qversion, sizeof b->qversion,
-                     "%s (no version line: %s)", c->build.quantize,
-                     spawn_status_text(rc, err, sizeof err));
+        /* "version: ..." from a build that has one; neither fork's does
+         * today (usage, exit 1): tool_identity reads the run's log */
+        (void)spawn_version(path, VERSION_MS, b->qversion,
+                            sizeof b->qversion);
     }
     if (!convert)
         return 0;
@@ -824,6 +822,7 @@ static int disk_ok(struct step *s)
 
 static void result_work(uv_work_t *w);
 static void result_done(uv_work_t *w, int status);
+static void tool_identity(struct step *s);
 
 static void tool_exit(void *ctx, long long status, int sig)
 {
@@ -851,6 +850,8 @@ static void tool_exit(void *ctx, long long status, int sig)
         step_fail(s);
         return;
     }
+    if (s->b->c->rungs[s->i].recipe == RECIPE_QUANTIZE)
+        tool_identity(s);
     s->ph = PH_HASH;
     s->range.data = s;
     if (uv_queue_work(&s->b->loop, &s->range, result_work, result_done) != 0) {
@@ -984,6 +985,31 @@ static void result_done(uv_work_t *w, int status)
     record(&s->retry);
 }
 
+/* What built the file: llama-quantize has no --version (neither fork's:
+ * it prints its usage and exits 1), but every run logs "main: build =
+ * 4840 (8337e4cd3)": that line, else --version's, else the path. */
+static void tool_identity(struct step *s)
+{
+    char buf[8192], *line, *save = NULL;
+    int fd = open(s->logpath, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+
+    if (fd >= 0)
+        close(fd);
+    snprintf(s->tool, sizeof s->tool, "%s",
+             s->b->qversion[0] ? s->b->qversion : s->b->c->build.quantize);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    for (line = strtok_r(buf, "\n", &save); line != NULL;
+         line = strtok_r(NULL, "\n", &save))
+        if (strncmp(line, "main: build = ", 14) == 0) {
+            snprintf(s->tool, sizeof s->tool, "%s %s", s->b->c->build.quantize,
+                     line + 6);
+            return;
+        }
+}
+
 static json_t *record_json(struct step *s)
 {
     const struct config *c = s->b->c;
@@ -997,7 +1023,7 @@ static json_t *record_json(struct step *s)
     rec =
         json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:I, s:s}", "file",
                   r->model, "recipe", s->recipe, "tool",
-                  r->recipe == RECIPE_CONVERT ? s->tool : s->b->qversion,
+                  s->tool,
                   "argv", argv, "source",
                   r->recipe == RECIPE_CONVERT ? source_file(s, buf, sizeof buf)
                                               : c->rungs[r->from].model,

@@ -2,8 +2,9 @@
 # Run every test: the unit binaries given as arguments, then the golden
 # case folders against $BUILD/graveyard, graveyard run against the fake
 # llama-server, the hostile nights (kills, floods, hung tools, a full
-# disk, planted links), the Slurm job array, the report's reconstruction and cover
-# tests, then the JSON Schema checks. Ends with one line that CI reads:
+# disk, planted links), graveyard build on the fake tools, the Slurm job
+# array, the report's reconstruction and cover tests, then the JSON
+# Schema checks. Ends with one line that CI reads:
 # "check: N passed, M failed".
 set -u
 unit_only=0
@@ -37,6 +38,7 @@ if [ $unit_only -eq 0 ]; then
     suite golden sh tests/golden/run.sh "${BUILD:-build}/graveyard"
     suite integration bash tests/integration/run.sh "${BUILD:-build}"
     suite hostile bash tests/integration/hostile.sh "${BUILD:-build}"
+    suite build bash tests/integration/build.sh "${BUILD:-build}"
     suite slurm bash tests/slurm/run.sh "${BUILD:-build}"
     # the report: the study's counts read back from REPORT.md, and the
     # cover rendered (rsvg-convert) with every cell's colour read

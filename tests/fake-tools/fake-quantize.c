@@ -1,7 +1,8 @@
 /*
  * fake-quantize.c - a stand-in for llama.cpp's llama-quantize in tests
  * and the demo (docs/build.md, "The fake tools"). The real tool's command
- * line and --version; its output is a GGUF (fakegguf.h) derived only from
+ * line, its "main: build = ..." line and its lack of a --version; its
+ * output is a GGUF (fakegguf.h) derived only from
  * its input and the type: the input's fake.ladder says how the fake
  * llama-server answers at that type, and a tensor of bytes taken from the
  * input's shrinks the file as a real quantization would. Fault modes:
@@ -56,13 +57,11 @@ int main(int argc, char **argv)
 
     for (i = 1; i < (size_t)argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--version")) {
-            fprintf(stderr,
-                    "version: 4242 (fa4e0001)\nbuilt with cc for "
-                    "x86_64-linux-gnu (graveyard fake-llama-quantize)\n");
-            return 0;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+        /* like the real one (both forks): no --version; --help,
+         * --version and any option it does not know print the usage and
+         * exit 1 */
+        if (!strcmp(a, "--help") || !strcmp(a, "-h") ||
+            !strcmp(a, "--version"))
             usage();
         if (!strcmp(a, "--imatrix") || !strcmp(a, "--output-tensor-type") ||
             !strcmp(a, "--token-embedding-type") ||
@@ -86,6 +85,8 @@ int main(int argc, char **argv)
         upper[i] = (char)toupper((unsigned char)pos[2][i]);
     upper[i] = '\0';
     printf("main: build = 4242 (fa4e0001)\n"
+           "main: built with cc for x86_64-linux-gnu (graveyard "
+           "fake-llama-quantize)\n"
            "main: quantizing '%s' to '%s' as %s using %s threads\n",
            pos[0], pos[1], upper, npos == 4 ? pos[3] : "2");
     fflush(stdout);

@@ -27,7 +27,8 @@ def schema(name):
 S = {n: schema(n) for n in ("row", "bury-line", "bury-summary", "graveyard",
                             "autopsy-line", "repeat-line", "config",
                             "report", "compare-line", "compare-summary",
-                            "compare", "think-line", "think", "ladder")}
+                            "compare", "think-line", "think", "ladder",
+                            "build", "f16-range-line")}
 # files a command writes, by name; any other .json is graveyard.json
 FILES = {"report.json": "report", "compare.json": "compare",
          "think.json": "think", "ladder.json": "ladder"}
@@ -109,6 +110,20 @@ check("config", {"name": "x", "questions": "q", "run_dir": "r",
                  "rungs": [{"name": "A", "model": "a.gguf"}],
                  "server": {"binary": "b"}, "gpu": ["0"]},
       "config with an unknown key", False)
+
+check("config", {"name": "x", "questions": "q", "run_dir": "r",
+                 "rungs": [{"name": "A", "model": "a.gguf", "convert": "bf16",
+                            "quantize": {"from": "B", "type": "Q4_0"}}],
+                 "server": {"binary": "b"}}, "convert and quantize", False)
+check("build", {"graveyard_build": 1, "rungs": {"Q4_0": {"file": "f"}}},
+      "build record without a hash", False)
+check("f16-range-line", {"tensor": "w", "n": 1, "overflow": -1,
+                         "underflow": 0, "subnormal": 0, "absmax": 0.0,
+                         "nonfinite": 0, "dtype": "BF16"},
+      "negative count", False)
+check("f16-range-line", {"tensor": "TOTAL", "n": 1, "overflow": 0,
+                         "underflow": 0, "subnormal": 0, "absmax": 0.0,
+                         "nonfinite": 0}, "TOTAL without skipped", False)
 
 print(f"schemas: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
