@@ -317,6 +317,36 @@ static void epitaphs(FILE *f, const struct grader_ladder *rep,
     fprintf(f, "\n");
 }
 
+/* Beside the F16 rung: what its cast cost, from graveyard build's
+ * f16-range (docs/f16-range.md). */
+static void f16_note(FILE *f, const struct rundir_run *run,
+                     const struct grader_ladder *rep)
+{
+    char n[FMT_SIZE], o[FMT_SIZE], u[FMT_SIZE], s[FMT_SIZE];
+    const char *rung = run->f16.rung[0] ? run->f16.rung : "F16";
+    size_t i;
+
+    if (!run->f16.known)
+        return;
+    for (i = 0; i < rep->chain.nrungs; i++)
+        if (strcmp(rep->rungs[i].line->rung->name, rung) == 0)
+            break;
+    if (i == rep->chain.nrungs)
+        return; /* no F16 rung in this ladder */
+    fprintf(f,
+            "**%s** was converted from the checkpoint. Cast to F16, its "
+            "%s weights (%llu tensors) lose: %s overflow (finite, now "
+            "infinite), %s underflow (non-zero, now zero), %s become "
+            "subnormal; %llu were NaN or infinite already; the largest "
+            "magnitude is %g. From `f16-range.jsonl`'s TOTAL line "
+            "(docs/f16-range.md).\n\n",
+            rung, fmt_count(n, (long long)run->f16.n), run->f16.tensors,
+            fmt_count(o, (long long)run->f16.overflow),
+            fmt_count(u, (long long)run->f16.underflow),
+            fmt_count(s, (long long)run->f16.subnormal), run->f16.nonfinite,
+            run->f16.absmax);
+}
+
 int render_report_md(FILE *f, const struct rundir_run *run,
                      const struct grader_ladder *rep,
                      const struct grader_qset *qs)
@@ -331,6 +361,7 @@ int render_report_md(FILE *f, const struct rundir_run *run,
     fprintf(f, "![The graveyard: one row per rung, one cell per question; "
                "marigold right, grey wrong](cover.svg)\n\n");
     ladder_table(f, rep);
+    f16_note(f, run, rep);
     partial_note(f, rep);
     deaths_table(f, rep);
     autopsy_table(f, rep);

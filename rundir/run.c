@@ -181,6 +181,66 @@ static int shape(struct rundir_run *r, int want_side, char *msg,
     return absent;
 }
 
+/* f16-range.jsonl's TOTAL (its last line) and build.json's F16 rung, if
+ * graveyard build left them. Best effort: a report without them is still
+ * a report, so a file that does not read is left out, not an error. */
+static void f16_total(struct rundir_run *r)
+{
+    char path[4200], buf[4096], *nl;
+    json_t *t, *b, *v;
+    const char *k;
+    FILE *f;
+    long end;
+    size_t n;
+
+    if (rundir_path(path, sizeof(path), r->dir, RD_F16_RANGE, NULL) != 0 ||
+        (f = fopen(path, "re")) == NULL)
+        return;
+    end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    n = end < 0 ? 0
+        : fseek(f,
+                end > (long)sizeof(buf) - 1 ? end - (long)sizeof(buf) + 1 : 0,
+                SEEK_SET) == 0
+            ? fread(buf, 1, sizeof(buf) - 1, f)
+            : 0;
+    fclose(f);
+    buf[n] = '\0';
+    while (n > 0 && buf[n - 1] == '\n')
+        buf[--n] = '\0';
+    nl = strrchr(buf, '\n');
+    t = json_loads(nl ? nl + 1 : buf, 0, NULL);
+    if (json_is_object(t) && json_is_string(json_object_get(t, "tensor")) &&
+        strcmp(json_string_value(json_object_get(t, "tensor")), "TOTAL") ==
+            0) {
+        r->f16.known = 1;
+        r->f16.tensors = (unsigned long long)json_integer_value(
+            json_object_get(t, "tensors"));
+        r->f16.n =
+            (unsigned long long)json_integer_value(json_object_get(t, "n"));
+        r->f16.overflow = (unsigned long long)json_integer_value(
+            json_object_get(t, "overflow"));
+        r->f16.underflow = (unsigned long long)json_integer_value(
+            json_object_get(t, "underflow"));
+        r->f16.subnormal = (unsigned long long)json_integer_value(
+            json_object_get(t, "subnormal"));
+        r->f16.nonfinite = (unsigned long long)json_integer_value(
+            json_object_get(t, "nonfinite"));
+        r->f16.absmax = json_number_value(json_object_get(t, "absmax"));
+    }
+    json_decref(t);
+    if (!r->f16.known ||
+        rundir_path(path, sizeof(path), r->dir, RD_BUILD_JSON, NULL) != 0)
+        return;
+    b = json_load_file(path, 0, NULL);
+    json_object_foreach(json_object_get(b, "rungs"), k, v)
+    {
+        const char *recipe = json_string_value(json_object_get(v, "recipe"));
+        if (recipe != NULL && strcmp(recipe, "convert f16") == 0)
+            snprintf(r->f16.rung, sizeof(r->f16.rung), "%s", k);
+    }
+    json_decref(b);
+}
+
 int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
                     const char *side, const char *label, char *msg,
                     size_t msgsize)
@@ -237,6 +297,7 @@ int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
     base = strrchr(r->dir, '/');
     base = base ? base + 1 : r->dir;
     snprintf(r->label, sizeof(r->label), "%s", label ? label : base);
+    f16_total(r);
     return 0;
 }
 

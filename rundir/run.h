@@ -26,6 +26,16 @@ struct rundir_run {
     char *side[GRADER_MAX_RUNGS];
     size_t nside;
     json_t *manifest; /* manifest.json, or NULL when there is none */
+    /* what the F16 cast costs, when graveyard build ran f16-range:
+     * f16-range.jsonl's TOTAL line, and the rung build.json says was
+     * converted to F16 ("" when none) */
+    struct {
+        int known;
+        char rung[65];
+        unsigned long long tensors, n, overflow, underflow, subnormal,
+            nonfinite;
+        double absmax;
+    } f16;
 };
 
 /*

@@ -1,25 +1,42 @@
 #!/bin/sh
-# The demo: run the five-rung ladder of configs/demo.json on the fake
-# llama-server (no GPU, no model download), then bury, autopsy and repeat
-# it and write its report, as a user does with a real one.
+# The demo: build the ladder of configs/demo-build.json from a made-up
+# checkpoint with the fake converter and llama-quantize, run its six rungs
+# on the fake llama-server (no GPU, no model download), then bury,
+# autopsy and repeat it and write its report, as a user does with a real
+# one.
 # Usage: demo.sh BUILD_DIR
 set -eu
 build=$1
 run=runs/demo
 d=configs/demo
+m=$run/models # where configs/demo-build.json puts the files it makes
 rm -rf "$run"
 mkdir -p runs
 say() { printf '\n== %s\n$ %s\n' "$1" "$2"; }
 
-say "ladder: five rungs, each on its own llama-server, on two fake GPUs, then bury" \
-    "graveyard ladder configs/demo.json --run-dir $run"
-"$build/graveyard" ladder configs/demo.json --run-dir "$run" \
+say "build: BF16 and F16 converted from the checkpoint, three rungs quantized from BF16" \
+    "graveyard build configs/demo-build.json --jobs 2"
+"$build/graveyard" build configs/demo-build.json --jobs 2
+echo "(what was made, as run and verify read it: $run/ladder.tsv; how: $run/build.json; logs: $run/build/)"
+column -t -s "$(printf '\t')" "$run/ladder.tsv" 2>/dev/null || cat "$run/ladder.tsv"
+
+say "f16-range: what the F16 rung's cast cost, counted before it was made" \
+    "tail -1 $run/f16-range.jsonl"
+tail -1 "$run/f16-range.jsonl"
+
+say "build again: every file is there, made with the config's recipe: no tool runs" \
+    "graveyard build configs/demo-build.json"
+"$build/graveyard" build configs/demo-build.json
+
+say "ladder: six rungs, each on its own llama-server, on two fake GPUs, then bury" \
+    "graveyard ladder configs/demo-build.json"
+"$build/graveyard" ladder configs/demo-build.json \
     --llama "$build/fake-llama-server"
 echo "(per-question tombstones and ghosts: $run/graveyard.json and graveyard-side.json)"
 
 say "autopsy: how each rung's answers fail" \
-    "graveyard autopsy $run BF16 Q8_0 Q4_0 Q2_K"
-"$build/graveyard" autopsy "$run" BF16 Q8_0 Q4_0 Q2_K
+    "graveyard autopsy $run BF16 F16 Q8_0 Q4_0 Q2_K"
+"$build/graveyard" autopsy "$run" BF16 F16 Q8_0 Q4_0 Q2_K
 
 say "the QAT side rung beside the plain Q4_0, in a file of its own" \
     "graveyard bury $run BF16 QAT_Q4_0 Q4_0 --json $run/graveyard-qat.json"
@@ -27,13 +44,13 @@ say "the QAT side rung beside the plain Q4_0, in a file of its own" \
 
 say "repeat: Q4_0 run again, compared question by question" \
     "graveyard run Q4_0 ... $run/repeat && graveyard repeat $run $run/repeat Q4_0"
-"$build/graveyard" run Q4_0 "$d/Q4_0.gguf" "$d/questions.jsonl" "$run/repeat" \
+"$build/graveyard" run Q4_0 "$m/demo-Q4_0.gguf" "$d/questions.jsonl" "$run/repeat" \
     --llama "$build/fake-llama-server" --quiet >/dev/null
 "$build/graveyard" repeat "$run" "$run/repeat" Q4_0
 
 say "resume: a finished rung prints its summary and starts no server" \
-    "graveyard run Q4_0 $d/Q4_0.gguf $d/questions.jsonl $run --llama ..."
-"$build/graveyard" run Q4_0 "$d/Q4_0.gguf" "$d/questions.jsonl" "$run" \
+    "graveyard run Q4_0 $m/demo-Q4_0.gguf $d/questions.jsonl $run --llama ..."
+"$build/graveyard" run Q4_0 "$m/demo-Q4_0.gguf" "$d/questions.jsonl" "$run" \
     --llama "$build/fake-llama-server"
 
 say "the report: REPORT.md, cover.svg and report.json, now with the repeat" \

@@ -46,7 +46,7 @@ static double bits_of(const char *t)
 
 int main(int argc, char **argv)
 {
-    const char *pos[4], *imatrix = NULL, *mode;
+    const char *pos[4], *imatrix = NULL, *mode, *rung = NULL;
     size_t npos = 0, len, dbytes = 0, n, i;
     unsigned char *in, *q;
     char *script, *ladder, *mine = NULL, upper[32];
@@ -71,6 +71,11 @@ int main(int argc, char **argv)
                 usage();
             if (!strcmp(a, "--imatrix"))
                 imatrix = argv[i];
+            /* --override-kv fake.rung=str:NAME: the fake.ladder entry to
+             * answer as (a QAT file is quantized to Q4_0 too) */
+            if (!strcmp(a, "--override-kv") &&
+                !strncmp(argv[i], "fake.rung=str:", 14))
+                rung = argv[i] + 14;
             continue;
         }
         if (a[0] == '-' && a[1] == '-') /* the switches */
@@ -113,8 +118,9 @@ int main(int argc, char **argv)
     }
     /* the rung's behaviour, if the ladder names it; else the source's */
     map = ladder ? json_loads(ladder, 0, NULL) : NULL;
-    if (json_object_get(map, upper) != NULL)
-        mine = json_dumps(json_object_get(map, upper), JSON_COMPACT);
+    if (json_object_get(map, rung ? rung : upper) != NULL)
+        mine = json_dumps(json_object_get(map, rung ? rung : upper),
+                          JSON_COMPACT);
     json_decref(map);
     /* bytes from the input's, as many as the type keeps */
     n = (size_t)((double)dbytes * bits_of(upper) / 16.0) + 1;

@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
+#include "build.h"
 #include "config.h"
 #include "redact.h"
 
@@ -218,6 +219,55 @@ static void test_rungs(void **state)
     assert_non_null(strstr(msg, "rungs[0].server_args"));
 }
 
+/* The build's keys (docs/build.md): types in both forks' lists, any
+ * case; "from"s that make a cycle however long; the recipe text
+ * build.json keeps; ${VAR}s in "build" expanded only when asked. */
+static void test_build_recipes(void **state)
+{
+    static const char head[] =
+        "{\"name\": \"t\", \"questions\": \"q\", \"run_dir\": \"r\", "
+        "\"server\": {\"binary\": \"x\"}, \"build\": {\"quantize\": "
+        "\"${GRAVEYARD_TEST_UNSET_Q}/llama-quantize\"}, \"rungs\": [";
+    char text[2048], msg[512], recipe[256];
+    struct config c;
+
+    (void)state;
+    assert_string_equal(config_quant_type("q4_k_m"), "Q4_K_M");
+    assert_string_equal(config_quant_type("IQ4_KS"), "IQ4_KS"); /* ik */
+    assert_string_equal(config_quant_type("tq1_0"), "TQ1_0");  /* mainline */
+    assert_null(config_quant_type("Q9_X"));
+    assert_null(config_quant_type("Q4_K_M "));
+    /* A <- C <- B <- A: a cycle three long */
+    snprintf(text, sizeof text, "%s%s", head,
+             "{\"name\": \"A\", \"model\": \"a\", \"quantize\": "
+             "{\"from\": \"C\", \"type\": \"Q8_0\"}},"
+             "{\"name\": \"B\", \"model\": \"b\", \"quantize\": "
+             "{\"from\": \"A\", \"type\": \"Q4_0\"}},"
+             "{\"name\": \"C\", \"model\": \"c\", \"quantize\": "
+             "{\"from\": \"B\", \"type\": \"Q2_K\"}}]}");
+    assert_int_equal(config_load(config("cycle.json", text), NULL, &c, msg,
+                                 sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "through a cycle"));
+    /* a chain is fine, and a "from" may name a rung further down */
+    snprintf(text, sizeof text, "%s%s", head,
+             "{\"name\": \"Q4\", \"model\": \"q\", \"quantize\": "
+             "{\"from\": \"F32\", \"type\": \"q4_0\", \"imatrix\": "
+             "\"i.dat\", \"args\": [\"--pure\"]}},"
+             "{\"name\": \"F32\", \"model\": \"f\"}]}");
+    assert_int_equal(config_load(config("chain.json", text), NULL, &c, msg,
+                                 sizeof(msg)),
+                     0);
+    assert_int_equal(c.rungs[0].recipe, RECIPE_QUANTIZE);
+    assert_int_equal(c.rungs[0].from, 1);
+    assert_string_equal(build_recipe(&c, 0, recipe, sizeof recipe),
+                        "quantize Q4_0 from F32 imatrix i.dat --pure");
+    /* the unset ${VAR} in build.quantize matters only to a build */
+    assert_int_equal(config_build_expand(&c, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "${GRAVEYARD_TEST_UNSET_Q} is not set"));
+    config_release(&c);
+}
+
 static void test_redact(void **state)
 {
     char *args[] = {"--api-key", "sk-secret", "--threads", "8",
@@ -267,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_rungs),
+        cmocka_unit_test(test_build_recipes),
         cmocka_unit_test(test_redact),
     };
 
