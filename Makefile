@@ -290,7 +290,7 @@ valgrind:
 lint: check-size
 	clang-format --dry-run --Werror grader/*.[ch] report/*.[ch] \
 	    orchestrator/*.[ch] rundir/*.[ch] util/*.[ch] weights/*.[ch] \
-	    tests/fake-llama-server/*.c
+	    tests/fake-llama-server/*.c tests/fake-tools/*.[ch]
 	cppcheck --quiet --error-exitcode=1 --std=c11 grader report orchestrator \
 	    rundir util weights
 

@@ -335,8 +335,7 @@ static int check_tools(struct bld *b, int convert, int quantize)
         }
         /* "version: ..." from a build that has one; neither fork's does
          * today (usage, exit 1): tool_identity reads the run's log */
-        (void)spawn_version(path, VERSION_MS, b->qversion,
-                            sizeof b->qversion);
+        (void)spawn_version(path, VERSION_MS, b->qversion, sizeof b->qversion);
     }
     if (!convert)
         return 0;
@@ -1020,16 +1019,14 @@ static json_t *record_json(struct step *s)
 
     for (k = 0; k < s->argc; k++)
         json_array_append_new(argv, json_string(s->argv[k]));
-    rec =
-        json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:I, s:s}", "file",
-                  r->model, "recipe", s->recipe, "tool",
-                  s->tool,
-                  "argv", argv, "source",
-                  r->recipe == RECIPE_CONVERT ? source_file(s, buf, sizeof buf)
-                                              : c->rungs[r->from].model,
-                  "source_sha256", s->source_sha, "seconds",
-                  (double)(uv_now(&s->b->loop) - s->tool_t0) / 1000.0, "bytes",
-                  (json_int_t)s->hash.bytes, "sha256", s->hash.hex);
+    rec = json_pack(
+        "{s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:I, s:s}", "file", r->model,
+        "recipe", s->recipe, "tool", s->tool, "argv", argv, "source",
+        r->recipe == RECIPE_CONVERT ? source_file(s, buf, sizeof buf)
+                                    : c->rungs[r->from].model,
+        "source_sha256", s->source_sha, "seconds",
+        (double)(uv_now(&s->b->loop) - s->tool_t0) / 1000.0, "bytes",
+        (json_int_t)s->hash.bytes, "sha256", s->hash.hex);
     return rec;
 }
 

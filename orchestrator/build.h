@@ -27,10 +27,10 @@ struct build_opts {
     size_t nonly;
     const char *const *force; /* make these again even if they exist */
     size_t nforce;
-    long jobs;   /* at once (>= 1) */
-    int quiet;   /* no progress lines */
-    int wait_lock; /* another build holds the run folder: wait for it
-                      (graveyard ladder), rather than EXIT_BUSY */
+    long jobs;       /* at once (>= 1) */
+    int quiet;       /* no progress lines */
+    int wait_lock;   /* another build holds the run folder: wait for it
+                        (graveyard ladder), rather than EXIT_BUSY */
     const char *who; /* "build" or "ladder", for messages */
 };
 

@@ -4,8 +4,9 @@
 # libcurl, jansson, OpenSSL, and libmicrohttpd for the fake llama-server
 # the tests and the demo run. Tests: cmocka, clang (libFuzzer), clang-tidy
 # (the function size gate), Python 3
-# with jsonschema (schema checks; the benchmark's baseline) and GNU time
-# and bc (the benchmarks' figures); Slurm and munge for the test that runs
+# with jsonschema (schema checks; the benchmark's baseline) and numpy
+# (f16-range's benchmark baseline), GNU time and bc (the benchmarks'
+# figures); Slurm and munge for the test that runs
 # a ladder as a job array on a one-node cluster of its own (their
 # services are not started by installing them); procps (pgrep, pkill)
 # for the tests that check no server is left; librsvg2-bin (rsvg-convert)
@@ -13,7 +14,7 @@
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
 libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev clang-tidy python3
-python3-jsonschema time bc
+python3-jsonschema python3-numpy time bc
 slurmctld slurmd slurm-client munge procps librsvg2-bin"
 SUDO=
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
