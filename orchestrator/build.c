@@ -44,6 +44,7 @@
 #define VERSION_MS  30000
 #define TAIL_LINES  8 /* quoted from the log when a tool fails */
 #define SLACK_BYTES (64ull << 20)
+#define STALL_S     1800 /* a tool silent this long is stopped */
 
 enum st {
     ST_SKIP,    /* not asked for */
@@ -77,7 +78,10 @@ struct step {
     uv_work_t range;
     char range_msg[9000];
     int range_rc;
-    uv_timer_t retry; /* files.lock is busy: try again */
+    unsigned long long seen; /* output so far: the log's and the file's */
+    uint64_t seen_at;        /* when it last grew */
+    int stalled;             /* stopped for saying nothing (stall_s) */
+    uv_timer_t retry;        /* files.lock is busy: try again */
     int retry_init;
 };
 
@@ -839,6 +843,11 @@ static void tool_exit(void *ctx, long long status, int sig)
         step_fail(s);
         return;
     }
+    if (s->stalled) { /* said when it was stopped */
+        quote_log(s);
+        step_fail(s);
+        return;
+    }
     if (status != 0 || sig != 0) {
         if (sig != 0)
             error(s->b, "%s: %s was killed by signal %d", rname(s), tool, sig);
@@ -896,6 +905,9 @@ static void start_tool(struct step *s)
     po.new_session = 1;
     po.pdeathsig = SIGKILL; /* it dies with us, however we die */
     s->tool_t0 = uv_now(&b->loop);
+    s->seen = 0;
+    s->seen_at = s->tool_t0;
+    s->stalled = 0;
     s->proc = proc_start(&b->loop, &po, tool_exit, s, msg, sizeof msg);
     if (s->proc == NULL) {
         error(b, "%s: %s", rname(s), msg);
@@ -915,10 +927,17 @@ static void result_work(uv_work_t *w)
 {
     struct step *s = w->data;
     struct wtable t = {NULL, 0};
+    struct stat lst;
     char msg[1024];
     int fd;
 
     s->range_rc = 0;
+    if (lstat(s->tmp, &lst) != 0 || !S_ISREG(lst.st_mode)) {
+        snprintf(s->range_msg, sizeof s->range_msg,
+                 "exited 0, but %s is not a plain file it wrote", s->tmp);
+        s->range_rc = -1;
+        return;
+    }
     if (tensors_read_gguf(s->tmp, &t, msg, sizeof msg) != F16R_OK) {
         snprintf(s->range_msg, sizeof s->range_msg,
                  "exited 0, but what it wrote is not a GGUF: %s", msg);
@@ -1163,12 +1182,48 @@ static void signal_cb(uv_signal_t *h, int signum)
     }
 }
 
+/* A tool that neither logs nor writes for build.stall_s (default 30
+ * minutes: a real quantization logs every tensor) is hung: stop it, as a
+ * failure of its rung, rather than wait all night. */
+static void watch(struct bld *b)
+{
+    uint64_t now = uv_now(&b->loop),
+             limit = 1000 * (uint64_t)(b->c->build.stall_s > 0
+                                           ? b->c->build.stall_s
+                                           : STALL_S);
+    size_t i;
+
+    for (i = 0; i < b->c->nrungs; i++) {
+        struct step *s = &b->s[i];
+        struct stat st;
+        unsigned long long out;
+        if (s->st != ST_RUNNING || s->ph != PH_TOOL || s->proc == NULL ||
+            s->stalled)
+            continue;
+        out = s->log.size + s->log.tail_pos +
+              (stat(s->tmp, &st) == 0 ? (unsigned long long)st.st_size : 0);
+        if (out != s->seen) {
+            s->seen = out;
+            s->seen_at = now;
+        } else if (now - s->seen_at >= limit) {
+            s->stalled = 1;
+            error(b,
+                  "%s: the tool wrote nothing for %" PRIu64 " s: "
+                  "stopped as hung (build.stall_s)",
+                  rname(s), (now - s->seen_at) / 1000);
+            proc_stop(s->proc, GRACE_MS);
+        }
+    }
+}
+
 static void tick_cb(uv_timer_t *t)
 {
     struct bld *b = t->data;
     size_t i;
     int n = 0;
 
+    if (!b->stopping)
+        watch(b);
     if (b->o->quiet || b->stopping)
         return;
     if (!b->tty && uv_now(&b->loop) - b->last_plain < 60000)

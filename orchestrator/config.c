@@ -370,7 +370,7 @@ static int load_build(struct ctx *x, json_t *root, struct config *c)
 {
     static const char *const keys[] = {"quantize",   "convert", "python",
                                        "checkpoint", "tmpdir",  "threads",
-                                       NULL};
+                                       "stall_s",    NULL};
     json_t *b = json_object_get(root, "build"), *v;
     const char *k;
 
@@ -379,11 +379,13 @@ static int load_build(struct ctx *x, json_t *root, struct config *c)
     if (!json_is_object(b))
         BAD("'build' must be an object");
     if (known_keys(x, b, "build", keys) ||
-        integer(x, b, "threads", "build", 1, 4096, &c->build.threads))
+        integer(x, b, "threads", "build", 1, 4096, &c->build.threads) ||
+        integer(x, b, "stall_s", "build", 1, CONFIG_SECONDS_MAX,
+                &c->build.stall_s))
         return -1;
     json_object_foreach(b, k, v)
     {
-        if (strcmp(k, "threads") != 0 &&
+        if (strcmp(k, "threads") != 0 && strcmp(k, "stall_s") != 0 &&
             (!json_is_string(v) || json_string_length(v) == 0))
             BAD("'build.%s' must be a non-empty string", k);
     }

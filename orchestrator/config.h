@@ -45,6 +45,7 @@ struct config_build {
     json_t *raw; /* the object as written */
     char *quantize, *convert, *python, *checkpoint, *tmpdir; /* expanded */
     long threads;                                            /* 0: not given */
+    long stall_s; /* a tool silent this long is stopped (default 1800) */
 };
 
 struct config {

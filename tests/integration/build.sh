@@ -293,6 +293,19 @@ case_tmpdir() {
     grep -q "temporary files in $work/bigtmp" "$work/td/run/build/BF16.log" || fail "TMPDIR not passed: $(cat "$work/td/run/build/BF16.log")"
 }
 
+# A tool that neither logs nor writes for build.stall_s is stopped as
+# hung, its rung failed; the others are still made.
+case_stall() {
+    local rc=0 t0
+    build_config st ', "stall_s": 2'
+    t0=$(date +%s)
+    FAKE_TOOL_FAULT="Q8_0:hang" $GT build "$work/st.json" >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 1 ] && grep -q "Q8_0: the tool wrote nothing for [0-9]* s: stopped as hung (build.stall_s)" "$work/err" || fail "exit $rc $(cat "$work/err")"
+    [ $(($(date +%s) - t0)) -le 15 ] || fail "took $(($(date +%s) - t0)) s"
+    [ ! -e "$work/st/m/Q8_0.gguf" ] && [ "$(temps "$work/st")" = 0 ] || fail "partial left"
+    [ -s "$work/st/m/Q2_K.gguf" ] || fail "the others not made"
+}
+
 case_ladder_builds_first() {
     build_config lb
     $GT ladder "$work/lb.json" --quiet >/dev/null 2>"$work/err" || fail "exit $? $(cat "$work/err")"
@@ -304,7 +317,7 @@ case_ladder_builds_first() {
     [ "$(tail -n +2 "$work/lb/run/ladder.tsv" | wc -l)" = 5 ] || fail "ladder.tsv: $(cat "$work/lb/run/ladder.tsv")"
 }
 
-cases=${*:-fresh again_writes_nothing deterministic recipe_changed brought_file tool_fails garbage signals kill_random bad_configs disk jobs only_and_stale tmpdir ladder_builds_first}
+cases=${*:-fresh again_writes_nothing deterministic recipe_changed brought_file tool_fails garbage signals kill_random bad_configs disk jobs only_and_stale tmpdir stall ladder_builds_first}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi
