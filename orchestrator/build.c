@@ -100,6 +100,18 @@ struct bld {
     char **convert_env; /* ours, with TMPDIR=build.tmpdir; or NULL */
 };
 
+/* A line on stderr after the live lines are taken down. */
+static void say(struct bld *b, const char *fmt, va_list ap)
+{
+    if (b->drawn > 0) { /* the live lines are drawn again at the tick */
+        fprintf(stderr, "\033[%dA\033[J", b->drawn);
+        b->drawn = 0;
+    }
+    fprintf(stderr, "graveyard %s: ", b->o->who);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 static void note(struct bld *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -109,15 +121,9 @@ static void note(struct bld *b, const char *fmt, ...)
 
     if (b->o->quiet)
         return;
-    if (b->drawn > 0) { /* the live lines are drawn again at the tick */
-        fprintf(stderr, "\033[%dA\033[J", b->drawn);
-        b->drawn = 0;
-    }
-    fprintf(stderr, "graveyard %s: ", b->o->who);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    say(b, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 /* 65056 -> "65.1 kB", 9311305152 -> "9.31 GB" (into a static buffer of
@@ -148,15 +154,9 @@ static void error(struct bld *b, const char *fmt, ...)
 {
     va_list ap;
 
-    if (b->drawn > 0) {
-        fprintf(stderr, "\033[%dA\033[J", b->drawn);
-        b->drawn = 0;
-    }
-    fprintf(stderr, "graveyard %s: ", b->o->who);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    say(b, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 char *build_recipe(const struct config *c, size_t i, char *out, size_t size)

@@ -355,26 +355,27 @@ static int read_table_as(struct scan *s, const char *path, struct wtable *tab,
     return rc;
 }
 
-int tensors_read_file(const char *path, struct wtable *tab, char *msg,
-                      size_t msgsize)
+static int read_one(const char *path, struct wtable *tab, char *msg,
+                    size_t msgsize, int gguf)
 {
     struct scan s;
 
     memset(&s, 0, sizeof s);
     s.msg = msg;
     s.msgsize = msgsize;
-    return read_table(&s, path, tab);
+    return read_table_as(&s, path, tab, gguf);
+}
+
+int tensors_read_file(const char *path, struct wtable *tab, char *msg,
+                      size_t msgsize)
+{
+    return read_one(path, tab, msg, msgsize, 0);
 }
 
 int tensors_read_gguf(const char *path, struct wtable *tab, char *msg,
                       size_t msgsize)
 {
-    struct scan s;
-
-    memset(&s, 0, sizeof s);
-    s.msg = msg;
-    s.msgsize = msgsize;
-    return read_table_as(&s, path, tab, 1);
+    return read_one(path, tab, msg, msgsize, 1);
 }
 
 static int add_file(struct scan *s, struct files *fs, const char *path)
