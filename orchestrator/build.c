@@ -1,18 +1,9 @@
 /*
- * build.c - graveyard build (build.h): the plan and the checks made
- * before anything runs, then the steps on the libuv loop.
- *
- * A step goes: hash its source (the sha cache spares a second hash) ->
- * for a "convert": "f16" rung, f16-range on the checkpoint -> the tool ->
- * check its output is a GGUF, sync, rename -> hash the file -> record it
- * in ladder.tsv, the sha cache and build.json. Work longer than a
- * moment (hashes, f16-range) runs on libuv's thread pool: nothing waits
- * on the loop thread, so a signal stops the tools at once.
+ * build.c - graveyard build (build.h): the plan and every check made
+ * before anything runs, the lock, and the entry point; buildstep.c runs
+ * the steps on the libuv loop.
  */
-#define _GNU_SOURCE /* strcasestr */
-#include "build.h"
-
-#include <dirent.h>
+#define _GNU_SOURCE /* strcasestr, strncasecmp */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -33,72 +24,10 @@
 #include "../rundir/rundir.h"
 #include "../weights/f16range.h"
 #include "../weights/tensors.h"
-#include "caplog.h"
+#include "build_int.h"
 #include "cli.h"
-#include "hash.h"
 #include "proc.h"
 #include "spawn.h"
-
-#define LOG_CAP     (1u << 20) /* a tool's log: head and tail, 1 MiB */
-#define GRACE_MS    10000      /* SIGTERM, then SIGKILL */
-#define VERSION_MS  30000
-#define TAIL_LINES  8 /* quoted from the log when a tool fails */
-#define SLACK_BYTES (64ull << 20)
-#define STALL_S     1800 /* a tool silent this long is stopped */
-
-enum st {
-    ST_SKIP,    /* not asked for */
-    ST_HAVE,    /* the file is there */
-    ST_PENDING, /* to make */
-    ST_RUNNING,
-    ST_DONE,
-    ST_FAILED,
-    ST_BLOCKED, /* its source failed */
-};
-
-enum phase { PH_SOURCE, PH_RANGE, PH_TOOL, PH_HASH, PH_RECORD };
-
-struct bld;
-
-struct step {
-    struct bld *b;
-    size_t i;
-    enum st st;
-    enum phase ph;
-    char tmp[4200], logpath[4200], recipe[1024];
-    char source_sha[65], tool[512];
-    struct caplog log;
-    int log_open;
-    struct proc *proc;
-    char *argv[CONFIG_MAX_ARGS + 16];
-    size_t argc;
-    unsigned long long est;
-    uint64_t t0, tool_t0;
-    struct hash_job hash;
-    uv_work_t range;
-    char range_msg[9000];
-    int range_rc;
-    unsigned long long seen; /* output so far: the log's and the file's */
-    uint64_t seen_at;        /* when it last grew */
-    int stalled;             /* stopped for saying nothing (stall_s) */
-    uv_timer_t retry;        /* files.lock is busy: try again */
-    int retry_init;
-};
-
-struct bld {
-    uv_loop_t loop;
-    struct config *c;
-    const struct build_opts *o;
-    struct step s[CONFIG_MAX_RUNGS];
-    json_t *recs;
-    uv_signal_t sigs[3];
-    uv_timer_t tick;
-    int stopping, sig, tty, drawn;
-    uint64_t last_plain;
-    long threads; /* per tool */
-    char qversion[512], csha[65];
-    char **convert_env; /* ours, with TMPDIR=build.tmpdir; or NULL */
-};
 
 /* A line on stderr after the live lines are taken down. */
 static void say(struct bld *b, const char *fmt, va_list ap)
@@ -112,10 +41,7 @@ static void say(struct bld *b, const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
-static void note(struct bld *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void note(struct bld *b, const char *fmt, ...)
+void build_note(struct bld *b, const char *fmt, ...)
 {
     va_list ap;
 
@@ -128,7 +54,7 @@ static void note(struct bld *b, const char *fmt, ...)
 
 /* 65056 -> "65.1 kB", 9311305152 -> "9.31 GB" (into a static buffer of
  * four, for one message). */
-static const char *human(unsigned long long n)
+const char *build_human(unsigned long long n)
 {
     static char buf[4][32];
     static int k;
@@ -147,10 +73,7 @@ static const char *human(unsigned long long n)
 }
 
 /* Errors are said even with --quiet. */
-static void error(struct bld *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void error(struct bld *b, const char *fmt, ...)
+void build_error(struct bld *b, const char *fmt, ...)
 {
     va_list ap;
 
@@ -187,7 +110,7 @@ static int named(const char *const *list, size_t n, const char *name)
     return 0;
 }
 
-static int is_file(const char *path, struct stat *st)
+int build_is_file(const char *path, struct stat *st)
 {
     return stat(path, st) == 0 && S_ISREG(st->st_mode);
 }
@@ -200,7 +123,7 @@ int build_needed(const struct config *c, const char *const *only, size_t nonly)
     for (i = 0; i < c->nrungs; i++)
         if (c->rungs[i].recipe != RECIPE_NONE &&
             (nonly == 0 || named(only, nonly, c->rungs[i].name)) &&
-            !is_file(c->rungs[i].model, &st))
+            !build_is_file(c->rungs[i].model, &st))
             return 1;
     return 0;
 }
@@ -233,19 +156,21 @@ static int existing(struct bld *b, size_t i, const struct stat *st)
         return 0; /* made again */
     b->s[i].st = ST_HAVE;
     if (rec == NULL || file == NULL || strcmp(file, r->model) != 0) {
-        note(b, "%s: %s is there, not made by graveyard build: used as is",
-             r->name, r->model);
+        build_note(b,
+                   "%s: %s is there, not made by graveyard build: used as is",
+                   r->name, r->model);
         return 0;
     }
     if (recipe != NULL && strcmp(recipe, b->s[i].recipe) == 0 &&
         bytes == (json_int_t)st->st_size)
         return 0;
-    error(b,
-          "%s: rung %s: %s was made as '%s'%s; the config now says '%s': "
-          "give --force %s to make it again",
-          b->c->path, r->name, r->model, recipe ? recipe : "?",
-          bytes != (json_int_t)st->st_size ? " and has changed since" : "",
-          b->s[i].recipe, r->name);
+    build_error(
+        b,
+        "%s: rung %s: %s was made as '%s'%s; the config now says '%s': "
+        "give --force %s to make it again",
+        b->c->path, r->name, r->model, recipe ? recipe : "?",
+        bytes != (json_int_t)st->st_size ? " and has changed since" : "",
+        b->s[i].recipe, r->name);
     return -1;
 }
 
@@ -262,10 +187,10 @@ static int plan(struct bld *b)
         for (i = 0; i < c->nrungs && strcmp(c->rungs[i].name, n); i++)
             ;
         if (i == c->nrungs || c->rungs[i].recipe == RECIPE_NONE) {
-            error(b, "%s: %s: %s", c->path, n,
-                  i == c->nrungs ? "no such rung"
-                                 : "has no \"convert\" or \"quantize\": "
-                                   "graveyard does not make its file");
+            build_error(b, "%s: %s: %s", c->path, n,
+                        i == c->nrungs ? "no such rung"
+                                       : "has no \"convert\" or \"quantize\": "
+                                         "graveyard does not make its file");
             return EXIT_USAGE;
         }
     }
@@ -281,8 +206,8 @@ static int plan(struct bld *b)
             named(b->o->force, b->o->nforce, c->rungs[i].name))
             want(b, i);
     for (i = 0; i < c->nrungs; i++)
-        if (b->s[i].st == ST_PENDING && is_file(c->rungs[i].model, &st) &&
-            existing(b, i, &st) != 0)
+        if (b->s[i].st == ST_PENDING &&
+            build_is_file(c->rungs[i].model, &st) && existing(b, i, &st) != 0)
             bad = 1;
     /* a source the build needs and cannot make */
     for (i = 0; i < c->nrungs; i++) {
@@ -290,12 +215,12 @@ static int plan(struct bld *b)
         if (b->s[i].st != ST_PENDING || r->recipe != RECIPE_QUANTIZE)
             continue;
         if (c->rungs[r->from].recipe == RECIPE_NONE &&
-            !is_file(c->rungs[r->from].model, &st)) {
-            error(b,
-                  "%s: rung %s is quantized from %s, whose file %s is "
-                  "missing and has no recipe",
-                  c->path, r->name, c->rungs[r->from].name,
-                  c->rungs[r->from].model);
+            !build_is_file(c->rungs[r->from].model, &st)) {
+            build_error(b,
+                        "%s: rung %s is quantized from %s, whose file %s is "
+                        "missing and has no recipe",
+                        c->path, r->name, c->rungs[r->from].name,
+                        c->rungs[r->from].model);
             bad = 1;
         }
     }
@@ -305,7 +230,7 @@ static int plan(struct bld *b)
 /* ---- before anything runs ------------------------------------------ */
 
 /* The folder a file goes into (dirname without touching path). */
-static void folder_of(const char *path, char *out, size_t size)
+void build_folder_of(const char *path, char *out, size_t size)
 {
     const char *slash = strrchr(path, '/');
 
@@ -333,8 +258,8 @@ static int check_tools(struct bld *b, int convert, int quantize)
 
     if (quantize) {
         if (spawn_resolve(c->build.quantize, path, sizeof path) != 0) {
-            error(b, "%s: 'build.quantize': cannot find '%s'", c->path,
-                  c->build.quantize);
+            build_error(b, "%s: 'build.quantize': cannot find '%s'", c->path,
+                        c->build.quantize);
             return EXIT_USAGE;
         }
         /* "version: ..." from a build that has one; neither fork's does
@@ -343,25 +268,25 @@ static int check_tools(struct bld *b, int convert, int quantize)
     }
     if (!convert)
         return 0;
-    if (c->build.convert == NULL || !is_file(c->build.convert, &st) ||
+    if (c->build.convert == NULL || !build_is_file(c->build.convert, &st) ||
         hash_path(c->build.convert, b->csha, err, sizeof err) != 0) {
-        error(b, "%s: 'build.convert': cannot read the converter '%s'",
-              c->path, c->build.convert ? c->build.convert : "");
+        build_error(b, "%s: 'build.convert': cannot read the converter '%s'",
+                    c->path, c->build.convert ? c->build.convert : "");
         return EXIT_USAGE;
     }
     if (spawn_resolve(c->build.python, path, sizeof path) != 0) {
-        error(b, "%s: 'build.python': cannot find '%s'", c->path,
-              c->build.python);
+        build_error(b, "%s: 'build.python': cannot find '%s'", c->path,
+                    c->build.python);
         return EXIT_USAGE;
     }
     if (stat(c->build.checkpoint, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        error(b, "%s: 'build.checkpoint': '%s' is not a folder", c->path,
-              c->build.checkpoint);
+        build_error(b, "%s: 'build.checkpoint': '%s' is not a folder", c->path,
+                    c->build.checkpoint);
         return EXIT_USAGE;
     }
     if (c->build.tmpdir != NULL && !dir_writable(c->build.tmpdir)) {
-        error(b, "%s: 'build.tmpdir': '%s' is not a folder we can write",
-              c->path, c->build.tmpdir);
+        build_error(b, "%s: 'build.tmpdir': '%s' is not a folder we can write",
+                    c->path, c->build.tmpdir);
         return EXIT_USAGE;
     }
     return 0;
@@ -381,21 +306,21 @@ static int preflight(struct bld *b)
             continue;
         convert |= r->recipe == RECIPE_CONVERT;
         quantize |= r->recipe == RECIPE_QUANTIZE;
-        folder_of(r->model, dir, sizeof dir);
+        build_folder_of(r->model, dir, sizeof dir);
         /* a missing folder is made (as mkdir -p); one we cannot write
          * into is refused */
         if (stat(dir, &st) != 0 && errno == ENOENT) {
             char msg[512];
             if (files_mkdir(dir, 1, msg, sizeof msg) != 0) {
-                error(b, "%s: rung %s: %s", c->path, r->name, msg);
+                build_error(b, "%s: rung %s: %s", c->path, r->name, msg);
                 return EXIT_USAGE;
             }
         }
         if (!dir_writable(dir)) {
-            error(b,
-                  "%s: rung %s: cannot write into '%s' (the folder of "
-                  "its \"model\")",
-                  c->path, r->name, dir);
+            build_error(b,
+                        "%s: rung %s: cannot write into '%s' (the folder of "
+                        "its \"model\")",
+                        c->path, r->name, dir);
             return EXIT_USAGE;
         }
         if ((size_t)snprintf(b->s[i].tmp, sizeof b->s[i].tmp,
@@ -403,12 +328,13 @@ static int preflight(struct bld *b)
                              strrchr(r->model, '/')
                                  ? strrchr(r->model, '/') + 1
                                  : r->model) >= sizeof b->s[i].tmp - 16) {
-            error(b, "%s: rung %s: path too long", c->path, r->name);
+            build_error(b, "%s: rung %s: path too long", c->path, r->name);
             return EXIT_USAGE;
         }
-        if (r->imatrix != NULL && !is_file(r->imatrix, &st)) {
-            error(b, "%s: rung %s: 'quantize.imatrix' '%s' is not a file",
-                  c->path, r->name, r->imatrix);
+        if (r->imatrix != NULL && !build_is_file(r->imatrix, &st)) {
+            build_error(b,
+                        "%s: rung %s: 'quantize.imatrix' '%s' is not a file",
+                        c->path, r->name, r->imatrix);
             return EXIT_USAGE;
         }
     }
@@ -426,35 +352,35 @@ static int lock_build(struct bld *b)
     rundir_path(path, sizeof path, b->c->run_dir, RD_LOCKS_DIR, NULL);
     if (files_mkdir(b->c->run_dir, 1, msg, sizeof msg) != 0 ||
         files_mkdir(path, 0, msg, sizeof msg) != 0) {
-        error(b, "%s", msg);
+        build_error(b, "%s", msg);
         return files_exit_code(errno);
     }
     rundir_path(path, sizeof path, b->c->run_dir, RD_BUILD_DIR, NULL);
     if (files_mkdir(path, 0, msg, sizeof msg) != 0) {
-        error(b, "%s", msg);
+        build_error(b, "%s", msg);
         return files_exit_code(errno);
     }
     rundir_path(path, sizeof path, b->c->run_dir, RD_BUILD_LOCK, NULL);
     fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, sizeof msg);
     if (fd < 0) {
-        error(b, "%s", msg);
+        build_error(b, "%s", msg);
         return files_exit_code(errno);
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0 && b->o->wait_lock) {
         /* nothing runs yet, so nothing waits on a loop: a signal ends us
          * as it would any command */
-        note(b,
-             "another graveyard build is making the files of %s: "
-             "waiting for it",
-             b->c->run_dir);
+        build_note(b,
+                   "another graveyard build is making the files of %s: "
+                   "waiting for it",
+                   b->c->run_dir);
         if (flock(fd, LOCK_EX) == 0)
             return 1; /* it may have made what we were about to */
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        error(b,
-              "another graveyard build is making the files of %s (%s is "
-              "locked); wait for it",
-              b->c->run_dir, path);
+        build_error(b,
+                    "another graveyard build is making the files of %s (%s is "
+                    "locked); wait for it",
+                    b->c->run_dir, path);
         close(fd);
         return EXIT_BUSY;
     }
@@ -482,7 +408,7 @@ static double type_bits(const char *t)
     return 16;
 }
 
-static unsigned long long estimate(struct bld *b, size_t i)
+unsigned long long build_estimate(struct bld *b, size_t i)
 {
     struct config_rung *r = &b->c->rungs[i];
     const char *src = r->recipe == RECIPE_CONVERT ? b->c->build.checkpoint
@@ -516,789 +442,13 @@ static unsigned long long estimate(struct bld *b, size_t i)
 }
 
 /* Free bytes for an unprivileged writer in dir. */
-static unsigned long long free_bytes(const char *dir)
+unsigned long long build_free_bytes(const char *dir)
 {
     struct statvfs v;
 
     if (statvfs(dir, &v) != 0)
         return ~0ull; /* unknown: the write itself will say */
     return (unsigned long long)v.f_bavail * v.f_frsize;
-}
-
-/* Temporary files an earlier, killed build left beside a target. */
-static void remove_stale(struct step *s)
-{
-    char dir[4200], prefix[4200], path[8400];
-    const char *base = strrchr(s->tmp, '/') + 1;
-    struct dirent *e;
-    DIR *d;
-
-    snprintf(prefix, sizeof prefix, "%s.", base);
-    folder_of(s->tmp, dir, sizeof dir);
-    d = opendir(dir);
-    if (d == NULL)
-        return;
-    while ((e = readdir(d)) != NULL)
-        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            if (unlink(path) == 0)
-                note(s->b,
-                     "%s: removed %s, left by a build that was "
-                     "stopped",
-                     s->b->c->rungs[s->i].name, path);
-        }
-    closedir(d);
-}
-
-/* ---- the steps ----------------------------------------------------- */
-
-static void schedule(struct bld *b);
-static void step_next(struct step *s);
-
-static const char *rname(const struct step *s)
-{
-    return s->b->c->rungs[s->i].name;
-}
-
-/* The tool's last lines, quoted from its log. */
-static void quote_log(struct step *s)
-{
-    char buf[4096], *p;
-    int fd = open(s->logpath, O_RDONLY | O_CLOEXEC), lines = 0;
-    off_t end;
-    ssize_t n;
-
-    if (fd < 0)
-        return;
-    end = lseek(fd, 0, SEEK_END);
-    n = pread(fd, buf, sizeof buf - 1,
-              end > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : 0);
-    close(fd);
-    if (n <= 0)
-        return;
-    buf[n] = '\0';
-    for (p = buf + n; p > buf; p--)
-        if (p[-1] == '\n' && p != buf + n && ++lines > TAIL_LINES)
-            break;
-    error(s->b, "%s: the last lines of %s:", rname(s), s->logpath);
-    for (p = strtok(p, "\n"); p != NULL; p = strtok(NULL, "\n")) {
-        char *q;
-        for (q = p; *q; q++) /* a log is not to drive our terminal */
-            if ((unsigned char)*q < 0x20 && *q != '\t')
-                *q = '?';
-        fprintf(stderr, "    %s\n", p);
-    }
-}
-
-static void block_dependents(struct bld *b, size_t i)
-{
-    size_t k;
-
-    for (k = 0; k < b->c->nrungs; k++)
-        if (b->c->rungs[k].recipe == RECIPE_QUANTIZE &&
-            b->c->rungs[k].from == i && b->s[k].st == ST_PENDING) {
-            b->s[k].st = ST_BLOCKED;
-            error(b, "%s: not made: its source %s was not made",
-                  b->c->rungs[k].name, b->c->rungs[i].name);
-            block_dependents(b, k);
-        }
-}
-
-static void step_fail(struct step *s)
-{
-    s->st = ST_FAILED;
-    unlink(s->tmp);
-    block_dependents(s->b, s->i);
-    schedule(s->b);
-}
-
-/* -- source hash -- */
-
-static const char *source_file(const struct step *s, char *buf, size_t size)
-{
-    const struct config *c = s->b->c;
-    const struct config_rung *r = &c->rungs[s->i];
-    struct stat st;
-
-    if (r->recipe == RECIPE_QUANTIZE)
-        return c->rungs[r->from].model;
-    /* a checkpoint: its index (which names the shards), else its one
-     * file */
-    snprintf(buf, size, "%s/model.safetensors.index.json",
-             c->build.checkpoint);
-    if (is_file(buf, &st))
-        return buf;
-    snprintf(buf, size, "%s/model.safetensors", c->build.checkpoint);
-    return buf;
-}
-
-static void source_hashed(struct hash_job *job)
-{
-    struct step *s = job->ctx;
-    char cache[4200], msg[256];
-
-    if (job->err[0] != '\0') {
-        error(s->b, "%s: cannot hash its source: %s", rname(s), job->err);
-        step_fail(s);
-        return;
-    }
-    memcpy(s->source_sha, job->hex, sizeof s->source_sha);
-    rundir_path(cache, sizeof cache, s->b->c->run_dir, RD_HASH_CACHE, NULL);
-    (void)sha_cache_put(cache, job->path, job->hex, msg, sizeof msg);
-    s->ph = PH_RANGE;
-    step_next(s);
-}
-
-static void hash_source(struct step *s)
-{
-    char buf[4200], cache[4200];
-    const char *src = source_file(s, buf, sizeof buf);
-    unsigned long long bytes;
-
-    rundir_path(cache, sizeof cache, s->b->c->run_dir, RD_HASH_CACHE, NULL);
-    if (sha_cache_get(cache, src, s->source_sha, &bytes)) {
-        s->ph = PH_RANGE;
-        step_next(s);
-        return;
-    }
-    memset(&s->hash, 0, sizeof s->hash);
-    if (hash_file_async(&s->b->loop, &s->hash, src, source_hashed, s) != 0) {
-        error(s->b, "%s: cannot hash %s", rname(s), src);
-        step_fail(s);
-    }
-}
-
-/* -- f16-range before an F16 conversion -- */
-
-static void range_work(uv_work_t *w)
-{
-    struct step *s = w->data;
-    char out[4200], tmp[4300];
-    FILE *f;
-
-    rundir_path(out, sizeof out, s->b->c->run_dir, RD_F16_RANGE, NULL);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
-    f = fopen(tmp, "we");
-    if (f == NULL) {
-        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", tmp,
-                 strerror(errno));
-        s->range_rc = F16R_EIO;
-        return;
-    }
-    s->range_rc = f16range_run(s->b->c->build.checkpoint, f, NULL, NULL, NULL,
-                               s->range_msg, sizeof s->range_msg);
-    if ((fflush(f) != 0 || fsync(fileno(f)) != 0) && s->range_rc == 0) {
-        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", tmp,
-                 files_strerror(errno));
-        s->range_rc = F16R_EIO;
-    }
-    fclose(f);
-    if (s->range_rc == 0 && rename(tmp, out) != 0) {
-        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", out,
-                 strerror(errno));
-        s->range_rc = F16R_EIO;
-    }
-    if (s->range_rc != 0)
-        unlink(tmp);
-}
-
-static void range_done(uv_work_t *w, int status)
-{
-    struct step *s = w->data;
-    char out[4200];
-
-    if (status != 0 || s->range_rc != 0) {
-        error(s->b, "%s: f16-range on the checkpoint failed: %s", rname(s),
-              status != 0 ? "cancelled" : s->range_msg);
-        step_fail(s);
-        return;
-    }
-    rundir_path(out, sizeof out, s->b->c->run_dir, RD_F16_RANGE, NULL);
-    note(s->b, "%s: what the F16 cast costs, per tensor: %s", rname(s), out);
-    s->ph = PH_TOOL;
-    step_next(s);
-}
-
-static void f16_range(struct step *s)
-{
-    const struct config_rung *r = &s->b->c->rungs[s->i];
-
-    if (s->b->stopping || r->recipe != RECIPE_CONVERT ||
-        strcmp(r->convert, "f16") != 0) {
-        s->ph = PH_TOOL;
-        step_next(s);
-        return;
-    }
-    note(s->b, "%s: f16-range on %s first", rname(s),
-         s->b->c->build.checkpoint);
-    s->range.data = s;
-    if (uv_queue_work(&s->b->loop, &s->range, range_work, range_done) != 0) {
-        error(s->b, "%s: cannot queue f16-range", rname(s));
-        step_fail(s);
-    }
-}
-
-/* -- the tool -- */
-
-static void add_arg(struct step *s, const char *a)
-{
-    s->argv[s->argc++] = xstrdup(a);
-    s->argv[s->argc] = NULL;
-}
-
-static void make_argv(struct step *s)
-{
-    const struct config *c = s->b->c;
-    const struct config_rung *r = &c->rungs[s->i];
-    char n[32];
-    size_t k;
-
-    s->argc = 0;
-    if (r->recipe == RECIPE_CONVERT) {
-        /* python convert_hf_to_gguf.py CHECKPOINT --outtype T --outfile F */
-        add_arg(s, c->build.python);
-        add_arg(s, c->build.convert);
-        add_arg(s, c->build.checkpoint);
-        add_arg(s, "--outtype");
-        add_arg(s, r->convert);
-        add_arg(s, "--outfile");
-        add_arg(s, s->tmp);
-        return;
-    }
-    /* llama-quantize [--imatrix F] [args] SOURCE OUT TYPE THREADS */
-    add_arg(s, c->build.quantize);
-    if (r->imatrix != NULL) {
-        add_arg(s, "--imatrix");
-        add_arg(s, r->imatrix);
-    }
-    for (k = 0; k < r->nqargs; k++)
-        add_arg(s, r->qargs[k]);
-    add_arg(s, c->rungs[r->from].model);
-    add_arg(s, s->tmp);
-    add_arg(s, r->qtype);
-    snprintf(n, sizeof n, "%ld", s->b->threads);
-    add_arg(s, n);
-}
-
-static void free_argv(struct step *s)
-{
-    size_t k;
-
-    for (k = 0; k < s->argc; k++)
-        free(s->argv[k]);
-    s->argc = 0;
-    s->argv[0] = NULL;
-}
-
-/* The disk holds the estimate, beside what running steps may still
- * write. */
-static int disk_ok(struct step *s)
-{
-    struct bld *b = s->b;
-    char dir[4200];
-    unsigned long long have, need = s->est;
-    size_t k;
-
-    folder_of(b->c->rungs[s->i].model, dir, sizeof dir);
-    for (k = 0; k < b->c->nrungs; k++)
-        if (&b->s[k] != s && b->s[k].st == ST_RUNNING && b->s[k].ph <= PH_TOOL)
-            need += b->s[k].est;
-    have = free_bytes(dir);
-    if (have < need) {
-        error(b,
-              "%s: needs about %s in %s (with the steps running), "
-              "which has %s free: not started, rather than fill the disk",
-              rname(s), human(need), dir, human(have));
-        return 0;
-    }
-    if (b->c->rungs[s->i].recipe == RECIPE_CONVERT &&
-        b->c->build.tmpdir != NULL &&
-        (have = free_bytes(b->c->build.tmpdir)) < s->est) {
-        error(b,
-              "%s: the converter may spill about %s into build.tmpdir %s, "
-              "which has %s free: not started",
-              rname(s), human(s->est), b->c->build.tmpdir, human(have));
-        return 0;
-    }
-    return 1;
-}
-
-static void result_work(uv_work_t *w);
-static void result_done(uv_work_t *w, int status);
-static void tool_identity(struct step *s);
-
-static void tool_exit(void *ctx, long long status, int sig)
-{
-    struct step *s = ctx;
-    const char *tool = s->b->c->rungs[s->i].recipe == RECIPE_CONVERT
-                           ? "the converter"
-                           : "llama-quantize";
-
-    caplog_close(&s->log);
-    s->log_open = 0;
-    proc_free(s->proc);
-    s->proc = NULL;
-    if (s->b->stopping) {
-        note(s->b, "%s: stopped; its partial file is removed", rname(s));
-        step_fail(s);
-        return;
-    }
-    if (s->stalled) { /* said when it was stopped */
-        quote_log(s);
-        step_fail(s);
-        return;
-    }
-    if (status != 0 || sig != 0) {
-        if (sig != 0)
-            error(s->b, "%s: %s was killed by signal %d", rname(s), tool, sig);
-        else
-            error(s->b, "%s: %s exited with status %lld", rname(s), tool,
-                  status);
-        quote_log(s);
-        step_fail(s);
-        return;
-    }
-    if (s->b->c->rungs[s->i].recipe == RECIPE_QUANTIZE)
-        tool_identity(s);
-    s->ph = PH_HASH;
-    s->range.data = s;
-    if (uv_queue_work(&s->b->loop, &s->range, result_work, result_done) != 0) {
-        error(s->b, "%s: cannot queue the hash", rname(s));
-        step_fail(s);
-    }
-}
-
-static void start_tool(struct step *s)
-{
-    struct bld *b = s->b;
-    struct proc_opts po;
-    char msg[1024];
-
-    if (b->c->rungs[s->i].recipe == RECIPE_CONVERT)
-        snprintf(s->tool, sizeof s->tool, "%s sha256:%s", b->c->build.convert,
-                 b->csha);
-    s->est = estimate(b, s->i);
-    if (!disk_ok(s)) {
-        step_fail(s);
-        return;
-    }
-    remove_stale(s);
-    snprintf(s->tmp + strlen(s->tmp), 16, ".%ld", (long)getpid());
-    rundir_path(s->logpath, sizeof s->logpath, b->c->run_dir, RD_BUILD_LOG,
-                rname(s));
-    unlink(s->logpath); /* each attempt's log on its own */
-    if (caplog_open(&s->log, s->logpath, LOG_CAP, msg, sizeof msg) != 0) {
-        error(b, "%s: %s", rname(s), msg);
-        step_fail(s);
-        return;
-    }
-    s->log_open = 1;
-    make_argv(s);
-    memset(&po, 0, sizeof po);
-    po.argv = s->argv;
-    /* the converter's temporary files go to build.tmpdir */
-    po.env =
-        b->c->rungs[s->i].recipe == RECIPE_CONVERT ? b->convert_env : NULL;
-    po.log = &s->log;
-    po.stderr_fd = SPAWN_NULL;
-    po.fd3 = SPAWN_CLOSED;
-    po.new_session = 1;
-    po.pdeathsig = SIGKILL; /* it dies with us, however we die */
-    s->tool_t0 = uv_now(&b->loop);
-    s->seen = 0;
-    s->seen_at = s->tool_t0;
-    s->stalled = 0;
-    s->proc = proc_start(&b->loop, &po, tool_exit, s, msg, sizeof msg);
-    if (s->proc == NULL) {
-        error(b, "%s: %s", rname(s), msg);
-        caplog_close(&s->log);
-        s->log_open = 0;
-        step_fail(s);
-        return;
-    }
-    note(b, "%s: %s (log: %s)", rname(s), s->recipe, s->logpath);
-}
-
-/* -- the file: a GGUF, synced, renamed, hashed, recorded -- */
-
-/* On the thread pool: a tool that exits 0 may still have written
- * something that is not a model (a bug, a full disk it did not see). */
-static void result_work(uv_work_t *w)
-{
-    struct step *s = w->data;
-    struct wtable t = {NULL, 0};
-    struct stat lst;
-    char msg[1024];
-    int fd;
-
-    s->range_rc = 0;
-    if (lstat(s->tmp, &lst) != 0 || !S_ISREG(lst.st_mode)) {
-        snprintf(s->range_msg, sizeof s->range_msg,
-                 "exited 0, but %s is not a plain file it wrote", s->tmp);
-        s->range_rc = -1;
-        return;
-    }
-    if (tensors_read_gguf(s->tmp, &t, msg, sizeof msg) != F16R_OK) {
-        snprintf(s->range_msg, sizeof s->range_msg,
-                 "exited 0, but what it wrote is not a GGUF: %s", msg);
-        s->range_rc = -1;
-        return;
-    }
-    tensors_free(&t);
-    fd = open(s->tmp, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || fsync(fd) != 0) {
-        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", s->tmp,
-                 files_strerror(errno));
-        s->range_rc = -1;
-        if (fd >= 0)
-            close(fd);
-        return;
-    }
-    close(fd);
-    if (hash_file(&s->hash, s->tmp) != 0) {
-        snprintf(s->range_msg, sizeof s->range_msg, "%s", s->hash.err);
-        s->range_rc = -1;
-    }
-}
-
-static int sync_folder(const char *path)
-{
-    char dir[4200];
-    int fd, rc;
-
-    folder_of(path, dir, sizeof dir);
-    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    rc = fsync(fd);
-    close(fd);
-    return rc;
-}
-
-static void record(uv_timer_t *t);
-
-static void result_done(uv_work_t *w, int status)
-{
-    struct step *s = w->data;
-    const char *final = s->b->c->rungs[s->i].model;
-
-    if (status != 0 || s->range_rc != 0) {
-        error(s->b, "%s: %s", rname(s),
-              status != 0 ? "cancelled" : s->range_msg);
-        if (s->range_rc != 0)
-            quote_log(s);
-        step_fail(s);
-        return;
-    }
-    if (rename(s->tmp, final) != 0 || sync_folder(final) != 0) {
-        error(s->b, "%s: cannot rename %s to %s: %s", rname(s), s->tmp, final,
-              files_strerror(errno));
-        step_fail(s);
-        return;
-    }
-    s->ph = PH_RECORD;
-    uv_timer_init(&s->b->loop, &s->retry);
-    s->retry.data = s;
-    s->retry_init = 1;
-    record(&s->retry);
-}
-
-/* What built the file: llama-quantize has no --version (neither fork's:
- * it prints its usage and exits 1), but every run logs "main: build =
- * 4840 (8337e4cd3)": that line, else --version's, else the path. */
-static void tool_identity(struct step *s)
-{
-    char buf[8192], *line, *save = NULL;
-    int fd = open(s->logpath, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
-
-    if (fd >= 0)
-        close(fd);
-    snprintf(s->tool, sizeof s->tool, "%s",
-             s->b->qversion[0] ? s->b->qversion : s->b->c->build.quantize);
-    if (n <= 0)
-        return;
-    buf[n] = '\0';
-    for (line = strtok_r(buf, "\n", &save); line != NULL;
-         line = strtok_r(NULL, "\n", &save))
-        if (strncmp(line, "main: build = ", 14) == 0) {
-            snprintf(s->tool, sizeof s->tool, "%s %s", s->b->c->build.quantize,
-                     line + 6);
-            return;
-        }
-}
-
-static json_t *record_json(struct step *s)
-{
-    const struct config *c = s->b->c;
-    const struct config_rung *r = &c->rungs[s->i];
-    char buf[4200];
-    json_t *argv = json_array(), *rec;
-    size_t k;
-
-    for (k = 0; k < s->argc; k++)
-        json_array_append_new(argv, json_string(s->argv[k]));
-    rec = json_pack(
-        "{s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:I, s:s}", "file", r->model,
-        "recipe", s->recipe, "tool", s->tool, "argv", argv, "source",
-        r->recipe == RECIPE_CONVERT ? source_file(s, buf, sizeof buf)
-                                    : c->rungs[r->from].model,
-        "source_sha256", s->source_sha, "seconds",
-        (double)(uv_now(&s->b->loop) - s->tool_t0) / 1000.0, "bytes",
-        (json_int_t)s->hash.bytes, "sha256", s->hash.hex);
-    return rec;
-}
-
-/* ladder.tsv is shared with the rungs' runs: under files.lock, which
- * they hold for milliseconds; busy, try again in 20 ms (never wait on
- * the loop). */
-static void record(uv_timer_t *t)
-{
-    struct step *s = t->data;
-    struct bld *b = s->b;
-    const struct config_rung *r = &b->c->rungs[s->i];
-    char path[4200], msg[1024];
-    struct lrow row;
-    json_t *rec;
-    int fd, ok;
-
-    rundir_path(path, sizeof path, b->c->run_dir, RD_FILES_LOCK, NULL);
-    fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, sizeof msg);
-    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
-        close(fd);
-        uv_timer_start(&s->retry, record, 20, 0);
-        return;
-    }
-    snprintf(row.rung, sizeof row.rung, "%s", r->name);
-    snprintf(row.file, sizeof row.file, "%s", r->model);
-    row.bytes = s->hash.bytes;
-    memcpy(row.sha256, s->hash.hex, sizeof row.sha256);
-    rundir_path(path, sizeof path, b->c->run_dir, RD_LADDER_TSV, NULL);
-    ok = fd >= 0 && ladderfile_upsert(path, &row, msg, sizeof msg) == 0;
-    if (fd >= 0)
-        close(fd);
-    rundir_path(path, sizeof path, b->c->run_dir, RD_HASH_CACHE, NULL);
-    if (ok)
-        (void)sha_cache_put(path, r->model, s->hash.hex, msg, sizeof msg);
-    rec = record_json(s);
-    ok = ok && buildrec_put(b->c->run_dir, r->name, rec, msg, sizeof msg) == 0;
-    json_decref(rec);
-    if (!ok) {
-        /* the file is whole and in place; only its record failed: the
-         * next build sees a file it did not make and uses it as is */
-        error(b, "%s: made %s, but cannot record it: %s", r->name, r->model,
-              msg);
-        s->st = ST_FAILED;
-    } else {
-        s->st = ST_DONE;
-        note(b, "%s: made %s, %s in %.1f s", r->name, r->model,
-             human(s->hash.bytes),
-             (double)(uv_now(&b->loop) - s->tool_t0) / 1000.0);
-    }
-    free_argv(s);
-    uv_close((uv_handle_t *)&s->retry, NULL);
-    s->retry_init = 0;
-    schedule(b);
-}
-
-/* ---- the loop ------------------------------------------------------ */
-
-static void step_next(struct step *s)
-{
-    if (s->b->stopping && s->ph != PH_RECORD) {
-        step_fail(s);
-        return;
-    }
-    switch (s->ph) {
-    case PH_SOURCE:
-        hash_source(s);
-        break;
-    case PH_RANGE:
-        f16_range(s);
-        break;
-    case PH_TOOL:
-        start_tool(s);
-        break;
-    default:
-        break;
-    }
-}
-
-static int source_ready(const struct bld *b, size_t i)
-{
-    const struct config_rung *r = &b->c->rungs[i];
-    enum st st;
-
-    if (r->recipe != RECIPE_QUANTIZE)
-        return 1;
-    st = b->s[r->from].st;
-    return st == ST_HAVE || st == ST_DONE || st == ST_SKIP;
-}
-
-static void schedule(struct bld *b)
-{
-    size_t i;
-    long running = 0;
-
-    if (b->stopping)
-        return;
-    for (i = 0; i < b->c->nrungs; i++)
-        running += b->s[i].st == ST_RUNNING;
-    /* in the config's order: the ladder's first rungs are made first, and
-     * a source always comes before what is made from it */
-    for (i = 0; i < b->c->nrungs && running < b->o->jobs; i++) {
-        struct step *s = &b->s[i];
-        if (s->st != ST_PENDING || !source_ready(b, i))
-            continue;
-        s->st = ST_RUNNING;
-        s->ph = PH_SOURCE;
-        s->t0 = uv_now(&b->loop);
-        running++;
-        step_next(s);
-    }
-}
-
-static void signal_cb(uv_signal_t *h, int signum)
-{
-    struct bld *b = h->data;
-    size_t i;
-
-    if (b->stopping)
-        return;
-    note(b,
-         "stopping on signal %d: the tools first; run the same command "
-         "to go on",
-         signum);
-    b->stopping = 1;
-    b->sig = signum;
-    for (i = 0; i < b->c->nrungs; i++) {
-        struct step *s = &b->s[i];
-        if (s->st != ST_RUNNING)
-            continue;
-        if (s->proc != NULL)
-            proc_stop(s->proc, GRACE_MS);
-        else if (s->ph == PH_SOURCE || s->ph == PH_HASH)
-            hash_cancel(&s->hash);
-    }
-}
-
-/* A tool that neither logs nor writes for build.stall_s (default 30
- * minutes: a real quantization logs every tensor) is hung: stop it, as a
- * failure of its rung, rather than wait all night. */
-static void watch(struct bld *b)
-{
-    uint64_t now = uv_now(&b->loop),
-             limit = 1000 * (uint64_t)(b->c->build.stall_s > 0
-                                           ? b->c->build.stall_s
-                                           : STALL_S);
-    size_t i;
-
-    for (i = 0; i < b->c->nrungs; i++) {
-        struct step *s = &b->s[i];
-        struct stat st;
-        unsigned long long out;
-        if (s->st != ST_RUNNING || s->ph != PH_TOOL || s->proc == NULL ||
-            s->stalled)
-            continue;
-        out = s->log.size + s->log.tail_pos +
-              (stat(s->tmp, &st) == 0 ? (unsigned long long)st.st_size : 0);
-        if (out != s->seen) {
-            s->seen = out;
-            s->seen_at = now;
-        } else if (now - s->seen_at >= limit) {
-            s->stalled = 1;
-            error(b,
-                  "%s: the tool wrote nothing for %" PRIu64 " s: "
-                  "stopped as hung (build.stall_s)",
-                  rname(s), (now - s->seen_at) / 1000);
-            proc_stop(s->proc, GRACE_MS);
-        }
-    }
-}
-
-static void tick_cb(uv_timer_t *t)
-{
-    struct bld *b = t->data;
-    size_t i;
-    int n = 0;
-
-    if (!b->stopping)
-        watch(b);
-    if (b->o->quiet || b->stopping)
-        return;
-    if (!b->tty && uv_now(&b->loop) - b->last_plain < 60000)
-        return;
-    b->last_plain = uv_now(&b->loop);
-    if (b->tty && b->drawn > 0)
-        fprintf(stderr, "\033[%dA\033[J", b->drawn);
-    for (i = 0; i < b->c->nrungs; i++) {
-        struct step *s = &b->s[i];
-        struct stat st;
-        uint64_t sec = (uv_now(&b->loop) - s->t0) / 1000;
-        static const char *const what[] = {"hashing its source", "f16-range",
-                                           "", "checking and hashing",
-                                           "recording"};
-        if (s->st != ST_RUNNING)
-            continue;
-        if (s->ph == PH_TOOL)
-            fprintf(stderr,
-                    "%s%-10s %s  %" PRIu64 "m%02" PRIu64 "s  %s "
-                    "written\n",
-                    b->tty ? "  " : "graveyard build: ", rname(s), s->recipe,
-                    sec / 60, sec % 60,
-                    human(stat(s->tmp, &st) == 0
-                              ? (unsigned long long)st.st_size
-                              : 0));
-        else
-            fprintf(stderr, "%s%-10s %s  %" PRIu64 "m%02" PRIu64 "s\n",
-                    b->tty ? "  " : "graveyard build: ", rname(s), what[s->ph],
-                    sec / 60, sec % 60);
-        n++;
-    }
-    b->drawn = b->tty ? n : 0;
-}
-
-static int running_any(const struct bld *b)
-{
-    size_t i;
-
-    for (i = 0; i < b->c->nrungs; i++)
-        if (b->s[i].st == ST_RUNNING)
-            return 1;
-    return 0;
-}
-
-static int run_loop(struct bld *b)
-{
-    static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
-    int i, closed = 0;
-
-    if (uv_loop_init(&b->loop) != 0) {
-        error(b, "libuv did not start");
-        return EXIT_FAILED;
-    }
-    for (i = 0; i < 3; i++) {
-        uv_signal_init(&b->loop, &b->sigs[i]);
-        b->sigs[i].data = b;
-        uv_signal_start(&b->sigs[i], signal_cb, signums[i]);
-    }
-    uv_timer_init(&b->loop, &b->tick);
-    b->tick.data = b;
-    b->last_plain = uv_now(&b->loop);
-    uv_timer_start(&b->tick, tick_cb, 1000, 1000);
-    schedule(b);
-    /* the signal handles keep the loop alive: run until no step runs */
-    while (uv_run(&b->loop, UV_RUN_ONCE) || !closed) {
-        if (!running_any(b) && !closed) {
-            for (i = 0; i < 3; i++)
-                uv_close((uv_handle_t *)&b->sigs[i], NULL);
-            uv_close((uv_handle_t *)&b->tick, NULL);
-            closed = 1;
-        }
-    }
-    if (uv_loop_close(&b->loop) != 0)
-        error(b, "a handle was left open");
-    return 0;
 }
 
 static char **env_with_tmpdir(const char *tmpdir)
@@ -1331,9 +481,9 @@ static int the_end(struct bld *b)
     if (b->stopping)
         return 128 + b->sig;
     if (made + failed > 0 || !b->o->quiet)
-        note(b, "%zu made, %zu there already, %zu not made%s", made, had,
-             failed,
-             failed ? " (see above; the same command tries again)" : "");
+        build_note(b, "%zu made, %zu there already, %zu not made%s", made, had,
+                   failed,
+                   failed ? " (see above; the same command tries again)" : "");
     return failed ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -1354,15 +504,15 @@ static int prepare(struct bld *b, size_t *pending)
     int rc;
 
     if (config_build_expand(b->c, msg, sizeof msg) != 0) {
-        error(b, "%s", msg);
+        build_error(b, "%s", msg);
         return EXIT_USAGE;
     }
     if (f16_init() != 0) {
-        error(b, "the binary16 reference is not monotone (a bug)");
+        build_error(b, "the binary16 reference is not monotone (a bug)");
         return EXIT_FAILED;
     }
     if (buildrec_load(b->c->run_dir, &b->recs, msg, sizeof msg) != 0) {
-        error(b, "%s", msg);
+        build_error(b, "%s", msg);
         return EXIT_USAGE;
     }
     rc = plan(b);
@@ -1376,7 +526,7 @@ static int prepare(struct bld *b, size_t *pending)
         b->recs = NULL;
         memset(b->s, 0, sizeof b->s);
         rc = buildrec_load(b->c->run_dir, &b->recs, msg, sizeof msg) != 0
-                 ? (error(b, "%s", msg), EXIT_USAGE)
+                 ? (build_error(b, "%s", msg), EXIT_USAGE)
                  : plan(b);
         *pending = count_pending(b);
     }
@@ -1395,11 +545,11 @@ static int run(struct bld *b, size_t pending)
         b->threads = 1;
     if (c->build.tmpdir != NULL)
         b->convert_env = env_with_tmpdir(c->build.tmpdir);
-    note(b, "%zu file(s) to make, %ld at a time, %ld threads each%s%s",
-         pending, b->o->jobs, b->threads, b->qversion[0] ? "; " : "",
-         b->qversion);
+    build_note(b, "%zu file(s) to make, %ld at a time, %ld threads each%s%s",
+               pending, b->o->jobs, b->threads, b->qversion[0] ? "; " : "",
+               b->qversion);
     signal(SIGPIPE, SIG_IGN);
-    rc = run_loop(b);
+    rc = build_run_loop(b);
     return rc == 0 ? the_end(b) : rc;
 }
 
@@ -1418,7 +568,7 @@ int build_ladder(struct config *c, const struct build_opts *o)
     if (rc == 0)
         rc = pending > 0 ? run(b, pending) : the_end(b);
     for (i = 0; i < c->nrungs; i++)
-        free_argv(&b->s[i]);
+        build_free_argv(&b->s[i]);
     if (b->convert_env != NULL) {
         for (i = 0; b->convert_env[i + 1] != NULL; i++)
             ;

@@ -1,0 +1,107 @@
+/*
+ * build_int.h - what build.c (the plan, the checks, the entry point) and
+ * buildstep.c (the steps on the loop) share: a build's state and a few
+ * helpers. Not for other modules: build.h is the interface.
+ */
+#ifndef BUILD_INT_H
+#define BUILD_INT_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <uv.h>
+
+#include "build.h"
+#include "caplog.h"
+#include "hash.h"
+
+#define LOG_CAP     (1u << 20) /* a tool's log: head and tail, 1 MiB */
+#define GRACE_MS    10000      /* SIGTERM, then SIGKILL */
+#define VERSION_MS  30000
+#define TAIL_LINES  8 /* quoted from the log when a tool fails */
+#define SLACK_BYTES (64ull << 20)
+#define STALL_S     1800 /* a tool silent this long is stopped */
+
+enum st {
+    ST_SKIP,    /* not asked for */
+    ST_HAVE,    /* the file is there */
+    ST_PENDING, /* to make */
+    ST_RUNNING,
+    ST_DONE,
+    ST_FAILED,
+    ST_BLOCKED, /* its source failed */
+};
+
+enum phase { PH_SOURCE, PH_RANGE, PH_TOOL, PH_HASH, PH_RECORD };
+
+struct bld;
+
+struct step {
+    struct bld *b;
+    size_t i;
+    enum st st;
+    enum phase ph;
+    char tmp[4200], logpath[4200], recipe[1024];
+    char source_sha[65], tool[512];
+    struct caplog log;
+    int log_open;
+    struct proc *proc;
+    char *argv[CONFIG_MAX_ARGS + 16];
+    size_t argc;
+    unsigned long long est;
+    uint64_t t0, tool_t0;
+    struct hash_job hash;
+    uv_work_t range;
+    char range_msg[9000];
+    int range_rc;
+    unsigned long long seen; /* output so far: the log's and the file's */
+    uint64_t seen_at;        /* when it last grew */
+    int stalled;             /* stopped for saying nothing (stall_s) */
+    uv_timer_t retry;        /* files.lock is busy: try again */
+    int retry_init;
+};
+
+struct bld {
+    uv_loop_t loop;
+    struct config *c;
+    const struct build_opts *o;
+    struct step s[CONFIG_MAX_RUNGS];
+    json_t *recs;
+    uv_signal_t sigs[3];
+    uv_timer_t tick;
+    int stopping, sig, tty, drawn;
+    uint64_t last_plain;
+    long threads; /* per tool */
+    char qversion[512], csha[65];
+    char **convert_env; /* ours, with TMPDIR=build.tmpdir; or NULL */
+};
+
+/* Messages: a line on stderr, after the live progress lines are taken
+ * down; note() is quiet under --quiet, error() never is. */
+void build_note(struct bld *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void build_error(struct bld *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* 65056 -> "65.1 kB" (one of four static buffers). */
+const char *build_human(unsigned long long n);
+
+int build_is_file(const char *path, struct stat *st);
+
+/* The folder a file goes into ("." for a bare name). */
+void build_folder_of(const char *path, char *out, size_t size);
+
+/* Bytes rung i's step will write, and what a folder has free. */
+unsigned long long build_estimate(struct bld *b, size_t i);
+unsigned long long build_free_bytes(const char *dir);
+
+/* Temporary files an earlier, killed build left beside a step's target. */
+void build_remove_stale(struct step *s);
+
+/* Run the pending steps on b->loop until none runs. 0, or EXIT_FAILED
+ * when libuv cannot start. */
+int build_run_loop(struct bld *b);
+
+void build_free_argv(struct step *s);
+
+#endif

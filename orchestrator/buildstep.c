@@ -1,0 +1,818 @@
+/*
+ * buildstep.c - graveyard build's steps on the libuv loop (build.h).
+ *
+ * A step goes: hash its source (the sha cache spares a second hash) ->
+ * for a "convert": "f16" rung, f16-range on the checkpoint -> the tool ->
+ * check its output is a GGUF, sync, rename -> hash the file -> record it
+ * in ladder.tsv, the sha cache and build.json. Work longer than a
+ * moment (hashes, f16-range, fsync) runs on libuv's thread pool: nothing
+ * waits on the loop thread, so a signal stops the tools at once.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "../rundir/buildrec.h"
+#include "../rundir/files.h"
+#include "../rundir/ladderfile.h"
+#include "../rundir/rundir.h"
+#include "../weights/f16range.h"
+#include "../weights/tensors.h"
+#include "build_int.h"
+#include "cli.h"
+#include "proc.h"
+#include "spawn.h"
+
+/* Temporary files an earlier, killed build left beside a target. */
+void build_remove_stale(struct step *s)
+{
+    char dir[4200], prefix[4200], path[8400];
+    const char *base = strrchr(s->tmp, '/') + 1;
+    struct dirent *e;
+    DIR *d;
+
+    snprintf(prefix, sizeof prefix, "%s.", base);
+    build_folder_of(s->tmp, dir, sizeof dir);
+    d = opendir(dir);
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (unlink(path) == 0)
+                build_note(s->b,
+                           "%s: removed %s, left by a build that was "
+                           "stopped",
+                           s->b->c->rungs[s->i].name, path);
+        }
+    closedir(d);
+}
+
+/* ---- the steps ----------------------------------------------------- */
+
+static void schedule(struct bld *b);
+static void step_next(struct step *s);
+
+static const char *rname(const struct step *s)
+{
+    return s->b->c->rungs[s->i].name;
+}
+
+/* The tool's last lines, quoted from its log. */
+static void quote_log(struct step *s)
+{
+    char buf[4096], *p;
+    int fd = open(s->logpath, O_RDONLY | O_CLOEXEC), lines = 0;
+    off_t end;
+    ssize_t n;
+
+    if (fd < 0)
+        return;
+    end = lseek(fd, 0, SEEK_END);
+    n = pread(fd, buf, sizeof buf - 1,
+              end > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : 0);
+    close(fd);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    for (p = buf + n; p > buf; p--)
+        if (p[-1] == '\n' && p != buf + n && ++lines > TAIL_LINES)
+            break;
+    build_error(s->b, "%s: the last lines of %s:", rname(s), s->logpath);
+    for (p = strtok(p, "\n"); p != NULL; p = strtok(NULL, "\n")) {
+        char *q;
+        for (q = p; *q; q++) /* a log is not to drive our terminal */
+            if ((unsigned char)*q < 0x20 && *q != '\t')
+                *q = '?';
+        fprintf(stderr, "    %s\n", p);
+    }
+}
+
+static void block_dependents(struct bld *b, size_t i)
+{
+    size_t k;
+
+    for (k = 0; k < b->c->nrungs; k++)
+        if (b->c->rungs[k].recipe == RECIPE_QUANTIZE &&
+            b->c->rungs[k].from == i && b->s[k].st == ST_PENDING) {
+            b->s[k].st = ST_BLOCKED;
+            build_error(b, "%s: not made: its source %s was not made",
+                        b->c->rungs[k].name, b->c->rungs[i].name);
+            block_dependents(b, k);
+        }
+}
+
+static void step_fail(struct step *s)
+{
+    s->st = ST_FAILED;
+    unlink(s->tmp);
+    block_dependents(s->b, s->i);
+    schedule(s->b);
+}
+
+/* -- source hash -- */
+
+static const char *source_file(const struct step *s, char *buf, size_t size)
+{
+    const struct config *c = s->b->c;
+    const struct config_rung *r = &c->rungs[s->i];
+    struct stat st;
+
+    if (r->recipe == RECIPE_QUANTIZE)
+        return c->rungs[r->from].model;
+    /* a checkpoint: its index (which names the shards), else its one
+     * file */
+    snprintf(buf, size, "%s/model.safetensors.index.json",
+             c->build.checkpoint);
+    if (build_is_file(buf, &st))
+        return buf;
+    snprintf(buf, size, "%s/model.safetensors", c->build.checkpoint);
+    return buf;
+}
+
+static void source_hashed(struct hash_job *job)
+{
+    struct step *s = job->ctx;
+    char cache[4200], msg[256];
+
+    if (job->err[0] != '\0') {
+        build_error(s->b, "%s: cannot hash its source: %s", rname(s),
+                    job->err);
+        step_fail(s);
+        return;
+    }
+    memcpy(s->source_sha, job->hex, sizeof s->source_sha);
+    rundir_path(cache, sizeof cache, s->b->c->run_dir, RD_HASH_CACHE, NULL);
+    (void)sha_cache_put(cache, job->path, job->hex, msg, sizeof msg);
+    s->ph = PH_RANGE;
+    step_next(s);
+}
+
+static void hash_source(struct step *s)
+{
+    char buf[4200], cache[4200];
+    const char *src = source_file(s, buf, sizeof buf);
+    unsigned long long bytes;
+
+    rundir_path(cache, sizeof cache, s->b->c->run_dir, RD_HASH_CACHE, NULL);
+    if (sha_cache_get(cache, src, s->source_sha, &bytes)) {
+        s->ph = PH_RANGE;
+        step_next(s);
+        return;
+    }
+    memset(&s->hash, 0, sizeof s->hash);
+    if (hash_file_async(&s->b->loop, &s->hash, src, source_hashed, s) != 0) {
+        build_error(s->b, "%s: cannot hash %s", rname(s), src);
+        step_fail(s);
+    }
+}
+
+/* -- f16-range before an F16 conversion -- */
+
+static void range_work(uv_work_t *w)
+{
+    struct step *s = w->data;
+    char out[4200], tmp[4300];
+    FILE *f;
+
+    rundir_path(out, sizeof out, s->b->c->run_dir, RD_F16_RANGE, NULL);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+    f = fopen(tmp, "we");
+    if (f == NULL) {
+        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", tmp,
+                 strerror(errno));
+        s->range_rc = F16R_EIO;
+        return;
+    }
+    s->range_rc = f16range_run(s->b->c->build.checkpoint, f, NULL, NULL, NULL,
+                               s->range_msg, sizeof s->range_msg);
+    if ((fflush(f) != 0 || fsync(fileno(f)) != 0) && s->range_rc == 0) {
+        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", tmp,
+                 files_strerror(errno));
+        s->range_rc = F16R_EIO;
+    }
+    fclose(f);
+    if (s->range_rc == 0 && rename(tmp, out) != 0) {
+        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", out,
+                 strerror(errno));
+        s->range_rc = F16R_EIO;
+    }
+    if (s->range_rc != 0)
+        unlink(tmp);
+}
+
+static void range_done(uv_work_t *w, int status)
+{
+    struct step *s = w->data;
+    char out[4200];
+
+    if (status != 0 || s->range_rc != 0) {
+        build_error(s->b, "%s: f16-range on the checkpoint failed: %s",
+                    rname(s), status != 0 ? "cancelled" : s->range_msg);
+        step_fail(s);
+        return;
+    }
+    rundir_path(out, sizeof out, s->b->c->run_dir, RD_F16_RANGE, NULL);
+    build_note(s->b, "%s: what the F16 cast costs, per tensor: %s", rname(s),
+               out);
+    s->ph = PH_TOOL;
+    step_next(s);
+}
+
+static void f16_range(struct step *s)
+{
+    const struct config_rung *r = &s->b->c->rungs[s->i];
+
+    if (s->b->stopping || r->recipe != RECIPE_CONVERT ||
+        strcmp(r->convert, "f16") != 0) {
+        s->ph = PH_TOOL;
+        step_next(s);
+        return;
+    }
+    build_note(s->b, "%s: f16-range on %s first", rname(s),
+               s->b->c->build.checkpoint);
+    s->range.data = s;
+    if (uv_queue_work(&s->b->loop, &s->range, range_work, range_done) != 0) {
+        build_error(s->b, "%s: cannot queue f16-range", rname(s));
+        step_fail(s);
+    }
+}
+
+/* -- the tool -- */
+
+static void add_arg(struct step *s, const char *a)
+{
+    s->argv[s->argc++] = xstrdup(a);
+    s->argv[s->argc] = NULL;
+}
+
+static void make_argv(struct step *s)
+{
+    const struct config *c = s->b->c;
+    const struct config_rung *r = &c->rungs[s->i];
+    char n[32];
+    size_t k;
+
+    s->argc = 0;
+    if (r->recipe == RECIPE_CONVERT) {
+        /* python convert_hf_to_gguf.py CHECKPOINT --outtype T --outfile F */
+        add_arg(s, c->build.python);
+        add_arg(s, c->build.convert);
+        add_arg(s, c->build.checkpoint);
+        add_arg(s, "--outtype");
+        add_arg(s, r->convert);
+        add_arg(s, "--outfile");
+        add_arg(s, s->tmp);
+        return;
+    }
+    /* llama-quantize [--imatrix F] [args] SOURCE OUT TYPE THREADS */
+    add_arg(s, c->build.quantize);
+    if (r->imatrix != NULL) {
+        add_arg(s, "--imatrix");
+        add_arg(s, r->imatrix);
+    }
+    for (k = 0; k < r->nqargs; k++)
+        add_arg(s, r->qargs[k]);
+    add_arg(s, c->rungs[r->from].model);
+    add_arg(s, s->tmp);
+    add_arg(s, r->qtype);
+    snprintf(n, sizeof n, "%ld", s->b->threads);
+    add_arg(s, n);
+}
+
+void build_free_argv(struct step *s)
+{
+    size_t k;
+
+    for (k = 0; k < s->argc; k++)
+        free(s->argv[k]);
+    s->argc = 0;
+    s->argv[0] = NULL;
+}
+
+/* The disk holds the estimate, beside what running steps may still
+ * write. */
+static int disk_ok(struct step *s)
+{
+    struct bld *b = s->b;
+    char dir[4200];
+    unsigned long long have, need = s->est;
+    size_t k;
+
+    build_folder_of(b->c->rungs[s->i].model, dir, sizeof dir);
+    for (k = 0; k < b->c->nrungs; k++)
+        if (&b->s[k] != s && b->s[k].st == ST_RUNNING && b->s[k].ph <= PH_TOOL)
+            need += b->s[k].est;
+    have = build_free_bytes(dir);
+    if (have < need) {
+        build_error(
+            b,
+            "%s: needs about %s in %s (with the steps running), "
+            "which has %s free: not started, rather than fill the disk",
+            rname(s), build_human(need), dir, build_human(have));
+        return 0;
+    }
+    if (b->c->rungs[s->i].recipe == RECIPE_CONVERT &&
+        b->c->build.tmpdir != NULL &&
+        (have = build_free_bytes(b->c->build.tmpdir)) < s->est) {
+        build_error(
+            b,
+            "%s: the converter may spill about %s into build.tmpdir %s, "
+            "which has %s free: not started",
+            rname(s), build_human(s->est), b->c->build.tmpdir,
+            build_human(have));
+        return 0;
+    }
+    return 1;
+}
+
+static void result_work(uv_work_t *w);
+static void result_done(uv_work_t *w, int status);
+static void tool_identity(struct step *s);
+
+static void tool_exit(void *ctx, long long status, int sig)
+{
+    struct step *s = ctx;
+    const char *tool = s->b->c->rungs[s->i].recipe == RECIPE_CONVERT
+                           ? "the converter"
+                           : "llama-quantize";
+
+    caplog_close(&s->log);
+    s->log_open = 0;
+    proc_free(s->proc);
+    s->proc = NULL;
+    if (s->b->stopping) {
+        build_note(s->b, "%s: stopped; its partial file is removed", rname(s));
+        step_fail(s);
+        return;
+    }
+    if (s->stalled) { /* said when it was stopped */
+        quote_log(s);
+        step_fail(s);
+        return;
+    }
+    if (status != 0 || sig != 0) {
+        if (sig != 0)
+            build_error(s->b, "%s: %s was killed by signal %d", rname(s), tool,
+                        sig);
+        else
+            build_error(s->b, "%s: %s exited with status %lld", rname(s), tool,
+                        status);
+        quote_log(s);
+        step_fail(s);
+        return;
+    }
+    if (s->b->c->rungs[s->i].recipe == RECIPE_QUANTIZE)
+        tool_identity(s);
+    s->ph = PH_HASH;
+    s->range.data = s;
+    if (uv_queue_work(&s->b->loop, &s->range, result_work, result_done) != 0) {
+        build_error(s->b, "%s: cannot queue the hash", rname(s));
+        step_fail(s);
+    }
+}
+
+static void start_tool(struct step *s)
+{
+    struct bld *b = s->b;
+    struct proc_opts po;
+    char msg[1024];
+
+    if (b->c->rungs[s->i].recipe == RECIPE_CONVERT)
+        snprintf(s->tool, sizeof s->tool, "%s sha256:%s", b->c->build.convert,
+                 b->csha);
+    s->est = build_estimate(b, s->i);
+    if (!disk_ok(s)) {
+        step_fail(s);
+        return;
+    }
+    build_remove_stale(s);
+    snprintf(s->tmp + strlen(s->tmp), 16, ".%ld", (long)getpid());
+    rundir_path(s->logpath, sizeof s->logpath, b->c->run_dir, RD_BUILD_LOG,
+                rname(s));
+    unlink(s->logpath); /* each attempt's log on its own */
+    if (caplog_open(&s->log, s->logpath, LOG_CAP, msg, sizeof msg) != 0) {
+        build_error(b, "%s: %s", rname(s), msg);
+        step_fail(s);
+        return;
+    }
+    s->log_open = 1;
+    make_argv(s);
+    memset(&po, 0, sizeof po);
+    po.argv = s->argv;
+    /* the converter's temporary files go to build.tmpdir */
+    po.env =
+        b->c->rungs[s->i].recipe == RECIPE_CONVERT ? b->convert_env : NULL;
+    po.log = &s->log;
+    po.stderr_fd = SPAWN_NULL;
+    po.fd3 = SPAWN_CLOSED;
+    po.new_session = 1;
+    po.pdeathsig = SIGKILL; /* it dies with us, however we die */
+    s->tool_t0 = uv_now(&b->loop);
+    s->seen = 0;
+    s->seen_at = s->tool_t0;
+    s->stalled = 0;
+    s->proc = proc_start(&b->loop, &po, tool_exit, s, msg, sizeof msg);
+    if (s->proc == NULL) {
+        build_error(b, "%s: %s", rname(s), msg);
+        caplog_close(&s->log);
+        s->log_open = 0;
+        step_fail(s);
+        return;
+    }
+    build_note(b, "%s: %s (log: %s)", rname(s), s->recipe, s->logpath);
+}
+
+/* -- the file: a GGUF, synced, renamed, hashed, recorded -- */
+
+/* On the thread pool: a tool that exits 0 may still have written
+ * something that is not a model (a bug, a full disk it did not see). */
+static void result_work(uv_work_t *w)
+{
+    struct step *s = w->data;
+    struct wtable t = {NULL, 0};
+    struct stat lst;
+    char msg[1024];
+    int fd;
+
+    s->range_rc = 0;
+    if (lstat(s->tmp, &lst) != 0 || !S_ISREG(lst.st_mode)) {
+        snprintf(s->range_msg, sizeof s->range_msg,
+                 "exited 0, but %s is not a plain file it wrote", s->tmp);
+        s->range_rc = -1;
+        return;
+    }
+    if (tensors_read_gguf(s->tmp, &t, msg, sizeof msg) != F16R_OK) {
+        snprintf(s->range_msg, sizeof s->range_msg,
+                 "exited 0, but what it wrote is not a GGUF: %s", msg);
+        s->range_rc = -1;
+        return;
+    }
+    tensors_free(&t);
+    fd = open(s->tmp, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fsync(fd) != 0) {
+        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", s->tmp,
+                 files_strerror(errno));
+        s->range_rc = -1;
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    close(fd);
+    if (hash_file(&s->hash, s->tmp) != 0) {
+        snprintf(s->range_msg, sizeof s->range_msg, "%s", s->hash.err);
+        s->range_rc = -1;
+    }
+}
+
+static int sync_folder(const char *path)
+{
+    char dir[4200];
+    int fd, rc;
+
+    build_folder_of(path, dir, sizeof dir);
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+static void record(uv_timer_t *t);
+
+static void result_done(uv_work_t *w, int status)
+{
+    struct step *s = w->data;
+    const char *final = s->b->c->rungs[s->i].model;
+
+    if (status != 0 || s->range_rc != 0) {
+        build_error(s->b, "%s: %s", rname(s),
+                    status != 0 ? "cancelled" : s->range_msg);
+        if (s->range_rc != 0)
+            quote_log(s);
+        step_fail(s);
+        return;
+    }
+    if (rename(s->tmp, final) != 0 || sync_folder(final) != 0) {
+        build_error(s->b, "%s: cannot rename %s to %s: %s", rname(s), s->tmp,
+                    final, files_strerror(errno));
+        step_fail(s);
+        return;
+    }
+    s->ph = PH_RECORD;
+    uv_timer_init(&s->b->loop, &s->retry);
+    s->retry.data = s;
+    s->retry_init = 1;
+    record(&s->retry);
+}
+
+/* What built the file: llama-quantize has no --version (neither fork's:
+ * it prints its usage and exits 1), but every run logs "main: build =
+ * 4840 (8337e4cd3)": that line, else --version's, else the path. */
+static void tool_identity(struct step *s)
+{
+    char buf[8192], *line, *save = NULL;
+    int fd = open(s->logpath, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+
+    if (fd >= 0)
+        close(fd);
+    snprintf(s->tool, sizeof s->tool, "%s",
+             s->b->qversion[0] ? s->b->qversion : s->b->c->build.quantize);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    for (line = strtok_r(buf, "\n", &save); line != NULL;
+         line = strtok_r(NULL, "\n", &save))
+        if (strncmp(line, "main: build = ", 14) == 0) {
+            snprintf(s->tool, sizeof s->tool, "%s %s", s->b->c->build.quantize,
+                     line + 6);
+            return;
+        }
+}
+
+static json_t *record_json(struct step *s)
+{
+    const struct config *c = s->b->c;
+    const struct config_rung *r = &c->rungs[s->i];
+    char buf[4200];
+    json_t *argv = json_array(), *rec;
+    size_t k;
+
+    for (k = 0; k < s->argc; k++)
+        json_array_append_new(argv, json_string(s->argv[k]));
+    rec = json_pack(
+        "{s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:I, s:s}", "file", r->model,
+        "recipe", s->recipe, "tool", s->tool, "argv", argv, "source",
+        r->recipe == RECIPE_CONVERT ? source_file(s, buf, sizeof buf)
+                                    : c->rungs[r->from].model,
+        "source_sha256", s->source_sha, "seconds",
+        (double)(uv_now(&s->b->loop) - s->tool_t0) / 1000.0, "bytes",
+        (json_int_t)s->hash.bytes, "sha256", s->hash.hex);
+    return rec;
+}
+
+/* ladder.tsv is shared with the rungs' runs: under files.lock, which
+ * they hold for milliseconds; busy, try again in 20 ms (never wait on
+ * the loop). */
+static void record(uv_timer_t *t)
+{
+    struct step *s = t->data;
+    struct bld *b = s->b;
+    const struct config_rung *r = &b->c->rungs[s->i];
+    char path[4200], msg[1024];
+    struct lrow row;
+    json_t *rec;
+    int fd, ok;
+
+    rundir_path(path, sizeof path, b->c->run_dir, RD_FILES_LOCK, NULL);
+    fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, sizeof msg);
+    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        close(fd);
+        uv_timer_start(&s->retry, record, 20, 0);
+        return;
+    }
+    snprintf(row.rung, sizeof row.rung, "%s", r->name);
+    snprintf(row.file, sizeof row.file, "%s", r->model);
+    row.bytes = s->hash.bytes;
+    memcpy(row.sha256, s->hash.hex, sizeof row.sha256);
+    rundir_path(path, sizeof path, b->c->run_dir, RD_LADDER_TSV, NULL);
+    ok = fd >= 0 && ladderfile_upsert(path, &row, msg, sizeof msg) == 0;
+    if (fd >= 0)
+        close(fd);
+    rundir_path(path, sizeof path, b->c->run_dir, RD_HASH_CACHE, NULL);
+    if (ok)
+        (void)sha_cache_put(path, r->model, s->hash.hex, msg, sizeof msg);
+    rec = record_json(s);
+    ok = ok && buildrec_put(b->c->run_dir, r->name, rec, msg, sizeof msg) == 0;
+    json_decref(rec);
+    if (!ok) {
+        /* the file is whole and in place; only its record failed: the
+         * next build sees a file it did not make and uses it as is */
+        build_error(b, "%s: made %s, but cannot record it: %s", r->name,
+                    r->model, msg);
+        s->st = ST_FAILED;
+    } else {
+        s->st = ST_DONE;
+        build_note(b, "%s: made %s, %s in %.1f s", r->name, r->model,
+                   build_human(s->hash.bytes),
+                   (double)(uv_now(&b->loop) - s->tool_t0) / 1000.0);
+    }
+    build_free_argv(s);
+    uv_close((uv_handle_t *)&s->retry, NULL);
+    s->retry_init = 0;
+    schedule(b);
+}
+
+/* ---- the loop ------------------------------------------------------ */
+
+static void step_next(struct step *s)
+{
+    if (s->b->stopping && s->ph != PH_RECORD) {
+        step_fail(s);
+        return;
+    }
+    switch (s->ph) {
+    case PH_SOURCE:
+        hash_source(s);
+        break;
+    case PH_RANGE:
+        f16_range(s);
+        break;
+    case PH_TOOL:
+        start_tool(s);
+        break;
+    default:
+        break;
+    }
+}
+
+static int source_ready(const struct bld *b, size_t i)
+{
+    const struct config_rung *r = &b->c->rungs[i];
+    enum st st;
+
+    if (r->recipe != RECIPE_QUANTIZE)
+        return 1;
+    st = b->s[r->from].st;
+    return st == ST_HAVE || st == ST_DONE || st == ST_SKIP;
+}
+
+static void schedule(struct bld *b)
+{
+    size_t i;
+    long running = 0;
+
+    if (b->stopping)
+        return;
+    for (i = 0; i < b->c->nrungs; i++)
+        running += b->s[i].st == ST_RUNNING;
+    /* in the config's order: the ladder's first rungs are made first, and
+     * a source always comes before what is made from it */
+    for (i = 0; i < b->c->nrungs && running < b->o->jobs; i++) {
+        struct step *s = &b->s[i];
+        if (s->st != ST_PENDING || !source_ready(b, i))
+            continue;
+        s->st = ST_RUNNING;
+        s->ph = PH_SOURCE;
+        s->t0 = uv_now(&b->loop);
+        running++;
+        step_next(s);
+    }
+}
+
+static void signal_cb(uv_signal_t *h, int signum)
+{
+    struct bld *b = h->data;
+    size_t i;
+
+    if (b->stopping)
+        return;
+    build_note(b,
+               "stopping on signal %d: the tools first; run the same command "
+               "to go on",
+               signum);
+    b->stopping = 1;
+    b->sig = signum;
+    for (i = 0; i < b->c->nrungs; i++) {
+        struct step *s = &b->s[i];
+        if (s->st != ST_RUNNING)
+            continue;
+        if (s->proc != NULL)
+            proc_stop(s->proc, GRACE_MS);
+        else if (s->ph == PH_SOURCE || s->ph == PH_HASH)
+            hash_cancel(&s->hash);
+    }
+}
+
+/* A tool that neither logs nor writes for build.stall_s (default 30
+ * minutes: a real quantization logs every tensor) is hung: stop it, as a
+ * failure of its rung, rather than wait all night. */
+static void watch(struct bld *b)
+{
+    uint64_t now = uv_now(&b->loop),
+             limit = 1000 * (uint64_t)(b->c->build.stall_s > 0
+                                           ? b->c->build.stall_s
+                                           : STALL_S);
+    size_t i;
+
+    for (i = 0; i < b->c->nrungs; i++) {
+        struct step *s = &b->s[i];
+        struct stat st;
+        unsigned long long out;
+        if (s->st != ST_RUNNING || s->ph != PH_TOOL || s->proc == NULL ||
+            s->stalled)
+            continue;
+        out = s->log.size + s->log.tail_pos +
+              (stat(s->tmp, &st) == 0 ? (unsigned long long)st.st_size : 0);
+        if (out != s->seen) {
+            s->seen = out;
+            s->seen_at = now;
+        } else if (now - s->seen_at >= limit) {
+            s->stalled = 1;
+            build_error(b,
+                        "%s: the tool wrote nothing for %" PRIu64 " s: "
+                        "stopped as hung (build.stall_s)",
+                        rname(s), (now - s->seen_at) / 1000);
+            proc_stop(s->proc, GRACE_MS);
+        }
+    }
+}
+
+static void tick_cb(uv_timer_t *t)
+{
+    struct bld *b = t->data;
+    size_t i;
+    int n = 0;
+
+    if (!b->stopping)
+        watch(b);
+    if (b->o->quiet || b->stopping)
+        return;
+    if (!b->tty && uv_now(&b->loop) - b->last_plain < 60000)
+        return;
+    b->last_plain = uv_now(&b->loop);
+    if (b->tty && b->drawn > 0)
+        fprintf(stderr, "\033[%dA\033[J", b->drawn);
+    for (i = 0; i < b->c->nrungs; i++) {
+        struct step *s = &b->s[i];
+        struct stat st;
+        uint64_t sec = (uv_now(&b->loop) - s->t0) / 1000;
+        static const char *const what[] = {"hashing its source", "f16-range",
+                                           "", "checking and hashing",
+                                           "recording"};
+        if (s->st != ST_RUNNING)
+            continue;
+        if (s->ph == PH_TOOL)
+            fprintf(stderr,
+                    "%s%-10s %s  %" PRIu64 "m%02" PRIu64 "s  %s "
+                    "written\n",
+                    b->tty ? "  " : "graveyard build: ", rname(s), s->recipe,
+                    sec / 60, sec % 60,
+                    build_human(stat(s->tmp, &st) == 0
+                                    ? (unsigned long long)st.st_size
+                                    : 0));
+        else
+            fprintf(stderr, "%s%-10s %s  %" PRIu64 "m%02" PRIu64 "s\n",
+                    b->tty ? "  " : "graveyard build: ", rname(s), what[s->ph],
+                    sec / 60, sec % 60);
+        n++;
+    }
+    b->drawn = b->tty ? n : 0;
+}
+
+static int running_any(const struct bld *b)
+{
+    size_t i;
+
+    for (i = 0; i < b->c->nrungs; i++)
+        if (b->s[i].st == ST_RUNNING)
+            return 1;
+    return 0;
+}
+
+int build_run_loop(struct bld *b)
+{
+    static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
+    int i, closed = 0;
+
+    if (uv_loop_init(&b->loop) != 0) {
+        build_error(b, "libuv did not start");
+        return EXIT_FAILED;
+    }
+    for (i = 0; i < 3; i++) {
+        uv_signal_init(&b->loop, &b->sigs[i]);
+        b->sigs[i].data = b;
+        uv_signal_start(&b->sigs[i], signal_cb, signums[i]);
+    }
+    uv_timer_init(&b->loop, &b->tick);
+    b->tick.data = b;
+    b->last_plain = uv_now(&b->loop);
+    uv_timer_start(&b->tick, tick_cb, 1000, 1000);
+    schedule(b);
+    /* the signal handles keep the loop alive: run until no step runs */
+    while (uv_run(&b->loop, UV_RUN_ONCE) || !closed) {
+        if (!running_any(b) && !closed) {
+            for (i = 0; i < 3; i++)
+                uv_close((uv_handle_t *)&b->sigs[i], NULL);
+            uv_close((uv_handle_t *)&b->tick, NULL);
+            closed = 1;
+        }
+    }
+    if (uv_loop_close(&b->loop) != 0)
+        build_error(b, "a handle was left open");
+    return 0;
+}
