@@ -413,29 +413,22 @@ unsigned long long build_estimate(struct bld *b, size_t i)
     struct config_rung *r = &b->c->rungs[i];
     const char *src = r->recipe == RECIPE_CONVERT ? b->c->build.checkpoint
                                                   : b->c->rungs[r->from].model;
-    struct wtable t = {NULL, 0};
-    unsigned long long n = 0, bytes = 0;
+    uint64_t n = 0, bytes = 0;
     char msg[512];
     double bits;
-    size_t k;
 
-    if (tensors_read_file(src, &t, msg, sizeof msg) != F16R_OK) {
-        struct stat st; /* a folder of shards: their bytes, as they are */
+    if (tensors_count_path(src, &n, &bytes, msg, sizeof msg) != F16R_OK) {
+        struct stat st; /* a table we cannot read: the source's size */
         return (stat(src, &st) == 0 ? (unsigned long long)st.st_size : 0) +
                SLACK_BYTES;
     }
-    for (k = 0; k < t.n; k++) {
-        n += t.t[k].n;
-        bytes += t.t[k].size;
-    }
-    tensors_free(&t);
     if (r->recipe == RECIPE_CONVERT)
-        bits = strcmp(r->convert, "q8_0") == 0  ? 8.5
+        bits = strcmp(r->convert, "q8_0") == 0   ? 8.5
                : strcmp(r->convert, "f32") == 0 ? 32
-                                                : 16;
+                                                 : 16;
     else
         bits = type_bits(r->qtype) + (type_bits(r->qtype) < 16 ? 2 : 0);
-    n = (unsigned long long)((double)n * bits / 8);
+    n = (uint64_t)((double)n * bits / 8);
     if (bits <= 16 && bytes > 0 && n > bytes)
         n = bytes;
     return n + SLACK_BYTES;

@@ -535,6 +535,28 @@ static int find_files(struct scan *s, const char *path, struct files *fs)
                 path);
 }
 
+int tensors_count_path(const char *path, uint64_t *elements,
+                       uint64_t *bytes, char *msg, size_t msgsize)
+{
+    struct scan s;
+    struct files fs = {NULL, 0};
+    size_t i, j;
+    int rc;
+
+    memset(&s, 0, sizeof s);
+    s.msg = msg;
+    s.msgsize = msgsize;
+    *elements = *bytes = 0;
+    rc = find_files(&s, path, &fs);
+    for (i = 0; rc == 0 && i < fs.n; i++)
+        for (j = 0; j < fs.f[i].tab.n; j++) {
+            *elements += fs.f[i].tab.t[j].n;
+            *bytes += fs.f[i].tab.t[j].size;
+        }
+    files_free(&fs);
+    return rc;
+}
+
 /* ---- the run ------------------------------------------------------- */
 
 static int scan_file(struct scan *s, const struct wfile *f)

@@ -54,6 +54,13 @@ int tensors_read_file(const char *path, struct wtable *tab, char *msg,
 int tensors_read_gguf(const char *path, struct wtable *tab, char *msg,
                       size_t msgsize);
 
+/* Every tensor's elements and bytes summed over PATH, read as
+ * f16range_run reads it (a file, a folder, an index's shards, a GGUF),
+ * from the tables alone: what graveyard build's disk estimate starts
+ * from. F16R_OK or an error code with msg. */
+int tensors_count_path(const char *path, uint64_t *elements, uint64_t *bytes,
+                       char *msg, size_t msgsize);
+
 /* v as Python's repr() writes a float: the shortest digits that read back
  * as v, "900.0", "0.431640625", "5.960464477539063e-08". Returns the
  * length. */

@@ -259,6 +259,31 @@ case_disk() {
     umount "$mnt"
 }
 
+# The estimate for a conversion comes from the checkpoint's tables (a
+# folder, not a file): 4 M weights fit a 76 MiB disk as BF16 (8 MB + the
+# 64 MiB slack) and do not as F32 (16 MB + slack).
+case_disk_convert() {
+    local mnt=$work/mid rc=0
+    mkdir -p "$mnt" "$work/bigckpt"
+    if ! mount -t tmpfs -o size=76m tmpfs "$mnt" 2>/dev/null; then
+        echo "  skip: cannot mount a tmpfs here (root is needed)"
+        return
+    fi
+    cp "$work/ckpt/fake-ladder.json" "$work/bigckpt/"
+    /usr/bin/python3 -c 'import json, struct, sys
+h = json.dumps({"w": {"dtype": "BF16", "shape": [4194304], "data_offsets": [0, 8388608]}}).encode()
+h += b" " * ((8 - len(h) % 8) % 8)
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<Q", len(h)) + h + bytes(8388608))' "$work/bigckpt/model.safetensors"
+    build_config dc
+    sed -i "s|\"checkpoint\": \"$work/ckpt\"|\"checkpoint\": \"$work/bigckpt\"|; s|$work/dc/m/BF16.gguf|$mnt/BF16.gguf|; s|$work/dc/m/F16.gguf|$mnt/F32.gguf|; s|\"convert\": \"f16\"|\"convert\": \"f32\"|" "$work/dc.json"
+    $GT build "$work/dc.json" --only BF16 --quiet 2>"$work/err" || fail "BF16 should fit: $? $(cat "$work/err")"
+    rm -f "$mnt/BF16.gguf"
+    $GT build "$work/dc.json" --only F16 >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 1 ] && grep -q "F16: needs about 83.9 MB in $mnt" "$work/err" || fail "F32 should not fit: $rc $(cat "$work/err")"
+    umount "$mnt"
+}
+
 case_jobs() {
     local most=0 n pid
     build_config jb
@@ -317,7 +342,7 @@ case_ladder_builds_first() {
     [ "$(tail -n +2 "$work/lb/run/ladder.tsv" | wc -l)" = 5 ] || fail "ladder.tsv: $(cat "$work/lb/run/ladder.tsv")"
 }
 
-cases=${*:-fresh again_writes_nothing deterministic recipe_changed brought_file tool_fails garbage signals kill_random bad_configs disk jobs only_and_stale tmpdir stall ladder_builds_first}
+cases=${*:-fresh again_writes_nothing deterministic recipe_changed brought_file tool_fails garbage signals kill_random bad_configs disk disk_convert jobs only_and_stale tmpdir stall ladder_builds_first}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi
