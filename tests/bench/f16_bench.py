@@ -71,6 +71,13 @@ def main():
                   path]
         subprocess.run(["cat", path], stdout=subprocess.DEVNULL, check=True)
         t_ours, out_ours = timed(ours, a.runs)
+        # its peak memory, from GNU time (a forked Python child would
+        # count the parent's pages too)
+        tfile = os.path.join(d, "rss")
+        subprocess.run(["/usr/bin/time", "-o", tfile, "-f", "%M"] + ours,
+                       stdout=subprocess.DEVNULL, check=True)
+        with open(tfile) as f:
+            rss_kb = int(f.read().split()[-1])
         t_np, out_np = timed(theirs, a.numpy_runs)
         if out_ours != out_np:
             sys.exit("f16-bench: graveyard and numpy disagree on %s" % path)
@@ -81,7 +88,9 @@ def main():
               % (nbytes / 2**30, total["tensors"], total["overflow"],
                  total["underflow"], total["subnormal"]))
         print("  graveyard f16-range: median %.3f s (min %.3f max %.3f), "
-              "%.2f GB/s" % (med_o, t_ours[0], t_ours[-1], nbytes / med_o / 1e9))
+              "%.2f GB/s, peak RSS %.1f MB for a %.2f GB file"
+              % (med_o, t_ours[0], t_ours[-1], nbytes / med_o / 1e9,
+                 rss_kb / 1e3, nbytes / 1e9))
         print("  numpy (plain scan):  median %.3f s (min %.3f max %.3f), "
               "%.2f GB/s" % (med_n, t_np[0], t_np[-1], nbytes / med_n / 1e9))
         print("  ratio numpy/graveyard: %.1fx (aim: >= 10x and >= 2 GB/s)"
