@@ -6,7 +6,7 @@
 # many failed, and the exit status is 1 when any did.
 #
 # usage: tests/integration/repeat.sh N SUITE BUILD[,BUILD...] CASE...
-#   SUITE is run (run.sh) or hostile (hostile.sh)
+#   SUITE is run (run.sh), hostile (hostile.sh) or build (build.sh)
 #   e.g. tests/integration/repeat.sh 20 run build,build/sanitize ladder_kill
 set -u
 [ $# -ge 4 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
