@@ -209,6 +209,17 @@ static int plan(struct bld *b)
         if (b->s[i].st == ST_PENDING &&
             build_is_file(c->rungs[i].model, &st) && existing(b, i, &st) != 0)
             bad = 1;
+    /* two rungs made into one file would write one temporary name at
+     * once and record each other's bytes */
+    for (i = 0; i < c->nrungs; i++)
+        for (k = i + 1; k < c->nrungs; k++)
+            if ((b->s[i].st == ST_PENDING || b->s[k].st == ST_PENDING) &&
+                strcmp(c->rungs[i].model, c->rungs[k].model) == 0) {
+                build_error(b, "%s: rungs %s and %s name the same file %s",
+                            c->path, c->rungs[i].name, c->rungs[k].name,
+                            c->rungs[i].model);
+                return EXIT_USAGE;
+            }
     /* a source the build needs and cannot make */
     for (i = 0; i < c->nrungs; i++) {
         struct config_rung *r = &c->rungs[i];

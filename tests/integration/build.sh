@@ -223,6 +223,7 @@ case_bad_configs() {
     refused_build 's/"type": "Q2_K"}/"type": "Q2_K", "imatrix": "'"${work//\//\\/}"'\/none.dat"}/' "'quantize.imatrix' '.*none.dat' is not a file" "missing imatrix"
     refused_build 's/"quantize": "[^"]*"/"quantize": "'"${work//\//\\/}"'\/no-such-quantize"/' "'build.quantize': cannot find" "quantizer missing"
     refused_build 's/"checkpoint": "[^"]*"/"checkpoint": "'"${work//\//\\/}"'\/nothing"/' "'build.checkpoint': '.*nothing' is not a folder" "checkpoint missing"
+    refused_build 's|"model": "[^"]*Q2_K.gguf"|"model": "'"$work"'/bc/m/Q4_0.gguf"|' "rungs Q4_0 and Q2_K name the same file" "one file for two rungs"
     # a target folder that is a file, then one that cannot be written
     printf x >"$work/afile"
     refused_build 's/"model": "[^"]*Q2_K.gguf"/"model": "'"${work//\//\\/}"'\/afile\/Q2_K.gguf"/' "rung Q2_K" "folder is a file"
