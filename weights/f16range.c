@@ -123,6 +123,7 @@ static int fail(struct scan *s, int rc, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s->msg, s->msgsize, fmt, ap);
     va_end(ap);
+    tensors_oneline(s->msg); /* names come from the files */
     return rc;
 }
 
@@ -535,8 +536,8 @@ static int find_files(struct scan *s, const char *path, struct files *fs)
                 path);
 }
 
-int tensors_count_path(const char *path, uint64_t *elements,
-                       uint64_t *bytes, char *msg, size_t msgsize)
+int tensors_count_path(const char *path, uint64_t *elements, uint64_t *bytes,
+                       char *msg, size_t msgsize)
 {
     struct scan s;
     struct files fs = {NULL, 0};

@@ -370,6 +370,7 @@ int gguf_parse(const unsigned char *buf, size_t len, uint64_t file_size,
 done:
     if (rc != 0) {
         tensors_free(out);
+        tensors_oneline(msg);
         if (r.more)
             return 1;
     }

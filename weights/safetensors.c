@@ -215,11 +215,14 @@ int safetensors_parse(const unsigned char *buf, size_t len, uint64_t file_size,
         snprintf(msg, msgsize, "header is not a JSON object%s%.160s",
                  h == NULL ? ": " : "", h == NULL ? err.text : "");
         json_decref(h);
+        tensors_oneline(msg); /* jansson quotes the bad token */
         return -1;
     }
     rc = fill_table(h, 8 + hlen, file_size, out, msg, msgsize);
     json_decref(h);
-    if (rc != 0)
+    if (rc != 0) {
         tensors_free(out);
+        tensors_oneline(msg);
+    }
     return rc;
 }

@@ -20,6 +20,16 @@ void tensors_free(struct wtable *t)
     t->n = 0;
 }
 
+char *tensors_oneline(char *msg)
+{
+    char *p;
+
+    for (p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return msg;
+}
+
 static int by_offset(const void *a, const void *b)
 {
     const struct wtensor *x = a, *y = b;

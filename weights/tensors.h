@@ -64,6 +64,11 @@ int gguf_parse(const unsigned char *buf, size_t len, uint64_t file_size,
 
 void tensors_free(struct wtable *t);
 
+/* A message that quotes a file's bytes (a tensor name, a parser's view of
+ * a bad header) made one line of printable text: control characters
+ * become '?'. Returns msg. */
+char *tensors_oneline(char *msg);
+
 /* Sort by offset and refuse overlaps: 0 or -1 with msg. Both readers end
  * with it. */
 int tensors_order(struct wtable *t, char *msg, size_t msgsize);

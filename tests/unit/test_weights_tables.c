@@ -277,6 +277,30 @@ static void test_st_bad(void **state)
              "\"data_offsets\":[2,4]}}",
              z, 4);
     refused(file_of("dup.safetensors"), "not a JSON object");
+    /* what a message quotes from the file stays on one line: a name
+     * with a newline in it, a bad escape jansson quotes (fuzz_safetensors
+     * found the second) */
+    write_st("nl-name.safetensors",
+             "{\"a\\nb\":{\"dtype\":\"Q4\",\"shape\":[1],"
+             "\"data_offsets\":[0,1]}}",
+             z, 1);
+    refused(file_of("nl-name.safetensors"), "tensor 'a?b' has unknown dtype");
+    write_st("nl-escape.safetensors", "{\"sp\\\n\x01p\":1}", z, 0);
+    refused(file_of("nl-escape.safetensors"), "not a JSON object");
+    {
+        /* the reader itself, as the fuzzer calls it */
+        static const char h[] = "{\"sp\\\n\x01p\":1}";
+        unsigned char buf[64];
+        struct wtable t;
+        char m[256];
+        uint64_t n = sizeof h - 1;
+        memcpy(buf, &n, 8);
+        memcpy(buf + 8, h, n);
+        assert_int_equal(safetensors_parse(buf, 8 + n, 8 + n, &t, m, sizeof m),
+                         -1);
+        if (strpbrk(m, "\n\x01") != NULL)
+            fail_msg("two lines: %s", m);
+    }
     refused(file_of("nothing-here.safetensors"), "No such file");
     refused(dir, "neither model.safetensors");
 }
