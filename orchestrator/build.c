@@ -1,7 +1,9 @@
 /*
  * build.c - graveyard build (build.h): the plan and every check made
- * before anything runs, the lock, and the entry point; buildstep.c runs
- * the steps on the libuv loop.
+ * before anything runs, the lock, and the entry point. buildstep.c, below
+ * it, runs the steps on the libuv loop and holds the helpers both use
+ * (messages, files, the disk estimate): build.c calls into it, never the
+ * other way.
  */
 #define _GNU_SOURCE /* strcasestr, strncasecmp */
 #include <errno.h>
@@ -14,7 +16,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -28,59 +29,6 @@
 #include "cli.h"
 #include "proc.h"
 #include "spawn.h"
-
-/* A line on stderr after the live lines are taken down. */
-static void say(struct bld *b, const char *fmt, va_list ap)
-{
-    if (b->drawn > 0) { /* the live lines are drawn again at the tick */
-        fprintf(stderr, "\033[%dA\033[J", b->drawn);
-        b->drawn = 0;
-    }
-    fprintf(stderr, "graveyard %s: ", b->o->who);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-}
-
-void build_note(struct bld *b, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (b->o->quiet)
-        return;
-    va_start(ap, fmt);
-    say(b, fmt, ap);
-    va_end(ap);
-}
-
-/* 65056 -> "65.1 kB", 9311305152 -> "9.31 GB" (into a static buffer of
- * four, for one message). */
-const char *build_human(unsigned long long n)
-{
-    static char buf[4][32];
-    static int k;
-    static const char *const unit[] = {"B", "kB", "MB", "GB", "TB"};
-    double v = (double)n;
-    int u = 0;
-
-    k = (k + 1) % 4;
-    while (v >= 1000 && u < 4) {
-        v /= 1000;
-        u++;
-    }
-    snprintf(buf[k], sizeof buf[k], u == 0 ? "%.0f %s" : "%.3g %s", v,
-             unit[u]);
-    return buf[k];
-}
-
-/* Errors are said even with --quiet. */
-void build_error(struct bld *b, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    say(b, fmt, ap);
-    va_end(ap);
-}
 
 char *build_recipe(const struct config *c, size_t i, char *out, size_t size)
 {
@@ -108,11 +56,6 @@ static int named(const char *const *list, size_t n, const char *name)
         if (strcmp(list[i], name) == 0)
             return 1;
     return 0;
-}
-
-int build_is_file(const char *path, struct stat *st)
-{
-    return stat(path, st) == 0 && S_ISREG(st->st_mode);
 }
 
 int build_needed(const struct config *c, const char *const *only, size_t nonly)
@@ -239,19 +182,6 @@ static int plan(struct bld *b)
 }
 
 /* ---- before anything runs ------------------------------------------ */
-
-/* The folder a file goes into (dirname without touching path). */
-void build_folder_of(const char *path, char *out, size_t size)
-{
-    const char *slash = strrchr(path, '/');
-
-    if (slash == NULL)
-        snprintf(out, size, ".");
-    else if (slash == path)
-        snprintf(out, size, "/");
-    else
-        snprintf(out, size, "%.*s", (int)(slash - path), path);
-}
 
 static int dir_writable(const char *dir)
 {
@@ -396,63 +326,6 @@ static int lock_build(struct bld *b)
         return EXIT_BUSY;
     }
     return 0; /* fd stays open, and locked, until we exit */
-}
-
-/* Bytes a step will write, from the source's tensor table: every weight
- * at the type's bits (two more for a quantized mix, which keeps some
- * tensors wider), never more than the source when the type is smaller. */
-static double type_bits(const char *t)
-{
-    static const struct {
-        const char *prefix;
-        double bits;
-    } bits[] = {{"F32", 32},  {"COPY", 32}, {"F16", 16},  {"BF16", 16},
-                {"Q8", 8.5},  {"Q6", 6.6},  {"IQ6", 6.6}, {"Q5", 5.7},
-                {"IQ5", 5.7}, {"Q4", 4.9},  {"IQ4", 4.6}, {"MXFP4", 4.3},
-                {"Q3", 4.0},  {"IQ3", 3.7}, {"Q2", 3.4},  {"IQ2", 2.9},
-                {"TQ", 2.1},  {"IQ1", 2.0}, {"Q1", 1.2}};
-    size_t i;
-
-    for (i = 0; i < sizeof bits / sizeof *bits; i++)
-        if (strncasecmp(t, bits[i].prefix, strlen(bits[i].prefix)) == 0)
-            return bits[i].bits;
-    return 16;
-}
-
-unsigned long long build_estimate(struct bld *b, size_t i)
-{
-    struct config_rung *r = &b->c->rungs[i];
-    const char *src = r->recipe == RECIPE_CONVERT ? b->c->build.checkpoint
-                                                  : b->c->rungs[r->from].model;
-    uint64_t n = 0, bytes = 0;
-    char msg[512];
-    double bits;
-
-    if (tensors_count_path(src, &n, &bytes, msg, sizeof msg) != F16R_OK) {
-        struct stat st; /* a table we cannot read: the source's size */
-        return (stat(src, &st) == 0 ? (unsigned long long)st.st_size : 0) +
-               SLACK_BYTES;
-    }
-    if (r->recipe == RECIPE_CONVERT)
-        bits = strcmp(r->convert, "q8_0") == 0   ? 8.5
-               : strcmp(r->convert, "f32") == 0 ? 32
-                                                 : 16;
-    else
-        bits = type_bits(r->qtype) + (type_bits(r->qtype) < 16 ? 2 : 0);
-    n = (uint64_t)((double)n * bits / 8);
-    if (bits <= 16 && bytes > 0 && n > bytes)
-        n = bytes;
-    return n + SLACK_BYTES;
-}
-
-/* Free bytes for an unprivileged writer in dir. */
-unsigned long long build_free_bytes(const char *dir)
-{
-    struct statvfs v;
-
-    if (statvfs(dir, &v) != 0)
-        return ~0ull; /* unknown: the write itself will say */
-    return (unsigned long long)v.f_bavail * v.f_frsize;
 }
 
 static char **env_with_tmpdir(const char *tmpdir)

@@ -1,7 +1,8 @@
 /*
  * build_int.h - what build.c (the plan, the checks, the entry point) and
- * buildstep.c (the steps on the loop) share: a build's state and a few
- * helpers. Not for other modules: build.h is the interface.
+ * buildstep.c (the steps on the loop, and the helpers below) share: a
+ * build's state, and what buildstep.c gives build.c. Not for other
+ * modules: build.h is the interface.
  */
 #ifndef BUILD_INT_H
 #define BUILD_INT_H
