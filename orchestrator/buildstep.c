@@ -927,7 +927,9 @@ int build_run_loop(struct bld *b)
     for (i = 0; i < 3; i++) {
         uv_signal_init(&b->loop, &b->sigs[i]);
         b->sigs[i].data = b;
-        uv_signal_start(&b->sigs[i], signal_cb, signums[i]);
+        /* under nohup the hangup is not ours to act on */
+        if (signums[i] != SIGHUP || !cli_hup_ignored())
+            uv_signal_start(&b->sigs[i], signal_cb, signums[i]);
     }
     uv_timer_init(&b->loop, &b->tick);
     b->tick.data = b;

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,21 @@ int cli_rung_name_ok(const char *name)
             return 0;
     }
     return 1;
+}
+
+static volatile int hup_ignored;
+
+void cli_signals_at_start(void)
+{
+    struct sigaction sa;
+
+    if (sigaction(SIGHUP, NULL, &sa) == 0)
+        hup_ignored = sa.sa_handler == SIG_IGN;
+}
+
+int cli_hup_ignored(void)
+{
+    return hup_ignored;
 }
 
 const char *cli_llama_path(const char *path, char *buf, size_t size)

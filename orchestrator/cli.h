@@ -45,6 +45,14 @@ int cli_parse(const char *cmd, int argc, char **argv,
 void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* nohup: SIGHUP ignored when the process started. Then graveyard leaves
+ * it ignored (ladder, run and build install no handler for it) and hands
+ * it on ignored to every child it starts (spawn.h), so a night started
+ * with `nohup graveyard ladder ... &` survives the terminal going away,
+ * servers and all. cli_signals_at_start() runs first thing in main. */
+void cli_signals_at_start(void);
+int cli_hup_ignored(void);
+
 /* A --llama argument: a llama-server binary as given, or a llama.cpp
  * folder, meaning build/bin/llama-server inside it (written into buf). */
 const char *cli_llama_path(const char *path, char *buf, size_t size);

@@ -730,7 +730,9 @@ static int run_rungs(struct ladder *l)
     for (i = 0; i < 3; i++) {
         uv_signal_init(&l->loop, &l->sigs[i]);
         l->sigs[i].data = l;
-        uv_signal_start(&l->sigs[i], signal_cb, signums[i]);
+        /* under nohup the hangup is not ours to act on */
+        if (signums[i] != SIGHUP || !cli_hup_ignored())
+            uv_signal_start(&l->sigs[i], signal_cb, signums[i]);
     }
     uv_timer_init(&l->loop, &l->tick);
     l->tick.data = l;

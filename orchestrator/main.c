@@ -68,6 +68,8 @@ int main(int argc, char **argv)
     /* jansson on the grader's counted allocator: a failed allocation
      * inside a JSON dump is then seen, never a silently shortened line */
     emit_alloc_init();
+    /* before anything installs a handler: was SIGHUP ignored (nohup)? */
+    cli_signals_at_start();
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

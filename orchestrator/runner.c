@@ -1091,7 +1091,9 @@ static int start_loop(struct runner *r)
     for (int i = 0; i < 3; i++) {
         uv_signal_init(&r->loop, &r->sigs[i]);
         r->sigs[i].data = r;
-        uv_signal_start(&r->sigs[i], signal_cb, signums[i]);
+        /* under nohup the hangup is not ours to act on */
+        if (signums[i] != SIGHUP || !cli_hup_ignored())
+            uv_signal_start(&r->sigs[i], signal_cb, signums[i]);
     }
     rundir_path(cache, sizeof(cache), r->o->rundir, RD_HASH_CACHE, NULL);
     if (sha_cache_get(cache, r->o->model, r->model_hash.hex,

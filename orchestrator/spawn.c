@@ -26,6 +26,8 @@
 #include <sys/prctl.h>
 #endif
 
+#include "cli.h"
+
 extern char **environ;
 
 static int executable(const char *path)
@@ -107,6 +109,13 @@ static void child(const struct spawn_spec *s, const char *path, pid_t parent,
     for (i = 1; i < 65; i++)
         if (i != SIGKILL && i != SIGSTOP)
             sigaction(i, &sa, NULL);
+    /* ... but a hangup we were told to ignore (nohup) is ignored by
+     * what we start too: a rung and its server outlive the terminal as
+     * the ladder does */
+    if (cli_hup_ignored()) {
+        sa.sa_handler = SIG_IGN;
+        sigaction(SIGHUP, &sa, NULL);
+    }
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (s->new_session && setsid() < 0)

@@ -5,7 +5,9 @@
  * descriptors it is handed as its 0, 1, 2 and 3: every other descriptor of
  * ours is closed before exec, whatever its close-on-exec flag, so a server
  * can never hold a ladder's progress pipe or a rung's lock. Its signal
- * mask is emptied and every disposition reset to the default. It may get
+ * mask is emptied and every disposition reset to the default, but for
+ * SIGHUP when we started with it ignored (nohup: cli.h), which stays
+ * ignored. It may get
  * a session of its own (then its process group is its pid, and one signal
  * to -pid reaches whatever it starts) and a parent-death signal: Linux's
  * PR_SET_PDEATHSIG, set between fork and exec and followed by a check that

@@ -488,7 +488,34 @@ JSON
     true
 }
 
-cases=${*:-child_kill kill_group kill_ladder_only stale_identity stale_stubborn files_lock trickle deadline hung_tools done_settings named_faults disk_full symlinks host secrets paths nothing_written ladder_input ranges log_cap_rung ladder_gone newcomer}
+# nohup: a ladder started with SIGHUP ignored gets the terminal's hangup
+# (SIGHUP to its whole process group, as a shell sends its jobs) and goes
+# on, rungs and servers with it, to the end. Started without nohup, the
+# same hangup stops it (exit 129) and takes its servers with it.
+case_nohup() {
+    local pid rc
+    ladder_config nh 2 '"0"' slow
+    setsid /usr/bin/python3 -c 'import os, signal, sys
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+os.execv(sys.argv[1], sys.argv[1:])' $G ladder "$work/nh.json" --quiet >/dev/null 2>"$work/err" &
+    pid=$!
+    wait_for 20 'grep -qs "server is listening" "$work/nh"/logs/*.log' || fail "nohup: no server started"
+    kill -HUP -- -$pid
+    rc=0; wait $pid || rc=$?
+    [ $rc = 0 ] || fail "nohup: exit $rc $(tail -3 "$work/err")"
+    [ "$(rows "$work/nh" R1)" = 4 ] && [ "$(rows "$work/nh" R2)" = 4 ] || fail "nohup: rows $(rows "$work/nh" R1) and $(rows "$work/nh" R2)"
+    [ -s "$work/nh/graveyard.json" ] || fail "nohup: not buried"
+    ladder_config hu 2 '"0"' slow
+    setsid $G ladder "$work/hu.json" --quiet >/dev/null 2>"$work/err" &
+    pid=$!
+    wait_for 20 'grep -qs "server is listening" "$work/hu"/logs/*.log' || fail "hangup: no server started"
+    kill -HUP -- -$pid
+    rc=0; wait $pid || rc=$?
+    [ $rc = 129 ] || fail "hangup without nohup: exit $rc"
+    no_servers_within 15 || fail "hangup: a server outlived the ladder"
+}
+
+cases=${*:-child_kill kill_group kill_ladder_only stale_identity stale_stubborn files_lock trickle deadline hung_tools done_settings named_faults disk_full symlinks host secrets paths nothing_written ladder_input ranges log_cap_rung ladder_gone newcomer nohup}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi
