@@ -422,8 +422,9 @@ static int run(struct bld *b, size_t pending)
         b->threads = 1;
     if (c->build.tmpdir != NULL)
         b->convert_env = env_with_tmpdir(c->build.tmpdir);
-    build_note(b, "%zu file(s) to make, %ld at a time, %ld threads each%s%s",
-               pending, b->o->jobs, b->threads, b->qversion[0] ? "; " : "",
+    build_note(b, "%zu file%s to make, %ld at a time, %ld thread%s each%s%s",
+               pending, pending == 1 ? "" : "s", b->o->jobs, b->threads,
+               b->threads == 1 ? "" : "s", b->qversion[0] ? "; " : "",
                b->qversion);
     signal(SIGPIPE, SIG_IGN);
     rc = build_run_loop(b);
