@@ -328,24 +328,6 @@ static int lock_build(struct bld *b)
     return 0; /* fd stays open, and locked, until we exit */
 }
 
-static char **env_with_tmpdir(const char *tmpdir)
-{
-    extern char **environ;
-    size_t n = 0, k = 0, i;
-    char **env;
-
-    while (environ[n])
-        n++;
-    env = xrealloc(NULL, (n + 2) * sizeof *env);
-    for (i = 0; i < n; i++)
-        if (strncmp(environ[i], "TMPDIR=", 7) != 0)
-            env[k++] = environ[i];
-    env[k] = xrealloc(NULL, strlen(tmpdir) + 8);
-    sprintf(env[k++], "TMPDIR=%s", tmpdir);
-    env[k] = NULL;
-    return env;
-}
-
 static int the_end(struct bld *b)
 {
     size_t i, made = 0, had = 0, failed = 0;
@@ -420,8 +402,15 @@ static int run(struct bld *b, size_t pending)
                  (b->o->jobs < (long)pending ? b->o->jobs : (long)pending);
     if (b->threads < 1)
         b->threads = 1;
-    if (c->build.tmpdir != NULL)
-        b->convert_env = env_with_tmpdir(c->build.tmpdir);
+    if (c->build.tmpdir != NULL) {
+        /* the converter's temporary files go to build.tmpdir */
+        size_t n = strlen(c->build.tmpdir) + 8;
+        char *tmp = xrealloc(NULL, n);
+        const char *set[1] = {tmp};
+        snprintf(tmp, n, "TMPDIR=%s", c->build.tmpdir);
+        b->convert_env = spawn_env_with(set, 1);
+        free(tmp);
+    }
     build_note(b, "%zu file%s to make, %ld at a time, %ld thread%s each%s%s",
                pending, pending == 1 ? "" : "s", b->o->jobs, b->threads,
                b->threads == 1 ? "" : "s", b->qversion[0] ? "; " : "",
@@ -447,12 +436,7 @@ int build_ladder(struct config *c, const struct build_opts *o)
         rc = pending > 0 ? run(b, pending) : the_end(b);
     for (i = 0; i < c->nrungs; i++)
         build_free_argv(&b->s[i]);
-    if (b->convert_env != NULL) {
-        for (i = 0; b->convert_env[i + 1] != NULL; i++)
-            ;
-        free(b->convert_env[i]); /* the TMPDIR= we made; the rest are ours */
-        free(b->convert_env);
-    }
+    spawn_env_free(b->convert_env);
     json_decref(b->recs);
     free(b);
     return rc;

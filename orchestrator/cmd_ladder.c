@@ -610,22 +610,11 @@ static int build_first(struct ladder *l)
  * progress fd. */
 static char **child_env(void)
 {
-    extern char **environ;
-    size_t n = 0, k = 0, i;
-    char **env;
+    char pid[48];
+    const char *set[2] = {pid, "GRAVEYARD_PROGRESS_FD=3"};
 
-    while (environ[n])
-        n++;
-    env = xrealloc(NULL, (n + 3) * sizeof(*env));
-    for (i = 0; i < n; i++)
-        if (strncmp(environ[i], "GRAVEYARD_LADDER_PID=", 21) != 0 &&
-            strncmp(environ[i], "GRAVEYARD_PROGRESS_FD=", 22) != 0)
-            env[k++] = environ[i];
-    env[k] = xrealloc(NULL, 48);
-    snprintf(env[k++], 48, "GRAVEYARD_LADDER_PID=%ld", (long)getpid());
-    env[k++] = "GRAVEYARD_PROGRESS_FD=3";
-    env[k] = NULL;
-    return env;
+    snprintf(pid, sizeof(pid), "GRAVEYARD_LADDER_PID=%ld", (long)getpid());
+    return spawn_env_with(set, 2);
 }
 
 static char self_path[4096];
@@ -849,10 +838,7 @@ static int the_end(struct ladder *l, const char *cfg, int replicate,
 static void ladder_free(struct ladder *l)
 {
     if (l->env != NULL) {
-        for (size_t i = 0; l->env[i]; i++)
-            if (strncmp(l->env[i], "GRAVEYARD_LADDER_PID=", 21) == 0)
-                free(l->env[i]);
-        free(l->env);
+        spawn_env_free(l->env);
     }
     config_release(&l->c);
     free(l->jobs);

@@ -30,6 +30,37 @@
 
 extern char **environ;
 
+char **spawn_env_with(const char *const *set, size_t n)
+{
+    size_t have = 0, k = 0, i, j;
+    char **env;
+
+    while (environ[have])
+        have++;
+    env = xrealloc(NULL, (have + n + 1) * sizeof(*env));
+    for (i = 0; i < have; i++) {
+        const char *eq = strchr(environ[i], '=');
+        size_t len = eq ? (size_t)(eq - environ[i]) + 1 : strlen(environ[i]);
+        for (j = 0; j < n && strncmp(environ[i], set[j], len) != 0; j++)
+            ;
+        if (j == n) /* not one we set */
+            env[k++] = xstrdup(environ[i]);
+    }
+    for (j = 0; j < n; j++)
+        env[k++] = xstrdup(set[j]);
+    env[k] = NULL;
+    return env;
+}
+
+void spawn_env_free(char **env)
+{
+    size_t i;
+
+    for (i = 0; env != NULL && env[i] != NULL; i++)
+        free(env[i]);
+    free(env);
+}
+
 static int executable(const char *path)
 {
     struct stat st;

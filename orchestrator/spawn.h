@@ -42,6 +42,14 @@ struct spawn_spec {
 };
 
 /*
+ * A child's whole environment: ours, with each of set[0..n) ("NAME=value")
+ * in place of any variable of that name. Every string is a copy; free the
+ * array with spawn_env_free().
+ */
+char **spawn_env_with(const char *const *set, size_t n);
+void spawn_env_free(char **env);
+
+/*
  * Find the program argv[0] names: a name without '/' is looked up in
  * PATH. Writes the path into out. Returns 0, or an errno value (ENOENT,
  * EACCES, ENAMETOOLONG).
