@@ -45,21 +45,19 @@ struct step {
     char tmp[4200], logpath[4200], recipe[1024];
     char source_sha[65], tool[512];
     struct caplog log;
-    int log_open;
     struct proc *proc;
     char *argv[CONFIG_MAX_ARGS + 16];
     size_t argc;
     unsigned long long est;
     uint64_t t0, tool_t0;
     struct hash_job hash;
-    uv_work_t range;
-    char range_msg[9000];
-    int range_rc;
+    uv_work_t work; /* on the thread pool: f16-range, then the result */
+    char work_msg[9000];
+    int work_rc;
     unsigned long long seen; /* output so far: the log's and the file's */
     uint64_t seen_at;        /* when it last grew */
     int stalled;             /* stopped for saying nothing (stall_s) */
     uv_timer_t retry;        /* files.lock is busy: try again */
-    int retry_init;
 };
 
 struct bld {

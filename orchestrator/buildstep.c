@@ -289,6 +289,7 @@ static void source_hashed(struct hash_job *job)
     (void)sha_cache_put(cache, job->path, job->hex, msg, sizeof msg);
     s->ph = PH_RANGE;
     step_next(s);
+    schedule(s->b); /* those that waited for this hash (source_busy) */
 }
 
 static void hash_source(struct step *s)
@@ -317,30 +318,37 @@ static void range_work(uv_work_t *w)
     struct step *s = w->data;
     char out[4200], tmp[4300];
     FILE *f;
+    int fd;
 
     rundir_path(out, sizeof out, s->b->c->run_dir, RD_F16_RANGE, NULL);
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
-    f = fopen(tmp, "we");
+    /* in the run folder: never through a planted link (files.h) */
+    fd = files_open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644, s->work_msg,
+                    sizeof s->work_msg);
+    f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (f == NULL) {
-        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", tmp,
-                 strerror(errno));
-        s->range_rc = F16R_EIO;
+        if (fd >= 0) {
+            snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", tmp,
+                     strerror(errno));
+            close(fd);
+        }
+        s->work_rc = F16R_EIO;
         return;
     }
-    s->range_rc = f16range_run(s->b->c->build.checkpoint, f, NULL, NULL, NULL,
-                               s->range_msg, sizeof s->range_msg);
-    if ((fflush(f) != 0 || fsync(fileno(f)) != 0) && s->range_rc == 0) {
-        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", tmp,
+    s->work_rc = f16range_run(s->b->c->build.checkpoint, f, NULL, NULL, NULL,
+                              s->work_msg, sizeof s->work_msg);
+    if ((fflush(f) != 0 || fsync(fileno(f)) != 0) && s->work_rc == 0) {
+        snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", tmp,
                  files_strerror(errno));
-        s->range_rc = F16R_EIO;
+        s->work_rc = F16R_EIO;
     }
     fclose(f);
-    if (s->range_rc == 0 && rename(tmp, out) != 0) {
-        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", out,
+    if (s->work_rc == 0 && rename(tmp, out) != 0) {
+        snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", out,
                  strerror(errno));
-        s->range_rc = F16R_EIO;
+        s->work_rc = F16R_EIO;
     }
-    if (s->range_rc != 0)
+    if (s->work_rc != 0)
         unlink(tmp);
 }
 
@@ -349,9 +357,9 @@ static void range_done(uv_work_t *w, int status)
     struct step *s = w->data;
     char out[4200];
 
-    if (status != 0 || s->range_rc != 0) {
+    if (status != 0 || s->work_rc != 0) {
         build_error(s->b, "%s: f16-range on the checkpoint failed: %s",
-                    rname(s), status != 0 ? "cancelled" : s->range_msg);
+                    rname(s), status != 0 ? "cancelled" : s->work_msg);
         step_fail(s);
         return;
     }
@@ -374,8 +382,8 @@ static void f16_range(struct step *s)
     }
     build_note(s->b, "%s: f16-range on %s first", rname(s),
                s->b->c->build.checkpoint);
-    s->range.data = s;
-    if (uv_queue_work(&s->b->loop, &s->range, range_work, range_done) != 0) {
+    s->work.data = s;
+    if (uv_queue_work(&s->b->loop, &s->work, range_work, range_done) != 0) {
         build_error(s->b, "%s: cannot queue f16-range", rname(s));
         step_fail(s);
     }
@@ -481,7 +489,6 @@ static void tool_exit(void *ctx, long long status, int sig)
                            : "llama-quantize";
 
     caplog_close(&s->log);
-    s->log_open = 0;
     proc_free(s->proc);
     s->proc = NULL;
     if (s->b->stopping) {
@@ -508,8 +515,8 @@ static void tool_exit(void *ctx, long long status, int sig)
     if (s->b->c->rungs[s->i].recipe == RECIPE_QUANTIZE)
         tool_identity(s);
     s->ph = PH_HASH;
-    s->range.data = s;
-    if (uv_queue_work(&s->b->loop, &s->range, result_work, result_done) != 0) {
+    s->work.data = s;
+    if (uv_queue_work(&s->b->loop, &s->work, result_work, result_done) != 0) {
         build_error(s->b, "%s: cannot queue the hash", rname(s));
         step_fail(s);
     }
@@ -539,7 +546,6 @@ static void start_tool(struct step *s)
         step_fail(s);
         return;
     }
-    s->log_open = 1;
     make_argv(s);
     memset(&po, 0, sizeof po);
     po.argv = s->argv;
@@ -559,7 +565,6 @@ static void start_tool(struct step *s)
     if (s->proc == NULL) {
         build_error(b, "%s: %s", rname(s), msg);
         caplog_close(&s->log);
-        s->log_open = 0;
         step_fail(s);
         return;
     }
@@ -578,48 +583,34 @@ static void result_work(uv_work_t *w)
     char msg[1024];
     int fd;
 
-    s->range_rc = 0;
+    s->work_rc = 0;
     if (lstat(s->tmp, &lst) != 0 || !S_ISREG(lst.st_mode)) {
-        snprintf(s->range_msg, sizeof s->range_msg,
+        snprintf(s->work_msg, sizeof s->work_msg,
                  "exited 0, but %s is not a plain file it wrote", s->tmp);
-        s->range_rc = -1;
+        s->work_rc = -1;
         return;
     }
     if (tensors_read_gguf(s->tmp, &t, msg, sizeof msg) != F16R_OK) {
-        snprintf(s->range_msg, sizeof s->range_msg,
+        snprintf(s->work_msg, sizeof s->work_msg,
                  "exited 0, but what it wrote is not a GGUF: %s", msg);
-        s->range_rc = -1;
+        s->work_rc = -1;
         return;
     }
     tensors_free(&t);
     fd = open(s->tmp, O_RDONLY | O_CLOEXEC);
     if (fd < 0 || fsync(fd) != 0) {
-        snprintf(s->range_msg, sizeof s->range_msg, "%s: %s", s->tmp,
+        snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", s->tmp,
                  files_strerror(errno));
-        s->range_rc = -1;
+        s->work_rc = -1;
         if (fd >= 0)
             close(fd);
         return;
     }
     close(fd);
     if (hash_file(&s->hash, s->tmp) != 0) {
-        snprintf(s->range_msg, sizeof s->range_msg, "%s", s->hash.err);
-        s->range_rc = -1;
+        snprintf(s->work_msg, sizeof s->work_msg, "%s", s->hash.err);
+        s->work_rc = -1;
     }
-}
-
-static int sync_folder(const char *path)
-{
-    char dir[4200];
-    int fd, rc;
-
-    build_folder_of(path, dir, sizeof dir);
-    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    rc = fsync(fd);
-    close(fd);
-    return rc;
 }
 
 static void record(uv_timer_t *t);
@@ -629,15 +620,15 @@ static void result_done(uv_work_t *w, int status)
     struct step *s = w->data;
     const char *final = s->b->c->rungs[s->i].model;
 
-    if (status != 0 || s->range_rc != 0) {
+    if (status != 0 || s->work_rc != 0) {
         build_error(s->b, "%s: %s", rname(s),
-                    status != 0 ? "cancelled" : s->range_msg);
-        if (s->range_rc != 0)
+                    status != 0 ? "cancelled" : s->work_msg);
+        if (s->work_rc != 0)
             quote_log(s);
         step_fail(s);
         return;
     }
-    if (rename(s->tmp, final) != 0 || sync_folder(final) != 0) {
+    if (rename(s->tmp, final) != 0 || files_sync_dir(final) != 0) {
         build_error(s->b, "%s: cannot rename %s to %s: %s", rname(s), s->tmp,
                     final, files_strerror(errno));
         step_fail(s);
@@ -646,7 +637,6 @@ static void result_done(uv_work_t *w, int status)
     s->ph = PH_RECORD;
     uv_timer_init(&s->b->loop, &s->retry);
     s->retry.data = s;
-    s->retry_init = 1;
     record(&s->retry);
 }
 
@@ -709,10 +699,7 @@ static void record(uv_timer_t *t)
     json_t *rec;
     int fd, ok;
 
-    rundir_path(path, sizeof path, b->c->run_dir, RD_FILES_LOCK, NULL);
-    fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, sizeof msg);
-    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
-        close(fd);
+    if (files_try_lock(b->c->run_dir, &fd, msg, sizeof msg) == 1) {
         uv_timer_start(&s->retry, record, 20, 0);
         return;
     }
@@ -744,7 +731,6 @@ static void record(uv_timer_t *t)
     }
     build_free_argv(s);
     uv_close((uv_handle_t *)&s->retry, NULL);
-    s->retry_init = 0;
     schedule(b);
 }
 
@@ -782,6 +768,22 @@ static int source_ready(const struct bld *b, size_t i)
     return st == ST_HAVE || st == ST_DONE || st == ST_SKIP;
 }
 
+/* Another step is hashing rung i's source now: with --jobs, three
+ * quantizations of one brought BF16 file would each hash all of it at
+ * once. Rung i waits; the hash then comes from the sha cache. */
+static int source_busy(const struct bld *b, size_t i)
+{
+    char mine[4200], theirs[4200];
+    size_t k;
+
+    for (k = 0; k < b->c->nrungs; k++)
+        if (k != i && b->s[k].st == ST_RUNNING && b->s[k].ph == PH_SOURCE &&
+            strcmp(source_file(&b->s[i], mine, sizeof mine),
+                   source_file(&b->s[k], theirs, sizeof theirs)) == 0)
+            return 1;
+    return 0;
+}
+
 static void schedule(struct bld *b)
 {
     size_t i;
@@ -795,7 +797,7 @@ static void schedule(struct bld *b)
      * a source always comes before what is made from it */
     for (i = 0; i < b->c->nrungs && running < b->o->jobs; i++) {
         struct step *s = &b->s[i];
-        if (s->st != ST_PENDING || !source_ready(b, i))
+        if (s->st != ST_PENDING || !source_ready(b, i) || source_busy(b, i))
             continue;
         s->st = ST_RUNNING;
         s->ph = PH_SOURCE;

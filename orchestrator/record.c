@@ -150,20 +150,12 @@ int record_made_with(const struct run_opts *o, const char *version,
     char path[4200];
     int fd, rc, changed;
 
-    rundir_path(path, sizeof(path), o->rundir, RD_FILES_LOCK, NULL);
-    fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
-    if (fd < 0)
-        return files_exit_code(errno);
-    /* the others hold it for milliseconds: never wait for it on the
-     * loop (a signal must still stop us at once); the caller tries again */
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        close(fd);
-        if (e == EWOULDBLOCK)
-            return RECORD_BUSY;
-        snprintf(msg, msgsize, "cannot lock '%.900s': %s", path, strerror(e));
-        return EXIT_FAILED;
-    }
+    /* held by the others for milliseconds: the caller tries again */
+    rc = files_try_lock(o->rundir, &fd, msg, msgsize);
+    if (rc == 1)
+        return RECORD_BUSY;
+    if (rc != 0)
+        return rc == -1 ? files_exit_code(errno) : EXIT_FAILED;
     warn[0] = '\0';
     rundir_path(cache, sizeof(cache), o->rundir, RD_HASH_CACHE, NULL);
     /* only a cache: when it cannot be written the run goes on, and the

@@ -4,9 +4,15 @@
 #include "files.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "rundir.h"
 
 const char *files_strerror(int e)
 {
@@ -143,6 +149,48 @@ int files_check_target(const char *path, char *msg, size_t msgsize)
         snprintf(msg, msgsize, "cannot replace '%s': not a plain file", path);
         errno = EISDIR;
         return -1;
+    }
+    return 0;
+}
+
+int files_sync_dir(const char *path)
+{
+    char copy[4096];
+    int fd, rc;
+
+    if ((size_t)snprintf(copy, sizeof(copy), "%s", path) >= sizeof(copy)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+int files_try_lock(const char *rundir, int *fd, char *msg, size_t msgsize)
+{
+    char path[4200];
+
+    if (rundir_path(path, sizeof(path), rundir, RD_FILES_LOCK, NULL) != 0) {
+        snprintf(msg, msgsize, "%.200s...: path too long", rundir);
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    *fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
+    if (*fd < 0)
+        return -1;
+    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(*fd);
+        *fd = -1;
+        if (e == EWOULDBLOCK)
+            return 1;
+        snprintf(msg, msgsize, "cannot lock '%.900s': %s", path, strerror(e));
+        errno = e;
+        return -2;
     }
     return 0;
 }

@@ -36,6 +36,18 @@ int files_mkdir(const char *path, int link_ok, char *msg, size_t msgsize);
  * link or anything else: for a file about to be replaced whole. */
 int files_check_target(const char *path, char *msg, size_t msgsize);
 
+/* fsync the folder that holds path, so that a rename into it is durable.
+ * 0 or -1 (errno set). */
+int files_sync_dir(const char *path);
+
+/* RUNDIR/locks/files.lock, held while the shared files change: the others
+ * hold it for milliseconds, so it is tried, never waited for on a loop (a
+ * signal must still stop us at once). 0 with *fd locked (close it to
+ * unlock); 1 when another process holds it (try again later); -1 when it
+ * cannot be opened (errno set, for files_exit_code), -2 when it cannot be
+ * locked; both with a message naming the file. */
+int files_try_lock(const char *rundir, int *fd, char *msg, size_t msgsize);
+
 /* strerror, but "disk full" for ENOSPC and EDQUOT. */
 const char *files_strerror(int e);
 

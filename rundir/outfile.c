@@ -19,21 +19,6 @@ unsigned long long outfile_bytes_written(void)
     return written;
 }
 
-/* Sync the folder that holds path, so the rename itself is durable. */
-static int sync_dir(const char *path)
-{
-    char copy[4096];
-    int fd, rc;
-
-    snprintf(copy, sizeof(copy), "%s", path);
-    fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
-    if (fd < 0)
-        return -1;
-    rc = fsync(fd);
-    close(fd);
-    return rc;
-}
-
 int outfile_write(const char *path, const char *data, size_t len, char *msg,
                   size_t msgsize)
 {
@@ -81,7 +66,7 @@ int outfile_write(const char *path, const char *data, size_t len, char *msg,
     if (rename(tmp, path) != 0)
         goto fail;
     written += len;
-    if (sync_dir(path) != 0) {
+    if (files_sync_dir(path) != 0) {
         snprintf(msg, msgsize, "cannot sync the folder of '%s': %s", path,
                  files_strerror(errno));
         return -1;
