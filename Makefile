@@ -57,7 +57,7 @@ WEIGHTS_OBJ := $(WEIGHTS_SRC:%.c=$(BUILD)/%.o)
 GRADER_SRC := $(wildcard grader/*.c)
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
 REPORT_SRC := $(wildcard report/*.c)
-REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o)
+REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/report/assets.o
 ORCH_SRC   := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
 ORCH_OBJ   := $(ORCH_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ   := $(BUILD)/orchestrator/main.o
@@ -134,6 +134,22 @@ $(LIBGRADER): $(GRADER_OBJ)
 $(LIBREPORT): $(REPORT_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+# The page's script and style (report/assets/) become C arrays with their
+# CSP hashes, written by a tool built for this machine (OpenSSL's SHA-256).
+CRYPTO_CFLAGS := $(shell $(PKG) --cflags libcrypto)
+CRYPTO_LIBS   := $(shell $(PKG) --libs libcrypto)
+$(BUILD)/embed: report/assets/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CRYPTO_CFLAGS) $(CFLAGS) -o $@ $< $(CRYPTO_LIBS)
+
+$(BUILD)/report/assets.c: $(BUILD)/embed report/assets/page.js \
+        report/assets/page.css
+	@mkdir -p $(dir $@)
+	$(BUILD)/embed $@ report/assets/page.js report/assets/page.css
+
+$(BUILD)/report/assets.o: $(BUILD)/report/assets.c report/page.h
+	$(CC) $(BASEFLAGS) $(CFLAGS) -Ireport -c $< -o $@
 
 $(LIBORCH): $(ORCH_OBJ)
 	@rm -f $@

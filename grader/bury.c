@@ -163,6 +163,55 @@ void grader_bury_release(struct grader_bury *b)
     memset(b, 0, sizeof(*b));
 }
 
+static uint16_t answer_facts(const struct grader_answer *a)
+{
+    unsigned f = a->flags;
+
+    return (uint16_t)(GRADER_F_ANSWERED |
+                      ((f & GRADER_A_RIGHT) ? GRADER_F_RIGHT : 0) |
+                      ((f & GRADER_A_CUT_OFF) ? GRADER_F_CUT_OFF : 0) |
+                      ((f & GRADER_A_LOOPED) ? GRADER_F_LOOPED : 0) |
+                      ((f & GRADER_A_ERROR) ? GRADER_F_ERROR : 0) |
+                      ((f & GRADER_A_EMPTY) ? GRADER_F_EMPTY : 0) |
+                      ((f & GRADER_A_THOUGHT) ? GRADER_F_THOUGHT : 0) |
+                      ((f & GRADER_A_SAID) ? GRADER_F_SAID : 0));
+}
+
+void grader_bury_cells(const struct grader_bury *b,
+                       const struct grader_rung *const *rungs, size_t nq,
+                       uint16_t *facts)
+{
+    const struct grader_rung *ref = rungs[0];
+    size_t i, j;
+
+    memset(facts, 0, b->nrungs * nq * sizeof(*facts));
+    for (i = 0; i < b->nrungs; i++)
+        for (j = 0; j < rungs[i]->n; j++) {
+            const struct grader_answer *a = &rungs[i]->answers[j], *ra;
+            uint16_t f = answer_facts(a);
+            if (a->q >= nq)
+                continue;
+            /* as walk(): only questions the reference answered */
+            ra = grader_rung_find(ref, a->q);
+            if (i > 0 && ra != NULL) {
+                if (grader_answer_right(ra) && !grader_answer_right(a))
+                    f |= GRADER_F_DEAD;
+                else if (!grader_answer_right(ra) && grader_answer_right(a))
+                    f |= GRADER_F_GHOST;
+            }
+            facts[i * nq + a->q] = f;
+        }
+    for (j = 0; j < b->ntombs; j++) {
+        const struct grader_tombstone *t = &b->tombs[j];
+        if (t->q >= nq)
+            continue;
+        facts[(size_t)t->died_at * nq + t->q] |= GRADER_F_TOMB;
+        for (i = 1; i < b->nrungs; i++)
+            if (t->right_again & (1ULL << i))
+                facts[i * nq + t->q] |= GRADER_F_ROSE;
+    }
+}
+
 void grader_autopsy(const struct grader_bury *b,
                     const struct grader_rung *const *rungs,
                     struct grader_autopsy_line *out)

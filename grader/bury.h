@@ -83,6 +83,34 @@ int grader_bury(const struct grader_qset *qs,
 
 void grader_bury_release(struct grader_bury *b);
 
+/* What the page says of one cell (one rung, one question): the grade,
+ * the bury's records and the autopsy's flags, as bits. */
+enum grader_cell_fact {
+    GRADER_F_ANSWERED = 1 << 0, /* the rung has a row for the question */
+    GRADER_F_RIGHT = 1 << 1,
+    GRADER_F_DEAD = 1 << 2,  /* the reference right, this rung wrong */
+    GRADER_F_GHOST = 1 << 3, /* the reference wrong, this rung right */
+    GRADER_F_TOMB = 1 << 4,  /* the question's first death is here */
+    GRADER_F_ROSE = 1 << 5,  /* right again below its tombstone */
+    GRADER_F_CUT_OFF = 1 << 6,
+    GRADER_F_LOOPED = 1 << 7,
+    GRADER_F_ERROR = 1 << 8,
+    GRADER_F_EMPTY = 1 << 9,
+    GRADER_F_THOUGHT = 1 << 10,
+    GRADER_F_SAID = 1 << 11, /* a number was extracted */
+};
+
+/*
+ * The facts of every cell of b (from rungs, the same rungs in the same
+ * order): facts[i * nq + q] for rung i and question q of the qset (nq its
+ * count). A question the rung has no row for is 0; dead, ghost, tombstone
+ * and rose-again are exactly bury's (a rung's DEAD cells number
+ * lines[i].dead, its TOMB cells lines[i].first_deaths).
+ */
+void grader_bury_cells(const struct grader_bury *b,
+                       const struct grader_rung *const *rungs, size_t nq,
+                       uint16_t *facts);
+
 /* How one rung's answers fail. */
 struct grader_autopsy_line {
     const struct grader_rung *rung; /* borrowed */

@@ -177,6 +177,7 @@ int grader_ladder_build(const struct grader_qset *qs,
             goto fail;
         out->nrepeats++;
     }
+    grader_ladder_pick(out, &out->pick);
     return 0;
 fail:
     grader__free(sf);

@@ -43,6 +43,27 @@ struct grader_side {
     size_t dead_beside_only;
 };
 
+/*
+ * The speed-accuracy picture's choices (report/pareto.c draws them).
+ * Points are numbered chain first (0 the reference), then side rungs
+ * (nchain + k). A point is on the bytes front when no other point has at
+ * most its % of bytes and at least its accuracy with one of the two
+ * strictly better; on the speed front likewise with median decode tok/s
+ * (higher is better). A point with no bytes (speed) is on neither side's
+ * front and counted in no_bytes (no_speed). The pick, the study's "which
+ * one?": among the reference and the rungs whose paired change interval
+ * includes zero, the smallest file and the fastest (ties: the more
+ * accurate, then the higher up); -1 when none is known.
+ */
+struct grader_pick {
+    size_t npoints;
+    uint64_t bytes_front, speed_front; /* bit sets of points */
+    uint64_t within;                   /* points whose change interval
+                                          includes zero (the reference) */
+    size_t no_bytes, no_speed;
+    long smallest, fastest;
+};
+
 struct grader_ladder {
     struct grader_bury chain; /* rungs[0] is the reference */
     struct grader_figures *rungs;
@@ -54,6 +75,7 @@ struct grader_ladder {
     uint32_t *order; /* the cover's columns: the reference's rows order */
     uint8_t *cells;  /* the chain's grid (compare.h, grader_grid) */
     size_t nq;
+    struct grader_pick pick; /* pareto.svg's fronts and "which one?" */
 };
 
 /*
@@ -76,6 +98,13 @@ int grader_ladder_build(const struct grader_qset *qs,
                         struct grader_error *err);
 
 void grader_ladder_release(struct grader_ladder *r);
+
+/* The figures of point p (chain first, then side rungs). */
+const struct grader_figures *grader_ladder_point(const struct grader_ladder *l,
+                                                 size_t p);
+
+/* Fill pk from l's figures (grader_ladder_build does, into l->pick). */
+void grader_ladder_pick(const struct grader_ladder *l, struct grader_pick *pk);
 
 /*
  * The figures of rung i of bury b against its reference, with meta and

@@ -40,6 +40,8 @@ void grader_rung_free(struct grader_rung *r)
     grader__free(r->answers);
     grader__free(r->by_q);
     grader__free(r->pool);
+    grader__free(r->kept);
+    grader__free(r->texts);
     grader__free(r);
 }
 
@@ -55,6 +57,73 @@ const char *grader_rung_said(const struct grader_rung *r,
                              const struct grader_answer *a)
 {
     return a->said == GRADER_NONE ? NULL : r->pool + a->said;
+}
+
+const char *grader_rung_kept(const struct grader_rung *r,
+                             const struct grader_answer *a, int field,
+                             size_t *len)
+{
+    const struct grader_kept *k;
+
+    *len = 0;
+    if (r->kept == NULL || field < 0 || field >= GRADER_KEEP_FIELDS)
+        return NULL;
+    k = &r->kept[a - r->answers];
+    if (k->off[field] == GRADER_KEPT_NULL)
+        return NULL;
+    *len = k->len[field];
+    return r->texts + k->off[field];
+}
+
+/* Keep s[0..len) (NULL: a null field) as field of k. 0 or an error. */
+static int keep(struct grader_rung *r, struct grader_kept *k, int field,
+                const char *s, size_t len)
+{
+    if (s == NULL) {
+        k->off[field] = GRADER_KEPT_NULL;
+        k->len[field] = 0;
+        return 0;
+    }
+    if (r->texts_len + len > GRADER_KEEP_MAX)
+        return GRADER_ETOOBIG;
+    if (r->texts_len + len > r->texts_cap) {
+        size_t cap = r->texts_cap ? r->texts_cap : 4096;
+        char *p;
+        while (cap < r->texts_len + len)
+            cap *= 2;
+        if ((p = grader__realloc(r->texts, cap)) == NULL)
+            return GRADER_ENOMEM;
+        r->texts = p;
+        r->texts_cap = cap;
+    }
+    if (len > 0)
+        memcpy(r->texts + r->texts_len, s, len);
+    k->off[field] = r->texts_len;
+    k->len[field] = (uint32_t)len;
+    r->texts_len += len;
+    return 0;
+}
+
+/* Keep the row's four texts for answer index i. */
+static int keep_row(struct grader_reader *rd, const struct grader_row *w,
+                    size_t i, struct grader_error *err)
+{
+    struct grader_rung *r = rd->rung;
+    struct grader_kept *k = &r->kept[i];
+    int rc;
+
+    if ((rc = keep(r, k, GRADER_KEEP_CONTENT, w->content, w->content_len)) ||
+        (rc = keep(r, k, GRADER_KEEP_REASONING, w->reasoning,
+                   w->reasoning_len)) ||
+        (rc = keep(r, k, GRADER_KEEP_FINISH, w->finish, w->finish_len)) ||
+        (rc = keep(r, k, GRADER_KEEP_ERROR, w->error, w->error_len)))
+        return grader__fail(err, rc, r->path, rd->line,
+                            rc == GRADER_ETOOBIG
+                                ? "the rung's texts pass %u bytes: too many "
+                                  "to keep for the page"
+                                : "out of memory",
+                            GRADER_KEEP_MAX);
+    return 0;
 }
 
 /* Store s in the pool; returns its offset or GRADER_NONE on no memory. */
@@ -102,7 +171,7 @@ static int by_q_reserve(struct grader_rung *r, uint32_t q)
     return 0;
 }
 
-static int answers_reserve(struct grader_rung *r)
+static int answers_reserve(struct grader_rung *r, int kept)
 {
     size_t cap;
     struct grader_answer *p;
@@ -110,6 +179,13 @@ static int answers_reserve(struct grader_rung *r)
     if (r->n < r->cap)
         return 0;
     cap = r->cap ? r->cap * 2 : 16;
+    if (kept) {
+        struct grader_kept *k =
+            grader__reallocarray(r->kept, cap, sizeof(*k));
+        if (k == NULL)
+            return GRADER_ENOMEM;
+        r->kept = k;
+    }
     p = grader__reallocarray(r->answers, cap, sizeof(*p));
     if (p == NULL)
         return GRADER_ENOMEM;
@@ -222,7 +298,8 @@ static int row_line(struct grader_reader *rd, const char *p, size_t len,
                             r->path, rd->line, &q, err);
     if (rc != 0)
         return rc;
-    if (by_q_reserve(r, q) != 0 || answers_reserve(r) != 0)
+    if (by_q_reserve(r, q) != 0 ||
+        answers_reserve(r, (rd->flags & GRADER_READ_KEEP) != 0) != 0)
         return grader__fail(err, GRADER_ENOMEM, r->path, rd->line,
                             "out of memory");
     if (r->by_q[q] != GRADER_NONE)
@@ -231,6 +308,8 @@ static int row_line(struct grader_reader *rd, const char *p, size_t len,
                             r->answers[r->by_q[q]].line);
     a = &r->answers[r->n];
     if ((rc = grade(rd, &w, &ref, a, err)) != 0)
+        return rc;
+    if ((rd->flags & GRADER_READ_KEEP) && (rc = keep_row(rd, &w, r->n, err)))
         return rc;
     a->q = q;
     a->line = (uint32_t)rd->line;

@@ -54,6 +54,20 @@ struct grader_answer {
                          with GRADER_READ_TEXT (for repeat) */
 };
 
+/* The texts of one answer kept with GRADER_READ_KEEP (for the page): an
+ * offset into the rung's texts and a length per field; GRADER_KEPT_NULL
+ * for a null field. */
+enum { GRADER_KEEP_CONTENT, GRADER_KEEP_REASONING, GRADER_KEEP_FINISH,
+       GRADER_KEEP_ERROR, GRADER_KEEP_FIELDS };
+#define GRADER_KEPT_NULL UINT64_MAX
+struct grader_kept {
+    uint64_t off[GRADER_KEEP_FIELDS];
+    uint32_t len[GRADER_KEEP_FIELDS];
+};
+
+/* A rung's kept texts are capped: a page of more is no page to open. */
+#define GRADER_KEEP_MAX (1024u * 1024 * 1024)
+
 /* A rung's graded rows. Owned by the caller: grader_rung_free. */
 struct grader_rung {
     char *name;
@@ -65,11 +79,16 @@ struct grader_rung {
     unsigned read_flags; /* the GRADER_READ_* flags it was read with */
     char *pool;          /* extracted numbers, NUL-terminated */
     size_t pool_len, pool_cap;
+    struct grader_kept *kept; /* parallel to answers, GRADER_READ_KEEP */
+    char *texts;              /* the kept texts, back to back */
+    size_t texts_len, texts_cap;
 };
 
 /* Read flags. */
 enum {
     GRADER_READ_TEXT = 1 << 0, /* hash content and reasoning (repeat) */
+    GRADER_READ_KEEP = 1 << 1, /* keep content, reasoning, finish_reason
+                                  and error (the page shows them) */
 };
 
 void grader_rung_free(struct grader_rung *r);
@@ -88,6 +107,13 @@ static inline int grader_answer_right(const struct grader_answer *a)
 /* The canonical number a graded answer extracted, or NULL. */
 const char *grader_rung_said(const struct grader_rung *r,
                              const struct grader_answer *a);
+
+/* A kept text of answer a (GRADER_KEEP_*): NULL when the field was null
+ * or the rung was read without GRADER_READ_KEEP; *len its length (texts
+ * may hold NUL bytes, escaped in the row). */
+const char *grader_rung_kept(const struct grader_rung *r,
+                             const struct grader_answer *a, int field,
+                             size_t *len);
 
 /* ---- the resumable reader --------------------------------------------- */
 

@@ -509,32 +509,44 @@ static const char *ref_value(struct scan *x, const char *p)
     return q;
 }
 
-/* "finish_reason" (only whether it is "length" is kept) and "error"
- * (only whether there is one): a string or null. */
+/* "finish_reason" (its text, and whether it is "length") and "error" (its
+ * text, unescaped into the third buffer): a string or null. */
 static const char *finish_or_error(struct scan *x, enum field f, const char *p)
 {
     struct grader_row *r = x->row;
+    struct out o = {NULL, &x->s->buf[2], &x->s->cap[2], 0, 0};
     char *fin = x->s->small;
     const char *q;
     size_t n;
     int esc, over;
 
     if (*p == 'n') {
-        if (f == F_FINISH)
+        if (f == F_FINISH) {
             r->finish_length = 0;
-        else
+            r->finish = NULL;
+            r->finish_len = 0;
+        } else {
             r->has_error = 0;
+            r->error = NULL;
+            r->error_len = 0;
+        }
         return word(&x->c, p, "null");
     }
     if (*p != '"')
         return type_error(x, f, "a string or null");
     if (f == F_ERROR) {
+        if ((q = string(&x->c, p, &o, &esc)) == NULL)
+            return NULL;
         r->has_error = 1;
-        return string(&x->c, p, NULL, &esc);
+        r->error = x->s->buf[2] ? x->s->buf[2] : "";
+        r->error_len = o.len;
+        return q;
     }
     if ((q = small_string(x, p, fin, &n, &over)) == NULL)
         return NULL;
     r->finish_length = !over && n == 6 && memcmp(fin, "length", 6) == 0;
+    r->finish = over ? NULL : fin;
+    r->finish_len = over ? 0 : n;
     return q;
 }
 
@@ -687,6 +699,7 @@ void grader_rowscan_release(struct grader_rowscan *s)
 {
     grader__free(s->buf[0]);
     grader__free(s->buf[1]);
+    grader__free(s->buf[2]);
     grader__free(s->num);
     grader_rowscan_init(s);
 }

@@ -29,8 +29,13 @@ struct grader_row {
     int ref_is_string; /* 0 when the reference was a JSON integer */
     const char *content, *reasoning; /* NULL when null */
     size_t content_len, reasoning_len;
+    const char *finish; /* finish_reason, NULL when null or longer than
+                           511 bytes */
+    size_t finish_len;
     int finish_length; /* finish_reason is "length" */
     int has_error;     /* error is a string */
+    const char *error; /* its text (the page shows it), NULL when null */
+    size_t error_len;
     int truncated;     /* 1 true, 0 false or null */
     long long tokens;  /* completion_tokens, -1 when null */
     double tps;        /* decode_tps, -1 when null */
@@ -39,8 +44,8 @@ struct grader_row {
 #define GRADER_ROWSCAN_SMALL 512
 
 struct grader_rowscan {
-    char *buf[2]; /* unescaped content and reasoning_content */
-    size_t cap[2];
+    char *buf[3]; /* unescaped content, reasoning_content and error */
+    size_t cap[3];
     /* id, reference, finish_reason and field names are unescaped here */
     char id[GRADER_ROWSCAN_SMALL], ref[GRADER_ROWSCAN_SMALL];
     char key[GRADER_ROWSCAN_SMALL], small[GRADER_ROWSCAN_SMALL];

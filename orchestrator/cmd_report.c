@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "cmd_grade.h"
+#include "pages.h"
 #include "../rundir/meta.h"
 #include "../rundir/outfile.h"
 #include "../rundir/rundir.h"
@@ -129,6 +130,7 @@ static int is_dir(const char *path)
 static const char report_help[] =
     "usage: graveyard report RUNDIR [--out DIR] [--rungs REF,RUNG,...]\n"
     "                        [--side RUNG,...] [--repeat DIR] [--partial]\n"
+    "                        [--no-html]\n"
     "\n"
     "The report of one run folder, computed from its rows: REPORT.md (the\n"
     "run's settings, the ladder table with accuracy and its Wilson 95 %\n"
@@ -136,9 +138,15 @@ static const char report_help[] =
     "against the reference, McNemar p, speed and GPU memory; first deaths,\n"
     "the autopsy, side rungs, repeat checks, every tombstone's epitaph),\n"
     "cover.svg (one row per rung, one cell per question: marigold right,\n"
-    "grey wrong) and report.json (the same figures, for scripts).\n"
+    "grey wrong), pareto.svg (right against file size and decode speed,\n"
+    "each rung a point with its interval, the Pareto front, and which file\n"
+    "to run), report.json (the same figures, for scripts) and REPORT.html:\n"
+    "one self-contained page to open every answer behind a cell (hover a\n"
+    "cell, click it for the question, the reply and its answer at every\n"
+    "rung; filter by tombstones, ghosts, deaths at a rung, cut off, looped\n"
+    "or errors; arrows and Enter work). docs/page.md describes it.\n"
     "\n"
-    "  --out DIR     where the three files go (default RUNDIR)\n"
+    "  --out DIR     where the files go (default RUNDIR)\n"
     "  --rungs LIST  the chain, reference first, in ladder order (default:\n"
     "                RUNDIR/ladder.json, else the rungs graveyard bury\n"
     "                recorded in RUNDIR/graveyard.json)\n"
@@ -149,6 +157,8 @@ static const char report_help[] =
     "  --partial     report a ladder still running: a rung short of some of\n"
     "                the reference's questions is counted on those it has,\n"
     "                and its missing cells are white on the cover\n"
+    "  --no-html     leave REPORT.html out (it holds every reply: about the\n"
+    "                size of the rows, and the rows are read twice as slowly)\n"
     "\n"
     "example: graveyard report runs/t4\n"
     "Exit status: 0 ok, 1 a file could not be written, 2 bad input (nothing\n"
@@ -179,28 +189,75 @@ static int load_repeats(struct rungset *s, const char *rundir, const char *dir,
     return 0;
 }
 
+/* report's files rendered in memory: REPORT.md, report.json, cover.svg,
+ * pareto.svg and (html) REPORT.html, which shows the first and the
+ * fourth. 0, or -1 out of memory. */
+static int report_outputs(const struct rundir_run *run,
+                          const struct grader_ladder *rep,
+                          const struct rungset *s, struct out *outs, int html)
+{
+    const char *names[2 * GRADER_MAX_RUNGS];
+    struct page_doc doc;
+    uint8_t *marks;
+    char title[400];
+    size_t p;
+    int rc = -1;
+
+    snprintf(title, sizeof(title), "graveyard: %s",
+             run->name ? run->name : run->dir);
+    for (p = 0; p < rep->pick.npoints && p < 2 * GRADER_MAX_RUNGS; p++)
+        names[p] = grader_ladder_point(rep, p)->line->rung->name;
+    if ((marks = malloc(run->nchain * rep->nq + 1)) == NULL)
+        return -1;
+    grader_grid_marks(rep->cells, run->nchain, rep->nq, marks);
+    if (out_open(&outs[0], "REPORT.md") != 0 ||
+        out_open(&outs[1], "report.json") != 0 ||
+        out_open(&outs[2], "cover.svg") != 0 ||
+        out_open(&outs[3], "pareto.svg") != 0 ||
+        out_close(&outs[0], render_report_md(outs[0].f, run, rep, s->qs)) ||
+        out_close(&outs[1], render_report_json(outs[1].f, run, rep, s->qs)) ||
+        (render_cover(outs[2].f, title, (const char *const *)run->chain,
+                      run->nchain, 1, rep->nq, rep->cells, marks),
+         out_close(&outs[2], 0)) ||
+        (render_pareto(outs[3].f, title, rep, &rep->pick, names),
+         out_close(&outs[3], 0)))
+        goto done;
+    doc = (struct page_doc){outs[0].p, outs[0].len, "pareto.svg", outs[3].p,
+                            outs[3].len};
+    if (html &&
+        (out_open(&outs[4], "REPORT.html") != 0 ||
+         out_close(&outs[4],
+                   pages_report(outs[4].f, run, rep, s->qs, s->r,
+                                s->r + run->nchain, &doc)) != 0))
+        goto done;
+    rc = 0;
+done:
+    free(marks);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     const char *pos[2], *out_dir = NULL, *rungs = NULL, *side = NULL,
                         *repeat = NULL;
-    int partial = 0;
+    int partial = 0, no_html = 0, html;
     const struct cli_flag flags[] = {
         {"--out", &out_dir, NULL, NULL, NULL, 0},
         {"--rungs", &rungs, NULL, NULL, NULL, 0},
         {"--side", &side, NULL, NULL, NULL, 0},
         {"--repeat", &repeat, NULL, NULL, NULL, 0},
         {"--partial", NULL, &partial, NULL, NULL, 0},
+        {"--no-html", NULL, &no_html, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     const struct grader_rung *ra[GRADER_MAX_RUNGS * 2],
         *rb[GRADER_MAX_RUNGS * 2];
-    struct out outs[3] = {{0}, {0}, {0}};
+    struct out outs[5] = {{0}, {0}, {0}, {0}, {0}};
     struct rundir_run run;
     struct rungset s = {0};
     struct grader_ladder rep;
     struct grader_error err;
     struct grader_meta *rmetas = NULL;
-    uint8_t *marks = NULL;
-    char repeat_dir[4200], title[400], msg[1024];
+    char repeat_dir[4200], msg[1024];
     size_t npos, nrep = 0, i;
     int help, rc;
 
@@ -217,12 +274,13 @@ int cmd_report(int argc, char **argv)
     }
     if ((rc = open_run("report", &run, pos[0], rungs, side, NULL)) != 0)
         return rc;
+    html = !no_html;
     if ((rc = check_names("report", (const char **)run.chain, run.nchain)) ||
         (rc = check_names("report", (const char **)run.side, run.nside)) ||
         (rc = rungset_load("report", &s, run.dir, (const char **)run.chain,
-                           run.nchain, 0)) ||
+                           run.nchain, html ? GRADER_READ_KEEP : 0)) ||
         (rc = rungset_load("report", &s, run.dir, (const char **)run.side,
-                           run.nside, 0)))
+                           run.nside, html ? GRADER_READ_KEEP : 0)))
         goto done;
     if (repeat == NULL) {
         rundir_path(repeat_dir, sizeof(repeat_dir), run.dir, RD_REPEAT_DIR,
@@ -255,26 +313,16 @@ int cmd_report(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    snprintf(title, sizeof(title), "graveyard: %s",
-             run.name ? run.name : run.dir);
-    marks = xrealloc(NULL, run.nchain * rep.nq + 1);
-    if (out_open(&outs[0], "REPORT.md") != 0 ||
-        out_open(&outs[1], "report.json") != 0 ||
-        out_open(&outs[2], "cover.svg") != 0 ||
-        out_close(&outs[0], render_report_md(outs[0].f, &run, &rep, s.qs)) ||
-        out_close(&outs[1], render_report_json(outs[1].f, &run, &rep, s.qs)) ||
-        (grader_grid_marks(rep.cells, run.nchain, rep.nq, marks),
-         render_cover(outs[2].f, title, (const char *const *)run.chain,
-                      run.nchain, 1, rep.nq, rep.cells, marks),
-         out_close(&outs[2], 0)))
-        rc = oom("report");
+    rc = report_outputs(&run, &rep, &s, outs, html);
+    if (rc == 0)
+        rc = write_all("report", out_dir ? out_dir : run.dir, outs,
+                       html ? 5 : 4);
     else
-        rc = write_all("report", out_dir ? out_dir : run.dir, outs, 3);
+        rc = oom("report");
     grader_ladder_release(&rep);
 done:
-    free(marks);
     free(rmetas);
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < 5; i++)
         out_free(&outs[i]);
     rungset_release(&s);
     rundir_run_close(&run);

@@ -97,6 +97,42 @@ static json_t *settings(const struct rundir_run *run)
     return o;
 }
 
+/* pareto.svg's fronts and picks, by rung name. */
+static json_t *pick_object(const struct grader_ladder *rep)
+{
+    const struct grader_pick *pk = &rep->pick;
+    json_t *o = json_object(), *bf = json_array(), *sf = json_array(),
+           *in = json_array();
+    size_t p;
+
+    for (p = 0; p < pk->npoints && p < 64; p++) {
+        json_t *name = json_string(grader_ladder_point(rep, p)->line->rung->name);
+        if ((pk->bytes_front >> p) & 1)
+            json_array_append(bf, name);
+        if ((pk->speed_front >> p) & 1)
+            json_array_append(sf, name);
+        if ((pk->within >> p) & 1)
+            json_array_append(in, name);
+        json_decref(name);
+    }
+    json_object_set_new(o, "within_noise", in);
+    json_object_set_new(o, "bytes_front", bf);
+    json_object_set_new(o, "speed_front", sf);
+    json_object_set_new(
+        o, "smallest",
+        pk->smallest < 0
+            ? json_null()
+            : json_string(grader_ladder_point(rep, (size_t)pk->smallest)
+                              ->line->rung->name));
+    json_object_set_new(
+        o, "fastest",
+        pk->fastest < 0
+            ? json_null()
+            : json_string(grader_ladder_point(rep, (size_t)pk->fastest)
+                              ->line->rung->name));
+    return o;
+}
+
 int render_report_json(FILE *f, const struct rundir_run *run,
                        const struct grader_ladder *rep,
                        const struct grader_qset *qs)
@@ -147,6 +183,7 @@ int render_report_json(FILE *f, const struct rundir_run *run,
         json_array_append_new(
             tombs, emit_tombstone(&rep->chain, qs, &rep->chain.tombs[i]));
     json_object_set_new(o, "tombstones", tombs);
+    json_object_set_new(o, "which_one", pick_object(rep));
     return put(f, o);
 }
 

@@ -347,6 +347,24 @@ static void f16_note(FILE *f, const struct rundir_run *run,
             run->f16.absmax);
 }
 
+/* The picture of the ladder's choices and the study's "which one?". */
+static void which_one(FILE *f, const struct grader_ladder *rep)
+{
+    const char *names[2 * GRADER_MAX_RUNGS];
+    char words[1200];
+    size_t p;
+
+    for (p = 0; p < rep->pick.npoints && p < 2 * GRADER_MAX_RUNGS; p++)
+        names[p] = grader_ladder_point(rep, p)->line->rung->name;
+    render_pick_words(words, sizeof(words), rep, &rep->pick, names);
+    fprintf(f,
+            "## Which one?\n\n"
+            "![Right against file size and decode speed, each rung a point "
+            "with its 95 %% interval; the dashed line joins the rungs no "
+            "other rung beats on both counts](pareto.svg)\n\n%s\n\n",
+            words);
+}
+
 int render_report_md(FILE *f, const struct rundir_run *run,
                      const struct grader_ladder *rep,
                      const struct grader_qset *qs)
@@ -361,6 +379,7 @@ int render_report_md(FILE *f, const struct rundir_run *run,
     fprintf(f, "![The graveyard: one row per rung, one cell per question; "
                "marigold right, grey wrong](cover.svg)\n\n");
     ladder_table(f, rep);
+    which_one(f, rep);
     f16_note(f, run, rep);
     partial_note(f, rep);
     deaths_table(f, rep);

@@ -72,10 +72,18 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
         return -1;
     w->finish_length = json_is_string(v) && json_string_length(v) == 6 &&
                        memcmp(json_string_value(v), "length", 6) == 0;
+    if (json_is_string(v) && json_string_length(v) <= 511) {
+        w->finish = json_string_value(v);
+        w->finish_len = json_string_length(v);
+    }
     v = json_object_get(o, "error");
     if (v && !json_is_null(v) && !json_is_string(v))
         return -1;
     w->has_error = json_is_string(v);
+    if (w->has_error) {
+        w->error = json_string_value(v);
+        w->error_len = json_string_length(v);
+    }
     v = json_object_get(o, "truncated");
     if (v && !json_is_null(v) && !json_is_boolean(v))
         return -1;
@@ -156,7 +164,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         !same_bytes(ours.reasoning, ours.reasoning_len, theirs.reasoning,
                     theirs.reasoning_len) ||
         ours.finish_length != theirs.finish_length ||
+        !same_bytes(ours.finish, ours.finish_len, theirs.finish,
+                    theirs.finish_len) ||
         ours.has_error != theirs.has_error ||
+        !same_bytes(ours.error, ours.error_len, theirs.error,
+                    theirs.error_len) ||
         ours.truncated != theirs.truncated ||
         ours.tokens != theirs.tokens ||
         !(ours.tps == theirs.tps ||

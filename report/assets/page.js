@@ -1,0 +1,448 @@
+/* The graveyard page's script (report/page.h, docs/page.md).
+ *
+ * It draws what the grader computed and computes nothing itself: each
+ * cell's facts (right, dead, ghost, tombstone, rose again, cut off,
+ * looped, error) and the overlay grid come in the data block. Filtering
+ * and sorting only choose which columns to show. Every string from the
+ * rows is put on the page with textContent, never as markup. */
+'use strict';
+(function () {
+  var D = JSON.parse(document.getElementById('gy-data').textContent);
+  var T = D.T;
+  var NQ = D.ids.length, NR = D.rows.length, NRUN = D.runs.length;
+  /* bury.h's enum grader_cell_fact */
+  var ANS = 1, RIGHT = 2, DEAD = 4, GHOST = 8, TOMB = 16, ROSE = 32,
+      CUT = 64, LOOP = 128, ERR = 256, EMPTY = 512, THOUGHT = 1024;
+  var FILTERS = [
+    ['all', 'all questions', 0], ['tomb', 'tombstones', TOMB],
+    ['ghost', 'ghosts', GHOST], ['dead', 'dead', DEAD],
+    ['cut', 'cut off', CUT], ['loop', 'looped', LOOP], ['error', 'errors', ERR]
+  ];
+  if (NRUN > 1) FILTERS.push(['split', 'runs disagree', -1]);
+  var FOLD = 4000; /* characters of a reply shown before "show the rest" */
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+  function str(i) { return i >= 0 ? T[i] : null; }
+  function cellCode(row, q) { return D.g[row].charCodeAt(q) - 97; }
+  function facts(run, row, q) { return D.runs[run].r[row].c[q]; }
+  function rowIndex(name) {
+    for (var i = 0; i < NR; i++) if (D.rows[i].name === name) return i;
+    return -1;
+  }
+  function qIndex(id) {
+    for (var q = 0; q < NQ; q++) if (D.ids[q] === id) return q;
+    return -1;
+  }
+
+  /* ---- the words for a cell ------------------------------------------ */
+  function said(run, row, q) {
+    var s = str(D.runs[run].r[row].s[q]);
+    return s === null ? 'no number' : s;
+  }
+  /* The status words of one cell: the grader's facts, spelt out. */
+  function status(run, row, q) {
+    var f = facts(run, row, q), w = [];
+    if (!(f & ANS)) return ['no row'];
+    w.push(f & RIGHT ? 'right' : 'wrong');
+    if (f & TOMB) w.push('\u2020 dead, first death (tombstone)');
+    else if (f & DEAD) w.push('\u2020 dead');
+    if (f & GHOST) w.push('ghost');
+    if (f & ROSE) w.push('\u2191 right again');
+    if (f & CUT) w.push('cut off');
+    if (f & LOOP) w.push('looped');
+    if (f & ERR) w.push('error');
+    if (f & EMPTY) w.push('empty content');
+    if (f & THOUGHT) w.push('wrote in the thinking block');
+    return w;
+  }
+  function finish(run, row, q) {
+    var r = D.runs[run].r[row], fr = str(r.fr[q]), k = r.k[q];
+    return 'finish: ' + (fr === null ? 'none' : fr) +
+      (k >= 0 ? ' \u00b7 ' + k.toLocaleString('en-US') + ' tokens' : '');
+  }
+
+  /* ---- state and the URL fragment ------------------------------------ */
+  var S = { f: 'all', r: '', s: 'order', q: -1, at: 0, run: 0 };
+  var cols = [], colPos = new Int32Array(NQ), active = { row: 0, pos: 0 };
+
+  function readHash() {
+    var h = location.hash.replace(/^#/, ''), out = {};
+    h.split('&').forEach(function (kv) {
+      var i = kv.indexOf('=');
+      if (i > 0) {
+        try { out[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1)); }
+        catch (e) { /* a mangled fragment is ignored, not fatal */ }
+      }
+    });
+    var f = FILTERS.some(function (x) { return x[0] === out.f; }) ? out.f : 'all';
+    S.f = f;
+    S.r = out.r && rowIndex(out.r) >= 0 ? out.r : '';
+    S.s = out.s === 'death' ? 'death' : 'order';
+    S.run = Math.min(Math.max(parseInt(out.run || '0', 10) || 0, 0), NRUN - 1);
+    S.q = out.q ? qIndex(out.q) : -1;
+    S.at = out.at && rowIndex(out.at) >= 0 ? rowIndex(out.at) : 0;
+  }
+  function writeHash() {
+    var parts = [];
+    if (S.f !== 'all') parts.push('f=' + S.f);
+    if (S.r) parts.push('r=' + encodeURIComponent(S.r));
+    if (S.s !== 'order') parts.push('s=' + S.s);
+    if (S.q >= 0) {
+      parts.push('q=' + encodeURIComponent(D.ids[S.q]));
+      parts.push('at=' + encodeURIComponent(D.rows[S.at].name));
+      if (S.run) parts.push('run=' + S.run);
+    }
+    var h = parts.length ? '#' + parts.join('&') : '';
+    if (h !== location.hash && !(h === '' && location.hash === '#'))
+      history.replaceState(null, '', h || location.pathname + location.search);
+  }
+
+  /* ---- which columns ------------------------------------------------- */
+  function matches(q) {
+    if (S.f === 'all') return true;
+    var bit = 0, i, k, lo = 0, hi = NR;
+    FILTERS.forEach(function (x) { if (x[0] === S.f) bit = x[2]; });
+    if (S.r) { lo = rowIndex(S.r); hi = lo + 1; }
+    for (i = lo; i < hi; i++) {
+      if (bit < 0) { if (((cellCode(i, q) / 3) | 0) === 3) return true; continue; }
+      for (k = 0; k < NRUN; k++) if (facts(k, i, q) & bit) return true;
+    }
+    return false;
+  }
+  function deathRow(q) {
+    for (var k = 0; k < NRUN; k++)
+      for (var i = 0; i < NR; i++) if (facts(k, i, q) & TOMB) return i;
+    return NR;
+  }
+  function chooseColumns() {
+    cols = D.order.filter(matches);
+    if (S.s === 'death') {
+      var key = {};
+      cols.forEach(function (q, j) { key[q] = deathRow(q) * 1e7 + j; });
+      cols.sort(function (a, b) { return key[a] - key[b]; });
+    }
+    colPos.fill(-1);
+    cols.forEach(function (q, j) { colPos[q] = j; });
+  }
+
+  /* ---- the grid ------------------------------------------------------ */
+  var app = document.getElementById('app'), grid, tip, panel, countEl;
+  var bandSize = 1, bands = [];
+
+  function sizeGrid() {
+    var avail = Math.max(grid.clientWidth - 96, 120), n = Math.max(cols.length, 1);
+    var cw = Math.floor(avail / n), ch = NR > 14 ? 11 : 14;
+    if (cw >= 4) { bandSize = n; cw = Math.min(cw, 22); }
+    else { cw = 4; bandSize = Math.floor(avail / cw); }
+    grid.style.setProperty('--cw', cw + 'px');
+    grid.style.setProperty('--ch', ch + 'px');
+    grid.classList.toggle('gap', cw >= 6);
+  }
+  function drawGrid() {
+    sizeGrid();
+    var html = [], b, i, j, q, c, nb = Math.max(Math.ceil(cols.length / bandSize), 1);
+    for (b = 0; b < nb; b++) {
+      html.push('<div class="band">');
+      for (i = 0; i < NR; i++) {
+        if (D.rows[i].side && (i === 0 || !D.rows[i - 1].side))
+          html.push('<div class="sep">beside the ladder</div>');
+        html.push('<div class="row' + (D.rows[i].side ? ' side' : '') +
+          '" data-row="' + i + '"><span class="lab"></span><div class="cells">');
+        for (j = b * bandSize; j < Math.min((b + 1) * bandSize, cols.length); j++) {
+          q = cols[j]; c = cellCode(i, q);
+          html.push('<i class="c' + (c / 3 | 0) + (c % 3 ? ' m' + c % 3 : '') +
+            '" data-q="' + q + '"></i>');
+        }
+        html.push('</div></div>');
+      }
+      html.push('</div>');
+    }
+    grid.innerHTML = html.join('');
+    bands = grid.querySelectorAll('.band');
+    /* names are text: set after the markup, never inside it */
+    grid.querySelectorAll('.row').forEach(function (r) {
+      var name = D.rows[+r.dataset.row].name, lab = r.firstChild;
+      lab.textContent = name; lab.title = name;
+    });
+    countEl.textContent = cols.length.toLocaleString('en-US') + ' of ' +
+      NQ.toLocaleString('en-US') + ' questions';
+    active.pos = Math.min(active.pos, Math.max(cols.length - 1, 0));
+    var a = cellAt(active.row, active.pos);
+    if (a) a.tabIndex = 0;
+    markSelected();
+  }
+  function cellAt(row, pos) {
+    if (pos < 0 || pos >= cols.length) return null;
+    var band = bands[Math.floor(pos / bandSize)];
+    var r = band && band.querySelector('.row[data-row="' + row + '"]');
+    return r ? r.lastChild.children[pos % bandSize] : null;
+  }
+  function where(cell) {
+    return { row: +cell.parentNode.parentNode.dataset.row, q: +cell.dataset.q };
+  }
+  function markSelected() {
+    var old = grid.querySelector('i.sel');
+    if (old) old.classList.remove('sel');
+    if (S.q >= 0 && colPos[S.q] >= 0) {
+      var c = cellAt(S.at, colPos[S.q]);
+      if (c) c.classList.add('sel');
+    }
+  }
+
+  /* ---- the tooltip --------------------------------------------------- */
+  function showTip(cell) {
+    var w = where(cell), run = S.run, lines = [];
+    tip.textContent = '';
+    var head = el('div');
+    head.appendChild(el('b', null, D.ids[w.q]));
+    head.appendChild(document.createTextNode(' \u00b7 ' + D.rows[w.row].name +
+      (NRUN > 1 ? ' \u00b7 ' + D.runs[run].label : '')));
+    tip.appendChild(head);
+    lines.push('reference ' + D.refs[w.q] + ' \u00b7 said ' + said(run, w.row, w.q));
+    lines.push(finish(run, w.row, w.q));
+    lines.forEach(function (t) { tip.appendChild(el('div', null, t)); });
+    tip.appendChild(el('span', 'st', status(run, w.row, w.q).join(' \u00b7 ')));
+    if (NRUN > 1) {
+      var per = [];
+      for (var k = 0; k < NRUN; k++)
+        per.push(D.runs[k].label + ': ' + said(k, w.row, w.q) +
+          (facts(k, w.row, w.q) & RIGHT ? ' \u2713' : ' \u2717'));
+      tip.appendChild(el('span', 'st', per.join(' \u00b7 ')));
+    }
+    tip.classList.remove('hidden');
+    var r = cell.getBoundingClientRect(), tw = tip.offsetWidth, th = tip.offsetHeight;
+    var x = Math.min(Math.max(r.left + r.width / 2 - tw / 2, 4), innerWidth - tw - 4);
+    var y = r.top - th - 8;
+    if (y < 4) y = r.bottom + 8;
+    tip.style.left = x + 'px'; tip.style.top = y + 'px';
+  }
+  function hideTip() { tip.classList.add('hidden'); }
+
+  /* ---- the panel ----------------------------------------------------- */
+  function folded(text, cls) {
+    var box = el('div'), pre = el('pre', 'text' + (cls ? ' ' + cls : ''));
+    if (text.length > FOLD) {
+      pre.textContent = text.slice(0, FOLD);
+      var more = el('button', 'more', 'show the rest (' +
+        (text.length - FOLD).toLocaleString('en-US') + ' more characters)');
+      more.type = 'button';
+      more.addEventListener('click', function () {
+        pre.textContent = text; more.remove();
+      });
+      box.appendChild(pre); box.appendChild(more);
+    } else {
+      pre.textContent = text;
+      box.appendChild(pre);
+    }
+    return box;
+  }
+  function chip(run, row, q) {
+    var f = facts(run, row, q), c = cellCode(row, q);
+    var b = el('button', 'chip');
+    b.type = 'button';
+    b.classList.add('c' + (f & ANS ? (f & RIGHT ? 1 : 2) : 0));
+    if (f & DEAD) b.classList.add('m1');
+    if (f & GHOST) b.classList.add('m2');
+    b.appendChild(el('b', null, D.rows[row].name));
+    b.appendChild(el('span', 'said', (f & RIGHT ? '\u2713 ' : f & ANS ? '\u2717 ' : '') +
+      said(run, row, q)));
+    var w = [];
+    if (f & TOMB) w.push('\u2020 died here');
+    else if (f & DEAD) w.push('\u2020 dead');
+    if (f & ROSE) w.push('\u2191 right again');
+    if (f & GHOST) w.push('ghost');
+    if (f & CUT) w.push('cut off');
+    if (f & LOOP) w.push('looped');
+    if (f & ERR) w.push('error');
+    b.appendChild(el('span', 'w', w.join(', ') || '\u00a0'));
+    b.dataset.run = run; b.dataset.row = row; b.dataset.cell = c;
+    if (run === S.run && row === S.at) b.classList.add('on');
+    b.addEventListener('click', function () {
+      S.run = run; S.at = row; writeHash(); openPanel(false);
+    });
+    return b;
+  }
+  function openPanel(focus) {
+    var q = S.q, run = S.run, row = S.at;
+    if (q < 0) { closePanel(); return; }
+    panel.textContent = '';
+    var x = el('button', 'close', '\u00d7');
+    x.type = 'button'; x.setAttribute('aria-label', 'close');
+    x.addEventListener('click', function () { closePanel(); });
+    panel.appendChild(x);
+    panel.appendChild(el('h2', null, D.ids[q] + ' \u00b7 answer ' + D.refs[q]));
+    var qt = str(D.qt[q]);
+    panel.appendChild(qt !== null ? el('p', 'qtext', qt)
+      : el('p', 'note', 'The question text is not available: ' + (D.qnote || 'no question file.')));
+    /* the strip: this question's answer at every rung, on every run */
+    var tbl = el('table', 'strip'), i, k;
+    for (k = 0; k < NRUN; k++) {
+      var tr = el('tr');
+      tr.appendChild(el('th', null, NRUN > 1 ? D.runs[k].label : ''));
+      for (i = 0; i < NR; i++) {
+        var td = el('td');
+        td.appendChild(chip(k, i, q));
+        tr.appendChild(td);
+      }
+      tbl.appendChild(tr);
+    }
+    var wrap = el('div', 'tw'); wrap.appendChild(tbl);
+    panel.appendChild(wrap);
+    /* the chosen rung's reply */
+    var r = D.runs[run].r[row], box = el('div', 'reply');
+    box.appendChild(el('h3', null, D.rows[row].name + (NRUN > 1 ? ' on ' + D.runs[run].label : '') + ': the reply'));
+    box.appendChild(el('p', 'meta', 'said ' + said(run, row, q) + ' \u00b7 ' +
+      finish(run, row, q) + ' \u00b7 ' + status(run, row, q).join(', ')));
+    var err = str(r.e[q]), content = str(r.x[q]), reasoning = str(r.y[q]);
+    if (err !== null) { box.appendChild(el('h4', null, 'Error')); box.appendChild(folded(err, 'err')); }
+    if (!(facts(run, row, q) & ANS)) box.appendChild(el('p', 'note', 'This rung has no row for the question.'));
+    else if (content === null) box.appendChild(el('p', 'note', 'content: null'));
+    else if (content.length === 0) box.appendChild(el('p', 'note', 'content: empty'));
+    else box.appendChild(folded(content));
+    if (reasoning !== null) {
+      var d = el('details');
+      d.appendChild(el('summary', null, 'thinking block (' +
+        reasoning.length.toLocaleString('en-US') + ' characters)'));
+      d.appendChild(folded(reasoning));
+      box.appendChild(d);
+    }
+    panel.appendChild(box);
+    panel.classList.remove('hidden');
+    markSelected();
+    if (focus) x.focus();
+  }
+  function closePanel() {
+    var was = !panel.classList.contains('hidden');
+    panel.classList.add('hidden');
+    S.q = -1; writeHash(); markSelected();
+    if (was) { var a = cellAt(active.row, active.pos); if (a) a.focus(); }
+  }
+  function open(row, q, focus) {
+    S.q = q; S.at = row; writeHash(); openPanel(focus);
+  }
+
+  /* ---- keyboard ------------------------------------------------------ */
+  function moveTo(row, pos) {
+    if (!cols.length) return;
+    row = Math.min(Math.max(row, 0), NR - 1);
+    pos = Math.min(Math.max(pos, 0), cols.length - 1);
+    var old = cellAt(active.row, active.pos), c = cellAt(row, pos);
+    if (!c) return;
+    if (old) old.tabIndex = -1;
+    active.row = row; active.pos = pos;
+    c.tabIndex = 0; c.focus();
+  }
+  function onKey(e) {
+    var t = e.target;
+    if (t.tagName !== 'I') return;
+    var w = where(t), pos = colPos[w.q], k = e.key;
+    if (k === 'ArrowRight') moveTo(w.row, pos + 1);
+    else if (k === 'ArrowLeft') moveTo(w.row, pos - 1);
+    else if (k === 'ArrowDown') moveTo(w.row + 1, pos);
+    else if (k === 'ArrowUp') moveTo(w.row - 1, pos);
+    else if (k === 'Home') moveTo(w.row, 0);
+    else if (k === 'End') moveTo(w.row, cols.length - 1);
+    else if (k === 'Enter' || k === ' ') open(w.row, w.q, false);
+    else return;
+    e.preventDefault();
+  }
+
+  /* ---- controls ------------------------------------------------------ */
+  function select(label, id, options, value, onchange) {
+    var l = el('label', null, label), s = el('select');
+    s.id = id;
+    options.forEach(function (o) {
+      var opt = el('option', null, o[1]); opt.value = o[0];
+      s.appendChild(opt);
+    });
+    s.value = value;
+    s.addEventListener('change', function () { onchange(s.value); });
+    l.appendChild(s);
+    return l;
+  }
+  function legend() {
+    var lg = el('div', 'legend');
+    var items = NRUN > 1
+      ? [['c1', 'right on every run'], ['c2', 'wrong on every run'], ['c3', 'runs disagree'], ['c0', 'no row']]
+      : [['c1', 'right'], ['c2', 'wrong'], ['c0', 'no row']];
+    items.push(['c2 m1', '\u2020 dead: the reference right, this rung wrong (dark hatched cap)']);
+    items.push(['c1 m2', 'ghost: the reference wrong, this rung right (pale cap)']);
+    items.forEach(function (it) {
+      var s = el('span'), sw = el('i', 'sw ' + it[0]);
+      s.appendChild(sw); s.appendChild(document.createTextNode(it[1]));
+      lg.appendChild(s);
+    });
+    return lg;
+  }
+  function rebuild() {
+    chooseColumns(); drawGrid(); writeHash();
+  }
+  function build() {
+    var bar = el('div', 'bar');
+    bar.appendChild(select('Show', 'f', FILTERS, S.f, function (v) { S.f = v; rebuild(); }));
+    var rungOpts = [['', 'at any rung']].concat(D.rows.map(function (r) { return [r.name, 'at ' + r.name]; }));
+    bar.appendChild(select('', 'r', rungOpts, S.r, function (v) { S.r = v; rebuild(); }));
+    bar.appendChild(select('Order', 's', [['order', 'question order'], ['death', 'first death']], S.s,
+      function (v) { S.s = v; rebuild(); }));
+    countEl = el('span'); countEl.id = 'count';
+    bar.appendChild(countEl);
+    app.appendChild(bar);
+    app.appendChild(legend());
+    grid = el('div'); grid.id = 'grid';
+    grid.setAttribute('role', 'grid');
+    grid.setAttribute('aria-label', 'one row per rung, one cell per question; arrows move, Enter opens');
+    app.appendChild(grid);
+    tip = el('div', 'hidden'); tip.id = 'tip'; tip.setAttribute('role', 'tooltip');
+    document.body.appendChild(tip);
+    panel = el('aside', 'hidden'); panel.id = 'panel';
+    panel.setAttribute('aria-label', 'the answers to one question');
+    document.body.appendChild(panel);
+
+    grid.addEventListener('mouseover', function (e) { if (e.target.tagName === 'I') showTip(e.target); });
+    grid.addEventListener('mouseleave', hideTip);
+    grid.addEventListener('focusin', function (e) {
+      if (e.target.tagName !== 'I') return;
+      var w = where(e.target);
+      active.row = w.row; active.pos = colPos[w.q];
+      showTip(e.target);
+    });
+    grid.addEventListener('focusout', hideTip);
+    grid.addEventListener('click', function (e) {
+      if (e.target.tagName !== 'I') return;
+      var w = where(e.target);
+      moveTo(w.row, colPos[w.q]);
+      open(w.row, w.q, false);
+    });
+    grid.addEventListener('keydown', onKey);
+    document.addEventListener('keydown', function (e) {
+      if (e.key === 'Escape' && !panel.classList.contains('hidden')) { closePanel(); e.preventDefault(); }
+    });
+    window.addEventListener('hashchange', function () {
+      readHash(); syncControls(); rebuild();
+      if (S.q >= 0) openPanel(false); else closePanel();
+      grid.scrollIntoView({ block: 'start' });
+    });
+    var pending = 0;
+    window.addEventListener('resize', function () {
+      clearTimeout(pending);
+      pending = setTimeout(drawGrid, 150);
+    });
+  }
+  function syncControls() {
+    document.getElementById('f').value = S.f;
+    document.getElementById('r').value = S.r;
+    document.getElementById('s').value = S.s;
+  }
+
+  readHash();
+  build();
+  chooseColumns();
+  drawGrid();
+  if (S.q >= 0) openPanel(false);
+  document.documentElement.setAttribute('data-ready', String(Math.round(performance.now())));
+})();

@@ -1,0 +1,414 @@
+/*
+ * page.c - the page's data block and its HTML shell (page.h).
+ *
+ * Rows are large and mostly alike: a rung that keeps an answer often
+ * keeps its words, and every rung shares the question texts and the few
+ * finish reasons. So every string is written once, in a table "T", and
+ * the per-cell arrays hold indexes into it (-1 for none). The table is
+ * keyed on the bytes themselves (a hash to find, a memcmp to be sure):
+ * two different replies never share an entry.
+ */
+#include "page.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- text out ---------------------------------------------------------- */
+
+/* The length of the valid UTF-8 sequence at s[0..len), or 0 when it is
+ * not one (overlong, a surrogate, past U+10FFFF, cut short). */
+static size_t utf8_seq(const unsigned char *s, size_t len)
+{
+    unsigned c = s[0];
+    size_t n, i;
+    unsigned long cp;
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2, cp = c & 0x1f;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3, cp = c & 0x0f;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4, cp = c & 0x07;
+    else
+        return 0;
+    if (len < n)
+        return 0;
+    for (i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+        cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+#define REPLACEMENT "\xef\xbf\xbd"
+
+void page_html_text(FILE *f, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, n;
+
+    while (i < len) {
+        switch (p[i]) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
+        case '\0':
+            fputs(REPLACEMENT, f);
+            break;
+        default:
+            if ((n = utf8_seq(p + i, len - i)) == 0) {
+                fputs(REPLACEMENT, f);
+                break;
+            }
+            fwrite(p + i, 1, n, f);
+            i += n;
+            continue;
+        }
+        i++;
+    }
+}
+
+void page_json_string(FILE *f, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, n;
+
+    fputc('"', f);
+    while (i < len) {
+        unsigned c = p[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc((int)c, f);
+        } else if (c == '\n') {
+            fputs("\\n", f);
+        } else if (c == '\t') {
+            fputs("\\t", f);
+        } else if (c < 0x20 || c == '<' || c == '>' || c == '&' ||
+                   c == 0x7f) {
+            fprintf(f, "\\u%04x", c);
+        } else if (c >= 0x80) {
+            if ((n = utf8_seq(p + i, len - i)) == 0) {
+                fputs("\\ufffd", f);
+                i++;
+                continue;
+            }
+            /* U+2028 and U+2029 end a line in older JavaScript */
+            if (n == 3 && c == 0xe2 && p[i + 1] == 0x80 &&
+                (p[i + 2] == 0xa8 || p[i + 2] == 0xa9))
+                fprintf(f, "\\u202%c", p[i + 2] == 0xa8 ? '8' : '9');
+            else
+                fwrite(p + i, 1, n, f);
+            i += n;
+            continue;
+        } else {
+            fputc((int)c, f);
+        }
+        i++;
+    }
+    fputc('"', f);
+}
+
+/* ---- the string table -------------------------------------------------- */
+
+struct entry {
+    const char *s; /* borrowed: lives in the rungs, the qset or the caller */
+    size_t len;
+    uint64_t h;
+    long idx; /* -1: an empty slot */
+};
+
+struct strtab {
+    struct entry *slot;
+    size_t cap, n;
+    const struct entry **list; /* by index */
+    size_t list_cap;
+    int nomem;
+};
+
+static uint64_t hash(const char *s, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return h ^ len;
+}
+
+static int grow(struct strtab *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : 1024, i;
+    struct entry *s = calloc(cap, sizeof(*s));
+
+    if (s == NULL)
+        return -1;
+    for (i = 0; i < cap; i++)
+        s[i].idx = -1;
+    for (i = 0; i < t->cap; i++) {
+        size_t j;
+        if (t->slot[i].idx < 0)
+            continue;
+        for (j = t->slot[i].h & (cap - 1); s[j].idx >= 0; j = (j + 1) & (cap - 1))
+            ;
+        s[j] = t->slot[i];
+        t->list[s[j].idx] = &s[j];
+    }
+    free(t->slot);
+    t->slot = s;
+    t->cap = cap;
+    return 0;
+}
+
+/* The index of s[0..len) in the table, added when new; -1 for NULL (and
+ * when out of memory, with t->nomem set). */
+static long strtab_add(struct strtab *t, const char *s, size_t len)
+{
+    uint64_t h;
+    size_t j;
+
+    if (s == NULL || t->nomem)
+        return -1;
+    if ((t->n + 1) * 2 > t->cap && grow(t) != 0) {
+        t->nomem = 1;
+        return -1;
+    }
+    h = hash(s, len);
+    for (j = h & (t->cap - 1); t->slot[j].idx >= 0; j = (j + 1) & (t->cap - 1))
+        if (t->slot[j].h == h && t->slot[j].len == len &&
+            memcmp(t->slot[j].s, s, len) == 0)
+            return t->slot[j].idx;
+    if (t->n == t->list_cap) {
+        size_t cap = t->list_cap ? t->list_cap * 2 : 1024;
+        const struct entry **l = realloc(t->list, cap * sizeof(*l));
+        if (l == NULL) {
+            t->nomem = 1;
+            return -1;
+        }
+        t->list = l;
+        t->list_cap = cap;
+    }
+    t->slot[j] = (struct entry){s, len, h, (long)t->n};
+    t->list[t->n] = &t->slot[j];
+    return (long)t->n++;
+}
+
+static void strtab_free(struct strtab *t)
+{
+    free(t->slot);
+    free(t->list);
+    memset(t, 0, sizeof(*t));
+}
+
+static long add_str(struct strtab *t, const char *s)
+{
+    return s ? strtab_add(t, s, strlen(s)) : -1;
+}
+
+/* ---- the data block ---------------------------------------------------- */
+
+/* One array of a rung: per question of the qset, a value. */
+enum field { F_FACTS, F_SAID, F_TOKENS, F_CONTENT, F_REASONING, F_FINISH,
+             F_ERROR };
+static const char *const field_key[] = {"c", "s", "k", "x", "y", "fr", "e"};
+static const int keep_field[] = {-1, -1, -1, GRADER_KEEP_CONTENT,
+                                 GRADER_KEEP_REASONING, GRADER_KEEP_FINISH,
+                                 GRADER_KEEP_ERROR};
+
+static long value(struct strtab *t, const struct page *p,
+                  const struct page_run *run, size_t i, uint32_t q,
+                  enum field fl)
+{
+    const struct grader_rung *r = run->rungs[i];
+    const struct grader_answer *a = grader_rung_find(r, q);
+    const char *s;
+    size_t len;
+
+    if (fl == F_FACTS)
+        return run->facts[i * p->nq + q];
+    if (a == NULL)
+        return -1;
+    switch (fl) {
+    case F_SAID:
+        return add_str(t, grader_rung_said(r, a));
+    case F_TOKENS:
+        return a->tokens;
+    default:
+        s = grader_rung_kept(r, a, keep_field[fl], &len);
+        return s ? strtab_add(t, s, len) : -1;
+    }
+}
+
+static void rung_arrays(FILE *f, struct strtab *t, const struct page *p,
+                        const struct page_run *run, size_t i)
+{
+    size_t fl;
+    uint32_t q;
+
+    fputc('{', f);
+    for (fl = F_FACTS; fl <= F_ERROR; fl++) {
+        fprintf(f, "%s\"%s\":[", fl ? "," : "", field_key[fl]);
+        for (q = 0; q < p->nq; q++)
+            fprintf(f, "%s%ld", q ? "," : "",
+                    value(t, p, run, i, q, (enum field)fl));
+        fputc(']', f);
+    }
+    fputc('}', f);
+}
+
+/* The grid's rows as strings, one character a cell in question order:
+ * 'a' + cell * 3 + mark (compare.h's enums). */
+static int grid(FILE *f, const struct page *p)
+{
+    char *row = malloc(p->nq + 1);
+    size_t i, j;
+
+    if (row == NULL)
+        return -1;
+    fputs(",\"g\":[", f);
+    for (i = 0; i < p->nrows; i++) {
+        memset(row, 'a', p->nq);
+        row[p->nq] = '\0';
+        for (j = 0; j < p->ncols; j++) {
+            uint32_t q = p->order[j];
+            unsigned c = p->cells[i * p->ncols + j];
+            unsigned m = p->marks ? p->marks[i * p->ncols + j] : 0;
+            if (q < p->nq)
+                row[q] = (char)('a' + c * 3 + m);
+        }
+        fprintf(f, "%s\"%s\"", i ? "," : "", row);
+    }
+    fputc(']', f);
+    free(row);
+    return 0;
+}
+
+static void questions(FILE *f, struct strtab *t, const struct page *p)
+{
+    size_t q;
+
+    fputs(",\"ids\":[", f);
+    for (q = 0; q < p->nq; q++) {
+        const char *id = grader_qset_id(p->qs, (uint32_t)q);
+        fputs(q ? "," : "", f);
+        page_json_string(f, id, strlen(id));
+    }
+    fputs("],\"refs\":[", f);
+    for (q = 0; q < p->nq; q++) {
+        const char *ref = grader_qset_reference(p->qs, (uint32_t)q);
+        fputs(q ? "," : "", f);
+        page_json_string(f, ref, strlen(ref));
+    }
+    fputs("],\"qt\":[", f);
+    for (q = 0; q < p->nq; q++)
+        fprintf(f, "%s%ld", q ? "," : "",
+                p->qtext ? add_str(t, p->qtext[q]) : -1L);
+    fputs("],\"order\":[", f);
+    for (q = 0; q < p->ncols; q++)
+        fprintf(f, "%s%u", q ? "," : "", p->order[q]);
+    fputc(']', f);
+}
+
+static int data_block(FILE *f, struct strtab *t, const struct page *p)
+{
+    size_t i, k;
+
+    fputs("{\"v\":1,\"kind\":", f);
+    page_json_string(f, p->kind, strlen(p->kind));
+    fputs(",\"title\":", f);
+    page_json_string(f, p->title, strlen(p->title));
+    fputs(",\"qnote\":", f);
+    if (p->qnote)
+        page_json_string(f, p->qnote, strlen(p->qnote));
+    else
+        fputs("null", f);
+    questions(f, t, p);
+    fputs(",\"rows\":[", f);
+    for (i = 0; i < p->nrows; i++) {
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        page_json_string(f, p->names[i], strlen(p->names[i]));
+        fprintf(f, ",\"side\":%d}", p->side ? p->side[i] : 0);
+    }
+    fputc(']', f);
+    if (grid(f, p) != 0)
+        return -1;
+    fputs(",\"runs\":[", f);
+    for (k = 0; k < p->nruns; k++) {
+        fprintf(f, "%s{\"label\":", k ? "," : "");
+        page_json_string(f, p->runs[k].label, strlen(p->runs[k].label));
+        fputs(",\"r\":[", f);
+        for (i = 0; i < p->nrows; i++) {
+            fputs(i ? "," : "", f);
+            rung_arrays(f, t, p, &p->runs[k], i);
+        }
+        fputs("]}", f);
+    }
+    /* the table last: the arrays above filled it */
+    fputs("],\"T\":[", f);
+    for (i = 0; i < t->n; i++) {
+        fputs(i ? ",\n" : "\n", f);
+        page_json_string(f, t->list[i]->s, t->list[i]->len);
+    }
+    fputs("]}", f);
+    return t->nomem ? -1 : 0;
+}
+
+/* ---- the page ---------------------------------------------------------- */
+
+int render_page(FILE *f, const struct page *p)
+{
+    struct strtab t = {0};
+    int rc;
+
+    fprintf(f,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+            "<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, "
+            "initial-scale=1\">\n"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\""
+            "default-src 'none'; script-src '%s'; style-src '%s'; "
+            "img-src data:; base-uri 'none'; form-action 'none'\">\n"
+            "<meta name=\"generator\" content=\"graveyard\">\n<title>",
+            page_js_hash, page_css_hash);
+    page_html_text(f, p->title, strlen(p->title));
+    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n", page_css);
+    fputs("<header><h1>", f);
+    page_html_text(f, p->title, strlen(p->title));
+    fputs("</h1>", f);
+    if (p->subtitle != NULL) {
+        fputs("<p class=\"sub\">", f);
+        page_html_text(f, p->subtitle, strlen(p->subtitle));
+        fputs("</p>", f);
+    }
+    fputs("</header>\n<main id=\"app\"><noscript><p>The grid needs "
+          "JavaScript; the report below does not.</p></noscript></main>\n"
+          "<section id=\"report\">\n",
+          f);
+    if (p->md != NULL)
+        render_md_html(f, p->md, p->md_len, p->names, p->nrows, p->md_image,
+                       p->svg, p->svg_len);
+    fputs("</section>\n<script type=\"application/json\" id=\"gy-data\">",
+          f);
+    rc = data_block(f, &t, p);
+    fprintf(f, "</script>\n<script>%s</script>\n</body>\n</html>\n",
+            page_js);
+    strtab_free(&t);
+    return rc != 0 || ferror(f) ? -1 : 0;
+}

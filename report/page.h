@@ -1,0 +1,90 @@
+/*
+ * page.h - the graveyard page: REPORT.html, COMPARE.html and THINK.html,
+ * one self-contained file each (HTML, CSS and JavaScript inline, no
+ * request of any kind), to open every answer behind a grid cell.
+ *
+ * The page shows what the grader computed and nothing it computes itself:
+ * each cell's facts (bury.h's grader_bury_cells: right, dead, ghost,
+ * tombstone, rose again, cut off, looped, error), the overlay grid
+ * (compare.h) and the report's own Markdown, turned into HTML here
+ * (mdhtml.c) so that its tables are REPORT.md's, figure for figure. The
+ * script (report/assets/page.js) only draws, filters and sorts.
+ *
+ * Every string from outside (replies, question texts, ids, names) is
+ * written as JSON inside a data block, with '<', '>' and '&' escaped so
+ * that nothing in it can close the block, and the script puts it on the
+ * page as text, never as markup. A Content-Security-Policy allows only the
+ * page's own script and style (by hash) and no request at all.
+ * docs/page.md describes the page and the data's format.
+ */
+#ifndef REPORT_PAGE_H
+#define REPORT_PAGE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../grader/grader.h"
+
+/* One run's rungs, in the grid's row order: rungs[i] read with
+ * GRADER_READ_KEEP, facts[i * nq + q] its cells (grader_bury_cells). */
+struct page_run {
+    const char *label;
+    const struct grader_rung *const *rungs;
+    const uint16_t *facts;
+};
+
+struct page {
+    const char *kind;     /* "report", "compare" or "think" */
+    const char *title;    /* the page's heading */
+    const char *subtitle; /* one line: the run's settings; may be NULL */
+    const struct grader_qset *qs;
+    size_t nq;                /* grader_qset_count(qs) */
+    const char *const *names; /* the grid's rows: rung names */
+    const int *side;          /* per row: 1 for a side rung; may be NULL */
+    size_t nrows;
+    const struct page_run *runs;
+    size_t nruns;
+    const uint32_t *order; /* the grid's columns, ncols question indexes */
+    size_t ncols;
+    /* the overlay grid: cells[i * ncols + j] (enum grader_cell) and its
+     * marks (enum grader_mark) for row i and question order[j] */
+    const uint8_t *cells, *marks;
+    const char *const *qtext; /* per question index, NULL unknown; the
+                                 array itself may be NULL */
+    const char *qnote;        /* where the question texts came from */
+    const char *md;           /* the report's Markdown, shown below */
+    size_t md_len;
+    const char *md_image;     /* md's image replaced by svg (pareto.svg) */
+    const char *svg;          /* that picture, inline; may be NULL */
+    size_t svg_len;
+};
+
+/* Render the whole page. 0, or -1 out of memory. */
+int render_page(FILE *f, const struct page *p);
+
+/* Markdown of the reports' own subset (headings, paragraphs, tables,
+ * bullets, images, **bold**, `code`, backslash escapes and entities) as
+ * HTML. A table row whose first cell is a rung in names links to the
+ * grid's filter of its deaths (#f=dead&r=NAME; under a "First deaths"
+ * heading, its tombstones); a bullet that opens with a bold question id
+ * links to that question. The first-level heading is left out (the page
+ * has its own), the image named image is replaced by svg, any other image
+ * is left out (the grid stands for the cover). */
+void render_md_html(FILE *f, const char *md, size_t len,
+                    const char *const *names, size_t nnames,
+                    const char *image, const char *svg, size_t svg_len);
+
+/* HTML text: & < > " ' as entities; bytes that are not UTF-8 as U+FFFD. */
+void page_html_text(FILE *f, const char *s, size_t len);
+
+/* A JSON string safe inside a <script> data block: '<', '>', '&', U+2028
+ * and U+2029 as \u escapes, control characters escaped, bytes that are
+ * not UTF-8 as U+FFFD. */
+void page_json_string(FILE *f, const char *s, size_t len);
+
+/* The script and style, and their CSP hashes ("sha256-..."), embedded by
+ * the build from report/assets/ (assets/embed.c). */
+extern const char page_js[], page_css[];
+extern const char page_js_hash[], page_css_hash[];
+
+#endif

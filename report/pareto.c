@@ -1,0 +1,478 @@
+/*
+ * pareto.c - the speed-accuracy picture (pareto.svg): "which file should
+ * I run?".
+ *
+ * Two panels, each rung a point: x the % of the reference's bytes (left)
+ * or the median decode tok/s (right), y the accuracy with its Wilson 95 %
+ * interval as a bar. The Pareto front joins the rungs no other rung beats
+ * on both counts; side rungs are hollow diamonds; the reference is dark.
+ * Under the panels, the study's "which one?" in words. Every figure and
+ * every choice comes from the grader (ladder.h: grader_ladder_pick); this
+ * file places them. The geometry is fixed here and in docs/report.md so
+ * that a test can put each point where the figures say and look there.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "render.h"
+
+#define PANEL_W 420
+#define PANEL_H 300
+#define PAD_L   64 /* y ticks and label */
+#define PAD_R   28
+#define TOP     64 /* title and panel titles */
+#define BOTTOM  56 /* x ticks and label */
+#define CHAR_W  6.6 /* px a character at font-size 11 */
+#define LINE_H  18
+#define WORDS_W 118 /* characters a line of words under the panels */
+#define MAX_LABELS 140
+
+struct box {
+    double x0, y0, x1, y1;
+};
+
+struct panel {
+    FILE *f;
+    int speed;       /* 0: % of bytes, 1: decode tok/s */
+    double x0;       /* left edge of the plot */
+    double xmin, xmax, xstep;
+    double ymin, ymax, ystep;
+    struct box taken[MAX_LABELS];
+    size_t ntaken;
+};
+
+static void xml(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else if (*s == '"')
+            fputs("&quot;", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+static int known(const struct grader_figures *fg, int speed)
+{
+    return speed ? fg->line->sum.median_tps >= 0 : fg->pct_bytes >= 0;
+}
+
+static double xval(const struct grader_figures *fg, int speed)
+{
+    return speed ? fg->line->sum.median_tps : fg->pct_bytes;
+}
+
+/* A round step giving at most 8 ticks over span. */
+static double nice_step(double span)
+{
+    static const double m[] = {1, 2, 5};
+    double p = 1e-3;
+    int i;
+
+    for (;; p *= 10)
+        for (i = 0; i < 3; i++)
+            if (span / (m[i] * p) <= 8)
+                return m[i] * p;
+}
+
+static double px(const struct panel *pn, double v)
+{
+    return pn->x0 + (v - pn->xmin) / (pn->xmax - pn->xmin) * PANEL_W;
+}
+
+static double py(const struct panel *pn, double acc_pct)
+{
+    return TOP + (pn->ymax - acc_pct) / (pn->ymax - pn->ymin) * PANEL_H;
+}
+
+/* The y range: every point within 20 points of the reference, and the
+ * top of every interval; points further down sit on the floor, marked. */
+static void y_range(const struct grader_ladder *l, size_t n, double *lo,
+                    double *hi)
+{
+    double ref = l->rungs[0].acc * 100, a, b;
+    size_t p;
+
+    *lo = 100;
+    *hi = 0;
+    for (p = 0; p < n; p++) {
+        const struct grader_figures *fg = grader_ladder_point(l, p);
+        a = fg->acc_lo * 100;
+        b = fg->acc_hi * 100;
+        if (fg->acc * 100 >= ref - 20 && a < *lo)
+            *lo = a;
+        if (b > *hi)
+            *hi = b;
+    }
+    *lo = floor((*lo - 1) / 5) * 5;
+    *hi = ceil((*hi + 0.5) / 5) * 5;
+    if (*lo < 0)
+        *lo = 0;
+    if (*hi > 100)
+        *hi = 100;
+    if (*hi - *lo < 10)
+        *lo = *hi - 10 < 0 ? 0 : *hi - 10;
+}
+
+static void x_range(const struct grader_ladder *l, size_t n, int speed,
+                    double *lo, double *hi, double *step)
+{
+    double mn = 1e300, mx = -1e300, v, span;
+    size_t p;
+
+    for (p = 0; p < n; p++) {
+        const struct grader_figures *fg = grader_ladder_point(l, p);
+        if (!known(fg, speed))
+            continue;
+        v = xval(fg, speed);
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+    }
+    span = mx - mn > 0 ? mx - mn : (mx > 0 ? mx : 1);
+    /* a margin each side for the labels; ticks fall on round values */
+    *lo = mn - span * 0.08;
+    *hi = mx + span * 0.1;
+    if (*lo < 0)
+        *lo = 0;
+    *step = nice_step(*hi - *lo);
+}
+
+static void axes(struct panel *pn, const char *title, const char *xlabel)
+{
+    FILE *f = pn->f;
+    double v;
+
+    fprintf(f,
+            "<text x=\"%.1f\" y=\"%d\" font-size=\"13\" "
+            "font-weight=\"bold\">",
+            pn->x0, TOP - 14);
+    xml(f, title);
+    fputs("</text>\n", f);
+    fprintf(f,
+            "<rect x=\"%.1f\" y=\"%d\" width=\"%d\" height=\"%d\" "
+            "fill=\"#fbfaf7\" stroke=\"#b9bcc2\"/>\n",
+            pn->x0, TOP, PANEL_W, PANEL_H);
+    for (v = ceil(pn->ymin / pn->ystep - 1e-9) * pn->ystep;
+         v <= pn->ymax + 1e-9; v += pn->ystep) {
+        double y = py(pn, v);
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                "stroke=\"#e6e7ea\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+                pn->x0, y, pn->x0 + PANEL_W, y, pn->x0 - 6, y + 4, v);
+    }
+    for (v = ceil(pn->xmin / pn->xstep - 1e-9) * pn->xstep;
+         v <= pn->xmax + 1e-9; v += pn->xstep) {
+        double x = px(pn, v);
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                "stroke=\"#e6e7ea\"/>"
+                "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+                x, TOP, x, TOP + PANEL_H, x, TOP + PANEL_H + 16, v);
+    }
+    fprintf(f,
+            "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+            pn->x0 + PANEL_W / 2.0, TOP + PANEL_H + 36);
+    xml(f, xlabel);
+    fputs("</text>\n", f);
+    fprintf(f,
+            "<text transform=\"translate(%.1f %d) rotate(-90)\" "
+            "text-anchor=\"middle\">right, %% of questions (95 %% CI)"
+            "</text>\n",
+            pn->x0 - 44, TOP + PANEL_H / 2);
+}
+
+static int overlaps(const struct panel *pn, struct box b)
+{
+    size_t i;
+
+    if (b.x0 < pn->x0 + 2 || b.x1 > pn->x0 + PANEL_W - 2 || b.y0 < TOP + 2 ||
+        b.y1 > TOP + PANEL_H - 2)
+        return 1;
+    for (i = 0; i < pn->ntaken; i++) {
+        const struct box *t = &pn->taken[i];
+        if (b.x0 < t->x1 && t->x0 < b.x1 && b.y0 < t->y1 && t->y0 < b.y1)
+            return 1;
+    }
+    return 0;
+}
+
+static void take(struct panel *pn, struct box b)
+{
+    if (pn->ntaken < MAX_LABELS)
+        pn->taken[pn->ntaken++] = b;
+}
+
+/* A point's name beside it: the first free place of a few, else the
+ * first. */
+static void label(struct panel *pn, double x, double y, const char *s,
+                  int bold)
+{
+    static const double dx[] = {9, -9, 0, 0, 9, 9, -9, -9, 22, -22};
+    static const double dy[] = {4, 4, -10, 18, -8, 14, -8, 14, 4, 4};
+    double w = CHAR_W * (double)strlen(s) + (bold ? 6 : 0);
+    size_t k, pick = 0;
+    struct box b = {0, 0, 0, 0};
+
+    for (k = 0; k < sizeof(dx) / sizeof(dx[0]); k++) {
+        double lx = dx[k] > 0 ? x + dx[k] : dx[k] < 0 ? x + dx[k] - w : x - w / 2;
+        b = (struct box){lx, y + dy[k] - 10, lx + w, y + dy[k] + 2};
+        if (!overlaps(pn, b)) {
+            pick = k;
+            break;
+        }
+    }
+    if (k == sizeof(dx) / sizeof(dx[0])) {
+        double lx = x + dx[0];
+        b = (struct box){lx, y + dy[0] - 10, lx + w, y + dy[0] + 2};
+        pick = 0;
+    }
+    take(pn, b);
+    fprintf(pn->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\"%s>",
+            b.x0, y + dy[pick], bold ? " font-weight=\"bold\"" : "");
+    xml(pn->f, s);
+    fputs("</text>\n", pn->f);
+}
+
+/* The front: its points joined from left to right. */
+static void front(struct panel *pn, const struct grader_ladder *l, size_t n,
+                  uint64_t set)
+{
+    size_t order[128], m = 0, i, j;
+
+    for (i = 0; i < n && i < 64; i++)
+        if (set & (1ULL << i))
+            order[m++] = i;
+    for (i = 1; i < m; i++)
+        for (j = i; j > 0 &&
+                    xval(grader_ladder_point(l, order[j - 1]), pn->speed) >
+                        xval(grader_ladder_point(l, order[j]), pn->speed);
+             j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    if (m < 2)
+        return;
+    fprintf(pn->f,
+            "<polyline data-front=\"%s\" fill=\"none\" stroke=\"#2e2f33\" "
+            "stroke-width=\"1.5\" stroke-dasharray=\"5 3\" points=\"",
+            pn->speed ? "speed" : "bytes");
+    for (i = 0; i < m; i++) {
+        const struct grader_figures *fg = grader_ladder_point(l, order[i]);
+        double y = fg->acc * 100 < pn->ymin ? pn->ymin : fg->acc * 100;
+        fprintf(pn->f, "%s%.1f,%.1f", i ? " " : "",
+                px(pn, xval(fg, pn->speed)), py(pn, y));
+    }
+    fputs("\"/>\n", pn->f);
+}
+
+static void point(struct panel *pn, const struct grader_ladder *l,
+                  const struct grader_pick *pk, size_t p, const char *name)
+{
+    const struct grader_figures *fg = grader_ladder_point(l, p);
+    int side = p >= l->chain.nrungs;
+    int on = ((pn->speed ? pk->speed_front : pk->bytes_front) >> p) & 1;
+    int chosen = (long)p == (pn->speed ? pk->fastest : pk->smallest);
+    double x = px(pn, xval(fg, pn->speed)), acc = fg->acc * 100;
+    double lo = fg->acc_lo * 100, hi = fg->acc_hi * 100, y;
+    const char *fill = p == 0 ? REPORT_DEAD : side ? "#ffffff" : REPORT_MARIGOLD;
+    char text[160], a[FMT_SIZE];
+
+    if (acc < pn->ymin) {
+        /* far below the others: on the floor, pointing down */
+        y = TOP + PANEL_H - 8;
+        fprintf(pn->f,
+                "<path data-rung=\"%s\" data-below=\"1\" d=\"M%.1f %.1f "
+                "l-6 -8 h12 z\" fill=\"%s\" stroke=\"#2e2f33\"/>\n",
+                name, x, y + 4, fill);
+        snprintf(text, sizeof(text), "%s %s %% \xe2\x86\x93", name,
+                 fmt_1(a, acc));
+        take(pn, (struct box){x - 7, y - 5, x + 7, y + 5});
+        label(pn, x, y - 4, text, chosen);
+        return;
+    }
+    y = py(pn, acc);
+    lo = lo < pn->ymin ? pn->ymin : lo;
+    hi = hi > pn->ymax ? pn->ymax : hi;
+    fprintf(pn->f,
+            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+            "stroke=\"%s\" stroke-width=\"2\" stroke-opacity=\"0.55\"/>\n",
+            x, py(pn, lo), x, py(pn, hi), side ? REPORT_VIOLET : "#5b5f66");
+    if (side)
+        fprintf(pn->f,
+                "<path data-rung=\"%s\" data-cx=\"%.1f\" data-cy=\"%.1f\" "
+                "d=\"M%.1f %.1f l6 6 l-6 6 l-6 -6 z\" fill=\"%s\" "
+                "stroke=\"%s\" stroke-width=\"2\"/>\n",
+                name, x, y, x, y - 6, fill, REPORT_VIOLET);
+    else
+        fprintf(pn->f,
+                "<circle data-rung=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
+                "fill=\"%s\" stroke=\"#2e2f33\" stroke-width=\"1.2\"/>\n",
+                name, x, y, fill);
+    if (on || chosen)
+        fprintf(pn->f,
+                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"none\" "
+                "stroke=\"#2e2f33\" stroke-width=\"1.2\"/>\n",
+                x, y, chosen ? 11 : 8);
+    take(pn, (struct box){x - 7, y - 7, x + 7, y + 7});
+    label(pn, x, y, name, chosen);
+}
+
+static void draw_panel(FILE *f, const struct grader_ladder *l,
+                       const struct grader_pick *pk, const char *const *names,
+                       int speed, double x0)
+{
+    struct panel pn;
+    size_t n = pk->npoints, p;
+
+    memset(&pn, 0, sizeof(pn));
+    pn.f = f;
+    pn.speed = speed;
+    pn.x0 = x0;
+    x_range(l, n, speed, &pn.xmin, &pn.xmax, &pn.xstep);
+    y_range(l, n, &pn.ymin, &pn.ymax);
+    pn.ystep = nice_step(pn.ymax - pn.ymin);
+    fprintf(f, "<g data-panel=\"%s\" data-xmin=\"%g\" data-xmax=\"%g\" "
+               "data-ymin=\"%g\" data-ymax=\"%g\" data-x0=\"%.1f\" "
+               "data-y0=\"%d\" data-w=\"%d\" data-h=\"%d\">\n",
+            speed ? "speed" : "bytes", pn.xmin, pn.xmax, pn.ymin, pn.ymax,
+            x0, TOP, PANEL_W, PANEL_H);
+    axes(&pn, speed ? "Right against decode speed" : "Right against file size",
+         speed ? "median decode tok/s on this GPU"
+               : "% of the reference's bytes");
+    front(&pn, l, n, speed ? pk->speed_front : pk->bytes_front);
+    /* points with the reference last, on top */
+    for (p = n; p-- > 0;)
+        if (known(grader_ladder_point(l, p), speed))
+            point(&pn, l, pk, p, names[p]);
+    fputs("</g>\n", f);
+}
+
+/* Words wrapped into lines of at most WORDS_W characters (UTF-8 counted
+ * as bytes: a little short, never long). */
+static size_t wrap(FILE *f, const char *s, double x, double y)
+{
+    size_t lines = 0, len = strlen(s), start = 0;
+
+    while (start < len) {
+        size_t end = start + WORDS_W < len ? start + WORDS_W : len, cut = end;
+        if (end < len)
+            for (cut = end; cut > start && s[cut] != ' '; cut--)
+                ;
+        if (cut == start)
+            cut = end;
+        if (f != NULL) {
+            char line[WORDS_W + 8];
+            snprintf(line, sizeof(line), "%.*s", (int)(cut - start), s + start);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x,
+                    y + (double)lines * LINE_H);
+            xml(f, line);
+            fputs("</text>\n", f);
+        }
+        lines++;
+        start = cut < len && s[cut] == ' ' ? cut + 1 : cut;
+    }
+    return lines;
+}
+
+void render_pareto(FILE *f, const char *title, const struct grader_ladder *l,
+                   const struct grader_pick *pk, const char *const *names)
+{
+    char words[1300], why[600] = "";
+    int bytes = pk->npoints - pk->no_bytes >= 2 &&
+                grader_ladder_point(l, 0)->pct_bytes >= 0;
+    int speed = pk->npoints - pk->no_speed >= 2 &&
+                grader_ladder_point(l, 0)->line->sum.median_tps >= 0;
+    int panels = bytes + speed;
+    double width = (panels ? panels : 1) * (PAD_L + PANEL_W + PAD_R) + 16;
+    double y;
+    size_t lines;
+
+    memcpy(words, "Which one? ", 12);
+    render_pick_words(words + 11, sizeof(words) - 11, l, pk, names);
+    if (!bytes)
+        snprintf(why, sizeof(why),
+                 "No file-size panel: the folder gives no bytes for %s "
+                 "(ladder.tsv or rows/*.done). ",
+                 grader_ladder_point(l, 0)->pct_bytes < 0 ? "the reference"
+                                                          : "enough rungs");
+    if (!speed)
+        snprintf(why + strlen(why), sizeof(why) - strlen(why),
+                 "No speed panel: %s no decode speed (decode_tps).",
+                 grader_ladder_point(l, 0)->line->sum.median_tps < 0
+                     ? "the reference's rows give"
+                     : "too few rungs' rows give");
+    lines = wrap(NULL, words, 0, 0) + (why[0] ? wrap(NULL, why, 0, 0) : 0);
+    y = (panels ? TOP + PANEL_H + BOTTOM : TOP) + 12;
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+            "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+            "font-family=\"sans-serif\" font-size=\"12\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
+            "<text x=\"16\" y=\"24\" font-size=\"15\">",
+            width, y + (double)lines * LINE_H + 8, width,
+            y + (double)lines * LINE_H + 8);
+    xml(f, title);
+    fputs("</text>\n", f);
+    if (bytes)
+        draw_panel(f, l, pk, names, 0, PAD_L);
+    if (speed)
+        draw_panel(f, l, pk, names, 1,
+                   PAD_L + (bytes ? PAD_L + PANEL_W + PAD_R : 0));
+    y += LINE_H * (double)wrap(f, words, 16, y);
+    if (why[0])
+        wrap(f, why, 16, y);
+    fputs("</svg>\n", f);
+}
+
+void render_pick_words(char *out, size_t size, const struct grader_ladder *l,
+                       const struct grader_pick *pk, const char *const *names)
+{
+    const struct grader_figures *ref = grader_ladder_point(l, 0), *s, *q;
+    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+    size_t len;
+
+    snprintf(out, size,
+             "Within the noise means the rung's change against %s has a "
+             "paired 95 %% interval that includes zero. ",
+             names[0]);
+    len = strlen(out);
+    if (pk->smallest < 0) {
+        snprintf(out + len, size - len, "File sizes are not known. ");
+    } else if (pk->smallest == 0) {
+        snprintf(out + len, size - len,
+                 "No smaller file stays within the noise: each one loses "
+                 "answers beyond its interval. ");
+    } else {
+        s = grader_ladder_point(l, (size_t)pk->smallest);
+        snprintf(out + len, size - len,
+                 "The smallest file within the noise: %s, %s %% of the "
+                 "bytes, %s right against %s's %s. ",
+                 names[pk->smallest], fmt_1(a, s->pct_bytes),
+                 fmt_count(b, (long long)s->line->sum.right), names[0],
+                 fmt_count(c, (long long)ref->line->sum.right));
+    }
+    len = strlen(out);
+    if (pk->fastest < 0) {
+        snprintf(out + len, size - len, "Decode speeds are not known.");
+    } else if (pk->fastest == 0) {
+        snprintf(out + len, size - len,
+                 "No faster file stays within the noise.");
+    } else {
+        q = grader_ladder_point(l, (size_t)pk->fastest);
+        snprintf(out + len, size - len,
+                 "The fastest within the noise: %s, %s tok/s (%s\xc3\x97 "
+                 "%s's), %s right.",
+                 names[pk->fastest], fmt_1(a, q->line->sum.median_tps),
+                 fmt_2(b, q->speed_x), names[0],
+                 fmt_count(c, (long long)q->line->sum.right));
+    }
+}
