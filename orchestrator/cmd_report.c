@@ -345,7 +345,7 @@ static void join_names(char *const *names, size_t n, char *out, size_t size)
 
 static const char compare_help[] =
     "usage: graveyard compare RUNDIR RUNDIR... [--rungs REF,RUNG,...]\n"
-    "                         [--labels A,B,...] [--out DIR]\n"
+    "                         [--labels A,B,...] [--out DIR] [--no-html]\n"
     "\n"
     "The same ladder run on several GPUs or machines, question by question.\n"
     "Each run is buried against its own reference. Per rung: right and\n"
@@ -361,9 +361,12 @@ static const char compare_help[] =
     "                 ladder.json, else its graveyard.json)\n"
     "  --labels LIST  a name per run for the tables (default: each run's\n"
     "                 GPU when they differ, else the folder names)\n"
-    "  --out DIR      also write COMPARE.md, compare.json and compare.svg\n"
+    "  --out DIR      also write COMPARE.md, compare.json, compare.svg\n"
     "                 (marigold right on every run, grey wrong on every\n"
-    "                 run, violet where the runs disagree)\n"
+    "                 run, violet where the runs disagree) and\n"
+    "                 COMPARE.html, the overlay as a page whose cells open\n"
+    "                 every run's answers (docs/page.md)\n"
+    "  --no-html      leave COMPARE.html out\n"
     "\n"
     "example: graveyard compare runs/t4 runs/l4 --labels T4,L4 --out cmp\n"
     "Exit status: 0 ok, 1 a file could not be written, 2 bad input.\n";
@@ -510,7 +513,8 @@ static int files_check(const char *cmd, const struct grader_meta *m,
  * the exit status; what was opened is the caller's to close. */
 static int compare_open(const char **pos, size_t npos, const char *rungs,
                         char **label, struct rundir_run *runs, size_t *nruns,
-                        struct rungset *s, struct grader_meta **metas)
+                        struct rungset *s, struct grader_meta **metas,
+                        unsigned flags)
 {
     char note[800];
     size_t k, i, nrungs;
@@ -530,7 +534,7 @@ static int compare_open(const char **pos, size_t npos, const char *rungs,
         return rc;
     for (k = 0; k < *nruns; k++)
         if ((rc = rungset_load("compare", s, runs[k].dir,
-                               (const char **)runs[k].chain, nrungs, 0)))
+                               (const char **)runs[k].chain, nrungs, flags)))
             return rc;
     *metas = calloc(*nruns * nrungs, sizeof(**metas));
     if (*metas == NULL)
@@ -550,9 +554,12 @@ static int compare_open(const char **pos, size_t npos, const char *rungs,
  * memory (written by the caller once all three are whole). 0, or -1 out
  * of memory. */
 static int compare_files(const struct render_compare *rc_,
-                         const struct grader_compare *c, struct out *outs,
-                         uint8_t **marks)
+                         const struct grader_compare *c,
+                         const struct rungset *s, struct out *outs,
+                         uint8_t **marks, int html)
 {
+    struct page_doc doc;
+
     if (out_open(&outs[0], "COMPARE.md") != 0 ||
         out_open(&outs[1], "compare.json") != 0 ||
         out_open(&outs[2], "compare.svg") != 0 ||
@@ -563,26 +570,37 @@ static int compare_files(const struct render_compare *rc_,
     grader_grid_marks(c->cells, c->nrungs, c->nq, *marks);
     render_cover(outs[2].f, "graveyard compare: the runs overlaid", rc_->names,
                  c->nrungs, c->nruns, c->nq, c->cells, *marks);
-    return out_close(&outs[2], 0) != 0 ? -1 : 0;
+    if (out_close(&outs[2], 0) != 0)
+        return -1;
+    doc = (struct page_doc){outs[0].p, outs[0].len, NULL, NULL, 0};
+    if (html && (out_open(&outs[3], "COMPARE.html") != 0 ||
+                 out_close(&outs[3],
+                           pages_compare(outs[3].f, rc_, s->r, &doc)) != 0))
+        return -1;
+    return 0;
 }
 
 /* compare's lines on stdout, and with --out its three files, each
  * rendered whole before anything is written. The exit status. */
 static int compare_write(const struct render_compare *rc_,
-                         const struct grader_compare *c, const char *out_dir)
+                         const struct grader_compare *c,
+                         const struct rungset *s, const char *out_dir,
+                         int html)
 {
-    struct out outs[3] = {{0}, {0}, {0}}, lines = {0};
+    struct out outs[4] = {{0}, {0}, {0}, {0}}, lines = {0};
     uint8_t *marks = NULL;
     int rc;
 
     if (out_open(&lines, "-") != 0 ||
         out_close(&lines, render_compare_lines(lines.f, rc_)) != 0 ||
-        (out_dir != NULL && compare_files(rc_, c, outs, &marks) != 0))
+        (out_dir != NULL &&
+         compare_files(rc_, c, s, outs, &marks, html) != 0))
         rc = oom("compare");
     else if ((rc = write_stdout("compare", lines.p, lines.len)) == EXIT_OK)
-        rc = out_dir ? write_all("compare", out_dir, outs, 3) : EXIT_OK;
+        rc = out_dir ? write_all("compare", out_dir, outs, html ? 4 : 3)
+                     : EXIT_OK;
     free(marks);
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < 4; i++)
         out_free(&outs[i]);
     out_free(&lines);
     return rc;
@@ -592,10 +610,12 @@ int cmd_compare(int argc, char **argv)
 {
     const char *pos[GRADER_MAX_RUNS + 1], *rungs = NULL, *label_list = NULL,
                                           *out_dir = NULL;
+    int no_html = 0;
     const struct cli_flag flags[] = {
         {"--rungs", &rungs, NULL, NULL, NULL, 0},
         {"--labels", &label_list, NULL, NULL, NULL, 0},
         {"--out", &out_dir, NULL, NULL, NULL, 0},
+        {"--no-html", NULL, &no_html, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct rundir_run runs[GRADER_MAX_RUNS];
     char *label[GRADER_MAX_RUNS], note[800];
@@ -626,8 +646,8 @@ int cmd_compare(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    if ((rc = compare_open(pos, npos, rungs, label, runs, &nruns, &s,
-                           &metas)) != 0)
+    if ((rc = compare_open(pos, npos, rungs, label, runs, &nruns, &s, &metas,
+                           out_dir && !no_html ? GRADER_READ_KEEP : 0)) != 0)
         goto done;
     nrungs = runs[0].nchain;
     if (grader_compare(s.qs, s.r, nruns, nrungs, 0, &c, &err) != 0) {
@@ -647,7 +667,7 @@ int cmd_compare(int argc, char **argv)
                                  runs[0].chain, note, sizeof(note));
     builds_check("compare", runs, nruns, note, sizeof(note));
     rc_.files_note = note;
-    rc = compare_write(&rc_, &c, out_dir);
+    rc = compare_write(&rc_, &c, &s, out_dir, !no_html);
 done:
     if (have_c)
         grader_compare_release(&c);
@@ -665,6 +685,7 @@ done:
 static const char think_help[] =
     "usage: graveyard think OFF_DIR ON_DIR [--rungs REF,RUNG,...] [--out "
     "DIR]\n"
+    "                       [--no-html]\n"
     "\n"
     "The same rungs with thinking off (OFF_DIR) and on (ON_DIR), question\n"
     "by question; each pass is buried against its own reference. Per rung:\n"
@@ -675,7 +696,10 @@ static const char think_help[] =
     "Prints one JSON line per rung.\n"
     "  --rungs LIST  the rungs, reference first (default: ON_DIR's chain,\n"
     "                from its ladder.json or graveyard.json)\n"
-    "  --out DIR     also write THINK.md and think.json\n"
+    "  --out DIR     also write THINK.md, think.json and THINK.html (the\n"
+    "                two passes overlaid, violet where they disagree; a\n"
+    "                cell opens both passes' answers: docs/page.md)\n"
+    "  --no-html     leave THINK.html out\n"
     "\n"
     "example: graveyard think runs/t4 runs/t4-think --out runs/t4-think\n"
     "Exit status: 0 ok, 1 a file could not be written, 2 bad input.\n";
@@ -700,9 +724,11 @@ static int think_order(const struct rundir_run *off,
 
 /* think's lines on stdout, and with --out THINK.md and think.json, each
  * rendered whole before anything is written. The exit status. */
-static int think_write(const struct render_think *t, const char *out_dir)
+static int think_write(const struct render_think *t, const struct rungset *s,
+                       const char *out_dir, int html)
 {
-    struct out outs[2] = {{0}, {0}}, lines = {0};
+    struct out outs[3] = {{0}, {0}, {0}}, lines = {0};
+    struct page_doc doc;
     int rc;
 
     if (out_open(&lines, "-") != 0 ||
@@ -711,11 +737,17 @@ static int think_write(const struct render_think *t, const char *out_dir)
          (out_open(&outs[0], "THINK.md") != 0 ||
           out_open(&outs[1], "think.json") != 0 ||
           out_close(&outs[0], render_think_md(outs[0].f, t)) != 0 ||
-          out_close(&outs[1], render_think_json(outs[1].f, t)) != 0)))
+          out_close(&outs[1], render_think_json(outs[1].f, t)) != 0 ||
+          (doc = (struct page_doc){outs[0].p, outs[0].len, NULL, NULL, 0},
+           html && (out_open(&outs[2], "THINK.html") != 0 ||
+                    out_close(&outs[2],
+                              pages_think(outs[2].f, t, s->qs, s->r,
+                                          s->r + t->n, &doc)) != 0)))))
         rc = oom("think");
     else if ((rc = write_stdout("think", lines.p, lines.len)) == EXIT_OK)
-        rc = out_dir ? write_all("think", out_dir, outs, 2) : EXIT_OK;
-    for (size_t i = 0; i < 2; i++)
+        rc = out_dir ? write_all("think", out_dir, outs, html ? 3 : 2)
+                     : EXIT_OK;
+    for (size_t i = 0; i < 3; i++)
         out_free(&outs[i]);
     out_free(&lines);
     return rc;
@@ -724,9 +756,12 @@ static int think_write(const struct render_think *t, const char *out_dir)
 int cmd_think(int argc, char **argv)
 {
     const char *pos[2], *rungs = NULL, *out_dir = NULL;
-    const struct cli_flag flags[] = {{"--rungs", &rungs, NULL, NULL, NULL, 0},
-                                     {"--out", &out_dir, NULL, NULL, NULL, 0},
-                                     {NULL, NULL, NULL, NULL, NULL, 0}};
+    int no_html = 0;
+    const struct cli_flag flags[] = {
+        {"--rungs", &rungs, NULL, NULL, NULL, 0},
+        {"--out", &out_dir, NULL, NULL, NULL, 0},
+        {"--no-html", NULL, &no_html, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
     struct rundir_run off = {0}, on = {0};
     struct grader_think_line *tl = NULL;
     struct grader_meta *metas = NULL;
@@ -762,9 +797,9 @@ int cmd_think(int argc, char **argv)
     n = on.nchain;
     if ((rc = check_names("think", (const char **)on.chain, n)) ||
         (rc = rungset_load("think", &s, off.dir, (const char **)on.chain, n,
-                           0)) ||
-        (rc =
-             rungset_load("think", &s, on.dir, (const char **)on.chain, n, 0)))
+                           out_dir && !no_html ? GRADER_READ_KEEP : 0)) ||
+        (rc = rungset_load("think", &s, on.dir, (const char **)on.chain, n,
+                           out_dir && !no_html ? GRADER_READ_KEEP : 0)))
         goto done;
     if ((tl = calloc(n, sizeof(*tl))) == NULL) {
         rc = oom("think");
@@ -797,7 +832,7 @@ int cmd_think(int argc, char **argv)
     t.on = &on;
     t.lines = tl;
     t.n = n;
-    rc = think_write(&t, out_dir);
+    rc = think_write(&t, &s, out_dir, !no_html);
 done:
     free(tl);
     free(metas);
