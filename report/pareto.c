@@ -18,15 +18,16 @@
 #include "fmt.h"
 #include "render.h"
 
-#define PANEL_W 420
+#define PANEL_W 880
 #define PANEL_H 300
 #define PAD_L   64 /* y ticks and label */
 #define PAD_R   28
-#define TOP     64 /* title and panel titles */
+#define TOP     64 /* title and the first panel's title */
+#define GAP_Y   40 /* between one panel's x label and the next's title */
 #define BOTTOM  56 /* x ticks and label */
-#define CHAR_W  6.6 /* px a character at font-size 11 */
+#define CHAR_W  7.2 /* px a character at font-size 11, a little over */
 #define LINE_H  18
-#define WORDS_W 118 /* characters a line of words under the panels */
+#define WORDS_W 140 /* characters a line of words under the panels */
 #define MAX_LABELS 140
 
 struct box {
@@ -36,7 +37,7 @@ struct box {
 struct panel {
     FILE *f;
     int speed;       /* 0: % of bytes, 1: decode tok/s */
-    double x0;       /* left edge of the plot */
+    double x0, y0;   /* left and top edges of the plot */
     double xmin, xmax, xstep;
     double ymin, ymax, ystep;
     struct box taken[MAX_LABELS];
@@ -89,7 +90,7 @@ static double px(const struct panel *pn, double v)
 
 static double py(const struct panel *pn, double acc_pct)
 {
-    return TOP + (pn->ymax - acc_pct) / (pn->ymax - pn->ymin) * PANEL_H;
+    return pn->y0 + (pn->ymax - acc_pct) / (pn->ymax - pn->ymin) * PANEL_H;
 }
 
 /* The y range: every point within 20 points of the reference, and the
@@ -150,15 +151,15 @@ static void axes(struct panel *pn, const char *title, const char *xlabel)
     double v;
 
     fprintf(f,
-            "<text x=\"%.1f\" y=\"%d\" font-size=\"13\" "
+            "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" "
             "font-weight=\"bold\">",
-            pn->x0, TOP - 14);
+            pn->x0, pn->y0 - 14);
     xml(f, title);
     fputs("</text>\n", f);
     fprintf(f,
-            "<rect x=\"%.1f\" y=\"%d\" width=\"%d\" height=\"%d\" "
+            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
             "fill=\"#fbfaf7\" stroke=\"#b9bcc2\"/>\n",
-            pn->x0, TOP, PANEL_W, PANEL_H);
+            pn->x0, pn->y0, PANEL_W, PANEL_H);
     for (v = ceil(pn->ymin / pn->ystep - 1e-9) * pn->ystep;
          v <= pn->ymax + 1e-9; v += pn->ystep) {
         double y = py(pn, v);
@@ -172,29 +173,29 @@ static void axes(struct panel *pn, const char *title, const char *xlabel)
          v <= pn->xmax + 1e-9; v += pn->xstep) {
         double x = px(pn, v);
         fprintf(f,
-                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                 "stroke=\"#e6e7ea\"/>"
-                "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
-                x, TOP, x, TOP + PANEL_H, x, TOP + PANEL_H + 16, v);
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+                x, pn->y0, x, pn->y0 + PANEL_H, x, pn->y0 + PANEL_H + 16, v);
     }
     fprintf(f,
-            "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
-            pn->x0 + PANEL_W / 2.0, TOP + PANEL_H + 36);
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+            pn->x0 + PANEL_W / 2.0, pn->y0 + PANEL_H + 36);
     xml(f, xlabel);
     fputs("</text>\n", f);
     fprintf(f,
-            "<text transform=\"translate(%.1f %d) rotate(-90)\" "
+            "<text transform=\"translate(%.1f %.1f) rotate(-90)\" "
             "text-anchor=\"middle\">right, %% of questions (95 %% CI)"
             "</text>\n",
-            pn->x0 - 44, TOP + PANEL_H / 2);
+            pn->x0 - 44, pn->y0 + PANEL_H / 2.0);
 }
 
 static int overlaps(const struct panel *pn, struct box b)
 {
     size_t i;
 
-    if (b.x0 < pn->x0 + 2 || b.x1 > pn->x0 + PANEL_W - 2 || b.y0 < TOP + 2 ||
-        b.y1 > TOP + PANEL_H - 2)
+    if (b.x0 < pn->x0 + 2 || b.x1 > pn->x0 + PANEL_W - 2 ||
+        b.y0 < pn->y0 + 2 || b.y1 > pn->y0 + PANEL_H - 2)
         return 1;
     for (i = 0; i < pn->ntaken; i++) {
         const struct box *t = &pn->taken[i];
@@ -210,18 +211,22 @@ static void take(struct panel *pn, struct box b)
         pn->taken[pn->ntaken++] = b;
 }
 
-/* A point's name beside it: the first free place of a few, else the
- * first. */
+/* A point's name beside it: the first free place of a ring of places
+ * near it, then of a ring further out (joined to the point by a thin
+ * line); else the first place. */
 static void label(struct panel *pn, double x, double y, const char *s,
                   int bold)
 {
-    static const double dx[] = {9, -9, 0, 0, 9, 9, -9, -9, 22, -22};
-    static const double dy[] = {4, 4, -10, 18, -8, 14, -8, 14, 4, 4};
+    static const double dx[] = {9, -9, 0, 0, 9, 9, -9, -9,
+                                28, -28, 0, 0, 24, 24, -24, -24, 44, -44};
+    static const double dy[] = {4, 4, -10, 18, -8, 14, -8, 14,
+                                4, 4, -24, 32, -20, 26, -20, 26, 4, 4};
+    const size_t n = sizeof(dx) / sizeof(dx[0]);
     double w = CHAR_W * (double)strlen(s) + (bold ? 6 : 0);
     size_t k, pick = 0;
     struct box b = {0, 0, 0, 0};
 
-    for (k = 0; k < sizeof(dx) / sizeof(dx[0]); k++) {
+    for (k = 0; k < n; k++) {
         double lx = dx[k] > 0 ? x + dx[k] : dx[k] < 0 ? x + dx[k] - w : x - w / 2;
         b = (struct box){lx, y + dy[k] - 10, lx + w, y + dy[k] + 2};
         if (!overlaps(pn, b)) {
@@ -229,12 +234,20 @@ static void label(struct panel *pn, double x, double y, const char *s,
             break;
         }
     }
-    if (k == sizeof(dx) / sizeof(dx[0])) {
+    if (k == n) {
         double lx = x + dx[0];
         b = (struct box){lx, y + dy[0] - 10, lx + w, y + dy[0] + 2};
         pick = 0;
     }
     take(pn, b);
+    if (pick >= 8) /* far from its point: a leader to it */
+        fprintf(pn->f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                "stroke=\"#8a8d91\" stroke-width=\"0.8\"/>\n",
+                x + (dx[pick] > 0 ? 6 : dx[pick] < 0 ? -6 : 0),
+                y + (dy[pick] > 4 ? 6 : dy[pick] < 0 ? -6 : 0),
+                dx[pick] > 0 ? b.x0 - 1 : dx[pick] < 0 ? b.x1 + 1 : x,
+                dy[pick] > 4 ? b.y0 : dy[pick] < 0 ? b.y1 : y);
     fprintf(pn->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\"%s>",
             b.x0, y + dy[pick], bold ? " font-weight=\"bold\"" : "");
     xml(pn->f, s);
@@ -288,7 +301,7 @@ static void point(struct panel *pn, const struct grader_ladder *l,
 
     if (acc < pn->ymin) {
         /* far below the others: on the floor, pointing down */
-        y = TOP + PANEL_H - 8;
+        y = pn->y0 + PANEL_H - 8;
         fprintf(pn->f,
                 "<path data-rung=\"%s\" data-below=\"1\" d=\"M%.1f %.1f "
                 "l-6 -8 h12 z\" fill=\"%s\" stroke=\"#2e2f33\"/>\n",
@@ -322,13 +335,16 @@ static void point(struct panel *pn, const struct grader_ladder *l,
                 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"none\" "
                 "stroke=\"#2e2f33\" stroke-width=\"1.2\"/>\n",
                 x, y, chosen ? 11 : 8);
-    take(pn, (struct box){x - 7, y - 7, x + 7, y + 7});
+    {
+        double r = chosen ? 12 : on ? 9 : 7; /* the ring, if any */
+        take(pn, (struct box){x - r, y - r, x + r, y + r});
+    }
     label(pn, x, y, name, chosen);
 }
 
 static void draw_panel(FILE *f, const struct grader_ladder *l,
                        const struct grader_pick *pk, const char *const *names,
-                       int speed, double x0)
+                       int speed, double y0)
 {
     struct panel pn;
     size_t n = pk->npoints, p;
@@ -336,15 +352,16 @@ static void draw_panel(FILE *f, const struct grader_ladder *l,
     memset(&pn, 0, sizeof(pn));
     pn.f = f;
     pn.speed = speed;
-    pn.x0 = x0;
+    pn.x0 = PAD_L;
+    pn.y0 = y0;
     x_range(l, n, speed, &pn.xmin, &pn.xmax, &pn.xstep);
     y_range(l, n, &pn.ymin, &pn.ymax);
     pn.ystep = nice_step(pn.ymax - pn.ymin);
     fprintf(f, "<g data-panel=\"%s\" data-xmin=\"%g\" data-xmax=\"%g\" "
                "data-ymin=\"%g\" data-ymax=\"%g\" data-x0=\"%.1f\" "
-               "data-y0=\"%d\" data-w=\"%d\" data-h=\"%d\">\n",
+               "data-y0=\"%.1f\" data-w=\"%d\" data-h=\"%d\">\n",
             speed ? "speed" : "bytes", pn.xmin, pn.xmax, pn.ymin, pn.ymax,
-            x0, TOP, PANEL_W, PANEL_H);
+            pn.x0, y0, PANEL_W, PANEL_H);
     axes(&pn, speed ? "Right against decode speed" : "Right against file size",
          speed ? "median decode tok/s on this GPU"
                : "% of the reference's bytes");
@@ -392,7 +409,8 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l,
     int speed = pk->npoints - pk->no_speed >= 2 &&
                 grader_ladder_point(l, 0)->line->sum.median_tps >= 0;
     int panels = bytes + speed;
-    double width = (panels ? panels : 1) * (PAD_L + PANEL_W + PAD_R) + 16;
+    double width = PAD_L + PANEL_W + PAD_R + 16;
+    double step = PANEL_H + BOTTOM + GAP_Y; /* one panel under the other */
     double y;
     size_t lines;
 
@@ -411,7 +429,7 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l,
                      ? "the reference's rows give"
                      : "too few rungs' rows give");
     lines = wrap(NULL, words, 0, 0) + (why[0] ? wrap(NULL, why, 0, 0) : 0);
-    y = (panels ? TOP + PANEL_H + BOTTOM : TOP) + 12;
+    y = TOP + panels * step - (panels ? GAP_Y : 0) + 12;
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
             "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
@@ -423,10 +441,9 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l,
     xml(f, title);
     fputs("</text>\n", f);
     if (bytes)
-        draw_panel(f, l, pk, names, 0, PAD_L);
+        draw_panel(f, l, pk, names, 0, TOP);
     if (speed)
-        draw_panel(f, l, pk, names, 1,
-                   PAD_L + (bytes ? PAD_L + PANEL_W + PAD_R : 0));
+        draw_panel(f, l, pk, names, 1, TOP + (bytes ? step : 0));
     y += LINE_H * (double)wrap(f, words, 16, y);
     if (why[0])
         wrap(f, why, 16, y);

@@ -10,12 +10,15 @@
 # a ladder as a job array on a one-node cluster of its own (their
 # services are not started by installing them); procps (pgrep, pkill)
 # for the tests that check no server is left; librsvg2-bin (rsvg-convert)
-# for the test that renders the cover and reads its cells' colours.
+# for the tests that render the cover and pareto.svg and read their
+# pixels; chromium for the tests that open the pages headless (driven over
+# the DevTools protocol from Python: no npm package).
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
 libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev clang-tidy python3
 python3-jsonschema python3-numpy time bc
-slurmctld slurmd slurm-client munge procps librsvg2-bin"
+slurmctld slurmd slurm-client munge procps librsvg2-bin chromium
+fonts-dejavu-core"
 SUDO=
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive

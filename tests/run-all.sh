@@ -3,8 +3,8 @@
 # case folders against $BUILD/graveyard, graveyard run against the fake
 # llama-server, the hostile nights (kills, floods, hung tools, a full
 # disk, planted links), graveyard build on the fake tools, the Slurm job
-# array, the report's reconstruction and cover tests, then the JSON
-# Schema checks. Ends with one line that CI reads:
+# array, the report's reconstruction, cover and pareto tests, the pages in
+# a headless browser, then the JSON Schema checks. Ends with one line that CI reads:
 # "check: N passed, M failed".
 set -u
 unit_only=0
@@ -44,6 +44,12 @@ if [ $unit_only -eq 0 ]; then
     # cover rendered (rsvg-convert) with every cell's colour read
     suite reconstruct python3 tests/report/reconstruct_test.py "${BUILD:-build}/graveyard"
     suite cover python3 tests/report/cover_test.py "${BUILD:-build}/graveyard"
+    # pareto.svg: points where report.json's figures put them, the fronts
+    suite pareto python3 tests/report/pareto_test.py "${BUILD:-build}/graveyard"
+    # the pages in Debian's chromium, headless (DevTools over a pipe); the
+    # screenshots land in $BUILD/tests/page-shots for a person to look at
+    suite cdp python3 tests/browser/selftest_cdp.py
+    suite page python3 tests/browser/page_test.py "${BUILD:-build}/graveyard"
     # the schemas need Debian's python3-jsonschema, for /usr/bin/python3
     suite schemas /usr/bin/python3 tests/schemas/validate.py
 fi

@@ -156,7 +156,7 @@
         for (j = b * bandSize; j < Math.min((b + 1) * bandSize, cols.length); j++) {
           q = cols[j]; c = cellCode(i, q);
           html.push('<i class="c' + (c / 3 | 0) + (c % 3 ? ' m' + c % 3 : '') +
-            '" data-q="' + q + '"></i>');
+            '" data-q="' + q + '" tabindex="-1"></i>');
         }
         html.push('</div></div>');
       }
@@ -279,20 +279,27 @@
     var qt = str(D.qt[q]);
     panel.appendChild(qt !== null ? el('p', 'qtext', qt)
       : el('p', 'note', 'The question text is not available: ' + (D.qnote || 'no question file.')));
-    /* the strip: this question's answer at every rung, on every run */
-    var tbl = el('table', 'strip'), i, k;
-    for (k = 0; k < NRUN; k++) {
-      var tr = el('tr');
-      tr.appendChild(el('th', null, NRUN > 1 ? D.runs[k].label : ''));
-      for (i = 0; i < NR; i++) {
-        var td = el('td');
-        td.appendChild(chip(k, i, q));
-        tr.appendChild(td);
+    /* the strip: this question's answer at every rung, on every run (one
+     * run: chips that wrap; several: a table, a row a run) */
+    var i, k, strip;
+    if (NRUN === 1) {
+      strip = el('div', 'strip one');
+      for (i = 0; i < NR; i++) strip.appendChild(chip(0, i, q));
+    } else {
+      var tbl = el('table', 'strip');
+      for (k = 0; k < NRUN; k++) {
+        var tr = el('tr');
+        tr.appendChild(el('th', null, D.runs[k].label));
+        for (i = 0; i < NR; i++) {
+          var td = el('td');
+          td.appendChild(chip(k, i, q));
+          tr.appendChild(td);
+        }
+        tbl.appendChild(tr);
       }
-      tbl.appendChild(tr);
+      strip = el('div', 'tw'); strip.appendChild(tbl);
     }
-    var wrap = el('div', 'tw'); wrap.appendChild(tbl);
-    panel.appendChild(wrap);
+    panel.appendChild(strip);
     /* the chosen rung's reply */
     var r = D.runs[run].r[row], box = el('div', 'reply');
     box.appendChild(el('h3', null, D.rows[row].name + (NRUN > 1 ? ' on ' + D.runs[run].label : '') + ': the reply'));
@@ -407,8 +414,10 @@
     grid.addEventListener('mouseleave', hideTip);
     grid.addEventListener('focusin', function (e) {
       if (e.target.tagName !== 'I') return;
-      var w = where(e.target);
+      var w = where(e.target), old = cellAt(active.row, active.pos);
+      if (old && old !== e.target) old.tabIndex = -1;
       active.row = w.row; active.pos = colPos[w.q];
+      e.target.tabIndex = 0;
       showTip(e.target);
     });
     grid.addEventListener('focusout', hideTip);

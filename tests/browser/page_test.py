@@ -1,0 +1,447 @@
+#!/usr/bin/env python3
+"""The page in a real browser: REPORT.html, COMPARE.html and THINK.html
+opened from disk in Debian's chromium, driven headless over the DevTools
+protocol (cdp.py, a pipe: no npm or pip package).
+
+Builds the study-shaped T4 ladder (tests/page/make_study.py: 250
+questions, BF16 to Q2_K and a QAT side rung, every figure of the article)
+and its L4 twin, runs graveyard report / compare / think, and checks on
+each page, against report.json and compare.json (the grader's figures):
+
+- the cells: one per question on every rung; known cells' colours and caps
+  (test-687 right at BF16, dead at F16 with the dark cap, right at Q8_0);
+- hovering test-687's F16 cell shows "dead", its reference and what it said;
+  clicking it opens the panel, whose strip shows it right again at Q8_0;
+- every filter's count, at any rung and at each rung, equals the grader's
+  (dead, ghosts, first deaths, cut off, looped, errors; runs disagree);
+- the keyboard: arrows move the focus, Enter opens, Escape closes and
+  gives the focus back;
+- the URL fragment restores a selection, and the report's table links
+  filter the grid;
+- no request leaves the page (every request recorded: only the file
+  itself) and no console error; no dialog ever opens;
+- hostile replies (</script>, <img onerror>, quotes, U+2028) and a folder
+  name with bytes that are not UTF-8 show as text and run nothing;
+- the page at 1,319 questions x 10 rungs still draws every cell and opens
+  its panel.
+
+Screenshots for a person go to OUTDIR (default build/tests/page-shots).
+Usage: page_test.py GRAVEYARD [OUTDIR]. Ends with "page: N passed, M
+failed". Without chromium it says why and skips; under CI=... that is a
+failure (.ci/run installs it)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "report"))
+from suite import Suite, run  # noqa: E402
+
+MARIGOLD = "rgb(234, 162, 33)"
+GREY = "rgb(138, 141, 145)"
+VIOLET = "rgb(143, 95, 191)"
+CHAIN = ["BF16", "F16", "Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "Q4_0",
+         "Q3_K_M", "Q2_K"]
+FULL_TEST = os.path.join(ROOT, "..", "shared", "data", "gsm8k", "test.jsonl")
+
+
+def study(out, *extra):
+    run([sys.executable, os.path.join(ROOT, "tests", "page", "make_study.py"),
+         out, *extra])
+
+
+def url(path, frag=""):
+    return "file://" + os.path.abspath(path) + frag
+
+
+# ---- helpers on a page ------------------------------------------------------
+
+DATA = "JSON.parse(document.getElementById('gy-data').textContent)"
+
+
+def qindex(page, qid):
+    return page.eval(f"{DATA}.ids.indexOf({json.dumps(qid)})")
+
+
+def cell_sel(row, q):
+    return f'#grid .row[data-row="{row}"] i[data-q="{q}"]'
+
+
+def set_filter(page, f, r="", s="order"):
+    page.eval(f"""(() => {{
+        for (const [id, v] of [['f', {json.dumps(f)}], ['r', {json.dumps(r)}],
+                               ['s', {json.dumps(s)}]]) {{
+            const el = document.getElementById(id);
+            el.value = v; el.dispatchEvent(new Event('change'));
+        }} }})()""")
+    return shown(page)
+
+
+def shown(page):
+    text = page.eval("document.getElementById('count').textContent")
+    return int(text.split(" of ")[0].replace(",", ""))
+
+
+def cells_per_row(page):
+    return page.eval("""(() => {
+        const n = {};
+        document.querySelectorAll('#grid .row').forEach(r => {
+            n[r.dataset.row] = (n[r.dataset.row] || 0) + r.lastChild.children.length;
+        });
+        return n; })()""")
+
+
+def style(page, sel, prop):
+    return page.eval(f"getComputedStyle(document.querySelector({json.dumps(sel)}))"
+                     f".getPropertyValue({json.dumps(prop)})")
+
+
+def no_leaks(g, page, what, path):
+    own = url(path).split("#")[0]
+    others = [u for u in page.requests if u.split("#")[0] != own]
+    res = page.eval("performance.getEntriesByType('resource').length")
+    g.check(f"{what}: no request leaves the page", others +
+            ([f"{res} resource entries"] if res else []),
+            f"{len(page.requests)} request(s), the file itself")
+    bad = list(page.errors) + [f"{lv}: {t}" for lv, t in page.console
+                               if lv in ("error", "warning", "assert")]
+    g.check(f"{what}: no console error", bad)
+    g.check(f"{what}: no dialog", [f"dialog: {d}" for d in page.dialogs])
+
+
+def ready(page):
+    return int(page.wait_for(
+        "document.documentElement.getAttribute('data-ready')", timeout=20))
+
+
+# ---- the report page --------------------------------------------------------
+
+def report_checks(g, b, rundir, shots):
+    rep = json.load(open(os.path.join(rundir, "report.json")))
+    path = os.path.join(rundir, "REPORT.html")
+    page = b.new_page(1280, 900)
+    page.goto(url(path))
+    tti = ready(page)
+    nq = rep["rungs"][0]["n"]
+    rows = CHAIN + [s["rung"] for s in rep["side_rungs"]]
+    names = page.eval(f"{DATA}.rows.map(r => r.name)")
+    g.check("report: one grid row per rung, side rungs below",
+            [] if names == rows else [f"rows {names}, want {rows}"])
+    per = cells_per_row(page)
+    g.check("report: one cell per question on every rung",
+            [f"{rows[int(i)]}: {n} cells, want {nq}" for i, n in per.items()
+             if n != nq] + ([] if len(per) == len(rows) else ["rows missing"]),
+            f"{len(rows)} x {nq}")
+    q687 = qindex(page, "test-687")
+    want = [(0, MARIGOLD, False), (1, GREY, True), (2, MARIGOLD, False),
+            (6, GREY, True), (8, GREY, True)]
+    problems = []
+    for row, colour, dead in want:
+        sel = cell_sel(row, q687)
+        got = style(page, sel, "background-color")
+        img = style(page, sel, "background-image")
+        if got != colour:
+            problems.append(f"{rows[row]}: {got}, want {colour}")
+        if dead != ("gradient" in img):
+            problems.append(f"{rows[row]}: cap {img!r}, dead {dead}")
+    g.check("report: test-687's cells (right, dead with a cap, right again)",
+            problems)
+
+    page.hover_selector(cell_sel(1, q687))
+    tip = page.wait_for("(t => !t.classList.contains('hidden') && t.textContent)"
+                        "(document.getElementById('tip'))")
+    g.check("report: hovering test-687 at F16 says dead and its answers",
+            [f"tooltip {tip!r} lacks {w!r}" for w in
+             ("test-687", "F16", "reference 13", "said 17", "dead",
+              "first death") if w not in tip])
+    page.click_selector(cell_sel(1, q687))
+    page.wait_for("!document.getElementById('panel').classList.contains('hidden')")
+    strip = page.eval("""[...document.querySelectorAll('#panel .chip')].map(
+        c => c.textContent)""")
+    want_strip = {"BF16": "\u2713 13", "F16": "\u2717 17",
+                  "Q8_0": "\u2713 13", "Q4_K_M": "\u2713 13"}
+    problems = []
+    for i, name in enumerate(rows[:len(strip)]):
+        if name in want_strip and want_strip[name] not in strip[i]:
+            problems.append(f"{name}: {strip[i]!r}")
+    if "right again" not in strip[2]:
+        problems.append(f"Q8_0 chip {strip[2]!r} does not say right again")
+    if "died here" not in strip[1]:
+        problems.append(f"F16 chip {strip[1]!r} does not say died here")
+    g.check("report: the strip shows test-687 dead at F16, right again at Q8_0",
+            problems, " | ".join(s.replace("\n", " ") for s in strip[:3]))
+    panel = page.eval("document.getElementById('panel').textContent")
+    g.check("report: the panel shows the question and F16's reply",
+            [w for w in ("twins", "Answer: 17", "finish: stop") if w not in panel])
+    frag = page.eval("location.hash")
+    g.check("report: the fragment keeps the open question",
+            [] if "q=test-687" in frag and "at=F16" in frag else [frag])
+    page.screenshot(os.path.join(shots, "report-250-panel.png"))
+    page.key("Escape")
+    page.wait_for("document.getElementById('panel').classList.contains('hidden')")
+
+    # every filter's count against the grader's figures
+    problems = []
+    expect = [("tomb", "", rep["summary"]["tombstones"]),
+              ("ghost", "", rep["summary"]["ghosts"]),
+              ("dead", "", rep["summary"]["tombstones"]),
+              ("all", "", nq)]
+    lines = rep["rungs"] + rep["side_rungs"]
+    for ln in lines:
+        r = ln["rung"]
+        expect += [("dead", r, ln["dead"]), ("ghost", r, ln["ghosts"]),
+                   ("cut", r, ln["cut_off"]), ("loop", r, ln["looped"]),
+                   ("error", r, ln["errors"])]
+        if ln in rep["rungs"]:
+            expect.append(("tomb", r, ln["first_deaths"]))
+    for f, r, n in expect:
+        got = set_filter(page, f, r)
+        if got != n:
+            problems.append(f"{f} at {r or 'any rung'}: {got}, want {n}")
+    g.check("report: every filter's count is the grader's", problems,
+            f"{len(expect)} filters")
+    set_filter(page, "all", "", "death")
+    first = page.eval("""[...document.querySelector('#grid .row[data-row="1"]')
+        .lastChild.children].slice(0, 1).map(c => +c.dataset.q)""")
+    g.check("report: sorted by first death, F16's tombstone comes first",
+            [] if first == [q687] else [f"first column {first}"])
+    set_filter(page, "all", "", "order")
+
+    # keyboard
+    order = page.eval(f"{DATA}.order")
+    page.eval(f"document.querySelector({json.dumps(cell_sel(0, order[0]))}).focus()")
+    steps = [("ArrowRight", 0, 1), ("ArrowRight", 0, 2), ("ArrowDown", 1, 2),
+             ("ArrowLeft", 1, 1), ("ArrowUp", 0, 1), ("End", 0, nq - 1),
+             ("Home", 0, 0)]
+    problems = []
+    for key, row, pos in steps:
+        page.key(key)
+        got = page.eval("""(a => a.tagName === 'I' ? [+a.parentNode.parentNode
+            .dataset.row, +a.dataset.q] : null)(document.activeElement)""")
+        if got != [row, order[pos]]:
+            problems.append(f"{key}: focus {got}, want {[row, order[pos]]}")
+    page.key("ArrowDown")
+    page.key("Enter")
+    opened = page.eval("!document.getElementById('panel').classList.contains('hidden')"
+                       " && document.querySelector('#panel h2').textContent")
+    if not opened or not opened.startswith(json.loads(page.eval(
+            f"JSON.stringify({DATA}.ids[{order[0]}])"))):
+        problems.append(f"Enter opened {opened!r}")
+    page.key("Escape")
+    back = page.eval("""(a => a.tagName === 'I' && [+a.parentNode.parentNode
+        .dataset.row, +a.dataset.q])(document.activeElement)""")
+    if back != [1, order[0]]:
+        problems.append(f"Escape left the focus on {back}")
+    g.check("report: arrows move, Enter opens, Escape closes", problems)
+
+    # a link in the report's ladder table filters the grid
+    page.click_selector('#report a[href="#f=dead&r=Q4_0"]')
+    page.wait_for("location.hash.includes('r=Q4_0')")
+    q40 = next(x for x in rep["rungs"] if x["rung"] == "Q4_0")["dead"]
+    g.check("report: the ladder table's Q4_0 links to its dead",
+            [] if shown(page) == q40 else [f"{shown(page)} shown, want {q40}"])
+    no_leaks(g, page, "report", path)
+    page.close()
+
+    # a shared link opens on its question
+    page = b.new_page(1280, 900)
+    page.goto(url(path, "#f=tomb&q=test-564&at=Q6_K"))
+    ready(page)
+    head = page.eval("document.querySelector('#panel h2') && "
+                     "document.querySelector('#panel h2').textContent")
+    g.check("report: a link with #q= opens that question",
+            [] if head and head.startswith("test-564") and
+            shown(page) == rep["summary"]["tombstones"] else
+            [f"panel {head!r}, {shown(page)} shown"])
+    page.screenshot(os.path.join(shots, "report-250-link.png"))
+    no_leaks(g, page, "report link", path)
+    page.close()
+    page = b.new_page(1280, 900)
+    page.goto(url(path))
+    ready(page)
+    page.screenshot(os.path.join(shots, "report-250.png"))
+    page.screenshot(os.path.join(shots, "report-250-full.png"), full_page=True)
+    page.close()
+    return tti
+
+
+# ---- the compare and think pages --------------------------------------------
+
+def compare_checks(g, b, cmpdir, shots, kind="compare"):
+    name = "COMPARE" if kind == "compare" else "THINK"
+    path = os.path.join(cmpdir, f"{name}.html")
+    page = b.new_page(1280, 900)
+    page.goto(url(path))
+    ready(page)
+    d = page.eval(f"(d => ({{nq: d.ids.length, rows: d.rows.length, "
+                  f"runs: d.runs.map(r => r.label), g: d.g}}))({DATA})")
+    per = cells_per_row(page)
+    g.check(f"{kind}: one cell per question on every rung",
+            [f"row {i}: {n}" for i, n in per.items() if n != d["nq"]] +
+            ([] if len(per) == d["rows"] else ["rows missing"]),
+            f"{d['rows']} x {d['nq']}, runs {d['runs']}")
+    problems = []
+    split = []
+    for i in range(d["rows"]):
+        codes = [ord(c) - 97 for c in d["g"][i]]
+        split.append(sum(1 for c in codes if c // 3 == 3))
+        got = set_filter(page, "split", page.eval(f"{DATA}.rows[{i}].name"))
+        if got != split[-1]:
+            problems.append(f"row {i}: {got} shown, {split[-1]} violet")
+    if kind == "compare":
+        c = json.load(open(os.path.join(cmpdir, "compare.json")))
+        for i, r in enumerate(c["rungs"]):
+            want = r["differ"][0][1] if "differ" in r else None
+            if want is not None and want != split[i]:
+                problems.append(f"{r['rung']}: {split[i]} violet, compare.json "
+                                f"says {want} graded differently")
+    g.check(f"{kind}: 'runs disagree' shows every violet cell", problems,
+            f"per rung {split}")
+    set_filter(page, "all")
+    row = max(range(d["rows"]), key=lambda i: split[i])
+    q = next(j for j, ch in enumerate(d["g"][row]) if (ord(ch) - 97) // 3 == 3)
+    sel = cell_sel(row, q)
+    colour = style(page, sel, "background-color")
+    page.hover_selector(sel)
+    tip = page.wait_for("(t => !t.classList.contains('hidden') && t.textContent)"
+                        "(document.getElementById('tip'))")
+    problems = [] if colour == VIOLET else [f"split cell {colour}"]
+    problems += [f"tooltip lacks {lab!r}" for lab in d["runs"] if lab not in tip]
+    page.click_selector(sel)
+    page.wait_for("!document.getElementById('panel').classList.contains('hidden')")
+    rows_in_strip = page.eval("document.querySelectorAll('#panel .strip tr').length")
+    if rows_in_strip != len(d["runs"]):
+        problems.append(f"strip has {rows_in_strip} rows")
+    g.check(f"{kind}: a violet cell shows every run's answer", problems)
+    page.screenshot(os.path.join(shots, f"{kind}-panel.png"))
+    page.key("Escape")
+    no_leaks(g, page, kind, path)
+    page.close()
+
+
+# ---- hostile replies ---------------------------------------------------------
+
+HOSTILE = ["</script><script>alert(1)</script>Answer: 7",
+           "<img src=x onerror=\"alert(2)\">Answer: 7",
+           "\"quotes\" 'single' `back` \\ &amp; &lt;b&gt; Answer: 7",
+           "line\u2028sep\u2029 <!-- </SCRIPT > Answer: 7"]
+
+
+def hostile_checks(g, b, graveyard, tmp, shots):
+    # bytes 0xff 0xfe in the folder's name (surrogateescape): not UTF-8
+    folder = os.path.join(tmp, "bad-\udcff\udcfe-<script>alert(3)</script>")
+    os.makedirs(os.path.join(folder, "rows"))
+    for rung in ("REF", "LOW"):
+        with open(os.path.join(folder, "rows", rung + ".jsonl"), "w") as f:
+            for i, text in enumerate(HOSTILE):
+                f.write(json.dumps({
+                    "id": f"q{i}<b>", "reference": "7",
+                    "content": text if rung == "REF" else text[:-1] + "8",
+                    "reasoning_content": "<script>alert(4)</script>",
+                    "finish_reason": "stop", "completion_tokens": 5,
+                    "error": None}) + "\n")
+    out = os.path.join(tmp, "bad-out")
+    run([graveyard, "report", folder, "--rungs", "REF,LOW", "--out", out])
+    path = os.path.join(out, "REPORT.html")
+    page = b.new_page(1280, 900)
+    page.goto(url(path))
+    ready(page)
+    problems = []
+    for i, text in enumerate(HOSTILE):
+        page.click_selector(cell_sel(0, i))
+        page.wait_for("!document.getElementById('panel').classList.contains('hidden')")
+        got = page.eval("document.querySelector('#panel pre.text').textContent")
+        if got != text:
+            problems.append(f"reply {i}: {got!r}")
+    scripts = page.eval("document.scripts.length")
+    imgs = page.eval("document.images.length")
+    if scripts != 2:
+        problems.append(f"{scripts} script elements")
+    if imgs != 0:
+        problems.append(f"{imgs} img elements")
+    title = page.eval("document.title")
+    if "<script>alert(3)</script>" not in title or "\ufffd" not in title:
+        problems.append(f"title {title!r}")
+    g.check("hostile: replies, ids and a folder name show as text", problems)
+    page.screenshot(os.path.join(shots, "hostile-panel.png"))
+    no_leaks(g, page, "hostile", path)
+    page.close()
+
+
+# ---- 1,319 questions ---------------------------------------------------------
+
+def big_checks(g, b, graveyard, tmp, shots):
+    src = FULL_TEST if os.path.exists(FULL_TEST) else None
+    d = os.path.join(tmp, "big")
+    if src:
+        study(d, "--questions", src, "--n", "1319")
+    else:
+        study(d, "--n", "1319")
+    run([graveyard, "report", d])
+    path = os.path.join(d, "REPORT.html")
+    page = b.new_page(1280, 900)
+    page.goto(url(path))
+    tti = ready(page)
+    nq = page.eval(f"{DATA}.ids.length")
+    per = cells_per_row(page)
+    problems = [f"row {i}: {n}" for i, n in per.items() if n != nq]
+    if nq != 1319:
+        problems.append(f"{nq} questions")
+    sel = cell_sel(6, page.eval(f"{DATA}.order[1318]"))
+    page.click_selector(sel)
+    page.wait_for("!document.getElementById('panel').classList.contains('hidden')")
+    page.screenshot(os.path.join(shots, "report-1319-panel.png"))
+    page.key("Escape")
+    g.check("1,319: every cell drawn, the last column's panel opens", problems,
+            f"{len(per)} rows x {nq}, ready at {tti} ms")
+    page.screenshot(os.path.join(shots, "report-1319.png"))
+    no_leaks(g, page, "1,319", path)
+    page.close()
+    return tti
+
+
+def main():
+    graveyard = os.path.abspath(sys.argv[1])
+    shots = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else
+                            os.path.join(os.path.dirname(graveyard), "tests",
+                                         "page-shots"))
+    g = Suite("page")
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if not os.access(chromium, os.X_OK):
+        why = f"{chromium} not found (Debian's chromium: scripts/deps.sh)"
+        if os.environ.get("CI"):
+            g.fail(why)
+        else:
+            print(f"page: skipped: {why}")
+        return g.end()
+    from cdp import Browser
+    os.makedirs(shots, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="graveyard-page-")
+    try:
+        t4, l4 = os.path.join(tmp, "t4"), os.path.join(tmp, "l4")
+        study(t4)
+        study(l4, "--variant", "l4")
+        run([graveyard, "report", t4])
+        run([graveyard, "compare", t4, l4, "--labels", "T4,L4", "--out",
+             os.path.join(tmp, "cmp")])
+        with Browser(chromium) as b:
+            tti = report_checks(g, b, t4, shots)
+            compare_checks(g, b, os.path.join(tmp, "cmp"), shots)
+            hostile_checks(g, b, graveyard, tmp, shots)
+            big = big_checks(g, b, graveyard, tmp, shots)
+        print(f"page: ready at {tti} ms (250 x 10), {big} ms (1,319 x 10); "
+              f"screenshots in {shots}")
+    except Exception as e:  # a broken page must fail the suite, not crash it
+        g.fail(f"{type(e).__name__}: {e}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return g.end()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

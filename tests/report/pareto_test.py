@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""pareto.svg, checked like the cover: every point where the figures put
+it, the fronts, the words, and the picture as rendered.
+
+Builds the study-shaped T4 ladder (tests/page/make_study.py), runs
+graveyard report, and from report.json alone (the grader's figures):
+
+- places each rung by the geometry of docs/report.md (the panel's plot
+  box and ranges are on its <g data-panel>) and checks the SVG's point is
+  there, within 0.1 px, on both panels; a rung more than 20 points under
+  the reference sits on the floor, marked as below;
+- computes each Pareto front here, from accuracy and % of bytes or decode
+  speed, and checks both report.json's which_one and the dashed line's
+  vertices against it;
+- computes "which one?" here (the smallest and the fastest rung whose
+  change interval includes zero) and checks the words under the picture;
+- renders the SVG with rsvg-convert and reads the pixel at each point's
+  centre: marigold for a chain rung, dark for the reference, white inside
+  a side rung's diamond;
+- removes the bytes (ladder.tsv, .done) and checks the file-size panel is
+  left out with a sentence that says why, the speed panel still drawn.
+
+Usage: pareto_test.py GRAVEYARD. Ends with "pareto: N passed, M failed".
+Without rsvg-convert it says why and skips (fails under CI=...)."""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+from cover_test import pixel, render
+from suite import Suite, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SVG = "{http://www.w3.org/2000/svg}"
+MARIGOLD = (0xea, 0xa2, 0x21)
+DARK = (0x2e, 0x2f, 0x33)
+WHITE = (0xff, 0xff, 0xff)
+
+
+def figures(rep):
+    """name -> (accuracy %, % bytes or None, tok/s or None, within, side)"""
+    out = {}
+    for i, r in enumerate(rep["rungs"] + rep["side_rungs"]):
+        ci = r["change_ci95"]
+        within = i == 0 or (ci is not None and ci[0] <= 0 <= ci[1])
+        out[r["rung"]] = (r["accuracy"] * 100, r["pct_reference_bytes"],
+                          r["median_decode_tps"], within, i >= len(rep["rungs"]))
+    return out
+
+
+def front(fig, axis):
+    """Rungs no other rung beats: axis 1 bytes (smaller better), 2 speed."""
+    sign = -1 if axis == 1 else 1
+    names = [n for n, f in fig.items() if f[axis] is not None]
+    keep = []
+    for n in names:
+        a, x = fig[n][0], sign * fig[n][axis]
+        beaten = any(m != n and sign * fig[m][axis] >= x and fig[m][0] >= a and
+                     (sign * fig[m][axis] > x or fig[m][0] > a) for m in names)
+        if not beaten:
+            keep.append(n)
+    return sorted(keep)
+
+
+def panels(svg_path):
+    root = ET.parse(svg_path).getroot()
+    out = {}
+    for g in root.iter(SVG + "g"):
+        if "data-panel" not in g.attrib:
+            continue
+        a = g.attrib
+        box = {k: float(a["data-" + k]) for k in
+               ("xmin", "xmax", "ymin", "ymax", "x0", "y0", "w", "h")}
+        pts = {}
+        for el in g:
+            r = el.attrib.get("data-rung")
+            if r is None:
+                continue
+            if el.tag == SVG + "circle":
+                pts[r] = (float(el.attrib["cx"]), float(el.attrib["cy"]), "circle")
+            elif "data-below" in el.attrib:
+                pts[r] = (None, None, "below")
+            else:
+                pts[r] = (float(el.attrib["data-cx"]), float(el.attrib["data-cy"]),
+                          "diamond")
+        line = [el for el in g if el.tag == SVG + "polyline"]
+        verts = []
+        if line:
+            for p in line[0].attrib["points"].split():
+                x, y = p.split(",")
+                verts.append((float(x), float(y)))
+        out[a["data-panel"]] = (box, pts, verts)
+    words = " ".join(t.text or "" for t in root.iter(SVG + "text"))
+    return out, words
+
+
+def where(box, v, acc):
+    x = box["x0"] + (v - box["xmin"]) / (box["xmax"] - box["xmin"]) * box["w"]
+    y = box["y0"] + (box["ymax"] - acc) / (box["ymax"] - box["ymin"]) * box["h"]
+    return x, y
+
+
+def check_study(g, graveyard, tmp):
+    d = os.path.join(tmp, "t4")
+    run([sys.executable, os.path.join(ROOT, "tests", "page", "make_study.py"), d])
+    run([graveyard, "report", d, "--no-html"])
+    rep = json.load(open(os.path.join(d, "report.json")))
+    fig = figures(rep)
+    svg = os.path.join(d, "pareto.svg")
+    pan, words = panels(svg)
+    img = render(svg, os.path.join(tmp, "pareto.png"))
+    g.check("both panels drawn", [] if set(pan) == {"bytes", "speed"} else
+            [f"panels {sorted(pan)}"])
+    ref_acc = fig[rep["reference"]][0]
+    for name, axis in (("bytes", 1), ("speed", 2)):
+        box, pts, verts = pan[name]
+        problems = []
+        for rung, f in fig.items():
+            if rung not in pts:
+                problems.append(f"{rung}: no point")
+                continue
+            x, y, kind = pts[rung]
+            if f[0] < box["ymin"]:
+                if kind != "below" or f[0] >= ref_acc - 20:
+                    problems.append(f"{rung}: {f[0]:.1f} % drawn as {kind}")
+                continue
+            wx, wy = where(box, f[axis], f[0])
+            if abs(x - wx) > 0.1 or abs(y - wy) > 0.1:
+                problems.append(f"{rung}: at ({x}, {y}), figures say "
+                                f"({wx:.1f}, {wy:.1f})")
+            want_kind = "diamond" if f[4] else "circle"
+            if kind != want_kind:
+                problems.append(f"{rung}: a {kind}, want a {want_kind}")
+            # points are drawn from the last rung up, the reference last: a
+            # rung whose centre a later one covers is looked at no further
+            order = list(fig)
+            later = [m for m in order[:order.index(rung)] if m in pts and
+                     pts[m][2] != "below" and
+                     abs(pts[m][0] - x) < 7 and abs(pts[m][1] - y) < 7]
+            colour = pixel(img, int(round(wx)), int(round(wy)))
+            want = WHITE if f[4] else DARK if rung == rep["reference"] else MARIGOLD
+            if colour != want and not later:
+                problems.append(f"{rung}: pixel {colour} at its centre, want {want}")
+        g.check(f"{name}: every rung where its figures put it", problems,
+                f"{len(fig)} rungs")
+        want_front = front(fig, axis)
+        got = sorted(rep["which_one"][name + "_front"])
+        on_line = sorted(r for r, f in fig.items() for v in verts
+                         if r in pts and pts[r][2] != "below" and
+                         abs(pts[r][0] - v[0]) < 0.05 and abs(pts[r][1] - v[1]) < 0.05)
+        below = sorted(r for r in want_front if pts.get(r, (0, 0, ""))[2] == "below")
+        problems = []
+        if got != want_front:
+            problems.append(f"report.json {got}, computed {want_front}")
+        if sorted(on_line + below) != want_front or len(verts) != len(want_front):
+            problems.append(f"dashed line through {on_line} (+ floor {below}), "
+                            f"want {want_front}")
+        g.check(f"{name}: the Pareto front", problems, ", ".join(want_front))
+    within = {n: f for n, f in fig.items() if f[3]}
+    smallest = min(within, key=lambda n: (within[n][1], -within[n][0]))
+    fastest = max(within, key=lambda n: (within[n][2], within[n][0]))
+    problems = []
+    if rep["which_one"]["smallest"] != smallest:
+        problems.append(f"report.json smallest {rep['which_one']['smallest']}")
+    if rep["which_one"]["fastest"] != fastest:
+        problems.append(f"report.json fastest {rep['which_one']['fastest']}")
+    for s in (f"The smallest file within the noise: {smallest},",
+              f"The fastest within the noise: {fastest},"):
+        if s not in words:
+            problems.append(f"words lack {s!r}")
+    md = open(os.path.join(d, "REPORT.md")).read()
+    if "](pareto.svg)" not in md or f"noise: {smallest}," not in md:
+        problems.append("REPORT.md does not show the picture and its words")
+    g.check("which one: the smallest and the fastest within the noise",
+            problems, f"{smallest}, {fastest}")
+
+    # no bytes anywhere: that panel goes, and the picture says why
+    nb = os.path.join(tmp, "nobytes")
+    shutil.copytree(d, nb)
+    os.remove(os.path.join(nb, "ladder.tsv"))
+    for f in glob.glob(os.path.join(nb, "rows", "*.done")):
+        os.remove(f)
+    run([graveyard, "report", nb, "--no-html"])
+    pan, words = panels(os.path.join(nb, "pareto.svg"))
+    g.check("no bytes: the file-size panel is left out, saying why",
+            ([] if set(pan) == {"speed"} else [f"panels {sorted(pan)}"]) +
+            ([] if "No file-size panel" in words else ["no reason given"]))
+
+
+def main():
+    graveyard = os.path.abspath(sys.argv[1])
+    g = Suite("pareto")
+    if shutil.which("rsvg-convert") is None:
+        why = "rsvg-convert not found (Debian's librsvg2-bin)"
+        if os.environ.get("CI"):
+            g.fail(why)
+        else:
+            print(f"pareto: skipped: {why}")
+        return g.end()
+    tmp = tempfile.mkdtemp(prefix="graveyard-pareto-")
+    try:
+        check_study(g, graveyard, tmp)
+    except (RuntimeError, ValueError, OSError, KeyError, ET.ParseError) as e:
+        g.fail(f"{type(e).__name__}: {e}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return g.end()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
