@@ -42,9 +42,10 @@ BASEFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g $(WARN) $(SANFLAGS)
 JANSSON_CFLAGS := $(shell $(PKG) --cflags jansson)
 JANSSON_LIBS   := $(shell $(PKG) --libs jansson)
 ORCH_CFLAGS    := $(shell $(PKG) --cflags libuv libcurl jansson openssl)
-ORCH_LIBS      := $(shell $(PKG) --libs libuv libcurl jansson openssl)
+ORCH_LIBS      := $(shell $(PKG) --libs libuv libcurl jansson openssl zlib)
 MHD_CFLAGS     := $(shell $(PKG) --cflags libmicrohttpd)
 MHD_LIBS       := $(shell $(PKG) --libs libmicrohttpd)
+ZLIB_LIBS      := $(shell $(PKG) --libs zlib)
 CMOCKA_CFLAGS  := $(shell $(PKG) --cflags cmocka)
 CMOCKA_LIBS    := $(shell $(PKG) --libs cmocka)
 
@@ -105,7 +106,8 @@ $(BUILD)/grader/%.o: grader/%.c grader/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
 
-# The renderers (report/) need the grader and jansson, nothing more.
+# The renderers (report/) need the grader, jansson and (the page's data
+# block, gzipped) zlib, nothing more.
 $(BUILD)/report/%.o: report/%.c report/*.h grader/*.h rundir/*.h util/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
@@ -193,7 +195,7 @@ $(BUILD)/tests/test_render_%: tests/unit/test_render_%.c tests/unit/*.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
 	    -Ireport -Igrader -o $@ $< $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
-	    $(LIBUTIL) $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
+	    $(LIBUTIL) $(JANSSON_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
 
 # Run-folder unit tests (test_rundir_*): librundir, util, jansson, cmocka.
 $(BUILD)/tests/test_rundir_%: tests/unit/test_rundir_%.c tests/unit/*.h \

@@ -171,7 +171,7 @@ int pages_report(FILE *f, const struct rundir_run *run,
     pr = (struct page_run){run->label, rows, facts};
     p = (struct page){"report", title, sub, qs, nq, names, is_side, nrows,
                       &pr, 1, rep->order, ncols, cells, marks, qt.text,
-                      qt.note, NULL, 0, NULL, NULL, 0};
+                      qt.note, NULL, 0, NULL, NULL, 0, 0};
     doc_into(&p, doc);
     rc = render_page(f, &p);
     qtexts_release(&qt);
@@ -215,7 +215,7 @@ static int compare_page(FILE *f, const struct render_compare *rc,
     p = (struct page){kind, title, sub,
                       rc->qs, nq, (const char *const *)rc->names, NULL, nr,
                       runs, c->nruns, c->order, c->nq, c->cells, marks,
-                      qt.text, qt.note, NULL, 0, NULL, NULL, 0};
+                      qt.text, qt.note, NULL, 0, NULL, NULL, 0, 0};
     doc_into(&p, doc);
     r = render_page(f, &p);
     qtexts_release(&qt);

@@ -16,7 +16,7 @@
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
 libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev clang-tidy python3
-python3-jsonschema python3-numpy time bc
+python3-jsonschema python3-numpy time bc zlib1g-dev
 slurmctld slurmd slurm-client munge procps librsvg2-bin chromium
 fonts-dejavu-core"
 SUDO=

@@ -7,7 +7,30 @@
  * rows is put on the page with textContent, never as markup. */
 'use strict';
 (function () {
-  var D = JSON.parse(document.getElementById('gy-data').textContent);
+/* The data block is JSON, or (the default: a page a fifth of the size, read
+ * by the browser three times as fast) that JSON gzipped and in base64,
+ * unpacked here with the browser's own DecompressionStream. */
+function load() {
+  var plain = document.getElementById('gy-data');
+  if (plain) return Promise.resolve(plain.textContent);
+  var z = document.getElementById('gy-z');
+  if (typeof DecompressionStream === 'undefined')
+    return Promise.reject(new Error('this browser has no DecompressionStream: open the page in a current browser'));
+  var b = atob(z.textContent), bytes = new Uint8Array(b.length);
+  for (var i = 0; i < b.length; i++) bytes[i] = b.charCodeAt(i);
+  var s = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(s).text();
+}
+load().then(function (text) { start(JSON.parse(text)); }, function (e) {
+  var p = document.createElement('p');
+  p.className = 'note';
+  p.textContent = 'The grid cannot be shown: ' + e.message + '. The report below does not need it.';
+  document.getElementById('app').appendChild(p);
+});
+
+function start(D) {
+  /* for scripts that read the page (the browser test does) */
+  window.graveyardData = D;
   var T = D.T;
   var NQ = D.ids.length, NR = D.rows.length, NRUN = D.runs.length;
   /* bury.h's enum grader_cell_fact */
@@ -454,4 +477,5 @@
   drawGrid();
   if (S.q >= 0) openPanel(false);
   document.documentElement.setAttribute('data-ready', String(Math.round(performance.now())));
+}
 })();

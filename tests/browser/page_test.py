@@ -61,7 +61,7 @@ def url(path, frag=""):
 
 # ---- helpers on a page ------------------------------------------------------
 
-DATA = "JSON.parse(document.getElementById('gy-data').textContent)"
+DATA = "window.graveyardData"
 
 
 def qindex(page, qid):

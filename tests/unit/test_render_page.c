@@ -10,6 +10,7 @@
 #include "study.h"
 
 #include <jansson.h>
+#include <zlib.h>
 
 #include "ladder.h"
 #include "page.h"
@@ -409,6 +410,27 @@ static void test_md_html(void **state)
 
 /* ---- a whole page from hostile replies -------------------------------- */
 
+/* Standard base64 back to bytes; the number of bytes. */
+static long unbase64(const char *s, size_t n, unsigned char *out)
+{
+    static const char abc[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    unsigned long acc = 0;
+    long len = 0;
+    int bits = 0;
+    size_t i;
+
+    for (i = 0; i < n && s[i] != '='; i++) {
+        acc = (acc << 6) | (unsigned long)(strchr(abc, s[i]) - abc);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[len++] = (unsigned char)(acc >> bits);
+        }
+    }
+    return len;
+}
+
 static size_t count(const char *h, const char *needle)
 {
     size_t n = 0;
@@ -464,7 +486,7 @@ static void test_page_hostile(void **state)
     p = (struct page){"report", "title </script>", "sub <b>", qs, 4, names,
                       NULL, 2, &run, 1, order, 4, cells, marks, qtext,
                       "note <i>", "| <b> | x |\n|---|---|\n", 21, NULL,
-                      NULL, 0};
+                      NULL, 0, 1};
     f = open_memstream(&h, &len);
     assert_int_equal(render_page(f, &p), 0);
     assert_int_equal(fclose(f), 0);
@@ -504,6 +526,48 @@ static void test_page_hostile(void **state)
         assert_string_equal(json_string_value(json_array_get(
                                 json_object_get(d, "ids"), 0)),
                             "</script>0");
+    }
+    /* gzipped (the default): base64 of a gzip stream of the same JSON */
+    {
+        char *g = NULL, *z, *zend, *plain_json;
+        size_t glen, plen = (size_t)(end - data), zlen, k;
+        unsigned char *bin, *out;
+        unsigned long outlen;
+        z_stream zs;
+        p.plain = 0;
+        f = open_memstream(&g, &glen);
+        assert_int_equal(render_page(f, &p), 0);
+        assert_int_equal(fclose(f), 0);
+        assert_null(strstr(g, "id=\"gy-data\""));
+        z = strstr(g, "id=\"gy-z\">");
+        assert_non_null(z);
+        z += strlen("id=\"gy-z\">");
+        zend = strstr(z, "</script>");
+        assert_non_null(zend);
+        zlen = (size_t)(zend - z);
+        for (k = 0; k < zlen; k++)
+            assert_non_null(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
+                                   "opqrstuvwxyz0123456789+/=", z[k]));
+        bin = malloc(zlen);
+        out = malloc(plen + 16);
+        assert_non_null(bin);
+        assert_non_null(out);
+        zlen = (size_t)unbase64(z, zlen, bin);
+        memset(&zs, 0, sizeof(zs));
+        assert_int_equal(inflateInit2(&zs, 15 + 16), Z_OK);
+        zs.next_in = bin;
+        zs.avail_in = (uInt)zlen;
+        zs.next_out = out;
+        zs.avail_out = (uInt)(plen + 16);
+        assert_int_equal(inflate(&zs, Z_FINISH), Z_STREAM_END);
+        outlen = zs.total_out;
+        inflateEnd(&zs);
+        plain_json = data;
+        assert_int_equal(outlen, plen);
+        assert_memory_equal(out, plain_json, plen);
+        free(bin);
+        free(out);
+        free(g);
     }
     json_decref(d);
     free(h);
