@@ -10,7 +10,8 @@
 #                             table readers
 #   make bench                1,000,000 rows graded, and a 2,000-question
 #                             rung run, each against plain Python; f16-range
-#                             on 1 GiB of BF16 against numpy
+#                             on 1 GiB of BF16 against numpy; the page's size
+#                             and time to interactive in headless chromium
 #   make deps                 install Debian 12's packages (as root)
 #   make demo                 run and bury the demo ladder on the fake server
 #   make install              build/graveyard to $(PREFIX)/bin (DESTDIR too)
@@ -282,6 +283,8 @@ bench: $(GRAVEYARD) $(FAKE)
 	$(PYTHON) tests/bench/sched_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE)
 	$(PYTHON) tests/bench/report_bench.py --graveyard $(GRAVEYARD)
+	$(PYTHON) tests/bench/page_bench.py --graveyard $(GRAVEYARD) \
+	    --dir $(BUILD)/bench-page
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -Iorchestrator -o $(BUILD)/qload \
 	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
 	    $(LIBGRADER) $(LIBUTIL) \

@@ -89,8 +89,8 @@ void grader_ladder_pick(const struct grader_ladder *l, struct grader_pick *pk)
     pk->within = 0;
     for (p = 0; p < n && p < PICK_MAX; p++) {
         const struct grader_figures *f = grader_ladder_point(l, p);
-        if (p == 0 || (f->line->sum.n > 0 && f->delta_lo <= 0.0 &&
-                       f->delta_hi >= 0.0))
+        if (p == 0 ||
+            (f->line->sum.n > 0 && f->delta_lo <= 0.0 && f->delta_hi >= 0.0))
             pk->within |= 1ULL << p;
     }
     pk->bytes_front = front(l, n, 0, &pk->no_bytes);

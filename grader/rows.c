@@ -180,8 +180,7 @@ static int answers_reserve(struct grader_rung *r, int kept)
         return 0;
     cap = r->cap ? r->cap * 2 : 16;
     if (kept) {
-        struct grader_kept *k =
-            grader__reallocarray(r->kept, cap, sizeof(*k));
+        struct grader_kept *k = grader__reallocarray(r->kept, cap, sizeof(*k));
         if (k == NULL)
             return GRADER_ENOMEM;
         r->kept = k;

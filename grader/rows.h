@@ -57,8 +57,13 @@ struct grader_answer {
 /* The texts of one answer kept with GRADER_READ_KEEP (for the page): an
  * offset into the rung's texts and a length per field; GRADER_KEPT_NULL
  * for a null field. */
-enum { GRADER_KEEP_CONTENT, GRADER_KEEP_REASONING, GRADER_KEEP_FINISH,
-       GRADER_KEEP_ERROR, GRADER_KEEP_FIELDS };
+enum {
+    GRADER_KEEP_CONTENT,
+    GRADER_KEEP_REASONING,
+    GRADER_KEEP_FINISH,
+    GRADER_KEEP_ERROR,
+    GRADER_KEEP_FIELDS
+};
 #define GRADER_KEPT_NULL UINT64_MAX
 struct grader_kept {
     uint64_t off[GRADER_KEEP_FIELDS];

@@ -158,7 +158,8 @@ static const char report_help[] =
     "                the reference's questions is counted on those it has,\n"
     "                and its missing cells are white on the cover\n"
     "  --no-html     leave REPORT.html out (it holds every reply: about the\n"
-    "                size of the rows, and the rows are read twice as slowly)\n"
+    "                size of the rows, and the rows are read twice as "
+    "slowly)\n"
     "\n"
     "example: graveyard report runs/t4\n"
     "Exit status: 0 ok, 1 a file could not be written, 2 bad input (nothing\n"
@@ -226,9 +227,8 @@ static int report_outputs(const struct rundir_run *run,
                             outs[3].len};
     if (html &&
         (out_open(&outs[4], "REPORT.html") != 0 ||
-         out_close(&outs[4],
-                   pages_report(outs[4].f, run, rep, s->qs, s->r,
-                                s->r + run->nchain, &doc)) != 0))
+         out_close(&outs[4], pages_report(outs[4].f, run, rep, s->qs, s->r,
+                                          s->r + run->nchain, &doc)) != 0))
         goto done;
     rc = 0;
 done:
@@ -573,9 +573,9 @@ static int compare_files(const struct render_compare *rc_,
     if (out_close(&outs[2], 0) != 0)
         return -1;
     doc = (struct page_doc){outs[0].p, outs[0].len, NULL, NULL, 0};
-    if (html && (out_open(&outs[3], "COMPARE.html") != 0 ||
-                 out_close(&outs[3],
-                           pages_compare(outs[3].f, rc_, s->r, &doc)) != 0))
+    if (html &&
+        (out_open(&outs[3], "COMPARE.html") != 0 ||
+         out_close(&outs[3], pages_compare(outs[3].f, rc_, s->r, &doc)) != 0))
         return -1;
     return 0;
 }
@@ -593,8 +593,7 @@ static int compare_write(const struct render_compare *rc_,
 
     if (out_open(&lines, "-") != 0 ||
         out_close(&lines, render_compare_lines(lines.f, rc_)) != 0 ||
-        (out_dir != NULL &&
-         compare_files(rc_, c, s, outs, &marks, html) != 0))
+        (out_dir != NULL && compare_files(rc_, c, s, outs, &marks, html) != 0))
         rc = oom("compare");
     else if ((rc = write_stdout("compare", lines.p, lines.len)) == EXIT_OK)
         rc = out_dir ? write_all("compare", out_dir, outs, html ? 4 : 3)
@@ -739,10 +738,10 @@ static int think_write(const struct render_think *t, const struct rungset *s,
           out_close(&outs[0], render_think_md(outs[0].f, t)) != 0 ||
           out_close(&outs[1], render_think_json(outs[1].f, t)) != 0 ||
           (doc = (struct page_doc){outs[0].p, outs[0].len, NULL, NULL, 0},
-           html && (out_open(&outs[2], "THINK.html") != 0 ||
-                    out_close(&outs[2],
-                              pages_think(outs[2].f, t, s->qs, s->r,
-                                          s->r + t->n, &doc)) != 0)))))
+           html &&
+               (out_open(&outs[2], "THINK.html") != 0 ||
+                out_close(&outs[2], pages_think(outs[2].f, t, s->qs, s->r,
+                                                s->r + t->n, &doc)) != 0)))))
         rc = oom("think");
     else if ((rc = write_stdout("think", lines.p, lines.len)) == EXIT_OK)
         rc = out_dir ? write_all("think", out_dir, outs, html ? 3 : 2)

@@ -102,8 +102,8 @@ static void subtitle(char *out, size_t size, const struct rundir_run *run,
     if (server != NULL && len < size)
         len += (size_t)snprintf(out + len, size - len, " \xc2\xb7 %s", server);
     if (think >= 0 && len < size)
-        len += (size_t)snprintf(out + len, size - len,
-                                " \xc2\xb7 thinking %s", think ? "on" : "off");
+        len += (size_t)snprintf(out + len, size - len, " \xc2\xb7 thinking %s",
+                                think ? "on" : "off");
     if (cap > 0 && len < size)
         snprintf(out + len, size - len, " \xc2\xb7 token cap %s",
                  fmt_count(c, cap));
@@ -126,14 +126,16 @@ int pages_report(FILE *f, const struct rundir_run *run,
 {
     size_t nc = rep->chain.nrungs, ns = rep->nsides, nrows = nc + ns;
     size_t nq = grader_qset_count(qs), ncols = rep->nq, i;
-    const struct grader_rung *sb[GRADER_MAX_RUNGS + 1], *rows[2 * GRADER_MAX_RUNGS];
+    const struct grader_rung *sb[GRADER_MAX_RUNGS + 1],
+        *rows[2 * GRADER_MAX_RUNGS];
     const char *names[2 * GRADER_MAX_RUNGS];
     int is_side[2 * GRADER_MAX_RUNGS];
     uint16_t *facts = calloc(nrows * nq + 1, sizeof(*facts));
     uint16_t *sfacts = calloc((ns + 1) * nq + 1, sizeof(*sfacts));
     uint8_t *cells = calloc(nrows * ncols + 1, 1);
     uint8_t *marks = calloc(nrows * ncols + 1, 1);
-    uint8_t *sc = calloc((ns + 1) * ncols + 1, 1), *sm = calloc((ns + 1) * ncols + 1, 1);
+    uint8_t *sc = calloc((ns + 1) * ncols + 1, 1),
+            *sm = calloc((ns + 1) * ncols + 1, 1);
     char sub[1200], title[600];
     struct qtexts qt;
     struct page_run pr;
@@ -169,9 +171,10 @@ int pages_report(FILE *f, const struct rundir_run *run,
              run->name ? run->name : run->dir);
     subtitle(sub, sizeof(sub), run, rep->rungs[0].meta.gpu_name, rep->nq);
     pr = (struct page_run){run->label, rows, facts};
-    p = (struct page){"report", title, sub, qs, nq, names, is_side, nrows,
-                      &pr, 1, rep->order, ncols, cells, marks, qt.text,
-                      qt.note, NULL, 0, NULL, NULL, 0, 0};
+    p = (struct page){"report", title, sub,     qs,      nq,         names,
+                      is_side,  nrows, &pr,     1,       rep->order, ncols,
+                      cells,    marks, qt.text, qt.note, NULL,       0,
+                      NULL,     NULL,  0,       0};
     doc_into(&p, doc);
     rc = render_page(f, &p);
     qtexts_release(&qt);
@@ -212,10 +215,14 @@ static int compare_page(FILE *f, const struct render_compare *rc,
     qtexts_load(&qt, &rc->runs[0], rc->qs, nq);
     snprintf(sub, sizeof(sub), "%zu runs of one ladder. %s", c->nruns,
              rc->files_note);
-    p = (struct page){kind, title, sub,
-                      rc->qs, nq, (const char *const *)rc->names, NULL, nr,
-                      runs, c->nruns, c->order, c->nq, c->cells, marks,
-                      qt.text, qt.note, NULL, 0, NULL, NULL, 0, 0};
+    p = (struct page){kind,     title,    sub,
+                      rc->qs,   nq,       (const char *const *)rc->names,
+                      NULL,     nr,       runs,
+                      c->nruns, c->order, c->nq,
+                      c->cells, marks,    qt.text,
+                      qt.note,  NULL,     0,
+                      NULL,     NULL,     0,
+                      0};
     doc_into(&p, doc);
     r = render_page(f, &p);
     qtexts_release(&qt);

@@ -106,7 +106,8 @@ static json_t *pick_object(const struct grader_ladder *rep)
     size_t p;
 
     for (p = 0; p < pk->npoints && p < 64; p++) {
-        json_t *name = json_string(grader_ladder_point(rep, p)->line->rung->name);
+        json_t *name =
+            json_string(grader_ladder_point(rep, p)->line->rung->name);
         if ((pk->bytes_front >> p) & 1)
             json_array_append(bf, name);
         if ((pk->speed_front >> p) & 1)

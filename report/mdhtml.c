@@ -261,9 +261,8 @@ void render_md_html(FILE *f, const char *md, size_t len,
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
         size_t l = (size_t)(e - p);
-        int is_table = l > 0 && p[0] == '|', is_item = l > 1 &&
-                                                      p[0] == '-' &&
-                                                      p[1] == ' ';
+        int is_table = l > 0 && p[0] == '|',
+            is_item = l > 1 && p[0] == '-' && p[1] == ' ';
         if ((l == 0 || is_table || is_item || p[0] == '#') && para) {
             fputs("</p>\n", f);
             para = 0;

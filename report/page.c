@@ -10,44 +10,16 @@
  */
 #include "page.h"
 
+#include "fmt.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 /* ---- text out ---------------------------------------------------------- */
 
-/* The length of the valid UTF-8 sequence at s[0..len), or 0 when it is
- * not one (overlong, a surrogate, past U+10FFFF, cut short). */
-static size_t utf8_seq(const unsigned char *s, size_t len)
-{
-    unsigned c = s[0];
-    size_t n, i;
-    unsigned long cp;
-
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 2, cp = c & 0x1f;
-    else if (c >= 0xe0 && c <= 0xef)
-        n = 3, cp = c & 0x0f;
-    else if (c >= 0xf0 && c <= 0xf4)
-        n = 4, cp = c & 0x07;
-    else
-        return 0;
-    if (len < n)
-        return 0;
-    for (i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-        cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
-}
-
-#define REPLACEMENT "\xef\xbf\xbd"
+#define REPLACEMENT FMT_REPLACEMENT
+#define utf8_seq    fmt_utf8_seq
 
 void page_html_text(FILE *f, const char *s, size_t len)
 {
@@ -102,8 +74,7 @@ void page_json_string(FILE *f, const char *s, size_t len)
             fputs("\\n", f);
         } else if (c == '\t') {
             fputs("\\t", f);
-        } else if (c < 0x20 || c == '<' || c == '>' || c == '&' ||
-                   c == 0x7f) {
+        } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f) {
             fprintf(f, "\\u%04x", c);
         } else if (c >= 0x80) {
             if ((n = utf8_seq(p + i, len - i)) == 0) {
@@ -167,7 +138,8 @@ static int grow(struct strtab *t)
         size_t j;
         if (t->slot[i].idx < 0)
             continue;
-        for (j = t->slot[i].h & (cap - 1); s[j].idx >= 0; j = (j + 1) & (cap - 1))
+        for (j = t->slot[i].h & (cap - 1); s[j].idx >= 0;
+             j = (j + 1) & (cap - 1))
             ;
         s[j] = t->slot[i];
         t->list[s[j].idx] = &s[j];
@@ -226,11 +198,22 @@ static long add_str(struct strtab *t, const char *s)
 /* ---- the data block ---------------------------------------------------- */
 
 /* One array of a rung: per question of the qset, a value. */
-enum field { F_FACTS, F_SAID, F_TOKENS, F_CONTENT, F_REASONING, F_FINISH,
-             F_ERROR };
+enum field {
+    F_FACTS,
+    F_SAID,
+    F_TOKENS,
+    F_CONTENT,
+    F_REASONING,
+    F_FINISH,
+    F_ERROR
+};
 static const char *const field_key[] = {"c", "s", "k", "x", "y", "fr", "e"};
-static const int keep_field[] = {-1, -1, -1, GRADER_KEEP_CONTENT,
-                                 GRADER_KEEP_REASONING, GRADER_KEEP_FINISH,
+static const int keep_field[] = {-1,
+                                 -1,
+                                 -1,
+                                 GRADER_KEEP_CONTENT,
+                                 GRADER_KEEP_REASONING,
+                                 GRADER_KEEP_FINISH,
                                  GRADER_KEEP_ERROR};
 
 static long value(struct strtab *t, const struct page *p,
@@ -489,8 +472,7 @@ int render_page(FILE *f, const struct page *p)
                        p->svg, p->svg_len);
     fputs("</section>\n", f);
     rc = data(f, &t, p);
-    fprintf(f, "</script>\n<script>%s</script>\n</body>\n</html>\n",
-            page_js);
+    fprintf(f, "</script>\n<script>%s</script>\n</body>\n</html>\n", page_js);
     strtab_free(&t);
     return rc != 0 || ferror(f) ? -1 : 0;
 }

@@ -55,8 +55,8 @@ struct page {
     const char *qnote;        /* where the question texts came from */
     const char *md;           /* the report's Markdown, shown below */
     size_t md_len;
-    const char *md_image;     /* md's image replaced by svg (pareto.svg) */
-    const char *svg;          /* that picture, inline; may be NULL */
+    const char *md_image; /* md's image replaced by svg (pareto.svg) */
+    const char *svg;      /* that picture, inline; may be NULL */
     size_t svg_len;
     int plain; /* 1: the data block as JSON; 0 (the default): gzipped and
                   in base64, a fifth of the bytes, which the browser reads
@@ -75,8 +75,8 @@ int render_page(FILE *f, const struct page *p);
  * has its own), the image named image is replaced by svg, any other image
  * is left out (the grid stands for the cover). */
 void render_md_html(FILE *f, const char *md, size_t len,
-                    const char *const *names, size_t nnames,
-                    const char *image, const char *svg, size_t svg_len);
+                    const char *const *names, size_t nnames, const char *image,
+                    const char *svg, size_t svg_len);
 
 /* HTML text: & < > " ' as entities; bytes that are not UTF-8 as U+FFFD. */
 void page_html_text(FILE *f, const char *s, size_t len);

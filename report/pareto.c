@@ -18,16 +18,16 @@
 #include "fmt.h"
 #include "render.h"
 
-#define PANEL_W 880
-#define PANEL_H 300
-#define PAD_L   64 /* y ticks and label */
-#define PAD_R   28
-#define TOP     64 /* title and the first panel's title */
-#define GAP_Y   40 /* between one panel's x label and the next's title */
-#define BOTTOM  56 /* x ticks and label */
-#define CHAR_W  7.2 /* px a character at font-size 11, a little over */
-#define LINE_H  18
-#define WORDS_W 140 /* characters a line of words under the panels */
+#define PANEL_W    880
+#define PANEL_H    300
+#define PAD_L      64 /* y ticks and label */
+#define PAD_R      28
+#define TOP        64  /* title and the first panel's title */
+#define GAP_Y      40  /* between one panel's x label and the next's title */
+#define BOTTOM     56  /* x ticks and label */
+#define CHAR_W     7.2 /* px a character at font-size 11, a little over */
+#define LINE_H     18
+#define WORDS_W    140 /* characters a line of words under the panels */
 #define MAX_LABELS 140
 
 struct box {
@@ -36,17 +36,21 @@ struct box {
 
 struct panel {
     FILE *f;
-    int speed;       /* 0: % of bytes, 1: decode tok/s */
-    double x0, y0;   /* left and top edges of the plot */
+    int speed;     /* 0: % of bytes, 1: decode tok/s */
+    double x0, y0; /* left and top edges of the plot */
     double xmin, xmax, xstep;
     double ymin, ymax, ystep;
     struct box taken[MAX_LABELS];
     size_t ntaken;
 };
 
+/* XML text: the entities, and U+FFFD for a byte that is not UTF-8 (the
+ * title holds a folder's name), so the file stays XML. */
 static void xml(FILE *f, const char *s)
 {
-    for (; *s; s++) {
+    size_t len = strlen(s), n;
+
+    while (*s) {
         if (*s == '<')
             fputs("&lt;", f);
         else if (*s == '>')
@@ -55,8 +59,16 @@ static void xml(FILE *f, const char *s)
             fputs("&amp;", f);
         else if (*s == '"')
             fputs("&quot;", f);
-        else
-            fputc(*s, f);
+        else if ((n = fmt_utf8_seq((const unsigned char *)s, len)) == 0)
+            fputs(FMT_REPLACEMENT, f);
+        else {
+            fwrite(s, 1, n, f);
+            s += n;
+            len -= n;
+            continue;
+        }
+        s++;
+        len--;
     }
 }
 
@@ -172,14 +184,14 @@ static void axes(struct panel *pn, const char *title, const char *xlabel)
     for (v = ceil(pn->xmin / pn->xstep - 1e-9) * pn->xstep;
          v <= pn->xmax + 1e-9; v += pn->xstep) {
         double x = px(pn, v);
-        fprintf(f,
-                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                "stroke=\"#e6e7ea\"/>"
-                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-                x, pn->y0, x, pn->y0 + PANEL_H, x, pn->y0 + PANEL_H + 16, v);
+        fprintf(
+            f,
+            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+            "stroke=\"#e6e7ea\"/>"
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+            x, pn->y0, x, pn->y0 + PANEL_H, x, pn->y0 + PANEL_H + 16, v);
     }
-    fprintf(f,
-            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
             pn->x0 + PANEL_W / 2.0, pn->y0 + PANEL_H + 36);
     xml(f, xlabel);
     fputs("</text>\n", f);
@@ -217,17 +229,19 @@ static void take(struct panel *pn, struct box b)
 static void label(struct panel *pn, double x, double y, const char *s,
                   int bold)
 {
-    static const double dx[] = {9, -9, 0, 0, 9, 9, -9, -9,
-                                28, -28, 0, 0, 24, 24, -24, -24, 44, -44};
-    static const double dy[] = {4, 4, -10, 18, -8, 14, -8, 14,
-                                4, 4, -24, 32, -20, 26, -20, 26, 4, 4};
+    static const double dx[] = {9,   -9, 0, 0,  9,  9,   -9,  -9, 28,
+                                -28, 0,  0, 24, 24, -24, -24, 44, -44};
+    static const double dy[] = {4, 4,   -10, 18,  -8, 14,  -8, 14, 4,
+                                4, -24, 32,  -20, 26, -20, 26, 4,  4};
     const size_t n = sizeof(dx) / sizeof(dx[0]);
     double w = CHAR_W * (double)strlen(s) + (bold ? 6 : 0);
     size_t k, pick = 0;
     struct box b = {0, 0, 0, 0};
 
     for (k = 0; k < n; k++) {
-        double lx = dx[k] > 0 ? x + dx[k] : dx[k] < 0 ? x + dx[k] - w : x - w / 2;
+        double lx = dx[k] > 0   ? x + dx[k]
+                    : dx[k] < 0 ? x + dx[k] - w
+                                : x - w / 2;
         b = (struct box){lx, y + dy[k] - 10, lx + w, y + dy[k] + 2};
         if (!overlaps(pn, b)) {
             pick = k;
@@ -244,12 +258,20 @@ static void label(struct panel *pn, double x, double y, const char *s,
         fprintf(pn->f,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                 "stroke=\"#8a8d91\" stroke-width=\"0.8\"/>\n",
-                x + (dx[pick] > 0 ? 6 : dx[pick] < 0 ? -6 : 0),
-                y + (dy[pick] > 4 ? 6 : dy[pick] < 0 ? -6 : 0),
-                dx[pick] > 0 ? b.x0 - 1 : dx[pick] < 0 ? b.x1 + 1 : x,
-                dy[pick] > 4 ? b.y0 : dy[pick] < 0 ? b.y1 : y);
-    fprintf(pn->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\"%s>",
-            b.x0, y + dy[pick], bold ? " font-weight=\"bold\"" : "");
+                x + (dx[pick] > 0   ? 6
+                     : dx[pick] < 0 ? -6
+                                    : 0),
+                y + (dy[pick] > 4   ? 6
+                     : dy[pick] < 0 ? -6
+                                    : 0),
+                dx[pick] > 0   ? b.x0 - 1
+                : dx[pick] < 0 ? b.x1 + 1
+                               : x,
+                dy[pick] > 4   ? b.y0
+                : dy[pick] < 0 ? b.y1
+                               : y);
+    fprintf(pn->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\"%s>", b.x0,
+            y + dy[pick], bold ? " font-weight=\"bold\"" : "");
     xml(pn->f, s);
     fputs("</text>\n", pn->f);
 }
@@ -264,9 +286,9 @@ static void front(struct panel *pn, const struct grader_ladder *l, size_t n,
         if (set & (1ULL << i))
             order[m++] = i;
     for (i = 1; i < m; i++)
-        for (j = i; j > 0 &&
-                    xval(grader_ladder_point(l, order[j - 1]), pn->speed) >
-                        xval(grader_ladder_point(l, order[j]), pn->speed);
+        for (j = i;
+             j > 0 && xval(grader_ladder_point(l, order[j - 1]), pn->speed) >
+                          xval(grader_ladder_point(l, order[j]), pn->speed);
              j--) {
             size_t t = order[j];
             order[j] = order[j - 1];
@@ -296,7 +318,9 @@ static void point(struct panel *pn, const struct grader_ladder *l,
     int chosen = (long)p == (pn->speed ? pk->fastest : pk->smallest);
     double x = px(pn, xval(fg, pn->speed)), acc = fg->acc * 100;
     double lo = fg->acc_lo * 100, hi = fg->acc_hi * 100, y;
-    const char *fill = p == 0 ? REPORT_DEAD : side ? "#ffffff" : REPORT_MARIGOLD;
+    const char *fill = p == 0 ? REPORT_DEAD
+                       : side ? "#ffffff"
+                              : REPORT_MARIGOLD;
     char text[160], a[FMT_SIZE];
 
     if (acc < pn->ymin) {
@@ -357,9 +381,10 @@ static void draw_panel(FILE *f, const struct grader_ladder *l,
     x_range(l, n, speed, &pn.xmin, &pn.xmax, &pn.xstep);
     y_range(l, n, &pn.ymin, &pn.ymax);
     pn.ystep = nice_step(pn.ymax - pn.ymin);
-    fprintf(f, "<g data-panel=\"%s\" data-xmin=\"%g\" data-xmax=\"%g\" "
-               "data-ymin=\"%g\" data-ymax=\"%g\" data-x0=\"%.1f\" "
-               "data-y0=\"%.1f\" data-w=\"%d\" data-h=\"%d\">\n",
+    fprintf(f,
+            "<g data-panel=\"%s\" data-xmin=\"%g\" data-xmax=\"%g\" "
+            "data-ymin=\"%g\" data-ymax=\"%g\" data-x0=\"%.1f\" "
+            "data-y0=\"%.1f\" data-w=\"%d\" data-h=\"%d\">\n",
             speed ? "speed" : "bytes", pn.xmin, pn.xmax, pn.ymin, pn.ymax,
             pn.x0, y0, PANEL_W, PANEL_H);
     axes(&pn, speed ? "Right against decode speed" : "Right against file size",
@@ -388,7 +413,8 @@ static size_t wrap(FILE *f, const char *s, double x, double y)
             cut = end;
         if (f != NULL) {
             char line[WORDS_W + 8];
-            snprintf(line, sizeof(line), "%.*s", (int)(cut - start), s + start);
+            snprintf(line, sizeof(line), "%.*s", (int)(cut - start),
+                     s + start);
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x,
                     y + (double)lines * LINE_H);
             xml(f, line);

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "fmt.h"
 #include "render.h"
 
 #define LEFT     96 /* rung labels */
@@ -36,10 +37,13 @@ static const char *colour(unsigned cell)
     }
 }
 
-/* XML text: the five entities. */
+/* XML text: the five entities, and U+FFFD for a byte that is not UTF-8
+ * (a folder's name in the title may hold one). */
 static void text(FILE *f, const char *s)
 {
-    for (; *s != '\0'; s++) {
+    size_t len = strlen(s), n;
+
+    for (; *s != '\0'; s++, len--) {
         switch (*s) {
         case '<':
             fputs("&lt;", f);
@@ -57,7 +61,13 @@ static void text(FILE *f, const char *s)
             fputs("&apos;", f);
             break;
         default:
-            fputc(*s, f);
+            if ((n = fmt_utf8_seq((const unsigned char *)s, len)) == 0) {
+                fputs(FMT_REPLACEMENT, f);
+                break;
+            }
+            fwrite(s, 1, n, f);
+            s += n - 1;
+            len -= n - 1;
         }
     }
 }

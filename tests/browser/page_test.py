@@ -241,7 +241,9 @@ def report_checks(g, b, rundir, shots):
 
     # a link in the report's ladder table filters the grid
     page.click_selector('#report a[href="#f=dead&r=Q4_0"]')
-    page.wait_for("location.hash.includes('r=Q4_0')")
+    # the hashchange handler sets the controls and redraws in one task
+    page.wait_for("document.getElementById('r').value === 'Q4_0' && "
+                  "document.getElementById('f').value === 'dead'")
     q40 = next(x for x in rep["rungs"] if x["rung"] == "Q4_0")["dead"]
     g.check("report: the ladder table's Q4_0 links to its dead",
             [] if shown(page) == q40 else [f"{shown(page)} shown, want {q40}"])
@@ -405,6 +407,34 @@ def big_checks(g, b, graveyard, tmp, shots):
     return tti
 
 
+def think_checks(g, b, graveyard, tmp, shots):
+    """THINK.html over the golden folders: thinking off (t4) against on."""
+    data = os.path.join(ROOT, "tests", "golden", "data")
+    out = os.path.join(tmp, "think")
+    run([graveyard, "think", os.path.join(data, "t4"),
+         os.path.join(data, "t4-think"), "--out", out])
+    path = os.path.join(out, "THINK.html")
+    page = b.new_page(1280, 900)
+    page.goto(url(path))
+    ready(page)
+    d = page.eval(f"(d => ({{kind: d.kind, nq: d.ids.length, rows: d.rows.length,"
+                  f" runs: d.runs.map(r => r.label)}}))({DATA})")
+    per = cells_per_row(page)
+    problems = [f"row {i}: {n}" for i, n in per.items() if n != d["nq"]]
+    if d["kind"] != "think" or d["runs"] != ["thinking off", "thinking on"]:
+        problems.append(f"{d}")
+    page.click_selector(cell_sel(2, qindex(page, "test-687")))
+    page.wait_for("!document.getElementById('panel').classList.contains('hidden')")
+    rows_in_strip = page.eval("document.querySelectorAll('#panel .strip tr').length")
+    if rows_in_strip != 2:
+        problems.append(f"strip has {rows_in_strip} rows")
+    g.check("think: both passes on one grid, a cell opens both", problems,
+            f"{d['rows']} x {d['nq']}")
+    page.screenshot(os.path.join(shots, "think-panel.png"))
+    no_leaks(g, page, "think", path)
+    page.close()
+
+
 def main():
     graveyard = os.path.abspath(sys.argv[1])
     shots = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else
@@ -432,6 +462,7 @@ def main():
         with Browser(chromium) as b:
             tti = report_checks(g, b, t4, shots)
             compare_checks(g, b, os.path.join(tmp, "cmp"), shots)
+            think_checks(g, b, graveyard, tmp, shots)
             hostile_checks(g, b, graveyard, tmp, shots)
             big = big_checks(g, b, graveyard, tmp, shots)
         print(f"page: ready at {tti} ms (250 x 10), {big} ms (1,319 x 10); "

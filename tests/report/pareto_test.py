@@ -178,6 +178,24 @@ def check_study(g, graveyard, tmp):
     g.check("which one: the smallest and the fastest within the noise",
             problems, f"{smallest}, {fastest}")
 
+    # a folder named with bytes that are not UTF-8 and no ladder name: the
+    # title is the folder's path, and both pictures must stay XML
+    odd = os.path.join(tmp, "odd-\udcff-<&>")
+    shutil.copytree(d, odd)
+    shape = json.load(open(os.path.join(odd, "ladder.json")))
+    del shape["name"]
+    json.dump(shape, open(os.path.join(odd, "ladder.json"), "w"))
+    subprocess.run([graveyard, "report", odd, "--no-html"], check=True,
+                   stdout=subprocess.DEVNULL)
+    problems = []
+    for pic in ("pareto.svg", "cover.svg"):
+        try:
+            ET.parse(os.path.join(odd, pic))
+        except ET.ParseError as e:
+            problems.append(f"{pic}: {e}")
+    g.check("a folder name that is not UTF-8 leaves both pictures XML",
+            problems)
+
     # no bytes anywhere: that panel goes, and the picture says why
     nb = os.path.join(tmp, "nobytes")
     shutil.copytree(d, nb)

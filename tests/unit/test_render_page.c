@@ -56,9 +56,9 @@ static void load_study(struct rungs *x)
 }
 
 /* The article's bytes (ladder.tsv). */
-static const long long study_bytes[NR] = {
-    9311305152, 9311305152, 4967497152, 3845346752, 3630288320,
-    3427880384, 3360161216, 3201351104, 2989088192};
+static const long long study_bytes[NR] = {9311305152, 9311305152, 4967497152,
+                                          3845346752, 3630288320, 3427880384,
+                                          3360161216, 3201351104, 2989088192};
 
 static void metas_of(struct grader_meta *m, int bytes)
 {
@@ -140,8 +140,8 @@ static void test_pick_study(void **state)
     (void)state;
     load_study(&x);
     metas_of(m, 1);
-    assert_int_equal(grader_ladder_build(x.qs, m, x.r, NR, NULL, 0, NULL,
-                                         NULL, 0, 0, &rep, &err),
+    assert_int_equal(grader_ladder_build(x.qs, m, x.r, NR, NULL, 0, NULL, NULL,
+                                         0, 0, &rep, &err),
                      0);
     assert_int_equal(rep.pick.npoints, NR);
     for (p = 0; p < NR; p++) {
@@ -162,18 +162,20 @@ static void test_pick_study(void **state)
         assert_int_equal(!!(rep.pick.bytes_front & (1ULL << p)), !beaten_b);
         assert_int_equal(!!(rep.pick.speed_front & (1ULL << p)), !beaten_s);
         assert_int_equal(!!(rep.pick.within & (1ULL << p)), within);
-        if (within && (smallest < 0 ||
-                       a->pct_bytes < rep.rungs[smallest].pct_bytes))
+        if (within &&
+            (smallest < 0 || a->pct_bytes < rep.rungs[smallest].pct_bytes))
             smallest = (long)p;
-        if (within && (fastest < 0 || a->line->sum.median_tps >
-                                          rep.rungs[fastest].line->sum.median_tps))
+        if (within &&
+            (fastest < 0 || a->line->sum.median_tps >
+                                rep.rungs[fastest].line->sum.median_tps))
             fastest = (long)p;
     }
     assert_int_equal(rep.pick.smallest, smallest);
     assert_int_equal(rep.pick.fastest, fastest);
     /* the study's figures: Q5_K_M beats BF16, F16, Q8_0 and Q6_K on both
      * size and accuracy, so none of those is on the bytes front */
-    assert_false(rep.pick.bytes_front & ((1 << 0) | (1 << 1) | (1 << 2) | (1 << 3)));
+    assert_false(rep.pick.bytes_front &
+                 ((1 << 0) | (1 << 1) | (1 << 2) | (1 << 3)));
     assert_true(rep.pick.bytes_front & (1 << 4));
     /* Q3_K_M's 42 dead against 4 ghosts is far outside the noise */
     assert_false(rep.pick.within & (1 << 7));
@@ -182,8 +184,8 @@ static void test_pick_study(void **state)
 
     /* no bytes: no bytes front, no smallest; speeds still there */
     metas_of(m, 0);
-    assert_int_equal(grader_ladder_build(x.qs, m, x.r, NR, NULL, 0, NULL,
-                                         NULL, 0, 0, &rep, &err),
+    assert_int_equal(grader_ladder_build(x.qs, m, x.r, NR, NULL, 0, NULL, NULL,
+                                         0, 0, &rep, &err),
                      0);
     assert_int_equal(rep.pick.bytes_front, 0);
     assert_int_equal(rep.pick.no_bytes, NR);
@@ -221,8 +223,8 @@ static void test_pick_ties(void **state)
         m[i].bytes = i ? 50 : 100;
         m[i].gpu_mib_loaded = m[i].gpu_mib_before = -1;
     }
-    assert_int_equal(grader_ladder_build(x.qs, m, x.r, 3, NULL, 0, NULL,
-                                         NULL, 0, 0, &rep, &err),
+    assert_int_equal(grader_ladder_build(x.qs, m, x.r, 3, NULL, 0, NULL, NULL,
+                                         0, 0, &rep, &err),
                      0);
     assert_int_equal(rep.pick.bytes_front, (1 << 0) | (1 << 1));
     /* equal speeds: only the most accurate is on that front */
@@ -256,9 +258,10 @@ static void test_keep(void **state)
     struct text t = {0};
 
     (void)state;
-    text_addf(&t, "{\"id\":\"a\",\"reference\":\"1\",\"content\":\"x\\u0000y\","
-                  "\"reasoning_content\":\"think\",\"finish_reason\":"
-                  "\"length\",\"error\":null}\n");
+    text_addf(&t,
+              "{\"id\":\"a\",\"reference\":\"1\",\"content\":\"x\\u0000y\","
+              "\"reasoning_content\":\"think\",\"finish_reason\":"
+              "\"length\",\"error\":null}\n");
     text_addf(&t, "{\"id\":\"b\",\"reference\":\"2\",\"content\":null,"
                   "\"error\":\"HTTP 500: \\\"bad\\\"\"}\n");
     text_addf(&t, "{\"id\":\"c\",\"reference\":\"3\",\"content\":\"\","
@@ -310,7 +313,8 @@ static void test_json_string(void **state)
         {"</script><script>alert(1)</script>", 34,
          "</script><script>alert(1)</script>"},
         {"<!-- x --> & \"q\" 'a' \\", 22, "<!-- x --> & \"q\" 'a' \\"},
-        {"line\xe2\x80\xa8sep\xe2\x80\xa9", 13, "line\xe2\x80\xa8sep\xe2\x80\xa9"},
+        {"line\xe2\x80\xa8sep\xe2\x80\xa9", 13,
+         "line\xe2\x80\xa8sep\xe2\x80\xa9"},
         {"bad \xff byte", 10, "bad \xef\xbf\xbd byte"},
         {"overlong \xc0\xaf", 11, "overlong \xef\xbf\xbd\xef\xbf\xbd"},
         {"surrogate \xed\xa0\x80", 13,
@@ -394,9 +398,9 @@ static void test_md_html(void **state)
     assert_non_null(strstr(h, "<strong>bold</strong> &amp; &lt;script&gt;"));
     assert_null(strstr(h, "<script"));
     assert_non_null(strstr(h, "<h2>The ladder</h2>"));
-    assert_non_null(
-        strstr(h, "<td><a href=\"#f=dead&amp;r=BF16\">BF16</a></td>"
-                  "<td class=\"n\">7</td>"));
+    assert_non_null(strstr(h,
+                           "<td><a href=\"#f=dead&amp;r=BF16\">BF16</a></td>"
+                           "<td class=\"n\">7</td>"));
     assert_non_null(strstr(h, "<a href=\"#f=dead&amp;r=Q4_0\">Q4_0</a>"));
     assert_non_null(strstr(h, "<td>total</td>"));
     assert_non_null(strstr(h, "<a href=\"#f=tomb&amp;r=Q4_0\">Q4_0</a>"));
@@ -456,8 +460,8 @@ static void test_page_hostile(void **state)
     uint16_t facts[2 * 4];
     uint32_t order[4] = {0, 1, 2, 3};
     uint8_t cells[2 * 4], marks[2 * 4];
-    const char *names[2] = {"REF", "<b>Q</b>"}, *qtext[4] = {"q <i>0</i>",
-                                                           NULL, NULL, NULL};
+    const char *names[2] = {"REF", "<b>Q</b>"},
+               *qtext[4] = {"q <i>0</i>", NULL, NULL, NULL};
     struct page_run run = {"run \"one\"", r, facts};
     struct page p;
     char *h = NULL, *data, *end;
@@ -470,8 +474,9 @@ static void test_page_hostile(void **state)
     for (i = 0; i < 4; i++) {
         json_t *s = json_string(hostile[i]);
         char *js = json_dumps(s, JSON_ENCODE_ANY);
-        text_addf(&t, "{\"id\":\"</script>%zu\",\"reference\":\"1\","
-                      "\"content\":%s,\"error\":%s}\n",
+        text_addf(&t,
+                  "{\"id\":\"</script>%zu\",\"reference\":\"1\","
+                  "\"content\":%s,\"error\":%s}\n",
                   i, js, i == 3 ? js : "null");
         free(js);
         json_decref(s);
@@ -483,10 +488,28 @@ static void test_page_hostile(void **state)
     grader_bury_cells(&b, r, 4, facts);
     grader_grid(r, 1, 2, order, 4, cells);
     grader_grid_marks(cells, 2, 4, marks);
-    p = (struct page){"report", "title </script>", "sub <b>", qs, 4, names,
-                      NULL, 2, &run, 1, order, 4, cells, marks, qtext,
-                      "note <i>", "| <b> | x |\n|---|---|\n", 21, NULL,
-                      NULL, 0, 1};
+    p = (struct page){"report",
+                      "title </script>",
+                      "sub <b>",
+                      qs,
+                      4,
+                      names,
+                      NULL,
+                      2,
+                      &run,
+                      1,
+                      order,
+                      4,
+                      cells,
+                      marks,
+                      qtext,
+                      "note <i>",
+                      "| <b> | x |\n|---|---|\n",
+                      21,
+                      NULL,
+                      NULL,
+                      0,
+                      1};
     f = open_memstream(&h, &len);
     assert_int_equal(render_page(f, &p), 0);
     assert_int_equal(fclose(f), 0);
@@ -510,22 +533,22 @@ static void test_page_hostile(void **state)
     {
         json_t *T = json_object_get(d, "T");
         json_t *x = json_object_get(
-            json_array_get(json_object_get(
-                               json_array_get(json_object_get(d, "runs"), 0),
-                               "r"),
-                           1),
+            json_array_get(
+                json_object_get(json_array_get(json_object_get(d, "runs"), 0),
+                                "r"),
+                1),
             "x");
         for (i = 0; i < 4; i++) {
             json_int_t k = json_integer_value(json_array_get(x, i));
-            assert_string_equal(json_string_value(json_array_get(T, (size_t)k)),
-                                hostile[i]);
+            assert_string_equal(
+                json_string_value(json_array_get(T, (size_t)k)), hostile[i]);
         }
         /* each reply once: REF's and Q's are the same texts, and the
          * error of row 3 is its content */
         assert_int_equal(json_array_size(T), 4 + 1);
-        assert_string_equal(json_string_value(json_array_get(
-                                json_object_get(d, "ids"), 0)),
-                            "</script>0");
+        assert_string_equal(
+            json_string_value(json_array_get(json_object_get(d, "ids"), 0)),
+            "</script>0");
     }
     /* gzipped (the default): base64 of a gzip stream of the same JSON */
     {
@@ -547,7 +570,8 @@ static void test_page_hostile(void **state)
         zlen = (size_t)(zend - z);
         for (k = 0; k < zlen; k++)
             assert_non_null(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
-                                   "opqrstuvwxyz0123456789+/=", z[k]));
+                                   "opqrstuvwxyz0123456789+/=",
+                                   z[k]));
         bin = malloc(zlen);
         out = malloc(plen + 16);
         assert_non_null(bin);
