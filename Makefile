@@ -253,7 +253,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_BUILD   := build/fuzz
 FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 \
                 -fsanitize=fuzzer,address,undefined $(JANSSON_CFLAGS)
-fuzz:
+fuzz: $(BUILD)/report/assets.c
 	@mkdir -p $(FUZZ_BUILD)
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_extract \
 	    tests/fuzz/fuzz_extract.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
@@ -265,6 +265,10 @@ fuzz:
 	clang $(FUZZ_FLAGS) -Iorchestrator -o $(FUZZ_BUILD)/fuzz_sse \
 	    tests/fuzz/fuzz_sse.c orchestrator/sse.c orchestrator/reply.c \
 	    util/util.c $(JANSSON_LIBS)
+	clang $(FUZZ_FLAGS) -D_GNU_SOURCE -Ireport -Igrader \
+	    -o $(FUZZ_BUILD)/fuzz_page tests/fuzz/fuzz_page.c report/page.c \
+	    report/mdhtml.c report/fmt.c $(BUILD)/report/assets.c $(GRADER_SRC) \
+	    $(JANSSON_LIBS) $(ZLIB_LIBS) -lm
 	for f in safetensors gguf; do \
 	    clang $(FUZZ_FLAGS) -Iweights -o $(FUZZ_BUILD)/fuzz_$$f \
 	        tests/fuzz/fuzz_$$f.c weights/tensors.c weights/$$f.c \

@@ -5,7 +5,7 @@
 # Usage: run.sh BUILD_DIR SECONDS
 set -eu
 build=$1 secs=$2
-for f in extract rows rowscan sse safetensors gguf; do
+for f in extract rows rowscan sse safetensors gguf page; do
     set -- tests/fuzz/regressions/$f/*
     if [ -e "$1" ]; then
         echo "fuzz_$f: replaying $# regression input(s)"
@@ -13,7 +13,7 @@ for f in extract rows rowscan sse safetensors gguf; do
             tail -40 "$build/fuzz_$f.replay.log"; exit 1; }
     fi
 done
-for f in extract rows rowscan sse safetensors gguf; do
+for f in extract rows rowscan sse safetensors gguf page; do
     corpus=$build/corpus-$f
     mkdir -p "$corpus"
     # seeds: every golden row, one per file, and a few bare answers
@@ -35,6 +35,10 @@ for f in extract rows rowscan sse safetensors gguf; do
         >"$corpus/seed-gguf"
     printf 'data: {"choices":[{"delta":{"content":"Answer: 1"}}]}\r\n\r\n: ping\n\ndata: [DONE]\n\n' \
         >"$corpus/seed-sse"
+    # the page's Markdown: a report and a comparison as graveyard writes them
+    cp tests/golden/cases/report-t4/files/data/t4/REPORT.md "$corpus/seed-md"
+    cp tests/golden/cases/compare-t4-l4/files/cmp/COMPARE.md "$corpus/seed-cmp" \
+        2>/dev/null || true
     echo "fuzz_$f: $secs s"
     "$build/fuzz_$f" -max_total_time="$secs" -max_len=4096 \
         -artifact_prefix="$build/" \
