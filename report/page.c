@@ -62,11 +62,25 @@ void page_html_text(FILE *f, const char *s, size_t len)
 void page_json_string(FILE *f, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0, n;
+    size_t i = 0, run = 0, n;
 
     fputc('"', f);
     while (i < len) {
         unsigned c = p[i];
+        /* most bytes go out as they are: a run at a time, not a call each
+         * (13 MB of replies at 1,319 questions) */
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' &&
+            c != '>' && c != '&') {
+            i++;
+            continue;
+        }
+        if (c >= 0x80 && (n = utf8_seq(p + i, len - i)) > 0 &&
+            !(n == 3 && c == 0xe2 && p[i + 1] == 0x80 &&
+              (p[i + 2] == 0xa8 || p[i + 2] == 0xa9))) {
+            i += n;
+            continue;
+        }
+        fwrite(p + run, 1, i - run, f);
         if (c == '"' || c == '\\') {
             fputc('\\', f);
             fputc((int)c, f);
@@ -74,27 +88,17 @@ void page_json_string(FILE *f, const char *s, size_t len)
             fputs("\\n", f);
         } else if (c == '\t') {
             fputs("\\t", f);
-        } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f) {
+        } else if (c < 0x80) {
             fprintf(f, "\\u%04x", c);
-        } else if (c >= 0x80) {
-            if ((n = utf8_seq(p + i, len - i)) == 0) {
-                fputs("\\ufffd", f);
-                i++;
-                continue;
-            }
-            /* U+2028 and U+2029 end a line in older JavaScript */
-            if (n == 3 && c == 0xe2 && p[i + 1] == 0x80 &&
-                (p[i + 2] == 0xa8 || p[i + 2] == 0xa9))
-                fprintf(f, "\\u202%c", p[i + 2] == 0xa8 ? '8' : '9');
-            else
-                fwrite(p + i, 1, n, f);
-            i += n;
-            continue;
-        } else {
-            fputc((int)c, f);
+        } else if (utf8_seq(p + i, len - i) == 0) {
+            fputs("\\ufffd", f);
+        } else { /* U+2028 and U+2029 end a line in older JavaScript */
+            fprintf(f, "\\u202%c", p[i + 2] == 0xa8 ? '8' : '9');
+            i += 2;
         }
-        i++;
+        run = ++i;
     }
+    fwrite(p + run, 1, i - run, f);
     fputc('"', f);
 }
 
@@ -360,16 +364,20 @@ static void base64(FILE *f, const unsigned char *p, size_t n)
 {
     static const char abc[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char q[4];
-    size_t i;
+    char q[4], line[4096];
+    size_t i, k = 0;
 
     for (i = 0; i + 2 < n; i += 3) {
-        q[0] = abc[p[i] >> 2];
-        q[1] = abc[((p[i] & 3) << 4) | (p[i + 1] >> 4)];
-        q[2] = abc[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)];
-        q[3] = abc[p[i + 2] & 63];
-        fwrite(q, 1, 4, f);
+        line[k++] = abc[p[i] >> 2];
+        line[k++] = abc[((p[i] & 3) << 4) | (p[i + 1] >> 4)];
+        line[k++] = abc[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)];
+        line[k++] = abc[p[i + 2] & 63];
+        if (k == sizeof(line)) {
+            fwrite(line, 1, k, f);
+            k = 0;
+        }
     }
+    fwrite(line, 1, k, f);
     if (i < n) {
         q[0] = abc[p[i] >> 2];
         q[1] = abc[((p[i] & 3) << 4) | (i + 1 < n ? p[i + 1] >> 4 : 0)];
@@ -379,8 +387,10 @@ static void base64(FILE *f, const unsigned char *p, size_t n)
     }
 }
 
-/* in[0..n) gzipped into f as base64. 0, or -1 (no memory, zlib). Level 6,
- * zlib's default: level 9 saves 2 % more for twice the time. */
+/* in[0..n) gzipped into f as base64. 0, or -1 (no memory, zlib). Level 2:
+ * on the 1,319-question page's 13.4 MB, 1.96 MB in 0.07 s, where zlib's
+ * default (6) gives 1.61 MB in 0.24 s, and a four-run comparison's page
+ * is four times that. */
 static int gzip_base64(FILE *f, const char *in, size_t n)
 {
     z_stream z;
@@ -389,7 +399,7 @@ static int gzip_base64(FILE *f, const char *in, size_t n)
     int rc;
 
     memset(&z, 0, sizeof(z));
-    if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+    if (deflateInit2(&z, 2, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
         Z_OK)
         return -1;
     cap = deflateBound(&z, (uLong)n);

@@ -7,7 +7,8 @@ a thinking block now and then, decode_tps; .done files and ladder.tsv
 with the same sha256 in every folder, as four GPUs running one ladder
 would write), then times `graveyard report` on one folder and `graveyard
 compare` over the 4 with --out: wall seconds, best of 3, peak RSS, rows
-and MB per second, and the ratio to the 2 s target. Figures only:
+and MB per second, and the ratio to the 2 s target; and the whole of it
+again with --no-html, to show what the pages cost. Figures only:
 nothing here is asserted on time.
 
 usage: report_bench.py --graveyard build/graveyard [--dir build/bench]
@@ -190,6 +191,10 @@ def main():
                          for k, d in enumerate(dirs))
         script += f'"$1" compare {" ".join(chr(34) + d + chr(34) for d in dirs)} --out "{out}/all"'
         a_s, a_mib = timed(["sh", "-c", script, "sh", g], args.repeat)
+        # the same without the pages (REPORT.html, COMPARE.html): what the
+        # page costs, and the figures alone for scripts
+        nh_s, nh_mib = timed(["sh", "-c", script.replace(
+            '--out "', '--no-html --out "'), "sh", g], args.repeat)
         # the baseline: the study's way to the same counts, a plain-Python
         # bury of each run (tests/bench/bury.py), which writes no report
         here = os.path.dirname(os.path.abspath(__file__))
@@ -197,7 +202,9 @@ def main():
                        for d in dirs) + "true"
         b_s, b_mib = timed(["sh", "-c", base], 1)
         for name in ("report/REPORT.md", "report/report.json",
-                     "report/cover.svg", "compare/COMPARE.md",
+                     "report/cover.svg", "report/REPORT.html",
+                     "report/pareto.svg", "compare/COMPARE.md",
+                     "compare/COMPARE.html",
                      "compare/compare.json", "compare/compare.svg"):
             if not os.path.isfile(os.path.join(out, name)):
                 sys.exit(f"report bench: {name} was not written")
@@ -215,6 +222,8 @@ def main():
              one * args.runs, mball, c_mib),
             (f"all of it: {args.runs} reports + compare", a_s,
              one * args.runs * 2, mball * 2, a_mib),
+            ("the same with --no-html (no REPORT.html, COMPARE.html)", nh_s,
+             one * args.runs * 2, mball * 2, nh_mib),
             (f"baseline: Python bury of {args.runs} runs (no report)", b_s,
              one * args.runs, mball, b_mib)):
         print(f"| {name} | {s:.3f} | {rows / s:,.0f} | {mb / s:.0f} | "
@@ -224,7 +233,8 @@ def main():
           f"compare.svg {sizes['compare/compare.svg'] / 1024:.0f} KiB")
     print(f"{args.runs} reports and their comparison in {a_s:.3f} s "
           f"({a_s / TARGET_S:.3f} of the {TARGET_S:g} s target); "
-          f"{b_s / a_s:.1f}x faster than the Python bury alone ({b_s:.2f} s)")
+          f"{b_s / a_s:.1f}x the speed of the Python bury alone ({b_s:.2f} s); "
+          f"without the pages {nh_s:.3f} s, {b_s / nh_s:.1f}x")
     print(f"report {r_s:.3f} s, compare of {args.runs} runs {c_s:.3f} s: "
           f"{r_s / TARGET_S:.3f} and {c_s / TARGET_S:.3f} of the "
           f"{TARGET_S:g} s target")
