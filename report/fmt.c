@@ -199,3 +199,37 @@ size_t fmt_utf8_seq(const unsigned char *s, size_t len)
         return 0;
     return n;
 }
+
+void fmt_markup(FILE *f, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, n;
+
+    while (i < len) {
+        switch (p[i]) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' &&
+                 p[i] != '\r') ||
+                (n = fmt_utf8_seq(p + i, len - i)) == 0) {
+                fputs(FMT_REPLACEMENT, f);
+                break;
+            }
+            fwrite(p + i, 1, n, f);
+            i += n;
+            continue;
+        }
+        i++;
+    }
+}

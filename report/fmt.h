@@ -8,6 +8,7 @@
 #define REPORT_FMT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define FMT_DASH "\xe2\x80\x94" /* an em dash: no value here */
 #define FMT_SIZE 96
@@ -50,5 +51,12 @@ void fmt_code(char *out, size_t size, const char *s);
 size_t fmt_utf8_seq(const unsigned char *s, size_t len);
 
 #define FMT_REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
+
+/* Text for HTML and for XML (the page, cover.svg, pareto.svg): & < > and
+ * " as entities (attributes are always in double quotes), and U+FFFD for a
+ * byte that is not UTF-8 and for a control character XML 1.0 does not allow
+ * (all below U+0020 but tab, line feed and carriage return), so that the file
+ * stays well-formed whatever a folder's name or a reply holds. */
+void fmt_markup(FILE *f, const char *s, size_t len);
 
 #endif

@@ -23,40 +23,7 @@
 
 void page_html_text(FILE *f, const char *s, size_t len)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0, n;
-
-    while (i < len) {
-        switch (p[i]) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&#39;", f);
-            break;
-        case '\0':
-            fputs(REPLACEMENT, f);
-            break;
-        default:
-            if ((n = utf8_seq(p + i, len - i)) == 0) {
-                fputs(REPLACEMENT, f);
-                break;
-            }
-            fwrite(p + i, 1, n, f);
-            i += n;
-            continue;
-        }
-        i++;
-    }
+    fmt_markup(f, s, len);
 }
 
 void page_json_string(FILE *f, const char *s, size_t len)

@@ -78,7 +78,7 @@ void render_md_html(FILE *f, const char *md, size_t len,
                     const char *const *names, size_t nnames, const char *image,
                     const char *svg, size_t svg_len);
 
-/* HTML text: & < > " ' as entities; bytes that are not UTF-8 as U+FFFD. */
+/* HTML text: fmt_markup (fmt.h). */
 void page_html_text(FILE *f, const char *s, size_t len);
 
 /* A JSON string safe inside a <script> data block: '<', '>', '&', U+2028

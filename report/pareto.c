@@ -44,32 +44,10 @@ struct panel {
     size_t ntaken;
 };
 
-/* XML text: the entities, and U+FFFD for a byte that is not UTF-8 (the
- * title holds a folder's name), so the file stays XML. */
+/* XML text (fmt.h): the title holds a folder's name. */
 static void xml(FILE *f, const char *s)
 {
-    size_t len = strlen(s), n;
-
-    while (*s) {
-        if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '>')
-            fputs("&gt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else if (*s == '"')
-            fputs("&quot;", f);
-        else if ((n = fmt_utf8_seq((const unsigned char *)s, len)) == 0)
-            fputs(FMT_REPLACEMENT, f);
-        else {
-            fwrite(s, 1, n, f);
-            s += n;
-            len -= n;
-            continue;
-        }
-        s++;
-        len--;
-    }
+    fmt_markup(f, s, strlen(s));
 }
 
 static int known(const struct grader_figures *fg, int speed)

@@ -37,39 +37,10 @@ static const char *colour(unsigned cell)
     }
 }
 
-/* XML text: the five entities, and U+FFFD for a byte that is not UTF-8
- * (a folder's name in the title may hold one). */
+/* XML text (fmt.h): a folder's name in the title may hold anything. */
 static void text(FILE *f, const char *s)
 {
-    size_t len = strlen(s), n;
-
-    for (; *s != '\0'; s++, len--) {
-        switch (*s) {
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&apos;", f);
-            break;
-        default:
-            if ((n = fmt_utf8_seq((const unsigned char *)s, len)) == 0) {
-                fputs(FMT_REPLACEMENT, f);
-                break;
-            }
-            fwrite(s, 1, n, f);
-            s += n - 1;
-            len -= n - 1;
-        }
-    }
+    fmt_markup(f, s, strlen(s));
 }
 
 /* The legend: entries one after another, each a swatch and its words,
