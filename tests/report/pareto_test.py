@@ -179,8 +179,8 @@ def check_study(g, graveyard, tmp):
             problems, f"{smallest}, {fastest}")
 
     # a folder named with bytes that are not UTF-8 and a control character,
-    # and no ladder name: the
-    # title is the folder's path, and both pictures must stay XML
+    # and no ladder name: the title is the folder's path, and both pictures
+    # must stay XML
     odd = os.path.join(tmp, "odd-\udcff-\x01-<&>")
     shutil.copytree(d, odd)
     shape = json.load(open(os.path.join(odd, "ladder.json")))
