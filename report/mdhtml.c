@@ -1,5 +1,5 @@
 /*
- * mdhtml.c - the reports' Markdown as HTML, for the page (page.h).
+ * mdhtml.c - the reports' Markdown as HTML, for the page (mdhtml.h).
  *
  * Only the subset md.c and md_compare.c write: '#' headings, paragraphs,
  * pipe tables with an alignment row, '- ' bullets, an image on a line of
@@ -11,7 +11,8 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "page.h"
+#include "fmt.h"
+#include "mdhtml.h"
 
 struct md {
     FILE *f;
@@ -52,7 +53,7 @@ static void inline_text(FILE *f, const char *s, size_t len)
 
     while (i < len) {
         if (s[i] == '\\' && i + 1 < len && ispunct((unsigned char)s[i + 1])) {
-            page_html_text(f, s + i + 1, 1);
+            fmt_markup(f, s + i + 1, 1);
             i += 2;
         } else if (s[i] == '&' && (n = entity(s + i, len - i)) > 0) {
             fwrite(s + i, 1, n, f);
@@ -65,13 +66,13 @@ static void inline_text(FILE *f, const char *s, size_t len)
                    (q = memchr(s + i + 1, '`', len - i - 1)) != NULL) {
             j = (size_t)(q - s);
             fputs("<code>", f);
-            page_html_text(f, s + i + 1, j - i - 1);
+            fmt_markup(f, s + i + 1, j - i - 1);
             fputs("</code>", f);
             i = j + 1;
         } else {
             for (j = i + 1; j < len && strchr("\\&*`", s[j]) == NULL; j++)
                 ;
-            page_html_text(f, s + i, j - i);
+            fmt_markup(f, s + i, j - i);
             i = j;
         }
     }

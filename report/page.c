@@ -11,6 +11,7 @@
 #include "page.h"
 
 #include "fmt.h"
+#include "mdhtml.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,6 @@
 
 #define REPLACEMENT FMT_REPLACEMENT
 #define utf8_seq    fmt_utf8_seq
-
-void page_html_text(FILE *f, const char *s, size_t len)
-{
-    fmt_markup(f, s, len);
-}
 
 void page_json_string(FILE *f, const char *s, size_t len)
 {
@@ -255,7 +251,7 @@ static int grid(FILE *f, const struct page *p)
     return 0;
 }
 
-static void questions(FILE *f, struct strtab *t, const struct page *p)
+static void question_arrays(FILE *f, struct strtab *t, const struct page *p)
 {
     size_t q;
 
@@ -294,7 +290,7 @@ static int data_block(FILE *f, struct strtab *t, const struct page *p)
         page_json_string(f, p->qnote, strlen(p->qnote));
     else
         fputs("null", f);
-    questions(f, t, p);
+    question_arrays(f, t, p);
     fputs(",\"rows\":[", f);
     for (i = 0; i < p->nrows; i++) {
         fprintf(f, "%s{\"name\":", i ? "," : "");
@@ -430,14 +426,14 @@ int render_page(FILE *f, const struct page *p)
             "img-src data:; base-uri 'none'; form-action 'none'\">\n"
             "<meta name=\"generator\" content=\"graveyard\">\n<title>",
             page_js_hash, page_css_hash);
-    page_html_text(f, p->title, strlen(p->title));
+    fmt_markup(f, p->title, strlen(p->title));
     fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n", page_css);
     fputs("<header><h1>", f);
-    page_html_text(f, p->title, strlen(p->title));
+    fmt_markup(f, p->title, strlen(p->title));
     fputs("</h1>", f);
     if (p->subtitle != NULL) {
         fputs("<p class=\"sub\">", f);
-        page_html_text(f, p->subtitle, strlen(p->subtitle));
+        fmt_markup(f, p->subtitle, strlen(p->subtitle));
         fputs("</p>", f);
     }
     fputs("</header>\n<main id=\"app\"><noscript><p>The grid needs "

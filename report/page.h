@@ -66,21 +66,6 @@ struct page {
 /* Render the whole page. 0, or -1 out of memory. */
 int render_page(FILE *f, const struct page *p);
 
-/* Markdown of the reports' own subset (headings, paragraphs, tables,
- * bullets, images, **bold**, `code`, backslash escapes and entities) as
- * HTML. A table row whose first cell is a rung in names links to the
- * grid's filter of its deaths (#f=dead&r=NAME; under a "First deaths"
- * heading, its tombstones); a bullet that opens with a bold question id
- * links to that question. The first-level heading is left out (the page
- * has its own), the image named image is replaced by svg, any other image
- * is left out (the grid stands for the cover). */
-void render_md_html(FILE *f, const char *md, size_t len,
-                    const char *const *names, size_t nnames, const char *image,
-                    const char *svg, size_t svg_len);
-
-/* HTML text: fmt_markup (fmt.h). */
-void page_html_text(FILE *f, const char *s, size_t len);
-
 /* A JSON string safe inside a <script> data block: '<', '>', '&', U+2028
  * and U+2029 as \u escapes, control characters escaped, bytes that are
  * not UTF-8 as U+FFFD. */

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "mdhtml.h"
 #include "page.h"
 
 static char *render_json(const char *s, size_t n, size_t *len)

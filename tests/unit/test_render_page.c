@@ -13,6 +13,8 @@
 #include <zlib.h>
 
 #include "ladder.h"
+#include "fmt.h"
+#include "mdhtml.h"
 #include "page.h"
 #include "render.h"
 
@@ -351,8 +353,7 @@ static void test_html_text(void **state)
     char *out;
 
     (void)state;
-    out = render(page_html_text, "<img src=x onerror=\"alert(1)\">&'\xff", 33,
-                 &n);
+    out = render(fmt_markup, "<img src=x onerror=\"alert(1)\">&'\xff", 33, &n);
     assert_string_equal(out, "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;"
                              "&amp;'\xef\xbf\xbd");
     free(out);
