@@ -53,10 +53,10 @@ say "resume: a finished rung prints its summary and starts no server" \
 "$build/graveyard" run Q4_0 "$m/demo-Q4_0.gguf" "$d/questions.jsonl" "$run" \
     --llama "$build/fake-llama-server"
 
-say "the report: REPORT.md, cover.svg and report.json, now with the repeat" \
+say "the report: REPORT.md, REPORT.html, cover.svg, pareto.svg and report.json, now with the repeat" \
     "graveyard report $run"
 "$build/graveyard" report "$run"
 echo "(the ladder table of $run/REPORT.md:)"
 sed -n '/^## The ladder/,/^Dead:/p' "$run/REPORT.md" | sed '1d;$d'
-printf '\nRows: %s/rows/ (docs/rows.md). Report: %s/REPORT.md and cover.svg. Tombstones: %s/graveyard.json. Server logs: %s/logs/.\n' \
-    "$run" "$run" "$run" "$run"
+printf '\nRows: %s/rows/ (docs/rows.md). Report: %s/REPORT.md, cover.svg and pareto.svg. Every answer, in a browser: %s/REPORT.html (docs/page.md). Tombstones: %s/graveyard.json. Server logs: %s/logs/.\n' \
+    "$run" "$run" "$run" "$run" "$run"
