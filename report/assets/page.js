@@ -424,12 +424,13 @@ function start(D) {
     app.appendChild(bar);
     app.appendChild(legend());
     grid = el('div'); grid.id = 'grid';
-    grid.setAttribute('role', 'grid');
-    grid.setAttribute('aria-label', 'one row per rung, one cell per question; arrows move, Enter opens');
+    grid.setAttribute('role', 'group');
+    grid.setAttribute('aria-label', 'the graveyard: one row per rung, one cell per question; arrows move, Enter opens the answers');
     app.appendChild(grid);
     tip = el('div', 'hidden'); tip.id = 'tip'; tip.setAttribute('role', 'tooltip');
     document.body.appendChild(tip);
     panel = el('aside', 'hidden'); panel.id = 'panel';
+    panel.setAttribute('role', 'dialog');
     panel.setAttribute('aria-label', 'the answers to one question');
     document.body.appendChild(panel);
 
@@ -442,6 +443,9 @@ function start(D) {
       active.row = w.row; active.pos = colPos[w.q];
       e.target.tabIndex = 0;
       showTip(e.target);
+      /* a screen reader reads the focused cell as the tooltip says it */
+      e.target.setAttribute('aria-label', Array.prototype.map.call(
+        tip.children, function (c) { return c.textContent; }).join('; '));
     });
     grid.addEventListener('focusout', hideTip);
     grid.addEventListener('click', function (e) {

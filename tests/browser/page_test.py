@@ -225,6 +225,10 @@ def report_checks(g, b, rundir, shots):
             .dataset.row, +a.dataset.q] : null)(document.activeElement)""")
         if got != [row, order[pos]]:
             problems.append(f"{key}: focus {got}, want {[row, order[pos]]}")
+    label = page.eval("document.activeElement.getAttribute('aria-label')") or ""
+    first_id = page.eval(f"{DATA}.ids[{order[0]}]")
+    if not label.startswith(first_id + " \u00b7 BF16;"):
+        problems.append(f"the focused cell reads {label!r} to a screen reader")
     page.key("ArrowDown")
     page.key("Enter")
     opened = page.eval("!document.getElementById('panel').classList.contains('hidden')"
