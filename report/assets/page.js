@@ -226,8 +226,12 @@ function start(D) {
     head.appendChild(document.createTextNode(' \u00b7 ' + D.rows[w.row].name +
       (NRUN > 1 ? ' \u00b7 ' + D.runs[run].label : '')));
     tip.appendChild(head);
-    lines.push('reference ' + D.refs[w.q] + ' \u00b7 said ' + said(run, w.row, w.q));
-    lines.push(finish(run, w.row, w.q));
+    if (facts(run, w.row, w.q) & ANS) {
+      lines.push('reference ' + D.refs[w.q] + ' \u00b7 said ' + said(run, w.row, w.q));
+      lines.push(finish(run, w.row, w.q));
+    } else {
+      lines.push('reference ' + D.refs[w.q] + ' \u00b7 not answered yet');
+    }
     lines.forEach(function (t) { tip.appendChild(el('div', null, t)); });
     tip.appendChild(el('span', 'st', status(run, w.row, w.q).join(' \u00b7 ')));
     if (NRUN > 1) {
@@ -326,8 +330,9 @@ function start(D) {
     /* the chosen rung's reply */
     var r = D.runs[run].r[row], box = el('div', 'reply');
     box.appendChild(el('h3', null, D.rows[row].name + (NRUN > 1 ? ' on ' + D.runs[run].label : '') + ': the reply'));
-    box.appendChild(el('p', 'meta', 'said ' + said(run, row, q) + ' \u00b7 ' +
-      finish(run, row, q) + ' \u00b7 ' + status(run, row, q).join(', ')));
+    if (facts(run, row, q) & ANS)
+      box.appendChild(el('p', 'meta', 'said ' + said(run, row, q) + ' \u00b7 ' +
+        finish(run, row, q) + ' \u00b7 ' + status(run, row, q).join(', ')));
     var err = str(r.e[q]), content = str(r.x[q]), reasoning = str(r.y[q]);
     if (err !== null) { box.appendChild(el('h4', null, 'Error')); box.appendChild(folded(err, 'err')); }
     if (!(facts(run, row, q) & ANS)) box.appendChild(el('p', 'note', 'This rung has no row for the question.'));
