@@ -114,13 +114,14 @@ static long hex4(const char *p, const char *end)
     return v;
 }
 
-/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+size_t grader_utf8_seq(const unsigned char *p, size_t len)
 {
     unsigned c = p[0];
     size_t n, i;
     uint32_t cp;
 
+    if (c < 0x80)
+        return 1;
     if (c >= 0xc2 && c <= 0xdf)
         n = 2, cp = c & 0x1f;
     else if (c >= 0xe0 && c <= 0xef)
@@ -129,7 +130,7 @@ static size_t utf8_len(const unsigned char *p, const unsigned char *end)
         n = 4, cp = c & 0x07;
     else
         return 0;
-    if ((size_t)(end - p) < n)
+    if (len < n)
         return 0;
     for (i = 1; i < n; i++) {
         if ((p[i] & 0xc0) != 0x80)
@@ -254,8 +255,8 @@ static const char *string(struct cur *c, const char *p, struct out *o,
         } else if ((unsigned char)*q < 0x20) {
             return fail(c, q, "control character in string");
         } else {
-            size_t n = utf8_len((const unsigned char *)q,
-                                (const unsigned char *)c->end);
+            size_t n = grader_utf8_seq((const unsigned char *)q,
+                                       (size_t)(c->end - q));
             if (n == 0)
                 return fail(c, q, "invalid UTF-8 in string");
             q += n;

@@ -3,6 +3,8 @@
  */
 #include "fmt.h"
 
+#include "../grader/grader.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,35 +173,6 @@ char *fmt_number(char *out, const char *canonical)
     return out;
 }
 
-size_t fmt_utf8_seq(const unsigned char *s, size_t len)
-{
-    unsigned c = s[0];
-    size_t n, i;
-    unsigned long cp;
-
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 2, cp = c & 0x1f;
-    else if (c >= 0xe0 && c <= 0xef)
-        n = 3, cp = c & 0x0f;
-    else if (c >= 0xf0 && c <= 0xf4)
-        n = 4, cp = c & 0x07;
-    else
-        return 0;
-    if (len < n)
-        return 0;
-    for (i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
-}
-
 void fmt_markup(FILE *f, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -222,7 +195,7 @@ void fmt_markup(FILE *f, const char *s, size_t len)
         default:
             if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' &&
                  p[i] != '\r') ||
-                (n = fmt_utf8_seq(p + i, len - i)) == 0) {
+                (n = grader_utf8_seq(p + i, len - i)) == 0) {
                 fputs(FMT_REPLACEMENT, f);
                 break;
             }

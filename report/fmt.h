@@ -44,13 +44,9 @@ void fmt_text(char *out, size_t size, const char *s);
  * backtick becomes ', '|' \| (a table's cell), line ends spaces. */
 void fmt_code(char *out, size_t size, const char *s);
 
-/* The length of the valid UTF-8 sequence at s[0..len), or 0 when it is
- * not one (overlong, a surrogate, past U+10FFFF, cut short): the pictures
- * and the page write U+FFFD for such a byte (a run folder's name may hold
- * one; rows cannot). */
-size_t fmt_utf8_seq(const unsigned char *s, size_t len);
-
-#define FMT_REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
+/* What the pictures and the page write for a byte that is not UTF-8 (a
+ * run folder's name may hold one; rows cannot): U+FFFD. */
+#define FMT_REPLACEMENT "\xef\xbf\xbd"
 
 /* Text for HTML and for XML (the page, cover.svg, pareto.svg): & < > and
  * " as entities (attributes are always in double quotes), and U+FFFD for a

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "grader.h"
 #include "mdhtml.h"
 #include "page.h"
 
@@ -40,7 +41,7 @@ static int utf8(const char *s, size_t n)
     size_t i = 0, k;
 
     while (i < n) {
-        if ((k = fmt_utf8_seq((const unsigned char *)s + i, n - i)) == 0)
+        if ((k = grader_utf8_seq((const unsigned char *)s + i, n - i)) == 0)
             return 0;
         i += k;
     }
