@@ -19,7 +19,6 @@
 
 /* ---- text out ---------------------------------------------------------- */
 
-
 void page_json_string(FILE *f, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
