@@ -194,4 +194,20 @@ static inline struct grader_rung *load_text(struct grader_qset *qs,
     return r;
 }
 
+/* Rungs read into one question set (test_ladder, test_render_page). */
+struct rungs {
+    struct grader_qset *qs;
+    const struct grader_rung *r[16];
+    size_t n;
+};
+
+static inline void free_rungs(struct rungs *x)
+{
+    size_t i;
+
+    for (i = 0; i < x->n; i++)
+        grader_rung_free((struct grader_rung *)x->r[i]);
+    grader_qset_free(x->qs);
+}
+
 #endif

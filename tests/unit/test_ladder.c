@@ -39,21 +39,6 @@ static void row(struct text *t, const char *id, const char *ref,
     text_addf(t, ",\"completion_tokens\":10}\n");
 }
 
-struct rungs {
-    struct grader_qset *qs;
-    const struct grader_rung *r[16];
-    size_t n;
-};
-
-static void free_rungs(struct rungs *x)
-{
-    size_t i;
-
-    for (i = 0; i < x->n; i++)
-        grader_rung_free((struct grader_rung *)x->r[i]);
-    grader_qset_free(x->qs);
-}
-
 static void load_study(struct rungs *x, const char *dir)
 {
     size_t i, q;

@@ -20,21 +20,6 @@
 
 /* ---- the study's ladder, as test_ladder builds it ----------------------- */
 
-struct rungs {
-    struct grader_qset *qs;
-    const struct grader_rung *r[16];
-    size_t n;
-};
-
-static void free_rungs(struct rungs *x)
-{
-    size_t i;
-
-    for (i = 0; i < x->n; i++)
-        grader_rung_free((struct grader_rung *)x->r[i]);
-    grader_qset_free(x->qs);
-}
-
 /* The study's nine rungs; rung i decodes at 40 + 6i tok/s. */
 static void load_study(struct rungs *x)
 {
