@@ -10,6 +10,44 @@
 #include "stats.h"
 #include "internal.h"
 
+/* The censored answers of rung r and the bound on its right answers. */
+static void censored(const struct grader_rung *r, struct grader_figures *f)
+{
+    const unsigned cens = GRADER_A_CUT_OFF | GRADER_A_EMPTY | GRADER_A_ERROR;
+    size_t j, right = 0;
+
+    f->censored = f->censored_right = 0;
+    for (j = 0; j < r->n; j++) {
+        unsigned fl = r->answers[j].flags;
+        right += (fl & GRADER_A_RIGHT) != 0;
+        if (!(fl & cens))
+            continue;
+        f->censored++;
+        f->censored_right += (fl & GRADER_A_RIGHT) != 0;
+    }
+    f->right_max = right + f->censored - f->censored_right;
+    f->acc_max = r->n ? (double)f->right_max / (double)r->n : 0.0;
+}
+
+/* Each rung's dead + ghosts against the floor (the reference's repeat). */
+static void floor_verdicts(struct grader_ladder *l)
+{
+    const char *ref = l->chain.lines[0].rung->name;
+    size_t i;
+
+    l->floor = -1;
+    for (i = 0; i < l->nrepeats; i++)
+        if (strcmp(l->repeats[i].a->name, ref) == 0)
+            l->floor = (long)l->repeats[i].mismatched_right;
+    if (l->floor < 0)
+        return;
+    for (i = 1; i < l->chain.nrungs + l->nsides; i++) {
+        struct grader_figures *f =
+            (struct grader_figures *)grader_ladder_point(l, i);
+        f->above_floor = f->line->dead + f->line->ghosts > (size_t)l->floor;
+    }
+}
+
 void grader_figures_of(const struct grader_bury *b, size_t i,
                        const struct grader_meta *meta,
                        const struct grader_meta *ref_meta,
@@ -35,6 +73,8 @@ void grader_figures_of(const struct grader_bury *b, size_t i,
     f->speed_x = -1.0;
     if (l->sum.median_tps >= 0 && ref->median_tps > 0)
         f->speed_x = l->sum.median_tps / ref->median_tps;
+    censored(l->rung, f);
+    f->above_floor = -1;
 }
 
 /* Every rung of b's figures, with metas[i] its metadata (metas[0] the
@@ -178,6 +218,7 @@ int grader_ladder_build(const struct grader_qset *qs,
         out->nrepeats++;
     }
     grader_ladder_pick(out, &out->pick);
+    floor_verdicts(out);
     return 0;
 fail:
     grader__free(sf);

@@ -32,6 +32,15 @@ struct grader_figures {
     double delta_lo, delta_hi; /* Newcombe's paired 95 % interval */
     double pct_bytes;          /* 100 * bytes / reference bytes; -1 unknown */
     double speed_x;            /* median decode tok/s / the reference's; -1 */
+    /* censored answers: cut off at the token cap, empty content, or an
+     * error (each answer counted once), and the bound they put on right:
+     * right as counted, and right_max if every censored answer had been
+     * right. Every answer stays in every denominator. */
+    size_t censored, censored_right;
+    size_t right_max;
+    double acc_max;  /* right_max / n (0 when n is 0) */
+    int above_floor; /* dead + ghosts against the ladder's floor: 1 above
+                        it, 0 within it, -1 no floor (or the reference) */
 };
 
 /* A side rung (a QAT file) set beside the chain rung nearest in bytes. */
@@ -76,6 +85,11 @@ struct grader_ladder {
     uint8_t *cells;  /* the chain's grid (compare.h, grader_grid) */
     size_t nq;
     struct grader_pick pick; /* pareto.svg's fronts and "which one?" */
+    /* the noise floor: questions the reference grades differently when it
+     * runs again (its repeat line's mismatched_right); -1 when there is no
+     * repeat of the reference. A rung whose dead + ghosts is at most the
+     * floor moved no more than the reference moves on its own. */
+    long floor;
 };
 
 /*

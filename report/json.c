@@ -69,6 +69,15 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
     }
     json_object_set_new(o, "pct_reference_bytes", real4_or_null(x->pct_bytes));
     json_object_set_new(o, "x_reference_speed", real4_or_null(x->speed_x));
+    json_object_set_new(o, "censored", json_integer((json_int_t)x->censored));
+    json_object_set_new(o, "censored_right",
+                        json_integer((json_int_t)x->censored_right));
+    json_object_set_new(o, "right_max",
+                        json_integer((json_int_t)x->right_max));
+    json_object_set_new(o, "accuracy_max", real4(x->acc_max));
+    json_object_set_new(o, "above_floor",
+                        x->above_floor < 0 ? json_null()
+                                           : json_boolean(x->above_floor));
     a = emit_autopsy_line(&x->autopsy);
     if (a != NULL) {
         json_object_del(a, "rung");
@@ -185,6 +194,9 @@ int render_report_json(FILE *f, const struct rundir_run *run,
             tombs, emit_tombstone(&rep->chain, qs, &rep->chain.tombs[i]));
     json_object_set_new(o, "tombstones", tombs);
     json_object_set_new(o, "which_one", pick_object(rep));
+    json_object_set_new(o, "floor",
+                        rep->floor < 0 ? json_null()
+                                       : json_integer((json_int_t)rep->floor));
     return put(f, o);
 }
 

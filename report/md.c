@@ -95,6 +95,18 @@ static void settings(FILE *f, const struct rundir_run *run,
                       : "off");
 }
 
+/* A rung's censored answers and the bound they put on its right ones. */
+static void censored_cells(FILE *f, const struct grader_figures *x)
+{
+    char a[FMT_SIZE], b[FMT_SIZE];
+
+    fprintf(f, "%zu (%s %%) | %zu (%s %%) | ", x->censored,
+            fmt_1(a, x->line->sum.n
+                         ? 100.0 * (double)x->censored / (double)x->line->sum.n
+                         : 0.0),
+            x->right_max, fmt_1(b, 100.0 * x->acc_max));
+}
+
 static void ladder_table(FILE *f, const struct grader_ladder *rep)
 {
     const char *ref = rep->chain.lines[0].rung->name;
@@ -105,9 +117,11 @@ static void ladder_table(FILE *f, const struct grader_ladder *rep)
     fprintf(f,
             "## The ladder\n\n"
             "| Rung | %% of %s bytes | Right | Accuracy %% (95 %% CI) | "
+            "Censored | Right if censored were right | "
             "Dead | Ghosts | Change vs %s, points (95 %% CI) | McNemar p "
             "| Median tok/s | \xc3\x97 %s speed | GPU MiB |\n"
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            "\n",
             ref, ref, ref);
     for (i = 0; i < rep->chain.nrungs; i++) {
         const struct grader_figures *x = &rep->rungs[i];
@@ -115,6 +129,7 @@ static void ladder_table(FILE *f, const struct grader_ladder *rep)
         fprintf(f, "| %s | %s | %zu | %s | ", l->rung->name,
                 fmt_1(a, x->pct_bytes), l->sum.right,
                 fmt_pct_ci(b, x->acc, x->acc_lo, x->acc_hi));
+        censored_cells(f, x);
         if (i == 0)
             fprintf(f, "%s | %s | %s | %s | ", FMT_DASH, FMT_DASH, FMT_DASH,
                     FMT_DASH);
@@ -128,7 +143,12 @@ static void ladder_table(FILE *f, const struct grader_ladder *rep)
     fprintf(f,
             "\nDead: %s right, this rung wrong. Ghosts: %s wrong, this "
             "rung right. Right = %s's right \xe2\x88\x92 dead + ghosts on "
-            "every row. Accuracy carries a Wilson 95 %% interval; the change "
+            "every row. Accuracy carries a Wilson 95 %% interval. Censored: "
+            "answers cut off at the token cap, with empty content, or an "
+            "error, with their share of the rung's answers; they stay in "
+            "every denominator, and the next column bounds what they hide: "
+            "right as counted, up to right if every censored answer had "
+            "been right. The change "
             "against %s is paired on the same questions (Newcombe's hybrid "
             "score interval), in percentage points. McNemar p: how often "
             "two equally accurate models split the dead and ghosts at least "
@@ -137,6 +157,41 @@ static void ladder_table(FILE *f, const struct grader_ladder *rep)
             "down the column. Another GPU's speeds belong in their own "
             "column (graveyard compare).\n\n",
             ref, ref, ref, ref);
+}
+
+/* Each rung's dead + ghosts against the floor, the questions the
+ * reference grades differently when it runs again. */
+static void floor_table(FILE *f, const struct grader_ladder *rep)
+{
+    const char *ref = rep->chain.lines[0].rung->name;
+    size_t i, n = rep->chain.nrungs + rep->nsides;
+
+    fprintf(f, "## Above the noise?\n\n");
+    if (rep->floor < 0) {
+        fprintf(f,
+                "No noise floor: %s has no second run here (a run of %s in "
+                "the folder's `repeat/`, or `--repeat DIR`). Without one, "
+                "nothing says how many answers %s changes on its own.\n\n",
+                ref, ref, ref);
+        return;
+    }
+    fprintf(f,
+            "Noise floor: %s, run a second time, grades %ld question%s "
+            "differently (`repeat/`). A rung whose dead + ghosts is at most "
+            "that moved no more than %s moves on its own.\n\n"
+            "| Rung | Dead | Ghosts | Dead + ghosts | Floor | |\n"
+            "|---|---:|---:|---:|---:|---|\n",
+            ref, rep->floor, rep->floor == 1 ? "" : "s", ref);
+    for (i = 1; i < n; i++) {
+        const struct grader_figures *x = grader_ladder_point(rep, i);
+        const struct grader_bury_line *l = x->line;
+        fprintf(f, "| %s | %zu | %zu | %zu | %ld | %s |\n", l->rung->name,
+                l->dead, l->ghosts, l->dead + l->ghosts, rep->floor,
+                x->above_floor ? "above the floor"
+                               : "within the floor: no more than the "
+                                 "reference moves on its own");
+    }
+    fprintf(f, "\n");
 }
 
 /* A partial report (--partial) says which rungs are short, and of what. */
@@ -222,19 +277,22 @@ static void side_table(FILE *f, const struct grader_ladder *rep)
             "Files outside the quantization chain (a quantization-aware "
             "Q4_0, say), buried against the same %s, each set beside the "
             "chain rung nearest in bytes.\n\n"
-            "| Rung | %% of %s bytes | Right | Accuracy %% (95 %% CI) | Dead "
+            "| Rung | %% of %s bytes | Right | Accuracy %% (95 %% CI) | "
+            "Censored | Right if censored were right | Dead "
             "| Ghosts | McNemar p | Cut off | Median tok/s | GPU MiB | "
             "Beside | Dead under both | Dead here only | Dead there only "
-            "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:"
-            "|---:|---:|\n",
+            "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            "---|---:|---:|---:|\n",
             ref, ref);
     for (i = 0; i < rep->nsides; i++) {
         const struct grader_side *s = &rep->sides[i];
         const struct grader_bury_line *l = s->f.line;
-        fprintf(f, "| %s | %s | %zu | %s | %zu | %zu | %s | %zu | %s | %s | ",
-                l->rung->name, fmt_1(a, s->f.pct_bytes), l->sum.right,
-                fmt_pct_ci(b, s->f.acc, s->f.acc_lo, s->f.acc_hi), l->dead,
-                l->ghosts, fmt_p(c, l->p_mcnemar), l->sum.truncated,
+        fprintf(f, "| %s | %s | %zu | %s | ", l->rung->name,
+                fmt_1(a, s->f.pct_bytes), l->sum.right,
+                fmt_pct_ci(b, s->f.acc, s->f.acc_lo, s->f.acc_hi));
+        censored_cells(f, &s->f);
+        fprintf(f, "%zu | %zu | %s | %zu | %s | %s | ", l->dead, l->ghosts,
+                fmt_p(c, l->p_mcnemar), l->sum.truncated,
                 fmt_1(d, l->sum.median_tps),
                 fmt_count(e, s->f.meta.gpu_mib_loaded));
         if (s->beside > 0)
@@ -379,6 +437,7 @@ int render_report_md(FILE *f, const struct rundir_run *run,
     fprintf(f, "![The graveyard: one row per rung, one cell per question; "
                "marigold right, grey wrong](cover.svg)\n\n");
     ladder_table(f, rep);
+    floor_table(f, rep);
     which_one(f, rep);
     f16_note(f, run, rep);
     partial_note(f, rep);

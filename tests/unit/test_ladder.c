@@ -87,8 +87,8 @@ static void test_study_figures(void **state)
     snprintf(rundir, sizeof(rundir), "%s/study", test_dir);
     assert_int_equal(mkdir(rundir, 0700), 0);
     load_study(&x, test_dir);
-    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, NR, NULL, 0,
-                                         NULL, NULL, 0, 0, &rep, &err),
+    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, NR, NULL, 0, NULL,
+                                         NULL, 0, 0, &rep, &err),
                      0);
     assert_int_equal(rep.chain.nrungs, NR);
     assert_int_equal(rep.nsides, 0);
@@ -132,8 +132,7 @@ static void test_study_figures(void **state)
                     what);
         assert_true(f->delta_lo <= f->delta && f->delta <= f->delta_hi);
         if (i == 0) {
-            assert_true(f->delta == 0 && f->delta_lo == 0 &&
-                        f->delta_hi == 0);
+            assert_true(f->delta == 0 && f->delta_lo == 0 && f->delta_hi == 0);
         } else {
             grader_paired_diff(229 - dead, ghosts, dead, 21 - ghosts,
                                GRADER_Z95, &d, &dlo, &dhi);
@@ -224,7 +223,7 @@ static const struct side_rung side_def[] = {
     {"S4", "111110", 990},
 };
 #define NCHAIN (sizeof(chain_def) / sizeof(chain_def[0]))
-#define NSIDE (sizeof(side_def) / sizeof(side_def[0]))
+#define NSIDE  (sizeof(side_def) / sizeof(side_def[0]))
 
 static const struct grader_rung *load_pattern(struct grader_qset *qs,
                                               const char *dir,
@@ -283,8 +282,8 @@ static void test_side_rungs(void **state)
     snprintf(rundir, sizeof(rundir), "%s/side", test_dir);
     make_side_run(rundir, &x, metas);
     assert_int_equal(grader_ladder_build(x.qs, metas, x.r, NCHAIN,
-                                         &x.r[NCHAIN], NSIDE, NULL, NULL, 0,
-                                         0, &rep, &err),
+                                         &x.r[NCHAIN], NSIDE, NULL, NULL, 0, 0,
+                                         &rep, &err),
                      0);
     /* the chain's own figures */
     for (i = 0; i < NCHAIN; i++) {
@@ -344,8 +343,8 @@ static void test_side_rungs(void **state)
     for (i = 1; i < NCHAIN; i++)
         metas[i].bytes = -1;
     assert_int_equal(grader_ladder_build(x.qs, metas, x.r, NCHAIN,
-                                         &x.r[NCHAIN], NSIDE, NULL, NULL, 0,
-                                         0, &rep, &err),
+                                         &x.r[NCHAIN], NSIDE, NULL, NULL, 0, 0,
+                                         &rep, &err),
                      0);
     for (i = 0; i < NSIDE; i++)
         assert_int_equal(rep.sides[i].beside, -1);
@@ -451,8 +450,8 @@ static void test_repeats(void **state)
     rb[0] = x.r[2];
     ra[1] = x.r[2];
     rb[1] = x.r[1];
-    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, 1, NULL, 0, ra,
-                                         rb, 2, 0, &rep, &err),
+    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, 1, NULL, 0, ra, rb,
+                                         2, 0, &rep, &err),
                      0);
     assert_int_equal(rep.nrepeats, 2);
     l = &rep.repeats[0];
@@ -480,8 +479,8 @@ static void test_repeats(void **state)
      * nothing to release */
     notext = load_rows(x.qs, "repeat-3", "Q4_0", rep_b, 0);
     rb[0] = notext;
-    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, 1, NULL, 0, ra,
-                                         rb, 1, 0, &rep, &err),
+    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, 1, NULL, 0, ra, rb,
+                                         1, 0, &rep, &err),
                      GRADER_EARG);
     assert_null(rep.rungs);
     assert_null(rep.repeats);
@@ -495,6 +494,91 @@ static void test_repeats(void **state)
 /* Every allocation of a build with side rungs and repeats fails in turn:
  * the build reports out of memory (or, where jansson absorbed it while
  * reading a .done, succeeds with the same figures) and leaks nothing. */
+/* Censored answers and their bound, and the noise floor from a repeat of
+ * the reference, rung by rung (counted by hand below). */
+static void test_censored_and_floor(void **state)
+{
+    struct grader_ladder rep;
+    struct grader_error err;
+    const struct grader_rung *ra[1], *rb[1];
+    struct rungs x;
+    struct text t[4] = {{0}, {0}, {0}, {0}};
+    size_t i, q;
+
+    (void)state;
+    x.qs = grader_qset_new();
+    x.n = 3;
+    for (q = 0; q < 6; q++) {
+        /* REF: right on q0..q4, wrong on q5 */
+        text_addf(&t[0],
+                  "{\"id\":\"q%zu\",\"reference\":\"1\","
+                  "\"content\":\"Answer: %d\"}\n",
+                  q, q < 5 ? 1 : 2);
+        /* REF again: q4 now wrong, q5 now right: 2 graded differently */
+        text_addf(&t[1],
+                  "{\"id\":\"q%zu\",\"reference\":\"1\","
+                  "\"content\":\"Answer: %d\"}\n",
+                  q, q < 4 || q == 5 ? 1 : 2);
+    }
+    /* LOW: q0 right, q1 cut off but right, q2 cut off without an answer,
+     * q3 empty, q4 an error, q5 wrong: censored q1..q4 (4), one of them
+     * right; right 2, at most 2 + 4 - 1 = 5 */
+    text_addf(&t[2], "{\"id\":\"q0\",\"reference\":\"1\",\"content\":"
+                     "\"Answer: 1\"}\n");
+    text_addf(&t[2], "{\"id\":\"q1\",\"reference\":\"1\",\"content\":"
+                     "\"Answer: 1 and on\",\"finish_reason\":\"length\"}\n");
+    text_addf(&t[2], "{\"id\":\"q2\",\"reference\":\"1\",\"content\":"
+                     "\"and on\",\"truncated\":true}\n");
+    text_addf(&t[2], "{\"id\":\"q3\",\"reference\":\"1\",\"content\":"
+                     "\" \"}\n");
+    text_addf(&t[2], "{\"id\":\"q4\",\"reference\":\"1\",\"content\":"
+                     "null,\"error\":\"HTTP 500\"}\n");
+    text_addf(&t[2], "{\"id\":\"q5\",\"reference\":\"1\",\"content\":"
+                     "\"Answer: 2\"}\n");
+    /* MID: wrong on q0 and q1: dead 2, ghosts 0, exactly the floor of 2,
+     * so within it */
+    for (q = 0; q < 6; q++)
+        text_addf(&t[3],
+                  "{\"id\":\"q%zu\",\"reference\":\"1\","
+                  "\"content\":\"Answer: %d\"}\n",
+                  q, q <= 1 || q == 5 ? 2 : 1);
+    x.r[0] = load_text(x.qs, test_dir, "REF", &t[0], GRADER_READ_TEXT);
+    x.r[1] = load_text(x.qs, test_dir, "MID", &t[3], 0);
+    x.r[2] = load_text(x.qs, test_dir, "LOW", &t[2], 0);
+    ra[0] = x.r[0];
+    rb[0] = load_text(x.qs, test_dir, "REF", &t[1], GRADER_READ_TEXT);
+    for (i = 0; i < 4; i++)
+        free(t[i].p);
+    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, 3, NULL, 0, ra, rb,
+                                         1, 0, &rep, &err),
+                     0);
+    assert_int_equal(rep.floor, 2);
+    assert_int_equal(rep.rungs[0].censored, 0);
+    assert_int_equal(rep.rungs[0].right_max, 5);
+    assert_int_equal(rep.rungs[0].above_floor, -1);
+    assert_int_equal(rep.rungs[1].line->dead + rep.rungs[1].line->ghosts, 2);
+    assert_int_equal(rep.rungs[1].above_floor, 0);
+    assert_int_equal(rep.rungs[2].censored, 4);
+    assert_int_equal(rep.rungs[2].censored_right, 1);
+    assert_int_equal(rep.rungs[2].line->sum.right, 2);
+    assert_int_equal(rep.rungs[2].right_max, 5);
+    assert_near(rep.rungs[2].acc_max, 5.0 / 6.0, 1e-12, "LOW accuracy_max");
+    /* LOW: dead 3 (q2 q3 q4), ghosts 0: above a floor of 2 */
+    assert_int_equal(rep.rungs[2].line->dead, 3);
+    assert_int_equal(rep.rungs[2].above_floor, 1);
+    grader_ladder_release(&rep);
+
+    /* without a repeat of the reference: no floor, no verdicts */
+    assert_int_equal(grader_ladder_build(x.qs, none(), x.r, 3, NULL, 0, NULL,
+                                         NULL, 0, 0, &rep, &err),
+                     0);
+    assert_int_equal(rep.floor, -1);
+    assert_int_equal(rep.rungs[2].above_floor, -1);
+    grader_ladder_release(&rep);
+    grader_rung_free((struct grader_rung *)rb[0]);
+    free_rungs(&x);
+}
+
 static void test_out_of_memory(void **state)
 {
     char rundir[128];
@@ -517,24 +601,22 @@ static void test_out_of_memory(void **state)
     ra[0] = x.r[x.n - 2];
     rb[0] = x.r[x.n - 1];
     calls = 0;
-    rc = grader_ladder_build(x.qs, metas, x.r, NCHAIN, &x.r[NCHAIN], NSIDE,
-                             ra, rb, 1, 0, &clean, &err);
+    rc = grader_ladder_build(x.qs, metas, x.r, NCHAIN, &x.r[NCHAIN], NSIDE, ra,
+                             rb, 1, 0, &clean, &err);
     if (rc != 0)
-        fail_msg("the build fails without failing allocations: %s",
-                 err.text);
+        fail_msg("the build fails without failing allocations: %s", err.text);
     total = calls;
     held = live; /* the rungs and the clean report */
     assert_true(total > 10);
     for (fail_at = 1; fail_at <= total; fail_at++) {
         calls = 0;
         memset(&err, 0, sizeof(err));
-        rc = grader_ladder_build(x.qs, metas, x.r, NCHAIN, &x.r[NCHAIN],
-                                 NSIDE, ra, rb, 1, 0, &rep, &err);
+        rc = grader_ladder_build(x.qs, metas, x.r, NCHAIN, &x.r[NCHAIN], NSIDE,
+                                 ra, rb, 1, 0, &rep, &err);
         if (rc == 0) {
             absorbed++;
             for (i = 0; i < NSIDE; i++)
-                assert_int_equal(rep.sides[i].beside,
-                                 clean.sides[i].beside);
+                assert_int_equal(rep.sides[i].beside, clean.sides[i].beside);
             for (i = 0; i < NCHAIN; i++)
                 assert_true(rep.rungs[i].meta.bytes ==
                             clean.rungs[i].meta.bytes);
@@ -565,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_partial),
         cmocka_unit_test(test_side_rungs),
         cmocka_unit_test(test_repeats),
+        cmocka_unit_test(test_censored_and_floor),
         cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
