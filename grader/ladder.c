@@ -142,6 +142,24 @@ static void side_graves(struct grader_side *s, const struct grader_rung *ref,
     }
 }
 
+/* The cover's grid, in the reference's rows order. */
+static int cover_grid(struct grader_ladder *out,
+                      const struct grader_rung *const *chain, size_t nchain,
+                      struct grader_error *err)
+{
+    size_t i;
+
+    out->nq = chain[0]->n;
+    out->order = grader__calloc(out->nq + 1, sizeof(*out->order));
+    out->cells = grader__calloc(nchain * out->nq + 1, 1);
+    if (out->order == NULL || out->cells == NULL)
+        return grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
+    for (i = 0; i < out->nq; i++)
+        out->order[i] = chain[0]->answers[i].q;
+    grader_grid(chain, 1, nchain, out->order, out->nq, out->cells);
+    return 0;
+}
+
 int grader_ladder_build(const struct grader_qset *qs,
                         const struct grader_meta *metas,
                         const struct grader_rung *const *chain, size_t nchain,
@@ -199,17 +217,8 @@ int grader_ladder_build(const struct grader_qset *qs,
         grader__free(sf);
         sf = NULL;
     }
-    /* the cover's grid, in the reference's rows order */
-    out->nq = chain[0]->n;
-    out->order = grader__calloc(out->nq + 1, sizeof(*out->order));
-    out->cells = grader__calloc(nchain * out->nq + 1, 1);
-    if (out->order == NULL || out->cells == NULL) {
-        rc = grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
+    if ((rc = cover_grid(out, chain, nchain, err)) != 0)
         goto fail;
-    }
-    for (i = 0; i < out->nq; i++)
-        out->order[i] = chain[0]->answers[i].q;
-    grader_grid(chain, 1, nchain, out->order, out->nq, out->cells);
     for (i = 0; i < nrep; i++) {
         rc = grader_repeat(repeat_a[i], repeat_b[i], qs, GRADER_COMMON,
                            &out->repeats[i], err);
