@@ -172,6 +172,30 @@ static int graves(const struct grader_rung *const *rungs,
     return 0;
 }
 
+/* The reference across runs as the floor, and each rung's verdict. */
+static void floor_verdicts(struct grader_compare *c)
+{
+    size_t k, j, i;
+
+    c->floor = -1;
+    for (k = 0; k < c->nruns; k++)
+        for (j = k + 1; j < c->nruns; j++)
+            if ((long)c->rungs[0].differ[k][j] > c->floor) {
+                c->floor = (long)c->rungs[0].differ[k][j];
+                c->floor_pair[0] = k;
+                c->floor_pair[1] = j;
+            }
+    for (i = 0; i < c->nrungs; i++)
+        for (k = 0; k < c->nruns; k++) {
+            const struct grader_bury_line *l = &c->bury[k].lines[i];
+            c->rungs[i].ghosts[k] = l->ghosts;
+            c->rungs[i].above_floor[k] =
+                i == 0 || c->floor < 0
+                    ? -1
+                    : l->dead + l->ghosts > (size_t)c->floor;
+        }
+}
+
 int grader_compare(const struct grader_qset *qs,
                    const struct grader_rung *const *rungs, size_t nruns,
                    size_t nrungs, unsigned flags, struct grader_compare *out,
@@ -216,6 +240,7 @@ int grader_compare(const struct grader_qset *qs,
         for (i = 0; i < nrungs; i++)
             rung_figures(rungs, out, i);
         grader_grid(rungs, nruns, nrungs, out->order, out->nq, out->cells);
+        floor_verdicts(out);
         if (graves(rungs, out) != 0)
             rc = grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
     }

@@ -34,6 +34,10 @@ struct grader_compare_rung {
     size_t closest[2], furthest[2]; /* the pairs (run indexes) with the
                                        fewest and most; both {0, 0} for
                                        one run */
+    size_t ghosts[GRADER_MAX_RUNS]; /* per run, against its own reference */
+    /* dead + ghosts against the comparison's floor, per run: 1 above it,
+     * 0 within it, -1 at the reference or with one run */
+    int above_floor[GRADER_MAX_RUNS];
     size_t lost_all;  /* dead on every run (0 at the reference) */
     size_t all_right; /* right on every run */
     size_t all_wrong; /* wrong on every run */
@@ -55,6 +59,11 @@ struct grader_compare {
     size_t died_every_same; /* ... and first at the same rung on all */
     struct grader_lonely *lonely; /* in the grid's column order */
     size_t nlonely;
+    /* the noise floor across runs: the most questions the reference is
+     * graded differently on by two runs (its furthest pair, floor_pair);
+     * -1 with one run */
+    long floor;
+    size_t floor_pair[2];
     uint32_t *order; /* the grid's columns: run 0's reference rows order */
     size_t nq;
     uint8_t *cells; /* nrungs * nq, enum grader_cell, row-major */

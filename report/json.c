@@ -228,6 +228,17 @@ static json_t *compare_rung(const struct render_compare *rc, size_t i,
     json_object_set_new(o, "rung", json_string(rc->names[i]));
     json_object_set_new(o, "right", counts(r->right, nr));
     json_object_set_new(o, "dead", i ? counts(r->dead, nr) : json_null());
+    if (matrix) {
+        json_t *above = json_array();
+        for (k = 0; k < nr; k++)
+            json_array_append_new(above,
+                                  r->above_floor[k] < 0
+                                      ? json_null()
+                                      : json_boolean(r->above_floor[k]));
+        json_object_set_new(o, "ghosts",
+                            i ? counts(r->ghosts, nr) : json_null());
+        json_object_set_new(o, "above_floor", above);
+    }
     json_object_set_new(o, "lost_on_all",
                         i ? json_integer((json_int_t)r->lost_all)
                           : json_null());
@@ -322,6 +333,10 @@ int render_compare_json(FILE *f, const struct render_compare *rc)
     json_object_set_new(o, "rungs", rungs);
     json_object_set_new(o, "summary", compare_summary(rc));
     json_object_set_new(o, "files_note", json_string(rc->files_note));
+    json_object_set_new(o, "floor",
+                        rc->c->floor < 0
+                            ? json_null()
+                            : json_integer((json_int_t)rc->c->floor));
     return put(f, o);
 }
 

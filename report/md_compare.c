@@ -189,10 +189,44 @@ static void md_speed(FILE *f, const struct render_compare *rc)
     fprintf(f, "\n");
 }
 
+/* Each run's dead + ghosts against the reference's run-to-run noise. */
+static void md_floor(FILE *f, const struct render_compare *rc)
+{
+    const struct grader_compare *c = rc->c;
+    const char *ref = rc->names[0];
+    char la[1024], lb[1024];
+    size_t i, k;
+
+    if (c->floor < 0)
+        return;
+    fprintf(f,
+            "## Above the noise?\n\n"
+            "Noise floor: %s is graded differently on %ld question%s by %s "
+            "and %s, the furthest pair of runs: that much the reference "
+            "moves between runs on its own. A rung whose dead + ghosts on "
+            "a run is at most that moved no more than the reference "
+            "does.\n\n",
+            ref, c->floor, c->floor == 1 ? "" : "s",
+            label(rc, c->floor_pair[0], la, sizeof(la)),
+            label(rc, c->floor_pair[1], lb, sizeof(lb)));
+    head(f, rc, "Rung: dead + ghosts");
+    for (i = 1; i < c->nrungs; i++) {
+        fprintf(f, "| %s |", rc->names[i]);
+        for (k = 0; k < c->nruns; k++)
+            fprintf(f, " %zu + %zu = %zu, %s |", c->rungs[i].dead[k],
+                    c->rungs[i].ghosts[k],
+                    c->rungs[i].dead[k] + c->rungs[i].ghosts[k],
+                    c->rungs[i].above_floor[k] ? "above" : "within");
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+}
+
 int render_compare_md(FILE *f, const struct render_compare *rc)
 {
     md_intro(f, rc);
     md_counts(f, rc);
+    md_floor(f, rc);
     md_pairs(f, rc);
     md_speed(f, rc);
     return 0;

@@ -9,9 +9,9 @@
 #include "alloc.h"
 #include "compare.h"
 
-#define NQ 6
+#define NQ     6
 #define NRUNGS 3
-#define NRUNS 3
+#define NRUNS  3
 
 static const char *const rung_names[NRUNGS] = {"BF16", "Q8_0", "Q2_K"};
 static const char *const run_dirs[NRUNS] = {"gpu-a", "gpu-b", "gpu-c"};
@@ -88,8 +88,7 @@ static void load_runs(struct runs *x, const char *const (*g)[NRUNGS],
         for (i = 0; i < NRUNGS; i++) {
             struct text t = {0};
             rows_of(&t, g[k][i], k != 0);
-            x->r[k * NRUNGS + i] =
-                load_text(x->qs, dir, rung_names[i], &t, 0);
+            x->r[k * NRUNGS + i] = load_text(x->qs, dir, rung_names[i], &t, 0);
             free(t.p);
         }
     }
@@ -111,8 +110,8 @@ static const char *qid(const struct runs *x, uint32_t q)
 
 /* The pair counts and closest/furthest pairs of one rung. */
 static void check_pairs(const struct grader_compare_rung *cr,
-                        const size_t want[NRUNS][NRUNS], size_t c0,
-                        size_t c1, size_t f0, size_t f1)
+                        const size_t want[NRUNS][NRUNS], size_t c0, size_t c1,
+                        size_t f0, size_t f1)
 {
     size_t k, l;
 
@@ -137,8 +136,7 @@ static void test_three_runs(void **state)
 
     /* the grid in run A's row order (q0..q5): R right on every run, W
      * wrong on every run, S split */
-    static const char *const cells[NRUNGS] = {"RRRRWS", "RWSRSS",
-                                              "RWWSWR"};
+    static const char *const cells[NRUNGS] = {"RRRRWS", "RWSRSS", "RWWSWR"};
     /* per-rung pair counts, worked from the table above */
     static const size_t differ0[NRUNS][NRUNS] = {{0, 0, 1}, /* q5 */
                                                  {0, 0, 1},
@@ -219,6 +217,20 @@ static void test_three_runs(void **state)
     assert_int_equal(c.bury[0].ntombs, 3);
     assert_int_equal(c.bury[1].ntombs, 3);
     assert_int_equal(c.bury[2].ntombs, 2);
+    /* the floor: the reference graded differently by runs A and C only,
+     * on q5; ghosts from right = reference's right - dead + ghosts */
+    assert_int_equal(c.floor, 1);
+    assert_int_equal(c.floor_pair[0], 0);
+    assert_int_equal(c.floor_pair[1], 2);
+    assert_int_equal(c.rungs[0].above_floor[0], -1);
+    assert_int_equal(c.rungs[1].ghosts[0], 1);
+    assert_int_equal(c.rungs[1].ghosts[1], 0);
+    assert_int_equal(c.rungs[1].ghosts[2], 0);
+    assert_int_equal(c.rungs[1].above_floor[0], 1); /* 2 + 1 */
+    assert_int_equal(c.rungs[1].above_floor[1], 1); /* 2 + 0 */
+    assert_int_equal(c.rungs[1].above_floor[2], 0); /* 1 + 0: within */
+    assert_int_equal(c.rungs[2].ghosts[2], 1);
+    assert_int_equal(c.rungs[2].above_floor[2], 1); /* 2 + 1 */
     assert_int_equal(c.bury[2].lines[2].ghosts, 1);
 
     assert_int_equal(c.died_some, 4);       /* q1 q2 q3 q5 */
@@ -281,6 +293,41 @@ static void test_two_runs(void **state)
 }
 
 /* One run: every cell is right or wrong, no pairs, nothing lonely. */
+/* A ghost counts toward the floor as a death does: run A's low rung
+ * gains q2 (0 dead + 1 ghost) against a reference that does not move
+ * between runs (floor 0), so it is above; run B's does not move. */
+static void test_floor_counts_ghosts(void **state)
+{
+    static const char *const answers[4] = {"112", "111", "112", "112"};
+    const struct grader_rung *r[4];
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_compare c;
+    struct grader_error err;
+    size_t i, q;
+
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        struct text t = {0};
+        for (q = 0; q < 3; q++)
+            text_addf(&t,
+                      "{\"id\":\"q%zu\",\"reference\":\"1\","
+                      "\"content\":\"Answer: %c\"}\n",
+                      q, answers[i][q]);
+        r[i] = load_text(qs, test_dir, i % 2 ? "LOW" : "REF", &t, 0);
+        free(t.p);
+    }
+    assert_int_equal(grader_compare(qs, r, 2, 2, 0, &c, &err), 0);
+    assert_int_equal(c.floor, 0);
+    assert_int_equal(c.rungs[1].dead[0], 0);
+    assert_int_equal(c.rungs[1].ghosts[0], 1);
+    assert_int_equal(c.rungs[1].above_floor[0], 1);
+    assert_int_equal(c.rungs[1].above_floor[1], 0);
+    grader_compare_release(&c);
+    for (i = 0; i < 4; i++)
+        grader_rung_free((struct grader_rung *)r[i]);
+    grader_qset_free(qs);
+}
+
 static void test_one_run(void **state)
 {
     struct runs x;
@@ -291,11 +338,14 @@ static void test_one_run(void **state)
     (void)state;
     load_runs(&x, grid, 1);
     assert_int_equal(grader_compare(x.qs, x.r, 1, NRUNGS, 0, &c, &err), 0);
+    /* one run: no floor across runs, no verdicts */
+    assert_int_equal(c.floor, -1);
+    assert_int_equal(c.rungs[1].above_floor[0], -1);
     for (i = 0; i < NRUNGS; i++) {
         const struct grader_compare_rung *cr = &c.rungs[i];
         for (j = 0; j < NQ; j++) {
-            int want = grid[0][i][j] == '1' ? GRADER_CELL_RIGHT
-                                            : GRADER_CELL_WRONG;
+            int want =
+                grid[0][i][j] == '1' ? GRADER_CELL_RIGHT : GRADER_CELL_WRONG;
             if (c.cells[i * NQ + j] != want)
                 fail_msg("cell %s q%zu = %d, want %d", rung_names[i], j,
                          c.cells[i * NQ + j], want);
@@ -374,10 +424,11 @@ static void test_other_questions(void **state)
     /* 0 runs, too many runs, 0 rungs */
     assert_int_equal(grader_compare(x.qs, x.r, 0, NRUNGS, 0, &c, &err),
                      GRADER_EARG);
-    assert_int_equal(grader_compare(x.qs, x.r, GRADER_MAX_RUNS + 1, NRUNGS,
-                                    0, &c, &err),
+    assert_int_equal(
+        grader_compare(x.qs, x.r, GRADER_MAX_RUNS + 1, NRUNGS, 0, &c, &err),
+        GRADER_EARG);
+    assert_int_equal(grader_compare(x.qs, x.r, 1, 0, 0, &c, &err),
                      GRADER_EARG);
-    assert_int_equal(grader_compare(x.qs, x.r, 1, 0, 0, &c, &err), GRADER_EARG);
     free_runs(&x);
 
     /* the first run's own rungs are held to its reference too */
@@ -478,9 +529,8 @@ static void test_marks(void **state)
                                   W, R, R, W, /* dead, ghost, -, - */
                                   S, W, M, R};
     uint8_t marks[3 * 4];
-    const uint8_t want[3 * 4] = {0, 0, 0, 0,
-                                 GRADER_MARK_DEAD, GRADER_MARK_GHOST, 0, 0,
-                                 0, 0, 0, 0};
+    const uint8_t want[3 * 4] = {
+        0, 0, 0, 0, GRADER_MARK_DEAD, GRADER_MARK_GHOST, 0, 0, 0, 0, 0, 0};
 
     (void)state;
     memset(marks, 9, sizeof(marks));
@@ -494,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_three_runs),
         cmocka_unit_test(test_two_runs),
         cmocka_unit_test(test_one_run),
+        cmocka_unit_test(test_floor_counts_ghosts),
         cmocka_unit_test(test_identical_runs),
         cmocka_unit_test(test_other_questions),
         cmocka_unit_test(test_out_of_memory),
