@@ -266,7 +266,7 @@ case_ladder_demo() {
     cmp -s "$work/readme.out" "$work/bury.out" || fail "README.md's bury example is not what the demo prints: $(diff "$work/readme.out" "$work/bury.out")"
     # the report: the ladder's shape, and the table from these rows
     grep -q '"side_rungs": \[$' "$d/ladder.json" || fail "ladder.json: $(cat "$d/ladder.json")"
-    grep -q '^| Q2_K | .* | 3 | 25.0 (8.9–53.2) | 9 | 1 | ' "$d/REPORT.md" || fail "REPORT.md: $(grep '^| Q2_K' "$d/REPORT.md")"
+    grep -q '^| Q2_K | .* | 3 | 25.0 (8.9–53.2) | 9 (75.0 %) | 12 (100.0 %) | 9 | 1 | ' "$d/REPORT.md" || fail "REPORT.md: $(grep '^| Q2_K' "$d/REPORT.md")"
     grep -q '^| QAT_Q4_0 | ' "$d/REPORT.md" || fail "REPORT.md: no side rung"
     grep -q '<svg' "$d/cover.svg" && [ -s "$d/report.json" ] || fail "no cover or report.json"
     before=$(cat "$d"/logs/*.server.log | wc -l)
