@@ -65,6 +65,8 @@ struct job {
     struct progress p; /* as the run last said */
     int gpu;           /* index into gpus while running, -1 none */
     int pin;           /* --replicate: the only GPU it may run on, or -1 */
+    int again;         /* the reference's second run, into RUNDIR/repeat/ */
+    char name[80];     /* for people: the rung, "BF16 again" */
     char run_dir[4200];
 };
 
@@ -92,7 +94,8 @@ struct ladder {
 static const char ladder_help[] =
     "usage: graveyard ladder CONFIG [--llama PATH] [--gpus 0,1,...]\n"
     "                        [--only RUNG]... [--run-dir DIR]\n"
-    "                        [--shard I/N] [--replicate] [--quiet]\n"
+    "                        [--shard I/N] [--replicate]\n"
+    "                        [--repeat-reference] [--quiet]\n"
     "\n"
     "Run every rung of the ladder in CONFIG (docs/config.md), each with\n"
     "'graveyard run' on its own llama-server, skipping finished rungs and\n"
@@ -112,6 +115,10 @@ static const char ladder_help[] =
     "  --replicate    run the whole ladder once per GPU, each in its own\n"
     "                 folder RUNDIR/gpu<ID>/ (the cross-GPU study on one\n"
     "                 machine), and bury each\n"
+    "  --repeat-reference\n"
+    "                 run the reference a second time, into RUNDIR/repeat/\n"
+    "                 (config: \"repeat_reference\": true): the report's\n"
+    "                 noise floor, the answers it changes on its own\n"
     "  --quiet        no progress lines\n"
     "\n"
     "The config is checked whole before anything starts. A model file\n"
@@ -155,13 +162,13 @@ static void describe(const struct ladder *l, const struct job *j, char *out,
     if (j->gpu >= 0)
         snprintf(gpu, sizeof(gpu), " GPU %s", l->c.gpus[j->gpu]);
     if (p->total == 0) {
-        snprintf(out, size, "%-10s%s  starting", j->rung->name, gpu);
+        snprintf(out, size, "%-10s%s  starting", j->name, gpu);
         return;
     }
     snprintf(out, size,
              "%-10s%s  %ld/%ld answered  %ld right  %.1f tok/s  ETA "
              "%ldm%02lds",
-             j->rung->name, gpu, p->done, p->total, p->right, p->tps,
+             j->name, gpu, p->done, p->total, p->right, p->tps,
              eta > 0 ? eta / 60 : 0, eta > 0 ? eta % 60 : 0);
 }
 
@@ -236,13 +243,13 @@ static void exit_cb(void *ctx, long long status, int sig)
     proc_free(j->proc);
     j->proc = NULL;
     if (j->state == J_DONE && j->p.total > 0)
-        note(l, "%s%s%s finished: %ld/%ld right", j->rung->name,
+        note(l, "%s%s%s finished: %ld/%ld right", j->name,
              j->pin >= 0 ? " on GPU " : "",
              j->pin >= 0 ? l->c.gpus[j->pin] : "", j->p.right, j->p.total);
     else if (j->state == J_FAILED && sig != 0)
-        note(l, "%s was stopped by signal %d", j->rung->name, sig);
+        note(l, "%s was stopped by signal %d", j->name, sig);
     else
-        note(l, "%s %s", j->rung->name,
+        note(l, "%s %s", j->name,
              j->state == J_DONE   ? "finished"
              : j->state == J_BUSY ? "is being run by another process"
              : j->state == J_BAD  ? "refused its input (its error is above)"
@@ -318,9 +325,9 @@ static int start(struct ladder *l, struct job *j, int g)
     if (g >= 0)
         l->gpu_busy[g] = 1;
     if (g >= 0)
-        note(l, "%s started on GPU %s", j->rung->name, c->gpus[g]);
+        note(l, "%s started on GPU %s", j->name, c->gpus[g]);
     else
-        note(l, "%s started", j->rung->name);
+        note(l, "%s started", j->name);
     return 0;
 }
 
@@ -505,6 +512,15 @@ static int all_done(const struct config *c, const char *run_dir)
             stat(path, &st) != 0)
             return 0;
     }
+    if (c->repeat_reference) { /* and the reference's second run */
+        char again[4300];
+        if (rundir_path(again, sizeof(again), run_dir, RD_REPEAT_DIR, NULL) !=
+                0 ||
+            rundir_path(path, sizeof(path), again, RD_DONE, c->reference) !=
+                0 ||
+            stat(path, &st) != 0)
+            return 0;
+    }
     return 1;
 }
 
@@ -589,7 +605,7 @@ static int build_first(struct ladder *l)
     size_t i, n = 0;
 
     for (i = 0; i < l->njobs; i++)
-        if (l->jobs[i].state == J_PENDING &&
+        if (l->jobs[i].state == J_PENDING && !l->jobs[i].again &&
             l->jobs[i].rung->recipe != RECIPE_NONE && n < CONFIG_MAX_RUNGS)
             names[n++] = l->jobs[i].rung->name;
     if (n == 0 || !build_needed(&l->c, names, n))
@@ -622,6 +638,39 @@ static char self_path[4096];
 /* The jobs: each rung once (or once per GPU with --replicate), those of
  * another shard or left out by --only marked J_OTHER. 0 or the exit
  * status. */
+/* One job: rung, pinned to GPU g (--replicate) or not (-1), again for
+ * the reference's second run. Shards split the jobs in the order made. */
+static void plan_job(struct ladder *l, const struct config_rung *rung, int g,
+                     int again, const char **only, size_t nonly, long si,
+                     long sn)
+{
+    struct job *j = &l->jobs[l->njobs];
+    char dir[4200];
+    size_t k;
+
+    j->l = l;
+    j->rung = rung;
+    j->gpu = -1;
+    j->pin = g;
+    j->again = again;
+    snprintf(j->name, sizeof(j->name), "%s%s", rung->name,
+             again ? " again" : "");
+    if (g >= 0)
+        rundir_gpu_dir(dir, sizeof(dir), l->c.run_dir, l->c.gpus[g]);
+    else
+        snprintf(dir, sizeof(dir), "%s", l->c.run_dir);
+    if (again)
+        rundir_path(j->run_dir, sizeof(j->run_dir), dir, RD_REPEAT_DIR, NULL);
+    else
+        snprintf(j->run_dir, sizeof(j->run_dir), "%s", dir);
+    j->state = (long)l->njobs % sn == si ? J_PENDING : J_OTHER;
+    for (k = 0; k < nonly && strcmp(only[k], rung->name); k++)
+        ;
+    if (nonly > 0 && k == nonly)
+        j->state = J_OTHER;
+    l->njobs++;
+}
+
 static int plan_jobs(struct ladder *l, const char *cfg, const char **only,
                      size_t nonly, long si, long sn, int replicate)
 {
@@ -644,26 +693,18 @@ static int plan_jobs(struct ladder *l, const char *cfg, const char **only,
         return EXIT_USAGE;
     }
     n = l->c.nrungs * (replicate ? l->ngpus : 1);
-    l->jobs = xrealloc(NULL, n * sizeof(*l->jobs));
-    memset(l->jobs, 0, n * sizeof(*l->jobs));
-    for (i = 0; i < n; i++) {
-        struct job *j = &l->jobs[l->njobs++];
-        size_t g = i / l->c.nrungs;
-        j->l = l;
-        j->rung = &l->c.rungs[i % l->c.nrungs];
-        j->gpu = -1;
-        j->pin = replicate ? (int)g : -1;
-        if (replicate)
-            rundir_gpu_dir(j->run_dir, sizeof(j->run_dir), l->c.run_dir,
-                           l->c.gpus[g]);
-        else
-            snprintf(j->run_dir, sizeof(j->run_dir), "%s", l->c.run_dir);
-        j->state = (long)i % sn == si ? J_PENDING : J_OTHER;
-        for (k = 0; k < nonly && strcmp(only[k], j->rung->name); k++)
-            ;
-        if (nonly > 0 && k == nonly)
-            j->state = J_OTHER;
-    }
+    /* --repeat-reference: the reference once more in each folder */
+    l->jobs = xrealloc(NULL, 2 * n * sizeof(*l->jobs));
+    memset(l->jobs, 0, 2 * n * sizeof(*l->jobs));
+    for (i = 0; i < n; i++)
+        plan_job(l, &l->c.rungs[i % l->c.nrungs],
+                 replicate ? (int)(i / l->c.nrungs) : -1, 0, only, nonly, si,
+                 sn);
+    for (k = 0; k < l->c.nrungs && l->c.repeat_reference; k++)
+        if (strcmp(l->c.rungs[k].name, l->c.reference) == 0)
+            for (i = 0; i < (replicate ? l->ngpus : 1); i++)
+                plan_job(l, &l->c.rungs[k], replicate ? (int)i : -1, 1, only,
+                         nonly, si, sn);
     return 0;
 }
 
@@ -763,7 +804,7 @@ static void tally(struct ladder *l, int *failed, int *bad, int *busy)
         if (j->state == J_DONE || j->state == J_FAILED || j->state == J_BAD) {
             struct buf *b = j->state == J_DONE ? &done : &badl;
             buf_puts(b, b->len ? ", " : "");
-            buf_puts(b, j->rung->name);
+            buf_puts(b, j->name);
         }
     }
     note(l, "finished: %s; failed: %s", done.len ? done.p : "none",
@@ -850,7 +891,7 @@ int cmd_ladder(int argc, char **argv)
     const char *pos[1], *llama = NULL, *gpus = NULL, *run_dir = NULL,
                         *shard = NULL, *only[CONFIG_MAX_RUNGS];
     size_t npos, nonly = 0;
-    int quiet = 0, help = 0, rc, replicate = 0;
+    int quiet = 0, help = 0, rc, replicate = 0, repeat_ref = 0;
     const struct cli_flag flags[] = {
         {"--llama", &llama, NULL, NULL, NULL, 0},
         {"--gpus", &gpus, NULL, NULL, NULL, 0},
@@ -859,6 +900,7 @@ int cmd_ladder(int argc, char **argv)
         {"--shard", &shard, NULL, NULL, NULL, 0},
         {"--quiet", NULL, &quiet, NULL, NULL, 0},
         {"--replicate", NULL, &replicate, NULL, NULL, 0},
+        {"--repeat-reference", NULL, &repeat_ref, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct config_over over = {NULL, NULL, NULL};
     struct ladder *l;
@@ -900,6 +942,7 @@ int cmd_ladder(int argc, char **argv)
         free(l->c.binary);
         l->c.binary = copy;
     }
+    l->c.repeat_reference |= repeat_ref;
     l->quiet = quiet;
     l->tty = isatty(2);
     if ((rc = plan_jobs(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||

@@ -564,9 +564,11 @@ static int load_top(struct ctx *x, const struct config_over *over,
                     json_t *root, struct config *c)
 {
     static const char *const top[] = {
-        "name",   "questions", "run_dir",  "reference", "rungs", "side_rungs",
-        "server", "request",   "thinking", "gpus",      "ngl",   "ctx",
-        "limit",  "prompt",    "build",    NULL};
+        "name",     "questions",  "run_dir", "reference",
+        "rungs",    "side_rungs", "server",  "request",
+        "thinking", "gpus",       "ngl",     "ctx",
+        "limit",    "prompt",     "build",   "repeat_reference",
+        NULL};
 
     if (known_keys(x, root, "", top) ||
         str(x, root, "name", "", 1, &c->name) ||
@@ -680,6 +682,13 @@ static int load_request(struct ctx *x, json_t *root, struct config *c)
         return -1;
     }
     c->think = json_is_true(v);
+    v = json_object_get(root, "repeat_reference");
+    if (v != NULL && !json_is_boolean(v)) {
+        snprintf(x->msg, x->msgsize,
+                 "%s: 'repeat_reference' must be true or false", x->path);
+        return -1;
+    }
+    c->repeat_reference = json_is_true(v);
     /* max_tokens and ctx stay 0 when not given: their defaults are
      * run_opts_defaults' (runner.h), the one set for run and ladder */
     if (integer(x, root, "ctx", "", 64, CONFIG_CTX_MAX, &c->ctx) ||

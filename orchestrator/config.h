@@ -59,6 +59,8 @@ struct config {
     char *gpus[CONFIG_MAX_GPUS];
     size_t ngpus;
     int think, ngl;
+    int repeat_reference;        /* run the reference a second time, into
+                                    RUNDIR/repeat/: the report's noise floor */
     long max_tokens, ctx, limit; /* 0: not given (run_opts_defaults) */
     long timeout_s, idle_s;      /* request.timeout_s, request.idle_timeout_s;
                                     0: graveyard run's defaults */

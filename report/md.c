@@ -169,7 +169,8 @@ static void floor_table(FILE *f, const struct grader_ladder *rep)
     fprintf(f, "## Above the noise?\n\n");
     if (rep->floor < 0) {
         fprintf(f,
-                "No noise floor: %s has no second run here (a run of %s in "
+                "No noise floor: %s has no second run here (`graveyard "
+                "ladder --repeat-reference` makes one; or a run of %s in "
                 "the folder's `repeat/`, or `--repeat DIR`). Without one, "
                 "nothing says how many answers %s changes on its own.\n\n",
                 ref, ref, ref);

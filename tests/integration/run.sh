@@ -289,6 +289,40 @@ case_ladder_gpus() {
     [ "$(grep -h CUDA_VISIBLE "$d"/logs/*.log | sort -u | wc -l)" = 3 ] || fail "not all three GPUs used"
 }
 
+# "repeat_reference": the reference runs twice, the second time into
+# RUNDIR/repeat/, with its own server and progress; the report's floor
+# comes from it (the fake server is deterministic: 0). --repeat-reference
+# does the same from the command line; a second night runs nothing; a
+# value that is not a boolean is refused before anything starts.
+case_ladder_repeat_reference() {
+    local d=$work/rr n f
+    ladder_config rr 2 '"0"' good
+    sed -i 's|"gpus": \["0"\]}|"gpus": ["0"], "repeat_reference": true}|' "$work/rr.json"
+    $GT ladder "$work/rr.json" >"$work/out" 2>"$work/err" || fail "ladder: exit $? $(tail -3 "$work/err")"
+    [ -f "$d/repeat/rows/R1.done" ] || fail "no second run of the reference"
+    [ ! -e "$d/repeat/rows/R2.jsonl" ] || fail "a rung other than the reference ran again"
+    n=$(wc -l <"$d/repeat/rows/R1.jsonl")
+    [ "$n" = "$(wc -l <"$d/rows/R1.jsonl")" ] || fail "the second run has $n rows"
+    grep -q "R1 again started" "$work/err" || fail "no progress for the second run: $(cat "$work/err")"
+    grep -q "^Noise floor: R1, run a second time, grades 0 questions differently" "$d/REPORT.md" || fail "no floor in REPORT.md"
+    grep -q '"floor": 0' "$d/report.json" || fail "no floor in report.json"
+    $GT ladder "$work/rr.json" >/dev/null 2>"$work/err" || fail "second night: exit $?"
+    for f in "$d"/logs/R*.server.log "$d"/repeat/logs/R1.server.log; do
+        [ "$(grep -c 'server is listening' "$f")" = 1 ] || fail "$f: a server started again on the second night"
+    done
+    # the flag: the same, into another folder
+    $GT ladder "$work/rr.json" --run-dir "$work/rr2" --repeat-reference --quiet >/dev/null 2>&1 || fail "--repeat-reference: exit $?"
+    sed 's|"repeat_reference": true|"repeat_reference": false|' "$work/rr.json" >"$work/rr3.json"
+    $GT ladder "$work/rr3.json" --run-dir "$work/rr3" --repeat-reference --quiet >/dev/null 2>&1 || fail "flag over false: exit $?"
+    [ -f "$work/rr2/repeat/rows/R1.done" ] && [ -f "$work/rr3/repeat/rows/R1.done" ] || fail "--repeat-reference ran no second run"
+    # a share that finds every rung done but the second run of the
+    # reference (another share's) must not bury yet: the floor is missing
+    $GT ladder "$work/rr3.json" --run-dir "$work/rr4" --quiet >/dev/null 2>&1 || fail "rr4: exit $?"
+    $GT ladder "$work/rr3.json" --run-dir "$work/rr4" --repeat-reference --shard 1/2 --quiet >"$work/out" 2>&1 || true
+    ! grep -q "the report" "$work/out" || fail "a share buried before the reference's second run was done"
+    refused_config rr 's|"repeat_reference": true|"repeat_reference": "yes"|' "'repeat_reference' must be true or false" "a string"
+}
+
 case_ladder_shards() {
     local d=$work/ls p1 p2 f
     ladder_config ls 5 '"0"' slow
@@ -459,7 +493,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi
