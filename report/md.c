@@ -180,7 +180,7 @@ static void floor_table(FILE *f, const struct grader_ladder *rep)
             "Noise floor: %s, run a second time, grades %ld question%s "
             "differently (`repeat/`). A rung whose dead + ghosts is at most "
             "that moved no more than %s moves on its own.\n\n"
-            "| Rung | Dead | Ghosts | Dead + ghosts | Floor | |\n"
+            "| Rung | Dead | Ghosts | Dead + ghosts | Floor | Verdict |\n"
             "|---|---:|---:|---:|---:|---|\n",
             ref, rep->floor, rep->floor == 1 ? "" : "s", ref);
     for (i = 1; i < n; i++) {

@@ -105,8 +105,10 @@ static const char *trim(const char *s, size_t *len)
 }
 
 /* The next cell of a table line at *p (after a '|'), honouring \| and
- * code spans; its text and length, *p moved past its closing '|'. */
-static const char *cell(const char **p, const char *end, size_t *len)
+ * code spans; its text and length, *p moved past its closing '|'. *open
+ * is set when no '|' closes it (what trails the row's last pipe). */
+static const char *cell(const char **p, const char *end, size_t *len,
+                        int *open)
 {
     const char *s = *p, *q = s;
     int code = 0;
@@ -119,6 +121,7 @@ static const char *cell(const char **p, const char *end, size_t *len)
         q++;
     }
     *len = (size_t)(q - s);
+    *open = q >= end;
     *p = q < end ? q + 1 : q;
     return trim(s, len);
 }
@@ -139,13 +142,16 @@ static void table(struct md *m, const char *const *line, const size_t *llen,
 {
     char align[64];
     size_t i, c, len, ncol = 0;
+    int open;
     const char *p, *end, *s;
 
     memset(align, 'l', sizeof(align));
     p = line[1] + 1;
     end = line[1] + llen[1];
     while (p < end && ncol < sizeof(align)) {
-        s = cell(&p, end, &len);
+        s = cell(&p, end, &len, &open);
+        if (open && len == 0)
+            break;
         align[ncol++] = len > 0 && s[len - 1] == ':' ? 'r' : 'l';
     }
     fputs("<div class=\"tw\"><table>\n", m->f);
@@ -157,8 +163,8 @@ static void table(struct md *m, const char *const *line, const size_t *llen,
         end = line[i] + llen[i];
         for (c = 0; p < end; c++) {
             const char *tag = i == 0 ? "th" : "td";
-            s = cell(&p, end, &len);
-            if (p >= end && len == 0)
+            s = cell(&p, end, &len, &open);
+            if (open && len == 0)
                 break;
             fprintf(m->f, "<%s%s>", tag,
                     c < sizeof(align) && align[c] == 'r' ? " class=\"n\""

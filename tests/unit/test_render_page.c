@@ -368,6 +368,7 @@ static void test_md_html(void **state)
         "## The ladder\n\n"
         "| Rung | Right |\n|---|---:|\n| BF16 | 7 |\n| Q4_0 | 5 |\n"
         "| total | 12 |\n\n"
+        "| Rung | Verdict | |\n|---|---|---|\n| Q4_0 | within | |\n\n"
         "![pic](pareto.svg)\n\n![cover](cover.svg)\n\n"
         "## First deaths by rung\n\n"
         "| Rung | First deaths |\n|---|---:|\n| Q4_0 | 3 |\n\n"
@@ -389,6 +390,9 @@ static void test_md_html(void **state)
                            "<td class=\"n\">7</td>"));
     assert_non_null(strstr(h, "<a href=\"#f=dead&amp;r=Q4_0\">Q4_0</a>"));
     assert_non_null(strstr(h, "<td>total</td>"));
+    /* an empty last cell is a cell, in the header as in the rows */
+    assert_non_null(strstr(h, "<th>Verdict</th><th></th></tr>"));
+    assert_non_null(strstr(h, "<td>within</td><td></td></tr>"));
     assert_non_null(strstr(h, "<a href=\"#f=tomb&amp;r=Q4_0\">Q4_0</a>"));
     assert_non_null(strstr(h, "<figure class=\"pic\"><svg id=\"pic\"></svg>"));
     assert_null(strstr(h, "cover.svg"));
