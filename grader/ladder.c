@@ -29,6 +29,11 @@ static void censored(const struct grader_rung *r, struct grader_figures *f)
     f->acc_max = r->n ? (double)f->right_max / (double)r->n : 0.0;
 }
 
+static void verdict(struct grader_figures *f, long floor)
+{
+    f->above_floor = f->line->dead + f->line->ghosts > (size_t)floor;
+}
+
 /* Each rung's dead + ghosts against the floor (the reference's repeat). */
 static void floor_verdicts(struct grader_ladder *l)
 {
@@ -41,11 +46,10 @@ static void floor_verdicts(struct grader_ladder *l)
             l->floor = (long)l->repeats[i].mismatched_right;
     if (l->floor < 0)
         return;
-    for (i = 1; i < l->chain.nrungs + l->nsides; i++) {
-        struct grader_figures *f =
-            (struct grader_figures *)grader_ladder_point(l, i);
-        f->above_floor = f->line->dead + f->line->ghosts > (size_t)l->floor;
-    }
+    for (i = 1; i < l->chain.nrungs; i++)
+        verdict(&l->rungs[i], l->floor);
+    for (i = 0; i < l->nsides; i++)
+        verdict(&l->sides[i].f, l->floor);
 }
 
 void grader_figures_of(const struct grader_bury *b, size_t i,

@@ -197,17 +197,13 @@ static int report_outputs(const struct rundir_run *run,
                           const struct grader_ladder *rep,
                           const struct rungset *s, struct out *outs, int html)
 {
-    const char *names[2 * GRADER_MAX_RUNGS];
     struct page_doc doc;
     uint8_t *marks;
     char title[400];
-    size_t p;
     int rc = -1;
 
     snprintf(title, sizeof(title), "graveyard: %s",
              run->name ? run->name : run->dir);
-    for (p = 0; p < rep->pick.npoints && p < 2 * GRADER_MAX_RUNGS; p++)
-        names[p] = grader_ladder_point(rep, p)->line->rung->name;
     if ((marks = malloc(run->nchain * rep->nq + 1)) == NULL)
         return -1;
     grader_grid_marks(rep->cells, run->nchain, rep->nq, marks);
@@ -220,8 +216,7 @@ static int report_outputs(const struct rundir_run *run,
         (render_cover(outs[2].f, title, (const char *const *)run->chain,
                       run->nchain, 1, rep->nq, rep->cells, marks),
          out_close(&outs[2], 0)) ||
-        (render_pareto(outs[3].f, title, rep, &rep->pick, names),
-         out_close(&outs[3], 0)))
+        (render_pareto(outs[3].f, title, rep), out_close(&outs[3], 0)))
         goto done;
     doc = (struct page_doc){outs[0].p, outs[0].len, "pareto.svg", outs[3].p,
                             outs[3].len};

@@ -409,13 +409,9 @@ static void f16_note(FILE *f, const struct rundir_run *run,
 /* The picture of the ladder's choices and the study's "which one?". */
 static void which_one(FILE *f, const struct grader_ladder *rep)
 {
-    const char *names[2 * GRADER_MAX_RUNGS];
     char words[1200];
-    size_t p;
 
-    for (p = 0; p < rep->pick.npoints && p < 2 * GRADER_MAX_RUNGS; p++)
-        names[p] = grader_ladder_point(rep, p)->line->rung->name;
-    render_pick_words(words, sizeof(words), rep, &rep->pick, names);
+    render_pick_words(words, sizeof(words), rep);
     fprintf(f,
             "## Which one?\n\n"
             "![Right against file size and decode speed, each rung a point "

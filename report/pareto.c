@@ -50,6 +50,12 @@ static void xml(FILE *f, const char *s)
     fmt_markup(f, s, strlen(s));
 }
 
+/* Point p's rung name (chain first, then side rungs). */
+static const char *name_of(const struct grader_ladder *l, size_t p)
+{
+    return grader_ladder_point(l, p)->line->rung->name;
+}
+
 static int known(const struct grader_figures *fg, int speed)
 {
     return speed ? fg->line->sum.median_tps >= 0 : fg->pct_bytes >= 0;
@@ -344,10 +350,10 @@ static void point(struct panel *pn, const struct grader_ladder *l,
     label(pn, x, y, name, chosen);
 }
 
-static void draw_panel(FILE *f, const struct grader_ladder *l,
-                       const struct grader_pick *pk, const char *const *names,
-                       int speed, double y0)
+static void draw_panel(FILE *f, const struct grader_ladder *l, int speed,
+                       double y0)
 {
+    const struct grader_pick *pk = &l->pick;
     struct panel pn;
     size_t n = pk->npoints, p;
 
@@ -372,7 +378,7 @@ static void draw_panel(FILE *f, const struct grader_ladder *l,
     /* points with the reference last, on top */
     for (p = n; p-- > 0;)
         if (known(grader_ladder_point(l, p), speed))
-            point(&pn, l, pk, p, names[p]);
+            point(&pn, l, pk, p, name_of(l, p));
     fputs("</g>\n", f);
 }
 
@@ -404,9 +410,9 @@ static size_t wrap(FILE *f, const char *s, double x, double y)
     return lines;
 }
 
-void render_pareto(FILE *f, const char *title, const struct grader_ladder *l,
-                   const struct grader_pick *pk, const char *const *names)
+void render_pareto(FILE *f, const char *title, const struct grader_ladder *l)
 {
+    const struct grader_pick *pk = &l->pick;
     char words[1300], why[600] = "";
     int bytes = pk->npoints - pk->no_bytes >= 2 &&
                 grader_ladder_point(l, 0)->pct_bytes >= 0;
@@ -419,7 +425,7 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l,
     size_t lines;
 
     memcpy(words, "Which one? ", 12);
-    render_pick_words(words + 11, sizeof(words) - 11, l, pk, names);
+    render_pick_words(words + 11, sizeof(words) - 11, l);
     if (!bytes)
         snprintf(why, sizeof(why),
                  "No file-size panel: the folder gives no bytes for %s "
@@ -445,18 +451,19 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l,
     xml(f, title);
     fputs("</text>\n", f);
     if (bytes)
-        draw_panel(f, l, pk, names, 0, TOP);
+        draw_panel(f, l, 0, TOP);
     if (speed)
-        draw_panel(f, l, pk, names, 1, TOP + (bytes ? step : 0));
+        draw_panel(f, l, 1, TOP + (bytes ? step : 0));
     y += LINE_H * (double)wrap(f, words, 16, y);
     if (why[0])
         wrap(f, why, 16, y);
     fputs("</svg>\n", f);
 }
 
-void render_pick_words(char *out, size_t size, const struct grader_ladder *l,
-                       const struct grader_pick *pk, const char *const *names)
+void render_pick_words(char *out, size_t size, const struct grader_ladder *l)
 {
+    const struct grader_pick *pk = &l->pick;
+    const char *ref_name = name_of(l, 0);
     const struct grader_figures *ref = grader_ladder_point(l, 0), *s, *q;
     char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
     size_t len;
@@ -464,7 +471,7 @@ void render_pick_words(char *out, size_t size, const struct grader_ladder *l,
     snprintf(out, size,
              "Within the noise means the rung's change against %s has a "
              "paired 95 %% interval that includes zero. ",
-             names[0]);
+             ref_name);
     len = strlen(out);
     if (pk->smallest < 0) {
         snprintf(out + len, size - len, "File sizes are not known. ");
@@ -477,8 +484,8 @@ void render_pick_words(char *out, size_t size, const struct grader_ladder *l,
         snprintf(out + len, size - len,
                  "The smallest file within the noise: %s, %s %% of the "
                  "bytes, %s right against %s's %s. ",
-                 names[pk->smallest], fmt_1(a, s->pct_bytes),
-                 fmt_count(b, (long long)s->line->sum.right), names[0],
+                 name_of(l, (size_t)pk->smallest), fmt_1(a, s->pct_bytes),
+                 fmt_count(b, (long long)s->line->sum.right), ref_name,
                  fmt_count(c, (long long)ref->line->sum.right));
     }
     len = strlen(out);
@@ -492,8 +499,8 @@ void render_pick_words(char *out, size_t size, const struct grader_ladder *l,
         snprintf(out + len, size - len,
                  "The fastest within the noise: %s, %s tok/s (%s\xc3\x97 "
                  "%s's), %s right.",
-                 names[pk->fastest], fmt_1(a, q->line->sum.median_tps),
-                 fmt_2(b, q->speed_x), names[0],
-                 fmt_count(c, (long long)q->line->sum.right));
+                 name_of(l, (size_t)pk->fastest),
+                 fmt_1(a, q->line->sum.median_tps), fmt_2(b, q->speed_x),
+                 ref_name, fmt_count(c, (long long)q->line->sum.right));
     }
 }

@@ -44,14 +44,11 @@ int render_report_json(FILE *f, const struct rundir_run *run,
 
 /* pareto.svg: each rung a point, x its % of the reference's bytes (one
  * panel) and its median decode tok/s (another), y its accuracy with the
- * Wilson interval; the Pareto fronts and the picks of pk (ladder.h).
- * names[p] names point p (chain first, then side rungs). A panel whose
- * figure is missing is left out, and the picture says why. */
-void render_pareto(FILE *f, const char *title, const struct grader_ladder *l,
-                   const struct grader_pick *pk, const char *const *names);
-/* The "which one?" under the picture and in REPORT.md, from pk. */
-void render_pick_words(char *out, size_t size, const struct grader_ladder *l,
-                       const struct grader_pick *pk, const char *const *names);
+ * Wilson interval; the Pareto fronts and the picks of l->pick (ladder.h).
+ * A panel whose figure is missing is left out, and the picture says why. */
+void render_pareto(FILE *f, const char *title, const struct grader_ladder *l);
+/* The "which one?" under the picture and in REPORT.md, from l->pick. */
+void render_pick_words(char *out, size_t size, const struct grader_ladder *l);
 
 /* Runs of one ladder. metas[k * nrungs + i] is rung i of run k. */
 struct render_compare {
