@@ -425,6 +425,20 @@ static long unbase64(const char *s, size_t n, unsigned char *out)
     return len;
 }
 
+/* The text of the <script id="ID"> block in page h; *end its close. */
+static char *script_body(char *h, const char *id, char **end)
+{
+    char open[64], *p;
+
+    snprintf(open, sizeof(open), "id=\"%s\">", id);
+    p = strstr(h, open);
+    assert_non_null(p);
+    p += strlen(open);
+    *end = strstr(p, "</script>");
+    assert_non_null(*end);
+    return p;
+}
+
 static size_t count(const char *h, const char *needle)
 {
     size_t n = 0;
@@ -512,11 +526,7 @@ static void test_page_hostile(void **state)
     assert_non_null(strstr(h, "script-src 'sha256-"));
     assert_non_null(strstr(h, "default-src 'none'"));
     /* the data block parses, and gives the texts back as they were */
-    data = strstr(h, "id=\"gy-data\">");
-    assert_non_null(data);
-    data += strlen("id=\"gy-data\">");
-    end = strstr(data, "</script>");
-    assert_non_null(end);
+    data = script_body(h, "gy-data", &end);
     d = json_loadb(data, (size_t)(end - data), 0, &je);
     if (d == NULL)
         fail_msg("data block: %s", je.text);
@@ -552,11 +562,7 @@ static void test_page_hostile(void **state)
         assert_int_equal(render_page(f, &p), 0);
         assert_int_equal(fclose(f), 0);
         assert_null(strstr(g, "id=\"gy-data\""));
-        z = strstr(g, "id=\"gy-z\">");
-        assert_non_null(z);
-        z += strlen("id=\"gy-z\">");
-        zend = strstr(z, "</script>");
-        assert_non_null(zend);
+        z = script_body(g, "gy-z", &zend);
         zlen = (size_t)(zend - z);
         for (k = 0; k < zlen; k++)
             assert_non_null(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
