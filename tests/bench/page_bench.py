@@ -32,7 +32,6 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "browser"))
-FULL_TEST = os.path.join(ROOT, "..", "shared", "data", "gsm8k", "test.jsonl")
 
 
 def best_of(cmd, n=3):
@@ -118,9 +117,9 @@ def main():
         print(f"page bench: no {chromium}: sizes and write times only")
     try:
         one(args, "250", [], browser)
-        extra = ["--questions", FULL_TEST, "--n", "1319"] \
-            if os.path.exists(FULL_TEST) else ["--n", "1319"]
-        one(args, "1319", extra, browser)
+        from page_test import questions_1319  # ../shared's, or made
+        one(args, "1319", ["--questions", questions_1319(args.dir), "--n",
+                           "1319"], browser)
     finally:
         if browser is not None:
             browser.close()

@@ -382,13 +382,24 @@ def hostile_checks(g, b, graveyard, tmp, shots):
 
 # ---- 1,319 questions ---------------------------------------------------------
 
+def questions_1319(tmp):
+    """GSM8K's whole test set from ../shared when it is there; else (a
+    clone alone) 1,319 questions made from the shipped 250, renumbered."""
+    if os.path.exists(FULL_TEST):
+        return FULL_TEST
+    with open(os.path.join(ROOT, "data", "gsm8k", "heldout-250.jsonl")) as f:
+        base = [json.loads(line) for line in f if line.strip()]
+    path = os.path.join(tmp, "questions-1319.jsonl")
+    with open(path, "w") as f:
+        for i in range(1319):
+            q = dict(base[i % len(base)], id=f"test-{i}")
+            f.write(json.dumps(q) + "\n")
+    return path
+
+
 def big_checks(g, b, graveyard, tmp, shots):
-    src = FULL_TEST if os.path.exists(FULL_TEST) else None
     d = os.path.join(tmp, "big")
-    if src:
-        study(d, "--questions", src, "--n", "1319")
-    else:
-        study(d, "--n", "1319")
+    study(d, "--questions", questions_1319(tmp), "--n", "1319")
     run([graveyard, "report", d])
     path = os.path.join(d, "REPORT.html")
     page = b.new_page(1280, 900)

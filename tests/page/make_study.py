@@ -1245,6 +1245,9 @@ def main(argv=None):
     qs = read_questions(qpath, a.n)
     if not qs:
         ap.error("no questions in %s" % a.questions)
+    if a.n is not None and len(qs) < a.n:
+        ap.error("--n %d: %s holds only %d questions" % (a.n, a.questions,
+                                                        len(qs)))
     with open(qpath, "rb") as f:
         qsha = hashlib.sha256(f.read()).hexdigest()
     seen = set()
