@@ -26,6 +26,7 @@
 #include "meta.h"    /* what a rung's files say about it (bytes, GPU) */
 #include "bury.h"    /* dead, ghosts, tombstones, the autopsy */
 #include "repeat.h"  /* two runs of one rung compared */
+#include "canary.h"  /* a trusted run against a new build */
 #include "ladder.h"  /* one run folder's figures */
 #include "compare.h" /* one ladder across runs */
 #include "think.h"   /* thinking off against on */

@@ -66,6 +66,8 @@ struct job {
     int gpu;           /* index into gpus while running, -1 none */
     int pin;           /* --replicate: the only GPU it may run on, or -1 */
     int again;         /* the reference's second run, into RUNDIR/repeat/ */
+    int canary;        /* the folder's canary: its rungs wait for it to
+                          pass (cmd_canary.c) */
     char name[80];     /* for people: the rung, "BF16 again" */
     char run_dir[4200];
 };
@@ -242,7 +244,13 @@ static void exit_cb(void *ctx, long long status, int sig)
     }
     proc_free(j->proc);
     j->proc = NULL;
-    if (j->state == J_DONE && j->p.total > 0)
+    if (j->canary)
+        note(l, "%s %s", j->name,
+             j->state == J_DONE ? "passed: the night starts"
+             : j->state == J_BAD
+                 ? "refused its input (its error is above)"
+                 : "did not pass (its verdict is above): no rung starts");
+    else if (j->state == J_DONE && j->p.total > 0)
         note(l, "%s%s%s finished: %ld/%ld right", j->name,
              j->pin >= 0 ? " on GPU " : "",
              j->pin >= 0 ? l->c.gpus[j->pin] : "", j->p.right, j->p.total);
@@ -272,13 +280,15 @@ static int start(struct ladder *l, struct job *j, int g)
     int fd[2];
 
     argv[n++] = l->self;
-    argv[n++] = "run";
+    argv[n++] = j->canary ? "canary" : "run";
     argv[n++] = "--config";
     argv[n++] = l->cfg_path;
     argv[n++] = "--config-sha256";
     argv[n++] = l->cfg_sha256;
-    argv[n++] = "--rung";
-    argv[n++] = j->rung->name;
+    if (!j->canary) {
+        argv[n++] = "--rung";
+        argv[n++] = j->rung->name;
+    }
     argv[n++] = "--run-dir";
     argv[n++] = j->run_dir;
     argv[n++] = "--llama";
@@ -331,21 +341,34 @@ static int start(struct ladder *l, struct job *j, int g)
     return 0;
 }
 
-/* Give each idle GPU the next pending rung. */
+/* The canary job j's rungs wait for, or NULL. */
+static const struct job *gate_of(const struct ladder *l, const struct job *j)
+{
+    for (size_t i = 0; i < l->njobs && !j->canary; i++)
+        if (l->jobs[i].canary && l->jobs[i].pin == j->pin)
+            return &l->jobs[i];
+    return NULL;
+}
+
+/* Give each idle GPU the next pending job: canaries first, and a rung
+ * only once its folder's canary passed (one that did not pass leaves its
+ * rungs pending, so the loop ends with them unstarted). */
 static void schedule(struct ladder *l)
 {
-    size_t i, g;
+    size_t k, g;
 
     if (l->stopping)
         return;
-    for (i = 0; i < l->njobs; i++) {
-        struct job *j = &l->jobs[i];
-        if (j->state != J_PENDING)
+    for (k = 0; k < 2 * l->njobs; k++) {
+        struct job *j = &l->jobs[k % l->njobs];
+        const struct job *gate = gate_of(l, j);
+        if (j->state != J_PENDING || (k < l->njobs) != j->canary ||
+            (gate != NULL && gate->state != J_DONE))
             continue;
         if (l->ngpus == 0) {
-            size_t k, running = 0;
-            for (k = 0; k < l->njobs; k++)
-                running += l->jobs[k].state == J_RUNNING;
+            size_t r, running = 0;
+            for (r = 0; r < l->njobs; r++)
+                running += l->jobs[r].state == J_RUNNING;
             if (running > 0)
                 return; /* one at a time without GPUs named */
             start(l, j, -1);
@@ -671,6 +694,42 @@ static void plan_job(struct ladder *l, const struct config_rung *rung, int g,
     l->njobs++;
 }
 
+/* The canary of the folder of GPU g (-1: the one folder), when a job of
+ * this process will run a rung there that is not done: a night that has
+ * nothing left to run needs no canary. */
+static void plan_canary(struct ladder *l, int g)
+{
+    struct job *j = &l->jobs[l->njobs];
+    char path[4400];
+    size_t i;
+
+    for (i = 0; i < l->njobs; i++) {
+        const struct job *r = &l->jobs[i];
+        if (r->pin == g && r->state == J_PENDING &&
+            (rundir_path(path, sizeof(path), r->run_dir, RD_DONE,
+                         r->rung->name) != 0 ||
+             access(path, F_OK) != 0))
+            break;
+    }
+    if (i == l->njobs)
+        return;
+    for (i = 0; i < l->c.nrungs; i++)
+        if (strcmp(l->c.rungs[i].name, l->c.reference) == 0)
+            j->rung = &l->c.rungs[i];
+    j->l = l;
+    j->gpu = -1;
+    j->pin = g;
+    j->canary = 1;
+    j->state = J_PENDING;
+    snprintf(j->name, sizeof(j->name), "canary (%s)", j->rung->name);
+    if (g >= 0)
+        rundir_gpu_dir(j->run_dir, sizeof(j->run_dir), l->c.run_dir,
+                       l->c.gpus[g]);
+    else
+        snprintf(j->run_dir, sizeof(j->run_dir), "%s", l->c.run_dir);
+    l->njobs++;
+}
+
 static int plan_jobs(struct ladder *l, const char *cfg, const char **only,
                      size_t nonly, long si, long sn, int replicate)
 {
@@ -693,9 +752,10 @@ static int plan_jobs(struct ladder *l, const char *cfg, const char **only,
         return EXIT_USAGE;
     }
     n = l->c.nrungs * (replicate ? l->ngpus : 1);
-    /* --repeat-reference: the reference once more in each folder */
-    l->jobs = xrealloc(NULL, 2 * n * sizeof(*l->jobs));
-    memset(l->jobs, 0, 2 * n * sizeof(*l->jobs));
+    /* --repeat-reference: the reference once more in each folder; a
+     * canary in each */
+    l->jobs = xrealloc(NULL, (3 * n + 1) * sizeof(*l->jobs));
+    memset(l->jobs, 0, (3 * n + 1) * sizeof(*l->jobs));
     for (i = 0; i < n; i++)
         plan_job(l, &l->c.rungs[i % l->c.nrungs],
                  replicate ? (int)(i / l->c.nrungs) : -1, 0, only, nonly, si,
@@ -705,6 +765,8 @@ static int plan_jobs(struct ladder *l, const char *cfg, const char **only,
             for (i = 0; i < (replicate ? l->ngpus : 1); i++)
                 plan_job(l, &l->c.rungs[k], replicate ? (int)i : -1, 1, only,
                          nonly, si, sn);
+    for (i = 0; l->c.canary_rows && i < (replicate ? l->ngpus : 1); i++)
+        plan_canary(l, replicate ? (int)i : -1);
     return 0;
 }
 
@@ -849,6 +911,18 @@ static int the_end(struct ladder *l, const char *cfg, int replicate,
         return 128 + l->sig;
     }
     tally(l, &failed, &bad, &busy);
+    for (size_t i = 0; i < l->njobs; i++)
+        if (l->jobs[i].canary && l->jobs[i].state != J_DONE) {
+            char path[4400];
+            rundir_path(path, sizeof(path), l->jobs[i].run_dir,
+                        RD_CANARY_JSON, NULL);
+            fprintf(stderr,
+                    "graveyard ladder: the canary stopped the night before "
+                    "any rung (%s); fix the build or the GPU, or give "
+                    "canary.max_changed more room, then run: %s\n",
+                    path, again);
+            return l->jobs[i].state == J_BAD ? EXIT_USAGE : EXIT_FAILED;
+        }
     if (bad) {
         fprintf(stderr,
                 "graveyard ladder: %d rung(s) refused their input (the "

@@ -23,6 +23,7 @@ static const char run_help[] =
     "usage: graveyard run RUNG MODEL QUESTIONS RUNDIR [options]\n"
     "       graveyard run --config CONFIG --rung NAME [--run-dir DIR]\n"
     "                     [--llama PATH] [--gpu ID] [--force] [--quiet]\n"
+    "                     [--question-file FILE]\n"
     "\n"
     "Start one llama-server for the GGUF file MODEL, wait until it is\n"
     "healthy, ask it every question of QUESTIONS (JSONL: id, question,\n"
@@ -68,7 +69,8 @@ static const char run_help[] =
     "With --config, one rung of a ladder config (docs/config.md) is run\n"
     "with every setting the config gives: what graveyard ladder starts for\n"
     "each rung. Only --run-dir, --llama and --gpu may stand in for the\n"
-    "config's.\n"
+    "config's, and --question-file for its questions (graveyard canary\n"
+    "asks its own this way).\n"
     "\n"
     "A finished rung is checked against the manifest like any other, and\n"
     "prints its summary. Exit status: 0 the rung finished, 1 it failed\n"
@@ -143,7 +145,7 @@ static int ladder_alive(void)
  */
 static int run_config(const char *path, const char *rung, const char *sha256,
                       const struct config_over *over, const char *gpu,
-                      int force, int quiet)
+                      const char *qfile, int force, int quiet)
 {
     char hex[65], herr[256];
     const char *args[2 * CONFIG_MAX_ARGS];
@@ -183,13 +185,13 @@ static int run_config(const char *path, const char *rung, const char *sha256,
     run_opts_defaults(&o, c.think);
     o.rung = r->name;
     o.model = r->model;
-    o.questions = c.questions;
+    o.questions = qfile ? qfile : c.questions;
     o.rundir = c.run_dir;
     o.llama = cli_llama_path(c.binary, llama, sizeof(llama));
     o.gpu = gpu;
     o.force = force;
     o.quiet = quiet;
-    o.limit = c.limit;
+    o.limit = qfile ? 0 : c.limit;
     if (c.max_tokens > 0)
         o.max_tokens = c.max_tokens;
     if (c.ctx > 0)
@@ -218,7 +220,7 @@ static int run_config(const char *path, const char *rung, const char *sha256,
 struct run_flags {
     const char *llama, *limit, *ngl, *max_tokens, *ctx, *gpu, *request,
         *health, *idle, *log_cap, *prompt, *sargv, *senv, *deadline, *config,
-        *rung, *run_dir, *sha;
+        *rung, *run_dir, *sha, *qfile;
     const char *server_args[32];
     size_t nserver;
     int think, force, quiet;
@@ -247,6 +249,11 @@ static int config_mode(const struct run_flags *f, size_t npos)
     struct config_over over = {NULL, f->run_dir, ""};
     char buf[4200];
 
+    if (f->qfile != NULL && f->config == NULL) {
+        cli_error("run", "--question-file goes with --config (the "
+                         "positional form names QUESTIONS)");
+        return EXIT_USAGE;
+    }
     if (f->config == NULL || f->rung == NULL || npos != 0) {
         cli_error("run", "--config CONFIG and --rung NAME go together, "
                          "without positionals (see --help)");
@@ -261,8 +268,8 @@ static int config_mode(const struct run_flags *f, size_t npos)
     }
     if (f->llama != NULL)
         over.binary = cli_llama_path(f->llama, buf, sizeof(buf));
-    return run_config(f->config, f->rung, f->sha, &over, f->gpu, f->force,
-                      f->quiet);
+    return run_config(f->config, f->rung, f->sha, &over, f->gpu, f->qfile,
+                      f->force, f->quiet);
 }
 
 /* The numeric flags into o, each in its range. 0 or EXIT_USAGE. */
@@ -368,6 +375,7 @@ int cmd_run(int argc, char **argv)
         {"--rung", &f.rung, NULL, NULL, NULL, 0},
         {"--run-dir", &f.run_dir, NULL, NULL, NULL, 0},
         {"--config-sha256", &f.sha, NULL, NULL, NULL, 0},
+        {"--question-file", &f.qfile, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct run_opts o;
     char llama_buf[4200];
@@ -386,7 +394,7 @@ int cmd_run(int argc, char **argv)
         return EXIT_OK;
     }
     if (f.config != NULL || f.rung != NULL || f.run_dir != NULL ||
-        f.sha != NULL)
+        f.sha != NULL || f.qfile != NULL)
         return config_mode(&f, npos);
     if (npos != 4) {
         cli_error("run", "needs RUNG MODEL QUESTIONS RUNDIR (see --help)");

@@ -17,5 +17,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_think(int argc, char **argv);
 int cmd_f16range(int argc, char **argv);
 int cmd_build(int argc, char **argv);
+int cmd_canary(int argc, char **argv);
 
 #endif

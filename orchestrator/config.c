@@ -568,7 +568,7 @@ static int load_top(struct ctx *x, const struct config_over *over,
         "rungs",    "side_rungs", "server",  "request",
         "thinking", "gpus",       "ngl",     "ctx",
         "limit",    "prompt",     "build",   "repeat_reference",
-        NULL};
+        "canary",   "batching",   NULL};
 
     if (known_keys(x, root, "", top) ||
         str(x, root, "name", "", 1, &c->name) ||
@@ -727,6 +727,48 @@ static int load_request(struct ctx *x, json_t *root, struct config *c)
     return 0;
 }
 
+/* "canary": {"rows", "questions", "max_changed"} (cmd_canary.c), and
+ * "batching". 0, or -1 with the message. */
+static int load_canary(struct ctx *x, json_t *root, struct config *c)
+{
+    static const char *const keys[] = {"rows", "questions", "max_changed",
+                                       NULL};
+    json_t *v = json_object_get(root, "batching");
+
+    if (v != NULL && !json_is_boolean(v)) {
+        snprintf(x->msg, x->msgsize, "%s: 'batching' must be true or false",
+                 x->path);
+        return -1;
+    }
+    c->batching = json_is_true(v);
+    c->canary_questions = 20;
+    c->canary_max_changed = 2;
+    v = json_object_get(root, "canary");
+    if (v == NULL)
+        return 0;
+    if (!json_is_object(v)) {
+        snprintf(x->msg, x->msgsize,
+                 "%s: 'canary' must be an object with 'rows' (a trusted "
+                 "rows file)",
+                 x->path);
+        return -1;
+    }
+    if (known_keys(x, v, "canary", keys) ||
+        str(x, v, "rows", "canary", 1, &c->canary_rows) ||
+        integer(x, v, "questions", "canary", 1, CONFIG_LIMIT_MAX,
+                &c->canary_questions) ||
+        integer(x, v, "max_changed", "canary", 0, CONFIG_LIMIT_MAX,
+                &c->canary_max_changed))
+        return -1;
+    if (!config_path_ok(c->canary_rows)) {
+        snprintf(x->msg, x->msgsize,
+                 "%s: 'canary.rows' may not hold control characters",
+                 x->path);
+        return -1;
+    }
+    return 0;
+}
+
 int config_load(const char *path, const struct config_over *over,
                 struct config *c, char *msg, size_t msgsize)
 {
@@ -757,6 +799,7 @@ int config_load(const char *path, const struct config_over *over,
     else if (load_top(&cx, over, root, c) == 0 &&
              load_server(&cx, over, root, c) == 0 &&
              load_request(&cx, root, c) == 0 &&
+             load_canary(&cx, root, c) == 0 &&
              load_build(&cx, root, c) == 0 && recipes(&cx, c, root) == 0)
         rc = 0;
     json_decref(root);
@@ -822,6 +865,7 @@ void config_release(struct config *c)
     free(c->questions);
     free(c->run_dir);
     free(c->reference);
+    free(c->canary_rows);
     free(c->binary);
     free(c->version);
     json_decref(c->request);

@@ -61,6 +61,11 @@ struct config {
     int think, ngl;
     int repeat_reference;        /* run the reference a second time, into
                                     RUNDIR/repeat/: the report's noise floor */
+    char *canary_rows;           /* "canary": a trusted rows file, or NULL */
+    long canary_questions;       /* its first N (default 20) */
+    long canary_max_changed;     /* answers that may change (default 2) */
+    int batching;                /* several requests in flight on a server
+                                    of several slots: on purpose only */
     long max_tokens, ctx, limit; /* 0: not given (run_opts_defaults) */
     long timeout_s, idle_s;      /* request.timeout_s, request.idle_timeout_s;
                                     0: graveyard run's defaults */

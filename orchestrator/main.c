@@ -35,6 +35,8 @@ static const struct command commands[] = {
      "every rung of a ladder config, each on its own server, then bury"},
     {"run", cmd_run,
      "one rung on its own llama-server: every question, a row each"},
+    {"canary", cmd_canary,
+     "before a night: does this build answer as a trusted run did?"},
     {"verify", cmd_verify,
      "two ladders' files compared on bytes and sha256 (ladder.tsv)"},
     {"f16-range", cmd_f16range,

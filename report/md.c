@@ -159,6 +159,52 @@ static void ladder_table(FILE *f, const struct grader_ladder *rep)
             ref, ref, ref, ref);
 }
 
+static long canary_int(const json_t *c, const char *key)
+{
+    return (long)json_integer_value(json_object_get(c, key));
+}
+
+/* The canary's verdict (rundir checked its fields), before the night. */
+static void canary_section(FILE *f, const struct rundir_run *run)
+{
+    const json_t *c = run->canary, *ids = json_object_get(c, "changed_ids");
+    const char *sha = json_string_value(json_object_get(c, "rows_sha256"));
+    long changed = canary_int(c, "changed"), missing = canary_int(c, "missing");
+    long same = canary_int(c, "same_text");
+    char rung[FMT_SIZE * 2], rows[4200], id[FMT_SIZE * 2];
+    const json_t *v;
+    size_t i;
+
+    if (c == NULL)
+        return;
+    fmt_text(rung, sizeof(rung), json_string_value(json_object_get(c, "rung")));
+    fmt_code(rows, sizeof(rows), json_string_value(json_object_get(c, "rows")));
+    fprintf(f,
+            "## Canary\n\nBefore the night, %s answered the first %ld "
+            "questions of `%s`",
+            rung, canary_int(c, "questions"), rows);
+    if (sha != NULL && strlen(sha) == 64 && strspn(sha, "0123456789abcdef") == 64)
+        fprintf(f, " (sha256 %.12s…)", sha);
+    fprintf(f,
+            ", a run it trusts, again: %ld answer%s changed (at most %ld "
+            "may), %ld repl%s the very same",
+            changed, changed == 1 ? "" : "s", canary_int(c, "max_changed"),
+            same, same == 1 ? "y" : "ies");
+    if (missing > 0)
+        fprintf(f, ", %ld not answered", missing);
+    fprintf(f, ". **%s**",
+            json_is_true(json_object_get(c, "passed"))
+                ? "Passed."
+                : "Not passed: the ladder does not start after such a "
+                  "canary.");
+    json_array_foreach(ids, i, v)
+    {
+        fmt_text(id, sizeof(id), json_string_value(v));
+        fprintf(f, "%s%s", i == 0 ? " Changed: " : ", ", id);
+    }
+    fprintf(f, "%s\n\n", json_array_size(ids) > 0 ? "." : "");
+}
+
 /* Each rung's dead + ghosts against the floor, the questions the
  * reference grades differently when it runs again. */
 static void floor_table(FILE *f, const struct grader_ladder *rep)
@@ -434,6 +480,7 @@ int render_report_md(FILE *f, const struct rundir_run *run,
     fprintf(f, "![The graveyard: one row per rung, one cell per question; "
                "marigold right, grey wrong](cover.svg)\n\n");
     ladder_table(f, rep);
+    canary_section(f, run);
     floor_table(f, rep);
     which_one(f, rep);
     f16_note(f, run, rep);

@@ -241,6 +241,37 @@ static void f16_total(struct rundir_run *r)
     json_decref(b);
 }
 
+/* canary.json as graveyard canary writes it, or an error naming it: the
+ * report prints its figures, so each must be what it claims. */
+static int canary_check(const struct rundir_run *r, char *msg, size_t msgsize)
+{
+    static const char *const counts[] = {"questions", "max_changed",
+                                         "compared",  "missing",
+                                         "changed",   "same_text"};
+    json_t *c = r->canary, *ids = json_object_get(c, "changed_ids"), *v;
+    char path[4200];
+    size_t i;
+    int ok = json_is_string(json_object_get(c, "rung")) &&
+             json_is_string(json_object_get(c, "rows")) &&
+             json_is_boolean(json_object_get(c, "passed")) &&
+             json_is_array(ids) && json_array_size(ids) <= 64;
+
+    for (i = 0; ok && i < sizeof(counts) / sizeof(counts[0]); i++) {
+        v = json_object_get(c, counts[i]);
+        ok = json_is_integer(v) && json_integer_value(v) >= 0;
+    }
+    json_array_foreach(ids, i, v) ok = ok && json_is_string(v);
+    if (ok)
+        return 0;
+    rundir_path(path, sizeof(path), r->dir, RD_CANARY_JSON, NULL);
+    snprintf(msg, msgsize,
+             "%s: not graveyard canary's verdict (rung, rows, questions, "
+             "max_changed, compared, missing, changed, same_text, "
+             "changed_ids, passed)",
+             path);
+    return -1;
+}
+
 int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
                     const char *side, const char *label, char *msg,
                     size_t msgsize)
@@ -282,6 +313,10 @@ int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
     r->manifest = load(r->dir, RD_MANIFEST, &absent, msg, msgsize);
     if (r->manifest == NULL && !absent)
         return -1;
+    r->canary = load(r->dir, RD_CANARY_JSON, &absent, msg, msgsize);
+    if ((r->canary == NULL && !absent) ||
+        (r->canary != NULL && canary_check(r, msg, msgsize) != 0))
+        return -1;
     {
         json_t *l = NULL;
         l = load(r->dir, RD_LADDER_JSON, &absent, msg, msgsize);
@@ -312,6 +347,7 @@ void rundir_run_close(struct rundir_run *r)
     free(r->dir);
     free(r->name);
     json_decref(r->manifest);
+    json_decref(r->canary);
     memset(r, 0, sizeof(*r));
 }
 

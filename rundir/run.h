@@ -26,6 +26,10 @@ struct rundir_run {
     char *side[GRADER_MAX_RUNGS];
     size_t nside;
     json_t *manifest; /* manifest.json, or NULL when there is none */
+    json_t *canary;   /* canary/canary.json (graveyard canary's verdict,
+                         checked: rung, rows, questions, max_changed,
+                         changed, same_text, changed_ids, passed), or
+                         NULL */
     /* what the F16 cast costs, when graveyard build ran f16-range:
      * f16-range.jsonl's TOTAL line, and the rung build.json says was
      * converted to F16 ("" when none) */

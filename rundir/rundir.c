@@ -30,6 +30,9 @@ static const struct {
     [RD_BUILD_LOG] = {"%s/build/%s.log", 1},
     [RD_BUILD_LOCK] = {"%s/locks/build.lock", 0},
     [RD_F16_RANGE] = {"%s/f16-range.jsonl", 0},
+    [RD_CANARY_DIR] = {"%s/canary", 0},
+    [RD_CANARY_QUESTIONS] = {"%s/canary/questions.jsonl", 0},
+    [RD_CANARY_JSON] = {"%s/canary/canary.json", 0},
 };
 
 int rundir_path(char *out, size_t size, const char *rundir,

@@ -20,6 +20,9 @@
  *   RUNDIR/locks/build.lock        one graveyard build at a time
  *   RUNDIR/f16-range.jsonl         what the F16 cast costs (f16-range)
  *   RUNDIR/gpu<ID>/                one GPU's copy under --replicate
+ *   RUNDIR/canary/                 the canary's run of the reference
+ *   RUNDIR/canary/questions.jsonl  the questions it asked
+ *   RUNDIR/canary/canary.json      its verdict (cmd_canary.c)
  *
  * librundir.a links libc and jansson only, and `make check-rundir-deps`
  * proves that no other module spells these names.
@@ -51,6 +54,9 @@ enum rundir_file {
     RD_BUILD_LOG, /* per rung */
     RD_BUILD_LOCK,
     RD_F16_RANGE,
+    RD_CANARY_DIR,
+    RD_CANARY_QUESTIONS,
+    RD_CANARY_JSON,
 };
 
 /*

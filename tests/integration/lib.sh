@@ -28,6 +28,10 @@ model good '"load_ms": 200, "default": {"content": "Answer: 0"},
  "replies": [{"match": "apples", "content": "3 + 2 = 5\nAnswer: 5", "reasoning": "count them"},
              {"match": "pears", "content": "12 - 4 = 8\nAnswer: **8**."},
              {"match": "plums", "content": "6 x 10 = 60\nAnswer: 60"}]'
+model drift '"default": {"content": "Answer: 0"},
+ "replies": [{"match": "apples", "content": "3 + 2 = 5\nAnswer: 5", "reasoning": "count them"},
+             {"match": "pears", "content": "Answer: 9"},
+             {"match": "plums", "content": "Answer: 61"}]'
 model slow '"token_ms": 60, "default": {"content": "Working it out slowly.\nAnswer: 5"}'
 model faults '"default": {"content": "Answer: 5"},
  "replies": [{"match": "apples", "content": "xxxxxxxxxxxxxxxxxxxxxxxxxxxx", "fault": "exit"},

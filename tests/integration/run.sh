@@ -323,6 +323,54 @@ case_ladder_repeat_reference() {
     refused_config rr 's|"repeat_reference": true|"repeat_reference": "yes"|' "'repeat_reference' must be true or false" "a string"
 }
 
+# graveyard canary: the same model against a trusted run passes; one
+# whose answers drift is stopped, naming the questions; the verdict is in
+# canary.json and the report. In a config, the ladder runs it before any
+# rung and starts none when it fails; a night with nothing left to run
+# runs no canary.
+case_canary() {
+    local t=$work/ct d=$work/cn rc
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$t" --llama "$FAKE" --quiet >/dev/null || fail "trusted run: exit $?"
+    $GT canary R1 "$work/good.gguf" "$t/rows/R1.jsonl" --run-dir "$d" --llama "$FAKE" --quiet >"$work/out" 2>"$work/err" || fail "same model: exit $? $(cat "$work/err")"
+    grep -q '"questions": 4, "max_changed": 2, "compared": 4, "missing": 0, "changed": 0, .*"same_text": 4, "changed_ids": \[\], "passed": true}$' "$work/out" || fail "verdict: $(cat "$work/out")"
+    [ "$(wc -l <"$work/out")" = 1 ] || fail "more than the verdict on stdout: $(cat "$work/out")"
+    cmp -s "$d/canary/questions.jsonl" <(python3 -c 'import json,sys
+for l in open(sys.argv[1]): q=json.loads(l); print(json.dumps({"id":q["id"],"question":q["question"],"answer":q["answer"]},separators=(",",":")))' "$work/q.jsonl") || fail "the canary's questions are not the trusted rows' first"
+    rc=0; $GT canary R1 "$work/drift.gguf" "$t/rows/R1.jsonl" --run-dir "$d" --llama "$FAKE" --quiet --max-changed 1 >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 1 ] || fail "drift: exit $rc"
+    grep -q "R1 changed 2 of 4 answers against $t/rows/R1.jsonl (at most 1 may change): pears, plums" "$work/err" || fail "drift message: $(cat "$work/err")"
+    grep -q '"changed": 2, "changed_right": 2' "$d/canary/canary.json" || fail "canary.json: $(cat "$d/canary/canary.json")"
+    [ "$(rows "$d/canary" R1)" = 4 ] || fail "the last canary's rows were not replaced"
+    $GT canary R1 "$work/drift.gguf" "$t/rows/R1.jsonl" --run-dir "$d" --llama "$FAKE" --quiet --questions 1 >/dev/null 2>&1 || fail "--questions 1: exit $?"
+    # the question file comes from the trusted run's manifest, or is given
+    cp "$t/rows/R1.jsonl" "$work/loose.jsonl"
+    rc=0; $GT canary R1 "$work/good.gguf" "$work/loose.jsonl" --run-dir "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "give it with --question-file" "$work/err" || fail "no manifest: exit $rc $(cat "$work/err")"
+    $GT canary R1 "$work/good.gguf" "$work/loose.jsonl" --question-file "$work/q.jsonl" --run-dir "$d" --llama "$FAKE" --quiet >/dev/null || fail "--question-file: exit $?"
+    rc=0; $GT canary R1 "$work/good.gguf" "$t/rows/R1.jsonl" --limit 2 >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "asks --questions N" "$work/err" || fail "--limit: exit $rc $(cat "$work/err")"
+    # in a config: before the first rung
+    cat >"$work/cl.json" <<JSON
+{"name": "cl", "questions": "$work/q.jsonl", "run_dir": "$work/cl",
+ "rungs": [{"name": "R1", "model": "$work/good.gguf"}, {"name": "R2", "model": "$work/drift.gguf"}],
+ "server": {"binary": "$FAKE"}, "canary": {"rows": "$t/rows/R1.jsonl", "questions": 3, "max_changed": 1}}
+JSON
+    $GT ladder "$work/cl.json" >/dev/null 2>"$work/err" || fail "ladder: exit $? $(tail -3 "$work/err")"
+    [ "$(grep -n 'canary (R1) passed' "$work/err" | cut -d: -f1)" -lt "$(grep -n 'R1 started' "$work/err" | cut -d: -f1)" ] || fail "the canary did not run first: $(cat "$work/err")"
+    grep -q '^Before the night, R1 answered the first 3 questions of .*0 answers changed (at most 1 may), 3 replies the very same. \*\*Passed.\*\*$' "$work/cl/REPORT.md" || fail "REPORT.md: $(grep -A2 Canary "$work/cl/REPORT.md")"
+    grep -q '"canary": {"rung": "R1"' "$work/cl/report.json" || fail "report.json has no canary"
+    $GT ladder "$work/cl.json" >/dev/null 2>"$work/err" || fail "second night: exit $?"
+    ! grep -q canary "$work/err" || fail "a night with nothing to run ran a canary"
+    # a drifting reference: no rung starts, exit 1
+    sed 's|"R1", "model": "[^"]*good.gguf"|"R1", "model": "'"$work"'/drift.gguf"|; s|"run_dir": "[^"]*"|"run_dir": "'"$work"'/cl2"|' "$work/cl.json" >"$work/cl2.json"
+    rc=0; $GT ladder "$work/cl2.json" >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 1 ] && grep -q "the canary stopped the night before any rung" "$work/err" || fail "drifting canary: exit $rc $(tail -3 "$work/err")"
+    [ ! -e "$work/cl2/rows/R1.jsonl" ] && [ ! -e "$work/cl2/rows/R2.jsonl" ] || fail "a rung ran after a failed canary"
+    refused_config cl 's|"max_changed": 1|"max_changed": -1|' "'canary.max_changed' must be an integer from 0" "a negative limit"
+    refused_config cl 's|"canary": {"rows"|"canary": {"row"|' "canary" "a misspelt key"
+    no_servers_within 5 || fail "a server was left behind"
+}
+
 case_ladder_shards() {
     local d=$work/ls p1 p2 f
     ladder_config ls 5 '"0"' slow
@@ -493,7 +541,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi

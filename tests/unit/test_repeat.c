@@ -1,8 +1,10 @@
 /*
- * test_repeat.c - two runs of one rung compared question by question.
+ * test_repeat.c - two runs of one rung compared question by question;
+ * the canary's comparison of a trusted run's first answers.
  */
 #include "helpers.h"
 
+#include "canary.h"
 #include "repeat.h"
 
 static char dir_b[80];
@@ -107,6 +109,52 @@ static void test_null_vs_empty(void **state)
     grader_qset_free(qs);
 }
 
+/* The trusted run's first n rows in its order: b's words changed (not
+ * counted), d's number changed, and an error row where there was an
+ * answer counts though neither extracts a number. */
+static void test_canary(void **state)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *a, *b;
+    struct grader_canary v;
+    struct grader_error err;
+
+    (void)state;
+    load2(qs, run_a, run_b, &a, &b, GRADER_READ_TEXT);
+    assert_int_equal(grader_canary(a, b, 0, &v, &err), GRADER_EARG);
+    assert_int_equal(grader_canary(a, b, 3, &v, &err), 0);
+    assert_int_equal(v.wanted, 3);
+    assert_int_equal(v.compared, 3);
+    assert_int_equal(v.changed, 0); /* d is the 4th */
+    assert_int_equal(v.same_text, 1);
+    assert_int_equal(grader_canary(a, b, 100, &v, &err), 0);
+    assert_int_equal(v.wanted, 4);
+    assert_int_equal(v.changed, 1);
+    assert_int_equal(v.changed_right, 1);
+    assert_int_equal(v.right_trusted, 3);
+    assert_int_equal(v.right_now, 2);
+    assert_int_equal(v.nids, 1);
+    assert_string_equal(grader_qset_id(qs, v.ids[0]), "d");
+    /* the new run lacks what the trusted one has: missing, and named */
+    assert_int_equal(grader_canary(b, a, 5, &v, &err), 0);
+    assert_int_equal(v.missing, 1);
+    assert_int_equal(v.nids, 2);
+    assert_string_equal(grader_qset_id(qs, v.ids[1]), "e");
+    grader_rung_free(a);
+    grader_rung_free(b);
+    load2(qs,
+          "{\"id\":\"x\",\"reference\":\"1\",\"content\":\"no idea\"}\n",
+          "{\"id\":\"x\",\"reference\":\"1\",\"content\":null,"
+          "\"error\":\"HTTP 500\",\"error_kind\":\"http\"}\n",
+          &a, &b, 0);
+    assert_int_equal(grader_canary(a, b, 1, &v, &err), 0);
+    assert_int_equal(v.changed, 1);
+    assert_int_equal(v.same_text, 0);
+    grader_rung_free(a);
+    grader_rung_free(b);
+    grader_qset_free(qs);
+}
+
 static int setup(void **state)
 {
     tmpdir_setup(state);
@@ -121,6 +169,7 @@ int main(void)
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_identical_and_flags),
         cmocka_unit_test(test_null_vs_empty),
+        cmocka_unit_test(test_canary),
     };
     return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
 }
