@@ -53,8 +53,8 @@ int grader_canary(const struct grader_rung *trusted,
             out->changed++;
             keep_id(out, x->q);
         }
-        out->same_text += text && x->text[0] == y->text[0] &&
-                          x->text[1] == y->text[1];
+        out->same_text +=
+            text && x->text[0] == y->text[0] && x->text[1] == y->text[1];
     }
     return 0;
 }

@@ -29,8 +29,8 @@ struct grader_canary {
                              an error row against an answer */
     size_t changed_right; /* graded right in one, wrong in the other */
     size_t right_trusted, right_now; /* over the compared questions */
-    size_t same_text;     /* the very same reply (GRADER_READ_TEXT) */
-    size_t nids;          /* min(changed + missing, GRADER_CANARY_IDS) */
+    size_t same_text; /* the very same reply (GRADER_READ_TEXT) */
+    size_t nids;      /* min(changed + missing, GRADER_CANARY_IDS) */
     uint32_t ids[GRADER_CANARY_IDS]; /* question indexes in qs: changed or
                                         missing, in the trusted file's
                                         order */

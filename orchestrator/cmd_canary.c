@@ -34,11 +34,12 @@
 #include "questions.h"
 #include "rowsfile.h"
 
-#define CANARY_QUESTIONS   20 /* default N: minutes on a GPU */
-#define CANARY_MAX_CHANGED 2  /* default K: across GPUs the study saw 2
-                                 of 250 graded differently; garbage
-                                 changes most */
-#define CANARY_ARGS        96
+#define CANARY_QUESTIONS 20 /* default N: minutes on a GPU */
+#define CANARY_MAX_CHANGED                                                    \
+    2 /* default K: across GPUs the study saw 2                               \
+         of 250 graded differently; garbage                                   \
+         changes most */
+#define CANARY_ARGS 96
 
 static const char canary_help[] =
     "usage: graveyard canary RUNG MODEL ROWS [--questions N]\n"
@@ -85,15 +86,17 @@ struct canary {
     char qfile_buf[4200];
 };
 
-static int whole(const char *flag, const char *s, long min, long max, long *out)
+static int whole(const char *flag, const char *s, long min, long max,
+                 long *out)
 {
     char *end;
 
     errno = 0;
     *out = strtol(s, &end, 10);
     if (errno || *end || end == s || *out < min || *out > max) {
-        cli_error("canary", "%s wants a whole number from %ld to %ld, not '%s'",
-                  flag, min, max, s);
+        cli_error("canary",
+                  "%s wants a whole number from %ld to %ld, not '%s'", flag,
+                  min, max, s);
         return -1;
     }
     return 0;
@@ -252,19 +255,17 @@ static int verdict(struct canary *c, const struct grader_canary *v,
         buf_puts(&list, i ? ", " : "");
         buf_puts(&list, id);
     }
-    o = json_pack("{s:s,s:s,s:s,s:s*,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-                  "s:o,s:b}",
-                  "rung", c->rung, "model", c->model, "rows", c->rows,
-                  "rows_sha256", sha[0] ? sha : NULL, "questions",
-                  (json_int_t)v->wanted, "max_changed",
-                  (json_int_t)c->max_changed, "compared",
-                  (json_int_t)v->compared, "missing", (json_int_t)v->missing,
-                  "changed", (json_int_t)v->changed, "changed_right",
-                  (json_int_t)v->changed_right, "right_trusted",
-                  (json_int_t)v->right_trusted, "right_now",
-                  (json_int_t)v->right_now, "same_text",
-                  (json_int_t)v->same_text, "changed_ids", ids, "passed",
-                  passed);
+    o = json_pack(
+        "{s:s,s:s,s:s,s:s*,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+        "s:o,s:b}",
+        "rung", c->rung, "model", c->model, "rows", c->rows, "rows_sha256",
+        sha[0] ? sha : NULL, "questions", (json_int_t)v->wanted, "max_changed",
+        (json_int_t)c->max_changed, "compared", (json_int_t)v->compared,
+        "missing", (json_int_t)v->missing, "changed", (json_int_t)v->changed,
+        "changed_right", (json_int_t)v->changed_right, "right_trusted",
+        (json_int_t)v->right_trusted, "right_now", (json_int_t)v->right_now,
+        "same_text", (json_int_t)v->same_text, "changed_ids", ids, "passed",
+        passed);
     s = o ? json_dumps(o, 0) : NULL;
     json_decref(o);
     if (s == NULL)
@@ -363,9 +364,9 @@ static int own_flag(int argc, char **argv, int *i, const char **n,
                     const char **k, const char **qfile, const char **dir,
                     const char **config, const char **sha)
 {
-    static const char *const names[] = {"--questions", "--max-changed",
+    static const char *const names[] = {"--questions",     "--max-changed",
                                         "--question-file", "--run-dir",
-                                        "--config", "--config-sha256"};
+                                        "--config",        "--config-sha256"};
     const char **slots[] = {n, k, qfile, dir, config, sha};
     const char *a = argv[*i];
 
@@ -387,12 +388,12 @@ static int own_flag(int argc, char **argv, int *i, const char **n,
 /* The paths in RUNDIR/canary/, and the run's folder and questions. */
 static int paths(struct canary *c)
 {
-    if (rundir_path(c->dir, sizeof(c->dir), c->run_dir, RD_CANARY_DIR,
-                    NULL) != 0 ||
+    if (rundir_path(c->dir, sizeof(c->dir), c->run_dir, RD_CANARY_DIR, NULL) !=
+            0 ||
         rundir_path(c->subset, sizeof(c->subset), c->run_dir,
                     RD_CANARY_QUESTIONS, NULL) != 0 ||
-        rundir_path(c->verdict, sizeof(c->verdict), c->run_dir,
-                    RD_CANARY_JSON, NULL) != 0 ||
+        rundir_path(c->verdict, sizeof(c->verdict), c->run_dir, RD_CANARY_JSON,
+                    NULL) != 0 ||
         rundir_path(c->rows_path, sizeof(c->rows_path), c->dir, RD_ROWS,
                     c->rung) != 0 ||
         rundir_path(c->done_path, sizeof(c->done_path), c->dir, RD_DONE,

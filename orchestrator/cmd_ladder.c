@@ -914,8 +914,8 @@ static int the_end(struct ladder *l, const char *cfg, int replicate,
     for (size_t i = 0; i < l->njobs; i++)
         if (l->jobs[i].canary && l->jobs[i].state != J_DONE) {
             char path[4400];
-            rundir_path(path, sizeof(path), l->jobs[i].run_dir,
-                        RD_CANARY_JSON, NULL);
+            rundir_path(path, sizeof(path), l->jobs[i].run_dir, RD_CANARY_JSON,
+                        NULL);
             fprintf(stderr,
                     "graveyard ladder: the canary stopped the night before "
                     "any rung (%s); fix the build or the GPU, or give "

@@ -762,8 +762,7 @@ static int load_canary(struct ctx *x, json_t *root, struct config *c)
         return -1;
     if (!config_path_ok(c->canary_rows)) {
         snprintf(x->msg, x->msgsize,
-                 "%s: 'canary.rows' may not hold control characters",
-                 x->path);
+                 "%s: 'canary.rows' may not hold control characters", x->path);
         return -1;
     }
     return 0;
@@ -799,8 +798,8 @@ int config_load(const char *path, const struct config_over *over,
     else if (load_top(&cx, over, root, c) == 0 &&
              load_server(&cx, over, root, c) == 0 &&
              load_request(&cx, root, c) == 0 &&
-             load_canary(&cx, root, c) == 0 &&
-             load_build(&cx, root, c) == 0 && recipes(&cx, c, root) == 0)
+             load_canary(&cx, root, c) == 0 && load_build(&cx, root, c) == 0 &&
+             recipes(&cx, c, root) == 0)
         rc = 0;
     json_decref(root);
     if (rc != 0)

@@ -197,8 +197,8 @@ int render_report_json(FILE *f, const struct rundir_run *run,
     json_object_set_new(o, "floor",
                         rep->floor < 0 ? json_null()
                                        : json_integer((json_int_t)rep->floor));
-    json_object_set_new(o, "canary",
-                        run->canary ? json_deep_copy(run->canary) : json_null());
+    json_object_set_new(
+        o, "canary", run->canary ? json_deep_copy(run->canary) : json_null());
     return put(f, o);
 }
 

@@ -169,7 +169,8 @@ static void canary_section(FILE *f, const struct rundir_run *run)
 {
     const json_t *c = run->canary, *ids = json_object_get(c, "changed_ids");
     const char *sha = json_string_value(json_object_get(c, "rows_sha256"));
-    long changed = canary_int(c, "changed"), missing = canary_int(c, "missing");
+    long changed = canary_int(c, "changed"),
+         missing = canary_int(c, "missing");
     long same = canary_int(c, "same_text");
     char rung[FMT_SIZE * 2], rows[4200], id[FMT_SIZE * 2];
     const json_t *v;
@@ -177,13 +178,16 @@ static void canary_section(FILE *f, const struct rundir_run *run)
 
     if (c == NULL)
         return;
-    fmt_text(rung, sizeof(rung), json_string_value(json_object_get(c, "rung")));
-    fmt_code(rows, sizeof(rows), json_string_value(json_object_get(c, "rows")));
+    fmt_text(rung, sizeof(rung),
+             json_string_value(json_object_get(c, "rung")));
+    fmt_code(rows, sizeof(rows),
+             json_string_value(json_object_get(c, "rows")));
     fprintf(f,
             "## Canary\n\nBefore the night, %s answered the first %ld "
             "questions of `%s`",
             rung, canary_int(c, "questions"), rows);
-    if (sha != NULL && strlen(sha) == 64 && strspn(sha, "0123456789abcdef") == 64)
+    if (sha != NULL && strlen(sha) == 64 &&
+        strspn(sha, "0123456789abcdef") == 64)
         fprintf(f, " (sha256 %.12s…)", sha);
     fprintf(f,
             ", a run it trusts, again: %ld answer%s changed (at most %ld "
