@@ -337,7 +337,8 @@ static void base64(FILE *f, const unsigned char *p, size_t n)
             k = 0;
         }
     }
-    fwrite(line, 1, k, f);
+    if (k > 0)
+        fwrite(line, 1, k, f);
     if (i < n) {
         q[0] = abc[p[i] >> 2];
         q[1] = abc[((p[i] & 3) << 4) | (i + 1 < n ? p[i + 1] >> 4 : 0)];
