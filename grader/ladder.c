@@ -10,16 +10,20 @@
 #include "stats.h"
 #include "internal.h"
 
-/* The censored answers of rung r and the bound on its right answers. */
+/* The censored answers of rung r and the bound on its right answers;
+ * its constrained replies checked, and those that broke the constraint. */
 static void censored(const struct grader_rung *r, struct grader_figures *f)
 {
     const unsigned cens = GRADER_A_CUT_OFF | GRADER_A_EMPTY | GRADER_A_ERROR;
     size_t j, right = 0;
 
     f->censored = f->censored_right = 0;
+    f->checked = f->violated = 0;
     for (j = 0; j < r->n; j++) {
         unsigned fl = r->answers[j].flags;
         right += (fl & GRADER_A_RIGHT) != 0;
+        f->checked += (fl & GRADER_A_CHECKED) != 0;
+        f->violated += (fl & GRADER_A_VIOLATED) != 0;
         if (!(fl & cens))
             continue;
         f->censored++;

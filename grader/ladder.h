@@ -38,7 +38,11 @@ struct grader_figures {
      * right. Every answer stays in every denominator. */
     size_t censored, censored_right;
     size_t right_max;
-    double acc_max;  /* right_max / n (0 when n is 0) */
+    double acc_max; /* right_max / n (0 when n is 0) */
+    /* constrained replies (the request carried a grammar or a JSON
+     * schema, and the runner checked the reply against it): how many
+     * were checked, and how many the server did not hold to it */
+    size_t checked, violated;
     int above_floor; /* dead + ghosts against the ladder's floor: 1 above
                         it, 0 within it, -1 no floor (or the reference) */
 };

@@ -255,6 +255,10 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
             strcmp(said.s, ref->s) == 0)
             a->flags |= GRADER_A_RIGHT_IN_REASONING;
     }
+    if (w->violations >= 0)
+        a->flags |= GRADER_A_CHECKED;
+    if (w->violations > 0)
+        a->flags |= GRADER_A_VIOLATED;
     a->tokens = w->tokens > INT32_MAX ? INT32_MAX : (int32_t)w->tokens;
     a->tps = (float)w->tps;
     a->text[0] = a->text[1] = 0;

@@ -40,6 +40,9 @@ enum grader_answer_flag {
     GRADER_A_EMPTY = 1 << 6,   /* no error, content null or blank */
     GRADER_A_RIGHT_IN_REASONING = 1 << 7, /* empty, and the reasoning's
                                              answer is the reference */
+    GRADER_A_CHECKED = 1 << 8,            /* the reply was checked against the
+                                             constraint its request carried */
+    GRADER_A_VIOLATED = 1 << 9,           /* and did not hold to it */
 };
 
 struct grader_answer {

@@ -376,6 +376,7 @@ enum field {
     F_TRUNCATED,
     F_TOKENS,
     F_TPS,
+    F_VIOLATIONS,
     F_OTHER
 };
 
@@ -387,7 +388,8 @@ static const char *const field_names[] = {"id",
                                           "error",
                                           "truncated",
                                           "completion_tokens",
-                                          "decode_tps"};
+                                          "decode_tps",
+                                          "violations"};
 
 struct keyseen {
     uint64_t hash[MAX_KEYS];
@@ -565,8 +567,8 @@ static const char *truncated_value(struct scan *x, const char *p)
     return type_error(x, F_TRUNCATED, "true or false");
 }
 
-/* "completion_tokens" (a non-negative integer) and "decode_tps" (a
- * non-negative number), or null (-1). */
+/* "completion_tokens" and "violations" (non-negative integers) and
+ * "decode_tps" (a non-negative number), or null (-1). */
 static const char *number_value(struct scan *x, enum field f, const char *p)
 {
     struct grader_row *r = x->row;
@@ -574,17 +576,19 @@ static const char *number_value(struct scan *x, enum field f, const char *p)
     const char *q;
     int is_int;
 
+    long long *whole = f == F_TOKENS ? &r->tokens : &r->violations;
+
     if (*p == 'n') {
-        if (f == F_TOKENS)
-            r->tokens = -1;
+        if (f != F_TPS)
+            *whole = -1;
         else
             r->tps = -1;
         return word(&x->c, p, "null");
     }
     if (*p != '-' && (*p < '0' || *p > '9'))
         return type_error(x, f,
-                          f == F_TOKENS ? "a non-negative integer or null"
-                                        : "a non-negative number or null");
+                          f != F_TPS ? "a non-negative integer or null"
+                                     : "a non-negative number or null");
     if ((q = number(&x->c, p, &is_int)) == NULL)
         return NULL;
     /* the line has no terminator: convert a copy, on the stack when
@@ -607,13 +611,13 @@ static const char *number_value(struct scan *x, enum field f, const char *p)
     }
     memcpy(digits, p, (size_t)(q - p));
     digits[q - p] = '\0';
-    if (f == F_TOKENS) {
+    if (f != F_TPS) {
         long long v;
         errno = 0;
         v = strtoll(digits, NULL, 10);
         if (!is_int || v < 0 || errno != 0)
             return type_error(x, f, "a non-negative integer or null");
-        r->tokens = v;
+        *whole = v;
     } else {
         double v = strtod(digits, NULL);
         if (v < 0 || !isfinite(v))
@@ -645,6 +649,7 @@ static const char *value(struct scan *x, enum field f, const char *p)
         return truncated_value(x, p);
     case F_TOKENS:
     case F_TPS:
+    case F_VIOLATIONS:
         return number_value(x, f, p);
     case F_OTHER:
         break;
@@ -717,6 +722,7 @@ int grader_rowscan(struct grader_rowscan *s, const char *p, size_t len,
     memset(row, 0, sizeof(*row));
     row->tokens = -1;
     row->tps = -1;
+    row->violations = -1;
     x->c = (struct cur){p, end, msg, msgsize, 0};
     x->s = s;
     x->row = row;

@@ -36,9 +36,13 @@ struct grader_row {
     int has_error;     /* error is a string */
     const char *error; /* its text (the page shows it), NULL when null */
     size_t error_len;
-    int truncated;    /* 1 true, 0 false or null */
-    long long tokens; /* completion_tokens, -1 when null */
-    double tps;       /* decode_tps, -1 when null */
+    int truncated;        /* 1 true, 0 false or null */
+    long long tokens;     /* completion_tokens, -1 when null */
+    long long violations; /* the reply's breaches of the constraint the
+                             request carried (a grammar, a JSON schema),
+                             as the runner checked it; -1 when null (no
+                             constraint, or none checked) */
+    double tps;           /* decode_tps, -1 when null */
 };
 
 #define GRADER_ROWSCAN_SMALL 512

@@ -47,6 +47,7 @@
 #include "reply.h"
 #include "rowsfile.h"
 #include "rung.h"
+#include "shape.h"
 #include "spawn.h"
 #include "sse.h"
 
@@ -253,6 +254,29 @@ static void progress(struct runner *r)
 
 /* The row for question qi as text (new, free()); kind and error are NULL
  * for an answer. *right says how it was graded. */
+/* A request that carried a grammar or a JSON schema: the reply checked
+ * against it (shape.h), into the row. Not added for a request without
+ * one, so such rows stay as they were. */
+static void constrained(struct runner *r, json_t *row, int error)
+{
+    struct shape s;
+    char why[256];
+    long v = -1;
+
+    shape_of(r->o->request, &s);
+    if (s.kind == SHAPE_NONE)
+        return;
+    if (!error)
+        v = shape_check(&s, r->reply.content.len ? r->reply.content.p : NULL,
+                        r->reply.content.len, why, sizeof(why));
+    if (json_object_set_new(row, "constrained", json_string(s.name)) != 0 ||
+        json_object_set_new(row, "violations",
+                            v >= 0 ? json_integer(v) : json_null()) != 0 ||
+        json_object_set_new(row, "violation",
+                            v > 0 ? json_string(why) : json_null()) != 0)
+        util_oom("a row");
+}
+
 static char *row_text(struct runner *r, size_t qi, int attempts,
                       const char *kind, const char *error, int *right)
 {
@@ -290,6 +314,7 @@ static char *row_text(struct runner *r, size_t qi, int attempts,
         (json_int_t)(uv_now(&r->loop) - r->started_ms));
     if (row == NULL)
         util_oom("a row");
+    constrained(r, row, error != NULL);
     text = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(10));
     json_decref(row);
     if (text == NULL)

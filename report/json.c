@@ -70,6 +70,10 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
     json_object_set_new(o, "pct_reference_bytes", real4_or_null(x->pct_bytes));
     json_object_set_new(o, "x_reference_speed", real4_or_null(x->speed_x));
     json_object_set_new(o, "censored", json_integer((json_int_t)x->censored));
+    json_object_set_new(o, "constrained_checked",
+                        json_integer((json_int_t)x->checked));
+    json_object_set_new(o, "constrained_violated",
+                        json_integer((json_int_t)x->violated));
     json_object_set_new(o, "censored_right",
                         json_integer((json_int_t)x->censored_right));
     json_object_set_new(o, "right_max",

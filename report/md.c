@@ -209,6 +209,37 @@ static void canary_section(FILE *f, const struct rundir_run *run)
     fprintf(f, "%s\n\n", json_array_size(ids) > 0 ? "." : "");
 }
 
+/* Replies whose request carried a grammar or a JSON schema, checked
+ * against it by the runner: how many the server did not hold to it. Only
+ * when some were checked. */
+static void constraint_table(FILE *f, const struct grader_ladder *rep)
+{
+    size_t i, n = rep->chain.nrungs + rep->nsides, checked = 0;
+
+    for (i = 0; i < n; i++)
+        checked += grader_ladder_point(rep, i)->checked;
+    if (checked == 0)
+        return;
+    fprintf(f, "## Held to the constraint?\n\n"
+               "The requests carried a grammar or a JSON schema, and each "
+               "reply was checked against it as it was written (docs/rows.md,"
+               " `violations`): a server can accept a constraint and not "
+               "enforce it. A reply that broke it is still graded as "
+               "written.\n\n"
+               "| Rung | Checked | Did not hold | %% |\n"
+               "|---|---:|---:|---:|\n");
+    for (i = 0; i < n; i++) {
+        const struct grader_figures *x = grader_ladder_point(rep, i);
+        char pct[FMT_SIZE];
+        fprintf(f, "| %s | %zu | %zu | %s |\n", x->line->rung->name,
+                x->checked, x->violated,
+                x->checked ? fmt_1(pct, 100.0 * (double)x->violated /
+                                            (double)x->checked)
+                           : FMT_DASH);
+    }
+    fprintf(f, "\n");
+}
+
 /* Each rung's dead + ghosts against the floor, the questions the
  * reference grades differently when it runs again. */
 static void floor_table(FILE *f, const struct grader_ladder *rep)
@@ -485,6 +516,7 @@ int render_report_md(FILE *f, const struct rundir_run *run,
                "marigold right, grey wrong](cover.svg)\n\n");
     ladder_table(f, rep);
     canary_section(f, run);
+    constraint_table(f, rep);
     floor_table(f, rep);
     which_one(f, rep);
     f16_note(f, run, rep);

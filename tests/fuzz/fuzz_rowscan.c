@@ -33,6 +33,7 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
     memset(w, 0, sizeof(*w));
     w->tokens = -1;
     w->tps = -1;
+    w->violations = -1;
     if (!json_is_object(o))
         return -1;
     v = json_object_get(o, "id");
@@ -93,6 +94,12 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
         if (!json_is_integer(v) || json_integer_value(v) < 0)
             return -1;
         w->tokens = json_integer_value(v);
+    }
+    v = json_object_get(o, "violations");
+    if (v && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return -1;
+        w->violations = json_integer_value(v);
     }
     v = json_object_get(o, "decode_tps");
     if (v && !json_is_null(v)) {
@@ -170,7 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         !same_bytes(ours.error, ours.error_len, theirs.error,
                     theirs.error_len) ||
         ours.truncated != theirs.truncated ||
-        ours.tokens != theirs.tokens ||
+        ours.tokens != theirs.tokens || ours.violations != theirs.violations ||
         !(ours.tps == theirs.tps ||
           (isnan(ours.tps) && isnan(theirs.tps))))
         abort();

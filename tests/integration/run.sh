@@ -371,6 +371,29 @@ JSON
     no_servers_within 5 || fail "a server was left behind"
 }
 
+# A request with a grammar or a JSON schema: the fake server does not
+# enforce it (as llama-server has not), and each reply is checked as its
+# row is written; the report counts those that broke it.
+case_constrained() {
+    local d=$work/cs
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet \
+        --request '{"grammar": "root ::= \"Answer: \" [0-9]+"}' >/dev/null || fail "grammar: exit $?"
+    [ "$(field "$d/rows/R1.jsonl" apples violations)" = 0 ] || fail "apples: $(field "$d/rows/R1.jsonl" apples violations)"
+    [ "$(field "$d/rows/R1.jsonl" pears violations)" = 1 ] || fail "pears ('Answer: **8**.') held"
+    [ "$(field "$d/rows/R1.jsonl" pears constrained)" = '"grammar"' ] || fail "no constrained field"
+    $GT run R2 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet --force \
+        --request '{"grammar": "root ::= \"Answer: \" [0-9]+"}' >/dev/null || fail "R2: exit $?"
+    $G report "$d" --rungs R1,R2 --no-html >/dev/null || fail "report: exit $?"
+    grep -q '^| R2 | 4 | 1 | 25.0 |$' "$d/REPORT.md" || fail "REPORT.md: $(grep -A5 'Held to' "$d/REPORT.md")"
+    $GT run J "$work/good.gguf" "$work/q.jsonl" "$work/cj" --llama "$FAKE" --quiet \
+        --request '{"json_schema": {"type": "object", "required": ["answer"]}}' >/dev/null || fail "json_schema: exit $?"
+    [ "$(field "$work/cj/rows/J.jsonl" plums violations)" = 1 ] || fail "plums is not JSON, yet held"
+    grep -q '"violation":"not JSON' "$work/cj/rows/J.jsonl" || fail "no violation text"
+    # a request without a constraint: rows as before
+    $GT run P "$work/good.gguf" "$work/q.jsonl" "$work/cp" --llama "$FAKE" --quiet --limit 1 >/dev/null || fail "plain: exit $?"
+    ! grep -q constrained "$work/cp/rows/P.jsonl" || fail "an unconstrained row says constrained"
+}
+
 case_ladder_shards() {
     local d=$work/ls p1 p2 f
     ladder_config ls 5 '"0"' slow
@@ -541,7 +564,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary constrained ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi

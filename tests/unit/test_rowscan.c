@@ -78,7 +78,7 @@ static void test_fields_and_types(void **state)
         "\"reasoning_content\": \"hm\", \"finish_reason\": \"length\", "
         "\"truncated\": true, \"completion_tokens\": 1024, "
         "\"decode_tps\": 9.35e1, \"error\": \"HTTP 500\", "
-        "\"extra\": {\"nested\": [1, 2.5e-3, {\"x\": null}], \"t\": false}}";
+        "\"violations\": 2, \"extra\": {\"nested\": [1, 2.5e-3, {\"x\": null}], \"t\": false}}";
     struct grader_row r;
     char msg[256];
 
@@ -97,6 +97,9 @@ static void test_fields_and_types(void **state)
     assert_int_equal(r.tokens, 1024);
     assert_true(r.tps == 93.5);
     assert_int_equal(r.has_error, 1);
+    assert_int_equal(r.violations, 2);
+    refused("{\"violations\": -1}", "\"violations\" must");
+    refused("{\"violations\": \"2\"}", "\"violations\" must");
     refused("{\"completion_tokens\": 1.5}", "\"completion_tokens\" must");
     refused("{\"completion_tokens\": -3}", "\"completion_tokens\" must");
     refused("{\"completion_tokens\": 99999999999999999999}",

@@ -116,6 +116,33 @@ with open("partial/ladder.tsv", "w") as f:
     f.write("BF16\t/m/e2b-BF16.gguf\t9311305152\t\n")
     f.write("Q4_0\t/m/e2b-Q4_0.gguf\t3360161216\t\n")
 
+# a ladder whose requests carried a grammar (checked by the runner:
+# violations), with the canary's verdict before it. BF16 held to it on
+# all 8; Q4_0 broke it on test-1166 ("**Answer:** $2,350", graded right
+# all the same) and test-687 (cut off), and test-93's error row was not
+# checked (violations null): 7 checked, 2 did not hold.
+for rung in ("BF16", "Q4_0"):
+    rs = rows_for(rung, rungs[rung])
+    for r in rs:
+        r["constrained"] = "grammar"
+        r["violations"] = None if r["error"] else 0
+        r["violation"] = None
+    if rung == "Q4_0":
+        rs[0]["violations"] = 1
+        rs[0]["violation"] = "the last line is not \"Answer: <number>\""
+        rs[2]["violations"] = 1
+        rs[2]["violation"] = "the last line is not \"Answer: <number>\""
+    write("constrained", rung, rs)
+os.makedirs("constrained/canary", exist_ok=True)
+with open("constrained/canary/canary.json", "w") as f:
+    f.write(json.dumps({
+        "rung": "BF16", "model": "/m/e2b-BF16.gguf",
+        "rows": "runs/t4/rows/BF16.jsonl", "rows_sha256": "ab" * 32,
+        "questions": 20, "max_changed": 2, "compared": 20, "missing": 0,
+        "changed": 1, "changed_right": 1, "right_trusted": 17,
+        "right_now": 16, "same_text": 18, "changed_ids": ["test-564"],
+        "passed": True}))
+
 # bad inputs
 bf16 = rows_for("BF16", rungs["BF16"])
 write("bad", "BF16", bf16)
