@@ -1016,7 +1016,9 @@ int cmd_ladder(int argc, char **argv)
         free(l->c.binary);
         l->c.binary = copy;
     }
-    l->c.repeat_reference |= repeat_ref;
+    /* batching: the reference twice, so the report's floor shows what
+     * batching changes on its own */
+    l->c.repeat_reference |= repeat_ref || l->c.batching;
     l->quiet = quiet;
     l->tty = isatty(2);
     if ((rc = plan_jobs(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||

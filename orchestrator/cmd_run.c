@@ -59,6 +59,10 @@ static const char run_help[] =
     "                      127.0.0.1)\n"
     "  --server-env JSON   extra server environment, a JSON object; {gpu}\n"
     "                      is the --gpu value\n"
+    "  --allow-batching    a server given several slots (--server-arg\n"
+    "                      -np N) is sent N questions at once: faster, and\n"
+    "                      not the same computation (docs/run.md,\n"
+    "                      \"Batching\"); refused without this flag\n"
     "  --force             resume although a setting changed (recorded)\n"
     "  --quiet             no progress lines on stderr\n"
     "\n"
@@ -210,6 +214,7 @@ static int run_config(const char *path, const char *rung, const char *sha256,
         args[n++] = r->args[i];
     o.server_args = args;
     o.n_server_args = n;
+    o.parallel = c.batching ? r->slots : 1;
     run_opts_finish(&o);
     rc = runner_run(&o);
     config_release(&c);
@@ -223,7 +228,7 @@ struct run_flags {
         *rung, *run_dir, *sha, *qfile;
     const char *server_args[32];
     size_t nserver;
-    int think, force, quiet;
+    int think, force, quiet, batching;
 };
 
 /* --config CONFIG --rung NAME: the config gives every setting, so a flag
@@ -245,6 +250,7 @@ static int config_mode(const struct run_flags *f, size_t npos)
                         : f->senv       ? "--server-env"
                         : f->nserver    ? "--server-arg"
                         : f->think      ? "--think"
+                        : f->batching   ? "--allow-batching"
                                         : NULL;
     struct config_over over = {NULL, f->run_dir, ""};
     char buf[4200];
@@ -343,6 +349,15 @@ static int server_flags(const struct run_flags *f, struct run_opts *o)
          template("--server-argv", f->sargv, 0, &o->argv_template)) ||
         (f->senv && template("--server-env", f->senv, 1, &o->env_template)))
         return EXIT_USAGE;
+    o->parallel = config_slots((char *const *)f->server_args, f->nserver,
+                               o->argv_template, o->env_template,
+                               "the server's arguments", msg, sizeof(msg));
+    if (o->parallel < 0 ||
+        config_check_slots(o->parallel, f->batching, "the server's arguments",
+                           msg, sizeof(msg)) != 0) {
+        cli_error("run", "%s", msg);
+        return EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -376,6 +391,7 @@ int cmd_run(int argc, char **argv)
         {"--run-dir", &f.run_dir, NULL, NULL, NULL, 0},
         {"--config-sha256", &f.sha, NULL, NULL, NULL, 0},
         {"--question-file", &f.qfile, NULL, NULL, NULL, 0},
+        {"--allow-batching", NULL, &f.batching, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct run_opts o;
     char llama_buf[4200];

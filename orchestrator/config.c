@@ -526,6 +526,108 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
     return 0;
 }
 
+/* "N" (or "-1", auto: 4) as a slot count, or -1. */
+static long slot_value(const char *v)
+{
+    char *end;
+    long n;
+
+    if (v == NULL)
+        return -1;
+    errno = 0;
+    n = strtol(v, &end, 10);
+    if (errno != 0 || end == v || *end != '\0' || n == 0 || n < -1 ||
+        n > 1 << 20)
+        return -1;
+    return n == -1 ? 4 : n;
+}
+
+/* The last -np/--parallel value in a[0..n) (NULL strings end it), into
+ * *slots; -1 when one is not a number, 0 when none was given. */
+static int last_slots(const char *const *a, size_t n, long *slots,
+                      const char **bad)
+{
+    for (size_t i = 0; i < n && a[i] != NULL; i++) {
+        const char *v = NULL;
+        if ((strcmp(a[i], "-np") == 0 || strcmp(a[i], "--parallel") == 0) &&
+            i + 1 < n)
+            v = a[++i];
+        else if (strncmp(a[i], "--parallel=", 11) == 0)
+            v = a[i] + 11;
+        else
+            continue;
+        if ((*slots = slot_value(v)) < 0) {
+            *bad = v ? v : "";
+            return -1;
+        }
+    }
+    return 0;
+}
+
+long config_slots(char *const *args, size_t n, const json_t *argv_template,
+                  const json_t *env_template, const char *where, char *msg,
+                  size_t msgsize)
+{
+    const char *tpl[64], *bad = NULL;
+    long slots = 0;
+    size_t k = 0;
+    const json_t *v;
+
+    if (argv_template != NULL) {
+        json_array_foreach(argv_template, k, v) if (k < 64) tpl[k] =
+            json_string_value(v);
+        k = json_array_size(argv_template) < 64
+                ? json_array_size(argv_template)
+                : 64;
+        if (last_slots(tpl, k, &slots, &bad) != 0)
+            goto bad;
+    } else {
+        slots = 1; /* ours: -np 1 */
+    }
+    if (last_slots((const char *const *)args, n, &slots, &bad) != 0)
+        goto bad;
+    if (slots == 0) {
+        const char *e = json_string_value(
+            json_object_get(env_template, "LLAMA_ARG_N_PARALLEL"));
+        slots = e ? slot_value(e) : 1;
+        if (slots < 0) {
+            bad = e;
+            goto bad;
+        }
+    }
+    return slots;
+bad:
+    snprintf(msg, msgsize,
+             "%s: '%s' is not a number of server slots (-np/--parallel)",
+             where, bad);
+    return -1;
+}
+
+int config_check_slots(long slots, int batching, const char *where, char *msg,
+                       size_t msgsize)
+{
+    if (slots > 1 && !batching) {
+        snprintf(msg, msgsize,
+                 "%s: the server would have %ld slots (-np/--parallel), "
+                 "and graveyard asks one question at a time unless "
+                 "batching is on purpose "
+                 "(\"batching\": true, or --allow-batching), because "
+                 "batched decoding is not the same computation and changes "
+                 "answers (docs/run.md, \"Batching\"); say -np 1 or turn it "
+                 "on",
+                 where, slots);
+        return -1;
+    }
+    if (slots > CONFIG_MAX_SLOTS) {
+        snprintf(msg, msgsize,
+                 "%s: the server would have %ld slots, and graveyard keeps "
+                 "at most %d requests in flight",
+                 where, slots, CONFIG_MAX_SLOTS);
+        return -1;
+    }
+    return 0;
+}
+
 int config_check_env_template(json_t *o, const char *where, char *msg,
                               size_t msgsize)
 {
@@ -727,6 +829,30 @@ static int load_request(struct ctx *x, json_t *root, struct config *c)
     return 0;
 }
 
+/* Each rung's server slots (its args after the server's), checked
+ * against "batching", into the rung. 0, or -1 with the message. */
+static int rung_slots(struct ctx *x, struct config *c)
+{
+    char *args[2 * CONFIG_MAX_ARGS], where[4200];
+    size_t i, j, n;
+
+    for (i = 0; i < c->nrungs; i++) {
+        struct config_rung *r = &c->rungs[i];
+        n = 0;
+        for (j = 0; j < c->nserver_args; j++)
+            args[n++] = c->server_args[j];
+        for (j = 0; j < r->nargs; j++)
+            args[n++] = r->args[j];
+        snprintf(where, sizeof(where), "%s: rung '%s'", x->path, r->name);
+        r->slots = config_slots(args, n, c->argv_template, c->env_template,
+                                where, x->msg, x->msgsize);
+        if (r->slots < 0 || config_check_slots(r->slots, c->batching, where,
+                                               x->msg, x->msgsize) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* "canary": {"rows", "questions", "max_changed"} (cmd_canary.c), and
  * "batching". 0, or -1 with the message. */
 static int load_canary(struct ctx *x, json_t *root, struct config *c)
@@ -798,8 +924,8 @@ int config_load(const char *path, const struct config_over *over,
     else if (load_top(&cx, over, root, c) == 0 &&
              load_server(&cx, over, root, c) == 0 &&
              load_request(&cx, root, c) == 0 &&
-             load_canary(&cx, root, c) == 0 && load_build(&cx, root, c) == 0 &&
-             recipes(&cx, c, root) == 0)
+             load_canary(&cx, root, c) == 0 && rung_slots(&cx, c) == 0 &&
+             load_build(&cx, root, c) == 0 && recipes(&cx, c, root) == 0)
         rc = 0;
     json_decref(root);
     if (rc != 0)

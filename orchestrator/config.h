@@ -26,7 +26,9 @@ struct config_rung {
     int ngl; /* -1 auto, -2 not given (the ladder's) */
     char *args[CONFIG_MAX_ARGS];
     size_t nargs;
-    int side; /* outside the chain: buried beside it */
+    int side;   /* outside the chain: buried beside it */
+    long slots; /* the server's -np (config_slots): requests in flight
+                   under batching */
     enum config_recipe recipe;
     char *convert; /* "bf16", "f16", "f32", "q8_0" */
     size_t from;   /* quantize: the source rung's index */
@@ -123,6 +125,28 @@ int config_check_env_template(json_t *o, const char *where, char *msg,
 /* A GPU id (a CUDA_VISIBLE_DEVICES value, and a folder name under
  * --replicate): 1 to 128 of [A-Za-z0-9._:,-], not starting with '.'. */
 int config_gpu_ok(const char *id);
+
+/* Server slots graveyard can keep busy at once under batching. */
+#define CONFIG_MAX_SLOTS 16
+
+/*
+ * The slots a server is started with: the last -np/--parallel in
+ * argv_template (when given) or in ours ("-np 1") followed by args; with
+ * none, LLAMA_ARG_N_PARALLEL in env_template; else 1. -1 ("auto") is 4,
+ * as new upstream builds make it. Returns the count, or -1 with a message
+ * naming where for a value that is not a whole number.
+ */
+long config_slots(char *const *args, size_t n, const json_t *argv_template,
+                  const json_t *env_template, const char *where, char *msg,
+                  size_t msgsize);
+
+/*
+ * Batching on purpose only (docs/run.md, "Batching"): slots > 1 without
+ * batching, or more slots than CONFIG_MAX_SLOTS, is refused with a
+ * message naming where. Returns 0 or -1.
+ */
+int config_check_slots(long slots, int batching, const char *where, char *msg,
+                       size_t msgsize);
 
 /* A path graveyard writes into its files (ladder.tsv is tab-separated,
  * rows and logs are lines): no control characters. */

@@ -133,6 +133,10 @@ static json_t *settings(const struct run_opts *o, const char *version,
 
     if (o->request != NULL)
         json_object_set(req, "extra", o->request);
+    /* rows asked several at a time must not mix with rows asked one at a
+     * time: a folder's resume under the other setting is refused */
+    if (o->parallel > 1)
+        json_object_set_new(req, "in_flight", json_integer(o->parallel));
     return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:{s:s}}", "graveyard",
                      GRAVEYARD_VERSION, "questions", "path", o->questions,
                      "sha256", qhash, "prompt",

@@ -25,17 +25,12 @@ struct out {
     size_t n;
 };
 
-/* A row for the question asked: it carries the attempts made, since the
- * same step may already have moved on to the next question. */
-static struct rung_action *row(struct rung *r, struct out *o,
-                               enum rung_act type);
-
 static struct rung_action *act(struct out *o, enum rung_act type, size_t q)
 {
     struct rung_action *a;
 
-    /* a step gives at most three (an error row, a line and a start);
-     * more would be a bug here, never an input's doing */
+    /* a step gives at most two a flight and a few more; more would be a
+     * bug here, never an input's doing */
     if (o->n == RUNG_MAX_ACTIONS)
         abort();
     a = &o->a[o->n++];
@@ -46,12 +41,14 @@ static struct rung_action *act(struct out *o, enum rung_act type, size_t q)
     return a;
 }
 
-static struct rung_action *row(struct rung *r, struct out *o,
+/* A row for flight f's question: it carries the attempts made, since the
+ * same step may already have moved the flight on to the next question. */
+static struct rung_action *row(struct rung_flight *f, struct out *o,
                                enum rung_act type)
 {
-    struct rung_action *a = act(o, type, r->next);
+    struct rung_action *a = act(o, type, f->q);
 
-    a->attempts = r->attempts;
+    a->attempts = f->attempts;
     return a;
 }
 
@@ -68,13 +65,14 @@ static void say(struct out *o, const char *fmt, ...)
 }
 
 void rung_init(struct rung *r, size_t nq, const uint8_t *had,
-               const char *const *ids, long idle_s, long deadline_s)
+               const char *const *ids, size_t width, long idle_s,
+               long deadline_s)
 {
     memset(r, 0, sizeof(*r));
     r->nq = nq;
     r->had = had;
     r->ids = ids;
-    r->current = (size_t)-1;
+    r->width = width < 1 ? 1 : width > RUNG_MAX_WIDTH ? RUNG_MAX_WIDTH : width;
     r->fault = "died";
     r->idle_s = idle_s;
     r->deadline_s = deadline_s;
@@ -130,93 +128,178 @@ static void start(struct rung *r, struct out *o)
     act(o, A_START_SERVER, 0);
 }
 
-/* Take up the next question the rows file does not hold (a new attempt
- * at it); 0 when every question has its row. */
-static int take_next(struct rung *r)
+/* Flight f takes the next question the rows file does not hold; 0 when
+ * every question is taken. */
+static int take(struct rung *r, struct rung_flight *f)
 {
-    while (r->next < r->nq && r->had != NULL && r->had[r->next])
-        r->next++;
-    if (r->next == r->nq)
+    while (r->cursor < r->nq && r->had != NULL && r->had[r->cursor])
+        r->cursor++;
+    if (r->cursor == r->nq)
         return 0;
-    /* a new question starts its count; after a restart the same one goes
-     * on with its attempts */
-    if (r->next != r->current) {
-        r->current = r->next;
-        r->attempts = 0;
-        r->died_here = 0;
-    }
-    r->attempts++;
-    r->state = RS_ASKING;
+    f->q = r->cursor++;
+    f->attempts = 0;
+    f->died_here = 0;
+    f->state = FL_HELD;
     return 1;
 }
 
-/* Ask the next question, or finish. */
-static void next_question(struct rung *r, struct out *o)
+/* How many flights are in state st. */
+static size_t count(const struct rung *r, enum flight_state st)
 {
-    if (take_next(r))
-        act(o, A_ASK, r->next);
-    else
+    size_t i, n = 0;
+
+    for (i = 0; i < r->width; i++)
+        n += r->fl[i].state == st;
+    return n;
+}
+
+/* The flight whose request for question q is in flight, or NULL. */
+static struct rung_flight *flight_of(struct rung *r, size_t q)
+{
+    size_t i;
+
+    for (i = 0; i < r->width; i++)
+        if (r->fl[i].state == FL_ASKING && r->fl[i].q == q)
+            return &r->fl[i];
+    return NULL;
+}
+
+/* A server that is up and not being stopped may be asked. */
+static int can_ask(const struct rung *r)
+{
+    return r->server_up && !r->restart && !r->waiting_exit &&
+           (r->state == RS_ASKING || r->state == RS_STARTING ||
+            r->state == RS_PROBING);
+}
+
+/* Whether some question still held or in flight saw a fault. */
+static int suspects(const struct rung *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->width; i++)
+        if (r->fl[i].state != FL_FREE && r->fl[i].died_here)
+            return 1;
+    return 0;
+}
+
+/* Fill the free flights, ask every held question (a new attempt), or
+ * finish when no question is left anywhere. Solo: one at a time, the
+ * suspects first, no new question taken until they have their rows. */
+static void ask_all(struct rung *r, struct out *o)
+{
+    size_t i;
+
+    if (r->solo && !suspects(r))
+        r->solo = 0;
+    for (i = 0; i < r->width && !r->solo; i++)
+        if (r->fl[i].state == FL_FREE)
+            take(r, &r->fl[i]);
+    if (count(r, FL_FREE) == r->width) {
         finish(r, o, 0, NULL);
+        return;
+    }
+    if (!can_ask(r))
+        return;
+    r->state = RS_ASKING;
+    for (i = 0; i < r->width; i++) {
+        struct rung_flight *f = &r->fl[i];
+        if (f->state != FL_HELD ||
+            (r->solo && (count(r, FL_ASKING) > 0 || !f->died_here)))
+            continue;
+        f->attempts++;
+        f->state = FL_ASKING;
+        act(o, A_ASK, f->q);
+    }
 }
 
-/* The question got its row (an answer, or an error): the next one. */
-static void done_with(struct rung *r, struct out *o)
+/* Flight f's question got its row (an answer, or an error): the flight
+ * moves on. */
+static void done_with(struct rung *r, struct rung_flight *f, struct out *o)
 {
-    if (!r->died_here)
+    if (!f->died_here)
         r->streak = 0;
-    r->next++;
-    next_question(r, o);
+    f->state = FL_FREE;
+    ask_all(r, o);
 }
 
-/* A fault on the current question: counted once per question in the
- * streak. Returns 1 when the streak ends the rung. */
-static int fault_here(struct rung *r, struct out *o, const char *what)
+/* A fault that took the flights in flight: each question that had not
+ * seen one is marked, and the streak counts the fault once. Returns 1
+ * when the streak ends the rung. */
+static int fault_on(struct rung *r, struct out *o, const char *what,
+                    enum flight_state st)
 {
-    if (r->died_here)
-        return 0;
-    r->died_here = 1;
-    if (++r->streak < RUNG_MAX_STREAK)
+    const struct rung_flight *last = NULL;
+    size_t i;
+    int fresh = 0;
+
+    for (i = 0; i < r->width; i++) {
+        struct rung_flight *f = &r->fl[i];
+        if (f->state != st && !(st == FL_ASKING && f->state == FL_BROKE))
+            continue;
+        last = f;
+        fresh |= !f->died_here;
+        f->died_here = 1;
+    }
+    if (!fresh || ++r->streak < RUNG_MAX_STREAK)
         return 0;
     finish(r, o, 1,
            "the %s on %d questions in a row, the last '%.200s'%s%.500s", what,
-           RUNG_MAX_STREAK, r->ids[r->next], r->last[0] ? ": " : "", r->last);
+           RUNG_MAX_STREAK, r->ids[last->q], r->last[0] ? ": " : "", r->last);
     return 1;
 }
 
-/* The server is gone, having died or hung on the current question: a new
- * one and the same question, or after RUNG_MAX_DEATHS an error row. */
+/* A flight that died or hung with its server: asked again on a new one,
+ * or after RUNG_MAX_DEATHS an error row. */
+static void gone_with(struct rung *r, struct rung_flight *f, int hung,
+                      struct out *o)
+{
+    struct rung_action *a;
+
+    if (f->attempts < RUNG_MAX_DEATHS) {
+        say(o, "the server %s on %.200s (attempt %d): %.500s; restarting",
+            hung ? "hung" : "died", r->ids[f->q], f->attempts, r->last);
+        f->state = FL_HELD;
+        return;
+    }
+    a = row(f, o, A_ERROR_ROW);
+    a->kind = r->fault;
+    if (hung)
+        snprintf(a->text, sizeof(a->text),
+                 "no token from the server for %ld s, %d times (it was "
+                 "restarted each time); its last log line: %.600s",
+                 r->idle_s, RUNG_MAX_DEATHS, r->last);
+    else
+        snprintf(a->text, sizeof(a->text),
+                 "the server died %d times on this question; its last "
+                 "log line: %.600s",
+                 RUNG_MAX_DEATHS, r->last);
+    say(o, "%.200s: %.680s", r->ids[f->q], a->text);
+    f->state = FL_FREE;
+}
+
+/* The server is gone, having died or hung with questions in flight: a
+ * new one for them (and the rest). */
 static void server_gone(struct rung *r, struct out *o)
 {
     int hung = strcmp(r->fault, "hung") == 0;
-    struct rung_action *a;
+    size_t i;
 
     r->waiting_exit = r->restart = 0;
-    if (fault_here(r, o, hung ? "server hung" : "server died"))
+    if (fault_on(r, o, hung ? "server hung" : "server died", FL_ASKING))
         return;
-    if (r->attempts >= RUNG_MAX_DEATHS) {
-        a = row(r, o, A_ERROR_ROW);
-        a->kind = r->fault;
-        if (hung)
-            snprintf(a->text, sizeof(a->text),
-                     "no token from the server for %ld s, %d times (it was "
-                     "restarted each time); its last log line: %.600s",
-                     r->idle_s, RUNG_MAX_DEATHS, r->last);
-        else
-            snprintf(a->text, sizeof(a->text),
-                     "the server died %d times on this question; its last "
-                     "log line: %.600s",
-                     RUNG_MAX_DEATHS, r->last);
-        say(o, "%.200s: %.680s", r->ids[r->next], a->text);
-        r->next++;
-    } else {
-        say(o, "the server %s on %.200s (attempt %d): %.500s; restarting",
-            hung ? "hung" : "died", r->ids[r->next], r->attempts, r->last);
-    }
+    if (count(r, FL_ASKING) + count(r, FL_BROKE) > 1)
+        r->solo = 1;
+    for (i = 0; i < r->width; i++)
+        if (r->fl[i].state == FL_ASKING || r->fl[i].state == FL_BROKE)
+            gone_with(r, &r->fl[i], hung, o);
     start(r, o);
 }
 
 static void exited(struct rung *r, const struct rung_event *ev, struct out *o)
 {
+    size_t i;
+
     r->server_up = 0;
     if (ev->text != NULL)
         snprintf(r->last, sizeof(r->last), "%s", ev->text);
@@ -236,18 +319,34 @@ static void exited(struct rung *r, const struct rung_event *ev, struct out *o)
                ev->status, ev->sig, r->last);
         return;
     case RS_PROBING:
-        /* it died while its memory was read: a death on the next
-         * question, which would find no server */
+        /* it died while its memory was read: a death on the questions
+         * it was about to be asked, which would find no server */
         r->fault = "died";
-        if (take_next(r))
-            server_gone(r, o);
-        else
+        for (i = 0; i < r->width; i++)
+            if (r->fl[i].state == FL_FREE)
+                take(r, &r->fl[i]);
+        if (count(r, FL_HELD) == 0) {
             finish(r, o, 0, NULL);
+            return;
+        }
+        for (i = 0; i < r->width; i++)
+            if (r->fl[i].state == FL_HELD) {
+                r->fl[i].attempts++;
+                r->fl[i].state = FL_ASKING;
+            }
+        server_gone(r, o);
         return;
     case RS_ASKING:
-        if (r->restart || r->waiting_exit)
+        /* else each request in flight breaks, and EV_BROKE says so; with
+         * none in flight, nothing else will */
+        if (count(r, FL_ASKING) + count(r, FL_BROKE) == 0 && !r->restart)
+            say(o,
+                "the server exited between questions: %.500s; "
+                "restarting",
+                r->last);
+        if (r->restart || r->waiting_exit ||
+            count(r, FL_ASKING) + count(r, FL_BROKE) == 0)
             server_gone(r, o);
-        /* else the request in flight breaks, and EV_BROKE says so */
         return;
     case RS_IDLE:
     case RS_DONE:
@@ -255,71 +354,82 @@ static void exited(struct rung *r, const struct rung_event *ev, struct out *o)
     }
 }
 
-/* The request for the question asked is over: an answer, a refusal (an
- * error row, the server kept), or a fault that may restart the server. */
-static void request_over(struct rung *r, const struct rung_event *ev,
-                         struct out *o)
+/* The request of flight f is over: an answer, a refusal (an error row,
+ * the server kept), or a fault that may restart the server. */
+static void request_over(struct rung *r, struct rung_flight *f,
+                         const struct rung_event *ev, struct out *o)
 {
     struct rung_action *a;
 
     switch (ev->type) {
     case EV_ANSWER:
-        row(r, o, A_ANSWER_ROW);
-        done_with(r, o);
+        row(f, o, A_ANSWER_ROW);
+        done_with(r, f, o);
         return;
     case EV_DEADLINE:
-        a = row(r, o, A_ERROR_ROW);
+        a = row(f, o, A_ERROR_ROW);
         a->kind = "deadline";
         snprintf(a->text, sizeof(a->text),
                  "no whole answer within the request's deadline of %ld s",
                  r->deadline_s);
-        done_with(r, o);
+        done_with(r, f, o);
         return;
     case EV_REFUSED:
-        a = row(r, o, A_ERROR_ROW);
+        a = row(f, o, A_ERROR_ROW);
         a->kind = ev->kind;
         snprintf(a->text, sizeof(a->text), "%s", ev->text ? ev->text : "");
-        done_with(r, o);
+        done_with(r, f, o);
         return;
     case EV_IDLE:
-        /* stuck: stopped, then asked again on a new server */
+        /* stuck: stopped, then asked again on a new server (with every
+         * other question in flight) */
         r->fault = "hung";
         if (!r->server_up) {
             server_gone(r, o);
-            return;
+        } else if (!r->restart) {
+            r->restart = 1;
+            act(o, A_STOP_SERVER, 0);
         }
-        r->restart = 1;
-        act(o, A_STOP_SERVER, 0);
         return;
     default:
         /* EV_BROKE: a server that died breaks the connection: retry once
          * it is gone; one still up a moment later cut it, and is kept */
+        f->state = FL_BROKE;
+        if (r->restart) /* being stopped: its exit decides */
+            return;
         r->fault = "died";
         if (!r->server_up) {
             server_gone(r, o);
-            return;
+        } else if (!r->waiting_exit) {
+            r->waiting_exit = 1;
+            act(o, A_WAIT_EXIT, f->q);
         }
-        r->waiting_exit = 1;
-        act(o, A_WAIT_EXIT, r->next);
         return;
     }
 }
 
-/* A broken stream, and the server is still up a moment later: it cut
- * the answer, and it is kept. */
+/* Broken streams, and the server is still up a moment later: it cut the
+ * answers, and it is kept. */
 static void stayed_up(struct rung *r, struct out *o)
 {
     struct rung_action *a;
+    size_t i;
 
     r->waiting_exit = 0;
-    if (fault_here(r, o, "stream broke off"))
+    if (fault_on(r, o, "stream broke off", FL_BROKE))
         return;
-    a = row(r, o, A_ERROR_ROW);
-    a->kind = "cut";
-    snprintf(a->text, sizeof(a->text),
-             "the stream broke off before the answer ended, and the server "
-             "stayed up");
-    done_with(r, o);
+    for (i = 0; i < r->width; i++) {
+        struct rung_flight *f = &r->fl[i];
+        if (f->state != FL_BROKE)
+            continue;
+        a = row(f, o, A_ERROR_ROW);
+        a->kind = "cut";
+        snprintf(a->text, sizeof(a->text),
+                 "the stream broke off before the answer ended, and the "
+                 "server stayed up");
+        f->state = FL_FREE;
+    }
+    ask_all(r, o);
 }
 
 size_t rung_step(struct rung *r, const struct rung_event *ev,
@@ -331,14 +441,10 @@ size_t rung_step(struct rung *r, const struct rung_event *ev,
     case EV_BEGIN:
         /* every question has its row already (the summary was not
          * written): no server is needed to finish */
-        if (r->state == RS_IDLE && take_next(r)) {
-            r->state = RS_IDLE;
-            r->attempts = 0;
-            r->current = (size_t)-1;
+        if (r->state == RS_IDLE && take(r, &r->fl[0]))
             start(r, &o);
-        } else if (r->state == RS_IDLE) {
+        else if (r->state == RS_IDLE)
             finish(r, &o, 0, NULL);
-        }
         break;
     case EV_HEALTHY:
         if (r->state != RS_STARTING)
@@ -347,12 +453,15 @@ size_t rung_step(struct rung *r, const struct rung_event *ev,
             r->state = RS_PROBING;
             act(&o, A_PROBE_LOADED, 0);
         } else {
-            next_question(r, &o);
+            r->state = RS_ASKING;
+            ask_all(r, &o);
         }
         break;
     case EV_PROBED:
-        if (r->state == RS_PROBING)
-            next_question(r, &o);
+        if (r->state == RS_PROBING) {
+            r->state = RS_ASKING;
+            ask_all(r, &o);
+        }
         break;
     case EV_NOT_READY:
         if (r->state == RS_STARTING)
@@ -369,8 +478,8 @@ size_t rung_step(struct rung *r, const struct rung_event *ev,
     case EV_DEADLINE:
     case EV_IDLE:
     case EV_BROKE:
-        if (r->state == RS_ASKING && ev->question == r->next)
-            request_over(r, ev, &o);
+        if (r->state == RS_ASKING && flight_of(r, ev->question) != NULL)
+            request_over(r, flight_of(r, ev->question), ev, &o);
         break;
     case EV_EXIT_WAIT_OVER:
         if (r->state == RS_ASKING && r->waiting_exit && r->server_up)

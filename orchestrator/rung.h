@@ -9,10 +9,14 @@
  * against it without a loop or a server.
  *
  * Questions are named by their index in the question file in events and
- * actions alike: an event about a question that is not the one asked is
- * ignored, so a late or cancelled request cannot move the rung, and
- * several in flight (issue 14) are more of the same. Today one is asked
- * at a time.
+ * actions alike: an event about a question that is not in flight is
+ * ignored, so a late or cancelled request cannot move the rung. Up to
+ * `width` questions are in flight at once (1 unless batching, docs/run.md
+ * "Batching"), each in a flight of its own with its own attempts; a
+ * server that dies or hangs takes every flight with it, and each of them
+ * counts the attempt, while the streak counts the fault once; they are
+ * then asked again one at a time until each has its row, so a question
+ * that kills the server dies alone.
  */
 #ifndef RUNG_H
 #define RUNG_H
@@ -90,8 +94,27 @@ struct rung_action {
     char text[RUNG_TEXT];
 };
 
-/* A step returns at most this many actions. */
-#define RUNG_MAX_ACTIONS 8
+/* Questions in flight at most (a server's slots under batching). */
+#define RUNG_MAX_WIDTH 16
+
+/* A step returns at most this many actions: an error row and a line per
+ * flight, and a few more. */
+#define RUNG_MAX_ACTIONS (2 * RUNG_MAX_WIDTH + 8)
+
+enum flight_state {
+    FL_FREE,   /* no question */
+    FL_HELD,   /* a question taken, to be asked when a server is ready */
+    FL_ASKING, /* its request is in flight */
+    FL_BROKE,  /* its stream broke; is the server going? */
+};
+
+/* One question on its way to a row. */
+struct rung_flight {
+    enum flight_state state;
+    size_t q;
+    int attempts;  /* asks of q so far */
+    int died_here; /* q saw a fault (counted in the streak once) */
+};
 
 struct rung {
     enum rung_state state;
@@ -100,13 +123,16 @@ struct rung {
                                the run began (borrowed) */
     const char *const *ids; /* ids[i]: question i's id, for messages
                                (borrowed) */
-    size_t next;            /* the question asked, or to ask */
-    size_t current;         /* the question the attempts belong to */
-    int attempts;           /* of current */
-    int streak;             /* questions in a row with a fault */
-    int died_here;          /* current saw one */
-    int server_up;          /* a server process is running */
-    int started;            /* servers started */
+    size_t width;           /* flights used: 1 to RUNG_MAX_WIDTH */
+    struct rung_flight fl[RUNG_MAX_WIDTH];
+    size_t cursor; /* the next question no flight has taken */
+    int solo;      /* after a fault with several in flight, the
+                      questions it took are asked one at a time,
+                      so that the one that kills the server is
+                      found and the others are not blamed */
+    int streak;    /* questions in a row with a fault */
+    int server_up; /* a server process is running */
+    int started;   /* servers started */
     int port_tries;
     int restart;         /* the server is stopped to be started again */
     int waiting_exit;    /* a break: is the server going? */
@@ -119,9 +145,11 @@ struct rung {
 };
 
 /* A rung of nq questions named ids[i], had[i] those answered already,
- * with the idle limit and the deadline in seconds for messages. */
+ * width of them in flight at most (1 to RUNG_MAX_WIDTH), with the idle
+ * limit and the deadline in seconds for messages. */
 void rung_init(struct rung *r, size_t nq, const uint8_t *had,
-               const char *const *ids, long idle_s, long deadline_s);
+               const char *const *ids, size_t width, long idle_s,
+               long deadline_s);
 
 /* Take one event; the actions to carry out go to out (RUNG_MAX_ACTIONS
  * of room), in order. Returns how many. When carrying one out fails (a

@@ -70,6 +70,26 @@ struct queued {
     char kind[32], text[RUNG_TEXT];
 };
 
+struct runner;
+
+/* One question's request, from its ask until its row is written: up to
+ * the rung's width of them at once (rung.h). */
+struct slot {
+    struct runner *r;
+    int busy; /* holds question `asked` until its row is written */
+    size_t asked;
+    struct http_req *req; /* in flight, or NULL */
+    int cancelling;       /* its done callback is ours to ignore */
+    const char *fault;    /* a refused stream's error_kind, or NULL */
+    char fault_msg[512];
+    uint64_t started_ms, last_token_ms;
+    unsigned long progress_seen;
+    struct reply reply;
+    struct sse sse;
+    long http_status;
+    struct buf errbody; /* an HTTP error's body */
+};
+
 struct runner {
     const struct run_opts *o;
     uv_loop_t loop;
@@ -86,9 +106,9 @@ struct runner {
     struct caplog log;
     int log_open;
     struct http *http;
-    struct http_req *req; /* the request in flight */
-    size_t asked;         /* the question it is for */
-    int cancelling;       /* its done callback is ours to ignore */
+    struct slot slots[RUNG_MAX_WIDTH];
+    size_t width;    /* requests in flight at most */
+    double last_tps; /* the last row's decode speed, for progress */
     struct proc *server;
     struct proc *probe;                   /* nvidia-smi in flight */
     void (*after_probe)(struct runner *); /* what follows it */
@@ -109,15 +129,8 @@ struct runner {
     char version[256];
     char url[64];
     int port;
-    const char *fault; /* a refused stream's error_kind, or NULL */
-    char fault_msg[512];
-    uint64_t started_ms, last_token_ms, health_deadline;
+    uint64_t health_deadline;
     uint64_t idle_ms, deadline_ms;
-    unsigned long progress_seen;
-    struct reply reply;
-    struct sse sse;
-    long http_status;
-    struct buf errbody; /* an HTTP error's body */
     int exit_code;
     char err[1024];
     char pid_path[4200], log_path[4200];
@@ -132,6 +145,8 @@ struct runner {
 static int start_server(struct runner *r);
 static int ask(struct runner *r, size_t q);
 static void feed(struct runner *r, const struct rung_event *ev);
+static struct slot *slot_for(struct runner *r, size_t q);
+static void cancel(struct slot *sl);
 
 static void say(const struct runner *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -162,7 +177,8 @@ static void close_all(struct runner *r)
     if (r->http) {
         http_free(r->http, NULL, NULL);
         r->http = NULL;
-        r->req = NULL;
+        for (size_t i = 0; i < r->width; i++)
+            r->slots[i].req = NULL;
     }
     if (r->probe) {
         proc_free(r->probe); /* killed if still running */
@@ -244,7 +260,7 @@ static void progress(struct runner *r)
     p.done = (long)r->rows;
     p.total = (long)r->qs.n;
     p.right = (long)r->right;
-    p.tps = r->reply.decode_tps > 0 ? r->reply.decode_tps : 0.0;
+    p.tps = r->last_tps;
     p.sec_per_q = (double)(uv_now(&r->loop) - r->first_ask_ms) / 1000.0 /
                   (double)r->rows_added;
     n = progress_format(&p, line, sizeof(line));
@@ -257,18 +273,18 @@ static void progress(struct runner *r)
 /* A request that carried a grammar or a JSON schema: the reply checked
  * against it (shape.h), into the row. Not added for a request without
  * one, so such rows stay as they were. */
-static void constrained(struct runner *r, json_t *row, int error)
+static void constrained(const struct slot *sl, json_t *row, int error)
 {
     struct shape s;
     char why[256];
     long v = -1;
 
-    shape_of(r->o->request, &s);
+    shape_of(sl->r->o->request, &s);
     if (s.kind == SHAPE_NONE)
         return;
     if (!error)
-        v = shape_check(&s, r->reply.content.len ? r->reply.content.p : NULL,
-                        r->reply.content.len, why, sizeof(why));
+        v = shape_check(&s, sl->reply.content.len ? sl->reply.content.p : NULL,
+                        sl->reply.content.len, why, sizeof(why));
     if (json_object_set_new(row, "constrained", json_string(s.name)) != 0 ||
         json_object_set_new(row, "violations",
                             v >= 0 ? json_integer(v) : json_null()) != 0 ||
@@ -277,14 +293,16 @@ static void constrained(struct runner *r, json_t *row, int error)
         util_oom("a row");
 }
 
-static char *row_text(struct runner *r, size_t qi, int attempts,
-                      const char *kind, const char *error, int *right)
+static char *row_text(struct runner *r, const struct slot *sl, size_t qi,
+                      int attempts, const char *kind, const char *error,
+                      int *right)
 {
     const struct question *q = &r->qs.q[qi];
+    const struct reply *reply = &sl->reply;
     struct grader_num said, ref;
-    long long tokens = reply_tokens(&r->reply);
-    int has = !error &&
-              grader_extract(r->reply.content.p, r->reply.content.len, &said);
+    long long tokens = reply_tokens(reply);
+    int has =
+        !error && grader_extract(reply->content.p, reply->content.len, &said);
     char *text;
     json_t *row;
 
@@ -294,27 +312,26 @@ static char *row_text(struct runner *r, size_t qi, int attempts,
         "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o,"
         "s:o,s:i,s:I}",
         "id", q->id, "rung", r->o->rung, "reference", q->answer, "content",
-        error ? json_null() : str_or_null(&r->reply.content),
+        error ? json_null() : str_or_null(&reply->content),
         "reasoning_content",
-        error ? json_null() : str_or_null(&r->reply.reasoning),
-        "finish_reason",
-        r->reply.finish[0] ? json_string(r->reply.finish) : json_null(),
-        "truncated", !error && reply_truncated(&r->reply, r->o->max_tokens),
+        error ? json_null() : str_or_null(&reply->reasoning), "finish_reason",
+        reply->finish[0] ? json_string(reply->finish) : json_null(),
+        "truncated", !error && reply_truncated(reply, r->o->max_tokens),
         "completion_tokens", tokens >= 0 ? json_integer(tokens) : json_null(),
-        "decode_tps", num_or_null(r->reply.decode_tps), "error",
+        "decode_tps", num_or_null(reply->decode_tps), "error",
         error ? json_string(error) : json_null(), "error_kind",
         kind ? json_string(kind) : json_null(), "extracted",
         has ? emit_number(said.s) : json_null(), "right", *right,
         "prompt_tokens",
-        r->reply.prompt_n >= 0 ? json_integer(r->reply.prompt_n) : json_null(),
-        "prompt_ms", num_or_null(r->reply.prompt_ms), "predicted_ms",
-        num_or_null(r->reply.predicted_ms), "http_status",
-        r->http_status ? json_integer(r->http_status) : json_null(),
+        reply->prompt_n >= 0 ? json_integer(reply->prompt_n) : json_null(),
+        "prompt_ms", num_or_null(reply->prompt_ms), "predicted_ms",
+        num_or_null(reply->predicted_ms), "http_status",
+        sl->http_status ? json_integer(sl->http_status) : json_null(),
         "attempts", attempts, "latency_ms",
-        (json_int_t)(uv_now(&r->loop) - r->started_ms));
+        (json_int_t)(uv_now(&r->loop) - sl->started_ms));
     if (row == NULL)
         util_oom("a row");
-    constrained(r, row, error != NULL);
+    constrained(sl, row, error != NULL);
     text = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(10));
     json_decref(row);
     if (text == NULL)
@@ -329,25 +346,42 @@ static int append_row(struct runner *r, const struct rung_action *a, int *code,
 {
     const char *kind = a->type == A_ERROR_ROW ? a->kind : NULL;
     const char *error = a->type == A_ERROR_ROW ? a->text : NULL;
+    struct slot *sl = slot_for(r, a->question), none;
     int right;
-    char *text = row_text(r, a->question, a->attempts, kind, error, &right);
-    size_t len = strlen(text);
+    char *text;
+    size_t len;
+
+    if (sl == NULL) { /* a question that never reached a server */
+        memset(&none, 0, sizeof(none));
+        none.r = r;
+        reply_init(&none.reply, REPLY_CAP);
+        sl = &none;
+    }
+    text = row_text(r, sl, a->question, a->attempts, kind, error, &right);
+    len = strlen(text);
 
     /* the reply's cap leaves room for the rest, so this cannot happen;
      * if it did, the reader would refuse the row and the rung for ever */
     if (len + 1 > GRADER_ROW_MAX) {
         free(text);
-        text = row_text(r, a->question, a->attempts, "too_long",
+        text = row_text(r, sl, a->question, a->attempts, "too_long",
                         "the row would be longer than the row reader's cap",
                         &right);
         len = strlen(text);
     }
     if (store_append(&r->store, text, len, msg, msgsize) != 0) {
         free(text);
+        if (sl == &none)
+            reply_release(&none.reply);
         *code = files_exit_code(r->store.err);
         return -1;
     }
     free(text);
+    if (sl == &none)
+        reply_release(&none.reply);
+    sl->busy = 0;
+    if (!error && sl->reply.decode_tps > 0)
+        r->last_tps = sl->reply.decode_tps;
     r->rows++;
     r->rows_added++;
     r->right += (size_t)right;
@@ -382,6 +416,9 @@ static int carry_out(struct runner *r, const struct rung_action *a,
 
     switch (a->type) {
     case A_START_SERVER:
+        /* what is still in flight was asked of the server gone */
+        for (size_t i = 0; i < r->width; i++)
+            cancel(&r->slots[i]);
         if (start_server(r) == 0)
             return 0;
         snprintf(fail->text, sizeof(fail->text), "%.880s", r->err);
@@ -409,9 +446,12 @@ static int carry_out(struct runner *r, const struct rung_action *a,
         if (a->type == A_ERROR_ROW &&
             (strcmp(a->kind, "died") == 0 || strcmp(a->kind, "hung") == 0)) {
             /* nothing of the broken attempts belongs in the row */
-            r->http_status = 0;
-            reply_release(&r->reply);
-            reply_init(&r->reply, REPLY_CAP);
+            struct slot *sl = slot_for(r, a->question);
+            if (sl != NULL) {
+                sl->http_status = 0;
+                reply_release(&sl->reply);
+                reply_init(&sl->reply, REPLY_CAP);
+            }
         }
         if (append_row(r, a, &code, fail->text, sizeof(fail->text)) == 0)
             return 0;
@@ -482,79 +522,115 @@ static void feed(struct runner *r, const struct rung_event *ev)
 
 /* ---- asking ------------------------------------------------------------ */
 
+static struct slot *slot_for(struct runner *r, size_t q)
+{
+    size_t i;
+
+    for (i = 0; i < r->width; i++)
+        if (r->slots[i].busy && r->slots[i].asked == q)
+            return &r->slots[i];
+    return NULL;
+}
+
 static int sse_event(void *ctx, const char *data, size_t len)
 {
-    struct runner *r = ctx;
-    int rc =
-        reply_event(&r->reply, data, len, r->fault_msg, sizeof(r->fault_msg));
+    struct slot *sl = ctx;
+    int rc = reply_event(&sl->reply, data, len, sl->fault_msg,
+                         sizeof(sl->fault_msg));
 
     if (rc != 0) {
-        r->fault = reply_error_kind(rc);
+        sl->fault = reply_error_kind(rc);
         return 1;
     }
     /* progress is counted in tokens: comments, empty events and a
      * byte-at-a-time trickle do not keep a request alive */
-    if (r->reply.progress != r->progress_seen) {
-        r->progress_seen = r->reply.progress;
-        r->last_token_ms = uv_now(&r->loop);
+    if (sl->reply.progress != sl->progress_seen) {
+        sl->progress_seen = sl->reply.progress;
+        sl->last_token_ms = uv_now(&sl->r->loop);
     }
     return 0;
 }
 
 static int body_cb(void *ctx, long status, const char *p, size_t n)
 {
-    struct runner *r = ctx;
+    struct slot *sl = ctx;
     int rc;
 
-    r->http_status = status;
+    sl->http_status = status;
     if (status >= 400) {
         /* an error body is JSON, not SSE: its first ERRBODY_CAP bytes are
          * kept for the row (a message is short; more is noise) */
-        size_t room = ERRBODY_CAP - r->errbody.len;
-        return buf_add(&r->errbody, p, n < room ? n : room) == 0 ? 0 : 1;
+        size_t room = ERRBODY_CAP - sl->errbody.len;
+        return buf_add(&sl->errbody, p, n < room ? n : room) == 0 ? 0 : 1;
     }
-    rc = sse_feed(&r->sse, p, n);
-    if (rc == SSE_ETOOBIG && r->fault == NULL) {
-        r->fault = "too_long";
-        snprintf(r->fault_msg, sizeof(r->fault_msg),
+    rc = sse_feed(&sl->sse, p, n);
+    if (rc == SSE_ETOOBIG && sl->fault == NULL) {
+        sl->fault = "too_long";
+        snprintf(sl->fault_msg, sizeof(sl->fault_msg),
                  "a stream line or event longer than %u bytes",
                  (unsigned)REPLY_CAP);
     }
     return rc == 0 ? 0 : 1;
 }
 
-/* Cancel the request in flight; its done callback is ignored. */
-static void cancel(struct runner *r)
+/* Cancel a slot's request in flight; its done callback is ignored. */
+static void cancel(struct slot *sl)
 {
-    if (r->req == NULL)
+    if (sl->req == NULL)
         return;
-    r->cancelling = 1;
-    http_cancel(r->http, r->req); /* request_done runs now */
-    r->cancelling = 0;
-    r->req = NULL;
+    sl->cancelling = 1;
+    http_cancel(sl->r->http, sl->req); /* request_done runs now */
+    sl->cancelling = 0;
+    sl->req = NULL;
 }
 
-/* The watch: no token for idle_ms (hung), or the deadline passed. */
+static void watch_cb(uv_timer_t *t);
+
+/* The watch wakes at the first request's idle limit or deadline. */
+static void rearm_watch(struct runner *r)
+{
+    uint64_t now = uv_now(&r->loop), first = UINT64_MAX;
+    size_t i;
+
+    for (i = 0; i < r->width; i++) {
+        const struct slot *sl = &r->slots[i];
+        uint64_t idle_at = sl->last_token_ms + r->idle_ms;
+        uint64_t late_at = sl->started_ms + r->deadline_ms;
+        if (sl->req == NULL)
+            continue;
+        if (idle_at < first)
+            first = idle_at;
+        if (late_at < first)
+            first = late_at;
+    }
+    uv_timer_stop(&r->watch);
+    if (first != UINT64_MAX)
+        uv_timer_start(&r->watch, watch_cb, first > now ? first - now : 0, 0);
+}
+
+/* The watch: a request with no token for idle_ms (hung), or past its
+ * deadline, is cancelled and said to the rung. */
 static void watch_cb(uv_timer_t *t)
 {
     struct runner *r = t->data;
     uint64_t now = uv_now(&r->loop);
-    uint64_t idle_at = r->last_token_ms + r->idle_ms;
-    uint64_t late_at = r->started_ms + r->deadline_ms;
     struct rung_event ev;
+    size_t i;
 
-    if (r->req == NULL)
-        return;
-    if (now < idle_at && now < late_at) {
-        uv_timer_start(&r->watch, watch_cb,
-                       (idle_at < late_at ? idle_at : late_at) - now, 0);
-        return;
+    for (i = 0; i < r->width && !r->ended; i++) {
+        struct slot *sl = &r->slots[i];
+        uint64_t idle_at = sl->last_token_ms + r->idle_ms;
+        uint64_t late_at = sl->started_ms + r->deadline_ms;
+        if (sl->req == NULL || (now < idle_at && now < late_at))
+            continue;
+        cancel(sl);
+        memset(&ev, 0, sizeof(ev));
+        ev.type = now >= idle_at ? EV_IDLE : EV_DEADLINE;
+        ev.question = sl->asked;
+        feed(r, &ev);
     }
-    cancel(r);
-    memset(&ev, 0, sizeof(ev));
-    ev.type = now >= idle_at ? EV_IDLE : EV_DEADLINE;
-    ev.question = r->asked;
-    feed(r, &ev);
+    if (!r->ended)
+        rearm_watch(r);
 }
 
 /* A broken stream, a second on: the server has not exited. */
@@ -565,53 +641,65 @@ static void exit_wait_cb(uv_timer_t *t)
 
     memset(&ev, 0, sizeof(ev));
     ev.type = EV_EXIT_WAIT_OVER;
-    ev.question = r->asked;
     feed(r, &ev);
+}
+
+/* How a request that ended (not cancelled) ended, as the rung's event;
+ * error holds its text. */
+static void outcome(struct slot *sl, const char *err, struct rung_event *ev,
+                    char *error, size_t errsize)
+{
+    enum reply_outcome out = reply_outcome(&sl->reply);
+    long status = sl->http_status;
+
+    memset(ev, 0, sizeof(*ev));
+    ev->question = sl->asked;
+    ev->type = EV_REFUSED;
+    ev->text = error;
+    error[0] = '\0';
+    if (sl->fault != NULL) {
+        /* the server is alive and said something we cannot take */
+        ev->kind = sl->fault;
+        ev->text = sl->fault_msg;
+    } else if (status >= 400) {
+        json_t *body = json_loadb(sl->errbody.p ? sl->errbody.p : "",
+                                  sl->errbody.len, 0, NULL);
+        const char *m = json_string_value(
+            json_object_get(json_object_get(body, "error"), "message"));
+        snprintf(error, errsize, "HTTP %ld: %.500s", status,
+                 m ? m : (sl->errbody.len ? sl->errbody.p : ""));
+        json_decref(body);
+        ev->kind = "http";
+    } else if (err == NULL && !sse_pending(&sl->sse) &&
+               out == REPLY_FINISHED) {
+        ev->type = EV_ANSWER;
+    } else if (err == NULL && out == REPLY_ERROR) {
+        snprintf(error, errsize, "stream error: %.500s", sl->reply.error);
+        ev->kind = "stream_error";
+    } else if (err == NULL) {
+        ev->kind = "bad_stream";
+        ev->text = "the stream ended without a finish_reason or [DONE]";
+    } else {
+        /* the connection broke: a server that died does that */
+        ev->type = EV_BROKE;
+        ev->text = NULL;
+    }
 }
 
 /* The end of a request, as an event for the rung. */
 static void request_done(void *ctx, long status, const char *err)
 {
-    struct runner *r = ctx;
-    enum reply_outcome out = reply_outcome(&r->reply);
+    struct slot *sl = ctx;
+    struct runner *r = sl->r;
     struct rung_event ev;
     char error[800];
 
-    if (r->cancelling)
+    (void)status; /* body_cb kept it */
+    if (sl->cancelling)
         return;
-    r->req = NULL;
-    uv_timer_stop(&r->watch);
-    memset(&ev, 0, sizeof(ev));
-    ev.question = r->asked;
-    ev.type = EV_REFUSED;
-    ev.text = error;
-    error[0] = '\0';
-    if (r->fault != NULL) {
-        /* the server is alive and said something we cannot take */
-        ev.kind = r->fault;
-        ev.text = r->fault_msg;
-    } else if (status >= 400) {
-        json_t *body = json_loadb(r->errbody.p ? r->errbody.p : "",
-                                  r->errbody.len, 0, NULL);
-        const char *m = json_string_value(
-            json_object_get(json_object_get(body, "error"), "message"));
-        snprintf(error, sizeof(error), "HTTP %ld: %.500s", status,
-                 m ? m : (r->errbody.len ? r->errbody.p : ""));
-        json_decref(body);
-        ev.kind = "http";
-    } else if (err == NULL && !sse_pending(&r->sse) && out == REPLY_FINISHED) {
-        ev.type = EV_ANSWER;
-    } else if (err == NULL && out == REPLY_ERROR) {
-        snprintf(error, sizeof(error), "stream error: %.500s", r->reply.error);
-        ev.kind = "stream_error";
-    } else if (err == NULL) {
-        ev.kind = "bad_stream";
-        ev.text = "the stream ended without a finish_reason or [DONE]";
-    } else {
-        /* the connection broke: a server that died does that */
-        ev.type = EV_BROKE;
-        ev.text = NULL;
-    }
+    sl->req = NULL;
+    rearm_watch(r);
+    outcome(sl, err, &ev, error, sizeof(error));
     feed(r, &ev);
 }
 
@@ -638,32 +726,40 @@ static char *request_body(struct runner *r, const struct question *q)
     return text;
 }
 
-/* Ask question q (A_ASK). 0, or -1 when the request cannot start. */
+/* Ask question q (A_ASK) on its slot (asked again) or a free one. 0, or
+ * -1 when the request cannot start. */
 static int ask(struct runner *r, size_t q)
 {
+    struct slot *sl = slot_for(r, q);
     char url[128], *body;
+    size_t i;
 
-    r->asked = q;
-    r->http_status = 0;
-    r->fault = NULL;
-    buf_release(&r->errbody);
-    reply_release(&r->reply);
-    reply_init(&r->reply, REPLY_CAP);
-    sse_release(&r->sse);
-    sse_init(&r->sse, REPLY_CAP, sse_event, r);
-    r->progress_seen = 0;
-    r->started_ms = r->last_token_ms = uv_now(&r->loop);
+    for (i = 0; sl == NULL && i < r->width; i++)
+        if (!r->slots[i].busy)
+            sl = &r->slots[i];
+    if (sl == NULL) /* the rung asks at most width at once */
+        return -1;
+    cancel(sl);
+    sl->busy = 1;
+    sl->asked = q;
+    sl->http_status = 0;
+    sl->fault = NULL;
+    buf_release(&sl->errbody);
+    reply_release(&sl->reply);
+    reply_init(&sl->reply, REPLY_CAP);
+    sse_release(&sl->sse);
+    sse_init(&sl->sse, REPLY_CAP, sse_event, sl);
+    sl->progress_seen = 0;
+    sl->started_ms = sl->last_token_ms = uv_now(&r->loop);
     if (r->first_ask_ms == 0)
-        r->first_ask_ms = r->started_ms;
+        r->first_ask_ms = sl->started_ms;
     body = request_body(r, &r->qs.q[q]);
     snprintf(url, sizeof(url), "%s/v1/chat/completions", r->url);
-    r->req = http_request(r->http, url, body, 0, body_cb, request_done, r);
+    sl->req = http_request(r->http, url, body, 0, body_cb, request_done, sl);
     free(body);
-    if (r->req == NULL)
+    if (sl->req == NULL)
         return -1;
-    uv_timer_start(&r->watch, watch_cb,
-                   r->idle_ms < r->deadline_ms ? r->idle_ms : r->deadline_ms,
-                   0);
+    rearm_watch(r);
     return 0;
 }
 
@@ -1086,7 +1182,7 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
         r->ids[i] = id;
     }
     grader_qset_free(answered);
-    rung_init(&r->rung, r->qs.n, r->had, r->ids, o->idle_s,
+    rung_init(&r->rung, r->qs.n, r->had, r->ids, r->width, o->idle_s,
               o->request_timeout_s);
     rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
     r->complete = r->rows >= r->qs.n && access(path, F_OK) == 0;
@@ -1146,9 +1242,11 @@ static void runner_free(struct runner *r)
     free(r->had);
     free(r->ids);
     questions_release(&r->qs);
-    reply_release(&r->reply);
-    sse_release(&r->sse);
-    buf_release(&r->errbody);
+    for (size_t i = 0; i < RUNG_MAX_WIDTH; i++) {
+        reply_release(&r->slots[i].reply);
+        sse_release(&r->slots[i].sse);
+        buf_release(&r->slots[i].errbody);
+    }
     launch_free(r->env);
     if (r->handles) {
         uv_run(&r->loop, UV_RUN_DEFAULT); /* close callbacks */
@@ -1176,9 +1274,14 @@ int runner_run(const struct run_opts *o)
     r->progress_fd = progress_fd();
     /* a write to a ladder that is gone must fail, not kill us */
     signal(SIGPIPE, SIG_IGN);
-    reply_init(&r->reply, REPLY_CAP);
-    sse_init(&r->sse, REPLY_CAP, sse_event, r);
-    buf_init(&r->errbody, ERRBODY_CAP);
+    r->width = o->parallel < 1 ? 1 : (size_t)o->parallel;
+    for (size_t i = 0; i < RUNG_MAX_WIDTH; i++) {
+        struct slot *sl = &r->slots[i];
+        sl->r = r;
+        reply_init(&sl->reply, REPLY_CAP);
+        sse_init(&sl->sse, REPLY_CAP, sse_event, sl);
+        buf_init(&sl->errbody, ERRBODY_CAP);
+    }
     if ((code = open_rung(r, msg, sizeof(msg))) != 0) {
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
         runner_free(r);

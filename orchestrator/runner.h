@@ -46,6 +46,8 @@ struct run_opts {
                                {port} {ngl} {ctx} {seed}; NULL: ours */
     json_t *env_template;   /* extra server environment, with {gpu} */
     int quiet;
+    long parallel; /* requests in flight at once: 1, or the server's slots
+                      under batching (docs/run.md, "Batching") */
 };
 
 /*

@@ -23,7 +23,10 @@
  *    "replies": [REPLY...]}   the first whose "match" is in the prompt
  * REPLY: {"match", "content", "reasoning", "tokens" (default: one per
  * chunk of 4 bytes), "decode_tps", "fault", "trickle_ms" (default 200),
- * "flood" (bytes), "flood_char" (default "\u0001")}. fault is one of:
+ * "flood" (bytes), "flood_char" (default "\u0001"), "batched" (the
+ * content instead when another chat request is being answered as this
+ * one arrives: batched decoding is not the same computation, so the
+ * real server's answers change under -np > 1)}. fault is one of:
  *   "exit"        abort mid-stream, as the real server does on "Failed to
  *                 parse input"
  *   "hang"        stop sending mid-stream (silence)
@@ -69,7 +72,8 @@ static const char *host = "127.0.0.1";
 static int port = 8080;
 static struct timespec started;
 static FILE *logf_;   /* stderr, or stdout in ik mode */
-static long requests; /* chat requests so far (one at a time: -np 1) */
+static long requests; /* chat requests so far */
+static int active;    /* chat streams being answered now (a thread each) */
 static int health_ok_logged;
 
 static void die(const char *fmt, ...)
@@ -367,6 +371,7 @@ static void free_body(void *cls)
     free(b->events);
     free(b->flood_chunk);
     free(b);
+    __atomic_sub_fetch(&active, 1, __ATOMIC_SEQ_CST);
 }
 
 static enum MHD_Result reply_json(struct MHD_Connection *c, unsigned status,
@@ -403,7 +408,7 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     }
     fprintf(logf_, "srv  log_server_r: request: POST /v1/chat/completions "
                    "127.0.0.1 200\n");
-    if (requests++ == 0)
+    if (__atomic_fetch_add(&requests, 1, __ATOMIC_SEQ_CST) == 0)
         fprintf(logf_, "fake: first chat request at %ld ms\n",
                 ms_since_start());
     for (long spam = mint("log_spam", 0); spam > 0; spam -= 64)
@@ -426,7 +431,17 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     b = calloc(1, sizeof(*b));
     if (b == NULL)
         die("fake-llama-server: out of memory");
-    build(b, req, rule);
+    /* another stream in progress: this one is decoded in a batch */
+    if (__atomic_fetch_add(&active, 1, __ATOMIC_SEQ_CST) > 0 &&
+        json_is_string(json_object_get(rule, "batched"))) {
+        rule = json_deep_copy(rule);
+        json_object_set(rule, "content", json_object_get(rule, "batched"));
+        fprintf(logf_, "fake: batched reply\n");
+        build(b, req, rule);
+        json_decref(rule);
+    } else {
+        build(b, req, rule);
+    }
     json_decref(req);
     r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 65536, stream_cb,
                                           b, free_body);

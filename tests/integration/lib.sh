@@ -32,6 +32,7 @@ model drift '"default": {"content": "Answer: 0"},
  "replies": [{"match": "apples", "content": "3 + 2 = 5\nAnswer: 5", "reasoning": "count them"},
              {"match": "pears", "content": "Answer: 9"},
              {"match": "plums", "content": "Answer: 61"}]'
+model batch '"token_ms": 20, "default": {"content": "Answer: 5", "batched": "Answer: 6"}'
 model slow '"token_ms": 60, "default": {"content": "Working it out slowly.\nAnswer: 5"}'
 model faults '"default": {"content": "Answer: 5"},
  "replies": [{"match": "apples", "content": "xxxxxxxxxxxxxxxxxxxxxxxxxxxx", "fault": "exit"},

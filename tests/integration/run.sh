@@ -394,6 +394,46 @@ case_constrained() {
     ! grep -q constrained "$work/cp/rows/P.jsonl" || fail "an unconstrained row says constrained"
 }
 
+# Batching only on purpose: a server with several slots is refused
+# without it; with it, that many questions are in flight (the fake server
+# answers a request that arrives while another is answered otherwise, as
+# batched decoding does), a server that dies with several in flight loses
+# no question and repeats none, a folder made one way does not resume the
+# other, and a ladder runs its reference twice for the floor.
+case_batching() {
+    local d=$work/bt rc n
+    rc=0; $GT run R1 "$work/batch.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet --server-arg -np --server-arg 4 >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "the server would have 4 slots" "$work/err" || fail "-np 4 without batching: exit $rc $(cat "$work/err")"
+    [ ! -e "$d/rows" ] || fail "a refused run wrote rows"
+    rc=0; $GT run R1 "$work/batch.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet --server-arg=--parallel=-1 >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "would have 4 slots" "$work/err" || fail "--parallel=-1 (auto): exit $rc $(cat "$work/err")"
+    $GT run R1 "$work/batch.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet --server-arg -np --server-arg 4 --allow-batching >/dev/null || fail "batching: exit $?"
+    [ "$(rows "$d" R1)" = 4 ] || fail "rows: $(rows "$d" R1)"
+    grep -q '"in_flight": 4' "$d/manifest.json" || fail "the manifest does not say 4 in flight"
+    n=$(grep -c 'batched reply' "$d/logs/R1.server.log")
+    [ "$n" -ge 1 ] || fail "no request was answered in a batch"
+    [ "$(grep -c '"extracted":6' "$d/rows/R1.jsonl")" = "$n" ] || fail "batched answers: $n in the log, $(grep -c '"extracted":6' "$d/rows/R1.jsonl") in the rows"
+    rc=0; $GT run R1 "$work/batch.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "manifest.request differs" "$work/err" || fail "one-at-a-time over batched rows: exit $rc $(cat "$work/err")"
+    # a question that kills the server with others in flight: they are
+    # asked again one at a time, so it dies alone and they are answered
+    model poison '"token_ms": 20, "default": {"content": "Let me think about this, one step at a time.\nAnswer: 5"},
+     "replies": [{"match": "plums", "content": "Let me think about this, one step at a time.", "fault": "exit"}]'
+    $GT run R1 "$work/poison.gguf" "$work/q.jsonl" "$work/bf" --llama "$FAKE" --quiet --server-arg -np --server-arg 3 --allow-batching >/dev/null 2>"$work/err" || fail "poison batching: exit $? $(cat "$work/err")"
+    [ "$(rows "$work/bf" R1)" = 4 ] && [ "$(cut -d, -f1 "$work/bf/rows/R1.jsonl" | sort -u | wc -l)" = 4 ] || fail "poison rows: $(cut -d, -f1 "$work/bf/rows/R1.jsonl")"
+    [ "$(grep -c '"error_kind":"died"' "$work/bf/rows/R1.jsonl")" = 1 ] && [ "$(field "$work/bf/rows/R1.jsonl" plums error_kind)" = '"died"' ] || fail "not plums alone died: $(grep -o '"id":"[a-z]*"\|"error_kind":"[a-z]*"' "$work/bf/rows/R1.jsonl" | tr '\n' ' ')"
+    [ "$(field "$work/bf/rows/R1.jsonl" apples attempts)" -le 2 ] || fail "apples was blamed: $(field "$work/bf/rows/R1.jsonl" apples attempts) attempts"
+    # a ladder: refused without "batching", and with it the reference twice
+    ladder_config lb 2 '"0"' batch
+    sed -i 's|"server": {"binary": "\([^"]*\)"}|"server": {"binary": "\1", "args": ["-np", "4"]}|' "$work/lb.json"
+    refused_config lb 's|x|x|' "the server would have 4 slots" "a ladder with -np 4"
+    sed -i 's|"gpus": \["0"\]}|"gpus": ["0"], "batching": true}|' "$work/lb.json"
+    $GT ladder "$work/lb.json" >/dev/null 2>"$work/err" || fail "batching ladder: exit $? $(tail -3 "$work/err")"
+    [ -f "$work/lb/repeat/rows/R1.done" ] || fail "batching did not run the reference twice"
+    grep -q "^Noise floor: R1, run a second time, grades [0-9]* question" "$work/lb/REPORT.md" || fail "no floor in REPORT.md"
+    no_servers_within 5 || fail "a server was left behind"
+}
+
 case_ladder_shards() {
     local d=$work/ls p1 p2 f
     ladder_config ls 5 '"0"' slow
@@ -564,7 +604,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary constrained ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary constrained batching ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi

@@ -11,7 +11,7 @@
 
 static struct rung R;
 static uint8_t had[16];
-static char said[RUNG_TEXT];   /* the last SAY, ERR or FIN text */
+static char said[RUNG_TEXT];  /* the last SAY, ERR or FIN text */
 static const char *last_kind; /* the last ERR's kind */
 static int last_attempts;     /* the last ROW's or ERR's attempts */
 
@@ -44,8 +44,7 @@ static const char *step(enum rung_ev type, size_t q)
                      a[i].question);
             break;
         case A_ERROR_ROW:
-            snprintf(one, sizeof(one), "ERR %zu %s", a[i].question,
-                     a[i].kind);
+            snprintf(one, sizeof(one), "ERR %zu %s", a[i].question, a[i].kind);
             last_kind = a[i].kind;
             last_attempts = a[i].attempts;
             snprintf(said, sizeof(said), "%s", a[i].text);
@@ -81,13 +80,13 @@ static const char *step_ev(const struct rung_event *ev)
     return line;
 }
 
-static const char *const ids[16] = {"q0", "q1", "q2",  "q3",  "q4",  "q5",
-                                    "q6", "q7", "q8",  "q9",  "q10", "q11",
+static const char *const ids[16] = {"q0",  "q1",  "q2",  "q3", "q4",  "q5",
+                                    "q6",  "q7",  "q8",  "q9", "q10", "q11",
                                     "q12", "q13", "q14", "q15"};
 
 static void init(size_t nq)
 {
-    rung_init(&R, nq, had, ids, 120, 632);
+    rung_init(&R, nq, had, ids, 1, 120, 632);
 }
 
 /* Up and asking the first question the file lacks. */
@@ -291,18 +290,100 @@ static void test_dies_probing(void **state)
     assert_string_equal(step(EV_BEGIN, 0), "START");
     assert_string_equal(step(EV_HEALTHY, 0), "PROBE");
     assert_string_equal(step(EV_EXITED, 0), "SAY, START");
-    assert_int_equal(R.next, 1);
-    assert_int_equal(R.attempts, 1);
+    assert_int_equal(R.fl[0].q, 1);
+    assert_int_equal(R.fl[0].attempts, 1);
     assert_string_equal(step(EV_HEALTHY, 0), "ASK 1");
+}
+
+/* Batching: width questions in flight at once. Each answer moves its
+ * flight on; a death takes every flight (each counts the attempt, the
+ * streak counts the fault once), and the questions it took are then
+ * asked one at a time until each has its row; an answer that arrives
+ * while a break is being judged is written, and nothing new is asked
+ * until the verdict. */
+static void test_width(void **state)
+{
+    (void)state;
+    memset(had, 0, sizeof(had));
+    had[2] = 1;
+    rung_init(&R, 6, had, ids, 3, 120, 632);
+    assert_string_equal(step(EV_BEGIN, 0), "START");
+    assert_string_equal(step(EV_HEALTHY, 0), "PROBE");
+    assert_string_equal(step(EV_PROBED, 0), "ASK 0, ASK 1, ASK 3");
+    assert_string_equal(step(EV_ANSWER, 2), ""); /* not in flight */
+    assert_string_equal(step(EV_ANSWER, 1), "ROW 1, ASK 4");
+    /* a death with three in flight */
+    assert_string_equal(step(EV_BROKE, 0), "WAIT 0");
+    assert_string_equal(step(EV_BROKE, 3), "");
+    assert_string_equal(step(EV_ANSWER, 4), "ROW 4"); /* it made it */
+    assert_string_equal(step(EV_EXITED, 0), "SAY, SAY, START");
+    assert_int_equal(R.streak, 1);
+    /* the two it took, one at a time; then the rest at full width */
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 0");
+    assert_int_equal(R.fl[0].attempts, 2);
+    assert_string_equal(step(EV_ANSWER, 0), "ROW 0, ASK 3");
+    assert_int_equal(last_attempts, 2);
+    assert_string_equal(step(EV_ANSWER, 3), "ROW 3, ASK 5");
+    /* a cut while the server stays up: only the broken one's row */
+    assert_string_equal(step(EV_BROKE, 5), "WAIT 5");
+    assert_string_equal(step(EV_EXIT_WAIT_OVER, 5), "ERR 5 cut, STOP");
+    assert_string_equal(step(EV_EXITED, 0), "FIN 0");
+    /* a hang: the server is stopped once, and the hung question, asked
+     * alone, hangs alone */
+    memset(had, 0, sizeof(had));
+    rung_init(&R, 3, had, ids, 2, 120, 632);
+    step(EV_BEGIN, 0);
+    step(EV_HEALTHY, 0);
+    assert_string_equal(step(EV_PROBED, 0), "ASK 0, ASK 1");
+    assert_string_equal(step(EV_IDLE, 1), "STOP");
+    assert_string_equal(step(EV_BROKE, 0), ""); /* its exit decides */
+    assert_string_equal(step(EV_EXITED, 0), "SAY, SAY, START");
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 0");
+    assert_string_equal(step(EV_ANSWER, 0), "ROW 0, ASK 1");
+    assert_string_equal(step(EV_IDLE, 1), "STOP");
+    assert_string_equal(step(EV_EXITED, 0), "SAY, START");
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 1");
+    assert_string_equal(step(EV_IDLE, 1), "STOP");
+    assert_string_equal(step(EV_EXITED, 0), "ERR 1 hung, SAY, START");
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 2");
+    assert_string_equal(step(EV_ANSWER, 2), "ROW 2, STOP");
+    /* the streak: a fault with several in flight is one fault */
+    memset(had, 0, sizeof(had));
+    rung_init(&R, 6, had, ids, 2, 120, 632);
+    step(EV_BEGIN, 0);
+    step(EV_HEALTHY, 0);
+    assert_string_equal(step(EV_PROBED, 0), "ASK 0, ASK 1");
+    assert_string_equal(step(EV_EXITED, 0), "");
+    assert_string_equal(step(EV_BROKE, 1), "SAY, SAY, START");
+    assert_string_equal(step(EV_BROKE, 0), ""); /* that death is counted */
+    assert_int_equal(R.streak, 1);
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 0");
+    assert_string_equal(step(EV_ANSWER, 0), "ROW 0, ASK 1");
+    assert_string_equal(step(EV_ANSWER, 1), "ROW 1, ASK 2, ASK 3");
+    assert_int_equal(R.streak, 1); /* both saw the death */
+    step(EV_EXITED, 0);
+    assert_string_equal(step(EV_BROKE, 2), "SAY, SAY, START");
+    assert_int_equal(R.streak, 2);
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 2");
+    assert_string_equal(step(EV_ANSWER, 2), "ROW 2, ASK 3");
+    step(EV_EXITED, 0);
+    assert_string_equal(step(EV_BROKE, 3), "SAY, START");
+    assert_int_equal(R.streak, 2); /* question 3 had seen one */
+    assert_string_equal(step(EV_HEALTHY, 0), "ASK 3");
+    assert_string_equal(step(EV_ANSWER, 3), "ROW 3, ASK 4, ASK 5");
+    step(EV_EXITED, 0);
+    assert_string_equal(step(EV_BROKE, 4), "FIN 1");
+    assert_non_null(strstr(said, "server died on 3 questions in a row"));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_answers),    cmocka_unit_test(test_deaths),
-        cmocka_unit_test(test_streak),     cmocka_unit_test(test_hung),
-        cmocka_unit_test(test_refusals),   cmocka_unit_test(test_starting),
-        cmocka_unit_test(test_stops),      cmocka_unit_test(test_dies_probing),
+        cmocka_unit_test(test_answers),  cmocka_unit_test(test_deaths),
+        cmocka_unit_test(test_streak),   cmocka_unit_test(test_hung),
+        cmocka_unit_test(test_refusals), cmocka_unit_test(test_starting),
+        cmocka_unit_test(test_stops),    cmocka_unit_test(test_dies_probing),
+        cmocka_unit_test(test_width),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
