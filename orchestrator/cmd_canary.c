@@ -126,7 +126,9 @@ static int qfile_from_manifest(struct canary *c)
         else
             *slash = '\0';
     }
-    snprintf(path, sizeof(path), "%s/manifest.json", dir[0] ? dir : "/");
+    if (rundir_path(path, sizeof(path), dir[0] ? dir : "/", RD_MANIFEST,
+                    NULL) != 0)
+        return -1;
     if ((m = json_load_file(path, 0, NULL)) == NULL)
         return -1;
     p = json_object_get(json_object_get(m, "questions"), "path");

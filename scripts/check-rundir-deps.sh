@@ -6,7 +6,7 @@
 #  2. no C file outside rundir/ spells a path under a run folder: the
 #     format strings of rows/, .done, locks/, logs/, the pid file,
 #     manifest.json, ladder.tsv, ladder.json, sha256.cache, graveyard*.json,
-#     repeat/, build/, build.json, f16-range.jsonl and gpu<ID> are
+#     repeat/, canary/, build/, build.json, f16-range.jsonl and gpu<ID> are
 #     rundir.c's alone.
 # Usage: check-rundir-deps.sh LIBRUNDIR LIBUTIL "CC FLAGS" "LIBS"
 set -eu
@@ -30,7 +30,7 @@ C
 $cc -Irundir -o "$tmp/main" "$tmp/main.c" "$lib" "$util" $libs
 "$tmp/main"
 # a run folder's names, as a format or a path literal, outside rundir/
-pat='%s/(rows|locks|logs|repeat|gpu%s)|%s/build(/%s|")|%s/[^"]*\.(done|jsonl|log|server\.(log|pid)|lock)"|(manifest|ladder|graveyard|graveyard-side|build)\.json"|ladder\.tsv"|sha256\.cache"|f16-range\.jsonl"'
+pat='%s/(rows|locks|logs|repeat|canary|gpu%s)|%s/build(/%s|")|%s/[^"]*\.(done|jsonl|log|server\.(log|pid)|lock)"|(manifest|ladder|graveyard|graveyard-side|build)\.json"|ladder\.tsv"|sha256\.cache"|f16-range\.jsonl"'
 if grep -nE "$pat" grader/*.c grader/*.h report/*.c report/*.h \
         orchestrator/*.c orchestrator/*.h util/*.c util/*.h \
         weights/*.c weights/*.h >"$tmp/spelt"; then

@@ -424,13 +424,13 @@ case_batching() {
     [ "$(grep -c '"error_kind":"died"' "$work/bf/rows/R1.jsonl")" = 1 ] && [ "$(field "$work/bf/rows/R1.jsonl" plums error_kind)" = '"died"' ] || fail "not plums alone died: $(grep -o '"id":"[a-z]*"\|"error_kind":"[a-z]*"' "$work/bf/rows/R1.jsonl" | tr '\n' ' ')"
     [ "$(field "$work/bf/rows/R1.jsonl" apples attempts)" -le 2 ] || fail "apples was blamed: $(field "$work/bf/rows/R1.jsonl" apples attempts) attempts"
     # a ladder: refused without "batching", and with it the reference twice
-    ladder_config lb 2 '"0"' batch
-    sed -i 's|"server": {"binary": "\([^"]*\)"}|"server": {"binary": "\1", "args": ["-np", "4"]}|' "$work/lb.json"
-    refused_config lb 's|x|x|' "the server would have 4 slots" "a ladder with -np 4"
-    sed -i 's|"gpus": \["0"\]}|"gpus": ["0"], "batching": true}|' "$work/lb.json"
-    $GT ladder "$work/lb.json" >/dev/null 2>"$work/err" || fail "batching ladder: exit $? $(tail -3 "$work/err")"
-    [ -f "$work/lb/repeat/rows/R1.done" ] || fail "batching did not run the reference twice"
-    grep -q "^Noise floor: R1, run a second time, grades [0-9]* question" "$work/lb/REPORT.md" || fail "no floor in REPORT.md"
+    ladder_config lbt 2 '"0"' batch
+    sed -i 's|"server": {"binary": "\([^"]*\)"}|"server": {"binary": "\1", "args": ["-np", "4"]}|' "$work/lbt.json"
+    refused_config lbt 's|x|x|' "the server would have 4 slots" "a ladder with -np 4"
+    sed -i 's|"gpus": \["0"\]}|"gpus": ["0"], "batching": true}|' "$work/lbt.json"
+    $GT ladder "$work/lbt.json" >/dev/null 2>"$work/err" || fail "batching ladder: exit $? $(tail -3 "$work/err")"
+    [ -f "$work/lbt/repeat/rows/R1.done" ] || fail "batching did not run the reference twice"
+    grep -q "^Noise floor: R1, run a second time, grades [0-9]* question" "$work/lbt/REPORT.md" || fail "no floor in REPORT.md"
     no_servers_within 5 || fail "a server was left behind"
 }
 
