@@ -245,6 +245,7 @@ static void constraint_table(FILE *f, const struct grader_ladder *rep)
 static void floor_table(FILE *f, const struct grader_ladder *rep)
 {
     const char *ref = rep->chain.lines[0].rung->name;
+    const struct grader_repeat_line *same = NULL;
     size_t i, n = rep->chain.nrungs + rep->nsides;
 
     fprintf(f, "## Above the noise?\n\n");
@@ -257,13 +258,22 @@ static void floor_table(FILE *f, const struct grader_ladder *rep)
                 ref, ref, ref);
         return;
     }
+    for (i = 0; i < rep->nrepeats && same == NULL; i++)
+        if (strcmp(rep->repeats[i].a->name, ref) == 0)
+            same = &rep->repeats[i];
     fprintf(f,
             "Noise floor: %s, run a second time, grades %ld question%s "
-            "differently (`repeat/`). A rung whose dead + ghosts is at most "
-            "that moved no more than %s moves on its own.\n\n"
+            "differently (`repeat/`)",
+            ref, rep->floor, rep->floor == 1 ? "" : "s");
+    if (same != NULL)
+        fprintf(f, "; its answer changed on %zu, its text on %zu, of %zu",
+                same->mismatched_extracted, same->mismatched_text, same->n);
+    fprintf(f,
+            ". A rung whose dead + ghosts is at most that moved no more "
+            "than %s moves on its own.\n\n"
             "| Rung | Dead | Ghosts | Dead + ghosts | Floor | Verdict |\n"
             "|---|---:|---:|---:|---:|---|\n",
-            ref, rep->floor, rep->floor == 1 ? "" : "s", ref);
+            ref);
     for (i = 1; i < n; i++) {
         const struct grader_figures *x = grader_ladder_point(rep, i);
         const struct grader_bury_line *l = x->line;

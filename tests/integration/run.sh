@@ -342,6 +342,10 @@ for l in open(sys.argv[1]): q=json.loads(l); print(json.dumps({"id":q["id"],"que
     grep -q '"changed": 2, "changed_right": 2' "$d/canary/canary.json" || fail "canary.json: $(cat "$d/canary/canary.json")"
     [ "$(rows "$d/canary" R1)" = 4 ] || fail "the last canary's rows were not replaced"
     $GT canary R1 "$work/drift.gguf" "$t/rows/R1.jsonl" --run-dir "$d" --llama "$FAKE" --quiet --questions 1 >/dev/null 2>&1 || fail "--questions 1: exit $?"
+    # run's switches pass through without eating the next option: a
+    # batching build against a one-at-a-time trusted run
+    rc=0; $GT canary R1 "$work/batch.gguf" "$t/rows/R1.jsonl" --run-dir "$work/cb" --allow-batching --server-arg -np --server-arg 4 --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 1 ] && grep -q '"in_flight": 4' "$work/cb/canary/manifest.json" || fail "batching canary: exit $rc $(cat "$work/err")"
     # the question file comes from the trusted run's manifest, or is given
     cp "$t/rows/R1.jsonl" "$work/loose.jsonl"
     rc=0; $GT canary R1 "$work/good.gguf" "$work/loose.jsonl" --run-dir "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
