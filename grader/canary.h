@@ -25,8 +25,10 @@ struct grader_canary {
     size_t compared;      /* of them, answered by the new run */
     size_t missing;       /* of them, not answered by the new run */
     size_t changed;       /* answers that changed: another extracted
-                             number (a number against none counts), or
-                             an error row against an answer */
+                             number (a number against none counts), an
+                             error row against an answer, or, when
+                             neither has a number, other words
+                             (GRADER_READ_TEXT) */
     size_t changed_right; /* graded right in one, wrong in the other */
     size_t right_trusted, right_now; /* over the compared questions */
     size_t same_text; /* the very same reply (GRADER_READ_TEXT) */

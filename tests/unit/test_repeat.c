@@ -78,9 +78,8 @@ static void test_identical_and_flags(void **state)
     load2(qs, run_a, run_a, &a, &b, GRADER_READ_TEXT);
     assert_int_equal(grader_repeat(a, b, qs, 0, &l, &err), 0);
     assert_int_equal(l.n, 4);
-    assert_int_equal(l.mismatched_text + l.mismatched_extracted +
-                         l.mismatched_right,
-                     0);
+    assert_int_equal(
+        l.mismatched_text + l.mismatched_extracted + l.mismatched_right, 0);
     grader_rung_free(a);
     grader_rung_free(b);
     /* without text hashes, repeat refuses rather than report 0 */
@@ -142,14 +141,28 @@ static void test_canary(void **state)
     assert_string_equal(grader_qset_id(qs, v.ids[1]), "e");
     grader_rung_free(a);
     grader_rung_free(b);
-    load2(qs,
-          "{\"id\":\"x\",\"reference\":\"1\",\"content\":\"no idea\"}\n",
+    load2(qs, "{\"id\":\"x\",\"reference\":\"1\",\"content\":\"no idea\"}\n",
           "{\"id\":\"x\",\"reference\":\"1\",\"content\":null,"
           "\"error\":\"HTTP 500\",\"error_kind\":\"http\"}\n",
           &a, &b, 0);
     assert_int_equal(grader_canary(a, b, 1, &v, &err), 0);
     assert_int_equal(v.changed, 1);
     assert_int_equal(v.same_text, 0);
+    grader_rung_free(a);
+    grader_rung_free(b);
+    /* neither says a number: other words changed, the same did not */
+    load2(qs,
+          "{\"id\":\"y\",\"reference\":\"1\",\"content\":\"I am "
+          "not sure\"}\n{\"id\":\"z\",\"reference\":\"1\","
+          "\"content\":\"hmm\"}\n",
+          "{\"id\":\"y\",\"reference\":\"1\",\"content\":\"zq zq "
+          "zq\"}\n{\"id\":\"z\",\"reference\":\"1\","
+          "\"content\":\"hmm\"}\n",
+          &a, &b, GRADER_READ_TEXT);
+    assert_int_equal(grader_canary(a, b, 2, &v, &err), 0);
+    assert_int_equal(v.changed, 1);
+    assert_string_equal(grader_qset_id(qs, v.ids[0]), "y");
+    assert_int_equal(v.same_text, 1);
     grader_rung_free(a);
     grader_rung_free(b);
     grader_qset_free(qs);
