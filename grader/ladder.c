@@ -19,11 +19,17 @@ static void censored(const struct grader_rung *r, struct grader_figures *f)
 
     f->censored = f->censored_right = 0;
     f->checked = f->violated = 0;
+    f->aborted = 0;
+    f->tokens_saved = 0;
     for (j = 0; j < r->n; j++) {
         unsigned fl = r->answers[j].flags;
         right += (fl & GRADER_A_RIGHT) != 0;
         f->checked += (fl & GRADER_A_CHECKED) != 0;
         f->violated += (fl & GRADER_A_VIOLATED) != 0;
+        if (fl & GRADER_A_ABORTED) {
+            f->aborted++;
+            f->tokens_saved += (uint64_t)r->answers[j].saved;
+        }
         if (!(fl & cens))
             continue;
         f->censored++;
@@ -82,6 +88,9 @@ void grader_figures_of(const struct grader_bury *b, size_t i,
     if (l->sum.median_tps >= 0 && ref->median_tps > 0)
         f->speed_x = l->sum.median_tps / ref->median_tps;
     censored(l->rung, f);
+    f->seconds_saved = l->sum.median_tps > 0
+                           ? (double)f->tokens_saved / l->sum.median_tps
+                           : -1.0;
     f->above_floor = -1;
 }
 

@@ -43,6 +43,12 @@ struct grader_figures {
      * schema, and the runner checked the reply against it): how many
      * were checked, and how many the server did not hold to it */
     size_t checked, violated;
+    /* answers cut short as loops while they streamed (abort_loops), the
+     * tokens of the cap they did not spend, and those tokens at the
+     * rung's median decode speed (-1 when it has none) */
+    size_t aborted;
+    uint64_t tokens_saved;
+    double seconds_saved;
     int above_floor; /* dead + ghosts against the ladder's floor: 1 above
                         it, 0 within it, -1 no floor (or the reference) */
 };

@@ -255,6 +255,14 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
             strcmp(said.s, ref->s) == 0)
             a->flags |= GRADER_A_RIGHT_IN_REASONING;
     }
+    a->saved = 0;
+    if (w->finish != NULL && w->finish_len == 4 &&
+        memcmp(w->finish, "loop", 4) == 0) {
+        a->flags |= GRADER_A_ABORTED;
+        a->saved = w->saved > INT32_MAX ? INT32_MAX
+                   : w->saved > 0       ? (int32_t)w->saved
+                                        : 0;
+    }
     if (w->violations >= 0)
         a->flags |= GRADER_A_CHECKED;
     if (w->violations > 0)

@@ -43,6 +43,8 @@ enum grader_answer_flag {
     GRADER_A_CHECKED = 1 << 8,            /* the reply was checked against the
                                              constraint its request carried */
     GRADER_A_VIOLATED = 1 << 9,           /* and did not hold to it */
+    GRADER_A_ABORTED = 1 << 10, /* cut short as a loop while it streamed
+                                   (finish_reason "loop", abort_loops) */
 };
 
 struct grader_answer {
@@ -52,6 +54,7 @@ struct grader_answer {
                          pool, or GRADER_NONE */
     uint32_t flags;   /* enum grader_answer_flag */
     int32_t tokens;   /* completion_tokens, -1 when unknown */
+    int32_t saved;    /* tokens_saved of an aborted answer, else 0 */
     float tps;        /* decode tokens/s, negative when unknown */
     uint64_t text[2]; /* hashes of content and reasoning_content, only
                          with GRADER_READ_TEXT (for repeat) */

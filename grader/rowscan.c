@@ -377,6 +377,7 @@ enum field {
     F_TOKENS,
     F_TPS,
     F_VIOLATIONS,
+    F_SAVED,
     F_OTHER
 };
 
@@ -389,7 +390,8 @@ static const char *const field_names[] = {"id",
                                           "truncated",
                                           "completion_tokens",
                                           "decode_tps",
-                                          "violations"};
+                                          "violations",
+                                          "tokens_saved"};
 
 struct keyseen {
     uint64_t hash[MAX_KEYS];
@@ -576,7 +578,9 @@ static const char *number_value(struct scan *x, enum field f, const char *p)
     const char *q;
     int is_int;
 
-    long long *whole = f == F_TOKENS ? &r->tokens : &r->violations;
+    long long *whole = f == F_TOKENS       ? &r->tokens
+                       : f == F_VIOLATIONS ? &r->violations
+                                           : &r->saved;
 
     if (*p == 'n') {
         if (f != F_TPS)
@@ -650,6 +654,7 @@ static const char *value(struct scan *x, enum field f, const char *p)
     case F_TOKENS:
     case F_TPS:
     case F_VIOLATIONS:
+    case F_SAVED:
         return number_value(x, f, p);
     case F_OTHER:
         break;
@@ -723,6 +728,7 @@ int grader_rowscan(struct grader_rowscan *s, const char *p, size_t len,
     row->tokens = -1;
     row->tps = -1;
     row->violations = -1;
+    row->saved = -1;
     x->c = (struct cur){p, end, msg, msgsize, 0};
     x->s = s;
     x->row = row;

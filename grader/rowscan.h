@@ -38,6 +38,8 @@ struct grader_row {
     size_t error_len;
     int truncated;        /* 1 true, 0 false or null */
     long long tokens;     /* completion_tokens, -1 when null */
+    long long saved;      /* tokens_saved: what an answer cut short as a
+                             loop did not spend of the cap, -1 when null */
     long long violations; /* the reply's breaches of the constraint the
                              request carried (a grammar, a JSON schema),
                              as the runner checked it; -1 when null (no

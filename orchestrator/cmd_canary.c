@@ -357,7 +357,8 @@ done:
 static int is_switch(const char *a)
 {
     return strcmp(a, "--think") == 0 || strcmp(a, "--force") == 0 ||
-           strcmp(a, "--quiet") == 0 || strcmp(a, "--allow-batching") == 0;
+           strcmp(a, "--quiet") == 0 || strcmp(a, "--allow-batching") == 0 ||
+           strcmp(a, "--abort-loops") == 0;
 }
 
 /* One of the canary's own flags at argv[*i] (its value taken too): 1, 0

@@ -63,6 +63,10 @@ static const char run_help[] =
     "                      -np N) is sent N questions at once: faster, and\n"
     "                      not the same computation (docs/run.md,\n"
     "                      \"Batching\"); refused without this flag\n"
+    "  --abort-loops       close a reply as soon as it loops (a line 5\n"
+    "                      times, or a span of tokens repeating) and write\n"
+    "                      what arrived, finish_reason \"loop\": a night\n"
+    "                      of looping rungs is shorter (docs/run.md)\n"
     "  --force             resume although a setting changed (recorded)\n"
     "  --quiet             no progress lines on stderr\n"
     "\n"
@@ -215,6 +219,7 @@ static int run_config(const char *path, const char *rung, const char *sha256,
     o.server_args = args;
     o.n_server_args = n;
     o.parallel = c.batching ? r->slots : 1;
+    o.abort_loops = c.abort_loops;
     run_opts_finish(&o);
     rc = runner_run(&o);
     config_release(&c);
@@ -228,7 +233,7 @@ struct run_flags {
         *rung, *run_dir, *sha, *qfile;
     const char *server_args[32];
     size_t nserver;
-    int think, force, quiet, batching;
+    int think, force, quiet, batching, abort_loops;
 };
 
 /* --config CONFIG --rung NAME: the config gives every setting, so a flag
@@ -236,22 +241,23 @@ struct run_flags {
  * values. */
 static int config_mode(const struct run_flags *f, size_t npos)
 {
-    const char *other = f->limit        ? "--limit"
-                        : f->ngl        ? "--ngl"
-                        : f->max_tokens ? "--max-tokens"
-                        : f->ctx        ? "--ctx"
-                        : f->request    ? "--request"
-                        : f->health     ? "--health-timeout"
-                        : f->idle       ? "--idle-timeout"
-                        : f->deadline   ? "--request-timeout"
-                        : f->log_cap    ? "--log-cap"
-                        : f->prompt     ? "--prompt"
-                        : f->sargv      ? "--server-argv"
-                        : f->senv       ? "--server-env"
-                        : f->nserver    ? "--server-arg"
-                        : f->think      ? "--think"
-                        : f->batching   ? "--allow-batching"
-                                        : NULL;
+    const char *other = f->limit         ? "--limit"
+                        : f->ngl         ? "--ngl"
+                        : f->max_tokens  ? "--max-tokens"
+                        : f->ctx         ? "--ctx"
+                        : f->request     ? "--request"
+                        : f->health      ? "--health-timeout"
+                        : f->idle        ? "--idle-timeout"
+                        : f->deadline    ? "--request-timeout"
+                        : f->log_cap     ? "--log-cap"
+                        : f->prompt      ? "--prompt"
+                        : f->sargv       ? "--server-argv"
+                        : f->senv        ? "--server-env"
+                        : f->nserver     ? "--server-arg"
+                        : f->think       ? "--think"
+                        : f->batching    ? "--allow-batching"
+                        : f->abort_loops ? "--abort-loops"
+                                         : NULL;
     struct config_over over = {NULL, f->run_dir, ""};
     char buf[4200];
 
@@ -392,6 +398,7 @@ int cmd_run(int argc, char **argv)
         {"--config-sha256", &f.sha, NULL, NULL, NULL, 0},
         {"--question-file", &f.qfile, NULL, NULL, NULL, 0},
         {"--allow-batching", NULL, &f.batching, NULL, NULL, 0},
+        {"--abort-loops", NULL, &f.abort_loops, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct run_opts o;
     char llama_buf[4200];
@@ -432,6 +439,7 @@ int cmd_run(int argc, char **argv)
         o.llama = cli_llama_path(f.llama, llama_buf, sizeof(llama_buf));
     o.force = f.force;
     o.quiet = f.quiet;
+    o.abort_loops = f.abort_loops;
     o.server_args = f.server_args;
     o.n_server_args = f.nserver;
     if ((rc = numbers(&f, &o)) == 0 && (rc = server_flags(&f, &o)) == 0)

@@ -763,8 +763,9 @@ static int load_server(struct ctx *x, const struct config_over *over,
  * 0, or -1 with the message. */
 static int load_request(struct ctx *x, json_t *root, struct config *c)
 {
-    static const char *const request[] = {"max_tokens", "extra", "timeout_s",
-                                          "idle_timeout_s", NULL};
+    static const char *const request[] = {"max_tokens",  "extra",
+                                          "timeout_s",   "idle_timeout_s",
+                                          "abort_loops", NULL};
     json_t *v;
     size_t i;
 
@@ -806,6 +807,13 @@ static int load_request(struct ctx *x, json_t *root, struct config *c)
          integer(x, v, "idle_timeout_s", "request", 1, CONFIG_SECONDS_MAX,
                  &c->idle_s)))
         return -1;
+    if (json_object_get(v, "abort_loops") != NULL &&
+        !json_is_boolean(json_object_get(v, "abort_loops"))) {
+        snprintf(x->msg, x->msgsize,
+                 "%s: 'request.abort_loops' must be true or false", x->path);
+        return -1;
+    }
+    c->abort_loops = json_is_true(json_object_get(v, "abort_loops"));
     if (json_object_get(v, "extra") != NULL) {
         c->request = json_incref(json_object_get(v, "extra"));
         if (!json_is_object(c->request)) {

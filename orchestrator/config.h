@@ -66,6 +66,7 @@ struct config {
     char *canary_rows;           /* "canary": a trusted rows file, or NULL */
     long canary_questions;       /* its first N (default 20) */
     long canary_max_changed;     /* answers that may change (default 2) */
+    int abort_loops;             /* request.abort_loops (loopwatch.h) */
     int batching;                /* several requests in flight on a server
                                     of several slots: on purpose only */
     long max_tokens, ctx, limit; /* 0: not given (run_opts_defaults) */

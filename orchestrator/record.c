@@ -137,6 +137,8 @@ static json_t *settings(const struct run_opts *o, const char *version,
      * time: a folder's resume under the other setting is refused */
     if (o->parallel > 1)
         json_object_set_new(req, "in_flight", json_integer(o->parallel));
+    if (o->abort_loops)
+        json_object_set_new(req, "abort_loops", json_true());
     return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:{s:s}}", "graveyard",
                      GRAVEYARD_VERSION, "questions", "path", o->questions,
                      "sha256", qhash, "prompt",

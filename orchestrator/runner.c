@@ -46,6 +46,7 @@
 #include "record.h"
 #include "reply.h"
 #include "rowsfile.h"
+#include "loopwatch.h"
 #include "rung.h"
 #include "shape.h"
 #include "spawn.h"
@@ -87,7 +88,9 @@ struct slot {
     struct reply reply;
     struct sse sse;
     long http_status;
-    struct buf errbody; /* an HTTP error's body */
+    struct buf errbody;  /* an HTTP error's body */
+    struct loopwatch lw; /* abort_loops: is the reply looping? */
+    int looped;          /* it was, so the request was closed: LOOP_* */
 };
 
 struct runner {
@@ -316,7 +319,8 @@ static char *row_text(struct runner *r, const struct slot *sl, size_t qi,
         "reasoning_content",
         error ? json_null() : str_or_null(&reply->reasoning), "finish_reason",
         reply->finish[0] ? json_string(reply->finish) : json_null(),
-        "truncated", !error && reply_truncated(reply, r->o->max_tokens),
+        "truncated",
+        !error && (sl->looped || reply_truncated(reply, r->o->max_tokens)),
         "completion_tokens", tokens >= 0 ? json_integer(tokens) : json_null(),
         "decode_tps", num_or_null(reply->decode_tps), "error",
         error ? json_string(error) : json_null(), "error_kind",
@@ -332,6 +336,15 @@ static char *row_text(struct runner *r, const struct slot *sl, size_t qi,
     if (row == NULL)
         util_oom("a row");
     constrained(sl, row, error != NULL);
+    /* cut short as a loop: what it would have cost at most */
+    if (!error && sl->looped &&
+        (json_object_set_new(row, "aborted",
+                             json_string(loopwatch_name(sl->looped))) != 0 ||
+         json_object_set_new(row, "tokens_saved",
+                             json_integer(r->o->max_tokens > tokens
+                                              ? r->o->max_tokens - tokens
+                                              : 0)) != 0))
+        util_oom("a row");
     text = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(10));
     json_decref(row);
     if (text == NULL)
@@ -532,9 +545,32 @@ static struct slot *slot_for(struct runner *r, size_t q)
     return NULL;
 }
 
+/* abort_loops: the text an event added, to the loop watch; a loop ends
+ * the request as an answer with finish_reason "loop" (1). */
+static int watch_loop(struct slot *sl, size_t clen, size_t rlen)
+{
+    const struct reply *y = &sl->reply;
+    int in_r = y->reasoning.len > rlen;
+    const char *p = in_r ? y->reasoning.p + rlen : y->content.p + clen;
+    size_t n = in_r ? y->reasoning.len - rlen : y->content.len - clen;
+    int kind =
+        loopwatch_piece(&sl->lw, p, n, in_r, y->content.p, y->content.len,
+                        y->reasoning.p, y->reasoning.len);
+
+    if (kind < 0)
+        util_oom("the loop watch");
+    if (kind == LOOP_NONE)
+        return 0;
+    sl->looped = kind;
+    snprintf(sl->reply.finish, sizeof(sl->reply.finish), "loop");
+    sl->reply.completion_tokens = (long long)sl->lw.pieces;
+    return 1;
+}
+
 static int sse_event(void *ctx, const char *data, size_t len)
 {
     struct slot *sl = ctx;
+    size_t clen = sl->reply.content.len, rlen = sl->reply.reasoning.len;
     int rc = reply_event(&sl->reply, data, len, sl->fault_msg,
                          sizeof(sl->fault_msg));
 
@@ -542,6 +578,10 @@ static int sse_event(void *ctx, const char *data, size_t len)
         sl->fault = reply_error_kind(rc);
         return 1;
     }
+    if (sl->r->o->abort_loops && sl->reply.finish[0] == '\0' &&
+        (sl->reply.content.len > clen || sl->reply.reasoning.len > rlen) &&
+        watch_loop(sl, clen, rlen))
+        return 1;
     /* progress is counted in tokens: comments, empty events and a
      * byte-at-a-time trickle do not keep a request alive */
     if (sl->reply.progress != sl->progress_seen) {
@@ -657,7 +697,10 @@ static void outcome(struct slot *sl, const char *err, struct rung_event *ev,
     ev->type = EV_REFUSED;
     ev->text = error;
     error[0] = '\0';
-    if (sl->fault != NULL) {
+    if (sl->looped) {
+        /* closed by us, as a loop: what arrived is the answer */
+        ev->type = EV_ANSWER;
+    } else if (sl->fault != NULL) {
         /* the server is alive and said something we cannot take */
         ev->kind = sl->fault;
         ev->text = sl->fault_msg;
@@ -750,6 +793,8 @@ static int ask(struct runner *r, size_t q)
     sse_release(&sl->sse);
     sse_init(&sl->sse, REPLY_CAP, sse_event, sl);
     sl->progress_seen = 0;
+    sl->looped = LOOP_NONE;
+    loopwatch_reset(&sl->lw);
     sl->started_ms = sl->last_token_ms = uv_now(&r->loop);
     if (r->first_ask_ms == 0)
         r->first_ask_ms = sl->started_ms;
@@ -1246,6 +1291,7 @@ static void runner_free(struct runner *r)
         reply_release(&r->slots[i].reply);
         sse_release(&r->slots[i].sse);
         buf_release(&r->slots[i].errbody);
+        loopwatch_release(&r->slots[i].lw);
     }
     launch_free(r->env);
     if (r->handles) {
@@ -1281,6 +1327,7 @@ int runner_run(const struct run_opts *o)
         reply_init(&sl->reply, REPLY_CAP);
         sse_init(&sl->sse, REPLY_CAP, sse_event, sl);
         buf_init(&sl->errbody, ERRBODY_CAP);
+        loopwatch_init(&sl->lw);
     }
     if ((code = open_rung(r, msg, sizeof(msg))) != 0) {
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);

@@ -46,8 +46,10 @@ struct run_opts {
                                {port} {ngl} {ctx} {seed}; NULL: ours */
     json_t *env_template;   /* extra server environment, with {gpu} */
     int quiet;
-    long parallel; /* requests in flight at once: 1, or the server's slots
-                      under batching (docs/run.md, "Batching") */
+    int abort_loops; /* close a reply that loops (loopwatch.h) and write
+                        what arrived, finish_reason "loop" */
+    long parallel;   /* requests in flight at once: 1, or the server's slots
+                        under batching (docs/run.md, "Batching") */
 };
 
 /*

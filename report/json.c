@@ -70,6 +70,12 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
     json_object_set_new(o, "pct_reference_bytes", real4_or_null(x->pct_bytes));
     json_object_set_new(o, "x_reference_speed", real4_or_null(x->speed_x));
     json_object_set_new(o, "censored", json_integer((json_int_t)x->censored));
+    json_object_set_new(o, "aborted", json_integer((json_int_t)x->aborted));
+    json_object_set_new(o, "tokens_saved",
+                        json_integer((json_int_t)x->tokens_saved));
+    json_object_set_new(o, "seconds_saved",
+                        x->seconds_saved < 0 ? json_null()
+                                             : json_real(x->seconds_saved));
     json_object_set_new(o, "constrained_checked",
                         json_integer((json_int_t)x->checked));
     json_object_set_new(o, "constrained_violated",

@@ -240,12 +240,59 @@ static void constraint_table(FILE *f, const struct grader_ladder *rep)
     fprintf(f, "\n");
 }
 
+/* The repeat line of rung name, or NULL. */
+static const struct grader_repeat_line *
+repeat_of(const struct grader_ladder *rep, const char *name)
+{
+    for (size_t i = 0; i < rep->nrepeats; i++)
+        if (strcmp(rep->repeats[i].a->name, name) == 0)
+            return &rep->repeats[i];
+    return NULL;
+}
+
+/* abort_loops: the answers cut short as loops, what they saved, and what
+ * a repeat says of their grades. Only when some were. */
+static void loops_table(FILE *f, const struct grader_ladder *rep)
+{
+    size_t i, n = rep->chain.nrungs + rep->nsides, aborted = 0;
+
+    for (i = 0; i < n; i++)
+        aborted += grader_ladder_point(rep, i)->aborted;
+    if (aborted == 0)
+        return;
+    fprintf(f, "## Loops cut short\n\n"
+               "These rows were written with `abort_loops` on: a reply was "
+               "closed as soon as it looped (a line five times, or a span of "
+               "tokens repeating), and graded from what had arrived "
+               "(`finish_reason` \"loop\"). Tokens saved: the cap less "
+               "the tokens received, at most; seconds at the rung's median "
+               "decode speed. A repeat of the rung with abort off "
+               "(`graveyard repeat`) says whether any grade changed.\n\n"
+               "| Rung | Cut short | Tokens saved | Seconds saved | Grades "
+               "differing in the repeat |\n"
+               "|---|---:|---:|---:|---:|\n");
+    for (i = 0; i < n; i++) {
+        const struct grader_figures *x = grader_ladder_point(rep, i);
+        const struct grader_repeat_line *r =
+            repeat_of(rep, x->line->rung->name);
+        char tok[FMT_SIZE], sec[FMT_SIZE], diff[FMT_SIZE];
+        snprintf(diff, sizeof(diff), "%s", FMT_DASH);
+        if (r != NULL)
+            snprintf(diff, sizeof(diff), "%zu of %zu", r->mismatched_right,
+                     r->n);
+        fprintf(f, "| %s | %zu | %s | %s | %s |\n", x->line->rung->name,
+                x->aborted, fmt_count(tok, (long long)x->tokens_saved),
+                fmt_1(sec, x->seconds_saved), diff);
+    }
+    fprintf(f, "\n");
+}
+
 /* Each rung's dead + ghosts against the floor, the questions the
  * reference grades differently when it runs again. */
 static void floor_table(FILE *f, const struct grader_ladder *rep)
 {
     const char *ref = rep->chain.lines[0].rung->name;
-    const struct grader_repeat_line *same = NULL;
+    const struct grader_repeat_line *same = repeat_of(rep, ref);
     size_t i, n = rep->chain.nrungs + rep->nsides;
 
     fprintf(f, "## Above the noise?\n\n");
@@ -258,9 +305,6 @@ static void floor_table(FILE *f, const struct grader_ladder *rep)
                 ref, ref, ref);
         return;
     }
-    for (i = 0; i < rep->nrepeats && same == NULL; i++)
-        if (strcmp(rep->repeats[i].a->name, ref) == 0)
-            same = &rep->repeats[i];
     fprintf(f,
             "Noise floor: %s, run a second time, grades %ld question%s "
             "differently (`repeat/`)",
@@ -527,6 +571,7 @@ int render_report_md(FILE *f, const struct rundir_run *run,
     ladder_table(f, rep);
     canary_section(f, run);
     constraint_table(f, rep);
+    loops_table(f, rep);
     floor_table(f, rep);
     which_one(f, rep);
     f16_note(f, run, rep);

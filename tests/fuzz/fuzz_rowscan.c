@@ -34,6 +34,7 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
     w->tokens = -1;
     w->tps = -1;
     w->violations = -1;
+    w->saved = -1;
     if (!json_is_object(o))
         return -1;
     v = json_object_get(o, "id");
@@ -101,6 +102,12 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
             return -1;
         w->violations = json_integer_value(v);
     }
+    v = json_object_get(o, "tokens_saved");
+    if (v && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return -1;
+        w->saved = json_integer_value(v);
+    }
     v = json_object_get(o, "decode_tps");
     if (v && !json_is_null(v)) {
         if (!json_is_number(v) || json_number_value(v) < 0)
@@ -154,8 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     typed = from_tree(o, &theirs, ref, sizeof(ref));
     if (rc != 0) {
         if (json_is_object(o) && typed == 0 && !allowed_reject(msg)) {
-            fprintf(stderr, "scanner refused a row jansson takes: %s\n",
-                    msg);
+            fprintf(stderr, "scanner refused a row jansson takes: %s\n", msg);
             abort();
         }
         json_decref(o);
@@ -176,10 +182,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ours.has_error != theirs.has_error ||
         !same_bytes(ours.error, ours.error_len, theirs.error,
                     theirs.error_len) ||
-        ours.truncated != theirs.truncated ||
-        ours.tokens != theirs.tokens || ours.violations != theirs.violations ||
-        !(ours.tps == theirs.tps ||
-          (isnan(ours.tps) && isnan(theirs.tps))))
+        ours.truncated != theirs.truncated || ours.tokens != theirs.tokens ||
+        ours.violations != theirs.violations || ours.saved != theirs.saved ||
+        !(ours.tps == theirs.tps || (isnan(ours.tps) && isnan(theirs.tps))))
         abort();
     if ((ours.ref == NULL) != (theirs.ref == NULL))
         abort();
