@@ -284,6 +284,8 @@ bench: $(GRAVEYARD) $(FAKE)
 	$(PYTHON) tests/bench/run_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE) --questions $(RUN_BENCH_QUESTIONS)
 	sh tests/bench/hash_bench.sh $(GRAVEYARD)
+	$(PYTHON) tests/bench/abort_bench.py --graveyard $(GRAVEYARD) \
+	    --fake $(FAKE)
 	$(PYTHON) tests/bench/sched_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE)
 	$(PYTHON) tests/bench/report_bench.py --graveyard $(GRAVEYARD)

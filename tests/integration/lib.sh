@@ -33,6 +33,16 @@ model drift '"default": {"content": "Answer: 0"},
              {"match": "pears", "content": "Answer: 9"},
              {"match": "plums", "content": "Answer: 61"}]'
 model batch '"token_ms": 20, "default": {"content": "Answer: 5", "batched": "Answer: 6"}'
+# replies that loop (a line, a span without line ends, in the thinking
+# block) and one that does not, 5 ms a token: 5 s a reply at the cap
+model loops "\"token_ms\": 5, \"default\": {\"content\": \"Let me see.\\nAnswer: 5\"},
+ \"replies\": [{\"match\": \"apples\", \"content\": \"Count.\\n$(printf 'We add the apples again.\\n%.0s' $(seq 200))\"},
+             {\"match\": \"pears\", \"content\": \"Hmm $(printf 'and so on %.0s' $(seq 300))\"},
+             {\"match\": \"plums\", \"reasoning\": \"$(printf '6 bags.\\n%.0s' $(seq 600))\", \"content\": \"Answer: 60\"}]"
+# the same, but the thinking loop ends before the cap and the answer is
+# right: what abort_loops cannot know, and a repeat shows
+model leaves "\"token_ms\": 1, \"default\": {\"content\": \"Let me see.\\nAnswer: 5\"},
+ \"replies\": [{\"match\": \"plums\", \"reasoning\": \"$(printf '6 bags.\\n%.0s' $(seq 300))\", \"content\": \"Answer: 60\"}]"
 model slow '"token_ms": 60, "default": {"content": "Working it out slowly.\nAnswer: 5"}'
 model faults '"default": {"content": "Answer: 5"},
  "replies": [{"match": "apples", "content": "xxxxxxxxxxxxxxxxxxxxxxxxxxxx", "fault": "exit"},

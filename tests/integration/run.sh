@@ -438,6 +438,57 @@ case_batching() {
     no_servers_within 5 || fail "a server was left behind"
 }
 
+# abort_loops: the three looping replies are closed as they loop, their
+# rows say so, and they grade as the full replies do; a SIGKILL while one
+# is being cut resumes to the rows of an uninterrupted run, with no server
+# left behind.
+case_abort_loops() {
+    local d=$work/al pid left k
+    $GT run R1 "$work/loops.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet --abort-loops >/dev/null || fail "abort: exit $?"
+    $GT run R1 "$work/loops.gguf" "$work/q.jsonl" "$work/alfull" --llama "$FAKE" --quiet >/dev/null || fail "full: exit $?"
+    for k in apples pears plums; do
+        [ "$(field "$d/rows/R1.jsonl" $k finish_reason)" = '"loop"' ] || fail "$k was not cut"
+        [ "$(field "$d/rows/R1.jsonl" $k truncated)" = true ] || fail "$k: not truncated"
+    done
+    [ "$(field "$d/rows/R1.jsonl" pears aborted)" = '"tokens"' ] && [ "$(field "$d/rows/R1.jsonl" apples aborted)" = '"lines"' ] || fail "aborted kinds"
+    [ "$(field "$d/rows/R1.jsonl" figs finish_reason)" = '"stop"' ] || fail "figs was cut"
+    [ "$(field "$d/rows/R1.jsonl" apples tokens_saved)" -gt 900 ] || fail "apples saved $(field "$d/rows/R1.jsonl" apples tokens_saved)"
+    grep -q '"abort_loops": true' "$d/manifest.json" || fail "the manifest does not say abort_loops"
+    $G repeat "$d" "$work/alfull" R1 >"$work/out" || fail "repeat: exit $?"
+    grep -q '"mismatched_extracted": 0, "mismatched_text": 3, "mismatched_right": 0' "$work/out" || fail "grades changed: $(cat "$work/out")"
+    mkdir -p "$d/repeat/rows" && cp "$work/alfull/rows/R1.jsonl" "$d/repeat/rows/"
+    $G report "$d" --rungs R1 --no-html >/dev/null || fail "report: exit $?"
+    grep -q '^| R1 | 3 | [0-9,]* | [0-9.]* | 0 of 4 |$' "$d/REPORT.md" || fail "REPORT.md: $(grep -A6 'Loops cut' "$d/REPORT.md")"
+    # a thinking loop that ends before the cap, and a right answer after
+    # it: cut, it is wrong; the repeat with abort off says so
+    $GT run R1 "$work/leaves.gguf" "$work/q.jsonl" "$work/lv" --llama "$FAKE" --quiet --abort-loops >/dev/null || fail "leaves: exit $?"
+    $GT run R1 "$work/leaves.gguf" "$work/q.jsonl" "$work/lv/repeat" --llama "$FAKE" --quiet >/dev/null || fail "leaves, full: exit $?"
+    $G report "$work/lv" --rungs R1 --no-html >/dev/null || fail "leaves report: exit $?"
+    grep -q '^| R1 | 1 | [0-9,]* | [0-9.]* | 1 of 4 |$' "$work/lv/REPORT.md" || fail "a loop that ended: $(grep -A6 'Loops cut' "$work/lv/REPORT.md")"
+    # SIGKILL while a loop streams: the resume gives the same rows
+    $G run R1 "$work/loops.gguf" "$work/q.jsonl" "$work/alk" --llama "$FAKE" --quiet --abort-loops >/dev/null 2>&1 &
+    pid=$!
+    wait_for 30 '[ -s "$work/alk/rows/R1.jsonl" ]' || fail "no row within 30 s"
+    left=$(cut -d' ' -f1 "$work/alk/R1.server.pid" 2>/dev/null)
+    kill -KILL $pid; wait $pid 2>/dev/null
+    [ -z "$left" ] || gone_within 10 "$left" || fail "the server outlived the SIGKILL"
+    $GT run R1 "$work/loops.gguf" "$work/q.jsonl" "$work/alk" --llama "$FAKE" --quiet --abort-loops >/dev/null || fail "resume: exit $?"
+    for k in apples pears plums figs; do
+        for f in content reasoning_content finish_reason completion_tokens tokens_saved aborted; do
+            [ "$(field "$work/alk/rows/R1.jsonl" $k $f 2>&1)" = "$(field "$d/rows/R1.jsonl" $k $f 2>&1)" ] || fail "$k.$f differs after the kill"
+        done
+    done
+    cat >"$work/alc.json" <<JSON
+{"name": "alc", "questions": "$work/q.jsonl", "run_dir": "$work/alc",
+ "rungs": [{"name": "R1", "model": "$work/loops.gguf"}],
+ "server": {"binary": "$FAKE"}, "request": {"abort_loops": true}}
+JSON
+    $GT ladder "$work/alc.json" --quiet >/dev/null 2>&1 || fail "ladder with abort_loops: exit $?"
+    [ "$(grep -c '"finish_reason":"loop"' "$work/alc/rows/R1.jsonl")" = 3 ] || fail "the config's abort_loops did not reach the run"
+    refused_config alc 's|"abort_loops": true|"abort_loops": 1|' "'request.abort_loops' must be true or false" "a number"
+    no_servers_within 5 || fail "a server was left behind"
+}
+
 case_ladder_shards() {
     local d=$work/ls p1 p2 f
     ladder_config ls 5 '"0"' slow
@@ -608,7 +659,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary constrained batching ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary constrained batching abort_loops ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi
