@@ -14,7 +14,15 @@
 #include "../util/util.h"
 
 /* EXIT_BUSY: graveyard run found its rung locked by another process. */
-enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_BUSY = 3 };
+/* EXIT_NOMEM: its server could not load the model for GPU memory (the
+ * ladder tries a rung that shared its GPU again later). */
+enum {
+    EXIT_OK = 0,
+    EXIT_FAILED = 1,
+    EXIT_USAGE = 2,
+    EXIT_BUSY = 3,
+    EXIT_NOMEM = 4
+};
 
 #ifndef GRAVEYARD_VERSION
 #define GRAVEYARD_VERSION "0.1.0"

@@ -30,7 +30,10 @@
 #include "commands.h"
 #include "build.h"
 #include "config.h"
+#include "gpu.h"
 #include "hash.h"
+#include "../rundir/beside.h"
+#include "../rundir/meta.h"
 #include "../rundir/run.h"
 #include "../rundir/rundir.h"
 #include "proc.h"
@@ -62,13 +65,20 @@ struct job {
     uv_pipe_t progress; /* the child's GRAVEYARD_PROGRESS_FD */
     int progress_open;
     struct progress_reader reader;
-    struct progress p; /* as the run last said */
-    int gpu;           /* index into gpus while running, -1 none */
-    int pin;           /* --replicate: the only GPU it may run on, or -1 */
-    int again;         /* the reference's second run, into RUNDIR/repeat/ */
-    int canary;        /* the folder's canary: its rungs wait for it to
-                          pass (cmd_canary.c) */
-    char name[80];     /* for people: the rung, "BF16 again" */
+    struct progress p;  /* as the run last said */
+    int gpu;            /* index into gpus while running, -1 none */
+    int pin;            /* --replicate: the only GPU it may run on, or -1 */
+    int again;          /* the reference's second run, into RUNDIR/repeat/ */
+    int canary;         /* the folder's canary: its rungs wait for it to
+                           pass (cmd_canary.c) */
+    int beside;         /* rungs already on its GPU when it started */
+    int beside_max;     /* after its server did not fit beside others: it
+                           starts only beside fewer (-1: any) */
+    long long need_mib; /* GPU memory its rung took when it last ran
+                           (a .done's loaded - before), -1 unknown */
+    long rows_here;     /* 1 once this run wrote a row: its model is
+                           loaded */
+    char name[80];      /* for people: the rung, "BF16 again" */
     char run_dir[4200];
 };
 
@@ -77,8 +87,9 @@ struct ladder {
     uv_loop_t loop;
     struct job *jobs; /* rungs, or rungs x GPUs with --replicate */
     size_t njobs;
-    int gpu_busy[CONFIG_MAX_GPUS];
+    int gpu_busy[CONFIG_MAX_GPUS]; /* rungs running on each GPU */
     size_t ngpus;
+    int per_gpu; /* rungs_per_gpu: at most this many at once on one GPU */
     const char *self;
     const char *cfg_path; /* the config, as given */
     char cfg_sha256[65];  /* its sha256 when the ladder started */
@@ -97,7 +108,7 @@ static const char ladder_help[] =
     "usage: graveyard ladder CONFIG [--llama PATH] [--gpus 0,1,...]\n"
     "                        [--only RUNG]... [--run-dir DIR]\n"
     "                        [--shard I/N] [--replicate]\n"
-    "                        [--repeat-reference] [--quiet]\n"
+    "                        [--repeat-reference] [--per-gpu K] [--quiet]\n"
     "\n"
     "Run every rung of the ladder in CONFIG (docs/config.md), each with\n"
     "'graveyard run' on its own llama-server, skipping finished rungs and\n"
@@ -121,6 +132,11 @@ static const char ladder_help[] =
     "                 run the reference a second time, into RUNDIR/repeat/\n"
     "                 (config: \"repeat_reference\": true): the report's\n"
     "                 noise floor, the answers it changes on its own\n"
+    "  --per-gpu K    up to K rungs at once on one GPU, each on its own\n"
+    "                 one-slot server, so every answer is as when alone\n"
+    "                 (config: \"rungs_per_gpu\"); beside others, a rung\n"
+    "                 starts only when the GPU has the memory it took when\n"
+    "                 it last ran, and one that does not fit waits\n"
     "  --quiet        no progress lines\n"
     "\n"
     "The config is checked whole before anything starts. A model file\n"
@@ -162,7 +178,8 @@ static void describe(const struct ladder *l, const struct job *j, char *out,
     char gpu[64] = "";
 
     if (j->gpu >= 0)
-        snprintf(gpu, sizeof(gpu), " GPU %s", l->c.gpus[j->gpu]);
+        snprintf(gpu, sizeof(gpu), " GPU %s%s", l->c.gpus[j->gpu],
+                 l->gpu_busy[j->gpu] > 1 ? " (shared)" : "");
     if (p->total == 0) {
         snprintf(out, size, "%-10s%s  starting", j->name, gpu);
         return;
@@ -218,7 +235,15 @@ static void progress_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         }
         return;
     }
+    long before = j->rows_here;
+
     progress_take(&j->reader, buf->base, (size_t)n, &j->p);
+    if (j->p.done > 0 && j->rows_here == 0)
+        j->rows_here = 1;
+    /* its model is loaded now (it answered): a rung waiting to share its
+     * GPU can be weighed against the memory nvidia-smi sees */
+    if (before == 0 && j->rows_here && j->gpu >= 0 && j->l->per_gpu > 1)
+        schedule(j->l);
 }
 
 static void exit_cb(void *ctx, long long status, int sig)
@@ -227,9 +252,14 @@ static void exit_cb(void *ctx, long long status, int sig)
     struct ladder *l = j->l;
 
     if (j->gpu >= 0)
-        l->gpu_busy[j->gpu] = 0;
+        l->gpu_busy[j->gpu]--;
+    /* the others on its GPU when it failed to load, as many as there */
+    if (j->gpu >= 0 && l->gpu_busy[j->gpu] > j->beside)
+        j->beside = l->gpu_busy[j->gpu];
     if (status == EXIT_OK && sig == 0)
         j->state = J_DONE;
+    else if (status == EXIT_NOMEM && sig == 0 && j->beside > 0)
+        j->state = J_PENDING; /* it did not fit beside the others */
     else if (status == EXIT_BUSY && sig == 0)
         j->state = J_BUSY;
     else if (status == EXIT_USAGE && sig == 0)
@@ -244,7 +274,13 @@ static void exit_cb(void *ctx, long long status, int sig)
     }
     proc_free(j->proc);
     j->proc = NULL;
-    if (j->canary)
+    if (j->state == J_PENDING) {
+        j->beside_max = j->beside - 1;
+        note(l,
+             "%s did not fit on GPU %s beside %d other rung(s); it waits "
+             "for room",
+             j->name, l->c.gpus[j->gpu], j->beside);
+    } else if (j->canary)
         note(l, "%s %s", j->name,
              j->state == J_DONE ? "passed: the night starts"
              : j->state == J_BAD
@@ -263,6 +299,34 @@ static void exit_cb(void *ctx, long long status, int sig)
              : j->state == J_BAD  ? "refused its input (its error is above)"
                                   : "failed (its error is above)");
     schedule(l);
+}
+
+/* A rung started on a GPU other rungs are running on: said, and kept in
+ * RUNDIR/beside.jsonl for the report (rundir/beside.h). */
+static void beside_note(struct ladder *l, const struct job *j)
+{
+    const char *names[CONFIG_MAX_RUNGS];
+    struct buf list = {0};
+    char msg[512];
+    size_t i, n = 0;
+
+    buf_append(&list, "", 0);
+    for (i = 0; i < l->njobs; i++) {
+        const struct job *o = &l->jobs[i];
+        if (o == j || o->state != J_RUNNING || o->gpu != j->gpu ||
+            n == CONFIG_MAX_RUNGS)
+            continue;
+        names[n++] = o->name;
+        buf_puts(&list, n > 1 ? ", " : "");
+        buf_puts(&list, o->name);
+    }
+    note(l, "%s started on GPU %s beside %s", j->name, l->c.gpus[j->gpu],
+         list.p);
+    if (!j->canary && !j->again &&
+        rundir_beside_append(j->run_dir, j->rung->name, l->c.gpus[j->gpu],
+                             names, n, msg, sizeof(msg)) != 0)
+        note(l, "%s", msg);
+    buf_release(&list);
 }
 
 /* Start `graveyard run` for job j on GPU g (-1: none): the config itself,
@@ -301,6 +365,7 @@ static int start(struct ladder *l, struct job *j, int g)
     argv[n] = NULL;
     memset(&j->p, 0, sizeof(j->p));
     memset(&j->reader, 0, sizeof(j->reader));
+    j->rows_here = 0;
     if (pipe2(fd, O_CLOEXEC) != 0) {
         fprintf(stderr, "graveyard ladder: cannot make a pipe: %s\n",
                 strerror(errno));
@@ -332,13 +397,37 @@ static int start(struct ladder *l, struct job *j, int g)
     }
     j->state = J_RUNNING;
     j->gpu = g;
+    j->beside = g >= 0 ? l->gpu_busy[g] : 0;
     if (g >= 0)
-        l->gpu_busy[g] = 1;
-    if (g >= 0)
+        l->gpu_busy[g]++;
+    if (j->beside > 0)
+        beside_note(l, j);
+    else if (g >= 0)
         note(l, "%s started on GPU %s", j->name, c->gpus[g]);
     else
         note(l, "%s started", j->name);
     return 0;
+}
+
+/* Whether job j may start on GPU g: fewer than rungs_per_gpu there (and
+ * fewer than it failed to fit beside), and, beside others, the memory it
+ * needed when it last ran free there now (gpumem.h; unknown: yes). */
+static int room(struct ladder *l, const struct job *j, size_t g)
+{
+    int n = l->gpu_busy[g];
+
+    if (n >= l->per_gpu || (j->beside_max >= 0 && n > j->beside_max))
+        return 0;
+    if (n == 0)
+        return 1;
+    /* beside others only once each has its model loaded (a row written):
+     * until then nvidia-smi's free memory says nothing of what they take,
+     * and two models loading at once is the likeliest way not to fit */
+    for (size_t i = 0; i < l->njobs; i++)
+        if (l->jobs[i].state == J_RUNNING && l->jobs[i].gpu == (int)g &&
+            !l->jobs[i].rows_here)
+            return 0;
+    return gpu_fits(l->c.gpus[g], j->need_mib);
 }
 
 /* The canary job j's rungs wait for, or NULL. */
@@ -355,7 +444,7 @@ static const struct job *gate_of(const struct ladder *l, const struct job *j)
  * rungs pending, so the loop ends with them unstarted). */
 static void schedule(struct ladder *l)
 {
-    size_t k, g;
+    size_t k, g, best;
 
     if (l->stopping)
         return;
@@ -375,15 +464,17 @@ static void schedule(struct ladder *l)
             continue;
         }
         if (j->pin >= 0) { /* --replicate: its own GPU or nothing */
-            if (!l->gpu_busy[j->pin])
+            if (room(l, j, (size_t)j->pin))
                 start(l, j, j->pin);
             continue;
         }
-        for (g = 0; g < l->ngpus && l->gpu_busy[g]; g++)
-            ;
-        if (g == l->ngpus)
-            return;
-        start(l, j, (int)g);
+        /* the GPU with the fewest rungs that has room */
+        for (g = 0, best = l->ngpus; g < l->ngpus; g++)
+            if (room(l, j, g) &&
+                (best == l->ngpus || l->gpu_busy[g] < l->gpu_busy[best]))
+                best = g;
+        if (best < l->ngpus)
+            start(l, j, (int)best);
     }
 }
 
@@ -661,6 +752,28 @@ static char self_path[4096];
 /* The jobs: each rung once (or once per GPU with --replicate), those of
  * another shard or left out by --only marked J_OTHER. 0 or the exit
  * status. */
+/* The GPU memory rung took when it last ran: its .done in the run folder
+ * or in a GPU's folder of it (--replicate), loaded less before; -1 when
+ * none says. */
+static long long need_of(const struct ladder *l, const char *rung)
+{
+    struct grader_meta m;
+    char dir[4200], msg[512];
+
+    for (size_t g = 0; g <= l->c.ngpus; g++) {
+        if (g == 0)
+            snprintf(dir, sizeof(dir), "%s", l->c.run_dir);
+        else if (rundir_gpu_dir(dir, sizeof(dir), l->c.run_dir,
+                                l->c.gpus[g - 1]) != 0)
+            continue;
+        if (rundir_meta_read(dir, rung, &m, msg, sizeof(msg)) == 0 &&
+            m.gpu_mib_loaded >= 0 && m.gpu_mib_before >= 0 &&
+            m.gpu_mib_loaded > m.gpu_mib_before)
+            return m.gpu_mib_loaded - m.gpu_mib_before;
+    }
+    return -1;
+}
+
 /* One job: rung, pinned to GPU g (--replicate) or not (-1), again for
  * the reference's second run. Shards split the jobs in the order made. */
 static void plan_job(struct ladder *l, const struct config_rung *rung, int g,
@@ -676,6 +789,8 @@ static void plan_job(struct ladder *l, const struct config_rung *rung, int g,
     j->gpu = -1;
     j->pin = g;
     j->again = again;
+    j->beside_max = -1;
+    j->need_mib = need_of(l, rung->name);
     snprintf(j->name, sizeof(j->name), "%s%s", rung->name,
              again ? " again" : "");
     if (g >= 0)
@@ -720,6 +835,8 @@ static void plan_canary(struct ladder *l, int g)
     j->gpu = -1;
     j->pin = g;
     j->canary = 1;
+    j->beside_max = -1;
+    j->need_mib = need_of(l, j->rung->name);
     j->state = J_PENDING;
     snprintf(j->name, sizeof(j->name), "canary (%s)", j->rung->name);
     if (g >= 0)
@@ -963,7 +1080,8 @@ static void ladder_free(struct ladder *l)
 int cmd_ladder(int argc, char **argv)
 {
     const char *pos[1], *llama = NULL, *gpus = NULL, *run_dir = NULL,
-                        *shard = NULL, *only[CONFIG_MAX_RUNGS];
+                        *shard = NULL, *only[CONFIG_MAX_RUNGS],
+                        *per_gpu = NULL;
     size_t npos, nonly = 0;
     int quiet = 0, help = 0, rc, replicate = 0, repeat_ref = 0;
     const struct cli_flag flags[] = {
@@ -975,6 +1093,7 @@ int cmd_ladder(int argc, char **argv)
         {"--quiet", NULL, &quiet, NULL, NULL, 0},
         {"--replicate", NULL, &replicate, NULL, NULL, 0},
         {"--repeat-reference", NULL, &repeat_ref, NULL, NULL, 0},
+        {"--per-gpu", &per_gpu, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct config_over over = {NULL, NULL, NULL};
     struct ladder *l;
@@ -1021,6 +1140,20 @@ int cmd_ladder(int argc, char **argv)
     l->c.repeat_reference |= repeat_ref || l->c.batching;
     l->quiet = quiet;
     l->tty = isatty(2);
+    l->per_gpu = (int)l->c.rungs_per_gpu;
+    if (per_gpu != NULL) {
+        char *end;
+        long k = strtol(per_gpu, &end, 10);
+        if (*end != '\0' || end == per_gpu || k < 1 ||
+            k > CONFIG_MAX_PER_GPU) {
+            cli_error("ladder", "--per-gpu wants 1 to %d, not '%s'",
+                      CONFIG_MAX_PER_GPU, per_gpu);
+            config_release(&l->c);
+            free(l);
+            return EXIT_USAGE;
+        }
+        l->per_gpu = (int)k;
+    }
     if ((rc = plan_jobs(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||
         (rc = build_first(l)) != 0 || (rc = check_files(l, pos[0])) != 0 ||
         (rc = check_build(l, pos[0], version, sizeof(version))) != 0)

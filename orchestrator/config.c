@@ -666,11 +666,11 @@ static int load_top(struct ctx *x, const struct config_over *over,
                     json_t *root, struct config *c)
 {
     static const char *const top[] = {
-        "name",     "questions",  "run_dir", "reference",
-        "rungs",    "side_rungs", "server",  "request",
-        "thinking", "gpus",       "ngl",     "ctx",
-        "limit",    "prompt",     "build",   "repeat_reference",
-        "canary",   "batching",   NULL};
+        "name",     "questions",  "run_dir",       "reference",
+        "rungs",    "side_rungs", "server",        "request",
+        "thinking", "gpus",       "ngl",           "ctx",
+        "limit",    "prompt",     "build",         "repeat_reference",
+        "canary",   "batching",   "rungs_per_gpu", NULL};
 
     if (known_keys(x, root, "", top) ||
         str(x, root, "name", "", 1, &c->name) ||
@@ -875,6 +875,10 @@ static int load_canary(struct ctx *x, json_t *root, struct config *c)
         return -1;
     }
     c->batching = json_is_true(v);
+    c->rungs_per_gpu = 1;
+    if (integer(x, root, "rungs_per_gpu", "", 1, CONFIG_MAX_PER_GPU,
+                &c->rungs_per_gpu))
+        return -1;
     c->canary_questions = 20;
     c->canary_max_changed = 2;
     v = json_object_get(root, "canary");

@@ -67,6 +67,7 @@ struct config {
     long canary_questions;       /* its first N (default 20) */
     long canary_max_changed;     /* answers that may change (default 2) */
     int abort_loops;             /* request.abort_loops (loopwatch.h) */
+    long rungs_per_gpu;          /* rungs at once on one GPU (default 1) */
     int batching;                /* several requests in flight on a server
                                     of several slots: on purpose only */
     long max_tokens, ctx, limit; /* 0: not given (run_opts_defaults) */
@@ -126,6 +127,9 @@ int config_check_env_template(json_t *o, const char *where, char *msg,
 /* A GPU id (a CUDA_VISIBLE_DEVICES value, and a folder name under
  * --replicate): 1 to 128 of [A-Za-z0-9._:,-], not starting with '.'. */
 int config_gpu_ok(const char *id);
+
+/* Rungs graveyard runs at once on one GPU (rungs_per_gpu). */
+#define CONFIG_MAX_PER_GPU 8
 
 /* Server slots graveyard can keep busy at once under batching. */
 #define CONFIG_MAX_SLOTS 16

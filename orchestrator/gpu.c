@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "../rundir/files.h"
+#include "spawn.h"
 
 void gpu_query_argv(const char *gpu, int with_name, const char **argv)
 {
@@ -61,6 +62,49 @@ int gpu_parse(const char *out, long *mib, char *name, size_t size)
         return -1;
     *mib = total;
     return 0;
+}
+
+int gpu_fits(const char *gpu, long long need_mib)
+{
+    const char *argv[] = {"nvidia-smi",
+                          "--query-gpu=memory.free",
+                          "--format=csv,noheader,nounits",
+                          "-i",
+                          gpu,
+                          NULL};
+    char out[256];
+    long free_mib;
+    long long margin = need_mib / 10 > 512 ? need_mib / 10 : 512;
+
+    if (need_mib < 0 ||
+        spawn_capture(argv, 0, GPU_FREE_MS, out, sizeof(out)) != 0 ||
+        gpu_parse(out, &free_mib, NULL, 0) != 0 || free_mib < 0)
+        return 1;
+    return (long long)free_mib >= need_mib + margin;
+}
+
+int gpu_log_oom(const char *log_path)
+{
+    char msg[256], line[1024];
+    int fd = files_open(log_path, O_RDONLY, 0, msg, sizeof(msg));
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    int oom = 0;
+
+    if (f == NULL) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strstr(line, "[graveyard: server start") != NULL)
+            oom = 0; /* only the last start counts */
+        else if (strstr(line, "out of memory") != NULL ||
+                 strstr(line, "unable to allocate") != NULL ||
+                 strstr(line, "failed to allocate") != NULL)
+            oom = 1;
+    }
+    fclose(f);
+    return oom;
 }
 
 void gpu_load_lines(const char *log_path, json_t *out)

@@ -34,4 +34,25 @@ int gpu_parse(const char *out, long *mib, char *name, size_t size);
  */
 void gpu_load_lines(const char *log_path, json_t *out);
 
+/*
+ * Whether the server's log, since its last start ("[graveyard: server
+ * start"), says the model did not fit: CUDA's "out of memory", or
+ * llama.cpp's "unable to allocate <buffer>" / "failed to allocate". A rung
+ * that shares its GPU (rungs_per_gpu) is then tried again later, not
+ * failed.
+ */
+int gpu_log_oom(const char *log_path);
+
+/* How long the ladder waits for nvidia-smi's free memory: it asks on its
+ * loop, so briefly; a slow answer is an unknown one. */
+#define GPU_FREE_MS 5000
+
+/*
+ * Whether need_mib (a rung's GPU memory when it last ran; negative:
+ * unknown) fits in gpu's free memory now (nvidia-smi memory.free), with
+ * a margin of a tenth or 512 MiB, whichever is more. Unknown need or free
+ * memory (no nvidia-smi, a hung one): 1, and rungs_per_gpu alone decides.
+ */
+int gpu_fits(const char *gpu, long long need_mib);
+
 #endif

@@ -313,6 +313,13 @@ static void exited(struct rung *r, const struct rung_event *ev, struct out *o)
             start(r, o);
             return;
         }
+        if (ev->oom) {
+            finish(r, o, RUNG_NOMEM,
+                   "the server could not load the model: out of GPU "
+                   "memory (its last log line: %s)",
+                   r->last);
+            return;
+        }
         finish(r, o, 1,
                "the server exited (status %lld, signal %d) before it was "
                "ready; its last log line: %s",

@@ -28,6 +28,9 @@
 #define RUNG_MAX_STREAK 3   /* questions in a row with a fault: give up */
 #define RUNG_PORT_TRIES 5   /* starts on a port found taken */
 #define RUNG_TEXT       900 /* an action's text */
+#define RUNG_NOMEM                                                            \
+    4 /* the exit status of a server that could not                           \
+         load for memory (cli.h EXIT_NOMEM) */
 
 enum rung_state {
     RS_IDLE,     /* before the first start */
@@ -66,6 +69,7 @@ struct rung_event {
                          line */
     int port_taken;   /* EV_EXITED: it said it could not bind */
     int port;         /* EV_EXITED: the port it was given */
+    int oom;          /* EV_EXITED: its log says the model did not fit */
     long long status; /* EV_EXITED */
     int sig;          /* EV_EXITED */
     int code;         /* EV_STOP, EV_FAIL: the exit status */

@@ -932,6 +932,7 @@ static void server_exit(void *ctx, long long status, int sig)
     ev.text = last;
     ev.port_taken = strstr(last, "bind") != NULL;
     ev.port = r->port;
+    ev.oom = r->rung.state == RS_STARTING && gpu_log_oom(r->log_path);
     feed(r, &ev);
 }
 

@@ -207,6 +207,9 @@ int render_report_json(FILE *f, const struct rundir_run *run,
     json_object_set_new(o, "floor",
                         rep->floor < 0 ? json_null()
                                        : json_integer((json_int_t)rep->floor));
+    json_object_set_new(o, "shared_gpus",
+                        run->beside ? json_deep_copy(run->beside)
+                                    : json_array());
     json_object_set_new(
         o, "canary", run->canary ? json_deep_copy(run->canary) : json_null());
     return put(f, o);

@@ -28,6 +28,34 @@ static void rung_list(FILE *f, const struct grader_bury *b, uint64_t set)
 }
 
 /* The settings block: what the rows were made with, stated once. */
+/* Rungs that ran beside others on one GPU (rungs_per_gpu, beside.jsonl):
+ * each on its own one-slot server, so its answers are as when alone. */
+static void shared_row(FILE *f, const struct rundir_run *run)
+{
+    char cell[FMT_SIZE * 2];
+    const json_t *line, *name;
+    size_t i, k;
+
+    if (run->beside == NULL || json_array_size(run->beside) == 0)
+        return;
+    fprintf(f, "| Shared GPUs | ");
+    json_array_foreach(run->beside, i, line)
+    {
+        fmt_text(cell, sizeof(cell),
+                 json_string_value(json_object_get(line, "rung")));
+        fprintf(f, "%s%s beside", i ? "; " : "", cell);
+        json_array_foreach(json_object_get(line, "beside"), k, name)
+        {
+            fmt_text(cell, sizeof(cell), json_string_value(name));
+            fprintf(f, "%s %s", k ? "," : "", cell);
+        }
+        fmt_text(cell, sizeof(cell),
+                 json_string_value(json_object_get(line, "gpu")));
+        fprintf(f, " (GPU %s)", cell);
+    }
+    fprintf(f, " |\n");
+}
+
 static void settings(FILE *f, const struct rundir_run *run,
                      const struct grader_ladder *rep)
 {
@@ -88,11 +116,13 @@ static void settings(FILE *f, const struct rundir_run *run,
     } else {
         fprintf(f, "not recorded");
     }
-    fprintf(f, " |\n| Token cap | %s |\n| Thinking | %s |\n\n",
+    fprintf(f, " |\n| Token cap | %s |\n| Thinking | %s |\n",
             cap >= 0 ? fmt_count(n1, cap) : "not recorded",
             think < 0 ? "not recorded"
             : think   ? "on"
                       : "off");
+    shared_row(f, run);
+    fprintf(f, "\n");
 }
 
 /* A rung's censored answers and the bound they put on its right ones. */

@@ -2,6 +2,7 @@
  * run.c - a run folder's shape and settings, for the reports.
  */
 #include "run.h"
+#include "beside.h"
 
 #include "outfile.h"
 #include "rundir.h"
@@ -313,6 +314,7 @@ int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
     r->manifest = load(r->dir, RD_MANIFEST, &absent, msg, msgsize);
     if (r->manifest == NULL && !absent)
         return -1;
+    r->beside = rundir_beside_read(r->dir);
     r->canary = load(r->dir, RD_CANARY_JSON, &absent, msg, msgsize);
     if ((r->canary == NULL && !absent) ||
         (r->canary != NULL && canary_check(r, msg, msgsize) != 0))
@@ -348,6 +350,7 @@ void rundir_run_close(struct rundir_run *r)
     free(r->name);
     json_decref(r->manifest);
     json_decref(r->canary);
+    json_decref(r->beside);
     memset(r, 0, sizeof(*r));
 }
 

@@ -26,6 +26,8 @@ struct rundir_run {
     char *side[GRADER_MAX_RUNGS];
     size_t nside;
     json_t *manifest; /* manifest.json, or NULL when there is none */
+    json_t *beside;   /* beside.jsonl: which rungs shared a GPU (an array,
+                         maybe empty; rundir/beside.h) */
     json_t *canary;   /* canary/canary.json (graveyard canary's verdict,
                          checked: rung, rows, questions, max_changed,
                          changed, same_text, changed_ids, passed), or

@@ -33,6 +33,7 @@ static const struct {
     [RD_CANARY_DIR] = {"%s/canary", 0},
     [RD_CANARY_QUESTIONS] = {"%s/canary/questions.jsonl", 0},
     [RD_CANARY_JSON] = {"%s/canary/canary.json", 0},
+    [RD_BESIDE] = {"%s/beside.jsonl", 0},
 };
 
 int rundir_path(char *out, size_t size, const char *rundir,

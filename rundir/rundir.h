@@ -57,6 +57,7 @@ enum rundir_file {
     RD_CANARY_DIR,
     RD_CANARY_QUESTIONS,
     RD_CANARY_JSON,
+    RD_BESIDE,
 };
 
 /*

@@ -46,6 +46,15 @@
  *   "flood"       "flood" bytes of flood_char as content deltas of 4 KiB,
  *                 then the finish (-1: for ever)
  *
+ * A GPU shared by several servers (graveyard ladder's rungs_per_gpu), when
+ * FAKE_GPU_DIR names a folder: each server registers there as
+ * gpu<CUDA_VISIBLE_DEVICES>.<pid> holding its "gpu_mib" (default 1639);
+ * one whose mib would take its GPU past FAKE_GPU_MIB (default 16384)
+ * fails to load as CUDA does ("cudaMalloc failed: out of memory"), and
+ * each token takes token_ms x (1 + FAKE_GPU_SHARE_COST x (servers on the
+ * GPU - 1)) (default 0.35: a small rung leaves most of a big GPU idle, so
+ * two share it at 1.35 times the time each, not twice).
+ *
  * It answers --version like the real one, refuses unknown flags, binds the
  * --host and --port it is given, and logs load lines to stderr.
  * docs/fake-llama-server.md is the user's page for all of this.
@@ -102,6 +111,93 @@ static void sleep_ms(long ms)
 
     while (ms > 0 && nanosleep(&ts, &ts) != 0 && errno == EINTR)
         ;
+}
+
+/* ---- a shared fake GPU (FAKE_GPU_DIR) ---------------------------------- */
+
+static char gpu_entry[4200]; /* our registration, "" when none */
+
+/* The servers registered on our GPU that are alive (us included), and
+ * the MiB they hold into *mib. */
+static int gpu_sharers(long *mib)
+{
+    const char *dir = getenv("FAKE_GPU_DIR");
+    const char *gpu = getenv("CUDA_VISIBLE_DEVICES");
+    char prefix[256], path[4400];
+    struct dirent *e;
+    DIR *d;
+    int n = 0;
+
+    *mib = 0;
+    if (dir == NULL || (d = opendir(dir)) == NULL)
+        return 1;
+    snprintf(prefix, sizeof(prefix), "gpu%s.", gpu ? gpu : "");
+    while ((e = readdir(d)) != NULL) {
+        long pid, m = 0;
+        FILE *f;
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        pid = atol(e->d_name + strlen(prefix));
+        if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+            continue; /* a server gone without unregistering */
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if ((f = fopen(path, "r")) != NULL) {
+            if (fscanf(f, "%ld", &m) != 1)
+                m = 0;
+            fclose(f);
+        }
+        *mib += m;
+        n++;
+    }
+    closedir(d);
+    return n > 0 ? n : 1;
+}
+
+static void gpu_unregister(void)
+{
+    if (gpu_entry[0])
+        unlink(gpu_entry);
+}
+
+/* Load onto the shared GPU, or fail as CUDA does when it is full. */
+static void gpu_register(long mib)
+{
+    const char *dir = getenv("FAKE_GPU_DIR");
+    const char *gpu = getenv("CUDA_VISIBLE_DEVICES");
+    const char *cap = getenv("FAKE_GPU_MIB");
+    long held, total = cap ? atol(cap) : 16384;
+    FILE *f;
+
+    if (dir == NULL)
+        return;
+    gpu_sharers(&held);
+    if (held + mib > total) {
+        fprintf(stderr,
+                "ggml_backend_cuda_buffer_type_alloc_buffer: allocating "
+                "%ld.00 MiB on device 0: cudaMalloc failed: out of memory\n"
+                "llama_model_load: error loading model: unable to allocate "
+                "CUDA0 buffer\n",
+                mib);
+        die("main: exiting due to model loading error");
+    }
+    snprintf(gpu_entry, sizeof(gpu_entry), "%s/gpu%s.%ld", dir, gpu ? gpu : "",
+             (long)getpid());
+    if ((f = fopen(gpu_entry, "w")) != NULL) {
+        fprintf(f, "%ld\n", mib);
+        fclose(f);
+    }
+    atexit(gpu_unregister);
+}
+
+/* A token's time on a GPU shared by n servers. */
+static long shared_ms(long token_ms)
+{
+    const char *c = getenv("FAKE_GPU_SHARE_COST");
+    double cost = c ? atof(c) : 0.35;
+    long mib;
+    int n = gpu_sharers(&mib);
+
+    return (long)((double)token_ms * (1.0 + cost * (n - 1)) + 0.5);
 }
 
 static long mint(const char *key, long def)
@@ -230,7 +326,7 @@ static void build(struct body *b, json_t *req, json_t *rule)
     add_event(b, NULL, "[DONE]");
     b->fault = json_string_value(json_object_get(rule, "fault"));
     b->fault_at = b->n / 2;
-    b->token_ms = mint("token_ms", 0);
+    b->token_ms = shared_ms(mint("token_ms", 0));
     b->trickle_ms =
         json_is_integer(json_object_get(rule, "trickle_ms"))
             ? (long)json_integer_value(json_object_get(rule, "trickle_ms"))
@@ -659,6 +755,7 @@ int main(int argc, char **argv)
     }
     if (json_is_string(json_object_get(model, "fail_start")))
         die("%s", json_string_value(json_object_get(model, "fail_start")));
+    gpu_register(mint("gpu_mib", 1639));
     fprintf(stderr, "load_tensors: offloaded 36/36 layers to GPU\n"
                     "load_tensors:        CUDA0 model buffer size =  "
                     "1639.00 MiB\n");
@@ -703,5 +800,6 @@ int main(int argc, char **argv)
     /* like the real server, go at once: a connection stuck in a "hang"
      * fault would keep MHD_stop_daemon waiting */
     fflush(NULL);
+    gpu_unregister();
     _exit(0);
 }

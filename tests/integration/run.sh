@@ -489,6 +489,61 @@ JSON
     no_servers_within 5 || fail "a server was left behind"
 }
 
+# rungs_per_gpu: rungs share a GPU (the fake models a shared GPU in
+# FAKE_GPU_DIR, docs/fake-llama-server.md), each on its own server, and
+# answer exactly as alone; who ran beside whom is recorded and reported.
+# A rung whose server does not fit beside another waits and runs later;
+# one whose recorded need exceeds the free memory nvidia-smi gives does
+# not start beside. SIGKILL of a shared night resumes to the same rows.
+case_ladder_per_gpu() {
+    local d=$work/pg f k pid
+    model share '"token_ms": 15, "default": {"content": "Working it out.\nAnswer: 5"}'
+    ladder_config pg 4 '"0"' share
+    mkdir -p "$work/gpus"
+    FAKE_GPU_DIR=$work/gpus $GT ladder "$work/pg.json" --run-dir "$work/pg1" --quiet >/dev/null 2>&1 || fail "alone: exit $?"
+    FAKE_GPU_DIR=$work/gpus $GT ladder "$work/pg.json" --per-gpu 2 >/dev/null 2>"$work/err" || fail "shared: exit $? $(tail -3 "$work/err")"
+    grep -q "started on GPU 0 beside R" "$work/err" || fail "no rung ran beside another: $(cat "$work/err")"
+    [ "$(wc -l <"$d/beside.jsonl")" -ge 1 ] || fail "beside.jsonl: $(cat "$d/beside.jsonl" 2>&1)"
+    grep -q '^| Shared GPUs | R[0-9] beside R[0-9]' "$d/REPORT.md" || fail "REPORT.md: $(grep Shared "$d/REPORT.md")"
+    grep -q '"shared_gpus": \[{"rung"' "$d/report.json" || fail "report.json has no shared_gpus"
+    for k in 1 2 3 4; do
+        for f in content finish_reason completion_tokens extracted; do
+            [ "$(field "$d/rows/R$k.jsonl" apples $f)" = "$(field "$work/pg1/rows/R$k.jsonl" apples $f)" ] || fail "R$k.$f differs from the rung run alone"
+        done
+        cmp -s <(cut -d, -f1-8 "$d/rows/R$k.jsonl") <(cut -d, -f1-8 "$work/pg1/rows/R$k.jsonl") || fail "R$k's rows differ from alone"
+    done
+    # a GPU that holds one model: the second does not fit, waits, runs
+    FAKE_GPU_DIR=$work/gpus FAKE_GPU_MIB=3000 $GT ladder "$work/pg.json" --per-gpu 2 --run-dir "$work/pg2" >/dev/null 2>"$work/err" || fail "full GPU: exit $? $(tail -3 "$work/err")"
+    grep -q "did not fit on GPU 0 beside 1 other rung(s); it waits for room" "$work/err" || fail "no wait for room: $(cat "$work/err")"
+    grep -q "finished: R1, R2, R3, R4; failed: none" "$work/err" || fail "not every rung ran: $(tail -2 "$work/err")"
+    # a recorded need larger than nvidia-smi's free memory: not beside
+    mkdir -p "$work/bin" "$work/pg3/gpu0/rows"
+    cat >"$work/bin/nvidia-smi" <<SH
+#!/bin/sh
+# stand-in: free memory of the fake shared GPU, 10000 MiB less what its
+# live servers hold
+held=0
+for f in $work/gpus/gpu0.*; do [ -f "\$f" ] && kill -0 "\${f##*.}" 2>/dev/null && held=\$((held + \$(cat "\$f"))); done
+case "\$*" in *memory.free*) echo \$((10000 - held));; *) echo "\$held";; esac
+SH
+    chmod +x "$work/bin/nvidia-smi"
+    echo '{"rung": "R2", "gpu_mib_loaded": 9000, "gpu_mib_before": 0}' >"$work/pg3/gpu0/rows/R2.done"
+    PATH=$work/bin:$PATH FAKE_GPU_DIR=$work/gpus $GT ladder "$work/pg.json" --per-gpu 2 --run-dir "$work/pg3" >/dev/null 2>"$work/err" || fail "need: exit $? $(tail -3 "$work/err")"
+    ! grep -q "R2 started on GPU 0 beside" "$work/err" || fail "R2 (9,000 MiB) started beside another with 8,361 free"
+    grep -q "started on GPU 0 beside" "$work/err" || fail "nothing shared the GPU: $(cat "$work/err")"
+    # SIGKILL while two share the GPU, then resume: the same rows
+    FAKE_GPU_DIR=$work/gpus $G ladder "$work/pg.json" --per-gpu 2 --run-dir "$work/pg4" --quiet >/dev/null 2>&1 &
+    pid=$!
+    wait_for 30 '[ -s "$work/pg4/beside.jsonl" ]' || fail "nothing shared within 30 s"
+    kill -KILL $pid; wait $pid 2>/dev/null
+    no_servers_within 10 || fail "a server outlived the SIGKILLed ladder"
+    FAKE_GPU_DIR=$work/gpus $GT ladder "$work/pg.json" --per-gpu 2 --run-dir "$work/pg4" --quiet >/dev/null 2>&1 || fail "resume: exit $?"
+    for k in 1 2 3 4; do
+        cmp -s <(cut -d, -f1-8 "$work/pg4/rows/R$k.jsonl" | sort) <(cut -d, -f1-8 "$work/pg1/rows/R$k.jsonl" | sort) || fail "R$k after the kill differs"
+    done
+    refused_config pg 's|"gpus": \["0"\]}|"gpus": ["0"], "rungs_per_gpu": 9}|' "'rungs_per_gpu' must be an integer from 1 to 8" "9 per GPU"
+}
+
 case_ladder_shards() {
     local d=$work/ls p1 p2 f
     ladder_config ls 5 '"0"' slow
@@ -659,7 +714,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary constrained batching abort_loops ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary constrained batching abort_loops ladder_per_gpu ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi
