@@ -286,6 +286,8 @@ bench: $(GRAVEYARD) $(FAKE)
 	sh tests/bench/hash_bench.sh $(GRAVEYARD)
 	$(PYTHON) tests/bench/abort_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE)
+	$(PYTHON) tests/bench/share_bench.py --graveyard $(GRAVEYARD) \
+	    --fake $(FAKE)
 	$(PYTHON) tests/bench/sched_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE)
 	$(PYTHON) tests/bench/report_bench.py --graveyard $(GRAVEYARD)
