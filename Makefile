@@ -7,7 +7,7 @@
 #                             every test under ASan+UBSan (own build folder)
 #   make fuzz                 libFuzzer: extractor, row reader, scanner vs
 #                             jansson, SSE parser, safetensors and GGUF
-#                             table readers
+#                             table readers, regular expressions
 #   make pyre-diff            the regular expressions against Python's re
 #                             on PYRE_CASES random cases (PYRE_SEED)
 #   make bench                1,000,000 rows graded, and a 2,000-question
@@ -278,6 +278,8 @@ fuzz: $(BUILD)/report/assets.c
 	    $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_rowscan \
 	    tests/fuzz/fuzz_rowscan.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
+	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_pyre \
+	    tests/fuzz/fuzz_pyre.c $(GRADER_SRC) -lm
 	clang $(FUZZ_FLAGS) -Iorchestrator -o $(FUZZ_BUILD)/fuzz_sse \
 	    tests/fuzz/fuzz_sse.c orchestrator/sse.c orchestrator/reply.c \
 	    util/util.c $(JANSSON_LIBS)
