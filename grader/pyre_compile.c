@@ -400,6 +400,46 @@ static int compile_seq(struct compiler *C, uint32_t k, unsigned flags)
 
 /* ---- the entry point ---------------------------------------------------- */
 
+/* SubPattern.getwidth()'s lower bound: the fewest characters a match of
+ * the sequence at k takes (lookaheads and anchors none), saturated at
+ * sre's MAXREPEAT - 1. */
+static uint64_t min_width(const struct grader__re_tree *T, uint32_t k)
+{
+    const uint64_t cap = UINT32_MAX - 1;
+    uint64_t lo = 0, w, best;
+    uint32_t alt;
+
+    for (; k != GRADER__RE_NIL; k = T->nodes[k].next) {
+        const struct grader__re_node *n = &T->nodes[k];
+        switch (n->kind) {
+        case GRADER__N_LIT:
+        case GRADER__N_NLIT:
+        case GRADER__N_ANY:
+        case GRADER__N_IN:
+            w = 1;
+            break;
+        case GRADER__N_SUB:
+            w = min_width(T, n->head);
+            break;
+        case GRADER__N_REPEAT:
+            w = min_width(T, n->head) * n->a; /* both below 2^32 */
+            break;
+        case GRADER__N_BRANCH:
+            best = cap;
+            for (alt = n->head; alt != GRADER__RE_NIL;
+                 alt = T->nodes[alt].next)
+                if ((w = min_width(T, T->nodes[alt].head)) < best)
+                    best = w;
+            w = best;
+            break;
+        default:
+            w = 0;
+        }
+        lo = lo + w < cap ? lo + w : cap;
+    }
+    return lo;
+}
+
 static int finish(struct compiler *C, size_t groups, struct grader_re **out)
 {
     struct grader_re *re = grader__calloc(1, sizeof(*re));
@@ -411,6 +451,7 @@ static int finish(struct compiler *C, size_t groups, struct grader_re **out)
     re->sets = C->sets;
     re->nsets = C->ns;
     re->groups = groups;
+    re->minwidth = (uint32_t)min_width(C->T, C->T->root);
     C->code = C->sets = NULL;
     *out = re;
     return 0;

@@ -99,6 +99,9 @@ struct grader_re {
     uint32_t *sets;
     size_t nsets;
     size_t groups;
+    /* the fewest characters a match takes (sre's INFO block): a search
+     * does not start where fewer are left, as sre does not */
+    uint32_t minwidth;
 };
 
 /* pyre_parse.c: the tree of a parsed pattern, for pyre_compile.c. */

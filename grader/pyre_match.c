@@ -911,19 +911,35 @@ static void fill_spans(const struct grader__re_vm *m, long *spans)
     }
 }
 
+/* sre's INFO check: where the last start worth trying is, minwidth - 1
+ * characters before the end; 0 when fewer than minwidth characters are
+ * left after from (then nothing can match, and sre does not try). */
+static int last_start(struct grader__re_vm *m, size_t from, size_t *end)
+{
+    uint32_t lo = m->re->minwidth, i;
+    size_t q = m->n;
+
+    for (i = 0; i + 1 < lo && q > from; i++)
+        q = grader__re_prev(m->s, q);
+    *end = q;
+    if (spend(m, i) != 0)
+        return GRADER_ELIMIT;
+    return lo == 0 || q > from;
+}
+
 int grader__re_search(struct grader__re_vm *m, const unsigned char *s,
                       size_t n, size_t from, int must_advance,
                       unsigned long long *budget, long *spans)
 {
-    size_t p = from, len;
+    size_t p = from, end, len;
     int rc;
 
     m->s = s;
     m->n = n;
     m->budget = budget;
     m->must_advance = must_advance;
-    if (p > n)
-        return 0;
+    if (p > n || (rc = last_start(m, from, &end)) <= 0)
+        return p > n ? 0 : rc;
     rc = attempt(m, p, 1);
     m->must_advance = 0;
     /* anchored at the beginning: no other start can match */
@@ -931,7 +947,7 @@ int grader__re_search(struct grader__re_vm *m, const unsigned char *s,
         (m->code[1] == GRADER__AT_BEGINNING ||
          m->code[1] == GRADER__AT_BEGINNING_STRING))
         return 0;
-    while (rc == 0 && p < n) {
+    while (rc == 0 && p < end) {
         (void)grader__re_decode(s, n, p, &len);
         p += len;
         rc = attempt(m, p, 0);
