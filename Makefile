@@ -7,7 +7,9 @@
 #                             every test under ASan+UBSan (own build folder)
 #   make fuzz                 libFuzzer: extractor, row reader, scanner vs
 #                             jansson, SSE parser, safetensors and GGUF
-#                             table readers
+#                             table readers, regular expressions
+#   make pyre-diff            the regular expressions against Python's re
+#                             on PYRE_CASES random cases (PYRE_SEED)
 #   make bench                1,000,000 rows graded, and a 2,000-question
 #                             rung run, each against plain Python; f16-range
 #                             on 1 GiB of BF16 against numpy; the page's size
@@ -75,9 +77,10 @@ LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
 FAKE       := $(BUILD)/fake-llama-server
 FAKE_TOOLS := $(BUILD)/fake-llama-quantize $(BUILD)/fake-convert-hf
+PYRE_DRIVER := $(BUILD)/pyre_driver
 
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
-        bench deps demo clean lint valgrind install
+        bench deps demo clean lint valgrind install pyre-diff
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -224,9 +227,22 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 	    $(LIBRUNDIR) $(LIBGRADER) $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
-check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) check-grader-deps check-rundir-deps \
-        check-size
+check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
+        check-grader-deps check-rundir-deps check-size
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
+
+# The differential test's driver (tests/pyre): the grader and jansson.
+$(PYRE_DRIVER): tests/pyre/pyre_driver.c $(LIBGRADER)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -Igrader -o $@ $< \
+	    $(LIBGRADER) $(JANSSON_LIBS) -lm
+
+# make check runs 3,000 cases with seed 1 (tests/run-all.sh); this, more.
+PYRE_CASES ?= 200000
+PYRE_SEED  ?= 1
+pyre-diff: $(PYRE_DRIVER)
+	$(PYTHON) tests/pyre/diff.py --driver $(PYRE_DRIVER) \
+	    --cases $(PYRE_CASES) --seed $(PYRE_SEED)
 
 unit: $(UNIT_BIN)
 	@BUILD=$(BUILD) sh tests/run-all.sh --unit-only $(UNIT_BIN)
@@ -262,6 +278,8 @@ fuzz: $(BUILD)/report/assets.c
 	    $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_rowscan \
 	    tests/fuzz/fuzz_rowscan.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
+	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_pyre \
+	    tests/fuzz/fuzz_pyre.c $(GRADER_SRC) -lm
 	clang $(FUZZ_FLAGS) -Iorchestrator -o $(FUZZ_BUILD)/fuzz_sse \
 	    tests/fuzz/fuzz_sse.c orchestrator/sse.c orchestrator/reply.c \
 	    util/util.c $(JANSSON_LIBS)

@@ -22,7 +22,8 @@
     X(REFMISMATCH, "reference answer differs between rungs")                  \
     X(MISSING, "questions missing")                                           \
     X(EXTRA, "questions the reference does not have")                         \
-    X(ARG, "invalid argument")
+    X(ARG, "invalid argument")                                                \
+    X(LIMIT, "pattern took too long")
 
 enum grader_errno {
     GRADER_OK = 0,

@@ -30,5 +30,6 @@
 #include "ladder.h"  /* one run folder's figures */
 #include "compare.h" /* one ladder across runs */
 #include "think.h"   /* thinking off against on */
+#include "pyre.h"    /* regular expressions as Python's re runs them */
 
 #endif

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every test: the unit binaries given as arguments, then the golden
-# case folders against $BUILD/graveyard, graveyard run against the fake
+# case folders against $BUILD/graveyard, the regular expressions against
+# Python's re, graveyard run against the fake
 # llama-server, the hostile nights (kills, floods, hung tools, a full
 # disk, planted links), graveyard build on the fake tools, the Slurm job
 # array, the report's reconstruction, cover and pareto tests, the pages in
@@ -36,6 +37,10 @@ suite() {
 }
 if [ $unit_only -eq 0 ]; then
     suite golden sh tests/golden/run.sh "${BUILD:-build}/graveyard"
+    # the regular expressions against Python's re: 3,000 random cases
+    # (make pyre-diff runs more)
+    suite pyre python3 tests/pyre/diff.py --driver "${BUILD:-build}/pyre_driver" \
+        --cases 3000 --seed 1
     suite integration bash tests/integration/run.sh "${BUILD:-build}"
     suite hostile bash tests/integration/hostile.sh "${BUILD:-build}"
     suite build bash tests/integration/build.sh "${BUILD:-build}"

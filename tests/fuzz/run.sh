@@ -5,7 +5,7 @@
 # Usage: run.sh BUILD_DIR SECONDS
 set -eu
 build=$1 secs=$2
-for f in extract rows rowscan sse safetensors gguf page; do
+for f in extract rows rowscan sse safetensors gguf page pyre; do
     set -- tests/fuzz/regressions/$f/*
     if [ -e "$1" ]; then
         echo "fuzz_$f: replaying $# regression input(s)"
@@ -13,7 +13,7 @@ for f in extract rows rowscan sse safetensors gguf page; do
             tail -40 "$build/fuzz_$f.replay.log"; exit 1; }
     fi
 done
-for f in extract rows rowscan sse safetensors gguf page; do
+for f in extract rows rowscan sse safetensors gguf page pyre; do
     corpus=$build/corpus-$f
     mkdir -p "$corpus"
     # seeds: every golden row, one per file, and a few bare answers
@@ -35,6 +35,13 @@ for f in extract rows rowscan sse safetensors gguf page; do
         >"$corpus/seed-gguf"
     printf 'data: {"choices":[{"delta":{"content":"Answer: 1"}}]}\r\n\r\n: ping\n\ndata: [DONE]\n\n' \
         >"$corpus/seed-sse"
+    # regular expressions: flags byte, pattern, NUL, text (fuzz_pyre.c)
+    printf '\000(-?[$0-9.,]{2,})|(-?[0-9]+)\000Between 3-4 days' \
+        >"$corpus/seed-re-flexible"
+    printf '\000(?s).*#### \000She sold\n1,072 clips.\n#### 1,072' \
+        >"$corpus/seed-re-ignore"
+    printf '\001(a|b)*?(?=c)(?P<x>\\w+)\\s*$\000abc ab\n\303\251' \
+        >"$corpus/seed-re-groups"
     # the page's Markdown: a report and a comparison as graveyard writes them
     cp tests/golden/cases/report-t4/files/data/t4/REPORT.md "$corpus/seed-md"
     cp tests/golden/cases/compare-t4-l4/files/cmp/COMPARE.md "$corpus/seed-cmp" \

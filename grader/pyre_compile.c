@@ -1,0 +1,506 @@
+/*
+ * pyre_compile.c - the tree pyre_parse.c makes into the program
+ * pyre_match.c runs, as CPython 3.11's Lib/re/_compiler.py does it, its
+ * classes under IGNORECASE included: a class holding a cased character
+ * tests the lower case of the text's character against the lower cases
+ * of its own, plus re._casefix's extra pairs (s and long s, the Greek
+ * symbol forms...); a literal does the same on its own.
+ */
+#include "pyre_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "internal.h"
+
+/* Words of program and classes together: far past any real pattern. */
+#define PROGRAM_MAX (1u << 22)
+
+/* ---- the compiler ------------------------------------------------------- */
+
+struct compiler {
+    const struct grader__re_tree *T;
+    uint32_t *code;
+    size_t n, cap;
+    uint32_t *sets;
+    size_t ns, capsets;
+    /* the class being built: ranges, raw literals, upper-tested ranges */
+    uint32_t *iv, *raw, *ur;
+    size_t niv, capiv, nraw, capraw, nur, capur;
+};
+
+static int grow(uint32_t **w, size_t *cap, size_t need)
+{
+    size_t c = *cap ? *cap : 64;
+    uint32_t *p;
+
+    if (need <= *cap)
+        return 0;
+    if (need > PROGRAM_MAX)
+        return GRADER_ELIMIT;
+    while (c < need)
+        c *= 2;
+    p = grader__reallocarray(*w, c, sizeof(**w));
+    if (p == NULL)
+        return GRADER_ENOMEM;
+    *w = p;
+    *cap = c;
+    return 0;
+}
+
+static int emit(struct compiler *C, uint32_t w)
+{
+    int rc = grow(&C->code, &C->cap, C->n + 1);
+
+    if (rc != 0)
+        return rc;
+    C->code[C->n++] = w;
+    return 0;
+}
+
+static int emit2(struct compiler *C, uint32_t op, uint32_t arg)
+{
+    int rc = emit(C, op);
+
+    return rc != 0 ? rc : emit(C, arg);
+}
+
+static int push2(uint32_t **w, size_t *n, size_t *cap, uint32_t a, uint32_t b)
+{
+    int rc = grow(w, cap, *n + 2);
+
+    if (rc != 0)
+        return rc;
+    (*w)[(*n)++] = a;
+    (*w)[(*n)++] = b;
+    return 0;
+}
+
+static int iv_add(struct compiler *C, uint32_t lo, uint32_t hi)
+{
+    return push2(&C->iv, &C->niv, &C->capiv, lo, hi);
+}
+
+/* lo and the characters re._casefix pairs with it. */
+static int iv_add_folded(struct compiler *C, uint32_t lo)
+{
+    uint32_t f[2];
+    size_t i, n = grader__re_fixes(lo, f);
+    int rc = iv_add(C, lo, lo);
+
+    for (i = 0; rc == 0 && i < n; i++)
+        rc = iv_add(C, f[i], f[i]);
+    return rc;
+}
+
+/* A range under IGNORECASE (_optimize_charset with a fixup): the lower
+ * case of each BMP character in it (lower() is idempotent and the text's
+ * character is lowered before the test, so the range itself stands for
+ * the characters lower() leaves alone), their re._casefix pairs, and past
+ * the BMP sre's RANGE_UNI_IGNORE. Sets *cased when it holds a cased
+ * character. */
+static int fold_range(struct compiler *C, uint32_t a, uint32_t b, int *cased)
+{
+    const uint32_t(*pairs)[2];
+    uint32_t top = b < 0xffff ? b : 0xffff, key, f[2];
+    size_t i, j, n;
+    int rc = 0;
+
+    if (a <= top) {
+        rc = iv_add(C, a, top);
+        n = grader__re_lower_in(a, top, &pairs);
+        for (i = 0; rc == 0 && i < n; i++)
+            rc = iv_add_folded(C, pairs[i][1]);
+        for (i = 0; rc == 0 && (key = grader__re_fix_key(i)) != 0; i++) {
+            size_t nf = key >= a && key <= top ? grader__re_fixes(key, f) : 0;
+            for (j = 0; rc == 0 && j < nf; j++)
+                rc = iv_add(C, f[j], f[j]);
+        }
+        if (grader__re_cased_in(a, top))
+            *cased = 1;
+    }
+    if (rc == 0 && b > 0xffff) {
+        rc = push2(&C->ur, &C->nur, &C->capur, a, b);
+        *cased = 1;
+    }
+    return rc;
+}
+
+static int fold_item(struct compiler *C, const struct grader__re_item *it,
+                     int *cased)
+{
+    if (it->kind == GRADER__I_RANGE)
+        return fold_range(C, it->lo, it->hi, cased);
+    if (it->lo > 0xffff) {
+        /* past the BMP sre keeps the literal as written (not lowered) and
+         * tests the text's lower case against it */
+        int rc = grow(&C->raw, &C->capraw, C->nraw + 1);
+        *cased = 1;
+        if (rc == 0)
+            C->raw[C->nraw++] = it->lo;
+        return rc;
+    }
+    if (grader__re_cased_in(it->lo, it->lo))
+        *cased = 1;
+    return iv_add_folded(C, grader__re_lower(it->lo));
+}
+
+static int iv_cmp(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Sort the ranges and merge those that touch. */
+static void iv_merge(struct compiler *C)
+{
+    size_t i, out = 0, n = C->niv / 2;
+
+    if (n == 0)
+        return;
+    qsort(C->iv, n, 2 * sizeof(*C->iv), iv_cmp);
+    for (i = 1; i < n; i++) {
+        uint32_t *last = &C->iv[2 * out], *r = &C->iv[2 * i];
+        if (r[0] <= last[1] || r[0] - 1 == last[1]) {
+            if (r[1] > last[1])
+                last[1] = r[1];
+        } else {
+            out++;
+            C->iv[2 * out] = r[0];
+            C->iv[2 * out + 1] = r[1];
+        }
+    }
+    C->niv = 2 * (out + 1);
+}
+
+/* Write the class being built to the pool: *k its offset. */
+static int set_write(struct compiler *C, int negate, int lower, unsigned cats,
+                     uint32_t *k)
+{
+    size_t need, at = C->ns;
+    uint32_t *s, x;
+    int rc;
+
+    iv_merge(C);
+    need = GRADER__SET_HEAD + C->niv + C->nraw + C->nur;
+    if ((rc = grow(&C->sets, &C->capsets, C->ns + need)) != 0)
+        return rc;
+    s = C->sets + at;
+    memset(s, 0, GRADER__SET_HEAD * sizeof(*s));
+    s[0] = (negate ? GRADER__SET_NEGATE : 0) |
+           (lower ? GRADER__SET_LOWER : 0) | (uint32_t)cats << 8;
+    s[5] = (uint32_t)(C->niv / 2);
+    s[6] = (uint32_t)C->nraw;
+    s[7] = (uint32_t)(C->nur / 2);
+    /* a list never grown is NULL, which memcpy may not take even for 0 */
+    if (C->niv)
+        memcpy(s + GRADER__SET_HEAD, C->iv, C->niv * sizeof(*s));
+    if (C->nraw)
+        memcpy(s + GRADER__SET_HEAD + C->niv, C->raw, C->nraw * sizeof(*s));
+    if (C->nur)
+        memcpy(s + GRADER__SET_HEAD + C->niv + C->nraw, C->ur,
+               C->nur * sizeof(*s));
+    for (x = 0; x < 128; x++)
+        if (grader__re_set_lists(s, x))
+            s[1 + x / 32] |= 1u << (x % 32);
+    C->ns += need;
+    *k = (uint32_t)at;
+    return 0;
+}
+
+/* A class (IN): sre's IN, or IN_UNI_IGNORE when IGNORECASE is on and the
+ * class holds a cased character. */
+static int compile_set(struct compiler *C, const struct grader__re_node *n,
+                       unsigned flags)
+{
+    const struct grader__re_item *items = C->T->items + n->a;
+    unsigned cats = 0;
+    int cased = 0, rc = 0;
+    uint32_t i, k;
+
+    C->niv = C->nraw = C->nur = 0;
+    for (i = 0; rc == 0 && i < n->b; i++) {
+        if (items[i].kind == GRADER__I_CAT)
+            cats |= items[i].lo;
+        else if (flags & GRADER_RE_IGNORECASE)
+            rc = fold_item(C, &items[i], &cased);
+        else
+            rc = iv_add(C, items[i].lo, items[i].hi);
+    }
+    if (rc == 0)
+        rc = set_write(C, n->flag, cased, cats, &k);
+    return rc != 0 ? rc : emit2(C, GRADER__OP_IN, k);
+}
+
+/* A literal: under IGNORECASE a cased one matches by its lower case, or
+ * by a class when re._casefix pairs it with others. */
+static int compile_lit(struct compiler *C, uint32_t c, int negate,
+                       unsigned flags)
+{
+    uint32_t lo, f[2], k;
+    int rc;
+
+    if (!(flags & GRADER_RE_IGNORECASE) || !grader__re_cased_in(c, c))
+        return emit2(C, negate ? GRADER__OP_NLIT : GRADER__OP_LIT, c);
+    lo = grader__re_lower(c);
+    if (grader__re_fixes(lo, f) == 0)
+        return emit2(C, negate ? GRADER__OP_NLIT_I : GRADER__OP_LIT_I, lo);
+    C->niv = C->nraw = C->nur = 0;
+    if ((rc = iv_add_folded(C, lo)) != 0 ||
+        (rc = set_write(C, negate, 1, 0, &k)) != 0)
+        return rc;
+    return emit2(C, GRADER__OP_IN, k);
+}
+
+static int compile_seq(struct compiler *C, uint32_t k, unsigned flags);
+
+/* _simple: one character-wide item, so the repeat can be sre's
+ * REPEAT_ONE (count, then give back) rather than REPEAT ... UNTIL. */
+static int is_simple(const struct grader__re_tree *T, uint32_t k)
+{
+    const struct grader__re_node *n =
+        k == GRADER__RE_NIL ? NULL : &T->nodes[k];
+
+    if (n == NULL || n->next != GRADER__RE_NIL)
+        return 0;
+    if (n->kind == GRADER__N_SUB)
+        return n->a == 0 && is_simple(T, n->head);
+    return n->kind == GRADER__N_LIT || n->kind == GRADER__N_NLIT ||
+           n->kind == GRADER__N_ANY || n->kind == GRADER__N_IN;
+}
+
+static int compile_repeat(struct compiler *C, const struct grader__re_node *n,
+                          unsigned flags)
+{
+    int simple = is_simple(C->T, n->head), rc;
+    uint32_t op =
+        simple ? (n->flag ? GRADER__OP_MIN_REPEAT_ONE : GRADER__OP_REPEAT_ONE)
+               : GRADER__OP_REPEAT;
+    size_t skip;
+
+    if ((rc = emit(C, op)) != 0)
+        return rc;
+    skip = C->n;
+    if ((rc = emit(C, 0)) || (rc = emit2(C, n->a, n->b)) ||
+        (rc = compile_seq(C, n->head, flags)))
+        return rc;
+    if (simple && (rc = emit(C, GRADER__OP_SUCCESS)) != 0)
+        return rc;
+    C->code[skip] = (uint32_t)(C->n - skip);
+    if (!simple)
+        return emit(C, n->flag ? GRADER__OP_MIN_UNTIL : GRADER__OP_MAX_UNTIL);
+    return 0;
+}
+
+static int compile_branch(struct compiler *C, uint32_t alt, unsigned flags)
+{
+    size_t skip, link = 0, p;
+    int rc = emit(C, GRADER__OP_BRANCH);
+
+    for (; rc == 0 && alt != GRADER__RE_NIL; alt = C->T->nodes[alt].next) {
+        skip = C->n;
+        if ((rc = emit(C, 0)) ||
+            (rc = compile_seq(C, C->T->nodes[alt].head, flags)) ||
+            (rc = emit2(C, GRADER__OP_JUMP, (uint32_t)link)))
+            return rc;
+        link = C->n; /* the JUMP operands chain until the end is known */
+        C->code[skip] = (uint32_t)(C->n - skip);
+    }
+    if (rc != 0 || (rc = emit(C, GRADER__OP_FAILURE)) != 0)
+        return rc;
+    while (link != 0) {
+        p = link - 1;
+        link = C->code[p];
+        C->code[p] = (uint32_t)(C->n - p);
+    }
+    return 0;
+}
+
+static int compile_group(struct compiler *C, const struct grader__re_node *n,
+                         unsigned flags)
+{
+    unsigned inner = (flags | n->add) & ~(unsigned)n->del;
+    int rc = 0;
+
+    if (n->a != 0)
+        rc = emit2(C, GRADER__OP_MARK, 2 * (n->a - 1));
+    if (rc == 0)
+        rc = compile_seq(C, n->head, inner);
+    if (rc == 0 && n->a != 0)
+        rc = emit2(C, GRADER__OP_MARK, 2 * (n->a - 1) + 1);
+    return rc;
+}
+
+static int compile_assert(struct compiler *C, const struct grader__re_node *n,
+                          unsigned flags)
+{
+    size_t skip;
+    int rc = emit(C, n->kind == GRADER__N_ASSERT ? GRADER__OP_ASSERT
+                                                 : GRADER__OP_ASSERT_NOT);
+
+    skip = C->n;
+    if (rc || (rc = emit2(C, 0, 0)) || (rc = compile_seq(C, n->head, flags)) ||
+        (rc = emit(C, GRADER__OP_SUCCESS)))
+        return rc;
+    C->code[skip] = (uint32_t)(C->n - skip);
+    return 0;
+}
+
+static uint32_t at_code(uint32_t at, unsigned flags)
+{
+    if (flags & GRADER_RE_MULTILINE) {
+        if (at == GRADER__AT_BEGINNING)
+            return GRADER__AT_BEGINNING_LINE;
+        if (at == GRADER__AT_END)
+            return GRADER__AT_END_LINE;
+    }
+    return at;
+}
+
+static int compile_seq(struct compiler *C, uint32_t k, unsigned flags)
+{
+    int rc = 0;
+
+    for (; rc == 0 && k != GRADER__RE_NIL; k = C->T->nodes[k].next) {
+        const struct grader__re_node *n = &C->T->nodes[k];
+        switch (n->kind) {
+        case GRADER__N_LIT:
+        case GRADER__N_NLIT:
+            rc = compile_lit(C, n->a, n->kind == GRADER__N_NLIT, flags);
+            break;
+        case GRADER__N_IN:
+            rc = compile_set(C, n, flags);
+            break;
+        case GRADER__N_ANY:
+            rc = emit(C, (flags & GRADER_RE_DOTALL) ? GRADER__OP_ANY_ALL
+                                                    : GRADER__OP_ANY);
+            break;
+        case GRADER__N_AT:
+            rc = emit2(C, GRADER__OP_AT, at_code(n->a, flags));
+            break;
+        case GRADER__N_REPEAT:
+            rc = compile_repeat(C, n, flags);
+            break;
+        case GRADER__N_SUB:
+            rc = compile_group(C, n, flags);
+            break;
+        case GRADER__N_BRANCH:
+            rc = compile_branch(C, n->head, flags);
+            break;
+        default:
+            rc = compile_assert(C, n, flags);
+        }
+    }
+    return rc;
+}
+
+/* ---- the entry point ---------------------------------------------------- */
+
+/* SubPattern.getwidth()'s lower bound: the fewest characters a match of
+ * the sequence at k takes (lookaheads and anchors none), saturated at
+ * sre's MAXREPEAT - 1. */
+static uint64_t min_width(const struct grader__re_tree *T, uint32_t k)
+{
+    const uint64_t cap = UINT32_MAX - 1;
+    uint64_t lo = 0, w, best;
+    uint32_t alt;
+
+    for (; k != GRADER__RE_NIL; k = T->nodes[k].next) {
+        const struct grader__re_node *n = &T->nodes[k];
+        switch (n->kind) {
+        case GRADER__N_LIT:
+        case GRADER__N_NLIT:
+        case GRADER__N_ANY:
+        case GRADER__N_IN:
+            w = 1;
+            break;
+        case GRADER__N_SUB:
+            w = min_width(T, n->head);
+            break;
+        case GRADER__N_REPEAT:
+            w = min_width(T, n->head) * n->a; /* both below 2^32 */
+            break;
+        case GRADER__N_BRANCH:
+            best = cap;
+            for (alt = n->head; alt != GRADER__RE_NIL;
+                 alt = T->nodes[alt].next)
+                if ((w = min_width(T, T->nodes[alt].head)) < best)
+                    best = w;
+            w = best;
+            break;
+        default:
+            w = 0;
+        }
+        lo = lo + w < cap ? lo + w : cap;
+    }
+    return lo;
+}
+
+static int finish(struct compiler *C, size_t groups, struct grader_re **out)
+{
+    struct grader_re *re = grader__calloc(1, sizeof(*re));
+
+    if (re == NULL)
+        return GRADER_ENOMEM;
+    re->code = C->code;
+    re->ncode = C->n;
+    re->sets = C->sets;
+    re->nsets = C->ns;
+    re->groups = groups;
+    re->minwidth = (uint32_t)min_width(C->T, C->T->root);
+    C->code = C->sets = NULL;
+    *out = re;
+    return 0;
+}
+
+int grader_re_compile(const char *pat, size_t len, unsigned flags,
+                      struct grader_re **out, char *msg, size_t msgsize)
+{
+    struct grader__re_tree T;
+    struct compiler C;
+    int rc;
+
+    *out = NULL;
+    memset(&C, 0, sizeof(C));
+    rc = grader__re_parse(pat, len, flags, &T, msg, msgsize);
+    if (rc != 0)
+        return rc;
+    C.T = &T;
+    rc = compile_seq(&C, T.root, T.flags);
+    if (rc == 0)
+        rc = emit(&C, GRADER__OP_SUCCESS);
+    if (rc == GRADER_ELIMIT) {
+        if (msgsize)
+            snprintf(msg, msgsize,
+                     "patterns this large are not supported "
+                     "at position 0");
+        rc = GRADER_EARG;
+    }
+    if (rc == 0)
+        rc = finish(&C, T.groups, out);
+    grader__re_tree_release(&T);
+    grader__free(C.code);
+    grader__free(C.sets);
+    grader__free(C.iv);
+    grader__free(C.raw);
+    grader__free(C.ur);
+    return rc;
+}
+
+void grader_re_free(struct grader_re *re)
+{
+    if (re == NULL)
+        return;
+    grader__free(re->code);
+    grader__free(re->sets);
+    grader__free(re);
+}
+
+size_t grader_re_groups(const struct grader_re *re)
+{
+    return re->groups;
+}

@@ -1,0 +1,985 @@
+/*
+ * pyre_match.c - the matcher: CPython 3.11's SRE(match) and SRE(search)
+ * (Modules/_sre/sre_lib.h) taken operator by operator, over the code
+ * points of a UTF-8 text with byte offsets for positions.
+ *
+ * What the groups of a match are, after backtracking, is decided by
+ * sre's bookkeeping rather than by any rule one could state more
+ * simply: "lastmark" (the highest mark set; marks above it count as
+ * unset), restored on every failed path, while the marks' values are
+ * saved and restored only inside a repeat (BRANCH, REPEAT_ONE,
+ * ASSERT_NOT) or around each iteration of a repeat (MAX_UNTIL). This
+ * file keeps that bookkeeping as it is, so the groups come out as
+ * Python's do.
+ *
+ * sre recurses through "contexts" on a heap stack of its own; so does
+ * this: a frame per pending sub-match on one byte stack (capped at
+ * GRADER_RE_STACK_MAX), a handler per operator returning "next",
+ * "call" (a frame was pushed) or a result, and a resume handler per
+ * place where sre waits for a sub-match (its JUMP_* labels). A step
+ * budget bounds the whole.
+ */
+#include "pyre_impl.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "internal.h"
+
+#define NONE GRADER__RE_NONE
+#define INF  GRADER__RE_INF
+
+/* Where a parent resumes when a sub-match ends (sre's JUMP_*). */
+enum jump {
+    J_NONE,
+    J_BRANCH,
+    J_REPEAT_ONE,
+    J_MIN_REPEAT_ONE,
+    J_REPEAT,
+    J_MAX_UNTIL_1,
+    J_MAX_UNTIL_2,
+    J_MAX_UNTIL_3,
+    J_MIN_UNTIL_1,
+    J_MIN_UNTIL_2,
+    J_MIN_UNTIL_3,
+    J_ASSERT,
+    J_ASSERT_NOT
+};
+
+/* What a handler tells the loop; errors are negative GRADER_E*. */
+enum { R_NEXT = 1, R_CALL, R_OK, R_FAIL };
+
+/* sre's match context. */
+struct frame {
+    size_t parent; /* offset of the frame waiting for this one */
+    size_t pc;
+    size_t ptr;
+    size_t rep; /* the repeat this frame works on (u.rep) */
+    long count;
+    int lastmark;
+    int toplevel;
+    int jump; /* how the parent resumes */
+};
+
+/* sre's SRE_REPEAT: lives on the stack above its REPEAT's frame. */
+struct rep {
+    long count;
+    size_t q; /* the REPEAT's operands: skip, min, max, then the item */
+    size_t prev;
+    size_t last_ptr; /* where the last iteration began: NONE at first */
+};
+
+struct grader__re_vm {
+    const struct grader_re *re;
+    const uint32_t *code;
+    const unsigned char *s;
+    size_t n;
+    size_t start; /* where this match attempt began */
+    size_t ptr;   /* sre's state->ptr: how frames pass positions */
+    int must_advance;
+    int lastmark;
+    size_t repeat; /* the innermost repeat, or NONE */
+    size_t *mark;
+    unsigned char *stack;
+    size_t top, cap, cur;
+    unsigned long long *budget;
+};
+
+#define FR(m, off)  ((struct frame *)(void *)((m)->stack + (off)))
+#define REP(m, off) ((struct rep *)(void *)((m)->stack + (off)))
+
+/* ---- classes ------------------------------------------------------------ */
+
+static int in_ranges(const uint32_t *r, uint32_t n, uint32_t x)
+{
+    uint32_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (x < r[2 * mid])
+            hi = mid;
+        else if (x > r[2 * mid + 1])
+            lo = mid + 1;
+        else
+            return 1;
+    }
+    return 0;
+}
+
+int grader__re_set_lists(const uint32_t *s, uint32_t x)
+{
+    const uint32_t *r = s + GRADER__SET_HEAD, *raw = r + 2 * s[5];
+    const uint32_t *ur = raw + s[6];
+    uint32_t i, up;
+    int hit = in_ranges(r, s[5], x) || grader__re_cat(s[0] >> 8, x);
+
+    for (i = 0; !hit && i < s[6]; i++)
+        hit = raw[i] == x;
+    up = s[7] ? grader__re_upper(x) : x;
+    for (i = 0; !hit && i < s[7]; i++)
+        hit = (ur[2 * i] <= x && x <= ur[2 * i + 1]) ||
+              (ur[2 * i] <= up && up <= ur[2 * i + 1]);
+    return hit != (int)(s[0] & GRADER__SET_NEGATE);
+}
+
+int grader__re_in_set(const struct grader_re *re, uint32_t k, uint32_t ch)
+{
+    const uint32_t *s = re->sets + k;
+    uint32_t x = (s[0] & GRADER__SET_LOWER) ? grader__re_lower(ch) : ch;
+
+    if (x < 128)
+        return (int)((s[1 + x / 32] >> (x % 32)) & 1);
+    return grader__re_set_lists(s, x);
+}
+
+/* ---- characters and anchors --------------------------------------------- */
+
+/* Whether ch passes the one-character operator at op. */
+static int char_ok(const struct grader__re_vm *m, const uint32_t *op,
+                   uint32_t ch)
+{
+    switch (op[0]) {
+    case GRADER__OP_LIT:
+        return ch == op[1];
+    case GRADER__OP_NLIT:
+        return ch != op[1];
+    case GRADER__OP_LIT_I:
+        return grader__re_lower(ch) == op[1];
+    case GRADER__OP_NLIT_I:
+        return grader__re_lower(ch) != op[1];
+    case GRADER__OP_IN:
+        return grader__re_in_set(m->re, op[1], ch);
+    case GRADER__OP_ANY:
+        return ch != '\n';
+    case GRADER__OP_ANY_ALL:
+        return 1;
+    }
+    return 0;
+}
+
+/* The operator at op on the character at p: its length, or 0. */
+static size_t char_at(const struct grader__re_vm *m, size_t p,
+                      const uint32_t *op)
+{
+    size_t len;
+
+    if (p >= m->n)
+        return 0;
+    return char_ok(m, op, grader__re_decode(m->s, m->n, p, &len)) ? len : 0;
+}
+
+static int spend(struct grader__re_vm *m, unsigned long long k)
+{
+    if (*m->budget < k) {
+        *m->budget = 0;
+        return GRADER_ELIMIT;
+    }
+    *m->budget -= k;
+    return 0;
+}
+
+/* SRE(count): how many times (up to maxcount) the one-character item
+ * at code[item] matches from ptr; *end where they stop. */
+static int count(struct grader__re_vm *m, size_t item, size_t ptr,
+                 uint32_t maxcount, size_t *end, long *got)
+{
+    const uint32_t *op = m->code + item;
+    long c = 0;
+    size_t len;
+
+    while (ptr < m->n && (maxcount == INF || c < (long)maxcount) &&
+           (len = char_at(m, ptr, op)) > 0) {
+        ptr += len;
+        c++;
+    }
+    *end = ptr;
+    *got = c;
+    return spend(m, (unsigned long long)c);
+}
+
+static int word_at(const struct grader__re_vm *m, size_t p)
+{
+    size_t len;
+
+    return grader__re_word(grader__re_decode(m->s, m->n, p, &len));
+}
+
+/* SRE(at). \b and \B never hold in an empty text (sre's quirk). */
+static int at(const struct grader__re_vm *m, size_t p, uint32_t code)
+{
+    int that, this;
+
+    switch (code) {
+    case GRADER__AT_BEGINNING:
+    case GRADER__AT_BEGINNING_STRING:
+        return p == 0;
+    case GRADER__AT_BEGINNING_LINE:
+        return p == 0 || m->s[p - 1] == '\n';
+    case GRADER__AT_END:
+        return p == m->n || (p + 1 == m->n && m->s[p] == '\n');
+    case GRADER__AT_END_LINE:
+        return p == m->n || m->s[p] == '\n';
+    case GRADER__AT_END_STRING:
+        return p == m->n;
+    }
+    if (m->n == 0)
+        return 0;
+    that = p > 0 ? word_at(m, grader__re_prev(m->s, p)) : 0;
+    this = p < m->n ? word_at(m, p) : 0;
+    return code == GRADER__AT_BOUNDARY ? this != that : this == that;
+}
+
+/* ---- the stack ---------------------------------------------------------- */
+
+static int reserve(struct grader__re_vm *m, size_t bytes)
+{
+    size_t need = m->top + bytes, cap = m->cap ? m->cap : 4096;
+    unsigned char *p;
+
+    if (need <= m->cap)
+        return 0;
+    if (need > GRADER_RE_STACK_MAX)
+        return GRADER_ELIMIT;
+    while (cap < need)
+        cap *= 2;
+    if (cap > GRADER_RE_STACK_MAX)
+        cap = GRADER_RE_STACK_MAX;
+    p = grader__realloc(m->stack, cap);
+    if (p == NULL)
+        return GRADER_ENOMEM;
+    m->stack = p;
+    m->cap = cap;
+    return 0;
+}
+
+/* DO_JUMP: a frame for the sub-match at pc, starting at m->ptr. */
+static int call(struct grader__re_vm *m, size_t pc, int toplevel, int jump)
+{
+    struct frame *f;
+    int rc = reserve(m, sizeof(*f));
+
+    if (rc != 0)
+        return rc;
+    f = FR(m, m->top);
+    f->parent = m->cur;
+    f->pc = pc;
+    f->ptr = m->ptr;
+    f->rep = NONE;
+    f->count = 0;
+    f->lastmark = -1;
+    f->toplevel = toplevel;
+    f->jump = jump;
+    m->cur = m->top;
+    m->top += sizeof(*f);
+    return R_CALL;
+}
+
+static int push_word(struct grader__re_vm *m, size_t w)
+{
+    int rc = reserve(m, sizeof(w));
+
+    if (rc != 0)
+        return rc;
+    memcpy(m->stack + m->top, &w, sizeof(w));
+    m->top += sizeof(w);
+    return 0;
+}
+
+static size_t pop_word(struct grader__re_vm *m)
+{
+    size_t w;
+
+    m->top -= sizeof(w);
+    memcpy(&w, m->stack + m->top, sizeof(w));
+    return w;
+}
+
+/* MARK_PUSH: the marks up to lastmark. */
+static int mark_push(struct grader__re_vm *m, int lastmark)
+{
+    size_t bytes = (size_t)(lastmark + 1) * sizeof(*m->mark);
+    int rc;
+
+    if (lastmark < 0)
+        return 0;
+    if ((rc = reserve(m, bytes)) != 0)
+        return rc;
+    memcpy(m->stack + m->top, m->mark, bytes);
+    m->top += bytes;
+    return 0;
+}
+
+/* MARK_POP (keep 0), MARK_POP_KEEP (keep 1). */
+static void mark_pop(struct grader__re_vm *m, int lastmark, int keep)
+{
+    size_t bytes = (size_t)(lastmark + 1) * sizeof(*m->mark);
+
+    if (lastmark < 0)
+        return;
+    memcpy(m->mark, m->stack + m->top - bytes, bytes);
+    if (!keep)
+        m->top -= bytes;
+}
+
+static void mark_discard(struct grader__re_vm *m, int lastmark)
+{
+    if (lastmark >= 0)
+        m->top -= (size_t)(lastmark + 1) * sizeof(*m->mark);
+}
+
+static void set_mark(struct grader__re_vm *m, uint32_t i, size_t ptr)
+{
+    if ((int)i > m->lastmark) {
+        int j;
+        for (j = m->lastmark + 1; j < (int)i; j++)
+            m->mark[j] = NONE;
+        m->lastmark = (int)i;
+    }
+    m->mark[i] = ptr;
+}
+
+/* ---- operators that wait for sub-matches -------------------------------- */
+
+/* BRANCH: try the alternatives from f->pc (a skip word) on. */
+static int branch_next(struct grader__re_vm *m)
+{
+    struct frame *f = FR(m, m->cur);
+    const uint32_t *code = m->code;
+    size_t alt;
+
+    for (alt = f->pc; code[alt] != 0; alt += code[alt]) {
+        uint32_t first = code[alt + 1];
+        if ((first == GRADER__OP_LIT || first == GRADER__OP_IN) &&
+            char_at(m, f->ptr, code + alt + 1) == 0)
+            continue; /* sre's shortcut: it would fail at once */
+        m->ptr = f->ptr;
+        f->pc = alt;
+        return call(m, alt + 1, f->toplevel, J_BRANCH);
+    }
+    if (m->repeat != NONE)
+        mark_discard(m, f->lastmark);
+    return R_FAIL;
+}
+
+static int op_branch(struct grader__re_vm *m)
+{
+    struct frame *f = FR(m, m->cur);
+    int rc;
+
+    f->lastmark = m->lastmark;
+    f->pc++;
+    if (m->repeat != NONE && (rc = mark_push(m, f->lastmark)) != 0)
+        return rc;
+    return branch_next(m);
+}
+
+static int resume_branch(struct grader__re_vm *m, int ret)
+{
+    struct frame *f = FR(m, m->cur);
+
+    if (ret) {
+        if (m->repeat != NONE)
+            mark_discard(m, f->lastmark);
+        return R_OK;
+    }
+    if (m->repeat != NONE)
+        mark_pop(m, f->lastmark, 1);
+    m->lastmark = f->lastmark;
+    f->pc += m->code[f->pc];
+    return branch_next(m);
+}
+
+/* REPEAT_ONE: the tail at each count from the most down to min. */
+static int repeat_one_next(struct grader__re_vm *m)
+{
+    struct frame *f = FR(m, m->cur);
+    size_t q = f->pc + 1, tail = q + m->code[q], len;
+    long min = (long)m->code[q + 1];
+    int rc;
+
+    if (m->code[tail] == GRADER__OP_LIT) {
+        /* the tail starts with a literal: skip the counts where it
+         * cannot */
+        while (
+            f->count >= min &&
+            (f->ptr >= m->n || grader__re_decode(m->s, m->n, f->ptr, &len) !=
+                                   m->code[tail + 1])) {
+            if ((rc = spend(m, 1)) != 0)
+                return rc;
+            f->ptr = grader__re_prev(m->s, f->ptr);
+            f->count--;
+        }
+    }
+    if (f->count < min) {
+        if (m->repeat != NONE)
+            mark_discard(m, f->lastmark);
+        return R_FAIL;
+    }
+    m->ptr = f->ptr;
+    return call(m, tail, f->toplevel, J_REPEAT_ONE);
+}
+
+static int op_repeat_one(struct grader__re_vm *m)
+{
+    struct frame *f = FR(m, m->cur);
+    size_t q = f->pc + 1, tail = q + m->code[q], end;
+    long got;
+    int rc;
+
+    m->ptr = f->ptr;
+    if ((rc = count(m, q + 3, f->ptr, m->code[q + 2], &end, &got)) != 0)
+        return rc;
+    f->count = got;
+    f->ptr = end;
+    if (got < (long)m->code[q + 1])
+        return R_FAIL;
+    if (m->code[tail] == GRADER__OP_SUCCESS && f->ptr == m->n &&
+        !(f->toplevel && m->must_advance && f->ptr == m->start)) {
+        m->ptr = f->ptr; /* the tail is empty: done */
+        return R_OK;
+    }
+    f->lastmark = m->lastmark;
+    if (m->repeat != NONE && (rc = mark_push(m, f->lastmark)) != 0)
+        return rc;
+    return repeat_one_next(m);
+}
+
+static int resume_repeat_one(struct grader__re_vm *m, int ret)
+{
+    struct frame *f = FR(m, m->cur);
+    int rc;
+
+    if (ret) {
+        if (m->repeat != NONE)
+            mark_discard(m, f->lastmark);
+        return R_OK;
+    }
+    if (m->repeat != NONE)
+        mark_pop(m, f->lastmark, 1);
+    m->lastmark = f->lastmark;
+    if ((rc = spend(m, 1)) != 0)
+        return rc;
+    f->ptr = grader__re_prev(m->s, f->ptr);
+    f->count--;
+    return repeat_one_next(m);
+}
+
+/* MIN_REPEAT_ONE: the tail at each count from min up. */
+static int min_repeat_one_next(struct grader__re_vm *m)
+{
+    struct frame *f = FR(m, m->cur);
+    size_t q = f->pc + 1;
+    uint32_t max = m->code[q + 2];
+
+    if (max == INF || f->count <= (long)max) {
+        m->ptr = f->ptr;
+        return call(m, q + m->code[q], f->toplevel, J_MIN_REPEAT_ONE);
+    }
+    if (m->repeat != NONE)
+        mark_discard(m, f->lastmark);
+    return R_FAIL;
+}
+
+static int op_min_repeat_one(struct grader__re_vm *m)
+{
+    struct frame *f = FR(m, m->cur);
+    size_t q = f->pc + 1, tail = q + m->code[q], end;
+    long got;
+    int rc;
+
+    m->ptr = f->ptr;
+    f->count = 0;
+    if (m->code[q + 1] != 0) {
+        rc = count(m, q + 3, f->ptr, m->code[q + 1], &end, &got);
+        if (rc != 0)
+            return rc;
+        if (got < (long)m->code[q + 1])
+            return R_FAIL;
+        f->count = got;
+        f->ptr = end;
+    }
+    if (m->code[tail] == GRADER__OP_SUCCESS &&
+        !(f->toplevel && m->must_advance && f->ptr == m->start)) {
+        m->ptr = f->ptr;
+        return R_OK;
+    }
+    f->lastmark = m->lastmark;
+    if (m->repeat != NONE && (rc = mark_push(m, f->lastmark)) != 0)
+        return rc;
+    return min_repeat_one_next(m);
+}
+
+static int resume_min_repeat_one(struct grader__re_vm *m, int ret)
+{
+    struct frame *f = FR(m, m->cur);
+    size_t end;
+    long got;
+    int rc;
+
+    if (ret) {
+        if (m->repeat != NONE)
+            mark_discard(m, f->lastmark);
+        return R_OK;
+    }
+    if (m->repeat != NONE)
+        mark_pop(m, f->lastmark, 1);
+    m->lastmark = f->lastmark;
+    m->ptr = f->ptr;
+    if ((rc = count(m, f->pc + 4, f->ptr, 1, &end, &got)) != 0)
+        return rc;
+    if (got == 0) {
+        if (m->repeat != NONE)
+            mark_discard(m, f->lastmark);
+        return R_FAIL;
+    }
+    f->ptr = end;
+    f->count++;
+    return min_repeat_one_next(m);
+}
+
+/* REPEAT: a repeat context for the UNTIL at its end, which does the
+ * work. */
+static int op_repeat(struct grader__re_vm *m)
+{
+    size_t q = FR(m, m->cur)->pc + 1, at;
+    struct rep *r;
+    int rc = reserve(m, sizeof(*r));
+
+    if (rc != 0)
+        return rc;
+    at = m->top;
+    m->top += sizeof(*r);
+    r = REP(m, at);
+    r->count = -1;
+    r->q = q;
+    r->prev = m->repeat;
+    r->last_ptr = NONE;
+    m->repeat = at;
+    FR(m, m->cur)->rep = at;
+    m->ptr = FR(m, m->cur)->ptr;
+    return call(m, q + m->code[q], FR(m, m->cur)->toplevel, J_REPEAT);
+}
+
+static int resume_repeat(struct grader__re_vm *m, int ret)
+{
+    struct frame *f = FR(m, m->cur);
+
+    m->repeat = REP(m, f->rep)->prev;
+    m->top = f->rep; /* the context is the top of the stack again */
+    return ret ? R_OK : R_FAIL;
+}
+
+/* MAX_UNTIL: another iteration if it can (not after an empty one),
+ * else the tail. */
+static int max_until_tail(struct grader__re_vm *m)
+{
+    struct frame *f = FR(m, m->cur);
+
+    m->repeat = REP(m, f->rep)->prev;
+    return call(m, f->pc + 1, f->toplevel, J_MAX_UNTIL_3);
+}
+
+static int op_max_until(struct grader__re_vm *m)
+{
+    struct frame *f = FR(m, m->cur);
+    struct rep *r;
+    uint32_t max;
+    int rc;
+
+    if (m->repeat == NONE)
+        return GRADER_EARG; /* cannot happen: the compiler pairs them */
+    f->rep = m->repeat;
+    r = REP(m, f->rep);
+    m->ptr = f->ptr;
+    f->count = r->count + 1;
+    if (f->count < (long)m->code[r->q + 1]) {
+        r->count = f->count; /* not enough iterations yet */
+        return call(m, r->q + 3, f->toplevel, J_MAX_UNTIL_1);
+    }
+    max = m->code[r->q + 2];
+    if ((max == INF || f->count < (long)max) && m->ptr != r->last_ptr) {
+        size_t last = r->last_ptr; /* r moves if the stack does */
+        r->count = f->count;
+        f->lastmark = m->lastmark;
+        if ((rc = mark_push(m, f->lastmark)) != 0 ||
+            (rc = push_word(m, last)) != 0)
+            return rc;
+        f = FR(m, m->cur);
+        r = REP(m, f->rep);
+        r->last_ptr = m->ptr;
+        return call(m, r->q + 3, f->toplevel, J_MAX_UNTIL_2);
+    }
+    return max_until_tail(m);
+}
+
+/* MAX_UNTIL_1 and MIN_UNTIL_1: an iteration below the minimum ended. */
+static int resume_until_1(struct grader__re_vm *m, int ret)
+{
+    struct frame *f = FR(m, m->cur);
+
+    if (ret)
+        return R_OK;
+    REP(m, f->rep)->count = f->count - 1;
+    m->ptr = f->ptr;
+    return R_FAIL;
+}
+
+static int resume_max_until_2(struct grader__re_vm *m, int ret)
+{
+    struct frame *f = FR(m, m->cur);
+    struct rep *r = REP(m, f->rep);
+
+    r->last_ptr = pop_word(m);
+    if (ret) {
+        mark_discard(m, f->lastmark);
+        return R_OK;
+    }
+    mark_pop(m, f->lastmark, 0);
+    m->lastmark = f->lastmark;
+    r->count = f->count - 1;
+    m->ptr = f->ptr;
+    return max_until_tail(m);
+}
+
+static int resume_max_until_3(struct grader__re_vm *m, int ret)
+{
+    struct frame *f = FR(m, m->cur);
+
+    m->repeat = f->rep;
+    if (ret)
+        return R_OK;
+    m->ptr = f->ptr;
+    return R_FAIL;
+}
+
+/* MIN_UNTIL: the tail first, another iteration if it fails. */
+static int op_min_until(struct grader__re_vm *m)
+{
+    struct frame *f = FR(m, m->cur);
+    struct rep *r;
+    int rc;
+
+    if (m->repeat == NONE)
+        return GRADER_EARG;
+    f->rep = m->repeat;
+    r = REP(m, f->rep);
+    m->ptr = f->ptr;
+    f->count = r->count + 1;
+    if (f->count < (long)m->code[r->q + 1]) {
+        r->count = f->count;
+        return call(m, r->q + 3, f->toplevel, J_MIN_UNTIL_1);
+    }
+    m->repeat = r->prev;
+    f->lastmark = m->lastmark;
+    if (m->repeat != NONE && (rc = mark_push(m, f->lastmark)) != 0)
+        return rc;
+    return call(m, FR(m, m->cur)->pc + 1, FR(m, m->cur)->toplevel,
+                J_MIN_UNTIL_2);
+}
+
+static int resume_min_until_2(struct grader__re_vm *m, int ret)
+{
+    struct frame *f = FR(m, m->cur);
+    size_t tail_repeat = m->repeat;
+    struct rep *r = REP(m, f->rep);
+    uint32_t max = m->code[r->q + 2];
+    int rc;
+
+    m->repeat = f->rep;
+    if (ret) {
+        if (tail_repeat != NONE)
+            mark_discard(m, f->lastmark);
+        return R_OK;
+    }
+    if (tail_repeat != NONE)
+        mark_pop(m, f->lastmark, 0);
+    m->lastmark = f->lastmark;
+    m->ptr = f->ptr;
+    if ((max != INF && f->count >= (long)max) || m->ptr == r->last_ptr)
+        return R_FAIL;
+    r->count = f->count;
+    if ((rc = push_word(m, r->last_ptr)) != 0)
+        return rc;
+    f = FR(m, m->cur);
+    r = REP(m, f->rep);
+    r->last_ptr = m->ptr;
+    return call(m, r->q + 3, f->toplevel, J_MIN_UNTIL_3);
+}
+
+static int resume_min_until_3(struct grader__re_vm *m, int ret)
+{
+    struct frame *f = FR(m, m->cur);
+    struct rep *r = REP(m, f->rep);
+
+    r->last_ptr = pop_word(m);
+    if (ret)
+        return R_OK;
+    r->count = f->count - 1;
+    m->ptr = f->ptr;
+    return R_FAIL;
+}
+
+/* ASSERT, ASSERT_NOT (lookahead only): the body at toplevel 0. */
+static int op_assert(struct grader__re_vm *m, uint32_t op)
+{
+    struct frame *f = FR(m, m->cur);
+    size_t q = f->pc + 1;
+    int rc;
+
+    m->ptr = f->ptr;
+    if (op == GRADER__OP_ASSERT)
+        return call(m, q + 2, 0, J_ASSERT);
+    f->lastmark = m->lastmark;
+    if (m->repeat != NONE && (rc = mark_push(m, f->lastmark)) != 0)
+        return rc;
+    return call(m, q + 2, 0, J_ASSERT_NOT);
+}
+
+static int resume_assert(struct grader__re_vm *m, int jump, int ret)
+{
+    struct frame *f = FR(m, m->cur);
+    size_t q = f->pc + 1;
+
+    if (jump == J_ASSERT) {
+        if (!ret)
+            return R_FAIL;
+    } else {
+        if (ret) {
+            if (m->repeat != NONE)
+                mark_discard(m, f->lastmark);
+            return R_FAIL;
+        }
+        if (m->repeat != NONE)
+            mark_pop(m, f->lastmark, 0);
+        m->lastmark = f->lastmark;
+    }
+    f->pc = q + m->code[q];
+    return R_NEXT;
+}
+
+static int resume(struct grader__re_vm *m, int jump, int ret)
+{
+    switch (jump) {
+    case J_BRANCH:
+        return resume_branch(m, ret);
+    case J_REPEAT_ONE:
+        return resume_repeat_one(m, ret);
+    case J_MIN_REPEAT_ONE:
+        return resume_min_repeat_one(m, ret);
+    case J_REPEAT:
+        return resume_repeat(m, ret);
+    case J_MAX_UNTIL_1:
+    case J_MIN_UNTIL_1:
+        return resume_until_1(m, ret);
+    case J_MAX_UNTIL_2:
+        return resume_max_until_2(m, ret);
+    case J_MAX_UNTIL_3:
+        return resume_max_until_3(m, ret);
+    case J_MIN_UNTIL_2:
+        return resume_min_until_2(m, ret);
+    case J_MIN_UNTIL_3:
+        return resume_min_until_3(m, ret);
+    default:
+        return resume_assert(m, jump, ret);
+    }
+}
+
+/* ---- the loop ----------------------------------------------------------- */
+
+/* A one-character operator, an anchor, a mark, a jump, or success:
+ * what the current frame does without waiting. */
+static int op_simple(struct grader__re_vm *m, struct frame *f,
+                     const uint32_t *op)
+{
+    size_t len;
+
+    switch (op[0]) {
+    case GRADER__OP_MARK:
+        set_mark(m, op[1], f->ptr);
+        f->pc += 2;
+        return R_NEXT;
+    case GRADER__OP_AT:
+        if (!at(m, f->ptr, op[1]))
+            return R_FAIL;
+        f->pc += 2;
+        return R_NEXT;
+    case GRADER__OP_JUMP:
+        f->pc += 1 + op[1];
+        return R_NEXT;
+    case GRADER__OP_SUCCESS:
+        if (f->toplevel && m->must_advance && f->ptr == m->start)
+            return R_FAIL; /* finditer: no empty match where the last ended */
+        m->ptr = f->ptr;
+        return R_OK;
+    case GRADER__OP_FAILURE:
+        return R_FAIL;
+    }
+    if ((len = char_at(m, f->ptr, op)) == 0)
+        return R_FAIL;
+    f->ptr += len;
+    f->pc += (op[0] == GRADER__OP_ANY || op[0] == GRADER__OP_ANY_ALL) ? 1 : 2;
+    return R_NEXT;
+}
+
+/* Run the current frame until it calls a sub-match or ends. */
+static int dispatch(struct grader__re_vm *m)
+{
+    for (;;) {
+        struct frame *f = FR(m, m->cur);
+        const uint32_t *op = m->code + f->pc;
+        int rc;
+
+        if ((rc = spend(m, 1)) != 0)
+            return rc;
+        switch (op[0]) {
+        case GRADER__OP_BRANCH:
+            return op_branch(m);
+        case GRADER__OP_REPEAT_ONE:
+            return op_repeat_one(m);
+        case GRADER__OP_MIN_REPEAT_ONE:
+            return op_min_repeat_one(m);
+        case GRADER__OP_REPEAT:
+            return op_repeat(m);
+        case GRADER__OP_MAX_UNTIL:
+            return op_max_until(m);
+        case GRADER__OP_MIN_UNTIL:
+            return op_min_until(m);
+        case GRADER__OP_ASSERT:
+        case GRADER__OP_ASSERT_NOT:
+            return op_assert(m, op[0]);
+        }
+        if ((rc = op_simple(m, f, op)) != R_NEXT)
+            return rc;
+    }
+}
+
+/* SRE(match): the program at m->ptr; 1 matched (m->ptr its end), 0 not,
+ * or an error. */
+static int match(struct grader__re_vm *m, int toplevel)
+{
+    int rc;
+
+    m->top = 0;
+    m->cur = NONE;
+    rc = call(m, 0, toplevel, J_NONE);
+    for (;;) {
+        if (rc < 0)
+            return rc;
+        if (rc == R_CALL || rc == R_NEXT) {
+            rc = dispatch(m);
+            continue;
+        }
+        {
+            struct frame *f = FR(m, m->cur);
+            int jump = f->jump, ret = rc == R_OK;
+            size_t parent = f->parent;
+            m->top = m->cur;
+            if (parent == NONE)
+                return ret;
+            m->cur = parent;
+            rc = resume(m, jump, ret);
+        }
+    }
+}
+
+/* One start position (RESET_CAPTURE_GROUP, then SRE(match)). */
+static int attempt(struct grader__re_vm *m, size_t p, int toplevel)
+{
+    int rc = spend(m, 1);
+
+    if (rc != 0)
+        return rc;
+    m->lastmark = -1;
+    m->repeat = NONE;
+    m->start = m->ptr = p;
+    return match(m, toplevel);
+}
+
+static void fill_spans(const struct grader__re_vm *m, long *spans)
+{
+    size_t g;
+
+    spans[0] = (long)m->start;
+    spans[1] = (long)m->ptr;
+    for (g = 0; g < m->re->groups; g++) {
+        size_t j = 2 * g;
+        int set = (int)j + 1 <= m->lastmark && m->mark[j] != NONE &&
+                  m->mark[j + 1] != NONE;
+        spans[2 * g + 2] = set ? (long)m->mark[j] : -1;
+        spans[2 * g + 3] = set ? (long)m->mark[j + 1] : -1;
+    }
+}
+
+/* sre's INFO check: where the last start worth trying is, minwidth - 1
+ * characters before the end; 0 when fewer than minwidth characters are
+ * left after from (then nothing can match, and sre does not try). */
+static int last_start(struct grader__re_vm *m, size_t from, size_t *end)
+{
+    uint32_t lo = m->re->minwidth, i;
+    size_t q = m->n;
+
+    for (i = 0; i + 1 < lo && q > from; i++)
+        q = grader__re_prev(m->s, q);
+    *end = q;
+    if (spend(m, i) != 0)
+        return GRADER_ELIMIT;
+    return lo == 0 || q > from;
+}
+
+int grader__re_search(struct grader__re_vm *m, const unsigned char *s,
+                      size_t n, size_t from, int must_advance,
+                      unsigned long long *budget, long *spans)
+{
+    size_t p = from, end, len;
+    int rc;
+
+    m->s = s;
+    m->n = n;
+    m->budget = budget;
+    m->must_advance = must_advance;
+    if (p > n || (rc = last_start(m, from, &end)) <= 0)
+        return p > n ? 0 : rc;
+    rc = attempt(m, p, 1);
+    m->must_advance = 0;
+    /* anchored at the beginning: no other start can match */
+    if (rc == 0 && m->code[0] == GRADER__OP_AT &&
+        (m->code[1] == GRADER__AT_BEGINNING ||
+         m->code[1] == GRADER__AT_BEGINNING_STRING))
+        return 0;
+    while (rc == 0 && p < end) {
+        (void)grader__re_decode(s, n, p, &len);
+        p += len;
+        rc = attempt(m, p, 0);
+    }
+    if (rc == 1)
+        fill_spans(m, spans);
+    return rc;
+}
+
+int grader__re_vm_new(const struct grader_re *re, struct grader__re_vm **out)
+{
+    struct grader__re_vm *m = grader__calloc(1, sizeof(*m));
+
+    *out = NULL;
+    if (m == NULL)
+        return GRADER_ENOMEM;
+    m->mark = grader__calloc(2 * re->groups + 1, sizeof(*m->mark));
+    if (m->mark == NULL) {
+        grader__free(m);
+        return GRADER_ENOMEM;
+    }
+    m->re = re;
+    m->code = re->code;
+    *out = m;
+    return 0;
+}
+
+void grader__re_vm_free(struct grader__re_vm *m)
+{
+    if (m == NULL)
+        return;
+    grader__free(m->stack);
+    grader__free(m->mark);
+    grader__free(m);
+}
