@@ -78,9 +78,10 @@ GRAVEYARD  := $(BUILD)/graveyard
 FAKE       := $(BUILD)/fake-llama-server
 FAKE_TOOLS := $(BUILD)/fake-llama-quantize $(BUILD)/fake-convert-hf
 PYRE_DRIVER := $(BUILD)/pyre_driver
+RULE_DRIVER := $(BUILD)/rule_driver
 
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
-        bench deps demo clean lint valgrind install pyre-diff
+        bench deps demo clean lint valgrind install pyre-diff rule-diff
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -228,7 +229,7 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
 check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
-        check-grader-deps check-rundir-deps check-size
+        $(RULE_DRIVER) check-grader-deps check-rundir-deps check-size
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
 
 # The differential test's driver (tests/pyre): the grader and jansson.
@@ -243,6 +244,18 @@ PYRE_SEED  ?= 1
 pyre-diff: $(PYRE_DRIVER)
 	$(PYTHON) tests/pyre/diff.py --driver $(PYRE_DRIVER) \
 	    --cases $(PYRE_CASES) --seed $(PYRE_SEED)
+
+# lm-eval's rules against a Python transcription of its filter code
+# (tests/tasks/rule_diff.py): make check runs 3,000 cases; this, more,
+# with a new seed each time
+RULE_CASES ?= 100000
+$(RULE_DRIVER): tests/tasks/rule_driver.c $(LIBGRADER)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -o $@ $< $(LIBGRADER) \
+	    $(JANSSON_LIBS) -lm
+rule-diff: $(RULE_DRIVER)
+	$(PYTHON) tests/tasks/rule_diff.py $(RULE_DRIVER) \
+	    --cases $(RULE_CASES) --seed $$(date +%s)
 
 unit: $(UNIT_BIN)
 	@BUILD=$(BUILD) sh tests/run-all.sh --unit-only $(UNIT_BIN)

@@ -3,6 +3,7 @@
  */
 #include "ladder.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -252,8 +253,52 @@ fail:
     return rc;
 }
 
+int grader_ladder_rules(struct grader_ladder *l, const char *const *names,
+                        const struct grader_rung *const *const *sets,
+                        size_t nrules, size_t nrungs, struct grader_error *err)
+{
+    size_t k, i, a;
+
+    if (nrules > GRADER_TASK_MAX_RULES)
+        return grader__fail(err, GRADER_EARG, "", 0, "more than %d rules",
+                            GRADER_TASK_MAX_RULES);
+    for (k = 0; k < nrules; k++) {
+        struct grader_rule_col *c = &l->rules[k];
+        snprintf(c->name, sizeof(c->name), "%s", names[k]);
+        c->cells = grader__calloc(nrungs ? nrungs : 1, sizeof(*c->cells));
+        if (c->cells == NULL) {
+            l->nrules = k; /* released with l */
+            return grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
+        }
+        for (i = 0; i < nrungs; i++) {
+            const struct grader_rung *r = sets[k][i], *base = sets[0][i];
+            struct grader_rule_cell *cell = &c->cells[i];
+            if (strcmp(r->name, base->name) != 0) {
+                l->nrules = k + 1;
+                return grader__fail(err, GRADER_EARG, r->path, 0,
+                                    "rung '%s' where '%s' was expected",
+                                    r->name, base->name);
+            }
+            cell->n = r->n;
+            for (a = 0; a < r->n; a++) {
+                const struct grader_answer *x = &r->answers[a];
+                const struct grader_answer *y = grader_rung_find(base, x->q);
+                cell->right += (x->flags & GRADER_A_RIGHT) != 0;
+                if (y != NULL && ((x->flags ^ y->flags) & GRADER_A_RIGHT) != 0)
+                    cell->differ++;
+            }
+            cell->acc = cell->n ? (double)cell->right / (double)cell->n : 0;
+        }
+    }
+    l->nrules = nrules;
+    l->nrule_rungs = nrungs;
+    return 0;
+}
+
 void grader_ladder_release(struct grader_ladder *r)
 {
+    for (size_t k = 0; k < r->nrules; k++)
+        grader__free(r->rules[k].cells);
     grader_bury_release(&r->chain);
     grader_bury_release(&r->side);
     grader__free(r->rungs);

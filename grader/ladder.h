@@ -18,6 +18,7 @@
 #include "compare.h"
 #include "meta.h"
 #include "repeat.h"
+#include "task.h"
 
 /* One rung's figures beside its bury line. */
 struct grader_figures {
@@ -100,6 +101,23 @@ struct grader_ladder {
      * repeat of the reference. A rung whose dead + ghosts is at most the
      * floor moved no more than the reference moves on its own. */
     long floor;
+    /* a task with several rules (task.h): every figure above is graded by
+     * rules[0]; for each rule, each rung's (chain, then side rungs) right
+     * answers, and the questions it grades differently from rules[0] at
+     * that rung: the extraction's own noise, next to the quantization's
+     * damage. nrules 0 when the report has one rule (grader_ladder_rules
+     * fills it). */
+    char rule[GRADER_TASK_NAME_MAX]; /* the rule graded by ("" unknown),
+                                        a label the caller sets */
+    size_t nrules, nrule_rungs;
+    struct grader_rule_col {
+        char name[GRADER_TASK_NAME_MAX];
+        struct grader_rule_cell {
+            size_t n, right;
+            double acc;    /* right / n, 0 when n is 0 */
+            size_t differ; /* answered under both, right under one */
+        } * cells;         /* nrule_rungs */
+    } rules[GRADER_TASK_MAX_RULES];
 };
 
 /*
@@ -122,6 +140,18 @@ int grader_ladder_build(const struct grader_qset *qs,
                         struct grader_error *err);
 
 void grader_ladder_release(struct grader_ladder *r);
+
+/*
+ * The report's rules side by side: sets[k][0..nrungs) are the same rungs
+ * (chain then side rungs, in the report's order) read in one qset by rule
+ * names[k] of the task, sets[0] being the rungs the report was built
+ * from. 0, GRADER_EARG (more than GRADER_TASK_MAX_RULES rules, rungs in
+ * another order), or GRADER_ENOMEM; released with l.
+ */
+int grader_ladder_rules(struct grader_ladder *l, const char *const *names,
+                        const struct grader_rung *const *const *sets,
+                        size_t nrules, size_t nrungs,
+                        struct grader_error *err);
 
 /* The figures of point p (chain first, then side rungs). */
 const struct grader_figures *grader_ladder_point(const struct grader_ladder *l,

@@ -216,6 +216,46 @@ static uint64_t text_hash(const char *s, size_t len)
     return grader__hash64(s, len, 0x2545f4914f6cdd1dULL) | 1;
 }
 
+/* A rule that could not grade a row: out of memory, or a user's pattern
+ * that spent its budget on this reply (pyre.h). */
+static int rule_failed(struct grader_reader *rd, int rc,
+                       const struct grader_row *w, struct grader_error *err)
+{
+    if (rc == GRADER_ENOMEM)
+        return grader__fail(err, rc, rd->rung->path, rd->line,
+                            "out of memory");
+    return grader__fail(
+        err, rc, rd->rung->path, rd->line,
+        "rule '%s' of task '%s' %s on the reply to '%s'",
+        grader_task_rule_name(rd->task, rd->rule), grader_task_name(rd->task),
+        rc == GRADER_ELIMIT ? "took too long" : "failed", w->id);
+}
+
+/* The said and right of a row graded by the reader's task rule. */
+static int by_rule(struct grader_reader *rd, const struct grader_row *w,
+                   const struct grader_num *ref, struct grader_answer *a,
+                   struct grader_error *err)
+{
+    struct grader_grade g;
+    int rc = grader_task_grade(rd->task, rd->rule, w->content, w->content_len,
+                               w->ref, w->ref_len, ref, &g);
+
+    if (rc != 0)
+        return rule_failed(rd, rc, w, err);
+    if (g.said) {
+        /* the answer as the rule compares it: "70,000." and "70000"
+         * are one answer to lm-eval's rules, as to the study's */
+        a->said = pool_add(rd->rung, g.compared);
+        if (a->said == GRADER_NONE)
+            return grader__fail(err, GRADER_ENOMEM, rd->rung->path, rd->line,
+                                "out of memory");
+        a->flags |= GRADER_A_SAID;
+    }
+    if (!w->has_error && g.right)
+        a->flags |= GRADER_A_RIGHT;
+    return 0;
+}
+
 /* Grade the fields of a row into a (all but q and line). */
 static int grade(struct grader_reader *rd, const struct grader_row *w,
                  const struct grader_num *ref, struct grader_answer *a,
@@ -228,7 +268,12 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
     a->said = GRADER_NONE;
     if (w->has_error)
         a->flags |= GRADER_A_ERROR;
-    if (grader_extract(w->content, w->content_len, &said)) {
+    if (rd->task != NULL &&
+        grader_task_rule_kind(rd->task, rd->rule) != GRADER_RULE_ANSWER_LINE) {
+        int rc = by_rule(rd, w, ref, a, err);
+        if (rc != 0)
+            return rc;
+    } else if (grader_extract(w->content, w->content_len, &said)) {
         a->said = pool_add(rd->rung, said.s);
         if (a->said == GRADER_NONE)
             return grader__fail(err, GRADER_ENOMEM, rd->rung->path, rd->line,
@@ -251,8 +296,18 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
     if (!w->has_error &&
         (w->content == NULL || blank(w->content, w->content_len))) {
         a->flags |= GRADER_A_EMPTY;
-        if (grader_extract(w->reasoning, w->reasoning_len, &said) &&
-            strcmp(said.s, ref->s) == 0)
+        if (rd->task != NULL && grader_task_rule_kind(rd->task, rd->rule) !=
+                                    GRADER_RULE_ANSWER_LINE) {
+            struct grader_grade g;
+            int rc = grader_task_grade(rd->task, rd->rule, w->reasoning,
+                                       w->reasoning_len, w->ref, w->ref_len,
+                                       ref, &g);
+            if (rc != 0)
+                return rule_failed(rd, rc, w, err);
+            if (g.right)
+                a->flags |= GRADER_A_RIGHT_IN_REASONING;
+        } else if (grader_extract(w->reasoning, w->reasoning_len, &said) &&
+                   strcmp(said.s, ref->s) == 0)
             a->flags |= GRADER_A_RIGHT_IN_REASONING;
     }
     a->saved = 0;
@@ -302,9 +357,15 @@ static int row_line(struct grader_reader *rd, const char *p, size_t len,
         return FAIL("row '%s' has no \"reference\" (a string such as "
                     "\"70000\")",
                     w.id);
-    if (grader_num_parse(w.ref, w.ref_len, &ref) != 0)
-        return FAIL("reference '%.*s' of '%s' is not a number",
-                    (int)(w.ref_len > 64 ? 64 : w.ref_len), w.ref, w.id);
+    if (rd->task != NULL
+            ? grader_task_ref_parse(rd->task, w.ref, w.ref_len, &ref) != 0
+            : grader_num_parse(w.ref, w.ref_len, &ref) != 0)
+        return FAIL("reference '%.*s' of '%s' is not %s",
+                    (int)(w.ref_len > 64 ? 64 : w.ref_len), w.ref, w.id,
+                    rd->task != NULL &&
+                            grader_task_ref(rd->task) == GRADER_REF_LETTER
+                        ? "a letter"
+                        : "a number");
     rc = grader_qset_intern(rd->qs, w.id, w.id_len, w.ref, w.ref_len, &ref,
                             r->path, rd->line, &q, err);
     if (rc != 0)
@@ -342,6 +403,13 @@ void grader_reader_init(struct grader_reader *rd, struct grader_qset *qs,
     rung->read_flags = flags;
     grader_loop_scratch_init(&rd->loop);
     grader_rowscan_init(&rd->scan);
+}
+
+void grader_reader_set_rule(struct grader_reader *rd,
+                            const struct grader_task *task, size_t rule)
+{
+    rd->task = task;
+    rd->rule = rule;
 }
 
 void grader_reader_release(struct grader_reader *rd)

@@ -22,6 +22,7 @@
 #include "extract.h"
 #include "qset.h"
 #include "rowscan.h"
+#include "task.h"
 
 /* A row (one line) longer than this is an error: a 4,096-token reply is
  * about 20 KB, so 8 MiB is far past any real row and still bounded. */
@@ -144,11 +145,20 @@ struct grader_reader {
     int failed;
     struct grader_loop_scratch loop;
     struct grader_rowscan scan;
+    const struct grader_task *task; /* borrowed; NULL: answer-line */
+    size_t rule;                    /* the task's rule this reader grades */
 };
 
 /* Start reading rows for rung (owned by the caller) into qs. */
 void grader_reader_init(struct grader_reader *rd, struct grader_qset *qs,
                         struct grader_rung *rung, unsigned flags);
+
+/* Grade by rule of task (borrowed, outlives the reader) instead of the
+ * study's answer-line rule; call before the first feed. References are
+ * then read as the task reads them (a letter for a choice task), and
+ * what is kept as said is the rule's extracted text. */
+void grader_reader_set_rule(struct grader_reader *rd,
+                            const struct grader_task *task, size_t rule);
 
 /* Grade every complete line in buf[0..len), keeping a partial last line
  * for the next call. Returns 0 or an error code; after an error the

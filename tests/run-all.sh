@@ -55,6 +55,8 @@ if [ $unit_only -eq 0 ]; then
     # screenshots land in $BUILD/tests/page-shots for a person to look at
     suite cdp python3 tests/browser/selftest_cdp.py
     suite page python3 tests/browser/page_test.py "${BUILD:-build}/graveyard"
+    # lm-eval's rules, differentially against a transcription of its code
+    suite rules python3 tests/tasks/rule_diff.py "${BUILD:-build}/rule_driver"
     # the schemas need Debian's python3-jsonschema, for /usr/bin/python3
     suite schemas /usr/bin/python3 tests/schemas/validate.py
 fi

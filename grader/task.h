@@ -1,0 +1,185 @@
+/*
+ * task.h - what a question asks for and how its reply is graded: the
+ * answer's shape as a property of a task (docs/tasks.md).
+ *
+ * A task names the prompt template, the stop strings sent with each
+ * request, the kind of reference its question file gives (a number, a
+ * letter) and one or more rules, each an independent way of grading the
+ * same reply. The default task, answer-line, is the study's rule and
+ * prompt, so every run folder made before tasks existed grades the same.
+ * The others reproduce the scores people already read: lm-eval's GSM8K
+ * filters (strict-match and flexible-extract, quirks included), the last
+ * \boxed{} of llama.cpp's evaluator, and multiple choice by letter.
+ *
+ * A task is built in (grader_task_builtin) or assembled by a caller from
+ * a user's task file (the orchestrator parses the JSON: the grader reads
+ * none). Owned by the caller: grader_task_free. A task is read-only once
+ * built, and may be shared by any number of readers.
+ */
+#ifndef GRADER_TASK_H
+#define GRADER_TASK_H
+
+#include <stddef.h>
+
+#include "number.h"
+
+#define GRADER_TASK_NAME_MAX   64 /* a task's or a rule's name, NUL included */
+#define GRADER_TASK_MAX_RULES  4  /* rules of one task */
+#define GRADER_TASK_MAX_STOPS  4  /* lm-eval's chat payload keeps stop[:4] */
+#define GRADER_RULE_MAX_IGNORE 8  /* regexes_to_ignore of one rule */
+#define GRADER_TASK_TEXT_MAX   (64u * 1024) /* a template, a stop, a pattern */
+
+/* What a rule extracts, shown and compared by the reports (the decision
+ * right or wrong is made on the whole text; only the copy kept is cut). */
+#define GRADER_GRADE_MAX 64
+
+enum grader_rule_kind {
+    GRADER_RULE_ANSWER_LINE, /* the number after the last "Answer:" */
+    GRADER_RULE_REGEX,       /* lm-eval's regex filter and exact_match */
+    GRADER_RULE_BOXED,       /* the content of the last \boxed{...} */
+    GRADER_RULE_CHOICE,      /* the letter after the last "Answer:" */
+    GRADER_RULE_LAST_DIGITS, /* llama-eval's: last \b(\d+)\b of the last
+                                10 lines, against the reference's leading
+                                digits */
+};
+
+enum grader_ref_kind {
+    GRADER_REF_NUMBER, /* grader_num_parse reads it ("2,350") */
+    GRADER_REF_LETTER, /* one letter A to Z (any case; kept upper-case) */
+};
+
+struct grader_task;
+
+/* The study's prompt, the default task's (../shared/design/METHOD.md). */
+extern const char grader_prompt_answer_line[];
+
+/* ---- building one --------------------------------------------------- */
+
+/*
+ * The built-in task named name, new (grader_task_free), or NULL with
+ * *rc GRADER_EARG (no such task) or GRADER_ENOMEM. The names, in the order
+ * `--task help` lists them, come from grader_task_builtin_name(i) until
+ * it returns NULL.
+ */
+struct grader_task *grader_task_builtin(const char *name, int *rc);
+const char *grader_task_builtin_name(size_t i);
+/* One line on what built-in task i is, or NULL. */
+const char *grader_task_builtin_about(size_t i);
+
+/* An empty task (no prompt, no stop, no rule), new, or NULL (no memory,
+ * or a name that is empty or too long). */
+struct grader_task *grader_task_new(const char *name,
+                                    enum grader_ref_kind ref);
+void grader_task_free(struct grader_task *t);
+
+/* Set the prompt template (copied): {question} is replaced by the
+ * question and {choices} by its lettered options ("A. ...\n"). 0, or
+ * GRADER_EARG (too long, or no {question}) with msg, or GRADER_ENOMEM. */
+int grader_task_set_prompt(struct grader_task *t, const char *tmpl, char *msg,
+                           size_t msgsize);
+/* Add a stop string (copied). 0, GRADER_EARG (empty, too long, more than
+ * GRADER_TASK_MAX_STOPS) with msg, or GRADER_ENOMEM. */
+int grader_task_add_stop(struct grader_task *t, const char *stop, char *msg,
+                         size_t msgsize);
+/* The token cap a run of this task uses when its config gives none (0:
+ * the run's own default). lm-eval's max_gen_toks is 256. */
+void grader_task_set_max_tokens(struct grader_task *t, long max_tokens);
+
+/* A rule that is not a regex (answer-line, boxed, choice, last-digits).
+ * 0, or GRADER_EARG with msg (a name taken, too many rules, a choice rule
+ * on a numeric task or a numeric one on a letter task), GRADER_ENOMEM. */
+int grader_task_add_rule(struct grader_task *t, const char *name,
+                         enum grader_rule_kind kind, char *msg,
+                         size_t msgsize);
+
+/*
+ * A regex rule with lm-eval's semantics (docs/grading.md, "lm-eval's
+ * rules"): re.findall(pattern, reply); the match group_select (0 the
+ * first, -1 the last; outside the matches: the fallback); of a tuple of
+ * groups, the first non-empty one; then strip(). No match: fallback
+ * ("[invalid]" in lm-eval). Right when the extracted text equals the
+ * reference as written after each of ignore[0..nignore) is removed from
+ * both in order (re.sub(s, "", x)) and, with ignore_case, both are
+ * lower-cased. Patterns use Python's re syntax (pyre.h). 0, or
+ * GRADER_EARG with msg naming the pattern and what is wrong, or
+ * GRADER_ENOMEM.
+ */
+int grader_task_add_regex(struct grader_task *t, const char *name,
+                          const char *pattern, long group_select,
+                          const char *fallback, const char *const *ignore,
+                          size_t nignore, int ignore_case, char *msg,
+                          size_t msgsize);
+
+/* ---- reading one ------------------------------------------------------ */
+
+const char *grader_task_name(const struct grader_task *t);
+enum grader_ref_kind grader_task_ref(const struct grader_task *t);
+const char *grader_task_prompt(const struct grader_task *t); /* or NULL */
+size_t grader_task_nstops(const struct grader_task *t);
+const char *grader_task_stop(const struct grader_task *t, size_t i);
+long grader_task_max_tokens(const struct grader_task *t);
+size_t grader_task_nrules(const struct grader_task *t);
+const char *grader_task_rule_name(const struct grader_task *t, size_t i);
+enum grader_rule_kind grader_task_rule_kind(const struct grader_task *t,
+                                            size_t i);
+/* What a regex rule was built from (borrowed from t). */
+struct grader_regex_rule {
+    const char *pattern;
+    long group_select;
+    const char *fallback;
+    const char *const *ignore;
+    size_t nignore;
+    int ignore_case;
+};
+/* Rule i's sources when it is a regex rule: 0, else -1. */
+int grader_task_rule_regex(const struct grader_task *t, size_t i,
+                           struct grader_regex_rule *out);
+
+/* The index of the rule called name, or -1. */
+long grader_task_rule_index(const struct grader_task *t, const char *name);
+
+/*
+ * Whether s[0..len) is a reference this task reads: 0 with its canonical
+ * form in out (a number's canonical form; a letter upper-cased), or -1.
+ */
+int grader_task_ref_parse(const struct grader_task *t, const char *s,
+                          size_t len, struct grader_num *out);
+
+/* ---- grading ---------------------------------------------------------- */
+
+/* One reply graded by one rule. */
+struct grader_grade {
+    int said;  /* something was extracted (not the fallback) */
+    int right; /* it is the reference, by the rule's comparison */
+    char extracted[GRADER_GRADE_MAX]; /* what was extracted, "" when
+                                         nothing; cut at a character
+                                         boundary when longer */
+    char compared[GRADER_GRADE_MAX];  /* the form the rule compares (a
+                                         regex rule's after its ignore
+                                         list and lower-casing; a number's
+                                         canonical form), cut likewise:
+                                         two answers are the same answer
+                                         when these are equal */
+};
+
+/*
+ * Grade text[0..len) (NULL: no reply) by rule of t against the reference
+ * as written (ref[0..ref_len)) and its canonical form (from
+ * grader_task_ref_parse). 0, GRADER_ENOMEM, or GRADER_ELIMIT (a user's
+ * pattern that took too long on this reply).
+ */
+int grader_task_grade(const struct grader_task *t, size_t rule,
+                      const char *text, size_t len, const char *ref,
+                      size_t ref_len, const struct grader_num *canon,
+                      struct grader_grade *out);
+
+/*
+ * Fill a prompt template for one question: {question} -> question,
+ * {choices} -> one line "L. option" per option (A, B, ...); every other
+ * character as it is (a \boxed{} stays). Returns the new string
+ * (grader_alloc_free), or NULL (no memory, more than 26 options).
+ */
+char *grader_prompt_fill(const char *tmpl, const char *question,
+                         const char *const *choices, size_t nchoices);
+
+#endif
