@@ -32,6 +32,7 @@
 #include "config.h"
 #include "hash.h"
 #include "questions.h"
+#include "taskfile.h"
 #include "rowsfile.h"
 
 #define CANARY_QUESTIONS 20 /* default N: minutes on a GPU */
@@ -84,6 +85,8 @@ struct canary {
     char dir[4200], subset[4200], rows_path[4200], done_path[4200],
         verdict[4200];
     char qfile_buf[4200];
+    const char *task_spec;    /* --task passed to the run, or the config's */
+    struct grader_task *task; /* what the run asks and how it is graded */
 };
 
 static int whole(const char *flag, const char *s, long min, long max,
@@ -154,7 +157,9 @@ static int write_subset(struct canary *c, const struct grader_rung *trusted,
     size_t j, k, n = (size_t)c->n < trusted->n ? (size_t)c->n : trusted->n;
     int rc = EXIT_USAGE;
 
-    if (questions_load(c->qfile, 0, &all, msg, sizeof(msg)) != 0) {
+    if (questions_load_as(c->qfile, 0,
+                          grader_task_ref(c->task) == GRADER_REF_LETTER, &all,
+                          msg, sizeof(msg)) != 0) {
         cli_error("canary", "%s", msg);
         return EXIT_USAGE;
     }
@@ -174,6 +179,12 @@ static int write_subset(struct canary *c, const struct grader_rung *trusted,
         }
         line = json_pack("{s:s,s:s,s:s}", "id", id, "question", all.q[k].text,
                          "answer", all.q[k].answer);
+        if (line != NULL && all.q[k].nchoices > 0) { /* a choice task's */
+            json_t *opts = json_array();
+            for (size_t o = 0; opts != NULL && o < all.q[k].nchoices; o++)
+                json_array_append_new(opts, json_string(all.q[k].choices[o]));
+            json_object_set_new(line, "choices", opts);
+        }
         s = line ? json_dumps(line, JSON_COMPACT) : NULL;
         json_decref(line);
         if (s == NULL)
@@ -305,12 +316,20 @@ static int canary_go(struct canary *c)
     struct grader_rung *trusted = NULL, *now = NULL;
     struct grader_canary v;
     struct grader_error err;
+    char msg[1024];
     int rc;
 
     if (qs == NULL)
         util_oom("a question set");
-    if (rowsfile_read(qs, c->rung, c->rows, GRADER_READ_TEXT, &trusted,
-                      &err) != 0) {
+    if ((c->task =
+             taskfile_load(c->task_spec ? c->task_spec : TASKFILE_DEFAULT, msg,
+                           sizeof(msg))) == NULL) {
+        cli_error("canary", "--task %s: %s", c->task_spec, msg);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (rowsfile_read_rule(qs, c->rung, c->rows, GRADER_READ_TEXT, c->task, 0,
+                           &trusted, &err) != 0) {
         grade_report("canary", &err);
         rc = EXIT_USAGE;
         goto done;
@@ -338,8 +357,8 @@ static int canary_go(struct canary *c)
         rc = rc == EXIT_USAGE ? EXIT_USAGE : EXIT_FAILED;
         goto done;
     }
-    if (rowsfile_read(qs, c->rung, c->rows_path, GRADER_READ_TEXT, &now,
-                      &err) != 0 ||
+    if (rowsfile_read_rule(qs, c->rung, c->rows_path, GRADER_READ_TEXT,
+                           c->task, 0, &now, &err) != 0 ||
         grader_canary(trusted, now, (size_t)c->n, &v, &err) != 0) {
         grade_report("canary", &err);
         rc = EXIT_USAGE;
@@ -350,6 +369,8 @@ done:
     grader_rung_free(trusted);
     grader_rung_free(now);
     grader_qset_free(qs);
+    grader_task_free(c->task);
+    c->task = NULL;
     return rc;
 }
 
@@ -450,6 +471,7 @@ static int from_config(struct canary *c, const char *config, const char *sha,
     c->max_changed = cfg->canary_max_changed;
     c->qfile = cfg->questions;
     c->run_dir = cfg->run_dir;
+    c->task_spec = cfg->task;
     if ((rc = paths(c)) != 0)
         return rc;
     add(c, "run");
@@ -483,7 +505,7 @@ static int from_config(struct canary *c, const char *config, const char *sha,
  * through (a value flag's value with it). 0, 1 for --help, or
  * EXIT_USAGE. */
 struct canary_args {
-    const char *n, *k, *qfile, *dir, *config, *sha, *pos[3];
+    const char *n, *k, *qfile, *dir, *config, *sha, *pos[3], *task;
     char **pass;
     int npass, npos;
 };
@@ -517,6 +539,8 @@ static int split_args(int argc, char **argv, struct canary_args *a)
                       s);
             return EXIT_USAGE;
         }
+        if (strcmp(s, "--task") == 0 && i + 1 < argc)
+            a->task = argv[i + 1]; /* passed on; the canary reads it too */
         a->pass[a->npass++] = argv[i];
         if (!is_switch(s) && strchr(s, '=') == NULL && i + 1 < argc)
             a->pass[a->npass++] = argv[++i];
@@ -588,6 +612,7 @@ int cmd_canary(int argc, char **argv)
         rc = from_config(c, a.config, a.sha, a.dir, a.pass, a.npass, &cfg);
     } else {
         rc = from_flags(c, &a);
+        c->task_spec = a.task;
     }
     if (rc == 0)
         rc = canary_go(c);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../grader/grader.h"
 #include "../report/emit.h"
@@ -19,6 +20,7 @@
 #include "../rundir/outfile.h"
 #include "../rundir/rundir.h"
 #include "rowsfile.h"
+#include "taskfile.h"
 
 #define MAX_POS (GRADER_MAX_RUNGS + 2)
 
@@ -28,8 +30,46 @@ void rungset_release(struct rungset *s)
 
     for (i = 0; i < s->n; i++)
         grader_rung_free((struct grader_rung *)s->r[i]);
+    for (i = 0; i < s->ndirs; i++) {
+        free(s->dirs[i].dir);
+        grader_task_free(s->dirs[i].task);
+    }
     grader_qset_free(s->qs);
     memset(s, 0, sizeof(*s));
+}
+
+const struct grader_task *rungset_task(const char *cmd, struct rungset *s,
+                                       const char *rundir)
+{
+    struct grader_task *t;
+    char path[4200], msg[1024];
+    json_error_t jerr;
+    json_t *m = NULL;
+    size_t i;
+
+    for (i = 0; i < s->ndirs; i++)
+        if (strcmp(s->dirs[i].dir, rundir) == 0)
+            return s->dirs[i].task;
+    if (s->ndirs == RUNGSET_DIRS) {
+        cli_error(cmd, "rows from more than %d folders in one command",
+                  RUNGSET_DIRS);
+        return NULL;
+    }
+    rundir_path(path, sizeof(path), rundir, RD_MANIFEST, NULL);
+    m = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (m == NULL && access(path, F_OK) == 0) {
+        cli_error(cmd, "%s:%d: %s", path, jerr.line, jerr.text);
+        return NULL;
+    }
+    t = taskfile_from_manifest(m, path, msg, sizeof(msg));
+    json_decref(m);
+    if (t == NULL) {
+        cli_error(cmd, "%s", msg);
+        return NULL;
+    }
+    s->dirs[s->ndirs].dir = xstrdup(rundir);
+    s->dirs[s->ndirs++].task = t;
+    return t;
 }
 
 void grade_report(const char *cmd, const struct grader_error *err)
@@ -98,10 +138,24 @@ int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
     char path[4096];
     size_t i;
 
+    const struct grader_task *task;
+    long rule = 0;
+
     if (s->qs == NULL && (s->qs = grader_qset_new()) == NULL) {
         cli_error(cmd, "out of memory");
         return EXIT_FAILED;
     }
+    if (n == 0)
+        return 0;
+    if ((task = rungset_task(cmd, s, rundir)) == NULL)
+        return EXIT_USAGE;
+    if (s->rule != NULL &&
+        (rule = grader_task_rule_index(task, s->rule)) < 0) {
+        cli_error(cmd, "--rule %s: task '%s' of '%s' has no such rule",
+                  s->rule, grader_task_name(task), rundir);
+        return EXIT_USAGE;
+    }
+    s->rule_used = grader_task_rule_name(task, (size_t)rule);
     for (i = 0; i < n; i++) {
         struct grader_rung *r;
         if (s->n == RUNGSET_MAX) {
@@ -112,7 +166,8 @@ int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
             cli_error(cmd, "path too long: '%s'", rundir);
             return EXIT_USAGE;
         }
-        if (rowsfile_read(s->qs, names[i], path, flags, &r, &err) != 0) {
+        if (rowsfile_read_rule(s->qs, names[i], path, flags, task,
+                               (size_t)rule, &r, &err) != 0) {
             grade_report(cmd, &err);
             return EXIT_USAGE;
         }
@@ -170,6 +225,7 @@ int write_stdout(const char *cmd, const char *p, size_t len)
 
 static const char bury_help[] =
     "usage: graveyard bury RUNDIR REF RUNG... [--json FILE] [--partial]\n"
+    "                      [--rule NAME]\n"
     "\n"
     "Bury every RUNG against the reference rung REF, question by question,\n"
     "from RUNDIR/rows/<RUNG>.jsonl. Rungs are named in ladder order, from\n"
@@ -191,6 +247,8 @@ static const char bury_help[] =
     "               as a QAT file their own FILE\n"
     "  --partial    bury what is there when a rung lacks some of the\n"
     "               reference's questions (otherwise an error)\n"
+    "  --rule NAME  grade by this rule of the folder's task (docs/tasks.md;\n"
+    "               default: the task's first)\n"
     "\n"
     "example: graveyard bury runs/t4 BF16 F16 Q8_0 Q4_0 Q2_K\n"
     "Exit status: 0 ok, 1 the output could not be written, 2 bad input.\n";
@@ -199,11 +257,12 @@ int cmd_bury(int argc, char **argv)
 {
     const char *pos[MAX_POS], *json_path = NULL;
     int partial = 0, rc;
+    struct rungset s = {0};
     const struct cli_flag flags[] = {
         {"--json", &json_path, NULL, NULL, NULL, 0},
         {"--partial", NULL, &partial, NULL, NULL, 0},
+        {"--rule", &s.rule, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
-    struct rungset s = {0};
     struct grader_bury b;
     struct buf out = {0}, file = {0};
     char defpath[4096], msg[4600];
@@ -259,7 +318,7 @@ done:
 }
 
 static const char autopsy_help[] =
-    "usage: graveyard autopsy RUNDIR REF RUNG... [--partial]\n"
+    "usage: graveyard autopsy RUNDIR REF RUNG... [--partial] [--rule NAME]\n"
     "\n"
     "How each rung's answers fail, from RUNDIR/rows/<RUNG>.jsonl. The first\n"
     "rung named is the reference for the dead counts, as in bury. One JSON\n"
@@ -286,10 +345,11 @@ int cmd_autopsy(int argc, char **argv)
 {
     const char *pos[MAX_POS];
     int partial = 0, rc;
+    struct rungset s = {0};
     const struct cli_flag flags[] = {
         {"--partial", NULL, &partial, NULL, NULL, 0},
+        {"--rule", &s.rule, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
-    struct rungset s = {0};
     struct grader_bury b;
     struct grader_autopsy_line lines[GRADER_MAX_RUNGS];
     struct buf out = {0};
@@ -312,7 +372,7 @@ done:
 }
 
 static const char repeat_help[] =
-    "usage: graveyard repeat DIR_A DIR_B RUNG... [--common]\n"
+    "usage: graveyard repeat DIR_A DIR_B RUNG... [--common] [--rule NAME]\n"
     "\n"
     "Is the run deterministic? Compares two runs of each RUNG question by\n"
     "question, DIR_A/rows/<RUNG>.jsonl against DIR_B/rows/<RUNG>.jsonl.\n"
@@ -330,10 +390,11 @@ int cmd_repeat(int argc, char **argv)
 {
     const char *pos[MAX_POS];
     int common = 0, rc;
+    struct rungset s = {0};
     const struct cli_flag flags[] = {
         {"--common", NULL, &common, NULL, NULL, 0},
+        {"--rule", &s.rule, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
-    struct rungset s = {0};
     struct grader_repeat_line line;
     struct grader_error err;
     struct buf out = {0};

@@ -14,18 +14,37 @@
 /* Rungs one command may read: 16 runs of a 64-rung ladder. */
 #define RUNGSET_MAX 1024
 
-/* The rungs of one command and the question set they share. */
+/* Folders one command may read rows from, each with its own task. */
+#define RUNGSET_DIRS 64
+
+/* The rungs of one command and the question set they share. Each folder's
+ * rows are graded by its manifest's task (taskfile.h; none: answer-line)
+ * and by the rule named rule, or by the task's first rule. */
 struct rungset {
     struct grader_qset *qs;
     const struct grader_rung *r[RUNGSET_MAX];
     size_t n;
+    const char *rule; /* --rule NAME, or NULL (borrowed) */
+    struct {
+        char *dir;
+        struct grader_task *task;
+    } dirs[RUNGSET_DIRS]; /* owned: the tasks met so far */
+    size_t ndirs;
+    const char *rule_used; /* the rule the last load graded by (borrowed
+                              from a task of dirs) */
 };
 
 /* Read RUNDIR/rows/NAME.jsonl for each name into s (read flags as for
- * rowsfile_read). 0, or the exit status after one line on stderr. */
+ * rowsfile_read), graded by the folder's task and s->rule. 0, or the
+ * exit status after one line on stderr. */
 int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
                  const char **names, size_t n, unsigned flags);
 void rungset_release(struct rungset *s);
+
+/* The task rundir's rows are graded by (s keeps it), or NULL after one
+ * line on stderr. */
+const struct grader_task *rungset_task(const char *cmd, struct rungset *s,
+                                       const char *rundir);
 
 /* Rung names: valid, none twice, at most GRADER_MAX_RUNGS. 0, or the
  * exit status after one line on stderr. */

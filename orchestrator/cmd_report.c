@@ -130,7 +130,7 @@ static int is_dir(const char *path)
 static const char report_help[] =
     "usage: graveyard report RUNDIR [--out DIR] [--rungs REF,RUNG,...]\n"
     "                        [--side RUNG,...] [--repeat DIR] [--partial]\n"
-    "                        [--no-html]\n"
+    "                        [--no-html] [--rule NAME]\n"
     "\n"
     "The report of one run folder, computed from its rows: REPORT.md (the\n"
     "run's settings, the ladder table with accuracy and its Wilson 95 %\n"
@@ -160,6 +160,9 @@ static const char report_help[] =
     "  --no-html     leave REPORT.html out (it holds every reply: about the\n"
     "                size of the rows, and the rows are read twice as "
     "slowly)\n"
+    "  --rule NAME   grade by this rule of the folder's task (docs/tasks.md;\n"
+    "                default: its first); a task with several rules also\n"
+    "                gets every rule side by side (\"By rule\")\n"
     "\n"
     "example: graveyard report runs/t4\n"
     "Exit status: 0 ok, 1 a file could not be written, 2 bad input (nothing\n"
@@ -231,11 +234,60 @@ done:
     return rc;
 }
 
+/*
+ * The report's rule, and a task's other rules side by side: the chain and
+ * side rungs read again, by each other rule, into s (the same question
+ * set), and each rule's counts put beside the first's. 0, or the exit
+ * status after one line on stderr.
+ */
+static int other_rules(struct rungset *s, const struct rundir_run *run,
+                       struct grader_ladder *rep)
+{
+    const struct grader_rung *const *sets[GRADER_TASK_MAX_RULES];
+    const char *names[GRADER_TASK_MAX_RULES], *keep = s->rule;
+    const struct grader_task *task = rungset_task("report", s, run->dir);
+    size_t k, n = 1, base;
+    struct grader_error err;
+    int rc = 0;
+
+    if (task == NULL)
+        return EXIT_USAGE;
+    snprintf(rep->rule, sizeof(rep->rule), "%s",
+             s->rule ? s->rule : grader_task_rule_name(task, 0));
+    if (grader_task_nrules(task) < 2)
+        return 0;
+    sets[0] = s->r;
+    names[0] = grader_task_rule_name(
+        task, (size_t)grader_task_rule_index(task, rep->rule));
+    for (k = 0; k < grader_task_nrules(task) && rc == 0; k++) {
+        const char *name = grader_task_rule_name(task, k);
+        if (strcmp(name, names[0]) == 0)
+            continue;
+        s->rule = name;
+        base = s->n;
+        if ((rc = rungset_load("report", s, run->dir,
+                               (const char **)run->chain, run->nchain, 0)) ||
+            (rc = rungset_load("report", s, run->dir, (const char **)run->side,
+                               run->nside, 0)))
+            break;
+        sets[n] = s->r + base;
+        names[n++] = name;
+    }
+    s->rule = keep;
+    if (rc == 0 && grader_ladder_rules(rep, names, sets, n,
+                                       run->nchain + run->nside, &err) != 0) {
+        grade_report("report", &err);
+        rc = EXIT_USAGE;
+    }
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     const char *pos[2], *out_dir = NULL, *rungs = NULL, *side = NULL,
                         *repeat = NULL;
     int partial = 0, no_html = 0, html;
+    struct rungset s = {0};
     const struct cli_flag flags[] = {
         {"--out", &out_dir, NULL, NULL, NULL, 0},
         {"--rungs", &rungs, NULL, NULL, NULL, 0},
@@ -243,12 +295,12 @@ int cmd_report(int argc, char **argv)
         {"--repeat", &repeat, NULL, NULL, NULL, 0},
         {"--partial", NULL, &partial, NULL, NULL, 0},
         {"--no-html", NULL, &no_html, NULL, NULL, 0},
+        {"--rule", &s.rule, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     const struct grader_rung *ra[GRADER_MAX_RUNGS * 2],
         *rb[GRADER_MAX_RUNGS * 2];
     struct out outs[5] = {{0}, {0}, {0}, {0}, {0}};
     struct rundir_run run;
-    struct rungset s = {0};
     struct grader_ladder rep;
     struct grader_error err;
     struct grader_meta *rmetas = NULL;
@@ -308,6 +360,10 @@ int cmd_report(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
+    if ((rc = other_rules(&s, &run, &rep)) != 0) {
+        grader_ladder_release(&rep);
+        goto done;
+    }
     rc = report_outputs(&run, &rep, &s, outs, html);
     if (rc == 0)
         rc = write_all("report", out_dir ? out_dir : run.dir, outs,
@@ -341,6 +397,7 @@ static void join_names(char *const *names, size_t n, char *out, size_t size)
 static const char compare_help[] =
     "usage: graveyard compare RUNDIR RUNDIR... [--rungs REF,RUNG,...]\n"
     "                         [--labels A,B,...] [--out DIR] [--no-html]\n"
+    "                         [--rule NAME]\n"
     "\n"
     "The same ladder run on several GPUs or machines, question by question.\n"
     "Each run is buried against its own reference. Per rung: right and\n"
@@ -605,16 +662,17 @@ int cmd_compare(int argc, char **argv)
     const char *pos[GRADER_MAX_RUNS + 1], *rungs = NULL, *label_list = NULL,
                                           *out_dir = NULL;
     int no_html = 0;
+    struct rungset s = {0};
     const struct cli_flag flags[] = {
         {"--rungs", &rungs, NULL, NULL, NULL, 0},
         {"--labels", &label_list, NULL, NULL, NULL, 0},
         {"--out", &out_dir, NULL, NULL, NULL, 0},
         {"--no-html", NULL, &no_html, NULL, NULL, 0},
+        {"--rule", &s.rule, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct rundir_run runs[GRADER_MAX_RUNS];
     char *label[GRADER_MAX_RUNS], note[800];
     struct grader_meta *metas = NULL;
-    struct rungset s = {0};
     struct grader_compare c;
     struct grader_error err;
     struct render_compare rc_;
@@ -679,7 +737,7 @@ done:
 static const char think_help[] =
     "usage: graveyard think OFF_DIR ON_DIR [--rungs REF,RUNG,...] [--out "
     "DIR]\n"
-    "                       [--no-html]\n"
+    "                       [--no-html] [--rule NAME]\n"
     "\n"
     "The same rungs with thinking off (OFF_DIR) and on (ON_DIR), question\n"
     "by question; each pass is buried against its own reference. Per rung:\n"
@@ -751,17 +809,18 @@ int cmd_think(int argc, char **argv)
 {
     const char *pos[2], *rungs = NULL, *out_dir = NULL;
     int no_html = 0;
+    struct rungset s = {0};
     const struct cli_flag flags[] = {
         {"--rungs", &rungs, NULL, NULL, NULL, 0},
         {"--out", &out_dir, NULL, NULL, NULL, 0},
         {"--no-html", NULL, &no_html, NULL, NULL, 0},
+        {"--rule", &s.rule, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct rundir_run off = {0}, on = {0};
     struct grader_think_line *tl = NULL;
     struct grader_meta *metas = NULL;
     struct rundir_run both[2]; /* shallow copies of off and on */
     char note[800];
-    struct rungset s = {0};
     struct grader_error err;
     struct render_think t;
     char list[GRADER_MAX_RUNGS * 66];

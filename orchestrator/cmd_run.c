@@ -18,6 +18,7 @@
 #include "config.h"
 #include "hash.h"
 #include "runner.h"
+#include "taskfile.h"
 
 static const char run_help[] =
     "usage: graveyard run RUNG MODEL QUESTIONS RUNDIR [options]\n"
@@ -51,8 +52,12 @@ static const char run_help[] =
     "                      row (default: idle timeout + max tokens / 2)\n"
     "  --log-cap BYTES     server log kept per rung: the first and last\n"
     "                      halves (default 4194304)\n"
+    "  --task NAME|FILE    what is asked and how it is graded: a built-in\n"
+    "                      task ('--task help' lists them; default\n"
+    "                      answer-line) or a task file (docs/tasks.md)\n"
     "  --prompt TEXT       the prompt, with {question} where the question\n"
-    "                      goes (recorded in the manifest)\n"
+    "                      goes (default: the task's; recorded in the\n"
+    "                      manifest)\n"
     "  --server-argv JSON  the server's arguments after the binary, a JSON\n"
     "                      list with {model} {port} {ngl} {ctx} {seed}, for\n"
     "                      builds whose flags differ (--host is always\n"
@@ -145,6 +150,57 @@ static int ladder_alive(void)
     return (long)getppid() == atol(p);
 }
 
+/* The rung of c called name, or NULL. */
+static const struct config_rung *config_rung_named(const struct config *c,
+                                                   const char *name)
+{
+    for (size_t i = 0; i < c->nrungs; i++)
+        if (strcmp(c->rungs[i].name, name) == 0)
+            return &c->rungs[i];
+    return NULL;
+}
+
+/* Whether the config at path still has the sha256 the ladder started
+ * with; else one line on stderr. */
+static int same_config(const char *path, const char *sha256)
+{
+    char hex[65] = "", herr[256];
+
+    if (hash_path(path, hex, herr, sizeof(herr)) == 0 &&
+        strcmp(hex, sha256) == 0)
+        return 1;
+    cli_error("run",
+              "%s changed since the ladder started (sha256 %.12s..., now "
+              "%.12s...); run the ladder again",
+              path, sha256, hex[0] ? hex : "unreadable");
+    return 0;
+}
+
+/* The task spec names (a config's "task", or --task), or NULL after one
+ * line on stderr naming the config when there is one. */
+static struct grader_task *load_task(const char *spec, const char *config)
+{
+    struct grader_task *t;
+    char msg[1024];
+
+    if ((t = taskfile_load(spec, msg, sizeof(msg))) == NULL) {
+        if (config != NULL)
+            cli_error("run", "%s: 'task': %s", config, msg);
+        else
+            cli_error("run", "--task %s: %s", spec, msg);
+    }
+    return t;
+}
+
+/* What a task sets in o: itself, and its token cap (lm-eval's 256) unless
+ * thinking is on; a config's or --max-tokens' cap is set after this. */
+static void task_defaults(struct run_opts *o, const struct grader_task *t)
+{
+    o->task = t;
+    if (t != NULL && grader_task_max_tokens(t) > 0 && !o->think)
+        o->max_tokens = grader_task_max_tokens(t);
+}
+
 /*
  * One rung of a config, with every setting the config gives: the one way
  * graveyard ladder starts a rung, so a config is read and checked by the
@@ -155,9 +211,9 @@ static int run_config(const char *path, const char *rung, const char *sha256,
                       const struct config_over *over, const char *gpu,
                       const char *qfile, int force, int quiet)
 {
-    char hex[65], herr[256];
     const char *args[2 * CONFIG_MAX_ARGS];
     const struct config_rung *r = NULL;
+    struct grader_task *task = NULL;
     struct run_opts o;
     struct config c;
     char msg[4400], llama[4200];
@@ -168,19 +224,11 @@ static int run_config(const char *path, const char *rung, const char *sha256,
         cli_error("run", "%s", msg);
         return EXIT_USAGE;
     }
-    if (sha256 != NULL && (hash_path(path, hex, herr, sizeof(herr)) != 0 ||
-                           strcmp(hex, sha256) != 0)) {
-        cli_error("run",
-                  "%s changed since the ladder started (sha256 %.12s..., "
-                  "now %.12s...); run the ladder again",
-                  path, sha256, hex[0] ? hex : "unreadable");
+    if (sha256 != NULL && !same_config(path, sha256)) {
         config_release(&c);
         return EXIT_USAGE;
     }
-    for (i = 0; i < c.nrungs && r == NULL; i++)
-        if (strcmp(c.rungs[i].name, rung) == 0)
-            r = &c.rungs[i];
-    if (r == NULL) {
+    if ((r = config_rung_named(&c, rung)) == NULL) {
         cli_error("run", "--rung %s: no such rung in '%s'", rung, path);
         config_release(&c);
         return EXIT_USAGE;
@@ -190,7 +238,12 @@ static int run_config(const char *path, const char *rung, const char *sha256,
         config_release(&c);
         return EXIT_USAGE;
     }
+    if (c.task != NULL && (task = load_task(c.task, path)) == NULL) {
+        config_release(&c);
+        return EXIT_USAGE;
+    }
     run_opts_defaults(&o, c.think);
+    task_defaults(&o, task);
     o.rung = r->name;
     o.model = r->model;
     o.questions = qfile ? qfile : c.questions;
@@ -223,6 +276,7 @@ static int run_config(const char *path, const char *rung, const char *sha256,
     run_opts_finish(&o);
     rc = runner_run(&o);
     config_release(&c);
+    grader_task_free(task);
     return rc;
 }
 
@@ -230,7 +284,7 @@ static int run_config(const char *path, const char *rung, const char *sha256,
 struct run_flags {
     const char *llama, *limit, *ngl, *max_tokens, *ctx, *gpu, *request,
         *health, *idle, *log_cap, *prompt, *sargv, *senv, *deadline, *config,
-        *rung, *run_dir, *sha, *qfile;
+        *rung, *run_dir, *sha, *qfile, *task;
     const char *server_args[32];
     size_t nserver;
     int think, force, quiet, batching, abort_loops;
@@ -257,6 +311,7 @@ static int config_mode(const struct run_flags *f, size_t npos)
                         : f->think       ? "--think"
                         : f->batching    ? "--allow-batching"
                         : f->abort_loops ? "--abort-loops"
+                        : f->task        ? "--task"
                                          : NULL;
     struct config_over over = {NULL, f->run_dir, ""};
     char buf[4200];
@@ -399,8 +454,10 @@ int cmd_run(int argc, char **argv)
         {"--question-file", &f.qfile, NULL, NULL, NULL, 0},
         {"--allow-batching", NULL, &f.batching, NULL, NULL, 0},
         {"--abort-loops", NULL, &f.abort_loops, NULL, NULL, 0},
+        {"--task", &f.task, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct run_opts o;
+    struct grader_task *task = NULL;
     char llama_buf[4200];
 
     memset(&f, 0, sizeof(f));
@@ -414,6 +471,12 @@ int cmd_run(int argc, char **argv)
         return rc;
     if (help) {
         fputs(run_help, stdout);
+        return EXIT_OK;
+    }
+    if (f.task != NULL && strcmp(f.task, "help") == 0) {
+        const char *name;
+        for (size_t i = 0; (name = grader_task_builtin_name(i)) != NULL; i++)
+            printf("%-28s %s\n", name, grader_task_builtin_about(i));
         return EXIT_OK;
     }
     if (f.config != NULL || f.rung != NULL || f.run_dir != NULL ||
@@ -431,6 +494,9 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     run_opts_defaults(&o, f.think);
+    if (f.task != NULL && (task = load_task(f.task, NULL)) == NULL)
+        return EXIT_USAGE;
+    task_defaults(&o, task);
     o.rung = pos[0];
     o.model = pos[1];
     o.questions = pos[2];
@@ -447,5 +513,6 @@ int cmd_run(int argc, char **argv)
     json_decref(o.request);
     json_decref(o.argv_template);
     json_decref(o.env_template);
+    grader_task_free(task);
     return rc;
 }

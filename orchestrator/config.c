@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "taskfile.h"
 
 char *config_expand(const char *s, char *msg, size_t msgsize)
 {
@@ -670,7 +671,8 @@ static int load_top(struct ctx *x, const struct config_over *over,
         "rungs",    "side_rungs", "server",        "request",
         "thinking", "gpus",       "ngl",           "ctx",
         "limit",    "prompt",     "build",         "repeat_reference",
-        "canary",   "batching",   "rungs_per_gpu", NULL};
+        "canary",   "batching",   "rungs_per_gpu", "task",
+        NULL};
 
     if (known_keys(x, root, "", top) ||
         str(x, root, "name", "", 1, &c->name) ||
@@ -769,8 +771,18 @@ static int load_request(struct ctx *x, json_t *root, struct config *c)
     json_t *v;
     size_t i;
 
-    if (str(x, root, "prompt", "", 0, &c->prompt))
+    if (str(x, root, "prompt", "", 0, &c->prompt) ||
+        str(x, root, "task", "", 0, &c->task))
         return -1;
+    if (c->task != NULL) { /* checked whole now; each run loads its own */
+        char why[900];
+        struct grader_task *t = taskfile_load(c->task, why, sizeof(why));
+        if (t == NULL) {
+            snprintf(x->msg, x->msgsize, "%s: 'task': %s", x->path, why);
+            return -1;
+        }
+        grader_task_free(t);
+    }
     if (c->prompt && strstr(c->prompt, "{question}") == NULL) {
         snprintf(x->msg, x->msgsize,
                  "%s: 'prompt' must say where the question goes with "
@@ -1009,5 +1021,6 @@ void config_release(struct config *c)
     json_decref(c->argv_template);
     json_decref(c->env_template);
     free(c->prompt);
+    free(c->task);
     memset(c, 0, sizeof(*c));
 }

@@ -75,6 +75,8 @@ struct config {
                                     0: graveyard run's defaults */
     json_t *request;             /* extra request fields, or NULL */
     char *prompt;                /* with {question}, or NULL */
+    char *task;                  /* a built-in task or a task file, or
+                                    NULL: answer-line (taskfile.h) */
     json_t *argv_template;       /* server.argv, or NULL */
     json_t *env_template;        /* server.env, or NULL */
     struct config_build build;

@@ -15,10 +15,16 @@
 
 #include <stddef.h>
 
+#include "../grader/grader.h"
+
 struct question {
     char *id;
     char *text;
-    char *answer; /* the reference as written: "100", "2,350" */
+    char *answer;   /* the reference as written: "100", "2,350"; for a
+                       multiple-choice task the right option's letter */
+    char **choices; /* a multiple-choice task's options, in order (the
+                       prompt letters them A, B, ...), or NULL */
+    size_t nchoices;
 };
 
 struct questions {
@@ -35,14 +41,31 @@ struct questions {
  */
 int questions_load(const char *path, long limit, struct questions *out,
                    char *msg, size_t msgsize);
+
+/*
+ * The same for a task's kind of reference: GRADER_REF_LETTER reads
+ * multiple-choice files instead, in the common shapes (docs/tasks.md):
+ *   {"id", "question", "choices": ["...", ...], "answer": "B" or 1}
+ *     (MMLU's export: answer a 0-based index; or the letter)
+ *   {"id", "question", "choices": {"text": [...], "label": [...]},
+ *    "answerKey": "B" or "2"}  (ARC's: the key is one of the labels)
+ *   {"id", "question": {"stem", "choices": [{"text", "label"}]},
+ *    "answerKey"}  (ARC's original JSONL)
+ * The reference becomes the right option's letter by position (A for
+ * the first); 2 to 26 options. A line without an id is "test-N".
+ */
+int questions_load_as(const char *path, long limit, int letters,
+                      struct questions *out, char *msg, size_t msgsize);
 void questions_release(struct questions *qs);
 
-/* The default prompt's text: the one place it lives. {question} is
- * replaced by the question; the manifest records the prompt in use so a
- * change is noticed. A config or --prompt may give another. */
-extern const char questions_prompt[];
+/* The default prompt's text, the default task's (grader/task_builtin.c,
+ * the one place it lives). {question} is replaced by the question; the
+ * manifest records the prompt in use so a change is noticed. A task, a
+ * config or --prompt may give another. */
+#define questions_prompt grader_prompt_answer_line
 
-/* The user message for q from prompt (new string, free with free()). */
+/* The user message for q from prompt: {question} and {choices} filled
+ * (grader_prompt_fill; new string, free with free()). */
 char *questions_prompt_for(const char *prompt, const struct question *q);
 
 #endif

@@ -28,6 +28,7 @@
 #include "redact.h"
 #include "rowsfile.h"
 #include "spawn.h"
+#include "taskfile.h"
 
 #define VERSION_MS 30000 /* --version may take this long */
 
@@ -139,10 +140,13 @@ static json_t *settings(const struct run_opts *o, const char *version,
         json_object_set_new(req, "in_flight", json_integer(o->parallel));
     if (o->abort_loops)
         json_object_set_new(req, "abort_loops", json_true());
-    return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:{s:s}}", "graveyard",
+    /* the whole task, so the folder grades the same after its task file
+     * moved, and a resume under another task is refused */
+    return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:o,s:{s:s}}", "graveyard",
                      GRAVEYARD_VERSION, "questions", "path", o->questions,
                      "sha256", qhash, "prompt",
-                     o->prompt ? o->prompt : questions_prompt, "request", req,
+                     o->prompt ? o->prompt : grader_task_prompt(o->task),
+                     "task", taskfile_to_json(o->task), "request", req,
                      "server", "version", version);
 }
 
@@ -227,7 +231,8 @@ int record_done(const struct run_opts *o, const struct record_done *d)
     int rc = -1;
 
     if (qs == NULL ||
-        rowsfile_read(qs, o->rung, d->rows_path, 0, &g, &err) != 0 ||
+        rowsfile_read_rule(qs, o->rung, d->rows_path, 0, o->task, 0, &g,
+                           &err) != 0 ||
         grader_summarize(g, &sum) != 0) {
         if (qs != NULL && g == NULL)
             grader_error_format(&err, msg, sizeof(msg));

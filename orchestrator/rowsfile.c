@@ -29,6 +29,14 @@ int rowsfile_read(struct grader_qset *qs, const char *name, const char *path,
                   unsigned flags, struct grader_rung **out,
                   struct grader_error *err)
 {
+    return rowsfile_read_rule(qs, name, path, flags, NULL, 0, out, err);
+}
+
+int rowsfile_read_rule(struct grader_qset *qs, const char *name,
+                       const char *path, unsigned flags,
+                       const struct grader_task *task, size_t rule,
+                       struct grader_rung **out, struct grader_error *err)
+{
     struct grader_reader rd;
     struct grader_rung *r;
     char *buf;
@@ -50,6 +58,8 @@ int rowsfile_read(struct grader_qset *qs, const char *name, const char *path,
     }
     buf = xrealloc(NULL, READ_CHUNK);
     grader_reader_init(&rd, qs, r, flags);
+    if (task != NULL)
+        grader_reader_set_rule(&rd, task, rule);
     for (;;) {
         got = read(fd, buf, READ_CHUNK);
         if (got < 0 && errno == EINTR)
@@ -78,6 +88,7 @@ int rowsfile_read(struct grader_qset *qs, const char *name, const char *path,
 }
 
 int rowsfile_answered(const char *path, const char *rung,
+                      const struct grader_task *task,
                       struct grader_qset **answered, size_t *rows,
                       size_t *right, char *msg, size_t msgsize)
 {
@@ -88,7 +99,7 @@ int rowsfile_answered(const char *path, const char *rung,
     *answered = grader_qset_new();
     if (*answered == NULL)
         util_oom("answered ids");
-    if (rowsfile_read(*answered, rung, path, 0, &r, &err) != 0) {
+    if (rowsfile_read_rule(*answered, rung, path, 0, task, 0, &r, &err) != 0) {
         grader_error_format(&err, msg, msgsize);
         grader_qset_free(*answered);
         *answered = NULL;

@@ -46,6 +46,7 @@
 #include "record.h"
 #include "reply.h"
 #include "rowsfile.h"
+#include "taskfile.h"
 #include "loopwatch.h"
 #include "rung.h"
 #include "shape.h"
@@ -302,15 +303,37 @@ static char *row_text(struct runner *r, const struct slot *sl, size_t qi,
 {
     const struct question *q = &r->qs.q[qi];
     const struct reply *reply = &sl->reply;
-    struct grader_num said, ref;
+    const struct grader_task *task = r->o->task;
+    struct grader_num ref;
+    struct grader_grade g;
     long long tokens = reply_tokens(reply);
-    int has =
-        !error && grader_extract(reply->content.p, reply->content.len, &said);
+    json_t *row, *grades = json_object(), *extracted = json_null();
     char *text;
-    json_t *row;
 
-    grader_num_parse(q->answer, strlen(q->answer), &ref);
-    *right = has && strcmp(said.s, ref.s) == 0;
+    /* informative only (docs/rows.md): bury grades again from content */
+    grader_task_ref_parse(task, q->answer, strlen(q->answer), &ref);
+    *right = 0;
+    for (size_t i = 0; grades != NULL && i < grader_task_nrules(task); i++) {
+        if (error != NULL ||
+            grader_task_grade(task, i, reply->content.p, reply->content.len,
+                              q->answer, strlen(q->answer), &ref, &g) != 0)
+            g.said = g.right = 0, g.extracted[0] = '\0';
+        if (i == 0) {
+            *right = g.right;
+            json_decref(extracted);
+            extracted =
+                !g.said ? json_null()
+                : grader_task_rule_kind(task, 0) == GRADER_RULE_ANSWER_LINE
+                    ? emit_number(g.extracted)
+                    : json_string(g.extracted);
+        }
+        if (json_object_set_new(
+                grades, grader_task_rule_name(task, i),
+                json_pack("{s:o,s:b}", "extracted",
+                          g.said ? json_string(g.extracted) : json_null(),
+                          "right", g.right)) != 0)
+            util_oom("a row");
+    }
     row = json_pack(
         "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o,"
         "s:o,s:i,s:I}",
@@ -324,17 +347,21 @@ static char *row_text(struct runner *r, const struct slot *sl, size_t qi,
         "completion_tokens", tokens >= 0 ? json_integer(tokens) : json_null(),
         "decode_tps", num_or_null(reply->decode_tps), "error",
         error ? json_string(error) : json_null(), "error_kind",
-        kind ? json_string(kind) : json_null(), "extracted",
-        has ? emit_number(said.s) : json_null(), "right", *right,
-        "prompt_tokens",
+        kind ? json_string(kind) : json_null(), "extracted", extracted,
+        "right", *right, "prompt_tokens",
         reply->prompt_n >= 0 ? json_integer(reply->prompt_n) : json_null(),
         "prompt_ms", num_or_null(reply->prompt_ms), "predicted_ms",
         num_or_null(reply->predicted_ms), "http_status",
         sl->http_status ? json_integer(sl->http_status) : json_null(),
         "attempts", attempts, "latency_ms",
         (json_int_t)(uv_now(&r->loop) - sl->started_ms));
-    if (row == NULL)
+    if (row == NULL || grades == NULL)
         util_oom("a row");
+    /* the study's task keeps its rows as they always were */
+    if (strcmp(grader_task_name(task), TASKFILE_DEFAULT) != 0 &&
+        json_object_set(row, "grades", grades) != 0)
+        util_oom("a row");
+    json_decref(grades);
     constrained(sl, row, error != NULL);
     /* cut short as a loop: what it would have cost at most */
     if (!error && sl->looped &&
@@ -748,8 +775,9 @@ static void request_done(void *ctx, long status, const char *err)
 
 static char *request_body(struct runner *r, const struct question *q)
 {
+    const struct grader_task *task = r->o->task;
     char *prompt = questions_prompt_for(
-             r->o->prompt ? r->o->prompt : questions_prompt, q),
+             r->o->prompt ? r->o->prompt : grader_task_prompt(task), q),
          *text;
     json_t *body = json_pack(
         "{s:[{s:s,s:s}],s:b,s:i,s:i,s:b,s:I,s:{s:b}}", "messages", "role",
@@ -760,6 +788,16 @@ static char *request_body(struct runner *r, const struct question *q)
     free(prompt);
     if (body == NULL)
         util_oom("a request");
+    /* the task's stop strings (lm-eval's "until"); a request's own
+     * "stop" below wins */
+    if (grader_task_nstops(task) > 0) {
+        json_t *stop = json_array();
+        for (size_t i = 0; stop != NULL && i < grader_task_nstops(task); i++)
+            json_array_append_new(stop,
+                                  json_string(grader_task_stop(task, i)));
+        if (stop == NULL || json_object_set_new(body, "stop", stop) != 0)
+            util_oom("a request");
+    }
     if (r->o->request != NULL)
         json_object_update(body, r->o->request);
     text = json_dumps(body, JSON_COMPACT);
@@ -1204,7 +1242,9 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     int code;
 
     /* check first, then create: bad input leaves nothing behind */
-    if (questions_load(o->questions, o->limit, &r->qs, msg, msgsize))
+    if (questions_load_as(o->questions, o->limit,
+                          grader_task_ref(o->task) == GRADER_REF_LETTER,
+                          &r->qs, msg, msgsize))
         return EXIT_USAGE;
     if ((code = record_inputs(o, r->version, sizeof(r->version), msg,
                               msgsize)) != 0 ||
@@ -1216,7 +1256,7 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
         say(r, "cut back a torn last row (%zu bytes) in %s", r->store.cut,
             r->store.path);
     /* what the file answers already (every row checked on the way) */
-    if (rowsfile_answered(r->store.path, o->rung, &answered, &r->rows,
+    if (rowsfile_answered(r->store.path, o->rung, o->task, &answered, &r->rows,
                           &r->right, msg, msgsize) != 0)
         return EXIT_USAGE;
     r->had = xrealloc(NULL, r->qs.n ? r->qs.n : 1);
@@ -1305,12 +1345,20 @@ static void runner_free(struct runner *r)
     free(r);
 }
 
-int runner_run(const struct run_opts *o)
+int runner_run(const struct run_opts *given)
 {
     struct runner *r = xrealloc(NULL, sizeof(*r));
+    struct grader_task *task = NULL;
+    struct run_opts local = *given;
+    const struct run_opts *o = &local;
     char msg[1024];
     int code;
 
+    if (local.task == NULL) {
+        if ((task = taskfile_load(TASKFILE_DEFAULT, msg, sizeof(msg))) == NULL)
+            util_oom("the default task");
+        local.task = task;
+    }
     memset(r, 0, sizeof(*r));
     r->o = o;
     r->lock_fd = -1;
@@ -1333,11 +1381,13 @@ int runner_run(const struct run_opts *o)
     if ((code = open_rung(r, msg, sizeof(msg))) != 0) {
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
         runner_free(r);
+        grader_task_free(task);
         return code;
     }
     if (start_loop(r) != 0) {
         fprintf(stderr, "graveyard run %s: libuv did not start\n", o->rung);
         runner_free(r);
+        grader_task_free(task);
         return EXIT_FAILED;
     }
     uv_run(&r->loop, UV_RUN_DEFAULT);
@@ -1352,5 +1402,6 @@ int runner_run(const struct run_opts *o)
                 "same command to resume\n",
                 o->rung, r->rows, r->qs.n);
     runner_free(r);
+    grader_task_free(task);
     return code;
 }

@@ -23,6 +23,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "../grader/grader.h"
+
 struct run_opts {
     const char *rung, *model, *questions, *rundir;
     const char *llama; /* the llama-server binary */
@@ -41,10 +43,12 @@ struct run_opts {
     unsigned grace_ms;      /* SIGTERM to SIGKILL */
     size_t log_cap;         /* bytes of server log kept */
     int force;              /* resume despite a changed setting */
-    const char *prompt;     /* with {question}; NULL: questions_prompt */
-    json_t *argv_template;  /* server argv after the binary, with {model}
-                               {port} {ngl} {ctx} {seed}; NULL: ours */
-    json_t *env_template;   /* extra server environment, with {gpu} */
+    const char *prompt;     /* with {question}; NULL: the task's */
+    const struct grader_task *task; /* what is asked and how it is graded
+                                       (borrowed; NULL: answer-line) */
+    json_t *argv_template; /* server argv after the binary, with {model}
+                              {port} {ngl} {ctx} {seed}; NULL: ours */
+    json_t *env_template;  /* extra server environment, with {gpu} */
     int quiet;
     int abort_loops; /* close a reply that loops (loopwatch.h) and write
                         what arrived, finish_reason "loop" */

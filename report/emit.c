@@ -44,15 +44,23 @@ json_t *emit_number(const char *canonical)
 {
     char *end;
     long long v;
+    double d;
 
     if (canonical == NULL)
         return json_null();
     if (strchr(canonical, '.') == NULL && strlen(canonical) <= 18) {
         v = strtoll(canonical, &end, 10);
-        if (*end == '\0')
+        if (*end == '\0' && end != canonical)
             return json_integer(v);
     }
-    return json_real(strtod(canonical, NULL));
+    /* a rule that reads no number (a choice's letter, a regex rule's
+     * text: docs/tasks.md) said a string; a canonical number is digits,
+     * a sign and a point only */
+    d = strtod(canonical, &end);
+    if (*end != '\0' || end == canonical ||
+        canonical[strspn(canonical, "-0123456789.")] != '\0')
+        return json_string(canonical);
+    return json_real(d);
 }
 
 json_t *emit_bury_line(const struct grader_bury *b, size_t i,

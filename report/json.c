@@ -105,8 +105,8 @@ static json_t *settings(const struct rundir_run *run)
     json_object_set_new(o, "name",
                         run->name ? json_string(run->name) : json_null());
     if (run->manifest != NULL) {
-        const char *keys[] = {"questions", "server", "request", "prompt",
-                              "graveyard"};
+        const char *keys[] = {"questions", "server",    "request",
+                              "prompt",    "graveyard", "task"};
         size_t i;
         for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
             json_t *v = json_object_get(run->manifest, keys[i]);
@@ -114,6 +114,29 @@ static json_t *settings(const struct rundir_run *run)
         }
     }
     return o;
+}
+
+/* The task's rules side by side (grader_ladder_rules): [] with one. */
+static json_t *rules_array(const struct grader_ladder *rep)
+{
+    json_t *a = json_array();
+
+    for (size_t k = 0; a != NULL && k < rep->nrules; k++) {
+        json_t *rungs = json_array();
+        for (size_t i = 0; rungs != NULL && i < rep->nrule_rungs; i++) {
+            const struct grader_rule_cell *c = &rep->rules[k].cells[i];
+            json_array_append_new(
+                rungs, json_pack("{s:s,s:I,s:I,s:f,s:I}", "rung",
+                                 grader_ladder_point(rep, i)->line->rung->name,
+                                 "n", (json_int_t)c->n, "right",
+                                 (json_int_t)c->right, "accuracy", c->acc,
+                                 "graded_differently", (json_int_t)c->differ));
+        }
+        json_array_append_new(a, json_pack("{s:s,s:o}", "name",
+                                           rep->rules[k].name, "rungs",
+                                           rungs ? rungs : json_array()));
+    }
+    return a;
 }
 
 /* pareto.svg's fronts and picks, by rung name. */
@@ -212,6 +235,9 @@ int render_report_json(FILE *f, const struct rundir_run *run,
                                     : json_array());
     json_object_set_new(
         o, "canary", run->canary ? json_deep_copy(run->canary) : json_null());
+    json_object_set_new(o, "rule",
+                        json_string(rep->rule[0] ? rep->rule : "answer-line"));
+    json_object_set_new(o, "rules", rules_array(rep));
     return put(f, o);
 }
 

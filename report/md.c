@@ -56,6 +56,21 @@ static void shared_row(FILE *f, const struct rundir_run *run)
     fprintf(f, " |\n");
 }
 
+/* The task the rows were asked and graded by (docs/tasks.md). */
+static void task_row(FILE *f, const struct rundir_run *run,
+                     const struct grader_ladder *rep)
+{
+    json_t *t = run->manifest ? json_object_get(run->manifest, "task") : NULL;
+    const char *name = json_string_value(json_object_get(t, "name"));
+    char cell[256], rule[256];
+
+    fmt_code(cell, sizeof(cell), name ? name : "answer-line");
+    fmt_code(rule, sizeof(rule), rep->rule[0] ? rep->rule : "answer-line");
+    fprintf(f, "| Task | `%s`%s, graded by rule `%s`%s |\n", cell,
+            name ? "" : " (not recorded: the default)", rule,
+            rep->nrules > 1 ? " (every rule: \"By rule\")" : "");
+}
+
 static void settings(FILE *f, const struct rundir_run *run,
                      const struct grader_ladder *rep)
 {
@@ -121,6 +136,7 @@ static void settings(FILE *f, const struct rundir_run *run,
             think < 0 ? "not recorded"
             : think   ? "on"
                       : "off");
+    task_row(f, run, rep);
     shared_row(f, run);
     fprintf(f, "\n");
 }
@@ -266,6 +282,46 @@ static void constraint_table(FILE *f, const struct grader_ladder *rep)
                 x->checked ? fmt_1(pct, 100.0 * (double)x->violated /
                                             (double)x->checked)
                            : FMT_DASH);
+    }
+    fprintf(f, "\n");
+}
+
+/* A task's rules side by side (grader_ladder_rules). */
+static void rules_table(FILE *f, const struct grader_ladder *rep)
+{
+    size_t i, k;
+    char a[FMT_SIZE], cell[256];
+
+    if (rep->nrules < 2)
+        return;
+    fprintf(f, "## By rule\n\n"
+               "The same replies graded by each rule of the task "
+               "(docs/tasks.md). \"Graded differently\" counts the "
+               "questions one rule calls right and another wrong at that "
+               "rung: the extraction's own noise, next to what the "
+               "quantization did.\n\n| Rung |");
+    for (k = 0; k < rep->nrules; k++) {
+        fmt_cell(cell, sizeof(cell), rep->rules[k].name);
+        fprintf(f, " %s right |", cell);
+    }
+    for (k = 1; k < rep->nrules; k++) {
+        fmt_cell(cell, sizeof(cell), rep->rules[k].name);
+        fprintf(f, " Graded differently (%s) |", cell);
+    }
+    fprintf(f, "\n|---|");
+    for (k = 0; k < 2 * rep->nrules - 1; k++)
+        fprintf(f, "---:|");
+    fprintf(f, "\n");
+    for (i = 0; i < rep->nrule_rungs; i++) {
+        fprintf(f, "| %s |", grader_ladder_point(rep, i)->line->rung->name);
+        for (k = 0; k < rep->nrules; k++) {
+            const struct grader_rule_cell *c = &rep->rules[k].cells[i];
+            fprintf(f, " %zu/%zu (%s %%) |", c->right, c->n,
+                    fmt_1(a, 100.0 * c->acc));
+        }
+        for (k = 1; k < rep->nrules; k++)
+            fprintf(f, " %zu |", rep->rules[k].cells[i].differ);
+        fprintf(f, "\n");
     }
     fprintf(f, "\n");
 }
@@ -599,6 +655,7 @@ int render_report_md(FILE *f, const struct rundir_run *run,
     fprintf(f, "![The graveyard: one row per rung, one cell per question; "
                "marigold right, grey wrong](cover.svg)\n\n");
     ladder_table(f, rep);
+    rules_table(f, rep);
     canary_section(f, run);
     constraint_table(f, rep);
     loops_table(f, rep);

@@ -280,6 +280,33 @@ static size_t deltas(struct body *b, const char *key, const char *text,
     return n;
 }
 
+/* The reply cut where the request's first "stop" string begins, as the
+ * real server stops there and leaves the stop string out (a copy), or
+ * NULL when no stop string occurs in it. */
+static char *stopped(json_t *req, const char *content)
+{
+    json_t *stop = json_object_get(req, "stop"), *v;
+    const char *end = NULL, *hit;
+    size_t i;
+    char *cut;
+
+    if (content == NULL || !json_is_array(stop))
+        return NULL;
+    json_array_foreach(stop, i, v)
+    {
+        if (json_is_string(v) && json_string_length(v) > 0 &&
+            (hit = strstr(content, json_string_value(v))) != NULL &&
+            (end == NULL || hit < end))
+            end = hit;
+    }
+    if (end == NULL)
+        return NULL;
+    if ((cut = strndup(content, (size_t)(end - content))) == NULL)
+        die("fake-llama-server: out of memory");
+    fprintf(logf_, "fake: stopped at a stop string\n");
+    return cut;
+}
+
 static void build(struct body *b, json_t *req, json_t *rule)
 {
     const char *content = json_string_value(json_object_get(rule, "content"));
@@ -295,12 +322,15 @@ static void build(struct body *b, json_t *req, json_t *rule)
                      ? json_number_value(json_object_get(rule, "decode_tps"))
                      : json_number_value(json_object_get(model, "decode_tps"));
     const char *finish;
+    char *cut;
 
     add_event(
         b, chunk(json_pack("{s:s,s:n}", "role", "assistant", "content"), NULL),
         NULL);
     sent = deltas(b, "reasoning_content", reasoning, &left);
-    sent += deltas(b, "content", content, &left);
+    cut = stopped(req, content);
+    sent += deltas(b, "content", cut ? cut : content, &left);
+    free(cut);
     tokens = json_is_integer(json_object_get(rule, "tokens"))
                  ? (long)json_integer_value(json_object_get(rule, "tokens"))
                  : (long)sent;

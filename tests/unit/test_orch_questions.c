@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "questions.h"
 
@@ -19,8 +20,7 @@
 #define HELDOUT "data/gsm8k/heldout-250.jsonl"
 #define TEST    "../shared/data/gsm8k/test.jsonl"
 
-static const struct question *find(const struct questions *qs,
-                                   const char *id)
+static const struct question *find(const struct questions *qs, const char *id)
 {
     size_t i;
 
@@ -132,7 +132,8 @@ static void expect_bad(const char *text, const char *words)
 static void test_bad_files(void **state)
 {
     (void)state;
-    expect_bad("{\"question\":\"q\",\"answer\":\"no marks\"}\n", ":1: no \"id\"");
+    expect_bad("{\"question\":\"q\",\"answer\":\"no marks\"}\n",
+               ":1: no \"id\"");
     expect_bad("{\"id\":\"a\",\"question\":\"q\",\"answer\":\"1\"}\n"
                "{\"id\":\"a\",\"question\":\"q\",\"answer\":\"2\"}\n",
                ":2: duplicate id 'a'");
@@ -144,9 +145,126 @@ static void test_bad_files(void **state)
     expect_bad("", "no questions");
 }
 
+/* lm-eval compares against GSM8K's whole solution; graveyard's rows keep
+ * the text after "####". Its ignore list (",", "\\$", "(?s).*#### ",
+ * "\\.$", then lower-case) must make the two the same on every test
+ * question: a rule whose pattern takes the whole reply, graded with the
+ * solution as the reply against the stored reference, is then right. */
+static void test_lm_eval_reference(void **state)
+{
+    static const char *const ignore[] = {",", "\\$", "(?s).*#### ", "\\.$"};
+    struct grader_task *t = grader_task_new("whole", GRADER_REF_NUMBER);
+    char line[65536], msg[512];
+    size_t n = 0;
+    FILE *f;
+
+    (void)state;
+    assert_int_equal(grader_task_add_regex(t, "whole", "(?s).*", 0,
+                                           "[invalid]", ignore, 4, 1, msg,
+                                           sizeof(msg)),
+                     0);
+    if ((f = fopen(TEST, "r")) == NULL) {
+        grader_task_free(t);
+        return; /* no ../shared: as test_gsm8k_shape */
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        json_t *o = json_loads(line, 0, NULL);
+        const char *sol = json_string_value(json_object_get(o, "answer"));
+        const char *after = strrchr(sol, '#') + 1;
+        struct grader_num canon;
+        struct grader_grade g;
+        while (*after == ' ')
+            after++;
+        assert_int_equal(
+            grader_task_ref_parse(t, after, strlen(after), &canon), 0);
+        assert_int_equal(grader_task_grade(t, 0, sol, strlen(sol), after,
+                                           strlen(after), &canon, &g),
+                         0);
+        if (!g.right)
+            fail_msg("test-%zu: the solution and '%s' normalize apart", n,
+                     after);
+        json_decref(o);
+        n++;
+    }
+    fclose(f);
+    grader_task_free(t);
+    assert_int_equal(n, 1319);
+}
+
+/* The multiple-choice shapes of data/choice/tiny.jsonl, lettered. */
+static void test_choice_shapes(void **state)
+{
+    static const char *const want[] = {"C", "B", "B", "C", "B", "B", "B", "B"};
+    struct questions qs;
+    char msg[512], *p;
+    size_t i;
+
+    (void)state;
+    if (questions_load_as("data/choice/tiny.jsonl", 0, 1, &qs, msg,
+                          sizeof(msg)) != 0)
+        fail_msg("%s", msg);
+    assert_int_equal(qs.n, 8);
+    for (i = 0; i < qs.n; i++)
+        assert_string_equal(qs.q[i].answer, want[i]);
+    assert_string_equal(qs.q[4].text, "How many sides does a hexagon have?");
+    assert_int_equal(qs.q[4].nchoices, 3);
+    assert_string_equal(qs.q[3].choices[2], "carbon dioxide");
+    p = questions_prompt_for("{question}\n{choices}", &qs.q[4]);
+    assert_string_equal(p, "How many sides does a hexagon have?\n"
+                           "A. five\nB. six\nC. eight");
+    free(p);
+    questions_release(&qs);
+    /* the study's files are no multiple-choice files */
+    assert_int_equal(questions_load_as(HELDOUT, 0, 1, &qs, msg, sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "choices"));
+}
+
+static void expect_bad_choice(const char *text, const char *words)
+{
+    char path[] = "/tmp/graveyard-q-XXXXXX", msg[512];
+    struct questions qs;
+    FILE *f;
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(questions_load_as(path, 0, 1, &qs, msg, sizeof(msg)), -1);
+    unlink(path);
+    if (strstr(msg, words) == NULL || strstr(msg, path) == NULL)
+        fail_msg("message '%s' lacks '%s' or the path", msg, words);
+}
+
+static void test_bad_choice_files(void **state)
+{
+    (void)state;
+    expect_bad_choice("{\"question\":\"q\",\"choices\":[\"a\"],"
+                      "\"answer\":0}\n",
+                      ":1: a question needs 2 to 26 options");
+    expect_bad_choice("{\"question\":\"q\",\"choices\":[\"a\",\"b\"],"
+                      "\"answer\":2}\n",
+                      "does not name one of the options");
+    expect_bad_choice("{\"question\":\"q\",\"choices\":{\"text\":[\"a\","
+                      "\"b\"],\"label\":[\"1\",\"2\"]},\"answerKey\":\"3\"}\n",
+                      "does not name one of the options");
+    expect_bad_choice("{\"question\":\"q\",\"choices\":{\"text\":[\"a\","
+                      "\"b\"]},\"answerKey\":\"A\"}\n",
+                      "\"label\"");
+    expect_bad_choice("{\"question\":\"q\",\"choices\":[\"a\",7],"
+                      "\"answer\":0}\n",
+                      "not a string");
+    expect_bad_choice("{\"id\":\"x\",\"question\":\"q\",\"choices\":"
+                      "[\"a\",\"b\"],\"answer\":\"A\"}\n"
+                      "{\"id\":\"x\",\"question\":\"q\",\"choices\":"
+                      "[\"a\",\"b\"],\"answer\":\"B\"}\n",
+                      ":2: duplicate id 'x'");
+}
+
 static void test_prompt(void **state)
 {
-    struct question q = {"test-1", "How many apples?", "3"};
+    struct question q = {"test-1", "How many apples?", "3", NULL, 0};
     char *p = questions_prompt_for(questions_prompt, &q);
 
     (void)state;
@@ -167,6 +285,9 @@ int main(void)
         cmocka_unit_test(test_gsm8k_shape),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_prompt),
+        cmocka_unit_test(test_lm_eval_reference),
+        cmocka_unit_test(test_choice_shapes),
+        cmocka_unit_test(test_bad_choice_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

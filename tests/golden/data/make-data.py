@@ -282,3 +282,96 @@ think = {
 }
 run_folder("t4-think", think, "Tesla T4", think=True,
            name="golden ladder on a T4, thinking on")
+
+# ---- tasks (docs/tasks.md) ------------------------------------------------
+# lm2/: a ladder asked lm-eval's gsm8k (task lm-eval-gsm8k), graded by its
+# two rules. strict-match reads "#### N", flexible-extract the last number
+# (the task's stop "Question:" cuts what follows it). By hand:
+#   BF16 strict 7 (test-1166 says 1,000), flexible 7: no question differs
+#   Q4_0 says "The answer is N." without "####" on test-2, test-93 and
+#        test-147: strict 4 (wrong there, and on test-1166), flexible 7
+#        (only test-1166): 3 questions graded differently
+#   Q2_K "#### 13" on test-687, then prose whose last number is wrong or
+#        missing; test-564 writes "#### 240" and then a "Question:" line
+#        with 5 in it: strict 2 (687, 564), flexible 2 (687, 564: the
+#        stop cuts the 5): none differs
+LM_TASK = {
+    "name": "lm-eval-gsm8k", "reference": "number",
+    "prompt": "Question: {question}\nAnswer:",
+    "stop": ["Question:", "</s>", "<|im_end|>"], "max_tokens": 256,
+    "rules": [
+        {"name": "strict-match", "kind": "regex",
+         "pattern": "#### (\\-?[0-9\\.\\,]+)", "group_select": 0,
+         "fallback": "[invalid]",
+         "ignore": [",", "\\$", "(?s).*#### ", "\\.$"], "ignore_case": True},
+        {"name": "flexible-extract", "kind": "regex",
+         "pattern": "(-?[$0-9.,]{2,})|(-?[0-9]+)", "group_select": -1,
+         "fallback": "[invalid]",
+         "ignore": [",", "\\$", "(?s).*#### ", "\\.$"], "ignore_case": True},
+    ]}
+
+
+def hashes(x):
+    return f"So that is it.\n#### {x}"
+
+
+def answer_is(x):
+    return f"So that is it. The answer is {x}."
+
+
+lm2 = {
+    "BF16": [hashes(13), hashes("70,000"), hashes("1,000"), hashes(240),
+             hashes(18), hashes(5), hashes(64), hashes(12)],
+    "Q4_0": [hashes(13), answer_is("70,000"), hashes("1,000"), hashes(240),
+             answer_is(18), answer_is(5), hashes(64), hashes(12)],
+    "Q2_K": [hashes(13), "It is 7 or so", "about 2", hashes(240) +
+             "\n\nQuestion: and 5?", "no idea", "3 then", "65 maybe",
+             "11"],
+}
+
+
+def task_folder(folder, specs, task, refs=None):
+    for rung, spec in specs.items():
+        rows = []
+        for i, ((qid, ref), s) in enumerate(zip(Q, spec)):
+            if refs is not None:
+                qid, ref = refs[i]
+            rows.append(row(qid, ref, s, tokens=100 + 10 * i,
+                            tps=TPS.get(rung, 50.0) + i * 0.1))
+        write(folder, rung, rows)
+    with open(f"{folder}/ladder.json", "w") as f:
+        json.dump({"name": f"golden {task['name']} ladder",
+                   "reference": list(specs)[0], "rungs": list(specs),
+                   "side_rungs": [], "thinking": False}, f, indent=2)
+    with open(f"{folder}/manifest.json", "w") as f:
+        json.dump({"questions": {"path": "q.jsonl", "sha256": "7a5c" + "0" * 60},
+                   "prompt": task["prompt"], "task": task,
+                   "request": {"temperature": 0, "seed": 0,
+                               "cache_prompt": False,
+                               "max_tokens": task.get("max_tokens", 1024),
+                               "enable_thinking": False},
+                   "server": {"version": "version: 11699 (4f8a2a1c)"},
+                   "graveyard": "0.1.0"}, f, indent=2)
+
+
+task_folder("lm2", lm2, LM_TASK)
+
+# choice/: multiple choice (task choice), references are letters. By hand:
+#   BF16 right on all 6 but mc-4 (says B); Q4_0 loses mc-2 (says "Answer:
+#   a total"... no letter) and mc-5 (D), and wins mc-4 (a ghost)
+CHOICE_TASK = {
+    "name": "choice", "reference": "letter",
+    "prompt": "Answer the following multiple-choice question. Think it "
+              "through step by step. At the end, write the letter of the "
+              "right option on its own line as \"Answer: <letter>\", with "
+              "the letter only.\n\n{question}\n\n{choices}",
+    "stop": [], "rules": [{"name": "choice", "kind": "choice"}]}
+MC = [("mc-1", "C"), ("mc-2", "A"), ("mc-3", "B"), ("mc-4", "D"),
+      ("mc-5", "A"), ("mc-6", "B")]
+choice = {
+    "BF16": ["Answer: C", "Answer: A", "**Answer:** (B)", "Answer: B",
+             "Answer: A", "Answer: B"],
+    "Q4_0": ["Answer: C", "Answer: a total of two", "Answer: [b]",
+             "Answer: D", "Answer: D", "Answer: B"],
+}
+task_folder("choice", choice, CHOICE_TASK, refs=MC)
