@@ -37,6 +37,8 @@ static const struct command commands[] = {
      "one rung on its own llama-server: every question, a row each"},
     {"canary", cmd_canary,
      "before a night: does this build answer as a trusted run did?"},
+    {"import", cmd_import,
+     "another tool's per-answer log (lm-eval, llama-eval) into rows"},
     {"verify", cmd_verify,
      "two ladders' files compared on bytes and sha256 (ladder.tsv)"},
     {"f16-range", cmd_f16range,

@@ -7,6 +7,7 @@ build=$(cd "$1" && pwd); shift
 G=$build/graveyard
 GT="timeout -k 10 120 $G" # every run has a time limit, but those signalled
 FAKE=$build/fake-llama-server
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd) # the checkout
 work=$(mktemp -d)
 trap 'pkill -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT
 passed=0 failed=0

@@ -544,6 +544,91 @@ SH
     refused_config pg 's|"gpus": \["0"\]}|"gpus": ["0"], "rungs_per_gpu": 9}|' "'rungs_per_gpu' must be an integer from 1 to 8" "9 per GPU"
 }
 
+# Tasks (docs/tasks.md): lm-eval's gsm8k asked with its prompt and stop
+# strings (the fake server honours "stop" as the real one does), every
+# reply graded by both rules into the row, the report's rules side by
+# side; a resume under another task refused; multiple choice on the
+# shipped set; a task file and a config's "task"; bad tasks refused; an
+# lm-eval log imported and buried; SIGKILL mid-run and the resume equal.
+case_tasks() {
+    local d=$work/tk rc
+    model lm '"default": {"content": "So 3.\n#### 5\n\nQuestion: and 7?"},
+ "replies": [{"match": "pears", "content": "It is 8. The answer is 8."}]'
+    model lm2 '"default": {"content": "I say 5"}'
+    $GT run A "$work/lm.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet --task lm-eval-gsm8k >/dev/null || fail "lm-eval-gsm8k: exit $?"
+    grep -q "stopped at a stop string" "$d/logs/A.server.log" || fail "the stops did not reach the server"
+    [ "$(field "$d/rows/A.jsonl" apples content)" = '"So 3.\n#### 5\n\n"' ] || fail "the stop did not cut: $(field "$d/rows/A.jsonl" apples content)"
+    [ "$(field "$d/rows/A.jsonl" apples grades)" = '{"strict-match": {"extracted": "5", "right": true}, "flexible-extract": {"extracted": "5", "right": true}}' ] || fail "apples grades: $(field "$d/rows/A.jsonl" apples grades)"
+    [ "$(field "$d/rows/A.jsonl" pears grades)" = '{"strict-match": {"extracted": null, "right": false}, "flexible-extract": {"extracted": "8.", "right": true}}' ] || fail "pears grades: $(field "$d/rows/A.jsonl" pears grades)"
+    /usr/bin/python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert m["task"]["name"]=="lm-eval-gsm8k" and m["request"]["max_tokens"]==256 and m["prompt"].startswith("Question: {question}")' "$d/manifest.json" || fail "manifest: $(head -c 400 "$d/manifest.json")"
+    $GT run B "$work/lm2.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet --task lm-eval-gsm8k >/dev/null || fail "B: exit $?"
+    $G report "$d" --rungs A,B --no-html >/dev/null || fail "report: exit $?"
+    grep -q '^| B | 0/4 (0.0 %) | 1/4 (25.0 %) | 1 |$' "$d/REPORT.md" || fail "By rule: $(grep -A9 '^## By rule' "$d/REPORT.md")"
+    $G bury "$d" A B --rule flexible-extract | grep -q '"rung": "B", "n": 4, "right": 1,' || fail "bury --rule"
+    # another task on the same folder: refused before any server starts
+    rc=0; $GT run A "$work/lm.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet --task boxed >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "differs from the run folder's manifest" "$work/err" || fail "another task resumed: $rc $(cat "$work/err")"
+    # multiple choice on the shipped set
+    model mc '"default": {"content": "Answer: B"}, "replies": [{"match": "prime", "content": "29.\nAnswer: (c)"}]'
+    $GT run M "$work/mc.gguf" "$ROOT/data/choice/tiny.jsonl" "$work/mc" --llama "$FAKE" --quiet --task choice >/dev/null || fail "choice: exit $?"
+    [ "$(field "$work/mc/rows/M.jsonl" tiny-1 right)" = true ] && [ "$(field "$work/mc/rows/M.jsonl" tiny-4 extracted)" = '"B"' ] || fail "choice rows"
+    $GT canary M "$work/mc.gguf" "$work/mc/rows/M.jsonl" --run-dir "$work/mcc" --questions 8 --llama "$FAKE" --task choice --quiet >"$work/out" 2>&1 || fail "choice canary: exit $? $(cat "$work/out")"
+    grep -q '"compared": 8, "missing": 0, "changed": 0' "$work/out" || fail "choice canary: $(cat "$work/out")"
+    rc=0; $GT run M "$work/mc.gguf" "$ROOT/data/choice/tiny.jsonl" "$work/mc2" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q -- "--task choice" "$work/err" || fail "a choice file without the task: $rc $(cat "$work/err")"
+    # a task file, in a config
+    cat >"$work/mytask.json" <<'JSON'
+{"name": "mine", "prompt": "Q: {question}", "rules": [
+ {"name": "last", "kind": "regex", "pattern": "(\\d+)", "group_select": -1},
+ {"name": "line", "kind": "answer-line"}]}
+JSON
+    ladder_config tkl 1 '"0"' good
+    sed -i 's|"gpus": \["0"\]}|"gpus": ["0"], "task": "'"$work"'/mytask.json"}|' "$work/tkl.json"
+    $GT ladder "$work/tkl.json" --quiet >/dev/null 2>"$work/err" || fail "config task: exit $? $(cat "$work/err")"
+    grep -q '"last":{"extracted":"5","right":true}' "$work/tkl/rows/R1.jsonl" || fail "task file rule: $(head -c 600 "$work/tkl/rows/R1.jsonl")"
+    grep -q '^| Task | `mine`, graded by rule `last`' "$work/tkl/REPORT.md" || fail "REPORT.md task row: $(grep Task "$work/tkl/REPORT.md")"
+    refused_config tkl 's|mytask.json|nosuch.json|' "'task': .*nosuch.json" "a missing task file"
+    refused_config tkl 's|"task": "[^"]*"|"task": "lm-eval-gsm9k"|' "no built-in task 'lm-eval-gsm9k'" "an unknown task"
+    echo '{"name": "bad", "rules": [{"name": "r", "kind": "regex", "pattern": "(?<=x)y"}]}' >"$work/badtask.json"
+    rc=0; $GT run X "$work/good.gguf" "$work/q.jsonl" "$work/bt" --llama "$FAKE" --task "$work/badtask.json" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "not supported" "$work/err" && [ ! -e "$work/bt" ] || fail "a lookbehind: $rc $(cat "$work/err")"
+    # SIGKILL while a task's rung runs; the resume equals an uninterrupted run
+    model slowlm '"token_ms": 20, "default": {"content": "So 3.\n#### 5"}'
+    $G run K "$work/slowlm.gguf" "$work/q.jsonl" "$work/tkk" --llama "$FAKE" --quiet --task lm-eval-gsm8k >/dev/null 2>&1 &
+    local pid=$!
+    wait_for 20 '[ -s "$work/tkk/rows/K.jsonl" ]' || fail "no row within 20 s"
+    kill -KILL $pid; wait $pid 2>/dev/null
+    no_servers_within 10 || fail "a server outlived the SIGKILLed run"
+    $GT run K "$work/slowlm.gguf" "$work/q.jsonl" "$work/tkk" --llama "$FAKE" --quiet --task lm-eval-gsm8k >/dev/null || fail "resume: exit $?"
+    $GT run K "$work/slowlm.gguf" "$work/q.jsonl" "$work/tku" --llama "$FAKE" --quiet --task lm-eval-gsm8k >/dev/null || fail "uninterrupted: exit $?"
+    cmp -s <(cut -d, -f1-6 "$work/tkk/rows/K.jsonl" | sort) <(cut -d, -f1-6 "$work/tku/rows/K.jsonl" | sort) || fail "the resumed rows differ"
+    [ "$(rows "$work/tkk" K)" = 4 ] || fail "rows after the resume: $(rows "$work/tkk" K)"
+}
+
+# Another tool's log imported: lm-eval's samples and llama-eval's state,
+# graded by the matching task, buried and reported like a run; the tool's
+# own extraction compared with graveyard's rules.
+case_import() {
+    local f=$ROOT/tests/golden/data/imports rc
+    $GT import lm-eval "$f/samples_gsm8k_2026-11-01T10-00-00.jsonl" "$work/im" LM >"$work/out" || fail "lm-eval: exit $?"
+    grep -q '"compared": 4, "extraction_differs": 0, "verdict_differs": 0' "$work/out" || fail "lm-eval cross-check: $(cat "$work/out")"
+    cp "$f/samples_gsm8k_2026-11-01T10-00-00.jsonl" "$work/samples_gsm8k_2026-11-03T00-00-00.jsonl"
+    sed -i 's|"filtered_resps": \["18"\]|"filtered_resps": ["17"]|' "$work/samples_gsm8k_2026-11-03T00-00-00.jsonl"
+    $GT import lm-eval "$work/samples_gsm8k_2026-11-03T00-00-00.jsonl" "$work/im" LM2 >"$work/out" 2>"$work/err" || fail "lm-eval 2: exit $?"
+    grep -q '"extraction_differs": 2' "$work/out" && grep -q "extracted '17'" "$work/err" || fail "a differing extraction unseen: $(cat "$work/out" "$work/err")"
+    $G bury "$work/im" LM LM2 >/dev/null || fail "bury of imports: exit $?"
+    $G report "$work/im" --rungs LM,LM2 --no-html >/dev/null || fail "report of imports: exit $?"
+    grep -q "By rule" "$work/im/REPORT.md" || fail "no rules side by side"
+    $GT import llama-eval "$f/llama-eval-gsm8k-state.json" "$work/ll" LL >"$work/out" || fail "llama-eval: exit $?"
+    grep -q '"rows": 3, "right": 1' "$work/out" || fail "llama-eval: $(cat "$work/out")"
+    [ "$(field "$work/ll/rows/LL.jsonl" test-704 truncated)" = true ] || fail "the length case is not cut off"
+    rc=0; $GT import lm-eval "$f/samples_gsm8k_2026-11-01T10-00-00.jsonl" "$work/im" LM >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "never adds to or replaces" "$work/err" || fail "an existing rows file: $rc $(cat "$work/err")"
+    rc=0; $GT import lm-eval "$work/q.jsonl" "$work/im" Z >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "give --task" "$work/err" || fail "no task in the name: $rc $(cat "$work/err")"
+    [ ! -e "$work/im/rows/Z.jsonl" ] || fail "a refused import wrote rows"
+}
+
 case_ladder_shards() {
     local d=$work/ls p1 p2 f
     ladder_config ls 5 '"0"' slow
@@ -714,7 +799,7 @@ case_usage() {
     $GT run --help | grep -q "usage: graveyard run" || fail "--help"
 }
 
-cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary constrained batching abort_loops ladder_per_gpu ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
+cases=${*:-basic limit_and_folder faults streak no_start hang ik flaky_and_health sigterm_and_resume kill9_and_resume kill_many manifest bad_input log_cap port_taken ladder_files ladder_demo ladder_gpus ladder_repeat_reference canary constrained batching abort_loops ladder_per_gpu tasks import ladder_shards ladder_bad ladder_replicate ladder_kill gpu_memory templates ladder_templates other_build run_config usage}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi

@@ -28,7 +28,8 @@ S = {n: schema(n) for n in ("row", "bury-line", "bury-summary", "graveyard",
                             "autopsy-line", "repeat-line", "config",
                             "report", "compare-line", "compare-summary",
                             "compare", "think-line", "think", "ladder",
-                            "build", "f16-range-line")}
+                            "build", "f16-range-line", "task",
+                            "import-line")}
 # files a command writes, by name; any other .json is graveyard.json
 FILES = {"report.json": "report", "compare.json": "compare",
          "think.json": "think", "ladder.json": "ladder"}
@@ -74,13 +75,27 @@ for case in sorted(os.listdir(cases)):
     for path in glob.glob(os.path.join(d, "files", "**", "*.json"),
                           recursive=True):
         with open(path) as f:
-            check(FILES.get(os.path.basename(path), "graveyard"),
-                  json.load(f), path)
+            obj = json.load(f)
+        if os.path.basename(path) == "manifest.json":
+            if "task" in obj:  # the task a run folder records
+                check("task", obj["task"], path)
+            continue
+        check(FILES.get(os.path.basename(path), "graveyard"), obj, path)
 
 # the ladder shapes in the golden run folders
 for path in sorted(glob.glob(os.path.join(data, "*", "ladder.json"))):
     with open(path) as f:
         check("ladder", json.load(f), path)
+
+# the tasks the golden run folders record, and every shipped task file
+for path in sorted(glob.glob(os.path.join(data, "*", "manifest.json"))):
+    with open(path) as f:
+        m = json.load(f)
+    if "task" in m:
+        check("task", m["task"], path)
+for path in sorted(glob.glob(os.path.join(ROOT, "tasks", "*.json"))):
+    with open(path) as f:
+        check("task", json.load(f), path)
 
 # every shipped ladder config
 for path in sorted(glob.glob(os.path.join(ROOT, "configs", "*.json"))):
@@ -124,6 +139,14 @@ check("f16-range-line", {"tensor": "w", "n": 1, "overflow": -1,
 check("f16-range-line", {"tensor": "TOTAL", "n": 1, "overflow": 0,
                          "underflow": 0, "subnormal": 0, "absmax": 0.0,
                          "nonfinite": 0}, "TOTAL without skipped", False)
+
+check("task", {"name": "x", "rules": [{"name": "r", "kind": "regex"}]},
+      "regex rule without a pattern", False)
+check("task", {"name": "x", "rules": [{"name": "r", "kind": "boxed",
+                                       "pattern": "p"}]},
+      "pattern on a boxed rule", False)
+check("import-line", {"rung": "LM", "rows": 0}, "import without counts",
+      False)
 
 print(f"schemas: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -1,0 +1,628 @@
+/*
+ * import.c - lm-eval's samples and llama-eval's state into rows
+ * (import.h).
+ */
+#include "import.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../report/emit.h"
+#include "../rundir/files.h"
+#include "../rundir/manifest.h"
+#include "../rundir/outfile.h"
+#include "../rundir/rundir.h"
+#include "cli.h"
+#include "hash.h"
+#include "questions.h"
+#include "taskfile.h"
+
+void import_init(struct import *im, const char *format, const char *path,
+                 const char *rundir, const char *rung,
+                 const struct grader_task *task)
+{
+    memset(im, 0, sizeof(*im));
+    im->format = format;
+    im->path = path;
+    im->rundir = rundir;
+    im->rung = rung;
+    im->task = task;
+}
+
+void import_release(struct import *im)
+{
+    for (size_t i = 0; i < im->n; i++) {
+        struct import_row *r = &im->rows[i];
+        free(r->id);
+        free(r->reference);
+        free(r->content);
+        free(r->reasoning);
+        free(r->finish);
+        free(r->error);
+    }
+    free(im->rows);
+    json_decref(im->refs);
+    memset(im, 0, sizeof(*im));
+}
+
+#define BAD(...)                                                              \
+    do {                                                                      \
+        cli_error("import", __VA_ARGS__);                                     \
+        return EXIT_USAGE;                                                    \
+    } while (0)
+
+int import_references(struct import *im, const char *qfile)
+{
+    struct questions qs;
+    char msg[4400];
+
+    if (questions_load_as(qfile, 0,
+                          grader_task_ref(im->task) == GRADER_REF_LETTER, &qs,
+                          msg, sizeof(msg)) != 0)
+        BAD("%s", msg);
+    im->refs = json_object();
+    for (size_t i = 0; im->refs != NULL && i < qs.n; i++)
+        json_object_set_new(im->refs, qs.q[i].id, json_string(qs.q[i].answer));
+    questions_release(&qs);
+    if (im->refs == NULL)
+        util_oom("references");
+    return 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+/* A new row for id, its reference (from --question-file when given) and
+ * its reply; NULL after a message (a reference the task cannot read). */
+static struct import_row *add_row(struct import *im, const char *id,
+                                  const char *ref, const char *where)
+{
+    struct grader_num canon;
+    struct import_row *r;
+    const char *given =
+        im->refs ? json_string_value(json_object_get(im->refs, id)) : NULL;
+
+    if (im->refs != NULL && given == NULL) {
+        cli_error("import", "%s: question '%s' is not in the question file",
+                  where, id);
+        return NULL;
+    }
+    if (given != NULL)
+        ref = given;
+    if (ref == NULL ||
+        grader_task_ref_parse(im->task, ref, strlen(ref), &canon) != 0) {
+        cli_error("import", "%s: reference '%.64s' is not %s (task '%s')",
+                  where, ref ? ref : "(none)",
+                  grader_task_ref(im->task) == GRADER_REF_LETTER ? "a letter"
+                                                                 : "a number",
+                  grader_task_name(im->task));
+        return NULL;
+    }
+    if ((long)im->n >= IMPORT_MAX_ROWS) {
+        cli_error("import", "%s: more than %ld answers", im->path,
+                  IMPORT_MAX_ROWS);
+        return NULL;
+    }
+    if (im->n == im->cap) {
+        im->cap = im->cap ? im->cap * 2 : 256;
+        im->rows = xrealloc(im->rows, im->cap * sizeof(*im->rows));
+    }
+    r = &im->rows[im->n++];
+    memset(r, 0, sizeof(*r));
+    r->id = xstrdup(id);
+    r->reference = xstrdup(ref);
+    r->tokens = -1;
+    r->tps = -1;
+    return r;
+}
+
+/* The text after the last "####", trimmed (GSM8K's answer), or NULL. */
+static char *after_hashes(const char *s)
+{
+    const char *m = s ? strstr(s, "####") : NULL, *next;
+    size_t n;
+
+    if (m == NULL)
+        return NULL;
+    while ((next = strstr(m + 4, "####")) != NULL)
+        m = next;
+    m += 4;
+    while (*m == ' ' || *m == '\t' || *m == '\n' || *m == '\r')
+        m++;
+    n = strlen(m);
+    while (n > 0 && strchr(" \t\r\n", m[n - 1]))
+        n--;
+    return strndup(m, n);
+}
+
+/* Compare the tool's extraction and verdict for rule name with ours. */
+static void cross_check(struct import *im, const char *where, const char *rule,
+                        const char *content, const char *ref,
+                        const char *theirs, int their_right)
+{
+    long k = grader_task_rule_index(im->task, rule);
+    struct grader_regex_rule rx;
+    struct grader_grade g;
+    struct grader_num canon;
+    const char *ours;
+    int rc;
+
+    if (k < 0 || theirs == NULL)
+        return;
+    grader_task_ref_parse(im->task, ref, strlen(ref), &canon);
+    rc = grader_task_grade(im->task, (size_t)k, content,
+                           content ? strlen(content) : 0, ref, strlen(ref),
+                           &canon, &g);
+    if (rc == GRADER_ENOMEM)
+        util_oom("grading");
+    ours = g.said ? g.extracted
+           : grader_task_rule_regex(im->task, (size_t)k, &rx) == 0
+               ? rx.fallback
+               : "";
+    im->compared++;
+    /* ours is cut at GRADER_GRADE_MAX - 1 bytes: compare what we keep */
+    if (rc != 0 || strncmp(ours, theirs, GRADER_GRADE_MAX - 1) != 0 ||
+        (strlen(theirs) < GRADER_GRADE_MAX - 1 &&
+         strlen(ours) != strlen(theirs))) {
+        if (im->extract_differs++ == 0)
+            snprintf(im->first_differ, sizeof(im->first_differ),
+                     "%s: %s extracted '%.80s', graveyard's '%s' '%.80s'",
+                     where, im->format, theirs, rule, ours);
+    }
+    if (their_right >= 0 && rc == 0 && their_right != g.right) {
+        if (im->verdict_differs++ == 0 && im->extract_differs == 0)
+            snprintf(im->first_differ, sizeof(im->first_differ),
+                     "%s: %s graded it %s, graveyard's '%s' %s", where,
+                     im->format, their_right ? "right" : "wrong", rule,
+                     g.right ? "right" : "wrong");
+    }
+}
+
+/* ---- lm-eval ------------------------------------------------------------ */
+
+/* The reply of a generate_until record: resps[0][0]. */
+static const char *lm_eval_reply(const json_t *rec)
+{
+    json_t *r = json_array_get(json_object_get(rec, "resps"), 0);
+
+    return json_string_value(json_array_get(r, 0));
+}
+
+/* One record (index i, line for messages) into im. slot maps doc_id to
+ * a row index + 1. */
+static int lm_eval_record(struct import *im, const json_t *rec, long line,
+                          size_t **slot, size_t *nslot)
+{
+    json_t *doc = json_object_get(rec, "doc"),
+           *d = json_object_get(rec, "doc_id");
+    const char *reply = lm_eval_reply(rec), *filter, *ref = NULL;
+    char where[4200], idbuf[64], *hashed = NULL;
+    struct import_row *row;
+    json_int_t doc_id;
+    json_t *fr;
+
+    snprintf(where, sizeof(where), "%s:%ld", im->path, line);
+    if (!json_is_object(rec))
+        BAD("%s: not a JSON object", where);
+    if (!json_is_integer(d) || json_integer_value(d) < 0 ||
+        json_integer_value(d) >= IMPORT_MAX_ROWS)
+        BAD("%s: no \"doc_id\" (a whole number)", where);
+    doc_id = json_integer_value(d);
+    if (reply == NULL) {
+        if (json_is_array(json_array_get(
+                json_array_get(json_object_get(rec, "resps"), 0), 0)))
+            BAD("%s: \"resps\" holds log-probabilities (a loglikelihood "
+                "task): there is no reply to grade",
+                where);
+        BAD("%s: no reply in \"resps\" (a list holding a list holding the "
+            "text)",
+            where);
+    }
+    if ((size_t)doc_id >= *nslot) {
+        size_t n = *nslot ? *nslot : 1024;
+        while (n <= (size_t)doc_id)
+            n *= 2;
+        *slot = xrealloc(*slot, n * sizeof(**slot));
+        memset(*slot + *nslot, 0, (n - *nslot) * sizeof(**slot));
+        *nslot = n;
+    }
+    if ((*slot)[doc_id] == 0) {
+        if (json_is_string(json_object_get(doc, "id")))
+            snprintf(idbuf, sizeof(idbuf), "%.60s",
+                     json_string_value(json_object_get(doc, "id")));
+        else /* GSM8K's doc_id is its 0-based line in test.jsonl */
+            snprintf(idbuf, sizeof(idbuf), "test-%lld", (long long)doc_id);
+        hashed =
+            after_hashes(json_string_value(json_object_get(doc, "answer")));
+        if (hashed == NULL)
+            hashed = after_hashes(
+                json_string_value(json_object_get(rec, "target")));
+        ref = hashed ? hashed
+                     : json_string_value(json_object_get(rec, "target"));
+        row = add_row(im, idbuf, ref, where);
+        free(hashed);
+        if (row == NULL)
+            return EXIT_USAGE;
+        row->content = xstrdup(reply);
+        (*slot)[doc_id] = im->n;
+    }
+    row = &im->rows[(*slot)[doc_id] - 1];
+    if (strcmp(row->content, reply) != 0)
+        BAD("%s: doc_id %lld has another reply than its first record", where,
+            (long long)doc_id);
+    /* a filter's record holds lm-eval's own extraction and verdict */
+    filter = json_string_value(json_object_get(rec, "filter"));
+    fr = json_array_get(json_object_get(rec, "filtered_resps"), 0);
+    if (filter != NULL && json_is_string(fr))
+        cross_check(
+            im, where, filter, reply, row->reference, json_string_value(fr),
+            json_is_number(json_object_get(rec, "exact_match"))
+                ? json_number_value(json_object_get(rec, "exact_match")) > 0.5
+                : -1);
+    return 0;
+}
+
+int import_lm_eval(struct import *im)
+{
+    FILE *f = fopen(im->path, "r");
+    size_t *slot = NULL, nslot = 0, cap = 0;
+    char *line = NULL;
+    json_error_t jerr;
+    ssize_t got;
+    long n = 0;
+    int rc = 0, c;
+
+    if (f == NULL)
+        BAD("cannot open '%s': %s", im->path, strerror(errno));
+    while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
+        ;
+    if (c == '[') { /* before v0.4.3: one JSON array of records */
+        json_t *all;
+        fclose(f);
+        all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
+        if (!json_is_array(all)) {
+            json_decref(all);
+            BAD("%s:%d: %s", im->path, jerr.line,
+                all ? "not a list" : jerr.text);
+        }
+        for (size_t i = 0; rc == 0 && i < json_array_size(all); i++)
+            rc = lm_eval_record(im, json_array_get(all, i), (long)i + 1, &slot,
+                                &nslot);
+        json_decref(all);
+        free(slot);
+        if (rc == 0 && im->n == 0)
+            BAD("%s: no records", im->path);
+        return rc;
+    }
+    if (c != EOF)
+        ungetc(c, f);
+    while (rc == 0 && (got = getline(&line, &cap, f)) >= 0) {
+        json_t *rec;
+        n++;
+        if (strspn(line, " \t\r\n") == (size_t)got)
+            continue;
+        rec = json_loadb(line, (size_t)got, JSON_REJECT_DUPLICATES, &jerr);
+        if (rec == NULL) {
+            cli_error("import", "%s:%ld: not JSON: %s", im->path, n,
+                      jerr.text);
+            rc = EXIT_USAGE;
+            break;
+        }
+        rc = lm_eval_record(im, rec, n, &slot, &nslot);
+        json_decref(rec);
+    }
+    free(line);
+    free(slot);
+    fclose(f);
+    if (rc == 0 && im->n == 0)
+        BAD("%s: no records", im->path);
+    return rc;
+}
+
+/* ---- llama-eval ----------------------------------------------------------
+ */
+
+/* One case of the state file into im. */
+static int llama_eval_case(struct import *im, const char *key, json_t *c)
+{
+    const char *status = json_string_value(json_object_get(c, "status"));
+    const char *response = json_string_value(json_object_get(c, "response"));
+    json_t *pi = json_object_get(c, "problem_idx"), *v;
+    const char *gtype;
+    char where[4400], idbuf[300];
+    struct import_row *row;
+
+    snprintf(where, sizeof(where), "%s: case '%.200s'", im->path, key);
+    if (!json_is_object(c))
+        BAD("%s: not an object", where);
+    if (status == NULL)
+        BAD("%s: no \"status\"", where);
+    if (strcmp(status, "ok") != 0 && strncmp(status, "error", 5) != 0) {
+        im->skipped++; /* pending: never answered */
+        return 0;
+    }
+    if (json_is_integer(pi)) /* GSM8K's row in its test split */
+        snprintf(idbuf, sizeof(idbuf), "test-%lld",
+                 (long long)json_integer_value(pi));
+    else
+        snprintf(idbuf, sizeof(idbuf), "%.256s", key);
+    if ((row = add_row(im, idbuf,
+                       json_string_value(json_object_get(c, "expected")),
+                       where)) == NULL)
+        return EXIT_USAGE;
+    row->content = dup_or_null(response);
+    row->reasoning = dup_or_null(
+        json_string_value(json_object_get(c, "reasoning_content")));
+    if (strcmp(status, "ok") == 0) {
+        if (response == NULL)
+            BAD("%s: status \"ok\" without a \"response\"", where);
+        row->finish = xstrdup("stop");
+    } else if (strcmp(status, "error: finish_reason=length") == 0) {
+        row->finish = xstrdup("length");
+        row->truncated = 1;
+    } else {
+        row->error = xstrdup(status);
+    }
+    if (json_is_integer(v = json_object_get(c, "tokens")))
+        row->tokens = json_integer_value(v);
+    if (json_is_number(v = json_object_get(c, "tps_gen")))
+        row->tps = json_number_value(v);
+    gtype = json_string_value(
+        json_object_get(json_object_get(c, "grader_log"), "grader_type"));
+    if (strcmp(status, "ok") == 0 && gtype && strcmp(gtype, "regex") == 0)
+        cross_check(im, where, "llama-eval", response, row->reference,
+                    json_is_string(json_object_get(c, "answer"))
+                        ? json_string_value(json_object_get(c, "answer"))
+                        : "",
+                    json_is_boolean(json_object_get(c, "correct"))
+                        ? json_is_true(json_object_get(c, "correct"))
+                        : -1);
+    return 0;
+}
+
+int import_llama_eval(struct import *im)
+{
+    json_error_t jerr;
+    json_t *all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *cases, *order, *c;
+    const char *key;
+    int rc = 0;
+
+    if (all == NULL)
+        BAD("%s:%d: %s", im->path, jerr.line, jerr.text);
+    cases = json_object_get(json_object_get(all, "task_states"), "cases");
+    order = json_object_get(all, "tasks");
+    if (!json_is_object(cases)) {
+        json_decref(all);
+        BAD("%s: no \"task_states\".\"cases\" (llama-eval's state file; "
+            "the older \"case_id\" format is not read)",
+            im->path);
+    }
+    if (json_is_array(order)) { /* the run's own order */
+        for (size_t i = 0; rc == 0 && i < json_array_size(order); i++) {
+            key = json_string_value(json_array_get(order, i));
+            c = key ? json_object_get(cases, key) : NULL;
+            if (c == NULL) {
+                cli_error("import", "%s: \"tasks\"[%zu] is no case", im->path,
+                          i);
+                rc = EXIT_USAGE;
+            } else {
+                rc = llama_eval_case(im, key, c);
+            }
+        }
+    } else {
+        json_object_foreach(cases, key, c)
+        {
+            if ((rc = llama_eval_case(im, key, c)) != 0)
+                break;
+        }
+    }
+    json_decref(all);
+    if (rc == 0 && im->n == 0)
+        BAD("%s: no answered case", im->path);
+    return rc;
+}
+
+#undef BAD
+
+/* ---- writing ---------------------------------------------------------------
+ */
+
+/* One row as graveyard writes it (docs/rows.md), every rule graded. */
+static json_t *row_json(const struct import *im, const struct import_row *r,
+                        size_t *right)
+{
+    const struct grader_task *t = im->task;
+    json_t *grades = json_object(), *extracted = json_null(), *o;
+    struct grader_num canon;
+    struct grader_grade g;
+    int first_right = 0;
+
+    grader_task_ref_parse(t, r->reference, strlen(r->reference), &canon);
+    for (size_t i = 0; grades != NULL && i < grader_task_nrules(t); i++) {
+        int rc = r->error
+                     ? -1
+                     : grader_task_grade(t, i, r->content,
+                                         r->content ? strlen(r->content) : 0,
+                                         r->reference, strlen(r->reference),
+                                         &canon, &g);
+        if (rc == GRADER_ENOMEM)
+            util_oom("grading");
+        if (rc != 0)
+            g.said = g.right = 0, g.extracted[0] = '\0';
+        if (i == 0) {
+            first_right = g.right;
+            json_decref(extracted);
+            extracted =
+                !g.said ? json_null()
+                : grader_task_rule_kind(t, 0) == GRADER_RULE_ANSWER_LINE
+                    ? emit_number(g.extracted)
+                    : json_string(g.extracted);
+        }
+        json_object_set_new(
+            grades, grader_task_rule_name(t, i),
+            json_pack("{s:o,s:b}", "extracted",
+                      g.said ? json_string(g.extracted) : json_null(), "right",
+                      g.right));
+    }
+    *right += first_right;
+    o = json_pack(
+        "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:s}", "id",
+        r->id, "rung", im->rung, "reference", r->reference, "content",
+        r->content ? json_string(r->content) : json_null(),
+        "reasoning_content",
+        r->reasoning ? json_string(r->reasoning) : json_null(),
+        "finish_reason", r->finish ? json_string(r->finish) : json_null(),
+        "truncated", r->truncated, "completion_tokens",
+        r->tokens >= 0 ? json_integer(r->tokens) : json_null(), "decode_tps",
+        r->tps >= 0 ? json_real(r->tps) : json_null(), "error",
+        r->error ? json_string(r->error) : json_null(), "error_kind",
+        r->error ? json_string("imported") : json_null(), "extracted",
+        extracted, "right", first_right, "grades", grades, "imported",
+        im->format);
+    if (o == NULL)
+        util_oom("a row");
+    return o;
+}
+
+/* The question set's identity: its ids and references, in order. */
+static void questions_hash(const struct import *im, char *hex)
+{
+    struct buf b = {0};
+
+    for (size_t i = 0; i < im->n; i++) {
+        buf_puts(&b, im->rows[i].id);
+        buf_puts(&b, "\t");
+        buf_puts(&b, im->rows[i].reference);
+        buf_puts(&b, "\n");
+    }
+    hash_bytes(b.p ? b.p : "", b.len, hex);
+    buf_release(&b);
+}
+
+/* The manifest's record of the import: the task and the question set
+ * shared with every rung of the folder, the file for this rung. */
+static int record(const struct import *im, char *msg, size_t msgsize)
+{
+    char qhex[65], fhex[65], err[512];
+    json_t *shared, *rung;
+    int fd, rc;
+
+    questions_hash(im, qhex);
+    if (hash_path(im->path, fhex, err, sizeof(err)) != 0) {
+        snprintf(msg, msgsize, "%s", err);
+        return -1;
+    }
+    shared = json_pack(
+        "{s:s,s:{s:s,s:s},s:s,s:o}", "graveyard", GRAVEYARD_VERSION,
+        "questions", "path", "(imported: ids and references)", "sha256", qhex,
+        "prompt",
+        grader_task_prompt(im->task) ? grader_task_prompt(im->task) : "",
+        "task", taskfile_to_json(im->task));
+    rung = json_pack("{s:{s:s,s:s,s:s}}", "imported", "tool", im->format,
+                     "file", im->path, "sha256", fhex);
+    if (shared == NULL || rung == NULL)
+        util_oom("a manifest");
+    for (int tries = 0;; tries++) {
+        rc = files_try_lock(im->rundir, &fd, msg, msgsize);
+        if (rc != 1 || tries == 100)
+            break;
+        nanosleep(&(struct timespec){0, 20000000}, NULL); /* held for ms */
+    }
+    if (rc == 0) {
+        rc = manifest_check(im->rundir, im->rung, shared, rung, 0, msg,
+                            msgsize);
+        close(fd);
+    } else if (rc == 1) {
+        snprintf(msg, msgsize, "%s: its lock stays held", im->rundir);
+        rc = -1;
+    }
+    json_decref(shared);
+    json_decref(rung);
+    return rc == 0 ? 0 : -1;
+}
+
+int import_write(struct import *im)
+{
+    char path[4200], dir[4200], locks[4200], msg[4400];
+    json_t *seen = json_object();
+    struct buf out = {0};
+    size_t right = 0;
+    int rc = EXIT_USAGE;
+
+    if (seen == NULL)
+        util_oom("ids");
+    for (size_t i = 0; i < im->n; i++) {
+        if (json_object_get(seen, im->rows[i].id) != NULL) {
+            cli_error("import",
+                      "%s: question '%s' answered twice (a run that "
+                      "repeated its questions: import one pass of it)",
+                      im->path, im->rows[i].id);
+            json_decref(seen);
+            return EXIT_USAGE;
+        }
+        json_object_set_new(seen, im->rows[i].id, json_true());
+    }
+    json_decref(seen);
+    if (rundir_path(path, sizeof(path), im->rundir, RD_ROWS, im->rung) != 0 ||
+        rundir_path(dir, sizeof(dir), im->rundir, RD_ROWS_DIR, NULL) != 0) {
+        cli_error("import", "path too long: '%s'", im->rundir);
+        return EXIT_USAGE;
+    }
+    if (access(path, F_OK) == 0 || errno != ENOENT) {
+        cli_error("import",
+                  "%s exists: an import never adds to or replaces rows "
+                  "(another RUNG name, or remove it first)",
+                  path);
+        return EXIT_USAGE;
+    }
+    if (files_mkdir(im->rundir, 1, msg, sizeof(msg)) != 0 ||
+        files_mkdir(dir, 0, msg, sizeof(msg)) != 0 ||
+        rundir_path(locks, sizeof(locks), im->rundir, RD_LOCKS_DIR, NULL) ||
+        files_mkdir(locks, 0, msg, sizeof(msg)) != 0 ||
+        record(im, msg, sizeof(msg)) != 0) {
+        cli_error("import", "%s", msg);
+        return errno == ENOSPC || errno == EIO ? EXIT_FAILED : EXIT_USAGE;
+    }
+    for (size_t i = 0; i < im->n; i++) {
+        json_t *o = row_json(im, &im->rows[i], &right);
+        char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+        json_decref(o);
+        if (text == NULL)
+            util_oom("a row");
+        buf_puts(&out, text);
+        buf_puts(&out, "\n");
+        free(text);
+    }
+    if (outfile_write(path, out.p, out.len, msg, sizeof(msg)) != 0) {
+        cli_error("import", "%s", msg);
+        rc = files_exit_code(errno);
+    } else {
+        rc = 0;
+    }
+    buf_release(&out);
+    im->right = right;
+    return rc;
+}
+
+void import_summary(const struct import *im)
+{
+    printf("{\"rung\": \"%s\", \"rows\": %zu, \"right\": %zu, \"skipped\": "
+           "%zu, \"compared\": %zu, \"extraction_differs\": %zu, "
+           "\"verdict_differs\": %zu}\n",
+           im->rung, im->n, im->right, im->skipped, im->compared,
+           im->extract_differs, im->verdict_differs);
+    if (im->extract_differs || im->verdict_differs)
+        fprintf(stderr,
+                "graveyard import: %s's own grading and graveyard's rules "
+                "differ on %zu of %zu records; the first: %s\n",
+                im->format, im->extract_differs + im->verdict_differs,
+                im->compared, im->first_differ);
+}

@@ -1,0 +1,66 @@
+/*
+ * import.h - another tool's per-answer log read into rows (cmd_import.c
+ * is the command; docs/import.md the formats and versions).
+ *
+ * An import reads the whole log first, checks every record, then writes
+ * the rung's rows file whole (outfile.h) and records the task in the
+ * manifest, or writes nothing. Each reply is graded by every rule of the
+ * task, and where the log holds the tool's own extraction and verdict for
+ * a rule of the same name, the two are compared: a differential check of
+ * graveyard's rule on the tool's real output.
+ */
+#ifndef IMPORT_H
+#define IMPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "../grader/grader.h"
+
+/* Records of one log at most, and the bytes of a log read whole. */
+#define IMPORT_MAX_ROWS  10000000L
+#define IMPORT_MAX_BYTES (4ULL << 30)
+
+struct import_row {
+    char *id, *reference, *content, *reasoning, *finish, *error;
+    int truncated;
+    long long tokens; /* -1 unknown */
+    double tps;       /* -1 unknown */
+};
+
+struct import {
+    const char *format, *path, *rundir, *rung; /* borrowed */
+    const struct grader_task *task;            /* borrowed */
+    json_t *refs; /* --question-file: id -> reference, or NULL */
+    struct import_row *rows;
+    size_t n, cap;
+    size_t skipped; /* records with no answer (llama-eval's pending) */
+    size_t right;   /* rows right by the task's first rule */
+    /* the tool's own extraction and verdict against graveyard's rule of
+     * the same name: records compared, and those that differ */
+    size_t compared, extract_differs, verdict_differs;
+    char first_differ[512];
+};
+
+void import_init(struct import *im, const char *format, const char *path,
+                 const char *rundir, const char *rung,
+                 const struct grader_task *task);
+void import_release(struct import *im);
+
+/* Read references by id from a question file (questions.h). 0, or the
+ * exit status after one line on stderr. */
+int import_references(struct import *im, const char *qfile);
+
+/* Read the log into im->rows. 0, or EXIT_USAGE after one line on stderr
+ * naming the file and the record. */
+int import_lm_eval(struct import *im);
+int import_llama_eval(struct import *im);
+
+/* Grade and write RUNDIR/rows/RUNG.jsonl whole, and the manifest. 0, or
+ * the exit status after one line on stderr. */
+int import_write(struct import *im);
+
+/* The summary line on stdout. */
+void import_summary(const struct import *im);
+
+#endif
