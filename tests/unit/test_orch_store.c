@@ -31,7 +31,8 @@ static size_t answered(const char *path, const char *rung,
     size_t rows, right;
     char msg[512];
 
-    if (rowsfile_answered(path, rung, ids, &rows, &right, msg, sizeof(msg)))
+    if (rowsfile_answered(path, rung, NULL, ids, &rows, &right, msg,
+                          sizeof(msg)))
         fail_msg("%s", msg);
     return rows;
 }
@@ -54,11 +55,9 @@ static void test_append_and_resume(void **state)
     assert_int_equal(store_open(&s, run, "Q4_0", msg, sizeof(msg)), 0);
     assert_int_equal(answered(s.path, "Q4_0", &ids), 0);
     grader_qset_free(ids);
-    assert_int_equal(store_append(&s, row_a, strlen(row_a), msg,
-                                  sizeof(msg)),
+    assert_int_equal(store_append(&s, row_a, strlen(row_a), msg, sizeof(msg)),
                      0);
-    assert_int_equal(store_append(&s, row_b, strlen(row_b), msg,
-                                  sizeof(msg)),
+    assert_int_equal(store_append(&s, row_b, strlen(row_b), msg, sizeof(msg)),
                      0);
     assert_int_equal(s.written, strlen(row_a) + strlen(row_b) + 2);
     store_close(&s);
@@ -73,8 +72,8 @@ static void test_append_and_resume(void **state)
     assert_true(has(ids, "b"));
     assert_false(has(ids, "c"));
     grader_qset_free(ids);
-    assert_int_equal(store_append(&s, "{\"id\":\"c\",\"reference\":\"3\"}",
-                                  26, msg, sizeof(msg)),
+    assert_int_equal(store_append(&s, "{\"id\":\"c\",\"reference\":\"3\"}", 26,
+                                  msg, sizeof(msg)),
                      0);
     store_close(&s);
     assert_int_equal(store_open(&s, run, "Q4_0", msg, sizeof(msg)), 0);
@@ -119,7 +118,7 @@ static void test_bad_middle_row(void **state)
     {
         struct grader_qset *ids = (void *)1;
         size_t rows, right;
-        assert_int_equal(rowsfile_answered(s.path, "Q8_0", &ids, &rows,
+        assert_int_equal(rowsfile_answered(s.path, "Q8_0", NULL, &ids, &rows,
                                            &right, msg, sizeof(msg)),
                          -1);
         assert_null(ids);
