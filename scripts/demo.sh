@@ -10,7 +10,7 @@ build=$1
 run=runs/demo
 d=configs/demo
 m=$run/models # where configs/demo-build.json puts the files it makes
-rm -rf "$run"
+rm -rf "$run" "$run-lm-eval" "$run-choice"
 mkdir -p runs
 say() { printf '\n== %s\n$ %s\n' "$1" "$2"; }
 
@@ -58,5 +58,20 @@ say "the report: REPORT.md, REPORT.html, cover.svg, pareto.svg and report.json, 
 "$build/graveyard" report "$run"
 echo "(the ladder table of $run/REPORT.md:)"
 sed -n '/^## The ladder/,/^Dead:/p' "$run/REPORT.md" | sed '1d;$d'
+say "tasks: BF16 and Q4_0 asked lm-eval's gsm8k prompt, graded by both of its rules (docs/tasks.md)" \
+    "graveyard run BF16 ... --task lm-eval-gsm8k && graveyard report $run-lm-eval"
+for r in BF16 Q4_0; do
+    "$build/graveyard" run $r "$m/demo-$r.gguf" "$d/questions.jsonl" "$run-lm-eval" \
+        --llama "$build/fake-llama-server" --task lm-eval-gsm8k --quiet >/dev/null
+done
+"$build/graveyard" report "$run-lm-eval" --rungs BF16,Q4_0 --no-html >/dev/null
+echo "(replies that end in \"Answer: N\" have no \"#### N\": strict-match reads none of them)"
+sed -n '/^| Rung | strict-match/,/^$/p' "$run-lm-eval/REPORT.md"
+
+say "multiple choice: the shipped questions (data/choice/tiny.jsonl), a letter each" \
+    "graveyard run MC $d/choice.gguf data/choice/tiny.jsonl $run-choice --task choice"
+"$build/graveyard" run MC "$d/choice.gguf" data/choice/tiny.jsonl "$run-choice" \
+    --llama "$build/fake-llama-server" --task choice --quiet
+
 printf '\nRows: %s/rows/ (docs/rows.md). Report: %s/REPORT.md, cover.svg and pareto.svg. Every answer, in a browser: %s/REPORT.html (docs/page.md). Tombstones: %s/graveyard.json. Server logs: %s/logs/.\n' \
     "$run" "$run" "$run" "$run" "$run"
