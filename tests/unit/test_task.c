@@ -7,6 +7,8 @@
  */
 #include "helpers.h"
 
+#include <stdio.h>
+
 #include "alloc.h"
 #include "chaos.h"
 #include "error.h"
@@ -214,6 +216,37 @@ static void test_prompt_fill(void **state)
     grader_alloc_free(p);
 }
 
+/* lm-eval-gsm8k-cot's prompt, byte for byte as lm-eval assembles it:
+ * tests/tasks/lm-eval-gsm8k-cot-context-doc2.txt is gsm8k_cot's context for
+ * GSM8K test question 2 (its sha256 is the prompt_hash lm-eval logs for
+ * it), and filling the task's template with that question must give the
+ * whole file. */
+static void test_cot_prompt(void **state)
+{
+    struct grader_task *t = builtin("lm-eval-gsm8k-cot");
+    char want[8192], question[2048];
+    const char *q, *a;
+    size_t n;
+    char *p;
+    FILE *f = fopen("tests/tasks/lm-eval-gsm8k-cot-context-doc2.txt", "r");
+
+    (void)state;
+    assert_non_null(f);
+    n = fread(want, 1, sizeof(want) - 1, f);
+    fclose(f);
+    want[n] = '\0';
+    assert_int_equal(n, 2328);
+    q = strstr(want, "Q: Josh decides");
+    a = q ? strstr(q, "\nA:") : NULL;
+    assert_non_null(a);
+    memcpy(question, q + 3, (size_t)(a - q - 3));
+    question[a - q - 3] = '\0';
+    p = grader_prompt_fill(grader_task_prompt(t), question, NULL, 0);
+    assert_string_equal(p, want);
+    grader_alloc_free(p);
+    grader_task_free(t);
+}
+
 static void test_user_task(void **state)
 {
     const char *ignore[] = {"\\s+"};
@@ -304,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_llama_eval),
         cmocka_unit_test(test_choice),
         cmocka_unit_test(test_prompt_fill),
+        cmocka_unit_test(test_cot_prompt),
         cmocka_unit_test(test_user_task),
         cmocka_unit_test(test_chaos),
     };
