@@ -269,6 +269,24 @@ static int lm_eval_record(struct import *im, const json_t *rec, long line,
     return 0;
 }
 
+/* Whether path is a plain file within IMPORT_MAX_BYTES; else one line. */
+static int size_ok(const char *path)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0) {
+        cli_error("import", "cannot open '%s': %s", path, strerror(errno));
+        return 0;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size > IMPORT_MAX_BYTES) {
+        cli_error("import", "%s: %s", path,
+                  S_ISREG(st.st_mode) ? "over 1 GiB: too big to import"
+                                      : "not a plain file");
+        return 0;
+    }
+    return 1;
+}
+
 int import_lm_eval(struct import *im)
 {
     FILE *f = fopen(im->path, "r");
@@ -279,6 +297,10 @@ int import_lm_eval(struct import *im)
     long n = 0;
     int rc = 0, c;
 
+    if (f != NULL && !size_ok(im->path)) {
+        fclose(f);
+        return EXIT_USAGE;
+    }
     if (f == NULL)
         BAD("cannot open '%s': %s", im->path, strerror(errno));
     while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
@@ -306,6 +328,12 @@ int import_lm_eval(struct import *im)
     while (rc == 0 && (got = getline(&line, &cap, f)) >= 0) {
         json_t *rec;
         n++;
+        if (got > IMPORT_MAX_LINE) {
+            cli_error("import", "%s:%ld: a record over %ld bytes", im->path, n,
+                      IMPORT_MAX_LINE);
+            rc = EXIT_USAGE;
+            break;
+        }
         if (strspn(line, " \t\r\n") == (size_t)got)
             continue;
         rec = json_loadb(line, (size_t)got, JSON_REJECT_DUPLICATES, &jerr);
@@ -390,11 +418,13 @@ static int llama_eval_case(struct import *im, const char *key, json_t *c)
 int import_llama_eval(struct import *im)
 {
     json_error_t jerr;
-    json_t *all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
-    json_t *cases, *order, *c;
+    json_t *all, *cases, *order, *c;
     const char *key;
     int rc = 0;
 
+    if (!size_ok(im->path))
+        return EXIT_USAGE;
+    all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
     if (all == NULL)
         BAD("%s:%d: %s", im->path, jerr.line, jerr.text);
     cases = json_object_get(json_object_get(all, "task_states"), "cases");

@@ -17,9 +17,11 @@
 
 #include "../grader/grader.h"
 
-/* Records of one log at most, and the bytes of a log read whole. */
+/* Records of one log at most, the bytes of a log (it is read whole
+ * before anything is written), and of one record. */
 #define IMPORT_MAX_ROWS  10000000L
-#define IMPORT_MAX_BYTES (4ULL << 30)
+#define IMPORT_MAX_BYTES (1LL << 30)
+#define IMPORT_MAX_LINE  (64L << 20)
 
 struct import_row {
     char *id, *reference, *content, *reasoning, *finish, *error;

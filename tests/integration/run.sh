@@ -590,8 +590,8 @@ JSON
     refused_config tkl 's|mytask.json|nosuch.json|' "'task': .*nosuch.json" "a missing task file"
     refused_config tkl 's|"task": "[^"]*"|"task": "lm-eval-gsm9k"|' "no built-in task 'lm-eval-gsm9k'" "an unknown task"
     echo '{"name": "bad", "rules": [{"name": "r", "kind": "regex", "pattern": "(?<=x)y"}]}' >"$work/badtask.json"
-    rc=0; $GT run X "$work/good.gguf" "$work/q.jsonl" "$work/bt" --llama "$FAKE" --task "$work/badtask.json" 2>"$work/err" || rc=$?
-    [ $rc = 2 ] && grep -q "not supported" "$work/err" && [ ! -e "$work/bt" ] || fail "a lookbehind: $rc $(cat "$work/err")"
+    rc=0; $GT run X "$work/good.gguf" "$work/q.jsonl" "$work/btk" --llama "$FAKE" --task "$work/badtask.json" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "not supported" "$work/err" && [ ! -e "$work/btk" ] || fail "a lookbehind: $rc $(cat "$work/err")"
     # SIGKILL while a task's rung runs; the resume equals an uninterrupted run
     model slowlm '"token_ms": 20, "default": {"content": "So 3.\n#### 5"}'
     $G run K "$work/slowlm.gguf" "$work/q.jsonl" "$work/tkk" --llama "$FAKE" --quiet --task lm-eval-gsm8k >/dev/null 2>&1 &
