@@ -14,8 +14,9 @@ static int lower(int c)
     return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
 }
 
-/* Whether the 6 bytes before the colon at text[colon] spell "answer". */
-static int answer_before(const char *text, size_t colon)
+/* Whether the 6 bytes before the colon at text[colon] spell "answer"
+ * (internal.h: the choice rule finds its "Answer:" the same way). */
+int grader__answer_before(const char *text, size_t colon)
 {
     static const char word[] = "answer";
     size_t i;
@@ -64,7 +65,7 @@ int grader_extract(const char *text, size_t len, struct grader_num *out)
         if (hit == NULL)
             return 0;
         colon = (size_t)(hit - text);
-        if (answer_before(text, colon))
+        if (grader__answer_before(text, colon))
             break;
     }
     p = text + colon + 1;

@@ -35,6 +35,10 @@ int grader__fail(struct grader_error *err, int code, const char *file,
  * identity). */
 uint64_t grader__hash64(const char *p, size_t len, uint64_t seed);
 
+/* extract.c: whether the 6 bytes before text[colon] spell "answer", any
+ * case. */
+int grader__answer_before(const char *text, size_t colon);
+
 /* number.c: skip one currency sign ($ £ € ¥ ₹) at p; its length or 0. */
 size_t grader__currency_len(const char *p, size_t len);
 

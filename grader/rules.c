@@ -187,20 +187,6 @@ int grader__rule_boxed(enum grader_ref_kind kind, const char *text, size_t len,
 
 /* ---- a multiple-choice letter ------------------------------------------ */
 
-/* Whether the 6 bytes before text[colon] spell "answer", any case. */
-static int answer_before(const char *text, size_t colon)
-{
-    static const char word[] = "answer";
-    size_t i;
-
-    if (colon < 6)
-        return 0;
-    for (i = 0; i < 6; i++)
-        if (lower((unsigned char)text[colon - 6 + i]) != word[i])
-            return 0;
-    return 1;
-}
-
 int grader__rule_choice(const char *text, size_t len,
                         const struct grader_num *canon,
                         struct grader_grade *out)
@@ -219,7 +205,7 @@ int grader__rule_choice(const char *text, size_t len,
         if (colon == 0)
             return 0;
         colon--;
-        if (answer_before(text, colon))
+        if (grader__answer_before(text, colon))
             break;
     }
     i = colon + 1;

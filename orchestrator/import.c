@@ -469,39 +469,12 @@ int import_llama_eval(struct import *im)
 static json_t *row_json(const struct import *im, const struct import_row *r,
                         size_t *right)
 {
-    const struct grader_task *t = im->task;
-    json_t *grades = json_object(), *extracted = json_null(), *o;
-    struct grader_num canon;
-    struct grader_grade g;
-    int first_right = 0;
+    json_t *extracted, *o;
+    int first_right;
+    json_t *grades = taskfile_grades(im->task, r->error ? NULL : r->content,
+                                     r->content ? strlen(r->content) : 0,
+                                     r->reference, &extracted, &first_right);
 
-    grader_task_ref_parse(t, r->reference, strlen(r->reference), &canon);
-    for (size_t i = 0; grades != NULL && i < grader_task_nrules(t); i++) {
-        int rc = r->error
-                     ? -1
-                     : grader_task_grade(t, i, r->content,
-                                         r->content ? strlen(r->content) : 0,
-                                         r->reference, strlen(r->reference),
-                                         &canon, &g);
-        if (rc == GRADER_ENOMEM)
-            util_oom("grading");
-        if (rc != 0)
-            g.said = g.right = 0, g.extracted[0] = '\0';
-        if (i == 0) {
-            first_right = g.right;
-            json_decref(extracted);
-            extracted =
-                !g.said ? json_null()
-                : grader_task_rule_kind(t, 0) == GRADER_RULE_ANSWER_LINE
-                    ? emit_number(g.extracted)
-                    : json_string(g.extracted);
-        }
-        json_object_set_new(
-            grades, grader_task_rule_name(t, i),
-            json_pack("{s:o,s:b}", "extracted",
-                      g.said ? json_string(g.extracted) : json_null(), "right",
-                      g.right));
-    }
     *right += first_right;
     o = json_pack(
         "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:s}", "id",

@@ -303,37 +303,13 @@ static char *row_text(struct runner *r, const struct slot *sl, size_t qi,
 {
     const struct question *q = &r->qs.q[qi];
     const struct reply *reply = &sl->reply;
-    const struct grader_task *task = r->o->task;
-    struct grader_num ref;
-    struct grader_grade g;
     long long tokens = reply_tokens(reply);
-    json_t *row, *grades = json_object(), *extracted = json_null();
+    json_t *row, *grades, *extracted;
     char *text;
 
     /* informative only (docs/rows.md): bury grades again from content */
-    grader_task_ref_parse(task, q->answer, strlen(q->answer), &ref);
-    *right = 0;
-    for (size_t i = 0; grades != NULL && i < grader_task_nrules(task); i++) {
-        if (error != NULL ||
-            grader_task_grade(task, i, reply->content.p, reply->content.len,
-                              q->answer, strlen(q->answer), &ref, &g) != 0)
-            g.said = g.right = 0, g.extracted[0] = '\0';
-        if (i == 0) {
-            *right = g.right;
-            json_decref(extracted);
-            extracted =
-                !g.said ? json_null()
-                : grader_task_rule_kind(task, 0) == GRADER_RULE_ANSWER_LINE
-                    ? emit_number(g.extracted)
-                    : json_string(g.extracted);
-        }
-        if (json_object_set_new(
-                grades, grader_task_rule_name(task, i),
-                json_pack("{s:o,s:b}", "extracted",
-                          g.said ? json_string(g.extracted) : json_null(),
-                          "right", g.right)) != 0)
-            util_oom("a row");
-    }
+    grades = taskfile_grades(r->o->task, error ? NULL : reply->content.p,
+                             reply->content.len, q->answer, &extracted, right);
     row = json_pack(
         "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o,"
         "s:o,s:i,s:I}",
@@ -355,10 +331,10 @@ static char *row_text(struct runner *r, const struct slot *sl, size_t qi,
         sl->http_status ? json_integer(sl->http_status) : json_null(),
         "attempts", attempts, "latency_ms",
         (json_int_t)(uv_now(&r->loop) - sl->started_ms));
-    if (row == NULL || grades == NULL)
+    if (row == NULL)
         util_oom("a row");
     /* the study's task keeps its rows as they always were */
-    if (strcmp(grader_task_name(task), TASKFILE_DEFAULT) != 0 &&
+    if (strcmp(grader_task_name(r->o->task), TASKFILE_DEFAULT) != 0 &&
         json_object_set(row, "grades", grades) != 0)
         util_oom("a row");
     json_decref(grades);

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../report/emit.h"
+#include "cli.h"
+
 static const struct {
     const char *name;
     enum grader_rule_kind kind;
@@ -328,4 +331,43 @@ struct grader_task *taskfile_from_manifest(const json_t *manifest,
         return t;
     }
     return taskfile_from_json(def, where, msg, msgsize);
+}
+
+json_t *taskfile_grades(const struct grader_task *t, const char *text,
+                        size_t len, const char *ref, json_t **extracted,
+                        int *right)
+{
+    json_t *grades = json_object();
+    struct grader_num canon;
+    struct grader_grade g;
+
+    *extracted = json_null();
+    *right = 0;
+    grader_task_ref_parse(t, ref, strlen(ref), &canon);
+    for (size_t i = 0; grades != NULL && i < grader_task_nrules(t); i++) {
+        int rc = text == NULL ? -1
+                              : grader_task_grade(t, i, text, len, ref,
+                                                  strlen(ref), &canon, &g);
+        if (rc == GRADER_ENOMEM)
+            util_oom("grading");
+        if (rc != 0) /* an error row, or a pattern over its budget */
+            g.said = g.right = 0, g.extracted[0] = '\0';
+        if (i == 0) {
+            *right = g.right;
+            *extracted =
+                !g.said ? json_null()
+                : grader_task_rule_kind(t, 0) == GRADER_RULE_ANSWER_LINE
+                    ? emit_number(g.extracted)
+                    : json_string(g.extracted);
+        }
+        if (json_object_set_new(
+                grades, grader_task_rule_name(t, i),
+                json_pack("{s:o,s:b}", "extracted",
+                          g.said ? json_string(g.extracted) : json_null(),
+                          "right", g.right)) != 0)
+            util_oom("a row");
+    }
+    if (grades == NULL)
+        util_oom("a row");
+    return grades;
 }

@@ -47,4 +47,15 @@ struct grader_task *taskfile_from_manifest(const json_t *manifest,
                                            const char *where, char *msg,
                                            size_t msgsize);
 
+/*
+ * A reply (text NULL: none, or an error row) graded by every rule of t
+ * against ref: a row's "grades" object (new reference), with the first
+ * rule's extraction into *extracted (new: a number for answer-line, else
+ * the text; null when nothing was said) and its verdict into *right.
+ * Informative only: bury grades again from the row (docs/rows.md).
+ */
+json_t *taskfile_grades(const struct grader_task *t, const char *text,
+                        size_t len, const char *ref, json_t **extracted,
+                        int *right);
+
 #endif
