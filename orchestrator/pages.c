@@ -11,6 +11,8 @@
 #include "../report/page.h"
 #include "hash.h"
 #include "questions.h"
+#include "taskfile.h"
+#include "../util/util.h"
 
 /* ---- question texts ---------------------------------------------------- */
 
@@ -30,6 +32,7 @@ static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
     const char *path = run ? rundir_run_questions(run) : NULL;
     const char *want = run ? rundir_run_questions_sha256(run) : NULL;
     char alt[4200], msg[600], hex[65], why[300];
+    struct grader_task *task;
     size_t i, found = 0, differ = 0;
 
     memset(t, 0, sizeof(*t));
@@ -44,25 +47,42 @@ static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
         if (access(alt, R_OK) == 0)
             path = alt;
     }
-    if (t->text == NULL ||
-        questions_load(path, 0, &t->file, msg, sizeof(msg)) != 0) {
+    /* the file is read as the folder's task reads it (a multiple-choice
+     * file's references are letters) */
+    task = taskfile_from_manifest(run->manifest, path, msg, sizeof(msg));
+    if (t->text == NULL || task == NULL ||
+        questions_load_as(path, 0, grader_task_ref(task) == GRADER_REF_LETTER,
+                          &t->file, msg, sizeof(msg)) != 0) {
         snprintf(t->note, sizeof(t->note), "%s", t->text ? msg : "no memory");
+        grader_task_free(task);
         return;
     }
     for (i = 0; i < t->file.n; i++) {
-        const struct question *q = &t->file.q[i];
+        struct question *q = &t->file.q[i];
         struct grader_num num;
         uint32_t k;
         if (grader_qset_find(qs, q->id, strlen(q->id), &k) != 0 || k >= nq)
             continue;
-        if (grader_num_parse(q->answer, strlen(q->answer), &num) != 0 ||
+        if (grader_task_ref_parse(task, q->answer, strlen(q->answer), &num) !=
+                0 ||
             strcmp(num.s, grader_qset_canonical(qs, k)) != 0) {
             differ++;
             continue;
         }
+        if (q->nchoices > 0) { /* the options are part of the question */
+            char *g = grader_prompt_fill("{question}\n\n{choices}", q->text,
+                                         (const char *const *)q->choices,
+                                         q->nchoices);
+            if (g != NULL) {
+                free(q->text);
+                q->text = xstrdup(g);
+                grader_alloc_free(g);
+            }
+        }
         t->text[k] = q->text;
         found++;
     }
+    grader_task_free(task);
     snprintf(t->note, sizeof(t->note), "question texts from %s (%zu of %zu)",
              path, found, nq);
     if (differ > 0)

@@ -572,6 +572,14 @@ case_tasks() {
     model mc '"default": {"content": "Answer: B"}, "replies": [{"match": "prime", "content": "29.\nAnswer: (c)"}]'
     $GT run M "$work/mc.gguf" "$ROOT/data/choice/tiny.jsonl" "$work/mc" --llama "$FAKE" --quiet --task choice >/dev/null || fail "choice: exit $?"
     [ "$(field "$work/mc/rows/M.jsonl" tiny-1 right)" = true ] && [ "$(field "$work/mc/rows/M.jsonl" tiny-4 extracted)" = '"B"' ] || fail "choice rows"
+    # the page reads the multiple-choice file as the task does: every
+    # question's text, with its options
+    $G report "$work/mc" --rungs M >/dev/null || fail "choice report: exit $?"
+    /usr/bin/python3 -c 'import re,base64,gzip,json,sys
+h=open(sys.argv[1]).read()
+d=json.loads(gzip.decompress(base64.b64decode(re.search(r"id=\"gy-z\">(.*?)</script>",h,re.S).group(1).strip())))
+assert "(8 of 8)" in d["qnote"], d["qnote"]
+assert any("B. six" in t for t in d["T"] if isinstance(t, str)), "no options"' "$work/mc/REPORT.html" || fail "the choice page's question texts"
     $GT canary M "$work/mc.gguf" "$work/mc/rows/M.jsonl" --run-dir "$work/mcc" --questions 8 --llama "$FAKE" --task choice --quiet >"$work/out" 2>&1 || fail "choice canary: exit $? $(cat "$work/out")"
     grep -q '"compared": 8, "missing": 0, "changed": 0' "$work/out" || fail "choice canary: $(cat "$work/out")"
     rc=0; $GT run M "$work/mc.gguf" "$ROOT/data/choice/tiny.jsonl" "$work/mc2" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
