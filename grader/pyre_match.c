@@ -337,6 +337,16 @@ static void set_mark(struct grader__re_vm *m, uint32_t i, size_t ptr)
 
 /* ---- operators that wait for sub-matches -------------------------------- */
 
+/*
+ * run_tail: where a BRANCH is down to its last alternative, or a
+ * REPEAT_ONE to its last count, outside any REPEAT, the frame runs what
+ * is left itself instead of waiting on a frame of its own for it. What it
+ * would do when that fails is restore lastmark and fail (no marks to
+ * restore outside a REPEAT); every frame that goes on matching after a
+ * failure below it restores lastmark first, so the restore cannot be
+ * seen. The REPEAT_ONE's give-back step is not spent.
+ */
+
 /* BRANCH: try the alternatives from f->pc (a skip word) on. */
 static int branch_next(struct grader__re_vm *m)
 {
@@ -350,6 +360,10 @@ static int branch_next(struct grader__re_vm *m)
             char_at(m, f->ptr, code + alt + 1) == 0)
             continue; /* sre's shortcut: it would fail at once */
         m->ptr = f->ptr;
+        if (code[alt + code[alt]] == 0 && m->repeat == NONE) {
+            f->pc = alt + 1; /* the last one: see run_tail */
+            return R_NEXT;
+        }
         f->pc = alt;
         return call(m, alt + 1, f->toplevel, J_BRANCH);
     }
@@ -413,6 +427,10 @@ static int repeat_one_next(struct grader__re_vm *m)
         return R_FAIL;
     }
     m->ptr = f->ptr;
+    if (f->count == min && m->repeat == NONE) {
+        f->pc = tail; /* no count left to give back: see run_tail */
+        return R_NEXT;
+    }
     return call(m, tail, f->toplevel, J_REPEAT_ONE);
 }
 

@@ -302,6 +302,13 @@ static void test_groups(void **state)
     expect_spans("(?P<x>\\d+)-(?P<y>\\d+)", 0, "3-4", "0,3/0,1/2,3");
     expect_spans("(?!a)\\w", 0, "abc", "1,2 2,3");
     expect_spans("(\\w+)\\s*", 0, "hi  yo ", "0,4/0,2 4,7/4,6");
+    /* a last alternative, or a repeat with no count to give back, that
+     * sets a group and then fails (pyre_match.c's run_tail) */
+    expect_spans("(?:x|(a)b)|(a)c", 0, "ac", "0,2/-1,-1/0,1");
+    expect_spans("(a)?(?:(b)x|(b)y)", 0, "aby", "0,3/0,1/-1,-1/1,2");
+    expect_spans("(?:(a)z?|(a)b)c", 0, "abc", "0,3/-1,-1/0,1");
+    expect_spans("(a)(?:(b)x?y|b)", 0, "ab", "0,2/0,1/-1,-1");
+    expect_spans("(?=(a)x?y)|(a)", 0, "ab", "0,1/-1,-1/0,1");
 }
 
 static void test_classes(void **state)
