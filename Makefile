@@ -319,6 +319,9 @@ bench: $(GRAVEYARD) $(FAKE)
 	    --fake $(FAKE)
 	$(PYTHON) tests/bench/share_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE)
+	$(PYTHON) tests/bench/rule_bench.py --graveyard $(GRAVEYARD) \
+	    --gen $(BUILD)/benchgen --questions $(BENCH_QUESTIONS) \
+	    --dir $(BUILD)/bench
 	$(PYTHON) tests/bench/sched_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE)
 	$(PYTHON) tests/bench/report_bench.py --graveyard $(GRAVEYARD)

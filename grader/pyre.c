@@ -36,8 +36,16 @@ int grader_re_iter_next(struct grader_re_iter *it, long *spans)
 
     if (it->state != 0)
         return it->state == 1 ? 0 : it->state;
-    if (it->vm == NULL && (rc = grader__re_vm_new(it->re, &it->vm)) != 0)
-        return it->state = rc;
+    if (it->vm == NULL) {
+        /* nothing to find: no matcher state allocated (the sub of "," on
+         * a text without one, say) */
+        if (!grader__re_may_start(it->re, it->text, it->len, it->pos)) {
+            it->state = 1;
+            return 0;
+        }
+        if ((rc = grader__re_vm_new(it->re, &it->vm)) != 0)
+            return it->state = rc;
+    }
     rc = grader__re_search(it->vm, it->text, it->len, it->pos,
                            it->must_advance, &it->budget, spans);
     if (rc <= 0) {

@@ -398,6 +398,133 @@ static int compile_seq(struct compiler *C, uint32_t k, unsigned flags)
     return rc;
 }
 
+/* ---- the prefilter ------------------------------------------------------ */
+
+/* Whether the one-character operator at op can take a code point past
+ * ASCII: a class says so by its lists, unless it lowers the text's
+ * character first, when a non-ASCII one that lowers into ASCII (U+212A
+ * KELVIN SIGN to 'k', U+0130 to 'i') may pass too. */
+static int op_high(const struct grader_re *re, const uint32_t *op)
+{
+    const uint32_t(*pairs)[2];
+    const uint32_t *s = re->sets + op[1];
+    size_t i, n;
+    uint32_t r;
+
+    switch (op[0]) {
+    case GRADER__OP_LIT:
+        return op[1] >= 0x80;
+    case GRADER__OP_LIT_I:
+        if (op[1] >= 0x80)
+            return 1;
+        break;
+    case GRADER__OP_IN:
+        if ((s[0] & GRADER__SET_NEGATE) || (s[0] >> 8) != 0 || s[6] || s[7])
+            return 1;
+        for (r = 0; r < s[5]; r++)
+            if (s[GRADER__SET_HEAD + 2 * r + 1] >= 0x80)
+                return 1;
+        if (!(s[0] & GRADER__SET_LOWER))
+            return 0;
+        break;
+    default: /* NLIT, NLIT_I, ANY, ANY_ALL */
+        return 1;
+    }
+    n = grader__re_lower_in(0x80, UINT32_MAX, &pairs);
+    for (i = 0; i < n; i++)
+        if (pairs[i][1] < 0x80 && grader__re_char_ok(re, op, pairs[i][0]))
+            return 1;
+    return 0;
+}
+
+/* The bytes the one-character operator at op can start a match with. */
+static void first_char(const struct grader_re *re, const uint32_t *op,
+                       unsigned char *set)
+{
+    uint32_t x;
+
+    for (x = 0; x < 0x80; x++)
+        if (grader__re_char_ok(re, op, x))
+            set[x] = 1;
+    if (op_high(re, op))
+        memset(set + 0x80, 1, 0x80);
+}
+
+/* Add to set the first characters of the program from pc on, up to the
+ * end of its sequence (SUCCESS, FAILURE, a branch's JUMP, an UNTIL):
+ * 1 when it can get there taking none. Anchors, marks and lookaheads take
+ * none; a repeat with min 0 or an empty body may be passed over. */
+static int first_seq(const struct grader_re *re, size_t pc, unsigned char *set)
+{
+    const uint32_t *code = re->code;
+    size_t q, alt;
+    int empty;
+
+    for (;;) {
+        q = pc + 1;
+        switch (code[pc]) {
+        case GRADER__OP_MARK:
+        case GRADER__OP_AT:
+            pc += 2;
+            break;
+        case GRADER__OP_ASSERT:
+        case GRADER__OP_ASSERT_NOT:
+            pc = q + code[q];
+            break;
+        case GRADER__OP_BRANCH:
+            empty = 0;
+            for (alt = q; code[alt] != 0; alt += code[alt])
+                empty |= first_seq(re, alt + 1, set);
+            if (!empty)
+                return 0;
+            pc = alt + 1;
+            break;
+        case GRADER__OP_REPEAT:
+        case GRADER__OP_REPEAT_ONE:
+        case GRADER__OP_MIN_REPEAT_ONE:
+            empty = first_seq(re, q + 3, set);
+            if (!empty && code[q + 1] != 0)
+                return 0;
+            /* REPEAT's tail is past its UNTIL */
+            pc = q + code[q] + (code[pc] == GRADER__OP_REPEAT);
+            break;
+        case GRADER__OP_SUCCESS:
+        case GRADER__OP_FAILURE:
+        case GRADER__OP_JUMP:
+        case GRADER__OP_MAX_UNTIL:
+        case GRADER__OP_MIN_UNTIL:
+            return 1;
+        default:
+            first_char(re, code + pc, set);
+            return 0;
+        }
+    }
+}
+
+/* re's prefilter (pyre_impl.h), from its program. */
+static void first_fill(struct grader_re *re)
+{
+    size_t b, count = 0, last = 0;
+
+    re->first_kind = GRADER__FIRST_ALL;
+    memset(re->first, 0, sizeof(re->first));
+    if (first_seq(re, 0, re->first))
+        return; /* a match may be empty: every start may match */
+    for (b = 0; b < 256; b++)
+        if (re->first[b]) {
+            count++;
+            last = b;
+        }
+    if (count == 256)
+        return;
+    if (count == 1) {
+        re->first_kind = GRADER__FIRST_BYTE;
+        re->first_byte = (unsigned char)last;
+    } else {
+        re->first_kind = GRADER__FIRST_SET;
+    }
+}
+
 /* ---- the entry point ---------------------------------------------------- */
 
 /* SubPattern.getwidth()'s lower bound: the fewest characters a match of
@@ -453,6 +580,7 @@ static int finish(struct compiler *C, size_t groups, struct grader_re **out)
     re->groups = groups;
     re->minwidth = (uint32_t)min_width(C->T, C->T->root);
     C->code = C->sets = NULL;
+    first_fill(re);
     *out = re;
     return 0;
 }

@@ -102,7 +102,22 @@ struct grader_re {
     /* the fewest characters a match takes (sre's INFO block): a search
      * does not start where fewer are left, as sre does not */
     uint32_t minwidth;
+    /* The prefilter (GRADER__FIRST_*): the bytes a match can start with,
+     * first[b] nonzero for each. A match takes at least one character
+     * (the program cannot succeed empty) and its first is the code point
+     * at its start, so a search skips every other start: a start whose
+     * byte is not in the set would fail at once anyway. The set is
+     * conservative: every lead byte of a code point some first operator
+     * could take: all of 0x80..0xff (stray bytes included) as soon as
+     * one non-ASCII code point could be taken, else none of them. */
+    int first_kind;
+    unsigned char first_byte; /* GRADER__FIRST_BYTE: the one byte */
+    unsigned char first[256];
 };
+
+/* first_kind: no prefilter (the program may match empty, or take any
+ * byte first); one byte (memchr); a set (first[]). */
+enum { GRADER__FIRST_ALL, GRADER__FIRST_BYTE, GRADER__FIRST_SET };
 
 /* pyre_parse.c: the tree of a parsed pattern, for pyre_compile.c. */
 #define GRADER__RE_NIL UINT32_MAX /* no node */
@@ -164,6 +179,11 @@ void grader__re_vm_free(struct grader__re_vm *vm);
 int grader__re_search(struct grader__re_vm *vm, const unsigned char *s,
                       size_t n, size_t from, int must_advance,
                       unsigned long long *budget, long *spans);
+/* Whether a search of s[0..n) from byte `from` may find a match: 0 when
+ * no byte there is one the prefilter lets a match begin with (then the
+ * search is not worth its matcher state). */
+int grader__re_may_start(const struct grader_re *re, const unsigned char *s,
+                         size_t n, size_t from);
 /* Whether class k holds ch (the class's own lowering applied). */
 int grader__re_in_set(const struct grader_re *re, uint32_t k, uint32_t ch);
 /* Whether the class at s holds x, read from its lists (not its ASCII
@@ -206,5 +226,35 @@ size_t grader__re_prev(const unsigned char *s, size_t p);
 /* UTF-8 of c (a surrogate U+DC80..U+DCFF is the byte it stands for):
  * the length, at most 4. */
 size_t grader__re_encode(uint32_t c, unsigned char *out);
+
+/* Whether ch passes the one-character operator at op (LIT, NLIT, LIT_I,
+ * NLIT_I, IN, ANY, ANY_ALL): the matcher's test, and the prefilter's. */
+static inline int grader__re_char_ok(const struct grader_re *re,
+                                     const uint32_t *op, uint32_t ch)
+{
+    switch (op[0]) {
+    case GRADER__OP_LIT:
+        return ch == op[1];
+    case GRADER__OP_NLIT:
+        return ch != op[1];
+    case GRADER__OP_LIT_I:
+        return grader__re_lower(ch) == op[1];
+    case GRADER__OP_NLIT_I:
+        return grader__re_lower(ch) != op[1];
+    case GRADER__OP_IN:
+        if (ch < 0x80) { /* grader__re_in_set's ASCII answer, inline */
+            const uint32_t *s = re->sets + op[1];
+            if ((s[0] & GRADER__SET_LOWER) && ch >= 'A' && ch <= 'Z')
+                ch += 'a' - 'A';
+            return (int)((s[1 + ch / 32] >> (ch % 32)) & 1);
+        }
+        return grader__re_in_set(re, op[1], ch);
+    case GRADER__OP_ANY:
+        return ch != '\n';
+    case GRADER__OP_ANY_ALL:
+        return 1;
+    }
+    return 0;
+}
 
 #endif

@@ -21,6 +21,7 @@
  */
 #include "pyre_impl.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -80,10 +81,13 @@ struct grader__re_vm {
     int must_advance;
     int lastmark;
     size_t repeat; /* the innermost repeat, or NONE */
-    size_t *mark;
+    size_t *mark;  /* after small, in the same block */
     unsigned char *stack;
     size_t top, cap, cur;
-    unsigned long long *budget;
+    unsigned long long steps; /* the caller's budget, during a search */
+    /* the stack until it outgrows this: most searches never allocate
+     * one (size_t, for the frames' alignment) */
+    size_t small[64];
 };
 
 #define FR(m, off)  ((struct frame *)(void *)((m)->stack + (off)))
@@ -135,47 +139,30 @@ int grader__re_in_set(const struct grader_re *re, uint32_t k, uint32_t ch)
 
 /* ---- characters and anchors --------------------------------------------- */
 
-/* Whether ch passes the one-character operator at op. */
-static int char_ok(const struct grader__re_vm *m, const uint32_t *op,
-                   uint32_t ch)
-{
-    switch (op[0]) {
-    case GRADER__OP_LIT:
-        return ch == op[1];
-    case GRADER__OP_NLIT:
-        return ch != op[1];
-    case GRADER__OP_LIT_I:
-        return grader__re_lower(ch) == op[1];
-    case GRADER__OP_NLIT_I:
-        return grader__re_lower(ch) != op[1];
-    case GRADER__OP_IN:
-        return grader__re_in_set(m->re, op[1], ch);
-    case GRADER__OP_ANY:
-        return ch != '\n';
-    case GRADER__OP_ANY_ALL:
-        return 1;
-    }
-    return 0;
-}
-
 /* The operator at op on the character at p: its length, or 0. */
 static size_t char_at(const struct grader__re_vm *m, size_t p,
                       const uint32_t *op)
 {
     size_t len;
 
+    uint32_t ch;
+
     if (p >= m->n)
         return 0;
-    return char_ok(m, op, grader__re_decode(m->s, m->n, p, &len)) ? len : 0;
+    if (m->s[p] < 0x80) /* ASCII: grader__re_decode's answer at once */
+        ch = m->s[p], len = 1;
+    else
+        ch = grader__re_decode(m->s, m->n, p, &len);
+    return grader__re_char_ok(m->re, op, ch) ? len : 0;
 }
 
 static int spend(struct grader__re_vm *m, unsigned long long k)
 {
-    if (*m->budget < k) {
-        *m->budget = 0;
+    if (m->steps < k) {
+        m->steps = 0;
         return GRADER_ELIMIT;
     }
-    *m->budget -= k;
+    m->steps -= k;
     return 0;
 }
 
@@ -232,25 +219,34 @@ static int at(const struct grader__re_vm *m, size_t p, uint32_t code)
 
 /* ---- the stack ---------------------------------------------------------- */
 
-static int reserve(struct grader__re_vm *m, size_t bytes)
+static int grow_stack(struct grader__re_vm *m, size_t need)
 {
-    size_t need = m->top + bytes, cap = m->cap ? m->cap : 4096;
+    size_t cap = m->cap ? m->cap : 4096;
     unsigned char *p;
 
-    if (need <= m->cap)
-        return 0;
     if (need > GRADER_RE_STACK_MAX)
         return GRADER_ELIMIT;
     while (cap < need)
         cap *= 2;
     if (cap > GRADER_RE_STACK_MAX)
         cap = GRADER_RE_STACK_MAX;
-    p = grader__realloc(m->stack, cap);
+    if (m->stack == (unsigned char *)m->small) {
+        if ((p = grader__malloc(cap)) != NULL)
+            memcpy(p, m->stack, m->top);
+    } else {
+        p = grader__realloc(m->stack, cap);
+    }
     if (p == NULL)
         return GRADER_ENOMEM;
     m->stack = p;
     m->cap = cap;
     return 0;
+}
+
+/* Room for bytes more on the stack: the common case inline. */
+static inline int reserve(struct grader__re_vm *m, size_t bytes)
+{
+    return m->top + bytes <= m->cap ? 0 : grow_stack(m, m->top + bytes);
 }
 
 /* DO_JUMP: a frame for the sub-match at pc, starting at m->ptr. */
@@ -341,6 +337,16 @@ static void set_mark(struct grader__re_vm *m, uint32_t i, size_t ptr)
 
 /* ---- operators that wait for sub-matches -------------------------------- */
 
+/*
+ * run_tail: where a BRANCH is down to its last alternative, or a
+ * REPEAT_ONE to its last count, outside any REPEAT, the frame runs what
+ * is left itself instead of waiting on a frame of its own for it. What it
+ * would do when that fails is restore lastmark and fail (no marks to
+ * restore outside a REPEAT); every frame that goes on matching after a
+ * failure below it restores lastmark first, so the restore cannot be
+ * seen. The REPEAT_ONE's give-back step is not spent.
+ */
+
 /* BRANCH: try the alternatives from f->pc (a skip word) on. */
 static int branch_next(struct grader__re_vm *m)
 {
@@ -354,6 +360,10 @@ static int branch_next(struct grader__re_vm *m)
             char_at(m, f->ptr, code + alt + 1) == 0)
             continue; /* sre's shortcut: it would fail at once */
         m->ptr = f->ptr;
+        if (code[alt + code[alt]] == 0 && m->repeat == NONE) {
+            f->pc = alt + 1; /* the last one: see run_tail */
+            return R_NEXT;
+        }
         f->pc = alt;
         return call(m, alt + 1, f->toplevel, J_BRANCH);
     }
@@ -417,6 +427,10 @@ static int repeat_one_next(struct grader__re_vm *m)
         return R_FAIL;
     }
     m->ptr = f->ptr;
+    if (f->count == min && m->repeat == NONE) {
+        f->pc = tail; /* no count left to give back: see run_tail */
+        return R_NEXT;
+    }
     return call(m, tail, f->toplevel, J_REPEAT_ONE);
 }
 
@@ -927,20 +941,40 @@ static int last_start(struct grader__re_vm *m, size_t from, size_t *end)
     return lo == 0 || q > from;
 }
 
-int grader__re_search(struct grader__re_vm *m, const unsigned char *s,
-                      size_t n, size_t from, int must_advance,
-                      unsigned long long *budget, long *spans)
+/* The prefilter (pyre_impl.h): the first start at or after p, p a code
+ * point's start, and at most end whose byte a match can begin with; NONE
+ * when there is none. Only ASCII bytes are passed over (the set holds
+ * every non-ASCII byte or none), each a code point of its own, so where
+ * the scan stops is a code point's start too. */
+static size_t next_start(const struct grader__re_vm *m, size_t p, size_t end)
+{
+    const struct grader_re *re = m->re;
+    const unsigned char *s = m->s, *hit;
+    size_t lim = end < m->n ? end + 1 : m->n;
+
+    if (re->first_kind == GRADER__FIRST_BYTE) {
+        hit = p < lim ? memchr(s + p, re->first_byte, lim - p) : NULL;
+        return hit != NULL ? (size_t)(hit - s) : NONE;
+    }
+    while (p < lim && !re->first[s[p]])
+        p++;
+    return p < lim ? p : NONE;
+}
+
+static int search(struct grader__re_vm *m, const unsigned char *s, size_t n,
+                  size_t from, int must_advance, long *spans)
 {
     size_t p = from, end, len;
-    int rc;
+    int rc, filter = m->re->first_kind != GRADER__FIRST_ALL;
 
     m->s = s;
     m->n = n;
-    m->budget = budget;
     m->must_advance = must_advance;
     if (p > n || (rc = last_start(m, from, &end)) <= 0)
         return p > n ? 0 : rc;
-    rc = attempt(m, p, 1);
+    /* a start the prefilter passes over would fail at once: it costs
+     * nothing */
+    rc = filter && next_start(m, p, end) != p ? 0 : attempt(m, p, 1);
     m->must_advance = 0;
     /* anchored at the beginning: no other start can match */
     if (rc == 0 && m->code[0] == GRADER__OP_AT &&
@@ -950,6 +984,8 @@ int grader__re_search(struct grader__re_vm *m, const unsigned char *s,
     while (rc == 0 && p < end) {
         (void)grader__re_decode(s, n, p, &len);
         p += len;
+        if (filter && (p = next_start(m, p, end)) == NONE)
+            break;
         rc = attempt(m, p, 0);
     }
     if (rc == 1)
@@ -957,18 +993,48 @@ int grader__re_search(struct grader__re_vm *m, const unsigned char *s,
     return rc;
 }
 
+int grader__re_search(struct grader__re_vm *m, const unsigned char *s,
+                      size_t n, size_t from, int must_advance,
+                      unsigned long long *budget, long *spans)
+{
+    int rc;
+
+    m->steps = *budget; /* a copy the steps come off, given back */
+    rc = search(m, s, n, from, must_advance, spans);
+    *budget = m->steps;
+    return rc;
+}
+
+int grader__re_may_start(const struct grader_re *re, const unsigned char *s,
+                         size_t n, size_t from)
+{
+    if (re->first_kind == GRADER__FIRST_ALL)
+        return 1;
+    if (from >= n) /* a match takes a character */
+        return 0;
+    if (re->first_kind == GRADER__FIRST_BYTE)
+        return memchr(s + from, re->first_byte, n - from) != NULL;
+    for (; from < n; from++)
+        if (re->first[s[from]])
+            return 1;
+    return 0;
+}
+
 int grader__re_vm_new(const struct grader_re *re, struct grader__re_vm **out)
 {
-    struct grader__re_vm *m = grader__calloc(1, sizeof(*m));
+    size_t marks = (2 * re->groups + 1) * sizeof(size_t);
+    /* the matcher's state and its marks in one block; the small stack
+     * needs no clearing */
+    struct grader__re_vm *m = grader__malloc(sizeof(*m) + marks);
 
     *out = NULL;
     if (m == NULL)
         return GRADER_ENOMEM;
-    m->mark = grader__calloc(2 * re->groups + 1, sizeof(*m->mark));
-    if (m->mark == NULL) {
-        grader__free(m);
-        return GRADER_ENOMEM;
-    }
+    memset(m, 0, offsetof(struct grader__re_vm, small));
+    m->mark = (size_t *)(void *)(m + 1);
+    memset(m->mark, 0, marks);
+    m->stack = (unsigned char *)m->small;
+    m->cap = sizeof(m->small);
     m->re = re;
     m->code = re->code;
     *out = m;
@@ -979,7 +1045,7 @@ void grader__re_vm_free(struct grader__re_vm *m)
 {
     if (m == NULL)
         return;
-    grader__free(m->stack);
-    grader__free(m->mark);
+    if (m->stack != (unsigned char *)m->small)
+        grader__free(m->stack);
     grader__free(m);
 }

@@ -75,12 +75,21 @@ static size_t stop_cut(const struct grader_task *t, const char *text,
     size_t cut = len, i;
 
     for (i = 0; i < t->nstops; i++) {
-        size_t sl = strlen(t->stops[i]), k;
-        for (k = 0; sl <= len && k + sl <= cut; k++)
-            if (memcmp(text + k, t->stops[i], sl) == 0) {
+        const char *stop = t->stops[i], *hit;
+        size_t sl = strlen(stop), k = 0;
+        if (sl == 0) /* found at once */
+            return 0;
+        /* the first stop[0] at k with the stop ending by cut, then the
+         * rest of it: memchr rather than a memcmp at every byte */
+        while (k + sl <= cut &&
+               (hit = memchr(text + k, stop[0], cut - sl + 1 - k)) != NULL) {
+            k = (size_t)(hit - text);
+            if (memcmp(hit + 1, stop + 1, sl - 1) == 0) {
                 cut = k;
                 break;
             }
+            k++;
+        }
     }
     return cut;
 }
@@ -98,14 +107,20 @@ static int select_match(const struct rule *r, const char *text, size_t len,
     int rc;
 
     *none = 1;
-    if (want == -1) { /* the last: one pass, keeping the latest */
-        long *last = spans + nspans / 2;
+    if (want == -1) { /* the last: one pass, each match read into the
+                       * half of spans the latest is not in */
+        long *half[2];
+        int h = 0;
+        half[0] = spans;
+        half[1] = spans + nspans / 2;
         grader_re_iter_init(&it, r->re, text, len);
-        while ((rc = grader_re_iter_next(&it, last)) == 1) {
-            memcpy(spans, last, nspans / 2 * sizeof(*spans));
+        while ((rc = grader_re_iter_next(&it, half[h])) == 1) {
             *none = 0;
+            h ^= 1;
         }
         grader_re_iter_release(&it);
+        if (!*none && h == 0) /* the latest is in the second half */
+            memcpy(spans, half[1], nspans / 2 * sizeof(*spans));
         return rc < 0 ? rc : 0;
     }
     if (want < 0) { /* count first: Python counts from the end */
@@ -181,12 +196,14 @@ static int regex_rule(const struct grader_task *t, const struct rule *r,
 {
     size_t groups = grader_re_groups(r->re);
     /* twice the spans a match has: select_match keeps one match while it
-     * reads the next */
-    long *spans = grader__calloc(4 * (groups + 1), sizeof(*spans));
+     * reads the next; on the stack for up to 7 groups */
+    long small[4 * 8], *spans = small;
     struct text x = {0}, y = {(char *)ref, ref_len, 0};
     int none, fell = 1, rc, equal = 0;
 
-    if (spans == NULL)
+    memset(small, 0, sizeof(small));
+    if (groups + 1 > 8 &&
+        (spans = grader__calloc(4 * (groups + 1), sizeof(*spans))) == NULL)
         return GRADER_ENOMEM;
     if (text == NULL) /* "a non-string response becomes ''" */
         text = "", len = 0;
@@ -210,7 +227,8 @@ static int regex_rule(const struct grader_task *t, const struct rule *r,
     }
     text_drop(&x);
     text_drop(&y);
-    grader__free(spans);
+    if (spans != small)
+        grader__free(spans);
     return rc;
 }
 

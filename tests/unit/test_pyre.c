@@ -302,6 +302,13 @@ static void test_groups(void **state)
     expect_spans("(?P<x>\\d+)-(?P<y>\\d+)", 0, "3-4", "0,3/0,1/2,3");
     expect_spans("(?!a)\\w", 0, "abc", "1,2 2,3");
     expect_spans("(\\w+)\\s*", 0, "hi  yo ", "0,4/0,2 4,7/4,6");
+    /* a last alternative, or a repeat with no count to give back, that
+     * sets a group and then fails (pyre_match.c's run_tail) */
+    expect_spans("(?:x|(a)b)|(a)c", 0, "ac", "0,2/-1,-1/0,1");
+    expect_spans("(a)?(?:(b)x|(b)y)", 0, "aby", "0,3/0,1/-1,-1/1,2");
+    expect_spans("(?:(a)z?|(a)b)c", 0, "abc", "0,3/-1,-1/0,1");
+    expect_spans("(a)(?:(b)x?y|b)", 0, "ab", "0,2/0,1/-1,-1");
+    expect_spans("(?=(a)x?y)|(a)", 0, "ab", "0,1/-1,-1/0,1");
 }
 
 static void test_classes(void **state)
@@ -497,6 +504,104 @@ static void test_refusals(void **state)
     assert_string_equal(grader_err_name(GRADER_ELIMIT), "LIMIT");
 }
 
+/* The prefilter (pyre_impl.h) skips the starts whose byte no match can
+ * begin with: each case here has a match a wrong set would skip. */
+static void test_prefilter(void **state)
+{
+    (void)state;
+    /* a pattern that can match empty has no prefilter: every start is tried */
+    expect_spans("a*", 0, "bba", "0,0 1,1 2,3 3,3");
+    expect_spans("(?:x|)", 0, "ab", "0,0 1,1 2,2");
+    expect_spans("a|", 0, "ba", "0,0 1,2 2,2");
+    expect_spans("(?=b)", 0, "ab", "1,1");
+    expect_spans("$", 0, "ab", "2,2");
+    /* an alternative or a repeat that can be empty lets what follows it be
+     * first */
+    expect_spans("(?:a|)b", 0, "cb", "1,2");
+    expect_spans("a*b", 0, "xb", "1,2");
+    expect_spans("(?:ab)*c", 0, "xc", "1,2");
+    expect_spans("a{0}b", 0, "ab", "1,2");
+    expect_spans("(?:a?)+b", 0, "xb", "1,2");
+    expect_spans("a*?b", 0, "xab", "1,3");
+    expect_spans("(a)|b", 0, "xb", "1,2/-1,-1");
+    expect_spans("(?i:x)|\\u00e9", 0,
+                 "X\xc3"
+                 "\x89"
+                 "\xc3"
+                 "\xa9",
+                 "0,1 3,5");
+    /* IGNORECASE: both ASCII cases, and the non-ASCII letters that lower into
+     * ASCII (KELVIN SIGN, U+0130) or that re._casefix pairs (long s) */
+    expect_spans("(?i)k", 0,
+                 "xK\xe2"
+                 "\x84"
+                 "\xaa"
+                 "k",
+                 "1,2 2,5 5,6");
+    expect_spans("(?i)K", 0, "xk", "1,2");
+    expect_spans("(?i)i", 0,
+                 "x\xc4"
+                 "\xb0",
+                 "1,3");
+    expect_spans("(?i)[a-z]", 0,
+                 "1\xe2"
+                 "\x84"
+                 "\xaa",
+                 "1,4");
+    expect_spans("(?i)s", 0,
+                 "x\xc5"
+                 "\xbf",
+                 "1,3");
+    /* non-ASCII first characters: any lead byte, and bytes that are not UTF-8
+     * (U+DC80 is the stray byte 0x80), but never a byte inside a sequence */
+    expect_spans("\\u00e9+", 0,
+                 "a\xc3"
+                 "\xa9"
+                 "\xc3"
+                 "\xa9",
+                 "1,5");
+    expect_spans("\\d", 0,
+                 "ab\xd9"
+                 "\xa3",
+                 "2,4");
+    expect_spans("[^a]", 0, "a\xff", "1,2");
+    expect_spans(".", 0, "\x80", "0,1");
+    expect_spans("\\W", 0,
+                 "a\xe2"
+                 "\x80"
+                 "\x94",
+                 "1,4");
+    expect_spans("\\udc80", 0, "a\x80", "1,2");
+    expect_spans("[\\x80-\\xbf]", 0,
+                 "\xc3"
+                 "\xa9",
+                 "");
+    expect_spans("\\udca9", 0,
+                 "\xc3"
+                 "\xa9",
+                 "");
+    expect_spans("[^\\x00-\\x7f]", 0,
+                 "a\xc3"
+                 "\xa9",
+                 "1,3");
+    /* lookaheads, \b, \B and anchors take no character: what follows them is
+     * first */
+    expect_spans("(?=\\d)\\w+", 0, "ab1c", "2,4");
+    expect_spans("(?!a)\\w", 0, "abc", "1,2 2,3");
+    expect_spans("\\bfoo", 0, "afoo foo", "5,8");
+    expect_spans("\\b\\d+", 0, "a1 2", "3,4");
+    expect_spans("\\B\\d", 0, "a1 2", "1,2");
+    expect_spans("(?m)^\\d", 0, "x\n1", "2,3");
+    expect_spans("^a", 0, "ba", "");
+    expect_spans("\\Aa", 0, "ba", "");
+    expect_spans("(?s).b", 0, "\nb", "0,2");
+    expect_spans(".b", 0, "\nb", "");
+    /* after a match, the next search starts past it */
+    expect_spans("\\d+", 0, "12 x 34", "0,2 5,7");
+    expect_spans("#### (\\-?[0-9\\.\\,]+)", 0, "#### 1 #### -2.5",
+                 "0,6/5,6 7,16/12,16");
+}
+
 /* ---- bounds --------------------------------------------------------------
  */
 
@@ -522,13 +627,24 @@ static void test_budget(void **state)
      * needs: Python answers this at once, without 5 million iterations */
     expect_spans("(()){4967294}.", 0, "", "");
     expect_spans("x(?:ab){4967294}", 0, "xab", "");
-    /* a caller may lower the budget: 100 steps do not find "b" at 40 */
+    /* a caller may lower the budget: 60 steps do not find "ab" at 38,
+     * each "a" before it a start tried */
     grader_re_free(re);
-    re = compile_ok("b", 0);
+    re = compile_ok("ab", 0);
     grader_re_iter_init(&it, re, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab",
                         40);
     it.budget = 60;
     assert_int_equal(grader_re_iter_next(&it, sp), GRADER_ELIMIT);
+    grader_re_iter_release(&it);
+    grader_re_free(re);
+    /* while the starts the prefilter passes over cost nothing: "b" at 39
+     * is the one start tried */
+    re = compile_ok("b", 0);
+    grader_re_iter_init(&it, re, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab",
+                        40);
+    it.budget = 60;
+    assert_int_equal(grader_re_iter_next(&it, sp), 1);
+    assert_int_equal(sp[0], 39);
     grader_re_iter_release(&it);
     grader_re_free(re);
 }
@@ -640,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_lower),
         cmocka_unit_test(test_not_utf8),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_prefilter),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_long_text),
         cmocka_unit_test(test_out_of_memory),
