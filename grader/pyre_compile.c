@@ -453,8 +453,11 @@ static void first_char(const struct grader_re *re, const uint32_t *op,
 /* Add to set the first characters of the program from pc on, up to the
  * end of its sequence (SUCCESS, FAILURE, a branch's JUMP, an UNTIL):
  * 1 when it can get there taking none. Anchors, marks and lookaheads take
- * none; a repeat with min 0 or an empty body may be passed over. */
-static int first_seq(const struct grader_re *re, size_t pc, unsigned char *set)
+ * none; a repeat with min 0 or an empty body may be passed over. With
+ * follow, a branch's JUMP is followed to what comes after the branch, so
+ * the sequence is the rest of the whole match. */
+static int first_seq_of(const struct grader_re *re, size_t pc,
+                        unsigned char *set, int follow)
 {
     const uint32_t *code = re->code;
     size_t q, alt;
@@ -474,15 +477,20 @@ static int first_seq(const struct grader_re *re, size_t pc, unsigned char *set)
         case GRADER__OP_BRANCH:
             empty = 0;
             for (alt = q; code[alt] != 0; alt += code[alt])
-                empty |= first_seq(re, alt + 1, set);
-            if (!empty)
-                return 0;
+                empty |= first_seq_of(re, alt + 1, set, follow);
+            if (!empty || follow) /* followed: each went to the end */
+                return empty;
             pc = alt + 1;
+            break;
+        case GRADER__OP_JUMP:
+            if (!follow)
+                return 1;
+            pc = q + code[q];
             break;
         case GRADER__OP_REPEAT:
         case GRADER__OP_REPEAT_ONE:
         case GRADER__OP_MIN_REPEAT_ONE:
-            empty = first_seq(re, q + 3, set);
+            empty = first_seq_of(re, q + 3, set, 0);
             if (!empty && code[q + 1] != 0)
                 return 0;
             /* REPEAT's tail is past its UNTIL */
@@ -490,12 +498,92 @@ static int first_seq(const struct grader_re *re, size_t pc, unsigned char *set)
             break;
         case GRADER__OP_SUCCESS:
         case GRADER__OP_FAILURE:
-        case GRADER__OP_JUMP:
         case GRADER__OP_MAX_UNTIL:
         case GRADER__OP_MIN_UNTIL:
             return 1;
         default:
             first_char(re, code + pc, set);
+            return 0;
+        }
+    }
+}
+
+static int first_seq(const struct grader_re *re, size_t pc, unsigned char *set)
+{
+    return first_seq_of(re, pc, set, 0);
+}
+
+/* ---- linear programs ---------------------------------------------------- */
+
+/*
+ * Whether giving back can never help the REPEAT_ONE at pc: after its
+ * most counts the rest of the match either cannot fail (marks and jumps
+ * to SUCCESS), or must take a character first and none it could take is
+ * one the item takes. Each count given back leaves the rest to start on
+ * a character the item took, so it fails there: the first try is the
+ * only one that can succeed, as with a possessive repeat.
+ */
+static int gives_back_in_vain(const struct grader_re *re, size_t pc)
+{
+    const uint32_t *code = re->code;
+    size_t q = pc + 1, tail = q + code[q], b;
+    unsigned char item[256], rest[256];
+
+    for (b = tail; code[b] == GRADER__OP_MARK || code[b] == GRADER__OP_JUMP;)
+        b += code[b] == GRADER__OP_MARK ? 2 : 1 + code[b + 1];
+    if (code[b] == GRADER__OP_SUCCESS)
+        return 1;
+    memset(item, 0, sizeof(item));
+    memset(rest, 0, sizeof(rest));
+    first_char(re, code + q + 3, item);
+    if (first_seq_of(re, tail, rest, 1))
+        return 0; /* the rest may take nothing: it may hold anywhere */
+    for (b = 0; b < 256; b++)
+        if (item[b] && rest[b])
+            return 0;
+    return 1;
+}
+
+/* Whether the sequence at pc, to its SUCCESS (a branch's JUMP followed),
+ * is linear (pyre_impl.h); in_branch: a BRANCH was passed already. */
+static int linear_seq(const struct grader_re *re, size_t pc, int in_branch)
+{
+    const uint32_t *code = re->code;
+    size_t alt;
+
+    for (;;) {
+        switch (code[pc]) {
+        case GRADER__OP_MARK:
+        case GRADER__OP_AT:
+        case GRADER__OP_LIT:
+        case GRADER__OP_NLIT:
+        case GRADER__OP_LIT_I:
+        case GRADER__OP_NLIT_I:
+        case GRADER__OP_IN:
+            pc += 2;
+            break;
+        case GRADER__OP_ANY:
+        case GRADER__OP_ANY_ALL:
+            pc++;
+            break;
+        case GRADER__OP_JUMP:
+            pc += 1 + code[pc + 1];
+            break;
+        case GRADER__OP_SUCCESS:
+            return 1;
+        case GRADER__OP_REPEAT_ONE:
+            if (!gives_back_in_vain(re, pc))
+                return 0;
+            pc += 1 + code[pc + 1];
+            break;
+        case GRADER__OP_BRANCH:
+            if (in_branch) /* a second one would have to be returned to */
+                return 0;
+            for (alt = pc + 1; code[alt] != 0; alt += code[alt])
+                if (!linear_seq(re, alt + 1, 1))
+                    return 0;
+            return 1;
+        default: /* lazy repeats, REPEAT, lookaheads, FAILURE */
             return 0;
         }
     }
@@ -581,6 +669,7 @@ static int finish(struct compiler *C, size_t groups, struct grader_re **out)
     re->minwidth = (uint32_t)min_width(C->T, C->T->root);
     C->code = C->sets = NULL;
     first_fill(re);
+    re->linear = linear_seq(re, 0, 0);
     *out = re;
     return 0;
 }

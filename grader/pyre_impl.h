@@ -102,6 +102,11 @@ struct grader_re {
     /* the fewest characters a match takes (sre's INFO block): a search
      * does not start where fewer are left, as sre does not */
     uint32_t minwidth;
+    /* The program is linear (pyre_compile.c, linear_seq): one path
+     * through it at each start, but for the alternatives of at most one
+     * BRANCH, and no REPEAT_ONE whose giving back could change the
+     * outcome. pyre_match.c then runs it without frames. */
+    int linear;
     /* The prefilter (GRADER__FIRST_*): the bytes a match can start with,
      * first[b] nonzero for each. A match takes at least one character
      * (the program cannot succeed empty) and its first is the code point

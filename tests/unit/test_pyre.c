@@ -14,6 +14,7 @@
 #include "chaos.h"
 #include "error.h"
 #include "pyre.h"
+#include "pyre_impl.h"
 
 #define NSPANS (2 * (GRADER_RE_GROUPS_MAX + 1))
 
@@ -309,6 +310,59 @@ static void test_groups(void **state)
     expect_spans("(?:(a)z?|(a)b)c", 0, "abc", "0,3/-1,-1/0,1");
     expect_spans("(a)(?:(b)x?y|b)", 0, "ab", "0,2/0,1/-1,-1");
     expect_spans("(?=(a)x?y)|(a)", 0, "ab", "0,1/-1,-1/0,1");
+}
+
+/*
+ * Programs run without frames (pyre_impl.h's linear): lm-eval's filters
+ * are, and a repeat that giving back could help keeps the program off that
+ * path. The answers are sre's either way.
+ */
+static void test_linear(void **state)
+{
+    static const struct {
+        const char *pat;
+        int linear;
+    } kinds[] = {
+        {"(-?[$0-9.,]{2,})|(-?[0-9]+)", 1}, /* flexible-extract */
+        {"#### (\\-?[0-9\\.\\,]+)", 1},     /* strict-match */
+        /* gsm8k-cot's: "18." at the end gives its "." back to the last . */
+        {"The answer is (\\-?[0-9\\.\\,]+).", 0},
+        {"\\d+(?:a|b)\\d", 1},
+        {"a*ab", 0},         /* the last a must be given back */
+        {"\\w*\\B", 0},      /* the rest may hold after giving back */
+        {"[0-9.]+\\.", 0},   /* the item takes what the rest needs */
+        {"(ab|b)(cd|d)", 0}, /* a second BRANCH */
+        {"a*?b", 0},         /* lazy */
+        {"(?=a)a", 0},       /* a lookahead */
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        struct grader_re *re = compile_ok(kinds[i].pat, 0);
+        if (re->linear != kinds[i].linear)
+            fail_msg("'%s': linear %d, want %d", kinds[i].pat, re->linear,
+                     kinds[i].linear);
+        grader_re_free(re);
+    }
+    expect_spans("(-?[$0-9.,]{2,})|(-?[0-9]+)", 0,
+                 "Step 1: 85 times -3 gives $9,424. -x",
+                 "5,6/-1,-1/5,6 8,10/8,10/-1,-1 17,19/-1,-1/17,19 "
+                 "26,33/26,33/-1,-1");
+    /* a failed alternative leaves lastmark where the BRANCH found it */
+    expect_spans("(a)x|a", 0, "ab", "0,1/-1,-1");
+    /* a failure after the BRANCH goes back to its next alternative */
+    expect_spans("(?:a|b)c*d|(e)", 0, "bccde abd",
+                 "0,4/-1,-1 4,5/4,5 7,9/-1,-1");
+    expect_spans("\\d+(?:a|b)\\d", 0, "12a34b5", "0,4 4,7");
+    expect_spans("a[ab]*(?:b|c)", 0, "abbbc abbb", "0,5 6,10");
+    expect_spans("(ab|b)(cd|d)", 0, "abd bcd", "0,3/0,2/2,3 4,7/4,5/5,7");
+    /* finditer's empty matches: none again where the last one ended */
+    expect_spans("x*", 0, "axx", "0,0 1,3 3,3");
+    /* and the ones giving back decides, off the linear path */
+    expect_spans("\\w*\\B", 0, "ab ", "0,1 1,1 3,3");
+    expect_spans("[0-9.]+\\.", 0, "1.5. 2.", "0,4 5,7");
+    expect_spans("a*ab", 0, "aaab", "0,4");
 }
 
 static void test_classes(void **state)
@@ -751,6 +805,7 @@ int main(void)
         cmocka_unit_test(test_empty_matches),
         cmocka_unit_test(test_repeats_and_alternation),
         cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_linear),
         cmocka_unit_test(test_classes),
         cmocka_unit_test(test_unicode),
         cmocka_unit_test(test_lower),
