@@ -59,6 +59,12 @@ int grader_re_iter_next(struct grader_re_iter *it, long *spans)
     return 1;
 }
 
+int grader_re_may_match(const struct grader_re *re, const char *text,
+                        size_t len)
+{
+    return grader__re_may_start(re, (const unsigned char *)text, len, 0);
+}
+
 void grader_re_iter_release(struct grader_re_iter *it)
 {
     grader__re_vm_free(it->vm);

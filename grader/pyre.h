@@ -121,6 +121,11 @@ void grader_re_iter_release(struct grader_re_iter *it);
  */
 int grader_re_sub_empty(const struct grader_re *re, const char *text,
                         size_t len, char **out, size_t *outlen);
+/* 0 when the text holds no byte a match of re can begin with (re.sub
+ * would give it back as it is, and finditer nothing), 1 when it may hold
+ * a match: a test of bytes that runs no match. */
+int grader_re_may_match(const struct grader_re *re, const char *text,
+                        size_t len);
 
 /*
  * Python's str.lower() of UTF-8 text: the full mapping (U+0130 becomes

@@ -39,9 +39,11 @@ static int sub(const struct grader_re *re, struct text *x)
 {
     char *out;
     size_t n;
-    int rc = grader_re_sub_empty(re, x->p ? x->p : "", x->n, &out, &n);
+    int rc;
 
-    if (rc != 0)
+    if (!grader_re_may_match(re, x->p, x->n))
+        return 0; /* nothing to take out: no copy */
+    if ((rc = grader_re_sub_empty(re, x->p ? x->p : "", x->n, &out, &n)) != 0)
         return rc;
     text_drop(x);
     x->p = out;
@@ -54,10 +56,16 @@ static int sub(const struct grader_re *re, struct text *x)
 static int lower(struct text *x)
 {
     char *out;
-    size_t n;
-    int rc = grader_str_lower(x->p ? x->p : "", x->n, &out, &n);
+    size_t n, i;
+    int rc;
 
-    if (rc != 0)
+    for (i = 0; i < x->n; i++) /* ASCII with no capital: as it is */
+        if ((unsigned char)x->p[i] >= 0x80 ||
+            (x->p[i] >= 'A' && x->p[i] <= 'Z'))
+            break;
+    if (i == x->n)
+        return 0;
+    if ((rc = grader_str_lower(x->p, x->n, &out, &n)) != 0)
         return rc;
     text_drop(x);
     x->p = out;

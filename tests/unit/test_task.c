@@ -279,6 +279,17 @@ static void test_user_task(void **state)
     /* outside the matches (Python's IndexError): the fallback */
     expect(t, "sum", "Sum: 1 2", "1", 0, NULL);
     grader_task_free(t);
+    /* ignore_case lowers both sides, whichever holds the capital */
+    t = grader_task_new("letters", GRADER_REF_LETTER);
+    assert_non_null(t);
+    assert_int_equal(grader_task_add_regex(t, "said", "Answer: ([A-Za-z])", -1,
+                                           "[invalid]", NULL, 0, 1, msg,
+                                           sizeof(msg)),
+                     0);
+    expect(t, "said", "Answer: z", "Z", 1, "z");
+    expect(t, "said", "Answer: Z", "z", 1, "Z");
+    expect(t, "said", "Answer: A", "z", 0, "A");
+    grader_task_free(t);
 }
 
 /* Every allocation of building each built-in task and of grading by each
