@@ -128,7 +128,9 @@ case_stale_stubborn() {
 case_files_lock() {
     local d=$work/flock holder pid rc t0
     mkdir -p "$d/locks"
-    flock "$d/locks/files.lock" sleep 30 &
+    # -o: flock itself holds the lock, not the sleep, so that killing
+    # flock frees it (a sleep holding it kept the next part 30 s waiting)
+    flock -o "$d/locks/files.lock" sleep 30 &
     holder=$!
     wait_for 5 '! flock -n "$d/locks/files.lock" true'
     $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 >/dev/null 2>"$work/err" &
@@ -140,7 +142,7 @@ case_files_lock() {
     rc=0; wait $pid || rc=$?
     [ $rc = 143 ] || fail "SIGTERM while files.lock was held: exit $rc $(cat "$work/err")"
     [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 1000 ] || fail "SIGTERM took $(( ($(date +%s%N) - t0) / 1000000 )) ms to be seen"
-    kill $holder 2>/dev/null; wait $holder 2>/dev/null
+    pkill -P $holder sleep 2>/dev/null; kill $holder 2>/dev/null; wait $holder 2>/dev/null
     # held for a moment: the run waits, then goes on
     flock "$d/locks/files.lock" sleep 2 &
     holder=$!

@@ -36,10 +36,13 @@ model drift '"default": {"content": "Answer: 0"},
 model batch '"token_ms": 20, "default": {"content": "Answer: 5", "batched": "Answer: 6"}'
 # replies that loop (a line, a span without line ends, in the thinking
 # block) and one that does not, 5 ms a token: 5 s a reply at the cap
-model loops "\"token_ms\": 5, \"default\": {\"content\": \"Let me see.\\nAnswer: 5\"},
+loops="\"default\": {\"content\": \"Let me see.\\nAnswer: 5\"},
  \"replies\": [{\"match\": \"apples\", \"content\": \"Count.\\n$(printf 'We add the apples again.\\n%.0s' $(seq 200))\"},
              {\"match\": \"pears\", \"content\": \"Hmm $(printf 'and so on %.0s' $(seq 300))\"},
              {\"match\": \"plums\", \"reasoning\": \"$(printf '6 bags.\\n%.0s' $(seq 600))\", \"content\": \"Answer: 60\"}]"
+model loops "\"token_ms\": 5, $loops"
+# the same replies at 1 ms a token, for the runs that go on to the cap
+model loopsfull "\"token_ms\": 1, $loops"
 # the same, but the thinking loop ends before the cap and the answer is
 # right: what abort_loops cannot know, and a repeat shows
 model leaves "\"token_ms\": 1, \"default\": {\"content\": \"Let me see.\\nAnswer: 5\"},

@@ -445,7 +445,7 @@ case_batching() {
 case_abort_loops() {
     local d=$work/al pid left k
     $GT run R1 "$work/loops.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet --abort-loops >/dev/null || fail "abort: exit $?"
-    $GT run R1 "$work/loops.gguf" "$work/q.jsonl" "$work/alfull" --llama "$FAKE" --quiet >/dev/null || fail "full: exit $?"
+    $GT run R1 "$work/loopsfull.gguf" "$work/q.jsonl" "$work/alfull" --llama "$FAKE" --quiet >/dev/null || fail "full: exit $?"
     for k in apples pears plums; do
         [ "$(field "$d/rows/R1.jsonl" $k finish_reason)" = '"loop"' ] || fail "$k was not cut"
         [ "$(field "$d/rows/R1.jsonl" $k truncated)" = true ] || fail "$k: not truncated"
