@@ -456,8 +456,8 @@ static void first_char(const struct grader_re *re, const uint32_t *op,
  * none; a repeat with min 0 or an empty body may be passed over. With
  * follow, a branch's JUMP is followed to what comes after the branch, so
  * the sequence is the rest of the whole match. */
-static int first_seq_of(const struct grader_re *re, size_t pc,
-                        unsigned char *set, int follow)
+static int first_seq(const struct grader_re *re, size_t pc, unsigned char *set,
+                     int follow)
 {
     const uint32_t *code = re->code;
     size_t q, alt;
@@ -477,7 +477,7 @@ static int first_seq_of(const struct grader_re *re, size_t pc,
         case GRADER__OP_BRANCH:
             empty = 0;
             for (alt = q; code[alt] != 0; alt += code[alt])
-                empty |= first_seq_of(re, alt + 1, set, follow);
+                empty |= first_seq(re, alt + 1, set, follow);
             if (!empty || follow) /* followed: each went to the end */
                 return empty;
             pc = alt + 1;
@@ -490,7 +490,7 @@ static int first_seq_of(const struct grader_re *re, size_t pc,
         case GRADER__OP_REPEAT:
         case GRADER__OP_REPEAT_ONE:
         case GRADER__OP_MIN_REPEAT_ONE:
-            empty = first_seq_of(re, q + 3, set, 0);
+            empty = first_seq(re, q + 3, set, 0);
             if (!empty && code[q + 1] != 0)
                 return 0;
             /* REPEAT's tail is past its UNTIL */
@@ -506,11 +506,6 @@ static int first_seq_of(const struct grader_re *re, size_t pc,
             return 0;
         }
     }
-}
-
-static int first_seq(const struct grader_re *re, size_t pc, unsigned char *set)
-{
-    return first_seq_of(re, pc, set, 0);
 }
 
 /* ---- linear programs ---------------------------------------------------- */
@@ -536,7 +531,7 @@ static int gives_back_in_vain(const struct grader_re *re, size_t pc)
     memset(item, 0, sizeof(item));
     memset(rest, 0, sizeof(rest));
     first_char(re, code + q + 3, item);
-    if (first_seq_of(re, tail, rest, 1))
+    if (first_seq(re, tail, rest, 1))
         return 0; /* the rest may take nothing: it may hold anywhere */
     for (b = 0; b < 256; b++)
         if (item[b] && rest[b])
@@ -596,7 +591,7 @@ static void first_fill(struct grader_re *re)
 
     re->first_kind = GRADER__FIRST_ALL;
     memset(re->first, 0, sizeof(re->first));
-    if (first_seq(re, 0, re->first))
+    if (first_seq(re, 0, re->first, 0))
         return; /* a match may be empty: every start may match */
     for (b = 0; b < 256; b++)
         if (re->first[b]) {

@@ -360,6 +360,22 @@ static void set_mark(struct grader__re_vm *m, uint32_t i, size_t ptr)
  * seen. The REPEAT_ONE's give-back step is not spent.
  */
 
+/* The sub-match a BRANCH or a REPEAT_ONE waited for returned ret: the
+ * marks pushed for it dropped when it matched, else restored (MARK_POP_KEEP)
+ * with lastmark (LASTMARK_RESTORE), as sre does at those JUMP_* labels. */
+static int sub_matched(struct grader__re_vm *m, const struct frame *f, int ret)
+{
+    if (m->repeat != NONE) {
+        if (ret)
+            mark_discard(m, f->lastmark);
+        else
+            mark_pop(m, f->lastmark, 1);
+    }
+    if (!ret)
+        m->lastmark = f->lastmark;
+    return ret;
+}
+
 /* BRANCH: try the alternatives from f->pc (a skip word) on. */
 static int branch_next(struct grader__re_vm *m)
 {
@@ -401,14 +417,8 @@ static int resume_branch(struct grader__re_vm *m, int ret)
 {
     struct frame *f = FR(m, m->cur);
 
-    if (ret) {
-        if (m->repeat != NONE)
-            mark_discard(m, f->lastmark);
+    if (sub_matched(m, f, ret))
         return R_OK;
-    }
-    if (m->repeat != NONE)
-        mark_pop(m, f->lastmark, 1);
-    m->lastmark = f->lastmark;
     f->pc += m->code[f->pc];
     return branch_next(m);
 }
@@ -477,14 +487,8 @@ static int resume_repeat_one(struct grader__re_vm *m, int ret)
     struct frame *f = FR(m, m->cur);
     int rc;
 
-    if (ret) {
-        if (m->repeat != NONE)
-            mark_discard(m, f->lastmark);
+    if (sub_matched(m, f, ret))
         return R_OK;
-    }
-    if (m->repeat != NONE)
-        mark_pop(m, f->lastmark, 1);
-    m->lastmark = f->lastmark;
     if ((rc = spend(m, 1)) != 0)
         return rc;
     f->ptr = grader__re_prev(m->s, f->ptr);
@@ -544,14 +548,8 @@ static int resume_min_repeat_one(struct grader__re_vm *m, int ret)
     long got;
     int rc;
 
-    if (ret) {
-        if (m->repeat != NONE)
-            mark_discard(m, f->lastmark);
+    if (sub_matched(m, f, ret))
         return R_OK;
-    }
-    if (m->repeat != NONE)
-        mark_pop(m, f->lastmark, 1);
-    m->lastmark = f->lastmark;
     m->ptr = f->ptr;
     if ((rc = count(m, f->pc + 4, f->ptr, 1, &end, &got)) != 0)
         return rc;
@@ -816,8 +814,8 @@ static int resume(struct grader__re_vm *m, int jump, int ret)
 
 /* A one-character operator, an anchor, a mark, a jump, or success:
  * what the current frame does without waiting. */
-static int op_simple(struct grader__re_vm *m, struct frame *f,
-                     const uint32_t *op)
+static inline int op_simple(struct grader__re_vm *m, struct frame *f,
+                            const uint32_t *op)
 {
     size_t len;
 
@@ -941,64 +939,46 @@ static size_t next_alt(const struct grader__re_vm *m, size_t *alt, size_t ptr)
  */
 static int linear_match(struct grader__re_vm *m, int toplevel)
 {
-    const uint32_t *code = m->code;
-    size_t pc = 0, ptr = m->ptr, alt = NONE, from = 0, len, end;
+    /* the one frame's place and position, for op_simple */
+    struct frame f = {.pc = 0, .ptr = m->ptr, .toplevel = toplevel};
+    size_t alt = NONE, from = 0, end;
     int before = -1, rc;
     long got;
 
     for (;;) {
-        const uint32_t *op = code + pc;
+        const uint32_t *op = m->code + f.pc;
         if ((rc = spend(m, 1)) != 0)
             return rc;
         switch (op[0]) {
-        case GRADER__OP_MARK:
-            set_mark(m, op[1], ptr);
-            pc += 2;
-            continue;
-        case GRADER__OP_AT:
-            if (!at(m, ptr, op[1]))
-                break;
-            pc += 2;
-            continue;
-        case GRADER__OP_JUMP:
-            pc += 1 + op[1];
-            continue;
-        case GRADER__OP_SUCCESS:
-            if (toplevel && m->must_advance && ptr == m->start)
-                break;
-            m->ptr = ptr;
-            return 1;
         case GRADER__OP_BRANCH:
             before = m->lastmark;
-            from = ptr;
-            alt = pc + 1;
-            if ((pc = next_alt(m, &alt, from)) == NONE)
+            from = f.ptr;
+            alt = f.pc + 1;
+            if ((f.pc = next_alt(m, &alt, from)) == NONE)
                 return 0;
             continue;
         case GRADER__OP_REPEAT_ONE:
-            if ((rc = count(m, pc + 4, ptr, op[3], &end, &got)) != 0)
+            if ((rc = count(m, f.pc + 4, f.ptr, op[3], &end, &got)) != 0)
                 return rc;
+            rc = R_FAIL;
             if (got < (long)op[2])
                 break;
-            ptr = end;
-            pc += 1 + op[1];
+            f.ptr = end;
+            f.pc += 1 + op[1];
             continue;
-        case GRADER__OP_FAILURE:
-            break;
-        default:
-            if ((len = char_at(m, ptr, op)) == 0)
-                break;
-            ptr += len;
-            pc +=
-                op[0] == GRADER__OP_ANY || op[0] == GRADER__OP_ANY_ALL ? 1 : 2;
-            continue;
+        default: /* MARK, AT, JUMP, a character, SUCCESS, FAILURE */
+            rc = op_simple(m, &f, op);
         }
+        if (rc == R_OK)
+            return 1;
+        if (rc == R_NEXT)
+            continue;
         /* failed here: the BRANCH's next alternative, if there is one */
         if (alt == NONE)
             return 0;
         m->lastmark = before;
-        ptr = from;
-        if ((pc = next_alt(m, &alt, from)) == NONE)
+        f.ptr = from;
+        if ((f.pc = next_alt(m, &alt, from)) == NONE)
             return 0;
     }
 }
