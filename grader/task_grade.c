@@ -34,6 +34,15 @@ static void text_drop(struct text *x)
     x->owned = 0;
 }
 
+/* x becomes the new text out[0..n), owned. */
+static void text_own(struct text *x, char *out, size_t n)
+{
+    text_drop(x);
+    x->p = out;
+    x->n = n;
+    x->owned = 1;
+}
+
 /* x = re.sub(re, "", x). 0 or an error; x is unchanged on error. */
 static int sub(const struct grader_re *re, struct text *x)
 {
@@ -45,10 +54,7 @@ static int sub(const struct grader_re *re, struct text *x)
         return 0; /* nothing to take out: no copy */
     if ((rc = grader_re_sub_empty(re, x->p ? x->p : "", x->n, &out, &n)) != 0)
         return rc;
-    text_drop(x);
-    x->p = out;
-    x->n = n;
-    x->owned = 1;
+    text_own(x, out, n);
     return 0;
 }
 
@@ -67,10 +73,7 @@ static int lower(struct text *x)
         return 0;
     if ((rc = grader_str_lower(x->p, x->n, &out, &n)) != 0)
         return rc;
-    text_drop(x);
-    x->p = out;
-    x->n = n;
-    x->owned = 1;
+    text_own(x, out, n);
     return 0;
 }
 
