@@ -114,6 +114,17 @@ int cli_rung_name_ok(const char *name)
     return 1;
 }
 
+int cli_rung_name_check(const char *cmd, const char *name)
+{
+    if (cli_rung_name_ok(name))
+        return 0;
+    cli_error(cmd,
+              "invalid rung name '%s' (letters, digits, '.', '_' and '-' "
+              "only, not starting with '.' or '-')",
+              name);
+    return EXIT_USAGE;
+}
+
 static volatile int hup_ignored;
 
 void cli_signals_at_start(void)

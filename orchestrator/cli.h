@@ -69,5 +69,8 @@ const char *cli_llama_path(const char *path, char *buf, size_t size);
  * starting with '.' or '-', so it is safe as a file name and as an
  * argument. */
 int cli_rung_name_ok(const char *name);
+/* The same test for a command's argument: 0, or the error said (naming
+ * the rule) and EXIT_USAGE. */
+int cli_rung_name_check(const char *cmd, const char *name);
 
 #endif

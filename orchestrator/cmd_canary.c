@@ -556,10 +556,8 @@ static int from_flags(struct canary *c, const struct canary_args *a)
         cli_error("canary", "needs RUNG MODEL ROWS (see --help)");
         return EXIT_USAGE;
     }
-    if (!cli_rung_name_ok(a->pos[0])) {
-        cli_error("canary", "invalid rung name '%s'", a->pos[0]);
+    if (cli_rung_name_check("canary", a->pos[0]) != 0)
         return EXIT_USAGE;
-    }
     c->rung = a->pos[0];
     c->model = a->pos[1];
     c->rows = a->pos[2];

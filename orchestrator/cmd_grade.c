@@ -89,13 +89,8 @@ int check_names(const char *cmd, const char **names, size_t n)
         return EXIT_USAGE;
     }
     for (i = 0; i < n; i++) {
-        if (!cli_rung_name_ok(names[i])) {
-            cli_error(cmd,
-                      "invalid rung name '%s' (letters, digits, '.', "
-                      "'_' and '-' only)",
-                      names[i]);
+        if (cli_rung_name_check(cmd, names[i]) != 0)
             return EXIT_USAGE;
-        }
         for (j = 0; j < i; j++)
             if (strcmp(names[i], names[j]) == 0) {
                 cli_error(cmd, "rung '%s' named twice", names[i]);

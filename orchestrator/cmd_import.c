@@ -112,13 +112,8 @@ int cmd_import(int argc, char **argv)
         cli_error("import", "format '%s': not lm-eval or llama-eval", pos[0]);
         return EXIT_USAGE;
     }
-    if (!cli_rung_name_ok(pos[3])) {
-        cli_error("import",
-                  "invalid rung name '%s' (letters, digits, '.', '_' and "
-                  "'-' only, not starting with '.' or '-')",
-                  pos[3]);
-        return EXIT_USAGE;
-    }
+    if ((rc = cli_rung_name_check("import", pos[3])) != 0)
+        return rc;
     if (task_spec == NULL)
         task_spec = strcmp(pos[0], "llama-eval") == 0 ? "llama-eval-gsm8k"
                                                       : task_from_name(pos[1]);

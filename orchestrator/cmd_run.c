@@ -486,13 +486,8 @@ int cmd_run(int argc, char **argv)
         cli_error("run", "needs RUNG MODEL QUESTIONS RUNDIR (see --help)");
         return EXIT_USAGE;
     }
-    if (!cli_rung_name_ok(pos[0])) {
-        cli_error("run",
-                  "invalid rung name '%s' (letters, digits, '.', '_' "
-                  "and '-' only, not starting with '.' or '-')",
-                  pos[0]);
-        return EXIT_USAGE;
-    }
+    if ((rc = cli_rung_name_check("run", pos[0])) != 0)
+        return rc;
     run_opts_defaults(&o, f.think);
     if (f.task != NULL && (task = load_task(f.task, NULL)) == NULL)
         return EXIT_USAGE;
