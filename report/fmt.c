@@ -103,7 +103,8 @@ void fmt_cell(char *out, size_t size, const char *s)
     out[o] = '\0';
 }
 
-void fmt_text(char *out, size_t size, const char *s)
+/* fmt_text and fmt_id: line ends as spaces, or (lines) as entities. */
+static void text(char *out, size_t size, const char *s, int lines)
 {
     static const char punct[] = "\\`*_[]()#|!~";
     size_t o = 0;
@@ -117,8 +118,10 @@ void fmt_text(char *out, size_t size, const char *s)
             rep = "&gt;";
         else if (*s == '&')
             rep = "&amp;";
-        else if (*s == '\n' || *s == '\r')
-            rep = " ";
+        else if (*s == '\n')
+            rep = lines ? "&#10;" : " ";
+        else if (*s == '\r')
+            rep = lines ? "&#13;" : " ";
         else if (strchr(punct, *s) != NULL)
             rep = two;
         if (rep == NULL) {
@@ -134,6 +137,16 @@ void fmt_text(char *out, size_t size, const char *s)
         }
     }
     out[o] = '\0';
+}
+
+void fmt_text(char *out, size_t size, const char *s)
+{
+    text(out, size, s, 0);
+}
+
+void fmt_id(char *out, size_t size, const char *s)
+{
+    text(out, size, s, 1);
 }
 
 void fmt_code(char *out, size_t size, const char *s)

@@ -561,7 +561,7 @@ static void epitaphs(FILE *f, const struct grader_ladder *rep,
     for (i = 0; i < b->ntombs; i++) {
         const struct grader_tombstone *t = &b->tombs[i];
         char n1[FMT_SIZE], n2[FMT_SIZE], id[2048];
-        fmt_text(id, sizeof(id), grader_qset_id(qs, t->q));
+        fmt_id(id, sizeof(id), grader_qset_id(qs, t->q));
         fprintf(f, "- **%s**, answer %s. Died at %s, ", id,
                 fmt_number(n1, grader_qset_canonical(qs, t->q)),
                 b->lines[t->died_at].rung->name);
@@ -586,7 +586,7 @@ static void epitaphs(FILE *f, const struct grader_ladder *rep,
         char n1[FMT_SIZE], n2[FMT_SIZE] = "", id[2048];
         if (g->reference_said != NULL)
             fmt_number(n2, g->reference_said);
-        fmt_text(id, sizeof(id), grader_qset_id(qs, g->q));
+        fmt_id(id, sizeof(id), grader_qset_id(qs, g->q));
         fprintf(f, "- **%s**, answer %s. %s %s%s; right at ", id,
                 fmt_number(n1, grader_qset_canonical(qs, g->q)),
                 b->lines[0].rung->name,

@@ -186,24 +186,105 @@ static void table(struct md *m, const char *const *line, const size_t *llen,
     fputs("</tbody></table></div>\n", m->f);
 }
 
-/* "- **ID**, ...": the id links to its question. */
+/* The character an entity that entity() keeps stands for, into out (4
+ * bytes at most); its length, or 0 for one this does not read (fmt_text
+ * and fmt_id write none such). */
+static size_t entity_char(const char *s, size_t n, char *out)
+{
+    static const char *const named[] = {"&lt;", "&gt;", "&amp;", "&quot;",
+                                        "&apos;"};
+    static const char chars[] = "<>&\"'";
+    unsigned long c = 0;
+    size_t i;
+
+    for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+        if (n == strlen(named[i]) && memcmp(s, named[i], n) == 0) {
+            out[0] = chars[i];
+            return 1;
+        }
+    for (i = 2; i + 1 < n; i++) { /* &#N; in decimal */
+        if (!isdigit((unsigned char)s[i]))
+            return 0;
+        c = c * 10 + (unsigned long)(s[i] - '0');
+    }
+    if (c == 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        out[0] = (char)(0xC0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        out[0] = (char)(0xE0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* Markdown that fmt_id wrote, read back to the text it was made from:
+ * backslash escapes and entities read as inline_text shows them (an id's
+ * "&lt;" is '<', its "&#10;" a line end). Its length in out, cut whole at
+ * size bytes. */
+static size_t unmarkdown(const char *s, size_t len, char *out, size_t size)
+{
+    size_t i = 0, k = 0, n, c;
+    char ch[4];
+
+    while (i < len) {
+        if (s[i] == '\\' && i + 1 < len && ispunct((unsigned char)s[i + 1])) {
+            ch[0] = s[i + 1];
+            c = 1;
+            n = 2;
+        } else if (s[i] == '&' && (n = entity(s + i, len - i)) > 0 &&
+                   (c = entity_char(s + i, n, ch)) > 0) {
+            /* ch holds it */
+        } else {
+            ch[0] = s[i];
+            c = n = 1;
+        }
+        if (k + c > size)
+            break;
+        memcpy(out + k, ch, c);
+        k += c;
+        i += n;
+    }
+    return k;
+}
+
+/* Where the bold that opens before s closes, on a line ending at end: an
+ * escaped star ("\*" in an id) is not its close. NULL if it does not. */
+static const char *bold_close(const char *s, const char *end)
+{
+    for (; s + 1 < end; s++) {
+        if (*s == '\\')
+            s++;
+        else if (s[0] == '*' && s[1] == '*')
+            return s;
+    }
+    return NULL;
+}
+
+/* "- **ID**, ...": the id links to its question, by the id itself, read
+ * back from its Markdown (the fragment the script reads: #q=ID). */
 static void bullet(struct md *m, const char *s, size_t len)
 {
     const char *close;
 
     fputs("<li>", m->f);
     if (len > 4 && memcmp(s, "**", 2) == 0 &&
-        (close = strstr(s + 2, "**")) != NULL && close < s + len &&
-        memchr(s + 2, '\n', (size_t)(close - s - 2)) == NULL) {
-        /* the id as written in Markdown: unescape for the link */
+        (close = bold_close(s + 2, s + len)) != NULL) {
         char id[1024];
-        size_t k = 0;
-        const char *q;
-        for (q = s + 2; q < close && k + 1 < sizeof(id); q++) {
-            if (*q == '\\' && q + 1 < close)
-                q++;
-            id[k++] = *q;
-        }
+        size_t k = unmarkdown(s + 2, (size_t)(close - s - 2), id, sizeof(id));
         fputs("<a href=\"#q=", m->f);
         fragment(m->f, id, k);
         fputs("\"><strong>", m->f);

@@ -22,6 +22,8 @@ each page, against report.json and compare.json (the grader's figures):
   itself) and no console error; no dialog ever opens;
 - hostile replies (</script>, <img onerror>, quotes, U+2028) and a folder
   name with bytes that are not UTF-8 show as text and run nothing;
+- question ids with < > & " ' # a space or a line end (a ladder on the fake
+  server): each epitaph's link opens that very question's panel;
 - the page at 1,319 questions x 10 rungs still draws every cell and opens
   its panel.
 
@@ -380,6 +382,91 @@ def hostile_checks(g, b, graveyard, tmp, shots):
     page.close()
 
 
+# ---- question ids that are not words ----------------------------------------
+
+# Ids with characters that HTML, Markdown and the URL fragment each treat
+# specially (and one that looks like an entity, and two that differ only by
+# a newline against a space): each epitaph's link must open its own panel.
+ODD_IDS = [("a<b", "Tom has 3 apples and gets 2 more. How many apples?", "5"),
+           ("x&y", "A box holds 12 pears; 4 are eaten. How many pears are left?", "8"),
+           ("q\"1", "Sam buys 6 bags of 10 plums. How many plums?", "60"),
+           ("line\nbreak", "Half of 30 figs are ripe. How many figs are ripe?", "15"),
+           ("line break", "Two baskets hold 7 lemons each. How many lemons?", "14"),
+           ("#frag", "A cat has 4 legs. How many legs do 3 cats have?", "12"),
+           ("it's a>b &amp; c", "Ann reads 9 pages a day for 2 days. How many pages?", "18")]
+
+
+def odd_id_checks(g, b, graveyard, tmp, shots):
+    """A two-rung ladder on the fake server whose question ids hold < > &
+    " ' # a space and a newline: REF right but on the last (a ghost), LOW
+    wrong but on the last (six tombstones). Clicking each epitaph's id in
+    the report opens the panel of that very question."""
+    d = os.path.join(tmp, "odd")
+    os.makedirs(d)
+    qfile = os.path.join(d, "q.jsonl")
+    with open(qfile, "w") as f:
+        for qid, text, answer in ODD_IDS:
+            f.write(json.dumps({"id": qid, "question": text, "answer": answer}) + "\n")
+    keys = ["apples", "pears", "plums", "figs", "lemons", "cats", "pages"]
+    ref = [{"match": k, "content": f"Answer: {a}"} for k, (_, _, a) in
+           zip(keys, ODD_IDS)]
+    ref[-1]["content"] = "Answer: 17"
+    models = {"REF": ref, "LOW": [{"match": "pages", "content": "Answer: 18"}]}
+    rungs = []
+    for name, replies in models.items():
+        m = os.path.join(d, name + ".gguf")
+        with open(m, "w") as f:
+            json.dump({"fake_llama_server": 1, "load_ms": 50, "decode_tps": 50.0,
+                       "default": {"content": "Answer: 0"},
+                       "replies": replies}, f)
+        rungs.append({"name": name, "model": m})
+    cfg = os.path.join(d, "odd.json")
+    with open(cfg, "w") as f:
+        json.dump({"name": "odd ids", "questions": qfile,
+                   "run_dir": os.path.join(d, "run"), "rungs": rungs,
+                   "server": {"binary": os.path.join(os.path.dirname(graveyard),
+                                                     "fake-llama-server")},
+                   "gpus": ["0"]}, f)
+    run([graveyard, "ladder", cfg, "--quiet"])
+    path = os.path.join(d, "run", "REPORT.html")
+    page = b.new_page(1280, 900)
+    page.goto(url(path))
+    ready(page)
+    links = page.eval("""[...document.querySelectorAll('#report li > a')].map(
+        (a, i) => (a.dataset.t = i, a.textContent))""")
+    problems, opened = [], []
+    heads = {f"{q} \u00b7 answer {a}": q for q, _, a in ODD_IDS}
+    if len(links) != len(ODD_IDS):
+        problems.append(f"{len(links)} epitaph links: {links!r}")
+    for i, text in enumerate(links):
+        page.eval("document.getElementById('panel').classList.add('hidden')")
+        page.click_selector(f'#report a[data-t="{i}"]')
+        try:
+            head = page.wait_for("(p => !p.classList.contains('hidden') && "
+                                 "p.querySelector('h2').textContent)"
+                                 "(document.getElementById('panel'))", timeout=3)
+        except TimeoutError:
+            head = None
+        # the link shows its id with a newline as white space
+        if head not in heads or heads[head].split() != text.split():
+            problems.append(f"the link {text!r} opened {head!r}")
+            continue
+        opened.append(heads[head])
+        if heads[head].startswith("line\n"):
+            page.screenshot(os.path.join(shots, "odd-ids-panel.png"))
+    if sorted(opened) != sorted(heads.values()):
+        problems.append(f"opened {opened!r}, not every id once")
+    g.check("odd ids: each epitaph's link opens its own question's panel",
+            problems, f"{len(links)} links")
+    page.eval("document.getElementById('panel').classList.add('hidden');"
+              "document.querySelector('#report ul').scrollIntoView()")
+    page.screenshot(os.path.join(shots, "odd-ids-epitaphs.png"))
+    page.eval("window.scrollTo(0, 0)")
+    page.screenshot(os.path.join(shots, "odd-ids-full.png"), full_page=True)
+    no_leaks(g, page, "odd ids", path)
+    page.close()
+
+
 # ---- 1,319 questions ---------------------------------------------------------
 
 def questions_1319(tmp):
@@ -462,6 +549,7 @@ def main():
             compare_checks(g, b, os.path.join(tmp, "cmp"), shots)
             think_checks(g, b, graveyard, tmp, shots)
             hostile_checks(g, b, graveyard, tmp, shots)
+            odd_id_checks(g, b, graveyard, tmp, shots)
             big = big_checks(g, b, graveyard, tmp, shots)
         print(f"page: ready at {tti} ms (250 x 10), {big} ms (1,319 x 10); "
               f"screenshots in {shots}")

@@ -96,6 +96,13 @@ static void test_text(void **state)
                            "\\! \\` \\~ \\\\ &amp; test-687");
     fmt_text(b, sizeof(b), "a\nb");
     assert_string_equal(b, "a b");
+    /* an id keeps its line ends, as entities that show as white space */
+    fmt_id(b, sizeof(b), "a\nb\r<c_");
+    assert_string_equal(b, "a&#10;b&#13;&lt;c\\_");
+    fmt_id(b, 8, "ab\ncd");
+    assert_string_equal(b, "ab&#10;");
+    fmt_id(b, 7, "ab\ncd");
+    assert_string_equal(b, "ab");
     /* cut whole: never half an entity */
     fmt_text(b, 7, "ab<cd");
     assert_string_equal(b, "ab&lt;");

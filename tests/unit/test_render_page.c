@@ -402,6 +402,47 @@ static void test_md_html(void **state)
     free(h);
 }
 
+/* An epitaph's link is the id itself, whatever it holds: md.c writes the
+ * id with fmt_id, and the link carries it percent-encoded (#q=..., which
+ * the script decodes and looks up in the data's ids), not its Markdown:
+ * "a&lt;b" must link to a<b, "line&#10;break" to a line end. */
+static void test_md_html_epitaph_ids(void **state)
+{
+    static const struct {
+        const char *id, *href, *shown;
+    } want[] = {
+        {"a<b", "a%3Cb", "a&lt;b"},
+        {"x&y", "x%26y", "x&amp;y"},
+        {"q\"1", "q%221", "q&quot;1"},
+        {"line\nbreak", "line%0Abreak", "line&#10;break"},
+        {"line break", "line%20break", "line break"},
+        {"cr\r", "cr%0D", "cr&#13;"},
+        {"#frag", "%23frag", "#frag"},
+        {"it's a>b &amp; c", "it%27s%20a%3Eb%20%26amp%3B%20c",
+         "it's a&gt;b &amp;amp; c"},
+        {"a\\*", "a%5C%2A", "a\\*"}, /* an escaped star is not the close */
+        {"caf\xc3\xa9 \xe2\x80\xa8", "caf%C3%A9%20%E2%80%A8",
+         "caf\xc3\xa9 \xe2\x80\xa8"},
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        char md[512], id[256], expect[512], *h;
+        fmt_id(id, sizeof(id), want[i].id);
+        snprintf(md, sizeof(md), "## Tombstones\n\n- **%s**, answer 5.\n",
+                 id);
+        h = md_html(md, NULL, 0);
+        snprintf(expect, sizeof(expect),
+                 "<li><a href=\"#q=%s\"><strong>%s</strong></a>, answer "
+                 "5.</li>",
+                 want[i].href, want[i].shown);
+        if (strstr(h, expect) == NULL)
+            fail_msg("id %zu: %s\nwant %s", i, h, expect);
+        free(h);
+    }
+}
+
 /* ---- a whole page from hostile replies -------------------------------- */
 
 /* Standard base64 back to bytes; the number of bytes. */
@@ -607,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_json_string),
         cmocka_unit_test(test_html_text),
         cmocka_unit_test(test_md_html),
+        cmocka_unit_test(test_md_html_epitaph_ids),
         cmocka_unit_test(test_page_hostile),
     };
 
