@@ -130,6 +130,17 @@ int config_check_env_template(json_t *o, const char *where, char *msg,
  * --replicate): 1 to 128 of [A-Za-z0-9._:,-], not starting with '.'. */
 int config_gpu_ok(const char *id);
 
+/* A GPU named twice among ids, in two ids or in one list ("0,0";
+ * "0,1" and "1"; "0" and "00"; a UUID in either case): 1 with its name
+ * in dev, else 0. Two rungs would share it with none of the checks of
+ * rungs_per_gpu (free memory, "(shared)", the report's "Shared GPUs"). */
+int config_gpu_twice(char *const *ids, size_t n, char *dev, size_t size);
+
+/* A path graveyard hands a tool as an argument (run_dir to bury and
+ * report, a model to llama-quantize) may not start with '-': it would be
+ * read as a flag. 1 when it is fine. */
+int config_arg_path_ok(const char *path);
+
 /* Rungs graveyard runs at once on one GPU (rungs_per_gpu). */
 #define CONFIG_MAX_PER_GPU 8
 
