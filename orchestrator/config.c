@@ -854,6 +854,65 @@ static int load_server(struct ctx *x, const struct config_over *over,
     return 0;
 }
 
+int config_check_request(const json_t *extra, const char *where, char *msg,
+                         size_t msgsize)
+{
+    static const char question[] =
+        "graveyard asks each question itself (the question file, the "
+        "task, \"prompt\" or --prompt)";
+    static const char cap[] =
+        "the token cap is \"request.max_tokens\" (--max-tokens), which "
+        "graveyard records and counts replies at the cap by";
+    static const struct {
+        const char *key, *why;
+    } owned[] = {
+        {"messages", question},
+        {"prompt", question},
+        {"stream", "graveyard reads every reply as it streams"},
+        {"n", "graveyard reads one choice per question"},
+        {"max_tokens", cap},
+        {"n_predict", cap},
+        {"max_completion_tokens", cap},
+    };
+    const json_t *kw = json_object_get(extra, "chat_template_kwargs");
+    size_t i;
+
+    for (i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+        if (json_object_get(extra, owned[i].key) != NULL) {
+            snprintf(msg, msgsize, "%s%s' is graveyard's to set: %s", where,
+                     owned[i].key, owned[i].why);
+            return -1;
+        }
+    if (kw != NULL && !json_is_object(kw)) {
+        snprintf(msg, msgsize, "%schat_template_kwargs' must be an object",
+                 where);
+        return -1;
+    }
+    if (json_object_get(kw, "enable_thinking") != NULL) {
+        snprintf(msg, msgsize,
+                 "%schat_template_kwargs.enable_thinking' is graveyard's to "
+                 "set: thinking is \"thinking\" (--think), recorded as such",
+                 where);
+        return -1;
+    }
+    return 0;
+}
+
+void config_request_merge(json_t *body, const json_t *extra)
+{
+    json_t *kw = json_object_get(extra, "chat_template_kwargs");
+    json_t *ours =
+        json_deep_copy(json_object_get(body, "chat_template_kwargs"));
+
+    if (json_object_update(body, (json_t *)extra) != 0)
+        util_oom("a request");
+    if (ours == NULL)
+        return;
+    if ((json_is_object(kw) && json_object_update(ours, kw) != 0) ||
+        json_object_set_new(body, "chat_template_kwargs", ours) != 0)
+        util_oom("a request");
+}
+
 /* The prompt, thinking, ctx, limit, "request" and the reference rung.
  * 0, or -1 with the message. */
 static int load_request(struct ctx *x, json_t *root, struct config *c)
@@ -861,6 +920,7 @@ static int load_request(struct ctx *x, json_t *root, struct config *c)
     static const char *const request[] = {"max_tokens",  "extra",
                                           "timeout_s",   "idle_timeout_s",
                                           "abort_loops", NULL};
+    char where[4200];
     json_t *v;
     size_t i;
 
@@ -926,6 +986,9 @@ static int load_request(struct ctx *x, json_t *root, struct config *c)
                      "%s: 'request.extra' must be an object", x->path);
             return -1;
         }
+        snprintf(where, sizeof(where), "%s: 'request.extra.", x->path);
+        if (config_check_request(c->request, where, x->msg, x->msgsize))
+            return -1;
     }
     if (str(x, root, "reference", "", 0, &c->reference))
         return -1;

@@ -126,6 +126,23 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
 int config_check_env_template(json_t *o, const char *where, char *msg,
                               size_t msgsize);
 
+/* Fields merged into every request body ("request.extra", --request)
+ * may not set what graveyard owns: the question (messages, prompt), the
+ * stream it reads (stream), one choice (n), the token cap it records and
+ * counts cut-off replies by (max_tokens, n_predict,
+ * max_completion_tokens: request.max_tokens, --max-tokens), and thinking
+ * (chat_template_kwargs.enable_thinking: "thinking", --think). The rest
+ * of chat_template_kwargs, which must be an object, is merged into
+ * graveyard's. where starts the message: "CONFIG: 'request.extra." or
+ * "--request '". */
+int config_check_request(const json_t *extra, const char *where, char *msg,
+                         size_t msgsize);
+
+/* extra (checked by config_check_request) merged over a request body:
+ * its fields replace the body's, but chat_template_kwargs is merged into
+ * the body's own, so enable_thinking stays what the manifest says. */
+void config_request_merge(json_t *body, const json_t *extra);
+
 /* A GPU id (a CUDA_VISIBLE_DEVICES value, and a folder name under
  * --replicate): 1 to 128 of [A-Za-z0-9._:,-], not starting with '.'. */
 int config_gpu_ok(const char *id);

@@ -346,6 +346,109 @@ static void test_dash_paths(void **state)
     config_release(&c);
 }
 
+/* "request.extra" and --request may not set what graveyard owns (issue
+ * 24, G18): each key refused by name, sampling settings let through. */
+static void test_request_owned(void **state)
+{
+    static const char *const refused[] = {
+        "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}",
+        "{\"prompt\": \"hi\"}",
+        "{\"stream\": false}",
+        "{\"n\": 2}",
+        "{\"max_tokens\": 50}",
+        "{\"n_predict\": 50}",
+        "{\"max_completion_tokens\": 50}",
+        "{\"chat_template_kwargs\": {\"enable_thinking\": true}}",
+        "{\"chat_template_kwargs\": \"x\"}",
+        NULL};
+    static const char *const names[] = {
+        "'messages'",
+        "'prompt'",
+        "'stream'",
+        "'n'",
+        "'max_tokens'",
+        "'n_predict'",
+        "'max_completion_tokens'",
+        "'chat_template_kwargs.enable_thinking'",
+        "'chat_template_kwargs'"};
+    static const char *const allowed[] = {
+        "{\"temperature\": 0.7, \"top_k\": 1, \"seed\": 3}",
+        "{\"grammar\": \"root ::= [0-9]+\", \"stop\": [\"\\n\\n\"]}",
+        "{\"json_schema\": {\"type\": \"object\"}, \"n_probs\": 2}",
+        "{\"response_format\": {\"type\": \"json_object\"}}",
+        "{\"logprobs\": true, \"top_logprobs\": 3, \"cache_prompt\": true}",
+        "{\"chat_template_kwargs\": {\"reasoning_effort\": \"low\"}}",
+        NULL};
+    char msg[700], text[900];
+    struct config c;
+    size_t i;
+
+    (void)state;
+    for (i = 0; refused[i]; i++) {
+        json_t *o = json_loads(refused[i], 0, NULL);
+        assert_non_null(o);
+        assert_int_equal(
+            config_check_request(o, "--request '", msg, sizeof msg), -1);
+        assert_non_null(strstr(msg, names[i] + 1));
+        assert_true(strncmp(msg, "--request '", 11) == 0);
+        json_decref(o);
+        snprintf(text, sizeof text,
+                 "%s\"request\": {\"extra\": %s}, "
+                 "\"server\": {\"binary\": \"x\"}}",
+                 BASE, refused[i]);
+        assert_int_equal(
+            config_load(config("req.json", text), NULL, &c, msg, sizeof(msg)),
+            -1);
+        assert_non_null(strstr(msg, "req.json: 'request.extra."));
+        assert_non_null(strstr(msg, names[i] + 1));
+    }
+    for (i = 0; allowed[i]; i++) {
+        json_t *o = json_loads(allowed[i], 0, NULL);
+        assert_non_null(o);
+        assert_int_equal(
+            config_check_request(o, "--request '", msg, sizeof msg), 0);
+        json_decref(o);
+        snprintf(text, sizeof text,
+                 "%s\"request\": {\"extra\": %s}, "
+                 "\"server\": {\"binary\": \"x\"}}",
+                 BASE, allowed[i]);
+        assert_int_equal(
+            config_load(config("req.json", text), NULL, &c, msg, sizeof(msg)),
+            0);
+        config_release(&c);
+    }
+}
+
+/* chat_template_kwargs from the request is merged into graveyard's, not
+ * over it: it dropped enable_thinking, so a template thought by default
+ * under "thinking": false (issue 24, G18). */
+static void test_request_merge(void **state)
+{
+    json_t *body = json_loads(
+        "{\"stream\": true, \"temperature\": 0, \"chat_template_kwargs\": "
+        "{\"enable_thinking\": false}}",
+        0, NULL);
+    json_t *extra = json_loads("{\"temperature\": 0.5, "
+                               "\"chat_template_kwargs\": "
+                               "{\"reasoning_effort\": \"low\"}}",
+                               0, NULL);
+    json_t *kw;
+
+    (void)state;
+    config_request_merge(body, extra);
+    kw = json_object_get(body, "chat_template_kwargs");
+    assert_true(json_is_false(json_object_get(kw, "enable_thinking")));
+    assert_string_equal(
+        json_string_value(json_object_get(kw, "reasoning_effort")), "low");
+    assert_true(json_real_value(json_object_get(body, "temperature")) == 0.5);
+    assert_true(json_is_true(json_object_get(body, "stream")));
+    /* the request's object is left as it was, for the next question */
+    assert_null(json_object_get(json_object_get(extra, "chat_template_kwargs"),
+                                "enable_thinking"));
+    json_decref(body);
+    json_decref(extra);
+}
+
 static void test_redact(void **state)
 {
     char *args[] = {"--api-key", "sk-secret", "--threads", "8",
@@ -479,6 +582,8 @@ int main(void)
         cmocka_unit_test(test_build_recipes),
         cmocka_unit_test(test_gpus_twice),
         cmocka_unit_test(test_dash_paths),
+        cmocka_unit_test(test_request_owned),
+        cmocka_unit_test(test_request_merge),
         cmocka_unit_test(test_redact),
         cmocka_unit_test(test_redact_each_flag),
     };
