@@ -399,6 +399,11 @@ static int server_flags(const struct run_flags *f, struct run_opts *o)
                       o->request ? "not an object" : jerr.text);
             return EXIT_USAGE;
         }
+        if (config_check_request(o->request, "--request '", msg,
+                                 sizeof(msg)) != 0) {
+            cli_error("run", "%s", msg);
+            return EXIT_USAGE;
+        }
     }
     if (f->prompt && strstr(f->prompt, "{question}") == NULL) {
         cli_error("run", "--prompt must say where the question goes with "

@@ -198,6 +198,11 @@ static int rungs(struct ctx *x, struct config *c, json_t *root,
                 where, r->name);
         if (!config_path_ok(r->model))
             BAD("'%s.model' has a control character in it", where);
+        /* llama-quantize takes a rung's file as an argument */
+        if (!config_arg_path_ok(r->model))
+            BAD("'%s.model' '%s' starts with '-' and would be read as a "
+                "flag; write './%s'",
+                where, r->model, r->model);
         snprintf(where + strlen(where), sizeof(where) - strlen(where),
                  ".server_args");
         if (config_check_server_args(r->args, r->nargs, where, x->msg,
@@ -411,6 +416,16 @@ int config_build_expand(struct config *c, char *msg, size_t msgsize)
         str(x, b, "checkpoint", "build", 0, &c->build.checkpoint) ||
         str(x, b, "tmpdir", "build", 0, &c->build.tmpdir))
         return -1;
+    /* the converter takes the checkpoint as an argument (python unset
+     * again: a call after this one checks again) */
+    if (c->build.checkpoint != NULL &&
+        !config_arg_path_ok(c->build.checkpoint)) {
+        free(c->build.python);
+        c->build.python = NULL;
+        BAD("'build.checkpoint' '%s' starts with '-' and would be read as "
+            "a flag; write './%s'",
+            c->build.checkpoint, c->build.checkpoint);
+    }
     if (c->build.python == NULL)
         c->build.python = xstrdup("python3");
     return 0;
@@ -430,6 +445,62 @@ int config_gpu_ok(const char *id)
             return 0;
     }
     return 1;
+}
+
+static int all_digits(const char *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return n > 0;
+}
+
+/* Two names of one device: CUDA reads "00" as 0, and a UUID in any case. */
+static int same_device(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (all_digits(a, na) && all_digits(b, nb)) {
+        for (; na > 1 && *a == '0'; na--)
+            a++;
+        for (; nb > 1 && *b == '0'; nb--)
+            b++;
+    }
+    return na > 0 && na == nb && strncasecmp(a, b, na) == 0;
+}
+
+/* The next device of a list: from *p to the comma or the end. */
+static const char *next_device(const char *p)
+{
+    return *p == ',' ? p + 1 : p;
+}
+
+int config_gpu_twice(char *const *ids, size_t n, char *dev, size_t size)
+{
+    size_t i, j;
+
+    for (i = 0; i < n; i++) {
+        const char *a, *ae, *b, *be;
+        for (a = ids[i]; *a; a = next_device(ae)) {
+            ae = a + strcspn(a, ",");
+            for (j = i; j < n; j++)
+                for (b = j == i ? next_device(ae) : ids[j]; *b;
+                     b = next_device(be)) {
+                    be = b + strcspn(b, ",");
+                    if (same_device(a, (size_t)(ae - a), b,
+                                    (size_t)(be - b))) {
+                        snprintf(dev, size, "%.*s", (int)(ae - a), a);
+                        return 1;
+                    }
+                }
+        }
+    }
+    return 0;
+}
+
+int config_arg_path_ok(const char *path)
+{
+    return path[0] != '-';
 }
 
 int config_path_ok(const char *path)
@@ -666,6 +737,7 @@ int config_check_env_template(json_t *o, const char *where, char *msg,
 static int load_top(struct ctx *x, const struct config_over *over,
                     json_t *root, struct config *c)
 {
+    char dev[130];
     static const char *const top[] = {
         "name",     "questions",  "run_dir",       "reference",
         "rungs",    "side_rungs", "server",        "request",
@@ -703,6 +775,27 @@ static int load_top(struct ctx *x, const struct config_over *over,
                      x->path, i, c->gpus[i]);
             return -1;
         }
+    if (config_gpu_twice(c->gpus, c->ngpus, dev, sizeof(dev))) {
+        snprintf(x->msg, x->msgsize,
+                 "%s%s names GPU '%s' twice: its rungs would share it with "
+                 "none of the checks of sharing (free memory, \"(shared)\", "
+                 "the report's \"Shared GPUs\"); name each GPU once, and "
+                 "set \"rungs_per_gpu\" (or --per-gpu K) to run several "
+                 "rungs on one",
+                 over->gpus != NULL ? "--gpus" : x->path,
+                 over->gpus != NULL ? "" : ": 'gpus'", dev);
+        return -1;
+    }
+    /* bury and report take the run folder as an argument */
+    if (!config_arg_path_ok(c->run_dir)) {
+        snprintf(x->msg, x->msgsize,
+                 "%s%s '%s' starts with '-' and would be read as a flag; "
+                 "write './%s'",
+                 over->run_dir != NULL ? "--run-dir" : x->path,
+                 over->run_dir != NULL ? "" : ": 'run_dir'", c->run_dir,
+                 c->run_dir);
+        return -1;
+    }
     if (!config_path_ok(c->questions) || !config_path_ok(c->run_dir) ||
         !config_path_ok(c->name)) {
         snprintf(x->msg, x->msgsize,
@@ -761,6 +854,65 @@ static int load_server(struct ctx *x, const struct config_over *over,
     return 0;
 }
 
+int config_check_request(const json_t *extra, const char *where, char *msg,
+                         size_t msgsize)
+{
+    static const char question[] =
+        "graveyard asks each question itself (the question file, the "
+        "task, \"prompt\" or --prompt)";
+    static const char cap[] =
+        "the token cap is \"request.max_tokens\" (--max-tokens), which "
+        "graveyard records and counts replies at the cap by";
+    static const struct {
+        const char *key, *why;
+    } owned[] = {
+        {"messages", question},
+        {"prompt", question},
+        {"stream", "graveyard reads every reply as it streams"},
+        {"n", "graveyard reads one choice per question"},
+        {"max_tokens", cap},
+        {"n_predict", cap},
+        {"max_completion_tokens", cap},
+    };
+    const json_t *kw = json_object_get(extra, "chat_template_kwargs");
+    size_t i;
+
+    for (i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+        if (json_object_get(extra, owned[i].key) != NULL) {
+            snprintf(msg, msgsize, "%s%s' is graveyard's to set: %s", where,
+                     owned[i].key, owned[i].why);
+            return -1;
+        }
+    if (kw != NULL && !json_is_object(kw)) {
+        snprintf(msg, msgsize, "%schat_template_kwargs' must be an object",
+                 where);
+        return -1;
+    }
+    if (json_object_get(kw, "enable_thinking") != NULL) {
+        snprintf(msg, msgsize,
+                 "%schat_template_kwargs.enable_thinking' is graveyard's to "
+                 "set: thinking is \"thinking\" (--think), recorded as such",
+                 where);
+        return -1;
+    }
+    return 0;
+}
+
+void config_request_merge(json_t *body, const json_t *extra)
+{
+    json_t *kw = json_object_get(extra, "chat_template_kwargs");
+    json_t *ours =
+        json_deep_copy(json_object_get(body, "chat_template_kwargs"));
+
+    if (json_object_update(body, (json_t *)extra) != 0)
+        util_oom("a request");
+    if (ours == NULL)
+        return;
+    if ((json_is_object(kw) && json_object_update(ours, kw) != 0) ||
+        json_object_set_new(body, "chat_template_kwargs", ours) != 0)
+        util_oom("a request");
+}
+
 /* The prompt, thinking, ctx, limit, "request" and the reference rung.
  * 0, or -1 with the message. */
 static int load_request(struct ctx *x, json_t *root, struct config *c)
@@ -768,6 +920,7 @@ static int load_request(struct ctx *x, json_t *root, struct config *c)
     static const char *const request[] = {"max_tokens",  "extra",
                                           "timeout_s",   "idle_timeout_s",
                                           "abort_loops", NULL};
+    char where[4200];
     json_t *v;
     size_t i;
 
@@ -833,6 +986,9 @@ static int load_request(struct ctx *x, json_t *root, struct config *c)
                      "%s: 'request.extra' must be an object", x->path);
             return -1;
         }
+        snprintf(where, sizeof(where), "%s: 'request.extra.", x->path);
+        if (config_check_request(c->request, where, x->msg, x->msgsize))
+            return -1;
     }
     if (str(x, root, "reference", "", 0, &c->reference))
         return -1;

@@ -126,9 +126,37 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
 int config_check_env_template(json_t *o, const char *where, char *msg,
                               size_t msgsize);
 
+/* Fields merged into every request body ("request.extra", --request)
+ * may not set what graveyard owns: the question (messages, prompt), the
+ * stream it reads (stream), one choice (n), the token cap it records and
+ * counts cut-off replies by (max_tokens, n_predict,
+ * max_completion_tokens: request.max_tokens, --max-tokens), and thinking
+ * (chat_template_kwargs.enable_thinking: "thinking", --think). The rest
+ * of chat_template_kwargs, which must be an object, is merged into
+ * graveyard's. where starts the message: "CONFIG: 'request.extra." or
+ * "--request '". */
+int config_check_request(const json_t *extra, const char *where, char *msg,
+                         size_t msgsize);
+
+/* extra (checked by config_check_request) merged over a request body:
+ * its fields replace the body's, but chat_template_kwargs is merged into
+ * the body's own, so enable_thinking stays what the manifest says. */
+void config_request_merge(json_t *body, const json_t *extra);
+
 /* A GPU id (a CUDA_VISIBLE_DEVICES value, and a folder name under
  * --replicate): 1 to 128 of [A-Za-z0-9._:,-], not starting with '.'. */
 int config_gpu_ok(const char *id);
+
+/* A GPU named twice among ids, in two ids or in one list ("0,0";
+ * "0,1" and "1"; "0" and "00"; a UUID in either case): 1 with its name
+ * in dev, else 0. Two rungs would share it with none of the checks of
+ * rungs_per_gpu (free memory, "(shared)", the report's "Shared GPUs"). */
+int config_gpu_twice(char *const *ids, size_t n, char *dev, size_t size);
+
+/* A path graveyard hands a tool as an argument (run_dir to bury and
+ * report, a model to llama-quantize) may not start with '-': it would be
+ * read as a flag. 1 when it is fine. */
+int config_arg_path_ok(const char *path);
 
 /* Rungs graveyard runs at once on one GPU (rungs_per_gpu). */
 #define CONFIG_MAX_PER_GPU 8

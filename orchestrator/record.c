@@ -183,7 +183,8 @@ int record_made_with(const struct run_opts *o, const char *version,
         "ngl", o->ngl, "server_args",
         redact_args((char *const *)o->server_args, o->n_server_args));
     if (o->argv_template)
-        json_object_set(rung, "server_argv", o->argv_template);
+        json_object_set_new(rung, "server_argv",
+                            redact_argv_json(o->argv_template));
     if (o->env_template)
         json_object_set_new(rung, "server_env", redact_env(o->env_template));
     changed = manifest_check(o->rundir, o->rung, shared, rung, o->force, msg,

@@ -36,6 +36,7 @@
 #include "../rundir/store.h"
 #include "caplog.h"
 #include "cli.h"
+#include "config.h"
 #include "gpu.h"
 #include "hash.h"
 #include "http.h"
@@ -775,7 +776,7 @@ static char *request_body(struct runner *r, const struct question *q)
             util_oom("a request");
     }
     if (r->o->request != NULL)
-        json_object_update(body, r->o->request);
+        config_request_merge(body, r->o->request);
     text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
     if (text == NULL)

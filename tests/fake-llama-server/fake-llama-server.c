@@ -675,6 +675,8 @@ static const char *const with_value[] = {"-m",
                                          "-ub",
                                          "--temp",
                                          "--api-key",
+                                         "-hft",
+                                         "--hf-token",
                                          NULL};
 static const char *const switches[] = {
     "--jinja",   "--no-webui", "--verbose",   "--metrics",

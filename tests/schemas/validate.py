@@ -130,6 +130,16 @@ check("config", {"name": "x", "questions": "q", "run_dir": "r",
                  "rungs": [{"name": "A", "model": "a.gguf", "convert": "bf16",
                             "quantize": {"from": "B", "type": "Q4_0"}}],
                  "server": {"binary": "b"}}, "convert and quantize", False)
+for bad, what in ((dict(gpus=["0", "0"]), "a GPU named twice"),
+                  (dict(run_dir="-rd"), "run_dir like a flag"),
+                  (dict(request={"extra": {"stream": False}}),
+                   "request.extra setting stream"),
+                  (dict(request={"extra": {"chat_template_kwargs":
+                                           {"enable_thinking": True}}}),
+                   "request.extra setting enable_thinking")):
+    check("config", {"name": "x", "questions": "q", "run_dir": "r",
+                     "rungs": [{"name": "A", "model": "a.gguf"}],
+                     "server": {"binary": "b"}, **bad}, what, False)
 check("build", {"graveyard_build": 1, "rungs": {"Q4_0": {"file": "f"}}},
       "build record without a hash", False)
 check("f16-range-line", {"tensor": "w", "n": 1, "overflow": -1,

@@ -268,6 +268,187 @@ static void test_build_recipes(void **state)
     config_release(&c);
 }
 
+/* A GPU named twice shares it with none of rungs_per_gpu's checks: the
+ * config's "gpus" and --gpus alike are refused, naming the GPU and
+ * pointing at rungs_per_gpu (issue 24, G7). */
+static void test_gpus_twice(void **state)
+{
+    char *twice[] = {"0", "0"}, *overlap[] = {"0,1", "1"},
+         *zeros[] = {"0", "00"}, *inlist[] = {"2,3,2"},
+         *uuid[] = {"GPU-8F6C", "gpu-8f6c"}, *fine[] = {"0", "1", "10"},
+         *lists[] = {"0,1", "2,3", "MIG-a"};
+    struct config_over over = {NULL, NULL, "0,1,0"};
+    struct config c;
+    char dev[130], msg[700];
+    const char *path;
+
+    (void)state;
+    assert_int_equal(config_gpu_twice(twice, 2, dev, sizeof dev), 1);
+    assert_string_equal(dev, "0");
+    assert_int_equal(config_gpu_twice(overlap, 2, dev, sizeof dev), 1);
+    assert_string_equal(dev, "1");
+    assert_int_equal(config_gpu_twice(zeros, 2, dev, sizeof dev), 1);
+    assert_int_equal(config_gpu_twice(inlist, 1, dev, sizeof dev), 1);
+    assert_string_equal(dev, "2");
+    assert_int_equal(config_gpu_twice(uuid, 2, dev, sizeof dev), 1);
+    assert_int_equal(config_gpu_twice(fine, 3, dev, sizeof dev), 0);
+    assert_int_equal(config_gpu_twice(lists, 3, dev, sizeof dev), 0);
+    path = config("twice.json", BASE "\"server\": {\"binary\": \"x\"}, "
+                                     "\"gpus\": [\"0\", \"1\", \"0\"]}");
+    assert_int_equal(config_load(path, NULL, &c, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "twice.json: 'gpus' names GPU '0' twice"));
+    assert_non_null(strstr(msg, "\"rungs_per_gpu\" (or --per-gpu K)"));
+    assert_int_equal(config_load(path, &over, &c, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "--gpus names GPU '0' twice"));
+    over.gpus = "0,1";
+    assert_int_equal(config_load(path, &over, &c, msg, sizeof(msg)), 0);
+    assert_int_equal(c.ngpus, 2);
+    config_release(&c);
+}
+
+/* A path handed to a tool as an argument may not start with '-': bury
+ * would read run_dir "-rd" as a flag after the whole ladder ran (issue
+ * 24, G9); llama-quantize a model, the converter a checkpoint. */
+static void test_dash_paths(void **state)
+{
+    struct config_over over = {NULL, "-rd", NULL};
+    struct config c;
+    char msg[700];
+    const char *path;
+
+    (void)state;
+    path = config("rd.json", "{\"name\": \"t\", \"questions\": \"q\", "
+                             "\"run_dir\": \"-rd\", \"rungs\": "
+                             "[{\"name\": \"A\", \"model\": \"a\"}], "
+                             "\"server\": {\"binary\": \"x\"}}");
+    assert_int_equal(config_load(path, NULL, &c, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "rd.json: 'run_dir' '-rd' starts with '-'"));
+    assert_non_null(strstr(msg, "write './-rd'"));
+    over.run_dir = "./-rd";
+    assert_int_equal(config_load(path, &over, &c, msg, sizeof(msg)), 0);
+    config_release(&c);
+    path = config("ok.json", BASE "\"server\": {\"binary\": \"x\"}}");
+    over.run_dir = "-rd";
+    assert_int_equal(config_load(path, &over, &c, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "--run-dir '-rd' starts with '-'"));
+    path = config("m.json", "{\"name\": \"t\", \"questions\": \"q\", "
+                            "\"run_dir\": \"r\", \"rungs\": [{\"name\": "
+                            "\"A\", \"model\": \"-a.gguf\"}], "
+                            "\"server\": {\"binary\": \"x\"}}");
+    assert_int_equal(config_load(path, NULL, &c, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "'rungs[0].model' '-a.gguf' starts with"));
+    path = config("ck.json", BASE "\"server\": {\"binary\": \"x\"}, "
+                                  "\"build\": {\"checkpoint\": \"-ck\", "
+                                  "\"convert\": \"c.py\"}}");
+    assert_int_equal(config_load(path, NULL, &c, msg, sizeof(msg)), 0);
+    assert_int_equal(config_build_expand(&c, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "'build.checkpoint' '-ck' starts with '-'"));
+    config_release(&c);
+}
+
+/* "request.extra" and --request may not set what graveyard owns (issue
+ * 24, G18): each key refused by name, sampling settings let through. */
+static void test_request_owned(void **state)
+{
+    static const char *const refused[] = {
+        "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}",
+        "{\"prompt\": \"hi\"}",
+        "{\"stream\": false}",
+        "{\"n\": 2}",
+        "{\"max_tokens\": 50}",
+        "{\"n_predict\": 50}",
+        "{\"max_completion_tokens\": 50}",
+        "{\"chat_template_kwargs\": {\"enable_thinking\": true}}",
+        "{\"chat_template_kwargs\": \"x\"}",
+        NULL};
+    static const char *const names[] = {
+        "'messages'",
+        "'prompt'",
+        "'stream'",
+        "'n'",
+        "'max_tokens'",
+        "'n_predict'",
+        "'max_completion_tokens'",
+        "'chat_template_kwargs.enable_thinking'",
+        "'chat_template_kwargs'"};
+    static const char *const allowed[] = {
+        "{\"temperature\": 0.7, \"top_k\": 1, \"seed\": 3}",
+        "{\"grammar\": \"root ::= [0-9]+\", \"stop\": [\"\\n\\n\"]}",
+        "{\"json_schema\": {\"type\": \"object\"}, \"n_probs\": 2}",
+        "{\"response_format\": {\"type\": \"json_object\"}}",
+        "{\"logprobs\": true, \"top_logprobs\": 3, \"cache_prompt\": true}",
+        "{\"chat_template_kwargs\": {\"reasoning_effort\": \"low\"}}",
+        NULL};
+    char msg[700], text[900];
+    struct config c;
+    size_t i;
+
+    (void)state;
+    for (i = 0; refused[i]; i++) {
+        json_t *o = json_loads(refused[i], 0, NULL);
+        assert_non_null(o);
+        assert_int_equal(
+            config_check_request(o, "--request '", msg, sizeof msg), -1);
+        assert_non_null(strstr(msg, names[i] + 1));
+        assert_true(strncmp(msg, "--request '", 11) == 0);
+        json_decref(o);
+        snprintf(text, sizeof text,
+                 "%s\"request\": {\"extra\": %s}, "
+                 "\"server\": {\"binary\": \"x\"}}",
+                 BASE, refused[i]);
+        assert_int_equal(
+            config_load(config("req.json", text), NULL, &c, msg, sizeof(msg)),
+            -1);
+        assert_non_null(strstr(msg, "req.json: 'request.extra."));
+        assert_non_null(strstr(msg, names[i] + 1));
+    }
+    for (i = 0; allowed[i]; i++) {
+        json_t *o = json_loads(allowed[i], 0, NULL);
+        assert_non_null(o);
+        assert_int_equal(
+            config_check_request(o, "--request '", msg, sizeof msg), 0);
+        json_decref(o);
+        snprintf(text, sizeof text,
+                 "%s\"request\": {\"extra\": %s}, "
+                 "\"server\": {\"binary\": \"x\"}}",
+                 BASE, allowed[i]);
+        assert_int_equal(
+            config_load(config("req.json", text), NULL, &c, msg, sizeof(msg)),
+            0);
+        config_release(&c);
+    }
+}
+
+/* chat_template_kwargs from the request is merged into graveyard's, not
+ * over it: it dropped enable_thinking, so a template thought by default
+ * under "thinking": false (issue 24, G18). */
+static void test_request_merge(void **state)
+{
+    json_t *body = json_loads(
+        "{\"stream\": true, \"temperature\": 0, \"chat_template_kwargs\": "
+        "{\"enable_thinking\": false}}",
+        0, NULL);
+    json_t *extra = json_loads("{\"temperature\": 0.5, "
+                               "\"chat_template_kwargs\": "
+                               "{\"reasoning_effort\": \"low\"}}",
+                               0, NULL);
+    json_t *kw;
+
+    (void)state;
+    config_request_merge(body, extra);
+    kw = json_object_get(body, "chat_template_kwargs");
+    assert_true(json_is_false(json_object_get(kw, "enable_thinking")));
+    assert_string_equal(
+        json_string_value(json_object_get(kw, "reasoning_effort")), "low");
+    assert_true(json_real_value(json_object_get(body, "temperature")) == 0.5);
+    assert_true(json_is_true(json_object_get(body, "stream")));
+    /* the request's object is left as it was, for the next question */
+    assert_null(json_object_get(json_object_get(extra, "chat_template_kwargs"),
+                                "enable_thinking"));
+    json_decref(body);
+    json_decref(extra);
+}
+
 static void test_redact(void **state)
 {
     char *args[] = {"--api-key", "sk-secret", "--threads", "8",
@@ -307,6 +488,87 @@ static void test_redact(void **state)
     json_decref(env);
 }
 
+/* Every secret-bearing flag of both servers' tables (upstream
+ * common/arg.cpp, ik_llama.cpp common/common.cpp), in each form: -hft was
+ * kept in clear (issue 24, G11). */
+static void test_redact_each_flag(void **state)
+{
+    static char *args[] = {"-hft",
+                           "S_hft",
+                           "-hft=S_hfteq",
+                           "--hf-token",
+                           "S_hftoken",
+                           "--hf-token=S_hftokeneq",
+                           "--hf_token",
+                           "S_hfunder",
+                           "--HF-TOKEN",
+                           "S_hfcase",
+                           "--api-key",
+                           "S_key",
+                           "--api-key=S_keyeq",
+                           "--api_key",
+                           "S_keyunder",
+                           "-mu",
+                           "https://u:S_urluser@host/m.gguf",
+                           "--model-url=https://h/m?t=S_urlq",
+                           "-mmu",
+                           "https://host/plain.gguf",
+                           "--alias",
+                           "see http://x?y",
+                           "-m",
+                           "{model}"};
+    static const char *const secret[] = {
+        "S_hft",      "S_hfteq",   "S_hftoken", "S_hftokeneq",
+        "S_hfunder",  "S_hfcase",  "S_key",     "S_keyeq",
+        "S_keyunder", "S_urluser", "S_urlq",    NULL};
+    json_t *a = redact_args(args, sizeof(args) / sizeof(args[0])), *env, *r,
+           *tmpl;
+    char *text;
+    size_t i;
+
+    (void)state;
+    text = json_dumps(a, JSON_COMPACT);
+    for (i = 0; secret[i]; i++)
+        if (strstr(text, secret[i]) != NULL)
+            fail_msg("%s in clear: %s", secret[i], text);
+    assert_non_null(strstr(text, "\"-hft\",\"<redacted sha256:"));
+    assert_non_null(strstr(text, "\"-hft=<redacted sha256:"));
+    assert_non_null(strstr(text, "\"--model-url=<redacted sha256:"));
+    /* what is no secret stays as it was */
+    assert_non_null(strstr(text, "\"https://host/plain.gguf\""));
+    assert_non_null(strstr(text, "\"see http://x?y\""));
+    assert_non_null(strstr(text, "\"-m\",\"{model}\""));
+    free(text);
+    json_decref(a);
+    /* the config's server.argv template, recorded the same way */
+    tmpl = json_loads("[\"-m\", \"{model}\", \"--port\", \"{port}\", "
+                      "\"-hft\", \"S_tmpl\", \"--api-key=S_tmpleq\"]",
+                      0, NULL);
+    r = redact_argv_json(tmpl);
+    text = json_dumps(r, JSON_COMPACT);
+    assert_null(strstr(text, "S_tmpl"));
+    assert_non_null(
+        strstr(text, "\"--port\",\"{port}\",\"-hft\",\"<redacted"));
+    free(text);
+    json_decref(r);
+    json_decref(tmpl);
+    /* the environment both servers read: HF_TOKEN, LLAMA_API_KEY, and a
+     * URL with a credential in LLAMA_ARG_MODEL_URL */
+    env = json_loads("{\"HF_TOKEN\": \"S_env1\", \"LLAMA_API_KEY\": "
+                     "\"S_env2\", \"LLAMA_ARG_HF_TOKEN\": \"S_env3\", "
+                     "\"LLAMA_ARG_MODEL_URL\": \"https://u:S_env4@h/m\", "
+                     "\"LLAMA_ARG_MMPROJ_URL\": \"https://h/p.gguf\"}",
+                     0, NULL);
+    r = redact_env(env);
+    text = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+    assert_null(strstr(text, "S_env"));
+    assert_non_null(
+        strstr(text, "\"LLAMA_ARG_MMPROJ_URL\":\"https://h/p.gguf\""));
+    free(text);
+    json_decref(r);
+    json_decref(env);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,7 +580,12 @@ int main(void)
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_rungs),
         cmocka_unit_test(test_build_recipes),
+        cmocka_unit_test(test_gpus_twice),
+        cmocka_unit_test(test_dash_paths),
+        cmocka_unit_test(test_request_owned),
+        cmocka_unit_test(test_request_merge),
         cmocka_unit_test(test_redact),
+        cmocka_unit_test(test_redact_each_flag),
     };
 
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
