@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "hash.h"
 #include "questions.h"
+#include "reply.h"
 #include "taskfile.h"
 
 void import_init(struct import *im, const char *format, const char *path,
@@ -74,6 +75,23 @@ int import_references(struct import *im, const char *qfile)
     return 0;
 }
 
+/* A copy of s cut to at most max bytes, at a character's start (s is
+ * UTF-8: jansson read it). */
+static char *text_cut(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+
+    if (n > max) {
+        n = max;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    char *p = strndup(s, n);
+    if (p == NULL)
+        util_oom("a text");
+    return p;
+}
+
 static char *dup_or_null(const char *s)
 {
     return s ? xstrdup(s) : NULL;
@@ -96,6 +114,11 @@ static struct import_row *add_row(struct import *im, const char *id,
     }
     if (given != NULL)
         ref = given;
+    if (ref != NULL && strlen(ref) > IMPORT_MAX_TEXT) {
+        cli_error("import", "%s: a reference over %d bytes", where,
+                  IMPORT_MAX_TEXT);
+        return NULL;
+    }
     if (ref == NULL ||
         grader_task_ref_parse(im->task, ref, strlen(ref), &canon) != 0) {
         cli_error("import", "%s: reference '%.64s' is not %s (task '%s')",
@@ -396,7 +419,7 @@ static int llama_eval_case(struct import *im, const char *key, json_t *c)
         row->finish = xstrdup("length");
         row->truncated = 1;
     } else {
-        row->error = xstrdup(status);
+        row->error = text_cut(status, IMPORT_MAX_TEXT);
     }
     if (json_is_integer(v = json_object_get(c, "tokens")))
         row->tokens = json_integer_value(v);
@@ -487,12 +510,58 @@ static json_t *row_json(const struct import *im, const struct import_row *r,
         r->tokens >= 0 ? json_integer(r->tokens) : json_null(), "decode_tps",
         r->tps >= 0 ? json_real(r->tps) : json_null(), "error",
         r->error ? json_string(r->error) : json_null(), "error_kind",
-        r->error ? json_string("imported") : json_null(), "extracted",
-        extracted, "right", first_right, "grades", grades, "imported",
-        im->format);
+        r->error ? json_string(r->kind ? r->kind : "imported") : json_null(),
+        "extracted", extracted, "right", first_right, "grades", grades,
+        "imported", im->format);
     if (o == NULL)
         util_oom("a row");
     return o;
+}
+
+/* r as an error row of the runner's fault "too_long" (reply.h): what is
+ * too long for a row is not kept, so the reader can read the row. */
+static void too_long(struct import_row *r, const char *why)
+{
+    free(r->content);
+    free(r->reasoning);
+    free(r->finish);
+    free(r->error);
+    r->content = r->reasoning = r->finish = NULL;
+    r->error = xstrdup(why);
+    r->kind = "too_long";
+    r->truncated = 0;
+}
+
+/* One row's line, within the row reader's cap (reply.h's budget, as the
+ * runner keeps it): a reply over it is a too_long error row. */
+static char *row_text(const struct import *im, struct import_row *r,
+                      size_t *right)
+{
+    char why[256], *text;
+    size_t got;
+    json_t *o;
+
+    if (r->error == NULL &&
+        reply_fits(r->content, r->content ? strlen(r->content) : 0,
+                   r->reasoning, r->reasoning ? strlen(r->reasoning) : 0,
+                   REPLY_ROW_CAP, why, sizeof(why)) != 0)
+        too_long(r, why);
+    for (int pass = 0;; pass++) {
+        got = 0;
+        o = row_json(im, r, &got);
+        text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+        json_decref(o);
+        if (text == NULL)
+            util_oom("a row");
+        /* the fields besides the reply are capped on reading, so this
+         * cannot happen; if it did, the reader would refuse the rung */
+        if (strlen(text) + 1 <= GRADER_ROW_MAX || pass == 1) {
+            *right += got;
+            return text;
+        }
+        free(text);
+        too_long(r, REPLY_ROW_TOO_LONG);
+    }
 }
 
 /* The question set's identity: its ids and references, in order. */
@@ -595,11 +664,7 @@ int import_write(struct import *im)
         return errno == ENOSPC || errno == EIO ? EXIT_FAILED : EXIT_USAGE;
     }
     for (size_t i = 0; i < im->n; i++) {
-        json_t *o = row_json(im, &im->rows[i], &right);
-        char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
-        json_decref(o);
-        if (text == NULL)
-            util_oom("a row");
+        char *text = row_text(im, &im->rows[i], &right);
         buf_puts(&out, text);
         buf_puts(&out, "\n");
         free(text);

@@ -22,9 +22,13 @@
 #define IMPORT_MAX_ROWS  10000000L
 #define IMPORT_MAX_BYTES (1LL << 30)
 #define IMPORT_MAX_LINE  (64L << 20)
+/* A reference, and a tool's error message, kept in a row at most: with
+ * the reply's budget (reply.h) no row passes the reader's cap. */
+#define IMPORT_MAX_TEXT 1024
 
 struct import_row {
     char *id, *reference, *content, *reasoning, *finish, *error;
+    const char *kind; /* the error's kind: NULL is "imported" */
     int truncated;
     long long tokens; /* -1 unknown */
     double tps;       /* -1 unknown */

@@ -1,0 +1,41 @@
+# Round 3, import (issue 24: G6, G16, and the import of real lm-eval logs).
+# Sourced by round3.sh. Each case fails on b7f1902's import.
+
+# G6: a reply past the row's escaped budget (9 MB of text, or 1.5 M
+# control characters in the reasoning, 6 bytes each once escaped) is a
+# too_long error row, as the runner writes one, so bury reads the rung.
+case_import_too_long() {
+    local rc
+    /usr/bin/python3 - "$work" <<'PY'
+import json, sys, copy
+w = sys.argv[1]
+case = {"status": "ok", "expected": "18", "answer": "18", "correct": True,
+        "response": "x" * (9 << 20) + "\n\\boxed{18}", "reasoning_content": None,
+        "tokens": 9, "tps_gen": 40.0, "problem_idx": 0}
+ctl = dict(case, response="so \\boxed{18}", reasoning_content="\u0001" * 1500000, problem_idx=1)
+fine = dict(case, response="\\boxed{7}", problem_idx=2)
+cases = {"gsm8k_000_0": case, "gsm8k_000_1": ctl, "gsm8k_000_2": fine}
+json.dump({"id": "gsm8k", "tasks": list(cases), "task_states": {"cases": cases}},
+          open(w + "/big-state.json", "w"))
+ans = "So 18.\n#### 18"
+with open(w + "/samples_gsm8k_2026-01-01T00-00-00.jsonl", "w") as f:
+    for i, reply in enumerate(["y" * (9 << 20) + " #### 18", "#### 18"]):
+        for flt, got in (("strict-match", "18"), ("flexible-extract", "18")):
+            f.write(json.dumps({"doc_id": i, "doc": {"question": "q", "answer": ans},
+                                "target": ans, "resps": [[reply]], "filtered_resps": [got],
+                                "filter": flt, "exact_match": 1.0}) + "\n")
+PY
+    rc=0; $GT import llama-eval "$work/big-state.json" "$work/tl" LL >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "llama-eval import: exit $rc $(head -c 300 "$work/err")"
+    [ "$(field "$work/tl/rows/LL.jsonl" test-0 error_kind)" = '"too_long"' ] || fail "the 9 MB reply is not too_long"
+    [ "$(field "$work/tl/rows/LL.jsonl" test-1 error_kind)" = '"too_long"' ] || fail "the control characters are not too_long"
+    [ "$(field "$work/tl/rows/LL.jsonl" test-2 error_kind)" = null ] || fail "a short reply was marked"
+    rc=0; $G bury "$work/tl" LL >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "bury of the llama-eval import: exit $rc $(head -c 300 "$work/err")"
+    rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-01T00-00-00.jsonl" "$work/tm" LM >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "lm-eval import: exit $rc $(head -c 300 "$work/err")"
+    [ "$(field "$work/tm/rows/LM.jsonl" test-0 error_kind)" = '"too_long"' ] || fail "the lm-eval 9 MB reply is not too_long"
+    rc=0; $G bury "$work/tm" LM >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "bury of the lm-eval import: exit $rc $(head -c 300 "$work/err")"
+}
+round3_cases="$round3_cases import_too_long"
