@@ -218,18 +218,74 @@ static const char *lm_eval_reply(const json_t *rec)
     return json_string_value(json_array_get(r, 0));
 }
 
-/* One record (index i, line for messages) into im. slot maps doc_id to
- * a row index + 1. */
+/* What one samples file has shown so far: each doc_id's row and the
+ * rules its records named, and the first record's stop strings. */
+struct lm_doc {
+    size_t row;          /* index in im->rows + 1; 0: none yet */
+    unsigned char rules; /* the task's rules a record named, a bit each */
+};
+struct lm_state {
+    struct lm_doc *doc;
+    size_t ndoc;
+    json_t *until; /* the first record's "until", or NULL */
+    long until_line;
+};
+
+/* The generation settings a record was asked with: "arguments" is
+ * {"gen_args_0": {"arg_0": prompt, "arg_1": {...}}} from v0.4.3 on, and
+ * [[prompt, {...}]] before. */
+static json_t *lm_eval_gen_kwargs(const json_t *rec)
+{
+    json_t *a = json_object_get(rec, "arguments");
+
+    if (json_is_object(a))
+        return json_object_get(json_object_get(a, "gen_args_0"), "arg_1");
+    return json_array_get(json_array_get(a, 0), 1);
+}
+
+/* Every record of one file must have been asked with the same stop
+ * strings: a file holding two tasks' records (gsm8k's "Question:" and
+ * gsm8k_cot's "Q:") would be graded by one task's rules. */
+static int same_task(struct lm_state *st, const json_t *rec, const char *where,
+                     long line)
+{
+    json_t *until = json_object_get(lm_eval_gen_kwargs(rec), "until");
+    char *a, *b;
+
+    if (st->until_line == 0) {
+        st->until = until ? json_deep_copy(until) : NULL;
+        st->until_line = line;
+        if (until != NULL && st->until == NULL)
+            util_oom("a record");
+        return 0;
+    }
+    if (json_equal(until, st->until) || (until == NULL && st->until == NULL))
+        return 0;
+    a = until ? json_dumps(until, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    b = st->until ? json_dumps(st->until, JSON_COMPACT | JSON_ENCODE_ANY)
+                  : NULL;
+    cli_error("import",
+              "%s: stops at %.80s where line %ld stops at %.80s: records of "
+              "two tasks in one file (import each task's file alone)",
+              where, a ? a : "(none)", st->until_line, b ? b : "(none)");
+    free(a);
+    free(b);
+    return EXIT_USAGE;
+}
+
+/* One record (line for messages) into im. */
 static int lm_eval_record(struct import *im, const json_t *rec, long line,
-                          size_t **slot, size_t *nslot)
+                          struct lm_state *st)
 {
     json_t *doc = json_object_get(rec, "doc"),
            *d = json_object_get(rec, "doc_id");
     const char *reply = lm_eval_reply(rec), *filter, *ref = NULL;
     char where[4200], idbuf[64], *hashed = NULL;
     struct import_row *row;
+    struct lm_doc *ld;
     json_int_t doc_id;
     json_t *fr;
+    long k;
 
     snprintf(where, sizeof(where), "%s:%ld", im->path, line);
     if (!json_is_object(rec))
@@ -248,15 +304,18 @@ static int lm_eval_record(struct import *im, const json_t *rec, long line,
             "text)",
             where);
     }
-    if ((size_t)doc_id >= *nslot) {
-        size_t n = *nslot ? *nslot : 1024;
+    if (same_task(st, rec, where, line) != 0)
+        return EXIT_USAGE;
+    if ((size_t)doc_id >= st->ndoc) {
+        size_t n = st->ndoc ? st->ndoc : 1024;
         while (n <= (size_t)doc_id)
             n *= 2;
-        *slot = xrealloc(*slot, n * sizeof(**slot));
-        memset(*slot + *nslot, 0, (n - *nslot) * sizeof(**slot));
-        *nslot = n;
+        st->doc = xrealloc(st->doc, n * sizeof(*st->doc));
+        memset(st->doc + st->ndoc, 0, (n - st->ndoc) * sizeof(*st->doc));
+        st->ndoc = n;
     }
-    if ((*slot)[doc_id] == 0) {
+    ld = &st->doc[doc_id];
+    if (ld->row == 0) {
         if (json_is_string(json_object_get(doc, "id")))
             snprintf(idbuf, sizeof(idbuf), "%.60s",
                      json_string_value(json_object_get(doc, "id")));
@@ -274,14 +333,22 @@ static int lm_eval_record(struct import *im, const json_t *rec, long line,
         if (row == NULL)
             return EXIT_USAGE;
         row->content = xstrdup(reply);
-        (*slot)[doc_id] = im->n;
+        ld->row = im->n;
     }
-    row = &im->rows[(*slot)[doc_id] - 1];
+    row = &im->rows[ld->row - 1];
     if (strcmp(row->content, reply) != 0)
         BAD("%s: doc_id %lld has another reply than its first record", where,
             (long long)doc_id);
     /* a filter's record holds lm-eval's own extraction and verdict */
     filter = json_string_value(json_object_get(rec, "filter"));
+    k = filter ? grader_task_rule_index(im->task, filter) : -1;
+    if (k >= 0 && k < 8) {
+        if (ld->rules & (1u << k))
+            BAD("%s: doc_id %lld has a second '%s' record: records of two "
+                "tasks, or of two runs, in one file",
+                where, (long long)doc_id, filter);
+        ld->rules |= (unsigned char)(1u << k);
+    }
     fr = json_array_get(json_object_get(rec, "filtered_resps"), 0);
     if (filter != NULL && json_is_string(fr))
         cross_check(
@@ -313,7 +380,8 @@ static int size_ok(const char *path)
 int import_lm_eval(struct import *im)
 {
     FILE *f = fopen(im->path, "r");
-    size_t *slot = NULL, nslot = 0, cap = 0;
+    struct lm_state st = {0};
+    size_t cap = 0;
     char *line = NULL;
     json_error_t jerr;
     ssize_t got;
@@ -338,10 +406,10 @@ int import_lm_eval(struct import *im)
                 all ? "not a list" : jerr.text);
         }
         for (size_t i = 0; rc == 0 && i < json_array_size(all); i++)
-            rc = lm_eval_record(im, json_array_get(all, i), (long)i + 1, &slot,
-                                &nslot);
+            rc = lm_eval_record(im, json_array_get(all, i), (long)i + 1, &st);
         json_decref(all);
-        free(slot);
+        free(st.doc);
+        json_decref(st.until);
         if (rc == 0 && im->n == 0)
             BAD("%s: no records", im->path);
         return rc;
@@ -366,11 +434,12 @@ int import_lm_eval(struct import *im)
             rc = EXIT_USAGE;
             break;
         }
-        rc = lm_eval_record(im, rec, n, &slot, &nslot);
+        rc = lm_eval_record(im, rec, n, &st);
         json_decref(rec);
     }
     free(line);
-    free(slot);
+    free(st.doc);
+    json_decref(st.until);
     fclose(f);
     if (rc == 0 && im->n == 0)
         BAD("%s: no records", im->path);

@@ -39,3 +39,22 @@ PY
     [ $rc = 0 ] || fail "bury of the lm-eval import: exit $rc $(head -c 300 "$work/err")"
 }
 round3_cases="$round3_cases import_too_long"
+
+# G16: a gsm8k samples file that also holds gsm8k_cot records (other
+# stop strings in their "arguments") is refused, nothing written.
+case_import_mixed_tasks() {
+    local f=$ROOT/tests/golden/data/imports rc
+    { cat "$f/samples_gsm8k_2026-11-01T10-00-00.jsonl"
+      sed 's/"doc_id": 0,/"doc_id": 5,/; s/"doc_id": 1,/"doc_id": 6,/' "$f/samples_gsm8k_cot_2026-11-01T10-00-00.jsonl"
+    } >"$work/samples_gsm8k_2026-01-02T00-00-00.jsonl"
+    rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-02T00-00-00.jsonl" "$work/mx" LM >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "two tasks" "$work/err" || fail "a mixed file: exit $rc $(cat "$work/out" "$work/err")"
+    [ "$(wc -l <"$work/err")" = 1 ] || fail "not one line: $(cat "$work/err")"
+    [ ! -e "$work/mx/rows/LM.jsonl" ] || fail "a mixed file wrote rows"
+    # the same doc_id and filter twice (a second task's records of the
+    # same replies) is refused too
+    { cat "$f/samples_gsm8k_2026-11-01T10-00-00.jsonl"; head -1 "$f/samples_gsm8k_2026-11-01T10-00-00.jsonl"; } >"$work/samples_gsm8k_2026-01-03T00-00-00.jsonl"
+    rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-03T00-00-00.jsonl" "$work/mx" LM >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "a second .strict-match. record" "$work/err" || fail "a filter twice: exit $rc $(cat "$work/out" "$work/err")"
+}
+round3_cases="$round3_cases import_mixed_tasks"
