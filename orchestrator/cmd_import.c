@@ -92,7 +92,7 @@ int cmd_import(int argc, char **argv)
         {"--question-file", &qfile, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct import im;
-    struct grader_task *task = NULL;
+    struct grader_task *task = NULL, *graded;
     char msg[4400];
     size_t npos;
     int help, rc;
@@ -128,7 +128,9 @@ int cmd_import(int argc, char **argv)
         cli_error("import", "--task %s: %s", task_spec, msg);
         return EXIT_USAGE;
     }
-    import_init(&im, pos[0], pos[1], pos[2], pos[3], task);
+    graded = import_task_as_logged(task);
+    import_init(&im, pos[0], pos[1], pos[2], pos[3], graded);
+    im.asked = task;
     rc = qfile != NULL ? import_references(&im, qfile) : 0;
     if (rc == 0)
         rc = strcmp(pos[0], "lm-eval") == 0 ? import_lm_eval(&im)
@@ -138,6 +140,7 @@ int cmd_import(int argc, char **argv)
     if (rc == 0)
         import_summary(&im);
     import_release(&im);
+    grader_task_free(graded);
     grader_task_free(task);
     return rc;
 }

@@ -35,6 +35,22 @@ void import_init(struct import *im, const char *format, const char *path,
     im->task = task;
 }
 
+struct grader_task *import_task_as_logged(const struct grader_task *t)
+{
+    json_t *def = taskfile_to_json(t);
+    struct grader_task *out;
+    char msg[512];
+
+    if (def == NULL || json_object_set_new(def, "stop", json_array()) != 0)
+        util_oom("a task");
+    /* a task graveyard wrote itself reads back: only memory can fail */
+    out = taskfile_from_json(def, grader_task_name(t), msg, sizeof(msg));
+    json_decref(def);
+    if (out == NULL)
+        util_oom("a task");
+    return out;
+}
+
 void import_release(struct import *im)
 {
     for (size_t i = 0; i < im->n; i++) {

@@ -36,7 +36,9 @@ struct import_row {
 
 struct import {
     const char *format, *path, *rundir, *rung; /* borrowed */
-    const struct grader_task *task;            /* borrowed */
+    const struct grader_task *task;            /* borrowed: graded by */
+    const struct grader_task *asked; /* borrowed: the task as asked, with
+                                        its stop strings, or NULL */
     json_t *refs; /* --question-file: id -> reference, or NULL */
     struct import_row *rows;
     size_t n, cap;
@@ -47,6 +49,12 @@ struct import {
     size_t compared, extract_differs, verdict_differs;
     char first_differ[512];
 };
+
+/* t without its stop strings, new (grader_task_free): the task an
+ * import grades by. A tool's log holds the reply its own rules graded,
+ * which a server that ignored the stops made longer than asked; graded
+ * as logged, by the same rules, graveyard's grade is the tool's. */
+struct grader_task *import_task_as_logged(const struct grader_task *t);
 
 void import_init(struct import *im, const char *format, const char *path,
                  const char *rundir, const char *rung,

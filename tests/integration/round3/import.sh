@@ -58,3 +58,30 @@ case_import_mixed_tasks() {
     [ $rc = 2 ] && grep -q "a second .strict-match. record" "$work/err" || fail "a filter twice: exit $rc $(cat "$work/out" "$work/err")"
 }
 round3_cases="$round3_cases import_mixed_tasks"
+
+# Item 3: a reply logged past a stop string (a server that ignored the
+# stops) is graded as logged, as lm-eval graded it: its flexible-extract
+# is the last number of the whole reply, at import and in bury.
+case_import_as_logged() {
+    local rc
+    /usr/bin/python3 - "$work" <<'PY'
+import json, sys
+w = sys.argv[1]
+ans = "She makes $18.\n#### 18"
+reply = " She makes $18.\n#### 18\n\nQuestion: Tom has 3 apples and eats 7"
+with open(w + "/samples_gsm8k_2026-01-04T00-00-00.jsonl", "w") as f:
+    for flt, got, em in (("strict-match", "18", 1.0), ("flexible-extract", "7", 0.0)):
+        f.write(json.dumps({"doc_id": 0, "doc": {"question": "q", "answer": ans},
+            "target": ans, "arguments": {"gen_args_0": {"arg_0": "Question: q\nAnswer:",
+            "arg_1": {"until": ["Question:", "</s>", "<|im_end|>"]}}},
+            "resps": [[reply]], "filtered_resps": [got], "filter": flt,
+            "exact_match": em}) + "\n")
+PY
+    rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-04T00-00-00.jsonl" "$work/al" A >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "import: exit $rc $(cat "$work/err")"
+    grep -q '"compared": 2, "extraction_differs": 0, "verdict_differs": 0' "$work/out" || fail "not graded as logged: $(cat "$work/out" "$work/err")"
+    cp -r "$work/al/rows/A.jsonl" "$work/al/rows/B.jsonl"
+    $G bury "$work/al" A B --rule flexible-extract >"$work/out" 2>"$work/err" || fail "bury: $(cat "$work/err")"
+    grep -q '"rung": "A".*"right": 0' "$work/out" || fail "bury grades another reply than was logged: $(head -1 "$work/out")"
+}
+round3_cases="$round3_cases import_as_logged"
