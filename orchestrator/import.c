@@ -91,6 +91,37 @@ int import_references(struct import *im, const char *qfile)
     return 0;
 }
 
+/* s as a message quotes it: at most max bytes of it, at a character's
+ * start, with line ends and other control characters written as \n, \t,
+ * \xHH, so that a refusal stays one line whatever a log holds. */
+static const char *shown(const char *s, size_t max, char *out, size_t outsize)
+{
+    size_t i, o = 0, lim;
+
+    if (s == NULL)
+        return "(none)";
+    lim = strnlen(s, max + 1);
+    if (lim > max) /* cut at a character's start */
+        for (lim = max; lim > 0 && ((unsigned char)s[lim] & 0xC0) == 0x80;)
+            lim--;
+    for (i = 0; i < lim && o + 8 < outsize; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n' || c == '\t' || c == '\r')
+            o += (size_t)snprintf(out + o, outsize - o, "\\%c",
+                                  c == '\n'   ? 'n'
+                                  : c == '\t' ? 't'
+                                              : 'r');
+        else if (c < 0x20 || c == 0x7f)
+            o += (size_t)snprintf(out + o, outsize - o, "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o] = '\0';
+    if (s[i] != '\0' && o + 4 < outsize)
+        memcpy(out + o, "...", 4);
+    return out;
+}
+
 /* A copy of s cut to at most max bytes, at a character's start (s is
  * UTF-8: jansson read it). */
 static char *text_cut(const char *s, size_t max)
@@ -113,6 +144,19 @@ static char *dup_or_null(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
+/* Whether s, trimmed, is only what numbers are written with and too
+ * long for grader_num (number.h's GRADER_NUM_MAX): a long decimal. */
+static int long_number(const char *s)
+{
+    size_t n;
+
+    if (s == NULL)
+        return 0;
+    s += strspn(s, " \t\r\n");
+    n = strspn(s, "-+$0123456789.,");
+    return n >= GRADER_NUM_MAX - 1 && s[n + strspn(s + n, " \t\r\n")] == '\0';
+}
+
 /* A new row for id, its reference (from --question-file when given) and
  * its reply; NULL after a message (a reference the task cannot read). */
 static struct import_row *add_row(struct import *im, const char *id,
@@ -120,12 +164,13 @@ static struct import_row *add_row(struct import *im, const char *id,
 {
     struct grader_num canon;
     struct import_row *r;
+    char q[600];
     const char *given =
         im->refs ? json_string_value(json_object_get(im->refs, id)) : NULL;
 
     if (im->refs != NULL && given == NULL) {
         cli_error("import", "%s: question '%s' is not in the question file",
-                  where, id);
+                  where, shown(id, 256, q, sizeof(q)));
         return NULL;
     }
     if (given != NULL)
@@ -137,10 +182,13 @@ static struct import_row *add_row(struct import *im, const char *id,
     }
     if (ref == NULL ||
         grader_task_ref_parse(im->task, ref, strlen(ref), &canon) != 0) {
-        cli_error("import", "%s: reference '%.64s' is not %s (task '%s')",
-                  where, ref ? ref : "(none)",
-                  grader_task_ref(im->task) == GRADER_REF_LETTER ? "a letter"
-                                                                 : "a number",
+        cli_error("import", "%s: reference '%s' %s (task '%s')", where,
+                  shown(ref, 64, q, sizeof(q)),
+                  grader_task_ref(im->task) == GRADER_REF_LETTER
+                      ? "is not a letter"
+                  : long_number(ref) ? "is a number longer than graveyard "
+                                       "compares (63 characters at most)"
+                                     : "is not a number",
                   grader_task_name(im->task));
         return NULL;
     }
@@ -210,10 +258,12 @@ static void cross_check(struct import *im, const char *where, const char *rule,
     if (rc != 0 || strncmp(ours, theirs, GRADER_GRADE_MAX - 1) != 0 ||
         (strlen(theirs) < GRADER_GRADE_MAX - 1 &&
          strlen(ours) != strlen(theirs))) {
+        char a[400], b[400];
         if (im->extract_differs++ == 0)
             snprintf(im->first_differ, sizeof(im->first_differ),
-                     "%s: %s extracted '%.80s', graveyard's '%s' '%.80s'",
-                     where, im->format, theirs, rule, ours);
+                     "%s: %s extracted '%s', graveyard's '%s' '%s'", where,
+                     im->format, shown(theirs, 80, a, sizeof(a)), rule,
+                     shown(ours, 80, b, sizeof(b)));
     }
     if (their_right >= 0 && rc == 0 && their_right != g.right) {
         if (im->verdict_differs++ == 0 && im->extract_differs == 0)
@@ -362,7 +412,7 @@ static int lm_eval_record(struct import *im, const json_t *rec, long line,
         if (ld->rules & (1u << k))
             BAD("%s: doc_id %lld has a second '%s' record: records of two "
                 "tasks, or of two runs, in one file",
-                where, (long long)doc_id, filter);
+                where, (long long)doc_id, grader_task_rule_name(im->task, k));
         ld->rules |= (unsigned char)(1u << k);
     }
     fr = json_array_get(json_object_get(rec, "filtered_resps"), 0);
@@ -472,10 +522,11 @@ static int llama_eval_case(struct import *im, const char *key, json_t *c)
     const char *response = json_string_value(json_object_get(c, "response"));
     json_t *pi = json_object_get(c, "problem_idx"), *v;
     const char *gtype;
-    char where[4400], idbuf[300];
+    char where[4400], idbuf[300], q[1700];
     struct import_row *row;
 
-    snprintf(where, sizeof(where), "%s: case '%.200s'", im->path, key);
+    snprintf(where, sizeof(where), "%s: case '%s'", im->path,
+             shown(key, 200, q, sizeof(q)));
     if (!json_is_object(c))
         BAD("%s: not an object", where);
     if (status == NULL)
@@ -718,10 +769,11 @@ int import_write(struct import *im)
         util_oom("ids");
     for (size_t i = 0; i < im->n; i++) {
         if (json_object_get(seen, im->rows[i].id) != NULL) {
+            char q[600];
             cli_error("import",
                       "%s: question '%s' answered twice (a run that "
                       "repeated its questions: import one pass of it)",
-                      im->path, im->rows[i].id);
+                      im->path, shown(im->rows[i].id, 256, q, sizeof(q)));
             json_decref(seen);
             return EXIT_USAGE;
         }
