@@ -719,7 +719,7 @@ static void questions_hash(const struct import *im, char *hex)
  * shared with every rung of the folder, the file for this rung. */
 static int record(const struct import *im, char *msg, size_t msgsize)
 {
-    char qhex[65], fhex[65], err[512];
+    char qhex[65], fhex[65], err[512], *cut;
     json_t *shared, *rung;
     int fd, rc;
 
@@ -754,6 +754,11 @@ static int record(const struct import *im, char *msg, size_t msgsize)
     }
     json_decref(shared);
     json_decref(rung);
+    /* manifest_check's refusal offers the runner's --force, which import
+     * does not take: the way out of an import is another folder */
+    if (rc != 0 && (cut = strstr(msg, "; use another folder, or --force)")))
+        snprintf(cut, msgsize - (size_t)(cut - msg),
+                 "; import into another folder)");
     return rc == 0 ? 0 : -1;
 }
 

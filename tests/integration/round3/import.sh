@@ -85,3 +85,69 @@ PY
     grep -q '"rung": "A".*"right": 0' "$work/out" || fail "bury grades another reply than was logged: $(head -1 "$work/out")"
 }
 round3_cases="$round3_cases import_as_logged"
+
+# a samples file of records built by python: import_samples FILE TASK
+# JSON-LIST-OF-[doc_id, doc, target, reply, filter]
+write_samples() {
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    for d, doc, target, reply, flt in json.loads(sys.argv[2]):
+        r = {"doc_id": d, "doc": doc, "target": target, "resps": [[reply]],
+             "filtered_resps": [reply]}
+        if flt:
+            r["filter"] = flt
+        f.write(json.dumps(r) + "\n")
+PY
+}
+
+# Item 4: a refusal quoting a reference with line ends is one line.
+case_import_one_line() {
+    local rc
+    write_samples "$work/samples_gsm8k_2026-01-05T00-00-00.jsonl" \
+        '[[0, {"question": "q"}, "a\nb\nc\nd\ne\nf\ng\nh\ni", "#### 1", "strict-match"]]'
+    rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-05T00-00-00.jsonl" "$work/ol" A >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q 'a\\nb\\nc' "$work/err" || fail "exit $rc, $(wc -l <"$work/err") lines: $(cat "$work/err")"
+}
+round3_cases="$round3_cases import_one_line"
+
+# Item 5: a log of other questions in a folder is refused without
+# offering --force, which import does not take.
+case_import_other_questions() {
+    local f=$ROOT/tests/golden/data/imports rc
+    $GT import lm-eval "$f/samples_gsm8k_2026-11-01T10-00-00.jsonl" "$work/oq" A >/dev/null || fail "first import: exit $?"
+    rc=0; $GT import lm-eval "$f/samples_gsm8k_cot_2026-11-01T10-00-00.jsonl" "$work/oq" B >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "differs" "$work/err" || fail "other questions: exit $rc $(cat "$work/err")"
+    grep -q -- "--force" "$work/err" && fail "offers --force: $(cat "$work/err")"
+    rc=0; $GT import lm-eval "$f/samples_gsm8k_cot_2026-11-01T10-00-00.jsonl" "$work/oq" B --force >/dev/null 2>&1 || rc=$?
+    [ $rc = 2 ] || fail "--force taken: exit $rc"
+}
+round3_cases="$round3_cases import_other_questions"
+
+# Item 6: an instruction-following log (target "0", a placeholder: no
+# field of the question holds it) is refused under --task.
+case_import_no_reference() {
+    local rc
+    write_samples "$work/samples_ifeval_2026-01-06T00-00-00.jsonl" \
+        '[[0, {"key": 1000, "prompt": "Write 3 lines", "instruction_id_list": ["x"], "kwargs": [{}]}, "0", "one, 2, three", "none"],
+          [1, {"key": 1001, "prompt": "Write 4 lines", "instruction_id_list": ["x"], "kwargs": [{}]}, "0", "a b 0", "none"]]'
+    rc=0; $GT import lm-eval "$work/samples_ifeval_2026-01-06T00-00-00.jsonl" "$work/nr" A --task lm-eval-gsm8k >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "no reference" "$work/err" || fail "a placeholder target imported: exit $rc $(cat "$work/out" "$work/err")"
+    # a numeric target a field of the question holds is a reference
+    write_samples "$work/samples_aime_2026-01-06T00-00-00.jsonl" \
+        '[[0, {"problem": "p", "answer": 204}, "204", "#### 204", "none"], [1, {"problem": "p", "answer": "33"}, "33", "#### 3", "none"]]'
+    $GT import lm-eval "$work/samples_aime_2026-01-06T00-00-00.jsonl" "$work/nr2" A --task lm-eval-gsm8k >"$work/out" 2>"$work/err" || fail "aime: $(cat "$work/err")"
+    grep -q '"rows": 2, "right": 1' "$work/out" || fail "aime: $(cat "$work/out")"
+}
+round3_cases="$round3_cases import_no_reference"
+
+# Item 8: a reference longer than graveyard's numbers is refused as
+# that, not as "not a number".
+case_import_long_number() {
+    local rc
+    write_samples "$work/samples_gsm8k_2026-01-07T00-00-00.jsonl" \
+        '[[0, {"question": "q", "answer": "so\n#### 0.33333333333333333333333333333333333333333333333333333333333333333"}, "x", "#### 1", "strict-match"]]'
+    rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-07T00-00-00.jsonl" "$work/ln" A >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "longer than" "$work/err" && ! grep -q "not a number" "$work/err" || fail "exit $rc $(cat "$work/err")"
+}
+round3_cases="$round3_cases import_long_number"
