@@ -339,6 +339,31 @@ static int same_task(struct lm_state *st, const json_t *rec, const char *where,
     return EXIT_USAGE;
 }
 
+/* Whether a record's target is no reference: lm-eval writes str() of
+ * doc_to_target, which for a task scored by its own code (IFEval) is a
+ * constant such as 0, held by no field of the question. A whole number
+ * is a reference only when a field of "doc" holds it. */
+static int placeholder_target(const json_t *doc, const json_t *target)
+{
+    const char *t = json_string_value(target), *key;
+    json_t *v;
+    char num[32];
+
+    if (t == NULL)
+        return 1;
+    if (t[strspn(t, "-0123456789")] != '\0' || strlen(t) > 20)
+        return 0; /* not a bare whole number: the task's reference */
+    json_object_foreach((json_t *)doc, key, v)
+    {
+        if (json_is_string(v) && strcmp(json_string_value(v), t) == 0)
+            return 0;
+        snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+        if (json_is_integer(v) && strcmp(num, t) == 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* One record (line for messages) into im. */
 static int lm_eval_record(struct import *im, const json_t *rec, long line,
                           struct lm_state *st)
@@ -394,6 +419,15 @@ static int lm_eval_record(struct import *im, const json_t *rec, long line,
                 json_string_value(json_object_get(rec, "target")));
         ref = hashed ? hashed
                      : json_string_value(json_object_get(rec, "target"));
+        if (hashed == NULL && im->refs == NULL &&
+            placeholder_target(doc, json_object_get(rec, "target")))
+            BAD("%s: no reference: \"doc\" has no \"answer\" with \"####\", "
+                "and \"target\" is %s (a task scored by its own code, such "
+                "as IFEval: no task of graveyard's grades it)",
+                where,
+                json_is_string(json_object_get(rec, "target"))
+                    ? "a number no field of the question holds"
+                    : "not a text");
         row = add_row(im, idbuf, ref, where);
         free(hashed);
         if (row == NULL)
