@@ -289,6 +289,7 @@ static const char *lm_eval_reply(const json_t *rec)
 struct lm_doc {
     size_t row;          /* index in im->rows + 1; 0: none yet */
     unsigned char rules; /* the task's rules a record named, a bit each */
+    unsigned char nrec;  /* its records so far (at most 255 counted) */
 };
 struct lm_state {
     struct lm_doc *doc;
@@ -441,6 +442,19 @@ static int lm_eval_record(struct import *im, const json_t *rec, long line,
             (long long)doc_id);
     /* a filter's record holds lm-eval's own extraction and verdict */
     filter = json_string_value(json_object_get(rec, "filter"));
+    if (filter == NULL && json_object_get(rec, "filter") == NULL) {
+        /* before v0.4.7 no record names its filter; a question's records
+         * come in the order of the task's filter_list (evaluator.py loops
+         * over filters, then documents): record k is rule k's */
+        k = ld->nrec;
+        if ((size_t)k < grader_task_nrules(im->task) &&
+            grader_task_rule_kind(im->task, (size_t)k) == GRADER_RULE_REGEX) {
+            filter = grader_task_rule_name(im->task, (size_t)k);
+            im->by_position++;
+        }
+    }
+    if (ld->nrec < 255)
+        ld->nrec++;
     k = filter ? grader_task_rule_index(im->task, filter) : -1;
     if (k >= 0 && k < 8) {
         if (ld->rules & (1u << k))
@@ -863,6 +877,18 @@ void import_summary(const struct import *im)
            "\"verdict_differs\": %zu}\n",
            im->rung, im->n, im->right, im->skipped, im->compared,
            im->extract_differs, im->verdict_differs);
+    if (im->by_position) {
+        char names[256] = "";
+        for (size_t i = 0; i < grader_task_nrules(im->task); i++)
+            snprintf(names + strlen(names), sizeof(names) - strlen(names),
+                     "%s%s", i ? ", " : "",
+                     grader_task_rule_name(im->task, i));
+        fprintf(stderr,
+                "graveyard import: %s: no \"filter\" in its records (lm-eval "
+                "before v0.4.7): %zu compared by position, a question's "
+                "record k with rule k of task '%s' (%s)\n",
+                im->path, im->by_position, grader_task_name(im->task), names);
+    }
     if (im->extract_differs || im->verdict_differs)
         fprintf(stderr,
                 "graveyard import: %s's own grading and graveyard's rules "

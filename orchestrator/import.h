@@ -47,6 +47,7 @@ struct import {
     /* the tool's own extraction and verdict against graveyard's rule of
      * the same name: records compared, and those that differ */
     size_t compared, extract_differs, verdict_differs;
+    size_t by_position; /* records without "filter", matched by order */
     char first_differ[512];
 };
 

@@ -151,3 +151,21 @@ case_import_long_number() {
     [ $rc = 2 ] && grep -q "longer than" "$work/err" && ! grep -q "not a number" "$work/err" || fail "exit $rc $(cat "$work/err")"
 }
 round3_cases="$round3_cases import_long_number"
+
+# Item 1: lm-eval v0.4.3 to v0.4.6 wrote no "filter" (it came in v0.4.7):
+# the records of a question are in filter order, compared by position,
+# and the summary says so.
+case_import_by_position() {
+    local f=$ROOT/tests/golden/data/imports rc
+    sed 's/, "filter": "[a-z-]*"//' "$f/samples_gsm8k_2026-11-01T10-00-00.jsonl" >"$work/samples_gsm8k_2026-01-08T00-00-00.jsonl"
+    grep -q '"filter"' "$work/samples_gsm8k_2026-01-08T00-00-00.jsonl" && fail "the fixture still names filters"
+    rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-08T00-00-00.jsonl" "$work/bp" A >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 0 ] && grep -q '"compared": 4, "extraction_differs": 0, "verdict_differs": 0' "$work/out" || fail "not compared by position: exit $rc $(cat "$work/out" "$work/err")"
+    grep -q 'no "filter".*by position' "$work/err" || fail "not said: $(cat "$work/err")"
+    # the second record of doc 1 is flexible-extract's: its "4" agrees,
+    # a "5" there differs from graveyard's flexible-extract
+    sed 's/"filtered_resps": \["4"\]/"filtered_resps": ["5"]/' "$work/samples_gsm8k_2026-01-08T00-00-00.jsonl" >"$work/samples_gsm8k_2026-01-09T00-00-00.jsonl"
+    rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-09T00-00-00.jsonl" "$work/bp" B >"$work/out" 2>"$work/err" || rc=$?
+    grep -q '"extraction_differs": 1' "$work/out" && grep -q "graveyard's 'flexible-extract' '4'" "$work/err" || fail "position 2 is not flexible-extract: $(cat "$work/out" "$work/err")"
+}
+round3_cases="$round3_cases import_by_position"
