@@ -169,3 +169,28 @@ case_import_by_position() {
     grep -q '"extraction_differs": 1' "$work/out" && grep -q "graveyard's 'flexible-extract' '4'" "$work/err" || fail "position 2 is not flexible-extract: $(cat "$work/out" "$work/err")"
 }
 round3_cases="$round3_cases import_by_position"
+
+# Item 2: a log of lm-eval v0.4.0/v0.4.1 (one JSON array, no "filter",
+# gsm8k stopped at "\n\n" and graded by get-answer without the trailing-
+# period rule: "#### 18." was wrong there) is refused under today's task,
+# with the line naming the task of its version, and imported under that
+# one with lm-eval's verdict.
+case_import_old_version() {
+    local rc
+    /usr/bin/python3 - "$work" <<'PY'
+import json, sys
+ans = "She makes $18.\n#### 18"
+recs = []
+for i, (reply, got, em) in enumerate(((" She makes 9 * 2 = 18.\n#### 18.", "18.", 0.0),
+                                      (" So 18 in all.\n#### 18", "18", 1.0))):
+    recs.append({"doc_id": i, "doc": {"question": "q%d" % i, "answer": ans}, "target": ans,
+                 "arguments": [["Question: q\nAnswer:", {"until": ["\n\n", "Question:"], "do_sample": False}]],
+                 "resps": [[reply]], "filtered_resps": [got], "exact_match": em})
+json.dump(recs, open(sys.argv[1] + "/pretrained__gpt2_gsm8k.jsonl", "w"), indent=2)
+PY
+    rc=0; $GT import lm-eval "$work/pretrained__gpt2_gsm8k.jsonl" "$work/ov" A --task lm-eval-gsm8k >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "another version.*lm-eval-gsm8k-v0.4.1.json" "$work/err" || fail "an old log under today's task: exit $rc $(cat "$work/out" "$work/err")"
+    rc=0; $GT import lm-eval "$work/pretrained__gpt2_gsm8k.jsonl" "$work/ov" A --task "$ROOT/tasks/lm-eval-gsm8k-v0.4.1.json" >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 0 ] && grep -q '"right": 1, "skipped": 0, "compared": 2, "extraction_differs": 0, "verdict_differs": 0' "$work/out" || fail "under its version's task: exit $rc $(cat "$work/out" "$work/err")"
+}
+round3_cases="$round3_cases import_old_version"
