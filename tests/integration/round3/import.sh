@@ -194,3 +194,34 @@ PY
     [ $rc = 0 ] && grep -q '"right": 1, "skipped": 0, "compared": 2, "extraction_differs": 0, "verdict_differs": 0' "$work/out" || fail "under its version's task: exit $rc $(cat "$work/out" "$work/err")"
 }
 round3_cases="$round3_cases import_old_version"
+
+# Item 7: a chat log whose replies end "The best answer is C" (and the
+# other common phrasings) is read by tasks/choice-phrasings.json, each
+# phrasing of its documented list once.
+case_import_phrasings() {
+    local rc
+    /usr/bin/python3 - "$work" <<'PY'
+import json, sys
+cases = [("Let me think. The best answer is C", "C"),
+         ("Reasoning...\nThe answer is (B).", "B"),
+         ("Answer: D", "D"),
+         ("**Answer:** A", "A"),
+         ("So the correct answer is **E**.", "E"),
+         ("I pick option F", "F"),
+         ("Thus $\\boxed{G}$", "G"),
+         ("Answer: A bit of thought first. The best answer is H", "H"),
+         ("Answer: B", "C"),
+         ("I cannot tell which.", "A")]
+with open(sys.argv[1] + "/samples_arc_chat_2026-01-10T00-00-00.jsonl", "w") as f:
+    for i, (reply, key) in enumerate(cases):
+        f.write(json.dumps({"doc_id": i, "doc": {"id": "arc-%d" % i, "question": "q", "answerKey": key},
+            "target": key, "arguments": {"gen_args_0": {"arg_0": "q", "arg_1": {"until": ["\n\n", "."]}}},
+            "resps": [[reply]], "filtered_resps": [reply], "filter": "remove_whitespace", "exact_match": 0.0}) + "\n")
+PY
+    rc=0; $GT import lm-eval "$work/samples_arc_chat_2026-01-10T00-00-00.jsonl" "$work/ph" A --task "$ROOT/tasks/choice-phrasings.json" >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 0 ] && grep -q '"rows": 10, "right": 8,' "$work/out" || fail "phrasings: exit $rc $(cat "$work/out" "$work/err")"
+    cp "$work/ph/rows/A.jsonl" "$work/ph/rows/B.jsonl"
+    $G bury "$work/ph" A B >"$work/out" 2>"$work/err" || fail "bury: $(cat "$work/err")"
+    grep -q '"rung": "A", "n": 10, "right": 8' "$work/out" || fail "bury: $(head -1 "$work/out")"
+}
+round3_cases="$round3_cases import_phrasings"
