@@ -408,19 +408,94 @@ static int placeholder_target(const json_t *doc, const json_t *target)
     return 1;
 }
 
+/* The row of a question's first record: its id, its reference (GSM8K's
+ * text after "####" in doc.answer or target, else target) and reply. */
+static struct import_row *lm_eval_row(struct import *im, const json_t *rec,
+                                      json_int_t doc_id, const char *reply,
+                                      const char *where)
+{
+    json_t *doc = json_object_get(rec, "doc"),
+           *target = json_object_get(rec, "target");
+    char idbuf[64], *hashed;
+    struct import_row *row;
+
+    if (json_is_string(json_object_get(doc, "id")))
+        snprintf(idbuf, sizeof(idbuf), "%.60s",
+                 json_string_value(json_object_get(doc, "id")));
+    else /* GSM8K's doc_id is its 0-based line in test.jsonl */
+        snprintf(idbuf, sizeof(idbuf), "test-%lld", (long long)doc_id);
+    hashed = after_hashes(json_string_value(json_object_get(doc, "answer")));
+    if (hashed == NULL)
+        hashed = after_hashes(json_string_value(target));
+    if (hashed == NULL && im->refs == NULL &&
+        placeholder_target(doc, target)) {
+        cli_error("import",
+                  "%s: no reference: \"doc\" has no \"answer\" with "
+                  "\"####\", and \"target\" is %s (a task scored by its own "
+                  "code, such as IFEval: no task of graveyard's grades it)",
+                  where,
+                  json_is_string(target)
+                      ? "a number no field of the question holds"
+                      : "not a text");
+        return NULL;
+    }
+    row =
+        add_row(im, idbuf, hashed ? hashed : json_string_value(target), where);
+    free(hashed);
+    if (row != NULL)
+        row->content = xstrdup(reply);
+    return row;
+}
+
+/* The rule a record of doc ld stands for: the one its "filter" names, or
+ * before v0.4.7, when no record names its filter, the one at its place:
+ * a question's records come in the order of the task's filter_list
+ * (evaluator.py loops over filters, then documents), record k is rule
+ * k's. NULL when none; EXIT_USAGE in *rc for a second record of a rule. */
+static const char *lm_eval_filter(struct import *im, struct lm_doc *ld,
+                                  const json_t *rec, json_int_t doc_id,
+                                  const char *where, int *rc)
+{
+    const char *filter = json_string_value(json_object_get(rec, "filter"));
+    long k;
+
+    *rc = 0;
+    if (filter == NULL && json_object_get(rec, "filter") == NULL) {
+        k = ld->nrec;
+        if ((size_t)k < grader_task_nrules(im->task) &&
+            grader_task_rule_kind(im->task, (size_t)k) == GRADER_RULE_REGEX) {
+            filter = grader_task_rule_name(im->task, (size_t)k);
+            im->by_position++;
+        }
+    }
+    if (ld->nrec < 255)
+        ld->nrec++;
+    k = filter ? grader_task_rule_index(im->task, filter) : -1;
+    if (k >= 0 && k < 8) {
+        if (ld->rules & (1u << k)) {
+            cli_error("import",
+                      "%s: doc_id %lld has a second '%s' record: records of "
+                      "two tasks, or of two runs, in one file",
+                      where, (long long)doc_id,
+                      grader_task_rule_name(im->task, (size_t)k));
+            *rc = EXIT_USAGE;
+        }
+        ld->rules |= (unsigned char)(1u << k);
+    }
+    return filter;
+}
+
 /* One record (line for messages) into im. */
 static int lm_eval_record(struct import *im, const json_t *rec, long line,
                           struct lm_state *st)
 {
-    json_t *doc = json_object_get(rec, "doc"),
-           *d = json_object_get(rec, "doc_id");
-    const char *reply = lm_eval_reply(rec), *filter, *ref = NULL;
-    char where[4200], idbuf[64], *hashed = NULL;
+    json_t *d = json_object_get(rec, "doc_id"), *fr, *em;
+    const char *reply = lm_eval_reply(rec), *filter;
     struct import_row *row;
     struct lm_doc *ld;
     json_int_t doc_id;
-    json_t *fr;
-    long k;
+    char where[4200];
+    int rc;
 
     snprintf(where, sizeof(where), "%s:%ld", im->path, line);
     if (!json_is_object(rec))
@@ -451,32 +526,8 @@ static int lm_eval_record(struct import *im, const json_t *rec, long line,
     }
     ld = &st->doc[doc_id];
     if (ld->row == 0) {
-        if (json_is_string(json_object_get(doc, "id")))
-            snprintf(idbuf, sizeof(idbuf), "%.60s",
-                     json_string_value(json_object_get(doc, "id")));
-        else /* GSM8K's doc_id is its 0-based line in test.jsonl */
-            snprintf(idbuf, sizeof(idbuf), "test-%lld", (long long)doc_id);
-        hashed =
-            after_hashes(json_string_value(json_object_get(doc, "answer")));
-        if (hashed == NULL)
-            hashed = after_hashes(
-                json_string_value(json_object_get(rec, "target")));
-        ref = hashed ? hashed
-                     : json_string_value(json_object_get(rec, "target"));
-        if (hashed == NULL && im->refs == NULL &&
-            placeholder_target(doc, json_object_get(rec, "target")))
-            BAD("%s: no reference: \"doc\" has no \"answer\" with \"####\", "
-                "and \"target\" is %s (a task scored by its own code, such "
-                "as IFEval: no task of graveyard's grades it)",
-                where,
-                json_is_string(json_object_get(rec, "target"))
-                    ? "a number no field of the question holds"
-                    : "not a text");
-        row = add_row(im, idbuf, ref, where);
-        free(hashed);
-        if (row == NULL)
+        if (lm_eval_row(im, rec, doc_id, reply, where) == NULL)
             return EXIT_USAGE;
-        row->content = xstrdup(reply);
         ld->row = im->n;
     }
     row = &im->rows[ld->row - 1];
@@ -484,35 +535,16 @@ static int lm_eval_record(struct import *im, const json_t *rec, long line,
         BAD("%s: doc_id %lld has another reply than its first record", where,
             (long long)doc_id);
     /* a filter's record holds lm-eval's own extraction and verdict */
-    filter = json_string_value(json_object_get(rec, "filter"));
-    if (filter == NULL && json_object_get(rec, "filter") == NULL) {
-        /* before v0.4.7 no record names its filter; a question's records
-         * come in the order of the task's filter_list (evaluator.py loops
-         * over filters, then documents): record k is rule k's */
-        k = ld->nrec;
-        if ((size_t)k < grader_task_nrules(im->task) &&
-            grader_task_rule_kind(im->task, (size_t)k) == GRADER_RULE_REGEX) {
-            filter = grader_task_rule_name(im->task, (size_t)k);
-            im->by_position++;
-        }
-    }
-    if (ld->nrec < 255)
-        ld->nrec++;
-    k = filter ? grader_task_rule_index(im->task, filter) : -1;
-    if (k >= 0 && k < 8) {
-        if (ld->rules & (1u << k))
-            BAD("%s: doc_id %lld has a second '%s' record: records of two "
-                "tasks, or of two runs, in one file",
-                where, (long long)doc_id, grader_task_rule_name(im->task, k));
-        ld->rules |= (unsigned char)(1u << k);
-    }
+    if ((filter = lm_eval_filter(im, ld, rec, doc_id, where, &rc)) == NULL)
+        return rc;
+    if (rc != 0)
+        return rc;
     fr = json_array_get(json_object_get(rec, "filtered_resps"), 0);
-    if (filter != NULL && json_is_string(fr))
-        cross_check(
-            im, where, filter, reply, row->reference, json_string_value(fr),
-            json_is_number(json_object_get(rec, "exact_match"))
-                ? json_number_value(json_object_get(rec, "exact_match")) > 0.5
-                : -1);
+    em = json_object_get(rec, "exact_match");
+    if (json_is_string(fr))
+        cross_check(im, where, filter, reply, row->reference,
+                    json_string_value(fr),
+                    json_is_number(em) ? json_number_value(em) > 0.5 : -1);
     return 0;
 }
 
@@ -532,6 +564,28 @@ static int size_ok(const char *path)
         return 0;
     }
     return 1;
+}
+
+/* A samples file of lm-eval before v0.4.3: one JSON array of records. */
+static int lm_eval_array(struct import *im)
+{
+    struct lm_state st = {0};
+    json_error_t jerr;
+    json_t *all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
+    int rc = 0;
+
+    if (!json_is_array(all)) {
+        json_decref(all);
+        BAD("%s:%d: %s", im->path, jerr.line, all ? "not a list" : jerr.text);
+    }
+    for (size_t i = 0; rc == 0 && i < json_array_size(all); i++)
+        rc = lm_eval_record(im, json_array_get(all, i), (long)i + 1, &st);
+    json_decref(all);
+    free(st.doc);
+    json_decref(st.until);
+    if (rc == 0 && im->n == 0)
+        BAD("%s: no records", im->path);
+    return rc;
 }
 
 int import_lm_eval(struct import *im)
@@ -554,22 +608,8 @@ int import_lm_eval(struct import *im)
     while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
         ;
     if (c == '[') { /* before v0.4.3: one JSON array of records */
-        json_t *all;
         fclose(f);
-        all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
-        if (!json_is_array(all)) {
-            json_decref(all);
-            BAD("%s:%d: %s", im->path, jerr.line,
-                all ? "not a list" : jerr.text);
-        }
-        for (size_t i = 0; rc == 0 && i < json_array_size(all); i++)
-            rc = lm_eval_record(im, json_array_get(all, i), (long)i + 1, &st);
-        json_decref(all);
-        free(st.doc);
-        json_decref(st.until);
-        if (rc == 0 && im->n == 0)
-            BAD("%s: no records", im->path);
-        return rc;
+        return lm_eval_array(im);
     }
     if (c != EOF)
         ungetc(c, f);
