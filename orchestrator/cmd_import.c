@@ -44,7 +44,10 @@ static const char import_help[] =
     "  llama-eval  llama.cpp's examples/llama-eval state file (GSM8K:\n"
     "              task llama-eval-gsm8k)\n"
     "\n"
-    "  --task NAME|FILE     the task to grade by (docs/tasks.md)\n"
+    "  --task NAME|FILE     the task to grade by (docs/tasks.md); a log of\n"
+    "                       lm-eval v0.4.0/v0.4.1's gsm8k needs\n"
+    "                       tasks/lm-eval-gsm8k-v0.4.1.json, a chat log of\n"
+    "                       a choice task tasks/choice-phrasings.json\n"
     "  --question-file FILE take each reference from this question file\n"
     "                       by id (llama-eval stores a truncated gold for\n"
     "                       GSM8K answers with a thousands comma)\n"
@@ -92,7 +95,7 @@ int cmd_import(int argc, char **argv)
         {"--question-file", &qfile, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct import im;
-    struct grader_task *task = NULL;
+    struct grader_task *task = NULL, *graded;
     char msg[4400];
     size_t npos;
     int help, rc;
@@ -128,7 +131,9 @@ int cmd_import(int argc, char **argv)
         cli_error("import", "--task %s: %s", task_spec, msg);
         return EXIT_USAGE;
     }
-    import_init(&im, pos[0], pos[1], pos[2], pos[3], task);
+    graded = import_task_as_logged(task);
+    import_init(&im, pos[0], pos[1], pos[2], pos[3], graded);
+    im.asked = task;
     rc = qfile != NULL ? import_references(&im, qfile) : 0;
     if (rc == 0)
         rc = strcmp(pos[0], "lm-eval") == 0 ? import_lm_eval(&im)
@@ -138,6 +143,7 @@ int cmd_import(int argc, char **argv)
     if (rc == 0)
         import_summary(&im);
     import_release(&im);
+    grader_task_free(graded);
     grader_task_free(task);
     return rc;
 }

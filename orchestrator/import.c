@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "hash.h"
 #include "questions.h"
+#include "reply.h"
 #include "taskfile.h"
 
 void import_init(struct import *im, const char *format, const char *path,
@@ -32,6 +33,22 @@ void import_init(struct import *im, const char *format, const char *path,
     im->rundir = rundir;
     im->rung = rung;
     im->task = task;
+}
+
+struct grader_task *import_task_as_logged(const struct grader_task *t)
+{
+    json_t *def = taskfile_to_json(t);
+    struct grader_task *out;
+    char msg[512];
+
+    if (def == NULL || json_object_set_new(def, "stop", json_array()) != 0)
+        util_oom("a task");
+    /* a task graveyard wrote itself reads back: only memory can fail */
+    out = taskfile_from_json(def, grader_task_name(t), msg, sizeof(msg));
+    json_decref(def);
+    if (out == NULL)
+        util_oom("a task");
+    return out;
 }
 
 void import_release(struct import *im)
@@ -74,9 +91,70 @@ int import_references(struct import *im, const char *qfile)
     return 0;
 }
 
+/* s as a message quotes it: at most max bytes of it, at a character's
+ * start, with line ends and other control characters written as \n, \t,
+ * \xHH, so that a refusal stays one line whatever a log holds. */
+static const char *shown(const char *s, size_t max, char *out, size_t outsize)
+{
+    size_t i, o = 0, lim;
+
+    if (s == NULL)
+        return "(none)";
+    lim = strnlen(s, max + 1);
+    if (lim > max) /* cut at a character's start */
+        for (lim = max; lim > 0 && ((unsigned char)s[lim] & 0xC0) == 0x80;)
+            lim--;
+    for (i = 0; i < lim && o + 8 < outsize; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n' || c == '\t' || c == '\r')
+            o += (size_t)snprintf(out + o, outsize - o, "\\%c",
+                                  c == '\n'   ? 'n'
+                                  : c == '\t' ? 't'
+                                              : 'r');
+        else if (c < 0x20 || c == 0x7f)
+            o += (size_t)snprintf(out + o, outsize - o, "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o] = '\0';
+    if (s[i] != '\0' && o + 4 < outsize)
+        memcpy(out + o, "...", 4);
+    return out;
+}
+
+/* A copy of s cut to at most max bytes, at a character's start (s is
+ * UTF-8: jansson read it). */
+static char *text_cut(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+
+    if (n > max) {
+        n = max;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    char *p = strndup(s, n);
+    if (p == NULL)
+        util_oom("a text");
+    return p;
+}
+
 static char *dup_or_null(const char *s)
 {
     return s ? xstrdup(s) : NULL;
+}
+
+/* Whether s, trimmed, is only what numbers are written with and too
+ * long for grader_num (number.h's GRADER_NUM_MAX): a long decimal. */
+static int long_number(const char *s)
+{
+    size_t n;
+
+    if (s == NULL)
+        return 0;
+    s += strspn(s, " \t\r\n");
+    n = strspn(s, "-+$0123456789.,");
+    return n >= GRADER_NUM_MAX - 1 && s[n + strspn(s + n, " \t\r\n")] == '\0';
 }
 
 /* A new row for id, its reference (from --question-file when given) and
@@ -86,22 +164,31 @@ static struct import_row *add_row(struct import *im, const char *id,
 {
     struct grader_num canon;
     struct import_row *r;
+    char q[600];
     const char *given =
         im->refs ? json_string_value(json_object_get(im->refs, id)) : NULL;
 
     if (im->refs != NULL && given == NULL) {
         cli_error("import", "%s: question '%s' is not in the question file",
-                  where, id);
+                  where, shown(id, 256, q, sizeof(q)));
         return NULL;
     }
     if (given != NULL)
         ref = given;
+    if (ref != NULL && strlen(ref) > IMPORT_MAX_TEXT) {
+        cli_error("import", "%s: a reference over %d bytes", where,
+                  IMPORT_MAX_TEXT);
+        return NULL;
+    }
     if (ref == NULL ||
         grader_task_ref_parse(im->task, ref, strlen(ref), &canon) != 0) {
-        cli_error("import", "%s: reference '%.64s' is not %s (task '%s')",
-                  where, ref ? ref : "(none)",
-                  grader_task_ref(im->task) == GRADER_REF_LETTER ? "a letter"
-                                                                 : "a number",
+        cli_error("import", "%s: reference '%s' %s (task '%s')", where,
+                  shown(ref, 64, q, sizeof(q)),
+                  grader_task_ref(im->task) == GRADER_REF_LETTER
+                      ? "is not a letter"
+                  : long_number(ref) ? "is a number longer than graveyard "
+                                       "compares (63 characters at most)"
+                                     : "is not a number",
                   grader_task_name(im->task));
         return NULL;
     }
@@ -171,10 +258,12 @@ static void cross_check(struct import *im, const char *where, const char *rule,
     if (rc != 0 || strncmp(ours, theirs, GRADER_GRADE_MAX - 1) != 0 ||
         (strlen(theirs) < GRADER_GRADE_MAX - 1 &&
          strlen(ours) != strlen(theirs))) {
+        char a[400], b[400];
         if (im->extract_differs++ == 0)
             snprintf(im->first_differ, sizeof(im->first_differ),
-                     "%s: %s extracted '%.80s', graveyard's '%s' '%.80s'",
-                     where, im->format, theirs, rule, ours);
+                     "%s: %s extracted '%s', graveyard's '%s' '%s'", where,
+                     im->format, shown(theirs, 80, a, sizeof(a)), rule,
+                     shown(ours, 80, b, sizeof(b)));
     }
     if (their_right >= 0 && rc == 0 && their_right != g.right) {
         if (im->verdict_differs++ == 0 && im->extract_differs == 0)
@@ -195,18 +284,218 @@ static const char *lm_eval_reply(const json_t *rec)
     return json_string_value(json_array_get(r, 0));
 }
 
-/* One record (index i, line for messages) into im. slot maps doc_id to
- * a row index + 1. */
-static int lm_eval_record(struct import *im, const json_t *rec, long line,
-                          size_t **slot, size_t *nslot)
+/* What one samples file has shown so far: each doc_id's row and the
+ * rules its records named, and the first record's stop strings. */
+struct lm_doc {
+    size_t row;          /* index in im->rows + 1; 0: none yet */
+    unsigned char rules; /* the task's rules a record named, a bit each */
+    unsigned char nrec;  /* its records so far (at most 255 counted) */
+};
+struct lm_state {
+    struct lm_doc *doc;
+    size_t ndoc;
+    json_t *until; /* the first record's "until", or NULL */
+    long until_line;
+};
+
+/* The generation settings a record was asked with: "arguments" is
+ * {"gen_args_0": {"arg_0": prompt, "arg_1": {...}}} from v0.4.3 on, and
+ * [[prompt, {...}]] before. */
+static json_t *lm_eval_gen_kwargs(const json_t *rec)
+{
+    json_t *a = json_object_get(rec, "arguments");
+
+    if (json_is_object(a))
+        return json_object_get(json_object_get(a, "gen_args_0"), "arg_1");
+    return json_array_get(json_array_get(a, 0), 1);
+}
+
+/* The log's stop strings against the task's: lm-eval's gsm8k tasks keep
+ * theirs with their rules, so other stops are another version's rules
+ * (v0.4.0 and v0.4.1 stop gsm8k at "\n\n" and grade it by one filter,
+ * get-answer, without the trailing-period rule). A task without stops
+ * (llama-eval's, choice) says nothing of versions. */
+static int same_version(const struct import *im, const json_t *until,
+                        const char *where)
+{
+    const struct grader_task *t = im->asked;
+    size_t i, n = t ? grader_task_nstops(t) : 0;
+    char *a, stops[600] = "";
+    int same = json_is_array(until) && json_array_size(until) == n;
+
+    if (n == 0 || !json_is_array(until))
+        return 0;
+    for (i = 0; same && i < n; i++)
+        same = json_is_string(json_array_get(until, i)) &&
+               strcmp(json_string_value(json_array_get(until, i)),
+                      grader_task_stop(t, i)) == 0;
+    if (same)
+        return 0;
+    for (i = 0; i < n; i++) {
+        json_t *one = json_string(grader_task_stop(t, i));
+        char *q = one ? json_dumps(one, JSON_ENCODE_ANY) : NULL;
+        snprintf(stops + strlen(stops), sizeof(stops) - strlen(stops),
+                 "%s%.80s", i ? "," : "", q ? q : "?");
+        free(q);
+        json_decref(one);
+    }
+    a = json_dumps(until, JSON_COMPACT);
+    cli_error("import",
+              "%s: the log stops at %.120s, task '%s' at [%s]: a log of "
+              "another version of the task, graded by other rules (%s)",
+              where, a ? a : "?", grader_task_name(t), stops,
+              strstr(a ? a : "", "\"\\n\\n\"")
+                  ? "lm-eval v0.4.0 and v0.4.1: --task "
+                    "tasks/lm-eval-gsm8k-v0.4.1.json, or "
+                    "tasks/lm-eval-gsm8k-cot-v0.4.1.json for gsm8k_cot"
+                  : "give the --task that matches the log's version");
+    free(a);
+    return EXIT_USAGE;
+}
+
+/* Every record of one file must have been asked with the same stop
+ * strings: a file holding two tasks' records (gsm8k's "Question:" and
+ * gsm8k_cot's "Q:") would be graded by one task's rules. */
+static int same_task(struct import *im, struct lm_state *st, const json_t *rec,
+                     const char *where, long line)
+{
+    json_t *until = json_object_get(lm_eval_gen_kwargs(rec), "until");
+    char *a, *b;
+
+    if (st->until_line == 0) {
+        st->until = until ? json_deep_copy(until) : NULL;
+        st->until_line = line;
+        if (until != NULL && st->until == NULL)
+            util_oom("a record");
+        return same_version(im, until, where);
+    }
+    if (json_equal(until, st->until) || (until == NULL && st->until == NULL))
+        return 0;
+    a = until ? json_dumps(until, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    b = st->until ? json_dumps(st->until, JSON_COMPACT | JSON_ENCODE_ANY)
+                  : NULL;
+    cli_error("import",
+              "%s: stops at %.80s where line %ld stops at %.80s: records of "
+              "two tasks in one file (import each task's file alone)",
+              where, a ? a : "(none)", st->until_line, b ? b : "(none)");
+    free(a);
+    free(b);
+    return EXIT_USAGE;
+}
+
+/* Whether a record's target is no reference: lm-eval writes str() of
+ * doc_to_target, which for a task scored by its own code (IFEval) is a
+ * constant such as 0, held by no field of the question. A whole number
+ * is a reference only when a field of "doc" holds it. */
+static int placeholder_target(const json_t *doc, const json_t *target)
+{
+    const char *t = json_string_value(target), *key;
+    json_t *v;
+    char num[32];
+
+    if (t == NULL)
+        return 1;
+    if (t[strspn(t, "-0123456789")] != '\0' || strlen(t) > 20)
+        return 0; /* not a bare whole number: the task's reference */
+    json_object_foreach((json_t *)doc, key, v)
+    {
+        if (json_is_string(v) && strcmp(json_string_value(v), t) == 0)
+            return 0;
+        snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+        if (json_is_integer(v) && strcmp(num, t) == 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The row of a question's first record: its id, its reference (GSM8K's
+ * text after "####" in doc.answer or target, else target) and reply. */
+static struct import_row *lm_eval_row(struct import *im, const json_t *rec,
+                                      json_int_t doc_id, const char *reply,
+                                      const char *where)
 {
     json_t *doc = json_object_get(rec, "doc"),
-           *d = json_object_get(rec, "doc_id");
-    const char *reply = lm_eval_reply(rec), *filter, *ref = NULL;
-    char where[4200], idbuf[64], *hashed = NULL;
+           *target = json_object_get(rec, "target");
+    char idbuf[64], *hashed;
     struct import_row *row;
+
+    if (json_is_string(json_object_get(doc, "id")))
+        snprintf(idbuf, sizeof(idbuf), "%.60s",
+                 json_string_value(json_object_get(doc, "id")));
+    else /* GSM8K's doc_id is its 0-based line in test.jsonl */
+        snprintf(idbuf, sizeof(idbuf), "test-%lld", (long long)doc_id);
+    hashed = after_hashes(json_string_value(json_object_get(doc, "answer")));
+    if (hashed == NULL)
+        hashed = after_hashes(json_string_value(target));
+    if (hashed == NULL && im->refs == NULL &&
+        placeholder_target(doc, target)) {
+        cli_error("import",
+                  "%s: no reference: \"doc\" has no \"answer\" with "
+                  "\"####\", and \"target\" is %s (a task scored by its own "
+                  "code, such as IFEval: no task of graveyard's grades it)",
+                  where,
+                  json_is_string(target)
+                      ? "a number no field of the question holds"
+                      : "not a text");
+        return NULL;
+    }
+    row =
+        add_row(im, idbuf, hashed ? hashed : json_string_value(target), where);
+    free(hashed);
+    if (row != NULL)
+        row->content = xstrdup(reply);
+    return row;
+}
+
+/* The rule a record of doc ld stands for: the one its "filter" names, or
+ * before v0.4.7, when no record names its filter, the one at its place:
+ * a question's records come in the order of the task's filter_list
+ * (evaluator.py loops over filters, then documents), record k is rule
+ * k's. NULL when none; EXIT_USAGE in *rc for a second record of a rule. */
+static const char *lm_eval_filter(struct import *im, struct lm_doc *ld,
+                                  const json_t *rec, json_int_t doc_id,
+                                  const char *where, int *rc)
+{
+    const char *filter = json_string_value(json_object_get(rec, "filter"));
+    long k;
+
+    *rc = 0;
+    if (filter == NULL && json_object_get(rec, "filter") == NULL) {
+        k = ld->nrec;
+        if ((size_t)k < grader_task_nrules(im->task) &&
+            grader_task_rule_kind(im->task, (size_t)k) == GRADER_RULE_REGEX) {
+            filter = grader_task_rule_name(im->task, (size_t)k);
+            im->by_position++;
+        }
+    }
+    if (ld->nrec < 255)
+        ld->nrec++;
+    k = filter ? grader_task_rule_index(im->task, filter) : -1;
+    if (k >= 0 && k < 8) {
+        if (ld->rules & (1u << k)) {
+            cli_error("import",
+                      "%s: doc_id %lld has a second '%s' record: records of "
+                      "two tasks, or of two runs, in one file",
+                      where, (long long)doc_id,
+                      grader_task_rule_name(im->task, (size_t)k));
+            *rc = EXIT_USAGE;
+        }
+        ld->rules |= (unsigned char)(1u << k);
+    }
+    return filter;
+}
+
+/* One record (line for messages) into im. */
+static int lm_eval_record(struct import *im, const json_t *rec, long line,
+                          struct lm_state *st)
+{
+    json_t *d = json_object_get(rec, "doc_id"), *fr, *em;
+    const char *reply = lm_eval_reply(rec), *filter;
+    struct import_row *row;
+    struct lm_doc *ld;
     json_int_t doc_id;
-    json_t *fr;
+    char where[4200];
+    int rc;
 
     snprintf(where, sizeof(where), "%s:%ld", im->path, line);
     if (!json_is_object(rec))
@@ -225,47 +514,37 @@ static int lm_eval_record(struct import *im, const json_t *rec, long line,
             "text)",
             where);
     }
-    if ((size_t)doc_id >= *nslot) {
-        size_t n = *nslot ? *nslot : 1024;
+    if (same_task(im, st, rec, where, line) != 0)
+        return EXIT_USAGE;
+    if ((size_t)doc_id >= st->ndoc) {
+        size_t n = st->ndoc ? st->ndoc : 1024;
         while (n <= (size_t)doc_id)
             n *= 2;
-        *slot = xrealloc(*slot, n * sizeof(**slot));
-        memset(*slot + *nslot, 0, (n - *nslot) * sizeof(**slot));
-        *nslot = n;
+        st->doc = xrealloc(st->doc, n * sizeof(*st->doc));
+        memset(st->doc + st->ndoc, 0, (n - st->ndoc) * sizeof(*st->doc));
+        st->ndoc = n;
     }
-    if ((*slot)[doc_id] == 0) {
-        if (json_is_string(json_object_get(doc, "id")))
-            snprintf(idbuf, sizeof(idbuf), "%.60s",
-                     json_string_value(json_object_get(doc, "id")));
-        else /* GSM8K's doc_id is its 0-based line in test.jsonl */
-            snprintf(idbuf, sizeof(idbuf), "test-%lld", (long long)doc_id);
-        hashed =
-            after_hashes(json_string_value(json_object_get(doc, "answer")));
-        if (hashed == NULL)
-            hashed = after_hashes(
-                json_string_value(json_object_get(rec, "target")));
-        ref = hashed ? hashed
-                     : json_string_value(json_object_get(rec, "target"));
-        row = add_row(im, idbuf, ref, where);
-        free(hashed);
-        if (row == NULL)
+    ld = &st->doc[doc_id];
+    if (ld->row == 0) {
+        if (lm_eval_row(im, rec, doc_id, reply, where) == NULL)
             return EXIT_USAGE;
-        row->content = xstrdup(reply);
-        (*slot)[doc_id] = im->n;
+        ld->row = im->n;
     }
-    row = &im->rows[(*slot)[doc_id] - 1];
+    row = &im->rows[ld->row - 1];
     if (strcmp(row->content, reply) != 0)
         BAD("%s: doc_id %lld has another reply than its first record", where,
             (long long)doc_id);
     /* a filter's record holds lm-eval's own extraction and verdict */
-    filter = json_string_value(json_object_get(rec, "filter"));
+    if ((filter = lm_eval_filter(im, ld, rec, doc_id, where, &rc)) == NULL)
+        return rc;
+    if (rc != 0)
+        return rc;
     fr = json_array_get(json_object_get(rec, "filtered_resps"), 0);
-    if (filter != NULL && json_is_string(fr))
-        cross_check(
-            im, where, filter, reply, row->reference, json_string_value(fr),
-            json_is_number(json_object_get(rec, "exact_match"))
-                ? json_number_value(json_object_get(rec, "exact_match")) > 0.5
-                : -1);
+    em = json_object_get(rec, "exact_match");
+    if (json_is_string(fr))
+        cross_check(im, where, filter, reply, row->reference,
+                    json_string_value(fr),
+                    json_is_number(em) ? json_number_value(em) > 0.5 : -1);
     return 0;
 }
 
@@ -287,10 +566,33 @@ static int size_ok(const char *path)
     return 1;
 }
 
+/* A samples file of lm-eval before v0.4.3: one JSON array of records. */
+static int lm_eval_array(struct import *im)
+{
+    struct lm_state st = {0};
+    json_error_t jerr;
+    json_t *all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
+    int rc = 0;
+
+    if (!json_is_array(all)) {
+        json_decref(all);
+        BAD("%s:%d: %s", im->path, jerr.line, all ? "not a list" : jerr.text);
+    }
+    for (size_t i = 0; rc == 0 && i < json_array_size(all); i++)
+        rc = lm_eval_record(im, json_array_get(all, i), (long)i + 1, &st);
+    json_decref(all);
+    free(st.doc);
+    json_decref(st.until);
+    if (rc == 0 && im->n == 0)
+        BAD("%s: no records", im->path);
+    return rc;
+}
+
 int import_lm_eval(struct import *im)
 {
     FILE *f = fopen(im->path, "r");
-    size_t *slot = NULL, nslot = 0, cap = 0;
+    struct lm_state st = {0};
+    size_t cap = 0;
     char *line = NULL;
     json_error_t jerr;
     ssize_t got;
@@ -306,22 +608,8 @@ int import_lm_eval(struct import *im)
     while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
         ;
     if (c == '[') { /* before v0.4.3: one JSON array of records */
-        json_t *all;
         fclose(f);
-        all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
-        if (!json_is_array(all)) {
-            json_decref(all);
-            BAD("%s:%d: %s", im->path, jerr.line,
-                all ? "not a list" : jerr.text);
-        }
-        for (size_t i = 0; rc == 0 && i < json_array_size(all); i++)
-            rc = lm_eval_record(im, json_array_get(all, i), (long)i + 1, &slot,
-                                &nslot);
-        json_decref(all);
-        free(slot);
-        if (rc == 0 && im->n == 0)
-            BAD("%s: no records", im->path);
-        return rc;
+        return lm_eval_array(im);
     }
     if (c != EOF)
         ungetc(c, f);
@@ -343,11 +631,12 @@ int import_lm_eval(struct import *im)
             rc = EXIT_USAGE;
             break;
         }
-        rc = lm_eval_record(im, rec, n, &slot, &nslot);
+        rc = lm_eval_record(im, rec, n, &st);
         json_decref(rec);
     }
     free(line);
-    free(slot);
+    free(st.doc);
+    json_decref(st.until);
     fclose(f);
     if (rc == 0 && im->n == 0)
         BAD("%s: no records", im->path);
@@ -364,10 +653,11 @@ static int llama_eval_case(struct import *im, const char *key, json_t *c)
     const char *response = json_string_value(json_object_get(c, "response"));
     json_t *pi = json_object_get(c, "problem_idx"), *v;
     const char *gtype;
-    char where[4400], idbuf[300];
+    char where[4400], idbuf[300], q[1700];
     struct import_row *row;
 
-    snprintf(where, sizeof(where), "%s: case '%.200s'", im->path, key);
+    snprintf(where, sizeof(where), "%s: case '%s'", im->path,
+             shown(key, 200, q, sizeof(q)));
     if (!json_is_object(c))
         BAD("%s: not an object", where);
     if (status == NULL)
@@ -396,7 +686,7 @@ static int llama_eval_case(struct import *im, const char *key, json_t *c)
         row->finish = xstrdup("length");
         row->truncated = 1;
     } else {
-        row->error = xstrdup(status);
+        row->error = text_cut(status, IMPORT_MAX_TEXT);
     }
     if (json_is_integer(v = json_object_get(c, "tokens")))
         row->tokens = json_integer_value(v);
@@ -487,12 +777,58 @@ static json_t *row_json(const struct import *im, const struct import_row *r,
         r->tokens >= 0 ? json_integer(r->tokens) : json_null(), "decode_tps",
         r->tps >= 0 ? json_real(r->tps) : json_null(), "error",
         r->error ? json_string(r->error) : json_null(), "error_kind",
-        r->error ? json_string("imported") : json_null(), "extracted",
-        extracted, "right", first_right, "grades", grades, "imported",
-        im->format);
+        r->error ? json_string(r->kind ? r->kind : "imported") : json_null(),
+        "extracted", extracted, "right", first_right, "grades", grades,
+        "imported", im->format);
     if (o == NULL)
         util_oom("a row");
     return o;
+}
+
+/* r as an error row of the runner's fault "too_long" (reply.h): what is
+ * too long for a row is not kept, so the reader can read the row. */
+static void too_long(struct import_row *r, const char *why)
+{
+    free(r->content);
+    free(r->reasoning);
+    free(r->finish);
+    free(r->error);
+    r->content = r->reasoning = r->finish = NULL;
+    r->error = xstrdup(why);
+    r->kind = "too_long";
+    r->truncated = 0;
+}
+
+/* One row's line, within the row reader's cap (reply.h's budget, as the
+ * runner keeps it): a reply over it is a too_long error row. */
+static char *row_text(const struct import *im, struct import_row *r,
+                      size_t *right)
+{
+    char why[256], *text;
+    size_t got;
+    json_t *o;
+
+    if (r->error == NULL &&
+        reply_fits(r->content, r->content ? strlen(r->content) : 0,
+                   r->reasoning, r->reasoning ? strlen(r->reasoning) : 0,
+                   REPLY_ROW_CAP, why, sizeof(why)) != 0)
+        too_long(r, why);
+    for (int pass = 0;; pass++) {
+        got = 0;
+        o = row_json(im, r, &got);
+        text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+        json_decref(o);
+        if (text == NULL)
+            util_oom("a row");
+        /* the fields besides the reply are capped on reading, so this
+         * cannot happen; if it did, the reader would refuse the rung */
+        if (strlen(text) + 1 <= GRADER_ROW_MAX || pass == 1) {
+            *right += got;
+            return text;
+        }
+        free(text);
+        too_long(r, REPLY_ROW_TOO_LONG);
+    }
 }
 
 /* The question set's identity: its ids and references, in order. */
@@ -514,7 +850,7 @@ static void questions_hash(const struct import *im, char *hex)
  * shared with every rung of the folder, the file for this rung. */
 static int record(const struct import *im, char *msg, size_t msgsize)
 {
-    char qhex[65], fhex[65], err[512];
+    char qhex[65], fhex[65], err[512], *cut;
     json_t *shared, *rung;
     int fd, rc;
 
@@ -549,6 +885,11 @@ static int record(const struct import *im, char *msg, size_t msgsize)
     }
     json_decref(shared);
     json_decref(rung);
+    /* manifest_check's refusal offers the runner's --force, which import
+     * does not take: the way out of an import is another folder */
+    if (rc != 0 && (cut = strstr(msg, "; use another folder, or --force)")))
+        snprintf(cut, msgsize - (size_t)(cut - msg),
+                 "; import into another folder)");
     return rc == 0 ? 0 : -1;
 }
 
@@ -564,10 +905,11 @@ int import_write(struct import *im)
         util_oom("ids");
     for (size_t i = 0; i < im->n; i++) {
         if (json_object_get(seen, im->rows[i].id) != NULL) {
+            char q[600];
             cli_error("import",
                       "%s: question '%s' answered twice (a run that "
                       "repeated its questions: import one pass of it)",
-                      im->path, im->rows[i].id);
+                      im->path, shown(im->rows[i].id, 256, q, sizeof(q)));
             json_decref(seen);
             return EXIT_USAGE;
         }
@@ -595,11 +937,7 @@ int import_write(struct import *im)
         return errno == ENOSPC || errno == EIO ? EXIT_FAILED : EXIT_USAGE;
     }
     for (size_t i = 0; i < im->n; i++) {
-        json_t *o = row_json(im, &im->rows[i], &right);
-        char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
-        json_decref(o);
-        if (text == NULL)
-            util_oom("a row");
+        char *text = row_text(im, &im->rows[i], &right);
         buf_puts(&out, text);
         buf_puts(&out, "\n");
         free(text);
@@ -622,6 +960,18 @@ void import_summary(const struct import *im)
            "\"verdict_differs\": %zu}\n",
            im->rung, im->n, im->right, im->skipped, im->compared,
            im->extract_differs, im->verdict_differs);
+    if (im->by_position) {
+        char names[256] = "";
+        for (size_t i = 0; i < grader_task_nrules(im->task); i++)
+            snprintf(names + strlen(names), sizeof(names) - strlen(names),
+                     "%s%s", i ? ", " : "",
+                     grader_task_rule_name(im->task, i));
+        fprintf(stderr,
+                "graveyard import: %s: no \"filter\" in its records (lm-eval "
+                "before v0.4.7): %zu compared by position, a question's "
+                "record k with rule k of task '%s' (%s)\n",
+                im->path, im->by_position, grader_task_name(im->task), names);
+    }
     if (im->extract_differs || im->verdict_differs)
         fprintf(stderr,
                 "graveyard import: %s's own grading and graveyard's rules "

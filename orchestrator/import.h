@@ -22,9 +22,13 @@
 #define IMPORT_MAX_ROWS  10000000L
 #define IMPORT_MAX_BYTES (1LL << 30)
 #define IMPORT_MAX_LINE  (64L << 20)
+/* A reference, and a tool's error message, kept in a row at most: with
+ * the reply's budget (reply.h) no row passes the reader's cap. */
+#define IMPORT_MAX_TEXT 1024
 
 struct import_row {
     char *id, *reference, *content, *reasoning, *finish, *error;
+    const char *kind; /* the error's kind: NULL is "imported" */
     int truncated;
     long long tokens; /* -1 unknown */
     double tps;       /* -1 unknown */
@@ -32,7 +36,9 @@ struct import_row {
 
 struct import {
     const char *format, *path, *rundir, *rung; /* borrowed */
-    const struct grader_task *task;            /* borrowed */
+    const struct grader_task *task;            /* borrowed: graded by */
+    const struct grader_task *asked; /* borrowed: the task as asked, with
+                                        its stop strings, or NULL */
     json_t *refs; /* --question-file: id -> reference, or NULL */
     struct import_row *rows;
     size_t n, cap;
@@ -41,8 +47,15 @@ struct import {
     /* the tool's own extraction and verdict against graveyard's rule of
      * the same name: records compared, and those that differ */
     size_t compared, extract_differs, verdict_differs;
+    size_t by_position; /* records without "filter", matched by order */
     char first_differ[512];
 };
+
+/* t without its stop strings, new (grader_task_free): the task an
+ * import grades by. A tool's log holds the reply its own rules graded,
+ * which a server that ignored the stops made longer than asked; graded
+ * as logged, by the same rules, graveyard's grade is the tool's. */
+struct grader_task *import_task_as_logged(const struct grader_task *t);
 
 void import_init(struct import *im, const char *format, const char *path,
                  const char *rundir, const char *rung,

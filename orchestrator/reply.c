@@ -77,6 +77,23 @@ const char *reply_error_kind(int code)
     }
 }
 
+static int too_big(size_t cap, char *msg, size_t msgsize)
+{
+    snprintf(msg, msgsize,
+             "reply longer than a row holds (%zu bytes once escaped)", cap);
+    return REPLY_ETOOBIG;
+}
+
+int reply_fits(const char *content, size_t clen, const char *reasoning,
+               size_t rlen, size_t cap, char *msg, size_t msgsize)
+{
+    size_t e = content ? reply_escaped_len(content, clen) : 0;
+
+    if (e > cap || (reasoning && reply_escaped_len(reasoning, rlen) > cap - e))
+        return too_big(cap, msg, msgsize);
+    return 0;
+}
+
 static int append(struct reply *r, struct buf *b, json_t *v, char *msg,
                   size_t msgsize)
 {
@@ -94,12 +111,8 @@ static int append(struct reply *r, struct buf *b, json_t *v, char *msg,
         return REPLY_ENUL;
     }
     e = reply_escaped_len(s, n);
-    if (r->escaped + e > r->cap) {
-        snprintf(msg, msgsize,
-                 "reply longer than a row holds (%zu bytes once escaped)",
-                 r->cap);
-        return REPLY_ETOOBIG;
-    }
+    if (r->escaped + e > r->cap)
+        return too_big(r->cap, msg, msgsize);
     if (buf_add(b, s, n) != 0) { /* cannot happen: raw <= escaped */
         snprintf(msg, msgsize, "reply longer than %zu bytes", r->cap);
         return REPLY_ETOOBIG;

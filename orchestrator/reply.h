@@ -15,7 +15,18 @@
 
 #include <stddef.h>
 
+#include "../grader/rows.h"
 #include "../util/util.h"
+
+/* What a reply's content and reasoning may take in a row, JSON-escaped:
+ * the row reader's cap less room for the other fields (the id is at most
+ * 256 bytes, 1.5 KiB escaped). Every writer of rows keeps to it (the
+ * runner, import), so the reader never refuses a row one of them wrote. */
+#define REPLY_ROW_SLACK (64u << 10)
+#define REPLY_ROW_CAP   (GRADER_ROW_MAX - REPLY_ROW_SLACK)
+
+/* The error of a row that would still pass the reader's cap. */
+#define REPLY_ROW_TOO_LONG "the row would be longer than the row reader's cap"
 
 struct reply {
     struct buf content, reasoning;  /* the deltas, joined */
@@ -68,6 +79,12 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
 /* The bytes text takes as a JSON string's contents (jansson's escapes:
  * '"', '\\' and \b \f \n \r \t in two, other controls in six). */
 size_t reply_escaped_len(const char *text, size_t len);
+
+/* Whether content and reasoning (either NULL) fit cap once escaped, the
+ * same count reply_event keeps: 0, or REPLY_ETOOBIG with the message a
+ * streamed reply gets (a row's error, error_kind "too_long"). */
+int reply_fits(const char *content, size_t clen, const char *reasoning,
+               size_t rlen, size_t cap, char *msg, size_t msgsize);
 
 /* The fault's name in a row's error_kind: "bad_stream", "bad_utf8",
  * "nul", "too_long". */

@@ -61,10 +61,7 @@
 #define REAP_POLL_MS   50    /* a server left by an earlier run: is it gone? */
 #define REAP_GRACE_MS  5000  /* SIGTERM, then SIGKILL */
 #define ERRBODY_CAP    65536 /* an HTTP error's body kept */
-/* a reply's content and reasoning, escaped, leave this much of a row for
- * the other fields (the id is at most 256 bytes, 1.5 KiB escaped) */
-#define ROW_SLACK (64u << 10)
-#define REPLY_CAP (GRADER_ROW_MAX - ROW_SLACK)
+#define REPLY_CAP      REPLY_ROW_CAP /* reply.h: every row writer's budget */
 
 /* An event waiting while another is being carried out: actions may
  * call back at once (http_cancel, a probe that cannot start). */
@@ -382,8 +379,7 @@ static int append_row(struct runner *r, const struct rung_action *a, int *code,
     if (len + 1 > GRADER_ROW_MAX) {
         free(text);
         text = row_text(r, sl, a->question, a->attempts, "too_long",
-                        "the row would be longer than the row reader's cap",
-                        &right);
+                        REPLY_ROW_TOO_LONG, &right);
         len = strlen(text);
     }
     if (store_append(&r->store, text, len, msg, msgsize) != 0) {

@@ -277,6 +277,24 @@ static void test_escaped_cap(void **state)
     reply_release(&r);
 }
 
+/* reply_fits, import's check, counts as reply_event does: content and
+ * reasoning together, escaped, with the streamed reply's message. */
+static void test_fits(void **state)
+{
+    char msg[256];
+
+    (void)state;
+    assert_int_equal(reply_fits("\x01\x01", 2, "ab", 2, 14, msg, sizeof(msg)),
+                     0);
+    assert_int_equal(reply_fits("\x01\x01", 2, "abc", 3, 14, msg, sizeof(msg)),
+                     REPLY_ETOOBIG);
+    assert_non_null(strstr(msg, "14 bytes once escaped"));
+    assert_int_equal(reply_fits(NULL, 0, "\"\"\"", 3, 5, msg, sizeof(msg)),
+                     REPLY_ETOOBIG);
+    assert_int_equal(reply_fits(NULL, 0, NULL, 0, 0, msg, sizeof(msg)), 0);
+    assert_true(REPLY_ROW_CAP < GRADER_ROW_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_ik_stream),
         cmocka_unit_test(test_named_faults),
         cmocka_unit_test(test_escaped_cap),
+        cmocka_unit_test(test_fits),
         cmocka_unit_test(test_error_and_cut),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
