@@ -640,12 +640,45 @@ static void result_done(uv_work_t *w, int status)
     record(&s->retry);
 }
 
+/* "FUNC: build = N (COMMIT)": the build line llama-quantize logs first,
+ * FUNC "main" in ik_llama.cpp (print_build_info(), a macro, in main) and
+ * in upstream before 2026, "llama_print_build_info" in upstream since
+ * (a function in common/build-info.cpp). Returns where "build = " starts,
+ * or NULL. The commit is kept to what a commit is, so that nothing a log
+ * holds reaches build.json but that. */
+static const char *build_line(const char *line)
+{
+    const char *p = line, *build;
+
+    while (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+           (p > line && *p >= '0' && *p <= '9'))
+        p++;
+    if (p == line || strncmp(p, ": build = ", 10) != 0)
+        return NULL;
+    build = p + 2;
+    p += 10;
+    if (*p < '0' || *p > '9')
+        return NULL;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (strncmp(p, " (", 2) != 0 || p[2] == ')')
+        return NULL;
+    for (p += 2; *p != ')'; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+              (*p >= 'A' && *p <= 'Z') || *p == '-' || *p == '_' ||
+              *p == '.'))
+            return NULL;
+    return p[1] == '\0' || p[1] == '\r' ? build : NULL;
+}
+
 /* What built the file: llama-quantize has no --version (neither fork's:
- * it prints its usage and exits 1), but every run logs "main: build =
- * 4840 (8337e4cd3)": that line, else --version's, else the path. */
+ * it prints its usage and exits 1), but every run logs its build line
+ * (build_line) among its first: that line, else --version's, else the
+ * path. */
 static void tool_identity(struct step *s)
 {
     char buf[8192], *line, *save = NULL;
+    const char *build;
     int fd = open(s->logpath, O_RDONLY | O_CLOEXEC);
     ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
 
@@ -658,9 +691,10 @@ static void tool_identity(struct step *s)
     buf[n] = '\0';
     for (line = strtok_r(buf, "\n", &save); line != NULL;
          line = strtok_r(NULL, "\n", &save))
-        if (strncmp(line, "main: build = ", 14) == 0) {
-            snprintf(s->tool, sizeof s->tool, "%s %s", s->b->c->build.quantize,
-                     line + 6);
+        if ((build = build_line(line)) != NULL) {
+            snprintf(s->tool, sizeof s->tool, "%s %.*s",
+                     s->b->c->build.quantize,
+                     (int)(strcspn(build, "\r")), build);
             return;
         }
 }
