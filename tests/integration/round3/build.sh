@@ -56,6 +56,121 @@ PY
         fail "the changed checkpoint made some of the same bytes"
 }
 
+# build.json's rungs each made from BF16 name BF16's sha256 as their source
+r3b_sources_current() {
+    /usr/bin/python3 - "$1/run/build.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["rungs"]
+for r in ("Q8_0", "Q4_0", "Q2_K"):
+    assert b[r]["source_sha256"] == b["BF16"]["sha256"], (r, b[r]["source_sha256"], b["BF16"]["sha256"])
+PY
+}
+
+# G5: the checkpoint changed and `build --force BF16`: the new BF16 comes
+# out different, so what was made from the old one is made again in the
+# same build (not "there already"); F16, not made from BF16, is kept. The
+# files are then the bytes a fresh build of the new checkpoint makes, and
+# a plain build after it makes nothing.
+case_source_changed() {
+    r3b_setup
+    r3b_config r3b-sc "$work/r3b-old"
+    $GT build "$work/r3b-sc.json" --quiet || fail "first build: $?"
+    sed -i "s|\"checkpoint\": \"$work/r3b-old\"|\"checkpoint\": \"$work/r3b-new\"|" "$work/r3b-sc.json"
+    $GT build "$work/r3b-sc.json" --force BF16 >"$work/out" 2>&1 || fail "--force BF16: exit $? $(cat "$work/out")"
+    grep -q "4 made, 1 there already, 0 not made" "$work/out" || fail "--force BF16: $(cat "$work/out")"
+    for r in Q8_0 Q4_0 Q2_K; do
+        grep -q "$r: made from BF16 as it was before this build (sha256 [0-9a-f]\{12\}); BF16 is now [0-9a-f]\{12\}: making it again" "$work/out" ||
+            fail "$r not said to be made again: $(cat "$work/out")"
+    done
+    grep -q "1 file to make, 1 at a time, 4 threads each; 3 more if what they are made from comes out different" "$work/out" ||
+        fail "the plan line: $(grep 'to make' "$work/out")"
+    r3b_sources_current "$work/r3b-sc" || fail "build.json: a source_sha256 is not BF16's"
+    [ "$(r3b_sums "$work/r3b-sc/m" | grep F16.gguf | grep -v BF16)" = "$(grep F16.gguf "$work/r3b-old.sums" | grep -v BF16)" ] ||
+        fail "F16 was made again (it was not forced)"
+    cmp -s <(grep -v ' F16' "$work/r3b-new.sums") <(r3b_sums "$work/r3b-sc/m" | grep -v ' F16') ||
+        fail "not the new checkpoint's bytes: $(r3b_sums "$work/r3b-sc/m")"
+    $GT build "$work/r3b-sc.json" >"$work/out" 2>&1 || fail "plain build after: exit $?"
+    grep -q "0 made, 5 there already" "$work/out" || fail "plain build after: $(cat "$work/out")"
+    # the same BF16 again (the checkpoint did not change): nothing else made
+    $GT build "$work/r3b-sc.json" --force BF16 >"$work/out" 2>&1 || fail "--force BF16 again: exit $?"
+    grep -q "1 made, 4 there already" "$work/out" || fail "--force BF16 again: $(cat "$work/out")"
+}
+
+# G5 after a kill: `build --force BF16` SIGKILLed (its whole group) while
+# the first file made from the new BF16 is being made. The next plain
+# build sees Q8_0, Q4_0 and Q2_K made from a BF16 that graveyard has made
+# again since: it makes them again (it finishes what the killed build
+# started), never "there already"; and `graveyard ladder` on that folder
+# makes them first rather than run them stale.
+case_source_changed_killed() {
+    local pid
+    r3b_setup
+    for v in kb kl; do
+        r3b_config r3b-$v "$work/r3b-old"
+        $GT build "$work/r3b-$v.json" --quiet || fail "$v: first build: $?"
+        sed -i "s|\"checkpoint\": \"$work/r3b-old\"|\"checkpoint\": \"$work/r3b-new\"|" "$work/r3b-$v.json"
+        rm -f "$work/r3b-$v/run/build/Q8_0.log"
+        FAKE_TOOL_FAULT="Q8_0:hang" setsid $G build "$work/r3b-$v.json" --force BF16 --quiet >/dev/null 2>&1 &
+        pid=$!
+        wait_for 20 "grep -q hanging $work/r3b-$v/run/build/Q8_0.log 2>/dev/null" || fail "$v: Q8_0 never started"
+        kill -KILL -- -$pid 2>/dev/null
+        wait $pid 2>/dev/null
+        wait_for 3 "! r3b_tools_left" || fail "$v: a tool outlived graveyard"
+        # killed: BF16 is new, the three made from it are still the old ones
+        [ "$(r3b_sums "$work/r3b-$v/m" | grep BF16)" = "$(grep BF16 "$work/r3b-new.sums")" ] || fail "$v: BF16 not made before the kill"
+        [ "$(r3b_sums "$work/r3b-$v/m" | grep Q8_0)" = "$(grep Q8_0 "$work/r3b-old.sums")" ] || fail "$v: Q8_0 changed before the kill"
+    done
+    $GT build "$work/r3b-kb.json" >"$work/out" 2>&1 || fail "plain build after the kill: exit $? $(cat "$work/out")"
+    grep -q "3 made, 2 there already, 0 not made" "$work/out" || fail "after the kill: $(cat "$work/out")"
+    for r in Q8_0 Q4_0 Q2_K; do
+        grep -q "$r: .*$r.gguf was made from an earlier BF16 (sha256 [0-9a-f]\{12\}); graveyard build has made BF16 again since (sha256 [0-9a-f]\{12\}): making it again" "$work/out" ||
+            fail "$r: not said: $(cat "$work/out")"
+    done
+    r3b_sources_current "$work/r3b-kb" || fail "build.json: a source_sha256 is not BF16's"
+    cmp -s <(grep -v ' F16' "$work/r3b-new.sums") <(r3b_sums "$work/r3b-kb/m" | grep -v ' F16') ||
+        fail "after the kill, not the new checkpoint's bytes"
+    [ "$(r3b_temps "$work/r3b-kb")" = 0 ] || fail "temporary files left"
+    # graveyard ladder: every file is there, but three are stale
+    $GT ladder "$work/r3b-kl.json" --quiet >/dev/null 2>"$work/err" || fail "ladder: exit $? $(cat "$work/err")"
+    r3b_sources_current "$work/r3b-kl" || fail "ladder ran stale rungs: $(cat "$work/err")"
+    cmp -s <(grep -v ' F16' "$work/r3b-new.sums") <(r3b_sums "$work/r3b-kl/m" | grep -v ' F16') ||
+        fail "ladder: not the new checkpoint's bytes"
+}
+
+# G5 by hand: BF16's file replaced (the same size, other bytes) outside
+# graveyard. Graveyard did not make the file now there, so what was made
+# from the old one is refused, exit 2, one line a rung naming it and
+# --force, nothing started; --force of those three makes them from it.
+# The same for a BF16 that graveyard never made (a rung without a recipe).
+case_source_by_hand() {
+    local rc=0
+    r3b_setup
+    r3b_config r3b-bh "$work/r3b-old"
+    $GT build "$work/r3b-bh.json" --quiet || fail "first build: $?"
+    cp "$work/r3b-refnew/m/BF16.gguf" "$work/r3b-bh/m/BF16.gguf"
+    $GT build "$work/r3b-bh.json" >"$work/out" 2>&1 || rc=$?
+    [ $rc = 2 ] || fail "exit $rc $(cat "$work/out")"
+    for r in Q8_0 Q4_0 Q2_K; do
+        grep -q "r3b-bh.json: rung $r: .*$r.gguf was made from BF16 when its file had sha256 [0-9a-f]\{12\}; .*BF16.gguf now has sha256 [0-9a-f]\{12\}, not from graveyard build: give --force $r to make it again from it" "$work/out" ||
+            fail "$r not refused: $(cat "$work/out")"
+    done
+    ! grep -q ": made \|quantize Q" "$work/out" || fail "something was started: $(cat "$work/out")"
+    cmp -s <(grep -v BF16 "$work/r3b-old.sums") <(r3b_sums "$work/r3b-bh/m" | grep -v BF16) || fail "a file changed"
+    $GT build "$work/r3b-bh.json" --force Q8_0 --force Q4_0 --force Q2_K --quiet 2>"$work/err" || fail "--force: $? $(cat "$work/err")"
+    cmp -s <(grep -v ' F16' "$work/r3b-new.sums") <(r3b_sums "$work/r3b-bh/m" | grep -v ' F16') || fail "--force: other bytes"
+    $GT build "$work/r3b-bh.json" >"$work/out" 2>&1 || fail "then: exit $? $(cat "$work/out")"
+    grep -q "0 made, 5 there already" "$work/out" || fail "then: $(cat "$work/out")"
+    # a brought BF16 (no recipe) replaced
+    r3b_config r3b-br "$work/r3b-old"
+    sed -i 's|, "convert": "bf16"||' "$work/r3b-br.json"
+    mkdir -p "$work/r3b-br/m"
+    cp "$work/r3b-refold/m/BF16.gguf" "$work/r3b-br/m/BF16.gguf"
+    $GT build "$work/r3b-br.json" --quiet 2>"$work/err" || fail "brought: first build: $? $(cat "$work/err")"
+    cp "$work/r3b-refnew/m/BF16.gguf" "$work/r3b-br/m/BF16.gguf"
+    rc=0; $GT build "$work/r3b-br.json" >"$work/out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -q "rung Q4_0: .*give --force Q4_0" "$work/out" || fail "brought: exit $rc $(cat "$work/out")"
+}
+
 # G17: build.json's "tool" is the quantizer's path and its build line, for
 # ik_llama.cpp's form ("main: build = N (C)", print_build_info in main)
 # and for upstream's ("llama_print_build_info: build = N (C)", from
@@ -80,4 +195,4 @@ for lineage, line in (("ik", "build = 4242 (fa4e0001)"), ("upstream", "build = 6
 PY
 }
 
-round3_cases="$round3_cases tool_build_line"
+round3_cases="$round3_cases source_changed source_changed_killed source_by_hand tool_build_line"
