@@ -518,6 +518,10 @@ static int prepare(struct bld *b, size_t *pending)
                  ? (build_error(b, "%s", msg), EXIT_USAGE)
                  : plan(b);
         *pending = count_pending(b);
+        /* what the other build left: prepared as the first plan's were
+         * (each step's temporary name is set there) */
+        if (rc == 0 && *pending > 0)
+            rc = preflight(b);
     }
     return rc;
 }

@@ -195,4 +195,25 @@ for lineage, line in (("ik", "build = 4242 (fa4e0001)"), ("upstream", "build = 6
 PY
 }
 
-round3_cases="$round3_cases source_changed source_changed_killed source_by_hand tool_build_line"
+
+# A ladder that waited for another build's lock plans again when that
+# build ends: what is still missing then (the other build was stopped)
+# is made, its steps prepared as a first plan's are (it crashed on an
+# unset temporary name).
+case_ladder_waited() {
+    local a b rc=0
+    r3b_setup
+    r3b_config r3b-lw "$work/r3b-old"
+    FAKE_TOOL_FAULT="BF16:hang" $G build "$work/r3b-lw.json" >/dev/null 2>&1 &
+    a=$!
+    wait_for 20 "grep -q hanging $work/r3b-lw/run/build/BF16.log 2>/dev/null" || fail "BF16 never hung"
+    $GT ladder "$work/r3b-lw.json" >"$work/lw.out" 2>&1 &
+    b=$!
+    wait_for 20 "grep -q 'waiting for it' $work/lw.out" || fail "the ladder did not wait: $(cat "$work/lw.out")"
+    kill -TERM $a; wait $a 2>/dev/null
+    wait $b || rc=$?
+    [ $rc = 0 ] || fail "the ladder after the wait: exit $rc $(tail -5 "$work/lw.out")"
+    cmp -s "$work/r3b-old.sums" <(r3b_sums "$work/r3b-lw/m") || fail "after the wait, other bytes"
+}
+
+round3_cases="$round3_cases source_changed source_changed_killed source_by_hand tool_build_line ladder_waited"
