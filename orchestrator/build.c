@@ -58,17 +58,53 @@ static int named(const char *const *list, size_t n, const char *name)
     return 0;
 }
 
+/* Rung i, there, was quantized by graveyard from a file that is not its
+ * source's file now: its record's source_sha256 against the sha cache's
+ * for that file (one the cache has not seen at this size and mtime is
+ * taken as changed: the build's plan hashes it). Records and the cache
+ * only: no file is hashed here. */
+static int made_from_other(const struct config *c, json_t *recs, size_t i)
+{
+    const struct config_rung *r = &c->rungs[i];
+    json_t *rec = json_object_get(recs, r->name);
+    const char *file = json_string_value(json_object_get(rec, "file")),
+               *recipe = json_string_value(json_object_get(rec, "recipe")),
+               *was = json_string_value(json_object_get(rec, "source_sha256"));
+    char cache[4200], mine[1024], hex[65];
+    unsigned long long bytes;
+    struct stat st;
+
+    if (r->recipe != RECIPE_QUANTIZE || file == NULL || recipe == NULL ||
+        was == NULL || strcmp(file, r->model) != 0 ||
+        strcmp(recipe, build_recipe(c, i, mine, sizeof mine)) != 0 ||
+        !build_is_file(c->rungs[r->from].model, &st))
+        return 0;
+    rundir_path(cache, sizeof cache, c->run_dir, RD_HASH_CACHE, NULL);
+    return !sha_cache_get(cache, c->rungs[r->from].model, hex, &bytes) ||
+           strcmp(hex, was) != 0;
+}
+
 int build_needed(const struct config *c, const char *const *only, size_t nonly)
 {
     struct stat st;
+    char msg[512];
+    json_t *recs = NULL;
     size_t i;
+    int need = 0;
 
-    for (i = 0; i < c->nrungs; i++)
+    for (i = 0; i < c->nrungs && !need; i++)
         if (c->rungs[i].recipe != RECIPE_NONE &&
             (nonly == 0 || named(only, nonly, c->rungs[i].name)) &&
             !build_is_file(c->rungs[i].model, &st))
-            return 1;
-    return 0;
+            need = 1;
+    /* a build.json that does not read is the build's to say */
+    if (need || buildrec_load(c->run_dir, &recs, msg, sizeof msg) != 0)
+        return need;
+    for (i = 0; i < c->nrungs && !need; i++)
+        need = (nonly == 0 || named(only, nonly, c->rungs[i].name)) &&
+               made_from_other(c, recs, i);
+    json_decref(recs);
+    return need;
 }
 
 /* ---- the plan ------------------------------------------------------ */
@@ -117,6 +153,98 @@ static int existing(struct bld *b, size_t i, const struct stat *st)
     return -1;
 }
 
+/* Rung f's file's sha256 now, into b->s[f].file_sha: from the sha cache
+ * when its size and mtime are what the cache saw, else hashed here (once
+ * after the file changed) and cached. 0, or -1 said. */
+static int sha_now(struct bld *b, size_t f)
+{
+    const char *path = b->c->rungs[f].model;
+    char cache[4200], err[256], msg[512];
+    unsigned long long bytes;
+
+    if (b->s[f].file_sha[0] != '\0')
+        return 0;
+    rundir_path(cache, sizeof cache, b->c->run_dir, RD_HASH_CACHE, NULL);
+    if (sha_cache_get(cache, path, b->s[f].file_sha, &bytes))
+        return 0;
+    build_note(b, "%s: hashing %s, to see that what was made from it still is",
+               b->c->rungs[f].name, path);
+    if (hash_path(path, b->s[f].file_sha, err, sizeof err) != 0) {
+        build_error(b, "%s: cannot hash %s: %s", b->c->rungs[f].name, path,
+                    err);
+        return -1;
+    }
+    (void)sha_cache_put(cache, path, b->s[f].file_sha, msg, sizeof msg);
+    return 0;
+}
+
+/* Rung i is there, quantized from rung f's file when it had sha256 was;
+ * that file now has another (b->s[f].file_sha). When graveyard made the
+ * file now there (its record says so) it made it after i: i is made
+ * again, as the build that made f would have, had it not been stopped.
+ * Else the file was changed by hand, which graveyard cannot judge: i is
+ * refused, as a changed recipe is, until --force names it. */
+static int source_changed(struct bld *b, size_t i, size_t f, const char *was)
+{
+    const struct config_rung *r = &b->c->rungs[i], *src = &b->c->rungs[f];
+    const char *cur = b->s[f].file_sha,
+               *ours = json_string_value(
+                   json_object_get(build_record(b, f), "sha256"));
+
+    if (ours != NULL && strcmp(ours, cur) == 0) {
+        build_note(b,
+                   "%s: %s was made from an earlier %s (sha256 %.12s); "
+                   "graveyard build has made %s again since (sha256 %.12s): "
+                   "making it again",
+                   r->name, r->model, src->name, was, src->name, cur);
+        b->s[i].st = ST_PENDING;
+        return 0;
+    }
+    build_error(b,
+                "%s: rung %s: %s was made from %s when its file had sha256 "
+                "%.12s; %s now has sha256 %.12s, not from graveyard build: "
+                "give --force %s to make it again from it",
+                b->c->path, r->name, r->model, src->name, was, src->model, cur,
+                r->name);
+    return -1;
+}
+
+/* What is there and was quantized from another rung's file, against that
+ * file as it is now: on every build, so that a source made again (--force,
+ * or a build stopped before it made the rest again) or replaced by hand
+ * never leaves a file made from bytes that are gone "there already".
+ * What waits on a source this build makes is settled once that is made
+ * (recheck; buildstep.c's settle). 0, or -1 when something is refused. */
+static int check_sources(struct bld *b)
+{
+    const struct config *c = b->c;
+    struct stat st;
+    size_t i;
+    int bad = 0, more;
+
+    for (i = 0; i < c->nrungs; i++) {
+        const char *was = build_made_from(b, i);
+        size_t f = c->rungs[i].from;
+        if (was == NULL || b->s[f].st == ST_PENDING ||
+            !build_is_file(c->rungs[f].model, &st))
+            continue;
+        if (sha_now(b, f) != 0 ||
+            (strcmp(was, b->s[f].file_sha) != 0 &&
+             source_changed(b, i, f, was) != 0))
+            bad = 1;
+    }
+    do { /* down the chains: Q2_K from Q8_0 from a BF16 made again */
+        more = 0;
+        for (i = 0; i < c->nrungs; i++) {
+            size_t f = c->rungs[i].from;
+            if (!b->s[i].recheck && build_made_from(b, i) != NULL &&
+                (b->s[f].st == ST_PENDING || b->s[f].recheck))
+                more = b->s[i].recheck = 1;
+        }
+    } while (more);
+    return bad ? -1 : 0;
+}
+
 static int plan(struct bld *b)
 {
     struct config *c = b->c;
@@ -152,6 +280,8 @@ static int plan(struct bld *b)
         if (b->s[i].st == ST_PENDING &&
             build_is_file(c->rungs[i].model, &st) && existing(b, i, &st) != 0)
             bad = 1;
+    if (!bad && check_sources(b) != 0)
+        bad = 1;
     /* two rungs made into one file would write one temporary name at
      * once and record each other's bytes */
     for (i = 0; i < c->nrungs; i++)
@@ -243,7 +373,7 @@ static int preflight(struct bld *b)
 
     for (i = 0; i < c->nrungs; i++) {
         struct config_rung *r = &c->rungs[i];
-        if (b->s[i].st != ST_PENDING)
+        if (b->s[i].st != ST_PENDING && !b->s[i].recheck) /* may run */
             continue;
         convert |= r->recipe == RECIPE_CONVERT;
         quantize |= r->recipe == RECIPE_QUANTIZE;
@@ -388,6 +518,10 @@ static int prepare(struct bld *b, size_t *pending)
                  ? (build_error(b, "%s", msg), EXIT_USAGE)
                  : plan(b);
         *pending = count_pending(b);
+        /* what the other build left: prepared as the first plan's were
+         * (each step's temporary name is set there) */
+        if (rc == 0 && *pending > 0)
+            rc = preflight(b);
     }
     return rc;
 }
@@ -396,10 +530,19 @@ static int run(struct bld *b, size_t pending)
 {
     const struct config *c = b->c;
     long cores = (long)uv_available_parallelism();
+    size_t i, maybe = 0, most;
+    char more[128] = "";
     int rc;
 
+    for (i = 0; i < c->nrungs; i++)
+        maybe += (size_t)b->s[i].recheck;
+    if (maybe > 0)
+        snprintf(more, sizeof more,
+                 "; %zu more if what they are made from comes out different",
+                 maybe);
+    most = pending + maybe;
     b->threads = (c->build.threads > 0 ? c->build.threads : cores) /
-                 (b->o->jobs < (long)pending ? b->o->jobs : (long)pending);
+                 (b->o->jobs < (long)most ? b->o->jobs : (long)most);
     if (b->threads < 1)
         b->threads = 1;
     if (c->build.tmpdir != NULL) {
@@ -411,9 +554,9 @@ static int run(struct bld *b, size_t pending)
         b->convert_env = spawn_env_with(set, 1);
         free(tmp);
     }
-    build_note(b, "%zu file%s to make, %ld at a time, %ld thread%s each%s%s",
+    build_note(b, "%zu file%s to make, %ld at a time, %ld thread%s each%s%s%s",
                pending, pending == 1 ? "" : "s", b->o->jobs, b->threads,
-               b->threads == 1 ? "" : "s", b->qversion[0] ? "; " : "",
+               b->threads == 1 ? "" : "s", more, b->qversion[0] ? "; " : "",
                b->qversion);
     signal(SIGPIPE, SIG_IGN);
     rc = build_run_loop(b);

@@ -34,8 +34,10 @@ struct build_opts {
     const char *who; /* "build" or "ladder", for messages */
 };
 
-/* Whether some rung (of only, when given) has no file but a recipe: what
- * graveyard ladder asks before it runs. */
+/* Whether some rung (of only, when given) has no file but a recipe, or
+ * has a file graveyard quantized from a source file that has changed
+ * since (build.json against the sha cache): what graveyard ladder asks
+ * before it runs. */
 int build_needed(const struct config *c, const char *const *only,
                  size_t nonly);
 

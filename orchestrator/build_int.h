@@ -58,6 +58,10 @@ struct step {
     uint64_t seen_at;        /* when it last grew */
     int stalled;             /* stopped for saying nothing (stall_s) */
     uv_timer_t retry;        /* files.lock is busy: try again */
+    int recheck;             /* there, made from a rung this build makes
+                                first: made again if that comes out
+                                different (build_settle) */
+    char file_sha[65];       /* its file's sha256 as the plan found it */
 };
 
 struct bld {
@@ -96,6 +100,14 @@ unsigned long long build_free_bytes(const char *dir);
 
 /* Temporary files an earlier, killed build left beside a step's target. */
 void build_remove_stale(struct step *s);
+
+/* Rung i's record in build.json when it is of rung i's file (graveyard
+ * made the file there), else NULL. */
+json_t *build_record(const struct bld *b, size_t i);
+
+/* The sha256 of the file rung i, there (ST_HAVE), was quantized from, as
+ * its record says; NULL for a rung graveyard did not make that way. */
+const char *build_made_from(const struct bld *b, size_t i);
 
 /* Run the pending steps on b->loop until none runs. 0, or EXIT_FAILED
  * when libuv cannot start. */

@@ -231,10 +231,59 @@ static void quote_log(struct step *s)
     }
 }
 
+json_t *build_record(const struct bld *b, size_t i)
+{
+    json_t *rec = json_object_get(b->recs, b->c->rungs[i].name);
+    const char *file = json_string_value(json_object_get(rec, "file"));
+
+    return file != NULL && strcmp(file, b->c->rungs[i].model) == 0 ? rec
+                                                                    : NULL;
+}
+
+const char *build_made_from(const struct bld *b, size_t i)
+{
+    const char *sha;
+
+    if (b->c->rungs[i].recipe != RECIPE_QUANTIZE || b->s[i].st != ST_HAVE)
+        return NULL;
+    sha = json_string_value(
+        json_object_get(build_record(b, i), "source_sha256"));
+    return sha != NULL && strlen(sha) == 64 ? sha : NULL;
+}
+
+/* Rung i is made (hex: its new file's sha256), or will not be (NULL).
+ * What is there made from it, and waited for it (recheck), is made again
+ * when i came out different from what it was made from: a file
+ * quantized from a BF16 that no longer exists is not the rung the config
+ * says. The rest is kept, and what waited for that is settled in turn. */
+static void settle(struct bld *b, size_t i, const char *hex)
+{
+    size_t k;
+
+    for (k = 0; k < b->c->nrungs; k++) {
+        const struct config_rung *r = &b->c->rungs[k];
+        const char *was;
+        if (!b->s[k].recheck || r->recipe != RECIPE_QUANTIZE || r->from != i)
+            continue;
+        b->s[k].recheck = 0;
+        was = build_made_from(b, k);
+        if (hex != NULL && was != NULL && strcmp(was, hex) != 0) {
+            b->s[k].st = ST_PENDING;
+            build_note(b,
+                       "%s: made from %s as it was before this build "
+                       "(sha256 %.12s); %s is now %.12s: making it again",
+                       r->name, b->c->rungs[i].name, was,
+                       b->c->rungs[i].name, hex);
+        } else
+            settle(b, k, NULL);
+    }
+}
+
 static void block_dependents(struct bld *b, size_t i)
 {
     size_t k;
 
+    settle(b, i, NULL);
     for (k = 0; k < b->c->nrungs; k++)
         if (b->c->rungs[k].recipe == RECIPE_QUANTIZE &&
             b->c->rungs[k].from == i && b->s[k].st == ST_PENDING) {
@@ -640,12 +689,45 @@ static void result_done(uv_work_t *w, int status)
     record(&s->retry);
 }
 
+/* "FUNC: build = N (COMMIT)": the build line llama-quantize logs first,
+ * FUNC "main" in ik_llama.cpp (print_build_info(), a macro, in main) and
+ * in upstream before 2026, "llama_print_build_info" in upstream since
+ * (a function in common/build-info.cpp). Returns where "build = " starts,
+ * or NULL. The commit is kept to what a commit is, so that nothing a log
+ * holds reaches build.json but that. */
+static const char *build_line(const char *line)
+{
+    const char *p = line, *build;
+
+    while (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+           (p > line && *p >= '0' && *p <= '9'))
+        p++;
+    if (p == line || strncmp(p, ": build = ", 10) != 0)
+        return NULL;
+    build = p + 2;
+    p += 10;
+    if (*p < '0' || *p > '9')
+        return NULL;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (strncmp(p, " (", 2) != 0 || p[2] == ')')
+        return NULL;
+    for (p += 2; *p != ')'; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+              (*p >= 'A' && *p <= 'Z') || *p == '-' || *p == '_' ||
+              *p == '.'))
+            return NULL;
+    return p[1] == '\0' || p[1] == '\r' ? build : NULL;
+}
+
 /* What built the file: llama-quantize has no --version (neither fork's:
- * it prints its usage and exits 1), but every run logs "main: build =
- * 4840 (8337e4cd3)": that line, else --version's, else the path. */
+ * it prints its usage and exits 1), but every run logs its build line
+ * (build_line) among its first: that line, else --version's, else the
+ * path. */
 static void tool_identity(struct step *s)
 {
     char buf[8192], *line, *save = NULL;
+    const char *build;
     int fd = open(s->logpath, O_RDONLY | O_CLOEXEC);
     ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
 
@@ -658,9 +740,10 @@ static void tool_identity(struct step *s)
     buf[n] = '\0';
     for (line = strtok_r(buf, "\n", &save); line != NULL;
          line = strtok_r(NULL, "\n", &save))
-        if (strncmp(line, "main: build = ", 14) == 0) {
-            snprintf(s->tool, sizeof s->tool, "%s %s", s->b->c->build.quantize,
-                     line + 6);
+        if ((build = build_line(line)) != NULL) {
+            snprintf(s->tool, sizeof s->tool, "%s %.*s",
+                     s->b->c->build.quantize,
+                     (int)(strcspn(build, "\r")), build);
             return;
         }
 }
@@ -723,11 +806,15 @@ static void record(uv_timer_t *t)
         build_error(b, "%s: made %s, but cannot record it: %s", r->name,
                     r->model, msg);
         s->st = ST_FAILED;
+        /* what is made from it waits for a build that can record it;
+         * what is there made from it is refused then (not graveyard's) */
+        block_dependents(b, s->i);
     } else {
         s->st = ST_DONE;
         build_note(b, "%s: made %s, %s in %.1f s", r->name, r->model,
                    build_human(s->hash.bytes),
                    (double)(uv_now(&b->loop) - s->tool_t0) / 1000.0);
+        settle(b, s->i, s->hash.hex);
     }
     build_free_argv(s);
     uv_close((uv_handle_t *)&s->retry, NULL);
@@ -765,7 +852,9 @@ static int source_ready(const struct bld *b, size_t i)
     if (r->recipe != RECIPE_QUANTIZE)
         return 1;
     st = b->s[r->from].st;
-    return st == ST_HAVE || st == ST_DONE || st == ST_SKIP;
+    /* a source there that may be made again (recheck) is not ready */
+    return (st == ST_HAVE && !b->s[r->from].recheck) || st == ST_DONE ||
+           st == ST_SKIP;
 }
 
 /* Another step is hashing rung i's source now: with --jobs, three

@@ -724,8 +724,9 @@ static int build_first(struct ladder *l)
             names[n++] = l->jobs[i].rung->name;
     if (n == 0 || !build_needed(&l->c, names, n))
         return 0;
-    note(l, "some model files are missing and have a recipe: making them "
-            "first (graveyard build; docs/build.md)");
+    note(l, "some model files are missing, or were made from a file that "
+            "has changed since, and have a recipe: making them first "
+            "(graveyard build; docs/build.md)");
     memset(&o, 0, sizeof o);
     o.only = names;
     o.nonly = n;

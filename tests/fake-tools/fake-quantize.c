@@ -1,7 +1,9 @@
 /*
  * fake-quantize.c - a stand-in for llama.cpp's llama-quantize in tests
  * and the demo (docs/build.md, "The fake tools"). The real tool's command
- * line, its "main: build = ..." line and its lack of a --version; its
+ * line, its "main: build = ..." line (upstream's "llama_print_build_info:
+ * build = ..." with FAKE_QUANTIZE_LINEAGE=upstream) and its lack of a
+ * --version; its
  * output is a GGUF (fakegguf.h) derived only from
  * its input and the type: the input's fake.ladder says how the fake
  * llama-server answers at that type, and a tensor of bytes taken from the
@@ -46,7 +48,8 @@ static double bits_of(const char *t)
 
 int main(int argc, char **argv)
 {
-    const char *pos[4], *imatrix = NULL, *mode, *rung = NULL;
+    const char *pos[4], *imatrix = NULL, *mode, *rung = NULL, *lineage,
+               *fn = "main";
     size_t npos = 0, len, dbytes = 0, n, i;
     unsigned char *in, *q;
     char *script, *ladder, *mine = NULL, upper[32];
@@ -89,12 +92,23 @@ int main(int argc, char **argv)
     for (i = 0; pos[2][i] && i < sizeof upper - 1; i++)
         upper[i] = (char)toupper((unsigned char)pos[2][i]);
     upper[i] = '\0';
-    printf("main: build = 4242 (fa4e0001)\n"
-           "main: built with cc for x86_64-linux-gnu (graveyard "
-           "fake-llama-quantize)\n"
-           "main: quantizing '%s' to '%s' as %s using %s threads\n",
-           pos[0], pos[1], upper, npos == 4 ? pos[3] : "2");
-    fflush(stdout);
+    /* the build line, on stderr as both print it: ik_llama.cpp's
+     * print_build_info() macro in main(); upstream's (2026) function
+     * llama_print_build_info() in common/build-info.cpp, called from
+     * llama_quantize() */
+    lineage = getenv("FAKE_QUANTIZE_LINEAGE");
+    if (lineage != NULL && strcmp(lineage, "upstream") == 0) {
+        fn = "llama_quantize";
+        fprintf(stderr,
+                "llama_print_build_info: build = 6789 (abcdef12)\n"
+                "llama_print_build_info: built with cc for "
+                "x86_64-linux-gnu (graveyard fake-llama-quantize)\n");
+    } else
+        fprintf(stderr, "main: build = 4242 (fa4e0001)\n"
+                        "main: built with cc for x86_64-linux-gnu "
+                        "(graveyard fake-llama-quantize)\n");
+    fprintf(stderr, "%s: quantizing '%s' to '%s' as %s using %s threads\n",
+            fn, pos[0], pos[1], upper, npos == 4 ? pos[3] : "2");
     if (imatrix != NULL && access(imatrix, R_OK) != 0) {
         fprintf(stderr, "load_imatrix: failed to open %s\n", imatrix);
         return 1;
@@ -159,8 +173,8 @@ int main(int argc, char **argv)
     }
     printf("llama_model_quantize_impl: model size  = %8.2f MB\n"
            "llama_model_quantize_impl: quant size  = %8.2f MB\n"
-           "main: quantize time =    12.34 ms\n",
-           (double)dbytes / 1e6, (double)n / 1e6);
+           "%s: quantize time =    12.34 ms\n",
+           (double)dbytes / 1e6, (double)n / 1e6, fn);
     free(in);
     free(q);
     free(script);
