@@ -77,14 +77,27 @@ const char *reply_error_kind(int code)
     }
 }
 
-static int append(struct reply *r, struct buf *b, json_t *v, char *msg,
-                  size_t msgsize)
+/* A delta's text field (key) into b. Absent or null is no text (the role
+ * chunk's "content": null); any other non-string is a broken stream, not
+ * a piece to drop: the reply would be graded with a hole in it. */
+static int append(struct reply *r, struct buf *b, json_t *delta,
+                  const char *key, char *msg, size_t msgsize)
 {
+    json_t *v = json_object_get(delta, key);
     const char *s;
     size_t n, e;
 
-    if (!json_is_string(v))
+    if (v == NULL || json_is_null(v))
         return 0;
+    if (!json_is_string(v)) {
+        snprintf(msg, msgsize, "stream delta's \"%s\" is not text (a %s)",
+                 key,
+                 json_is_number(v)   ? "number"
+                 : json_is_object(v) ? "JSON object"
+                 : json_is_array(v)  ? "JSON array"
+                                     : "boolean");
+        return REPLY_EBAD;
+    }
     s = json_string_value(v);
     n = json_string_length(v);
     if (n == 0)
@@ -151,11 +164,9 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
     choice = json_array_get(v, 0); /* the usage chunk has choices: [] */
     delta = json_object_get(choice, "delta");
     if (json_is_object(delta)) {
-        rc = append(r, &r->content, json_object_get(delta, "content"), msg,
-                    msgsize);
+        rc = append(r, &r->content, delta, "content", msg, msgsize);
         if (rc == 0)
-            rc = append(r, &r->reasoning,
-                        json_object_get(delta, "reasoning_content"), msg,
+            rc = append(r, &r->reasoning, delta, "reasoning_content", msg,
                         msgsize);
     }
     v = json_object_get(choice, "finish_reason");
