@@ -323,7 +323,7 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
     if (w->violations > 0)
         a->flags |= GRADER_A_VIOLATED;
     a->tokens = w->tokens > INT32_MAX ? INT32_MAX : (int32_t)w->tokens;
-    a->tps = (float)w->tps;
+    a->tps = w->tps > GRADER_TPS_MAX ? -1.0f : (float)w->tps;
     a->text[0] = a->text[1] = 0;
     if (rd->flags & GRADER_READ_TEXT) {
         a->text[0] = text_hash(w->content, w->content_len);

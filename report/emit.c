@@ -3,6 +3,7 @@
  */
 #include "emit.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,9 +27,11 @@ static json_t *opt_int(long long v)
     return v < 0 ? json_null() : json_integer(v);
 }
 
+/* Known non-negative real, or null: inf and NaN too, which no JSON holds
+ * (json_real gives NULL, and the line would be lost as out of memory). */
 static json_t *opt_real(double v)
 {
-    return v < 0 ? json_null() : json_real(v);
+    return v < 0 || !isfinite(v) ? json_null() : json_real(v);
 }
 
 static json_t *finish(json_t *o, int ok)

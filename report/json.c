@@ -5,6 +5,7 @@
  * think.schema.json describe them.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,12 @@ static json_t *real4(double v)
 {
     char s[32];
 
-    snprintf(s, sizeof(s), "%.4f", v);
+    /* no JSON holds inf or NaN (json_real says NULL): unknown */
+    if (!isfinite(v))
+        return json_null();
+    /* a figure too long for s is kept as it is, not cut to its digits */
+    if (snprintf(s, sizeof(s), "%.4f", v) >= (int)sizeof(s))
+        return json_real(v);
     return json_real(strtod(s, NULL));
 }
 

@@ -144,6 +144,44 @@ static void test_upstream_stream(void **state)
     reply_release(&r);
 }
 
+/* Timings a server can send that no row should keep: inf is sent as
+ * null by llama-server, but a number past any decoder (1e40 tokens/s), a
+ * negative one, or a count past a long long is stored as unknown (null in
+ * the row), never cast or carried into a summary that cannot print it. */
+static void test_absurd_timings(void **state)
+{
+    const char absurd[] =
+        "{\"choices\":[],\"timings\":{\"prompt_n\":1e40,\"prompt_ms\":1e300,"
+        "\"predicted_n\":-3,\"predicted_ms\":-1.5,"
+        "\"predicted_per_second\":1e40}}";
+    const char fine[] =
+        "{\"choices\":[],\"timings\":{\"prompt_n\":41,\"prompt_ms\":0,"
+        "\"predicted_n\":7,\"predicted_ms\":3600000,"
+        "\"predicted_per_second\":1000000000}}";
+    struct reply r;
+    char msg[256];
+
+    (void)state;
+    reply_init(&r, 1 << 20);
+    assert_int_equal(reply_event(&r, absurd, strlen(absurd), msg,
+                                 sizeof(msg)),
+                     0);
+    assert_true(r.decode_tps == -1);
+    assert_true(r.prompt_ms == -1);
+    assert_true(r.predicted_ms == -1);
+    assert_int_equal(r.prompt_n, -1);
+    assert_int_equal(r.predicted_n, -1);
+    assert_int_equal(reply_tokens(&r), -1);
+    assert_int_equal(reply_event(&r, fine, strlen(fine), msg, sizeof(msg)),
+                     0);
+    assert_true(r.decode_tps == 1e9);
+    assert_true(r.prompt_ms == 0);
+    assert_true(r.predicted_ms == 3600000);
+    assert_int_equal(r.prompt_n, 41);
+    assert_int_equal(reply_tokens(&r), 7);
+    reply_release(&r);
+}
+
 /* The ik fork: "stop" at the cap, no usage chunk, timings on the finish
  * chunk; section 8 of the reference. */
 static void test_ik_stream(void **state)
@@ -321,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_cap),
         cmocka_unit_test(test_upstream_stream),
         cmocka_unit_test(test_ik_stream),
+        cmocka_unit_test(test_absurd_timings),
         cmocka_unit_test(test_named_faults),
         cmocka_unit_test(test_delta_not_text),
         cmocka_unit_test(test_escaped_cap),

@@ -5,6 +5,7 @@
 
 #include "qset.h"
 #include "rows.h"
+#include "stats.h"
 
 
 static const char good[] =
@@ -199,6 +200,40 @@ static void test_reference_mismatch(void **state)
     free(t.p);
 }
 
+/* A decode speed past GRADER_TPS_MAX (a server once reported 1e40
+ * tokens/s) is no measurement: read as unknown, as null is, so the rung
+ * is still summed, buried and reported (it overflowed the answer's float
+ * to inf, and no JSON holds inf). A speed at the cap is kept. */
+static void test_absurd_speed(void **state)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_summary sum;
+    struct text t = {0};
+    struct grader_rung *r;
+
+    (void)state;
+    text_addf(&t, "{\"id\":\"a\",\"reference\":\"1\",\"content\":"
+                  "\"Answer: 1\",\"decode_tps\":1e300}\n"
+                  "{\"id\":\"b\",\"reference\":\"1\",\"content\":"
+                  "\"Answer: 1\",\"decode_tps\":1e40}\n"
+                  "{\"id\":\"c\",\"reference\":\"1\",\"content\":"
+                  "\"Answer: 1\",\"decode_tps\":1000000000}\n"
+                  "{\"id\":\"d\",\"reference\":\"1\",\"content\":"
+                  "\"Answer: 1\",\"decode_tps\":1000000000.5}\n");
+    r = load_text(qs, test_dir, "A", &t, 0);
+    assert_int_equal(r->n, 4);
+    assert_true(r->answers[0].tps < 0);
+    assert_true(r->answers[1].tps < 0);
+    assert_true(r->answers[2].tps == 1e9f);
+    assert_true(r->answers[3].tps < 0);
+    assert_int_equal(grader_summarize(r, &sum), 0);
+    assert_int_equal(sum.right, 4);
+    assert_true(sum.median_tps == 1e9);
+    grader_rung_free(r);
+    grader_qset_free(qs);
+    free(t.p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_row_cap),
         cmocka_unit_test(test_reference_mismatch),
+        cmocka_unit_test(test_absurd_speed),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
