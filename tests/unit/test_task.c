@@ -290,6 +290,18 @@ static void test_user_task(void **state)
     expect(t, "said", "Answer: Z", "z", 1, "Z");
     expect(t, "said", "Answer: A", "z", 0, "A");
     grader_task_free(t);
+    /* strip() takes white space off both ends, as Python's does: the
+     * shared pattern was compiled with its NUL, so \s+\Z never matched
+     * and "42 " was compared with "42" */
+    t = grader_task_new("tail", GRADER_REF_NUMBER);
+    assert_non_null(t);
+    assert_int_equal(grader_task_add_regex(t, "rest", "Answer:(.*)", -1,
+                                           "[invalid]", NULL, 0, 0, msg,
+                                           sizeof(msg)),
+                     0);
+    expect(t, "rest", "Answer:  42 \t\nmore", "42", 1, "42");
+    expect(t, "rest", "Answer: 4 2 ", "42", 0, "4 2");
+    grader_task_free(t);
 }
 
 /* Every allocation of building each built-in task and of grading by each
