@@ -89,6 +89,9 @@ json_t *emit_bury_line(const struct grader_bury *b, size_t i,
     put(o, "bytes", opt_int(meta ? meta->bytes : -1), &ok);
     put(o, "gpu_mib_loaded", opt_int(meta ? meta->gpu_mib_loaded : -1), &ok);
     put(o, "gpu_mib_before", opt_int(meta ? meta->gpu_mib_before : -1), &ok);
+    /* only when some: every bury line before it stays as it was */
+    if (l->sum.step_limit > 0)
+        put(o, "step_limit", size_v(l->sum.step_limit), &ok);
     if (l->missing > 0 || l->extra > 0) {
         put(o, "missing", size_v(l->missing), &ok);
         put(o, "extra", size_v(l->extra), &ok);

@@ -30,3 +30,42 @@ case_absurd_speed() {
     grep -q '^| R2 |.* 42.5 |' "$d/REPORT.md" || fail "REPORT.md: $(grep '^| R' "$d/REPORT.md")"
 }
 round3_cases="$round3_cases absurd_speed"
+
+# G4: a user's rule that backtracks ((a+)+$) over a reply of a's then a b
+# runs past its step budget. The reply was an error on every read ("took
+# too long"): the rung could never be finished, buried or reported. Now
+# the reply is graded by the rule's fallback, the row's grades say "step
+# limit", and bury and the report count such replies.
+case_step_limit() {
+    local d=$work/bt rc=0 a
+    a=$(printf 'a%.0s' $(seq 34))
+    model backtrack '"default": {"content": "Answer: 5"},
+ "replies": [{"match": "apples", "content": "'"$a"'b"}]'
+    cat >"$work/bt-task.json" <<'JSON'
+{"name": "bt", "prompt": "Q: {question}", "rules": [
+ {"name": "tail", "kind": "regex", "pattern": "(a+)+$|Answer: (\\d+)", "group_select": -1},
+ {"name": "line", "kind": "answer-line"}]}
+JSON
+    ladder_config bt 2 '"0"' backtrack
+    sed -i 's|"gpus": \["0"\]}|"gpus": ["0"], "task": "'"$work"'/bt-task.json"}|' "$work/bt.json"
+    $GT ladder "$work/bt.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "ladder: exit $rc $(cat "$work/err")"
+    [ -e "$d/rows/R1.done" ] && [ -e "$d/rows/R2.done" ] || fail "a rung was not finished"
+    grep -q '"tail":{"extracted":null,"right":false,"error":"step limit"}' "$d/rows/R1.jsonl" ||
+        fail "row's grades: $(grep apples "$d/rows/R1.jsonl" | head -c 600)"
+    grep -q '"step_limit": 1' "$d/rows/R1.done" || fail ".done: $(cat "$d/rows/R1.done")"
+    rc=0; $G bury "$d" R1 R2 >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "bury: exit $rc $(cat "$work/err")"
+    grep -q '"rung": "R2", "n": 4, "right": 0,.*"step_limit": 1' "$work/out" || fail "bury line: $(cat "$work/out")"
+    # the other rule counts none, and grades that reply as ever
+    rc=0; $G bury "$d" R1 R2 --rule line >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 0 ] && ! grep -q step_limit "$work/out" || fail "bury --rule line: exit $rc $(cat "$work/out" "$work/err")"
+    rc=0; $G report "$d" >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "report: exit $rc $(cat "$work/err")"
+    grep -q '^## Past the step limit' "$d/REPORT.md" && grep -q '^| R1 | 1 | 0 |$' "$d/REPORT.md" ||
+        fail "REPORT.md: $(grep -A6 'step limit' "$d/REPORT.md")"
+    /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+assert [x.get("step_limit") for x in r["rungs"]] == [1, 1], r["rungs"]
+assert [c.get("step_limit") for c in r["rules"][0]["rungs"]] == [1, 1]' "$d/report.json" || fail "report.json"
+}
+round3_cases="$round3_cases step_limit"
