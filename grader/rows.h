@@ -51,8 +51,8 @@ enum grader_answer_flag {
     GRADER_A_CHECKED = 1 << 8,            /* the reply was checked against the
                                              constraint its request carried */
     GRADER_A_VIOLATED = 1 << 9,           /* and did not hold to it */
-    GRADER_A_ABORTED = 1 << 10, /* cut short as a loop while it streamed
-                                   (finish_reason "loop", abort_loops) */
+    GRADER_A_ABORTED = 1 << 10,    /* cut short as a loop while it streamed
+                                      (finish_reason "loop", abort_loops) */
     GRADER_A_STEP_LIMIT = 1 << 11, /* the rule's pattern ran past its step
                                       budget on the content: graded by the
                                       rule's fallback (task.h) */

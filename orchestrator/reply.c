@@ -32,7 +32,7 @@ void reply_release(struct reply *r)
 /* What a timing may be before it is no measurement: a reply takes hours,
  * not a year of milliseconds, and no prompt or reply is 1e15 tokens. */
 #define TIMING_MS_MAX 1e12
-#define TIMING_N_MAX 1e15
+#define TIMING_N_MAX  1e15
 
 /* A timing from 0 to max, or -1 (null in the row): null itself (inf and
  * NaN are sent as null), and a number that is negative or past max, which
@@ -101,8 +101,7 @@ static int append(struct reply *r, struct buf *b, json_t *delta,
     if (v == NULL || json_is_null(v))
         return 0;
     if (!json_is_string(v)) {
-        snprintf(msg, msgsize, "stream delta's \"%s\" is not text (a %s)",
-                 key,
+        snprintf(msg, msgsize, "stream delta's \"%s\" is not text (a %s)", key,
                  json_is_number(v)   ? "number"
                  : json_is_object(v) ? "JSON object"
                  : json_is_array(v)  ? "JSON array"

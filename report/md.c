@@ -312,7 +312,7 @@ static void step_limit_table(FILE *f, const struct grader_ladder *rep)
                "(docs/tasks.md).\n\n| Rung |");
     for (k = 0; k < cols; k++) {
         fmt_cell(cell, sizeof(cell),
-                 rep->nrules ? rep->rules[k].name
+                 rep->nrules    ? rep->rules[k].name
                  : rep->rule[0] ? rep->rule
                                 : "replies");
         fprintf(f, " %s |", cell);
@@ -325,8 +325,9 @@ static void step_limit_table(FILE *f, const struct grader_ladder *rep)
         const struct grader_figures *x = grader_ladder_point(rep, i);
         fprintf(f, "| %s |", x->line->rung->name);
         for (k = 0; k < cols; k++)
-            fprintf(f, " %zu |", rep->nrules ? rep->rules[k].cells[i].step_limit
-                                             : x->line->sum.step_limit);
+            fprintf(f, " %zu |",
+                    rep->nrules ? rep->rules[k].cells[i].step_limit
+                                : x->line->sum.step_limit);
         fprintf(f, "\n");
     }
     fprintf(f, "\n");

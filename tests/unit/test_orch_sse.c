@@ -163,8 +163,7 @@ static void test_absurd_timings(void **state)
 
     (void)state;
     reply_init(&r, 1 << 20);
-    assert_int_equal(reply_event(&r, absurd, strlen(absurd), msg,
-                                 sizeof(msg)),
+    assert_int_equal(reply_event(&r, absurd, strlen(absurd), msg, sizeof(msg)),
                      0);
     assert_true(r.decode_tps == -1);
     assert_true(r.prompt_ms == -1);
@@ -172,8 +171,7 @@ static void test_absurd_timings(void **state)
     assert_int_equal(r.prompt_n, -1);
     assert_int_equal(r.predicted_n, -1);
     assert_int_equal(reply_tokens(&r), -1);
-    assert_int_equal(reply_event(&r, fine, strlen(fine), msg, sizeof(msg)),
-                     0);
+    assert_int_equal(reply_event(&r, fine, strlen(fine), msg, sizeof(msg)), 0);
     assert_true(r.decode_tps == 1e9);
     assert_true(r.prompt_ms == 0);
     assert_true(r.predicted_ms == 3600000);
@@ -303,11 +301,12 @@ static void test_delta_not_text(void **state)
     for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         reply_init(&r, 1 << 20);
         msg[0] = '\0';
-        assert_int_equal(reply_event(&r, bad[i], strlen(bad[i]), msg,
-                                     sizeof(msg)),
-                         REPLY_EBAD);
+        assert_int_equal(
+            reply_event(&r, bad[i], strlen(bad[i]), msg, sizeof(msg)),
+            REPLY_EBAD);
         assert_non_null(strstr(msg, "not text"));
-        assert_non_null(strstr(msg, i < 3 ? "\"content\"" : "\"reasoning_content\""));
+        assert_non_null(
+            strstr(msg, i < 3 ? "\"content\"" : "\"reasoning_content\""));
         reply_release(&r);
     }
     assert_string_equal(reply_error_kind(REPLY_EBAD), "bad_stream");

@@ -7,7 +7,6 @@
 #include "rows.h"
 #include "stats.h"
 
-
 static const char good[] =
     /* 1: right */
     "{\"id\":\"q1\",\"reference\":\"13\",\"content\":\"Answer: 13\","
@@ -255,15 +254,17 @@ static void test_step_limit(void **state)
                                            "[invalid]", NULL, 0, 0, msg,
                                            sizeof(msg)),
                      0);
-    text_addf(&x, "{\"id\":\"q1\",\"reference\":\"7\",\"content\":"
-                  "\"%s\"}\n",
+    text_addf(&x,
+              "{\"id\":\"q1\",\"reference\":\"7\",\"content\":"
+              "\"%s\"}\n",
               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab");
     text_addf(&x, "{\"id\":\"q2\",\"reference\":\"7\",\"content\":"
                   "\"so 7\"}\n");
     /* empty content: the rule runs on the thinking block, past its
      * budget there too: not right there, and not counted */
-    text_addf(&x, "{\"id\":\"q3\",\"reference\":\"7\",\"content\":\"\","
-                  "\"reasoning_content\":\"%s\"}\n",
+    text_addf(&x,
+              "{\"id\":\"q3\",\"reference\":\"7\",\"content\":\"\","
+              "\"reasoning_content\":\"%s\"}\n",
               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab");
     grader_reader_init(&rd, qs, r, 0);
     grader_reader_set_rule(&rd, t, 0);

@@ -320,26 +320,25 @@ static void test_step_limit(void **state)
     memset(reply, 'a', 32);
     memcpy(reply + 32, "b", 2);
     assert_non_null(t);
-    assert_int_equal(grader_task_add_regex(t, "tail", "(a+)+$", 0,
-                                           "[invalid]", NULL, 0, 0, msg,
-                                           sizeof(msg)),
+    assert_int_equal(grader_task_add_regex(t, "tail", "(a+)+$", 0, "[invalid]",
+                                           NULL, 0, 0, msg, sizeof(msg)),
                      0);
     assert_int_equal(grader_task_add_regex(t, "seven", "(a+)+$", 0, " 7 ",
                                            NULL, 0, 0, msg, sizeof(msg)),
                      0);
     assert_int_equal(grader_task_ref_parse(t, "7", 1, &canon), 0);
     memset(&g, 0x55, sizeof(g));
-    assert_int_equal(grader_task_grade(t, 0, reply, strlen(reply), "7", 1,
-                                       &canon, &g),
-                     GRADER_ELIMIT);
+    assert_int_equal(
+        grader_task_grade(t, 0, reply, strlen(reply), "7", 1, &canon, &g),
+        GRADER_ELIMIT);
     assert_false(g.said);
     assert_false(g.right);
     assert_string_equal(g.extracted, "[invalid]");
     assert_string_equal(g.compared, "");
     memset(&g, 0x55, sizeof(g));
-    assert_int_equal(grader_task_grade(t, 1, reply, strlen(reply), "7", 1,
-                                       &canon, &g),
-                     GRADER_ELIMIT);
+    assert_int_equal(
+        grader_task_grade(t, 1, reply, strlen(reply), "7", 1, &canon, &g),
+        GRADER_ELIMIT);
     assert_false(g.said);
     assert_true(g.right);
     assert_string_equal(g.extracted, "7");
