@@ -323,8 +323,8 @@ static void test_step_limit(void **state)
     assert_int_equal(grader_task_add_regex(t, "tail", "(a+)+$", 0, "[invalid]",
                                            NULL, 0, 0, msg, sizeof(msg)),
                      0);
-    assert_int_equal(grader_task_add_regex(t, "seven", "(a+)+$", 0, "7",
-                                           NULL, 0, 0, msg, sizeof(msg)),
+    assert_int_equal(grader_task_add_regex(t, "seven", "(a+)+$", 0, "7", NULL,
+                                           0, 0, msg, sizeof(msg)),
                      0);
     assert_int_equal(grader_task_ref_parse(t, "7", 1, &canon), 0);
     memset(&g, 0x55, sizeof(g));
