@@ -284,6 +284,7 @@ int grader_ladder_rules(struct grader_ladder *l, const char *const *names,
                 const struct grader_answer *x = &r->answers[a];
                 const struct grader_answer *y = grader_rung_find(base, x->q);
                 cell->right += (x->flags & GRADER_A_RIGHT) != 0;
+                cell->step_limit += (x->flags & GRADER_A_STEP_LIMIT) != 0;
                 if (y != NULL && ((x->flags ^ y->flags) & GRADER_A_RIGHT) != 0)
                     cell->differ++;
             }

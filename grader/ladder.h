@@ -116,6 +116,8 @@ struct grader_ladder {
             size_t n, right;
             double acc;    /* right / n, 0 when n is 0 */
             size_t differ; /* answered under both, right under one */
+            size_t step_limit; /* graded by the rule's fallback: its
+                                  pattern ran past its step budget */
         } * cells;         /* nrule_rungs */
     } rules[GRADER_TASK_MAX_RULES];
 };

@@ -216,19 +216,20 @@ static uint64_t text_hash(const char *s, size_t len)
     return grader__hash64(s, len, 0x2545f4914f6cdd1dULL) | 1;
 }
 
-/* A rule that could not grade a row: out of memory, or a user's pattern
- * that spent its budget on this reply (pyre.h). */
+/* A rule that could not grade a row: out of memory. (A user's pattern
+ * that spent its step budget on this reply is no failure: the reply is
+ * graded by the rule's fallback and counted, GRADER_A_STEP_LIMIT, so a
+ * rung whose answers are all in can always be summed and reported.) */
 static int rule_failed(struct grader_reader *rd, int rc,
                        const struct grader_row *w, struct grader_error *err)
 {
     if (rc == GRADER_ENOMEM)
         return grader__fail(err, rc, rd->rung->path, rd->line,
                             "out of memory");
-    return grader__fail(
-        err, rc, rd->rung->path, rd->line,
-        "rule '%s' of task '%s' %s on the reply to '%s'",
-        grader_task_rule_name(rd->task, rd->rule), grader_task_name(rd->task),
-        rc == GRADER_ELIMIT ? "took too long" : "failed", w->id);
+    return grader__fail(err, rc, rd->rung->path, rd->line,
+                        "rule '%s' of task '%s' failed on the reply to '%s'",
+                        grader_task_rule_name(rd->task, rd->rule),
+                        grader_task_name(rd->task), w->id);
 }
 
 /* The said and right of a row graded by the reader's task rule. */
@@ -240,7 +241,9 @@ static int by_rule(struct grader_reader *rd, const struct grader_row *w,
     int rc = grader_task_grade(rd->task, rd->rule, w->content, w->content_len,
                                w->ref, w->ref_len, ref, &g);
 
-    if (rc != 0)
+    if (rc == GRADER_ELIMIT)
+        a->flags |= GRADER_A_STEP_LIMIT; /* g is the fallback's grade */
+    else if (rc != 0)
         return rule_failed(rd, rc, w, err);
     if (g.said) {
         /* the answer as the rule compares it: "70,000." and "70000"
@@ -302,9 +305,10 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
             int rc = grader_task_grade(rd->task, rd->rule, w->reasoning,
                                        w->reasoning_len, w->ref, w->ref_len,
                                        ref, &g);
-            if (rc != 0)
+            /* past the budget on the thinking block: not found there */
+            if (rc != 0 && rc != GRADER_ELIMIT)
                 return rule_failed(rd, rc, w, err);
-            if (g.right)
+            if (rc == 0 && g.right)
                 a->flags |= GRADER_A_RIGHT_IN_REASONING;
         } else if (grader_extract(w->reasoning, w->reasoning_len, &said) &&
                    strcmp(said.s, ref->s) == 0)
@@ -323,7 +327,7 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
     if (w->violations > 0)
         a->flags |= GRADER_A_VIOLATED;
     a->tokens = w->tokens > INT32_MAX ? INT32_MAX : (int32_t)w->tokens;
-    a->tps = (float)w->tps;
+    a->tps = w->tps > GRADER_TPS_MAX ? -1.0f : (float)w->tps;
     a->text[0] = a->text[1] = 0;
     if (rd->flags & GRADER_READ_TEXT) {
         a->text[0] = text_hash(w->content, w->content_len);

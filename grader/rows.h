@@ -30,6 +30,13 @@
 
 #define GRADER_NONE UINT32_MAX
 
+/* A decode speed past this is no measurement (the fastest decoders make
+ * thousands of tokens a second): the runner stores null for it, and the
+ * reader reads it as unknown, as null, so a server's absurd timing can
+ * never leave a rung that cannot be summed or printed (1e40 tokens/s is
+ * inf as the answer's float, and no JSON holds inf). docs/rows.md. */
+#define GRADER_TPS_MAX 1e9
+
 /* What the grader found in one row. */
 enum grader_answer_flag {
     GRADER_A_RIGHT = 1 << 0,   /* extracted number equals the reference */
@@ -44,8 +51,11 @@ enum grader_answer_flag {
     GRADER_A_CHECKED = 1 << 8,            /* the reply was checked against the
                                              constraint its request carried */
     GRADER_A_VIOLATED = 1 << 9,           /* and did not hold to it */
-    GRADER_A_ABORTED = 1 << 10, /* cut short as a loop while it streamed
-                                   (finish_reason "loop", abort_loops) */
+    GRADER_A_ABORTED = 1 << 10,    /* cut short as a loop while it streamed
+                                      (finish_reason "loop", abort_loops) */
+    GRADER_A_STEP_LIMIT = 1 << 11, /* the rule's pattern ran past its step
+                                      budget on the content: graded by the
+                                      rule's fallback (task.h) */
 };
 
 struct grader_answer {

@@ -38,12 +38,13 @@ int grader_summarize(const struct grader_rung *r, struct grader_summary *s)
     if (tps == NULL)
         return GRADER_ENOMEM;
     s->n = r->n;
-    s->right = s->errors = s->truncated = 0;
+    s->right = s->errors = s->truncated = s->step_limit = 0;
     for (i = 0; i < r->n; i++) {
         const struct grader_answer *a = &r->answers[i];
         s->right += (a->flags & GRADER_A_RIGHT) != 0;
         s->errors += (a->flags & GRADER_A_ERROR) != 0;
         s->truncated += (a->flags & GRADER_A_CUT_OFF) != 0;
+        s->step_limit += (a->flags & GRADER_A_STEP_LIMIT) != 0;
         if (a->tps >= 0)
             tps[ntps++] = a->tps;
         if (a->tokens >= 0) {

@@ -15,6 +15,8 @@ struct grader_summary {
     size_t right;
     size_t errors;      /* rows with an error */
     size_t truncated;   /* cut off at the token cap */
+    size_t step_limit;  /* graded by the rule's fallback: its pattern ran
+                           past its step budget on the reply */
     double median_tps;  /* median decode tokens/s over rows that have one,
                            rounded to 0.1; negative when none has */
     double mean_tokens; /* mean completion_tokens over rows that have

@@ -145,11 +145,14 @@ static int shared_patterns(struct grader_task *t)
 {
     char m[128];
 
-    if (t->strip == NULL &&
-        grader_re_compile("\\A\\s+|\\s+\\Z", 12, 0, &t->strip, m, sizeof(m)))
+    /* lengths from the literals: a count by hand once took in the NUL */
+    static const char strip[] = "\\A\\s+|\\s+\\Z", digits[] = "\\b(\\d+)\\b";
+
+    if (t->strip == NULL && grader_re_compile(strip, sizeof(strip) - 1, 0,
+                                              &t->strip, m, sizeof(m)))
         return GRADER_ENOMEM;
-    if (t->digits == NULL &&
-        grader_re_compile("\\b(\\d+)\\b", 9, 0, &t->digits, m, sizeof(m)))
+    if (t->digits == NULL && grader_re_compile(digits, sizeof(digits) - 1, 0,
+                                               &t->digits, m, sizeof(m)))
         return GRADER_ENOMEM;
     return 0;
 }

@@ -166,7 +166,10 @@ struct grader_grade {
  * Grade text[0..len) (NULL: no reply) by rule of t against the reference
  * as written (ref[0..ref_len)) and its canonical form (from
  * grader_task_ref_parse). 0, GRADER_ENOMEM, or GRADER_ELIMIT (a user's
- * pattern that took too long on this reply).
+ * pattern that took too long on this reply): *out then holds the grade
+ * by the rule's fallback, as when nothing matched (nothing said; a regex
+ * rule's fallback extracted and compared, so "[invalid]" is wrong), which
+ * a caller uses and counts rather than failing (docs/tasks.md).
  */
 int grader_task_grade(const struct grader_task *t, size_t rule,
                       const char *text, size_t len, const char *ref,

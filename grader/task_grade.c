@@ -243,6 +243,28 @@ static int regex_rule(const struct grader_task *t, const struct rule *r,
     return rc;
 }
 
+/* A regex rule's grade of a reply its pattern could not search within the
+ * step budget: lm-eval's when nothing matched, the fallback stripped and
+ * compared with the reference as an extraction is ("[invalid]": wrong).
+ * The fallback is short: its own error (out of memory) is returned. */
+static int fallback_grade(const struct grader_task *t, const struct rule *r,
+                          const char *ref, size_t ref_len,
+                          struct grader_grade *out)
+{
+    struct text x = {(char *)r->fallback, strlen(r->fallback), 0};
+    struct text y = {(char *)ref, ref_len, 0};
+    int rc, equal = 0;
+
+    rc = sub(t->strip, &x);
+    grader__grade_copy(out->extracted, x.p, x.n);
+    if (rc == 0)
+        rc = exact_match(r, &x, &y, &equal);
+    out->right = rc == 0 && equal;
+    text_drop(&x);
+    text_drop(&y);
+    return rc;
+}
+
 /*
  * llama.cpp's llama-eval, GSM8K, regex grader (examples/llama-eval,
  * Grader._truncate_response and the gsm8k pattern; docs/tasks.md): the
@@ -319,6 +341,15 @@ int grader_task_grade(const struct grader_task *t, size_t rule,
     rc = grade_by(t, r, text, len, ref, ref_len, canon, out);
     if (rc == 0 && out->said && out->compared[0] == '\0')
         memcpy(out->compared, out->extracted, sizeof(out->compared));
+    if (rc == GRADER_ELIMIT) {
+        /* past the budget on this reply: graded as if nothing matched,
+         * so a finished rung is always graded (docs/tasks.md) */
+        out->said = out->right = 0;
+        out->extracted[0] = out->compared[0] = '\0';
+        if (r->kind == GRADER_RULE_REGEX &&
+            fallback_grade(t, r, ref, ref_len, out) == GRADER_ENOMEM)
+            return GRADER_ENOMEM;
+    }
     return rc;
 }
 

@@ -249,6 +249,10 @@ int record_done(const struct run_opts *o, const struct record_done *d)
         "mean_tokens",
         sum.mean_tokens >= 0 ? json_real(sum.mean_tokens) : json_null(),
         "bytes", (json_int_t)d->bytes, "server", d->server);
+    /* replies graded by the rule's fallback (docs/tasks.md), when some */
+    if (sum.step_limit > 0)
+        json_object_set_new(done, "step_limit",
+                            json_integer((json_int_t)sum.step_limit));
     /* GPU memory (null without nvidia-smi) and what the load log says */
     json_object_set_new(done, "gpu_mib_before",
                         d->gpu_before >= 0 ? json_integer(d->gpu_before)

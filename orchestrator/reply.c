@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../grader/grader.h"
+
 void reply_init(struct reply *r, size_t cap)
 {
     memset(r, 0, sizeof(*r));
@@ -27,23 +29,32 @@ void reply_release(struct reply *r)
     r->error = NULL;
 }
 
-/* A number field that may be null (inf/NaN timings are sent as null). */
-static double num(json_t *o, const char *key)
+/* What a timing may be before it is no measurement: a reply takes hours,
+ * not a year of milliseconds, and no prompt or reply is 1e15 tokens. */
+#define TIMING_MS_MAX 1e12
+#define TIMING_N_MAX  1e15
+
+/* A timing from 0 to max, or -1 (null in the row): null itself (inf and
+ * NaN are sent as null), and a number that is negative or past max, which
+ * a row would keep but no summary could use (docs/rows.md). */
+static double num(json_t *o, const char *key, double max)
 {
     json_t *v = json_object_get(o, key);
+    double d = json_is_number(v) ? json_number_value(v) : -1;
 
-    return json_is_number(v) ? json_number_value(v) : -1;
+    return d >= 0 && d <= max ? d : -1;
 }
 
 static void timings(struct reply *r, json_t *t)
 {
     if (!json_is_object(t))
         return;
-    r->predicted_n = (long long)num(t, "predicted_n");
-    r->prompt_n = (long long)num(t, "prompt_n");
-    r->decode_tps = num(t, "predicted_per_second");
-    r->prompt_ms = num(t, "prompt_ms");
-    r->predicted_ms = num(t, "predicted_ms");
+    /* in range before the cast: a double past a long long is undefined */
+    r->predicted_n = (long long)num(t, "predicted_n", TIMING_N_MAX);
+    r->prompt_n = (long long)num(t, "prompt_n", TIMING_N_MAX);
+    r->decode_tps = num(t, "predicted_per_second", GRADER_TPS_MAX);
+    r->prompt_ms = num(t, "prompt_ms", TIMING_MS_MAX);
+    r->predicted_ms = num(t, "predicted_ms", TIMING_MS_MAX);
 }
 
 size_t reply_escaped_len(const char *text, size_t len)
@@ -94,14 +105,26 @@ int reply_fits(const char *content, size_t clen, const char *reasoning,
     return 0;
 }
 
-static int append(struct reply *r, struct buf *b, json_t *v, char *msg,
-                  size_t msgsize)
+/* A delta's text field (key) into b. Absent or null is no text (the role
+ * chunk's "content": null); any other non-string is a broken stream, not
+ * a piece to drop: the reply would be graded with a hole in it. */
+static int append(struct reply *r, struct buf *b, json_t *delta,
+                  const char *key, char *msg, size_t msgsize)
 {
+    json_t *v = json_object_get(delta, key);
     const char *s;
     size_t n, e;
 
-    if (!json_is_string(v))
+    if (v == NULL || json_is_null(v))
         return 0;
+    if (!json_is_string(v)) {
+        snprintf(msg, msgsize, "stream delta's \"%s\" is not text (a %s)", key,
+                 json_is_number(v)   ? "number"
+                 : json_is_object(v) ? "JSON object"
+                 : json_is_array(v)  ? "JSON array"
+                                     : "boolean");
+        return REPLY_EBAD;
+    }
     s = json_string_value(v);
     n = json_string_length(v);
     if (n == 0)
@@ -164,11 +187,9 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
     choice = json_array_get(v, 0); /* the usage chunk has choices: [] */
     delta = json_object_get(choice, "delta");
     if (json_is_object(delta)) {
-        rc = append(r, &r->content, json_object_get(delta, "content"), msg,
-                    msgsize);
+        rc = append(r, &r->content, delta, "content", msg, msgsize);
         if (rc == 0)
-            rc = append(r, &r->reasoning,
-                        json_object_get(delta, "reasoning_content"), msg,
+            rc = append(r, &r->reasoning, delta, "reasoning_content", msg,
                         msgsize);
     }
     v = json_object_get(choice, "finish_reason");

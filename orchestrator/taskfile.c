@@ -348,9 +348,13 @@ json_t *taskfile_grades(const struct grader_task *t, const char *text,
         int rc = text == NULL ? -1
                               : grader_task_grade(t, i, text, len, ref,
                                                   strlen(ref), &canon, &g);
+        json_t *one;
+
         if (rc == GRADER_ENOMEM)
             util_oom("grading");
-        if (rc != 0) /* an error row, or a pattern over its budget */
+        /* an error row: no grade; a pattern over its budget: g is the
+         * rule's fallback grade, and the row says why */
+        if (rc != 0 && rc != GRADER_ELIMIT)
             g.said = g.right = 0, g.extracted[0] = '\0';
         if (i == 0) {
             *right = g.right;
@@ -360,11 +364,13 @@ json_t *taskfile_grades(const struct grader_task *t, const char *text,
                     ? emit_number(g.extracted)
                     : json_string(g.extracted);
         }
-        if (json_object_set_new(
-                grades, grader_task_rule_name(t, i),
-                json_pack("{s:o,s:b}", "extracted",
-                          g.said ? json_string(g.extracted) : json_null(),
-                          "right", g.right)) != 0)
+        one = json_pack("{s:o,s:b}", "extracted",
+                        g.said ? json_string(g.extracted) : json_null(),
+                        "right", g.right);
+        if (one == NULL ||
+            (rc == GRADER_ELIMIT &&
+             json_object_set_new(one, "error", json_string("step limit"))) ||
+            json_object_set_new(grades, grader_task_rule_name(t, i), one) != 0)
             util_oom("a row");
     }
     if (grades == NULL)

@@ -3,6 +3,7 @@
  */
 #include "emit.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,9 +27,11 @@ static json_t *opt_int(long long v)
     return v < 0 ? json_null() : json_integer(v);
 }
 
+/* Known non-negative real, or null: inf and NaN too, which no JSON holds
+ * (json_real gives NULL, and the line would be lost as out of memory). */
 static json_t *opt_real(double v)
 {
-    return v < 0 ? json_null() : json_real(v);
+    return v < 0 || !isfinite(v) ? json_null() : json_real(v);
 }
 
 static json_t *finish(json_t *o, int ok)
@@ -86,6 +89,9 @@ json_t *emit_bury_line(const struct grader_bury *b, size_t i,
     put(o, "bytes", opt_int(meta ? meta->bytes : -1), &ok);
     put(o, "gpu_mib_loaded", opt_int(meta ? meta->gpu_mib_loaded : -1), &ok);
     put(o, "gpu_mib_before", opt_int(meta ? meta->gpu_mib_before : -1), &ok);
+    /* only when some: every bury line before it stays as it was */
+    if (l->sum.step_limit > 0)
+        put(o, "step_limit", size_v(l->sum.step_limit), &ok);
     if (l->missing > 0 || l->extra > 0) {
         put(o, "missing", size_v(l->missing), &ok);
         put(o, "extra", size_v(l->extra), &ok);

@@ -28,22 +28,31 @@ char *fmt_count(char *out, long long v)
     return out;
 }
 
+/* Past this a fixed point prints more digits than anyone reads, and
+ * past 1e93 more than FMT_SIZE holds (%.1f of 1e300 is 302 characters):
+ * such a figure prints as 1e+40, whole, never cut to its first digits. */
+#define FMT_FIXED_MAX 1e15
+
+/* v with decimals places, a dash when unknown (negative, inf, NaN). */
+static char *fixed(char *out, double v, int decimals)
+{
+    if (v < 0 || !isfinite(v))
+        snprintf(out, FMT_SIZE, "%s", FMT_DASH);
+    else if (v >= FMT_FIXED_MAX)
+        snprintf(out, FMT_SIZE, "%.2g", v);
+    else
+        snprintf(out, FMT_SIZE, "%.*f", decimals, v);
+    return out;
+}
+
 char *fmt_1(char *out, double v)
 {
-    if (v < 0)
-        snprintf(out, FMT_SIZE, "%s", FMT_DASH);
-    else
-        snprintf(out, FMT_SIZE, "%.1f", v);
-    return out;
+    return fixed(out, v, 1);
 }
 
 char *fmt_2(char *out, double v)
 {
-    if (v < 0)
-        snprintf(out, FMT_SIZE, "%s", FMT_DASH);
-    else
-        snprintf(out, FMT_SIZE, "%.2f", v);
-    return out;
+    return fixed(out, v, 2);
 }
 
 char *fmt_p(char *out, double p)

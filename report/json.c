@@ -5,6 +5,7 @@
  * think.schema.json describe them.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,12 @@ static json_t *real4(double v)
 {
     char s[32];
 
-    snprintf(s, sizeof(s), "%.4f", v);
+    /* no JSON holds inf or NaN (json_real says NULL): unknown */
+    if (!isfinite(v))
+        return json_null();
+    /* a figure too long for s is kept as it is, not cut to its digits */
+    if (snprintf(s, sizeof(s), "%.4f", v) >= (int)sizeof(s))
+        return json_real(v);
     return json_real(strtod(s, NULL));
 }
 
@@ -125,12 +131,16 @@ static json_t *rules_array(const struct grader_ladder *rep)
         json_t *rungs = json_array();
         for (size_t i = 0; rungs != NULL && i < rep->nrule_rungs; i++) {
             const struct grader_rule_cell *c = &rep->rules[k].cells[i];
-            json_array_append_new(
-                rungs, json_pack("{s:s,s:I,s:I,s:f,s:I}", "rung",
-                                 grader_ladder_point(rep, i)->line->rung->name,
-                                 "n", (json_int_t)c->n, "right",
-                                 (json_int_t)c->right, "accuracy", c->acc,
-                                 "graded_differently", (json_int_t)c->differ));
+            json_t *cell = json_pack(
+                "{s:s,s:I,s:I,s:f,s:I}", "rung",
+                grader_ladder_point(rep, i)->line->rung->name, "n",
+                (json_int_t)c->n, "right", (json_int_t)c->right, "accuracy",
+                c->acc, "graded_differently", (json_int_t)c->differ);
+            /* only when some, as in the bury line */
+            if (cell != NULL && c->step_limit > 0)
+                json_object_set_new(cell, "step_limit",
+                                    json_integer((json_int_t)c->step_limit));
+            json_array_append_new(rungs, cell);
         }
         json_array_append_new(a, json_pack("{s:s,s:o}", "name",
                                            rep->rules[k].name, "rungs",

@@ -286,6 +286,53 @@ static void constraint_table(FILE *f, const struct grader_ladder *rep)
     fprintf(f, "\n");
 }
 
+/* Replies graded by a rule's fallback because its pattern ran past its
+ * step budget on them: per rung, and per rule when the task has several.
+ * Only when some were. */
+static void step_limit_table(FILE *f, const struct grader_ladder *rep)
+{
+    size_t i, k, n = rep->chain.nrungs + rep->nsides, total = 0;
+    size_t cols = rep->nrules ? rep->nrules : 1;
+    char cell[256];
+
+    for (i = 0; i < n; i++)
+        total += grader_ladder_point(rep, i)->line->sum.step_limit;
+    for (k = 0; k < rep->nrules; k++)
+        for (i = 0; i < rep->nrule_rungs; i++)
+            total += rep->rules[k].cells[i].step_limit;
+    if (total == 0)
+        return;
+    fprintf(f, "## Past the step limit\n\n"
+               "A rule's pattern ran past its step budget on these replies "
+               "(a pattern that backtracks, over a reply that loops: "
+               "docs/grading.md, \"Bounds\"), and each was graded by the "
+               "rule's fallback, as lm-eval grades a reply where nothing "
+               "matched: wrong, unless the fallback is the reference. The "
+               "rows' `grades` say `\"error\": \"step limit\"` "
+               "(docs/tasks.md).\n\n| Rung |");
+    for (k = 0; k < cols; k++) {
+        fmt_cell(cell, sizeof(cell),
+                 rep->nrules    ? rep->rules[k].name
+                 : rep->rule[0] ? rep->rule
+                                : "replies");
+        fprintf(f, " %s |", cell);
+    }
+    fprintf(f, "\n|---|");
+    for (k = 0; k < cols; k++)
+        fprintf(f, "---:|");
+    fprintf(f, "\n");
+    for (i = 0; i < (rep->nrules ? rep->nrule_rungs : n); i++) {
+        const struct grader_figures *x = grader_ladder_point(rep, i);
+        fprintf(f, "| %s |", x->line->rung->name);
+        for (k = 0; k < cols; k++)
+            fprintf(f, " %zu |",
+                    rep->nrules ? rep->rules[k].cells[i].step_limit
+                                : x->line->sum.step_limit);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+}
+
 /* A task's rules side by side (grader_ladder_rules). */
 static void rules_table(FILE *f, const struct grader_ladder *rep)
 {
@@ -656,6 +703,7 @@ int render_report_md(FILE *f, const struct rundir_run *run,
                "marigold right, grey wrong](cover.svg)\n\n");
     ladder_table(f, rep);
     rules_table(f, rep);
+    step_limit_table(f, rep);
     canary_section(f, run);
     constraint_table(f, rep);
     loops_table(f, rep);

@@ -144,6 +144,42 @@ static void test_upstream_stream(void **state)
     reply_release(&r);
 }
 
+/* Timings a server can send that no row should keep: inf is sent as
+ * null by llama-server, but a number past any decoder (1e40 tokens/s), a
+ * negative one, or a count past a long long is stored as unknown (null in
+ * the row), never cast or carried into a summary that cannot print it. */
+static void test_absurd_timings(void **state)
+{
+    const char absurd[] =
+        "{\"choices\":[],\"timings\":{\"prompt_n\":1e40,\"prompt_ms\":1e300,"
+        "\"predicted_n\":-3,\"predicted_ms\":-1.5,"
+        "\"predicted_per_second\":1e40}}";
+    const char fine[] =
+        "{\"choices\":[],\"timings\":{\"prompt_n\":41,\"prompt_ms\":0,"
+        "\"predicted_n\":7,\"predicted_ms\":3600000,"
+        "\"predicted_per_second\":1000000000}}";
+    struct reply r;
+    char msg[256];
+
+    (void)state;
+    reply_init(&r, 1 << 20);
+    assert_int_equal(reply_event(&r, absurd, strlen(absurd), msg, sizeof(msg)),
+                     0);
+    assert_true(r.decode_tps == -1);
+    assert_true(r.prompt_ms == -1);
+    assert_true(r.predicted_ms == -1);
+    assert_int_equal(r.prompt_n, -1);
+    assert_int_equal(r.predicted_n, -1);
+    assert_int_equal(reply_tokens(&r), -1);
+    assert_int_equal(reply_event(&r, fine, strlen(fine), msg, sizeof(msg)), 0);
+    assert_true(r.decode_tps == 1e9);
+    assert_true(r.prompt_ms == 0);
+    assert_true(r.predicted_ms == 3600000);
+    assert_int_equal(r.prompt_n, 41);
+    assert_int_equal(reply_tokens(&r), 7);
+    reply_release(&r);
+}
+
 /* The ik fork: "stop" at the cap, no usage chunk, timings on the finish
  * chunk; section 8 of the reference. */
 static void test_ik_stream(void **state)
@@ -243,6 +279,44 @@ static void test_named_faults(void **state)
     reply_release(&r);
 }
 
+/* A delta's content or reasoning_content that is neither text nor null
+ * (a number, an object, an array, a bool) is a broken stream, named as
+ * one: dropping it would grade a reply with a piece missing. */
+static void test_delta_not_text(void **state)
+{
+    static const char *const bad[] = {
+        "{\"choices\":[{\"delta\":{\"content\":5}}]}",
+        "{\"choices\":[{\"delta\":{\"content\":true}}]}",
+        "{\"choices\":[{\"delta\":{\"content\":[\"a\"]}}]}",
+        "{\"choices\":[{\"delta\":{\"reasoning_content\":{}}}]}",
+        "{\"choices\":[{\"delta\":{\"reasoning_content\":0.5}}]}",
+    };
+    const char ok[] = "{\"choices\":[{\"delta\":{\"content\":null,"
+                      "\"reasoning_content\":null,\"role\":\"assistant\"}}]}";
+    struct reply r;
+    char msg[256];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        reply_init(&r, 1 << 20);
+        msg[0] = '\0';
+        assert_int_equal(
+            reply_event(&r, bad[i], strlen(bad[i]), msg, sizeof(msg)),
+            REPLY_EBAD);
+        assert_non_null(strstr(msg, "not text"));
+        assert_non_null(
+            strstr(msg, i < 3 ? "\"content\"" : "\"reasoning_content\""));
+        reply_release(&r);
+    }
+    assert_string_equal(reply_error_kind(REPLY_EBAD), "bad_stream");
+    /* null is the role chunk's: no text, no fault */
+    reply_init(&r, 1 << 20);
+    assert_int_equal(reply_event(&r, ok, strlen(ok), msg, sizeof(msg)), 0);
+    assert_int_equal(r.content.len, 0);
+    reply_release(&r);
+}
+
 /* The cap is on escaped bytes: a reply of control characters (six bytes
  * each in a row) stops at a sixth of the cap, so its row always fits the
  * row reader's cap. */
@@ -302,7 +376,9 @@ int main(void)
         cmocka_unit_test(test_cap),
         cmocka_unit_test(test_upstream_stream),
         cmocka_unit_test(test_ik_stream),
+        cmocka_unit_test(test_absurd_timings),
         cmocka_unit_test(test_named_faults),
+        cmocka_unit_test(test_delta_not_text),
         cmocka_unit_test(test_escaped_cap),
         cmocka_unit_test(test_fits),
         cmocka_unit_test(test_error_and_cut),

@@ -4,6 +4,7 @@
  */
 #include "helpers.h"
 
+#include <float.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -21,6 +22,15 @@ static void test_counts(void **state)
     assert_string_equal(fmt_1(b, 93.6), "93.6");
     assert_string_equal(fmt_1(b, -1), FMT_DASH);
     assert_string_equal(fmt_2(b, 78.7 / 40.0), "1.97");
+    /* any double a row can hold prints whole: %.1f of 1e300 is 302
+     * characters, past the buffer; none is cut to its first digits */
+    assert_string_equal(fmt_1(b, 123456789012345.0), "123456789012345.0");
+    assert_string_equal(fmt_1(b, 1e300), "1e+300");
+    assert_string_equal(fmt_1(b, 1e40), "1e+40");
+    assert_string_equal(fmt_2(b, 1.5e17), "1.5e+17");
+    assert_string_equal(fmt_1(b, DBL_MAX), "1.8e+308");
+    assert_string_equal(fmt_1(b, INFINITY), FMT_DASH);
+    assert_string_equal(fmt_2(b, NAN), FMT_DASH);
 }
 
 static void test_numbers(void **state)

@@ -5,7 +5,7 @@
 
 #include "qset.h"
 #include "rows.h"
-
+#include "stats.h"
 
 static const char good[] =
     /* 1: right */
@@ -199,6 +199,92 @@ static void test_reference_mismatch(void **state)
     free(t.p);
 }
 
+/* A decode speed past GRADER_TPS_MAX (a server once reported 1e40
+ * tokens/s) is no measurement: read as unknown, as null is, so the rung
+ * is still summed, buried and reported (it overflowed the answer's float
+ * to inf, and no JSON holds inf). A speed at the cap is kept. */
+static void test_absurd_speed(void **state)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_summary sum;
+    struct text t = {0};
+    struct grader_rung *r;
+
+    (void)state;
+    text_addf(&t, "{\"id\":\"a\",\"reference\":\"1\",\"content\":"
+                  "\"Answer: 1\",\"decode_tps\":1e300}\n"
+                  "{\"id\":\"b\",\"reference\":\"1\",\"content\":"
+                  "\"Answer: 1\",\"decode_tps\":1e40}\n"
+                  "{\"id\":\"c\",\"reference\":\"1\",\"content\":"
+                  "\"Answer: 1\",\"decode_tps\":1000000000}\n"
+                  "{\"id\":\"d\",\"reference\":\"1\",\"content\":"
+                  "\"Answer: 1\",\"decode_tps\":1000000000.5}\n");
+    r = load_text(qs, test_dir, "A", &t, 0);
+    assert_int_equal(r->n, 4);
+    assert_true(r->answers[0].tps < 0);
+    assert_true(r->answers[1].tps < 0);
+    assert_true(r->answers[2].tps == 1e9f);
+    assert_true(r->answers[3].tps < 0);
+    assert_int_equal(grader_summarize(r, &sum), 0);
+    assert_int_equal(sum.right, 4);
+    assert_true(sum.median_tps == 1e9);
+    grader_rung_free(r);
+    grader_qset_free(qs);
+    free(t.p);
+}
+
+/* A user's rule that backtracks past its step budget on one reply (all
+ * the rung's answers in) grades that reply by the rule's fallback and
+ * counts it; the rung reads, sums and reports. It was an error ("took too
+ * long") on every read, so the rung could never be finished. */
+static void test_step_limit(void **state)
+{
+    struct grader_task *t = grader_task_new("bt", GRADER_REF_NUMBER);
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *r = grader_rung_new("A", "mem");
+    struct grader_summary sum;
+    struct grader_reader rd;
+    struct grader_error err;
+    struct text x = {0};
+    char msg[256];
+
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(grader_task_add_regex(t, "tail", "(a+)+$|(\\d+)$", 0,
+                                           "[invalid]", NULL, 0, 0, msg,
+                                           sizeof(msg)),
+                     0);
+    text_addf(&x,
+              "{\"id\":\"q1\",\"reference\":\"7\",\"content\":"
+              "\"%s\"}\n",
+              "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab");
+    text_addf(&x, "{\"id\":\"q2\",\"reference\":\"7\",\"content\":"
+                  "\"so 7\"}\n");
+    /* empty content: the rule runs on the thinking block, past its
+     * budget there too: not right there, and not counted */
+    text_addf(&x,
+              "{\"id\":\"q3\",\"reference\":\"7\",\"content\":\"\","
+              "\"reasoning_content\":\"%s\"}\n",
+              "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab");
+    grader_reader_init(&rd, qs, r, 0);
+    grader_reader_set_rule(&rd, t, 0);
+    assert_int_equal(grader_reader_feed(&rd, x.p, x.len, &err), 0);
+    assert_int_equal(grader_reader_finish(&rd, &err), 0);
+    grader_reader_release(&rd);
+    assert_int_equal(r->n, 3);
+    assert_int_equal(r->answers[0].flags, GRADER_A_STEP_LIMIT);
+    assert_null(grader_rung_said(r, &r->answers[0]));
+    assert_int_equal(r->answers[1].flags, GRADER_A_SAID | GRADER_A_RIGHT);
+    assert_int_equal(r->answers[2].flags, GRADER_A_EMPTY | GRADER_A_THOUGHT);
+    assert_int_equal(grader_summarize(r, &sum), 0);
+    assert_int_equal(sum.right, 1);
+    assert_int_equal(sum.step_limit, 1);
+    grader_rung_free(r);
+    grader_qset_free(qs);
+    grader_task_free(t);
+    free(x.p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +293,8 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_row_cap),
         cmocka_unit_test(test_reference_mismatch),
+        cmocka_unit_test(test_absurd_speed),
+        cmocka_unit_test(test_step_limit),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -290,6 +290,62 @@ static void test_user_task(void **state)
     expect(t, "said", "Answer: Z", "z", 1, "Z");
     expect(t, "said", "Answer: A", "z", 0, "A");
     grader_task_free(t);
+    /* strip() takes white space off both ends, as Python's does: the
+     * shared pattern was compiled with its NUL, so \s+\Z never matched
+     * and "42 " was compared with "42" */
+    t = grader_task_new("tail", GRADER_REF_NUMBER);
+    assert_non_null(t);
+    assert_int_equal(grader_task_add_regex(t, "rest", "Answer:(.*)", -1,
+                                           "[invalid]", NULL, 0, 0, msg,
+                                           sizeof(msg)),
+                     0);
+    expect(t, "rest", "Answer:  42 \t\nmore", "42", 1, "42");
+    expect(t, "rest", "Answer: 4 2 ", "42", 0, "4 2");
+    grader_task_free(t);
+}
+
+/* A user's pattern that backtracks without end ((a+)+$ over a's then a
+ * b: Python takes minutes) stops at its step budget: GRADER_ELIMIT, and
+ * the reply graded by the rule's fallback, as lm-eval grades one where
+ * nothing matched. The fallback is compared as any extraction is, so a
+ * fallback that is the reference is right, as in lm-eval. */
+static void test_step_limit(void **state)
+{
+    struct grader_task *t = grader_task_new("bt", GRADER_REF_NUMBER);
+    struct grader_num canon;
+    struct grader_grade g;
+    char msg[256], reply[40];
+
+    (void)state;
+    memset(reply, 'a', 32);
+    memcpy(reply + 32, "b", 2);
+    assert_non_null(t);
+    assert_int_equal(grader_task_add_regex(t, "tail", "(a+)+$", 0, "[invalid]",
+                                           NULL, 0, 0, msg, sizeof(msg)),
+                     0);
+    assert_int_equal(grader_task_add_regex(t, "seven", "(a+)+$", 0, "7", NULL,
+                                           0, 0, msg, sizeof(msg)),
+                     0);
+    assert_int_equal(grader_task_ref_parse(t, "7", 1, &canon), 0);
+    memset(&g, 0x55, sizeof(g));
+    assert_int_equal(
+        grader_task_grade(t, 0, reply, strlen(reply), "7", 1, &canon, &g),
+        GRADER_ELIMIT);
+    assert_false(g.said);
+    assert_false(g.right);
+    assert_string_equal(g.extracted, "[invalid]");
+    assert_string_equal(g.compared, "");
+    memset(&g, 0x55, sizeof(g));
+    assert_int_equal(
+        grader_task_grade(t, 1, reply, strlen(reply), "7", 1, &canon, &g),
+        GRADER_ELIMIT);
+    assert_false(g.said);
+    assert_true(g.right);
+    assert_string_equal(g.extracted, "7");
+    /* the same rule on a reply it can search grades as before */
+    expect(t, "tail", "aaaa", "7", 0, "aaaa");
+    expect(t, "seven", "xyz", "7", 1, NULL);
+    grader_task_free(t);
 }
 
 /* Every allocation of building each built-in task and of grading by each
@@ -350,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_prompt_fill),
         cmocka_unit_test(test_cot_prompt),
         cmocka_unit_test(test_user_task),
+        cmocka_unit_test(test_step_limit),
         cmocka_unit_test(test_chaos),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
