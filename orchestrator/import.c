@@ -690,7 +690,9 @@ static int llama_eval_case(struct import *im, const char *key, json_t *c)
     }
     if (json_is_integer(v = json_object_get(c, "tokens")))
         row->tokens = json_integer_value(v);
-    if (json_is_number(v = json_object_get(c, "tps_gen")))
+    /* a speed past reason is unknown, as the run's writer stores it */
+    if (json_is_number(v = json_object_get(c, "tps_gen")) &&
+        json_number_value(v) >= 0 && json_number_value(v) <= GRADER_TPS_MAX)
         row->tps = json_number_value(v);
     gtype = json_string_value(
         json_object_get(json_object_get(c, "grader_log"), "grader_type"));

@@ -13,7 +13,7 @@ case = {"status": "ok", "expected": "18", "answer": "18", "correct": True,
         "response": "x" * (9 << 20) + "\n\\boxed{18}", "reasoning_content": None,
         "tokens": 9, "tps_gen": 40.0, "problem_idx": 0}
 ctl = dict(case, response="so \\boxed{18}", reasoning_content="\u0001" * 1500000, problem_idx=1)
-fine = dict(case, response="\\boxed{7}", problem_idx=2)
+fine = dict(case, response="\\boxed{7}", problem_idx=2, tps_gen=1e40)  # G3: a speed past reason
 cases = {"gsm8k_000_0": case, "gsm8k_000_1": ctl, "gsm8k_000_2": fine}
 json.dump({"id": "gsm8k", "tasks": list(cases), "task_states": {"cases": cases}},
           open(w + "/big-state.json", "w"))
@@ -30,6 +30,7 @@ PY
     [ "$(field "$work/tl/rows/LL.jsonl" test-0 error_kind)" = '"too_long"' ] || fail "the 9 MB reply is not too_long"
     [ "$(field "$work/tl/rows/LL.jsonl" test-1 error_kind)" = '"too_long"' ] || fail "the control characters are not too_long"
     [ "$(field "$work/tl/rows/LL.jsonl" test-2 error_kind)" = null ] || fail "a short reply was marked"
+    [ "$(field "$work/tl/rows/LL.jsonl" test-2 decode_tps)" = null ] || fail "a speed of 1e40 was kept: $(field "$work/tl/rows/LL.jsonl" test-2 decode_tps)"
     rc=0; $G bury "$work/tl" LL >"$work/out" 2>"$work/err" || rc=$?
     [ $rc = 0 ] || fail "bury of the llama-eval import: exit $rc $(head -c 300 "$work/err")"
     rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-01T00-00-00.jsonl" "$work/tm" LM >"$work/out" 2>"$work/err" || rc=$?
