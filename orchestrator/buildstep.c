@@ -205,7 +205,7 @@ static const char *rname(const struct step *s)
 static void quote_log(struct step *s)
 {
     char buf[4096], *p;
-    int fd = open(s->logpath, O_RDONLY | O_CLOEXEC), lines = 0;
+    int fd = files_open_read(s->logpath, 1, buf, sizeof buf), lines = 0;
     off_t end;
     ssize_t n;
 
@@ -597,7 +597,12 @@ static void result_work(uv_work_t *w)
         return;
     }
     tensors_free(&t);
-    fd = open(s->tmp, O_RDONLY | O_CLOEXEC);
+    fd = files_open_read(s->tmp, 1, msg, sizeof msg);
+    if (fd < 0 && errno == EINVAL) { /* swapped since the lstat above */
+        snprintf(s->work_msg, sizeof s->work_msg, "%s", msg);
+        s->work_rc = -1;
+        return;
+    }
     if (fd < 0 || fsync(fd) != 0) {
         snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", s->tmp,
                  files_strerror(errno));
@@ -646,7 +651,7 @@ static void result_done(uv_work_t *w, int status)
 static void tool_identity(struct step *s)
 {
     char buf[8192], *line, *save = NULL;
-    int fd = open(s->logpath, O_RDONLY | O_CLOEXEC);
+    int fd = files_open_read(s->logpath, 1, buf, sizeof buf);
     ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
 
     if (fd >= 0)

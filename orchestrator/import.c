@@ -289,7 +289,8 @@ static int size_ok(const char *path)
 
 int import_lm_eval(struct import *im)
 {
-    FILE *f = fopen(im->path, "r");
+    char msg[4400];
+    FILE *f = files_fopen_read(im->path, 0, msg, sizeof msg);
     size_t *slot = NULL, nslot = 0, cap = 0;
     char *line = NULL;
     json_error_t jerr;
@@ -302,13 +303,13 @@ int import_lm_eval(struct import *im)
         return EXIT_USAGE;
     }
     if (f == NULL)
-        BAD("cannot open '%s': %s", im->path, strerror(errno));
+        BAD("%s", msg);
     while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
         ;
     if (c == '[') { /* before v0.4.3: one JSON array of records */
         json_t *all;
         fclose(f);
-        all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
+        all = files_json_load(im->path, 0, JSON_REJECT_DUPLICATES, &jerr);
         if (!json_is_array(all)) {
             json_decref(all);
             BAD("%s:%d: %s", im->path, jerr.line,
@@ -424,7 +425,7 @@ int import_llama_eval(struct import *im)
 
     if (!size_ok(im->path))
         return EXIT_USAGE;
-    all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
+    all = files_json_load(im->path, 0, JSON_REJECT_DUPLICATES, &jerr);
     if (all == NULL)
         BAD("%s:%d: %s", im->path, jerr.line, jerr.text);
     cases = json_object_get(json_object_get(all, "task_states"), "cases");

@@ -1,0 +1,75 @@
+# Round 3, paths (issue 24: G2, G8, G10, G12, G15): what graveyard reads
+# and writes where a file goes. Sourced by round3.sh.
+
+# refused_now WHAT WANT CMD...: CMD exits 2 within a few seconds (a
+# `timeout 10` turns a hang into 124) and says WANT on its one line of
+# error.
+refused_now() {
+    local what=$1 want=$2 rc=0 t0=$SECONDS; shift 2
+    timeout -k 2 10 "$@" >/dev/null 2>"$work/err" </dev/null || rc=$?
+    [ $rc = 2 ] && grep -q -- "$want" "$work/err" ||
+        fail "$what: exit $rc $(head -3 "$work/err")"
+    [ $((SECONDS - t0)) -le 3 ] || fail "$what: took $((SECONDS - t0)) s"
+    [ "$(wc -l <"$work/err")" -le 2 ] || fail "$what: $(cat "$work/err")"
+}
+
+# G2: a FIFO where a file goes blocked open() forever. Each is refused at
+# once as "not a regular file", before any read could wait on it.
+case_fifo_inputs() {
+    local f=$work/fifo d=$work/fifock
+    rm -f "$f"; mkfifo "$f"
+    refused_now "model" "'$f': not a regular file" \
+        $G run Q4_0 "$f" "$work/q.jsonl" "$work/ff1" --llama "$FAKE"
+    refused_now "question file" "'$f': not a regular file" \
+        $G run Q4_0 "$work/good.gguf" "$f" "$work/ff2" --llama "$FAKE"
+    refused_now "task file" "'$f': not a regular file" \
+        $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/ff3" --llama "$FAKE" --task "$f"
+    refused_now "config" "'$f': not a regular file" $G ladder "$f"
+    refused_now "sha256" "'$f': not a regular file" $G sha256 "$f"
+    refused_now "sha256 of /dev/zero" "not a regular file" $G sha256 /dev/zero
+    refused_now "f16-range" "not a regular file" $G f16-range "$f"
+    refused_now "import" "'$f': not a regular file" \
+        $G import lm-eval "$f" "$work/ff4" R --task lm-eval-gsm8k
+    # a checkpoint folder whose shard, or whose index, is a FIFO
+    mkdir -p "$d"; rm -f "$d"/*
+    cp "$ROOT/configs/demo/checkpoint/config.json" "$d/"
+    mkfifo "$d/model.safetensors"
+    refused_now "f16-range shard" "not a regular file" $G f16-range "$d"
+    rm -f "$d/model.safetensors"
+    cp "$ROOT/configs/demo/checkpoint/model.safetensors" "$d/model-00001-of-00001.safetensors"
+    mkfifo "$d/model.safetensors.index.json"
+    refused_now "f16-range index" "not a regular file" $G f16-range "$d"
+    [ ! -e "$work/ff1" ] && [ ! -e "$work/ff2" ] && [ ! -e "$work/ff3" ] ||
+        fail "a refused run left a run folder"
+}
+round3_cases="$round3_cases fifo_inputs"
+
+# G2: build with a FIFO as the checkpoint's shard waited on it forever,
+# and a SIGTERM ("stopping on signal 15") never ended it.
+case_fifo_build() {
+    local d=$work/fbck pid rc=0
+    mkdir -p "$d" "$work/fb"; rm -f "$d"/*
+    cp "$ROOT/configs/demo/checkpoint/config.json" "$d/"
+    mkfifo "$d/model.safetensors"
+    cat >"$work/fb.json" <<JSON
+{"name": "fb", "questions": "$work/q.jsonl", "run_dir": "$work/fb/run",
+ "build": {"checkpoint": "$d", "python": "$build/fake-convert-hf",
+           "convert": "$ROOT/tests/fake-tools/convert_hf_to_gguf.py",
+           "quantize": "$build/fake-llama-quantize"},
+ "rungs": [{"name": "BF16", "model": "$work/fb/m/BF16.gguf", "convert": "bf16"},
+  {"name": "Q4_0", "model": "$work/fb/m/Q4_0.gguf", "quantize": {"from": "BF16", "type": "Q4_0"}}],
+ "server": {"binary": "$FAKE"}, "gpus": ["0"]}
+JSON
+    timeout -k 2 20 $G build "$work/fb.json" >/dev/null 2>"$work/err" </dev/null || rc=$?
+    [ $rc = 1 ] || [ $rc = 2 ] || fail "build: exit $rc $(tail -3 "$work/err")"
+    grep -q "not a regular file" "$work/err" || fail "build: $(tail -3 "$work/err")"
+    # and a SIGTERM, whenever it comes, ends it
+    $G build "$work/fb.json" >/dev/null 2>&1 </dev/null &
+    pid=$!
+    sleep 0.3
+    kill -TERM $pid 2>/dev/null
+    gone_within 5 $pid || { fail "build: SIGTERM did not end it"; kill -KILL $pid; }
+    wait $pid 2>/dev/null
+}
+round3_cases="$round3_cases fifo_build"
+
