@@ -73,3 +73,28 @@ JSON
 }
 round3_cases="$round3_cases fifo_build"
 
+# G12: a garbage or linked rows/R.done was printed as the rung's summary
+# with exit 0 (and bury failed after). It is read as any run-folder file.
+case_done_checked() {
+    local d=$work/dc rc
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>&1 || fail "run: exit $?"
+    cp "$d/rows/R1.done" "$work/R1.done.good"
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >"$work/out" 2>&1 || fail "again: exit $?"
+    cmp -s "$work/out" "$work/R1.done.good" || fail "again: $(cat "$work/out")"
+    printf 'rm -rf ~ # not a summary\n' >"$d/rows/R1.done"
+    rc=0; $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "R1.done.*malformed rung summary" "$work/err" && [ ! -s "$work/out" ] ||
+        fail "garbage: exit $rc, out $(cat "$work/out") err $(cat "$work/err")"
+    sed 's/"rung": "R1"/"rung": "R2"/' "$work/R1.done.good" >"$d/rows/R1.done"
+    rc=0; $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "not the summary of rung 'R1'" "$work/err" || fail "another rung's: exit $rc $(cat "$work/err")"
+    rm "$d/rows/R1.done"; ln -s "$work/R1.done.good" "$d/rows/R1.done"
+    rc=0; $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "symbolic link" "$work/err" && [ ! -s "$work/out" ] || fail "a link: exit $rc $(cat "$work/err")"
+    rm "$d/rows/R1.done"; mkfifo "$d/rows/R1.done"
+    rc=0; timeout -k 2 20 $G run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "not a regular file" "$work/err" || fail "a FIFO: exit $rc $(cat "$work/err")"
+    rc=0; timeout -k 2 20 $G bury "$d" R1 >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "not a regular file" "$work/err" || fail "bury, a FIFO: exit $rc $(cat "$work/err")"
+}
+round3_cases="$round3_cases done_checked"
