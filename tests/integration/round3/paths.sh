@@ -73,6 +73,34 @@ JSON
 }
 round3_cases="$round3_cases fifo_build"
 
+# G8: a resume was refused ("rows made two ways") when the same file was
+# spelled another way: q/q4.jsonl then ./q/q4.jsonl, GGUF_DIR=/x then
+# /x/. A file is its sha256; another file is still refused.
+case_spelling() {
+    local s=$work/sp rc=0
+    mkdir -p "$s/q" "$s/m"
+    cp "$work/q.jsonl" "$s/q/q4.jsonl"; cp "$work/good.gguf" "$s/m/good.gguf"
+    (cd "$s" && $GT run R1 m/good.gguf q/q4.jsonl run --llama "$FAKE" --limit 2 --quiet) >/dev/null 2>"$work/err" || fail "first: exit $? $(cat "$work/err")"
+    (cd "$s" && $GT run R1 ./m//good.gguf ./q/q4.jsonl run --llama "$FAKE" --quiet) >/dev/null 2>"$work/err" || fail "respelled: exit $? $(cat "$work/err")"
+    [ "$(rows "$s/run" R1)" = 4 ] || fail "respelled: $(rows "$s/run" R1) rows"
+    grep -q '"path": "q/q4.jsonl"' "$s/run/manifest.json" || fail "the recorded spelling changed: $(grep path "$s/run/manifest.json")"
+    # another question file, however spelled, is still another
+    sed 's/"5"/"6"/' "$work/q.jsonl" >"$s/q/other.jsonl"
+    (cd "$s" && $GT run R1 m/good.gguf q/other.jsonl run --llama "$FAKE" --quiet) >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "rows made two ways" "$work/err" || fail "another file: exit $rc $(cat "$work/err")"
+    # a ladder config's ${GGUF_DIR}, with and without a trailing slash
+    cat >"$s/l.json" <<JSON
+{"name": "sp", "questions": "$work/q.jsonl", "run_dir": "$s/lrun", "limit": 2,
+ "rungs": [{"name": "R1", "model": "\${GGUF_DIR}/good.gguf"}],
+ "server": {"binary": "$FAKE"}, "gpus": ["0"]}
+JSON
+    GGUF_DIR=$s/m $GT ladder "$s/l.json" --quiet >/dev/null 2>"$work/err" || fail "ladder: exit $? $(tail -3 "$work/err")"
+    sed -i 's/"limit": 2,//' "$s/l.json"
+    GGUF_DIR=$s/m/ $GT ladder "$s/l.json" --quiet >/dev/null 2>"$work/err" || fail "GGUF_DIR/: exit $? $(tail -3 "$work/err")"
+    [ "$(rows "$s/lrun" R1)" = 4 ] || fail "GGUF_DIR/: $(rows "$s/lrun" R1) rows"
+}
+round3_cases="$round3_cases spelling"
+
 # G12: a garbage or linked rows/R.done was printed as the rung's summary
 # with exit 0 (and bury failed after). It is read as any run-folder file.
 case_done_checked() {
