@@ -186,8 +186,12 @@ int record_made_with(const struct run_opts *o, const char *version,
                              msgsize);
     json_decref(shared);
     json_decref(rung);
-    if (changed != 0)
-        goto out; /* a setting differs: bad input, whatever the rung's state */
+    if (changed != 0) {
+        /* a setting differs: bad input, whatever the rung's state; but a
+         * full disk under the manifest is a failure that resumes */
+        rc = files_exit_code(errno);
+        goto out;
+    }
     snprintf(lrow.rung, sizeof(lrow.rung), "%s", o->rung);
     snprintf(lrow.file, sizeof(lrow.file), "%s", o->model);
     lrow.bytes = job->bytes;

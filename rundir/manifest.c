@@ -74,6 +74,7 @@ static int merge(json_t *have, json_t *want, const char *where, int force,
                          where, key, a ? a : "?", b ? b : "?");
                 free(a);
                 free(b);
+                errno = EINVAL; /* bad input, not a failure to resume */
                 return -1;
             }
             json_array_append_new(forced,
@@ -108,6 +109,7 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
         if (m == NULL) {
             snprintf(msg, msgsize, "%s:%d: malformed manifest: %s", path,
                      jerr.line, jerr.text);
+            errno = EINVAL;
             return -1;
         }
     } else {
@@ -140,9 +142,14 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
     /* a resumed or finished rung with the same settings writes nothing */
     if (rc == 0 && news > 0) {
         text = json_dumps(m, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-        if (text == NULL ||
-            outfile_write(path, text, strlen(text), msg, msgsize) != 0)
+        if (text == NULL) {
+            snprintf(msg, msgsize, "%s: out of memory", path);
+            errno = ENOMEM;
             rc = -1;
+        } else if (outfile_write(path, text, strlen(text), msg, msgsize) !=
+                   0) {
+            rc = -1; /* errno as the write left it: a full disk is 1 */
+        }
         free(text);
     }
     json_decref(m);

@@ -126,3 +126,27 @@ case_done_checked() {
     [ $rc = 2 ] && grep -q "not a regular file" "$work/err" || fail "bury, a FIFO: exit $rc $(cat "$work/err")"
 }
 round3_cases="$round3_cases done_checked"
+
+# G10: a full disk while manifest.json is written was exit 2 ("refused
+# their input" in a ladder): it is exit 1, "disk full", and resumes.
+case_manifest_full() {
+    local mnt=$work/mf d rc=0
+    mkdir -p "$mnt"
+    if ! mount -t tmpfs -o size=1m tmpfs "$mnt" 2>/dev/null; then
+        echo "  skip: cannot mount a small tmpfs here (root is needed)"
+        return
+    fi
+    d=$mnt/run
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 --quiet >/dev/null 2>"$work/err" || fail "first: exit $? $(cat "$work/err")"
+    # every page taken: the rung's lock rewrites its own page, the model's
+    # hash is in the cache, and the manifest, changed under --force, is the
+    # first file that needs a new page
+    dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --max-tokens 500 --force --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 1 ] && grep -q "manifest.json.*disk full" "$work/err" || fail "full at the manifest: exit $rc $(cat "$work/err")"
+    rm -f "$mnt/fill"
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --max-tokens 500 --force --quiet >/dev/null 2>"$work/err" || fail "resume: exit $? $(cat "$work/err")"
+    [ "$(rows "$d" R1)" = 4 ] || fail "resume: $(rows "$d" R1) rows"
+    umount "$mnt"
+}
+round3_cases="$round3_cases manifest_full"
