@@ -264,6 +264,15 @@ static int preflight(struct bld *b)
                         c->path, r->name, dir);
             return EXIT_USAGE;
         }
+        /* a folder (or a FIFO) where the file goes is refused: it is
+         * never renamed over, or written into */
+        if (stat(r->model, &st) == 0 && !S_ISREG(st.st_mode)) {
+            build_error(b, "%s: rung %s: its \"model\" '%s' is %s", c->path,
+                        r->name, r->model,
+                        S_ISDIR(st.st_mode) ? "a folder, not a file"
+                                            : "not a regular file");
+            return EXIT_USAGE;
+        }
         if ((size_t)snprintf(b->s[i].tmp, sizeof b->s[i].tmp,
                              "%s/.%s.graveyard-tmp", dir,
                              strrchr(r->model, '/')

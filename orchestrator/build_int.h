@@ -97,6 +97,15 @@ unsigned long long build_free_bytes(const char *dir);
 /* Temporary files an earlier, killed build left beside a step's target. */
 void build_remove_stale(struct step *s);
 
+/* How deep a folder left at a temporary name is removed. */
+#define REMOVE_DEPTH_MAX 64
+
+/* Remove name (relative to dirfd, or AT_FDCWD and a path): a file, a
+ * link itself, or a folder with all it holds, never following a link.
+ * Only for graveyard's own temporary names. 0 (also when it is absent)
+ * or -1 with errno. */
+int build_remove_at(int dirfd, const char *name, int depth);
+
 /* Run the pending steps on b->loop until none runs. 0, or EXIT_FAILED
  * when libuv cannot start. */
 int build_run_loop(struct bld *b);

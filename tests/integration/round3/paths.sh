@@ -150,3 +150,52 @@ case_manifest_full() {
     umount "$mnt"
 }
 round3_cases="$round3_cases manifest_full"
+
+# G15: a tool that made a folder at its temporary output path left it
+# there for good. It goes when the step fails and when a later build
+# starts the step (its links removed, never followed); and a folder where
+# the rung's file goes is refused.
+case_tmp_folder() {
+    local w=$work/tf rc=0 q=$work/tf/dirquant
+    mkdir -p "$w/m" "$w/victim"; rm -rf "$w/m"/* "$w/m"/.[!.]* "$w/run"
+    echo keep >"$w/victim/precious"
+    cp -r "$ROOT/configs/demo/checkpoint" "$w/ck"
+    # a quantizer that makes a folder at its output (a link inside), exit 0
+    cat >"$q" <<SH
+#!/bin/sh
+echo "main: build = 1 (dirquant)"
+for a; do case "\$a" in *.graveyard-tmp.*) out=\$a;; esac; done
+mkdir -p "\$out/deep/er" && ln -s "$w/victim" "\$out/deep/er/link" && echo x >"\$out/deep/f"
+exit \${DIRQUANT_RC:-0}
+SH
+    chmod +x "$q"
+    cat >"$w/tf.json" <<JSON
+{"name": "tf", "questions": "$work/q.jsonl", "run_dir": "$w/run",
+ "build": {"checkpoint": "$w/ck", "python": "$build/fake-convert-hf",
+           "convert": "$ROOT/tests/fake-tools/convert_hf_to_gguf.py", "quantize": "$q"},
+ "rungs": [{"name": "BF16", "model": "$w/m/BF16.gguf", "convert": "bf16"},
+  {"name": "Q4_0", "model": "$w/m/Q4_0.gguf", "quantize": {"from": "BF16", "type": "Q4_0"}}],
+ "server": {"binary": "$FAKE"}, "gpus": ["0"]}
+JSON
+    for code in 0 1; do
+        rc=0; DIRQUANT_RC=$code $GT build "$w/tf.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+        [ $rc = 1 ] || fail "tool exit $code: build exit $rc $(tail -3 "$work/err")"
+        [ -z "$(ls -A "$w/m" | grep graveyard-tmp)" ] || fail "tool exit $code: left $(ls -A "$w/m")"
+    done
+    [ "$(cat "$w/victim/precious")" = keep ] || fail "the link's target changed"
+    # a folder left by a build killed with the tool: gone when it starts
+    mkdir -p "$w/m/.Q4_0.gguf.graveyard-tmp.99999/a/b"
+    ln -s "$w/victim" "$w/m/.Q4_0.gguf.graveyard-tmp.99999/a/b/link"
+    mkdir -p "$w/m/.Q4_0.gguf.graveyard-tmpx" # not our name: stays
+    sed -i "s|\"quantize\": \"$q\"|\"quantize\": \"$build/fake-llama-quantize\"|" "$w/tf.json"
+    $GT build "$w/tf.json" --quiet >/dev/null 2>"$work/err" || fail "resume: exit $? $(tail -3 "$work/err")"
+    [ ! -e "$w/m/.Q4_0.gguf.graveyard-tmp.99999" ] || fail "resume left the folder: $(ls -A "$w/m")"
+    [ -d "$w/m/.Q4_0.gguf.graveyard-tmpx" ] || fail "removed a name not ours"
+    [ -f "$w/m/Q4_0.gguf" ] && [ "$(cat "$w/victim/precious")" = keep ] || fail "resume: $(ls -A "$w/m" "$w/victim")"
+    # a folder where a rung's file goes
+    rm -f "$w/m/Q4_0.gguf"; mkdir "$w/m/Q4_0.gguf"
+    rc=0; $GT build "$w/tf.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "Q4_0.gguf' is a folder" "$work/err" || fail "a folder as the output: exit $rc $(tail -3 "$work/err")"
+    [ -d "$w/m/Q4_0.gguf" ] || fail "the folder was touched"
+}
+round3_cases="$round3_cases tmp_folder"
