@@ -27,6 +27,11 @@ case_fifo_inputs() {
     refused_now "config" "'$f': not a regular file" $G ladder "$f"
     refused_now "sha256" "'$f': not a regular file" $G sha256 "$f"
     refused_now "sha256 of /dev/zero" "not a regular file" $G sha256 /dev/zero
+    refused_now "verify --against" "'$f': not a regular file" \
+        $G verify "$ROOT/tests/golden/data/t4-fewer" --against "$f"
+    ln -sf "$ROOT/tests/golden/data/t4-fewer/ladder.tsv" "$work/linked.tsv"
+    $GT verify "$ROOT/tests/golden/data/t4-fewer" --against "$work/linked.tsv" >/dev/null 2>&1 ||
+        fail "verify --against a link: exit $?"
     refused_now "f16-range" "not a regular file" $G f16-range "$f"
     refused_now "import" "'$f': not a regular file" \
         $G import lm-eval "$f" "$work/ff4" R --task lm-eval-gsm8k
