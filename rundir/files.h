@@ -40,8 +40,7 @@ int files_open(const char *path, int flags, int mode, char *msg,
  * graveyard's own files. nofollow: O_NOFOLLOW too (a run-folder file).
  * Returns the fd (blocking again) or -1 with the message and errno set.
  */
-int files_open_read(const char *path, int nofollow, char *msg,
-                    size_t msgsize);
+int files_open_read(const char *path, int nofollow, char *msg, size_t msgsize);
 
 /* The same as a stdio stream to read, or NULL with the message. */
 FILE *files_fopen_read(const char *path, int nofollow, char *msg,

@@ -26,8 +26,8 @@ static int same_sha(json_t *have, json_t *want)
  * a file's path spelled another way (q/q.jsonl then ./q/q.jsonl, /x//m
  * then /x/m) beside the same sha256, at any depth. A file is its bytes,
  * not the string that found it; the recorded spelling stays. */
-static int same_value(json_t *have, json_t *want, const char *key,
-                      json_t *old, json_t *v, int depth)
+static int same_value(json_t *have, json_t *want, const char *key, json_t *old,
+                      json_t *v, int depth)
 {
     const char *k;
     json_t *x;

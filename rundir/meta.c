@@ -35,22 +35,19 @@ static int done_field(json_t *o, const char *key, long long *v,
 static int done_counts(json_t *o, const char *rung, const char *path,
                        char *msg, size_t msgsize)
 {
-    static const char *const counts[] = {"n", "right", "errors",
-                                         "truncated"};
+    static const char *const counts[] = {"n", "right", "errors", "truncated"};
     json_t *r = json_object_get(o, "rung");
     size_t i;
 
     if (!json_is_string(r) || strcmp(json_string_value(r), rung) != 0) {
-        snprintf(msg, msgsize, "%s: not the summary of rung '%s'", path,
-                 rung);
+        snprintf(msg, msgsize, "%s: not the summary of rung '%s'", path, rung);
         return -1;
     }
     for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
         json_t *x = json_object_get(o, counts[i]);
         if (!json_is_integer(x) || json_integer_value(x) < 0) {
-            snprintf(msg, msgsize,
-                     "%s: \"%s\" must be a non-negative integer", path,
-                     counts[i]);
+            snprintf(msg, msgsize, "%s: \"%s\" must be a non-negative integer",
+                     path, counts[i]);
             return -1;
         }
     }
@@ -97,8 +94,7 @@ int rundir_done_load(const char *path, const char *rung, char **text,
                  RUNDIR_DONE_MAX);
     else if (rung != NULL && (len == 0 || nl != buf + len - 1))
         snprintf(msg, msgsize, "%s: not one line: not a rung summary", path);
-    else if ((o = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr)) ==
-             NULL)
+    else if ((o = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr)) == NULL)
         snprintf(msg, msgsize, "%s:%d: malformed rung summary: %s", path,
                  jerr.line, jerr.text);
     else if (!json_is_object(o))

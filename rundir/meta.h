@@ -26,8 +26,8 @@
  * file, no blocking open), at most RUNDIR_DONE_MAX bytes, a JSON object;
  * with rung given, also one line whose "rung" is rung and whose "n",
  * "right", "errors" and "truncated" are non-negative integers (what the
- * runner wrote; rung NULL takes older or hand-made summaries). 0 with the line in
- * *text (malloc'd, NUL-ended) and the object in *out, either may be NULL;
+ * runner wrote; rung NULL takes older or hand-made summaries). 0 with the line
+ * in *text (malloc'd, NUL-ended) and the object in *out, either may be NULL;
  * 1 when absent; -1 with a message naming the file in msg and errno
  * EINVAL for a bad file, another errno when it could not be read.
  */
