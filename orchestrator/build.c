@@ -6,6 +6,7 @@
  * other way.
  */
 #define _GNU_SOURCE /* strcasestr, strncasecmp */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -321,6 +322,34 @@ static int dir_writable(const char *dir)
            access(dir, W_OK | X_OK) == 0;
 }
 
+/* Every file of the checkpoint folder is a plain file (or a link to one,
+ * as in Hugging Face's cache): a FIFO or a device there is bad input now,
+ * not a failed step later. 0 or EXIT_USAGE. */
+static int checkpoint_plain(struct bld *b, const char *dir)
+{
+    char path[8400];
+    struct dirent *e;
+    struct stat st;
+    int rc = 0;
+    DIR *d = opendir(dir);
+
+    if (d == NULL)
+        return 0; /* the converter says why */
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+            !S_ISDIR(st.st_mode)) {
+            build_error(b, "%s: 'build.checkpoint': '%s': not a regular file",
+                        b->c->path, path);
+            rc = EXIT_USAGE;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
 static int check_tools(struct bld *b, int convert, int quantize)
 {
     struct config *c = b->c;
@@ -355,6 +384,8 @@ static int check_tools(struct bld *b, int convert, int quantize)
                     c->build.checkpoint);
         return EXIT_USAGE;
     }
+    if (checkpoint_plain(b, c->build.checkpoint) != 0)
+        return EXIT_USAGE;
     if (c->build.tmpdir != NULL && !dir_writable(c->build.tmpdir)) {
         build_error(b, "%s: 'build.tmpdir': '%s' is not a folder we can write",
                     c->path, c->build.tmpdir);
@@ -392,6 +423,15 @@ static int preflight(struct bld *b)
                         "%s: rung %s: cannot write into '%s' (the folder of "
                         "its \"model\")",
                         c->path, r->name, dir);
+            return EXIT_USAGE;
+        }
+        /* a folder (or a FIFO) where the file goes is refused: it is
+         * never renamed over, or written into */
+        if (stat(r->model, &st) == 0 && !S_ISREG(st.st_mode)) {
+            build_error(b, "%s: rung %s: its \"model\" '%s' is %s", c->path,
+                        r->name, r->model,
+                        S_ISDIR(st.st_mode) ? "a folder, not a file"
+                                            : "not a regular file");
             return EXIT_USAGE;
         }
         if ((size_t)snprintf(b->s[i].tmp, sizeof b->s[i].tmp,

@@ -109,6 +109,15 @@ json_t *build_record(const struct bld *b, size_t i);
  * its record says; NULL for a rung graveyard did not make that way. */
 const char *build_made_from(const struct bld *b, size_t i);
 
+/* How deep a folder left at a temporary name is removed. */
+#define REMOVE_DEPTH_MAX 64
+
+/* Remove name (relative to dirfd, or AT_FDCWD and a path): a file, a
+ * link itself, or a folder with all it holds, never following a link.
+ * Only for graveyard's own temporary names. 0 (also when it is absent)
+ * or -1 with errno. */
+int build_remove_at(int dirfd, const char *name, int depth);
+
 /* Run the pending steps on b->loop until none runs. 0, or EXIT_FAILED
  * when libuv cannot start. */
 int build_run_loop(struct bld *b);

@@ -167,6 +167,55 @@ unsigned long long build_free_bytes(const char *dir)
 }
 
 /* Temporary files an earlier, killed build left beside a target. */
+/* One pass over the folder open as fd: each entry removed. 0, or -1 when
+ * one could not be. */
+static int remove_entries(int fd, int depth)
+{
+    struct dirent *e;
+    int rc = 0, dup_fd = dup(fd);
+    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+
+    if (d == NULL) {
+        if (dup_fd >= 0)
+            close(dup_fd);
+        return -1;
+    }
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+            build_remove_at(fd, e->d_name, depth + 1) != 0)
+            rc = -1;
+    closedir(d);
+    return rc;
+}
+
+int build_remove_at(int dirfd, const char *name, int depth)
+{
+    struct stat st;
+    int fd, rc;
+
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return errno == ENOENT ? 0 : -1;
+    if (!S_ISDIR(st.st_mode)) /* a file, a link (itself, not its target) */
+        return unlinkat(dirfd, name, 0);
+    if (depth >= REMOVE_DEPTH_MAX) {
+        errno = ELOOP;
+        return -1;
+    }
+    fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    rc = remove_entries(fd, depth);
+    /* entries removed while read may hide others: a second look */
+    if (rc == 0 && unlinkat(dirfd, name, AT_REMOVEDIR) != 0 &&
+        errno == ENOTEMPTY)
+        rc = remove_entries(fd, depth);
+    close(fd);
+    if (rc != 0)
+        return -1;
+    return unlinkat(dirfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0
+                                                                       : -1;
+}
+
 void build_remove_stale(struct step *s)
 {
     char dir[4200], prefix[4200], path[8400];
@@ -179,10 +228,12 @@ void build_remove_stale(struct step *s)
     d = opendir(dir);
     if (d == NULL)
         return;
+    /* our own temporary names only; a folder a tool made there goes with
+     * all it holds, its links removed and never followed */
     while ((e = readdir(d)) != NULL)
         if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            if (unlink(path) == 0)
+            if (build_remove_at(dirfd(d), e->d_name, 0) == 0)
                 build_note(s->b,
                            "%s: removed %s, left by a build that was "
                            "stopped",
@@ -205,7 +256,7 @@ static const char *rname(const struct step *s)
 static void quote_log(struct step *s)
 {
     char buf[4096], *p;
-    int fd = open(s->logpath, O_RDONLY | O_CLOEXEC), lines = 0;
+    int fd = files_open_read(s->logpath, 1, buf, sizeof buf), lines = 0;
     off_t end;
     ssize_t n;
 
@@ -297,7 +348,10 @@ static void block_dependents(struct bld *b, size_t i)
 static void step_fail(struct step *s)
 {
     s->st = ST_FAILED;
-    unlink(s->tmp);
+    /* what the tool left there, a folder it made included */
+    if (build_remove_at(AT_FDCWD, s->tmp, 0) != 0)
+        build_error(s->b, "%s: cannot remove %s: %s", rname(s), s->tmp,
+                    strerror(errno));
     block_dependents(s->b, s->i);
     schedule(s->b);
 }
@@ -646,7 +700,12 @@ static void result_work(uv_work_t *w)
         return;
     }
     tensors_free(&t);
-    fd = open(s->tmp, O_RDONLY | O_CLOEXEC);
+    fd = files_open_read(s->tmp, 1, msg, sizeof msg);
+    if (fd < 0 && errno == EINVAL) { /* swapped since the lstat above */
+        snprintf(s->work_msg, sizeof s->work_msg, "%s", msg);
+        s->work_rc = -1;
+        return;
+    }
     if (fd < 0 || fsync(fd) != 0) {
         snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", s->tmp,
                  files_strerror(errno));
@@ -728,7 +787,7 @@ static void tool_identity(struct step *s)
 {
     char buf[8192], *line, *save = NULL;
     const char *build;
-    int fd = open(s->logpath, O_RDONLY | O_CLOEXEC);
+    int fd = files_open_read(s->logpath, 1, buf, sizeof buf);
     ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
 
     if (fd >= 0)

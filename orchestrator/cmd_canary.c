@@ -117,6 +117,7 @@ static void add(struct canary *c, const char *arg)
 static int qfile_from_manifest(struct canary *c)
 {
     char dir[4200], path[4300];
+    json_error_t jerr;
     json_t *m, *p;
     char *slash;
     int rc = -1;
@@ -132,7 +133,7 @@ static int qfile_from_manifest(struct canary *c)
     if (rundir_path(path, sizeof(path), dir[0] ? dir : "/", RD_MANIFEST,
                     NULL) != 0)
         return -1;
-    if ((m = json_load_file(path, 0, NULL)) == NULL)
+    if ((m = files_json_load(path, 1, 0, &jerr)) == NULL)
         return -1;
     p = json_object_get(json_object_get(m, "questions"), "path");
     if (json_is_string(p) &&

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "cmd_grade.h"
+#include "../rundir/files.h"
 #include "../rundir/meta.h"
 #include "../rundir/outfile.h"
 #include "../rundir/rundir.h"
@@ -56,7 +57,11 @@ const struct grader_task *rungset_task(const char *cmd, struct rungset *s,
         return NULL;
     }
     rundir_path(path, sizeof(path), rundir, RD_MANIFEST, NULL);
-    m = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    m = files_json_load(path, 1, JSON_REJECT_DUPLICATES, &jerr);
+    if (m == NULL && access(path, F_OK) == 0 && jerr.line < 1) {
+        cli_error(cmd, "cannot read '%s': %s", path, jerr.text);
+        return NULL;
+    }
     if (m == NULL && access(path, F_OK) == 0) {
         cli_error(cmd, "%s:%d: %s", path, jerr.line, jerr.text);
         return NULL;

@@ -41,6 +41,13 @@ int cmd_sha256(int argc, char **argv)
             rc = EXIT_USAGE;
             continue;
         }
+        /* a FIFO or a device is bad input too (hash_path refuses it
+         * again, without blocking, should it be swapped in after this) */
+        if (!S_ISREG(st.st_mode)) {
+            cli_error("sha256", "'%s': not a regular file", argv[i]);
+            rc = EXIT_USAGE;
+            continue;
+        }
         if (hash_path(argv[i], hex, err, sizeof(err)) != 0) {
             cli_error("sha256", "%s", err);
             if (rc == EXIT_OK)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../rundir/files.h"
 #include "cli.h"
 #include "taskfile.h"
 
@@ -1088,11 +1089,11 @@ int config_load(const char *path, const struct config_over *over,
         over = &none;
     c->ngl = 99;
     c->path = xstrdup(path);
-    root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    root = files_json_load(path, 0, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL) {
         if (jerr.line < 1) /* not a syntax error: the file itself */
             snprintf(msg, msgsize, "cannot read config '%s': %s", path,
-                     errno ? strerror(errno) : jerr.text);
+                     jerr.text);
         else
             snprintf(msg, msgsize, "%s:%d: %s", path, jerr.line, jerr.text);
         free(c->path);

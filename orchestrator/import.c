@@ -571,7 +571,7 @@ static int lm_eval_array(struct import *im)
 {
     struct lm_state st = {0};
     json_error_t jerr;
-    json_t *all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *all = files_json_load(im->path, 0, JSON_REJECT_DUPLICATES, &jerr);
     int rc = 0;
 
     if (!json_is_array(all)) {
@@ -590,7 +590,8 @@ static int lm_eval_array(struct import *im)
 
 int import_lm_eval(struct import *im)
 {
-    FILE *f = fopen(im->path, "r");
+    char msg[4400];
+    FILE *f = files_fopen_read(im->path, 0, msg, sizeof msg);
     struct lm_state st = {0};
     size_t cap = 0;
     char *line = NULL;
@@ -604,7 +605,7 @@ int import_lm_eval(struct import *im)
         return EXIT_USAGE;
     }
     if (f == NULL)
-        BAD("cannot open '%s': %s", im->path, strerror(errno));
+        BAD("%s", msg);
     while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
         ;
     if (c == '[') { /* before v0.4.3: one JSON array of records */
@@ -716,7 +717,7 @@ int import_llama_eval(struct import *im)
 
     if (!size_ok(im->path))
         return EXIT_USAGE;
-    all = json_load_file(im->path, JSON_REJECT_DUPLICATES, &jerr);
+    all = files_json_load(im->path, 0, JSON_REJECT_DUPLICATES, &jerr);
     if (all == NULL)
         BAD("%s:%d: %s", im->path, jerr.line, jerr.text);
     cases = json_object_get(json_object_get(all, "task_states"), "cases");

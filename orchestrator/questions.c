@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../grader/grader.h"
+#include "../rundir/files.h"
 #include "cli.h"
 
 char *questions_prompt_for(const char *prompt, const struct question *q)
@@ -295,7 +296,8 @@ int questions_load(const char *path, long limit, struct questions *out,
 int questions_load_as(const char *path, long limit, int letters,
                       struct questions *out, char *msg, size_t msgsize)
 {
-    FILE *f = fopen(path, "r");
+    char why[4400];
+    FILE *f = files_fopen_read(path, 0, why, sizeof why);
     struct grader_qset *seen = grader_qset_new();
     char *line = NULL;
     size_t cap = 0;
@@ -308,8 +310,7 @@ int questions_load_as(const char *path, long limit, int letters,
         util_oom("question ids");
     if (f == NULL) {
         grader_qset_free(seen);
-        snprintf(msg, msgsize, "cannot open question file '%s': %s", path,
-                 strerror(errno));
+        snprintf(msg, msgsize, "question file: %s", why);
         return -1;
     }
     while ((limit <= 0 || (long)out->n < limit) &&

@@ -19,6 +19,7 @@
 #include "../rundir/files.h"
 #include "../rundir/ladderfile.h"
 #include "../rundir/manifest.h"
+#include "../rundir/meta.h"
 #include "../rundir/outfile.h"
 #include "../rundir/rundir.h"
 #include "cli.h"
@@ -35,8 +36,7 @@
 int record_inputs(const struct run_opts *o, char *version, size_t vsize,
                   char *msg, size_t msgsize)
 {
-    char path[4200], status[64];
-    struct stat st;
+    char path[4200], status[64], why[4400];
     int fd, rc, e;
 
     if (!config_path_ok(o->model) || !config_path_ok(o->rundir)) {
@@ -52,13 +52,9 @@ int record_inputs(const struct run_opts *o, char *version, size_t vsize,
                  strlen(o->model) > 4000 ? o->model : o->rundir);
         return EXIT_USAGE;
     }
-    if ((fd = open(o->model, O_RDONLY | O_CLOEXEC)) < 0 ||
-        fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        e = fd < 0 ? errno : EISDIR;
-        if (fd >= 0)
-            close(fd);
-        snprintf(msg, msgsize, "cannot read model '%s': %s", o->model,
-                 e == EISDIR ? "not a file" : strerror(e));
+    /* a FIFO or a device in the model's place: refused, never waited on */
+    if ((fd = files_open_read(o->model, 0, why, sizeof(why))) < 0) {
+        snprintf(msg, msgsize, "model: %s", why);
         return EXIT_USAGE;
     }
     close(fd);
@@ -191,8 +187,12 @@ int record_made_with(const struct run_opts *o, const char *version,
                              msgsize);
     json_decref(shared);
     json_decref(rung);
-    if (changed != 0)
-        goto out; /* a setting differs: bad input, whatever the rung's state */
+    if (changed != 0) {
+        /* a setting differs: bad input, whatever the rung's state; but a
+         * full disk under the manifest is a failure that resumes */
+        rc = files_exit_code(errno);
+        goto out;
+    }
     snprintf(lrow.rung, sizeof(lrow.rung), "%s", o->rung);
     snprintf(lrow.file, sizeof(lrow.file), "%s", o->model);
     lrow.bytes = job->bytes;
@@ -206,17 +206,23 @@ out:
     return rc;
 }
 
-int record_print_done(const struct run_opts *o)
+int record_print_done(const struct run_opts *o, char *msg, size_t msgsize)
 {
-    char path[4200], line[4096];
-    FILE *f;
+    char path[4200], *line = NULL;
+    int rc;
 
     rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
-    if ((f = fopen(path, "r")) == NULL)
-        return -1;
-    if (fgets(line, sizeof(line), f) != NULL)
-        fputs(line, stdout);
-    fclose(f);
+    /* checked as any run-folder file, and as the summary it claims to be:
+     * what is printed with exit 0 is what bury will read */
+    rc = rundir_done_load(path, o->rung, &line, NULL, msg, msgsize);
+    if (rc == 1) {
+        snprintf(msg, msgsize, "'%s' went away", path);
+        return EXIT_FAILED;
+    }
+    if (rc != 0)
+        return errno == EINVAL ? EXIT_USAGE : files_exit_code(errno);
+    fputs(line, stdout);
+    free(line);
     return 0;
 }
 

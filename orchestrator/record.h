@@ -47,8 +47,11 @@ int record_made_with(const struct run_opts *o, const char *version,
                      const struct hash_job *model, int cached, char *warn,
                      size_t warnsize, char *msg, size_t msgsize);
 
-/* A finished rung: its .done line again on stdout. -1 when it has none. */
-int record_print_done(const struct run_opts *o);
+/* A finished rung: its .done line again on stdout, once it is read as
+ * any run-folder file is (no link, a plain file, capped) and found to be
+ * this rung's summary. 0, or an exit status with a message naming the
+ * file (EXIT_USAGE for a bad one: remove it and run again). */
+int record_print_done(const struct run_opts *o, char *msg, size_t msgsize);
 
 /* What .done says beyond the rows' summary. */
 struct record_done {

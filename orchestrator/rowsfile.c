@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../rundir/files.h"
 #include "../util/util.h"
 
 #define READ_CHUNK (1u << 20)
@@ -39,15 +40,17 @@ int rowsfile_read_rule(struct grader_qset *qs, const char *name,
 {
     struct grader_reader rd;
     struct grader_rung *r;
-    char *buf;
+    char *buf, why[4400];
     int fd, rc = 0;
     ssize_t got;
 
     *out = NULL;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
+    fd = files_open_read(path, 0, why, sizeof(why));
     if (fd < 0 && errno == ENOENT)
         return fail(err, GRADER_ENOENT, path,
                     "no such rows file (has rung '%s' been run?)", name);
+    if (fd < 0 && errno == EINVAL) /* a FIFO, a device, a folder */
+        return fail(err, GRADER_EARG, path, "%s", "not a regular file");
     if (fd < 0)
         return fail(err, GRADER_EIO, path, "cannot open rows file: %s",
                     strerror(errno));

@@ -1091,8 +1091,8 @@ static void prepare(struct runner *r)
     }
     if (r->complete) {
         /* the settings are the rows' settings: the summary stands */
-        record_print_done(r->o);
-        fail(r, EXIT_OK, "%s", "");
+        rc = record_print_done(r->o, msg, sizeof(msg));
+        fail(r, rc, "%s", rc != 0 ? msg : "");
         return;
     }
     say(r, "%s, model sha256 %.12s...%s, %zu of %zu questions answered",

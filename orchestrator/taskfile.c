@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../report/emit.h"
+#include "../rundir/files.h"
 #include "cli.h"
 
 static const struct {
@@ -307,7 +308,12 @@ struct grader_task *taskfile_load(const char *spec, char *msg, size_t msgsize)
                  spec, names);
         return NULL;
     }
-    def = json_load_file(spec, JSON_REJECT_DUPLICATES, &jerr);
+    def = files_json_load(spec, 0, JSON_REJECT_DUPLICATES, &jerr);
+    if (def == NULL && jerr.line < 1) { /* the file itself */
+        snprintf(msg, msgsize, "cannot read task file '%s': %s", spec,
+                 jerr.text);
+        return NULL;
+    }
     if (def == NULL) {
         snprintf(msg, msgsize, "%s:%d: %s", spec, jerr.line, jerr.text);
         return NULL;

@@ -54,13 +54,13 @@ int rundir_beside_append(const char *rundir, const char *rung, const char *gpu,
 
 json_t *rundir_beside_read(const char *rundir)
 {
-    char path[4200], line[8192];
+    char path[4200], line[8192], msg[4400];
     json_t *all = json_array();
     FILE *f;
 
     if (all == NULL ||
         rundir_path(path, sizeof(path), rundir, RD_BESIDE, NULL) != 0 ||
-        (f = fopen(path, "r")) == NULL)
+        (f = files_fopen_read(path, 1, msg, sizeof(msg))) == NULL)
         return all;
     while (fgets(line, sizeof(line), f) != NULL) {
         json_t *o = json_loads(line, 0, NULL);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "outfile.h"
 #include "rundir.h"
 
@@ -26,15 +27,13 @@ int buildrec_load(const char *rundir, json_t **rungs, char *msg,
         snprintf(msg, msgsize, "%.200s...: path too long", rundir);
         return -1;
     }
-    f = fopen(path, "re");
+    f = files_fopen_read(path, 1, msg, msgsize);
     if (f == NULL && errno == ENOENT) {
         *rungs = json_object();
         return *rungs != NULL ? 0 : -1;
     }
-    if (f == NULL) {
-        snprintf(msg, msgsize, "%s: %s", path, strerror(errno));
+    if (f == NULL)
         return -1;
-    }
     root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
     fclose(f);
     r = json_object_get(root, "rungs");

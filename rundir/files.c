@@ -45,23 +45,122 @@ static void link_msg(const char *path, char *msg, size_t msgsize)
              path);
 }
 
+static int not_plain(int fd, const char *path, char *msg, size_t msgsize)
+{
+    if (fd >= 0)
+        close(fd);
+    snprintf(msg, msgsize, "'%s': not a regular file", path);
+    errno = EINVAL; /* bad input: files_exit_code gives 2 */
+    return -1;
+}
+
+/* open(2) that cannot block and hands back only a plain file. O_NONBLOCK
+ * makes a FIFO's open return at once (a FIFO opened to read, or to write
+ * with no reader, would otherwise wait for the other end forever, and a
+ * signal handled on a loop cannot end that wait); fstat on the open file,
+ * not lstat before, so nothing can be swapped in between. O_NONBLOCK is
+ * cleared again: reads of a plain file never wait anyway. */
+static int open_plain(const char *path, int flags, int mode, char *msg,
+                      size_t msgsize)
+{
+    int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, mode), e, fl;
+    struct stat st;
+
+    if (fd < 0) {
+        e = errno;
+        /* ELOOP is also what a loop of links gives: look before blaming */
+        if (e == ELOOP && (flags & O_NOFOLLOW) && lstat(path, &st) == 0 &&
+            S_ISLNK(st.st_mode))
+            link_msg(path, msg, msgsize);
+        else if ((e == ENXIO || e == EISDIR) && stat(path, &st) == 0 &&
+                 !S_ISREG(st.st_mode))
+            return not_plain(-1, path, msg, msgsize); /* a FIFO to write */
+        else
+            snprintf(msg, msgsize, "cannot open '%s': %s", path,
+                     files_strerror(e));
+        errno = e;
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return not_plain(fd, path, msg, msgsize);
+    if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+        e = errno;
+        close(fd);
+        snprintf(msg, msgsize, "cannot open '%s': %s", path,
+                 files_strerror(e));
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
 int files_open(const char *path, int flags, int mode, char *msg,
                size_t msgsize)
 {
-    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode), e;
-    struct stat st;
+    return open_plain(path, flags | O_NOFOLLOW, mode, msg, msgsize);
+}
 
-    if (fd >= 0)
-        return fd;
-    e = errno;
-    /* ELOOP is also what a loop of links gives: look before blaming */
-    if (e == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        link_msg(path, msg, msgsize);
+int files_open_read(const char *path, int nofollow, char *msg, size_t msgsize)
+{
+    return open_plain(path, O_RDONLY | (nofollow ? O_NOFOLLOW : 0), 0, msg,
+                      msgsize);
+}
+
+FILE *files_fopen_read(const char *path, int nofollow, char *msg,
+                       size_t msgsize)
+{
+    int fd = files_open_read(path, nofollow, msg, msgsize), e;
+    FILE *f;
+
+    if (fd < 0)
+        return NULL;
+    if ((f = fdopen(fd, "r")) == NULL) {
+        e = errno;
+        close(fd);
+        snprintf(msg, msgsize, "cannot open '%s': %s", path, strerror(e));
+        errno = e;
+    }
+    return f;
+}
+
+/* jansson's way of naming a long source: its tail, after "..." */
+static void json_source(json_error_t *err, const char *path)
+{
+    size_t n = strlen(path), max = sizeof(err->source) - 1;
+
+    if (n <= max)
+        memcpy(err->source, path, n + 1);
     else
-        snprintf(msg, msgsize, "cannot open '%s': %s", path,
-                 files_strerror(e));
+        snprintf(err->source, sizeof(err->source), "...%s",
+                 path + n - (max - 3));
+}
+
+json_t *files_json_load(const char *path, int nofollow, size_t flags,
+                        json_error_t *err)
+{
+    char msg[4200];
+    int fd = files_open_read(path, nofollow, msg, sizeof(msg)), e;
+    json_t *j;
+
+    if (fd < 0) {
+        e = errno;
+        memset(err, 0, sizeof(*err));
+        err->line = -1;
+        err->column = -1;
+        snprintf(err->text, sizeof(err->text), "%s",
+                 e == EINVAL ? "not a regular file" : files_strerror(e));
+        json_source(err, path);
+        errno = e;
+        return NULL;
+    }
+    j = json_loadfd(fd, flags, err);
+    e = errno;
+    close(fd);
+    if (j == NULL)
+        json_source(err, path);
     errno = e;
-    return -1;
+    return j;
 }
 
 /* One folder: made if missing; a link or a file there is refused. full is

@@ -16,15 +16,41 @@
 #define FILES_H
 
 #include <fcntl.h>
+#include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
- * open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode). Returns the fd, or -1
- * with "cannot open 'path': ..." in msg (a link: "... is a symbolic link;
- * graveyard does not write through links").
+ * open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode), never blocking, and
+ * only a plain file (files_open_read below). Returns the fd, or -1 with
+ * "cannot open 'path': ..." in msg (a link: "... is a symbolic link;
+ * graveyard does not write through links"; a FIFO or a device: "'path':
+ * not a regular file").
  */
 int files_open(const char *path, int flags, int mode, char *msg,
                size_t msgsize);
+
+/*
+ * Every file graveyard reads, a user's (model, question file, config,
+ * checkpoint shard) or the run folder's, is opened here: open(2) with
+ * O_NONBLOCK, so that a FIFO or a device put where a file goes cannot
+ * hold the open forever, then fstat on the open file, and anything but a
+ * plain file refused ("'path': not a regular file", errno EINVAL, which
+ * files_exit_code calls bad input). files_open above does the same for
+ * graveyard's own files. nofollow: O_NOFOLLOW too (a run-folder file).
+ * Returns the fd (blocking again) or -1 with the message and errno set.
+ */
+int files_open_read(const char *path, int nofollow, char *msg, size_t msgsize);
+
+/* The same as a stdio stream to read, or NULL with the message. */
+FILE *files_fopen_read(const char *path, int nofollow, char *msg,
+                       size_t msgsize);
+
+/* json_load_file through files_open_read: NULL with err filled as jansson
+ * fills it (source the path; line -1 and the bare reason in text when the
+ * file could not be opened: "not a regular file", "No such file..."). */
+json_t *files_json_load(const char *path, int nofollow, size_t flags,
+                        json_error_t *err);
 
 /* The folder path, made if missing (as mkdir -p, 0755), and refused when
  * it is not a folder, or a link unless link_ok (the run folder itself may

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "../util/util.h"
+#include "files.h"
 #include "outfile.h"
 
 static const char header[] = "rung\tfile\tbytes\tsha256\n";
@@ -44,19 +45,16 @@ static size_t fields(char *line, char **f, size_t max)
 int ladderfile_read(const char *path, int missing_ok, struct lrow **rows,
                     size_t *n, char *msg, size_t msgsize)
 {
-    FILE *f = fopen(path, "r");
+    /* links followed: verify's --against names another machine's file */
+    FILE *f = files_fopen_read(path, 0, msg, msgsize);
     char line[8192], *fld[5], *end;
     long lineno = 0;
     size_t cap = 0;
 
     *rows = NULL;
     *n = 0;
-    if (f == NULL) {
-        if (errno == ENOENT && missing_ok)
-            return 0;
-        snprintf(msg, msgsize, "cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    if (f == NULL)
+        return errno == ENOENT && missing_ok ? 0 : -1;
     while (fgets(line, sizeof(line), f) != NULL) {
         struct lrow r;
         lineno++;
@@ -153,11 +151,12 @@ static int stamp(const char *file, char *out, size_t size)
 int sha_cache_get(const char *cache, const char *file, char hex[65],
                   unsigned long long *bytes)
 {
-    char now[64], line[8400], *fld[5];
+    char now[64], line[8400], *fld[5], msg[4400];
     FILE *f;
     int hit = 0;
 
-    if (stamp(file, now, sizeof(now)) != 0 || (f = fopen(cache, "r")) == NULL)
+    if (stamp(file, now, sizeof(now)) != 0 ||
+        (f = files_fopen_read(cache, 1, msg, sizeof(msg))) == NULL)
         return 0;
     while (!hit && fgets(line, sizeof(line), f) != NULL) {
         char seen[64];
@@ -187,7 +186,7 @@ int sha_cache_put(const char *cache, const char *file, const char *hex,
         snprintf(msg, msgsize, "cannot stat '%s': %s", file, strerror(errno));
         return -1;
     }
-    if ((f = fopen(cache, "r")) != NULL) {
+    if ((f = files_fopen_read(cache, 1, msg, msgsize)) != NULL) {
         while (fgets(line, sizeof(line), f) != NULL) {
             char copy[8400];
             snprintf(copy, sizeof(copy), "%s", line);

@@ -12,6 +12,43 @@
 #include "files.h"
 #include "outfile.h"
 
+/* Both objects name a file by the same sha256. */
+static int same_sha(json_t *have, json_t *want)
+{
+    json_t *a = json_object_get(have, "sha256");
+    json_t *b = json_object_get(want, "sha256");
+
+    return json_is_string(a) && json_is_string(b) &&
+           json_string_length(a) > 0 && json_equal(a, b);
+}
+
+/* old and v, the values of key in have and want, say the same: equal, or
+ * a file's path spelled another way (q/q.jsonl then ./q/q.jsonl, /x//m
+ * then /x/m) beside the same sha256, at any depth. A file is its bytes,
+ * not the string that found it; the recorded spelling stays. */
+static int same_value(json_t *have, json_t *want, const char *key, json_t *old,
+                      json_t *v, int depth)
+{
+    const char *k;
+    json_t *x;
+
+    if (json_equal(old, v))
+        return 1;
+    if ((strcmp(key, "path") == 0 || strcmp(key, "model") == 0) &&
+        json_is_string(old) && json_is_string(v))
+        return same_sha(have, want);
+    if (depth > 2 || !json_is_object(old) || !json_is_object(v) ||
+        json_object_size(old) != json_object_size(v))
+        return 0;
+    json_object_foreach(v, k, x)
+    {
+        json_t *o = json_object_get(old, k);
+        if (o == NULL || !same_value(old, v, k, o, x, depth + 1))
+            return 0;
+    }
+    return 1;
+}
+
 /* Compare want's keys with have's; report or record the first change.
  * *news counts keys that were new or changed. */
 static int merge(json_t *have, json_t *want, const char *where, int force,
@@ -23,8 +60,9 @@ static int merge(json_t *have, json_t *want, const char *where, int force,
     json_object_foreach(want, key, v)
     {
         json_t *old = json_object_get(have, key);
-        if (old == NULL || !json_equal(old, v))
-            (*news)++;
+        if (old != NULL && same_value(have, want, key, old, v, 0))
+            continue; /* nothing new: the recorded value stays */
+        (*news)++;
         if (old != NULL && !json_equal(old, v)) {
             char *a = json_dumps(old, JSON_ENCODE_ANY | JSON_COMPACT);
             char *b = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -36,6 +74,7 @@ static int merge(json_t *have, json_t *want, const char *where, int force,
                          where, key, a ? a : "?", b ? b : "?");
                 free(a);
                 free(b);
+                errno = EINVAL; /* bad input, not a failure to resume */
                 return -1;
             }
             json_array_append_new(forced,
@@ -70,6 +109,7 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
         if (m == NULL) {
             snprintf(msg, msgsize, "%s:%d: malformed manifest: %s", path,
                      jerr.line, jerr.text);
+            errno = EINVAL;
             return -1;
         }
     } else {
@@ -102,9 +142,14 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
     /* a resumed or finished rung with the same settings writes nothing */
     if (rc == 0 && news > 0) {
         text = json_dumps(m, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-        if (text == NULL ||
-            outfile_write(path, text, strlen(text), msg, msgsize) != 0)
+        if (text == NULL) {
+            snprintf(msg, msgsize, "%s: out of memory", path);
+            errno = ENOMEM;
             rc = -1;
+        } else if (outfile_write(path, text, strlen(text), msg, msgsize) !=
+                   0) {
+            rc = -1; /* errno as the write left it: a full disk is 1 */
+        }
         free(text);
     }
     json_decref(m);

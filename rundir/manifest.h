@@ -19,7 +19,10 @@
  * folder-wide object, rung the per-rung one (both borrowed). A value that
  * differs from the recorded one is an error (-1, msg names the key, the
  * old and new values) unless force, when the difference is recorded under
- * "forced". The file is written atomically. Returns 0 or -1.
+ * "forced". The file is written atomically. Returns 0 or -1 with errno
+ * set for files_exit_code: EINVAL for a difference or a malformed file
+ * (bad input), the write's own errno when it failed (ENOSPC: "disk full",
+ * a failure that resumes).
  */
 int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
                    json_t *rung, int force, char *msg, size_t msgsize);

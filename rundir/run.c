@@ -4,6 +4,7 @@
 #include "run.h"
 #include "beside.h"
 
+#include "files.h"
 #include "outfile.h"
 #include "rundir.h"
 
@@ -57,16 +58,17 @@ static json_t *load(const char *dir, enum rundir_file what, int *absent,
         snprintf(msg, msgsize, "%.200s: path too long", dir);
         return NULL;
     }
-    o = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    o = files_json_load(path, 1, JSON_REJECT_DUPLICATES, &jerr);
     if (o == NULL) {
-        FILE *f = fopen(path, "r");
-        if (f == NULL && errno == ENOENT) {
+        struct stat st;
+        if (lstat(path, &st) != 0 && errno == ENOENT) {
             *absent = 1;
             return NULL;
         }
-        if (f != NULL)
-            fclose(f);
-        snprintf(msg, msgsize, "%s:%d: %s", path, jerr.line, jerr.text);
+        if (jerr.line < 1)
+            snprintf(msg, msgsize, "cannot read '%s': %s", path, jerr.text);
+        else
+            snprintf(msg, msgsize, "%s:%d: %s", path, jerr.line, jerr.text);
         return NULL;
     }
     if (!json_is_object(o)) {
@@ -187,7 +189,8 @@ static int shape(struct rundir_run *r, int want_side, char *msg,
  * a report, so a file that does not read is left out, not an error. */
 static void f16_total(struct rundir_run *r)
 {
-    char path[4200], buf[4096], *nl;
+    char path[4200], buf[4096], *nl, why[4400];
+    json_error_t jerr;
     json_t *t, *b, *v;
     const char *k;
     FILE *f;
@@ -195,7 +198,7 @@ static void f16_total(struct rundir_run *r)
     size_t n;
 
     if (rundir_path(path, sizeof(path), r->dir, RD_F16_RANGE, NULL) != 0 ||
-        (f = fopen(path, "re")) == NULL)
+        (f = files_fopen_read(path, 1, why, sizeof(why))) == NULL)
         return;
     end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     n = end < 0 ? 0
@@ -232,7 +235,7 @@ static void f16_total(struct rundir_run *r)
     if (!r->f16.known ||
         rundir_path(path, sizeof(path), r->dir, RD_BUILD_JSON, NULL) != 0)
         return;
-    b = json_load_file(path, 0, NULL);
+    b = files_json_load(path, 1, 0, &jerr);
     json_object_foreach(json_object_get(b, "rungs"), k, v)
     {
         const char *recipe = json_string_value(json_object_get(v, "recipe"));

@@ -249,13 +249,19 @@ static int open_regular(struct scan *s, const char *path, int *fd,
 {
     struct stat st;
 
-    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO's open would wait for a writer forever, before
+     * the fstat below could refuse it (cleared again after) */
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (*fd < 0)
         return fail(s, errno == ENOENT ? F16R_EBADINPUT : F16R_EIO, "%s: %s",
                     path, strerror(errno));
     if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(*fd);
         return fail(s, F16R_EBADINPUT, "%s: not a regular file", path);
+    }
+    if (fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+        close(*fd);
+        return fail(s, F16R_EIO, "%s: %s", path, strerror(errno));
     }
     *size = (uint64_t)st.st_size;
     return 0;
@@ -475,9 +481,13 @@ static int read_index(struct scan *s, const char *index, struct files *fs)
     json_t *root, *map;
     char **names = NULL, *dir, *slash, path[4096];
     size_t n = 0, i;
-    int rc;
+    uint64_t size;
+    int rc, fd;
 
-    root = json_load_file(index, JSON_REJECT_DUPLICATES, &err);
+    if ((rc = open_regular(s, index, &fd, &size)) != 0)
+        return rc;
+    root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &err);
+    close(fd);
     if (root == NULL)
         return fail(s, F16R_EBADINPUT, "%s:%d: %s", index, err.line, err.text);
     map = json_object_get(root, "weight_map");

@@ -318,6 +318,56 @@ static void test_planted_tmp(void **state)
     assert_string_equal(text, "{}");
 }
 
+/* A FIFO, a device or a folder where a file goes is refused at once as
+ * "not a regular file" (exit 2), by every opener: the FIFO's open never
+ * waits for a writer, which is what the test would hang on without it. */
+static void test_not_plain(void **state)
+{
+    char fifo[128], plain[128], msg[512];
+    json_error_t jerr;
+    FILE *f;
+    int fd;
+
+    (void)state;
+    snprintf(fifo, sizeof(fifo), "%s/fifo", test_dir);
+    snprintf(plain, sizeof(plain), "%s/plain.json", test_dir);
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    fd = open(plain, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(write(fd, "{\"a\": 1}", 8) == 8);
+    close(fd);
+    assert_int_equal(files_open_read(fifo, 0, msg, sizeof(msg)), -1);
+    assert_int_equal(errno, EINVAL);
+    assert_int_equal(files_exit_code(errno), 2);
+    assert_non_null(strstr(msg, "fifo': not a regular file"));
+    assert_int_equal(files_open_read("/dev/zero", 0, msg, sizeof(msg)), -1);
+    assert_int_equal(files_open_read(test_dir, 0, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "not a regular file"));
+    assert_null(files_fopen_read(fifo, 1, msg, sizeof(msg)));
+    assert_null(files_json_load(fifo, 0, 0, &jerr));
+    assert_string_equal(jerr.text, "not a regular file");
+    assert_int_equal(jerr.line, -1);
+    /* graveyard's own files: to write (no reader: ENXIO) and to read */
+    assert_int_equal(files_open(fifo, O_WRONLY | O_APPEND, 0, msg,
+                                sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "not a regular file"));
+    assert_int_equal(files_open(fifo, O_RDWR, 0, msg, sizeof(msg)), -1);
+    /* a plain file opens, blocking again, and parses */
+    fd = files_open_read(plain, 1, msg, sizeof(msg));
+    assert_true(fd >= 0);
+    assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+    close(fd);
+    f = files_fopen_read(plain, 1, msg, sizeof(msg));
+    assert_non_null(f);
+    fclose(f);
+    json_t *j = files_json_load(plain, 1, 0, &jerr);
+    assert_non_null(j);
+    json_decref(j);
+    assert_null(files_json_load("/nonexistent/x.json", 0, 0, &jerr));
+    assert_int_equal(errno, ENOENT);
+    assert_string_equal(jerr.source, "/nonexistent/x.json");
+}
+
 static void test_disk_words(void **state)
 {
     (void)state;
@@ -390,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_caplog_per_rung),
         cmocka_unit_test(test_no_links),
         cmocka_unit_test(test_planted_tmp),
+        cmocka_unit_test(test_not_plain),
         cmocka_unit_test(test_disk_words),
         cmocka_unit_test(test_pidfile_identity),
     };

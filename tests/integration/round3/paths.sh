@@ -1,0 +1,206 @@
+# Round 3, paths (issue 24: G2, G8, G10, G12, G15): what graveyard reads
+# and writes where a file goes. Sourced by round3.sh.
+
+# refused_now WHAT WANT CMD...: CMD exits 2 within a few seconds (a
+# `timeout 10` turns a hang into 124) and says WANT on its one line of
+# error.
+refused_now() {
+    local what=$1 want=$2 rc=0 t0=$SECONDS; shift 2
+    timeout -k 2 10 "$@" >/dev/null 2>"$work/err" </dev/null || rc=$?
+    [ $rc = 2 ] && grep -q -- "$want" "$work/err" ||
+        fail "$what: exit $rc $(head -3 "$work/err")"
+    [ $((SECONDS - t0)) -le 3 ] || fail "$what: took $((SECONDS - t0)) s"
+    [ "$(wc -l <"$work/err")" -le 2 ] || fail "$what: $(cat "$work/err")"
+}
+
+# G2: a FIFO where a file goes blocked open() forever. Each is refused at
+# once as "not a regular file", before any read could wait on it.
+case_fifo_inputs() {
+    local f=$work/fifo d=$work/fifock
+    rm -f "$f"; mkfifo "$f"
+    refused_now "model" "'$f': not a regular file" \
+        $G run Q4_0 "$f" "$work/q.jsonl" "$work/ff1" --llama "$FAKE"
+    refused_now "question file" "'$f': not a regular file" \
+        $G run Q4_0 "$work/good.gguf" "$f" "$work/ff2" --llama "$FAKE"
+    refused_now "task file" "'$f': not a regular file" \
+        $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/ff3" --llama "$FAKE" --task "$f"
+    refused_now "config" "'$f': not a regular file" $G ladder "$f"
+    refused_now "sha256" "'$f': not a regular file" $G sha256 "$f"
+    refused_now "sha256 of /dev/zero" "not a regular file" $G sha256 /dev/zero
+    refused_now "verify --against" "'$f': not a regular file" \
+        $G verify "$ROOT/tests/golden/data/t4-fewer" --against "$f"
+    ln -sf "$ROOT/tests/golden/data/t4-fewer/ladder.tsv" "$work/linked.tsv"
+    $GT verify "$ROOT/tests/golden/data/t4-fewer" --against "$work/linked.tsv" >/dev/null 2>&1 ||
+        fail "verify --against a link: exit $?"
+    refused_now "f16-range" "not a regular file" $G f16-range "$f"
+    refused_now "import" "'$f': not a regular file" \
+        $G import lm-eval "$f" "$work/ff4" R --task lm-eval-gsm8k
+    # a checkpoint folder whose shard, or whose index, is a FIFO
+    mkdir -p "$d"; rm -f "$d"/*
+    cp "$ROOT/configs/demo/checkpoint/config.json" "$d/"
+    mkfifo "$d/model.safetensors"
+    refused_now "f16-range shard" "not a regular file" $G f16-range "$d"
+    rm -f "$d/model.safetensors"
+    cp "$ROOT/configs/demo/checkpoint/model.safetensors" "$d/model-00001-of-00001.safetensors"
+    mkfifo "$d/model.safetensors.index.json"
+    refused_now "f16-range index" "not a regular file" $G f16-range "$d"
+    [ ! -e "$work/ff1" ] && [ ! -e "$work/ff2" ] && [ ! -e "$work/ff3" ] ||
+        fail "a refused run left a run folder"
+}
+round3_cases="$round3_cases fifo_inputs"
+
+# G2: build with a FIFO as the checkpoint's shard waited on it forever,
+# and a SIGTERM ("stopping on signal 15") never ended it.
+case_fifo_build() {
+    local d=$work/fbck pid rc=0
+    mkdir -p "$d" "$work/fb"; rm -f "$d"/*
+    cp "$ROOT/configs/demo/checkpoint/config.json" "$d/"
+    mkfifo "$d/model.safetensors"
+    cat >"$work/fb.json" <<JSON
+{"name": "fb", "questions": "$work/q.jsonl", "run_dir": "$work/fb/run",
+ "build": {"checkpoint": "$d", "python": "$build/fake-convert-hf",
+           "convert": "$ROOT/tests/fake-tools/convert_hf_to_gguf.py",
+           "quantize": "$build/fake-llama-quantize"},
+ "rungs": [{"name": "BF16", "model": "$work/fb/m/BF16.gguf", "convert": "bf16"},
+  {"name": "Q4_0", "model": "$work/fb/m/Q4_0.gguf", "quantize": {"from": "BF16", "type": "Q4_0"}}],
+ "server": {"binary": "$FAKE"}, "gpus": ["0"]}
+JSON
+    timeout -k 2 20 $G build "$work/fb.json" >/dev/null 2>"$work/err" </dev/null || rc=$?
+    [ $rc = 2 ] && grep -q "'$d/model.safetensors': not a regular file" "$work/err" ||
+        fail "build: exit $rc $(tail -3 "$work/err")"
+    # and a SIGTERM, whenever it comes, ends it
+    $G build "$work/fb.json" >/dev/null 2>&1 </dev/null &
+    pid=$!
+    sleep 0.3
+    kill -TERM $pid 2>/dev/null
+    gone_within 5 $pid || { fail "build: SIGTERM did not end it"; kill -KILL $pid; }
+    wait $pid 2>/dev/null
+}
+round3_cases="$round3_cases fifo_build"
+
+# G8: a resume was refused ("rows made two ways") when the same file was
+# spelled another way: q/q4.jsonl then ./q/q4.jsonl, GGUF_DIR=/x then
+# /x/. A file is its sha256; another file is still refused.
+case_spelling() {
+    local s=$work/sp rc=0
+    mkdir -p "$s/q" "$s/m"
+    cp "$work/q.jsonl" "$s/q/q4.jsonl"; cp "$work/good.gguf" "$s/m/good.gguf"
+    (cd "$s" && $GT run R1 m/good.gguf q/q4.jsonl run --llama "$FAKE" --limit 2 --quiet) >/dev/null 2>"$work/err" || fail "first: exit $? $(cat "$work/err")"
+    (cd "$s" && $GT run R1 ./m//good.gguf ./q/q4.jsonl run --llama "$FAKE" --quiet) >/dev/null 2>"$work/err" || fail "respelled: exit $? $(cat "$work/err")"
+    [ "$(rows "$s/run" R1)" = 4 ] || fail "respelled: $(rows "$s/run" R1) rows"
+    grep -q '"path": "q/q4.jsonl"' "$s/run/manifest.json" || fail "the recorded spelling changed: $(grep path "$s/run/manifest.json")"
+    # another question file, however spelled, is still another
+    sed 's/"5"/"6"/' "$work/q.jsonl" >"$s/q/other.jsonl"
+    (cd "$s" && $GT run R1 m/good.gguf q/other.jsonl run --llama "$FAKE" --quiet) >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "rows made two ways" "$work/err" || fail "another file: exit $rc $(cat "$work/err")"
+    # a ladder config's ${GGUF_DIR}, with and without a trailing slash
+    cat >"$s/l.json" <<JSON
+{"name": "sp", "questions": "$work/q.jsonl", "run_dir": "$s/lrun", "limit": 2,
+ "rungs": [{"name": "R1", "model": "\${GGUF_DIR}/good.gguf"}],
+ "server": {"binary": "$FAKE"}, "gpus": ["0"]}
+JSON
+    GGUF_DIR=$s/m $GT ladder "$s/l.json" --quiet >/dev/null 2>"$work/err" || fail "ladder: exit $? $(tail -3 "$work/err")"
+    sed -i 's/"limit": 2,//' "$s/l.json"
+    GGUF_DIR=$s/m/ $GT ladder "$s/l.json" --quiet >/dev/null 2>"$work/err" || fail "GGUF_DIR/: exit $? $(tail -3 "$work/err")"
+    [ "$(rows "$s/lrun" R1)" = 4 ] || fail "GGUF_DIR/: $(rows "$s/lrun" R1) rows"
+}
+round3_cases="$round3_cases spelling"
+
+# G12: a garbage or linked rows/R.done was printed as the rung's summary
+# with exit 0 (and bury failed after). It is read as any run-folder file.
+case_done_checked() {
+    local d=$work/dc rc
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>&1 || fail "run: exit $?"
+    cp "$d/rows/R1.done" "$work/R1.done.good"
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >"$work/out" 2>&1 || fail "again: exit $?"
+    cmp -s "$work/out" "$work/R1.done.good" || fail "again: $(cat "$work/out")"
+    printf 'rm -rf ~ # not a summary\n' >"$d/rows/R1.done"
+    rc=0; $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "R1.done.*malformed rung summary" "$work/err" && [ ! -s "$work/out" ] ||
+        fail "garbage: exit $rc, out $(cat "$work/out") err $(cat "$work/err")"
+    sed 's/"rung": "R1"/"rung": "R2"/' "$work/R1.done.good" >"$d/rows/R1.done"
+    rc=0; $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "not the summary of rung 'R1'" "$work/err" || fail "another rung's: exit $rc $(cat "$work/err")"
+    rm "$d/rows/R1.done"; ln -s "$work/R1.done.good" "$d/rows/R1.done"
+    rc=0; $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "symbolic link" "$work/err" && [ ! -s "$work/out" ] || fail "a link: exit $rc $(cat "$work/err")"
+    rm "$d/rows/R1.done"; mkfifo "$d/rows/R1.done"
+    rc=0; timeout -k 2 20 $G run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "not a regular file" "$work/err" || fail "a FIFO: exit $rc $(cat "$work/err")"
+    rc=0; timeout -k 2 20 $G bury "$d" R1 >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "not a regular file" "$work/err" || fail "bury, a FIFO: exit $rc $(cat "$work/err")"
+}
+round3_cases="$round3_cases done_checked"
+
+# G10: a full disk while manifest.json is written was exit 2 ("refused
+# their input" in a ladder): it is exit 1, "disk full", and resumes.
+case_manifest_full() {
+    local mnt=$work/mf d rc=0
+    mkdir -p "$mnt"
+    if ! mount -t tmpfs -o size=1m tmpfs "$mnt" 2>/dev/null; then
+        echo "  skip: cannot mount a small tmpfs here (root is needed)"
+        return
+    fi
+    d=$mnt/run
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 --quiet >/dev/null 2>"$work/err" || fail "first: exit $? $(cat "$work/err")"
+    # every page taken: the rung's lock rewrites its own page, the model's
+    # hash is in the cache, and the manifest, changed under --force, is the
+    # first file that needs a new page
+    dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --max-tokens 500 --force --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 1 ] && grep -q "manifest.json.*disk full" "$work/err" || fail "full at the manifest: exit $rc $(cat "$work/err")"
+    rm -f "$mnt/fill"
+    $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --max-tokens 500 --force --quiet >/dev/null 2>"$work/err" || fail "resume: exit $? $(cat "$work/err")"
+    [ "$(rows "$d" R1)" = 4 ] || fail "resume: $(rows "$d" R1) rows"
+    umount "$mnt"
+}
+round3_cases="$round3_cases manifest_full"
+
+# G15: a tool that made a folder at its temporary output path left it
+# there for good. It goes when the step fails and when a later build
+# starts the step (its links removed, never followed); and a folder where
+# the rung's file goes is refused.
+case_tmp_folder() {
+    local w=$work/tf rc=0 q=$work/tf/dirquant
+    mkdir -p "$w/m" "$w/victim"; rm -rf "$w/m"/* "$w/m"/.[!.]* "$w/run"
+    echo keep >"$w/victim/precious"
+    cp -r "$ROOT/configs/demo/checkpoint" "$w/ck"
+    # a quantizer that makes a folder at its output (a link inside), exit 0
+    cat >"$q" <<SH
+#!/bin/sh
+echo "main: build = 1 (dirquant)"
+for a; do case "\$a" in *.graveyard-tmp.*) out=\$a;; esac; done
+mkdir -p "\$out/deep/er" && ln -s "$w/victim" "\$out/deep/er/link" && echo x >"\$out/deep/f"
+exit \${DIRQUANT_RC:-0}
+SH
+    chmod +x "$q"
+    cat >"$w/tf.json" <<JSON
+{"name": "tf", "questions": "$work/q.jsonl", "run_dir": "$w/run",
+ "build": {"checkpoint": "$w/ck", "python": "$build/fake-convert-hf",
+           "convert": "$ROOT/tests/fake-tools/convert_hf_to_gguf.py", "quantize": "$q"},
+ "rungs": [{"name": "BF16", "model": "$w/m/BF16.gguf", "convert": "bf16"},
+  {"name": "Q4_0", "model": "$w/m/Q4_0.gguf", "quantize": {"from": "BF16", "type": "Q4_0"}}],
+ "server": {"binary": "$FAKE"}, "gpus": ["0"]}
+JSON
+    for code in 0 1; do
+        rc=0; DIRQUANT_RC=$code $GT build "$w/tf.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+        [ $rc = 1 ] || fail "tool exit $code: build exit $rc $(tail -3 "$work/err")"
+        [ -z "$(ls -A "$w/m" | grep graveyard-tmp)" ] || fail "tool exit $code: left $(ls -A "$w/m")"
+    done
+    [ "$(cat "$w/victim/precious")" = keep ] || fail "the link's target changed"
+    # a folder left by a build killed with the tool: gone when it starts
+    mkdir -p "$w/m/.Q4_0.gguf.graveyard-tmp.99999/a/b"
+    ln -s "$w/victim" "$w/m/.Q4_0.gguf.graveyard-tmp.99999/a/b/link"
+    mkdir -p "$w/m/.Q4_0.gguf.graveyard-tmpx" # not our name: stays
+    sed -i "s|\"quantize\": \"$q\"|\"quantize\": \"$build/fake-llama-quantize\"|" "$w/tf.json"
+    $GT build "$w/tf.json" --quiet >/dev/null 2>"$work/err" || fail "resume: exit $? $(tail -3 "$work/err")"
+    [ ! -e "$w/m/.Q4_0.gguf.graveyard-tmp.99999" ] || fail "resume left the folder: $(ls -A "$w/m")"
+    [ -d "$w/m/.Q4_0.gguf.graveyard-tmpx" ] || fail "removed a name not ours"
+    [ -f "$w/m/Q4_0.gguf" ] && [ "$(cat "$w/victim/precious")" = keep ] || fail "resume: $(ls -A "$w/m" "$w/victim")"
+    # a folder where a rung's file goes
+    rm -f "$w/m/Q4_0.gguf"; mkdir "$w/m/Q4_0.gguf"
+    rc=0; $GT build "$w/tf.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "Q4_0.gguf' is a folder" "$work/err" || fail "a folder as the output: exit $rc $(tail -3 "$work/err")"
+    [ -d "$w/m/Q4_0.gguf" ] || fail "the folder was touched"
+}
+round3_cases="$round3_cases tmp_folder"
