@@ -212,7 +212,8 @@ cases = [("Let me think. The best answer is C", "C"),
          ("Thus $\\boxed{G}$", "G"),
          ("Answer: A bit of thought first. The best answer is H", "H"),
          ("Answer: B", "C"),
-         ("I cannot tell which.", "A")]
+         ("I cannot tell which.", "A"),
+         ("MMLU-Pro+ has twelve options.\nThe answer is (K).", "K")]
 with open(sys.argv[1] + "/samples_arc_chat_2026-01-10T00-00-00.jsonl", "w") as f:
     for i, (reply, key) in enumerate(cases):
         f.write(json.dumps({"doc_id": i, "doc": {"id": "arc-%d" % i, "question": "q", "answerKey": key},
@@ -220,9 +221,9 @@ with open(sys.argv[1] + "/samples_arc_chat_2026-01-10T00-00-00.jsonl", "w") as f
             "resps": [[reply]], "filtered_resps": [reply], "filter": "remove_whitespace", "exact_match": 0.0}) + "\n")
 PY
     rc=0; $GT import lm-eval "$work/samples_arc_chat_2026-01-10T00-00-00.jsonl" "$work/ph" A --task "$ROOT/tasks/choice-phrasings.json" >"$work/out" 2>"$work/err" || rc=$?
-    [ $rc = 0 ] && grep -q '"rows": 10, "right": 8,' "$work/out" || fail "phrasings: exit $rc $(cat "$work/out" "$work/err")"
+    [ $rc = 0 ] && grep -q '"rows": 11, "right": 9,' "$work/out" || fail "phrasings: exit $rc $(cat "$work/out" "$work/err")"
     cp "$work/ph/rows/A.jsonl" "$work/ph/rows/B.jsonl"
     $G bury "$work/ph" A B >"$work/out" 2>"$work/err" || fail "bury: $(cat "$work/err")"
-    grep -q '"rung": "A", "n": 10, "right": 8' "$work/out" || fail "bury: $(head -1 "$work/out")"
+    grep -q '"rung": "A", "n": 11, "right": 9' "$work/out" || fail "bury: $(head -1 "$work/out")"
 }
 round3_cases="$round3_cases import_phrasings"
