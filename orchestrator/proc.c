@@ -141,9 +141,7 @@ static void chld_cb(uv_signal_t *h, int signum)
     (void)signum;
     if (p->exited)
         return;
-    do
-        w = waitpid(p->pid, &st, WNOHANG);
-    while (w < 0 && errno == EINTR);
+    w = spawn_reap(p->pid, p->group, &st, WNOHANG);
     if (w != p->pid)
         return;
     p->exited = 1;
@@ -183,7 +181,7 @@ static void closed_cb(uv_handle_t *h)
     if (!p->exited) /* given up while running, and killed: reap it if it
                        is gone already; never block on a process stuck in
                        the kernel (a wedged GPU driver) */
-        waitpid(p->pid, NULL, WNOHANG);
+        spawn_reap(p->pid, p->group, NULL, WNOHANG);
     free(p->cap);
     free(p);
 }
