@@ -223,11 +223,10 @@ static void quote_log(struct step *s)
             break;
     build_error(s->b, "%s: the last lines of %s:", rname(s), s->logpath);
     for (p = strtok(p, "\n"); p != NULL; p = strtok(NULL, "\n")) {
-        char *q;
-        for (q = p; *q; q++) /* a log is not to drive our terminal */
-            if ((unsigned char)*q < 0x20 && *q != '\t')
-                *q = '?';
-        fprintf(stderr, "    %s\n", p);
+        char line[4 * sizeof buf];
+        /* a log is not to drive our terminal */
+        caplog_printable(p, strlen(p), line, sizeof line);
+        fprintf(stderr, "    %s\n", line);
     }
 }
 
