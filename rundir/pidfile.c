@@ -126,8 +126,9 @@ long pidfile_find(const char *path, char *msg, size_t msgsize)
         /* the leader (a wrapper script, say) is gone but its group is
          * not: while a process has that group id, the kernel gives the
          * number to no new process, so the group is the recorded one */
-        if (now < 0 && pidfile_group_alive(pid, start))
-            return pid;
+        if (now < 0 && pid != (long)getpgrp() &&
+            pidfile_group_alive(pid, start))
+            return pid; /* (never our own group, whatever the odds) */
     }
     if (unlink(path) != 0 && errno != ENOENT) {
         snprintf(msg, msgsize, "cannot remove '%s': %s", path,

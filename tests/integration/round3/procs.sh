@@ -4,7 +4,8 @@
 # graveyard ladder, of graveyard build and of their whole process groups:
 # the real server or quantizer dies with them within seconds, and the
 # resume answers each question once on one server. A group whose leader
-# is gone but whose members live is stopped by the next run. A server's
+# is gone but whose members live is stopped by the next run. The keeper
+# is not taken for graveyard by its command line. A server's
 # last log line reaches the terminal printable.
 # Sourced by round3.sh (lib.sh's helpers).
 
@@ -37,6 +38,7 @@ case_wrap_kill_run() {
         setsid $G run R1 "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$work/wrap-server" >/dev/null 2>&1 &
         pid=$!
         wait_for 20 'grep -qs "server is listening" "$d/logs/R1.server.log" && [ "$(procs_servers)" -ge 1 ]' || fail "no server ($i)"
+        [ "$(pgrep -f "$G run R1 $work/slow.gguf" | wc -l)" = 1 ] || fail "graveyard run is not one process by its command line: $(pgrep -af "$G run R1")"
         sleep "0.$((RANDOM % 5))"
         if [ $how = group ]; then kill -KILL -- -$pid; else kill -KILL $pid; fi
         wait $pid 2>/dev/null
@@ -98,7 +100,7 @@ case_wrap_orphan_group() {
     gone_within 5 "$srv" || { fail "the group's server is alive"; kill -KILL "$srv"; }
 }
 
-# graveyard run and everything named like it (its keeper too) killed:
+# graveyard run and its keeper (a child named graveyard-keep) killed:
 # the resume finds the wrapper's group through the pid file and stops it
 # before it starts its own server.
 case_wrap_kill_all() {
@@ -108,9 +110,9 @@ case_wrap_kill_all() {
     pid=$!
     wait_for 20 'grep -qs "server is listening" "$d/logs/R1.server.log" && [ "$(procs_servers)" -ge 1 ]' || fail "no server"
     srv=$(pgrep -f "$FAKE -m $work/slow")
-    # the newest first: graveyard's keeper, when there is one
-    pkill -KILL -n -f "$G run R1 $work/slow.gguf $work/q.jsonl $d "
-    pkill -KILL -f "$G run R1 $work/slow.gguf $work/q.jsonl $d "
+    # its keeper first (when there is one), then graveyard run
+    pkill -KILL -P $pid -x graveyard-keep
+    kill -KILL $pid
     wait $pid 2>/dev/null
     $GT run R1 "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$work/wrap-server" >/dev/null 2>"$work/err" || fail "resume: exit $? $(cat "$work/err")"
     [ -z "$srv" ] || ! kill -0 "$srv" 2>/dev/null || fail "the first server is still running"
