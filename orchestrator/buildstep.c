@@ -28,6 +28,7 @@
 #include "../rundir/buildrec.h"
 #include "../rundir/files.h"
 #include "../rundir/ladderfile.h"
+#include "../rundir/pidfile.h"
 #include "../rundir/rundir.h"
 #include "../weights/f16range.h"
 #include "../weights/tensors.h"
@@ -166,7 +167,33 @@ unsigned long long build_free_bytes(const char *dir)
     return (unsigned long long)v.f_bavail * v.f_frsize;
 }
 
-/* Temporary files an earlier, killed build left beside a target. */
+/* A tool's process group is recorded beside its temporary file, in
+ * TMP.group (pidfile.h: pid, start time, boot), while it runs: a tool
+ * dies with graveyard (spawn.h's parent-death signal and keeper), and
+ * should the keeper have been killed too, a wrapper's orphaned quantizer
+ * is stopped by the next build before it removes the file that orphan
+ * writes. */
+static int is_group_file(const char *name)
+{
+    size_t n = strlen(name);
+
+    return n > 6 && strcmp(name + n - 6, ".group") == 0;
+}
+
+static void stop_stale_group(struct step *s, const char *path)
+{
+    char msg[1024];
+    long pg = pidfile_find(path, msg, sizeof msg);
+
+    if (pg > 0 && kill((pid_t)-pg, SIGKILL) == 0)
+        build_note(s->b,
+                   "%s: killed process group %ld, a tool left by a build "
+                   "that was stopped",
+                   s->b->c->rungs[s->i].name, pg);
+}
+
+/* Temporary files an earlier, killed build left beside a target, and
+ * the tools still writing them. */
 void build_remove_stale(struct step *s)
 {
     char dir[4200], prefix[4200], path[8400];
@@ -182,6 +209,11 @@ void build_remove_stale(struct step *s)
     while ((e = readdir(d)) != NULL)
         if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (is_group_file(e->d_name)) {
+                stop_stale_group(s, path);
+                unlink(path);
+                continue;
+            }
             if (unlink(path) == 0)
                 build_note(s->b,
                            "%s: removed %s, left by a build that was "
@@ -487,9 +519,14 @@ static void tool_exit(void *ctx, long long status, int sig)
                            ? "the converter"
                            : "llama-quantize";
 
+    char group[4300];
+
     caplog_close(&s->log);
     proc_free(s->proc);
     s->proc = NULL;
+    /* its group went with it (spawn_reap): no record to stop */
+    snprintf(group, sizeof group, "%s.group", s->tmp);
+    unlink(group);
     if (s->b->stopping) {
         build_note(s->b, "%s: stopped; its partial file is removed", rname(s));
         step_fail(s);
@@ -525,7 +562,7 @@ static void start_tool(struct step *s)
 {
     struct bld *b = s->b;
     struct proc_opts po;
-    char msg[1024];
+    char msg[1024], group[4300];
 
     if (b->c->rungs[s->i].recipe == RECIPE_CONVERT)
         snprintf(s->tool, sizeof s->tool, "%s sha256:%s", b->c->build.convert,
@@ -567,6 +604,9 @@ static void start_tool(struct step *s)
         step_fail(s);
         return;
     }
+    snprintf(group, sizeof group, "%s.group", s->tmp);
+    if (pidfile_write(group, proc_pid(s->proc), msg, sizeof msg) != 0)
+        build_note(b, "%s: %s", rname(s), msg);
     build_note(b, "%s: %s (log: %s)", rname(s), s->recipe, s->logpath);
 }
 

@@ -9,6 +9,10 @@
 # last log line reaches the terminal printable.
 # Sourced by round3.sh (lib.sh's helpers).
 
+# pid runs (a zombie does not: here init may never reap an orphan)
+procs_running() {
+    case "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" in Z|X|"") return 1;; esac
+}
 procs_boot_id() { cat /proc/sys/kernel/random/boot_id; }
 procs_start_time() { awk '{print $22}' "/proc/$1/stat"; }
 # a wrapper that does not exec: REAL runs as its child
@@ -83,16 +87,16 @@ case_wrap_orphan_group() {
         sh "$work/wo.lead" "$FAKE" "$work/good.gguf" "$work/wo.srv" &
     wait_for 5 '[ -s "$work/wo.srv" ] && [ -s "$work/wo.lead" ]' || fail "no group"
     lead=$(cut -d' ' -f1 "$work/wo.lead"); srv=$(cat "$work/wo.srv")
-    wait_for 5 '! kill -0 $lead 2>/dev/null' || fail "the leader did not exit"
-    kill -0 "$srv" 2>/dev/null || fail "the server is not running"
+    wait_for 5 '! procs_running $lead' || fail "the leader did not exit"
+    procs_running "$srv" || fail "the server is not running"
     # another boot's file: left alone
     echo "$(cat "$work/wo.lead") 00000000-0000-0000-0000-000000000000" >"$d/R1.server.pid"
     $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 >/dev/null 2>"$work/err" || fail "exit $? $(cat "$work/err")"
-    kill -0 "$srv" 2>/dev/null || fail "a group of another boot's pid file was stopped"
+    procs_running "$srv" || fail "a group of another boot's pid file was stopped"
     # a start time after the server's: the group is not the one recorded
     echo "$lead $(( $(procs_start_time "$srv") + 100 )) $(procs_boot_id)" >"$d/R1.server.pid"
     $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 2 >/dev/null 2>"$work/err" || fail "exit $? $(cat "$work/err")"
-    kill -0 "$srv" 2>/dev/null || fail "a group that started later than the record was stopped"
+    procs_running "$srv" || fail "a group that started later than the record was stopped"
     # the record: stopped
     echo "$(cat "$work/wo.lead") $(procs_boot_id)" >"$d/R1.server.pid"
     $GT run R1 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 3 >/dev/null 2>"$work/err" || fail "exit $? $(cat "$work/err")"
@@ -115,7 +119,8 @@ case_wrap_kill_all() {
     kill -KILL $pid
     wait $pid 2>/dev/null
     $GT run R1 "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$work/wrap-server" >/dev/null 2>"$work/err" || fail "resume: exit $? $(cat "$work/err")"
-    [ -z "$srv" ] || ! kill -0 "$srv" 2>/dev/null || fail "the first server is still running"
+    [ -n "$srv" ] || fail "no first server found"
+    ! procs_running "$srv" || fail "the first server is still running"
     procs_once "$d/rows/R1.jsonl" "run"
 }
 
@@ -153,6 +158,30 @@ JSON
     [ "$(find "$work/wb" -name '*.graveyard-tmp*' | wc -l)" = 0 ] || fail "temporary files left"
 }
 
+# graveyard build and its keeper killed while a wrapped quantizer runs:
+# the next build stops the orphan (TMP.group names its group) before it
+# removes its temporary file, and makes the files whole. Uses wb.json,
+# from wrap_kill_build.
+case_wrap_build_kill_all() {
+    local Q=$build/fake-llama-quantize pid orphan
+    [ -e "$work/wb.json" ] || case_wrap_kill_build
+    rm -f "$work/wb/m/Q8_0.gguf" "$work/wb/m/Q4_0.gguf"
+    FAKE_TOOL_FAULT="*:slow" FAKE_TOOL_SLOW_MS=400 $G build "$work/wb.json" --jobs 1 --quiet >/dev/null 2>&1 &
+    pid=$!
+    wait_for 20 "pgrep -f '$Q .*$work/wb' >/dev/null" || fail "no quantizer"
+    orphan=$(pgrep -f "$Q .*$work/wb")
+    pkill -KILL -P $pid -x graveyard-keep
+    kill -KILL $pid
+    wait $pid 2>/dev/null
+    sleep 0.3
+    procs_running "$orphan" || fail "the quantizer died with its keeper: nothing left to test"
+    FAKE_TOOL_SLOW_MS=5 $GT build "$work/wb.json" >/dev/null 2>"$work/err" || fail "the next build: exit $? $(cat "$work/err")"
+    grep -q "killed process group .* a tool left by a build that was stopped" "$work/err" || fail "no word of the orphan: $(cat "$work/err")"
+    gone_within 1 "$orphan" || { fail "the orphaned quantizer outlived the next build"; kill -KILL "$orphan"; }
+    for f in Q8_0 Q4_0; do "$G" f16-range "$work/wb/m/$f.gguf" >/dev/null || fail "$f is not a whole GGUF"; done
+    [ "$(find "$work/wb" -name '*.graveyard-tmp*' | wc -l)" = 0 ] || fail "temporary files left"
+}
+
 # G19: a server that prints an escape sequence as its last line before it
 # fails: graveyard's message shows it escaped, never the raw bytes.
 case_last_line_printable() {
@@ -165,4 +194,4 @@ case_last_line_printable() {
     grep -qF 'load failed \x1b[2J\x1b]0;owned\x07 été \xc2\x9b1m end' "$work/err" || fail "not escaped as \\xNN: $(cat -v "$work/err")"
 }
 
-round3_cases="$round3_cases wrap_kill_run wrap_kill_ladder wrap_orphan_group wrap_kill_all wrap_kill_build last_line_printable"
+round3_cases="$round3_cases wrap_kill_run wrap_kill_ladder wrap_orphan_group wrap_kill_all wrap_kill_build wrap_build_kill_all last_line_printable"
