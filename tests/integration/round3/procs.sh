@@ -124,26 +124,33 @@ case_wrap_kill_all() {
     procs_once "$d/rows/R1.jsonl" "run"
 }
 
+# A build config NAME whose Q8_0 and Q4_0 are made by quantizer QUANT
+# from a BF16 that the fake converter makes first.
+procs_build_config() { # name quant
+    local name=$1
+    [ -d "$work/ckpt" ] || cp -r "$ROOT/configs/demo/checkpoint" "$work/ckpt"
+    cp "$ROOT/tests/fake-tools/convert_hf_to_gguf.py" "$work/convert.py"
+    mkdir -p "$work/$name"
+    cat >"$work/$name.json" <<JSON
+{"name": "$name", "questions": "$work/q.jsonl", "run_dir": "$work/$name/run",
+ "build": {"checkpoint": "$work/ckpt", "python": "$build/fake-convert-hf", "convert": "$work/convert.py",
+           "quantize": "$2", "threads": 4},
+ "rungs": [
+  {"name": "BF16", "model": "$work/$name/m/BF16.gguf", "convert": "bf16"},
+  {"name": "Q8_0", "model": "$work/$name/m/Q8_0.gguf", "quantize": {"from": "BF16", "type": "Q8_0"}},
+  {"name": "Q4_0", "model": "$work/$name/m/Q4_0.gguf", "quantize": {"from": "BF16", "type": "Q4_0"}}],
+ "server": {"binary": "$FAKE"}, "gpus": ["0"]}
+JSON
+    $GT build "$work/$name.json" --only BF16 --quiet >/dev/null 2>"$work/err" || fail "BF16: exit $? $(cat "$work/err")"
+}
+
 # graveyard build with a wrapped llama-quantize: kill -9 of the build and
 # of its group, three times each; no quantizer is left a second later,
 # and the build then finishes.
 case_wrap_kill_build() {
-    local Q=$build/fake-llama-quantize C=$build/fake-convert-hf i pid how
+    local Q=$build/fake-llama-quantize i pid how
     procs_wrapper "$work/wrap-quantize" "$Q"
-    [ -d "$work/ckpt" ] || cp -r "$ROOT/configs/demo/checkpoint" "$work/ckpt"
-    cp "$ROOT/tests/fake-tools/convert_hf_to_gguf.py" "$work/convert.py"
-    mkdir -p "$work/wb"
-    cat >"$work/wb.json" <<JSON
-{"name": "wb", "questions": "$work/q.jsonl", "run_dir": "$work/wb/run",
- "build": {"checkpoint": "$work/ckpt", "python": "$C", "convert": "$work/convert.py",
-           "quantize": "$work/wrap-quantize", "threads": 4},
- "rungs": [
-  {"name": "BF16", "model": "$work/wb/m/BF16.gguf", "convert": "bf16"},
-  {"name": "Q8_0", "model": "$work/wb/m/Q8_0.gguf", "quantize": {"from": "BF16", "type": "Q8_0"}},
-  {"name": "Q4_0", "model": "$work/wb/m/Q4_0.gguf", "quantize": {"from": "BF16", "type": "Q4_0"}}],
- "server": {"binary": "$FAKE"}, "gpus": ["0"]}
-JSON
-    $GT build "$work/wb.json" --only BF16 --quiet >/dev/null 2>"$work/err" || fail "BF16: exit $? $(cat "$work/err")"
+    procs_build_config wb "$work/wrap-quantize"
     for i in 1 2 3 4 5 6; do
         how=build; [ $((i % 2)) = 0 ] && how=group
         FAKE_TOOL_FAULT="*:slow" FAKE_TOOL_SLOW_MS=100 setsid $G build "$work/wb.json" --jobs 2 --quiet >/dev/null 2>&1 &
@@ -194,4 +201,15 @@ case_last_line_printable() {
     grep -qF 'load failed \x1b[2J\x1b]0;owned\x07 été \xc2\x9b1m end' "$work/err" || fail "not escaped as \\xNN: $(cat -v "$work/err")"
 }
 
-round3_cases="$round3_cases wrap_kill_run wrap_kill_ladder wrap_orphan_group wrap_kill_all wrap_kill_build wrap_build_kill_all last_line_printable"
+# ... and a tool's last lines, quoted when it fails
+case_tool_lines_printable() {
+    printf '#!/bin/sh\nprintf "quantize: bad \\033[2J\\033]0;owned\\007 end\\n"\nexit 3\n' >"$work/esc-quantize"
+    chmod +x "$work/esc-quantize"
+    procs_build_config eq "$work/esc-quantize"
+    $GT build "$work/eq.json" --only Q8_0 >/dev/null 2>"$work/err" && fail "a tool that fails: exit 0"
+    grep -q "quantize: bad" "$work/err" || fail "no quoted line: $(cat "$work/err")"
+    LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$work/err" && fail "control bytes reach the terminal: $(cat -v "$work/err")"
+    grep -qF 'quantize: bad \x1b[2J\x1b]0;owned\x07 end' "$work/err" || fail "not escaped as \\xNN: $(cat -v "$work/err")"
+}
+
+round3_cases="$round3_cases wrap_kill_run wrap_kill_ladder wrap_orphan_group wrap_kill_all wrap_kill_build wrap_build_kill_all last_line_printable tool_lines_printable"
