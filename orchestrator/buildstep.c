@@ -28,6 +28,7 @@
 #include "../rundir/buildrec.h"
 #include "../rundir/files.h"
 #include "../rundir/ladderfile.h"
+#include "../rundir/pidfile.h"
 #include "../rundir/rundir.h"
 #include "../weights/f16range.h"
 #include "../weights/tensors.h"
@@ -166,7 +167,6 @@ unsigned long long build_free_bytes(const char *dir)
     return (unsigned long long)v.f_bavail * v.f_frsize;
 }
 
-/* Temporary files an earlier, killed build left beside a target. */
 /* One pass over the folder open as fd: each entry removed. 0, or -1 when
  * one could not be. */
 static int remove_entries(int fd, int depth)
@@ -216,6 +216,33 @@ int build_remove_at(int dirfd, const char *name, int depth)
                                                                        : -1;
 }
 
+/* A tool's process group is recorded beside its temporary file, in
+ * TMP.group (pidfile.h: pid, start time, boot), while it runs: a tool
+ * dies with graveyard (spawn.h's parent-death signal and keeper), and
+ * should the keeper have been killed too, a wrapper's orphaned quantizer
+ * is stopped by the next build before it removes the file that orphan
+ * writes. */
+static int is_group_file(const char *name)
+{
+    size_t n = strlen(name);
+
+    return n > 6 && strcmp(name + n - 6, ".group") == 0;
+}
+
+static void stop_stale_group(struct step *s, const char *path)
+{
+    char msg[1024];
+    long pg = pidfile_find(path, msg, sizeof msg);
+
+    if (pg > 0 && kill((pid_t)-pg, SIGKILL) == 0)
+        build_note(s->b,
+                   "%s: killed process group %ld, a tool left by a build "
+                   "that was stopped",
+                   s->b->c->rungs[s->i].name, pg);
+}
+
+/* Temporary files an earlier, killed build left beside a target, and
+ * the tools still writing them. */
 void build_remove_stale(struct step *s)
 {
     char dir[4200], prefix[4200], path[8400];
@@ -228,10 +255,19 @@ void build_remove_stale(struct step *s)
     d = opendir(dir);
     if (d == NULL)
         return;
-    /* our own temporary names only; a folder a tool made there goes with
-     * all it holds, its links removed and never followed */
+    /* first the tools a stopped build left running, so that none writes
+     * on while its file goes; then the files (and folders) they left */
     while ((e = readdir(d)) != NULL)
-        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 &&
+            is_group_file(e->d_name)) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            stop_stale_group(s, path);
+            unlink(path);
+        }
+    rewinddir(d);
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 &&
+            !is_group_file(e->d_name)) {
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
             if (build_remove_at(dirfd(d), e->d_name, 0) == 0)
                 build_note(s->b,
@@ -274,11 +310,10 @@ static void quote_log(struct step *s)
             break;
     build_error(s->b, "%s: the last lines of %s:", rname(s), s->logpath);
     for (p = strtok(p, "\n"); p != NULL; p = strtok(NULL, "\n")) {
-        char *q;
-        for (q = p; *q; q++) /* a log is not to drive our terminal */
-            if ((unsigned char)*q < 0x20 && *q != '\t')
-                *q = '?';
-        fprintf(stderr, "    %s\n", p);
+        char line[4 * sizeof buf];
+        /* a log is not to drive our terminal */
+        caplog_printable(p, strlen(p), line, sizeof line);
+        fprintf(stderr, "    %s\n", line);
     }
 }
 
@@ -591,9 +626,14 @@ static void tool_exit(void *ctx, long long status, int sig)
                            ? "the converter"
                            : "llama-quantize";
 
+    char group[4300];
+
     caplog_close(&s->log);
     proc_free(s->proc);
     s->proc = NULL;
+    /* its group went with it (spawn_reap): no record to stop */
+    snprintf(group, sizeof group, "%s.group", s->tmp);
+    unlink(group);
     if (s->b->stopping) {
         build_note(s->b, "%s: stopped; its partial file is removed", rname(s));
         step_fail(s);
@@ -629,7 +669,7 @@ static void start_tool(struct step *s)
 {
     struct bld *b = s->b;
     struct proc_opts po;
-    char msg[1024];
+    char msg[1024], group[4300];
 
     if (b->c->rungs[s->i].recipe == RECIPE_CONVERT)
         snprintf(s->tool, sizeof s->tool, "%s sha256:%s", b->c->build.convert,
@@ -671,6 +711,9 @@ static void start_tool(struct step *s)
         step_fail(s);
         return;
     }
+    snprintf(group, sizeof group, "%s.group", s->tmp);
+    if (pidfile_write(group, proc_pid(s->proc), msg, sizeof msg) != 0)
+        build_note(b, "%s: %s", rname(s), msg);
     build_note(b, "%s: %s (log: %s)", rname(s), s->recipe, s->logpath);
 }
 

@@ -31,7 +31,7 @@ struct proc {
     struct caplog *log;
     char *cap; /* a capture, NUL-terminated */
     size_t cap_len, cap_max;
-    char line[LAST_LINE], last[LAST_LINE];
+    char line[LAST_LINE], last[4 * LAST_LINE]; /* last: escaped */
     size_t line_len;
     int polling, exited, reported, timed_out, open_handles, freed;
     long long status;
@@ -40,17 +40,17 @@ struct proc {
     void *ctx;
 };
 
-/* Remember the last complete non-blank line. */
+/* Remember the last complete non-blank line, printable: it is quoted on
+ * a terminal and in the rung's files (caplog_printable). */
 static void track_lines(struct proc *p, const char *s, size_t n)
 {
     size_t i;
 
     for (i = 0; i < n; i++) {
         if (s[i] == '\n' || s[i] == '\r') {
-            if (p->line_len > 0) {
-                memcpy(p->last, p->line, p->line_len);
-                p->last[p->line_len] = '\0';
-            }
+            if (p->line_len > 0)
+                caplog_printable(p->line, p->line_len, p->last,
+                                 sizeof(p->last));
             p->line_len = 0;
         } else if (p->line_len + 1 < LAST_LINE) {
             p->line[p->line_len++] = s[i];
@@ -141,9 +141,7 @@ static void chld_cb(uv_signal_t *h, int signum)
     (void)signum;
     if (p->exited)
         return;
-    do
-        w = waitpid(p->pid, &st, WNOHANG);
-    while (w < 0 && errno == EINTR);
+    w = spawn_reap(p->pid, p->group, &st, WNOHANG);
     if (w != p->pid)
         return;
     p->exited = 1;
@@ -183,7 +181,7 @@ static void closed_cb(uv_handle_t *h)
     if (!p->exited) /* given up while running, and killed: reap it if it
                        is gone already; never block on a process stuck in
                        the kernel (a wedged GPU driver) */
-        waitpid(p->pid, NULL, WNOHANG);
+        spawn_reap(p->pid, p->group, NULL, WNOHANG);
     free(p->cap);
     free(p);
 }

@@ -11,7 +11,10 @@
  *
  * Its output (stdout and stderr together) goes to a rung's capped log
  * (caplog.h), or into memory for a probe (capped), or nowhere. It can
- * have a time limit, after which its process group is killed.
+ * have a time limit, after which its process group is killed. When a
+ * child with a group of its own exits, what is left of the group (what a
+ * wrapper script started) is killed before the child is reaped
+ * (spawn_reap).
  */
 #ifndef PROC_H
 #define PROC_H

@@ -5,6 +5,7 @@
  * other threads (libuv's pool hashing a model, curl's resolver): it calls
  * only async-signal-safe functions there, and everything it needs (the
  * program's path, the descriptor limit) is worked out before the fork.
+ * The keeper, a fork that never execs, keeps to the same rule for life.
  */
 #define _GNU_SOURCE /* syscall(), pipe2() */
 #include "spawn.h"
@@ -14,6 +15,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,12 +124,215 @@ static void close_from(int first, int keep, long max)
             close((int)fd);
 }
 
+/* ---- the keeper -------------------------------------------------------
+ *
+ * The parent-death signal reaches the direct child only: a site's wrapper
+ * script that does not exec (one that sets LD_LIBRARY_PATH) dies with us,
+ * and the real llama-server it started runs on, holding its GPU and port.
+ * Nothing of ours runs when we are SIGKILLed, so another process does it:
+ * the keeper, forked once (at the first child with a session of its own),
+ * in a session of its own (a kill of our process group spares it), holding
+ * the read end of a pipe whose only write end is ours. Each such child
+ * writes its pid (its group's id) there before it execs; we write the id
+ * negated once the group's leader has exited and what was left of the group
+ * is killed (spawn_reap). When the pipe reports EOF, we are gone, however
+ * we ended: the keeper SIGKILLs every group still named, and exits. */
+
+#define KEEP_MAX 256 /* groups alive at once: far more than a run has */
+
+static int keep_fd = -1; /* the write end, non-blocking; -1: no keeper */
+static pid_t keep_pid, keep_owner; /* the keeper, and whose it is */
+
+/* Our command line, as ps and pgrep -f show it, made "graveyard keeper":
+ * a copy of graveyard's own would be taken for graveyard (a kill of the
+ * run by its command line would take the keeper along). The kernel reads
+ * it from the argument area, whose bounds are /proc/self/stat's fields 48
+ * and 49; it is ours to overwrite. Hand-parsed: async-signal-safe. */
+static void keep_title(void)
+{
+    static const char title[] = "graveyard keeper";
+    char buf[4096];
+    unsigned long v[2] = {0, 0};
+    ssize_t n, i;
+    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2;
+
+    if (fd < 0)
+        return;
+    n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    for (i = n - 1; i >= 0 && buf[i] != ')'; i--) /* after "(comm)" */
+        ;
+    for (i++; i > 0 && i < n && field <= 49; i++) {
+        if (buf[i] == ' ') {
+            field++;
+        } else if (field >= 48 && buf[i] >= '0' && buf[i] <= '9') {
+            v[field - 48] = v[field - 48] * 10 + (unsigned long)(buf[i] - '0');
+        }
+    }
+    if (v[0] == 0 || v[1] <= v[0])
+        return;
+    memset((char *)v[0], 0, v[1] - v[0]);
+    memcpy((char *)v[0], title,
+           v[1] - v[0] > sizeof(title) ? sizeof(title) : v[1] - v[0] - 1);
+}
+
+/* The keeper, forked from a process that may run other threads: only
+ * async-signal-safe calls, and it never returns. */
+static void keeper(int rfd, long maxfd) __attribute__((noreturn));
+static void keeper(int rfd, long maxfd)
+{
+    static const int ours[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+    struct sigaction sa;
+    pid_t group[KEEP_MAX];
+    size_t n = 0, i;
+    sigset_t none;
+    int32_t rec;
+    ssize_t got;
+    int sig;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    for (sig = 1; sig < 65; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            sigaction(sig, &sa, NULL);
+    /* a stop meant for graveyard (^C, a hangup, kill -TERM of its name)
+     * is graveyard's to handle: the keeper waits for it to end */
+    sa.sa_handler = SIG_IGN;
+    for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+        sigaction(ours[i], &sa, NULL);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    setsid();
+#ifdef __linux__
+    prctl(PR_SET_NAME, "graveyard-keep");
+    keep_title();
+#endif
+    if ((rfd = fcntl(rfd, F_DUPFD, 64)) < 0)
+        _exit(1);
+    close_from(0, rfd, maxfd); /* our write end too, or no EOF ever */
+    for (;;) {
+        got = read(rfd, &rec, sizeof(rec));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got != (ssize_t)sizeof(rec)) /* EOF: graveyard is gone */
+            break;
+        if (rec > 0 && n < KEEP_MAX) {
+            group[n++] = (pid_t)rec;
+        } else if (rec < 0) {
+            for (i = 0; i < n && group[i] != (pid_t)-rec; i++)
+                ;
+            if (i < n)
+                group[i] = group[--n];
+        }
+    }
+    for (i = 0; i < n; i++)
+        kill(-group[i], SIGKILL);
+    _exit(0);
+}
+
+/* At exit: the pipe closes, and the keeper (with nothing left to kill, or
+ * the groups we gave up on) is reaped here, not left to init. */
+static void keep_end(void)
+{
+    struct timespec ms = {0, 1000000L};
+    int i;
+
+    if (keep_fd < 0 || keep_owner != getpid())
+        return;
+    close(keep_fd);
+    keep_fd = -1;
+    for (i = 0; i < 1000 && waitpid(keep_pid, NULL, WNOHANG) == 0; i++)
+        nanosleep(&ms, NULL);
+}
+
+/* Fork the keeper; without one (no pipe, no fork) a child still has its
+ * parent-death signal. */
+static void keep_start(long maxfd)
+{
+    static int registered;
+    sigset_t all, old;
+    int fd[2];
+    pid_t p;
+
+    if (pipe2(fd, O_CLOEXEC) != 0)
+        return;
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, &old);
+    p = fork();
+    if (p == 0)
+        keeper(fd[0], maxfd);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    close(fd[0]);
+    if (p < 0) {
+        close(fd[1]);
+        return;
+    }
+    /* never block the loop: a full pipe means a stopped keeper */
+    if (fcntl(fd[1], F_SETFL, O_NONBLOCK) != 0) {
+        close(fd[1]);
+        kill(p, SIGKILL);
+        waitpid(p, NULL, 0);
+        return;
+    }
+    keep_fd = fd[1];
+    keep_pid = p;
+    keep_owner = getpid();
+    if (!registered && atexit(keep_end) == 0)
+        registered = 1;
+}
+
+/* Tell the keeper rec; a keeper that is gone (killed) is replaced at the
+ * next child, and the groups it held go without it. */
+static void keep_tell(int32_t rec)
+{
+    ssize_t n;
+
+    if (keep_fd < 0 || keep_owner != getpid())
+        return;
+    do
+        n = write(keep_fd, &rec, sizeof(rec));
+    while (n < 0 && errno == EINTR);
+    if (n < 0 && errno == EPIPE) {
+        close(keep_fd);
+        keep_fd = -1;
+        waitpid(keep_pid, NULL, WNOHANG);
+    }
+}
+
+void spawn_group_end(pid_t pgid)
+{
+    if (pgid <= 1)
+        return;
+    kill(-pgid, SIGKILL);
+    keep_tell(-(int32_t)pgid);
+}
+
+pid_t spawn_reap(pid_t pid, int group, int *status, int options)
+{
+    siginfo_t si;
+    pid_t w;
+
+    memset(&si, 0, sizeof(si));
+    /* seen, not yet reaped: the zombie keeps its pid, so the group's id
+     * is nobody else's while what is left of it is killed */
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | options) != 0)
+        if (errno != EINTR)
+            return -1;
+    if (si.si_pid != pid)
+        return 0; /* still running (WNOHANG) */
+    if (group)
+        spawn_group_end(pid);
+    while ((w = waitpid(pid, status, 0)) < 0 && errno == EINTR)
+        ;
+    return w;
+}
+
 /* The child, between fork and exec: never returns. Only async-signal-safe
  * calls: the parent may have other threads (libuv's pool hashing a
  * model), and a lock one of them held at fork would never be released
  * here. It starts with every signal blocked (spawn_start). */
 static void child(const struct spawn_spec *s, const char *path, pid_t parent,
-                  int errfd, long maxfd)
+                  int errfd, int keepfd, long maxfd)
 {
     struct sigaction sa;
     sigset_t none;
@@ -151,6 +356,18 @@ static void child(const struct spawn_spec *s, const char *path, pid_t parent,
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (s->new_session && setsid() < 0)
         goto fail;
+    if (s->new_session && keepfd >= 0) {
+        /* named to the keeper before anything runs that could start a
+         * process of its own; a keeper that is gone must not end us with
+         * SIGPIPE (set to ignore, the signal is dropped) */
+        int32_t me = (int32_t)getpid();
+        sa.sa_handler = SIG_IGN;
+        sigaction(SIGPIPE, &sa, NULL);
+        if (write(keepfd, &me, sizeof(me)) != (ssize_t)sizeof(me))
+            me = 0; /* not named: its parent-death signal still holds */
+        sa.sa_handler = SIG_DFL;
+        sigaction(SIGPIPE, &sa, NULL);
+    }
 #ifdef __linux__
     if (s->pdeathsig != 0) {
         if (prctl(PR_SET_PDEATHSIG, s->pdeathsig) != 0)
@@ -218,12 +435,20 @@ int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
      * would run a copy of one of ours (libuv's writes to our loop's
      * pipe) and be lost; blocked, it waits until child() has set the
      * defaults, then takes its default course */
+    if (s->new_session && keep_fd >= 0 && keep_owner != parent) {
+        /* a copy of a process that had a keeper (a plain fork): that
+         * keeper watches the other process; this one gets its own */
+        close(keep_fd);
+        keep_fd = -1;
+    }
+    if (s->new_session && keep_fd < 0)
+        keep_start(maxfd);
     sigfillset(&all);
     sigprocmask(SIG_SETMASK, &all, &old);
     p = fork();
     if (p == 0) {
         close(ep[0]);
-        child(s, path, parent, ep[1], maxfd);
+        child(s, path, parent, ep[1], keep_fd, maxfd);
     }
     e = errno;
     sigprocmask(SIG_SETMASK, &old, NULL);
@@ -241,8 +466,7 @@ int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
     while (n < 0 && errno == EINTR);
     close(ep[0]);
     if (n == (ssize_t)sizeof(err)) {
-        while (waitpid(p, NULL, 0) < 0 && errno == EINTR)
-            ;
+        spawn_reap(p, s->new_session, NULL, 0);
         snprintf(msg, msgsize, "cannot start '%s': %s", path, strerror(err));
         return -1;
     }
@@ -276,16 +500,15 @@ static int reap_by(pid_t pid, long long deadline, int *timed_out)
     pid_t w;
 
     for (;;) {
-        w = waitpid(pid, &status, WNOHANG);
+        w = spawn_reap(pid, 1, &status, WNOHANG);
         if (w == pid)
             return status;
-        if (w < 0 && errno != EINTR)
+        if (w < 0)
             return -1;
         if (now_ms() >= deadline || stop_pending()) {
             *timed_out = 1;
             kill(-pid, SIGKILL);
-            while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-                ;
+            w = spawn_reap(pid, 1, &status, 0);
             return w == pid ? status : -1;
         }
         struct timespec ts = {0, 5 * 1000000L};

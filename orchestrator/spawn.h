@@ -14,6 +14,14 @@
  * the parent is still the process that forked it, so that a child never
  * outlives us, however we die (SIGKILL and the OOM killer included).
  *
+ * That signal reaches the child alone, not what it starts: a wrapper
+ * script that does not exec would die and leave the real server running.
+ * So a child with a session of its own is also named, before it execs, to
+ * a keeper: a process forked once, in a session of its own, that waits on
+ * a pipe only we can write to and, when we are gone however we ended,
+ * SIGKILLs every group still named to it. When a group's leader exits,
+ * spawn_reap kills what is left of the group and takes its name back.
+ *
  * The signal is tied to the thread that forks: call these from the main
  * (loop) thread, which lives as long as the process.
  *
@@ -65,6 +73,19 @@ int spawn_resolve(const char *name, char *out, size_t size);
  */
 int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
                 size_t msgsize);
+
+/*
+ * Reap pid (waitpid's options: 0 or WNOHANG) the way every child of ours
+ * with a group is reaped: once it has exited, and before its zombie is
+ * reaped (so that its pid, the group's id, is nobody else's meanwhile),
+ * what is left of its group is SIGKILLed and the keeper forgets it.
+ * Returns pid, 0 while it runs (WNOHANG), -1 on an error (errno).
+ */
+pid_t spawn_reap(pid_t pid, int group, int *status, int options);
+
+/* What is left of group pgid, whose leader has exited but is not yet
+ * reaped, is SIGKILLed, and the keeper forgets the group. */
+void spawn_group_end(pid_t pgid);
 
 enum {
     SPAWN_ENOEXEC = -1,   /* could not be started */

@@ -148,6 +148,58 @@ static void test_dies_with_parent(void **state)
     assert_true(pidfile_start_time(grandchild) < 0);
 }
 
+/* A process the child started dies with us too: a wrapper script that
+ * does not exec dies of its parent-death signal, and the real server it
+ * started is killed by the keeper (spawn.h), in our stead. */
+static void test_grandchild_dies_with_parent(void **state)
+{
+    int pfd[2], out[2];
+    pid_t mid;
+    char text[32] = "";
+    long grandchild;
+    ssize_t n = 0, k;
+
+    (void)state;
+    assert_int_equal(pipe(pfd), 0);
+    assert_int_equal(pipe(out), 0);
+    mid = fork();
+    if (mid == 0) {
+        const char *argv[] = {"/bin/sh", "-c", "sleep 30 & echo $!; wait",
+                              NULL};
+        struct spawn_spec s;
+        char msg[128];
+        pid_t p;
+        memset(&s, 0, sizeof(s));
+        s.argv = (char *const *)argv;
+        s.fd[0] = s.fd[2] = SPAWN_NULL;
+        s.fd[1] = out[1];
+        s.fd[3] = SPAWN_CLOSED;
+        s.new_session = 1;
+        s.pdeathsig = SIGKILL;
+        if (spawn_start(&s, &p, msg, sizeof(msg)) != 0)
+            _exit(1);
+        if (write(pfd[1], &p, sizeof(p)) != (ssize_t)sizeof(p))
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    close(pfd[1]);
+    close(out[1]);
+    while (n < (ssize_t)sizeof(text) - 1 && strchr(text, '\n') == NULL &&
+           (k = read(out[0], text + n, sizeof(text) - 1 - (size_t)n)) > 0)
+        text[n += k] = '\0';
+    close(out[0]);
+    grandchild = atol(text);
+    assert_true(grandchild > 1);
+    assert_true(pidfile_start_time((pid_t)grandchild) >= 0);
+    kill(mid, SIGKILL);
+    waitpid(mid, NULL, 0);
+    for (int i = 0; i < 100 && pidfile_start_time((pid_t)grandchild) >= 0; i++)
+        sleep_ms(20);
+    assert_true(pidfile_start_time((pid_t)grandchild) < 0);
+    close(pfd[0]);
+}
+
 struct seen {
     int exited;
     long long status;
@@ -197,6 +249,65 @@ static void test_exit_not_eof(void **state)
     proc_free(p);
     uv_run(&loop, UV_RUN_DEFAULT);
     assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+/* A leader that exits takes what it left in its group along: what is
+ * left of a wrapper's group is killed before the wrapper is reaped. */
+static void test_group_dies_with_leader(void **state)
+{
+    const char *argv[] = {"/bin/sh", "-c", "sleep 30 & echo $!; exit 0",
+                          NULL};
+    struct proc_opts o;
+    struct seen s = {0, 0, 0};
+    struct proc *p;
+    uv_loop_t loop;
+    char msg[128];
+    long left;
+
+    (void)state;
+    uv_loop_init(&loop);
+    memset(&o, 0, sizeof(o));
+    o.argv = (char *const *)argv;
+    o.capture = 64;
+    o.stderr_fd = SPAWN_NULL;
+    o.fd3 = SPAWN_CLOSED;
+    o.new_session = 1;
+    o.pdeathsig = SIGKILL;
+    p = proc_start(&loop, &o, exit_cb, &s, msg, sizeof(msg));
+    assert_non_null(p);
+    while (!s.exited)
+        uv_run(&loop, UV_RUN_ONCE);
+    left = atol(proc_output(p, NULL));
+    assert_true(left > 1);
+    for (int i = 0; i < 50 && pidfile_start_time((pid_t)left) >= 0; i++)
+        sleep_ms(20);
+    assert_true(pidfile_start_time((pid_t)left) < 0);
+    proc_free(p);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+/* A line of a log quoted on a terminal: controls, DEL, C1 controls and
+ * bytes that are not UTF-8 as \xNN; UTF-8 and tabs kept; cut before an
+ * escape or a character that would not fit. */
+static void test_printable(void **state)
+{
+    const char in[] = "a\x1b[2J\tb\x7f \xc3\xa9 \xc2\x9b \xff\xc3 \xe2\x82\xac";
+    char out[128];
+    size_t n;
+
+    (void)state;
+    n = caplog_printable(in, sizeof(in) - 1, out, sizeof(out));
+    assert_int_equal(n, strlen(out));
+    assert_string_equal(out, "a\\x1b[2J\tb\\x7f \xc3\xa9 \\xc2\\x9b "
+                             "\\xff\\xc3 \xe2\x82\xac");
+    /* 4 bytes of room: "a" and no half escape */
+    caplog_printable(in, sizeof(in) - 1, out, 4);
+    assert_string_equal(out, "a");
+    /* the euro sign (3 bytes) does not fit in 2 */
+    caplog_printable("\xe2\x82\xac", 3, out, 3);
+    assert_string_equal(out, "");
+    assert_int_equal(caplog_printable("x", 1, out, 0), 0);
 }
 
 /* A time limit kills it, and says so. */
@@ -435,6 +546,9 @@ int main(void)
         cmocka_unit_test(test_capture_status),
         cmocka_unit_test(test_resolve),
         cmocka_unit_test(test_dies_with_parent),
+        cmocka_unit_test(test_grandchild_dies_with_parent),
+        cmocka_unit_test(test_group_dies_with_leader),
+        cmocka_unit_test(test_printable),
         cmocka_unit_test(test_exit_not_eof),
         cmocka_unit_test(test_proc_limit),
         cmocka_unit_test(test_caplog_per_rung),
