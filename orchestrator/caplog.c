@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../grader/rowscan.h"
+#include "../grader/grader.h"
 #include "cli.h"
 #include "../rundir/files.h"
 

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "../grader/rows.h"
+#include "../grader/grader.h"
 #include "../util/util.h"
 
 /* What a reply's content and reasoning may take in a row, JSON-escaped:
