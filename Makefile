@@ -325,7 +325,7 @@ bench: $(GRAVEYARD) $(FAKE)
 	$(PYTHON) tests/bench/sched_bench.py --graveyard $(GRAVEYARD) \
 	    --fake $(FAKE)
 	$(PYTHON) tests/bench/report_bench.py --graveyard $(GRAVEYARD)
-	$(PYTHON) tests/bench/page_bench.py --graveyard $(GRAVEYARD) \
+	/usr/bin/python3 tests/bench/page_bench.py --graveyard $(GRAVEYARD) \
 	    --dir $(BUILD)/bench-page
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -Iorchestrator -o $(BUILD)/qload \
 	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \

@@ -11,13 +11,15 @@
 # services are not started by installing them); procps (pgrep, pkill)
 # for the tests that check no server is left; librsvg2-bin (rsvg-convert)
 # for the tests that render the cover and pareto.svg and read their
-# pixels; chromium for the tests that open the pages headless (driven over
-# the DevTools protocol from Python: no npm package).
+# pixels; chromium for the tests that open the pages headless, driven by
+# python3-selenium through chromium-driver (chromedriver, built from the
+# same Debian source as chromium, so their versions match).
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
 libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev clang-tidy python3
 python3-jsonschema python3-numpy time bc zlib1g-dev
 slurmctld slurmd slurm-client munge procps librsvg2-bin chromium
+chromium-driver python3-selenium
 fonts-dejavu-core"
 SUDO=
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi

@@ -53,10 +53,10 @@ if [ $unit_only -eq 0 ]; then
     suite cover python3 tests/report/cover_test.py "${BUILD:-build}/graveyard"
     # pareto.svg: points where report.json's figures put them, the fronts
     suite pareto python3 tests/report/pareto_test.py "${BUILD:-build}/graveyard"
-    # the pages in Debian's chromium, headless (DevTools over a pipe); the
+    # the pages in Debian's chromium, headless, through selenium and
+    # chromedriver (Debian's python3-selenium, for /usr/bin/python3); the
     # screenshots land in $BUILD/tests/page-shots for a person to look at
-    suite cdp python3 tests/browser/selftest_cdp.py
-    suite page python3 tests/browser/page_test.py "${BUILD:-build}/graveyard"
+    suite page /usr/bin/python3 tests/browser/page_test.py "${BUILD:-build}/graveyard"
     # lm-eval's rules, differentially against a transcription of its code
     suite rules python3 tests/tasks/rule_diff.py "${BUILD:-build}/rule_driver"
     # the schemas need Debian's python3-jsonschema, for /usr/bin/python3

@@ -8,8 +8,8 @@ Figures, each beside its baseline from the same run:
   rungs; the repeat folder is not shown), and gzipped;
 - writing it: `graveyard report` against `graveyard report --no-html`,
   best of 3 wall seconds;
-- time to interactive in headless chromium (tests/browser/cdp.py), over 5
-  fresh loads: the moment the grid is drawn and answers (the page's
+- time to interactive in headless chromium (selenium and chromedriver:
+  tests/browser/browser.py, so /usr/bin/python3), over 5 fresh tabs: the moment the grid is drawn and answers (the page's
   data-ready, ms after navigation start), against the same file with its
   script taken out (domContentLoaded: what the browser needs just to read
   that many bytes).
@@ -47,7 +47,7 @@ def best_of(cmd, n=3):
 def loads(browser, url, expr, n):
     out = []
     for _ in range(n):
-        page = browser.new_page(1280, 900)
+        page = browser.new_page()
         page.goto(url)
         out.append(float(page.wait_for(expr, timeout=30)))
         page.close()
@@ -109,12 +109,16 @@ def main():
     os.makedirs(args.dir, exist_ok=True)
     browser = None
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    if os.access(chromium, os.X_OK):
-        from cdp import Browser
-        browser = Browser(chromium)
+    try:
+        import browser as chrome
+        why = chrome.missing(chromium)
+    except ImportError as e:
+        why = f"{e} in {sys.executable}"
+    if why is None:
+        browser = chrome.Browser(chromium)
         print(f"page bench: {browser.version()}, headless, 1280 x 900")
     else:
-        print(f"page bench: no {chromium}: sizes and write times only")
+        print(f"page bench: {why}: sizes and write times only")
     try:
         one(args, "250", [], browser)
         from page_test import questions_1319  # ../shared's, or made

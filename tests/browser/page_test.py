@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The page in a real browser: REPORT.html, COMPARE.html and THINK.html
-opened from disk in Debian's chromium, driven headless over the DevTools
-protocol (cdp.py, a pipe: no npm or pip package).
+opened from disk in Debian's chromium, driven headless through selenium
+and chromedriver (browser.py: Debian's python3-selenium and
+chromium-driver, so run it with /usr/bin/python3).
 
 Builds the study-shaped T4 ladder (tests/page/make_study.py: 250
 questions, BF16 to Q2_K and a QAT side rung, every figure of the article)
@@ -19,7 +20,7 @@ each page, against report.json and compare.json (the grader's figures):
 - the URL fragment restores a selection, and the report's table links
   filter the grid;
 - no request leaves the page (every request recorded: only the file
-  itself) and no console error; no dialog ever opens;
+  itself) and no console error or warning; no dialog ever opens;
 - hostile replies (</script>, <img onerror>, quotes, U+2028) and a folder
   name with bytes that are not UTF-8 show as text and run nothing;
 - question ids with < > & " ' # a space or a line end (a ladder on the fake
@@ -29,8 +30,8 @@ each page, against report.json and compare.json (the grader's figures):
 
 Screenshots for a person go to OUTDIR (default build/tests/page-shots).
 Usage: page_test.py GRAVEYARD [OUTDIR]. Ends with "page: N passed, M
-failed". Without chromium it says why and skips; under CI=... that is a
-failure (.ci/run installs it)."""
+failed". Without chromium or chromedriver it says why and skips; under
+CI=... that is a failure (.ci/run installs them)."""
 import json
 import os
 import shutil
@@ -43,10 +44,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "report"))
 from suite import Suite, run  # noqa: E402
+from cover_test import pixel, read_png  # noqa: E402
 
 MARIGOLD = "rgb(234, 162, 33)"
 GREY = "rgb(138, 141, 145)"
 VIOLET = "rgb(143, 95, 191)"
+MARIGOLD_RGB, DEAD_RGB = (0xea, 0xa2, 0x21), (0x2e, 0x2f, 0x33)
 CHAIN = ["BF16", "F16", "Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "Q4_0",
          "Q3_K_M", "Q2_K"]
 FULL_TEST = os.path.join(ROOT, "..", "shared", "data", "gsm8k", "test.jsonl")
@@ -110,8 +113,7 @@ def no_leaks(g, page, what, path):
     g.check(f"{what}: no request leaves the page", others +
             ([f"{res} resource entries"] if res else []),
             f"{len(page.requests)} request(s), the file itself")
-    bad = list(page.errors) + [f"{lv}: {t}" for lv, t in page.console
-                               if lv in ("error", "warning", "assert")]
+    bad = [f"{lv}: {t}" for lv, t in page.console if lv in ("severe", "warning")]
     g.check(f"{what}: no console error", bad)
     g.check(f"{what}: no dialog", [f"dialog: {d}" for d in page.dialogs])
 
@@ -121,12 +123,31 @@ def ready(page):
         "document.documentElement.getAttribute('data-ready')", timeout=20))
 
 
+def shot_checks(g, page, png, q687):
+    """The screenshot itself, decoded (cover_test's PNG reader): a
+    1280 x 900 viewport, and under test-687's cells the colours the grid
+    means: marigold at BF16, the dark cap of the dead at F16, marigold
+    again at Q8_0."""
+    w, h, _ = img = read_png(png)
+    problems = [] if (w, h) == (1280, 900) else [f"{w} x {h} px"]
+    for row, part, want in ((0, 0.7, MARIGOLD_RGB), (1, 0.15, DEAD_RGB),
+                            (2, 0.7, MARIGOLD_RGB)):
+        x, y = page.eval(f"""(r => [Math.floor(r.left + r.width / 2),
+            Math.floor(r.top + r.height * {part})])(document.querySelector(
+            {json.dumps(cell_sel(row, q687))}).getBoundingClientRect())""")
+        got = pixel(img, x, y)
+        if got != want:
+            problems.append(f"{CHAIN[row]} at ({x}, {y}): {got}, want {want}")
+    g.check("report: the screenshot shows test-687's cells in their colours",
+            problems, os.path.basename(png))
+
+
 # ---- the report page --------------------------------------------------------
 
 def report_checks(g, b, rundir, shots):
     rep = json.load(open(os.path.join(rundir, "report.json")))
     path = os.path.join(rundir, "REPORT.html")
-    page = b.new_page(1280, 900)
+    page = b.new_page()
     page.goto(url(path))
     tti = ready(page)
     nq = rep["rungs"][0]["n"]
@@ -257,7 +278,7 @@ def report_checks(g, b, rundir, shots):
     page.close()
 
     # a shared link opens on its question
-    page = b.new_page(1280, 900)
+    page = b.new_page()
     page.goto(url(path, "#f=tomb&q=test-564&at=Q6_K"))
     ready(page)
     head = page.eval("document.querySelector('#panel h2') && "
@@ -269,10 +290,11 @@ def report_checks(g, b, rundir, shots):
     page.screenshot(os.path.join(shots, "report-250-link.png"))
     no_leaks(g, page, "report link", path)
     page.close()
-    page = b.new_page(1280, 900)
+    page = b.new_page()
     page.goto(url(path))
     ready(page)
     page.screenshot(os.path.join(shots, "report-250.png"))
+    shot_checks(g, page, os.path.join(shots, "report-250.png"), q687)
     page.screenshot(os.path.join(shots, "report-250-full.png"), full_page=True)
     page.close()
     return tti
@@ -283,7 +305,7 @@ def report_checks(g, b, rundir, shots):
 def compare_checks(g, b, cmpdir, shots, kind="compare"):
     name = "COMPARE" if kind == "compare" else "THINK"
     path = os.path.join(cmpdir, f"{name}.html")
-    page = b.new_page(1280, 900)
+    page = b.new_page()
     page.goto(url(path))
     ready(page)
     d = page.eval(f"(d => ({{kind: d.kind, nq: d.ids.length, rows: d.rows.length, "
@@ -357,7 +379,7 @@ def hostile_checks(g, b, graveyard, tmp, shots):
     out = os.path.join(tmp, "bad-out")
     run([graveyard, "report", folder, "--rungs", "REF,LOW", "--out", out])
     path = os.path.join(out, "REPORT.html")
-    page = b.new_page(1280, 900)
+    page = b.new_page()
     page.goto(url(path))
     ready(page)
     problems = []
@@ -429,7 +451,7 @@ def odd_id_checks(g, b, graveyard, tmp, shots):
                    "gpus": ["0"]}, f)
     run([graveyard, "ladder", cfg, "--quiet"])
     path = os.path.join(d, "run", "REPORT.html")
-    page = b.new_page(1280, 900)
+    page = b.new_page()
     page.goto(url(path))
     ready(page)
     links = page.eval("""[...document.querySelectorAll('#report li > a')].map(
@@ -458,7 +480,7 @@ def odd_id_checks(g, b, graveyard, tmp, shots):
         problems.append(f"opened {opened!r}, not every id once")
     g.check("odd ids: each epitaph's link opens its own question's panel",
             problems, f"{len(links)} links")
-    page.eval("document.getElementById('panel').classList.add('hidden');"
+    page.eval("document.getElementById('panel').classList.add('hidden'), "
               "document.querySelector('#report ul').scrollIntoView()")
     page.screenshot(os.path.join(shots, "odd-ids-epitaphs.png"))
     page.eval("window.scrollTo(0, 0)")
@@ -489,7 +511,7 @@ def big_checks(g, b, graveyard, tmp, shots):
     study(d, "--questions", questions_1319(tmp), "--n", "1319")
     run([graveyard, "report", d])
     path = os.path.join(d, "REPORT.html")
-    page = b.new_page(1280, 900)
+    page = b.new_page()
     page.goto(url(path))
     tti = ready(page)
     nq = page.eval(f"{DATA}.ids.length")
@@ -531,10 +553,15 @@ def main():
                                          "page-shots"))
     g = Suite("page")
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    if not os.access(chromium, os.X_OK):
-        return g.unavailable(f"{chromium} not found (Debian's chromium: "
-                             "scripts/deps.sh)")
-    from cdp import Browser
+    try:
+        import browser
+        why = browser.missing(chromium)
+    except ImportError as e:
+        why = (f"{e} in {sys.executable} (Debian's python3-selenium, for "
+               "/usr/bin/python3: scripts/deps.sh)")
+    if why:
+        return g.unavailable(why)
+    browser.quit_on_sigterm()
     os.makedirs(shots, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="graveyard-page-")
     try:
@@ -544,7 +571,7 @@ def main():
         run([graveyard, "report", t4])
         run([graveyard, "compare", t4, l4, "--labels", "T4,L4", "--out",
              os.path.join(tmp, "cmp")])
-        with Browser(chromium) as b:
+        with browser.Browser(chromium) as b:
             tti = report_checks(g, b, t4, shots)
             compare_checks(g, b, os.path.join(tmp, "cmp"), shots)
             think_checks(g, b, graveyard, tmp, shots)
