@@ -7,6 +7,7 @@
  * follow it. The strings live in a few large chunks, not one allocation
  * each: a report of 1,319 questions holds thousands of runs.
  */
+#include "doc.h"
 #include "doc_int.h"
 
 #include <stdarg.h>

@@ -4,6 +4,7 @@
  * kind alone decides what it becomes: a rung at the head of its row
  * links to the grid's filter, an epitaph's id to its question.
  */
+#include "doc.h"
 #include "doc_int.h"
 #include "fmt.h"
 

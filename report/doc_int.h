@@ -1,11 +1,11 @@
 /*
- * doc_int.h - a doc's symbols, for its two renderers (doc_md.c,
- * doc_html.c); callers build docs through doc.h only.
+ * doc_int.h - a doc's symbols, for doc.c, which stores them, and its two
+ * renderers (doc_md.c, doc_html.c); callers build docs through doc.h only.
  */
 #ifndef REPORT_DOC_INT_H
 #define REPORT_DOC_INT_H
 
-#include "doc.h"
+#include <stddef.h>
 
 enum doc_kind {
     DOC_HEADING, /* n: its level */

@@ -3,6 +3,7 @@
  * THINK.md, byte for byte as md.c once printed them. Outside text is
  * escaped here by fmt.h's rules, at the cut each run carries.
  */
+#include "doc.h"
 #include "doc_int.h"
 #include "fmt.h"
 

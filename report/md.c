@@ -7,7 +7,7 @@
 
 #include "doc.h"
 #include "fmt.h"
-#include "md_int.h"
+#include "md_settings.h"
 #include "render.h"
 
 /* "Q8_0, Q6_K and Q4_0" from the rungs whose bits are set. */

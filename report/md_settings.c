@@ -10,7 +10,7 @@
 #include "doc.h"
 #include "emit.h"
 #include "fmt.h"
-#include "md_int.h"
+#include "md_settings.h"
 
 void md_head_matter(struct doc *d, const struct rundir_run *run)
 {

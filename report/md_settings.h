@@ -1,9 +1,9 @@
 /*
- * md_int.h - the parts of REPORT.md's doc that md_settings.c builds for
- * md.c (render_report_doc): each appends its pieces to d.
+ * md_settings.h - the parts of REPORT.md's doc that md_settings.c builds
+ * for md.c (render_report_doc): each appends its pieces to d.
  */
-#ifndef REPORT_MD_INT_H
-#define REPORT_MD_INT_H
+#ifndef REPORT_MD_SETTINGS_H
+#define REPORT_MD_SETTINGS_H
 
 #include "doc.h"
 #include "render.h"
