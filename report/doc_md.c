@@ -7,8 +7,6 @@
 #include "doc_int.h"
 #include "fmt.h"
 
-#include <string.h>
-
 /* The largest cut any report asks for (a canary's rows path: 4,200). */
 #define MD_CUT 8192
 
