@@ -298,7 +298,8 @@ fuzz: $(BUILD)/report/assets.c
 	    util/util.c $(JANSSON_LIBS)
 	clang $(FUZZ_FLAGS) -D_GNU_SOURCE -Ireport -Igrader \
 	    -o $(FUZZ_BUILD)/fuzz_page tests/fuzz/fuzz_page.c report/page.c \
-	    report/mdhtml.c report/fmt.c $(BUILD)/report/assets.c $(GRADER_SRC) \
+	    report/doc.c report/doc_md.c report/doc_html.c report/fmt.c \
+	    $(BUILD)/report/assets.c $(GRADER_SRC) \
 	    $(JANSSON_LIBS) $(ZLIB_LIBS) -lm
 	for f in safetensors gguf; do \
 	    clang $(FUZZ_FLAGS) -Iweights -o $(FUZZ_BUILD)/fuzz_$$f \

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../grader/grader.h"
+#include "../report/doc.h"
 #include "../report/render.h"
 #include "../rundir/run.h"
 #include "cli.h"
@@ -54,6 +55,15 @@ static int out_close(struct out *o, int rendered)
         bad = 1;
     o->f = NULL;
     return bad ? -1 : 0;
+}
+
+/* The doc d as Markdown into o, closed: 0, or -1 (d NULL: out of
+ * memory, as the renderers say it). */
+static int md_close(struct out *o, const struct doc *d)
+{
+    if (d != NULL && o->f != NULL)
+        doc_md(o->f, d);
+    return out_close(o, d == NULL ? -1 : 0);
 }
 
 static void out_free(struct out *o)
@@ -201,6 +211,7 @@ static int report_outputs(const struct rundir_run *run,
                           const struct rungset *s, struct out *outs, int html)
 {
     struct page_doc doc;
+    struct doc *d;
     uint8_t *marks;
     char title[400];
     int rc = -1;
@@ -209,20 +220,19 @@ static int report_outputs(const struct rundir_run *run,
              run->name ? run->name : run->dir);
     if ((marks = malloc(run->nchain * rep->nq + 1)) == NULL)
         return -1;
+    d = render_report_doc(run, rep, s->qs);
     grader_grid_marks(rep->cells, run->nchain, rep->nq, marks);
     if (out_open(&outs[0], "REPORT.md") != 0 ||
         out_open(&outs[1], "report.json") != 0 ||
         out_open(&outs[2], "cover.svg") != 0 ||
-        out_open(&outs[3], "pareto.svg") != 0 ||
-        out_close(&outs[0], render_report_md(outs[0].f, run, rep, s->qs)) ||
+        out_open(&outs[3], "pareto.svg") != 0 || md_close(&outs[0], d) ||
         out_close(&outs[1], render_report_json(outs[1].f, run, rep, s->qs)) ||
         (render_cover(outs[2].f, title, (const char *const *)run->chain,
                       run->nchain, 1, rep->nq, rep->cells, marks),
          out_close(&outs[2], 0)) ||
         (render_pareto(outs[3].f, title, rep), out_close(&outs[3], 0)))
         goto done;
-    doc = (struct page_doc){outs[0].p, outs[0].len, "pareto.svg", outs[3].p,
-                            outs[3].len};
+    doc = (struct page_doc){d, outs[3].p, outs[3].len};
     if (html &&
         (out_open(&outs[4], "REPORT.html") != 0 ||
          out_close(&outs[4], pages_report(outs[4].f, run, rep, s->qs, s->r,
@@ -230,6 +240,7 @@ static int report_outputs(const struct rundir_run *run,
         goto done;
     rc = 0;
 done:
+    doc_free(d);
     free(marks);
     return rc;
 }
@@ -602,20 +613,17 @@ static int compare_open(const char **pos, size_t npos, const char *rungs,
     return 0;
 }
 
-/* compare --out: COMPARE.md, compare.json and compare.svg rendered in
- * memory (written by the caller once all three are whole). 0, or -1 out
- * of memory. */
-static int compare_files(const struct render_compare *rc_,
-                         const struct grader_compare *c,
-                         const struct rungset *s, struct out *outs,
-                         uint8_t **marks, int html)
+/* compare_files' work, from the comparison's doc (NULL: out of memory). */
+static int compare_pieces(const struct render_compare *rc_,
+                          const struct grader_compare *c,
+                          const struct rungset *s, struct out *outs,
+                          uint8_t **marks, const struct doc *d, int html)
 {
-    struct page_doc doc;
+    struct page_doc doc = {d, NULL, 0};
 
     if (out_open(&outs[0], "COMPARE.md") != 0 ||
         out_open(&outs[1], "compare.json") != 0 ||
-        out_open(&outs[2], "compare.svg") != 0 ||
-        out_close(&outs[0], render_compare_md(outs[0].f, rc_)) ||
+        out_open(&outs[2], "compare.svg") != 0 || md_close(&outs[0], d) ||
         out_close(&outs[1], render_compare_json(outs[1].f, rc_)))
         return -1;
     *marks = xrealloc(NULL, c->nrungs * c->nq + 1);
@@ -624,12 +632,26 @@ static int compare_files(const struct render_compare *rc_,
                  c->nrungs, c->nruns, c->nq, c->cells, *marks);
     if (out_close(&outs[2], 0) != 0)
         return -1;
-    doc = (struct page_doc){outs[0].p, outs[0].len, NULL, NULL, 0};
     if (html &&
         (out_open(&outs[3], "COMPARE.html") != 0 ||
          out_close(&outs[3], pages_compare(outs[3].f, rc_, s->r, &doc)) != 0))
         return -1;
     return 0;
+}
+
+/* compare --out: COMPARE.md, compare.json and compare.svg rendered in
+ * memory (written by the caller once all three are whole). 0, or -1 out
+ * of memory. */
+static int compare_files(const struct render_compare *rc_,
+                         const struct grader_compare *c,
+                         const struct rungset *s, struct out *outs,
+                         uint8_t **marks, int html)
+{
+    struct doc *d = render_compare_doc(rc_);
+    int rc = compare_pieces(rc_, c, s, outs, marks, d, html);
+
+    doc_free(d);
+    return rc;
 }
 
 /* compare's lines on stdout, and with --out its three files, each
@@ -780,7 +802,7 @@ static int think_write(const struct render_think *t, const struct rungset *s,
                        const char *out_dir, int html)
 {
     struct out outs[3] = {{0}, {0}, {0}}, lines = {0};
-    struct page_doc doc;
+    struct page_doc doc = {NULL, NULL, 0};
     int rc;
 
     if (out_open(&lines, "-") != 0 ||
@@ -788,13 +810,12 @@ static int think_write(const struct render_think *t, const struct rungset *s,
         (out_dir != NULL &&
          (out_open(&outs[0], "THINK.md") != 0 ||
           out_open(&outs[1], "think.json") != 0 ||
-          out_close(&outs[0], render_think_md(outs[0].f, t)) != 0 ||
+          (doc.doc = render_think_doc(t), md_close(&outs[0], doc.doc)) != 0 ||
           out_close(&outs[1], render_think_json(outs[1].f, t)) != 0 ||
-          (doc = (struct page_doc){outs[0].p, outs[0].len, NULL, NULL, 0},
-           html &&
-               (out_open(&outs[2], "THINK.html") != 0 ||
-                out_close(&outs[2], pages_think(outs[2].f, t, s->qs, s->r,
-                                                s->r + t->n, &doc)) != 0)))))
+          (html &&
+           (out_open(&outs[2], "THINK.html") != 0 ||
+            out_close(&outs[2], pages_think(outs[2].f, t, s->qs, s->r,
+                                            s->r + t->n, &doc)) != 0)))))
         rc = oom("think");
     else if ((rc = write_stdout("think", lines.p, lines.len)) == EXIT_OK)
         rc = out_dir ? write_all("think", out_dir, outs, html ? 3 : 2)
@@ -802,6 +823,7 @@ static int think_write(const struct render_think *t, const struct rungset *s,
     for (size_t i = 0; i < 3; i++)
         out_free(&outs[i]);
     out_free(&lines);
+    doc_free((struct doc *)doc.doc);
     return rc;
 }
 

@@ -131,9 +131,7 @@ static void subtitle(char *out, size_t size, const struct rundir_run *run,
 
 static void doc_into(struct page *p, const struct page_doc *doc)
 {
-    p->md = doc->md;
-    p->md_len = doc->md_len;
-    p->md_image = doc->svg_name;
+    p->doc = doc->doc;
     p->svg = doc->svg;
     p->svg_len = doc->svg_len;
 }
@@ -191,10 +189,10 @@ int pages_report(FILE *f, const struct rundir_run *run,
              run->name ? run->name : run->dir);
     subtitle(sub, sizeof(sub), run, rep->rungs[0].meta.gpu_name, rep->nq);
     pr = (struct page_run){run->label, rows, facts};
-    p = (struct page){"report", title, sub,     qs,      nq,         names,
-                      is_side,  nrows, &pr,     1,       rep->order, ncols,
-                      cells,    marks, qt.text, qt.note, NULL,       0,
-                      NULL,     NULL,  0,       0};
+    p = (struct page){"report",   title,   sub,   qs,    nq,
+                      names,      is_side, nrows, &pr,   1,
+                      rep->order, ncols,   cells, marks, qt.text,
+                      qt.note,    NULL,    NULL,  0,     0};
     doc_into(&p, doc);
     rc = render_page(f, &p);
     qtexts_release(&qt);
@@ -240,9 +238,8 @@ static int compare_page(FILE *f, const struct render_compare *rc,
                       NULL,     nr,       runs,
                       c->nruns, c->order, c->nq,
                       c->cells, marks,    qt.text,
-                      qt.note,  NULL,     0,
-                      NULL,     NULL,     0,
-                      0};
+                      qt.note,  NULL,     NULL,
+                      0,        0};
     doc_into(&p, doc);
     r = render_page(f, &p);
     qtexts_release(&qt);

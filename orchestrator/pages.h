@@ -1,8 +1,8 @@
 /*
  * pages.h - REPORT.html, COMPARE.html and THINK.html (report/page.h),
  * assembled from what the report commands already hold: the grader's
- * results, the rungs read with GRADER_READ_KEEP, the Markdown just
- * rendered and the question file the manifest names.
+ * results, the rungs read with GRADER_READ_KEEP, the report's doc (the
+ * one its Markdown was written from) and the question file the manifest names.
  *
  * Nothing here counts: the cells' facts come from grader_bury_cells, the
  * overlay from grader_grid / grader_compare, the marks from
@@ -18,12 +18,11 @@
 #include "../report/render.h"
 #include "../rundir/run.h"
 
-/* The Markdown (and the picture it shows inline, or NULL) for the page's
- * lower half. */
+/* The report's doc (report/doc.h), the one its Markdown was written
+ * from, and the picture it shows inline (pareto.svg), or NULL, for the
+ * page's lower half. */
 struct page_doc {
-    const char *md;
-    size_t md_len;
-    const char *svg_name; /* "pareto.svg" */
+    const struct doc *doc;
     const char *svg;
     size_t svg_len;
 };

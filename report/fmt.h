@@ -41,8 +41,8 @@ void fmt_cell(char *out, size_t size, const char *s);
 void fmt_text(char *out, size_t size, const char *s);
 
 /* A question id as fmt_text writes it, but a line end as a numeric entity
- * (&#10;, &#13;), which shows as a space: "a\nb" and "a b" are two ids,
- * and the page links each epitaph to its own (mdhtml.c reads it back). */
+ * (&#10;, &#13;), which shows as a space: "a\nb" and "a b" are two ids
+ * in REPORT.md as on the page (doc_html.c writes the same entities). */
 void fmt_id(char *out, size_t size, const char *s);
 
 /* The same for the inside of a `code span`, where escapes do not work: a

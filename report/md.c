@@ -1,15 +1,17 @@
 /*
- * md.c - REPORT.md: one run folder's tables, in the study's order.
+ * md.c - REPORT.md's pieces: one run folder's tables, in the study's
+ * order, as a doc (doc.h) that doc_md writes as REPORT.md and doc_html
+ * as the page's report.
  */
-#include <jansson.h>
 #include <string.h>
 
-#include <stdlib.h>
+#include "doc.h"
 #include "fmt.h"
+#include "md_settings.h"
 #include "render.h"
 
 /* "Q8_0, Q6_K and Q4_0" from the rungs whose bits are set. */
-static void rung_list(FILE *f, const struct grader_bury *b, uint64_t set)
+static void rung_list(struct doc *d, const struct grader_bury *b, uint64_t set)
 {
     size_t i, n = 0, total = 0;
 
@@ -19,7 +21,7 @@ static void rung_list(FILE *f, const struct grader_bury *b, uint64_t set)
         if (!((set >> i) & 1))
             continue;
         n++;
-        fprintf(f, "%s%s",
+        doc_raw(d, "%s%s",
                 n == 1       ? ""
                 : n == total ? " and "
                              : ", ",
@@ -27,167 +29,90 @@ static void rung_list(FILE *f, const struct grader_bury *b, uint64_t set)
     }
 }
 
-/* The settings block: what the rows were made with, stated once. */
-/* Rungs that ran beside others on one GPU (rungs_per_gpu, beside.jsonl):
- * each on its own one-slot server, so its answers are as when alone. */
-static void shared_row(FILE *f, const struct rundir_run *run)
+/* A row's first cell, the rung it is about (the page links it). */
+static void rung_cell(struct doc *d, const char *name, int tomb)
 {
-    char cell[FMT_SIZE * 2];
-    const json_t *line, *name;
-    size_t i, k;
-
-    if (run->beside == NULL || json_array_size(run->beside) == 0)
-        return;
-    fprintf(f, "| Shared GPUs | ");
-    json_array_foreach(run->beside, i, line)
-    {
-        fmt_text(cell, sizeof(cell),
-                 json_string_value(json_object_get(line, "rung")));
-        fprintf(f, "%s%s beside", i ? "; " : "", cell);
-        json_array_foreach(json_object_get(line, "beside"), k, name)
-        {
-            fmt_text(cell, sizeof(cell), json_string_value(name));
-            fprintf(f, "%s %s", k ? "," : "", cell);
-        }
-        fmt_text(cell, sizeof(cell),
-                 json_string_value(json_object_get(line, "gpu")));
-        fprintf(f, " (GPU %s)", cell);
-    }
-    fprintf(f, " |\n");
-}
-
-/* The task the rows were asked and graded by (docs/tasks.md). */
-static void task_row(FILE *f, const struct rundir_run *run,
-                     const struct grader_ladder *rep)
-{
-    json_t *t = run->manifest ? json_object_get(run->manifest, "task") : NULL;
-    const char *name = json_string_value(json_object_get(t, "name"));
-    char cell[256], rule[256];
-
-    fmt_code(cell, sizeof(cell), name ? name : "answer-line");
-    fmt_code(rule, sizeof(rule), rep->rule[0] ? rep->rule : "answer-line");
-    fprintf(f, "| Task | `%s`%s, graded by rule `%s`%s |\n", cell,
-            name ? "" : " (not recorded: the default)", rule,
-            rep->nrules > 1 ? " (every rule: \"By rule\")" : "");
-}
-
-static void settings(FILE *f, const struct rundir_run *run,
-                     const struct grader_ladder *rep)
-{
-    const char *q = rundir_run_questions(run),
-               *sha = rundir_run_questions_sha256(run),
-               *server = rundir_run_server(run);
-    json_t *req =
-        run->manifest ? json_object_get(run->manifest, "request") : NULL;
-    char cell[512], n1[FMT_SIZE];
-    const char *key, *gpus[GRADER_MAX_RUNGS];
-    size_t i, j, ngpus = 0;
-    json_t *v;
-    long cap = rundir_run_request_int(run, "max_tokens");
-    int think = rundir_run_thinking(run);
-
-    fprintf(f, "| Setting | Value |\n|---|---|\n");
-    fmt_code(cell, sizeof(cell), run->dir);
-    fprintf(f, "| Run folder | `%s` |\n", cell);
-    fmt_code(cell, sizeof(cell), q ? q : "not recorded (no manifest.json)");
-    fprintf(f, "| Questions | `%s`, %s questions", cell,
-            fmt_count(n1, (long long)rep->chain.questions));
-    if (sha != NULL)
-        fprintf(f, ", sha256 `%.16s`", sha);
-    fprintf(f, " |\n");
-    fmt_code(cell, sizeof(cell), server ? server : "not recorded");
-    fprintf(f, "| Server build | `%s` |\n", cell);
-    for (i = 0; i < rep->chain.nrungs; i++) {
-        const char *g = rep->rungs[i].meta.gpu_name;
-        if (g[0] == '\0')
-            continue;
-        for (j = 0; j < ngpus && strcmp(gpus[j], g) != 0; j++)
-            ;
-        if (j == ngpus)
-            gpus[ngpus++] = g;
-    }
-    fprintf(f, "| GPU | ");
-    for (j = 0; j < ngpus; j++) {
-        fmt_text(cell, sizeof(cell), gpus[j]);
-        fprintf(f, "%s%s", j ? ", " : "", cell);
-    }
-    fprintf(f, "%s |\n", ngpus ? "" : "not recorded (no nvidia-smi)");
-    fprintf(f, "| Sampling | ");
-    if (json_is_object(req)) {
-        i = 0;
-        json_object_foreach(req, key, v)
-        {
-            char *t;
-            if (strcmp(key, "max_tokens") == 0 ||
-                strcmp(key, "enable_thinking") == 0)
-                continue;
-            t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-            if (t == NULL)
-                return;
-            fmt_cell(cell, sizeof(cell), t);
-            fprintf(f, "%s%s %s", i++ ? ", " : "", key, cell);
-            free(t);
-        }
-    } else {
-        fprintf(f, "not recorded");
-    }
-    fprintf(f, " |\n| Token cap | %s |\n| Thinking | %s |\n",
-            cap >= 0 ? fmt_count(n1, cap) : "not recorded",
-            think < 0 ? "not recorded"
-            : think   ? "on"
-                      : "off");
-    task_row(f, run, rep);
-    shared_row(f, run);
-    fprintf(f, "\n");
+    doc_row(d);
+    doc_cell(d);
+    doc_rung(d, name, tomb);
 }
 
 /* A rung's censored answers and the bound they put on its right ones. */
-static void censored_cells(FILE *f, const struct grader_figures *x)
+static void censored_cells(struct doc *d, const struct grader_figures *x)
 {
     char a[FMT_SIZE], b[FMT_SIZE];
 
-    fprintf(f, "%zu (%s %%) | %zu (%s %%) | ", x->censored,
-            fmt_1(a, x->line->sum.n
-                         ? 100.0 * (double)x->censored / (double)x->line->sum.n
-                         : 0.0),
-            x->right_max, fmt_1(b, 100.0 * x->acc_max));
+    doc_cellf(d, "%zu (%s %%)", x->censored,
+              fmt_1(a, x->line->sum.n ? 100.0 * (double)x->censored /
+                                            (double)x->line->sum.n
+                                      : 0.0));
+    doc_cellf(d, "%zu (%s %%)", x->right_max, fmt_1(b, 100.0 * x->acc_max));
 }
 
-static void ladder_table(FILE *f, const struct grader_ladder *rep)
+/* A header row of the program's own words, one cell each. */
+static void head(struct doc *d, const char *const *cells, size_t n)
 {
-    const char *ref = rep->chain.lines[0].rung->name;
-    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE], e[FMT_SIZE],
-        g[FMT_SIZE], h[FMT_SIZE];
     size_t i;
 
-    fprintf(f,
-            "## The ladder\n\n"
-            "| Rung | %% of %s bytes | Right | Accuracy %% (95 %% CI) | "
-            "Censored | Right if censored were right | "
-            "Dead | Ghosts | Change vs %s, points (95 %% CI) | McNemar p "
-            "| Median tok/s | \xc3\x97 %s speed | GPU MiB |\n"
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-            "\n",
-            ref, ref, ref);
+    doc_row(d);
+    for (i = 0; i < n; i++)
+        doc_cellf(d, "%s", cells[i]);
+}
+
+static void ladder_head(struct doc *d, const char *ref)
+{
+    static const char *const mid[] = {
+        "Right",    "Accuracy % (95 % CI)",
+        "Censored", "Right if censored were right",
+        "Dead",     "Ghosts"};
+
+    doc_table(d, "lrrrrrrrrrrrr");
+    doc_row(d);
+    doc_cellf(d, "Rung");
+    doc_cellf(d, "%% of %s bytes", ref);
+    for (size_t i = 0; i < sizeof(mid) / sizeof(mid[0]); i++)
+        doc_cellf(d, "%s", mid[i]);
+    doc_cellf(d, "Change vs %s, points (95 %% CI)", ref);
+    doc_cellf(d, "McNemar p");
+    doc_cellf(d, "Median tok/s");
+    doc_cellf(d, "\xc3\x97 %s speed", ref);
+    doc_cellf(d, "GPU MiB");
+}
+
+static void ladder_table(struct doc *d, const struct grader_ladder *rep)
+{
+    const char *ref = rep->chain.lines[0].rung->name;
+    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], e[FMT_SIZE];
+    size_t i;
+
+    doc_heading(d, 2);
+    doc_raw(d, "The ladder");
+    ladder_head(d, ref);
     for (i = 0; i < rep->chain.nrungs; i++) {
         const struct grader_figures *x = &rep->rungs[i];
         const struct grader_bury_line *l = x->line;
-        fprintf(f, "| %s | %s | %zu | %s | ", l->rung->name,
-                fmt_1(a, x->pct_bytes), l->sum.right,
-                fmt_pct_ci(b, x->acc, x->acc_lo, x->acc_hi));
-        censored_cells(f, x);
-        if (i == 0)
-            fprintf(f, "%s | %s | %s | %s | ", FMT_DASH, FMT_DASH, FMT_DASH,
-                    FMT_DASH);
-        else
-            fprintf(f, "%zu | %zu | %s | %s | ", l->dead, l->ghosts,
-                    fmt_pp_ci(c, x->delta, x->delta_lo, x->delta_hi),
-                    fmt_p(d, l->p_mcnemar));
-        fprintf(f, "%s | %s | %s |\n", fmt_1(e, l->sum.median_tps),
-                fmt_2(g, x->speed_x), fmt_count(h, x->meta.gpu_mib_loaded));
+        rung_cell(d, l->rung->name, 0);
+        doc_cellf(d, "%s", fmt_1(a, x->pct_bytes));
+        doc_cellf(d, "%zu", l->sum.right);
+        doc_cellf(d, "%s", fmt_pct_ci(b, x->acc, x->acc_lo, x->acc_hi));
+        censored_cells(d, x);
+        if (i == 0) {
+            for (int k = 0; k < 4; k++)
+                doc_cellf(d, "%s", FMT_DASH);
+        } else {
+            doc_cellf(d, "%zu", l->dead);
+            doc_cellf(d, "%zu", l->ghosts);
+            doc_cellf(d, "%s",
+                      fmt_pp_ci(c, x->delta, x->delta_lo, x->delta_hi));
+            doc_cellf(d, "%s", fmt_p(e, l->p_mcnemar));
+        }
+        doc_cellf(d, "%s", fmt_1(a, l->sum.median_tps));
+        doc_cellf(d, "%s", fmt_2(b, x->speed_x));
+        doc_cellf(d, "%s", fmt_count(c, x->meta.gpu_mib_loaded));
     }
-    fprintf(f,
-            "\nDead: %s right, this rung wrong. Ghosts: %s wrong, this "
+    doc_para(d);
+    doc_raw(d,
+            "Dead: %s right, this rung wrong. Ghosts: %s wrong, this "
             "rung right. Right = %s's right \xe2\x88\x92 dead + ghosts on "
             "every row. Accuracy carries a Wilson 95 %% interval. Censored: "
             "answers cut off at the token cap, with empty content, or an "
@@ -198,102 +123,74 @@ static void ladder_table(FILE *f, const struct grader_ladder *rep)
             "against %s is paired on the same questions (Newcombe's hybrid "
             "score interval), in percentage points. McNemar p: how often "
             "two equally accurate models split the dead and ghosts at least "
-            "this unevenly by chance (exact sign test).\n\n"
-            "Speeds compare rungs within this run, on one card: read them "
-            "down the column. Another GPU's speeds belong in their own "
-            "column (graveyard compare).\n\n",
+            "this unevenly by chance (exact sign test).",
             ref, ref, ref, ref);
-}
-
-static long canary_int(const json_t *c, const char *key)
-{
-    return (long)json_integer_value(json_object_get(c, key));
-}
-
-/* The canary's verdict (rundir checked its fields), before the night. */
-static void canary_section(FILE *f, const struct rundir_run *run)
-{
-    const json_t *c = run->canary, *ids = json_object_get(c, "changed_ids");
-    const char *sha = json_string_value(json_object_get(c, "rows_sha256"));
-    long changed = canary_int(c, "changed"),
-         missing = canary_int(c, "missing");
-    long same = canary_int(c, "same_text");
-    char rung[FMT_SIZE * 2], rows[4200], id[FMT_SIZE * 2];
-    const json_t *v;
-    size_t i;
-
-    if (c == NULL)
-        return;
-    fmt_text(rung, sizeof(rung),
-             json_string_value(json_object_get(c, "rung")));
-    fmt_code(rows, sizeof(rows),
-             json_string_value(json_object_get(c, "rows")));
-    fprintf(f,
-            "## Canary\n\nBefore the night, %s answered the first %ld "
-            "questions of `%s`",
-            rung, canary_int(c, "questions"), rows);
-    if (sha != NULL && strlen(sha) == 64 &&
-        strspn(sha, "0123456789abcdef") == 64)
-        fprintf(f, " (sha256 %.12s…)", sha);
-    fprintf(f,
-            ", a run it trusts, again: %ld answer%s changed (at most %ld "
-            "may), %ld repl%s the very same",
-            changed, changed == 1 ? "" : "s", canary_int(c, "max_changed"),
-            same, same == 1 ? "y" : "ies");
-    if (missing > 0)
-        fprintf(f, ", %ld not answered", missing);
-    fprintf(f, ". **%s**",
-            json_is_true(json_object_get(c, "passed"))
-                ? "Passed."
-                : "Not passed: the ladder does not start after such a "
-                  "canary.");
-    json_array_foreach(ids, i, v)
-    {
-        fmt_text(id, sizeof(id), json_string_value(v));
-        fprintf(f, "%s%s", i == 0 ? " Changed: " : ", ", id);
-    }
-    fprintf(f, "%s\n\n", json_array_size(ids) > 0 ? "." : "");
+    doc_para(d);
+    doc_raw(d, "Speeds compare rungs within this run, on one card: read them "
+               "down the column. Another GPU's speeds belong in their own "
+               "column (graveyard compare).");
 }
 
 /* Replies whose request carried a grammar or a JSON schema, checked
  * against it by the runner: how many the server did not hold to it. Only
  * when some were checked. */
-static void constraint_table(FILE *f, const struct grader_ladder *rep)
+static void constraint_table(struct doc *d, const struct grader_ladder *rep)
 {
+    static const char *const cols[] = {"Rung", "Checked", "Did not hold", "%"};
     size_t i, n = rep->chain.nrungs + rep->nsides, checked = 0;
 
     for (i = 0; i < n; i++)
         checked += grader_ladder_point(rep, i)->checked;
     if (checked == 0)
         return;
-    fprintf(f, "## Held to the constraint?\n\n"
-               "The requests carried a grammar or a JSON schema, and each "
+    doc_heading(d, 2);
+    doc_raw(d, "Held to the constraint?");
+    doc_para(d);
+    doc_raw(d, "The requests carried a grammar or a JSON schema, and each "
                "reply was checked against it as it was written (docs/rows.md,"
-               " `violations`): a server can accept a constraint and not "
+               " ");
+    doc_tick(d, "violations");
+    doc_raw(d, "): a server can accept a constraint and not "
                "enforce it. A reply that broke it is still graded as "
-               "written.\n\n"
-               "| Rung | Checked | Did not hold | %% |\n"
-               "|---|---:|---:|---:|\n");
+               "written.");
+    doc_table(d, "lrrr");
+    head(d, cols, 4);
     for (i = 0; i < n; i++) {
         const struct grader_figures *x = grader_ladder_point(rep, i);
         char pct[FMT_SIZE];
-        fprintf(f, "| %s | %zu | %zu | %s |\n", x->line->rung->name,
-                x->checked, x->violated,
-                x->checked ? fmt_1(pct, 100.0 * (double)x->violated /
-                                            (double)x->checked)
-                           : FMT_DASH);
+        rung_cell(d, x->line->rung->name, 0);
+        doc_cellf(d, "%zu", x->checked);
+        doc_cellf(d, "%zu", x->violated);
+        doc_cellf(d, "%s",
+                  x->checked ? fmt_1(pct, 100.0 * (double)x->violated /
+                                              (double)x->checked)
+                             : FMT_DASH);
     }
-    fprintf(f, "\n");
+}
+
+/* A table whose columns after "Rung" are a task's rules: the header and
+ * the alignment (every rule's column a figure). */
+static void rule_columns(struct doc *d, size_t cols)
+{
+    char align[2 * GRADER_TASK_MAX_RULES + 2];
+    size_t k;
+
+    align[0] = 'l';
+    for (k = 0; k < cols && k + 2 < sizeof(align); k++)
+        align[k + 1] = 'r';
+    align[k + 1] = '\0';
+    doc_table(d, align);
+    doc_row(d);
+    doc_cellf(d, "Rung");
 }
 
 /* Replies graded by a rule's fallback because its pattern ran past its
  * step budget on them: per rung, and per rule when the task has several.
  * Only when some were. */
-static void step_limit_table(FILE *f, const struct grader_ladder *rep)
+static void step_limit_table(struct doc *d, const struct grader_ladder *rep)
 {
     size_t i, k, n = rep->chain.nrungs + rep->nsides, total = 0;
     size_t cols = rep->nrules ? rep->nrules : 1;
-    char cell[256];
 
     for (i = 0; i < n; i++)
         total += grader_ladder_point(rep, i)->line->sum.step_limit;
@@ -302,75 +199,76 @@ static void step_limit_table(FILE *f, const struct grader_ladder *rep)
             total += rep->rules[k].cells[i].step_limit;
     if (total == 0)
         return;
-    fprintf(f, "## Past the step limit\n\n"
-               "A rule's pattern ran past its step budget on these replies "
+    doc_heading(d, 2);
+    doc_raw(d, "Past the step limit");
+    doc_para(d);
+    doc_raw(d, "A rule's pattern ran past its step budget on these replies "
                "(a pattern that backtracks, over a reply that loops: "
                "docs/grading.md, \"Bounds\"), and each was graded by the "
                "rule's fallback, as lm-eval grades a reply where nothing "
                "matched: wrong, unless the fallback is the reference. The "
-               "rows' `grades` say `\"error\": \"step limit\"` "
-               "(docs/tasks.md).\n\n| Rung |");
+               "rows' ");
+    doc_tick(d, "grades");
+    doc_raw(d, " say ");
+    doc_tick(d, "\"error\": \"step limit\"");
+    doc_raw(d, " (docs/tasks.md).");
+    rule_columns(d, cols);
     for (k = 0; k < cols; k++) {
-        fmt_cell(cell, sizeof(cell),
-                 rep->nrules    ? rep->rules[k].name
-                 : rep->rule[0] ? rep->rule
-                                : "replies");
-        fprintf(f, " %s |", cell);
+        doc_cell(d);
+        doc_celltext(d,
+                     rep->nrules    ? rep->rules[k].name
+                     : rep->rule[0] ? rep->rule
+                                    : "replies",
+                     256);
     }
-    fprintf(f, "\n|---|");
-    for (k = 0; k < cols; k++)
-        fprintf(f, "---:|");
-    fprintf(f, "\n");
     for (i = 0; i < (rep->nrules ? rep->nrule_rungs : n); i++) {
         const struct grader_figures *x = grader_ladder_point(rep, i);
-        fprintf(f, "| %s |", x->line->rung->name);
+        rung_cell(d, x->line->rung->name, 0);
         for (k = 0; k < cols; k++)
-            fprintf(f, " %zu |",
-                    rep->nrules ? rep->rules[k].cells[i].step_limit
-                                : x->line->sum.step_limit);
-        fprintf(f, "\n");
+            doc_cellf(d, "%zu",
+                      rep->nrules ? rep->rules[k].cells[i].step_limit
+                                  : x->line->sum.step_limit);
     }
-    fprintf(f, "\n");
 }
 
 /* A task's rules side by side (grader_ladder_rules). */
-static void rules_table(FILE *f, const struct grader_ladder *rep)
+static void rules_table(struct doc *d, const struct grader_ladder *rep)
 {
     size_t i, k;
-    char a[FMT_SIZE], cell[256];
+    char a[FMT_SIZE];
 
     if (rep->nrules < 2)
         return;
-    fprintf(f, "## By rule\n\n"
-               "The same replies graded by each rule of the task "
+    doc_heading(d, 2);
+    doc_raw(d, "By rule");
+    doc_para(d);
+    doc_raw(d, "The same replies graded by each rule of the task "
                "(docs/tasks.md). \"Graded differently\" counts the "
                "questions one rule calls right and another wrong at that "
                "rung: the extraction's own noise, next to what the "
-               "quantization did.\n\n| Rung |");
+               "quantization did.");
+    rule_columns(d, 2 * rep->nrules - 1);
     for (k = 0; k < rep->nrules; k++) {
-        fmt_cell(cell, sizeof(cell), rep->rules[k].name);
-        fprintf(f, " %s right |", cell);
+        doc_cell(d);
+        doc_celltext(d, rep->rules[k].name, 256);
+        doc_raw(d, " right");
     }
     for (k = 1; k < rep->nrules; k++) {
-        fmt_cell(cell, sizeof(cell), rep->rules[k].name);
-        fprintf(f, " Graded differently (%s) |", cell);
+        doc_cell(d);
+        doc_raw(d, "Graded differently (");
+        doc_celltext(d, rep->rules[k].name, 256);
+        doc_raw(d, ")");
     }
-    fprintf(f, "\n|---|");
-    for (k = 0; k < 2 * rep->nrules - 1; k++)
-        fprintf(f, "---:|");
-    fprintf(f, "\n");
     for (i = 0; i < rep->nrule_rungs; i++) {
-        fprintf(f, "| %s |", grader_ladder_point(rep, i)->line->rung->name);
+        rung_cell(d, grader_ladder_point(rep, i)->line->rung->name, 0);
         for (k = 0; k < rep->nrules; k++) {
             const struct grader_rule_cell *c = &rep->rules[k].cells[i];
-            fprintf(f, " %zu/%zu (%s %%) |", c->right, c->n,
-                    fmt_1(a, 100.0 * c->acc));
+            doc_cellf(d, "%zu/%zu (%s %%)", c->right, c->n,
+                      fmt_1(a, 100.0 * c->acc));
         }
         for (k = 1; k < rep->nrules; k++)
-            fprintf(f, " %zu |", rep->rules[k].cells[i].differ);
-        fprintf(f, "\n");
+            doc_cellf(d, "%zu", rep->rules[k].cells[i].differ);
     }
-    fprintf(f, "\n");
 }
 
 /* The repeat line of rung name, or NULL. */
@@ -385,86 +283,107 @@ repeat_of(const struct grader_ladder *rep, const char *name)
 
 /* abort_loops: the answers cut short as loops, what they saved, and what
  * a repeat says of their grades. Only when some were. */
-static void loops_table(FILE *f, const struct grader_ladder *rep)
+static void loops_table(struct doc *d, const struct grader_ladder *rep)
 {
+    static const char *const cols[] = {"Rung", "Cut short", "Tokens saved",
+                                       "Seconds saved",
+                                       "Grades differing in the repeat"};
     size_t i, n = rep->chain.nrungs + rep->nsides, aborted = 0;
 
     for (i = 0; i < n; i++)
         aborted += grader_ladder_point(rep, i)->aborted;
     if (aborted == 0)
         return;
-    fprintf(f, "## Loops cut short\n\n"
-               "These rows were written with `abort_loops` on: a reply was "
+    doc_heading(d, 2);
+    doc_raw(d, "Loops cut short");
+    doc_para(d);
+    doc_raw(d, "These rows were written with ");
+    doc_tick(d, "abort_loops");
+    doc_raw(d, " on: a reply was "
                "closed as soon as it looped (a line five times, or a span of "
-               "tokens repeating), and graded from what had arrived "
-               "(`finish_reason` \"loop\"). Tokens saved: the cap less "
+               "tokens repeating), and graded from what had arrived (");
+    doc_tick(d, "finish_reason");
+    doc_raw(d, " \"loop\"). Tokens saved: the cap less "
                "the tokens received, at most; seconds at the rung's median "
-               "decode speed. A repeat of the rung with abort off "
-               "(`graveyard repeat`) says whether any grade changed.\n\n"
-               "| Rung | Cut short | Tokens saved | Seconds saved | Grades "
-               "differing in the repeat |\n"
-               "|---|---:|---:|---:|---:|\n");
+               "decode speed. A repeat of the rung with abort off (");
+    doc_tick(d, "graveyard repeat");
+    doc_raw(d, ") says whether any grade changed.");
+    doc_table(d, "lrrrr");
+    head(d, cols, 5);
     for (i = 0; i < n; i++) {
         const struct grader_figures *x = grader_ladder_point(rep, i);
         const struct grader_repeat_line *r =
             repeat_of(rep, x->line->rung->name);
-        char tok[FMT_SIZE], sec[FMT_SIZE], diff[FMT_SIZE];
-        snprintf(diff, sizeof(diff), "%s", FMT_DASH);
+        char tok[FMT_SIZE], sec[FMT_SIZE];
+        rung_cell(d, x->line->rung->name, 0);
+        doc_cellf(d, "%zu", x->aborted);
+        doc_cellf(d, "%s", fmt_count(tok, (long long)x->tokens_saved));
+        doc_cellf(d, "%s", fmt_1(sec, x->seconds_saved));
         if (r != NULL)
-            snprintf(diff, sizeof(diff), "%zu of %zu", r->mismatched_right,
-                     r->n);
-        fprintf(f, "| %s | %zu | %s | %s | %s |\n", x->line->rung->name,
-                x->aborted, fmt_count(tok, (long long)x->tokens_saved),
-                fmt_1(sec, x->seconds_saved), diff);
+            doc_cellf(d, "%zu of %zu", r->mismatched_right, r->n);
+        else
+            doc_cellf(d, "%s", FMT_DASH);
     }
-    fprintf(f, "\n");
 }
 
 /* Each rung's dead + ghosts against the floor, the questions the
  * reference grades differently when it runs again. */
-static void floor_table(FILE *f, const struct grader_ladder *rep)
+static void floor_table(struct doc *d, const struct grader_ladder *rep)
 {
+    static const char *const cols[] = {"Rung",          "Dead",  "Ghosts",
+                                       "Dead + ghosts", "Floor", "Verdict"};
     const char *ref = rep->chain.lines[0].rung->name;
     const struct grader_repeat_line *same = repeat_of(rep, ref);
     size_t i, n = rep->chain.nrungs + rep->nsides;
 
-    fprintf(f, "## Above the noise?\n\n");
+    doc_heading(d, 2);
+    doc_raw(d, "Above the noise?");
+    doc_para(d);
     if (rep->floor < 0) {
-        fprintf(f,
-                "No noise floor: %s has no second run here (`graveyard "
-                "ladder --repeat-reference` makes one; or a run of %s in "
-                "the folder's `repeat/`, or `--repeat DIR`). Without one, "
-                "nothing says how many answers %s changes on its own.\n\n",
-                ref, ref, ref);
+        doc_raw(d, "No noise floor: %s has no second run here (", ref);
+        doc_tick(d, "graveyard ladder --repeat-reference");
+        doc_raw(d, " makes one; or a run of %s in the folder's ", ref);
+        doc_tick(d, "repeat/");
+        doc_raw(d, ", or ");
+        doc_tick(d, "--repeat DIR");
+        doc_raw(d,
+                "). Without one, nothing says how many answers %s changes "
+                "on its own.",
+                ref);
         return;
     }
-    fprintf(f,
+    doc_raw(d,
             "Noise floor: %s, run a second time, grades %ld question%s "
-            "differently (`repeat/`)",
+            "differently (",
             ref, rep->floor, rep->floor == 1 ? "" : "s");
+    doc_tick(d, "repeat/");
+    doc_raw(d, ")");
     if (same != NULL)
-        fprintf(f, "; its answer changed on %zu, its text on %zu, of %zu",
+        doc_raw(d, "; its answer changed on %zu, its text on %zu, of %zu",
                 same->mismatched_extracted, same->mismatched_text, same->n);
-    fprintf(f,
+    doc_raw(d,
             ". A rung whose dead + ghosts is at most that moved no more "
-            "than %s moves on its own.\n\n"
-            "| Rung | Dead | Ghosts | Dead + ghosts | Floor | Verdict |\n"
-            "|---|---:|---:|---:|---:|---|\n",
+            "than %s moves on its own.",
             ref);
+    doc_table(d, "lrrrrl");
+    head(d, cols, 6);
     for (i = 1; i < n; i++) {
         const struct grader_figures *x = grader_ladder_point(rep, i);
         const struct grader_bury_line *l = x->line;
-        fprintf(f, "| %s | %zu | %zu | %zu | %ld | %s |\n", l->rung->name,
-                l->dead, l->ghosts, l->dead + l->ghosts, rep->floor,
-                x->above_floor ? "above the floor"
-                               : "within the floor: no more than the "
-                                 "reference moves on its own");
+        rung_cell(d, l->rung->name, 0);
+        doc_cellf(d, "%zu", l->dead);
+        doc_cellf(d, "%zu", l->ghosts);
+        doc_cellf(d, "%zu", l->dead + l->ghosts);
+        doc_cellf(d, "%ld", rep->floor);
+        doc_cellf(d, "%s",
+                  x->above_floor ? "above the floor"
+                                 : "within the floor: no more than the "
+                                   "reference moves on its own");
     }
-    fprintf(f, "\n");
 }
 
 /* A partial report (--partial) says which rungs are short, and of what. */
-static void partial_note(FILE *f, const struct grader_ladder *rep)
+static void partial_note(struct doc *d, const struct grader_ladder *rep)
 {
     size_t i, n = 0;
 
@@ -472,249 +391,282 @@ static void partial_note(FILE *f, const struct grader_ladder *rep)
         const struct grader_bury_line *l = &rep->chain.lines[i];
         if (l->missing == 0 && l->extra == 0)
             continue;
-        if (n++ == 0)
-            fprintf(f, "**Partial report.** ");
-        fprintf(f, "%s lacks %zu of %s's %zu questions", l->rung->name,
+        if (n++ == 0) {
+            doc_para(d);
+            doc_bold(d, "Partial report.");
+            doc_raw(d, " ");
+        }
+        doc_raw(d, "%s lacks %zu of %s's %zu questions", l->rung->name,
                 l->missing, rep->chain.lines[0].rung->name,
                 rep->chain.questions);
         if (l->extra > 0)
-            fprintf(f, " and has %zu it lacks", l->extra);
-        fprintf(f, "; ");
+            doc_raw(d, " and has %zu it lacks", l->extra);
+        doc_raw(d, "; ");
     }
     if (n > 0)
-        fprintf(f, "each rung's dead, ghosts and change are counted on the "
-                   "questions it shares with the reference.\n\n");
+        doc_raw(d, "each rung's dead, ghosts and change are counted on the "
+                   "questions it shares with the reference.");
 }
 
-static void deaths_table(FILE *f, const struct grader_ladder *rep)
+static void deaths_table(struct doc *d, const struct grader_ladder *rep)
 {
+    static const char *const cols[] = {"Rung", "First deaths",
+                                       "Right again at a lower rung"};
     const struct grader_bury *b = &rep->chain;
     size_t i, again = 0;
 
-    fprintf(f, "## First deaths by rung\n\n"
-               "| Rung | First deaths | Right again at a lower rung |\n"
-               "|---|---:|---:|\n");
+    doc_heading(d, 2);
+    doc_raw(d, "First deaths by rung");
+    doc_table(d, "lrr");
+    head(d, cols, 3);
     for (i = 1; i < b->nrungs; i++) {
-        fprintf(f, "| %s | %zu | %zu |\n", b->lines[i].rung->name,
-                b->lines[i].first_deaths,
-                b->lines[i].first_deaths_right_again_lower);
+        rung_cell(d, b->lines[i].rung->name, 1);
+        doc_cellf(d, "%zu", b->lines[i].first_deaths);
+        doc_cellf(d, "%zu", b->lines[i].first_deaths_right_again_lower);
         again += b->lines[i].first_deaths_right_again_lower;
     }
-    fprintf(f,
-            "\nTombstones: %zu, one per question that dies at some rung; "
+    doc_para(d);
+    doc_raw(d,
+            "Tombstones: %zu, one per question that dies at some rung; "
             "%zu of them right again lower down. Ghost questions (%s "
             "wrong, right at one rung or more): %zu. First deaths add up to "
             "the tombstones; a rung's dead count also holds questions that "
-            "died higher up.\n\n",
+            "died higher up.",
             b->ntombs, again, b->lines[0].rung->name, b->nghosts);
 }
 
-static void autopsy_table(FILE *f, const struct grader_ladder *rep)
+static void autopsy_table(struct doc *d, const struct grader_ladder *rep)
 {
+    static const char *const cols[] = {
+        "Rung",          "Cut off",    "Looped", "Thinking unprompted",
+        "Empty content", "Errors",     "Dead",   "Dead, cut off",
+        "Dead, looped",  "Dead, empty"};
     size_t i;
 
-    fprintf(f, "## Autopsy: how each rung's answers fail\n\n"
-               "| Rung | Cut off | Looped | Thinking unprompted | Empty "
-               "content | Errors | Dead | Dead, cut off | Dead, looped | "
-               "Dead, empty |\n"
-               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    doc_heading(d, 2);
+    doc_raw(d, "Autopsy: how each rung's answers fail");
+    doc_table(d, "lrrrrrrrrr");
+    head(d, cols, 10);
     for (i = 0; i < rep->chain.nrungs; i++) {
         const struct grader_autopsy_line *a = &rep->rungs[i].autopsy;
-        fprintf(f,
-                "| %s | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu | "
-                "%zu |\n",
-                a->rung->name, a->cut_off, a->looped, a->thought,
-                a->empty_content, a->errors, a->dead, a->dead_cut_off,
-                a->dead_looped, a->dead_empty_content);
+        const size_t v[] = {
+            a->cut_off,       a->looped,      a->thought,
+            a->empty_content, a->errors,      a->dead,
+            a->dead_cut_off,  a->dead_looped, a->dead_empty_content};
+        rung_cell(d, a->rung->name, 0);
+        for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+            doc_cellf(d, "%zu", v[k]);
     }
-    fprintf(f, "\nCut off: stopped at the token cap. Looped: a line of the "
+    doc_para(d);
+    doc_raw(d, "Cut off: stopped at the token cap. Looped: a line of the "
                "answer repeats five or more times. Thinking unprompted: text "
                "in the thinking block with thinking off. Errors (an HTTP "
-               "error, a refused answer) are graded wrong.\n\n");
+               "error, a refused answer) are graded wrong.");
 }
 
-static void side_table(FILE *f, const struct grader_ladder *rep)
+static void side_head(struct doc *d, const char *ref)
 {
-    const char *ref = rep->chain.lines[0].rung->name;
-    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE], e[FMT_SIZE];
+    static const char *const cols[] = {
+        "Right",          "Accuracy % (95 % CI)",
+        "Censored",       "Right if censored were right",
+        "Dead",           "Ghosts",
+        "McNemar p",      "Cut off",
+        "Median tok/s",   "GPU MiB",
+        "Beside",         "Dead under both",
+        "Dead here only", "Dead there only"};
+
+    doc_heading(d, 2);
+    doc_raw(d, "Beside the ladder");
+    doc_para(d);
+    doc_raw(d,
+            "Files outside the quantization chain (a quantization-aware "
+            "Q4_0, say), buried against the same %s, each set beside the "
+            "chain rung nearest in bytes.",
+            ref);
+    doc_table(d, "lrrrrrrrrrrrlrrr");
+    doc_row(d);
+    doc_cellf(d, "Rung");
+    doc_cellf(d, "%% of %s bytes", ref);
+    for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+        doc_cellf(d, "%s", cols[i]);
+}
+
+static void side_table(struct doc *d, const struct grader_ladder *rep)
+{
+    char a[FMT_SIZE];
     size_t i;
 
     if (rep->nsides == 0)
         return;
-    fprintf(f,
-            "## Beside the ladder\n\n"
-            "Files outside the quantization chain (a quantization-aware "
-            "Q4_0, say), buried against the same %s, each set beside the "
-            "chain rung nearest in bytes.\n\n"
-            "| Rung | %% of %s bytes | Right | Accuracy %% (95 %% CI) | "
-            "Censored | Right if censored were right | Dead "
-            "| Ghosts | McNemar p | Cut off | Median tok/s | GPU MiB | "
-            "Beside | Dead under both | Dead here only | Dead there only "
-            "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-            "---|---:|---:|---:|\n",
-            ref, ref);
+    side_head(d, rep->chain.lines[0].rung->name);
     for (i = 0; i < rep->nsides; i++) {
         const struct grader_side *s = &rep->sides[i];
         const struct grader_bury_line *l = s->f.line;
-        fprintf(f, "| %s | %s | %zu | %s | ", l->rung->name,
-                fmt_1(a, s->f.pct_bytes), l->sum.right,
-                fmt_pct_ci(b, s->f.acc, s->f.acc_lo, s->f.acc_hi));
-        censored_cells(f, &s->f);
-        fprintf(f, "%zu | %zu | %s | %zu | %s | %s | ", l->dead, l->ghosts,
-                fmt_p(c, l->p_mcnemar), l->sum.truncated,
-                fmt_1(d, l->sum.median_tps),
-                fmt_count(e, s->f.meta.gpu_mib_loaded));
-        if (s->beside > 0)
-            fprintf(f, "%s | %zu | %zu | %zu |\n",
-                    rep->chain.lines[s->beside].rung->name, s->dead_both,
-                    s->dead_side_only, s->dead_beside_only);
-        else
-            fprintf(f, "%s | %s | %s | %s |\n", FMT_DASH, FMT_DASH, FMT_DASH,
-                    FMT_DASH);
+        rung_cell(d, l->rung->name, 0);
+        doc_cellf(d, "%s", fmt_1(a, s->f.pct_bytes));
+        doc_cellf(d, "%zu", l->sum.right);
+        doc_cellf(d, "%s", fmt_pct_ci(a, s->f.acc, s->f.acc_lo, s->f.acc_hi));
+        censored_cells(d, &s->f);
+        doc_cellf(d, "%zu", l->dead);
+        doc_cellf(d, "%zu", l->ghosts);
+        doc_cellf(d, "%s", fmt_p(a, l->p_mcnemar));
+        doc_cellf(d, "%zu", l->sum.truncated);
+        doc_cellf(d, "%s", fmt_1(a, l->sum.median_tps));
+        doc_cellf(d, "%s", fmt_count(a, s->f.meta.gpu_mib_loaded));
+        if (s->beside > 0) {
+            doc_cellf(d, "%s", rep->chain.lines[s->beside].rung->name);
+            doc_cellf(d, "%zu", s->dead_both);
+            doc_cellf(d, "%zu", s->dead_side_only);
+            doc_cellf(d, "%zu", s->dead_beside_only);
+        } else {
+            for (int k = 0; k < 4; k++)
+                doc_cellf(d, "%s", FMT_DASH);
+        }
     }
-    fprintf(f, "\n");
 }
 
-static void repeat_table(FILE *f, const struct grader_ladder *rep)
+static void repeat_table(struct doc *d, const struct grader_ladder *rep)
 {
+    static const char *const cols[] = {"Rung",
+                                       "Questions compared",
+                                       "Extracted number differs",
+                                       "Text differs",
+                                       "Grade differs",
+                                       "Right, first run",
+                                       "Right, second run"};
     size_t i;
 
     if (rep->nrepeats == 0)
         return;
-    fprintf(f, "## Repeat: the same rung run twice\n\n"
-               "| Rung | Questions compared | Extracted number differs | "
-               "Text differs | Grade differs | Right, first run | Right, "
-               "second run |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    doc_heading(d, 2);
+    doc_raw(d, "Repeat: the same rung run twice");
+    doc_table(d, "lrrrrrr");
+    head(d, cols, 7);
     for (i = 0; i < rep->nrepeats; i++) {
         const struct grader_repeat_line *r = &rep->repeats[i];
-        fprintf(f, "| %s | %zu | %zu | %zu | %zu | %zu | %zu |\n", r->a->name,
-                r->n, r->mismatched_extracted, r->mismatched_text,
-                r->mismatched_right, r->right_a, r->right_b);
+        rung_cell(d, r->a->name, 0);
+        doc_cellf(d, "%zu", r->n);
+        doc_cellf(d, "%zu", r->mismatched_extracted);
+        doc_cellf(d, "%zu", r->mismatched_text);
+        doc_cellf(d, "%zu", r->mismatched_right);
+        doc_cellf(d, "%zu", r->right_a);
+        doc_cellf(d, "%zu", r->right_b);
     }
-    fprintf(f, "\nText differs counts answers whose content or thinking "
+    doc_para(d);
+    doc_raw(d, "Text differs counts answers whose content or thinking "
                "differs by even one character. A tombstone means something "
-               "only where a rung gives the same text twice.\n\n");
+               "only where a rung gives the same text twice.");
 }
 
-static void epitaphs(FILE *f, const struct grader_ladder *rep,
-                     const struct grader_qset *qs)
+static void tombstones(struct doc *d, const struct grader_ladder *rep,
+                       const struct grader_qset *qs)
 {
     const struct grader_bury *b = &rep->chain;
     size_t i;
 
-    if (b->ntombs == 0)
-        return;
-    fprintf(f, "## Tombstones\n\n");
+    doc_heading(d, 2);
+    doc_raw(d, "Tombstones");
+    doc_list(d);
     for (i = 0; i < b->ntombs; i++) {
         const struct grader_tombstone *t = &b->tombs[i];
-        char n1[FMT_SIZE], n2[FMT_SIZE], id[2048];
-        fmt_id(id, sizeof(id), grader_qset_id(qs, t->q));
-        fprintf(f, "- **%s**, answer %s. Died at %s, ", id,
+        char n1[FMT_SIZE], n2[FMT_SIZE];
+        doc_item(d);
+        doc_question(d, grader_qset_id(qs, t->q), 2048);
+        doc_raw(d, ", answer %s. Died at %s, ",
                 fmt_number(n1, grader_qset_canonical(qs, t->q)),
                 b->lines[t->died_at].rung->name);
         if (t->said != NULL)
-            fprintf(f, "said %s. ", fmt_number(n2, t->said));
+            doc_raw(d, "said %s. ", fmt_number(n2, t->said));
         else
-            fprintf(f, "gave no number. ");
+            doc_raw(d, "gave no number. ");
         if (t->right_again == 0) {
-            fprintf(f, "Never rose.\n");
+            doc_raw(d, "Never rose.");
         } else {
-            fprintf(f, "Rose again at ");
-            rung_list(f, b, t->right_again);
-            fprintf(f, ".\n");
+            doc_raw(d, "Rose again at ");
+            rung_list(d, b, t->right_again);
+            doc_raw(d, ".");
         }
     }
-    fprintf(f, "\n");
-    if (b->nghosts == 0)
-        return;
-    fprintf(f, "## Ghosts\n\n");
+}
+
+static void ghosts(struct doc *d, const struct grader_ladder *rep,
+                   const struct grader_qset *qs)
+{
+    const struct grader_bury *b = &rep->chain;
+    size_t i;
+
+    doc_heading(d, 2);
+    doc_raw(d, "Ghosts");
+    doc_list(d);
     for (i = 0; i < b->nghosts; i++) {
         const struct grader_ghost *g = &b->ghosts[i];
-        char n1[FMT_SIZE], n2[FMT_SIZE] = "", id[2048];
+        char n1[FMT_SIZE], n2[FMT_SIZE] = "";
         if (g->reference_said != NULL)
             fmt_number(n2, g->reference_said);
-        fmt_id(id, sizeof(id), grader_qset_id(qs, g->q));
-        fprintf(f, "- **%s**, answer %s. %s %s%s; right at ", id,
+        doc_item(d);
+        doc_question(d, grader_qset_id(qs, g->q), 2048);
+        doc_raw(d, ", answer %s. %s %s%s; right at ",
                 fmt_number(n1, grader_qset_canonical(qs, g->q)),
                 b->lines[0].rung->name,
                 g->reference_said ? "said " : "gave no number", n2);
-        rung_list(f, b, g->right_at);
-        fprintf(f, ".\n");
+        rung_list(d, b, g->right_at);
+        doc_raw(d, ".");
     }
-    fprintf(f, "\n");
-}
-
-/* Beside the F16 rung: what its cast cost, from graveyard build's
- * f16-range (docs/f16-range.md). */
-static void f16_note(FILE *f, const struct rundir_run *run,
-                     const struct grader_ladder *rep)
-{
-    char n[FMT_SIZE], o[FMT_SIZE], u[FMT_SIZE], s[FMT_SIZE];
-    const char *rung = run->f16.rung[0] ? run->f16.rung : "F16";
-    size_t i;
-
-    if (!run->f16.known)
-        return;
-    for (i = 0; i < rep->chain.nrungs; i++)
-        if (strcmp(rep->rungs[i].line->rung->name, rung) == 0)
-            break;
-    if (i == rep->chain.nrungs)
-        return; /* no F16 rung in this ladder */
-    fprintf(f,
-            "**%s** was converted from the checkpoint. Cast to F16, its "
-            "%s weights (%llu tensors) lose: %s overflow (finite, now "
-            "infinite), %s underflow (non-zero, now zero), %s become "
-            "subnormal; %llu were NaN or infinite already; the largest "
-            "magnitude is %g. From `f16-range.jsonl`'s TOTAL line "
-            "(docs/f16-range.md).\n\n",
-            rung, fmt_count(n, (long long)run->f16.n), run->f16.tensors,
-            fmt_count(o, (long long)run->f16.overflow),
-            fmt_count(u, (long long)run->f16.underflow),
-            fmt_count(s, (long long)run->f16.subnormal), run->f16.nonfinite,
-            run->f16.absmax);
 }
 
 /* The picture of the ladder's choices and the study's "which one?". */
-static void which_one(FILE *f, const struct grader_ladder *rep)
+static void which_one(struct doc *d, const struct grader_ladder *rep)
 {
     char words[1200];
 
     render_pick_words(words, sizeof(words), rep);
-    fprintf(f,
-            "## Which one?\n\n"
-            "![Right against file size and decode speed, each rung a point "
-            "with its 95 %% interval; the dashed line joins the rungs no "
-            "other rung beats on both counts](pareto.svg)\n\n%s\n\n",
-            words);
+    doc_heading(d, 2);
+    doc_raw(d, "Which one?");
+    doc_image(d,
+              "Right against file size and decode speed, each rung a point "
+              "with its 95 % interval; the dashed line joins the rungs no "
+              "other rung beats on both counts",
+              "pareto.svg", 1);
+    doc_para(d);
+    doc_raw(d, "%s", words);
 }
 
-int render_report_md(FILE *f, const struct rundir_run *run,
-                     const struct grader_ladder *rep,
-                     const struct grader_qset *qs)
+struct doc *render_report_doc(const struct rundir_run *run,
+                              const struct grader_ladder *rep,
+                              const struct grader_qset *qs)
 {
-    char name[4096];
+    struct doc *d = doc_new();
 
-    fmt_text(name, sizeof(name), run->name ? run->name : run->dir);
-    fprintf(f, "# graveyard: %s\n\n", name);
-    fprintf(f, "Every count below is computed by `graveyard report` from "
-               "the rows in `rows/`; nothing is typed in.\n\n");
-    settings(f, run, rep);
-    fprintf(f, "![The graveyard: one row per rung, one cell per question; "
-               "marigold right, grey wrong](cover.svg)\n\n");
-    ladder_table(f, rep);
-    rules_table(f, rep);
-    step_limit_table(f, rep);
-    canary_section(f, run);
-    constraint_table(f, rep);
-    loops_table(f, rep);
-    floor_table(f, rep);
-    which_one(f, rep);
-    f16_note(f, run, rep);
-    partial_note(f, rep);
-    deaths_table(f, rep);
-    autopsy_table(f, rep);
-    side_table(f, rep);
-    repeat_table(f, rep);
-    epitaphs(f, rep, qs);
-    return 0;
+    if (d == NULL)
+        return NULL;
+    md_head_matter(d, run);
+    md_settings(d, run, rep);
+    doc_image(d,
+              "The graveyard: one row per rung, one cell per question; "
+              "marigold right, grey wrong",
+              "cover.svg", 0);
+    ladder_table(d, rep);
+    rules_table(d, rep);
+    step_limit_table(d, rep);
+    md_canary(d, run);
+    constraint_table(d, rep);
+    loops_table(d, rep);
+    floor_table(d, rep);
+    which_one(d, rep);
+    md_f16_note(d, run, rep);
+    partial_note(d, rep);
+    deaths_table(d, rep);
+    autopsy_table(d, rep);
+    side_table(d, rep);
+    repeat_table(d, rep);
+    if (rep->chain.ntombs > 0) {
+        tombstones(d, rep, qs);
+        if (rep->chain.nghosts > 0)
+            ghosts(d, rep, qs);
+    }
+    if (!doc_ok(d)) {
+        doc_free(d);
+        return NULL;
+    }
+    return d;
 }

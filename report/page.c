@@ -10,8 +10,8 @@
  */
 #include "page.h"
 
+#include "doc.h"
 #include "fmt.h"
-#include "mdhtml.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -438,9 +438,8 @@ int render_page(FILE *f, const struct page *p)
           "JavaScript; the report below does not.</p></noscript></main>\n"
           "<section id=\"report\">\n",
           f);
-    if (p->md != NULL)
-        render_md_html(f, p->md, p->md_len, p->names, p->nrows, p->md_image,
-                       p->svg, p->svg_len);
+    if (p->doc != NULL)
+        doc_html(f, p->doc, p->svg, p->svg_len);
     fputs("</section>\n", f);
     rc = data(f, &t, p);
     fprintf(f, "</script>\n<script>%s</script>\n</body>\n</html>\n", page_js);

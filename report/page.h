@@ -6,9 +6,10 @@
  * The page shows what the grader computed and nothing it computes itself:
  * each cell's facts (bury.h's grader_bury_cells: right, dead, ghost,
  * tombstone, rose again, cut off, looped, error), the overlay grid
- * (compare.h) and the report's own Markdown, turned into HTML here
- * (mdhtml.c) so that its tables are REPORT.md's, figure for figure. The
- * script (report/assets/page.js) only draws, filters and sorts.
+ * (compare.h) and the report's own pieces (doc.h), the very doc REPORT.md
+ * was written from, here as HTML (doc_html), so that its tables are
+ * REPORT.md's, figure for figure. The script (report/assets/page.js) only
+ * draws, filters and sorts.
  *
  * Every string from outside (replies, question texts, ids, names) is
  * written as JSON with '<', '>' and '&' escaped so that nothing in it can
@@ -25,6 +26,8 @@
 #include <stdio.h>
 
 #include "../grader/grader.h"
+
+struct doc;
 
 /* One run's rungs, in the grid's row order: rungs[i] read with
  * GRADER_READ_KEEP, facts[i * nq + q] its cells (grader_bury_cells). */
@@ -53,10 +56,9 @@ struct page {
     const char *const *qtext; /* per question index, NULL unknown; the
                                  array itself may be NULL */
     const char *qnote;        /* where the question texts came from */
-    const char *md;           /* the report's Markdown, shown below */
-    size_t md_len;
-    const char *md_image; /* md's image replaced by svg (pareto.svg) */
-    const char *svg;      /* that picture, inline; may be NULL */
+    const struct doc *doc;    /* the report, shown below; may be NULL */
+    const char *svg;          /* the picture the doc shows inline (pareto.svg);
+                                 may be NULL */
     size_t svg_len;
     int plain; /* 1: the data block as JSON; 0 (the default): gzipped and
                   in base64, a fifth of the bytes, which the browser reads

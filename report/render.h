@@ -6,7 +6,10 @@
  * Renderers only format: every count, ratio and interval comes from the
  * grader (ladder.h, compare.h, think.h). They write to a FILE (the
  * caller's memory stream) and return 0, or -1 when out of memory; the
- * caller checks the stream for write errors.
+ * caller checks the stream for write errors. The Markdown reports are
+ * built as docs (doc.h), written as .md by doc_md and as the page's
+ * report by doc_html: a *_doc function returns a new doc (doc_free), or
+ * NULL when out of memory.
  */
 #ifndef REPORT_RENDER_H
 #define REPORT_RENDER_H
@@ -34,10 +37,12 @@ void render_cover(FILE *f, const char *title, const char *const *names,
                   size_t nrungs, size_t nruns, size_t nq, const uint8_t *cells,
                   const uint8_t *marks);
 
-/* One run folder. grid is the one-run comparison of the chain (cells). */
-int render_report_md(FILE *f, const struct rundir_run *run,
-                     const struct grader_ladder *rep,
-                     const struct grader_qset *qs);
+struct doc;
+
+/* One run folder. */
+struct doc *render_report_doc(const struct rundir_run *run,
+                              const struct grader_ladder *rep,
+                              const struct grader_qset *qs);
 int render_report_json(FILE *f, const struct rundir_run *run,
                        const struct grader_ladder *rep,
                        const struct grader_qset *qs);
@@ -60,7 +65,7 @@ struct render_compare {
     const char *files_note; /* the ladder.tsv check, one sentence */
     int files_same;         /* 1 same, 0 differ or unknown */
 };
-int render_compare_md(FILE *f, const struct render_compare *rc);
+struct doc *render_compare_doc(const struct render_compare *rc);
 /* One JSON line per rung, then a summary line (stdout). */
 int render_compare_lines(FILE *f, const struct render_compare *rc);
 /* The whole comparison as one JSON object (compare.json). */
@@ -74,7 +79,7 @@ struct render_think {
     const char *note; /* the files and build check, one sentence or two */
     int files_same;
 };
-int render_think_md(FILE *f, const struct render_think *t);
+struct doc *render_think_doc(const struct render_think *t);
 int render_think_lines(FILE *f, const struct render_think *t);
 int render_think_json(FILE *f, const struct render_think *t);
 

@@ -9,13 +9,18 @@
  * no allocation is left live and that the run either reports out of
  * memory or, where jansson absorbed the failure itself, prints exactly
  * what the clean run printed (jansson test_chaos, curl's torture tests).
+ * Then the same for a whole report's doc (doc.h: REPORT.md's pieces, the
+ * page's report): every failed allocation gives no doc and leaks nothing.
  */
 #include "helpers.h"
 #include "chaos.h"
 
 #include "alloc.h"
 #include "bury.h"
+#include "doc.h"
 #include "emit.h"
+#include "ladder.h"
+#include "render.h"
 #include "repeat.h"
 
 static char path_a[512], path_b[512];
@@ -165,10 +170,112 @@ static void test_every_allocation_fails(void **state)
     free(printed.p);
 }
 
+/* The report's doc of rep, written as Markdown then HTML into out; 0, or
+ * GRADER_ENOMEM when it could not be built. */
+static int report_doc(const struct rundir_run *run,
+                      const struct grader_ladder *rep,
+                      const struct grader_qset *qs, struct text *out)
+{
+    struct doc *d = render_report_doc(run, rep, qs);
+    char *p = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    out->len = 0;
+    if (d == NULL)
+        return GRADER_ENOMEM;
+    f = open_memstream(&p, &len);
+    assert_non_null(f);
+    doc_md(f, d);
+    doc_html(f, d, "<svg></svg>", 11);
+    assert_int_equal(fclose(f), 0);
+    text_addf(out, "%s", p);
+    free(p);
+    doc_free(d);
+    return 0;
+}
+
+static void test_report_doc_allocations(void **state)
+{
+    static const char *const names[3] = {"REF", "MID", "LOW"};
+    struct grader_qset *qs;
+    const struct grader_rung *r[3];
+    struct grader_meta m[3];
+    struct grader_ladder rep;
+    struct grader_error err;
+    struct rundir_run run;
+    struct text t[3] = {{0}, {0}, {0}}, out = {0};
+    json_error_t je;
+    char id[16], *clean;
+    long total;
+    int i, k, rc;
+
+    (void)state;
+    grader_set_alloc(NULL, NULL, NULL);
+    emit_alloc_init();
+    /* tombstones and ghosts past the doc's first chunk of symbols */
+    for (i = 0; i < 300; i++) {
+        snprintf(id, sizeof(id), "q<%d>", i);
+        add_row(&t[0], id, "5", i % 3 ? "5" : "4");
+        add_row(&t[1], id, "5", i % 5 ? "5" : "4");
+        add_row(&t[2], id, "5", i % 2 ? "5" : NULL);
+    }
+    qs = grader_qset_new();
+    assert_non_null(qs);
+    for (k = 0; k < 3; k++) {
+        r[k] = load_text(qs, test_dir, names[k], &t[k], 0);
+        free(t[k].p);
+        memset(&m[k], 0, sizeof(m[k]));
+        m[k].bytes = 1000 - 300 * k;
+        m[k].gpu_mib_loaded = m[k].gpu_mib_before = -1;
+    }
+    assert_int_equal(grader_ladder_build(qs, m, r, 3, NULL, 0, NULL, NULL, 0,
+                                         0, &rep, &err),
+                     0);
+    memset(&run, 0, sizeof(run));
+    run.dir = "runs/chaos";
+    run.manifest = json_loads("{\"request\": {\"temperature\": 0, "
+                              "\"stop\": [\"**\"]}}",
+                              0, &je);
+    assert_non_null(run.manifest);
+    grader_set_alloc(chaos_malloc, chaos_realloc, chaos_free);
+    emit_alloc_init(); /* the settings' JSON values fail in turn too */
+    fail_at = -1;
+    calls = live = 0;
+    assert_int_equal(report_doc(&run, &rep, qs, &out), 0);
+    assert_int_equal(live, 0);
+    total = calls;
+    clean = strdup(out.p);
+    assert_non_null(clean);
+    for (fail_at = 1; fail_at <= total; fail_at++) {
+        calls = live = 0;
+        rc = report_doc(&run, &rep, qs, &out);
+        if (live != 0)
+            fail_msg("failing allocation %ld leaks %ld blocks", fail_at, live);
+        if (rc != GRADER_ENOMEM)
+            fail_msg("failing allocation %ld of %ld gave a doc", fail_at,
+                     total);
+    }
+    grader_set_alloc(NULL, NULL, NULL);
+    emit_alloc_init();
+    /* the symbols grew, the strings took more than one chunk */
+    assert_true(total > 8);
+    print_message("chaos: the report's doc, %ld allocations failed in turn\n",
+                  total);
+    json_decref(run.manifest);
+    grader_ladder_release(&rep);
+    for (k = 0; k < 3; k++)
+        grader_rung_free((struct grader_rung *)r[k]);
+    grader_qset_free(qs);
+    free(clean);
+    free(out.p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_allocation_fails),
+        cmocka_unit_test(test_report_doc_allocations),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

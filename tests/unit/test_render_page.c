@@ -3,8 +3,9 @@
  * the cells' facts (grader_bury_cells) agree with bury's counts on the
  * study's ladder; the picture's fronts and picks; texts kept with
  * GRADER_READ_KEEP; the escaping of the data block and of HTML text; the
- * Markdown tables' links; and a whole page built from hostile replies,
- * in which no reply can end the data block or become markup.
+ * report's pieces (doc.h) as Markdown and as HTML, their links from the
+ * pieces' kinds; and a whole page built from hostile replies, in which no
+ * reply can end the data block or become markup.
  */
 #include "helpers.h"
 #include "study.h"
@@ -14,7 +15,7 @@
 
 #include "ladder.h"
 #include "fmt.h"
-#include "mdhtml.h"
+#include "doc.h"
 #include "page.h"
 #include "render.h"
 
@@ -344,69 +345,147 @@ static void test_html_text(void **state)
     free(out);
 }
 
-/* ---- the Markdown ------------------------------------------------------ */
+/* ---- the report's pieces ------------------------------------------------ */
 
-static char *md_html(const char *md, const char *const *names, size_t n)
+/* d as HTML (the picture given) or, html 0, as Markdown; a new string. */
+static char *doc_out(const struct doc *d, int html)
 {
     char *p = NULL;
     size_t len;
     FILE *f = open_memstream(&p, &len);
 
     assert_non_null(f);
-    render_md_html(f, md, strlen(md), names, n, "pareto.svg",
-                   "<svg id=\"pic\"></svg>", 20);
+    if (html)
+        doc_html(f, d, "<svg id=\"pic\"></svg>", 20);
+    else
+        doc_md(f, d);
     assert_int_equal(fclose(f), 0);
     return p;
 }
 
-static void test_md_html(void **state)
+/* Each kind of piece, written both ways: the Markdown as the reports have
+ * always written it, the HTML from the kinds. The rung links come from
+ * doc_rung, not from a heading's words or a cell's text: "total" is no
+ * rung, "Q4_0" as plain text is no link, and a tomb link stands under any
+ * heading. */
+static void test_doc_pieces(void **state)
 {
-    static const char *const names[] = {"BF16", "Q4_0"};
-    static const char md[] =
-        "# graveyard: a \\*ladder\\* &lt;b&gt;\n\n"
-        "Text with `code <b>` and **bold** & <script>x</script>.\n\n"
-        "## The ladder\n\n"
-        "| Rung | Right |\n|---|---:|\n| BF16 | 7 |\n| Q4_0 | 5 |\n"
-        "| total | 12 |\n\n"
-        "| Rung | Verdict | |\n|---|---|---|\n| Q4_0 | within | |\n\n"
-        "![pic](pareto.svg)\n\n![cover](cover.svg)\n\n"
-        "## First deaths by rung\n\n"
-        "| Rung | First deaths |\n|---|---:|\n| Q4_0 | 3 |\n\n"
-        "## Tombstones\n\n"
-        "- **test\\_687**, answer 13. Died at Q4_0.\n"
-        "- plain item\n";
-    char *h = md_html(md, names, 2);
+    struct doc *d = doc_new();
+    char *md, *h;
 
     (void)state;
+    assert_non_null(d);
+    doc_heading(d, 1);
+    doc_raw(d, "graveyard: ");
+    doc_text(d, "a *ladder* <b>", 4096);
+    doc_para(d);
+    doc_raw(d, "Text with ");
+    doc_code(d, "code <b> `x` a|b", 256);
+    doc_raw(d, " and ");
+    doc_bold(d, "bold");
+    doc_raw(d, " & <script>x</script>.");
+    doc_heading(d, 2);
+    doc_raw(d, "The ladder");
+    doc_table(d, "lr");
+    doc_row(d);
+    doc_cellf(d, "Rung");
+    doc_cellf(d, "Right");
+    doc_row(d);
+    doc_cell(d);
+    doc_rung(d, "BF16", 0);
+    doc_cellf(d, "%d", 7);
+    doc_row(d);
+    doc_cellf(d, "total");
+    doc_cellf(d, "12");
+    doc_row(d);
+    doc_cellf(d, "Q4_0");
+    doc_cellf(d, "5");
+    doc_table(d, "lll");
+    doc_row(d);
+    doc_cellf(d, "Rung");
+    doc_cellf(d, "Verdict");
+    doc_cellf(d, "%s", "");
+    doc_row(d);
+    doc_cell(d);
+    doc_rung(d, "Q4_0", 0);
+    doc_cellf(d, "within");
+    doc_cell(d);
+    doc_image(d, "pic", "pareto.svg", 1);
+    doc_image(d, "cover", "cover.svg", 0);
+    doc_heading(d, 2);
+    doc_raw(d, "Deaths, by another name");
+    doc_table(d, "lr");
+    doc_row(d);
+    doc_cellf(d, "Rung");
+    doc_cellf(d, "First deaths");
+    doc_row(d);
+    doc_cell(d);
+    doc_rung(d, "Q4_0", 1);
+    doc_cellf(d, "3");
+    doc_heading(d, 2);
+    doc_raw(d, "Tombstones");
+    doc_list(d);
+    doc_item(d);
+    doc_question(d, "test_687", 2048);
+    doc_raw(d, ", answer 13. Died at Q4_0.");
+    doc_item(d);
+    doc_raw(d, "plain item");
+    doc_para_last(d);
+    doc_raw(d, "The end.");
+    assert_true(doc_ok(d));
+    md = doc_out(d, 0);
+    assert_string_equal(
+        md, "# graveyard: a \\*ladder\\* &lt;b&gt;\n\n"
+            "Text with `code <b> 'x' a\\|b` and **bold** & "
+            "<script>x</script>.\n\n"
+            "## The ladder\n\n"
+            "| Rung | Right |\n|---|---:|\n| BF16 | 7 |\n| total | 12 |\n"
+            "| Q4_0 | 5 |\n\n"
+            "| Rung | Verdict |  |\n|---|---|---|\n| Q4_0 | within |  |\n\n"
+            "![pic](pareto.svg)\n\n![cover](cover.svg)\n\n"
+            "## Deaths, by another name\n\n"
+            "| Rung | First deaths |\n|---|---:|\n| Q4_0 | 3 |\n\n"
+            "## Tombstones\n\n"
+            "- **test\\_687**, answer 13. Died at Q4_0.\n"
+            "- plain item\n\nThe end.\n");
+    h = doc_out(d, 1);
     /* the first heading is the page's own */
     assert_null(strstr(h, "<h1"));
-    assert_null(strstr(h, "ladder*"));
-    assert_non_null(strstr(h, "<code>code &lt;b&gt;</code>"));
-    assert_non_null(strstr(h, "<strong>bold</strong> &amp; &lt;script&gt;"));
+    assert_null(strstr(h, "graveyard:"));
+    assert_null(strstr(h, "*ladder*"));
+    assert_non_null(strstr(h, "<p>Text with <code>code &lt;b&gt; 'x' "
+                              "a|b</code> and <strong>bold</strong> &amp; "
+                              "&lt;script&gt;x&lt;/script&gt;.</p>\n"));
     assert_null(strstr(h, "<script"));
-    assert_non_null(strstr(h, "<h2>The ladder</h2>"));
+    assert_non_null(strstr(h, "<h2>The ladder</h2>\n<div class=\"tw\">"
+                              "<table>\n<thead><tr><th>Rung</th><th "
+                              "class=\"n\">Right</th></tr></thead><tbody>\n"));
     assert_non_null(strstr(h,
                            "<td><a href=\"#f=dead&amp;r=BF16\">BF16</a></td>"
                            "<td class=\"n\">7</td>"));
-    assert_non_null(strstr(h, "<a href=\"#f=dead&amp;r=Q4_0\">Q4_0</a>"));
-    assert_non_null(strstr(h, "<td>total</td>"));
+    assert_non_null(strstr(h, "<tr><td>total</td>"));
+    assert_non_null(strstr(h, "<tr><td>Q4_0</td><td class=\"n\">5</td>"));
     /* an empty last cell is a cell, in the header as in the rows */
     assert_non_null(strstr(h, "<th>Verdict</th><th></th></tr>"));
     assert_non_null(strstr(h, "<td>within</td><td></td></tr>"));
     assert_non_null(strstr(h, "<a href=\"#f=tomb&amp;r=Q4_0\">Q4_0</a>"));
-    assert_non_null(strstr(h, "<figure class=\"pic\"><svg id=\"pic\"></svg>"));
-    assert_null(strstr(h, "cover.svg"));
-    assert_non_null(strstr(h, "<li><a href=\"#q=test_687\"><strong>"
-                              "test_687</strong></a>, answer 13."));
-    assert_non_null(strstr(h, "<li>plain item</li>"));
+    assert_non_null(strstr(h, "<figure class=\"pic\"><svg id=\"pic\"></svg>"
+                              "</figure>\n"));
+    assert_null(strstr(h, "cover"));
+    assert_non_null(strstr(h, "<ul>\n<li><a href=\"#q=test_687\"><strong>"
+                              "test_687</strong></a>, answer 13. Died at "
+                              "Q4_0.</li>\n<li>plain item</li>\n</ul>\n"
+                              "<p>The end.</p>\n"));
+    free(md);
     free(h);
+    doc_free(d);
 }
 
-/* An epitaph's link is the id itself, whatever it holds: md.c writes the
- * id with fmt_id, and the link carries it percent-encoded (#q=..., which
- * the script decodes and looks up in the data's ids), not its Markdown:
- * "a&lt;b" must link to a<b, "line&#10;break" to a line end. */
-static void test_md_html_epitaph_ids(void **state)
+/* An epitaph's link is the id itself, whatever it holds: the Markdown
+ * writes it with fmt_id, the link carries the id percent-encoded (#q=...,
+ * which the script decodes and looks up in the data's ids) and the text
+ * shows it: "a<b" links to a<b, "line\nbreak" to a line end. */
+static void test_doc_epitaph_ids(void **state)
 {
     static const struct {
         const char *id, *href, *shown;
@@ -420,7 +499,8 @@ static void test_md_html_epitaph_ids(void **state)
         {"#frag", "%23frag", "#frag"},
         {"it's a>b &amp; c", "it%27s%20a%3Eb%20%26amp%3B%20c",
          "it's a&gt;b &amp;amp; c"},
-        {"a\\*", "a%5C%2A", "a\\*"}, /* an escaped star is not the close */
+        {"a\\*", "a%5C%2A", "a\\*"},
+        {"**", "%2A%2A", "**"},
         {"caf\xc3\xa9 \xe2\x80\xa8", "caf%C3%A9%20%E2%80%A8",
          "caf\xc3\xa9 \xe2\x80\xa8"},
     };
@@ -428,11 +508,21 @@ static void test_md_html_epitaph_ids(void **state)
 
     (void)state;
     for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-        char md[512], id[256], expect[512], *h;
+        struct doc *d = doc_new();
+        char md[512], id[256], expect[512], *h, *m;
+        assert_non_null(d);
+        doc_heading(d, 2);
+        doc_raw(d, "Tombstones");
+        doc_list(d);
+        doc_item(d);
+        doc_question(d, want[i].id, 2048);
+        doc_raw(d, ", answer 5.");
+        h = doc_out(d, 1);
+        m = doc_out(d, 0);
         fmt_id(id, sizeof(id), want[i].id);
-        snprintf(md, sizeof(md), "## Tombstones\n\n- **%s**, answer 5.\n",
+        snprintf(md, sizeof(md), "## Tombstones\n\n- **%s**, answer 5.\n\n",
                  id);
-        h = md_html(md, NULL, 0);
+        assert_string_equal(m, md);
         snprintf(expect, sizeof(expect),
                  "<li><a href=\"#q=%s\"><strong>%s</strong></a>, answer "
                  "5.</li>",
@@ -440,7 +530,68 @@ static void test_md_html_epitaph_ids(void **state)
         if (strstr(h, expect) == NULL)
             fail_msg("id %zu: %s\nwant %s", i, h, expect);
         free(h);
+        free(m);
+        doc_free(d);
     }
+}
+
+/* A whole report's doc, from the study's ladder and a folder whose
+ * settings hold Markdown's marks: REPORT.md escapes them as it always
+ * has, and the page shows them as text, where reading the Markdown back
+ * made "**x**" bold and "`y`" code. */
+static void test_report_doc(void **state)
+{
+    struct grader_meta m[NR];
+    struct grader_ladder rep;
+    struct grader_error err;
+    struct rundir_run run;
+    struct rungs x;
+    struct doc *d;
+    json_error_t je;
+    char *md, *h;
+
+    (void)state;
+    load_study(&x);
+    metas_of(m, 1);
+    assert_int_equal(grader_ladder_build(x.qs, m, x.r, NR, NULL, 0, NULL, NULL,
+                                         0, 0, &rep, &err),
+                     0);
+    memset(&run, 0, sizeof(run));
+    run.dir = "runs/t4";
+    run.name = "t4 <ladder>";
+    run.manifest = json_loads("{\"request\": {\"temperature\": 0, \"stop\": "
+                              "[\"**x**\", \"`y`\", \"a|b\"]}}",
+                              0, &je);
+    assert_non_null(run.manifest);
+    d = render_report_doc(&run, &rep, x.qs);
+    assert_non_null(d);
+    md = doc_out(d, 0);
+    h = doc_out(d, 1);
+    assert_true(strncmp(md, "# graveyard: t4 &lt;ladder&gt;\n\n", 32) == 0);
+    assert_non_null(strstr(md, "| Sampling | temperature 0, stop "
+                               "[\"**x**\",\"`y`\",\"a\\|b\"] |\n"));
+    assert_non_null(strstr(h, "<td>Sampling</td><td>temperature 0, stop "
+                              "[&quot;**x**&quot;,&quot;`y`&quot;,&quot;"
+                              "a|b&quot;]</td>"));
+    /* every rung's row of the ladder links to its deaths; the first
+     * deaths' rows to its tombstones */
+    for (size_t i = 0; i < NR; i++) {
+        char link[128];
+        snprintf(link, sizeof(link), "<td><a href=\"#f=dead&amp;r=%s\">",
+                 ladder[i]);
+        assert_non_null(strstr(h, link));
+        snprintf(link, sizeof(link), "<td><a href=\"#f=tomb&amp;r=%s\">",
+                 ladder[i]);
+        if (i > 0)
+            assert_non_null(strstr(h, link));
+    }
+    assert_non_null(strstr(h, "<li><a href=\"#q=test-"));
+    free(md);
+    free(h);
+    doc_free(d);
+    json_decref(run.manifest);
+    grader_ladder_release(&rep);
+    free_rungs(&x);
 }
 
 /* ---- a whole page from hostile replies -------------------------------- */
@@ -509,6 +660,7 @@ static void test_page_hostile(void **state)
                *qtext[4] = {"q <i>0</i>", NULL, NULL, NULL};
     struct page_run run = {"run \"one\"", r, facts};
     struct page p;
+    struct doc *doc = doc_new();
     char *h = NULL, *data, *end;
     size_t len, i;
     FILE *f;
@@ -533,6 +685,17 @@ static void test_page_hostile(void **state)
     grader_bury_cells(&b, r, 4, facts);
     grader_grid(r, 1, 2, order, 4, cells);
     grader_grid_marks(cells, 2, 4, marks);
+    assert_non_null(doc);
+    doc_table(doc, "ll");
+    doc_row(doc);
+    doc_cell(doc);
+    doc_text(doc, "<b>", 64);
+    doc_cellf(doc, "x");
+    doc_row(doc);
+    doc_cell(doc);
+    doc_rung(doc, names[1], 0);
+    doc_cell(doc);
+    doc_celltext(doc, "<i>", 64);
     p = (struct page){"report",
                       "title </script>",
                       "sub <b>",
@@ -549,9 +712,7 @@ static void test_page_hostile(void **state)
                       marks,
                       qtext,
                       "note <i>",
-                      "| <b> | x |\n|---|---|\n",
-                      21,
-                      NULL,
+                      doc,
                       NULL,
                       0,
                       1};
@@ -632,6 +793,7 @@ static void test_page_hostile(void **state)
     }
     json_decref(d);
     free(h);
+    doc_free(doc);
     grader_bury_release(&b);
     grader_rung_free((struct grader_rung *)r[0]);
     grader_rung_free((struct grader_rung *)r[1]);
@@ -647,8 +809,9 @@ int main(void)
         cmocka_unit_test(test_keep),
         cmocka_unit_test(test_json_string),
         cmocka_unit_test(test_html_text),
-        cmocka_unit_test(test_md_html),
-        cmocka_unit_test(test_md_html_epitaph_ids),
+        cmocka_unit_test(test_doc_pieces),
+        cmocka_unit_test(test_doc_epitaph_ids),
+        cmocka_unit_test(test_report_doc),
         cmocka_unit_test(test_page_hostile),
     };
 
