@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "../grader/alloc.h"
+#include "../grader/grader.h"
 
 #define CHUNK 65536
 

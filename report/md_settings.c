@@ -6,7 +6,8 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "../grader/alloc.h"
+#include "../grader/grader.h"
+#include "../rundir/rundir.h"
 #include "doc.h"
 #include "emit.h"
 #include "fmt.h"
@@ -261,6 +262,6 @@ void md_f16_note(struct doc *d, const struct rundir_run *run,
             fmt_count(u, (long long)run->f16.underflow),
             fmt_count(s, (long long)run->f16.subnormal), run->f16.nonfinite,
             run->f16.absmax);
-    doc_tick(d, "f16-range.jsonl");
+    doc_tick(d, "%s", rundir_file_name(RD_F16_RANGE));
     doc_raw(d, "'s TOTAL line (docs/f16-range.md).");
 }

@@ -4,6 +4,7 @@
 #include "rundir.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const struct {
     const char *fmt; /* %1$s the folder, %2$s the rung */
@@ -35,6 +36,17 @@ static const struct {
     [RD_CANARY_JSON] = {"%s/canary/canary.json", 0},
     [RD_BESIDE] = {"%s/beside.jsonl", 0},
 };
+
+const char *rundir_file_name(enum rundir_file what)
+{
+    const char *f;
+
+    if ((size_t)what >= sizeof(names) / sizeof(names[0]) ||
+        names[what].per_rung)
+        return NULL;
+    f = names[what].fmt;
+    return strncmp(f, "%s/", 3) == 0 ? f + 3 : NULL;
+}
 
 int rundir_path(char *out, size_t size, const char *rundir,
                 enum rundir_file what, const char *rung)

@@ -68,6 +68,11 @@ enum rundir_file {
 int rundir_path(char *out, size_t size, const char *rundir,
                 enum rundir_file what, const char *rung);
 
+/* The name under the run folder of a file that is not a rung's
+ * ("f16-range.jsonl"), for a text that names it to a reader; NULL for a
+ * rung's file or an unknown one. */
+const char *rundir_file_name(enum rundir_file what);
+
 /* RUNDIR/gpu<ID>: one GPU's copy of a ladder under --replicate. 0 or -1. */
 int rundir_gpu_dir(char *out, size_t size, const char *rundir,
                    const char *gpu);
