@@ -81,7 +81,8 @@ PYRE_DRIVER := $(BUILD)/pyre_driver
 RULE_DRIVER := $(BUILD)/rule_driver
 
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
-        bench deps demo clean lint valgrind install pyre-diff rule-diff
+        bench deps demo clean lint valgrind install pyre-diff rule-diff \
+        check-commands
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -229,7 +230,8 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
 check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
-        $(RULE_DRIVER) check-grader-deps check-rundir-deps check-size
+        $(RULE_DRIVER) check-grader-deps check-rundir-deps check-size \
+        check-commands
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
 
 # The differential test's driver (tests/pyre): the grader and jansson.
@@ -270,6 +272,11 @@ golden: $(GRAVEYARD)
 check-rundir-deps: $(LIBRUNDIR) $(LIBUTIL)
 	@sh scripts/check-rundir-deps.sh $(LIBRUNDIR) $(LIBUTIL) \
 	    "$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS)" "$(JANSSON_LIBS)"
+
+# Commands over a library: none calls another's entry point, none
+# redirects stdout (scripts/check-commands.sh).
+check-commands: $(LIBORCH)
+	@sh scripts/check-commands.sh $(LIBORCH)
 
 # No function over 80 statements or 150 lines (scripts/check-size.sh).
 check-size:

@@ -5,9 +5,10 @@
  *
  * A build or a GPU that decodes garbage at full speed would otherwise
  * spend a whole night writing wrong rows. The canary is a run like any
- * other (cmd_run's, into RUNDIR/canary/, so faults, logs and the server's
- * life are the runner's), on a question file of its own: the trusted
- * rows' first N questions, written to RUNDIR/canary/questions.jsonl. The
+ * other (run's plan, runplan.c, into RUNDIR/canary/, so faults, logs and
+ * the server's life are the runner's), on a question file of its own: the
+ * trusted rows' first N questions, written to
+ * RUNDIR/canary/questions.jsonl. The
  * answers are then compared by the grader (grader/canary.h) and the
  * verdict written to RUNDIR/canary/canary.json, which the report shows.
  * Each canary starts afresh: the rows of an earlier one are removed, as
@@ -15,7 +16,6 @@
  */
 #define _GNU_SOURCE /* strndup */
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,20 +27,20 @@
 #include "../rundir/outfile.h"
 #include "../rundir/rundir.h"
 #include "cli.h"
-#include "cmd_grade.h"
 #include "commands.h"
 #include "config.h"
+#include "figures.h"
 #include "hash.h"
 #include "questions.h"
-#include "taskfile.h"
 #include "rowsfile.h"
+#include "runplan.h"
+#include "taskfile.h"
 
 #define CANARY_QUESTIONS 20 /* default N: minutes on a GPU */
 #define CANARY_MAX_CHANGED                                                    \
     2 /* default K: across GPUs the study saw 2                               \
          of 250 graded differently; garbage                                   \
          changes most */
-#define CANARY_ARGS 96
 
 static const char canary_help[] =
     "usage: graveyard canary RUNG MODEL ROWS [--questions N]\n"
@@ -79,9 +79,13 @@ static const char canary_help[] =
 struct canary {
     const char *rung, *model, *rows, *qfile, *run_dir;
     long n, max_changed;
-    /* the run's command line, for cmd_run */
-    const char *argv[CANARY_ARGS];
-    int argc;
+    /* the run: its flags (filled here, or parsed from the run options
+     * passed through) and its positionals */
+    struct runplan_flags run;
+    const char *run_pos[4];
+    size_t run_npos;
+    char **pass; /* run options passed through, parsed as the run starts */
+    int npass;
     char dir[4200], subset[4200], rows_path[4200], done_path[4200],
         verdict[4200];
     char qfile_buf[4200];
@@ -103,13 +107,6 @@ static int whole(const char *flag, const char *s, long min, long max,
         return -1;
     }
     return 0;
-}
-
-static void add(struct canary *c, const char *arg)
-{
-    if (c->argc < CANARY_ARGS - 1)
-        c->argv[c->argc++] = arg;
-    c->argv[c->argc] = NULL;
 }
 
 /* The question file named by the manifest of the run folder that holds
@@ -224,27 +221,47 @@ static int prepare(struct canary *c)
     return 0;
 }
 
-/* Run the rung (cmd_run, in this process) with its summary line kept off
- * standard output: the canary's verdict is the line a script reads. */
+/* The run options passed through (RUNG MODEL ROWS form), parsed as run
+ * parses them. 0 or EXIT_USAGE. */
+static int run_options(struct canary *c)
+{
+    char **argv = xrealloc(NULL, ((size_t)c->npass + 2) * sizeof(*argv));
+    const char *pos[4];
+    size_t npos;
+    int help, rc;
+
+    argv[0] = "run";
+    for (int i = 0; i < c->npass; i++)
+        argv[i + 1] = c->pass[i];
+    argv[c->npass + 1] = NULL;
+    rc = runplan_parse(c->npass + 1, argv, &c->run, pos, &npos, &help);
+    if (rc == 0 && (npos != 0 || help)) {
+        cli_error("canary", "'%s': not a run option (see --help)",
+                  npos ? pos[0] : "--help");
+        rc = EXIT_USAGE;
+    }
+    free(argv);
+    c->run.force = 1;
+    return rc;
+}
+
+/* Run the rung in this process, as graveyard run would (runplan.c), with
+ * its summary line kept off standard output: the canary's verdict is the
+ * line a script reads. */
 static int run_rung(struct canary *c)
 {
-    int saved, null, rc;
+    struct runplan plan;
+    int rc;
 
-    if (fflush(stdout) != 0 || (saved = dup(1)) < 0)
-        return EXIT_FAILED;
-    null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (null < 0 || dup2(null, 1) < 0) {
-        if (null >= 0)
-            close(null);
-        close(saved);
-        return EXIT_FAILED;
+    if ((rc = runplan_ladder_gone()) != 0)
+        return rc;
+    if (c->pass != NULL && (rc = run_options(c)) != 0)
+        return rc;
+    if ((rc = runplan_build(&plan, &c->run, c->run_pos, c->run_npos)) == 0) {
+        plan.o.no_summary = 1;
+        rc = runplan_execute(&plan);
     }
-    close(null);
-    rc = cmd_run(c->argc, (char **)c->argv);
-    fflush(stdout);
-    if (dup2(saved, 1) < 0)
-        rc = EXIT_FAILED;
-    close(saved);
+    runplan_release(&plan);
     return rc;
 }
 
@@ -475,30 +492,16 @@ static int from_config(struct canary *c, const char *config, const char *sha,
     c->task_spec = cfg->task;
     if ((rc = paths(c)) != 0)
         return rc;
-    add(c, "run");
-    add(c, "--config");
-    add(c, config);
-    add(c, "--rung");
-    add(c, c->rung);
-    add(c, "--run-dir");
-    add(c, c->dir);
-    add(c, "--question-file");
-    add(c, c->subset);
-    add(c, "--force");
-    if (sha) {
-        add(c, "--config-sha256");
-        add(c, sha);
-    }
-    if (llama) {
-        add(c, "--llama");
-        add(c, llama);
-    }
-    if (gpu) {
-        add(c, "--gpu");
-        add(c, gpu);
-    }
-    if (quiet)
-        add(c, "--quiet");
+    /* run's config form: the config's rung, into the canary's folder */
+    c->run.config = config;
+    c->run.rung = c->rung;
+    c->run.run_dir = c->dir;
+    c->run.qfile = c->subset;
+    c->run.force = 1;
+    c->run.sha = sha;
+    c->run.llama = llama;
+    c->run.gpu = gpu;
+    c->run.quiet = quiet;
     return 0;
 }
 
@@ -550,7 +553,7 @@ static int split_args(int argc, char **argv, struct canary_args *a)
 }
 
 /* RUNG MODEL ROWS and the flags: run's positional form, every run option
- * passed through for cmd_run to check. */
+ * passed through for run's parser to check as the run starts. */
 static int from_flags(struct canary *c, const struct canary_args *a)
 {
     if (a->npos != 3 || a->sha) {
@@ -568,18 +571,13 @@ static int from_flags(struct canary *c, const struct canary_args *a)
          whole("--max-changed", a->k, 0, CONFIG_LIMIT_MAX, &c->max_changed)) ||
         paths(c) != 0)
         return EXIT_USAGE;
-    add(c, "run");
-    add(c, c->rung);
-    add(c, c->model);
-    add(c, c->subset);
-    add(c, c->dir);
-    add(c, "--force");
-    for (int i = 0; i < a->npass; i++)
-        add(c, a->pass[i]);
-    if (c->argc >= CANARY_ARGS - 1) {
-        cli_error("canary", "too many run options");
-        return EXIT_USAGE;
-    }
+    c->run_pos[0] = c->rung;
+    c->run_pos[1] = c->model;
+    c->run_pos[2] = c->subset;
+    c->run_pos[3] = c->dir;
+    c->run_npos = 4;
+    c->pass = a->pass;
+    c->npass = a->npass;
     return 0;
 }
 

@@ -30,6 +30,7 @@
 #include "commands.h"
 #include "build.h"
 #include "config.h"
+#include "figures.h"
 #include "gpu.h"
 #include "hash.h"
 #include "../rundir/beside.h"
@@ -543,75 +544,96 @@ static int write_shape(const struct config *c, const char *run_dir)
     return EXIT_OK;
 }
 
-/* Bury the chain, then the side rungs, in-process (cmd_bury); then the
- * report (cmd_report). */
+/* Bury o's rungs and print the figures, as graveyard bury does. */
+static int bury(const struct figures_bury_opts *o)
+{
+    struct figures_bury r;
+    int rc;
+
+    if ((rc = figures_bury(o, &r)) == 0)
+        rc = figures_bury_write(o, &r);
+    figures_bury_release(&r);
+    return rc;
+}
+
+/* Bury the chain, then the side rungs, in-process (figures.h); then the
+ * report. */
 static int bury_all(struct ladder *l, const char *run_dir)
 {
     const struct config *c = &l->c;
-    char *argv[CONFIG_MAX_RUNGS + 8], json[4200];
-    size_t i;
-    int argc = 0, rc;
+    const char *names[CONFIG_MAX_RUNGS + 1];
+    struct figures_bury_opts o = {0};
+    struct figures_report_opts ro = {0};
+    struct figures_report r;
+    char json[4200];
+    size_t i, n = 0;
+    int rc;
 
     if ((rc = write_shape(c, run_dir)) != 0)
         return rc;
-
-    argv[argc++] = "bury";
-    argv[argc++] = (char *)run_dir;
-    argv[argc++] = c->reference;
+    names[n++] = c->reference;
     for (i = 0; i < c->nrungs; i++)
         if (!c->rungs[i].side && strcmp(c->rungs[i].name, c->reference))
-            argv[argc++] = c->rungs[i].name;
-    argv[argc] = NULL;
+            names[n++] = c->rungs[i].name;
+    o.rundir = run_dir;
+    o.rungs = names;
+    o.nrungs = n;
     printf("# %s: the ladder against %s, in %s\n", c->name, c->reference,
            run_dir);
     fflush(stdout);
-    rc = cmd_bury(argc, argv);
-    if (rc != 0)
+    if ((rc = bury(&o)) != 0)
         return rc;
-    argc = 3;
-    for (i = 0; i < c->nrungs; i++)
+    for (i = 0, n = 1; i < c->nrungs; i++)
         if (c->rungs[i].side)
-            argv[argc++] = c->rungs[i].name;
-    if (argc > 3) {
-        memcpy(json, "--json=", 7);
-        if (rundir_path(json + 7, sizeof(json) - 7, run_dir, RD_GRAVEYARD_SIDE,
+            names[n++] = c->rungs[i].name;
+    if (n > 1) {
+        if (rundir_path(json, sizeof(json), run_dir, RD_GRAVEYARD_SIDE,
                         NULL) != 0)
             return EXIT_USAGE;
-        argv[argc++] = json;
-        argv[argc] = NULL;
+        o.nrungs = n;
+        o.json_path = json;
         printf("# %s: side rungs against %s\n", c->name, c->reference);
         fflush(stdout);
-        if ((rc = cmd_bury(argc, argv)) != 0)
+        if ((rc = bury(&o)) != 0)
             return rc;
     }
-    argv[0] = "report";
-    argv[1] = (char *)run_dir;
-    argv[2] = NULL;
     printf("# %s: the report\n", c->name);
     fflush(stdout);
-    return cmd_report(2, argv);
+    ro.rundir = run_dir;
+    ro.html = 1;
+    if ((rc = figures_report(&ro, &r)) == 0)
+        rc = figures_report_write(&ro, &r);
+    figures_report_release(&r);
+    return rc;
 }
 
 /* --replicate: the GPUs' folders compared, into RUNDIR. */
 static int compare_gpus(struct ladder *l)
 {
-    char *argv[CONFIG_MAX_GPUS + 8], dirs[CONFIG_MAX_GPUS][4200], out[4300];
-    int argc = 0;
+    char dirs[CONFIG_MAX_GPUS][4200];
+    const char *d[CONFIG_MAX_GPUS];
+    struct figures_compare_opts o = {0};
+    struct figures_compare *r;
     size_t i;
+    int rc;
 
-    argv[argc++] = "compare";
     for (i = 0; i < l->ngpus && i < GRADER_MAX_RUNS; i++) {
         rundir_gpu_dir(dirs[i], sizeof(dirs[i]), l->c.run_dir, l->c.gpus[i]);
-        argv[argc++] = dirs[i];
+        d[o.ndirs++] = dirs[i];
     }
-    if (argc < 3)
+    if (o.ndirs < 2)
         return EXIT_OK;
-    snprintf(out, sizeof(out), "--out=%s", l->c.run_dir);
-    argv[argc++] = out;
-    argv[argc] = NULL;
+    o.dirs = d;
+    o.out_dir = l->c.run_dir;
+    o.html = 1;
     printf("# %s: the GPUs compared\n", l->c.name);
     fflush(stdout);
-    return cmd_compare(argc, argv);
+    r = xrealloc(NULL, sizeof(*r));
+    if ((rc = figures_compare(&o, r)) == 0)
+        rc = figures_compare_write(&o, r);
+    figures_compare_release(r);
+    free(r);
+    return rc;
 }
 
 static int all_done(const struct config *c, const char *run_dir)

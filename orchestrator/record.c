@@ -221,7 +221,8 @@ int record_print_done(const struct run_opts *o, char *msg, size_t msgsize)
     }
     if (rc != 0)
         return errno == EINVAL ? EXIT_USAGE : files_exit_code(errno);
-    fputs(line, stdout);
+    if (!o->no_summary)
+        fputs(line, stdout);
     free(line);
     return 0;
 }
@@ -295,7 +296,8 @@ int record_done(const struct run_opts *o, const struct record_done *d)
         if (outfile_write(path, line, n + 1, msg, sizeof(msg)) != 0)
             fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
         else {
-            fputs(line, stdout);
+            if (!o->no_summary)
+                fputs(line, stdout);
             fflush(stdout);
             rc = 0;
         }
