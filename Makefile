@@ -10,6 +10,8 @@
 #                             table readers, regular expressions
 #   make pyre-diff            the regular expressions against Python's re
 #                             on PYRE_CASES random cases (PYRE_SEED)
+#   make pcre2-diff           the same cases, the real texts and the rules
+#                             with PCRE2 in pyre's place (libpcre2-dev)
 #   make bench                1,000,000 rows graded, and a 2,000-question
 #                             rung run, each against plain Python; f16-range
 #                             on 1 GiB of BF16 against numpy; the page's size
@@ -82,7 +84,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
 
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench deps demo clean lint valgrind install pyre-diff rule-diff \
-        check-commands
+        check-commands pcre2-diff
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -258,6 +260,42 @@ $(RULE_DRIVER): tests/tasks/rule_driver.c $(LIBGRADER)
 rule-diff: $(RULE_DRIVER)
 	$(PYTHON) tests/tasks/rule_diff.py $(RULE_DRIVER) \
 	    --cases $(RULE_CASES) --seed $$(date +%s)
+
+# PCRE2 in pyre's place, measured (docs/grading.md, "PCRE2 against pyre,
+# measured"): the same two drivers linked with tests/pyre/pcre2's pyre.h
+# on PCRE2 instead of pyre's compiler and matcher (pyre's own files built
+# under other names, str.lower() kept), then both against CPython on the
+# same cases. Needs libpcre2-dev; not part of make check.
+PCRE2_BUILD := $(BUILD)/pcre2
+PCRE2_CFLAGS = $(shell $(PKG) --cflags libpcre2-8)
+PCRE2_LIBS   = $(shell $(PKG) --libs libpcre2-8)
+PYRE_SRC     := $(wildcard grader/pyre*.c)
+PCRE2_OBJ    := $(filter-out $(PYRE_SRC:%.c=$(BUILD)/%.o),$(GRADER_OBJ)) \
+                $(PYRE_SRC:grader/%.c=$(PCRE2_BUILD)/sre/%.o) \
+                $(PCRE2_BUILD)/pyre_pcre2.o
+$(PCRE2_BUILD)/sre/%.o: grader/%.c grader/*.h tests/pyre/pcre2/rename.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -include tests/pyre/pcre2/rename.h \
+	    -c $< -o $@
+$(PCRE2_BUILD)/pyre_pcre2.o: tests/pyre/pcre2/pyre_pcre2.c grader/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(PCRE2_CFLAGS) $(CFLAGS) -Igrader -c $< -o $@
+$(PCRE2_BUILD)/pyre_driver: tests/pyre/pyre_driver.c $(PCRE2_OBJ)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -Igrader -o $@ $< \
+	    $(PCRE2_OBJ) $(PCRE2_LIBS) $(JANSSON_LIBS) -lm
+$(PCRE2_BUILD)/rule_driver: tests/tasks/rule_driver.c $(PCRE2_OBJ)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -o $@ $< $(PCRE2_OBJ) \
+	    $(PCRE2_LIBS) $(JANSSON_LIBS) -lm
+# graveyard itself on PCRE2, for tests/bench/rule_bench.py's timing
+$(PCRE2_BUILD)/graveyard: $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
+        $(PCRE2_OBJ) $(LIBWEIGHTS) $(LIBUTIL)
+	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBORCH) \
+	    $(LIBREPORT) $(LIBRUNDIR) $(PCRE2_OBJ) $(LIBWEIGHTS) $(LIBUTIL) \
+	    $(PCRE2_LIBS) $(ORCH_LIBS) -lm
+pcre2-diff: $(PYRE_DRIVER) $(RULE_DRIVER) $(PCRE2_BUILD)/pyre_driver \
+        $(PCRE2_BUILD)/rule_driver
+	$(PYTHON) tests/pyre/pcre2/measure.py --build $(BUILD) \
+	    --cases $(PYRE_CASES) --seed $(PYRE_SEED)
 
 unit: $(UNIT_BIN)
 	@BUILD=$(BUILD) sh tests/run-all.sh --unit-only $(UNIT_BIN)
