@@ -82,6 +82,16 @@ struct job {
     char run_dir[4200];
 };
 
+/* nvidia-smi asked for one GPU's free memory: a child on the loop, never
+ * waited for there; its answer serves the one schedule pass it starts. */
+struct gprobe {
+    struct ladder *l;
+    size_t g;
+    struct proc *proc; /* running, or NULL */
+    int fresh;         /* answered since the last schedule pass */
+    long free_mib;     /* the answer, -1 unknown */
+};
+
 struct ladder {
     struct config c;
     uv_loop_t loop;
@@ -90,6 +100,7 @@ struct ladder {
     int gpu_busy[CONFIG_MAX_GPUS]; /* rungs running on each GPU */
     size_t ngpus;
     int per_gpu; /* rungs_per_gpu: at most this many at once on one GPU */
+    struct gprobe probes[CONFIG_MAX_GPUS];
     const char *self;
     const char *cfg_path; /* the config, as given */
     char cfg_sha256[65];  /* its sha256 when the ladder started */
@@ -409,6 +420,61 @@ static int start(struct ladder *l, struct job *j, int g)
     return 0;
 }
 
+static void probe_exit(void *ctx, long long status, int sig)
+{
+    struct gprobe *pr = ctx;
+    const char *out = proc_output(pr->proc, NULL);
+
+    pr->free_mib = -1; /* unknown, unless nvidia-smi said it in time */
+    if (status == 0 && sig == 0 && !proc_timed_out(pr->proc))
+        gpu_parse(out, &pr->free_mib, NULL, 0);
+    proc_free(pr->proc);
+    pr->proc = NULL;
+    pr->fresh = 1;
+    schedule(pr->l);
+}
+
+/* Whether j's recorded need fits in GPU g's free memory now. Unknown
+ * need: yes. Else nvidia-smi is asked as a child on the loop (at most
+ * GPU_FREE_MS), and j waits: its answer starts the next pass, which
+ * weighs it (a hung or missing nvidia-smi: unknown, yes). */
+static int fits_now(struct ladder *l, const struct job *j, size_t g)
+{
+    struct gprobe *pr = &l->probes[g];
+    const char *argv[6];
+    struct proc_opts po;
+    char msg[256];
+
+    if (j->need_mib < 0)
+        return 1;
+    if (pr->fresh)
+        return gpu_free_fits(pr->free_mib, j->need_mib);
+    if (pr->proc != NULL)
+        return 0;
+    gpu_free_argv(l->c.gpus[g], argv);
+    memset(&po, 0, sizeof(po));
+    po.argv = (char *const *)argv;
+    po.capture = 256;
+    po.stderr_fd = SPAWN_NULL;
+    po.fd3 = SPAWN_CLOSED;
+    po.new_session = 1;
+    po.pdeathsig = SIGKILL;
+    po.timeout_ms = GPU_FREE_MS;
+    pr->l = l;
+    pr->g = g;
+    pr->proc = proc_start(&l->loop, &po, probe_exit, pr, msg, sizeof(msg));
+    return pr->proc == NULL; /* no nvidia-smi: unknown */
+}
+
+/* The probes still asking are of no use any more (a stop, or nothing
+ * left running): killed, their answers dropped. */
+static void probes_kill(struct ladder *l)
+{
+    for (size_t g = 0; g < l->ngpus; g++)
+        if (l->probes[g].proc != NULL)
+            proc_kill(l->probes[g].proc);
+}
+
 /* Whether job j may start on GPU g: fewer than rungs_per_gpu there (and
  * fewer than it failed to fit beside), and, beside others, the memory it
  * needed when it last ran free there now (gpumem.h; unknown: yes). */
@@ -427,7 +493,7 @@ static int room(struct ladder *l, const struct job *j, size_t g)
         if (l->jobs[i].state == J_RUNNING && l->jobs[i].gpu == (int)g &&
             !l->jobs[i].rows_here)
             return 0;
-    return gpu_fits(l->c.gpus[g], j->need_mib);
+    return fits_now(l, j, g);
 }
 
 /* The canary job j's rungs wait for, or NULL. */
@@ -476,6 +542,9 @@ static void schedule(struct ladder *l)
         if (best < l->ngpus)
             start(l, j, (int)best);
     }
+    /* an answer serves one pass: the next is weighed against a new one */
+    for (g = 0; g < l->ngpus; g++)
+        l->probes[g].fresh = 0;
 }
 
 static void signal_cb(uv_signal_t *h, int signum)
@@ -491,6 +560,7 @@ static void signal_cb(uv_signal_t *h, int signum)
     for (i = 0; i < l->njobs; i++)
         if (l->jobs[i].state == J_RUNNING)
             proc_stop(l->jobs[i].proc, GRACE_MS);
+    probes_kill(l);
     for (i = 0; i < 3; i++)
         uv_close((uv_handle_t *)&l->sigs[i], NULL);
 }
@@ -955,6 +1025,7 @@ static int run_rungs(struct ladder *l)
         for (i = 0; i < l->njobs; i++)
             running += l->jobs[i].state == J_RUNNING;
         if (running == 0 && l->stopping != 2) {
+            probes_kill(l);
             if (!l->stopping)
                 for (k = 0; k < 3; k++)
                     uv_close((uv_handle_t *)&l->sigs[k], NULL);
