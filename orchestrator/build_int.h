@@ -15,6 +15,7 @@
 #include "build.h"
 #include "caplog.h"
 #include "hash.h"
+#include "sched.h"
 #include "super.h"
 
 #define LOG_CAP     (1u << 20) /* a tool's log: head and tail, 1 MiB */
@@ -66,7 +67,9 @@ struct step {
 };
 
 struct bld {
-    struct super sup; /* the loop, its stop signals, tick and lines */
+    struct super sup;   /* the loop, its stop signals, tick and lines */
+    struct sched sched; /* which step starts when (--jobs, sources) */
+    struct sched_job sj[CONFIG_MAX_RUNGS];
     struct config *c;
     const struct build_opts *o;
     struct step s[CONFIG_MAX_RUNGS];

@@ -415,7 +415,7 @@ static void source_hashed(struct hash_job *job)
     (void)sha_cache_put(cache, job->path, job->hex, msg, sizeof msg);
     s->ph = PH_RANGE;
     step_next(s);
-    schedule(s->b); /* those that waited for this hash (source_busy) */
+    schedule(s->b); /* those of its source waited for this hash */
 }
 
 static void hash_source(struct step *s)
@@ -934,56 +934,64 @@ static void step_next(struct step *s)
     }
 }
 
-static int source_ready(const struct bld *b, size_t i)
+/* The steps as the scheduler sees them (sched.h): a quantization waits
+ * for its source rung, which counts as done when made or there (but not
+ * while it may be made again: recheck, settle); steps of one source file
+ * (source_file: a rung's model, or the one checkpoint every conversion
+ * reads) are of one key, and a step hashing its source is early. */
+static void sched_sync(struct bld *b)
 {
-    const struct config_rung *r = &b->c->rungs[i];
-    enum st st;
+    static const enum sched_state of[] = {
+        [ST_SKIP] = SJ_DONE,       [ST_HAVE] = SJ_DONE,
+        [ST_PENDING] = SJ_PENDING, [ST_RUNNING] = SJ_RUNNING,
+        [ST_DONE] = SJ_DONE,       [ST_FAILED] = SJ_FAILED,
+        [ST_BLOCKED] = SJ_BLOCKED};
+    const struct config_rung *rungs = b->c->rungs;
+    size_t i, k;
 
-    if (r->recipe != RECIPE_QUANTIZE)
-        return 1;
-    st = b->s[r->from].st;
-    /* a source there that may be made again (recheck) is not ready */
-    return (st == ST_HAVE && !b->s[r->from].recheck) || st == ST_DONE ||
-           st == ST_SKIP;
+    for (i = 0; i < b->c->nrungs; i++) {
+        const struct config_rung *r = &rungs[i];
+        const struct step *s = &b->s[i];
+        struct sched_job *j = &b->sj[i];
+        j->state = s->st == ST_HAVE && s->recheck ? SJ_OTHER : of[s->st];
+        j->gate = r->recipe == RECIPE_QUANTIZE ? (int)r->from : -1;
+        j->early = s->st == ST_RUNNING && s->ph == PH_SOURCE;
+        j->key = (int)b->c->nrungs; /* the checkpoint */
+        for (k = 0; r->recipe == RECIPE_QUANTIZE && k <= r->from; k++)
+            if (strcmp(rungs[k].model, rungs[r->from].model) == 0) {
+                j->key = (int)k;
+                break;
+            }
+    }
 }
 
-/* Another step is hashing rung i's source now: with --jobs, three
- * quantizations of one brought BF16 file would each hash all of it at
- * once. Rung i waits; the hash then comes from the sha cache. */
-static int source_busy(const struct bld *b, size_t i)
-{
-    char mine[4200], theirs[4200];
-    size_t k;
-
-    for (k = 0; k < b->c->nrungs; k++)
-        if (k != i && b->s[k].st == ST_RUNNING && b->s[k].ph == PH_SOURCE &&
-            strcmp(source_file(&b->s[i], mine, sizeof mine),
-                   source_file(&b->s[k], theirs, sizeof theirs)) == 0)
-            return 1;
-    return 0;
-}
-
+/* In the config's order, up to --jobs at once: the ladder's first rungs
+ * are made first, and a source always comes before what is made from
+ * it. Each step started is marked before any goes on (a step that fails
+ * at once schedules again); one that left its source hash at once (the
+ * sha cache) lets the next of its source go: a pass again. */
 static void schedule(struct bld *b)
 {
-    size_t i;
-    long running = 0;
+    struct sched_action a[CONFIG_MAX_RUNGS + 1];
+    struct sched_event ev = {.type = SE_PASS};
+    size_t i, n;
 
     if (b->sup.stopping)
         return;
-    for (i = 0; i < b->c->nrungs; i++)
-        running += b->s[i].st == ST_RUNNING;
-    /* in the config's order: the ladder's first rungs are made first, and
-     * a source always comes before what is made from it */
-    for (i = 0; i < b->c->nrungs && running < b->o->jobs; i++) {
-        struct step *s = &b->s[i];
-        if (s->st != ST_PENDING || !source_ready(b, i) || source_busy(b, i))
-            continue;
+    sched_sync(b);
+    n = sched_step(&b->sched, &ev, a, CONFIG_MAX_RUNGS + 1);
+    for (i = 0; i < n; i++) {
+        struct step *s = &b->s[a[i].job];
         s->st = ST_RUNNING;
         s->ph = PH_SOURCE;
         s->t0 = uv_now(&b->sup.loop);
-        running++;
-        step_next(s);
     }
+    for (i = 0; i < n; i++)
+        if (b->s[a[i].job].st == ST_RUNNING &&
+            b->s[a[i].job].ph == PH_SOURCE)
+            step_next(&b->s[a[i].job]);
+    if (n > 0)
+        schedule(b);
 }
 
 /* The first stop signal: the tools and hashes are stopped; each step
@@ -1087,7 +1095,9 @@ int build_run_loop(struct bld *b)
     static const struct super_ops ops = {stop_cb, watch_cb, draw_cb, busy_cb,
                                          NULL};
 
-    if (super_open(&b->sup, &ops, b) != 0)
+    if (sched_init(&b->sched, b->sj, b->c->nrungs, 0, 1, (int)b->o->jobs) !=
+            0 ||
+        super_open(&b->sup, &ops, b) != 0)
         return EXIT_FAILED;
     schedule(b);
     super_run(&b->sup);

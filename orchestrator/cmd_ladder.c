@@ -826,6 +826,7 @@ static void plan_sched(struct ladder *l)
         s->pin = j->pin;
         s->need = need_of(l, j->rung->name);
         s->beside_max = -1;
+        s->key = -1;
         s->gate = -1;
         for (size_t k = 0; k < l->njobs && !j->canary && s->gate < 0; k++)
             if (l->jobs[k].canary && l->jobs[k].pin == j->pin)

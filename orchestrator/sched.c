@@ -38,6 +38,7 @@ int sched_init(struct sched *s, struct sched_job *jobs, size_t njobs,
     for (size_t i = 0; i < njobs; i++) {
         jobs[i].slot = -1;
         jobs[i].loaded = 0;
+        jobs[i].early = 0;
     }
     return 0;
 }
@@ -98,6 +99,7 @@ static void start(struct sched *s, size_t k, int g, struct out *o)
     j->state = SJ_RUNNING;
     j->slot = g;
     j->loaded = 0;
+    j->early = 1;
     j->beside = g >= 0 ? s->slots[g].busy : 0;
     if (g >= 0)
         s->slots[g].busy++;
@@ -123,6 +125,16 @@ static int place(struct sched *s, const struct sched_job *j, struct out *o)
     return best < s->nslots ? (int)best : -1;
 }
 
+/* Whether another job of j's key is early. */
+static int key_busy(const struct sched *s, const struct sched_job *j)
+{
+    for (size_t i = 0; i < s->njobs && j->key >= 0; i++)
+        if (&s->jobs[i] != j && s->jobs[i].state == SJ_RUNNING &&
+            s->jobs[i].early && s->jobs[i].key == j->key)
+            return 1;
+    return 0;
+}
+
 /* Each pending job whose gate is done, first-marked ones first, to a
  * slot with room. */
 static void pass(struct sched *s, struct out *o)
@@ -135,7 +147,8 @@ static void pass(struct sched *s, struct out *o)
         struct sched_job *j = &s->jobs[k % s->njobs];
         int at;
         if (j->state != SJ_PENDING || (k < s->njobs) != (j->first != 0) ||
-            (j->gate >= 0 && s->jobs[j->gate].state != SJ_DONE))
+            (j->gate >= 0 && s->jobs[j->gate].state != SJ_DONE) ||
+            key_busy(s, j))
             continue;
         at = place(s, j, o);
         if (at != -1)
@@ -173,6 +186,7 @@ static void exited(struct sched *s, size_t k, enum sched_outcome how,
     }
     j->slot = -1;
     j->loaded = 0;
+    j->early = 0;
     if (how == SO_DONE)
         j->state = SJ_DONE;
     else if (how == SO_NOMEM && g >= 0 && j->beside > 0) {

@@ -23,6 +23,12 @@
  * free memory (SA_PROBE) and waits for its answer (SE_PROBED), which
  * serves the one pass it starts. A job that exits for memory (SO_NOMEM)
  * beside others waits and starts again only beside fewer.
+ *
+ * Jobs of one key (the build: one source file) never start while another
+ * of that key is early (hashing it): it is hashed once, and the others
+ * then read its hash from the sha cache. A caller that keeps the jobs'
+ * states itself (the build) may set them, gates, keys and early between
+ * steps and ask for a pass (SE_PASS).
  */
 #ifndef SCHED_H
 #define SCHED_H
@@ -52,6 +58,8 @@ struct sched_job {
                          it ended beside more) */
     int beside_max;   /* after it did not fit: starts beside at most this
                          many (-1: any) */
+    int key;          /* -1, or: not while another of this key is early */
+    int early;        /* running, in its first phase */
 };
 
 struct sched_slot {

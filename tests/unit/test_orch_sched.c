@@ -24,6 +24,7 @@ static void jobs(size_t n)
         J[i].pin = -1;
         J[i].need = -1;
         J[i].beside_max = -1;
+        J[i].key = -1;
     }
 }
 
@@ -241,13 +242,49 @@ static void test_stop(void **state)
     assert_int_equal(sched_init(&S, J, 3, SCHED_MAX_SLOTS + 1, 1, 1), -1);
 }
 
+/* The build keeps its steps' phases: one out of its first, then a pass. */
+static const char *phased(size_t job)
+{
+    struct sched_event ev = {.type = SE_PASS};
+    J[job].early = 0;
+    return step_ev(&ev);
+}
+
+/* The build: --jobs 3 in the config's order; a quantization waits for
+ * its source rung; two of one source file are not hashed at once; a
+ * source that failed leaves what is made from it blocked. */
+static void test_build(void **state)
+{
+    (void)state;
+    jobs(6); /* 0 f16 (convert); 1, 2, 3 from 0; 4 brought; 5 from 4 */
+    J[1].gate = J[2].gate = J[3].gate = 0;
+    J[5].gate = 4;
+    J[1].key = J[2].key = J[3].key = 0;
+    J[4].state = SJ_DONE; /* there already */
+    J[5].key = 4;
+    sched_init(&S, J, 6, 0, 1, 3);
+    assert_string_equal(begin(), "START 0, START 5");
+    assert_string_equal(exited(0, SO_DONE), "START 1");
+    assert_string_equal(phased(1), "START 2");
+    assert_string_equal(phased(2), ""); /* three at once */
+    assert_string_equal(exited(5, SO_DONE), "START 3");
+    jobs(3);
+    J[1].gate = 0;
+    J[2].gate = 1;
+    sched_init(&S, J, 3, 0, 1, 3);
+    assert_string_equal(begin(), "START 0");
+    assert_string_equal(exited(0, SO_FAILED), "");
+    assert_int_equal(J[1].state, SJ_BLOCKED);
+    assert_int_equal(J[2].state, SJ_BLOCKED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_slots),    cmocka_unit_test(test_gpus),
         cmocka_unit_test(test_beside),      cmocka_unit_test(test_free_memory),
         cmocka_unit_test(test_nomem),       cmocka_unit_test(test_gates),
-        cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_stop),        cmocka_unit_test(test_build),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
