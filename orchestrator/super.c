@@ -119,7 +119,6 @@ int super_open(struct super *s, const struct super_ops *ops, void *ctx)
     }
     s->ops = ops;
     s->ctx = ctx;
-    s->open = 1;
     for (size_t i = 0; i < 3; i++) {
         uv_signal_init(&s->loop, &s->sigs[i]);
         s->sigs[i].data = s;
@@ -150,7 +149,6 @@ int super_run(struct super *s)
         }
         alive = uv_run(&s->loop, UV_RUN_ONCE);
     }
-    s->open = 0;
     if (uv_loop_close(&s->loop) != 0) {
         super_error(s, "a handle was left open");
         return -1;

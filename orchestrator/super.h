@@ -46,7 +46,7 @@ struct super {
     int stopping, sig; /* a stop signal came: its number */
     /* private */
     const char *who;
-    int quiet, tty, drawn, second_kills, open, closed;
+    int quiet, tty, drawn, second_kills, closed;
     uint64_t last_plain;
     const struct super_ops *ops;
     void *ctx;
