@@ -507,8 +507,8 @@ static int the_end(struct bld *b)
         had += b->s[i].st == ST_HAVE;
         failed += b->s[i].st == ST_FAILED || b->s[i].st == ST_BLOCKED;
     }
-    if (b->stopping)
-        return 128 + b->sig;
+    if (b->sup.stopping)
+        return 128 + b->sup.sig;
     if (made + failed > 0 || !b->o->quiet)
         build_note(b, "%zu made, %zu there already, %zu not made%s", made, had,
                    failed,
@@ -613,7 +613,9 @@ int build_ladder(struct config *c, const struct build_opts *o)
     memset(b, 0, sizeof *b);
     b->c = c;
     b->o = o;
-    b->tty = isatty(2);
+    /* a second stop signal is not acted on: the tools are stopped and
+     * their partial files removed first */
+    super_init(&b->sup, o->who, o->quiet, 0);
     rc = prepare(b, &pending);
     if (rc == 0)
         rc = pending > 0 ? run(b, pending) : the_end(b);

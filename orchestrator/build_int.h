@@ -15,6 +15,8 @@
 #include "build.h"
 #include "caplog.h"
 #include "hash.h"
+#include "sched.h"
+#include "super.h"
 
 #define LOG_CAP     (1u << 20) /* a tool's log: head and tail, 1 MiB */
 #define GRACE_MS    10000      /* SIGTERM, then SIGKILL */
@@ -65,15 +67,13 @@ struct step {
 };
 
 struct bld {
-    uv_loop_t loop;
+    struct super sup;   /* the loop, its stop signals, tick and lines */
+    struct sched sched; /* which step starts when (--jobs, sources) */
+    struct sched_job sj[CONFIG_MAX_RUNGS];
     struct config *c;
     const struct build_opts *o;
     struct step s[CONFIG_MAX_RUNGS];
     json_t *recs;
-    uv_signal_t sigs[3];
-    uv_timer_t tick;
-    int stopping, sig, tty, drawn;
-    uint64_t last_plain;
     long threads; /* per tool */
     char qversion[512], csha[65];
     char **convert_env; /* ours, with TMPDIR=build.tmpdir; or NULL */
@@ -118,7 +118,7 @@ const char *build_made_from(const struct bld *b, size_t i);
  * or -1 with errno. */
 int build_remove_at(int dirfd, const char *name, int depth);
 
-/* Run the pending steps on b->loop until none runs. 0, or EXIT_FAILED
+/* Run the pending steps on b->sup.loop until none runs. 0, or EXIT_FAILED
  * when libuv cannot start. */
 int build_run_loop(struct bld *b);
 

@@ -39,18 +39,6 @@
 
 /* ---- messages, files and the disk -------------------------------- */
 
-/* A line on stderr after the live lines are taken down. */
-static void say(struct bld *b, const char *fmt, va_list ap)
-{
-    if (b->drawn > 0) { /* the live lines are drawn again at the tick */
-        fprintf(stderr, "\033[%dA\033[J", b->drawn);
-        b->drawn = 0;
-    }
-    fprintf(stderr, "graveyard %s: ", b->o->who);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-}
-
 void build_note(struct bld *b, const char *fmt, ...)
 {
     va_list ap;
@@ -58,7 +46,7 @@ void build_note(struct bld *b, const char *fmt, ...)
     if (b->o->quiet)
         return;
     va_start(ap, fmt);
-    say(b, fmt, ap);
+    super_vsay(&b->sup, fmt, ap);
     va_end(ap);
 }
 
@@ -88,7 +76,7 @@ void build_error(struct bld *b, const char *fmt, ...)
     va_list ap;
 
     va_start(ap, fmt);
-    say(b, fmt, ap);
+    super_vsay(&b->sup, fmt, ap);
     va_end(ap);
 }
 
@@ -427,7 +415,7 @@ static void source_hashed(struct hash_job *job)
     (void)sha_cache_put(cache, job->path, job->hex, msg, sizeof msg);
     s->ph = PH_RANGE;
     step_next(s);
-    schedule(s->b); /* those that waited for this hash (source_busy) */
+    schedule(s->b); /* those of its source waited for this hash */
 }
 
 static void hash_source(struct step *s)
@@ -443,7 +431,7 @@ static void hash_source(struct step *s)
         return;
     }
     memset(&s->hash, 0, sizeof s->hash);
-    if (hash_file_async(&s->b->loop, &s->hash, src, source_hashed, s) != 0) {
+    if (hash_file_async(&s->b->sup.loop, &s->hash, src, source_hashed, s) != 0) {
         build_error(s->b, "%s: cannot hash %s", rname(s), src);
         step_fail(s);
     }
@@ -512,7 +500,7 @@ static void f16_range(struct step *s)
 {
     const struct config_rung *r = &s->b->c->rungs[s->i];
 
-    if (s->b->stopping || r->recipe != RECIPE_CONVERT ||
+    if (s->b->sup.stopping || r->recipe != RECIPE_CONVERT ||
         strcmp(r->convert, "f16") != 0) {
         s->ph = PH_TOOL;
         step_next(s);
@@ -521,7 +509,7 @@ static void f16_range(struct step *s)
     build_note(s->b, "%s: f16-range on %s first", rname(s),
                s->b->c->build.checkpoint);
     s->work.data = s;
-    if (uv_queue_work(&s->b->loop, &s->work, range_work, range_done) != 0) {
+    if (uv_queue_work(&s->b->sup.loop, &s->work, range_work, range_done) != 0) {
         build_error(s->b, "%s: cannot queue f16-range", rname(s));
         step_fail(s);
     }
@@ -634,7 +622,7 @@ static void tool_exit(void *ctx, long long status, int sig)
     /* its group went with it (spawn_reap): no record to stop */
     snprintf(group, sizeof group, "%s.group", s->tmp);
     unlink(group);
-    if (s->b->stopping) {
+    if (s->b->sup.stopping) {
         build_note(s->b, "%s: stopped; its partial file is removed", rname(s));
         step_fail(s);
         return;
@@ -659,7 +647,7 @@ static void tool_exit(void *ctx, long long status, int sig)
         tool_identity(s);
     s->ph = PH_HASH;
     s->work.data = s;
-    if (uv_queue_work(&s->b->loop, &s->work, result_work, result_done) != 0) {
+    if (uv_queue_work(&s->b->sup.loop, &s->work, result_work, result_done) != 0) {
         build_error(s->b, "%s: cannot queue the hash", rname(s));
         step_fail(s);
     }
@@ -700,11 +688,11 @@ static void start_tool(struct step *s)
     po.fd3 = SPAWN_CLOSED;
     po.new_session = 1;
     po.pdeathsig = SIGKILL; /* it dies with us, however we die */
-    s->tool_t0 = uv_now(&b->loop);
+    s->tool_t0 = uv_now(&b->sup.loop);
     s->seen = 0;
     s->seen_at = s->tool_t0;
     s->stalled = 0;
-    s->proc = proc_start(&b->loop, &po, tool_exit, s, msg, sizeof msg);
+    s->proc = proc_start(&b->sup.loop, &po, tool_exit, s, msg, sizeof msg);
     if (s->proc == NULL) {
         build_error(b, "%s: %s", rname(s), msg);
         caplog_close(&s->log);
@@ -786,7 +774,7 @@ static void result_done(uv_work_t *w, int status)
         return;
     }
     s->ph = PH_RECORD;
-    uv_timer_init(&s->b->loop, &s->retry);
+    uv_timer_init(&s->b->sup.loop, &s->retry);
     s->retry.data = s;
     record(&s->retry);
 }
@@ -866,7 +854,7 @@ static json_t *record_json(struct step *s)
         r->recipe == RECIPE_CONVERT ? source_file(s, buf, sizeof buf)
                                     : c->rungs[r->from].model,
         "source_sha256", s->source_sha, "seconds",
-        (double)(uv_now(&s->b->loop) - s->tool_t0) / 1000.0, "bytes",
+        (double)(uv_now(&s->b->sup.loop) - s->tool_t0) / 1000.0, "bytes",
         (json_int_t)s->hash.bytes, "sha256", s->hash.hex);
     return rec;
 }
@@ -915,7 +903,7 @@ static void record(uv_timer_t *t)
         s->st = ST_DONE;
         build_note(b, "%s: made %s, %s in %.1f s", r->name, r->model,
                    build_human(s->hash.bytes),
-                   (double)(uv_now(&b->loop) - s->tool_t0) / 1000.0);
+                   (double)(uv_now(&b->sup.loop) - s->tool_t0) / 1000.0);
         settle(b, s->i, s->hash.hex);
     }
     build_free_argv(s);
@@ -927,7 +915,7 @@ static void record(uv_timer_t *t)
 
 static void step_next(struct step *s)
 {
-    if (s->b->stopping && s->ph != PH_RECORD) {
+    if (s->b->sup.stopping && s->ph != PH_RECORD) {
         step_fail(s);
         return;
     }
@@ -946,71 +934,77 @@ static void step_next(struct step *s)
     }
 }
 
-static int source_ready(const struct bld *b, size_t i)
+/* The steps as the scheduler sees them (sched.h): a quantization waits
+ * for its source rung, which counts as done when made or there (but not
+ * while it may be made again: recheck, settle); steps of one source file
+ * (source_file: a rung's model, or the one checkpoint every conversion
+ * reads) are of one key, and a step hashing its source is early. */
+static void sched_sync(struct bld *b)
 {
-    const struct config_rung *r = &b->c->rungs[i];
-    enum st st;
+    static const enum sched_state of[] = {
+        [ST_SKIP] = SJ_DONE,       [ST_HAVE] = SJ_DONE,
+        [ST_PENDING] = SJ_PENDING, [ST_RUNNING] = SJ_RUNNING,
+        [ST_DONE] = SJ_DONE,       [ST_FAILED] = SJ_FAILED,
+        [ST_BLOCKED] = SJ_BLOCKED};
+    const struct config_rung *rungs = b->c->rungs;
+    size_t i, k;
 
-    if (r->recipe != RECIPE_QUANTIZE)
-        return 1;
-    st = b->s[r->from].st;
-    /* a source there that may be made again (recheck) is not ready */
-    return (st == ST_HAVE && !b->s[r->from].recheck) || st == ST_DONE ||
-           st == ST_SKIP;
-}
-
-/* Another step is hashing rung i's source now: with --jobs, three
- * quantizations of one brought BF16 file would each hash all of it at
- * once. Rung i waits; the hash then comes from the sha cache. */
-static int source_busy(const struct bld *b, size_t i)
-{
-    char mine[4200], theirs[4200];
-    size_t k;
-
-    for (k = 0; k < b->c->nrungs; k++)
-        if (k != i && b->s[k].st == ST_RUNNING && b->s[k].ph == PH_SOURCE &&
-            strcmp(source_file(&b->s[i], mine, sizeof mine),
-                   source_file(&b->s[k], theirs, sizeof theirs)) == 0)
-            return 1;
-    return 0;
-}
-
-static void schedule(struct bld *b)
-{
-    size_t i;
-    long running = 0;
-
-    if (b->stopping)
-        return;
-    for (i = 0; i < b->c->nrungs; i++)
-        running += b->s[i].st == ST_RUNNING;
-    /* in the config's order: the ladder's first rungs are made first, and
-     * a source always comes before what is made from it */
-    for (i = 0; i < b->c->nrungs && running < b->o->jobs; i++) {
-        struct step *s = &b->s[i];
-        if (s->st != ST_PENDING || !source_ready(b, i) || source_busy(b, i))
-            continue;
-        s->st = ST_RUNNING;
-        s->ph = PH_SOURCE;
-        s->t0 = uv_now(&b->loop);
-        running++;
-        step_next(s);
+    for (i = 0; i < b->c->nrungs; i++) {
+        const struct config_rung *r = &rungs[i];
+        const struct step *s = &b->s[i];
+        struct sched_job *j = &b->sj[i];
+        j->state = s->st == ST_HAVE && s->recheck ? SJ_OTHER : of[s->st];
+        j->gate = r->recipe == RECIPE_QUANTIZE ? (int)r->from : -1;
+        j->early = s->st == ST_RUNNING && s->ph == PH_SOURCE;
+        j->key = (int)b->c->nrungs; /* the checkpoint */
+        for (k = 0; r->recipe == RECIPE_QUANTIZE && k <= r->from; k++)
+            if (strcmp(rungs[k].model, rungs[r->from].model) == 0) {
+                j->key = (int)k;
+                break;
+            }
     }
 }
 
-static void signal_cb(uv_signal_t *h, int signum)
+/* In the config's order, up to --jobs at once: the ladder's first rungs
+ * are made first, and a source always comes before what is made from
+ * it. Each step started is marked before any goes on (a step that fails
+ * at once schedules again); one that left its source hash at once (the
+ * sha cache) lets the next of its source go: a pass again. */
+static void schedule(struct bld *b)
 {
-    struct bld *b = h->data;
+    struct sched_action a[CONFIG_MAX_RUNGS + 1];
+    struct sched_event ev = {.type = SE_PASS};
+    size_t i, n;
+
+    if (b->sup.stopping)
+        return;
+    sched_sync(b);
+    n = sched_step(&b->sched, &ev, a, CONFIG_MAX_RUNGS + 1);
+    for (i = 0; i < n; i++) {
+        struct step *s = &b->s[a[i].job];
+        s->st = ST_RUNNING;
+        s->ph = PH_SOURCE;
+        s->t0 = uv_now(&b->sup.loop);
+    }
+    for (i = 0; i < n; i++)
+        if (b->s[a[i].job].st == ST_RUNNING &&
+            b->s[a[i].job].ph == PH_SOURCE)
+            step_next(&b->s[a[i].job]);
+    if (n > 0)
+        schedule(b);
+}
+
+/* The first stop signal: the tools and hashes are stopped; each step
+ * then fails, removing what it left. */
+static void stop_cb(void *ctx, int signum)
+{
+    struct bld *b = ctx;
     size_t i;
 
-    if (b->stopping)
-        return;
     build_note(b,
                "stopping on signal %d: the tools first; run the same command "
                "to go on",
                signum);
-    b->stopping = 1;
-    b->sig = signum;
     for (i = 0; i < b->c->nrungs; i++) {
         struct step *s = &b->s[i];
         if (s->st != ST_RUNNING)
@@ -1025,9 +1019,10 @@ static void signal_cb(uv_signal_t *h, int signum)
 /* A tool that neither logs nor writes for build.stall_s (default 30
  * minutes: a real quantization logs every tensor) is hung: stop it, as a
  * failure of its rung, rather than wait all night. */
-static void watch(struct bld *b)
+static void watch_cb(void *ctx)
 {
-    uint64_t now = uv_now(&b->loop),
+    struct bld *b = ctx;
+    uint64_t now = uv_now(&b->sup.loop),
              limit = 1000 * (uint64_t)(b->c->build.stall_s > 0
                                            ? b->c->build.stall_s
                                            : STALL_S);
@@ -1056,50 +1051,37 @@ static void watch(struct bld *b)
     }
 }
 
-static void tick_cb(uv_timer_t *t)
+/* The live lines: each running step, its phase and time. */
+static void draw_cb(void *ctx)
 {
-    struct bld *b = t->data;
+    struct bld *b = ctx;
     size_t i;
-    int n = 0;
 
-    if (!b->stopping)
-        watch(b);
-    if (b->o->quiet || b->stopping)
-        return;
-    if (!b->tty && uv_now(&b->loop) - b->last_plain < 60000)
-        return;
-    b->last_plain = uv_now(&b->loop);
-    if (b->tty && b->drawn > 0)
-        fprintf(stderr, "\033[%dA\033[J", b->drawn);
     for (i = 0; i < b->c->nrungs; i++) {
         struct step *s = &b->s[i];
         struct stat st;
-        uint64_t sec = (uv_now(&b->loop) - s->t0) / 1000;
+        uint64_t sec = (uv_now(&b->sup.loop) - s->t0) / 1000;
         static const char *const what[] = {"hashing its source", "f16-range",
                                            "", "checking and hashing",
                                            "recording"};
         if (s->st != ST_RUNNING)
             continue;
         if (s->ph == PH_TOOL)
-            fprintf(stderr,
-                    "%s%-10s %s  %" PRIu64 "m%02" PRIu64 "s  %s "
-                    "written\n",
-                    b->tty ? "  " : "graveyard build: ", rname(s), s->recipe,
-                    sec / 60, sec % 60,
-                    build_human(stat(s->tmp, &st) == 0
-                                    ? (unsigned long long)st.st_size
-                                    : 0));
+            super_line(&b->sup,
+                       "%-10s %s  %" PRIu64 "m%02" PRIu64 "s  %s written",
+                       rname(s), s->recipe, sec / 60, sec % 60,
+                       build_human(stat(s->tmp, &st) == 0
+                                       ? (unsigned long long)st.st_size
+                                       : 0));
         else
-            fprintf(stderr, "%s%-10s %s  %" PRIu64 "m%02" PRIu64 "s\n",
-                    b->tty ? "  " : "graveyard build: ", rname(s), what[s->ph],
-                    sec / 60, sec % 60);
-        n++;
+            super_line(&b->sup, "%-10s %s  %" PRIu64 "m%02" PRIu64 "s",
+                       rname(s), what[s->ph], sec / 60, sec % 60);
     }
-    b->drawn = b->tty ? n : 0;
 }
 
-static int running_any(const struct bld *b)
+static int busy_cb(void *ctx)
 {
+    const struct bld *b = ctx;
     size_t i;
 
     for (i = 0; i < b->c->nrungs; i++)
@@ -1110,35 +1092,14 @@ static int running_any(const struct bld *b)
 
 int build_run_loop(struct bld *b)
 {
-    static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
-    int i, closed = 0;
+    static const struct super_ops ops = {stop_cb, watch_cb, draw_cb, busy_cb,
+                                         NULL};
 
-    if (uv_loop_init(&b->loop) != 0) {
-        build_error(b, "libuv did not start");
+    if (sched_init(&b->sched, b->sj, b->c->nrungs, 0, 1, (int)b->o->jobs) !=
+            0 ||
+        super_open(&b->sup, &ops, b) != 0)
         return EXIT_FAILED;
-    }
-    for (i = 0; i < 3; i++) {
-        uv_signal_init(&b->loop, &b->sigs[i]);
-        b->sigs[i].data = b;
-        /* under nohup the hangup is not ours to act on */
-        if (signums[i] != SIGHUP || !cli_hup_ignored())
-            uv_signal_start(&b->sigs[i], signal_cb, signums[i]);
-    }
-    uv_timer_init(&b->loop, &b->tick);
-    b->tick.data = b;
-    b->last_plain = uv_now(&b->loop);
-    uv_timer_start(&b->tick, tick_cb, 1000, 1000);
     schedule(b);
-    /* the signal handles keep the loop alive: run until no step runs */
-    while (uv_run(&b->loop, UV_RUN_ONCE) || !closed) {
-        if (!running_any(b) && !closed) {
-            for (i = 0; i < 3; i++)
-                uv_close((uv_handle_t *)&b->sigs[i], NULL);
-            uv_close((uv_handle_t *)&b->tick, NULL);
-            closed = 1;
-        }
-    }
-    if (uv_loop_close(&b->loop) != 0)
-        build_error(b, "a handle was left open");
+    super_run(&b->sup);
     return 0;
 }

@@ -31,7 +31,6 @@
 #include "build.h"
 #include "config.h"
 #include "figures.h"
-#include "gpu.h"
 #include "hash.h"
 #include "../rundir/beside.h"
 #include "../rundir/meta.h"
@@ -39,7 +38,9 @@
 #include "../rundir/rundir.h"
 #include "proc.h"
 #include "progress.h"
+#include "sched.h"
 #include "spawn.h"
+#include "super.h"
 
 #define GRACE_MS   20000 /* a run stops its server in 10 s */
 #define VERSION_MS 30000
@@ -72,11 +73,6 @@ struct job {
     int again;          /* the reference's second run, into RUNDIR/repeat/ */
     int canary;         /* the folder's canary: its rungs wait for it to
                            pass (cmd_canary.c) */
-    int beside;         /* rungs already on its GPU when it started */
-    int beside_max;     /* after its server did not fit beside others: it
-                           starts only beside fewer (-1: any) */
-    long long need_mib; /* GPU memory its rung took when it last ran
-                           (a .done's loaded - before), -1 unknown */
     long rows_here;     /* 1 once this run wrote a row: its model is
                            loaded */
     char name[80];      /* for people: the rung, "BF16 again" */
@@ -85,24 +81,20 @@ struct job {
 
 struct ladder {
     struct config c;
-    uv_loop_t loop;
-    struct job *jobs; /* rungs, or rungs x GPUs with --replicate */
+    struct super sup;     /* the loop, its signals, tick and lines */
+    struct sched sched;   /* which job starts when, on which GPU */
+    struct job *jobs;     /* rungs, or rungs x GPUs with --replicate */
+    struct sched_job *sj; /* the same jobs, as the scheduler sees them */
     size_t njobs;
-    int gpu_busy[CONFIG_MAX_GPUS]; /* rungs running on each GPU */
     size_t ngpus;
     int per_gpu; /* rungs_per_gpu: at most this many at once on one GPU */
     const char *self;
     const char *cfg_path; /* the config, as given */
     char cfg_sha256[65];  /* its sha256 when the ladder started */
     char **env;           /* ours, and the ladder's pid and progress fd */
-    int quiet, stopping, sig;
-    char chunk[4096];    /* every child's progress pipe reads into it: the
-                            reader copies what it takes (progress.h) */
-    uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
-    uv_timer_t tick;     /* progress: every second on a terminal, else
-                            every minute */
-    int tty, drawn;      /* lines of the live block now on the screen */
-    uint64_t last_plain; /* when plain progress lines were last printed */
+    int quiet;
+    char chunk[4096]; /* every child's progress pipe reads into it: the
+                         reader copies what it takes (progress.h) */
 };
 
 static const char ladder_help[] =
@@ -155,18 +147,14 @@ static void note(const struct ladder *l, const char *fmt, ...)
 
     if (l->quiet)
         return;
-    if (l->drawn > 0) { /* the live block is redrawn at the next tick */
-        fprintf(stderr, "\033[%dA\033[J", l->drawn);
-        ((struct ladder *)l)->drawn = 0;
-    }
-    fputs("graveyard ladder: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    super_vsay((struct super *)&l->sup, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
-static void schedule(struct ladder *l);
+static void feed(struct ladder *l, const struct sched_event *ev);
+static void carry_out(struct ladder *l, const struct sched_action *a,
+                      size_t n);
 
 /* One job's progress as a line: rung, GPU, done/total, right, speed, ETA. */
 static void describe(const struct ladder *l, const struct job *j, char *out,
@@ -180,7 +168,7 @@ static void describe(const struct ladder *l, const struct job *j, char *out,
 
     if (j->gpu >= 0)
         snprintf(gpu, sizeof(gpu), " GPU %s%s", l->c.gpus[j->gpu],
-                 l->gpu_busy[j->gpu] > 1 ? " (shared)" : "");
+                 l->sched.slots[j->gpu].busy > 1 ? " (shared)" : "");
     if (p->total == 0) {
         snprintf(out, size, "%-10s%s  starting", j->name, gpu);
         return;
@@ -192,28 +180,18 @@ static void describe(const struct ladder *l, const struct job *j, char *out,
              eta > 0 ? eta / 60 : 0, eta > 0 ? eta % 60 : 0);
 }
 
-static void tick_cb(uv_timer_t *t)
+/* The live lines: one per running job. */
+static void draw_cb(void *ctx)
 {
-    struct ladder *l = t->data;
+    struct ladder *l = ctx;
     char line[256];
-    size_t i;
-    int n = 0;
 
-    if (l->quiet)
-        return;
-    if (!l->tty && uv_now(&l->loop) - l->last_plain < 60000)
-        return;
-    l->last_plain = uv_now(&l->loop);
-    if (l->tty && l->drawn > 0)
-        fprintf(stderr, "\033[%dA\033[J", l->drawn);
-    for (i = 0; i < l->njobs; i++) {
+    for (size_t i = 0; i < l->njobs; i++) {
         if (l->jobs[i].state != J_RUNNING)
             continue;
         describe(l, &l->jobs[i], line, sizeof(line));
-        fprintf(stderr, "%s%s\n", l->tty ? "  " : "graveyard ladder: ", line);
-        n++;
+        super_line(&l->sup, "%s", line);
     }
-    l->drawn = l->tty ? n : 0;
 }
 
 static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -236,30 +214,45 @@ static void progress_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         }
         return;
     }
-    long before = j->rows_here;
-
     progress_take(&j->reader, buf->base, (size_t)n, &j->p);
-    if (j->p.done > 0 && j->rows_here == 0)
+    if (j->p.done > 0 && j->rows_here == 0) {
+        /* its model is loaded now (it answered): a rung waiting to share
+         * its GPU can be weighed against the memory nvidia-smi sees */
+        struct sched_event ev = {.type = SE_LOADED,
+                                 .job = (size_t)(j - j->l->jobs)};
         j->rows_here = 1;
-    /* its model is loaded now (it answered): a rung waiting to share its
-     * GPU can be weighed against the memory nvidia-smi sees */
-    if (before == 0 && j->rows_here && j->gpu >= 0 && j->l->per_gpu > 1)
-        schedule(j->l);
+        feed(j->l, &ev);
+    }
+}
+
+/* The scheduler's answer to ev, into *acts (free it); how many. */
+static size_t step(struct ladder *l, const struct sched_event *ev,
+                   struct sched_action **acts)
+{
+    size_t max = l->njobs + l->ngpus + 1;
+
+    *acts = xrealloc(NULL, max * sizeof(**acts));
+    return sched_step(&l->sched, ev, *acts, max);
 }
 
 static void exit_cb(void *ctx, long long status, int sig)
 {
     struct job *j = ctx;
     struct ladder *l = j->l;
+    struct sched_event ev = {.type = SE_EXITED,
+                             .job = (size_t)(j - l->jobs),
+                             .outcome = SO_FAILED};
+    struct sched_action *acts;
+    size_t n;
 
-    if (j->gpu >= 0)
-        l->gpu_busy[j->gpu]--;
-    /* the others on its GPU when it failed to load, as many as there */
-    if (j->gpu >= 0 && l->gpu_busy[j->gpu] > j->beside)
-        j->beside = l->gpu_busy[j->gpu];
+    if (status == EXIT_OK && sig == 0)
+        ev.outcome = SO_DONE;
+    else if (status == EXIT_NOMEM && sig == 0)
+        ev.outcome = SO_NOMEM; /* beside others it waits (sched.h) */
+    n = step(l, &ev, &acts);
     if (status == EXIT_OK && sig == 0)
         j->state = J_DONE;
-    else if (status == EXIT_NOMEM && sig == 0 && j->beside > 0)
+    else if (l->sj[ev.job].state == SJ_PENDING)
         j->state = J_PENDING; /* it did not fit beside the others */
     else if (status == EXIT_BUSY && sig == 0)
         j->state = J_BUSY;
@@ -275,13 +268,12 @@ static void exit_cb(void *ctx, long long status, int sig)
     }
     proc_free(j->proc);
     j->proc = NULL;
-    if (j->state == J_PENDING) {
-        j->beside_max = j->beside - 1;
+    if (j->state == J_PENDING)
         note(l,
              "%s did not fit on GPU %s beside %d other rung(s); it waits "
              "for room",
-             j->name, l->c.gpus[j->gpu], j->beside);
-    } else if (j->canary)
+             j->name, l->c.gpus[j->gpu], l->sj[ev.job].beside);
+    else if (j->canary)
         note(l, "%s %s", j->name,
              j->state == J_DONE ? "passed: the night starts"
              : j->state == J_BAD
@@ -299,7 +291,8 @@ static void exit_cb(void *ctx, long long status, int sig)
              : j->state == J_BUSY ? "is being run by another process"
              : j->state == J_BAD  ? "refused its input (its error is above)"
                                   : "failed (its error is above)");
-    schedule(l);
+    carry_out(l, acts, n);
+    free(acts);
 }
 
 /* A rung started on a GPU other rungs are running on: said, and kept in
@@ -379,7 +372,7 @@ static int start(struct ladder *l, struct job *j, int g)
     po.stderr_fd = 2;
     po.fd3 = fd[1];
     po.pdeathsig = SIGTERM; /* it stops its server, which dies with it */
-    j->proc = proc_start(&l->loop, &po, exit_cb, j, msg, sizeof(msg));
+    j->proc = proc_start(&l->sup.loop, &po, exit_cb, j, msg, sizeof(msg));
     close(fd[1]);
     if (j->proc == NULL) {
         fprintf(stderr, "graveyard ladder: %s\n", msg);
@@ -387,7 +380,7 @@ static int start(struct ladder *l, struct job *j, int g)
         j->state = J_FAILED;
         return -1;
     }
-    uv_pipe_init(&l->loop, &j->progress, 0);
+    uv_pipe_init(&l->sup.loop, &j->progress, 0);
     j->progress.data = j;
     if (uv_pipe_open(&j->progress, fd[0]) == 0) {
         j->progress_open = 1;
@@ -398,10 +391,7 @@ static int start(struct ladder *l, struct job *j, int g)
     }
     j->state = J_RUNNING;
     j->gpu = g;
-    j->beside = g >= 0 ? l->gpu_busy[g] : 0;
-    if (g >= 0)
-        l->gpu_busy[g]++;
-    if (j->beside > 0)
+    if (l->sj[j - l->jobs].beside > 0)
         beside_note(l, j);
     else if (g >= 0)
         note(l, "%s started on GPU %s", j->name, c->gpus[g]);
@@ -410,90 +400,70 @@ static int start(struct ladder *l, struct job *j, int g)
     return 0;
 }
 
-/* Whether job j may start on GPU g: fewer than rungs_per_gpu there (and
- * fewer than it failed to fit beside), and, beside others, the memory it
- * needed when it last ran free there now (gpumem.h; unknown: yes). */
-static int room(struct ladder *l, const struct job *j, size_t g)
+/* What the scheduler decided, done: a rung started on its GPU (one that
+ * cannot start has failed, and that is an event too), a GPU's free memory
+ * asked of nvidia-smi (on the loop; none there: unknown). */
+static void carry_out(struct ladder *l, const struct sched_action *a,
+                      size_t n)
 {
-    int n = l->gpu_busy[g];
-
-    if (n >= l->per_gpu || (j->beside_max >= 0 && n > j->beside_max))
-        return 0;
-    if (n == 0)
-        return 1;
-    /* beside others only once each has its model loaded (a row written):
-     * until then nvidia-smi's free memory says nothing of what they take,
-     * and two models loading at once is the likeliest way not to fit */
-    for (size_t i = 0; i < l->njobs; i++)
-        if (l->jobs[i].state == J_RUNNING && l->jobs[i].gpu == (int)g &&
-            !l->jobs[i].rows_here)
-            return 0;
-    return gpu_fits(l->c.gpus[g], j->need_mib);
-}
-
-/* The canary job j's rungs wait for, or NULL. */
-static const struct job *gate_of(const struct ladder *l, const struct job *j)
-{
-    for (size_t i = 0; i < l->njobs && !j->canary; i++)
-        if (l->jobs[i].canary && l->jobs[i].pin == j->pin)
-            return &l->jobs[i];
-    return NULL;
-}
-
-/* Give each idle GPU the next pending job: canaries first, and a rung
- * only once its folder's canary passed (one that did not pass leaves its
- * rungs pending, so the loop ends with them unstarted). */
-static void schedule(struct ladder *l)
-{
-    size_t k, g, best;
-
-    if (l->stopping)
-        return;
-    for (k = 0; k < 2 * l->njobs; k++) {
-        struct job *j = &l->jobs[k % l->njobs];
-        const struct job *gate = gate_of(l, j);
-        if (j->state != J_PENDING || (k < l->njobs) != j->canary ||
-            (gate != NULL && gate->state != J_DONE))
-            continue;
-        if (l->ngpus == 0) {
-            size_t r, running = 0;
-            for (r = 0; r < l->njobs; r++)
-                running += l->jobs[r].state == J_RUNNING;
-            if (running > 0)
-                return; /* one at a time without GPUs named */
-            start(l, j, -1);
-            continue;
+    for (size_t i = 0; i < n; i++) {
+        struct sched_event ev = {.job = a[i].job};
+        if (a[i].type == SA_START &&
+            start(l, &l->jobs[a[i].job], a[i].slot) != 0) {
+            ev.type = SE_EXITED;
+            ev.outcome = SO_FAILED;
+            feed(l, &ev);
+        } else if (a[i].type == SA_PROBE &&
+                   super_probe_free(&l->sup, (size_t)a[i].slot,
+                                    l->c.gpus[a[i].slot]) != 0) {
+            ev.type = SE_PROBED;
+            ev.slot = (size_t)a[i].slot;
+            ev.free_mib = -1;
+            feed(l, &ev);
         }
-        if (j->pin >= 0) { /* --replicate: its own GPU or nothing */
-            if (room(l, j, (size_t)j->pin))
-                start(l, j, j->pin);
-            continue;
-        }
-        /* the GPU with the fewest rungs that has room */
-        for (g = 0, best = l->ngpus; g < l->ngpus; g++)
-            if (room(l, j, g) &&
-                (best == l->ngpus || l->gpu_busy[g] < l->gpu_busy[best]))
-                best = g;
-        if (best < l->ngpus)
-            start(l, j, (int)best);
     }
 }
 
-static void signal_cb(uv_signal_t *h, int signum)
+static void feed(struct ladder *l, const struct sched_event *ev)
 {
-    struct ladder *l = h->data;
-    size_t i;
+    struct sched_action *acts;
+    size_t n = step(l, ev, &acts);
+
+    carry_out(l, acts, n);
+    free(acts);
+}
+
+static void probed_cb(void *ctx, size_t slot, long free_mib)
+{
+    struct sched_event ev = {
+        .type = SE_PROBED, .slot = slot, .free_mib = free_mib};
+
+    feed(ctx, &ev);
+}
+
+/* The first stop signal: nothing starts any more; each run stops its
+ * server (10 s at most); one that does not is killed, and its server dies
+ * with it. */
+static void stop_cb(void *ctx, int signum)
+{
+    struct ladder *l = ctx;
+    struct sched_event ev = {.type = SE_STOP};
 
     note(l, "stopping on signal %d; run the same command to resume", signum);
-    l->stopping = 1;
-    l->sig = signum;
-    /* each stops its server (10 s at most); one that does not is killed,
-     * and its server dies with it */
-    for (i = 0; i < l->njobs; i++)
+    feed(l, &ev);
+    for (size_t i = 0; i < l->njobs; i++)
         if (l->jobs[i].state == J_RUNNING)
             proc_stop(l->jobs[i].proc, GRACE_MS);
-    for (i = 0; i < 3; i++)
-        uv_close((uv_handle_t *)&l->sigs[i], NULL);
+}
+
+static int busy_cb(void *ctx)
+{
+    const struct ladder *l = ctx;
+
+    for (size_t i = 0; i < l->njobs; i++)
+        if (l->jobs[i].state == J_RUNNING)
+            return 1;
+    return 0;
 }
 
 /* --shard I/N, or Slurm's array variables. */
@@ -812,8 +782,6 @@ static void plan_job(struct ladder *l, const struct config_rung *rung, int g,
     j->gpu = -1;
     j->pin = g;
     j->again = again;
-    j->beside_max = -1;
-    j->need_mib = need_of(l, rung->name);
     snprintf(j->name, sizeof(j->name), "%s%s", rung->name,
              again ? " again" : "");
     if (g >= 0)
@@ -858,8 +826,6 @@ static void plan_canary(struct ladder *l, int g)
     j->gpu = -1;
     j->pin = g;
     j->canary = 1;
-    j->beside_max = -1;
-    j->need_mib = need_of(l, j->rung->name);
     j->state = J_PENDING;
     snprintf(j->name, sizeof(j->name), "canary (%s)", j->rung->name);
     if (g >= 0)
@@ -868,6 +834,26 @@ static void plan_canary(struct ladder *l, int g)
     else
         snprintf(j->run_dir, sizeof(j->run_dir), "%s", l->c.run_dir);
     l->njobs++;
+}
+
+/* The jobs as the scheduler sees them: a rung waits for its folder's
+ * canary, which goes first; its need is what it took when it last ran. */
+static void plan_sched(struct ladder *l)
+{
+    for (size_t i = 0; i < l->njobs; i++) {
+        const struct job *j = &l->jobs[i];
+        struct sched_job *s = &l->sj[i];
+        s->state = j->state == J_PENDING ? SJ_PENDING : SJ_OTHER;
+        s->first = j->canary;
+        s->pin = j->pin;
+        s->need = need_of(l, j->rung->name);
+        s->beside_max = -1;
+        s->key = -1;
+        s->gate = -1;
+        for (size_t k = 0; k < l->njobs && !j->canary && s->gate < 0; k++)
+            if (l->jobs[k].canary && l->jobs[k].pin == j->pin)
+                s->gate = (int)k;
+    }
 }
 
 static int plan_jobs(struct ladder *l, const char *cfg, const char **only,
@@ -896,6 +882,8 @@ static int plan_jobs(struct ladder *l, const char *cfg, const char **only,
      * canary in each */
     l->jobs = xrealloc(NULL, (3 * n + 1) * sizeof(*l->jobs));
     memset(l->jobs, 0, (3 * n + 1) * sizeof(*l->jobs));
+    l->sj = xrealloc(NULL, (3 * n + 1) * sizeof(*l->sj));
+    memset(l->sj, 0, (3 * n + 1) * sizeof(*l->sj));
     for (i = 0; i < n; i++)
         plan_job(l, &l->c.rungs[i % l->c.nrungs],
                  replicate ? (int)(i / l->c.nrungs) : -1, 0, only, nonly, si,
@@ -907,6 +895,7 @@ static int plan_jobs(struct ladder *l, const char *cfg, const char **only,
                          nonly, si, sn);
     for (i = 0; l->c.canary_rows && i < (replicate ? l->ngpus : 1); i++)
         plan_canary(l, replicate ? (int)i : -1);
+    plan_sched(l);
     return 0;
 }
 
@@ -951,41 +940,16 @@ static int check_build(struct ladder *l, const char *cfg, char *version,
  * when libuv cannot start. */
 static int run_rungs(struct ladder *l)
 {
-    static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
-    size_t i, k;
+    static const struct super_ops ops = {stop_cb, NULL, draw_cb, busy_cb,
+                                         probed_cb};
+    struct sched_event ev = {.type = SE_BEGIN};
 
-    if (uv_loop_init(&l->loop) != 0) {
-        cli_error("ladder", "libuv did not start");
+    if (sched_init(&l->sched, l->sj, l->njobs, l->ngpus, l->per_gpu, 1) !=
+            0 ||
+        super_open(&l->sup, &ops, l) != 0)
         return EXIT_FAILED;
-    }
-    l->loop.data = l;
-    for (i = 0; i < 3; i++) {
-        uv_signal_init(&l->loop, &l->sigs[i]);
-        l->sigs[i].data = l;
-        /* under nohup the hangup is not ours to act on */
-        if (signums[i] != SIGHUP || !cli_hup_ignored())
-            uv_signal_start(&l->sigs[i], signal_cb, signums[i]);
-    }
-    uv_timer_init(&l->loop, &l->tick);
-    l->tick.data = l;
-    l->last_plain = uv_now(&l->loop);
-    uv_timer_start(&l->tick, tick_cb, 1000, 1000);
-    schedule(l);
-    /* the signal handles keep the loop alive: run until no child is */
-    while (uv_run(&l->loop, UV_RUN_ONCE)) {
-        size_t running = 0;
-        for (i = 0; i < l->njobs; i++)
-            running += l->jobs[i].state == J_RUNNING;
-        if (running == 0 && l->stopping != 2) {
-            if (!l->stopping)
-                for (k = 0; k < 3; k++)
-                    uv_close((uv_handle_t *)&l->sigs[k], NULL);
-            uv_close((uv_handle_t *)&l->tick, NULL);
-            l->stopping = 2;
-        }
-    }
-    if (uv_loop_close(&l->loop) != 0)
-        cli_error("ladder", "a handle was left open");
+    feed(l, &ev);
+    super_run(&l->sup);
     return 0;
 }
 
@@ -1046,9 +1010,9 @@ static int the_end(struct ladder *l, const char *cfg, int replicate,
 {
     int failed = 0, bad = 0, busy = 0;
 
-    if (l->sig) {
+    if (l->sup.sig) {
         fprintf(stderr, "graveyard ladder: to resume: %s\n", again);
-        return 128 + l->sig;
+        return 128 + l->sup.sig;
     }
     tally(l, &failed, &bad, &busy);
     for (size_t i = 0; i < l->njobs; i++)
@@ -1097,6 +1061,7 @@ static void ladder_free(struct ladder *l)
     }
     config_release(&l->c);
     free(l->jobs);
+    free(l->sj);
     free(l);
 }
 
@@ -1162,7 +1127,7 @@ int cmd_ladder(int argc, char **argv)
      * batching changes on its own */
     l->c.repeat_reference |= repeat_ref || l->c.batching;
     l->quiet = quiet;
-    l->tty = isatty(2);
+    super_init(&l->sup, "ladder", quiet, 1);
     l->per_gpu = (int)l->c.rungs_per_gpu;
     if (per_gpu != NULL) {
         char *end;

@@ -10,7 +10,6 @@
 
 #include "cli.h"
 #include "../rundir/files.h"
-#include "spawn.h"
 
 void gpu_query_argv(const char *gpu, int with_name, const char **argv)
 {
@@ -64,21 +63,21 @@ int gpu_parse(const char *out, long *mib, char *name, size_t size)
     return 0;
 }
 
-int gpu_fits(const char *gpu, long long need_mib)
+void gpu_free_argv(const char *gpu, const char **argv)
 {
-    const char *argv[] = {"nvidia-smi",
-                          "--query-gpu=memory.free",
-                          "--format=csv,noheader,nounits",
-                          "-i",
-                          gpu,
-                          NULL};
-    char out[256];
-    long free_mib;
+    argv[0] = "nvidia-smi";
+    argv[1] = "--query-gpu=memory.free";
+    argv[2] = "--format=csv,noheader,nounits";
+    argv[3] = "-i";
+    argv[4] = gpu;
+    argv[5] = NULL;
+}
+
+int gpu_free_fits(long free_mib, long long need_mib)
+{
     long long margin = need_mib / 10 > 512 ? need_mib / 10 : 512;
 
-    if (need_mib < 0 ||
-        spawn_capture(argv, 0, GPU_FREE_MS, out, sizeof(out)) != 0 ||
-        gpu_parse(out, &free_mib, NULL, 0) != 0 || free_mib < 0)
+    if (need_mib < 0 || free_mib < 0)
         return 1;
     return (long long)free_mib >= need_mib + margin;
 }

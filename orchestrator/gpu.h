@@ -43,16 +43,21 @@ void gpu_load_lines(const char *log_path, json_t *out);
  */
 int gpu_log_oom(const char *log_path);
 
-/* How long the ladder waits for nvidia-smi's free memory: it asks on its
- * loop, so briefly; a slow answer is an unknown one. */
+/* How long the ladder lets nvidia-smi take to say the free memory: it
+ * runs as a child on the ladder's loop (never waited for there), and a
+ * slow answer is an unknown one. */
 #define GPU_FREE_MS 5000
+
+/* nvidia-smi's argv asking gpu's free memory (MiB, CSV without header or
+ * units), for gpu_parse. argv needs 6 slots. */
+void gpu_free_argv(const char *gpu, const char **argv);
 
 /*
  * Whether need_mib (a rung's GPU memory when it last ran; negative:
- * unknown) fits in gpu's free memory now (nvidia-smi memory.free), with
- * a margin of a tenth or 512 MiB, whichever is more. Unknown need or free
- * memory (no nvidia-smi, a hung one): 1, and rungs_per_gpu alone decides.
+ * unknown) fits in free_mib (nvidia-smi memory.free; negative: unknown),
+ * with a margin of a tenth or 512 MiB, whichever is more. Either unknown
+ * (no nvidia-smi, a hung one): 1, and rungs_per_gpu alone decides.
  */
-int gpu_fits(const char *gpu, long long need_mib);
+int gpu_free_fits(long free_mib, long long need_mib);
 
 #endif

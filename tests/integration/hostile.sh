@@ -206,6 +206,45 @@ case_hung_tools() {
     true
 }
 
+# 5b. The ladder never waits on nvidia-smi on its loop. With rungs
+# sharing a GPU, one whose recorded need must be weighed against the free
+# memory asks nvidia-smi as a child of the loop; while it hangs there the
+# loop goes on (a rung that finishes is seen, the next starts), SIGTERM
+# is acted on at once (the ladder gone within 1 s, nothing started after
+# it), and the hung nvidia-smi goes with the ladder.
+case_ladder_hung_probe() {
+    local pid
+    mkdir -p "$work/probebin" "$work/hp/gpu0/rows" "$work/hq/gpu0/rows"
+    # memory.used (the run's own probe) answers; memory.free (the
+    # ladder's question before a rung starts beside another) hangs
+    printf '#!/bin/sh\ncase "$*" in *memory.free*) exec sleep 603;; esac\necho 100\n' >"$work/probebin/nvidia-smi"
+    chmod +x "$work/probebin/nvidia-smi"
+    model brisk '"token_ms": 25, "default": {"content": "Working it out.\nAnswer: 5"}'
+    ladder_config hp 2 '"0"' slow
+    ladder_config hq 2 '"0"' brisk
+    echo '{"rung": "R2", "gpu_mib_loaded": 900, "gpu_mib_before": 0}' >"$work/hp/gpu0/rows/R2.done"
+    cp "$work/hp/gpu0/rows/R2.done" "$work/hq/gpu0/rows/R2.done"
+    # the loop goes on: R1 finishes and R2 starts while nvidia-smi hangs
+    PATH=$work/probebin:$PATH $G ladder "$work/hq.json" --per-gpu 2 >/dev/null 2>"$work/err" &
+    pid=$!
+    wait_for 30 "pgrep -f 'sleep 603' >/dev/null" || fail "the ladder never asked nvidia-smi for free memory: $(cat "$work/err")"
+    wait_for 3 'grep -q "R2 started on GPU 0$" "$work/err"' || fail "the loop waited for a hung nvidia-smi: $(cat "$work/err")"
+    wait $pid || fail "exit $?: $(tail -3 "$work/err")"
+    wait_for 3 "! pgrep -f 'sleep 603' >/dev/null" || fail "a hung nvidia-smi outlived the ladder"
+    # SIGTERM while nvidia-smi hangs
+    PATH=$work/probebin:$PATH $G ladder "$work/hp.json" --per-gpu 2 >/dev/null 2>"$work/err" &
+    pid=$!
+    wait_for 30 "pgrep -f 'sleep 603' >/dev/null" || fail "the ladder never asked nvidia-smi for free memory: $(cat "$work/err")"
+    kill -TERM $pid
+    gone_within 1 $pid || { fail "SIGTERM waited for a hung nvidia-smi"; kill -KILL $pid; }
+    wait $pid 2>/dev/null
+    grep -q "R2 started" "$work/err" && fail "a rung started after SIGTERM: $(cat "$work/err")"
+    wait_for 3 "! pgrep -f 'sleep 603' >/dev/null" || fail "the hung nvidia-smi outlived the ladder"
+    no_servers_within 5 || fail "a server outlived the ladder"
+    pkill -f "sleep 603"
+    true
+}
+
 # 6. A finished rung is checked against the manifest like any other: a
 # changed question file, prompt, token cap or model is refused.
 case_done_settings() {
@@ -517,7 +556,7 @@ os.execv(sys.argv[1], sys.argv[1:])' $G ladder "$work/nh.json" --quiet >/dev/nul
     no_servers_within 15 || fail "hangup: a server outlived the ladder"
 }
 
-cases=${*:-child_kill kill_group kill_ladder_only stale_identity stale_stubborn files_lock trickle deadline hung_tools done_settings named_faults disk_full symlinks host secrets paths nothing_written ladder_input ranges log_cap_rung ladder_gone newcomer nohup}
+cases=${*:-child_kill kill_group kill_ladder_only stale_identity stale_stubborn files_lock trickle deadline hung_tools ladder_hung_probe done_settings named_faults disk_full symlinks host secrets paths nothing_written ladder_input ranges log_cap_rung ladder_gone newcomer nohup}
 for c in $cases; do
     ok=1
     if declare -F "case_$c" >/dev/null; then "case_$c"; else fail "no such case"; fi
