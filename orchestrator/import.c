@@ -20,7 +20,7 @@
 #include "cli.h"
 #include "hash.h"
 #include "questions.h"
-#include "reply.h"
+#include "rowwrite.h"
 #include "taskfile.h"
 
 void import_init(struct import *im, const char *format, const char *path,
@@ -758,80 +758,36 @@ int import_llama_eval(struct import *im)
 /* ---- writing ---------------------------------------------------------------
  */
 
-/* One row as graveyard writes it (docs/rows.md), every rule graded. */
-static json_t *row_json(const struct import *im, const struct import_row *r,
-                        size_t *right)
-{
-    json_t *extracted, *o;
-    int first_right;
-    json_t *grades = taskfile_grades(im->task, r->error ? NULL : r->content,
-                                     r->content ? strlen(r->content) : 0,
-                                     r->reference, &extracted, &first_right);
-
-    *right += first_right;
-    o = json_pack(
-        "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:s}", "id",
-        r->id, "rung", im->rung, "reference", r->reference, "content",
-        r->content ? json_string(r->content) : json_null(),
-        "reasoning_content",
-        r->reasoning ? json_string(r->reasoning) : json_null(),
-        "finish_reason", r->finish ? json_string(r->finish) : json_null(),
-        "truncated", r->truncated, "completion_tokens",
-        r->tokens >= 0 ? json_integer(r->tokens) : json_null(), "decode_tps",
-        r->tps >= 0 ? json_real(r->tps) : json_null(), "error",
-        r->error ? json_string(r->error) : json_null(), "error_kind",
-        r->error ? json_string(r->kind ? r->kind : "imported") : json_null(),
-        "extracted", extracted, "right", first_right, "grades", grades,
-        "imported", im->format);
-    if (o == NULL)
-        util_oom("a row");
-    return o;
-}
-
-/* r as an error row of the runner's fault "too_long" (reply.h): what is
- * too long for a row is not kept, so the reader can read the row. */
-static void too_long(struct import_row *r, const char *why)
-{
-    free(r->content);
-    free(r->reasoning);
-    free(r->finish);
-    free(r->error);
-    r->content = r->reasoning = r->finish = NULL;
-    r->error = xstrdup(why);
-    r->kind = "too_long";
-    r->truncated = 0;
-}
-
-/* One row's line, within the row reader's cap (reply.h's budget, as the
- * runner keeps it): a reply over it is a too_long error row. */
-static char *row_text(const struct import *im, struct import_row *r,
+/* One row as graveyard writes it (docs/rows.md), every rule graded, by
+ * the one writer of rows (rowwrite.h), which keeps it within the row
+ * reader's cap. */
+static char *row_line(const struct import *im, const struct import_row *r,
                       size_t *right)
 {
-    char why[256], *text;
-    size_t got;
-    json_t *o;
+    struct row w;
+    int first_right;
+    char *text;
 
-    if (r->error == NULL &&
-        reply_fits(r->content, r->content ? strlen(r->content) : 0,
-                   r->reasoning, r->reasoning ? strlen(r->reasoning) : 0,
-                   REPLY_ROW_CAP, why, sizeof(why)) != 0)
-        too_long(r, why);
-    for (int pass = 0;; pass++) {
-        got = 0;
-        o = row_json(im, r, &got);
-        text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
-        json_decref(o);
-        if (text == NULL)
-            util_oom("a row");
-        /* the fields besides the reply are capped on reading, so this
-         * cannot happen; if it did, the reader would refuse the rung */
-        if (strlen(text) + 1 <= GRADER_ROW_MAX || pass == 1) {
-            *right += got;
-            return text;
-        }
-        free(text);
-        too_long(r, REPLY_ROW_TOO_LONG);
-    }
+    row_init(&w);
+    w.id = r->id;
+    w.rung = im->rung;
+    w.reference = r->reference;
+    w.content = r->content;
+    w.content_len = r->content ? strlen(r->content) : 0;
+    w.reasoning = r->reasoning;
+    w.reasoning_len = r->reasoning ? strlen(r->reasoning) : 0;
+    w.finish = r->finish;
+    w.truncated = r->truncated;
+    w.tokens = r->tokens;
+    w.tps = r->tps;
+    w.error = r->error;
+    w.error_kind = r->error ? "imported" : NULL;
+    w.grades = 1;
+    w.imported = im->format;
+    w.digits = 15; /* as the tool logged it */
+    text = row_text(&w, im->task, &first_right);
+    *right += (size_t)first_right;
+    return text;
 }
 
 /* The question set's identity: its ids and references, in order. */
@@ -940,7 +896,7 @@ int import_write(struct import *im)
         return errno == ENOSPC || errno == EIO ? EXIT_FAILED : EXIT_USAGE;
     }
     for (size_t i = 0; i < im->n; i++) {
-        char *text = row_text(im, &im->rows[i], &right);
+        char *text = row_line(im, &im->rows[i], &right);
         buf_puts(&out, text);
         buf_puts(&out, "\n");
         free(text);

@@ -28,7 +28,6 @@
 
 struct import_row {
     char *id, *reference, *content, *reasoning, *finish, *error;
-    const char *kind; /* the error's kind: NULL is "imported" */
     int truncated;
     long long tokens; /* -1 unknown */
     double tps;       /* -1 unknown */

@@ -47,6 +47,7 @@
 #include "record.h"
 #include "reply.h"
 #include "rowsfile.h"
+#include "rowwrite.h"
 #include "taskfile.h"
 #include "loopwatch.h"
 #include "rung.h"
@@ -235,16 +236,6 @@ static void fail(struct runner *r, int code, const char *fmt, ...)
 
 /* ---- rows -------------------------------------------------------------- */
 
-static json_t *str_or_null(const struct buf *b)
-{
-    return b->len > 0 ? json_stringn(b->p, b->len) : json_null();
-}
-
-static json_t *num_or_null(double v)
-{
-    return v >= 0 ? json_real(v) : json_null();
-}
-
 /*
  * Tell a ladder how far this rung is: one JSON line per row on the fd it
  * names in GRAVEYARD_PROGRESS_FD (done, total, right so far, the last
@@ -270,87 +261,59 @@ static void progress(struct runner *r)
         r->progress_fd = -1;
 }
 
-/* The row for question qi as text (new, free()); kind and error are NULL
- * for an answer. *right says how it was graded. */
-/* A request that carried a grammar or a JSON schema: the reply checked
- * against it (shape.h), into the row. Not added for a request without
- * one, so such rows stay as they were. */
-static void constrained(const struct slot *sl, json_t *row, int error)
-{
-    struct shape s;
-    char why[256];
-    long v = -1;
-
-    shape_of(sl->r->o->request, &s);
-    if (s.kind == SHAPE_NONE)
-        return;
-    if (!error)
-        v = shape_check(&s, sl->reply.content.len ? sl->reply.content.p : NULL,
-                        sl->reply.content.len, why, sizeof(why));
-    if (json_object_set_new(row, "constrained", json_string(s.name)) != 0 ||
-        json_object_set_new(row, "violations",
-                            v >= 0 ? json_integer(v) : json_null()) != 0 ||
-        json_object_set_new(row, "violation",
-                            v > 0 ? json_string(why) : json_null()) != 0)
-        util_oom("a row");
-}
-
-static char *row_text(struct runner *r, const struct slot *sl, size_t qi,
-                      int attempts, const char *kind, const char *error,
-                      int *right)
+/* The row of question qi from its slot, for the one writer of rows
+ * (rowwrite.h); kind and error are NULL for an answer. A request that
+ * carried a grammar or a JSON schema has the reply checked against it
+ * (shape.h); one without keeps its rows as they were. */
+static void slot_row(struct runner *r, const struct slot *sl, size_t qi,
+                     int attempts, const char *kind, const char *error,
+                     struct row *w)
 {
     const struct question *q = &r->qs.q[qi];
     const struct reply *reply = &sl->reply;
-    long long tokens = reply_tokens(reply);
-    json_t *row, *grades, *extracted;
-    char *text;
+    struct shape s;
 
-    /* informative only (docs/rows.md): bury grades again from content */
-    grades = taskfile_grades(r->o->task, error ? NULL : reply->content.p,
-                             reply->content.len, q->answer, &extracted, right);
-    row = json_pack(
-        "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o,"
-        "s:o,s:i,s:I}",
-        "id", q->id, "rung", r->o->rung, "reference", q->answer, "content",
-        error ? json_null() : str_or_null(&reply->content),
-        "reasoning_content",
-        error ? json_null() : str_or_null(&reply->reasoning), "finish_reason",
-        reply->finish[0] ? json_string(reply->finish) : json_null(),
-        "truncated",
-        !error && (sl->looped || reply_truncated(reply, r->o->max_tokens)),
-        "completion_tokens", tokens >= 0 ? json_integer(tokens) : json_null(),
-        "decode_tps", num_or_null(reply->decode_tps), "error",
-        error ? json_string(error) : json_null(), "error_kind",
-        kind ? json_string(kind) : json_null(), "extracted", extracted,
-        "right", *right, "prompt_tokens",
-        reply->prompt_n >= 0 ? json_integer(reply->prompt_n) : json_null(),
-        "prompt_ms", num_or_null(reply->prompt_ms), "predicted_ms",
-        num_or_null(reply->predicted_ms), "http_status",
-        sl->http_status ? json_integer(sl->http_status) : json_null(),
-        "attempts", attempts, "latency_ms",
-        (json_int_t)(uv_now(&r->loop) - sl->started_ms));
-    if (row == NULL)
-        util_oom("a row");
-    /* the study's task keeps its rows as they always were */
-    if (strcmp(grader_task_name(r->o->task), TASKFILE_DEFAULT) != 0 &&
-        json_object_set(row, "grades", grades) != 0)
-        util_oom("a row");
-    json_decref(grades);
-    constrained(sl, row, error != NULL);
+    row_init(w);
+    w->id = q->id;
+    w->rung = r->o->rung;
+    w->reference = q->answer;
+    if (!error && reply->content.len > 0) {
+        w->content = reply->content.p;
+        w->content_len = reply->content.len;
+    }
+    if (!error && reply->reasoning.len > 0) {
+        w->reasoning = reply->reasoning.p;
+        w->reasoning_len = reply->reasoning.len;
+    }
+    w->finish = reply->finish[0] ? reply->finish : NULL;
+    w->truncated =
+        !error && (sl->looped || reply_truncated(reply, r->o->max_tokens));
+    w->tokens = reply_tokens(reply);
+    w->tps = reply->decode_tps;
+    w->error = error;
+    w->error_kind = kind;
+    w->measured = 1;
+    w->prompt_tokens = reply->prompt_n;
+    w->prompt_ms = reply->prompt_ms;
+    w->predicted_ms = reply->predicted_ms;
+    w->http_status = sl->http_status;
+    w->attempts = attempts;
+    w->latency_ms = (long long)(uv_now(&r->loop) - sl->started_ms);
+    w->grades = strcmp(grader_task_name(r->o->task), TASKFILE_DEFAULT) != 0;
+    shape_of(r->o->request, &s);
+    if (s.kind != SHAPE_NONE) {
+        w->constrained = s.name;
+        if (!error)
+            w->violations = shape_check(&s, w->content, w->content_len, w->why,
+                                        sizeof(w->why));
+        w->violation = w->violations > 0 ? w->why : NULL;
+    }
     /* cut short as a loop: what it would have cost at most */
-    if (!error && sl->looped &&
-        (json_object_set_new(row, "aborted",
-                             json_string(loopwatch_name(sl->looped))) != 0 ||
-         json_object_set_new(row, "tokens_saved",
-                             json_integer(r->o->max_tokens > tokens
-                                              ? r->o->max_tokens - tokens
-                                              : 0)) != 0))
-        util_oom("a row");
-    text = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(10));
-    json_decref(row);
-    if (text == NULL)
-        util_oom("a row");
-    return text;
+    if (!error && sl->looped) {
+        w->aborted = loopwatch_name(sl->looped);
+        w->tokens_saved =
+            r->o->max_tokens > w->tokens ? r->o->max_tokens - w->tokens : 0;
+    }
 }
 
 /* Append the row an action asks for (an answer, or an error row).
@@ -361,9 +324,8 @@ static int append_row(struct runner *r, const struct rung_action *a, int *code,
     const char *kind = a->type == A_ERROR_ROW ? a->kind : NULL;
     const char *error = a->type == A_ERROR_ROW ? a->text : NULL;
     struct slot *sl = slot_for(r, a->question), none;
-    int right;
-    char *text;
-    size_t len;
+    struct row w;
+    int right, rc;
 
     if (sl == NULL) { /* a question that never reached a server */
         memset(&none, 0, sizeof(none));
@@ -371,27 +333,14 @@ static int append_row(struct runner *r, const struct rung_action *a, int *code,
         reply_init(&none.reply, REPLY_CAP);
         sl = &none;
     }
-    text = row_text(r, sl, a->question, a->attempts, kind, error, &right);
-    len = strlen(text);
-
-    /* the reply's cap leaves room for the rest, so this cannot happen;
-     * if it did, the reader would refuse the row and the rung for ever */
-    if (len + 1 > GRADER_ROW_MAX) {
-        free(text);
-        text = row_text(r, sl, a->question, a->attempts, "too_long",
-                        REPLY_ROW_TOO_LONG, &right);
-        len = strlen(text);
-    }
-    if (store_append(&r->store, text, len, msg, msgsize) != 0) {
-        free(text);
-        if (sl == &none)
-            reply_release(&none.reply);
+    slot_row(r, sl, a->question, a->attempts, kind, error, &w);
+    rc = row_append(&r->store, &w, r->o->task, &right, msg, msgsize);
+    if (sl == &none)
+        reply_release(&none.reply);
+    if (rc != 0) {
         *code = files_exit_code(r->store.err);
         return -1;
     }
-    free(text);
-    if (sl == &none)
-        reply_release(&none.reply);
     sl->busy = 0;
     if (!error && sl->reply.decode_tps > 0)
         r->last_tps = sl->reply.decode_tps;
