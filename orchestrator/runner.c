@@ -45,6 +45,7 @@
 #include "progress.h"
 #include "questions.h"
 #include "record.h"
+#include "request.h"
 #include "reply.h"
 #include "rowsfile.h"
 #include "rowwrite.h"
@@ -695,40 +696,6 @@ static void request_done(void *ctx, long status, const char *err)
     feed(r, &ev);
 }
 
-static char *request_body(struct runner *r, const struct question *q)
-{
-    const struct grader_task *task = r->o->task;
-    char *prompt = questions_prompt_for(
-             r->o->prompt ? r->o->prompt : grader_task_prompt(task), q),
-         *text;
-    json_t *body = json_pack(
-        "{s:[{s:s,s:s}],s:b,s:i,s:i,s:b,s:I,s:{s:b}}", "messages", "role",
-        "user", "content", prompt, "stream", 1, "temperature", 0, "seed", 0,
-        "cache_prompt", 0, "max_tokens", (json_int_t)r->o->max_tokens,
-        "chat_template_kwargs", "enable_thinking", r->o->think);
-
-    free(prompt);
-    if (body == NULL)
-        util_oom("a request");
-    /* the task's stop strings (lm-eval's "until"); a request's own
-     * "stop" below wins */
-    if (grader_task_nstops(task) > 0) {
-        json_t *stop = json_array();
-        for (size_t i = 0; stop != NULL && i < grader_task_nstops(task); i++)
-            json_array_append_new(stop,
-                                  json_string(grader_task_stop(task, i)));
-        if (stop == NULL || json_object_set_new(body, "stop", stop) != 0)
-            util_oom("a request");
-    }
-    if (r->o->request != NULL)
-        config_request_merge(body, r->o->request);
-    text = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
-    if (text == NULL)
-        util_oom("a request");
-    return text;
-}
-
 /* Ask question q (A_ASK) on its slot (asked again) or a free one. 0, or
  * -1 when the request cannot start. */
 static int ask(struct runner *r, size_t q)
@@ -758,7 +725,7 @@ static int ask(struct runner *r, size_t q)
     sl->started_ms = sl->last_token_ms = uv_now(&r->loop);
     if (r->first_ask_ms == 0)
         r->first_ask_ms = sl->started_ms;
-    body = request_body(r, &r->qs.q[q]);
+    body = request_body(r->o, &r->qs.q[q]);
     snprintf(url, sizeof(url), "%s/v1/chat/completions", r->url);
     sl->req = http_request(r->http, url, body, 0, body_cb, request_done, sl);
     free(body);
