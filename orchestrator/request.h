@@ -16,7 +16,7 @@
 #include <jansson.h>
 
 #include "questions.h"
-#include "runner.h"
+#include "runopts.h"
 
 /* The request body for question q as sent (new: free()). */
 char *request_body(const struct run_opts *o, const struct question *q);
