@@ -77,4 +77,10 @@ int import_write(struct import *im);
 /* The summary line on stdout. */
 void import_summary(const struct import *im);
 
+/* s as a message quotes it (into out, returned): at most max bytes of it,
+ * at a character's start, with line ends and other control characters
+ * written as \n, \t, \xHH, so that a refusal stays one line whatever a
+ * log holds. "(none)" for NULL. */
+const char *import_shown(const char *s, size_t max, char *out, size_t outsize);
+
 #endif
