@@ -1,6 +1,7 @@
 /*
- * import.c - lm-eval's samples and llama-eval's state into rows
- * (import.h).
+ * import.c - lm-eval's samples and llama-eval's state read into an
+ * import's rows, every record checked (import.h); import_write.c writes
+ * them.
  */
 #include "import.h"
 
@@ -9,18 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "../report/emit.h"
 #include "../rundir/files.h"
-#include "../rundir/manifest.h"
-#include "../rundir/outfile.h"
-#include "../rundir/rundir.h"
 #include "cli.h"
-#include "hash.h"
 #include "questions.h"
-#include "reply.h"
 #include "taskfile.h"
 
 void import_init(struct import *im, const char *format, const char *path,
@@ -94,7 +87,7 @@ int import_references(struct import *im, const char *qfile)
 /* s as a message quotes it: at most max bytes of it, at a character's
  * start, with line ends and other control characters written as \n, \t,
  * \xHH, so that a refusal stays one line whatever a log holds. */
-static const char *shown(const char *s, size_t max, char *out, size_t outsize)
+const char *import_shown(const char *s, size_t max, char *out, size_t outsize)
 {
     size_t i, o = 0, lim;
 
@@ -170,7 +163,7 @@ static struct import_row *add_row(struct import *im, const char *id,
 
     if (im->refs != NULL && given == NULL) {
         cli_error("import", "%s: question '%s' is not in the question file",
-                  where, shown(id, 256, q, sizeof(q)));
+                  where, import_shown(id, 256, q, sizeof(q)));
         return NULL;
     }
     if (given != NULL)
@@ -183,7 +176,7 @@ static struct import_row *add_row(struct import *im, const char *id,
     if (ref == NULL ||
         grader_task_ref_parse(im->task, ref, strlen(ref), &canon) != 0) {
         cli_error("import", "%s: reference '%s' %s (task '%s')", where,
-                  shown(ref, 64, q, sizeof(q)),
+                  import_shown(ref, 64, q, sizeof(q)),
                   grader_task_ref(im->task) == GRADER_REF_LETTER
                       ? "is not a letter"
                   : long_number(ref) ? "is a number longer than graveyard "
@@ -262,8 +255,8 @@ static void cross_check(struct import *im, const char *where, const char *rule,
         if (im->extract_differs++ == 0)
             snprintf(im->first_differ, sizeof(im->first_differ),
                      "%s: %s extracted '%s', graveyard's '%s' '%s'", where,
-                     im->format, shown(theirs, 80, a, sizeof(a)), rule,
-                     shown(ours, 80, b, sizeof(b)));
+                     im->format, import_shown(theirs, 80, a, sizeof(a)), rule,
+                     import_shown(ours, 80, b, sizeof(b)));
     }
     if (their_right >= 0 && rc == 0 && their_right != g.right) {
         if (im->verdict_differs++ == 0 && im->extract_differs == 0)
@@ -658,7 +651,7 @@ static int llama_eval_case(struct import *im, const char *key, json_t *c)
     struct import_row *row;
 
     snprintf(where, sizeof(where), "%s: case '%s'", im->path,
-             shown(key, 200, q, sizeof(q)));
+             import_shown(key, 200, q, sizeof(q)));
     if (!json_is_object(c))
         BAD("%s: not an object", where);
     if (status == NULL)
@@ -754,231 +747,3 @@ int import_llama_eval(struct import *im)
 }
 
 #undef BAD
-
-/* ---- writing ---------------------------------------------------------------
- */
-
-/* One row as graveyard writes it (docs/rows.md), every rule graded. */
-static json_t *row_json(const struct import *im, const struct import_row *r,
-                        size_t *right)
-{
-    json_t *extracted, *o;
-    int first_right;
-    json_t *grades = taskfile_grades(im->task, r->error ? NULL : r->content,
-                                     r->content ? strlen(r->content) : 0,
-                                     r->reference, &extracted, &first_right);
-
-    *right += first_right;
-    o = json_pack(
-        "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:s}", "id",
-        r->id, "rung", im->rung, "reference", r->reference, "content",
-        r->content ? json_string(r->content) : json_null(),
-        "reasoning_content",
-        r->reasoning ? json_string(r->reasoning) : json_null(),
-        "finish_reason", r->finish ? json_string(r->finish) : json_null(),
-        "truncated", r->truncated, "completion_tokens",
-        r->tokens >= 0 ? json_integer(r->tokens) : json_null(), "decode_tps",
-        r->tps >= 0 ? json_real(r->tps) : json_null(), "error",
-        r->error ? json_string(r->error) : json_null(), "error_kind",
-        r->error ? json_string(r->kind ? r->kind : "imported") : json_null(),
-        "extracted", extracted, "right", first_right, "grades", grades,
-        "imported", im->format);
-    if (o == NULL)
-        util_oom("a row");
-    return o;
-}
-
-/* r as an error row of the runner's fault "too_long" (reply.h): what is
- * too long for a row is not kept, so the reader can read the row. */
-static void too_long(struct import_row *r, const char *why)
-{
-    free(r->content);
-    free(r->reasoning);
-    free(r->finish);
-    free(r->error);
-    r->content = r->reasoning = r->finish = NULL;
-    r->error = xstrdup(why);
-    r->kind = "too_long";
-    r->truncated = 0;
-}
-
-/* One row's line, within the row reader's cap (reply.h's budget, as the
- * runner keeps it): a reply over it is a too_long error row. */
-static char *row_text(const struct import *im, struct import_row *r,
-                      size_t *right)
-{
-    char why[256], *text;
-    size_t got;
-    json_t *o;
-
-    if (r->error == NULL &&
-        reply_fits(r->content, r->content ? strlen(r->content) : 0,
-                   r->reasoning, r->reasoning ? strlen(r->reasoning) : 0,
-                   REPLY_ROW_CAP, why, sizeof(why)) != 0)
-        too_long(r, why);
-    for (int pass = 0;; pass++) {
-        got = 0;
-        o = row_json(im, r, &got);
-        text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
-        json_decref(o);
-        if (text == NULL)
-            util_oom("a row");
-        /* the fields besides the reply are capped on reading, so this
-         * cannot happen; if it did, the reader would refuse the rung */
-        if (strlen(text) + 1 <= GRADER_ROW_MAX || pass == 1) {
-            *right += got;
-            return text;
-        }
-        free(text);
-        too_long(r, REPLY_ROW_TOO_LONG);
-    }
-}
-
-/* The question set's identity: its ids and references, in order. */
-static void questions_hash(const struct import *im, char *hex)
-{
-    struct buf b = {0};
-
-    for (size_t i = 0; i < im->n; i++) {
-        buf_puts(&b, im->rows[i].id);
-        buf_puts(&b, "\t");
-        buf_puts(&b, im->rows[i].reference);
-        buf_puts(&b, "\n");
-    }
-    hash_bytes(b.p ? b.p : "", b.len, hex);
-    buf_release(&b);
-}
-
-/* The manifest's record of the import: the task and the question set
- * shared with every rung of the folder, the file for this rung. */
-static int record(const struct import *im, char *msg, size_t msgsize)
-{
-    char qhex[65], fhex[65], err[512], *cut;
-    json_t *shared, *rung;
-    int fd, rc;
-
-    questions_hash(im, qhex);
-    if (hash_path(im->path, fhex, err, sizeof(err)) != 0) {
-        snprintf(msg, msgsize, "%s", err);
-        return -1;
-    }
-    shared = json_pack(
-        "{s:s,s:{s:s,s:s},s:s,s:o}", "graveyard", GRAVEYARD_VERSION,
-        "questions", "path", "(imported: ids and references)", "sha256", qhex,
-        "prompt",
-        grader_task_prompt(im->task) ? grader_task_prompt(im->task) : "",
-        "task", taskfile_to_json(im->task));
-    rung = json_pack("{s:{s:s,s:s,s:s}}", "imported", "tool", im->format,
-                     "file", im->path, "sha256", fhex);
-    if (shared == NULL || rung == NULL)
-        util_oom("a manifest");
-    for (int tries = 0;; tries++) {
-        rc = files_try_lock(im->rundir, &fd, msg, msgsize);
-        if (rc != 1 || tries == 100)
-            break;
-        nanosleep(&(struct timespec){0, 20000000}, NULL); /* held for ms */
-    }
-    if (rc == 0) {
-        rc = manifest_check(im->rundir, im->rung, shared, rung, 0, msg,
-                            msgsize);
-        close(fd);
-    } else if (rc == 1) {
-        snprintf(msg, msgsize, "%s: its lock stays held", im->rundir);
-        rc = -1;
-    }
-    json_decref(shared);
-    json_decref(rung);
-    /* manifest_check's refusal offers the runner's --force, which import
-     * does not take: the way out of an import is another folder */
-    if (rc != 0 && (cut = strstr(msg, "; use another folder, or --force)")))
-        snprintf(cut, msgsize - (size_t)(cut - msg),
-                 "; import into another folder)");
-    return rc == 0 ? 0 : -1;
-}
-
-int import_write(struct import *im)
-{
-    char path[4200], dir[4200], locks[4200], msg[4400];
-    json_t *seen = json_object();
-    struct buf out = {0};
-    size_t right = 0;
-    int rc = EXIT_USAGE;
-
-    if (seen == NULL)
-        util_oom("ids");
-    for (size_t i = 0; i < im->n; i++) {
-        if (json_object_get(seen, im->rows[i].id) != NULL) {
-            char q[600];
-            cli_error("import",
-                      "%s: question '%s' answered twice (a run that "
-                      "repeated its questions: import one pass of it)",
-                      im->path, shown(im->rows[i].id, 256, q, sizeof(q)));
-            json_decref(seen);
-            return EXIT_USAGE;
-        }
-        json_object_set_new(seen, im->rows[i].id, json_true());
-    }
-    json_decref(seen);
-    if (rundir_path(path, sizeof(path), im->rundir, RD_ROWS, im->rung) != 0 ||
-        rundir_path(dir, sizeof(dir), im->rundir, RD_ROWS_DIR, NULL) != 0) {
-        cli_error("import", "path too long: '%s'", im->rundir);
-        return EXIT_USAGE;
-    }
-    if (access(path, F_OK) == 0 || errno != ENOENT) {
-        cli_error("import",
-                  "%s exists: an import never adds to or replaces rows "
-                  "(another RUNG name, or remove it first)",
-                  path);
-        return EXIT_USAGE;
-    }
-    if (files_mkdir(im->rundir, 1, msg, sizeof(msg)) != 0 ||
-        files_mkdir(dir, 0, msg, sizeof(msg)) != 0 ||
-        rundir_path(locks, sizeof(locks), im->rundir, RD_LOCKS_DIR, NULL) ||
-        files_mkdir(locks, 0, msg, sizeof(msg)) != 0 ||
-        record(im, msg, sizeof(msg)) != 0) {
-        cli_error("import", "%s", msg);
-        return errno == ENOSPC || errno == EIO ? EXIT_FAILED : EXIT_USAGE;
-    }
-    for (size_t i = 0; i < im->n; i++) {
-        char *text = row_text(im, &im->rows[i], &right);
-        buf_puts(&out, text);
-        buf_puts(&out, "\n");
-        free(text);
-    }
-    if (outfile_write(path, out.p, out.len, msg, sizeof(msg)) != 0) {
-        cli_error("import", "%s", msg);
-        rc = files_exit_code(errno);
-    } else {
-        rc = 0;
-    }
-    buf_release(&out);
-    im->right = right;
-    return rc;
-}
-
-void import_summary(const struct import *im)
-{
-    printf("{\"rung\": \"%s\", \"rows\": %zu, \"right\": %zu, \"skipped\": "
-           "%zu, \"compared\": %zu, \"extraction_differs\": %zu, "
-           "\"verdict_differs\": %zu}\n",
-           im->rung, im->n, im->right, im->skipped, im->compared,
-           im->extract_differs, im->verdict_differs);
-    if (im->by_position) {
-        char names[256] = "";
-        for (size_t i = 0; i < grader_task_nrules(im->task); i++)
-            snprintf(names + strlen(names), sizeof(names) - strlen(names),
-                     "%s%s", i ? ", " : "",
-                     grader_task_rule_name(im->task, i));
-        fprintf(stderr,
-                "graveyard import: %s: no \"filter\" in its records (lm-eval "
-                "before v0.4.7): %zu compared by position, a question's "
-                "record k with rule k of task '%s' (%s)\n",
-                im->path, im->by_position, grader_task_name(im->task), names);
-    }
-    if (im->extract_differs || im->verdict_differs)
-        fprintf(stderr,
-                "graveyard import: %s's own grading and graveyard's rules "
-                "differ on %zu of %zu records; the first: %s\n",
-                im->format, im->extract_differs + im->verdict_differs,
-                im->compared, im->first_differ);
-}

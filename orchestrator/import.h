@@ -28,7 +28,6 @@
 
 struct import_row {
     char *id, *reference, *content, *reasoning, *finish, *error;
-    const char *kind; /* the error's kind: NULL is "imported" */
     int truncated;
     long long tokens; /* -1 unknown */
     double tps;       /* -1 unknown */
@@ -77,5 +76,11 @@ int import_write(struct import *im);
 
 /* The summary line on stdout. */
 void import_summary(const struct import *im);
+
+/* s as a message quotes it (into out, returned): at most max bytes of it,
+ * at a character's start, with line ends and other control characters
+ * written as \n, \t, \xHH, so that a refusal stays one line whatever a
+ * log holds. "(none)" for NULL. */
+const char *import_shown(const char *s, size_t max, char *out, size_t outsize);
 
 #endif

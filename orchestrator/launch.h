@@ -21,7 +21,7 @@
 #ifndef LAUNCH_H
 #define LAUNCH_H
 
-#include "runner.h"
+#include "runopts.h"
 
 /* Items a server's argv may hold, the binary and NULL included. */
 #define LAUNCH_MAX_ARGV 128

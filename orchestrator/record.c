@@ -27,6 +27,7 @@
 #include "gpu.h"
 #include "questions.h"
 #include "redact.h"
+#include "request.h"
 #include "rowsfile.h"
 #include "spawn.h"
 #include "taskfile.h"
@@ -123,19 +124,8 @@ int record_lock(const struct run_opts *o, int *fd, char *msg, size_t msgsize)
 static json_t *settings(const struct run_opts *o, const char *version,
                         const char *qhash)
 {
-    json_t *req =
-        json_pack("{s:i,s:i,s:b,s:I,s:b}", "temperature", 0, "seed", 0,
-                  "cache_prompt", 0, "max_tokens", (json_int_t)o->max_tokens,
-                  "enable_thinking", o->think);
+    json_t *req = request_settings(o);
 
-    if (o->request != NULL)
-        json_object_set(req, "extra", o->request);
-    /* rows asked several at a time must not mix with rows asked one at a
-     * time: a folder's resume under the other setting is refused */
-    if (o->parallel > 1)
-        json_object_set_new(req, "in_flight", json_integer(o->parallel));
-    if (o->abort_loops)
-        json_object_set_new(req, "abort_loops", json_true());
     /* the whole task, so the folder grades the same after its task file
      * moved, and a resume under another task is refused */
     return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:o,s:{s:s}}", "graveyard",

@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 #include "hash.h"
-#include "runner.h"
+#include "runopts.h"
 
 /* record_made_with: files.lock is held by another graveyard (for
  * milliseconds): try again later, never by waiting on the loop. */
