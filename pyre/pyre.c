@@ -1,17 +1,68 @@
 /*
  * pyre.c - the regular expressions' iterator (Python's finditer),
  * re.sub(pattern, "", text) and str.lower(): pyre.h's calls on top of the
- * compiler (pyre_compile.c) and the matcher (pyre_match.c).
+ * compiler (pyre_compile.c) and the matcher (pyre_match.c); and the
+ * allocator hooks every pyre file allocates through.
  */
 #include "pyre.h"
 
 #include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "error.h"
-#include "internal.h"
 #include "pyre_impl.h"
+
+static grader_re_malloc_fn g_malloc = malloc;
+static grader_re_realloc_fn g_realloc = realloc;
+static grader_re_free_fn g_free = free;
+
+void grader_re_set_alloc(grader_re_malloc_fn m, grader_re_realloc_fn r,
+                         grader_re_free_fn f)
+{
+    g_malloc = m ? m : malloc;
+    g_realloc = r ? r : realloc;
+    g_free = f ? f : free;
+}
+
+void grader_re_text_free(char *text)
+{
+    grader__re_dealloc(text);
+}
+
+void *grader__re_malloc(size_t size)
+{
+    return g_malloc(size ? size : 1);
+}
+
+void *grader__re_calloc(size_t n, size_t size)
+{
+    void *p;
+
+    if (size != 0 && n > SIZE_MAX / size)
+        return NULL;
+    if ((p = grader__re_malloc(n * size)) != NULL)
+        memset(p, 0, n * size);
+    return p;
+}
+
+void *grader__re_realloc(void *ptr, size_t size)
+{
+    return g_realloc(ptr, size ? size : 1);
+}
+
+void *grader__re_reallocarray(void *ptr, size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size)
+        return NULL;
+    return grader__re_realloc(ptr, n * size);
+}
+
+void grader__re_dealloc(void *ptr)
+{
+    if (ptr != NULL)
+        g_free(ptr);
+}
 
 void grader_re_iter_init(struct grader_re_iter *it, const struct grader_re *re,
                          const char *text, size_t len)
@@ -82,8 +133,8 @@ int grader_re_sub_empty(const struct grader_re *re, const char *text,
 
     *out = NULL;
     *outlen = 0;
-    if ((buf = grader__malloc(len + 1)) == NULL)
-        return GRADER_ENOMEM;
+    if ((buf = grader__re_malloc(len + 1)) == NULL)
+        return GRADER_RE_ENOMEM;
     grader_re_iter_init(&it, re, text, len);
     while ((rc = grader_re_iter_next(&it, spans)) == 1) {
         size_t b = (size_t)spans[0];
@@ -94,7 +145,7 @@ int grader_re_sub_empty(const struct grader_re *re, const char *text,
     }
     grader_re_iter_release(&it);
     if (rc != 0) {
-        grader__free(buf);
+        grader__re_dealloc(buf);
         return rc;
     }
     if (len > last)
@@ -162,12 +213,12 @@ int grader_str_lower(const char *text, size_t len, char **out, size_t *outlen)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t n = lower_into(s, len, NULL);
-    unsigned char *buf = grader__malloc(n + 1);
+    unsigned char *buf = grader__re_malloc(n + 1);
 
     *out = NULL;
     *outlen = 0;
     if (buf == NULL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     (void)lower_into(s, len, buf);
     buf[n] = '\0';
     *out = (char *)buf;
