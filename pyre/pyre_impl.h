@@ -195,7 +195,7 @@ int grader__re_in_set(const struct grader_re *re, uint32_t k, uint32_t ch);
  * bitmap, which pyre_compile.c fills from this), negation included. */
 int grader__re_set_lists(const uint32_t *s, uint32_t x);
 
-/* pyre.c: every allocation of the library, through the hooks that
+/* pyre_alloc.c: every allocation of the library, through the hooks that
  * grader_re_set_alloc sets (the grader's counted allocator, so that its
  * chaos test fails pyre's allocations too). calloc and reallocarray fail
  * (NULL, ptr kept) when n * size overflows. */
