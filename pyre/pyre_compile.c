@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Words of program and classes together: far past any real pattern. */
 #define PROGRAM_MAX (1u << 22)
 

@@ -24,7 +24,6 @@
 #include <stddef.h>
 #include <string.h>
 
-
 #define NONE GRADER__RE_NONE
 #define INF  GRADER__RE_INF
 

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 #define MAXREPEAT UINT32_MAX
 
 struct seq {
