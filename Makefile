@@ -21,7 +21,8 @@
 #   make install              build/graveyard to $(PREFIX)/bin (DESTDIR too)
 #
 # Third-party libraries come from pkg-config. The grader (libgrader.a)
-# links with libc and libm only: check-grader-deps proves it.
+# links with libc and libm only, and its regular expressions (libpyre.a)
+# with libc alone: check-grader-deps and check-pyre-deps prove it.
 
 CC       ?= cc
 PKG      ?= pkg-config
@@ -62,6 +63,8 @@ WEIGHTS_SRC := $(wildcard weights/*.c)
 WEIGHTS_OBJ := $(WEIGHTS_SRC:%.c=$(BUILD)/%.o)
 GRADER_SRC := $(wildcard grader/*.c)
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
+PYRE_SRC   := $(wildcard pyre/*.c)
+PYRE_OBJ   := $(PYRE_SRC:%.c=$(BUILD)/%.o)
 REPORT_SRC := $(wildcard report/*.c)
 REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/report/assets.o
 ORCH_SRC   := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
@@ -74,6 +77,7 @@ LIBUTIL    := $(BUILD)/libutil.a
 LIBRUNDIR  := $(BUILD)/librundir.a
 LIBWEIGHTS := $(BUILD)/libweights.a
 LIBGRADER  := $(BUILD)/libgrader.a
+LIBPYRE    := $(BUILD)/libpyre.a
 LIBREPORT  := $(BUILD)/libreport.a
 LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
@@ -84,7 +88,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
 
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench deps demo clean lint valgrind install pyre-diff rule-diff \
-        check-commands pcre2-diff
+        check-commands pcre2-diff check-pyre-deps
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -94,7 +98,7 @@ $(BUILD)/util/%.o: util/%.c util/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/rundir/%.o: rundir/%.c rundir/*.h util/*.h grader/*.h
+$(BUILD)/rundir/%.o: rundir/%.c rundir/*.h util/*.h grader/*.h pyre/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -109,19 +113,25 @@ $(BUILD)/weights/f16.o: weights/f16.c weights/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -O3 $(CFLAGS) -c $< -o $@
 
-# grader/: libc and libm only (no jansson's headers even).
-$(BUILD)/grader/%.o: grader/%.c grader/*.h
+# grader/: libc and libm only (no jansson's headers even); it uses
+# pyre/ (the regular expressions, libc only), which uses nothing of it.
+$(BUILD)/grader/%.o: grader/%.c grader/*.h pyre/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/pyre/%.o: pyre/%.c pyre/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
 
 # The renderers (report/) need the grader, jansson and (the page's data
 # block, gzipped) zlib, nothing more.
-$(BUILD)/report/%.o: report/%.c report/*.h grader/*.h rundir/*.h util/*.h
+$(BUILD)/report/%.o: report/%.c report/*.h grader/*.h pyre/*.h rundir/*.h \
+        util/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/orchestrator/%.o: orchestrator/%.c orchestrator/*.h grader/*.h \
-        report/*.h rundir/*.h util/*.h weights/*.h
+        pyre/*.h report/*.h rundir/*.h util/*.h weights/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -138,6 +148,10 @@ $(LIBWEIGHTS): $(WEIGHTS_OBJ)
 	$(AR) rcs $@ $^
 
 $(LIBGRADER): $(GRADER_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBPYRE): $(PYRE_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -166,9 +180,10 @@ $(LIBORCH): $(ORCH_OBJ)
 	$(AR) rcs $@ $^
 
 $(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
-        $(LIBWEIGHTS) $(LIBUTIL)
+        $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL)
 	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBORCH) \
-	    $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBWEIGHTS) $(LIBUTIL) \
+	    $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) \
+	    $(LIBUTIL) \
 	    $(ORCH_LIBS) -lm
 
 # The fake llama-server for tests and the demo (tests/fake-llama-server): libmicrohttpd
@@ -190,20 +205,23 @@ $(BUILD)/fake-convert-hf: tests/fake-tools/fake-convert.c tests/fake-tools/*.h
 	$(CC) $(BASEFLAGS) -D_DEFAULT_SOURCE $(JANSSON_CFLAGS) $(CFLAGS) -o $@ \
 	    $< $(JANSSON_LIBS) -lm
 
-# Unit tests link the grader with jansson, cmocka and libm: nothing else.
-$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER)
+# Unit tests link the grader (and its pyre) with jansson, cmocka and libm:
+# nothing else.
+$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER) \
+        $(LIBPYRE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Igrader -o $@ $< $(LIBGRADER) $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
+	    -Igrader -Ipyre -o $@ $< $(LIBGRADER) $(LIBPYRE) $(JANSSON_LIBS) \
+	    $(CMOCKA_LIBS) -lm
 
 # Renderer unit tests (test_render_*) link report/ and the grader: still
 # no libuv, libcurl or OpenSSL.
 $(BUILD)/tests/test_render_%: tests/unit/test_render_%.c tests/unit/*.h \
-        $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBUTIL)
+        $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
 	    -Ireport -Igrader -o $@ $< $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
-	    $(LIBUTIL) $(JANSSON_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
+	    $(LIBPYRE) $(LIBUTIL) $(JANSSON_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
 
 # Run-folder unit tests (test_rundir_*): librundir, util, jansson, cmocka.
 $(BUILD)/tests/test_rundir_%: tests/unit/test_rundir_%.c tests/unit/*.h \
@@ -223,24 +241,26 @@ $(BUILD)/tests/test_weights_%: tests/unit/test_weights_%.c tests/unit/*.h \
 # Orchestrator unit tests (test_orch_*) link its modules and their
 # libraries; GNU make picks this rule over the one above (shorter stem).
 $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
-        $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBWEIGHTS) \
-        $(LIBUTIL)
+        $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) \
+        $(LIBWEIGHTS) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
 	    -Iorchestrator -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
-	    $(LIBRUNDIR) $(LIBGRADER) $(LIBWEIGHTS) $(LIBUTIL) \
+	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
 check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
-        $(RULE_DRIVER) check-grader-deps check-rundir-deps check-size \
+        $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
+        check-size \
         check-commands
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
 
-# The differential test's driver (tests/pyre): the grader and jansson.
-$(PYRE_DRIVER): tests/pyre/pyre_driver.c $(LIBGRADER)
+# The differential test's driver (tests/pyre): the grader, pyre and
+# jansson.
+$(PYRE_DRIVER): tests/pyre/pyre_driver.c $(LIBGRADER) $(LIBPYRE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -Igrader -o $@ $< \
-	    $(LIBGRADER) $(JANSSON_LIBS) -lm
+	    $(LIBGRADER) $(LIBPYRE) $(JANSSON_LIBS) -lm
 
 # make check runs 3,000 cases with seed 1 (tests/run-all.sh); this, more.
 PYRE_CASES ?= 200000
@@ -253,10 +273,10 @@ pyre-diff: $(PYRE_DRIVER)
 # (tests/tasks/rule_diff.py): make check runs 3,000 cases; this, more,
 # with a new seed each time
 RULE_CASES ?= 100000
-$(RULE_DRIVER): tests/tasks/rule_driver.c $(LIBGRADER)
+$(RULE_DRIVER): tests/tasks/rule_driver.c $(LIBGRADER) $(LIBPYRE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -o $@ $< $(LIBGRADER) \
-	    $(JANSSON_LIBS) -lm
+	    $(LIBPYRE) $(JANSSON_LIBS) -lm
 rule-diff: $(RULE_DRIVER)
 	$(PYTHON) tests/tasks/rule_diff.py $(RULE_DRIVER) \
 	    --cases $(RULE_CASES) --seed $$(date +%s)
@@ -269,17 +289,16 @@ rule-diff: $(RULE_DRIVER)
 PCRE2_BUILD := $(BUILD)/pcre2
 PCRE2_CFLAGS = $(shell $(PKG) --cflags libpcre2-8)
 PCRE2_LIBS   = $(shell $(PKG) --libs libpcre2-8)
-PYRE_SRC     := $(wildcard grader/pyre*.c)
-PCRE2_OBJ    := $(filter-out $(PYRE_SRC:%.c=$(BUILD)/%.o),$(GRADER_OBJ)) \
-                $(PYRE_SRC:grader/%.c=$(PCRE2_BUILD)/sre/%.o) \
+PCRE2_OBJ    := $(GRADER_OBJ) $(PYRE_SRC:pyre/%.c=$(PCRE2_BUILD)/sre/%.o) \
                 $(PCRE2_BUILD)/pyre_pcre2.o
-$(PCRE2_BUILD)/sre/%.o: grader/%.c grader/*.h tests/pyre/pcre2/rename.h
+$(PCRE2_BUILD)/sre/%.o: pyre/%.c pyre/*.h tests/pyre/pcre2/rename.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -include tests/pyre/pcre2/rename.h \
 	    -c $< -o $@
-$(PCRE2_BUILD)/pyre_pcre2.o: tests/pyre/pcre2/pyre_pcre2.c grader/*.h
+$(PCRE2_BUILD)/pyre_pcre2.o: tests/pyre/pcre2/pyre_pcre2.c grader/*.h \
+        pyre/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(PCRE2_CFLAGS) $(CFLAGS) -Igrader -c $< -o $@
+	$(CC) $(BASEFLAGS) $(PCRE2_CFLAGS) $(CFLAGS) -Igrader -Ipyre -c $< -o $@
 $(PCRE2_BUILD)/pyre_driver: tests/pyre/pyre_driver.c $(PCRE2_OBJ)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -Igrader -o $@ $< \
 	    $(PCRE2_OBJ) $(PCRE2_LIBS) $(JANSSON_LIBS) -lm
@@ -320,8 +339,14 @@ check-commands: $(LIBORCH)
 check-size:
 	sh scripts/check-size.sh "$(ORCH_CFLAGS)"
 
-check-grader-deps: $(LIBGRADER)
-	@sh scripts/check-grader-deps.sh $(LIBGRADER) "$(CC) $(BASEFLAGS)" "-lm"
+check-grader-deps: $(LIBGRADER) $(LIBPYRE)
+	@sh scripts/check-grader-deps.sh $(LIBGRADER) $(LIBPYRE) \
+	    "$(CC) $(BASEFLAGS)" "-lm"
+
+# pyre (the regular expressions) under the grader: libc alone, no file,
+# no header of the grader's (scripts/check-pyre-deps.sh).
+check-pyre-deps: $(LIBPYRE)
+	@sh scripts/check-pyre-deps.sh $(LIBPYRE) "$(CC) $(BASEFLAGS)"
 
 FUZZ_SECONDS ?= 30
 FUZZ_BUILD   := build/fuzz
@@ -330,21 +355,23 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 \
 fuzz: $(BUILD)/report/assets.c
 	@mkdir -p $(FUZZ_BUILD)
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_extract \
-	    tests/fuzz/fuzz_extract.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
+	    tests/fuzz/fuzz_extract.c $(GRADER_SRC) $(PYRE_SRC) \
+	    $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -Ireport -o $(FUZZ_BUILD)/fuzz_rows \
-	    tests/fuzz/fuzz_rows.c $(GRADER_SRC) report/emit.c \
+	    tests/fuzz/fuzz_rows.c $(GRADER_SRC) $(PYRE_SRC) report/emit.c \
 	    $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_rowscan \
-	    tests/fuzz/fuzz_rowscan.c $(GRADER_SRC) $(JANSSON_LIBS) -lm
-	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_pyre \
-	    tests/fuzz/fuzz_pyre.c $(GRADER_SRC) -lm
+	    tests/fuzz/fuzz_rowscan.c $(GRADER_SRC) $(PYRE_SRC) \
+	    $(JANSSON_LIBS) -lm
+	clang $(FUZZ_FLAGS) -Igrader -Ipyre -o $(FUZZ_BUILD)/fuzz_pyre \
+	    tests/fuzz/fuzz_pyre.c $(GRADER_SRC) $(PYRE_SRC) -lm
 	clang $(FUZZ_FLAGS) -Iorchestrator -o $(FUZZ_BUILD)/fuzz_sse \
 	    tests/fuzz/fuzz_sse.c orchestrator/sse.c orchestrator/reply.c \
 	    util/util.c $(JANSSON_LIBS)
 	clang $(FUZZ_FLAGS) -D_GNU_SOURCE -Ireport -Igrader \
 	    -o $(FUZZ_BUILD)/fuzz_page tests/fuzz/fuzz_page.c report/page.c \
 	    report/doc.c report/doc_md.c report/doc_html.c report/fmt.c \
-	    $(BUILD)/report/assets.c $(GRADER_SRC) \
+	    $(BUILD)/report/assets.c $(GRADER_SRC) $(PYRE_SRC) \
 	    $(JANSSON_LIBS) $(ZLIB_LIBS) -lm
 	for f in safetensors gguf; do \
 	    clang $(FUZZ_FLAGS) -Iweights -o $(FUZZ_BUILD)/fuzz_$$f \
@@ -375,7 +402,7 @@ bench: $(GRAVEYARD) $(FAKE)
 	    --dir $(BUILD)/bench-page
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -Iorchestrator -o $(BUILD)/qload \
 	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
-	    $(LIBGRADER) $(LIBUTIL) \
+	    $(LIBGRADER) $(LIBPYRE) $(LIBUTIL) \
 	    $(ORCH_LIBS) -lm
 	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 	/usr/bin/python3 tests/bench/f16_bench.py --graveyard $(GRAVEYARD)
@@ -397,11 +424,11 @@ valgrind:
 	    valgrind -q --error-exitcode=1 --leak-check=full $$t || exit 1; done
 
 lint: check-size
-	clang-format --dry-run --Werror grader/*.[ch] report/*.[ch] \
+	clang-format --dry-run --Werror grader/*.[ch] pyre/*.[ch] report/*.[ch] \
 	    orchestrator/*.[ch] rundir/*.[ch] util/*.[ch] weights/*.[ch] \
 	    tests/fake-llama-server/*.c tests/fake-tools/*.[ch]
-	cppcheck --quiet --error-exitcode=1 --std=c11 grader report orchestrator \
-	    rundir util weights
+	cppcheck --quiet --error-exitcode=1 --std=c11 grader pyre report \
+	    orchestrator rundir util weights
 
 clean:
 	rm -rf build

@@ -30,7 +30,8 @@
 #include "ladder.h"  /* one run folder's figures */
 #include "compare.h" /* one ladder across runs */
 #include "think.h"   /* thinking off against on */
-#include "pyre.h"    /* regular expressions as Python's re runs them */
-#include "task.h"    /* what is asked, and the rules that grade it */
+/* regular expressions as Python's re runs them: pyre/, a library below */
+#include "../pyre/pyre.h"
+#include "task.h" /* what is asked, and the rules that grade it */
 
 #endif

@@ -18,6 +18,7 @@
 #include "error.h"
 #include "qset.h"
 #include "internal.h"
+#include "../pyre/pyre.h"
 
 /* Nesting deeper than this in a skipped value is refused (jansson's own
  * limit is 2048; a row has no reason to nest at all). */
@@ -112,36 +113,6 @@ static long hex4(const char *p, const char *end)
         v = v * 16 + h;
     }
     return v;
-}
-
-size_t grader_utf8_seq(const unsigned char *p, size_t len)
-{
-    unsigned c = p[0];
-    size_t n, i;
-    uint32_t cp;
-
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 2, cp = c & 0x1f;
-    else if (c >= 0xe0 && c <= 0xef)
-        n = 3, cp = c & 0x0f;
-    else if (c >= 0xf0 && c <= 0xf4)
-        n = 4, cp = c & 0x07;
-    else
-        return 0;
-    if (len < n)
-        return 0;
-    for (i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[i] & 0x3f);
-    }
-    /* overlong forms, surrogates, past U+10FFFF */
-    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-        return 0;
-    return n;
 }
 
 static size_t utf8_put(uint32_t cp, char *b)

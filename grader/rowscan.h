@@ -72,10 +72,6 @@ void grader_rowscan_release(struct grader_rowscan *s);
 int grader_rowscan(struct grader_rowscan *s, const char *p, size_t len,
                    struct grader_row *row, char *msg, size_t msgsize);
 
-/* UTF-8 as the scanner reads it (RFC 3629): the length of the valid
- * sequence at p[0..len), 1 for ASCII, 0 when it is not one (a stray
- * continuation byte, an overlong form, a surrogate, past U+10FFFF, cut
- * short). The report's writers of HTML and XML text use it too. */
-size_t grader_utf8_seq(const unsigned char *p, size_t len);
+/* The scanner reads UTF-8 with pyre's grader_utf8_seq (pyre/pyre.h). */
 
 #endif

@@ -14,7 +14,7 @@
 #include "alloc.h"
 #include "extract.h"
 #include "internal.h"
-#include "pyre.h"
+#include "../pyre/pyre.h"
 #include "task.h"
 #include "task_int.h"
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "number.h"
-#include "pyre.h"
+#include "../pyre/pyre.h"
 #include "task.h"
 
 struct rule {

@@ -1,14 +1,16 @@
 #!/bin/sh
 # Prove that libgrader.a stands without libuv, libcurl, OpenSSL and
-# jansson: it must link into a program with libc and libm alone, and name
+# jansson: it must link into a program with libc, libm and its own
+# regular expressions (libpyre.a, held to the same border by
+# check-pyre-deps.sh) alone, and name
 # none of their symbols (it scans rows with a parser of its own, and the
 # JSON it is reported in is report/'s business); and that it reads no file (numbers only: callers feed it rows):
 # no open, fopen, read or stat; and that code outside grader/ reaches it
 # through its one public header, grader.h, never a module's own header or
 # internal.h (tests, white-box, may).
-# Usage: check-grader-deps.sh LIBGRADER "CC FLAGS" "LIBS"
+# Usage: check-grader-deps.sh LIBGRADER LIBPYRE "CC FLAGS" "LIBS"
 set -eu
-lib=$1 cc=$2 libs=$3
+lib=$1 pyre=$2 cc=$3 libs=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if nm -u "$lib" | grep -E ' (uv_|curl_|EVP_|SSL_|OPENSSL_|json_)' >"$tmp/bad"; then
@@ -39,6 +41,6 @@ int main(void)
 }
 C
 # shellcheck disable=SC2086
-$cc -Igrader -o "$tmp/main" "$tmp/main.c" "$lib" $libs
+$cc -Igrader -o "$tmp/main" "$tmp/main.c" "$lib" "$pyre" $libs
 "$tmp/main"
-echo "check-grader-deps: libgrader.a links with libc and libm only, opens no file, and is reached through grader.h"
+echo "check-grader-deps: libgrader.a links with libc, libm and libpyre.a only, opens no file, and is reached through grader.h"

@@ -4,7 +4,7 @@ bench.py (10 rungs x N questions, replies of about five lines ending in
 "Answer: N") is buried three ways in one run: by the study's answer-line
 rule (the folder as it is), and, with a manifest naming the task
 lm-eval-gsm8k, by its strict-match and its flexible-extract rules, whose
-regular expressions run on graveyard's own engine (grader/pyre.h). Prints
+regular expressions run on graveyard's own engine (pyre/pyre.h). Prints
 seconds (the best of --runs, the three taking turns), rows/s and each
 rule's time over answer-line's. The target is 2x at most; it is reported,
 not asserted, so a noisy machine does not fail the bench. What is

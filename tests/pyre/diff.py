@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Differential test: the grader's regular expressions (grader/pyre.h)
+"""Differential test: the grader's regular expressions (pyre/pyre.h)
 against the `re` of the CPython 3.11 that runs this script.
 
 Random patterns from the supported grammar (a quarter of them shaped like

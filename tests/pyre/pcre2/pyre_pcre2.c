@@ -1,5 +1,5 @@
 /*
- * pyre_pcre2.c - grader/pyre.h's regular expressions on PCRE2 (10.42,
+ * pyre_pcre2.c - pyre/pyre.h's regular expressions on PCRE2 (10.42,
  * PCRE2_UTF | PCRE2_UCP), written to measure PCRE2 against pyre (issue 25
  * item 6; docs/grading.md, "PCRE2 against pyre, measured"). Not part of
  * graveyard: `make pcre2-diff` links it, in place of pyre's compiler and

@@ -18,11 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "error.h"
-#include "internal.h"
-#include "rowscan.h"
-
 #define MAXREPEAT UINT32_MAX
 
 struct seq {
@@ -44,7 +39,7 @@ struct parser {
     size_t msgsize;
 };
 
-/* Fail with "TEXT at position AT": GRADER_EARG. */
+/* Fail with "TEXT at position AT": GRADER_RE_EARG. */
 __attribute__((format(printf, 3, 4))) static int
 fail(struct parser *P, size_t at, const char *fmt, ...)
 {
@@ -52,13 +47,13 @@ fail(struct parser *P, size_t at, const char *fmt, ...)
     size_t k;
 
     if (P->msgsize == 0)
-        return GRADER_EARG;
+        return GRADER_RE_EARG;
     va_start(ap, fmt);
     vsnprintf(P->msg, P->msgsize, fmt, ap);
     va_end(ap);
     k = strlen(P->msg);
     snprintf(P->msg + k, P->msgsize - k, " at position %zu", at);
-    return GRADER_EARG;
+    return GRADER_RE_EARG;
 }
 
 /* ---- tokens: a character, or a backslash and the character after it */
@@ -122,7 +117,7 @@ static uint32_t node_new(struct parser *P, int kind, uint32_t a, uint32_t b)
 
     if (P->nnodes == P->capnodes) {
         size_t cap = P->capnodes ? P->capnodes * 2 : 64;
-        n = grader__reallocarray(P->nodes, cap, sizeof(*n));
+        n = grader__re_reallocarray(P->nodes, cap, sizeof(*n));
         if (n == NULL)
             return GRADER__RE_NIL;
         P->nodes = n;
@@ -143,9 +138,9 @@ static int item_add(struct parser *P, int kind, uint32_t lo, uint32_t hi)
     if (P->nitems == P->capitems) {
         size_t cap = P->capitems ? P->capitems * 2 : 64;
         struct grader__re_item *it =
-            grader__reallocarray(P->items, cap, sizeof(*it));
+            grader__re_reallocarray(P->items, cap, sizeof(*it));
         if (it == NULL)
-            return GRADER_ENOMEM;
+            return GRADER_RE_ENOMEM;
         P->items = it;
         P->capitems = cap;
     }
@@ -171,7 +166,7 @@ static int append_new(struct parser *P, struct seq *s, int kind, uint32_t a)
     uint32_t k = node_new(P, kind, a, 0);
 
     if (k == GRADER__RE_NIL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     seq_append(P, s, k);
     return 0;
 }
@@ -454,7 +449,7 @@ static int parse_class(struct parser *P, size_t at, struct seq *s)
     k = node_new(P, GRADER__N_IN, (uint32_t)first,
                  (uint32_t)(P->nitems - first));
     if (k == GRADER__RE_NIL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     P->nodes[k].flag = (uint8_t)negate;
     seq_append(P, s, k);
     return 0;
@@ -524,7 +519,7 @@ static int parse_repeat(struct parser *P, uint32_t c, size_t at, struct seq *s)
     if (!lazy && peek_is(P, '+'))
         return fail(P, at, "possessive quantifiers are not supported");
     if ((copy = node_new(P, GRADER__N_LIT, 0, 0)) == GRADER__RE_NIL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     P->nodes[copy] = P->nodes[item];
     P->nodes[copy].next = GRADER__RE_NIL;
     n = &P->nodes[item];
@@ -687,7 +682,7 @@ static int parse_lookahead(struct parser *P, int kind, size_t at,
     if (!take(P, ')'))
         return fail(P, at, "missing ), unterminated subpattern");
     if ((k = node_new(P, kind, 0, 0)) == GRADER__RE_NIL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     P->nodes[k].head = body.head;
     seq_append(P, s, k);
     return 0;
@@ -773,7 +768,7 @@ static int parse_group(struct parser *P, int first, size_t at, struct seq *s)
     if (!take(P, ')'))
         return fail(P, at, "missing ), unterminated subpattern");
     if ((k = node_new(P, GRADER__N_SUB, group, 0)) == GRADER__RE_NIL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     P->nodes[k].head = body.head;
     P->nodes[k].add = (uint8_t)add;
     P->nodes[k].del = (uint8_t)del;
@@ -794,7 +789,7 @@ static int parse_atom(struct parser *P, int first, struct seq *s)
         if (kind == E_CAT) {
             uint32_t k = node_new(P, GRADER__N_IN, (uint32_t)P->nitems, 1);
             if (k == GRADER__RE_NIL || item_add(P, GRADER__I_CAT, v, v) != 0)
-                return GRADER_ENOMEM;
+                return GRADER_RE_ENOMEM;
             seq_append(P, s, k);
             return 0;
         }
@@ -894,18 +889,18 @@ static int branch_as_class(struct parser *P, uint32_t alts, struct seq *res)
         const struct grader__re_node h = P->nodes[P->nodes[a].head];
         if (h.kind == GRADER__N_LIT &&
             item_add(P, GRADER__I_LIT, h.a, h.a) != 0)
-            return GRADER_ENOMEM;
+            return GRADER_RE_ENOMEM;
         for (i = 0; h.kind == GRADER__N_IN && i < h.b; i++) {
             struct grader__re_item it = P->items[h.a + i];
             if (item_add(P, it.kind, it.lo, it.hi) != 0)
-                return GRADER_ENOMEM;
+                return GRADER_RE_ENOMEM;
         }
     }
     items_uniq(P, first);
     k = node_new(P, GRADER__N_IN, (uint32_t)first,
                  (uint32_t)(P->nitems - first));
     if (k == GRADER__RE_NIL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     seq_append(P, res, k);
     return 1;
 }
@@ -927,7 +922,7 @@ static int parse_sub(struct parser *P, int top, struct seq *out)
         if ((rc = parse_seq(P, top && nalt == 0, &s)) != 0)
             return rc;
         if ((k = node_new(P, GRADER__N_ALT, 0, 0)) == GRADER__RE_NIL)
-            return GRADER_ENOMEM;
+            return GRADER_RE_ENOMEM;
         P->nodes[k].head = s.head;
         if (alts == GRADER__RE_NIL)
             alts = k;
@@ -946,7 +941,7 @@ static int parse_sub(struct parser *P, int top, struct seq *out)
         return rc;
     if (rc == 0) {
         if ((k = node_new(P, GRADER__N_BRANCH, 0, 0)) == GRADER__RE_NIL)
-            return GRADER_ENOMEM;
+            return GRADER_RE_ENOMEM;
         P->nodes[k].head = alts;
         seq_append(P, &res, k);
     }
@@ -954,21 +949,21 @@ static int parse_sub(struct parser *P, int top, struct seq *out)
     return 0;
 }
 
-/* The pattern's code points into P->p: GRADER_EARG if it is not UTF-8
+/* The pattern's code points into P->p: GRADER_RE_EARG if it is not UTF-8
  * or ends in a lone backslash (the tokenizer's first complaint). */
 static int decode_pattern(struct parser *P, const unsigned char *s, size_t len,
                           uint32_t **cps)
 {
     size_t i = 0, n = 0, k;
 
-    *cps = grader__calloc(len + 1, sizeof(**cps));
+    *cps = grader__re_calloc(len + 1, sizeof(**cps));
     if (*cps == NULL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     while (i < len) {
         if ((k = grader_utf8_seq(s + i, len - i)) == 0) {
             snprintf(P->msg, P->msgsize, "pattern is not UTF-8 at byte %zu",
                      i);
-            return GRADER_EARG;
+            return GRADER_RE_EARG;
         }
         (*cps)[n++] = grader__re_decode(s, len, i, &k);
         i += k;
@@ -1006,7 +1001,7 @@ int grader__re_parse(const char *pat, size_t len, unsigned flags,
         rc = parse_sub(&P, 1, &root);
     if (rc == 0 && P.i < P.n)
         rc = fail(&P, P.i, "unbalanced parenthesis");
-    grader__free(cps);
+    grader__re_dealloc(cps);
     t->nodes = P.nodes;
     t->items = P.items;
     t->root = root.head;
@@ -1019,7 +1014,7 @@ int grader__re_parse(const char *pat, size_t len, unsigned flags,
 
 void grader__re_tree_release(struct grader__re_tree *t)
 {
-    grader__free(t->nodes);
-    grader__free(t->items);
+    grader__re_dealloc(t->nodes);
+    grader__re_dealloc(t->items);
     memset(t, 0, sizeof(*t));
 }

@@ -10,7 +10,11 @@
  * empty iterations and for the groups a failed path leaves), over the
  * code points of a UTF-8 text; positions are byte offsets. Every search
  * is bounded: a step budget and a capped stack of its own (no C
- * recursion), so a catastrophic pattern ends with GRADER_ELIMIT.
+ * recursion), so a catastrophic pattern ends with GRADER_RE_ELIMIT.
+ *
+ * A library of its own (pyre/, libpyre.a) under the grader: libc only,
+ * no file, no header of the grader's; the grader reaches it through
+ * this header and re-exports it in grader.h.
  *
  * Supported: literals; escapes \n \t \r \f \v \a \\ \xHH \uHHHH
  * \UHHHHHHHH, octal \0 \012 \123, a backslash before any other
@@ -34,6 +38,32 @@
 #define GRADER_PYRE_H
 
 #include <stddef.h>
+
+/* What the calls below return on failure. The values are the grader's
+ * GRADER_ENOMEM, GRADER_EARG and GRADER_ELIMIT (grader/error.c checks
+ * that they agree), so that the grader hands them on as they are; pyre
+ * itself includes nothing of the grader's. */
+enum grader_re_errno {
+    GRADER_RE_ENOMEM = -99,
+    GRADER_RE_EARG = -90,
+    GRADER_RE_ELIMIT = -89
+};
+
+/*
+ * The allocator every pyre allocation goes through (NULLs restore the C
+ * library's), so that a test can fail each one in turn and see
+ * GRADER_RE_ENOMEM and no leak. The grader's grader_set_alloc hands pyre
+ * its own counted hooks, so one chaos test covers both libraries. Not
+ * thread-safe: call before any other pyre function.
+ */
+typedef void *(*grader_re_malloc_fn)(size_t size);
+typedef void *(*grader_re_realloc_fn)(void *ptr, size_t size);
+typedef void (*grader_re_free_fn)(void *ptr);
+void grader_re_set_alloc(grader_re_malloc_fn m, grader_re_realloc_fn r,
+                         grader_re_free_fn f);
+/* Free a text that grader_re_sub_empty or grader_str_lower returned
+ * (NULL is fine). In the grader, grader_alloc_free does the same. */
+void grader_re_text_free(char *text);
 
 /* A compiled pattern: immutable, may be shared by threads. */
 struct grader_re;
@@ -61,9 +91,9 @@ enum grader_re_flags {
 /*
  * Compile pat[0..len) (UTF-8) with flags (enum grader_re_flags). Returns
  * 0 and a new pattern in *out (free with grader_re_free);
- * GRADER_EARG with one sentence in msg naming the position (in
+ * GRADER_RE_EARG with one sentence in msg naming the position (in
  * characters, as Python counts) and what is wrong, "not supported" in it
- * when Python would take the pattern; or GRADER_ENOMEM.
+ * when Python would take the pattern; or GRADER_RE_ENOMEM.
  */
 int grader_re_compile(const char *pat, size_t len, unsigned flags,
                       struct grader_re **out, char *msg, size_t msgsize);
@@ -107,8 +137,8 @@ void grader_re_iter_init(struct grader_re_iter *it, const struct grader_re *re,
  * The next match. spans has 2 * (groups + 1) entries: [0], [1] the
  * match, [2g], [2g+1] group g, byte offsets into the text, -1 for a
  * group that did not take part. Returns 1 a match, 0 no more,
- * GRADER_ELIMIT when the budget or the stack cap is spent, or
- * GRADER_ENOMEM; after 0 or an error it returns the same again.
+ * GRADER_RE_ELIMIT when the budget or the stack cap is spent, or
+ * GRADER_RE_ENOMEM; after 0 or an error it returns the same again.
  */
 int grader_re_iter_next(struct grader_re_iter *it, long *spans);
 void grader_re_iter_release(struct grader_re_iter *it);
@@ -116,8 +146,8 @@ void grader_re_iter_release(struct grader_re_iter *it);
 /*
  * re.sub(pattern, "", text): the text with every match (as the
  * iterator finds them) removed. *out is new, NUL-terminated, *outlen
- * bytes (free with grader_alloc_free). Returns 0, GRADER_ELIMIT or
- * GRADER_ENOMEM (then *out is NULL).
+ * bytes (free with grader_re_text_free). Returns 0, GRADER_RE_ELIMIT or
+ * GRADER_RE_ENOMEM (then *out is NULL).
  */
 int grader_re_sub_empty(const struct grader_re *re, const char *text,
                         size_t len, char **out, size_t *outlen);
@@ -127,12 +157,19 @@ int grader_re_sub_empty(const struct grader_re *re, const char *text,
 int grader_re_may_match(const struct grader_re *re, const char *text,
                         size_t len);
 
+/* UTF-8 as Python and the grader's row scanner read it (RFC 3629): the
+ * length of the valid sequence at p[0..len), 1 for ASCII, 0 when it is
+ * not one (a stray continuation byte, an overlong form, a surrogate, past
+ * U+10FFFF, cut short). The report's writers of HTML and XML text use it
+ * too. */
+size_t grader_utf8_seq(const unsigned char *p, size_t len);
+
 /*
  * Python's str.lower() of UTF-8 text: the full mapping (U+0130 becomes
  * "i" U+0307) and the final-sigma rule (U+03A3 becomes U+03C2 at the end
  * of a word). Bytes that are not UTF-8 are kept. *out is new,
- * NUL-terminated, *outlen bytes (free with grader_alloc_free). Returns 0
- * or GRADER_ENOMEM.
+ * NUL-terminated, *outlen bytes (free with grader_re_text_free). Returns 0
+ * or GRADER_RE_ENOMEM.
  */
 int grader_str_lower(const char *text, size_t len, char **out, size_t *outlen);
 

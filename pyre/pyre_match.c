@@ -24,10 +24,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "error.h"
-#include "internal.h"
-
 #define NONE GRADER__RE_NONE
 #define INF  GRADER__RE_INF
 
@@ -48,7 +44,7 @@ enum jump {
     J_ASSERT_NOT
 };
 
-/* What a handler tells the loop; errors are negative GRADER_E*. */
+/* What a handler tells the loop; errors are negative GRADER_RE_E*. */
 enum { R_NEXT = 1, R_CALL, R_OK, R_FAIL };
 
 /* sre's match context. */
@@ -160,7 +156,7 @@ static int spend(struct grader__re_vm *m, unsigned long long k)
 {
     if (m->steps < k) {
         m->steps = 0;
-        return GRADER_ELIMIT;
+        return GRADER_RE_ELIMIT;
     }
     m->steps -= k;
     return 0;
@@ -238,19 +234,19 @@ static int grow_stack(struct grader__re_vm *m, size_t need)
     unsigned char *p;
 
     if (need > GRADER_RE_STACK_MAX)
-        return GRADER_ELIMIT;
+        return GRADER_RE_ELIMIT;
     while (cap < need)
         cap *= 2;
     if (cap > GRADER_RE_STACK_MAX)
         cap = GRADER_RE_STACK_MAX;
     if (m->stack == (unsigned char *)m->small) {
-        if ((p = grader__malloc(cap)) != NULL)
+        if ((p = grader__re_malloc(cap)) != NULL)
             memcpy(p, m->stack, m->top);
     } else {
-        p = grader__realloc(m->stack, cap);
+        p = grader__re_realloc(m->stack, cap);
     }
     if (p == NULL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     m->stack = p;
     m->cap = cap;
     return 0;
@@ -613,7 +609,7 @@ static int op_max_until(struct grader__re_vm *m)
     int rc;
 
     if (m->repeat == NONE)
-        return GRADER_EARG; /* cannot happen: the compiler pairs them */
+        return GRADER_RE_EARG; /* cannot happen: the compiler pairs them */
     f->rep = m->repeat;
     r = REP(m, f->rep);
     m->ptr = f->ptr;
@@ -686,7 +682,7 @@ static int op_min_until(struct grader__re_vm *m)
     int rc;
 
     if (m->repeat == NONE)
-        return GRADER_EARG;
+        return GRADER_RE_EARG;
     f->rep = m->repeat;
     r = REP(m, f->rep);
     m->ptr = f->ptr;
@@ -1023,7 +1019,7 @@ static int last_start(struct grader__re_vm *m, size_t from, size_t *end)
         q = grader__re_prev(m->s, q);
     *end = q;
     if (spend(m, i) != 0)
-        return GRADER_ELIMIT;
+        return GRADER_RE_ELIMIT;
     return lo == 0 || q > from;
 }
 
@@ -1111,11 +1107,11 @@ int grader__re_vm_new(const struct grader_re *re, struct grader__re_vm **out)
     size_t marks = (2 * re->groups + 1) * sizeof(size_t);
     /* the matcher's state and its marks in one block; the small stack
      * needs no clearing */
-    struct grader__re_vm *m = grader__malloc(sizeof(*m) + marks);
+    struct grader__re_vm *m = grader__re_malloc(sizeof(*m) + marks);
 
     *out = NULL;
     if (m == NULL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     memset(m, 0, offsetof(struct grader__re_vm, small));
     m->mark = (size_t *)(void *)(m + 1);
     memset(m->mark, 0, marks);
@@ -1132,6 +1128,6 @@ void grader__re_vm_free(struct grader__re_vm *m)
     if (m == NULL)
         return;
     if (m->stack != (unsigned char *)m->small)
-        grader__free(m->stack);
-    grader__free(m);
+        grader__re_dealloc(m->stack);
+    grader__re_dealloc(m);
 }

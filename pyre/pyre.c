@@ -8,9 +8,6 @@
 #include <limits.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "error.h"
-#include "internal.h"
 #include "pyre_impl.h"
 
 void grader_re_iter_init(struct grader_re_iter *it, const struct grader_re *re,
@@ -82,8 +79,8 @@ int grader_re_sub_empty(const struct grader_re *re, const char *text,
 
     *out = NULL;
     *outlen = 0;
-    if ((buf = grader__malloc(len + 1)) == NULL)
-        return GRADER_ENOMEM;
+    if ((buf = grader__re_malloc(len + 1)) == NULL)
+        return GRADER_RE_ENOMEM;
     grader_re_iter_init(&it, re, text, len);
     while ((rc = grader_re_iter_next(&it, spans)) == 1) {
         size_t b = (size_t)spans[0];
@@ -94,7 +91,7 @@ int grader_re_sub_empty(const struct grader_re *re, const char *text,
     }
     grader_re_iter_release(&it);
     if (rc != 0) {
-        grader__free(buf);
+        grader__re_dealloc(buf);
         return rc;
     }
     if (len > last)
@@ -162,12 +159,12 @@ int grader_str_lower(const char *text, size_t len, char **out, size_t *outlen)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t n = lower_into(s, len, NULL);
-    unsigned char *buf = grader__malloc(n + 1);
+    unsigned char *buf = grader__re_malloc(n + 1);
 
     *out = NULL;
     *outlen = 0;
     if (buf == NULL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     (void)lower_into(s, len, buf);
     buf[n] = '\0';
     *out = (char *)buf;

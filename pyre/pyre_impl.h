@@ -167,7 +167,7 @@ struct grader__re_tree {
 };
 
 /* Parse pat[0..len) into t (release it with grader__re_tree_release):
- * 0, GRADER_EARG with the sentence in msg, or GRADER_ENOMEM (t is then
+ * 0, GRADER_RE_EARG with the sentence in msg, or GRADER_RE_ENOMEM (t is then
  * empty). */
 int grader__re_parse(const char *pat, size_t len, unsigned flags,
                      struct grader__re_tree *t, char *msg, size_t msgsize);
@@ -179,8 +179,8 @@ int grader__re_vm_new(const struct grader_re *re, struct grader__re_vm **out);
 void grader__re_vm_free(struct grader__re_vm *vm);
 /* sre's search from byte `from` of s[0..n), must_advance as finditer
  * keeps it; *budget steps are taken off. 1 with spans filled (as
- * pyre.h's iterator gives them), 0 no match, GRADER_ELIMIT,
- * GRADER_ENOMEM. */
+ * pyre.h's iterator gives them), 0 no match, GRADER_RE_ELIMIT,
+ * GRADER_RE_ENOMEM. */
 int grader__re_search(struct grader__re_vm *vm, const unsigned char *s,
                       size_t n, size_t from, int must_advance,
                       unsigned long long *budget, long *spans);
@@ -194,6 +194,16 @@ int grader__re_in_set(const struct grader_re *re, uint32_t k, uint32_t ch);
 /* Whether the class at s holds x, read from its lists (not its ASCII
  * bitmap, which pyre_compile.c fills from this), negation included. */
 int grader__re_set_lists(const uint32_t *s, uint32_t x);
+
+/* pyre_alloc.c: every allocation of the library, through the hooks that
+ * grader_re_set_alloc sets (the grader's counted allocator, so that its
+ * chaos test fails pyre's allocations too). calloc and reallocarray fail
+ * (NULL, ptr kept) when n * size overflows. */
+void *grader__re_malloc(size_t size);
+void *grader__re_calloc(size_t n, size_t size);
+void *grader__re_realloc(void *ptr, size_t size);
+void *grader__re_reallocarray(void *ptr, size_t n, size_t size);
+void grader__re_dealloc(void *ptr);
 
 /* pyre_uni.c: Python 3.11's Unicode, from pyre_tables.h. */
 uint32_t grader__re_lower(uint32_t c);         /* _sre.unicode_tolower */
@@ -219,7 +229,7 @@ int grader__re_cased(uint32_t c); /* Cased and not Case_Ignorable */
 
 /*
  * The code point at s[p] (p < n) and its length in *len: a valid UTF-8
- * sequence (rowscan.h's grader_utf8_seq) is one code point, any other
+ * sequence (grader_utf8_seq, pyre.h) is one code point, any other
  * byte b is one code point U+DC00 + b, as Python decodes bytes with
  * errors="surrogateescape".
  */

@@ -12,10 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "error.h"
-#include "internal.h"
-
 /* Words of program and classes together: far past any real pattern. */
 #define PROGRAM_MAX (1u << 22)
 
@@ -40,12 +36,12 @@ static int grow(uint32_t **w, size_t *cap, size_t need)
     if (need <= *cap)
         return 0;
     if (need > PROGRAM_MAX)
-        return GRADER_ELIMIT;
+        return GRADER_RE_ELIMIT;
     while (c < need)
         c *= 2;
-    p = grader__reallocarray(*w, c, sizeof(**w));
+    p = grader__re_reallocarray(*w, c, sizeof(**w));
     if (p == NULL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     *w = p;
     *cap = c;
     return 0;
@@ -652,10 +648,10 @@ static uint64_t min_width(const struct grader__re_tree *T, uint32_t k)
 
 static int finish(struct compiler *C, size_t groups, struct grader_re **out)
 {
-    struct grader_re *re = grader__calloc(1, sizeof(*re));
+    struct grader_re *re = grader__re_calloc(1, sizeof(*re));
 
     if (re == NULL)
-        return GRADER_ENOMEM;
+        return GRADER_RE_ENOMEM;
     re->code = C->code;
     re->ncode = C->n;
     re->sets = C->sets;
@@ -685,21 +681,21 @@ int grader_re_compile(const char *pat, size_t len, unsigned flags,
     rc = compile_seq(&C, T.root, T.flags);
     if (rc == 0)
         rc = emit(&C, GRADER__OP_SUCCESS);
-    if (rc == GRADER_ELIMIT) {
+    if (rc == GRADER_RE_ELIMIT) {
         if (msgsize)
             snprintf(msg, msgsize,
                      "patterns this large are not supported "
                      "at position 0");
-        rc = GRADER_EARG;
+        rc = GRADER_RE_EARG;
     }
     if (rc == 0)
         rc = finish(&C, T.groups, out);
     grader__re_tree_release(&T);
-    grader__free(C.code);
-    grader__free(C.sets);
-    grader__free(C.iv);
-    grader__free(C.raw);
-    grader__free(C.ur);
+    grader__re_dealloc(C.code);
+    grader__re_dealloc(C.sets);
+    grader__re_dealloc(C.iv);
+    grader__re_dealloc(C.raw);
+    grader__re_dealloc(C.ur);
     return rc;
 }
 
@@ -707,9 +703,9 @@ void grader_re_free(struct grader_re *re)
 {
     if (re == NULL)
         return;
-    grader__free(re->code);
-    grader__free(re->sets);
-    grader__free(re);
+    grader__re_dealloc(re->code);
+    grader__re_dealloc(re->sets);
+    grader__re_dealloc(re);
 }
 
 size_t grader_re_groups(const struct grader_re *re)
