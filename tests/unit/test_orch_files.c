@@ -63,8 +63,10 @@ static void test_only_given_fds(void **state)
  * started (its process group). */
 static void test_capture_timeout(void **state)
 {
-    const char *argv[] = {"/bin/sh", "-c", "sleep 30 & echo started; wait",
-                          NULL};
+    /* a duration no other test sleeps, so that a test running beside
+     * this one (another checkout's) cannot be taken for it */
+    const char *argv[] = {"/bin/sh", "-c",
+                          "sleep 30.25 & echo started; wait", NULL};
     char out[64];
     time_t t0 = time(NULL);
 
@@ -73,9 +75,9 @@ static void test_capture_timeout(void **state)
                      SPAWN_ETIMEDOUT);
     assert_string_equal(out, "started\n");
     assert_true(time(NULL) - t0 < 5);
-    /* sleep 30 was in the group: gone */
+    /* sleep 30.25 was in the group: gone */
     sleep_ms(100);
-    assert_int_not_equal(system("pgrep -f '^sleep 30$' >/dev/null"), 0);
+    assert_int_not_equal(system("pgrep -f '^sleep 30.25$' >/dev/null"), 0);
 }
 
 static void test_capture_status(void **state)
