@@ -33,26 +33,15 @@ char *fmt_count(char *out, long long v)
  * such a figure prints as 1e+40, whole, never cut to its first digits. */
 #define FMT_FIXED_MAX 1e15
 
-/* v with decimals places, a dash when unknown (negative, inf, NaN). */
-static char *fixed(char *out, double v, int decimals)
+char *fmt_fixed(char *out, double v, int digits)
 {
     if (v < 0 || !isfinite(v))
         snprintf(out, FMT_SIZE, "%s", FMT_DASH);
     else if (v >= FMT_FIXED_MAX)
         snprintf(out, FMT_SIZE, "%.2g", v);
     else
-        snprintf(out, FMT_SIZE, "%.*f", decimals, v);
+        snprintf(out, FMT_SIZE, "%.*f", digits, v);
     return out;
-}
-
-char *fmt_1(char *out, double v)
-{
-    return fixed(out, v, 1);
-}
-
-char *fmt_2(char *out, double v)
-{
-    return fixed(out, v, 2);
 }
 
 char *fmt_p(char *out, double p)

@@ -15,9 +15,10 @@
 
 /* Each returns out, which must hold FMT_SIZE bytes. */
 char *fmt_count(char *out, long long v); /* 4,671; "—" when < 0 */
-char *fmt_1(char *out, double v);        /* 40.0; "—" when < 0 */
-char *fmt_2(char *out, double v);        /* 1.97; "—" when < 0 */
-char *fmt_p(char *out, double p);        /* 0.727; 2.4e-05; "< 1e-300" */
+/* v with digits decimals: 40.0 (1), 1.97 (2); "—" when unknown (< 0,
+ * inf, NaN); 1e+40 past 1e15, whole, never cut to its first digits. */
+char *fmt_fixed(char *out, double v, int digits);
+char *fmt_p(char *out, double p); /* 0.727; 2.4e-05; "< 1e-300" */
 char *fmt_pct_ci(char *out, double v, double lo,
                  double hi); /* 91.6 (87.5–94.4) */
 char *fmt_pp_ci(char *out, double v, double lo,

@@ -43,10 +43,13 @@ static void censored_cells(struct doc *d, const struct grader_figures *x)
     char a[FMT_SIZE], b[FMT_SIZE];
 
     doc_cellf(d, "%zu (%s %%)", x->censored,
-              fmt_1(a, x->line->sum.n ? 100.0 * (double)x->censored /
-                                            (double)x->line->sum.n
-                                      : 0.0));
-    doc_cellf(d, "%zu (%s %%)", x->right_max, fmt_1(b, 100.0 * x->acc_max));
+              fmt_fixed(a,
+                        x->line->sum.n ? 100.0 * (double)x->censored /
+                                             (double)x->line->sum.n
+                                       : 0.0,
+                        1));
+    doc_cellf(d, "%zu (%s %%)", x->right_max,
+              fmt_fixed(b, 100.0 * x->acc_max, 1));
 }
 
 /* A header row of the program's own words, one cell each. */
@@ -92,7 +95,7 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
         const struct grader_figures *x = &rep->rungs[i];
         const struct grader_bury_line *l = x->line;
         rung_cell(d, l->rung->name, 0);
-        doc_cellf(d, "%s", fmt_1(a, x->pct_bytes));
+        doc_cellf(d, "%s", fmt_fixed(a, x->pct_bytes, 1));
         doc_cellf(d, "%zu", l->sum.right);
         doc_cellf(d, "%s", fmt_pct_ci(b, x->acc, x->acc_lo, x->acc_hi));
         censored_cells(d, x);
@@ -106,8 +109,8 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
                       fmt_pp_ci(c, x->delta, x->delta_lo, x->delta_hi));
             doc_cellf(d, "%s", fmt_p(e, l->p_mcnemar));
         }
-        doc_cellf(d, "%s", fmt_1(a, l->sum.median_tps));
-        doc_cellf(d, "%s", fmt_2(b, x->speed_x));
+        doc_cellf(d, "%s", fmt_fixed(a, l->sum.median_tps, 1));
+        doc_cellf(d, "%s", fmt_fixed(b, x->speed_x, 2));
         doc_cellf(d, "%s", fmt_count(c, x->meta.gpu_mib_loaded));
     }
     doc_para(d);
@@ -161,10 +164,12 @@ static void constraint_table(struct doc *d, const struct grader_ladder *rep)
         rung_cell(d, x->line->rung->name, 0);
         doc_cellf(d, "%zu", x->checked);
         doc_cellf(d, "%zu", x->violated);
-        doc_cellf(d, "%s",
-                  x->checked ? fmt_1(pct, 100.0 * (double)x->violated /
-                                              (double)x->checked)
-                             : FMT_DASH);
+        doc_cellf(
+            d, "%s",
+            x->checked
+                ? fmt_fixed(
+                      pct, 100.0 * (double)x->violated / (double)x->checked, 1)
+                : FMT_DASH);
     }
 }
 
@@ -264,7 +269,7 @@ static void rules_table(struct doc *d, const struct grader_ladder *rep)
         for (k = 0; k < rep->nrules; k++) {
             const struct grader_rule_cell *c = &rep->rules[k].cells[i];
             doc_cellf(d, "%zu/%zu (%s %%)", c->right, c->n,
-                      fmt_1(a, 100.0 * c->acc));
+                      fmt_fixed(a, 100.0 * c->acc, 1));
         }
         for (k = 1; k < rep->nrules; k++)
             doc_cellf(d, "%zu", rep->rules[k].cells[i].differ);
@@ -318,7 +323,7 @@ static void loops_table(struct doc *d, const struct grader_ladder *rep)
         rung_cell(d, x->line->rung->name, 0);
         doc_cellf(d, "%zu", x->aborted);
         doc_cellf(d, "%s", fmt_count(tok, (long long)x->tokens_saved));
-        doc_cellf(d, "%s", fmt_1(sec, x->seconds_saved));
+        doc_cellf(d, "%s", fmt_fixed(sec, x->seconds_saved, 1));
         if (r != NULL)
             doc_cellf(d, "%zu of %zu", r->mismatched_right, r->n);
         else
@@ -503,7 +508,7 @@ static void side_table(struct doc *d, const struct grader_ladder *rep)
         const struct grader_side *s = &rep->sides[i];
         const struct grader_bury_line *l = s->f.line;
         rung_cell(d, l->rung->name, 0);
-        doc_cellf(d, "%s", fmt_1(a, s->f.pct_bytes));
+        doc_cellf(d, "%s", fmt_fixed(a, s->f.pct_bytes, 1));
         doc_cellf(d, "%zu", l->sum.right);
         doc_cellf(d, "%s", fmt_pct_ci(a, s->f.acc, s->f.acc_lo, s->f.acc_hi));
         censored_cells(d, &s->f);
@@ -511,7 +516,7 @@ static void side_table(struct doc *d, const struct grader_ladder *rep)
         doc_cellf(d, "%zu", l->ghosts);
         doc_cellf(d, "%s", fmt_p(a, l->p_mcnemar));
         doc_cellf(d, "%zu", l->sum.truncated);
-        doc_cellf(d, "%s", fmt_1(a, l->sum.median_tps));
+        doc_cellf(d, "%s", fmt_fixed(a, l->sum.median_tps, 1));
         doc_cellf(d, "%s", fmt_count(a, s->f.meta.gpu_mib_loaded));
         if (s->beside > 0) {
             doc_cellf(d, "%s", rep->chain.lines[s->beside].rung->name);

@@ -243,8 +243,8 @@ static void md_speed(struct doc *d, const struct render_compare *rc)
             struct grader_figures x;
             grader_figures_of(&c->bury[k], i, &rc->metas[k * c->nrungs + i],
                               &rc->metas[k * c->nrungs], &x);
-            doc_cellf(d, "%s", fmt_1(a, x.line->sum.median_tps));
-            doc_cellf(d, "%s", fmt_2(a, x.speed_x));
+            doc_cellf(d, "%s", fmt_fixed(a, x.line->sum.median_tps, 1));
+            doc_cellf(d, "%s", fmt_fixed(a, x.speed_x, 2));
         }
     }
 }
@@ -377,8 +377,8 @@ struct doc *render_think_doc(const struct render_think *t)
                 doc_cellf(d, "%s", FMT_DASH);
             else
                 doc_cellf(d, "%zu", v[k]);
-        doc_cellf(d, "%s", fmt_2(a, l->tokens_x));
-        doc_cellf(d, "%s", fmt_2(a, l->speed_x));
+        doc_cellf(d, "%s", fmt_fixed(a, l->tokens_x, 2));
+        doc_cellf(d, "%s", fmt_fixed(a, l->speed_x, 2));
     }
     doc_para_last(d);
     doc_raw(d,

@@ -315,7 +315,7 @@ static void point(struct panel *pn, const struct grader_ladder *l,
                 "l-6 -8 h12 z\" fill=\"%s\" stroke=\"#2e2f33\"/>\n",
                 name, x, y + 4, fill);
         snprintf(text, sizeof(text), "%s %s %% \xe2\x86\x93", name,
-                 fmt_1(a, acc));
+                 fmt_fixed(a, acc, 1));
         take(pn, (struct box){x - 7, y - 5, x + 7, y + 5});
         label(pn, x, y - 4, text, chosen);
         return;
@@ -484,7 +484,8 @@ void render_pick_words(char *out, size_t size, const struct grader_ladder *l)
         snprintf(out + len, size - len,
                  "The smallest file within the noise: %s, %s %% of the "
                  "bytes, %s right against %s's %s. ",
-                 name_of(l, (size_t)pk->smallest), fmt_1(a, s->pct_bytes),
+                 name_of(l, (size_t)pk->smallest),
+                 fmt_fixed(a, s->pct_bytes, 1),
                  fmt_count(b, (long long)s->line->sum.right), ref_name,
                  fmt_count(c, (long long)ref->line->sum.right));
     }
@@ -500,7 +501,8 @@ void render_pick_words(char *out, size_t size, const struct grader_ladder *l)
                  "The fastest within the noise: %s, %s tok/s (%s\xc3\x97 "
                  "%s's), %s right.",
                  name_of(l, (size_t)pk->fastest),
-                 fmt_1(a, q->line->sum.median_tps), fmt_2(b, q->speed_x),
-                 ref_name, fmt_count(c, (long long)q->line->sum.right));
+                 fmt_fixed(a, q->line->sum.median_tps, 1),
+                 fmt_fixed(b, q->speed_x, 2), ref_name,
+                 fmt_count(c, (long long)q->line->sum.right));
     }
 }

@@ -12,12 +12,13 @@
 
 #include "files.h"
 #include "rundir.h"
+#include "../util/util.h"
 
 int rundir_beside_append(const char *rundir, const char *rung, const char *gpu,
                          const char *const *beside, size_t n, char *msg,
                          size_t msgsize)
 {
-    char path[4200];
+    struct buf path = {0};
     json_t *line =
         json_pack("{s:s,s:s,s:[]}", "rung", rung, "gpu", gpu, "beside");
     char *text;
@@ -30,37 +31,40 @@ int rundir_beside_append(const char *rundir, const char *rung, const char *gpu,
                               json_string(beside[i]));
     text = line ? json_dumps(line, JSON_COMPACT) : NULL;
     json_decref(line);
-    if (text == NULL ||
-        rundir_path(path, sizeof(path), rundir, RD_BESIDE, NULL) != 0) {
+    if (text == NULL || rundir_path_buf(&path, rundir, RD_BESIDE, NULL) != 0) {
         snprintf(msg, msgsize, "cannot record which rungs shared a GPU");
         free(text);
+        buf_release(&path);
         return -1;
     }
     len = strlen(text);
     text[len++] = '\n'; /* json_dumps left room for its NUL */
-    fd = files_open(path, O_WRONLY | O_CREAT | O_APPEND, 0644, msg, msgsize);
+    fd = files_open(path.p, O_WRONLY | O_CREAT | O_APPEND, 0644, msg, msgsize);
     if (fd >= 0) {
         w = write(fd, text, len);
         if (w == (ssize_t)len && fsync(fd) == 0)
             rc = 0;
         else
-            snprintf(msg, msgsize, "cannot write '%s': %s", path,
+            snprintf(msg, msgsize, "cannot write '%s': %s", path.p,
                      files_strerror(errno));
         close(fd);
     }
     free(text);
+    buf_release(&path);
     return rc;
 }
 
 json_t *rundir_beside_read(const char *rundir)
 {
-    char path[4200], line[8192], msg[4400];
+    struct buf path = {0};
+    char line[8192], msg[4400];
     json_t *all = json_array();
-    FILE *f;
+    FILE *f = NULL;
 
-    if (all == NULL ||
-        rundir_path(path, sizeof(path), rundir, RD_BESIDE, NULL) != 0 ||
-        (f = files_fopen_read(path, 1, msg, sizeof(msg))) == NULL)
+    if (all != NULL && rundir_path_buf(&path, rundir, RD_BESIDE, NULL) == 0)
+        f = files_fopen_read(path.p, 1, msg, sizeof(msg));
+    buf_release(&path);
+    if (f == NULL)
         return all;
     while (fgets(line, sizeof(line), f) != NULL) {
         json_t *o = json_loads(line, 0, NULL);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rundir.h"
+#include "../util/util.h"
 
 const char *files_strerror(int e)
 {
@@ -285,25 +286,33 @@ int files_sync_dir(const char *path)
 
 int files_try_lock(const char *rundir, int *fd, char *msg, size_t msgsize)
 {
-    char path[4200];
+    struct buf path = {0};
+    int e;
 
-    if (rundir_path(path, sizeof(path), rundir, RD_FILES_LOCK, NULL) != 0) {
+    if (rundir_path_buf(&path, rundir, RD_FILES_LOCK, NULL) != 0) {
         snprintf(msg, msgsize, "%.200s...: path too long", rundir);
+        buf_release(&path);
         errno = ENAMETOOLONG;
         return -1;
     }
-    *fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
-    if (*fd < 0)
+    *fd = files_open(path.p, O_RDWR | O_CREAT, 0644, msg, msgsize);
+    if (*fd < 0) {
+        e = errno; /* files_exit_code reads it */
+        buf_release(&path);
+        errno = e;
         return -1;
+    }
     if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
+        e = errno;
         close(*fd);
         *fd = -1;
-        if (e == EWOULDBLOCK)
-            return 1;
-        snprintf(msg, msgsize, "cannot lock '%.900s': %s", path, strerror(e));
+        if (e != EWOULDBLOCK)
+            snprintf(msg, msgsize, "cannot lock '%.900s': %s", path.p,
+                     strerror(e));
+        buf_release(&path);
         errno = e;
-        return -2;
+        return e == EWOULDBLOCK ? 1 : -2;
     }
+    buf_release(&path);
     return 0;
 }

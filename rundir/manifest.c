@@ -11,6 +11,8 @@
 
 #include "files.h"
 #include "outfile.h"
+#include "rundir.h"
+#include "../util/util.h"
 
 /* Both objects name a file by the same sha256. */
 static int same_sha(json_t *have, json_t *want)
@@ -89,16 +91,16 @@ static int merge(json_t *have, json_t *want, const char *where, int force,
     return 0;
 }
 
-int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
-                   json_t *rung, int force, char *msg, size_t msgsize)
+/* manifest_check on the manifest at path. */
+static int check_at(const char *path, const char *rung_name, json_t *shared,
+                    json_t *rung, int force, char *msg, size_t msgsize)
 {
-    char path[4200], where[128];
+    char where[128];
     json_error_t jerr;
     json_t *m, *rungs, *mine, *forced;
     char *text;
     int rc, news = 0, fd;
 
-    snprintf(path, sizeof(path), "%s/manifest.json", rundir);
     /* a link planted in its place is refused, not read */
     fd = files_open(path, O_RDONLY, 0, msg, msgsize);
     if (fd < 0 && errno != ENOENT)
@@ -153,5 +155,24 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
         free(text);
     }
     json_decref(m);
+    return rc;
+}
+
+int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
+                   json_t *rung, int force, char *msg, size_t msgsize)
+{
+    struct buf path = {0};
+    int rc, e;
+
+    if (rundir_path_buf(&path, rundir, RD_MANIFEST, NULL) != 0) {
+        snprintf(msg, msgsize, "%.200s...: path too long", rundir);
+        buf_release(&path);
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    rc = check_at(path.p, rung_name, shared, rung, force, msg, msgsize);
+    e = errno; /* files_exit_code reads it: a full disk resumes */
+    buf_release(&path);
+    errno = e;
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "files.h"
 #include "ladderfile.h"
 #include "rundir.h"
+#include "../util/util.h"
 
 /* An integer field of the .done object; absent or null leaves *v. */
 static int done_field(json_t *o, const char *key, long long *v,
@@ -149,20 +150,24 @@ static int read_done(const char *path, struct grader_meta *m, char *msg,
 int rundir_meta_read(const char *rundir, const char *rung,
                      struct grader_meta *m, char *msg, size_t msgsize)
 {
-    char path[4200];
+    struct buf path = {0};
     struct lrow *rows;
     size_t n, i;
+    int rc;
 
     memset(m, 0, sizeof(*m));
     m->bytes = m->gpu_mib_loaded = m->gpu_mib_before = -1;
-    if (rundir_path(path, sizeof(path), rundir, RD_DONE, rung) != 0) {
+    if (rundir_path_buf(&path, rundir, RD_DONE, rung) != 0) {
         snprintf(msg, msgsize, "%.200s: path too long", rundir);
+        buf_release(&path);
         return -1;
     }
-    if (read_done(path, m, msg, msgsize) != 0)
-        return -1;
-    rundir_path(path, sizeof(path), rundir, RD_LADDER_TSV, NULL);
-    if (ladderfile_read(path, 1, &rows, &n, msg, msgsize) != 0)
+    /* ladder.tsv's path is no longer than rows/RUNG.done's */
+    rc = read_done(path.p, m, msg, msgsize) != 0 ||
+         rundir_path_buf(&path, rundir, RD_LADDER_TSV, NULL) != 0 ||
+         ladderfile_read(path.p, 1, &rows, &n, msg, msgsize) != 0;
+    buf_release(&path);
+    if (rc != 0)
         return -1;
     for (i = 0; i < n; i++)
         if (strcmp(rows[i].rung, rung) == 0) {

@@ -7,6 +7,7 @@
 #include "files.h"
 #include "outfile.h"
 #include "rundir.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -44,20 +45,14 @@ static int split(const char *list, char **out, size_t *n, size_t max,
     return 0;
 }
 
-/* Load one of dir's files as JSON: the object, NULL with *absent set when
- * there is no such file, NULL with msg on a bad one. */
-static json_t *load(const char *dir, enum rundir_file what, int *absent,
-                    char *msg, size_t msgsize)
+/* Load path as JSON: the object, NULL with *absent set when there is no
+ * such file, NULL with msg on a bad one. */
+static json_t *load_path(const char *path, int *absent, char *msg,
+                         size_t msgsize)
 {
-    char path[4200];
     json_error_t jerr;
     json_t *o;
 
-    *absent = 0;
-    if (rundir_path(path, sizeof(path), dir, what, NULL) != 0) {
-        snprintf(msg, msgsize, "%.200s: path too long", dir);
-        return NULL;
-    }
     o = files_json_load(path, 1, JSON_REJECT_DUPLICATES, &jerr);
     if (o == NULL) {
         struct stat st;
@@ -76,6 +71,22 @@ static json_t *load(const char *dir, enum rundir_file what, int *absent,
         json_decref(o);
         return NULL;
     }
+    return o;
+}
+
+/* The same for one of dir's files. */
+static json_t *load(const char *dir, enum rundir_file what, int *absent,
+                    char *msg, size_t msgsize)
+{
+    struct buf path = {0};
+    json_t *o = NULL;
+
+    *absent = 0;
+    if (rundir_path_buf(&path, dir, what, NULL) != 0)
+        snprintf(msg, msgsize, "%.200s: path too long", dir);
+    else
+        o = load_path(path.p, absent, msg, msgsize);
+    buf_release(&path);
     return o;
 }
 
@@ -122,21 +133,22 @@ static int names(json_t *o, const char *key, const char *skip, char **out,
     return 0;
 }
 
-/* The shape from ladder.json, else graveyard.json (+ graveyard-side.json). */
-static int shape(struct rundir_run *r, int want_side, char *msg,
-                 size_t msgsize)
+/* The shape from ladder.json, else graveyard.json (+ graveyard-side.json).
+ * path names the file read last in messages; load refuses a path that
+ * does not fit, so each rundir_path_buf here that matters succeeded. */
+static int shape_in(struct rundir_run *r, int want_side, struct buf *path,
+                    char *msg, size_t msgsize)
 {
-    char path[4200];
     const char *ref;
     json_t *o, *ro;
     int absent;
 
-    rundir_path(path, sizeof(path), r->dir, RD_LADDER_JSON, NULL);
+    (void)rundir_path_buf(path, r->dir, RD_LADDER_JSON, NULL);
     o = load(r->dir, RD_LADDER_JSON, &absent, msg, msgsize);
     if (o == NULL && !absent)
         return -1;
     if (o == NULL) {
-        rundir_path(path, sizeof(path), r->dir, RD_GRAVEYARD, NULL);
+        (void)rundir_path_buf(path, r->dir, RD_GRAVEYARD, NULL);
         o = load(r->dir, RD_GRAVEYARD, &absent, msg, msgsize);
         if (o == NULL && !absent)
             return -1;
@@ -153,18 +165,18 @@ static int shape(struct rundir_run *r, int want_side, char *msg,
     ro = json_object_get(o, "reference");
     ref = json_is_string(ro) ? json_string_value(ro) : NULL;
     if (ref == NULL) {
-        snprintf(msg, msgsize, "%s: no \"reference\" rung name", path);
+        snprintf(msg, msgsize, "%s: no \"reference\" rung name", path->p);
         json_decref(o);
         return -1;
     }
-    if (r->nchain == 0 &&
-        ((r->chain[r->nchain++] = strdup(ref)) == NULL ||
-         names(o, "rungs", ref, r->chain, &r->nchain, path, msg, msgsize))) {
+    if (r->nchain == 0 && ((r->chain[r->nchain++] = strdup(ref)) == NULL ||
+                           names(o, "rungs", ref, r->chain, &r->nchain,
+                                 path->p, msg, msgsize))) {
         json_decref(o);
         return -1;
     }
     if (want_side && json_object_get(o, "side_rungs") != NULL) {
-        int rc = names(o, "side_rungs", NULL, r->side, &r->nside, path, msg,
+        int rc = names(o, "side_rungs", NULL, r->side, &r->nside, path->p, msg,
                        msgsize);
         json_decref(o);
         return rc;
@@ -176,12 +188,23 @@ static int shape(struct rundir_run *r, int want_side, char *msg,
     o = load(r->dir, RD_GRAVEYARD_SIDE, &absent, msg, msgsize);
     if (o == NULL)
         return absent ? 0 : -1;
-    rundir_path(path, sizeof(path), r->dir, RD_GRAVEYARD_SIDE, NULL);
+    (void)rundir_path_buf(path, r->dir, RD_GRAVEYARD_SIDE, NULL);
     /* ref pointed into the first file, released above */
-    absent =
-        names(o, "rungs", r->chain[0], r->side, &r->nside, path, msg, msgsize);
+    absent = names(o, "rungs", r->chain[0], r->side, &r->nside, path->p, msg,
+                   msgsize);
     json_decref(o);
     return absent;
+}
+
+/* shape_in with the path it names files by, released after. */
+static int shape(struct rundir_run *r, int want_side, char *msg,
+                 size_t msgsize)
+{
+    struct buf path = {0};
+    int rc = shape_in(r, want_side, &path, msg, msgsize);
+
+    buf_release(&path);
+    return rc;
 }
 
 /* f16-range.jsonl's TOTAL (its last line) and build.json's F16 rung, if
@@ -189,7 +212,8 @@ static int shape(struct rundir_run *r, int want_side, char *msg,
  * a report, so a file that does not read is left out, not an error. */
 static void f16_total(struct rundir_run *r)
 {
-    char path[4200], buf[4096], *nl, why[4400];
+    struct buf path = {0};
+    char buf[4096], *nl, why[4400];
     json_error_t jerr;
     json_t *t, *b, *v;
     const char *k;
@@ -197,9 +221,13 @@ static void f16_total(struct rundir_run *r)
     long end;
     size_t n;
 
-    if (rundir_path(path, sizeof(path), r->dir, RD_F16_RANGE, NULL) != 0 ||
-        (f = files_fopen_read(path, 1, why, sizeof(why))) == NULL)
+    f = rundir_path_buf(&path, r->dir, RD_F16_RANGE, NULL) == 0
+            ? files_fopen_read(path.p, 1, why, sizeof(why))
+            : NULL;
+    if (f == NULL) {
+        buf_release(&path);
         return;
+    }
     end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     n = end < 0 ? 0
         : fseek(f,
@@ -233,9 +261,12 @@ static void f16_total(struct rundir_run *r)
     }
     json_decref(t);
     if (!r->f16.known ||
-        rundir_path(path, sizeof(path), r->dir, RD_BUILD_JSON, NULL) != 0)
+        rundir_path_buf(&path, r->dir, RD_BUILD_JSON, NULL) != 0) {
+        buf_release(&path);
         return;
-    b = files_json_load(path, 1, 0, &jerr);
+    }
+    b = files_json_load(path.p, 1, 0, &jerr);
+    buf_release(&path);
     json_object_foreach(json_object_get(b, "rungs"), k, v)
     {
         const char *recipe = json_string_value(json_object_get(v, "recipe"));
@@ -253,7 +284,7 @@ static int canary_check(const struct rundir_run *r, char *msg, size_t msgsize)
                                          "compared",  "missing",
                                          "changed",   "same_text"};
     json_t *c = r->canary, *ids = json_object_get(c, "changed_ids"), *v;
-    char path[4200];
+    struct buf path = {0};
     size_t i;
     int ok = json_is_string(json_object_get(c, "rung")) &&
              json_is_string(json_object_get(c, "rows")) &&
@@ -267,12 +298,14 @@ static int canary_check(const struct rundir_run *r, char *msg, size_t msgsize)
     json_array_foreach(ids, i, v) ok = ok && json_is_string(v);
     if (ok)
         return 0;
-    rundir_path(path, sizeof(path), r->dir, RD_CANARY_JSON, NULL);
+    /* canary.json was read through load(), so its path fits */
+    (void)rundir_path_buf(&path, r->dir, RD_CANARY_JSON, NULL);
     snprintf(msg, msgsize,
              "%s: not graveyard canary's verdict (rung, rows, questions, "
              "max_changed, compared, missing, changed, same_text, "
              "changed_ids, passed)",
-             path);
+             path.p);
+    buf_release(&path);
     return -1;
 }
 
@@ -295,10 +328,12 @@ int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
     while (len > 1 && r->dir[len - 1] == '/')
         r->dir[--len] = '\0';
     {
-        char rows[4200];
+        struct buf rows = {0};
         struct stat st;
-        if (rundir_path(rows, sizeof(rows), r->dir, RD_ROWS_DIR, NULL) ||
-            stat(rows, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        int bad = rundir_path_buf(&rows, r->dir, RD_ROWS_DIR, NULL) != 0 ||
+                  stat(rows.p, &st) != 0 || !S_ISDIR(st.st_mode);
+        buf_release(&rows);
+        if (bad) {
             snprintf(msg, msgsize, "%s: not a run folder (no rows/ in it)",
                      r->dir);
             return -1;
@@ -398,7 +433,8 @@ int rundir_shape_write(const char *dir, const char *name, const char *ref,
                        size_t nside, int thinking, char *msg, size_t msgsize)
 {
     json_t *o, *c, *sd;
-    char path[4200], *text;
+    struct buf path = {0};
+    char *text;
     size_t i;
     int rc;
 
@@ -421,12 +457,14 @@ int rundir_shape_write(const char *dir, const char *name, const char *ref,
         snprintf(msg, msgsize, "out of memory");
         return -1;
     }
-    if (rundir_path(path, sizeof(path), dir, RD_LADDER_JSON, NULL) != 0) {
+    if (rundir_path_buf(&path, dir, RD_LADDER_JSON, NULL) != 0) {
         free(text);
+        buf_release(&path);
         snprintf(msg, msgsize, "%.200s: path too long", dir);
         return -1;
     }
-    rc = outfile_write(path, text, strlen(text), msg, msgsize);
+    rc = outfile_write(path.p, text, strlen(text), msg, msgsize);
     free(text);
+    buf_release(&path);
     return rc;
 }

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/util.h"
+
 static const struct {
     const char *fmt; /* %1$s the folder, %2$s the rung */
     int per_rung;
@@ -68,6 +70,34 @@ int rundir_path(char *out, size_t size, const char *rundir,
         return -1;
     }
     return 0;
+}
+
+int rundir_path_buf(struct buf *b, const char *rundir, enum rundir_file what,
+                    const char *rung)
+{
+    const char *f, *arg[2] = {rundir, rung};
+    size_t k = 0;
+    int rc = 0;
+
+    if (b->max == 0)
+        b->max = RUNDIR_PATH_MAX;
+    b->len = 0;
+    if ((size_t)what >= sizeof(names) / sizeof(names[0]) ||
+        (names[what].per_rung && rung == NULL))
+        rc = -1;
+    /* the table's formats hold only %s, the folder then the rung */
+    for (f = rc == 0 ? names[what].fmt : ""; rc == 0 && *f; f++) {
+        if (f[0] == '%' && f[1] == 's') {
+            rc = buf_add(b, arg[k], strlen(arg[k]));
+            k++;
+            f++;
+        } else
+            rc = buf_add(b, f, 1);
+    }
+    if (rc != 0)
+        b->len = 0;
+    buf_append(b, "", 0); /* b->p a string whatever happened ("" on -1) */
+    return rc == 0 ? 0 : -1;
 }
 
 int rundir_gpu_dir(char *out, size_t size, const char *rundir, const char *gpu)

@@ -68,6 +68,22 @@ enum rundir_file {
 int rundir_path(char *out, size_t size, const char *rundir,
                 enum rundir_file what, const char *rung);
 
+/* The most bytes a run-folder path may hold (the char[4200] that paths
+ * were kept in, less its NUL): past it rundir_path_buf refuses. */
+#define RUNDIR_PATH_MAX 4199
+
+/*
+ * rundir_path into a buffer (util.h) that grows as the path needs, up to
+ * its max (RUNDIR_PATH_MAX when b's max is 0, as zero-initialised): b is
+ * emptied first and then holds the path, NUL-terminated. Returns 0, or -1
+ * when what is unknown, a rung is missing, or the path passes the cap;
+ * b->p is then "" (a string either way). The caller releases b
+ * (buf_release).
+ */
+struct buf;
+int rundir_path_buf(struct buf *b, const char *rundir, enum rundir_file what,
+                    const char *rung);
+
 /* The name under the run folder of a file that is not a rung's
  * ("f16-range.jsonl"), for a text that names it to a reader; NULL for a
  * rung's file or an unknown one. */

@@ -127,6 +127,34 @@ static int fail(struct scan *s, int rc, const char *fmt, ...)
     return rc;
 }
 
+const char *f16r_err_name(int code)
+{
+    switch (code) {
+#define F16R__NAME(name, msg)                                                 \
+    case F16R_E##name:                                                        \
+        return #name;
+        F16R_ERRNO_MAP(F16R__NAME)
+#undef F16R__NAME
+    case F16R_OK:
+        return "OK";
+    }
+    return "UNKNOWN";
+}
+
+const char *f16r_strerror(int code)
+{
+    switch (code) {
+#define F16R__MSG(name, msg)                                                  \
+    case F16R_E##name:                                                        \
+        return msg;
+        F16R_ERRNO_MAP(F16R__MSG)
+#undef F16R__MSG
+    case F16R_OK:
+        return "success";
+    }
+    return "unknown error";
+}
+
 /* Read exactly n bytes at off: 0, or an error code with the message. */
 static int read_at(struct scan *s, int fd, const char *file, void *p, size_t n,
                    uint64_t off)
@@ -279,13 +307,17 @@ static int gguf_table(struct scan *s, int fd, const char *path, uint64_t size,
         if (b == NULL)
             return fail(s, F16R_EIO, "%s: out of memory", path);
         rc = read_at(s, fd, path, b, len, 0);
-        if (rc == 0)
-            rc = gguf_parse(b, len, size, tab, m, sizeof m);
+        if (rc != F16R_OK) { /* an F16R_E* code, msg set */
+            free(b);
+            return rc;
+        }
+        /* gguf_parse's own convention: 0, -1 bad, 1 read more */
+        rc = gguf_parse(b, len, size, tab, m, sizeof m);
         free(b);
         if (rc < 0)
             return fail(s, F16R_EBADINPUT, "%s: %s", path, m);
-        if (rc != 1)
-            return rc;
+        if (rc == 0)
+            return F16R_OK;
         if (len >= GGUF_META_MAX)
             return fail(s, F16R_EBADINPUT,
                         "%s: the tensor table ends past %u MiB", path,

@@ -23,7 +23,32 @@
 
 #include "f16.h"
 
-enum { F16R_OK = 0, F16R_EIO = 1, F16R_EBADINPUT = 2 };
+/*
+ * X(name, message): weights' failures. Every function below returns
+ * F16R_OK (0) or a negative F16R_E* code from this one table, as the
+ * grader does (grader/error.h, libuv's UV_ERRNO_MAP), with "FILE: what"
+ * in the caller's msg; the message here is the fallback when there is
+ * none. The codes start at -200, apart from the grader's. Exit statuses
+ * are the command's (cmd_f16range.c): IO 1, a failure that resumes (out
+ * of memory too); BADINPUT 2, bad input.
+ */
+#define F16R_ERRNO_MAP(X)                                                     \
+    X(IO, "a read or a write failed")                                         \
+    X(BADINPUT, "not a checkpoint or a GGUF that f16-range reads")
+
+enum f16r_errno {
+    F16R_OK = 0,
+    F16R__FIRST = -200,
+#define F16R__ENUM(name, msg) F16R_E##name,
+    F16R_ERRNO_MAP(F16R__ENUM)
+#undef F16R__ENUM
+};
+
+/* The code's name ("BADINPUT") and its fallback message ("OK" and
+ * "success" for 0; "UNKNOWN" and "unknown error" for a code not in the
+ * table). */
+const char *f16r_err_name(int code);
+const char *f16r_strerror(int code);
 
 struct f16range_total {
     struct f16_counts c;
@@ -36,9 +61,10 @@ typedef void (*f16range_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 /*
  * Scan path, writing the lines to out. Returns F16R_OK; F16R_EBADINPUT
- * with "FILE: what is wrong" in msg (truncated, a bad header or table, a
- * shard missing); F16R_EIO when a read or a write fails (msg says which).
- * total (may be NULL) gets the TOTAL line's numbers. progress may be NULL.
+ * (negative, as every code) with "FILE: what is wrong" in msg (truncated, a
+ * bad header or table, a shard missing); F16R_EIO when a read or a write fails
+ * (msg says which). total (may be NULL) gets the TOTAL line's numbers.
+ * progress may be NULL.
  */
 int f16range_run(const char *path, FILE *out, f16range_progress_fn progress,
                  void *ctx, struct f16range_total *total, char *msg,

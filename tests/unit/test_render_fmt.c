@@ -19,18 +19,19 @@ static void test_counts(void **state)
     assert_string_equal(fmt_count(b, 4671), "4,671");
     assert_string_equal(fmt_count(b, 9311305152LL), "9,311,305,152");
     assert_string_equal(fmt_count(b, -1), FMT_DASH);
-    assert_string_equal(fmt_1(b, 93.6), "93.6");
-    assert_string_equal(fmt_1(b, -1), FMT_DASH);
-    assert_string_equal(fmt_2(b, 78.7 / 40.0), "1.97");
+    assert_string_equal(fmt_fixed(b, 93.6, 1), "93.6");
+    assert_string_equal(fmt_fixed(b, -1, 1), FMT_DASH);
+    assert_string_equal(fmt_fixed(b, 78.7 / 40.0, 2), "1.97");
     /* any double a row can hold prints whole: %.1f of 1e300 is 302
      * characters, past the buffer; none is cut to its first digits */
-    assert_string_equal(fmt_1(b, 123456789012345.0), "123456789012345.0");
-    assert_string_equal(fmt_1(b, 1e300), "1e+300");
-    assert_string_equal(fmt_1(b, 1e40), "1e+40");
-    assert_string_equal(fmt_2(b, 1.5e17), "1.5e+17");
-    assert_string_equal(fmt_1(b, DBL_MAX), "1.8e+308");
-    assert_string_equal(fmt_1(b, INFINITY), FMT_DASH);
-    assert_string_equal(fmt_2(b, NAN), FMT_DASH);
+    assert_string_equal(fmt_fixed(b, 123456789012345.0, 1),
+                        "123456789012345.0");
+    assert_string_equal(fmt_fixed(b, 1e300, 1), "1e+300");
+    assert_string_equal(fmt_fixed(b, 1e40, 1), "1e+40");
+    assert_string_equal(fmt_fixed(b, 1.5e17, 2), "1.5e+17");
+    assert_string_equal(fmt_fixed(b, DBL_MAX, 1), "1.8e+308");
+    assert_string_equal(fmt_fixed(b, INFINITY, 1), FMT_DASH);
+    assert_string_equal(fmt_fixed(b, NAN, 2), FMT_DASH);
 }
 
 static void test_numbers(void **state)

@@ -127,7 +127,7 @@ static struct result *run(const char *path)
     return &r;
 }
 
-/* A bad input: exit 2 (F16R_EBADINPUT), one line naming the file and
+/* A bad input: F16R_EBADINPUT (exit 2), one line naming the file and
  * saying what. */
 static void refused(const char *path, const char *what)
 {
@@ -529,6 +529,28 @@ static void test_gguf_long_table(void **state)
     free(pad);
 }
 
+/* weights' convention is the grader's: 0, or a negative code from the
+ * one table, each with a name and a fallback message; a missing file is
+ * bad input, with the file named in msg. */
+static void test_error_codes(void **state)
+{
+    struct result *r;
+
+    (void)state;
+    assert_true(F16R_EIO < 0);
+    assert_true(F16R_EBADINPUT < 0);
+    assert_true(F16R_EIO != F16R_EBADINPUT);
+    assert_string_equal(f16r_err_name(F16R_OK), "OK");
+    assert_string_equal(f16r_err_name(F16R_EIO), "IO");
+    assert_string_equal(f16r_err_name(F16R_EBADINPUT), "BADINPUT");
+    assert_string_equal(f16r_err_name(7), "UNKNOWN");
+    assert_string_equal(f16r_strerror(F16R_EIO), "a read or a write failed");
+    assert_string_equal(f16r_strerror(-1), "unknown error");
+    r = run(file_of("absent.safetensors"));
+    assert_int_equal(r->rc, F16R_EBADINPUT);
+    assert_non_null(strstr(r->msg, "absent.safetensors"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -539,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_gguf_lines),
         cmocka_unit_test(test_gguf_bad),
         cmocka_unit_test(test_gguf_long_table),
+        cmocka_unit_test(test_error_codes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
