@@ -1127,7 +1127,7 @@ int cmd_ladder(int argc, char **argv)
      * batching changes on its own */
     l->c.repeat_reference |= repeat_ref || l->c.batching;
     l->quiet = quiet;
-    super_init(&l->sup, "ladder", quiet, 1);
+    super_init(&l->sup, "ladder", quiet, SUPER_SECOND_KILLS);
     l->per_gpu = (int)l->c.rungs_per_gpu;
     if (per_gpu != NULL) {
         char *end;
