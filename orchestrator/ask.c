@@ -69,7 +69,7 @@ static int sse_event(void *ctx, const char *data, size_t len)
      * byte-at-a-time trickle do not keep a request alive */
     if (sl->reply.progress != sl->progress_seen) {
         sl->progress_seen = sl->reply.progress;
-        sl->last_token_ms = uv_now(&sl->r->loop);
+        sl->last_token_ms = uv_now(&sl->r->sup.loop);
     }
     return 0;
 }
@@ -112,7 +112,7 @@ static void watch_cb(uv_timer_t *t);
 /* The watch wakes at the first request's idle limit or deadline. */
 static void rearm_watch(struct runner *r)
 {
-    uint64_t now = uv_now(&r->loop), first = UINT64_MAX;
+    uint64_t now = uv_now(&r->sup.loop), first = UINT64_MAX;
     size_t i;
 
     for (i = 0; i < r->asks.width; i++) {
@@ -137,7 +137,7 @@ static void rearm_watch(struct runner *r)
 static void watch_cb(uv_timer_t *t)
 {
     struct runner *r = t->data;
-    uint64_t now = uv_now(&r->loop);
+    uint64_t now = uv_now(&r->sup.loop);
     struct rung_event ev;
     size_t i;
 
@@ -245,7 +245,7 @@ int ask_start(struct runner *r, size_t q)
     sl->progress_seen = 0;
     sl->looped = LOOP_NONE;
     loopwatch_reset(&sl->lw);
-    sl->started_ms = sl->last_token_ms = uv_now(&r->loop);
+    sl->started_ms = sl->last_token_ms = uv_now(&r->sup.loop);
     if (r->asks.first_ask_ms == 0)
         r->asks.first_ask_ms = sl->started_ms;
     body = request_body(r->o, &r->qs.q[q]);
@@ -295,7 +295,7 @@ static void slot_row(struct runner *r, const struct slot *sl, size_t qi,
     w->predicted_ms = reply->predicted_ms;
     w->http_status = sl->http_status;
     w->attempts = attempts;
-    w->latency_ms = (long long)(uv_now(&r->loop) - sl->started_ms);
+    w->latency_ms = (long long)(uv_now(&r->sup.loop) - sl->started_ms);
     w->grades = strcmp(grader_task_name(r->o->task), TASKFILE_DEFAULT) != 0;
     shape_of(r->o->request, &s);
     if (s.kind != SHAPE_NONE) {

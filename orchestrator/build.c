@@ -615,7 +615,7 @@ int build_ladder(struct config *c, const struct build_opts *o)
     b->o = o;
     /* a second stop signal is not acted on: the tools are stopped and
      * their partial files removed first */
-    super_init(&b->sup, o->who, o->quiet, 0);
+    super_init(&b->sup, o->who, o->quiet, SUPER_SECOND_IGNORED);
     rc = prepare(b, &pending);
     if (rc == 0)
         rc = pending > 0 ? run(b, pending) : the_end(b);

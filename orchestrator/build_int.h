@@ -1,8 +1,10 @@
 /*
- * build_int.h - what build.c (the plan, the checks, the entry point) and
- * buildstep.c (the steps on the loop, and the helpers below) share: a
- * build's state, and what buildstep.c gives build.c. Not for other
- * modules: build.h is the interface.
+ * build_int.h - what build.c (the plan, the checks, the entry point),
+ * buildstep.c (a step's life and the loop) and buildtool.c (the helpers
+ * below: messages, sizes and the disk, leftovers of a killed build, the
+ * tool's argv, log and build line) share: a build's state, and what the
+ * two give build.c and each other. Not for other modules: build.h is the
+ * interface.
  */
 #ifndef BUILD_INT_H
 #define BUILD_INT_H
@@ -122,6 +124,16 @@ int build_remove_at(int dirfd, const char *name, int depth);
  * when libuv cannot start. */
 int build_run_loop(struct bld *b);
 
+/* buildtool.c: the tool's argv (freed by build_free_argv), whether the
+ * disk holds what the step will write beside the running steps (said when
+ * not), the tool's last lines quoted from its log, what built the file
+ * (its build line in the log, else --version's, else the path), and the
+ * step's rung name for messages. */
+void build_make_argv(struct step *s);
 void build_free_argv(struct step *s);
+int build_disk_ok(struct step *s);
+void build_quote_log(struct step *s);
+void build_tool_identity(struct step *s);
+const char *build_rname(const struct step *s);
 
 #endif

@@ -39,7 +39,7 @@ static void begin(struct runner *r)
  * environment, then nvidia-smi's "before" figure and the rung begins. */
 static void ready_to_start(struct runner *r)
 {
-    r->http = http_new(&r->loop);
+    r->http = http_new(&r->sup.loop);
     if (r->http == NULL) {
         runner_fail(r, EXIT_FAILED, "libcurl did not start");
         return;
@@ -60,7 +60,7 @@ static void reap(struct runner *r)
 {
     char msg[1024];
     long pid = pidfile_find(r->pid_path, msg, sizeof(msg));
-    uint64_t now = uv_now(&r->loop);
+    uint64_t now = uv_now(&r->sup.loop);
 
     if (pid < 0) {
         runner_fail(r, files_exit_code(errno), "%s", msg);
@@ -114,7 +114,7 @@ static void prepare(struct runner *r)
     if (warn[0] != '\0')
         runner_say(r, "%s", warn);
     if (rc == RECORD_BUSY) {
-        if (uv_now(&r->loop) - r->prep.lock_since < LOCK_WAIT_MS) {
+        if (uv_now(&r->sup.loop) - r->prep.lock_since < LOCK_WAIT_MS) {
             uv_timer_start(&r->timer, prepare_again, LOCK_POLL_MS, 0);
             return;
         }
@@ -160,7 +160,7 @@ static void hashed(struct hash_job *job)
         runner_fail(r, EXIT_USAGE, "%s", job->err);
         return;
     }
-    r->prep.lock_since = uv_now(&r->loop);
+    r->prep.lock_since = uv_now(&r->sup.loop);
     prepare(r);
 }
 
@@ -176,7 +176,7 @@ void prepare_start(struct runner *r)
         r->prep.model_hash.ctx = r;
         r->prep.hash_cached = 1;
         hashed(&r->prep.model_hash);
-    } else if (hash_file_async(&r->loop, &r->prep.model_hash, r->o->model,
+    } else if (hash_file_async(&r->sup.loop, &r->prep.model_hash, r->o->model,
                                hashed, r) != 0) {
         runner_fail(r, EXIT_FAILED, "cannot queue the model's hash");
     } else {

@@ -58,12 +58,10 @@ static void close_all(struct runner *r)
     prepare_close(r);
     if (!uv_is_closing((uv_handle_t *)&r->timer))
         uv_close((uv_handle_t *)&r->timer, NULL);
-    for (int i = 0; i < 3; i++)
-        if (!uv_is_closing((uv_handle_t *)&r->sigs[i]))
-            uv_close((uv_handle_t *)&r->sigs[i], NULL);
 }
 
-/* The rung ended (A_FINISH): no server is up; the loop ends. */
+/* The rung ended (A_FINISH): no server is up; the loop ends (the
+ * supervisor closes the signals once it sees no child runs). */
 static void finished(struct runner *r, int code, const char *why)
 {
     r->ended = 1;
@@ -96,7 +94,7 @@ static void tell_ladder(struct runner *r)
     p.total = (long)r->qs.n;
     p.right = (long)r->right;
     p.tps = r->last_tps;
-    p.sec_per_q = (double)(uv_now(&r->loop) - r->asks.first_ask_ms) / 1000.0 /
+    p.sec_per_q = (double)(uv_now(&r->sup.loop) - r->asks.first_ask_ms) / 1000.0 /
                   (double)r->rows_added;
     n = progress_format(&p, line, sizeof(line));
     if (write(r->progress_fd, line, n) < 0 && errno != EAGAIN)
@@ -244,11 +242,15 @@ static void feed(struct runner *r, const struct rung_event *ev)
     r->stepping = 0;
 }
 
-static void signal_cb(uv_signal_t *h, int signum)
+/* A stop signal, each one (SUPER_SECOND_AGAIN): the rung keeps the
+ * first one's exit status and goes on stopping its server. */
+static void stop_cb(void *ctx, int signum)
 {
-    struct runner *r = h->data;
+    struct runner *r = ctx;
     struct rung_event ev;
 
+    if (r->ended)
+        return;
     runner_say(r, "stopping on signal %d; run the same command to resume",
                signum);
     memset(&ev, 0, sizeof(ev));
@@ -350,26 +352,28 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     return 0;
 }
 
+/* The loop runs while the rung has not ended. */
+static int busy_cb(void *ctx)
+{
+    const struct runner *r = ctx;
+
+    return !r->ended;
+}
+
+/* The run's supervisor: its stop signals, no tick (each row tells the
+ * ladder its progress), no probe (serve.c asks nvidia-smi itself). */
+static const struct super_ops run_ops = {stop_cb, NULL, NULL, busy_cb, NULL};
+
 /* The loop, its timers and signals, and the model's hash to start the
- * chain (prepare.c). 0, or -1 when libuv does not start. */
+ * chain (prepare.c). 0, or -1 when libuv does not start (said). */
 static int start_loop(struct runner *r)
 {
-    static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
-
-    if (uv_loop_init(&r->loop) != 0)
+    if (super_open(&r->sup, &run_ops, r) != 0)
         return -1;
-    r->handles = 1;
-    uv_timer_init(&r->loop, &r->timer);
+    uv_timer_init(&r->sup.loop, &r->timer);
     r->timer.data = r;
-    uv_timer_init(&r->loop, &r->asks.watch);
+    uv_timer_init(&r->sup.loop, &r->asks.watch);
     r->asks.watch.data = r;
-    for (int i = 0; i < 3; i++) {
-        uv_signal_init(&r->loop, &r->sigs[i]);
-        r->sigs[i].data = r;
-        /* under nohup the hangup is not ours to act on */
-        if (signums[i] != SIGHUP || !cli_hup_ignored())
-            uv_signal_start(&r->sigs[i], signal_cb, signums[i]);
-    }
     prepare_start(r);
     return 0;
 }
@@ -384,12 +388,6 @@ static void runner_free(struct runner *r)
     free(r->ids);
     questions_release(&r->qs);
     ask_release(r);
-    if (r->handles) {
-        uv_run(&r->loop, UV_RUN_DEFAULT); /* close callbacks */
-        if (uv_loop_close(&r->loop) != 0)
-            fprintf(stderr, "graveyard run %s: a handle was left open\n",
-                    r->o->rung);
-    }
     http_global_cleanup();
     free(r);
 }
@@ -415,6 +413,8 @@ int runner_run(const struct run_opts *given)
     r->srv.log.fd = -1;
     r->srv.gpu_before = r->srv.gpu_loaded = -1;
     r->progress_fd = progress_fd();
+    snprintf(r->who, sizeof(r->who), "run %s", o->rung);
+    super_init(&r->sup, r->who, o->quiet, SUPER_SECOND_AGAIN);
     /* a write to a ladder that is gone must fail, not kill us */
     signal(SIGPIPE, SIG_IGN);
     ask_init(r);
@@ -425,12 +425,12 @@ int runner_run(const struct run_opts *given)
         return code;
     }
     if (start_loop(r) != 0) {
-        fprintf(stderr, "graveyard run %s: libuv did not start\n", o->rung);
         runner_free(r);
         grader_task_free(task);
         return EXIT_FAILED;
     }
-    uv_run(&r->loop, UV_RUN_DEFAULT);
+    /* a handle left open is said there; the rows stand as written */
+    (void)super_run(&r->sup);
     code = r->exit_code;
     if (r->err[0] != '\0')
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, r->err);

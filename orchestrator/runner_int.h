@@ -27,6 +27,7 @@
 #include "hash.h"
 #include "http.h"
 #include "loopwatch.h"
+#include "super.h"
 #include "proc.h"
 #include "questions.h"
 #include "reply.h"
@@ -104,7 +105,8 @@ struct preparing {
 
 struct runner {
     const struct run_opts *o;
-    uv_loop_t loop;
+    struct super sup; /* the loop and its stop signals (super.h) */
+    char who[300];    /* "run RUNG", for its messages */
     struct questions qs;
     struct store store;
     uint8_t *had;           /* the rows file answered question i when
@@ -118,8 +120,6 @@ struct runner {
     struct http *http;   /* libcurl on the loop: /health and requests */
     uv_timer_t timer;    /* one wait at a time: files.lock, a left
                             server, health polls, the wait for an exit */
-    uv_signal_t sigs[3]; /* SIGINT, SIGTERM, SIGHUP (the terminal went) */
-    int handles;         /* the loop's handles are initialised */
     int lock_fd;         /* RUNDIR/locks/RUNG.lock, held while we run */
     int complete;        /* every question answered and .done written */
     char version[256];   /* the server's --version */

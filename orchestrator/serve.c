@@ -89,7 +89,7 @@ void serve_probe(struct runner *r, int loaded, void (*next)(struct runner *))
     po.timeout_ms = probe_ms();
     r->srv.probe_loaded = loaded;
     r->srv.after_probe = next;
-    r->srv.probe = proc_start(&r->loop, &po, probe_exit, r, msg, sizeof(msg));
+    r->srv.probe = proc_start(&r->sup.loop, &po, probe_exit, r, msg, sizeof(msg));
     if (r->srv.probe == NULL)
         next(r); /* no nvidia-smi: null in .done */
 }
@@ -113,7 +113,7 @@ static void health_done(void *ctx, long status, const char *err)
         runner_event(r, &ev);
         return;
     }
-    if (uv_now(&r->loop) > r->srv.health_deadline) {
+    if (uv_now(&r->sup.loop) > r->srv.health_deadline) {
         ev.type = EV_NOT_READY;
         ev.text = proc_last_line(r->srv.server);
         ev.seconds = r->o->health_timeout_s;
@@ -179,7 +179,7 @@ int serve_start(struct runner *r)
      * is left to wait for a graceful stop */
     po.pdeathsig = SIGKILL;
     r->srv.server =
-        proc_start(&r->loop, &po, server_exit, r, msg, sizeof(msg));
+        proc_start(&r->sup.loop, &po, server_exit, r, msg, sizeof(msg));
     launch_free(argv);
     if (r->srv.server == NULL) {
         snprintf(r->err, sizeof(r->err), "%s", msg);
@@ -188,7 +188,7 @@ int serve_start(struct runner *r)
     if (pidfile_write(r->pid_path, proc_pid(r->srv.server), msg, sizeof(msg)))
         runner_say(r, "%s", msg);
     r->srv.health_deadline =
-        uv_now(&r->loop) + (uint64_t)r->o->health_timeout_s * 1000;
+        uv_now(&r->sup.loop) + (uint64_t)r->o->health_timeout_s * 1000;
     uv_timer_start(&r->timer, health_poll, 100, 0);
     return 0;
 }

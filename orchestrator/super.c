@@ -16,12 +16,12 @@
 static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
 
 void super_init(struct super *s, const char *who, int quiet,
-                int second_kills)
+                enum super_second second)
 {
     memset(s, 0, sizeof(*s));
     s->who = who;
     s->quiet = quiet;
-    s->second_kills = second_kills;
+    s->second = (int)second;
     s->tty = isatty(2);
 }
 
@@ -82,14 +82,17 @@ static void signal_cb(uv_signal_t *h, int signum)
 {
     struct super *s = h->data;
 
-    if (s->stopping)
+    if (s->stopping) {
+        if (s->second == SUPER_SECOND_AGAIN)
+            s->ops->stop(s->ctx, signum);
         return;
+    }
     s->stopping = 1;
     s->sig = signum;
     s->ops->stop(s->ctx, signum);
     probes_kill(s);
     /* the ladder: a second signal takes its default course */
-    for (size_t i = 0; s->second_kills && i < 3; i++)
+    for (size_t i = 0; s->second == SUPER_SECOND_KILLS && i < 3; i++)
         if (!uv_is_closing((uv_handle_t *)&s->sigs[i]))
             uv_close((uv_handle_t *)&s->sigs[i], NULL);
 }
@@ -100,7 +103,7 @@ static void tick_cb(uv_timer_t *t)
 
     if (!s->stopping && s->ops->watch != NULL)
         s->ops->watch(s->ctx);
-    if (s->quiet || s->stopping)
+    if (s->quiet || s->stopping || s->ops->draw == NULL)
         return;
     if (!s->tty && uv_now(&s->loop) - s->last_plain < 60000)
         return;
@@ -126,6 +129,9 @@ int super_open(struct super *s, const struct super_ops *ops, void *ctx)
         if (signums[i] != SIGHUP || !cli_hup_ignored())
             uv_signal_start(&s->sigs[i], signal_cb, signums[i]);
     }
+    s->ticking = ops->watch != NULL || ops->draw != NULL;
+    if (!s->ticking)
+        return 0;
     uv_timer_init(&s->loop, &s->tick);
     s->tick.data = s;
     s->last_plain = uv_now(&s->loop);
@@ -143,7 +149,8 @@ int super_run(struct super *s)
             for (size_t i = 0; i < 3; i++)
                 if (!uv_is_closing((uv_handle_t *)&s->sigs[i]))
                     uv_close((uv_handle_t *)&s->sigs[i], NULL);
-            uv_close((uv_handle_t *)&s->tick, NULL);
+            if (s->ticking)
+                uv_close((uv_handle_t *)&s->tick, NULL);
             probes_kill(s);
             s->closed = 1;
         }

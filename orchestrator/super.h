@@ -8,10 +8,12 @@
  * handed back as a callback: nothing here waits on the loop thread, so a
  * signal is seen at once.
  *
- * Its command (cmd_ladder.c, buildstep.c) gives the callbacks: what a stop
- * signal stops, what each tick watches, the lines to draw, whether any
- * child of its still runs, and where a probe's answer goes; which job
- * starts where is the scheduler's (sched.h). The loop runs until no child
+ * Its command (cmd_ladder.c, buildstep.c, and runner.c for one rung's
+ * run) gives the callbacks: what a stop signal stops, what each tick
+ * watches, the lines to draw, whether any child of its still runs, and
+ * where a probe's answer goes; which job starts where is the scheduler's
+ * (sched.h). A command with neither watch nor draw (the run: its rows
+ * tell their own progress) has no tick. The loop runs until no child
  * of the command runs; then the signals and the tick are closed, any
  * probe still asking is killed, and the loop ends.
  */
@@ -26,10 +28,12 @@
 #define SUPER_MAX_PROBES 64 /* CONFIG_MAX_GPUS */
 
 struct super_ops {
-    void (*stop)(void *ctx, int signum); /* the first stop signal */
+    void (*stop)(void *ctx, int signum); /* the first stop signal (each
+                                            one under SUPER_SECOND_AGAIN) */
     void (*watch)(void *ctx);            /* each tick until a stop (or
                                             NULL) */
-    void (*draw)(void *ctx);             /* the live lines: super_line */
+    void (*draw)(void *ctx);             /* the live lines: super_line (or
+                                            NULL: no tick, with watch) */
     int (*busy)(void *ctx);              /* a child of the command runs */
     void (*probed)(void *ctx, size_t slot, long free_mib); /* -1: no
                                                              answer */
@@ -46,7 +50,7 @@ struct super {
     int stopping, sig; /* a stop signal came: its number */
     /* private */
     const char *who;
-    int quiet, tty, drawn, second_kills, closed;
+    int quiet, tty, drawn, second, ticking, closed;
     uint64_t last_plain;
     const struct super_ops *ops;
     void *ctx;
@@ -55,16 +59,25 @@ struct super {
     struct super_probe probes[SUPER_MAX_PROBES];
 };
 
+/* What a second stop signal does. */
+enum super_second {
+    SUPER_SECOND_IGNORED, /* nothing (the build: the tools are stopped and
+                             their partial files removed first) */
+    SUPER_SECOND_KILLS,   /* it ends the process at once, by its default
+                             action (the ladder: its runs stop themselves
+                             by their parent-death signal) */
+    SUPER_SECOND_AGAIN    /* it goes to ops->stop too (the run: the rung
+                             keeps the first one's exit status and goes on
+                             stopping its server, which must not be left) */
+};
+
 /*
- * Messages begin "graveyard WHO: "; quiet: no notes nor live lines (errors
- * still). second_kills: a second stop signal ends the process at once, by
- * its default action (the ladder: its runs stop themselves by their
- * parent-death signal); else it is ignored (the build: the tools are
- * stopped and their partial files removed first). No libuv yet: notes can
- * be said before the loop opens.
+ * Messages begin "graveyard WHO: " (who is kept, not copied); quiet: no
+ * notes nor live lines (errors still). No libuv yet: notes can be said
+ * before the loop opens.
  */
 void super_init(struct super *s, const char *who, int quiet,
-                int second_kills);
+                enum super_second second);
 
 /* The loop, its signals and tick. 0, or -1 having said why. */
 int super_open(struct super *s, const struct super_ops *ops, void *ctx);
