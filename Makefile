@@ -67,9 +67,10 @@ PYRE_SRC   := $(wildcard pyre/*.c)
 PYRE_OBJ   := $(PYRE_SRC:%.c=$(BUILD)/%.o)
 REPORT_SRC := $(wildcard report/*.c)
 REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/report/assets.o
-ORCH_SRC   := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
+# The orchestrator's rooms (docs/design.md, "Rooms of the orchestrator").
+ORCH_SRC   := $(filter-out orchestrator/cmd/main.c,$(wildcard orchestrator/*/*.c))
 ORCH_OBJ   := $(ORCH_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ   := $(BUILD)/orchestrator/main.o
+MAIN_OBJ   := $(BUILD)/orchestrator/cmd/main.o
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -88,7 +89,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
 
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench deps demo clean lint valgrind install pyre-diff rule-diff \
-        check-commands pcre2-diff check-pyre-deps
+        check-commands pcre2-diff check-pyre-deps check-rooms
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -130,7 +131,7 @@ $(BUILD)/report/%.o: report/%.c report/*.h grader/*.h pyre/*.h rundir/*.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/orchestrator/%.o: orchestrator/%.c orchestrator/*.h grader/*.h \
+$(BUILD)/orchestrator/%.o: orchestrator/%.c orchestrator/*/*.h grader/*.h \
         pyre/*.h report/*.h rundir/*.h util/*.h weights/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CFLAGS) -c $< -o $@
@@ -245,14 +246,14 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
         $(LIBWEIGHTS) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Iorchestrator -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
+	    -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
 	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
 check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-size \
-        check-commands
+        check-commands check-rooms
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
 
 # The differential test's driver (tests/pyre): the grader, pyre and
@@ -335,6 +336,11 @@ check-rundir-deps: $(LIBRUNDIR) $(LIBUTIL)
 check-commands: $(LIBORCH)
 	@sh scripts/check-commands.sh $(LIBORCH)
 
+# The orchestrator's rooms include only the rooms below them
+# (docs/design.md, scripts/check-rooms.sh).
+check-rooms:
+	@sh scripts/check-rooms.sh
+
 # No function over 80 statements or 150 lines (scripts/check-size.sh).
 check-size:
 	sh scripts/check-size.sh "$(ORCH_CFLAGS)"
@@ -365,8 +371,8 @@ fuzz: $(BUILD)/report/assets.c
 	    $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -Ipyre -o $(FUZZ_BUILD)/fuzz_pyre \
 	    tests/fuzz/fuzz_pyre.c $(GRADER_SRC) $(PYRE_SRC) -lm
-	clang $(FUZZ_FLAGS) -Iorchestrator -o $(FUZZ_BUILD)/fuzz_sse \
-	    tests/fuzz/fuzz_sse.c orchestrator/sse.c orchestrator/reply.c \
+	clang $(FUZZ_FLAGS) -o $(FUZZ_BUILD)/fuzz_sse \
+	    tests/fuzz/fuzz_sse.c orchestrator/server/sse.c orchestrator/server/reply.c \
 	    util/util.c $(JANSSON_LIBS)
 	clang $(FUZZ_FLAGS) -D_GNU_SOURCE -Ireport -Igrader \
 	    -o $(FUZZ_BUILD)/fuzz_page tests/fuzz/fuzz_page.c report/page.c \
@@ -400,7 +406,7 @@ bench: $(GRAVEYARD) $(FAKE)
 	$(PYTHON) tests/bench/report_bench.py --graveyard $(GRAVEYARD)
 	/usr/bin/python3 tests/bench/page_bench.py --graveyard $(GRAVEYARD) \
 	    --dir $(BUILD)/bench-page
-	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -Iorchestrator -o $(BUILD)/qload \
+	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -o $(BUILD)/qload \
 	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
 	    $(LIBGRADER) $(LIBPYRE) $(LIBUTIL) \
 	    $(ORCH_LIBS) -lm
@@ -425,7 +431,7 @@ valgrind:
 
 lint: check-size
 	clang-format --dry-run --Werror grader/*.[ch] pyre/*.[ch] report/*.[ch] \
-	    orchestrator/*.[ch] rundir/*.[ch] util/*.[ch] weights/*.[ch] \
+	    orchestrator/*/*.[ch] rundir/*.[ch] util/*.[ch] weights/*.[ch] \
 	    tests/fake-llama-server/*.c tests/fake-tools/*.[ch]
 	cppcheck --quiet --error-exitcode=1 --std=c11 grader pyre report \
 	    orchestrator rundir util weights

@@ -3,7 +3,7 @@
  *
  * The reference rung answers the first n questions of a trusted rows file
  * (another machine's, an earlier build's); the answers that changed are
- * counted here. The caller (orchestrator/cmd_canary.c) runs the rung and
+ * counted here. The caller (orchestrator/cmd/cmd_canary.c) runs the rung and
  * decides, from this count and its limit, whether the night may start.
  */
 #ifndef GRADER_CANARY_H

@@ -10,7 +10,7 @@
  *
  * The reader is resumable (nginx's style): feed it any slices of the file's
  * bytes, then finish it. The grader opens no file: reading one from disk
- * is the caller's (orchestrator/rowsfile.h).
+ * is the caller's (orchestrator/rows/rowsfile.h).
  */
 #ifndef GRADER_ROWS_H
 #define GRADER_ROWS_H
@@ -140,7 +140,7 @@ const char *grader_rung_kept(const struct grader_rung *r,
 /* ---- the resumable reader --------------------------------------------- */
 
 /* The grader reads no file: a caller feeds it a rows file's bytes, in any
- * slices (orchestrator/rowsfile.h reads one from disk). Errors name the
+ * slices (orchestrator/rows/rowsfile.h reads one from disk). Errors name the
  * rung's path and the line: GRADER_EPARSE (a malformed line, a row without
  * an id, a field of the wrong type), GRADER_ETOOBIG, GRADER_EDUPID,
  * GRADER_EREFMISMATCH, GRADER_ENOMEM. */

@@ -6,7 +6,7 @@
  * crash loses at most the answer being written, and a torn last line is
  * all it can leave. Opening the store cuts such a line back. Which
  * questions the file answers is read by the caller through the grader's
- * reader (orchestrator/rowsfile.h), which also checks every row.
+ * reader (orchestrator/rows/rowsfile.h), which also checks every row.
  */
 #ifndef STORE_H
 #define STORE_H

@@ -18,7 +18,7 @@ if nm -A -u "$lib" | grep -E ' U cmd_[a-z0-9_]+$' >"$tmp/calls"; then
     exit 1
 fi
 if grep -nE 'dup2 *\([^;]*, *(1|STDOUT_FILENO|fileno *\( *stdout *\)) *\)' \
-        orchestrator/*.c >"$tmp/dup2"; then
+        orchestrator/*/*.c >"$tmp/dup2"; then
     echo "check-commands: standard output redirected in-process:" >&2
     cat "$tmp/dup2" >&2
     exit 1

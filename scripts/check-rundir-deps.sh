@@ -32,7 +32,7 @@ $cc -Irundir -o "$tmp/main" "$tmp/main.c" "$lib" "$util" $libs
 # a run folder's names, as a format or a path literal, outside rundir/
 pat='%s/(rows|locks|logs|repeat|canary|gpu%s)|%s/build(/%s|")|%s/[^"]*\.(done|jsonl|log|server\.(log|pid)|lock)"|(manifest|ladder|graveyard|graveyard-side|build)\.json"|ladder\.tsv"|sha256\.cache"|f16-range\.jsonl"'
 if grep -nE "$pat" grader/*.c grader/*.h pyre/*.c pyre/*.h \
-        report/*.c report/*.h orchestrator/*.c orchestrator/*.h \
+        report/*.c report/*.h orchestrator/*/*.c orchestrator/*/*.h \
         util/*.c util/*.h weights/*.c weights/*.h >"$tmp/spelt"; then
     echo "check-rundir-deps: run-folder paths spelt outside rundir/:" >&2
     cat "$tmp/spelt" >&2

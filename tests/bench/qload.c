@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "questions.h"
+#include "../../orchestrator/input/questions.h"
 
 int main(int argc, char **argv)
 {

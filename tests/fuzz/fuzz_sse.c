@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reply.h"
-#include "sse.h"
+#include "../../orchestrator/server/reply.h"
+#include "../../orchestrator/server/sse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,9 +10,9 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-#include "build.h"
-#include "config.h"
-#include "redact.h"
+#include "../../orchestrator/forge/build.h"
+#include "../../orchestrator/input/config.h"
+#include "../../orchestrator/input/redact.h"
 
 static void test_server_args(void **state)
 {

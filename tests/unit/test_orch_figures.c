@@ -6,8 +6,8 @@
  * ladder hands in is checked as one typed on a command line.
  */
 #include "helpers.h"
-#include "cli.h"
-#include "figures.h"
+#include "../../orchestrator/base/cli.h"
+#include "../../orchestrator/figures/figures.h"
 
 #define DATA "tests/golden/data/"
 

@@ -18,12 +18,12 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "caplog.h"
+#include "../../orchestrator/server/caplog.h"
 #include "files.h"
 #include "outfile.h"
 #include "pidfile.h"
-#include "proc.h"
-#include "spawn.h"
+#include "../../orchestrator/server/proc.h"
+#include "../../orchestrator/server/spawn.h"
 
 static long file_size(const char *path)
 {

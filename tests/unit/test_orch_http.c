@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "cli.h"
-#include "http.h"
+#include "../../orchestrator/base/cli.h"
+#include "../../orchestrator/server/http.h"
 
 static uv_tcp_t server;
 static int port;

@@ -6,7 +6,7 @@
  * {gpu} variable left out without a GPU).
  */
 #include "helpers.h"
-#include "launch.h"
+#include "../../orchestrator/server/launch.h"
 
 /* The vector as one line, items joined by spaces. */
 static const char *line(char **v)

@@ -1,6 +1,6 @@
 /*
  * test_orch_loopwatch.c - a looping reply seen while it streams
- * (orchestrator/loopwatch.h): the line rule fires at the fifth line, not
+ * (orchestrator/server/loopwatch.h): the line rule fires at the fifth line, not
  * before; the token rule at its span, not before; and neither fires on
  * any reply of the golden folders that the grader does not call looped,
  * nor on any of GSM8K's 1,319 worked solutions (from ../shared, when it
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "loopwatch.h"
+#include "../../orchestrator/server/loopwatch.h"
 
 #define GSM8K "../shared/data/gsm8k/test.jsonl"
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "questions.h"
+#include "../../orchestrator/input/questions.h"
 
 /* the split ships with the project (data/gsm8k, MIT); GSM8K's full test
  * set stays in ../shared beside a checkout, and is read when it is there */

@@ -1,12 +1,12 @@
 /*
  * test_orch_request.c - what a rung asks of its server, packed once
- * (orchestrator/request.h): the request body as sent, byte for byte, and
+ * (orchestrator/run/request.h): the request body as sent, byte for byte, and
  * the manifest's record of the same settings, which follows each of them.
  */
 #include "helpers.h"
 
-#include "request.h"
-#include "taskfile.h"
+#include "../../orchestrator/run/request.h"
+#include "../../orchestrator/input/taskfile.h"
 
 static struct grader_task *task(const char *name)
 {

@@ -1,5 +1,5 @@
 /*
- * test_orch_rowwrite.c - the one writer of rows (orchestrator/rowwrite.h):
+ * test_orch_rowwrite.c - the one writer of rows (orchestrator/rows/rowwrite.h):
  * a run's row and an import's row byte for byte as docs/rows.md shows
  * them, and the budget on both: a reply over REPLY_ROW_CAP escaped, and a
  * row that would still pass the reader's cap, become the error row
@@ -7,11 +7,11 @@
  */
 #include "helpers.h"
 
-#include "reply.h"
-#include "rowsfile.h"
-#include "rowwrite.h"
+#include "../../orchestrator/server/reply.h"
+#include "../../orchestrator/rows/rowsfile.h"
+#include "../../orchestrator/rows/rowwrite.h"
 #include "store.h"
-#include "taskfile.h"
+#include "../../orchestrator/input/taskfile.h"
 
 static struct grader_task *task(const char *name)
 {

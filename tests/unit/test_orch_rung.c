@@ -7,7 +7,7 @@
  */
 #include "helpers.h"
 
-#include "rung.h"
+#include "../../orchestrator/run/rung.h"
 
 static struct rung R;
 static uint8_t had[16];

@@ -6,8 +6,8 @@
  * itself giving the same plan as the command line. Nothing is started.
  */
 #include "helpers.h"
-#include "cli.h"
-#include "runplan.h"
+#include "../../orchestrator/base/cli.h"
+#include "../../orchestrator/run/runplan.h"
 
 static char test_dir[64];
 

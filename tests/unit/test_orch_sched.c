@@ -7,7 +7,7 @@
  */
 #include "helpers.h"
 
-#include "sched.h"
+#include "../../orchestrator/night/sched.h"
 
 #define NJ 8
 

@@ -1,6 +1,6 @@
 /*
  * test_orch_shape.c - constrained replies checked against the grammar or
- * JSON schema their request carried (orchestrator/shape.h).
+ * JSON schema their request carried (orchestrator/server/shape.h).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "shape.h"
+#include "../../orchestrator/server/shape.h"
 
 static long check(const char *request, const char *content, char *why)
 {

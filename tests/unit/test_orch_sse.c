@@ -12,8 +12,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "reply.h"
-#include "sse.h"
+#include "../../orchestrator/server/reply.h"
+#include "../../orchestrator/server/sse.h"
 
 /* Events collected by the callback, joined by '|'. */
 static struct buf seen;

@@ -1,13 +1,13 @@
 /*
  * test_orch_store.c - rows appended and synced; a torn last line cut back
  * on open (rundir/store.h); answered ids read back and a bad middle row
- * refused (orchestrator/rowsfile.h).
+ * refused (orchestrator/rows/rowsfile.h).
  */
 #include "helpers.h"
 
 #include <fcntl.h>
 
-#include "rowsfile.h"
+#include "../../orchestrator/rows/rowsfile.h"
 #include "store.h"
 
 static const char row_a[] = "{\"id\":\"a\",\"reference\":\"1\",\"content\":"

@@ -5,7 +5,7 @@
  */
 #include "helpers.h"
 
-#include "progress.h"
+#include "../../orchestrator/night/progress.h"
 #include "../../util/util.h"
 
 static void test_buf_cap(void **state)

@@ -1,4 +1,4 @@
-# Round 3, super (issue 25, item 2): one supervisor (orchestrator/super.c)
+# Round 3, super (issue 25, item 2): one supervisor (orchestrator/night/super.c)
 # owns the stop signals of every loop, `graveyard run`'s too. Sourced by
 # round3.sh.
 
@@ -7,14 +7,14 @@
 # exit, not a stop). Failed while runner.c kept its own.
 case_super_one_signal() {
     local f left=""
-    for f in "$ROOT"/orchestrator/*.c; do
+    for f in "$ROOT"/orchestrator/*/*.c; do
         case "$f" in */super.c) continue;; esac
         grep -q 'signal_cb' "$f" && left="$left $(basename "$f"):signal_cb"
         grep 'uv_signal_start' "$f" | grep -vq 'SIGCHLD' &&
             left="$left $(basename "$f"):uv_signal_start"
     done
     [ -z "$left" ] || fail "stop signals handled outside super.c:$left"
-    [ "$(grep -c '^static void signal_cb' "$ROOT/orchestrator/super.c")" = 1 ] ||
+    [ "$(grep -c '^static void signal_cb' "$ROOT/orchestrator/night/super.c")" = 1 ] ||
         fail "super.c has no signal_cb"
 }
 

@@ -1,0 +1,622 @@
+/*
+ * cmd_canary.c - graveyard canary: before a night, the reference rung
+ * answers the first questions of a trusted rows file, and the night does
+ * not start when too many answers changed.
+ *
+ * A build or a GPU that decodes garbage at full speed would otherwise
+ * spend a whole night writing wrong rows. The canary is a run like any
+ * other (run's plan, runplan.c, into RUNDIR/canary/, so faults, logs and
+ * the server's life are the runner's), on a question file of its own: the
+ * trusted rows' first N questions, written to
+ * RUNDIR/canary/questions.jsonl. The
+ * answers are then compared by the grader (grader/canary.h) and the
+ * verdict written to RUNDIR/canary/canary.json, which the report shows.
+ * Each canary starts afresh: the rows of an earlier one are removed, as
+ * they say how another build answered.
+ */
+#define _GNU_SOURCE /* strndup */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../grader/grader.h"
+#include "../../rundir/files.h"
+#include "../../rundir/outfile.h"
+#include "../../rundir/rundir.h"
+#include "../base/cli.h"
+#include "commands.h"
+#include "../input/config.h"
+#include "../figures/figures.h"
+#include "../base/hash.h"
+#include "../input/questions.h"
+#include "../rows/rowsfile.h"
+#include "../run/runplan.h"
+#include "../input/taskfile.h"
+
+#define CANARY_QUESTIONS 20 /* default N: minutes on a GPU */
+#define CANARY_MAX_CHANGED                                                    \
+    2 /* default K: across GPUs the study saw 2                               \
+         of 250 graded differently; garbage                                   \
+         changes most */
+
+static const char canary_help[] =
+    "usage: graveyard canary RUNG MODEL ROWS [--questions N]\n"
+    "                        [--max-changed K] [--question-file FILE]\n"
+    "                        [--run-dir DIR] [run options]\n"
+    "       graveyard canary --config CONFIG [--run-dir DIR] [--llama PATH]\n"
+    "                        [--gpu ID] [--quiet]\n"
+    "\n"
+    "Before a night: MODEL answers the first N questions of ROWS, a rows\n"
+    "file you trust (another machine's, an earlier build's run of the same\n"
+    "model), on the server and GPU the night will use, and the answers are\n"
+    "compared. More than K changed answers (another number, no number, or\n"
+    "an error) means this build or GPU does not answer as the trusted run\n"
+    "did: exit 1, naming the questions. A build that decodes garbage at\n"
+    "full speed is caught in minutes, not in the morning.\n"
+    "\n"
+    "  --questions N       how many of ROWS' first rows to ask (default 20)\n"
+    "  --max-changed K     answers that may change (default 2)\n"
+    "  --question-file F   the questions' text (default: the question file\n"
+    "                      named in the manifest.json beside ROWS' rows/)\n"
+    "  --run-dir DIR       the canary runs in DIR/canary/ (default .)\n"
+    "  run options         as graveyard run takes them (--llama, --gpu,\n"
+    "                      --think, --request, --prompt, --server-arg...):\n"
+    "                      give the ones the trusted run was made with\n"
+    "\n"
+    "With --config, the config's reference rung and its \"canary\" settings\n"
+    "(docs/config.md), into RUN_DIR/canary/: what graveyard ladder runs\n"
+    "before the first rung when the config has a canary.\n"
+    "\n"
+    "Writes DIR/canary/rows/RUNG.jsonl, DIR/canary/canary.json (the\n"
+    "verdict; graveyard report shows it) and prints the verdict as one\n"
+    "JSON line. Exit status: 0 passed, 1 too many answers changed or the\n"
+    "run failed, 2 bad input.\n";
+
+/* What the canary needs, from the flags or from a config. */
+struct canary {
+    const char *rung, *model, *rows, *qfile, *run_dir;
+    long n, max_changed;
+    /* the run: its flags (filled here, or parsed from the run options
+     * passed through) and its positionals */
+    struct runplan_flags run;
+    const char *run_pos[4];
+    size_t run_npos;
+    char **pass; /* run options passed through, parsed as the run starts */
+    int npass;
+    char dir[4200], subset[4200], rows_path[4200], done_path[4200],
+        verdict[4200];
+    char qfile_buf[4200];
+    const char *task_spec;    /* --task passed to the run, or the config's */
+    struct grader_task *task; /* what the run asks and how it is graded */
+};
+
+static int whole(const char *flag, const char *s, long min, long max,
+                 long *out)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtol(s, &end, 10);
+    if (errno || *end || end == s || *out < min || *out > max) {
+        cli_error("canary",
+                  "%s wants a whole number from %ld to %ld, not '%s'", flag,
+                  min, max, s);
+        return -1;
+    }
+    return 0;
+}
+
+/* The question file named by the manifest of the run folder that holds
+ * rows (RUNDIR/rows/X.jsonl), into c->qfile_buf. 0 or -1. */
+static int qfile_from_manifest(struct canary *c)
+{
+    char dir[4200], path[4300];
+    json_error_t jerr;
+    json_t *m, *p;
+    char *slash;
+    int rc = -1;
+
+    snprintf(dir, sizeof(dir), "%s", c->rows);
+    for (int up = 0; up < 2; up++) {
+        slash = strrchr(dir, '/');
+        if (slash == NULL)
+            snprintf(dir, sizeof(dir), "%s", up ? "." : "..");
+        else
+            *slash = '\0';
+    }
+    if (rundir_path(path, sizeof(path), dir[0] ? dir : "/", RD_MANIFEST,
+                    NULL) != 0)
+        return -1;
+    if ((m = files_json_load(path, 1, 0, &jerr)) == NULL)
+        return -1;
+    p = json_object_get(json_object_get(m, "questions"), "path");
+    if (json_is_string(p) &&
+        strlen(json_string_value(p)) < sizeof(c->qfile_buf)) {
+        snprintf(c->qfile_buf, sizeof(c->qfile_buf), "%s",
+                 json_string_value(p));
+        c->qfile = c->qfile_buf;
+        rc = 0;
+    }
+    json_decref(m);
+    return rc;
+}
+
+/* RUNDIR/canary/questions.jsonl: the text of trusted's first n questions,
+ * in its order. Every one must be in the question file. */
+static int write_subset(struct canary *c, const struct grader_rung *trusted,
+                        const struct grader_qset *qs)
+{
+    struct questions all = {0};
+    struct buf out = {0};
+    char msg[4400];
+    size_t j, k, n = (size_t)c->n < trusted->n ? (size_t)c->n : trusted->n;
+    int rc = EXIT_USAGE;
+
+    if (questions_load_as(c->qfile, 0,
+                          grader_task_ref(c->task) == GRADER_REF_LETTER, &all,
+                          msg, sizeof(msg)) != 0) {
+        cli_error("canary", "%s", msg);
+        return EXIT_USAGE;
+    }
+    buf_append(&out, "", 0);
+    for (j = 0; j < n; j++) {
+        const char *id = grader_qset_id(qs, trusted->answers[j].q);
+        json_t *line;
+        char *s;
+        for (k = 0; k < all.n && strcmp(all.q[k].id, id) != 0; k++)
+            ;
+        if (k == all.n) {
+            cli_error("canary",
+                      "%s:%u: question '%s' is not in %s: the rows come "
+                      "from another question file (--question-file)",
+                      c->rows, trusted->answers[j].line, id, c->qfile);
+            goto done;
+        }
+        line = json_pack("{s:s,s:s,s:s}", "id", id, "question", all.q[k].text,
+                         "answer", all.q[k].answer);
+        if (line != NULL && all.q[k].nchoices > 0) { /* a choice task's */
+            json_t *opts = json_array();
+            for (size_t o = 0; opts != NULL && o < all.q[k].nchoices; o++)
+                json_array_append_new(opts, json_string(all.q[k].choices[o]));
+            json_object_set_new(line, "choices", opts);
+        }
+        s = line ? json_dumps(line, JSON_COMPACT) : NULL;
+        json_decref(line);
+        if (s == NULL)
+            util_oom("the canary's questions");
+        buf_puts(&out, s);
+        buf_puts(&out, "\n");
+        free(s);
+    }
+    rc = outfile_write(c->subset, out.p, out.len, msg, sizeof(msg)) == 0
+             ? EXIT_OK
+             : EXIT_FAILED;
+    if (rc != EXIT_OK)
+        cli_error("canary", "%s", msg);
+done:
+    buf_release(&out);
+    questions_release(&all);
+    return rc;
+}
+
+/* The folders, and an earlier canary's rows out of the way. */
+static int prepare(struct canary *c)
+{
+    char msg[4400];
+
+    if (files_mkdir(c->run_dir, 1, msg, sizeof(msg)) != 0 ||
+        files_mkdir(c->dir, 0, msg, sizeof(msg)) != 0) {
+        cli_error("canary", "%s", msg);
+        return files_exit_code(errno);
+    }
+    if ((unlink(c->rows_path) != 0 && errno != ENOENT) ||
+        (unlink(c->done_path) != 0 && errno != ENOENT)) {
+        cli_error("canary", "cannot remove the last canary's rows '%s': %s",
+                  c->rows_path, strerror(errno));
+        return EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* The run options passed through (RUNG MODEL ROWS form), parsed as run
+ * parses them. 0 or EXIT_USAGE. */
+static int run_options(struct canary *c)
+{
+    char **argv = xrealloc(NULL, ((size_t)c->npass + 2) * sizeof(*argv));
+    const char *pos[4];
+    size_t npos;
+    int help, rc;
+
+    argv[0] = "run";
+    for (int i = 0; i < c->npass; i++)
+        argv[i + 1] = c->pass[i];
+    argv[c->npass + 1] = NULL;
+    rc = runplan_parse(c->npass + 1, argv, &c->run, pos, &npos, &help);
+    if (rc == 0 && (npos != 0 || help)) {
+        cli_error("canary", "'%s': not a run option (see --help)",
+                  npos ? pos[0] : "--help");
+        rc = EXIT_USAGE;
+    }
+    free(argv);
+    c->run.force = 1;
+    return rc;
+}
+
+/* Run the rung in this process, as graveyard run would (runplan.c), with
+ * its summary line kept off standard output: the canary's verdict is the
+ * line a script reads. */
+static int run_rung(struct canary *c)
+{
+    struct runplan plan;
+    int rc;
+
+    if ((rc = runplan_ladder_gone()) != 0)
+        return rc;
+    if (c->pass != NULL && (rc = run_options(c)) != 0)
+        return rc;
+    if ((rc = runplan_build(&plan, &c->run, c->run_pos, c->run_npos)) == 0) {
+        plan.o.no_summary = 1;
+        rc = runplan_execute(&plan);
+    }
+    runplan_release(&plan);
+    return rc;
+}
+
+/* canary.json and the verdict line: 0 passed, 1 not, or a write's
+ * failure. */
+static int verdict(struct canary *c, const struct grader_canary *v,
+                   const struct grader_qset *qs)
+{
+    int passed = v->missing == 0 && v->changed <= (size_t)c->max_changed;
+    json_t *ids = json_array(), *o;
+    char msg[4400], sha[65], herr[256];
+    struct buf list = {0};
+    char *s;
+    size_t i;
+
+    if (hash_path(c->rows, sha, herr, sizeof(herr)) != 0)
+        sha[0] = '\0';
+    buf_append(&list, "", 0);
+    for (i = 0; i < v->nids; i++) {
+        const char *id = grader_qset_id(qs, v->ids[i]);
+        json_array_append_new(ids, json_string(id));
+        buf_puts(&list, i ? ", " : "");
+        buf_puts(&list, id);
+    }
+    o = json_pack(
+        "{s:s,s:s,s:s,s:s*,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+        "s:o,s:b}",
+        "rung", c->rung, "model", c->model, "rows", c->rows, "rows_sha256",
+        sha[0] ? sha : NULL, "questions", (json_int_t)v->wanted, "max_changed",
+        (json_int_t)c->max_changed, "compared", (json_int_t)v->compared,
+        "missing", (json_int_t)v->missing, "changed", (json_int_t)v->changed,
+        "changed_right", (json_int_t)v->changed_right, "right_trusted",
+        (json_int_t)v->right_trusted, "right_now", (json_int_t)v->right_now,
+        "same_text", (json_int_t)v->same_text, "changed_ids", ids, "passed",
+        passed);
+    s = o ? json_dumps(o, 0) : NULL;
+    json_decref(o);
+    if (s == NULL)
+        util_oom("the canary's verdict");
+    if (outfile_write(c->verdict, s, strlen(s), msg, sizeof(msg)) != 0) {
+        cli_error("canary", "%s", msg);
+        free(s);
+        buf_release(&list);
+        return EXIT_FAILED;
+    }
+    printf("%s\n", s);
+    fflush(stdout);
+    free(s);
+    if (!passed && v->missing > 0)
+        cli_error("canary",
+                  "%s answered %zu of the %zu questions asked; the canary "
+                  "needs them all: %s",
+                  c->rung, v->compared, v->wanted, list.p);
+    else if (!passed)
+        cli_error("canary",
+                  "%s changed %zu of %zu answers against %s (at most %ld "
+                  "may change): %s%s. This build or GPU does not answer "
+                  "as the trusted run did; the night is not started "
+                  "(%s has every reply)",
+                  c->rung, v->changed, v->compared, c->rows, c->max_changed,
+                  list.p, v->changed > v->nids ? ", ..." : "", c->rows_path);
+    buf_release(&list);
+    return passed ? EXIT_OK : EXIT_FAILED;
+}
+
+/* Read the trusted rows, write the questions, run, compare. */
+static int canary_go(struct canary *c)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *trusted = NULL, *now = NULL;
+    struct grader_canary v;
+    struct grader_error err;
+    char msg[1024];
+    int rc;
+
+    if (qs == NULL)
+        util_oom("a question set");
+    if ((c->task =
+             taskfile_load(c->task_spec ? c->task_spec : TASKFILE_DEFAULT, msg,
+                           sizeof(msg))) == NULL) {
+        cli_error("canary", "--task %s: %s", c->task_spec, msg);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (rowsfile_read_rule(qs, c->rung, c->rows, GRADER_READ_TEXT, c->task, 0,
+                           &trusted, &err) != 0) {
+        grade_report("canary", &err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (trusted->n == 0) {
+        cli_error("canary", "%s: no rows to compare with", c->rows);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (c->qfile == NULL && qfile_from_manifest(c) != 0) {
+        cli_error("canary",
+                  "%s: no manifest.json beside its rows/ folder names the "
+                  "question file; give it with --question-file",
+                  c->rows);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if ((rc = prepare(c)) != 0 || (rc = write_subset(c, trusted, qs)) != 0)
+        goto done;
+    if ((rc = run_rung(c)) != 0) {
+        cli_error("canary",
+                  "the canary's run of %s did not finish (exit %d; its "
+                  "error is above): the night is not started",
+                  c->rung, rc);
+        rc = rc == EXIT_USAGE ? EXIT_USAGE : EXIT_FAILED;
+        goto done;
+    }
+    if (rowsfile_read_rule(qs, c->rung, c->rows_path, GRADER_READ_TEXT,
+                           c->task, 0, &now, &err) != 0 ||
+        grader_canary(trusted, now, (size_t)c->n, &v, &err) != 0) {
+        grade_report("canary", &err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    rc = verdict(c, &v, qs);
+done:
+    grader_rung_free(trusted);
+    grader_rung_free(now);
+    grader_qset_free(qs);
+    grader_task_free(c->task);
+    c->task = NULL;
+    return rc;
+}
+
+/* Run flags that take no value: the rest take the next argument. */
+static int is_switch(const char *a)
+{
+    return strcmp(a, "--think") == 0 || strcmp(a, "--force") == 0 ||
+           strcmp(a, "--quiet") == 0 || strcmp(a, "--allow-batching") == 0 ||
+           strcmp(a, "--abort-loops") == 0;
+}
+
+/* One of the canary's own flags at argv[*i] (its value taken too): 1, 0
+ * when it is not one, -1 when its value is missing. */
+static int own_flag(int argc, char **argv, int *i, const char **n,
+                    const char **k, const char **qfile, const char **dir,
+                    const char **config, const char **sha)
+{
+    static const char *const names[] = {"--questions",     "--max-changed",
+                                        "--question-file", "--run-dir",
+                                        "--config",        "--config-sha256"};
+    const char **slots[] = {n, k, qfile, dir, config, sha};
+    const char *a = argv[*i];
+
+    for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
+        size_t len = strlen(names[f]);
+        if (strncmp(a, names[f], len) != 0 || (a[len] && a[len] != '='))
+            continue;
+        if (a[len] == '=')
+            *slots[f] = a + len + 1;
+        else if (*i + 1 < argc)
+            *slots[f] = argv[++*i];
+        else
+            return -1;
+        return 1;
+    }
+    return 0;
+}
+
+/* The paths in RUNDIR/canary/, and the run's folder and questions. */
+static int paths(struct canary *c)
+{
+    if (rundir_path(c->dir, sizeof(c->dir), c->run_dir, RD_CANARY_DIR, NULL) !=
+            0 ||
+        rundir_path(c->subset, sizeof(c->subset), c->run_dir,
+                    RD_CANARY_QUESTIONS, NULL) != 0 ||
+        rundir_path(c->verdict, sizeof(c->verdict), c->run_dir, RD_CANARY_JSON,
+                    NULL) != 0 ||
+        rundir_path(c->rows_path, sizeof(c->rows_path), c->dir, RD_ROWS,
+                    c->rung) != 0 ||
+        rundir_path(c->done_path, sizeof(c->done_path), c->dir, RD_DONE,
+                    c->rung) != 0) {
+        cli_error("canary", "path too long: '%s'", c->run_dir);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* --config: the reference rung, the config's canary, the command line of
+ * run's config form. */
+static int from_config(struct canary *c, const char *config, const char *sha,
+                       const char *dir, char **pass, int npass,
+                       struct config *cfg)
+{
+    struct config_over over = {NULL, dir, ""};
+    char msg[4400];
+    const char *llama = NULL, *gpu = NULL;
+    int quiet = 0, rc;
+
+    for (int i = 0; i < npass; i++) {
+        if (strcmp(pass[i], "--quiet") == 0)
+            quiet = 1;
+        else if (strcmp(pass[i], "--llama") == 0 && i + 1 < npass)
+            llama = pass[++i];
+        else if (strcmp(pass[i], "--gpu") == 0 && i + 1 < npass)
+            gpu = pass[++i];
+        else {
+            cli_error("canary",
+                      "%s with --config: only --run-dir, --llama, --gpu and "
+                      "--quiet stand in for the config's settings",
+                      pass[i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (config_load(config, &over, cfg, msg, sizeof(msg)) != 0) {
+        cli_error("canary", "%s", msg);
+        return EXIT_USAGE;
+    }
+    if (cfg->canary_rows == NULL) {
+        cli_error("canary", "%s has no \"canary\" (docs/config.md)", config);
+        return EXIT_USAGE;
+    }
+    c->rung = cfg->reference;
+    for (size_t r = 0; r < cfg->nrungs; r++)
+        if (strcmp(cfg->rungs[r].name, cfg->reference) == 0)
+            c->model = cfg->rungs[r].model;
+    c->rows = cfg->canary_rows;
+    c->n = cfg->canary_questions;
+    c->max_changed = cfg->canary_max_changed;
+    c->qfile = cfg->questions;
+    c->run_dir = cfg->run_dir;
+    c->task_spec = cfg->task;
+    if ((rc = paths(c)) != 0)
+        return rc;
+    /* run's config form: the config's rung, into the canary's folder */
+    c->run.config = config;
+    c->run.rung = c->rung;
+    c->run.run_dir = c->dir;
+    c->run.qfile = c->subset;
+    c->run.force = 1;
+    c->run.sha = sha;
+    c->run.llama = llama;
+    c->run.gpu = gpu;
+    c->run.quiet = quiet;
+    return 0;
+}
+
+/* The canary's own flags, the positionals, and the run options passed
+ * through (a value flag's value with it). 0, 1 for --help, or
+ * EXIT_USAGE. */
+struct canary_args {
+    const char *n, *k, *qfile, *dir, *config, *sha, *pos[3], *task;
+    char **pass;
+    int npass, npos;
+};
+
+static int split_args(int argc, char **argv, struct canary_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int own;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0)
+            return 1;
+        own = own_flag(argc, argv, &i, &a->n, &a->k, &a->qfile, &a->dir,
+                       &a->config, &a->sha);
+        if (own < 0) {
+            cli_error("canary", "%s needs a value", s);
+            return EXIT_USAGE;
+        }
+        if (own > 0)
+            continue;
+        if (s[0] != '-' || s[1] == '\0') {
+            if (a->npos == 3) {
+                cli_error("canary", "too many arguments: '%s' (see --help)",
+                          s);
+                return EXIT_USAGE;
+            }
+            a->pos[a->npos++] = s;
+            continue;
+        }
+        if (strncmp(s, "--limit", 7) == 0 || strncmp(s, "--rung", 6) == 0) {
+            cli_error("canary", "%s: the canary asks --questions N of ROWS",
+                      s);
+            return EXIT_USAGE;
+        }
+        if (strcmp(s, "--task") == 0 && i + 1 < argc)
+            a->task = argv[i + 1]; /* passed on; the canary reads it too */
+        a->pass[a->npass++] = argv[i];
+        if (!is_switch(s) && strchr(s, '=') == NULL && i + 1 < argc)
+            a->pass[a->npass++] = argv[++i];
+    }
+    return 0;
+}
+
+/* RUNG MODEL ROWS and the flags: run's positional form, every run option
+ * passed through for run's parser to check as the run starts. */
+static int from_flags(struct canary *c, const struct canary_args *a)
+{
+    if (a->npos != 3 || a->sha) {
+        cli_error("canary", "needs RUNG MODEL ROWS (see --help)");
+        return EXIT_USAGE;
+    }
+    if (cli_rung_name_check("canary", a->pos[0]) != 0)
+        return EXIT_USAGE;
+    c->rung = a->pos[0];
+    c->model = a->pos[1];
+    c->rows = a->pos[2];
+    c->qfile = a->qfile;
+    if ((a->n && whole("--questions", a->n, 1, CONFIG_LIMIT_MAX, &c->n)) ||
+        (a->k &&
+         whole("--max-changed", a->k, 0, CONFIG_LIMIT_MAX, &c->max_changed)) ||
+        paths(c) != 0)
+        return EXIT_USAGE;
+    c->run_pos[0] = c->rung;
+    c->run_pos[1] = c->model;
+    c->run_pos[2] = c->subset;
+    c->run_pos[3] = c->dir;
+    c->run_npos = 4;
+    c->pass = a->pass;
+    c->npass = a->npass;
+    return 0;
+}
+
+int cmd_canary(int argc, char **argv)
+{
+    struct canary_args a;
+    struct config cfg;
+    struct canary *c = xrealloc(NULL, sizeof(*c));
+    int rc, loaded = 0, help;
+
+    memset(&a, 0, sizeof(a));
+    memset(c, 0, sizeof(*c));
+    memset(&cfg, 0, sizeof(cfg));
+    a.pass = xrealloc(NULL, (size_t)argc * sizeof(*a.pass));
+    c->n = CANARY_QUESTIONS;
+    c->max_changed = CANARY_MAX_CHANGED;
+    rc = split_args(argc, argv, &a);
+    if ((help = rc == 1) != 0)
+        fputs(canary_help, stdout);
+    if (rc != 0)
+        goto out;
+    c->run_dir = a.dir ? a.dir : ".";
+    if (a.config != NULL && (a.npos != 0 || a.n || a.k || a.qfile)) {
+        cli_error("canary", "--config gives RUNG, MODEL, ROWS, the "
+                            "questions and the limit (see --help)");
+        rc = EXIT_USAGE;
+    } else if (a.config != NULL) {
+        loaded = 1;
+        rc = from_config(c, a.config, a.sha, a.dir, a.pass, a.npass, &cfg);
+    } else {
+        rc = from_flags(c, &a);
+        c->task_spec = a.task;
+    }
+    if (rc == 0)
+        rc = canary_go(c);
+out:
+    if (loaded)
+        config_release(&cfg);
+    free(a.pass);
+    free(c);
+    return help ? EXIT_OK : rc;
+}

@@ -1,0 +1,149 @@
+/*
+ * cmd_import.c - graveyard import: another tool's per-answer log into a
+ * rung's rows, graded by the matching task, so runs made with lm-eval or
+ * llama.cpp's llama-eval are buried and reported like graveyard's own
+ * (docs/import.md).
+ *
+ * Formats, learnt from their source (docs/import.md names the versions):
+ *   lm-eval     --log_samples' samples_<task>_<date>.jsonl: one record per
+ *               question per filter (v0.4.3 on; before, one JSON array)
+ *   llama-eval  examples/llama-eval's state file: {"id", "task_states":
+ *               {"cases": {task_id: {...}}}}
+ * Unknown fields are ignored; a missing or mistyped field is one error
+ * line naming the file and the record. The rows file is written whole or
+ * not at all, and an existing one is never touched.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../grader/grader.h"
+#include "../../rundir/files.h"
+#include "../../rundir/manifest.h"
+#include "../../rundir/outfile.h"
+#include "../../rundir/rundir.h"
+#include "../base/cli.h"
+#include "commands.h"
+#include "../base/hash.h"
+#include "import.h"
+#include "../input/questions.h"
+#include "../input/taskfile.h"
+
+static const char import_help[] =
+    "usage: graveyard import FORMAT FILE RUNDIR RUNG [--task NAME|FILE]\n"
+    "                        [--question-file FILE]\n"
+    "\n"
+    "Turn another tool's per-answer log into RUNDIR/rows/RUNG.jsonl, graded\n"
+    "by the matching task, so bury, report and the rest treat it as a run\n"
+    "of graveyard's own. FORMAT is:\n"
+    "  lm-eval     lm-eval's --log_samples file, samples_<task>_<date>.jsonl\n"
+    "              (gsm8k, gsm8k_cot, gsm8k_cot_zeroshot: the task is read\n"
+    "              from the file's name, else give --task)\n"
+    "  llama-eval  llama.cpp's examples/llama-eval state file (GSM8K:\n"
+    "              task llama-eval-gsm8k)\n"
+    "\n"
+    "  --task NAME|FILE     the task to grade by (docs/tasks.md); a log of\n"
+    "                       lm-eval v0.4.0/v0.4.1's gsm8k needs\n"
+    "                       tasks/lm-eval-gsm8k-v0.4.1.json, a chat log of\n"
+    "                       a choice task tasks/choice-phrasings.json\n"
+    "  --question-file FILE take each reference from this question file\n"
+    "                       by id (llama-eval stores a truncated gold for\n"
+    "                       GSM8K answers with a thousands comma)\n"
+    "\n"
+    "Prints one JSON line: rung, rows, right, and how often the tool's own\n"
+    "recorded extraction and verdict agree with graveyard's rule of the\n"
+    "same name. The rows file must not exist yet. Exit status: 0 imported,\n"
+    "2 bad input (one line naming the file and the record). docs/import.md\n"
+    "says which versions of each tool were read.\n";
+
+/* The lm-eval task names a samples file is named after, and ours. */
+static const struct {
+    const char *theirs, *ours;
+} lm_eval_tasks[] = {
+    {"gsm8k_cot_zeroshot", "lm-eval-gsm8k-cot-zeroshot"},
+    {"gsm8k_cot", "lm-eval-gsm8k-cot"},
+    {"gsm8k", "lm-eval-gsm8k"},
+};
+
+/* The built-in task a samples file's name says, or NULL. */
+static const char *task_from_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    size_t i, n;
+
+    base = base ? base + 1 : path;
+    if (strncmp(base, "samples_", 8) != 0)
+        return NULL;
+    base += 8;
+    for (i = 0; i < sizeof(lm_eval_tasks) / sizeof(lm_eval_tasks[0]); i++) {
+        n = strlen(lm_eval_tasks[i].theirs);
+        /* samples_gsm8k_2024-...: the name then '_' and a date */
+        if (strncmp(base, lm_eval_tasks[i].theirs, n) == 0 && base[n] == '_' &&
+            base[n + 1] >= '0' && base[n + 1] <= '9')
+            return lm_eval_tasks[i].ours;
+    }
+    return NULL;
+}
+
+int cmd_import(int argc, char **argv)
+{
+    const char *pos[4], *task_spec = NULL, *qfile = NULL;
+    const struct cli_flag flags[] = {
+        {"--task", &task_spec, NULL, NULL, NULL, 0},
+        {"--question-file", &qfile, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
+    struct import im;
+    struct grader_task *task = NULL, *graded;
+    char msg[4400];
+    size_t npos;
+    int help, rc;
+
+    rc = cli_parse("import", argc, argv, flags, pos, 4, &npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(import_help, stdout);
+        return EXIT_OK;
+    }
+    if (npos != 4) {
+        cli_error("import", "needs FORMAT FILE RUNDIR RUNG (see --help)");
+        return EXIT_USAGE;
+    }
+    if (strcmp(pos[0], "lm-eval") && strcmp(pos[0], "llama-eval")) {
+        cli_error("import", "format '%s': not lm-eval or llama-eval", pos[0]);
+        return EXIT_USAGE;
+    }
+    if ((rc = cli_rung_name_check("import", pos[3])) != 0)
+        return rc;
+    if (task_spec == NULL)
+        task_spec = strcmp(pos[0], "llama-eval") == 0 ? "llama-eval-gsm8k"
+                                                      : task_from_name(pos[1]);
+    if (task_spec == NULL) {
+        cli_error("import",
+                  "%s: the task is not in the file's name "
+                  "(samples_gsm8k_<date>.jsonl); give --task",
+                  pos[1]);
+        return EXIT_USAGE;
+    }
+    if ((task = taskfile_load(task_spec, msg, sizeof(msg))) == NULL) {
+        cli_error("import", "--task %s: %s", task_spec, msg);
+        return EXIT_USAGE;
+    }
+    graded = import_task_as_logged(task);
+    import_init(&im, pos[0], pos[1], pos[2], pos[3], graded);
+    im.asked = task;
+    rc = qfile != NULL ? import_references(&im, qfile) : 0;
+    if (rc == 0)
+        rc = strcmp(pos[0], "lm-eval") == 0 ? import_lm_eval(&im)
+                                            : import_llama_eval(&im);
+    if (rc == 0)
+        rc = import_write(&im);
+    if (rc == 0)
+        import_summary(&im);
+    import_release(&im);
+    grader_task_free(graded);
+    grader_task_free(task);
+    return rc;
+}

@@ -1,0 +1,350 @@
+/*
+ * cmd_ladder.c - graveyard ladder CONFIG: every rung of a ladder, each on
+ * its own pinned llama-server, then the bury.
+ *
+ * Each rung runs as a child `graveyard run` (the same binary), so a rung is
+ * exactly what `graveyard run` does, resumable on its own; the ladder only
+ * schedules: an idle GPU takes the next rung (CUDA_VISIBLE_DEVICES through
+ * --gpu), a rung locked by another process (another shard, another
+ * machine on a shared folder) is left to it, and when every rung is done
+ * the ladder buries them. The children die with the ladder (a
+ * parent-death signal set between fork and exec: spawn.h), stopping their
+ * servers, and the servers die with them; the next ladder resumes. A
+ * child's exit is seen as an exit (proc.h), never as the end of its
+ * progress pipe, which something it started could hold open.
+ *
+ * This file has the flags and the night's order (check, build first, run,
+ * the end); the jobs and the loop are ladder_plan.c's, the end and the
+ * bury ladder_end.c's (ladder_int.h).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../forge/build.h"
+#include "../base/cli.h"
+#include "commands.h"
+#include "../input/config.h"
+#include "../base/hash.h"
+#include "ladder_int.h"
+#include "../server/spawn.h"
+
+#define VERSION_MS 30000
+
+static const char ladder_help[] =
+    "usage: graveyard ladder CONFIG [--llama PATH] [--gpus 0,1,...]\n"
+    "                        [--only RUNG]... [--run-dir DIR]\n"
+    "                        [--shard I/N] [--replicate]\n"
+    "                        [--repeat-reference] [--per-gpu K] [--quiet]\n"
+    "\n"
+    "Run every rung of the ladder in CONFIG (docs/config.md), each with\n"
+    "'graveyard run' on its own llama-server, skipping finished rungs and\n"
+    "continuing half-finished ones, then bury the ladder against its\n"
+    "reference (RUNDIR/graveyard.json) and the side rungs beside it\n"
+    "(RUNDIR/graveyard-side.json). With several GPUs, each idle GPU takes\n"
+    "the next rung. Exit 0 only when every rung finished.\n"
+    "\n"
+    "  --llama PATH   the server binary (or llama.cpp folder) for this\n"
+    "                 machine, over the config's server.binary\n"
+    "  --gpus LIST    GPUs to use, over the config's gpus\n"
+    "  --only RUNG    run only these rungs (repeat)\n"
+    "  --run-dir DIR  over the config's run_dir\n"
+    "  --shard I/N    run share I of N (0-based): rung k when k % N == I;\n"
+    "                 SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT give it\n"
+    "                 under a Slurm job array\n"
+    "  --replicate    run the whole ladder once per GPU, each in its own\n"
+    "                 folder RUNDIR/gpu<ID>/ (the cross-GPU study on one\n"
+    "                 machine), and bury each\n"
+    "  --repeat-reference\n"
+    "                 run the reference a second time, into RUNDIR/repeat/\n"
+    "                 (config: \"repeat_reference\": true): the report's\n"
+    "                 noise floor, the answers it changes on its own\n"
+    "  --per-gpu K    up to K rungs at once on one GPU, each on its own\n"
+    "                 one-slot server, so every answer is as when alone\n"
+    "                 (config: \"rungs_per_gpu\"); beside others, a rung\n"
+    "                 starts only when the GPU has the memory it took when\n"
+    "                 it last ran, and one that does not fit waits\n"
+    "  --quiet        no progress lines\n"
+    "\n"
+    "The config is checked whole before anything starts. A model file\n"
+    "that is missing but has a recipe (\"convert\" or \"quantize\",\n"
+    "docs/build.md) is made first, as 'graveyard build' would; every other\n"
+    "model file this process will run must exist. Exit status: 0 every rung\n"
+    "finished (and was buried), 1 a rung failed or the night was cut short\n"
+    "(run the same command to resume), 2 bad input (fix it first).\n";
+
+/* --shard I/N, or Slurm's array variables. */
+static int shard_of(const char *arg, long *i, long *n)
+{
+    const char *id = getenv("SLURM_ARRAY_TASK_ID");
+    const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
+    char *end;
+
+    *i = 0;
+    *n = 1;
+    if (arg != NULL) {
+        *i = strtol(arg, &end, 10);
+        if (*end != '/' || end == arg)
+            return -1;
+        *n = strtol(end + 1, &end, 10);
+        return (*end != '\0' || *n < 1 || *i < 0 || *i >= *n) ? -1 : 0;
+    }
+    if (id != NULL && count != NULL) {
+        *i = strtol(id, &end, 10);
+        if (*end != '\0' || end == id)
+            return -1;
+        *n = strtol(count, &end, 10);
+        if (*end != '\0' || end == count || *n < 1 || *i < 0 || *i >= *n)
+            return -1;
+    }
+    return 0;
+}
+
+/* The command as given, quoted for a shell, for "run it again". */
+static void command_line(int argc, char **argv, struct buf *b)
+{
+    buf_puts(b, "graveyard ladder");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        buf_puts(b, " ");
+        if (a[0] != '\0' && strspn(a, "abcdefghijklmnopqrstuvwxyz"
+                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                      "0123456789_-./=,:@%+") == strlen(a)) {
+            buf_puts(b, a);
+            continue;
+        }
+        buf_puts(b, "'");
+        for (; *a; a++) {
+            if (*a == '\'')
+                buf_puts(b, "'\\''");
+            else
+                buf_append(b, a, 1);
+        }
+        buf_puts(b, "'");
+    }
+}
+
+/*
+ * Before anything starts: every model file this process will run is a
+ * file it can read, and the chain goes biggest first (a warning, since a
+ * ladder can hold a file larger than the one above it on purpose).
+ * Returns 0, or EXIT_USAGE having said why.
+ */
+static int check_files(struct ladder *l, const char *cfg)
+{
+    const struct config *c = &l->c;
+    unsigned long long prev = 0;
+    const char *prev_name = NULL;
+    size_t i, k;
+    struct stat st;
+
+    for (i = 0; i < l->njobs; i++) {
+        const struct config_rung *r = l->jobs[i].rung;
+        if (l->jobs[i].state != J_PENDING)
+            continue;
+        if (stat(r->model, &st) != 0 || !S_ISREG(st.st_mode) ||
+            access(r->model, R_OK) != 0) {
+            cli_error("ladder", "%s: rung %s: cannot read model '%s': %s", cfg,
+                      r->name, r->model,
+                      errno && !S_ISDIR(st.st_mode) ? strerror(errno)
+                                                    : "not a file");
+            return EXIT_USAGE;
+        }
+    }
+    for (k = 0; k < c->nrungs; k++) {
+        const struct config_rung *r = &c->rungs[k];
+        if (r->side || stat(r->model, &st) != 0)
+            continue;
+        /* 1 % over: BF16 and F16, or a QAT file and its plain rung, are
+         * the same size give or take a header */
+        if (prev_name != NULL &&
+            (unsigned long long)st.st_size > prev + prev / 100)
+            ladder_note(l,
+                 "warning: rung %s (%llu bytes) is bigger than %s above it "
+                 "(%llu bytes); rungs go biggest first: is the order in %s "
+                 "right?",
+                 r->name, (unsigned long long)st.st_size, prev_name, prev,
+                 cfg);
+        prev = (unsigned long long)st.st_size;
+        prev_name = r->name;
+    }
+    return 0;
+}
+
+/* Files this process will run that are missing and buildable are built
+ * first: one command for the night (build, run, bury, report). Another
+ * shard's build of the same run folder is waited for, not fought. */
+static int build_first(struct ladder *l)
+{
+    const char *names[CONFIG_MAX_RUNGS];
+    struct build_opts o;
+    size_t i, n = 0;
+
+    for (i = 0; i < l->njobs; i++)
+        if (l->jobs[i].state == J_PENDING && !l->jobs[i].again &&
+            l->jobs[i].rung->recipe != RECIPE_NONE && n < CONFIG_MAX_RUNGS)
+            names[n++] = l->jobs[i].rung->name;
+    if (n == 0 || !build_needed(&l->c, names, n))
+        return 0;
+    ladder_note(l, "some model files are missing, or were made from a file that "
+            "has changed since, and have a recipe: making them first "
+            "(graveyard build; docs/build.md)");
+    memset(&o, 0, sizeof o);
+    o.only = names;
+    o.nonly = n;
+    o.jobs = 1;
+    o.quiet = l->quiet;
+    o.who = "ladder";
+    o.wait_lock = 1;
+    return build_ladder(&l->c, &o);
+}
+
+static char self_path[4096];
+
+/* Before any model loads: the pinned build answers --version with the
+ * version the config names (a hang is killed); our own binary and the
+ * config's sha256 for the children. 0 or the exit status. */
+static int check_build(struct ladder *l, const char *cfg, char *version,
+                       size_t size)
+{
+    char status[64], err[256];
+    ssize_t len;
+    int rc = spawn_version(l->c.binary, VERSION_MS, version, size);
+
+    if (version[0] == '\0') {
+        cli_error("ladder",
+                  "'%s --version' gave no 'version:' line (%s): is it "
+                  "a llama-server?",
+                  l->c.binary, spawn_status_text(rc, status, sizeof(status)));
+        return rc == SPAWN_ETIMEDOUT ? EXIT_FAILED : EXIT_USAGE;
+    }
+    if (l->c.version && strcmp(version, l->c.version) != 0) {
+        cli_error("ladder", "%s: server.version is '%s' but '%s' says '%s'",
+                  cfg, l->c.version, l->c.binary, version);
+        return EXIT_USAGE;
+    }
+    len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+    if (len <= 0) {
+        cli_error("ladder", "cannot find its own binary: %s", strerror(errno));
+        return EXIT_FAILED;
+    }
+    self_path[len] = '\0';
+    l->self = self_path;
+    l->cfg_path = cfg;
+    if (hash_path(cfg, l->cfg_sha256, err, sizeof(err)) != 0) {
+        cli_error("ladder", "%s", err);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static void ladder_free(struct ladder *l)
+{
+    if (l->env != NULL) {
+        spawn_env_free(l->env);
+    }
+    config_release(&l->c);
+    free(l->jobs);
+    free(l->sj);
+    free(l);
+}
+
+int cmd_ladder(int argc, char **argv)
+{
+    const char *pos[1], *llama = NULL, *gpus = NULL, *run_dir = NULL,
+                        *shard = NULL, *only[CONFIG_MAX_RUNGS],
+                        *per_gpu = NULL;
+    size_t npos, nonly = 0;
+    int quiet = 0, help = 0, rc, replicate = 0, repeat_ref = 0;
+    const struct cli_flag flags[] = {
+        {"--llama", &llama, NULL, NULL, NULL, 0},
+        {"--gpus", &gpus, NULL, NULL, NULL, 0},
+        {"--only", NULL, NULL, only, &nonly, CONFIG_MAX_RUNGS},
+        {"--run-dir", &run_dir, NULL, NULL, NULL, 0},
+        {"--shard", &shard, NULL, NULL, NULL, 0},
+        {"--quiet", NULL, &quiet, NULL, NULL, 0},
+        {"--replicate", NULL, &replicate, NULL, NULL, 0},
+        {"--repeat-reference", NULL, &repeat_ref, NULL, NULL, 0},
+        {"--per-gpu", &per_gpu, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
+    struct config_over over = {NULL, NULL, NULL};
+    struct ladder *l;
+    struct buf again = {0};
+    char msg[4400], version[512], buf[4200];
+    long si, sn;
+
+    rc = cli_parse("ladder", argc, argv, flags, pos, 1, &npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(ladder_help, stdout);
+        return EXIT_OK;
+    }
+    if (npos != 1) {
+        cli_error("ladder", "needs CONFIG (see --help)");
+        return EXIT_USAGE;
+    }
+    if (shard_of(shard, &si, &sn) != 0) {
+        cli_error("ladder", "--shard wants I/N with 0 <= I < N, not '%s'",
+                  shard ? shard : getenv("SLURM_ARRAY_TASK_ID"));
+        return EXIT_USAGE;
+    }
+    l = xrealloc(NULL, sizeof(*l));
+    memset(l, 0, sizeof(*l));
+    /* --llama over server.binary (its ${VAR}s need not be set then);
+     * either may be a llama.cpp folder */
+    if (llama != NULL)
+        over.binary = cli_llama_path(llama, buf, sizeof(buf));
+    over.run_dir = run_dir;
+    over.gpus = gpus;
+    if (config_load(pos[0], &over, &l->c, msg, sizeof(msg)) != 0) {
+        cli_error("ladder", "%s", msg);
+        free(l);
+        return EXIT_USAGE;
+    }
+    if (llama == NULL) {
+        char *copy = xstrdup(cli_llama_path(l->c.binary, buf, sizeof(buf)));
+        free(l->c.binary);
+        l->c.binary = copy;
+    }
+    /* batching: the reference twice, so the report's floor shows what
+     * batching changes on its own */
+    l->c.repeat_reference |= repeat_ref || l->c.batching;
+    l->quiet = quiet;
+    super_init(&l->sup, "ladder", quiet, SUPER_SECOND_KILLS);
+    l->per_gpu = (int)l->c.rungs_per_gpu;
+    if (per_gpu != NULL) {
+        char *end;
+        long k = strtol(per_gpu, &end, 10);
+        if (*end != '\0' || end == per_gpu || k < 1 ||
+            k > CONFIG_MAX_PER_GPU) {
+            cli_error("ladder", "--per-gpu wants 1 to %d, not '%s'",
+                      CONFIG_MAX_PER_GPU, per_gpu);
+            config_release(&l->c);
+            free(l);
+            return EXIT_USAGE;
+        }
+        l->per_gpu = (int)k;
+    }
+    if ((rc = ladder_plan(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||
+        (rc = build_first(l)) != 0 || (rc = check_files(l, pos[0])) != 0 ||
+        (rc = check_build(l, pos[0], version, sizeof(version))) != 0)
+        goto out;
+    l->env = ladder_child_env();
+    /* writes to a terminal or pipe that went away must not kill us */
+    signal(SIGPIPE, SIG_IGN);
+    ladder_note(l, "%s: %zu rungs, %s, %zu GPU(s)%s", l->c.name, l->c.nrungs, version,
+         l->ngpus, sn > 1 ? ", one shard" : "");
+    if ((rc = ladder_run(l)) != 0)
+        goto out;
+    command_line(argc, argv, &again);
+    rc = ladder_end(l, pos[0], replicate, again.p);
+out:
+    buf_release(&again);
+    ladder_free(l);
+    return rc;
+}

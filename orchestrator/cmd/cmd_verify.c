@@ -1,0 +1,90 @@
+/*
+ * cmd_verify.c - graveyard verify: are two ladders the same files?
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/cli.h"
+#include "commands.h"
+#include "../../rundir/ladderfile.h"
+#include "../../rundir/rundir.h"
+
+static const char verify_help[] =
+    "usage: graveyard verify RUNDIR --against OTHER/ladder.tsv\n"
+    "\n"
+    "Compare RUNDIR/ladder.tsv with another machine's, rung by rung, on\n"
+    "bytes and sha256 (the file paths may differ). Identical files mean\n"
+    "any difference in the answers comes from the GPU and its stack.\n"
+    "Prints each difference on its own line; exit 0 when every rung is\n"
+    "the same file, 1 when any differs or is missing on one side, 2 on bad\n"
+    "input.\n";
+
+static const struct lrow *find(const struct lrow *rows, size_t n,
+                               const char *rung)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (strcmp(rows[i].rung, rung) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    const char *pos[1], *against = NULL;
+    const struct cli_flag flags[] = {
+        {"--against", &against, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
+    struct lrow *a = NULL, *b = NULL;
+    char path[4200], msg[4600];
+    size_t npos, na, nb, i, diffs = 0;
+    int help, rc;
+
+    rc = cli_parse("verify", argc, argv, flags, pos, 1, &npos, &help);
+    if (rc != 0)
+        return rc;
+    if (help) {
+        fputs(verify_help, stdout);
+        return EXIT_OK;
+    }
+    if (npos != 1 || against == NULL) {
+        cli_error("verify", "needs RUNDIR and --against FILE (see --help)");
+        return EXIT_USAGE;
+    }
+    if (rundir_path(path, sizeof(path), pos[0], RD_LADDER_TSV, NULL) != 0) {
+        cli_error("verify", "path too long: '%.200s'", pos[0]);
+        return EXIT_USAGE;
+    }
+    if (ladderfile_read(path, 0, &a, &na, msg, sizeof(msg)) != 0 ||
+        ladderfile_read(against, 0, &b, &nb, msg, sizeof(msg)) != 0) {
+        cli_error("verify", "%s", msg);
+        free(a);
+        return EXIT_USAGE;
+    }
+    for (i = 0; i < na; i++) {
+        const struct lrow *x = &a[i], *y = find(b, nb, x->rung);
+        if (y == NULL)
+            printf("%s: only in %s\n", x->rung, path);
+        else if (x->bytes != y->bytes)
+            printf("%s: bytes differ (%llu in %s, %llu in %s)\n", x->rung,
+                   x->bytes, path, y->bytes, against);
+        else if (strcmp(x->sha256, y->sha256) != 0)
+            printf("%s: sha256 differs (%.12s... in %s, %.12s... in %s)\n",
+                   x->rung, x->sha256, path, y->sha256, against);
+        else
+            continue;
+        diffs++;
+    }
+    for (i = 0; i < nb; i++)
+        if (find(a, na, b[i].rung) == NULL) {
+            printf("%s: only in %s\n", b[i].rung, against);
+            diffs++;
+        }
+    if (diffs == 0)
+        printf("%zu rungs, the same bytes and sha256 in both\n", na);
+    free(a);
+    free(b);
+    return diffs ? EXIT_FAILED : EXIT_OK;
+}

@@ -1,0 +1,254 @@
+/*
+ * ladder_end.c - the ladder after its loop (ladder_int.h): the tally of
+ * its rungs, what to say and the exit status, and when every rung is done
+ * the bury of the chain and of the side rungs, the report, and with
+ * --replicate the GPUs' folders compared, all in-process (figures.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../grader/grader.h"
+#include "../../rundir/rundir.h"
+#include "../base/cli.h"
+#include "../figures/figures.h"
+#include "ladder_int.h"
+
+/* RUNDIR/ladder.json: the ladder's shape, so that graveyard report and
+ * compare know the chain's order, its reference and its side rungs. */
+static int write_shape(const struct config *c, const char *run_dir)
+{
+    char *chain[CONFIG_MAX_RUNGS], *side[CONFIG_MAX_RUNGS], msg[4600];
+    size_t i, nc = 0, ns = 0;
+
+    for (i = 0; i < c->nrungs; i++) {
+        if (c->rungs[i].side)
+            side[ns++] = c->rungs[i].name;
+        else
+            chain[nc++] = c->rungs[i].name;
+    }
+    if (rundir_shape_write(run_dir, c->name, c->reference, chain, nc, side, ns,
+                           c->think, msg, sizeof(msg)) != 0) {
+        cli_error("ladder", "%s", msg);
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
+
+/* Bury o's rungs and print the figures, as graveyard bury does. */
+static int bury(const struct figures_bury_opts *o)
+{
+    struct figures_bury r;
+    int rc;
+
+    if ((rc = figures_bury(o, &r)) == 0)
+        rc = figures_bury_write(o, &r);
+    figures_bury_release(&r);
+    return rc;
+}
+
+/* Bury the chain, then the side rungs, in-process (figures.h); then the
+ * report. */
+static int bury_all(struct ladder *l, const char *run_dir)
+{
+    const struct config *c = &l->c;
+    const char *names[CONFIG_MAX_RUNGS + 1];
+    struct figures_bury_opts o = {0};
+    struct figures_report_opts ro = {0};
+    struct figures_report r;
+    char json[4200];
+    size_t i, n = 0;
+    int rc;
+
+    if ((rc = write_shape(c, run_dir)) != 0)
+        return rc;
+    names[n++] = c->reference;
+    for (i = 0; i < c->nrungs; i++)
+        if (!c->rungs[i].side && strcmp(c->rungs[i].name, c->reference))
+            names[n++] = c->rungs[i].name;
+    o.rundir = run_dir;
+    o.rungs = names;
+    o.nrungs = n;
+    printf("# %s: the ladder against %s, in %s\n", c->name, c->reference,
+           run_dir);
+    fflush(stdout);
+    if ((rc = bury(&o)) != 0)
+        return rc;
+    for (i = 0, n = 1; i < c->nrungs; i++)
+        if (c->rungs[i].side)
+            names[n++] = c->rungs[i].name;
+    if (n > 1) {
+        if (rundir_path(json, sizeof(json), run_dir, RD_GRAVEYARD_SIDE,
+                        NULL) != 0)
+            return EXIT_USAGE;
+        o.nrungs = n;
+        o.json_path = json;
+        printf("# %s: side rungs against %s\n", c->name, c->reference);
+        fflush(stdout);
+        if ((rc = bury(&o)) != 0)
+            return rc;
+    }
+    printf("# %s: the report\n", c->name);
+    fflush(stdout);
+    ro.rundir = run_dir;
+    ro.html = 1;
+    if ((rc = figures_report(&ro, &r)) == 0)
+        rc = figures_report_write(&ro, &r);
+    figures_report_release(&r);
+    return rc;
+}
+
+/* --replicate: the GPUs' folders compared, into RUNDIR. */
+static int compare_gpus(struct ladder *l)
+{
+    char dirs[CONFIG_MAX_GPUS][4200];
+    const char *d[CONFIG_MAX_GPUS];
+    struct figures_compare_opts o = {0};
+    struct figures_compare *r;
+    size_t i;
+    int rc;
+
+    for (i = 0; i < l->ngpus && i < GRADER_MAX_RUNS; i++) {
+        rundir_gpu_dir(dirs[i], sizeof(dirs[i]), l->c.run_dir, l->c.gpus[i]);
+        d[o.ndirs++] = dirs[i];
+    }
+    if (o.ndirs < 2)
+        return EXIT_OK;
+    o.dirs = d;
+    o.out_dir = l->c.run_dir;
+    o.html = 1;
+    printf("# %s: the GPUs compared\n", l->c.name);
+    fflush(stdout);
+    r = xrealloc(NULL, sizeof(*r));
+    if ((rc = figures_compare(&o, r)) == 0)
+        rc = figures_compare_write(&o, r);
+    figures_compare_release(r);
+    free(r);
+    return rc;
+}
+
+static int all_done(const struct config *c, const char *run_dir)
+{
+    char path[4400];
+    struct stat st;
+    size_t i;
+
+    for (i = 0; i < c->nrungs; i++) {
+        if (rundir_path(path, sizeof(path), run_dir, RD_DONE,
+                        c->rungs[i].name) != 0 ||
+            stat(path, &st) != 0)
+            return 0;
+    }
+    if (c->repeat_reference) { /* and the reference's second run */
+        char again[4300];
+        if (rundir_path(again, sizeof(again), run_dir, RD_REPEAT_DIR, NULL) !=
+                0 ||
+            rundir_path(path, sizeof(path), again, RD_DONE, c->reference) !=
+                0 ||
+            stat(path, &st) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The "finished: ...; failed: ..." line; counts the jobs by how they
+ * ended. */
+static void tally(struct ladder *l, int *failed, int *bad, int *busy)
+{
+    struct buf done = {0}, badl = {0};
+    size_t i;
+
+    buf_append(&done, "", 0);
+    buf_append(&badl, "", 0);
+    for (i = 0; i < l->njobs; i++) {
+        const struct job *j = &l->jobs[i];
+        *failed += j->state == J_FAILED;
+        *bad += j->state == J_BAD;
+        *busy += j->state == J_BUSY;
+        if (j->state == J_DONE || j->state == J_FAILED || j->state == J_BAD) {
+            struct buf *b = j->state == J_DONE ? &done : &badl;
+            buf_puts(b, b->len ? ", " : "");
+            buf_puts(b, j->name);
+        }
+    }
+    ladder_note(l, "finished: %s; failed: %s", done.len ? done.p : "none",
+         badl.len ? badl.p : "none");
+    buf_release(&done);
+    buf_release(&badl);
+}
+
+/* --replicate: bury each GPU's folder that is whole, then compare them
+ * when all are. */
+static int bury_replicas(struct ladder *l, const char *again)
+{
+    char dir[4200];
+    int whole = 1, rc = EXIT_OK;
+
+    for (size_t i = 0; i < l->ngpus && rc == EXIT_OK; i++) {
+        rundir_gpu_dir(dir, sizeof(dir), l->c.run_dir, l->c.gpus[i]);
+        if (all_done(&l->c, dir))
+            rc = bury_all(l, dir);
+        else
+            whole = 0;
+    }
+    if (rc == EXIT_OK && !whole)
+        fprintf(stderr,
+                "graveyard ladder: this share is done; run the same command "
+                "again to bury every GPU's ladder: %s\n",
+                again);
+    else if (rc == EXIT_OK)
+        rc = compare_gpus(l);
+    return rc;
+}
+
+/* After the loop: what to say and the exit status; the bury when every
+ * rung is done. */
+int ladder_end(struct ladder *l, const char *cfg, int replicate,
+               const char *again)
+{
+    int failed = 0, bad = 0, busy = 0;
+
+    if (l->sup.sig) {
+        fprintf(stderr, "graveyard ladder: to resume: %s\n", again);
+        return 128 + l->sup.sig;
+    }
+    tally(l, &failed, &bad, &busy);
+    for (size_t i = 0; i < l->njobs; i++)
+        if (l->jobs[i].canary && l->jobs[i].state != J_DONE) {
+            char path[4400];
+            rundir_path(path, sizeof(path), l->jobs[i].run_dir, RD_CANARY_JSON,
+                        NULL);
+            fprintf(stderr,
+                    "graveyard ladder: the canary stopped the night before "
+                    "any rung (%s); fix the build or the GPU, or give "
+                    "canary.max_changed more room, then run: %s\n",
+                    path, again);
+            return l->jobs[i].state == J_BAD ? EXIT_USAGE : EXIT_FAILED;
+        }
+    if (bad) {
+        fprintf(stderr,
+                "graveyard ladder: %d rung(s) refused their input (the "
+                "errors are above); fix that, then run: %s\n",
+                bad, again);
+        return EXIT_USAGE;
+    }
+    if (failed) {
+        fprintf(stderr,
+                "graveyard ladder: %d rung(s) failed; run the same "
+                "command to resume: %s\n",
+                failed, again);
+        return EXIT_FAILED;
+    }
+    if (replicate)
+        return bury_replicas(l, again);
+    if (all_done(&l->c, l->c.run_dir))
+        return bury_all(l, l->c.run_dir);
+    fprintf(stderr,
+            "graveyard ladder: this share is done%s; bury when every rung "
+            "is: graveyard ladder %s (it runs nothing then), or graveyard "
+            "bury %s ...\n",
+            busy ? " (some rungs are being run elsewhere)" : "", cfg,
+            l->c.run_dir);
+    return busy ? EXIT_FAILED : EXIT_OK;
+}

@@ -1,0 +1,98 @@
+/*
+ * main.c - graveyard's entry point: find the subcommand and run it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/cli.h"
+#include "../../report/emit.h"
+#include "commands.h"
+
+struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"bury", cmd_bury,
+     "dead, ghosts and tombstones of each rung against "
+     "the reference"},
+    {"autopsy", cmd_autopsy,
+     "how each rung's answers fail: cut off, "
+     "looping, thinking"},
+    {"repeat", cmd_repeat,
+     "two runs of a rung compared: is it "
+     "deterministic?"},
+    {"report", cmd_report,
+     "REPORT.md, cover.svg and report.json of a run folder"},
+    {"compare", cmd_compare,
+     "one ladder on several GPUs or machines, question by question"},
+    {"think", cmd_think, "thinking off against thinking on, per rung"},
+    {"build", cmd_build,
+     "make the ladder's GGUF files: convert, then quantize"},
+    {"ladder", cmd_ladder,
+     "every rung of a ladder config, each on its own server, then bury"},
+    {"run", cmd_run,
+     "one rung on its own llama-server: every question, a row each"},
+    {"canary", cmd_canary,
+     "before a night: does this build answer as a trusted run did?"},
+    {"import", cmd_import,
+     "another tool's per-answer log (lm-eval, llama-eval) into rows"},
+    {"verify", cmd_verify,
+     "two ladders' files compared on bytes and sha256 (ladder.tsv)"},
+    {"f16-range", cmd_f16range,
+     "what casting a checkpoint to F16 costs, per tensor"},
+    {"sha256", cmd_sha256, "the sha256 graveyard records for a file"},
+    {NULL, NULL, NULL},
+};
+
+static void usage(FILE *f)
+{
+    const struct command *c;
+
+    fprintf(f,
+            "usage: graveyard COMMAND [ARGS...]\n"
+            "\n"
+            "graveyard asks every rung of a quantization ladder (BF16, F16,\n"
+            "Q8_0 ... Q2_K GGUF files of one model) the same questions and\n"
+            "records, question by question, what each smaller file gets\n"
+            "wrong. Rows live in RUNDIR/rows/<RUNG>.jsonl (docs/rows.md).\n"
+            "\n"
+            "commands:\n");
+    for (c = commands; c->name != NULL; c++)
+        fprintf(f, "  %-9s %s\n", c->name, c->summary);
+    fprintf(f, "\n'graveyard COMMAND --help' explains one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    const struct command *c;
+
+    /* jansson on the grader's counted allocator: a failed allocation
+     * inside a JSON dump is then seen, never a silently shortened line */
+    emit_alloc_init();
+    /* before anything installs a handler: was SIGHUP ignored (nohup)? */
+    cli_signals_at_start();
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("graveyard %s\n", GRAVEYARD_VERSION);
+        return EXIT_OK;
+    }
+    for (c = commands; c->name != NULL; c++)
+        if (strcmp(argv[1], c->name) == 0)
+            return c->fn(argc - 1, argv + 1);
+    fprintf(stderr,
+            "graveyard: unknown command '%s' (see graveyard "
+            "--help)\n",
+            argv[1]);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,228 @@
+/*
+ * figures.h - the figures of run folders, as a library the commands call
+ * (as git's builtins call library functions, never each other).
+ *
+ * Each of bury, autopsy, repeat, report, compare and think is three
+ * calls: figures_X(opts, result) loads the inputs (rows files, the run
+ * folders' metadata through rundir/) and has the grader compute; then a
+ * writer puts the result out (JSON lines on stdout; files, rendered whole
+ * by report/ before any is written); then figures_X_release. The
+ * commands (cmd_grade.c, cmd_report.c) parse flags and make these calls;
+ * graveyard ladder makes the same calls at the end of a ladder. Nothing
+ * here computes a statistic: that is the grader's job.
+ *
+ * Every function returns 0, or the exit status after one line on stderr
+ * ("graveyard bury: ...", as the command it serves); release the result
+ * either way. A result is zeroed by its function before anything else.
+ */
+#ifndef FIGURES_H
+#define FIGURES_H
+
+#include <stddef.h>
+
+#include "../../grader/grader.h"
+#include "../../report/render.h"
+#include "../../rundir/run.h"
+
+/* Rungs one command may read: 16 runs of a 64-rung ladder. */
+#define RUNGSET_MAX 1024
+
+/* Folders one command may read rows from, each with its own task. */
+#define RUNGSET_DIRS 64
+
+/* The rungs of one command and the question set they share. Each folder's
+ * rows are graded by its manifest's task (taskfile.h; none: answer-line)
+ * and by the rule named rule, or by the task's first rule. */
+struct rungset {
+    struct grader_qset *qs;
+    const struct grader_rung *r[RUNGSET_MAX];
+    size_t n;
+    const char *rule; /* --rule NAME, or NULL (borrowed) */
+    struct {
+        char *dir;
+        struct grader_task *task;
+    } dirs[RUNGSET_DIRS]; /* owned: the tasks met so far */
+    size_t ndirs;
+    const char *rule_used; /* the rule the last load graded by (borrowed
+                              from a task of dirs) */
+};
+
+/* Read RUNDIR/rows/NAME.jsonl for each name into s (read flags as for
+ * rowsfile_read), graded by the folder's task and s->rule. 0, or the
+ * exit status after one line on stderr. */
+int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
+                 const char **names, size_t n, unsigned flags);
+void rungset_release(struct rungset *s);
+
+/* The task rundir's rows are graded by (s keeps it), or NULL after one
+ * line on stderr. */
+const struct grader_task *rungset_task(const char *cmd, struct rungset *s,
+                                       const char *rundir);
+
+/* Rung names: valid, none twice, at most GRADER_MAX_RUNGS. 0, or the
+ * exit status after one line on stderr. */
+int check_names(const char *cmd, const char **names, size_t n);
+
+/* "graveyard CMD: FILE:LINE: message" from a grader error. */
+void grade_report(const char *cmd, const struct grader_error *err);
+
+/* ---- bury and autopsy: rungs of one folder against its reference ---- */
+
+struct figures_bury_opts {
+    const char *rundir;
+    const char *const *rungs; /* the reference first, in ladder order */
+    size_t nrungs;
+    const char *json_path; /* bury's tombstones; NULL: RUNDIR's
+                              graveyard.json */
+    const char *rule;      /* NULL: the task's first */
+    int partial;           /* a rung short of questions is no error */
+};
+
+struct figures_bury {
+    struct rungset s;
+    struct grader_bury b;
+    int have_b;
+    struct grader_meta metas[GRADER_MAX_RUNGS]; /* bury's, per rung */
+};
+
+/* Bury o's rungs and read each one's metadata (a warning on stderr when a
+ * rung's file is bigger than the one named before it). */
+int figures_bury(const struct figures_bury_opts *o, struct figures_bury *r);
+/* The tombstones file, written whole, then a JSON line per rung and the
+ * summary line on stdout. */
+int figures_bury_write(const struct figures_bury_opts *o,
+                       const struct figures_bury *r);
+void figures_bury_release(struct figures_bury *r);
+
+struct figures_autopsy {
+    struct rungset s;
+    struct grader_autopsy_line lines[GRADER_MAX_RUNGS];
+    size_t n;
+};
+
+/* How each of o's rungs fails (o->json_path unused). */
+int figures_autopsy(const struct figures_bury_opts *o,
+                    struct figures_autopsy *r);
+/* A JSON line per rung on stdout. */
+int figures_autopsy_print(const struct figures_autopsy *r);
+void figures_autopsy_release(struct figures_autopsy *r);
+
+/* ---- repeat: two runs of each rung ---------------------------------- */
+
+struct figures_repeat_opts {
+    const char *dir_a, *dir_b;
+    const char *const *rungs;
+    size_t nrungs;
+    const char *rule;
+    int common; /* only the questions both runs have */
+};
+
+struct figures_repeat {
+    struct rungset s;
+    struct grader_repeat_line lines[GRADER_MAX_RUNGS];
+    size_t n;
+};
+
+int figures_repeat(const struct figures_repeat_opts *o,
+                   struct figures_repeat *r);
+/* A JSON line per rung on stdout. */
+int figures_repeat_print(const struct figures_repeat *r);
+void figures_repeat_release(struct figures_repeat *r);
+
+/* ---- report: one run folder ----------------------------------------- */
+
+struct figures_report_opts {
+    const char *rundir;
+    const char *out_dir; /* NULL: rundir */
+    const char *rungs;   /* "REF,RUNG,...", or NULL: ladder.json's */
+    const char *side;    /* "RUNG,...", or NULL: ladder.json's */
+    const char *repeat;  /* a second run's folder, or NULL: RUNDIR/repeat
+                            when it exists */
+    const char *rule;
+    int partial;
+    int html; /* REPORT.html too */
+};
+
+struct figures_report {
+    struct rundir_run run;
+    int have_run;
+    struct rungset s;
+    const struct grader_rung *ra[GRADER_MAX_RUNGS * 2],
+        *rb[GRADER_MAX_RUNGS * 2]; /* the repeats' pairs */
+    size_t nrep;
+    struct grader_meta *metas; /* chain, then side rungs */
+    struct grader_ladder rep;
+    int have_rep;
+    char repeat_dir[4200];
+};
+
+int figures_report(const struct figures_report_opts *o,
+                   struct figures_report *r);
+/* REPORT.md, report.json, cover.svg, pareto.svg and (html) REPORT.html,
+ * rendered in memory, then written all or none, then "wrote PATH" for
+ * each on stdout. */
+int figures_report_write(const struct figures_report_opts *o,
+                         const struct figures_report *r);
+void figures_report_release(struct figures_report *r);
+
+/* ---- compare: one ladder on several GPUs or machines ---------------- */
+
+struct figures_compare_opts {
+    const char *const *dirs; /* 2 to GRADER_MAX_RUNS run folders */
+    size_t ndirs;
+    const char *rungs;   /* NULL: the first run's */
+    const char *labels;  /* "A,B,...", or NULL: the GPUs', else folders' */
+    const char *out_dir; /* NULL: the lines on stdout only */
+    const char *rule;
+    int html; /* with out_dir, COMPARE.html too */
+};
+
+struct figures_compare {
+    struct rundir_run runs[GRADER_MAX_RUNS];
+    size_t nruns;
+    char *label[GRADER_MAX_RUNS];
+    size_t nlabels;
+    struct rungset s;
+    struct grader_meta *metas; /* run by run, rung by rung */
+    struct grader_compare c;
+    int have_c;
+    struct render_compare view; /* what report/ renders */
+    char note[800];
+};
+
+int figures_compare(const struct figures_compare_opts *o,
+                    struct figures_compare *r);
+/* The lines on stdout, and with out_dir COMPARE.md, compare.json,
+ * compare.svg and (html) COMPARE.html, each rendered whole first. */
+int figures_compare_write(const struct figures_compare_opts *o,
+                          const struct figures_compare *r);
+void figures_compare_release(struct figures_compare *r);
+
+/* ---- think: thinking off against on --------------------------------- */
+
+struct figures_think_opts {
+    const char *off_dir, *on_dir;
+    const char *rungs; /* NULL: ON_DIR's chain */
+    const char *out_dir;
+    const char *rule;
+    int html;
+};
+
+struct figures_think {
+    struct rundir_run off, on;
+    int have_off, have_on;
+    struct rungset s;
+    struct grader_think_line *lines;
+    struct grader_meta *metas;
+    struct render_think view;
+    char note[800];
+};
+
+int figures_think(const struct figures_think_opts *o, struct figures_think *r);
+/* The lines on stdout, and with out_dir THINK.md, think.json and (html)
+ * THINK.html. */
+int figures_think_write(const struct figures_think_opts *o,
+                        const struct figures_think *r);
+void figures_think_release(struct figures_think *r);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * figures_int.h - what figures.c, figures_report.c and figures_compare.c
+ * share: an output rendered in memory, the set of them written all or
+ * none, standard output flushed, a run folder opened. Not for other
+ * modules: figures.h is the interface.
+ */
+#ifndef FIGURES_INT_H
+#define FIGURES_INT_H
+
+#include <stdio.h>
+
+#include "../../rundir/run.h"
+
+/* An output being rendered: a memory stream. */
+struct figures__out {
+    char *p;
+    size_t len;
+    FILE *f;
+    const char *name; /* file name under the output folder */
+};
+
+int figures__out_open(struct figures__out *o, const char *name);
+/* Close the stream; -1 when rendering (rendered != 0) or the stream ran
+ * out of memory. */
+int figures__out_close(struct figures__out *o, int rendered);
+void figures__out_free(struct figures__out *o);
+
+struct doc;
+/* The doc d as Markdown into o, closed: 0, or -1 (d NULL: out of memory,
+ * as the renderers say it). */
+int figures__md_close(struct figures__out *o, const struct doc *d);
+
+/* Write outs[0..n) into dir, all or none; then "wrote DIR/NAME" each. */
+int figures__write_all(const char *cmd, const char *dir,
+                       struct figures__out *outs, size_t n);
+
+/* p[0..len) to standard output, flushed: EXIT_OK, or EXIT_FAILED after
+ * a line on stderr. */
+int figures__write_stdout(const char *cmd, const char *p, size_t len);
+
+/* "out of memory" for cmd: EXIT_FAILED. */
+int figures__oom(const char *cmd);
+
+/* Open a run folder, reporting a bad one or one with no rungs (r closed
+ * then). 0 or EXIT_USAGE. */
+int figures__open_run(const char *cmd, struct rundir_run *r, const char *dir,
+                      const char *rungs, const char *side, const char *label);
+
+#endif

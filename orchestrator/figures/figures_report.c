@@ -1,0 +1,254 @@
+/*
+ * figures_report.c - the report of one run folder (figures.h): its rows
+ * read, handed to the grader (ladder.h), and the figures given to the
+ * renderers (report/). Nothing here counts or divides. Every output is
+ * rendered in memory first, so bad input leaves nothing behind; files are
+ * written whole (outfile.c), and if one of the set cannot be written the
+ * others written so far are removed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../report/doc.h"
+#include "../../grader/grader.h"
+#include "../../report/render.h"
+#include "../../rundir/meta.h"
+#include "../../rundir/rundir.h"
+#include "../../rundir/run.h"
+#include "../base/cli.h"
+#include "figures.h"
+#include "figures_int.h"
+#include "pages.h"
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Read the repeat runs: every rung of names that dir also has, twice. */
+static int load_repeats(struct rungset *s, const char *rundir, const char *dir,
+                        char *const *names, size_t n,
+                        const struct grader_rung **a,
+                        const struct grader_rung **b, size_t *nrep)
+{
+    char path[4200];
+    size_t i;
+    int rc;
+
+    for (i = 0; i < n; i++) {
+        if (rundir_path(path, sizeof(path), dir, RD_ROWS, names[i]) != 0 ||
+            access(path, F_OK) != 0)
+            continue;
+        if ((rc = rungset_load("report", s, rundir, (const char **)&names[i],
+                               1, GRADER_READ_TEXT)) != 0 ||
+            (rc = rungset_load("report", s, dir, (const char **)&names[i], 1,
+                               GRADER_READ_TEXT)) != 0)
+            return rc;
+        a[*nrep] = s->r[s->n - 2];
+        b[(*nrep)++] = s->r[s->n - 1];
+    }
+    return 0;
+}
+
+/* report's files rendered in memory: REPORT.md, report.json, cover.svg,
+ * pareto.svg and (html) REPORT.html, which shows the first and the
+ * fourth. 0, or -1 out of memory. */
+static int report_outputs(const struct rundir_run *run,
+                          const struct grader_ladder *rep,
+                          const struct rungset *s, struct figures__out *outs,
+                          int html)
+{
+    struct page_doc doc;
+    struct doc *d;
+    uint8_t *marks;
+    char title[400];
+    int rc = -1;
+
+    snprintf(title, sizeof(title), "graveyard: %s",
+             run->name ? run->name : run->dir);
+    if ((marks = malloc(run->nchain * rep->nq + 1)) == NULL)
+        return -1;
+    d = render_report_doc(run, rep, s->qs);
+    grader_grid_marks(rep->cells, run->nchain, rep->nq, marks);
+    if (figures__out_open(&outs[0], "REPORT.md") != 0 ||
+        figures__out_open(&outs[1], "report.json") != 0 ||
+        figures__out_open(&outs[2], "cover.svg") != 0 ||
+        figures__out_open(&outs[3], "pareto.svg") != 0 ||
+        figures__md_close(&outs[0], d) ||
+        figures__out_close(&outs[1],
+                           render_report_json(outs[1].f, run, rep, s->qs)) ||
+        (render_cover(outs[2].f, title, (const char *const *)run->chain,
+                      run->nchain, 1, rep->nq, rep->cells, marks),
+         figures__out_close(&outs[2], 0)) ||
+        (render_pareto(outs[3].f, title, rep),
+         figures__out_close(&outs[3], 0)))
+        goto done;
+    doc = (struct page_doc){d, outs[3].p, outs[3].len};
+    if (html && (figures__out_open(&outs[4], "REPORT.html") != 0 ||
+                 figures__out_close(
+                     &outs[4], pages_report(outs[4].f, run, rep, s->qs, s->r,
+                                            s->r + run->nchain, &doc)) != 0))
+        goto done;
+    rc = 0;
+done:
+    doc_free(d);
+    free(marks);
+    return rc;
+}
+
+/*
+ * The report's rule, and a task's other rules side by side: the chain and
+ * side rungs read again, by each other rule, into s (the same question
+ * set), and each rule's counts put beside the first's. 0, or the exit
+ * status after one line on stderr.
+ */
+static int other_rules(struct rungset *s, const struct rundir_run *run,
+                       struct grader_ladder *rep)
+{
+    const struct grader_rung *const *sets[GRADER_TASK_MAX_RULES];
+    const char *names[GRADER_TASK_MAX_RULES], *keep = s->rule;
+    const struct grader_task *task = rungset_task("report", s, run->dir);
+    size_t k, n = 1, base;
+    struct grader_error err;
+    int rc = 0;
+
+    if (task == NULL)
+        return EXIT_USAGE;
+    snprintf(rep->rule, sizeof(rep->rule), "%s",
+             s->rule ? s->rule : grader_task_rule_name(task, 0));
+    if (grader_task_nrules(task) < 2)
+        return 0;
+    sets[0] = s->r;
+    names[0] = grader_task_rule_name(
+        task, (size_t)grader_task_rule_index(task, rep->rule));
+    for (k = 0; k < grader_task_nrules(task) && rc == 0; k++) {
+        const char *name = grader_task_rule_name(task, k);
+        if (strcmp(name, names[0]) == 0)
+            continue;
+        s->rule = name;
+        base = s->n;
+        if ((rc = rungset_load("report", s, run->dir,
+                               (const char **)run->chain, run->nchain, 0)) ||
+            (rc = rungset_load("report", s, run->dir, (const char **)run->side,
+                               run->nside, 0)))
+            break;
+        sets[n] = s->r + base;
+        names[n++] = name;
+    }
+    s->rule = keep;
+    if (rc == 0 && grader_ladder_rules(rep, names, sets, n,
+                                       run->nchain + run->nside, &err) != 0) {
+        grade_report("report", &err);
+        rc = EXIT_USAGE;
+    }
+    return rc;
+}
+
+/* What the folder says of each rung, chain then side rungs. */
+static int read_metas(struct figures_report *r)
+{
+    const struct rundir_run *run = &r->run;
+    char msg[1024];
+    size_t i;
+
+    r->metas = xrealloc(NULL, (run->nchain + run->nside) * sizeof(*r->metas));
+    for (i = 0; i < run->nchain + run->nside; i++)
+        if (rundir_meta_read(run->dir, r->s.r[i]->name, &r->metas[i], msg,
+                             sizeof(msg)) != 0) {
+            cli_error("report", "%s", msg);
+            return EXIT_USAGE;
+        }
+    return 0;
+}
+
+/* The rungs read, the repeat runs beside them; 0 or the exit status. */
+static int report_load(const struct figures_report_opts *o,
+                       struct figures_report *r)
+{
+    const struct rundir_run *run = &r->run;
+    unsigned flags = o->html ? GRADER_READ_KEEP : 0;
+    const char *repeat = o->repeat;
+    int rc;
+
+    if ((rc = check_names("report", (const char **)run->chain, run->nchain)) ||
+        (rc = check_names("report", (const char **)run->side, run->nside)) ||
+        (rc = rungset_load("report", &r->s, run->dir,
+                           (const char **)run->chain, run->nchain, flags)) ||
+        (rc = rungset_load("report", &r->s, run->dir, (const char **)run->side,
+                           run->nside, flags)))
+        return rc;
+    if (repeat == NULL) {
+        rundir_path(r->repeat_dir, sizeof(r->repeat_dir), run->dir,
+                    RD_REPEAT_DIR, NULL);
+        repeat = is_dir(r->repeat_dir) ? r->repeat_dir : NULL;
+    } else if (!is_dir(repeat)) {
+        cli_error("report", "%s: no such folder (--repeat)", repeat);
+        return EXIT_USAGE;
+    }
+    if (repeat != NULL &&
+        ((rc = load_repeats(&r->s, run->dir, repeat, run->chain, run->nchain,
+                            r->ra, r->rb, &r->nrep)) != 0 ||
+         (rc = load_repeats(&r->s, run->dir, repeat, run->side, run->nside,
+                            r->ra, r->rb, &r->nrep)) != 0))
+        return rc;
+    return 0;
+}
+
+int figures_report(const struct figures_report_opts *o,
+                   struct figures_report *r)
+{
+    const struct rundir_run *run = &r->run;
+    struct grader_error err;
+    int rc;
+
+    memset(r, 0, sizeof(*r));
+    r->s.rule = o->rule;
+    if ((rc = figures__open_run("report", &r->run, o->rundir, o->rungs,
+                                o->side, NULL)) != 0)
+        return rc;
+    r->have_run = 1;
+    if ((rc = report_load(o, r)) != 0 || (rc = read_metas(r)) != 0)
+        return rc;
+    if (grader_ladder_build(r->s.qs, r->metas, r->s.r, run->nchain,
+                            r->s.r + run->nchain, run->nside, r->ra, r->rb,
+                            r->nrep, o->partial ? GRADER_PARTIAL : 0, &r->rep,
+                            &err) != 0) {
+        grade_report("report", &err);
+        return EXIT_USAGE;
+    }
+    r->have_rep = 1;
+    return other_rules(&r->s, run, &r->rep);
+}
+
+int figures_report_write(const struct figures_report_opts *o,
+                         const struct figures_report *r)
+{
+    struct figures__out outs[5] = {{0}, {0}, {0}, {0}, {0}};
+    int rc;
+
+    rc = report_outputs(&r->run, &r->rep, &r->s, outs, o->html);
+    if (rc == 0)
+        rc = figures__write_all("report", o->out_dir ? o->out_dir : r->run.dir,
+                                outs, o->html ? 5 : 4);
+    else
+        rc = figures__oom("report");
+    for (size_t i = 0; i < 5; i++)
+        figures__out_free(&outs[i]);
+    return rc;
+}
+
+void figures_report_release(struct figures_report *r)
+{
+    if (r->have_rep)
+        grader_ladder_release(&r->rep);
+    free(r->metas);
+    rungset_release(&r->s);
+    if (r->have_run)
+        rundir_run_close(&r->run);
+    memset(r, 0, sizeof(*r));
+}

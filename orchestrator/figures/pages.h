@@ -1,0 +1,51 @@
+/*
+ * pages.h - REPORT.html, COMPARE.html and THINK.html (report/page.h),
+ * assembled from what the report commands already hold: the grader's
+ * results, the rungs read with GRADER_READ_KEEP, the report's doc (the
+ * one its Markdown was written from) and the question file the manifest names.
+ *
+ * Nothing here counts: the cells' facts come from grader_bury_cells, the
+ * overlay from grader_grid / grader_compare, the marks from
+ * grader_grid_marks. The caller owns every input; each function renders
+ * into f and returns 0, or -1 out of memory.
+ */
+#ifndef PAGES_H
+#define PAGES_H
+
+#include <stdio.h>
+
+#include "../../grader/grader.h"
+#include "../../report/render.h"
+#include "../../rundir/run.h"
+
+/* The report's doc (report/doc.h), the one its Markdown was written
+ * from, and the picture it shows inline (pareto.svg), or NULL, for the
+ * page's lower half. */
+struct page_doc {
+    const struct doc *doc;
+    const char *svg;
+    size_t svg_len;
+};
+
+/* One run folder: chain[0..nchain) then side[0..nside) as the report read
+ * them. */
+int pages_report(FILE *f, const struct rundir_run *run,
+                 const struct grader_ladder *rep, const struct grader_qset *qs,
+                 const struct grader_rung *const *chain,
+                 const struct grader_rung *const *side,
+                 const struct page_doc *doc);
+
+/* Runs of one ladder: rungs[k * nrungs + i], as grader_compare took them. */
+int pages_compare(FILE *f, const struct render_compare *rc,
+                  const struct grader_rung *const *rungs,
+                  const struct page_doc *doc);
+
+/* Thinking off (off[0..n)) against on (on[0..n)): the two passes as two
+ * runs of the grid, overlaid by grader_compare. */
+int pages_think(FILE *f, const struct render_think *t,
+                const struct grader_qset *qs,
+                const struct grader_rung *const *off,
+                const struct grader_rung *const *on,
+                const struct page_doc *doc);
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * questions.c - read question files in either shape; build the prompt.
+ */
+#include "questions.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../grader/grader.h"
+#include "../../rundir/files.h"
+#include "../base/cli.h"
+
+char *questions_prompt_for(const char *prompt, const struct question *q)
+{
+    char *g, *out;
+    struct buf b = {0};
+
+    if (strstr(prompt, "{question}") == NULL) {
+        /* checked by callers; the question goes last */
+        buf_puts(&b, prompt);
+        buf_puts(&b, "\n\n");
+        buf_puts(&b, q->text);
+        return b.p;
+    }
+    g = grader_prompt_fill(prompt, q->text, (const char *const *)q->choices,
+                           q->nchoices);
+    if (g == NULL)
+        util_oom("a prompt");
+    out = xstrdup(g); /* the grader's allocator is not free()'s */
+    grader_alloc_free(g);
+    return out;
+}
+
+static void question_release(struct question *q)
+{
+    free(q->id);
+    free(q->text);
+    free(q->answer);
+    for (size_t k = 0; k < q->nchoices; k++)
+        free(q->choices[k]);
+    free(q->choices);
+}
+
+void questions_release(struct questions *qs)
+{
+    size_t i;
+
+    for (i = 0; i < qs->n; i++)
+        question_release(&qs->q[i]);
+    free(qs->q);
+    memset(qs, 0, sizeof(*qs));
+}
+
+/* The reference of a GSM8K answer: the text after the last "####". */
+static int gsm8k_reference(const char *answer, char *out, size_t size)
+{
+    const char *mark = strstr(answer, "####"), *next;
+    size_t n;
+
+    if (mark == NULL)
+        return -1;
+    while ((next = strstr(mark + 4, "####")) != NULL)
+        mark = next;
+    mark += 4;
+    while (*mark == ' ')
+        mark++;
+    n = strlen(mark);
+    while (n > 0 &&
+           (mark[n - 1] == ' ' || mark[n - 1] == '\n' || mark[n - 1] == '\r'))
+        n--;
+    if (n == 0 || n >= size)
+        return -1;
+    memcpy(out, mark, n);
+    out[n] = '\0';
+    return 0;
+}
+
+/* One line (line is 0-based) into a question; -1 with msg. */
+static int parse_line(const char *path, long line, const char *text,
+                      size_t len, struct question *q, char *msg,
+                      size_t msgsize)
+{
+    json_error_t jerr;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *id, *question, *answer;
+    struct grader_num num;
+    char ref[128], idbuf[32];
+    int rc = -1;
+
+#define BAD(...)                                                              \
+    do {                                                                      \
+        int k = snprintf(msg, msgsize, "%s:%ld: ", path, line + 1);           \
+        snprintf(msg + k, msgsize - (size_t)k, __VA_ARGS__);                  \
+        goto done;                                                            \
+    } while (0)
+
+    if (!json_is_object(o))
+        BAD("not a JSON object%s%s", o ? "" : ": ", o ? "" : jerr.text);
+    id = json_object_get(o, "id");
+    question = json_object_get(o, "question");
+    answer = json_object_get(o, "answer");
+    if (!json_is_string(question) || json_string_length(question) == 0)
+        BAD("no \"question\" text");
+    if (id != NULL) {
+        if (!json_is_string(id) || json_string_length(id) == 0 ||
+            json_string_length(id) > 256)
+            BAD("\"id\" must be a non-empty string of at most 256 bytes");
+        if (json_is_integer(answer))
+            snprintf(ref, sizeof(ref), "%" JSON_INTEGER_FORMAT,
+                     json_integer_value(answer));
+        else if (json_is_string(answer) &&
+                 json_string_length(answer) < sizeof(ref))
+            snprintf(ref, sizeof(ref), "%s", json_string_value(answer));
+        else
+            BAD("\"answer\" must be a number or a short string");
+    } else {
+        if (!json_is_string(answer) ||
+            gsm8k_reference(json_string_value(answer), ref, sizeof(ref)))
+            BAD("no \"id\", and \"answer\" does not end in \"#### N\" "
+                "(GSM8K's shape)");
+        snprintf(idbuf, sizeof(idbuf), "test-%ld", line);
+    }
+    if (json_object_get(o, "choices") != NULL)
+        BAD("a multiple-choice question (it has \"choices\"): run it with "
+            "a task that reads letters (--task choice, docs/tasks.md)");
+    if (grader_num_parse(ref, strlen(ref), &num) != 0)
+        BAD("answer '%s' is not a number", ref);
+    q->id = xstrdup(id ? json_string_value(id) : idbuf);
+    q->text = xstrdup(json_string_value(question));
+    q->answer = xstrdup(ref);
+    rc = 0;
+done:
+    json_decref(o);
+    return rc;
+#undef BAD
+}
+
+/* The option texts of a multiple-choice line into q, and their labels
+ * (ARC's "label"s, or NULL for a plain list) into *labels. NULL: the
+ * problem, for the message. */
+static const char *choice_options(json_t *o, struct question *q,
+                                  json_t **labels, int *owned)
+{
+    json_t *qv = json_object_get(o, "question");
+    json_t *c = json_object_get(o, "choices"), *texts;
+    size_t i, n;
+
+    *labels = NULL;
+    *owned = 0;
+    if (json_is_object(qv)) /* ARC's original: {"stem", "choices"} */
+        c = json_object_get(qv, "choices");
+    texts = c;
+    if (json_is_object(c)) {
+        texts = json_object_get(c, "text");
+        *labels = json_object_get(c, "label");
+        if (!json_is_array(*labels) ||
+            json_array_size(*labels) != json_array_size(texts))
+            return "\"choices\" has no \"label\" list as long as its "
+                   "\"text\"";
+    }
+    if (!json_is_array(texts))
+        return "no \"choices\" (a list of options, or {\"text\": [...], "
+               "\"label\": [...]})";
+    n = json_array_size(texts);
+    if (n < 2 || n > 26)
+        return "a question needs 2 to 26 options";
+    q->choices = xrealloc(NULL, n * sizeof(*q->choices));
+    for (i = 0; i < n; i++) {
+        json_t *t = json_array_get(texts, i);
+        if (json_is_object(t)) { /* ARC's original: {"text", "label"} */
+            if (*labels == NULL && i > 0)
+                return "options of two shapes";
+            if (*labels == NULL) {
+                if ((*labels = json_array()) == NULL)
+                    util_oom("options");
+                *owned = 1;
+            }
+            json_array_append(*labels, json_object_get(t, "label"));
+            t = json_object_get(t, "text");
+        }
+        if (!json_is_string(t))
+            return "an option is not a string";
+        q->choices[q->nchoices++] = xstrdup(json_string_value(t));
+    }
+    if (*owned && json_array_size(*labels) != n)
+        return "options of two shapes";
+    return NULL;
+}
+
+/* The right option's 0-based position from "answer" (an index, or a
+ * letter) or "answerKey" (one of the labels, or a letter); -1. */
+static long choice_answer(json_t *o, json_t *labels, size_t n)
+{
+    json_t *a = json_object_get(o, "answerKey");
+    const char *s;
+
+    if (a == NULL)
+        a = json_object_get(o, "answer");
+    if (json_is_integer(a))
+        return json_integer_value(a) >= 0 && (size_t)json_integer_value(a) < n
+                   ? (long)json_integer_value(a)
+                   : -1;
+    if ((s = json_string_value(a)) == NULL)
+        return -1;
+    for (size_t i = 0; labels != NULL && i < json_array_size(labels); i++)
+        if (json_is_string(json_array_get(labels, i)) &&
+            strcmp(json_string_value(json_array_get(labels, i)), s) == 0)
+            return (long)i;
+    if (s[0] >= 'A' && s[0] <= 'Z' && s[1] == '\0' && (size_t)(s[0] - 'A') < n)
+        return s[0] - 'A';
+    return -1;
+}
+
+/* One multiple-choice line into q; -1 with msg. */
+static int choice_line(const char *path, long line, const char *text,
+                       size_t len, struct question *q, char *msg,
+                       size_t msgsize)
+{
+    json_error_t jerr;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *id, *qv, *labels = NULL;
+    const char *why = NULL, *stem;
+    char idbuf[32], letter[2];
+    long right;
+    int rc = -1, own_labels = 0;
+
+    if (!json_is_object(o)) {
+        snprintf(msg, msgsize, "%s:%ld: not a JSON object%s%s", path, line + 1,
+                 o ? "" : ": ", o ? "" : jerr.text);
+        json_decref(o);
+        return -1;
+    }
+    id = json_object_get(o, "id");
+    qv = json_object_get(o, "question");
+    stem = json_is_object(qv) ? json_string_value(json_object_get(qv, "stem"))
+                              : json_string_value(qv);
+    if (stem == NULL || stem[0] == '\0')
+        why = "no \"question\" text (or ARC's {\"stem\"})";
+    else if (id != NULL &&
+             (!json_is_string(id) || json_string_length(id) == 0 ||
+              json_string_length(id) > 256))
+        why = "\"id\" must be a non-empty string of at most 256 bytes";
+    else
+        why = choice_options(o, q, &labels, &own_labels);
+    if (why == NULL && (right = choice_answer(o, labels, q->nchoices)) < 0)
+        why = "\"answer\" (an index from 0, or a letter) or \"answerKey\" "
+              "(one of the labels) does not name one of the options";
+    if (why == NULL) {
+        snprintf(idbuf, sizeof(idbuf), "test-%ld", line);
+        letter[0] = (char)('A' + right);
+        letter[1] = '\0';
+        q->id = xstrdup(id ? json_string_value(id) : idbuf);
+        q->text = xstrdup(stem);
+        q->answer = xstrdup(letter);
+        rc = 0;
+    } else {
+        snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, why);
+        question_release(q);
+        memset(q, 0, sizeof(*q));
+    }
+    if (own_labels)
+        json_decref(labels);
+    json_decref(o);
+    return rc;
+}
+
+/* Whether id was seen before: the ids go into a hash set (the grader's
+ * qset), so a file of 100,000 questions loads in linear time. */
+static int duplicate(struct grader_qset *seen, const struct question *q)
+{
+    struct grader_error err;
+    struct grader_num num;
+    size_t before = grader_qset_count(seen);
+    uint32_t k;
+    int rc;
+
+    /* ids alone are checked here: the canonical form is not compared */
+    memset(&num, 0, sizeof(num));
+    rc = grader_qset_intern(seen, q->id, strlen(q->id), q->answer,
+                            strlen(q->answer), &num, "", 0, &k, &err);
+    if (rc == GRADER_ENOMEM)
+        util_oom("question ids"); /* the orchestrator's policy */
+    /* a known id with another reference is a duplicate all the same */
+    return rc != 0 || grader_qset_count(seen) == before;
+}
+
+int questions_load(const char *path, long limit, struct questions *out,
+                   char *msg, size_t msgsize)
+{
+    return questions_load_as(path, limit, 0, out, msg, msgsize);
+}
+
+int questions_load_as(const char *path, long limit, int letters,
+                      struct questions *out, char *msg, size_t msgsize)
+{
+    char why[4400];
+    FILE *f = files_fopen_read(path, 0, why, sizeof why);
+    struct grader_qset *seen = grader_qset_new();
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    long n = -1;
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (seen == NULL)
+        util_oom("question ids");
+    if (f == NULL) {
+        grader_qset_free(seen);
+        snprintf(msg, msgsize, "question file: %s", why);
+        return -1;
+    }
+    while ((limit <= 0 || (long)out->n < limit) &&
+           (got = getline(&line, &cap, f)) >= 0) {
+        struct question q;
+        n++;
+        if ((size_t)got > QUESTIONS_LINE_MAX) {
+            snprintf(msg, msgsize, "%s:%ld: line longer than %u bytes", path,
+                     n + 1, QUESTIONS_LINE_MAX);
+            rc = -1;
+            break;
+        }
+        if (strspn(line, " \t\r\n") == (size_t)got)
+            continue;
+        memset(&q, 0, sizeof(q));
+        rc = letters
+                 ? choice_line(path, n, line, (size_t)got, &q, msg, msgsize)
+                 : parse_line(path, n, line, (size_t)got, &q, msg, msgsize);
+        if (rc != 0)
+            break;
+        if (duplicate(seen, &q)) {
+            snprintf(msg, msgsize, "%s:%ld: duplicate id '%s'", path, n + 1,
+                     q.id);
+            question_release(&q);
+            rc = -1;
+            break;
+        }
+        if (out->n == out->cap) {
+            out->cap = out->cap ? out->cap * 2 : 256;
+            out->q = xrealloc(out->q, out->cap * sizeof(*out->q));
+        }
+        out->q[out->n++] = q;
+    }
+    if (rc == 0 && ferror(f)) {
+        snprintf(msg, msgsize, "cannot read '%s': %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0 && out->n == 0) {
+        snprintf(msg, msgsize, "%s: no questions", path);
+        rc = -1;
+    }
+    free(line);
+    fclose(f);
+    grader_qset_free(seen);
+    if (rc != 0)
+        questions_release(out);
+    return rc;
+}

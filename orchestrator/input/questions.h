@@ -1,0 +1,71 @@
+/*
+ * questions.h - the question file a rung is asked, and the prompt.
+ *
+ * Two shapes are read, one JSON object per line:
+ *   {"id": "test-788", "question": "...", "answer": "100"}
+ *     (data/gsm8k/heldout-250.jsonl; answer may be a number)
+ *   {"question": "...", "answer": "... #### 18"}
+ *     (GSM8K's own test.jsonl: the reference is what follows "####", and
+ *     the id is "test-N" for the 0-based line N)
+ * Every reference must be a number as the grader reads one; ids must be
+ * unique. Errors name the file and line.
+ */
+#ifndef QUESTIONS_H
+#define QUESTIONS_H
+
+#include <stddef.h>
+
+#include "../../grader/grader.h"
+
+struct question {
+    char *id;
+    char *text;
+    char *answer;   /* the reference as written: "100", "2,350"; for a
+                       multiple-choice task the right option's letter */
+    char **choices; /* a multiple-choice task's options, in order (the
+                       prompt letters them A, B, ...), or NULL */
+    size_t nchoices;
+};
+
+struct questions {
+    struct question *q;
+    size_t n, cap;
+};
+
+/* A question file's line may be at most this long. */
+#define QUESTIONS_LINE_MAX (1u << 20)
+
+/*
+ * Load path; limit > 0 keeps the first limit questions (the study's
+ * --limit 50). Returns 0, or -1 with "FILE:LINE: problem" in msg.
+ */
+int questions_load(const char *path, long limit, struct questions *out,
+                   char *msg, size_t msgsize);
+
+/*
+ * The same for a task's kind of reference: GRADER_REF_LETTER reads
+ * multiple-choice files instead, in the common shapes (docs/tasks.md):
+ *   {"id", "question", "choices": ["...", ...], "answer": "B" or 1}
+ *     (MMLU's export: answer a 0-based index; or the letter)
+ *   {"id", "question", "choices": {"text": [...], "label": [...]},
+ *    "answerKey": "B" or "2"}  (ARC's: the key is one of the labels)
+ *   {"id", "question": {"stem", "choices": [{"text", "label"}]},
+ *    "answerKey"}  (ARC's original JSONL)
+ * The reference becomes the right option's letter by position (A for
+ * the first); 2 to 26 options. A line without an id is "test-N".
+ */
+int questions_load_as(const char *path, long limit, int letters,
+                      struct questions *out, char *msg, size_t msgsize);
+void questions_release(struct questions *qs);
+
+/* The default prompt's text, the default task's (grader/task_builtin.c,
+ * the one place it lives). {question} is replaced by the question; the
+ * manifest records the prompt in use so a change is noticed. A task, a
+ * config or --prompt may give another. */
+#define questions_prompt grader_prompt_answer_line
+
+/* The user message for q from prompt: {question} and {choices} filled
+ * (grader_prompt_fill; new string, free with free()). */
+char *questions_prompt_for(const char *prompt, const struct question *q);
+
+#endif

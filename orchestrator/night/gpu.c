@@ -1,0 +1,143 @@
+/*
+ * gpu.c - nvidia-smi and the load log.
+ */
+#include "gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/cli.h"
+#include "../../rundir/files.h"
+
+void gpu_query_argv(const char *gpu, int with_name, const char **argv)
+{
+    size_t n = 0;
+
+    argv[n++] = "nvidia-smi";
+    argv[n++] =
+        with_name ? "--query-gpu=memory.used,name" : "--query-gpu=memory.used";
+    argv[n++] = "--format=csv,noheader,nounits";
+    if (gpu != NULL) {
+        argv[n++] = "-i";
+        argv[n++] = gpu;
+    }
+    argv[n] = NULL;
+}
+
+int gpu_parse(const char *out, long *mib, char *name, size_t size)
+{
+    const char *line = out, *end;
+    long total = 0, v;
+    char *after;
+    int lines = 0;
+
+    *mib = -1;
+    if (name != NULL && size > 0)
+        name[0] = '\0';
+    for (; *line; line = *end ? end + 1 : end) {
+        end = line + strcspn(line, "\r\n");
+        if (end == line)
+            continue;
+        v = strtol(line, &after, 10);
+        if (after == line || v < 0 || after > end)
+            return -1;
+        if (name != NULL && lines == 0 && *after == ',') {
+            const char *nm = after + 1;
+            size_t n;
+            while (*nm == ' ')
+                nm++;
+            n = (size_t)(end - nm);
+            if (n > 0 && n < size) {
+                memcpy(name, nm, n);
+                name[n] = '\0';
+            }
+        }
+        total += v;
+        lines++;
+    }
+    if (lines == 0)
+        return -1;
+    *mib = total;
+    return 0;
+}
+
+void gpu_free_argv(const char *gpu, const char **argv)
+{
+    argv[0] = "nvidia-smi";
+    argv[1] = "--query-gpu=memory.free";
+    argv[2] = "--format=csv,noheader,nounits";
+    argv[3] = "-i";
+    argv[4] = gpu;
+    argv[5] = NULL;
+}
+
+int gpu_free_fits(long free_mib, long long need_mib)
+{
+    long long margin = need_mib / 10 > 512 ? need_mib / 10 : 512;
+
+    if (need_mib < 0 || free_mib < 0)
+        return 1;
+    return (long long)free_mib >= need_mib + margin;
+}
+
+int gpu_log_oom(const char *log_path)
+{
+    char msg[256], line[1024];
+    int fd = files_open(log_path, O_RDONLY, 0, msg, sizeof(msg));
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    int oom = 0;
+
+    if (f == NULL) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strstr(line, "[graveyard: server start") != NULL)
+            oom = 0; /* only the last start counts */
+        else if (strstr(line, "out of memory") != NULL ||
+                 strstr(line, "unable to allocate") != NULL ||
+                 strstr(line, "failed to allocate") != NULL)
+            oom = 1;
+    }
+    fclose(f);
+    return oom;
+}
+
+void gpu_load_lines(const char *log_path, json_t *out)
+{
+    char msg[256];
+    int fd = files_open(log_path, O_RDONLY, 0, msg, sizeof(msg));
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    json_t *buffers = json_object();
+    char line[1024];
+
+    if (f == NULL) {
+        if (fd >= 0)
+            close(fd);
+        json_decref(buffers);
+        return;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        char *p, name[64];
+        double mib;
+        int a, b;
+        if ((p = strstr(line, "offloaded ")) != NULL &&
+            sscanf(p, "offloaded %d/%d layers to GPU", &a, &b) == 2) {
+            char text[32];
+            snprintf(text, sizeof(text), "%d/%d", a, b);
+            json_object_set_new(out, "layers_offloaded", json_string(text));
+        } else if ((p = strstr(line, "load_tensors:")) != NULL &&
+                   sscanf(p, "load_tensors: %63s model buffer size = %lf MiB",
+                          name, &mib) == 2) {
+            json_object_set_new(buffers, name, json_real(mib));
+        }
+    }
+    fclose(f);
+    if (json_object_size(buffers) > 0)
+        json_object_set_new(out, "model_buffers_mib", buffers);
+    else
+        json_decref(buffers);
+}

@@ -1,0 +1,86 @@
+/*
+ * rowwrite.h - the one writer of rows (docs/rows.md): a run's answers
+ * (runner.c) and an import's (import.c) become their JSON lines here.
+ *
+ * Both keep to the same budget, here and nowhere else: a reply whose
+ * content and reasoning would not fit reply.h's REPLY_ROW_CAP once
+ * escaped, or a row that would still pass the reader's cap
+ * (GRADER_ROW_MAX), is written as an error row of kind "too_long"
+ * instead, so the reader never refuses a row graveyard wrote. The row is
+ * graded by every rule of its task as it is written (informative only:
+ * bury grades again from content).
+ */
+#ifndef ROWWRITE_H
+#define ROWWRITE_H
+
+#include <stddef.h>
+
+#include "../../grader/grader.h"
+
+struct store;
+
+/* One answer, as the writer's caller knows it; every pointer borrowed.
+ * A NULL string, or a negative number, is written as null. */
+struct row {
+    const char *id, *rung, *reference;
+    const char *content, *reasoning; /* NULL: null ("" stays "") */
+    size_t content_len, reasoning_len;
+    const char *finish; /* finish_reason */
+    int truncated;
+    long long tokens;               /* completion_tokens */
+    double tps;                     /* decode_tps */
+    const char *error, *error_kind; /* both NULL for an answer */
+
+    /* a run's own measurements, written when measured is set:
+     * prompt_tokens, prompt_ms, predicted_ms, http_status (0: null),
+     * attempts, latency_ms */
+    int measured;
+    long long prompt_tokens;
+    double prompt_ms, predicted_ms;
+    long http_status;
+    int attempts;
+    long long latency_ms;
+
+    int grades; /* write "grades", each rule's grade (a task other than
+                   the study's, and every import) */
+
+    /* a request with a constraint (shape.h): its name, the violations
+     * (-1: null, not checked) and the first in words (NULL: null) */
+    const char *constrained;
+    long violations;
+    const char *violation;
+
+    /* a reply closed as a loop (loopwatch.h): its kind, and the tokens
+     * the cap would have allowed beyond it */
+    const char *aborted;
+    long long tokens_saved;
+
+    const char *imported; /* the tool an import read, or NULL */
+    int digits;           /* significant digits of a real: a run's
+                             measurements 10, an import's as logged 15 */
+    char why[256];        /* room for a message of the caller's (the
+                             violation) or of the writer's (too_long) */
+};
+
+/* A row with every optional part off and every number null. */
+void row_init(struct row *w);
+
+/* Turn *w into the error row "too_long" with the message why (what does
+ * not fit is not kept). */
+void row_too_long(struct row *w, const char *why);
+
+/*
+ * The row's line, without its newline (new: free()), graded by task
+ * (required: the runner and import load the study's answer-line when
+ * none is given): *right is its verdict by the first rule. Keeps the budget
+ * above, changing *w into the too_long row when it does not fit. Never fails:
+ * out of memory ends the program.
+ */
+char *row_text(struct row *w, const struct grader_task *task, int *right);
+
+/* row_text, appended to the rows file with one write and fsync'd
+ * (store.h). 0, or -1 with the message in msg (the file is as it was). */
+int row_append(struct store *s, struct row *w, const struct grader_task *task,
+               int *right, char *msg, size_t msgsize);
+
+#endif

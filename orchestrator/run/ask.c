@@ -1,0 +1,398 @@
+/*
+ * ask.c - the requests in flight (runner_int.h): each asks one question,
+ * its stream parsed (sse.h) into its reply (reply.h) as it comes, watched
+ * for its idle limit and deadline, and its end told to the rung as an
+ * event; then the row it makes, for the one writer of rows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../grader/grader.h"
+#include "request.h"
+#include "runner_int.h"
+#include "../server/shape.h"
+#include "../input/taskfile.h"
+
+#define ERRBODY_CAP 65536 /* an HTTP error's body kept */
+
+static int sse_event(void *ctx, const char *data, size_t len);
+
+static struct slot *slot_for(struct runner *r, size_t q)
+{
+    size_t i;
+
+    for (i = 0; i < r->asks.width; i++)
+        if (r->asks.slots[i].busy && r->asks.slots[i].asked == q)
+            return &r->asks.slots[i];
+    return NULL;
+}
+
+/* abort_loops: the text an event added, to the loop watch; a loop ends
+ * the request as an answer with finish_reason "loop" (1). */
+static int watch_loop(struct slot *sl, size_t clen, size_t rlen)
+{
+    const struct reply *y = &sl->reply;
+    int in_r = y->reasoning.len > rlen;
+    const char *p = in_r ? y->reasoning.p + rlen : y->content.p + clen;
+    size_t n = in_r ? y->reasoning.len - rlen : y->content.len - clen;
+    int kind =
+        loopwatch_piece(&sl->lw, p, n, in_r, y->content.p, y->content.len,
+                        y->reasoning.p, y->reasoning.len);
+
+    if (kind < 0)
+        util_oom("the loop watch");
+    if (kind == LOOP_NONE)
+        return 0;
+    sl->looped = kind;
+    snprintf(sl->reply.finish, sizeof(sl->reply.finish), "loop");
+    sl->reply.completion_tokens = (long long)sl->lw.pieces;
+    return 1;
+}
+
+static int sse_event(void *ctx, const char *data, size_t len)
+{
+    struct slot *sl = ctx;
+    size_t clen = sl->reply.content.len, rlen = sl->reply.reasoning.len;
+    int rc = reply_event(&sl->reply, data, len, sl->fault_msg,
+                         sizeof(sl->fault_msg));
+
+    if (rc != 0) {
+        sl->fault = reply_error_kind(rc);
+        return 1;
+    }
+    if (sl->r->o->abort_loops && sl->reply.finish[0] == '\0' &&
+        (sl->reply.content.len > clen || sl->reply.reasoning.len > rlen) &&
+        watch_loop(sl, clen, rlen))
+        return 1;
+    /* progress is counted in tokens: comments, empty events and a
+     * byte-at-a-time trickle do not keep a request alive */
+    if (sl->reply.progress != sl->progress_seen) {
+        sl->progress_seen = sl->reply.progress;
+        sl->last_token_ms = uv_now(&sl->r->sup.loop);
+    }
+    return 0;
+}
+
+static int body_cb(void *ctx, long status, const char *p, size_t n)
+{
+    struct slot *sl = ctx;
+    int rc;
+
+    sl->http_status = status;
+    if (status >= 400) {
+        /* an error body is JSON, not SSE: its first ERRBODY_CAP bytes are
+         * kept for the row (a message is short; more is noise) */
+        size_t room = ERRBODY_CAP - sl->errbody.len;
+        return buf_add(&sl->errbody, p, n < room ? n : room) == 0 ? 0 : 1;
+    }
+    rc = sse_feed(&sl->sse, p, n);
+    if (rc == SSE_ETOOBIG && sl->fault == NULL) {
+        sl->fault = "too_long";
+        snprintf(sl->fault_msg, sizeof(sl->fault_msg),
+                 "a stream line or event longer than %u bytes",
+                 (unsigned)REPLY_CAP);
+    }
+    return rc == 0 ? 0 : 1;
+}
+
+/* Cancel a slot's request in flight; its done callback is ignored. */
+static void cancel(struct slot *sl)
+{
+    if (sl->req == NULL)
+        return;
+    sl->cancelling = 1;
+    http_cancel(sl->r->http, sl->req); /* request_done runs now */
+    sl->cancelling = 0;
+    sl->req = NULL;
+}
+
+static void watch_cb(uv_timer_t *t);
+
+/* The watch wakes at the first request's idle limit or deadline. */
+static void rearm_watch(struct runner *r)
+{
+    uint64_t now = uv_now(&r->sup.loop), first = UINT64_MAX;
+    size_t i;
+
+    for (i = 0; i < r->asks.width; i++) {
+        const struct slot *sl = &r->asks.slots[i];
+        uint64_t idle_at = sl->last_token_ms + r->asks.idle_ms;
+        uint64_t late_at = sl->started_ms + r->asks.deadline_ms;
+        if (sl->req == NULL)
+            continue;
+        if (idle_at < first)
+            first = idle_at;
+        if (late_at < first)
+            first = late_at;
+    }
+    uv_timer_stop(&r->asks.watch);
+    if (first != UINT64_MAX)
+        uv_timer_start(&r->asks.watch, watch_cb, first > now ? first - now : 0,
+                       0);
+}
+
+/* The watch: a request with no token for idle_ms (hung), or past its
+ * deadline, is cancelled and said to the rung. */
+static void watch_cb(uv_timer_t *t)
+{
+    struct runner *r = t->data;
+    uint64_t now = uv_now(&r->sup.loop);
+    struct rung_event ev;
+    size_t i;
+
+    for (i = 0; i < r->asks.width && !r->ended; i++) {
+        struct slot *sl = &r->asks.slots[i];
+        uint64_t idle_at = sl->last_token_ms + r->asks.idle_ms;
+        uint64_t late_at = sl->started_ms + r->asks.deadline_ms;
+        if (sl->req == NULL || (now < idle_at && now < late_at))
+            continue;
+        cancel(sl);
+        memset(&ev, 0, sizeof(ev));
+        ev.type = now >= idle_at ? EV_IDLE : EV_DEADLINE;
+        ev.question = sl->asked;
+        runner_event(r, &ev);
+    }
+    if (!r->ended)
+        rearm_watch(r);
+}
+
+/* How a request that ended (not cancelled) ended, as the rung's event;
+ * error holds its text. */
+static void outcome(struct slot *sl, const char *err, struct rung_event *ev,
+                    char *error, size_t errsize)
+{
+    enum reply_outcome out = reply_outcome(&sl->reply);
+    long status = sl->http_status;
+
+    memset(ev, 0, sizeof(*ev));
+    ev->question = sl->asked;
+    ev->type = EV_REFUSED;
+    ev->text = error;
+    error[0] = '\0';
+    if (sl->looped) {
+        /* closed by us, as a loop: what arrived is the answer */
+        ev->type = EV_ANSWER;
+    } else if (sl->fault != NULL) {
+        /* the server is alive and said something we cannot take */
+        ev->kind = sl->fault;
+        ev->text = sl->fault_msg;
+    } else if (status >= 400) {
+        json_t *body = json_loadb(sl->errbody.p ? sl->errbody.p : "",
+                                  sl->errbody.len, 0, NULL);
+        const char *m = json_string_value(
+            json_object_get(json_object_get(body, "error"), "message"));
+        snprintf(error, errsize, "HTTP %ld: %.500s", status,
+                 m ? m : (sl->errbody.len ? sl->errbody.p : ""));
+        json_decref(body);
+        ev->kind = "http";
+    } else if (err == NULL && !sse_pending(&sl->sse) &&
+               out == REPLY_FINISHED) {
+        ev->type = EV_ANSWER;
+    } else if (err == NULL && out == REPLY_ERROR) {
+        snprintf(error, errsize, "stream error: %.500s", sl->reply.error);
+        ev->kind = "stream_error";
+    } else if (err == NULL) {
+        ev->kind = "bad_stream";
+        ev->text = "the stream ended without a finish_reason or [DONE]";
+    } else {
+        /* the connection broke: a server that died does that */
+        ev->type = EV_BROKE;
+        ev->text = NULL;
+    }
+}
+
+/* The end of a request, as an event for the rung. */
+static void request_done(void *ctx, long status, const char *err)
+{
+    struct slot *sl = ctx;
+    struct runner *r = sl->r;
+    struct rung_event ev;
+    char error[800];
+
+    (void)status; /* body_cb kept it */
+    if (sl->cancelling)
+        return;
+    sl->req = NULL;
+    rearm_watch(r);
+    outcome(sl, err, &ev, error, sizeof(error));
+    runner_event(r, &ev);
+}
+
+/* Ask question q (A_ASK) on its slot (asked again) or a free one. 0, or
+ * -1 when the request cannot start. */
+int ask_start(struct runner *r, size_t q)
+{
+    struct slot *sl = slot_for(r, q);
+    char url[128], *body;
+    size_t i;
+
+    for (i = 0; sl == NULL && i < r->asks.width; i++)
+        if (!r->asks.slots[i].busy)
+            sl = &r->asks.slots[i];
+    if (sl == NULL) /* the rung asks at most width at once */
+        return -1;
+    cancel(sl);
+    sl->busy = 1;
+    sl->asked = q;
+    sl->http_status = 0;
+    sl->fault = NULL;
+    buf_release(&sl->errbody);
+    reply_release(&sl->reply);
+    reply_init(&sl->reply, REPLY_CAP);
+    sse_release(&sl->sse);
+    sse_init(&sl->sse, REPLY_CAP, sse_event, sl);
+    sl->progress_seen = 0;
+    sl->looped = LOOP_NONE;
+    loopwatch_reset(&sl->lw);
+    sl->started_ms = sl->last_token_ms = uv_now(&r->sup.loop);
+    if (r->asks.first_ask_ms == 0)
+        r->asks.first_ask_ms = sl->started_ms;
+    body = request_body(r->o, &r->qs.q[q]);
+    snprintf(url, sizeof(url), "%s/v1/chat/completions", r->srv.url);
+    sl->req = http_request(r->http, url, body, 0, body_cb, request_done, sl);
+    free(body);
+    if (sl->req == NULL)
+        return -1;
+    rearm_watch(r);
+    return 0;
+}
+
+/* The row of question qi from its slot, for the one writer of rows
+ * (rowwrite.h); kind and error are NULL for an answer. A request that
+ * carried a grammar or a JSON schema has the reply checked against it
+ * (shape.h); one without keeps its rows as they were. */
+static void slot_row(struct runner *r, const struct slot *sl, size_t qi,
+                     int attempts, const char *kind, const char *error,
+                     struct row *w)
+{
+    const struct question *q = &r->qs.q[qi];
+    const struct reply *reply = &sl->reply;
+    struct shape s;
+
+    row_init(w);
+    w->id = q->id;
+    w->rung = r->o->rung;
+    w->reference = q->answer;
+    if (!error && reply->content.len > 0) {
+        w->content = reply->content.p;
+        w->content_len = reply->content.len;
+    }
+    if (!error && reply->reasoning.len > 0) {
+        w->reasoning = reply->reasoning.p;
+        w->reasoning_len = reply->reasoning.len;
+    }
+    w->finish = reply->finish[0] ? reply->finish : NULL;
+    w->truncated =
+        !error && (sl->looped || reply_truncated(reply, r->o->max_tokens));
+    w->tokens = reply_tokens(reply);
+    w->tps = reply->decode_tps;
+    w->error = error;
+    w->error_kind = kind;
+    w->measured = 1;
+    w->prompt_tokens = reply->prompt_n;
+    w->prompt_ms = reply->prompt_ms;
+    w->predicted_ms = reply->predicted_ms;
+    w->http_status = sl->http_status;
+    w->attempts = attempts;
+    w->latency_ms = (long long)(uv_now(&r->sup.loop) - sl->started_ms);
+    w->grades = strcmp(grader_task_name(r->o->task), TASKFILE_DEFAULT) != 0;
+    shape_of(r->o->request, &s);
+    if (s.kind != SHAPE_NONE) {
+        w->constrained = s.name;
+        if (!error)
+            w->violations = shape_check(&s, w->content, w->content_len, w->why,
+                                        sizeof(w->why));
+        w->violation = w->violations > 0 ? w->why : NULL;
+    }
+    /* cut short as a loop: what it would have cost at most */
+    if (!error && sl->looped) {
+        w->aborted = loopwatch_name(sl->looped);
+        w->tokens_saved =
+            r->o->max_tokens > w->tokens ? r->o->max_tokens - w->tokens : 0;
+    }
+}
+
+void ask_init(struct runner *r)
+{
+    r->asks.width = r->o->parallel < 1 ? 1 : (size_t)r->o->parallel;
+    r->asks.idle_ms = (uint64_t)r->o->idle_s * 1000;
+    r->asks.deadline_ms = (uint64_t)r->o->request_timeout_s * 1000;
+    for (size_t i = 0; i < RUNG_MAX_WIDTH; i++) {
+        struct slot *sl = &r->asks.slots[i];
+        sl->r = r;
+        reply_init(&sl->reply, REPLY_CAP);
+        sse_init(&sl->sse, REPLY_CAP, sse_event, sl);
+        buf_init(&sl->errbody, ERRBODY_CAP);
+        loopwatch_init(&sl->lw);
+    }
+}
+
+/* A new server (A_START_SERVER): what is still in flight was asked of
+ * the server gone. */
+void ask_cancel_all(struct runner *r)
+{
+    for (size_t i = 0; i < r->asks.width; i++)
+        cancel(&r->asks.slots[i]);
+}
+
+/* A death or a hang ends question q as an error row: nothing of the
+ * broken attempts belongs in it. */
+void ask_forget(struct runner *r, size_t q)
+{
+    struct slot *sl = slot_for(r, q);
+
+    if (sl != NULL) {
+        sl->http_status = 0;
+        reply_release(&sl->reply);
+        reply_init(&sl->reply, REPLY_CAP);
+    }
+}
+
+double ask_row(struct runner *r, size_t q, int attempts, const char *kind,
+               const char *error, struct row *w)
+{
+    struct slot *sl = slot_for(r, q), none;
+    double tps;
+
+    if (sl != NULL) {
+        slot_row(r, sl, q, attempts, kind, error, w);
+        return sl->reply.decode_tps;
+    }
+    /* a question that never reached a server: an empty reply, of which
+     * the row keeps nothing */
+    memset(&none, 0, sizeof(none));
+    none.r = r;
+    reply_init(&none.reply, REPLY_CAP);
+    slot_row(r, &none, q, attempts, kind, error, w);
+    tps = none.reply.decode_tps;
+    reply_release(&none.reply);
+    return tps;
+}
+
+void ask_written(struct runner *r, size_t q)
+{
+    struct slot *sl = slot_for(r, q);
+
+    if (sl != NULL)
+        sl->busy = 0;
+}
+
+/* The end: libcurl is freed by the caller, so no request is in flight. */
+void ask_close(struct runner *r)
+{
+    for (size_t i = 0; i < r->asks.width; i++)
+        r->asks.slots[i].req = NULL;
+    if (!uv_is_closing((uv_handle_t *)&r->asks.watch))
+        uv_close((uv_handle_t *)&r->asks.watch, NULL);
+}
+
+void ask_release(struct runner *r)
+{
+    for (size_t i = 0; i < RUNG_MAX_WIDTH; i++) {
+        reply_release(&r->asks.slots[i].reply);
+        sse_release(&r->asks.slots[i].sse);
+        buf_release(&r->asks.slots[i].errbody);
+        loopwatch_release(&r->asks.slots[i].lw);
+    }
+}

@@ -1,0 +1,192 @@
+/*
+ * prepare.c - before the server (runner_int.h): the model hashed off the
+ * loop (or found in the cache), what the rung is made with recorded under
+ * files.lock (tried again on a timer, never waited for), a finished
+ * rung's summary printed again, the server's log opened, and a server an
+ * earlier run left stopped on a timer; then nvidia-smi's "before" figure
+ * and EV_BEGIN.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../rundir/files.h"
+#include "../../rundir/ladderfile.h"
+#include "../../rundir/pidfile.h"
+#include "../../rundir/rundir.h"
+#include "../base/cli.h"
+#include "record.h"
+#include "runner_int.h"
+
+#define LOCK_POLL_MS  20    /* files.lock is held for milliseconds */
+#define LOCK_WAIT_MS  60000 /* ... so a minute means something is wrong */
+#define REAP_POLL_MS  50    /* a server left by an earlier run: is it gone? */
+#define REAP_GRACE_MS 5000  /* SIGTERM, then SIGKILL */
+
+/* Prepared: the rung begins (its first server, unless every row is
+ * there already). */
+static void begin(struct runner *r)
+{
+    struct rung_event ev;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_BEGIN;
+    runner_event(r, &ev);
+}
+
+/* The stale server is gone (or was never there): libcurl, the server's
+ * environment, then nvidia-smi's "before" figure and the rung begins. */
+static void ready_to_start(struct runner *r)
+{
+    r->http = http_new(&r->sup.loop);
+    if (r->http == NULL) {
+        runner_fail(r, EXIT_FAILED, "libcurl did not start");
+        return;
+    }
+    serve_env(r);
+    serve_probe(r, 0, begin);
+}
+
+static void reap_again(uv_timer_t *t);
+
+/*
+ * A server an earlier run left (RUNG.server.pid names it, and it is
+ * still that process): SIGTERM to its group, SIGKILL after REAP_GRACE_MS,
+ * asked again every REAP_POLL_MS on the loop, so that a signal to us is
+ * still seen at once.
+ */
+static void reap(struct runner *r)
+{
+    char msg[1024];
+    long pid = pidfile_find(r->pid_path, msg, sizeof(msg));
+    uint64_t now = uv_now(&r->sup.loop);
+
+    if (pid < 0) {
+        runner_fail(r, files_exit_code(errno), "%s", msg);
+        return;
+    }
+    if (pid == 0) {
+        if (r->prep.reaped > 0)
+            runner_say(r, "stopped server pid %ld left by an earlier run",
+                       r->prep.reaped);
+        ready_to_start(r);
+        return;
+    }
+    if (r->prep.reaped == 0) {
+        r->prep.reaped = pid;
+        r->prep.reap_since = now;
+        kill((pid_t)-pid, SIGTERM);
+    } else if (now - r->prep.reap_since >= REAP_GRACE_MS + 1000) {
+        runner_say(r,
+                   "server pid %ld left by an earlier run is still there a "
+                   "second after SIGKILL; going on",
+                   pid);
+        unlink(r->pid_path);
+        ready_to_start(r);
+        return;
+    } else if (now - r->prep.reap_since >= REAP_GRACE_MS &&
+               !r->prep.reap_killed) {
+        r->prep.reap_killed = 1;
+        kill((pid_t)-pid, SIGKILL);
+    }
+    uv_timer_start(&r->timer, reap_again, REAP_POLL_MS, 0);
+}
+
+static void reap_again(uv_timer_t *t)
+{
+    reap(t->data);
+}
+
+static void prepare_again(uv_timer_t *t);
+
+/* The model is hashed: record it under files.lock (tried again every
+ * LOCK_POLL_MS while another graveyard holds it), then a finished rung
+ * prints its summary, and any other opens its log and stops a server an
+ * earlier run left. */
+static void prepare(struct runner *r)
+{
+    const struct hash_job *job = &r->prep.model_hash;
+    char msg[1024], warn[1024];
+    int rc = record_made_with(r->o, r->version, job, r->prep.hash_cached, warn,
+                              sizeof(warn), msg, sizeof(msg));
+
+    if (warn[0] != '\0')
+        runner_say(r, "%s", warn);
+    if (rc == RECORD_BUSY) {
+        if (uv_now(&r->sup.loop) - r->prep.lock_since < LOCK_WAIT_MS) {
+            uv_timer_start(&r->timer, prepare_again, LOCK_POLL_MS, 0);
+            return;
+        }
+        rundir_path(msg, sizeof(msg), r->o->rundir, RD_FILES_LOCK, NULL);
+        runner_fail(r, EXIT_FAILED,
+                    "'%s' was held by another process for %d s", msg,
+                    LOCK_WAIT_MS / 1000);
+        return;
+    }
+    if (rc != 0) {
+        runner_fail(r, rc, "%s", msg);
+        return;
+    }
+    if (r->complete) {
+        /* the settings are the rows' settings: the summary stands */
+        rc = record_print_done(r->o, msg, sizeof(msg));
+        runner_fail(r, rc, "%s", rc != 0 ? msg : "");
+        return;
+    }
+    runner_say(r, "%s, model sha256 %.12s...%s, %zu of %zu questions answered",
+               r->version, job->hex, r->prep.hash_cached ? " (cached)" : "",
+               r->rows, r->qs.n);
+    if (serve_open_log(r, msg, sizeof(msg)) != 0) {
+        runner_fail(r, files_exit_code(errno), "%s", msg);
+        return;
+    }
+    reap(r);
+}
+
+static void prepare_again(uv_timer_t *t)
+{
+    prepare(t->data);
+}
+
+static void hashed(struct hash_job *job)
+{
+    struct runner *r = job->ctx;
+
+    r->prep.hashing = 0;
+    if (r->ended || r->rung.state != RS_IDLE)
+        return;
+    if (job->err[0] != '\0') {
+        runner_fail(r, EXIT_USAGE, "%s", job->err);
+        return;
+    }
+    r->prep.lock_since = uv_now(&r->sup.loop);
+    prepare(r);
+}
+
+/* The model's hash, from RUNDIR/sha256.cache when its size and mtime are
+ * unchanged, else on the thread pool; then the chain above. */
+void prepare_start(struct runner *r)
+{
+    char cache[4200];
+
+    rundir_path(cache, sizeof(cache), r->o->rundir, RD_HASH_CACHE, NULL);
+    if (sha_cache_get(cache, r->o->model, r->prep.model_hash.hex,
+                      &r->prep.model_hash.bytes)) {
+        r->prep.model_hash.ctx = r;
+        r->prep.hash_cached = 1;
+        hashed(&r->prep.model_hash);
+    } else if (hash_file_async(&r->sup.loop, &r->prep.model_hash, r->o->model,
+                               hashed, r) != 0) {
+        runner_fail(r, EXIT_FAILED, "cannot queue the model's hash");
+    } else {
+        r->prep.hashing = 1;
+    }
+}
+
+/* The end: a hash in flight is cancelled (the loop waits for its end). */
+void prepare_close(struct runner *r)
+{
+    if (r->prep.hashing)
+        hash_cancel(&r->prep.model_hash);
+}

@@ -1,0 +1,301 @@
+/*
+ * record.c - what a rung writes about itself in its run folder, and the
+ * checks before it writes anything (record.h).
+ */
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../grader/grader.h"
+#include "../../report/emit.h"
+#include "../../rundir/files.h"
+#include "../../rundir/ladderfile.h"
+#include "../../rundir/manifest.h"
+#include "../../rundir/meta.h"
+#include "../../rundir/outfile.h"
+#include "../../rundir/rundir.h"
+#include "../base/cli.h"
+#include "../input/config.h"
+#include "../night/gpu.h"
+#include "../input/questions.h"
+#include "../input/redact.h"
+#include "request.h"
+#include "../rows/rowsfile.h"
+#include "../server/spawn.h"
+#include "../input/taskfile.h"
+
+#define VERSION_MS 30000 /* --version may take this long */
+
+int record_inputs(const struct run_opts *o, char *version, size_t vsize,
+                  char *msg, size_t msgsize)
+{
+    char path[4200], status[64], why[4400];
+    int fd, rc, e;
+
+    if (!config_path_ok(o->model) || !config_path_ok(o->rundir)) {
+        snprintf(msg, msgsize,
+                 "the model and run folder paths may not hold "
+                 "control characters");
+        return EXIT_USAGE;
+    }
+    /* ladder.tsv and the manifest keep these whole: never a cut path */
+    if (strlen(o->rundir) + strlen(o->rung) > 3900 ||
+        strlen(o->model) > 4000 || strlen(o->questions) > 4000) {
+        snprintf(msg, msgsize, "path too long: '%.200s...'",
+                 strlen(o->model) > 4000 ? o->model : o->rundir);
+        return EXIT_USAGE;
+    }
+    /* a FIFO or a device in the model's place: refused, never waited on */
+    if ((fd = files_open_read(o->model, 0, why, sizeof(why))) < 0) {
+        snprintf(msg, msgsize, "model: %s", why);
+        return EXIT_USAGE;
+    }
+    close(fd);
+    if ((e = spawn_resolve(o->llama, path, sizeof(path))) != 0) {
+        snprintf(msg, msgsize, "cannot run '%s': %s (give --llama)", o->llama,
+                 strerror(e));
+        return EXIT_USAGE;
+    }
+    rc = spawn_version(o->llama, VERSION_MS, version, vsize);
+    if (rc == SPAWN_ENOEXEC || rc == 127) {
+        snprintf(msg, msgsize,
+                 "cannot run '%s --version': is it a llama-server binary?",
+                 o->llama);
+        return EXIT_USAGE;
+    }
+    if (rc != 0) {
+        snprintf(msg, msgsize, "'%s --version' %s: is it a llama-server?",
+                 o->llama, spawn_status_text(rc, status, sizeof(status)));
+        return EXIT_FAILED;
+    }
+    if (version[0] == '\0') {
+        snprintf(msg, msgsize, "'%s --version' printed no 'version:' line",
+                 o->llama);
+        return EXIT_FAILED;
+    }
+    return 0;
+}
+
+int record_lock(const struct run_opts *o, int *fd, char *msg, size_t msgsize)
+{
+    char path[4200], pid[32] = "";
+    ssize_t n;
+
+    if (files_mkdir(o->rundir, 1, msg, msgsize) != 0)
+        return files_exit_code(errno);
+    rundir_path(path, sizeof(path), o->rundir, RD_LOCKS_DIR, NULL);
+    if (files_mkdir(path, 0, msg, msgsize) != 0)
+        return files_exit_code(errno);
+    rundir_path(path, sizeof(path), o->rundir, RD_LOCK, o->rung);
+    *fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
+    if (*fd < 0)
+        return files_exit_code(errno);
+    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        n = pread(*fd, pid, sizeof(pid) - 1, 0);
+        pid[n > 0 ? n : 0] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        snprintf(msg, msgsize,
+                 "rung %s is being run by another graveyard (pid %s)", o->rung,
+                 pid[0] ? pid : "?");
+        close(*fd);
+        *fd = -1;
+        return EXIT_BUSY;
+    }
+    snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+    if (ftruncate(*fd, 0) != 0 ||
+        pwrite(*fd, pid, strlen(pid), 0) != (ssize_t)strlen(pid)) {
+        int e = errno;
+        snprintf(msg, msgsize, "cannot write '%.900s': %s", path,
+                 files_strerror(e));
+        return files_exit_code(e);
+    }
+    return 0;
+}
+
+/* The manifest's shared part: what every rung of the folder must share. */
+static json_t *settings(const struct run_opts *o, const char *version,
+                        const char *qhash)
+{
+    json_t *req = request_settings(o);
+
+    /* the whole task, so the folder grades the same after its task file
+     * moved, and a resume under another task is refused */
+    return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:o,s:{s:s}}", "graveyard",
+                     GRAVEYARD_VERSION, "questions", "path", o->questions,
+                     "sha256", qhash, "prompt",
+                     o->prompt ? o->prompt : grader_task_prompt(o->task),
+                     "task", taskfile_to_json(o->task), "request", req,
+                     "server", "version", version);
+}
+
+int record_made_with(const struct run_opts *o, const char *version,
+                     const struct hash_job *job, int cached, char *warn,
+                     size_t warnsize, char *msg, size_t msgsize)
+{
+    struct lrow lrow;
+    char qhex[65], cache[4200];
+    json_t *shared, *rung;
+    char path[4200];
+    int fd, rc, changed;
+
+    /* held by the others for milliseconds: the caller tries again */
+    rc = files_try_lock(o->rundir, &fd, msg, msgsize);
+    if (rc == 1)
+        return RECORD_BUSY;
+    if (rc != 0)
+        return rc == -1 ? files_exit_code(errno) : EXIT_FAILED;
+    warn[0] = '\0';
+    rundir_path(cache, sizeof(cache), o->rundir, RD_HASH_CACHE, NULL);
+    /* only a cache: when it cannot be written the run goes on, and the
+     * caller says what warn holds */
+    if (cached ||
+        sha_cache_put(cache, o->model, job->hex, warn, warnsize) == 0)
+        warn[0] = '\0';
+    rc = EXIT_USAGE;
+    if (hash_path(o->questions, qhex, msg, msgsize) != 0)
+        goto out;
+    shared = settings(o, version, qhex);
+    rung = json_pack(
+        "{s:s,s:I,s:s,s:I,s:i,s:o}", "model", o->model, "bytes",
+        (json_int_t)job->bytes, "sha256", job->hex, "ctx", (json_int_t)o->ctx,
+        "ngl", o->ngl, "server_args",
+        redact_args((char *const *)o->server_args, o->n_server_args));
+    if (o->argv_template)
+        json_object_set_new(rung, "server_argv",
+                            redact_argv_json(o->argv_template));
+    if (o->env_template)
+        json_object_set_new(rung, "server_env", redact_env(o->env_template));
+    changed = manifest_check(o->rundir, o->rung, shared, rung, o->force, msg,
+                             msgsize);
+    json_decref(shared);
+    json_decref(rung);
+    if (changed != 0) {
+        /* a setting differs: bad input, whatever the rung's state; but a
+         * full disk under the manifest is a failure that resumes */
+        rc = files_exit_code(errno);
+        goto out;
+    }
+    snprintf(lrow.rung, sizeof(lrow.rung), "%s", o->rung);
+    snprintf(lrow.file, sizeof(lrow.file), "%s", o->model);
+    lrow.bytes = job->bytes;
+    memcpy(lrow.sha256, job->hex, sizeof(lrow.sha256));
+    rundir_path(path, sizeof(path), o->rundir, RD_LADDER_TSV, NULL);
+    rc = ladderfile_upsert(path, &lrow, msg, msgsize) != 0
+             ? files_exit_code(errno)
+             : 0;
+out:
+    close(fd); /* releases the lock */
+    return rc;
+}
+
+int record_print_done(const struct run_opts *o, char *msg, size_t msgsize)
+{
+    char path[4200], *line = NULL;
+    int rc;
+
+    rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
+    /* checked as any run-folder file, and as the summary it claims to be:
+     * what is printed with exit 0 is what bury will read */
+    rc = rundir_done_load(path, o->rung, &line, NULL, msg, msgsize);
+    if (rc == 1) {
+        snprintf(msg, msgsize, "'%s' went away", path);
+        return EXIT_FAILED;
+    }
+    if (rc != 0)
+        return errno == EINVAL ? EXIT_USAGE : files_exit_code(errno);
+    if (!o->no_summary)
+        fputs(line, stdout);
+    free(line);
+    return 0;
+}
+
+int record_done(const struct run_opts *o, const struct record_done *d)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *g = NULL;
+    struct grader_summary sum;
+    struct grader_error err;
+    char path[4200], msg[1024] = "", *text;
+    struct rusage ru;
+    json_t *done;
+    int rc = -1;
+
+    if (qs == NULL ||
+        rowsfile_read_rule(qs, o->rung, d->rows_path, 0, o->task, 0, &g,
+                           &err) != 0 ||
+        grader_summarize(g, &sum) != 0) {
+        if (qs != NULL && g == NULL)
+            grader_error_format(&err, msg, sizeof(msg));
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        goto out;
+    }
+    done = json_pack(
+        "{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:s}", "rung", o->rung, "n",
+        (json_int_t)sum.n, "right", (json_int_t)sum.right, "errors",
+        (json_int_t)sum.errors, "truncated", (json_int_t)sum.truncated,
+        "median_decode_tps",
+        sum.median_tps >= 0 ? json_real(sum.median_tps) : json_null(),
+        "mean_tokens",
+        sum.mean_tokens >= 0 ? json_real(sum.mean_tokens) : json_null(),
+        "bytes", (json_int_t)d->bytes, "server", d->server);
+    /* replies graded by the rule's fallback (docs/tasks.md), when some */
+    if (sum.step_limit > 0)
+        json_object_set_new(done, "step_limit",
+                            json_integer((json_int_t)sum.step_limit));
+    /* GPU memory (null without nvidia-smi) and what the load log says */
+    json_object_set_new(done, "gpu_mib_before",
+                        d->gpu_before >= 0 ? json_integer(d->gpu_before)
+                                           : json_null());
+    json_object_set_new(done, "gpu_mib_loaded",
+                        d->gpu_loaded >= 0 ? json_integer(d->gpu_loaded)
+                                           : json_null());
+    json_object_set_new(done, "gpu_name",
+                        d->gpu_name[0] ? json_string(d->gpu_name)
+                                       : json_null());
+    gpu_load_lines(d->log_path, done);
+    /* what this process cost: the figures docs/performance.md reports */
+    getrusage(RUSAGE_SELF, &ru);
+    json_object_set_new(
+        done, "run",
+        json_pack("{s:f,s:I,s:I,s:i,s:I}", "cpu_s",
+                  (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
+                  "peak_rss_kb", (json_int_t)ru.ru_maxrss,
+                  "rows_bytes_written", (json_int_t)d->rows_bytes_written,
+                  "server_starts", d->server_starts, "server_log_dropped",
+                  (json_int_t)d->log_dropped));
+    text = emit_dumps(done);
+    json_decref(done);
+    if (text == NULL)
+        util_oom("the rung's summary");
+    rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
+    {
+        size_t n = strlen(text);
+        char *line = xrealloc(NULL, n + 2);
+        memcpy(line, text, n);
+        line[n] = '\n';
+        line[n + 1] = '\0';
+        if (outfile_write(path, line, n + 1, msg, sizeof(msg)) != 0)
+            fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        else {
+            if (!o->no_summary)
+                fputs(line, stdout);
+            fflush(stdout);
+            rc = 0;
+        }
+        free(line);
+    }
+    emit_free(text);
+out:
+    grader_rung_free(g);
+    grader_qset_free(qs);
+    return rc;
+}

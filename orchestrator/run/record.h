@@ -1,0 +1,72 @@
+/*
+ * record.h - what a rung writes about itself in its run folder, and the
+ * checks before it writes anything: runner.c calls these in order, and
+ * none of them touches the loop.
+ *
+ *   record_inputs     the model, the binary and its --version, the paths:
+ *                     nothing is created before these pass
+ *   record_lock       RUNDIR/locks/RUNG.lock: one graveyard on a rung
+ *   record_made_with  the manifest and ladder.tsv (and the sha256 cache),
+ *                     under RUNDIR/locks/files.lock
+ *   record_print_done a finished rung's summary, printed again
+ *   record_done       rows/RUNG.done, computed by the grader from the rows
+ *
+ * Each returns 0 or the exit status (cli.h), with one line in msg.
+ */
+#ifndef RECORD_H
+#define RECORD_H
+
+#include <stddef.h>
+
+#include "../base/hash.h"
+#include "../server/runopts.h"
+
+/* record_made_with: files.lock is held by another graveyard (for
+ * milliseconds): try again later, never by waiting on the loop. */
+#define RECORD_BUSY (-1)
+
+/* The model is a file we can read, the binary is there and answers
+ * --version within 30 s (its "version:" line into version), the paths
+ * hold no control character and fit ladder.tsv whole. */
+int record_inputs(const struct run_opts *o, char *version, size_t vsize,
+                  char *msg, size_t msgsize);
+
+/* An exclusive flock on RUNDIR/locks/RUNG.lock, held in *fd until we exit
+ * (the kernel drops it when a process dies, so a stale lock is never in
+ * the way; the fd is close-on-exec). EXIT_BUSY when another process holds
+ * it, naming that process's pid. */
+int record_lock(const struct run_opts *o, int *fd, char *msg, size_t msgsize);
+
+/* Record what this rung is made with, or check it for a finished rung:
+ * the sha256 cache (unless the hash came from it: cached), the manifest
+ * (a setting that differs is EXIT_USAGE unless --force) and ladder.tsv,
+ * each written only when something in it is new, under files.lock since
+ * several graveyards may share a folder. RECORD_BUSY when the lock is
+ * held; a cache that cannot be written is only a warning in warn. */
+int record_made_with(const struct run_opts *o, const char *version,
+                     const struct hash_job *model, int cached, char *warn,
+                     size_t warnsize, char *msg, size_t msgsize);
+
+/* A finished rung: its .done line again on stdout, once it is read as
+ * any run-folder file is (no link, a plain file, capped) and found to be
+ * this rung's summary. 0, or an exit status with a message naming the
+ * file (EXIT_USAGE for a bad one: remove it and run again). */
+int record_print_done(const struct run_opts *o, char *msg, size_t msgsize);
+
+/* What .done says beyond the rows' summary. */
+struct record_done {
+    const char *rows_path;
+    unsigned long long bytes;    /* the model file's */
+    const char *server;          /* the --version line */
+    long gpu_before, gpu_loaded; /* MiB from nvidia-smi, -1 unknown */
+    const char *gpu_name;        /* "" unknown */
+    const char *log_path;        /* the server log, for its load lines */
+    unsigned long long rows_bytes_written, log_dropped;
+    int server_starts;
+};
+
+/* Write rows/RUNG.done from the rows (the grader's summary) with d, and
+ * print it. 0, or -1 after a line on stderr. */
+int record_done(const struct run_opts *o, const struct record_done *d);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * request.c - what a rung asks of its server (request.h).
+ */
+#include "request.h"
+
+#include <stdlib.h>
+
+#include "../../grader/grader.h"
+#include "../../util/util.h"
+#include "../input/config.h"
+
+static void set(json_t *o, const char *key, json_t *v)
+{
+    if (v == NULL || json_object_set_new(o, key, v) != 0)
+        util_oom("a request");
+}
+
+/* The settings of every request, into o in their order: greedy decoding,
+ * no cached prompt, the token cap. */
+static void greedy(json_t *o, const struct run_opts *opts)
+{
+    set(o, "temperature", json_integer(0));
+    set(o, "seed", json_integer(0));
+    set(o, "cache_prompt", json_false());
+    set(o, "max_tokens", json_integer((json_int_t)opts->max_tokens));
+}
+
+char *request_body(const struct run_opts *o, const struct question *q)
+{
+    const struct grader_task *task = o->task;
+    char *prompt = questions_prompt_for(
+             o->prompt ? o->prompt : grader_task_prompt(task), q),
+         *text;
+    json_t *body = json_pack("{s:[{s:s,s:s}],s:b}", "messages", "role", "user",
+                             "content", prompt, "stream", 1);
+
+    free(prompt);
+    if (body == NULL)
+        util_oom("a request");
+    greedy(body, o);
+    set(body, "chat_template_kwargs",
+        json_pack("{s:b}", "enable_thinking", o->think));
+    /* the task's stop strings (lm-eval's "until"); a request's own
+     * "stop" below wins */
+    if (grader_task_nstops(task) > 0) {
+        json_t *stop = json_array();
+        for (size_t i = 0; stop != NULL && i < grader_task_nstops(task); i++)
+            if (json_array_append_new(
+                    stop, json_string(grader_task_stop(task, i))) != 0)
+                util_oom("a request");
+        set(body, "stop", stop);
+    }
+    if (o->request != NULL)
+        config_request_merge(body, o->request);
+    text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    if (text == NULL)
+        util_oom("a request");
+    return text;
+}
+
+json_t *request_settings(const struct run_opts *o)
+{
+    json_t *req = json_object();
+
+    if (req == NULL)
+        util_oom("a manifest");
+    greedy(req, o);
+    set(req, "enable_thinking", json_boolean(o->think));
+    if (o->request != NULL && json_object_set(req, "extra", o->request) != 0)
+        util_oom("a manifest");
+    /* rows asked several at a time must not mix with rows asked one at a
+     * time: a folder's resume under the other setting is refused */
+    if (o->parallel > 1)
+        set(req, "in_flight", json_integer(o->parallel));
+    if (o->abort_loops)
+        set(req, "abort_loops", json_true());
+    return req;
+}

@@ -1,0 +1,28 @@
+/*
+ * request.h - what a rung asks of its server, packed in one place: the
+ * body of each /v1/chat/completions request (runner.c) and the manifest's
+ * record of the same settings (record.c), so the two cannot drift apart.
+ *
+ * Every request is greedy and reproducible: temperature 0, seed 0,
+ * cache_prompt false, the rung's max_tokens, thinking on or off in
+ * chat_template_kwargs, the task's stop strings, then the config's
+ * request.extra over it (config_request_merge). The manifest keeps the
+ * same settings with the extra whole, and how the rung asked (in_flight,
+ * abort_loops), so a resume under other settings is refused.
+ */
+#ifndef REQUEST_H
+#define REQUEST_H
+
+#include <jansson.h>
+
+#include "../input/questions.h"
+#include "../server/runopts.h"
+
+/* The request body for question q as sent (new: free()). */
+char *request_body(const struct run_opts *o, const struct question *q);
+
+/* The manifest's "request": the settings every body carries (new
+ * reference). */
+json_t *request_settings(const struct run_opts *o);
+
+#endif

@@ -1,0 +1,447 @@
+/*
+ * runner.c - one rung's run on its own libuv loop: the rung's decisions
+ * are rung.c's, and this file turns what happens on the loop into its
+ * events and carries out its actions.
+ *
+ * The order: check what was given without creating anything (questions,
+ * model, the binary and its --version); take the rung's lock; read the
+ * rows (store); hash the model off the loop (or find it in the cache) and
+ * record it under files.lock (tried without blocking); a finished rung
+ * prints its summary and stops there. Else stop a server an earlier run
+ * left (on a timer), ask nvidia-smi what is in use, then EV_BEGIN: the
+ * rung starts a server, and from there on every step is an event in and
+ * actions out, until A_FINISH (after the server is stopped) ends the loop
+ * and rows/<RUNG>.done is written. Nothing here sleeps or waits on the
+ * loop thread, and no child is waited for without a time limit; the
+ * server dies with this process however it dies (spawn.h).
+ *
+ * This file is the glue; what comes before the server is prepare.c's,
+ * the server and nvidia-smi serve.c's, the requests ask.c's, and each row
+ * is written by rowwrite.c (runner_int.h names the parts).
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "../../grader/grader.h"
+#include "../../rundir/files.h"
+#include "../../rundir/rundir.h"
+#include "../base/cli.h"
+#include "../night/progress.h"
+#include "record.h"
+#include "../rows/rowsfile.h"
+#include "runner_int.h"
+#include "../input/taskfile.h"
+
+static void feed(struct runner *r, const struct rung_event *ev);
+
+/* ---- the end ----------------------------------------------------------- */
+
+/* The end: every handle closed, the loop left to end. */
+static void close_all(struct runner *r)
+{
+    if (r->http) {
+        http_free(r->http, NULL, NULL);
+        r->http = NULL;
+    }
+    ask_close(r);
+    serve_close(r);
+    prepare_close(r);
+    if (!uv_is_closing((uv_handle_t *)&r->timer))
+        uv_close((uv_handle_t *)&r->timer, NULL);
+}
+
+/* The rung ended (A_FINISH): no server is up; the loop ends (the
+ * supervisor closes the signals once it sees no child runs). */
+static void finished(struct runner *r, int code, const char *why)
+{
+    r->ended = 1;
+    r->exit_code = code;
+    if (why != NULL && why[0] != '\0')
+        snprintf(r->err, sizeof(r->err), "%s", why);
+    uv_timer_stop(&r->timer);
+    uv_timer_stop(&r->asks.watch);
+    serve_drop(r);
+    close_all(r);
+}
+
+/* ---- rows -------------------------------------------------------------- */
+
+/*
+ * Tell a ladder how far this rung is: one JSON line per row on the fd it
+ * names in GRAVEYARD_PROGRESS_FD (done, total, right so far, the last
+ * decode speed, seconds per question in this process). A full pipe drops
+ * the line: progress is never worth blocking a run for.
+ */
+static void tell_ladder(struct runner *r)
+{
+    char line[PROGRESS_LINE];
+    struct progress p;
+    size_t n;
+
+    if (r->progress_fd < 0)
+        return;
+    p.done = (long)r->rows;
+    p.total = (long)r->qs.n;
+    p.right = (long)r->right;
+    p.tps = r->last_tps;
+    p.sec_per_q = (double)(uv_now(&r->sup.loop) - r->asks.first_ask_ms) / 1000.0 /
+                  (double)r->rows_added;
+    n = progress_format(&p, line, sizeof(line));
+    if (write(r->progress_fd, line, n) < 0 && errno != EAGAIN)
+        r->progress_fd = -1;
+}
+
+/* Append the row an action asks for (an answer, or an error row), by the
+ * one writer of rows (rowwrite.h). Returns 0, or -1 with the failure in
+ * msg and *code. */
+static int append_row(struct runner *r, const struct rung_action *a, int *code,
+                      char *msg, size_t msgsize)
+{
+    const char *kind = a->type == A_ERROR_ROW ? a->kind : NULL;
+    const char *error = a->type == A_ERROR_ROW ? a->text : NULL;
+    struct row w;
+    int right;
+    double tps = ask_row(r, a->question, a->attempts, kind, error, &w);
+
+    if (row_append(&r->store, &w, r->o->task, &right, msg, msgsize) != 0) {
+        *code = files_exit_code(r->store.err);
+        return -1;
+    }
+    ask_written(r, a->question);
+    if (!error && tps > 0)
+        r->last_tps = tps;
+    r->rows++;
+    r->rows_added++;
+    r->right += (size_t)right;
+    tell_ladder(r);
+    if (!r->o->quiet && r->rows_added % 25 == 0)
+        runner_say(r, "%zu/%zu answered", r->rows, r->qs.n);
+    return 0;
+}
+
+/* ---- the rung's events and actions -------------------------------------- */
+
+static void probed(struct runner *r)
+{
+    struct rung_event ev;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_PROBED;
+    feed(r, &ev);
+}
+
+/* Carry out one action. Returns 0, or -1 (the rest of the step is
+ * skipped) with an EV_FAIL in *fail. */
+static int carry_out(struct runner *r, const struct rung_action *a,
+                     struct queued *fail)
+{
+    int code = 1, no_server = 0;
+
+    switch (a->type) {
+    case A_START_SERVER:
+        ask_cancel_all(r);
+        if (serve_start(r) == 0)
+            return 0;
+        snprintf(fail->text, sizeof(fail->text), "%.880s", r->err);
+        no_server = 1; /* none to stop */
+        break;
+    case A_PROBE_LOADED:
+        serve_probe(r, 1, probed);
+        return 0;
+    case A_ASK:
+        if (ask_start(r, a->question) == 0)
+            return 0;
+        snprintf(fail->text, sizeof(fail->text),
+                 "cannot start a request to %s", r->srv.url);
+        break;
+    case A_STOP_SERVER:
+        serve_stop(r);
+        return 0;
+    case A_WAIT_EXIT:
+        serve_wait_exit(r);
+        return 0;
+    case A_ANSWER_ROW:
+    case A_ERROR_ROW:
+        if (a->type == A_ERROR_ROW &&
+            (strcmp(a->kind, "died") == 0 || strcmp(a->kind, "hung") == 0))
+            ask_forget(r, a->question);
+        if (append_row(r, a, &code, fail->text, sizeof(fail->text)) == 0)
+            return 0;
+        break;
+    case A_SAY:
+        runner_say(r, "%s", a->text);
+        return 0;
+    case A_FINISH:
+        finished(r, a->code, a->text);
+        return 0;
+    }
+    memset(&fail->ev, 0, sizeof(fail->ev));
+    fail->ev.type = EV_FAIL;
+    fail->ev.code = code;
+    fail->ev.no_server = no_server;
+    return -1;
+}
+
+/* Hand an event to the rung and carry out its actions; an event raised
+ * meanwhile (a callback that runs at once) waits its turn, and an action
+ * that fails skips the rest of its step and is the next event. */
+static void feed(struct runner *r, const struct rung_event *ev)
+{
+    struct rung_action acts[RUNG_MAX_ACTIONS];
+    struct queued q, fail;
+    size_t n, i;
+    int failed;
+
+    if (r->ended)
+        return;
+    if (r->stepping) {
+        struct queued *w = &r->queue[r->nqueued];
+        if (r->nqueued == sizeof(r->queue) / sizeof(r->queue[0])) {
+            /* a bug: the rung raises a few events at a time */
+            fprintf(stderr,
+                    "graveyard run %s: internal error: more than %zu "
+                    "events while one step is carried out\n",
+                    r->o->rung, sizeof(r->queue) / sizeof(r->queue[0]));
+            abort();
+        }
+        r->nqueued++;
+        w->ev = *ev;
+        snprintf(w->kind, sizeof(w->kind), "%s", ev->kind ? ev->kind : "");
+        snprintf(w->text, sizeof(w->text), "%s", ev->text ? ev->text : "");
+        return;
+    }
+    r->stepping = 1;
+    q.ev = *ev;
+    while (!r->ended) {
+        n = rung_step(&r->rung, &q.ev, acts);
+        failed = 0;
+        for (i = 0; i < n && !r->ended && !failed; i++)
+            failed = carry_out(r, &acts[i], &fail) != 0;
+        if (failed) {
+            q = fail;
+            q.ev.text = q.text;
+            continue;
+        }
+        if (r->nqueued == 0)
+            break;
+        q = r->queue[0];
+        memmove(r->queue, r->queue + 1, --r->nqueued * sizeof(r->queue[0]));
+        q.ev.kind = q.ev.kind ? q.kind : NULL;
+        q.ev.text = q.ev.text ? q.text : NULL;
+    }
+    r->stepping = 0;
+}
+
+/* A stop signal, each one (SUPER_SECOND_AGAIN): the rung keeps the
+ * first one's exit status and goes on stopping its server. */
+static void stop_cb(void *ctx, int signum)
+{
+    struct runner *r = ctx;
+    struct rung_event ev;
+
+    if (r->ended)
+        return;
+    runner_say(r, "stopping on signal %d; run the same command to resume",
+               signum);
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_STOP;
+    ev.code = 128 + signum;
+    feed(r, &ev);
+}
+
+/* ---- the rung's summary ------------------------------------------------ */
+
+/* rows/<RUNG>.done, with what this process knows beyond the rows. */
+static int write_done(struct runner *r)
+{
+    struct record_done d;
+
+    d.rows_path = r->store.path;
+    d.bytes = r->prep.model_hash.bytes;
+    d.server = r->version;
+    d.gpu_before = r->srv.gpu_before;
+    d.gpu_loaded = r->srv.gpu_loaded;
+    d.gpu_name = r->srv.gpu_name;
+    d.log_path = r->log_path;
+    d.rows_bytes_written = r->store.written;
+    d.log_dropped = r->srv.log.dropped;
+    d.server_starts = r->rung.started;
+    return record_done(r->o, &d);
+}
+
+/* GRAVEYARD_PROGRESS_FD: a ladder's pipe, if it really is one. It is
+ * close-on-exec and non-blocking; -1 when absent or not a pipe. */
+static int progress_fd(void)
+{
+    const char *s = getenv("GRAVEYARD_PROGRESS_FD");
+    struct stat st;
+    char *end;
+    long fd;
+
+    if (s == NULL)
+        return -1;
+    fd = strtol(s, &end, 10);
+    if (*end != '\0' || end == s || fd < 3 || fd > 1024 ||
+        fstat((int)fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return -1;
+    if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) != 0 ||
+        fcntl((int)fd, F_SETFL, O_NONBLOCK) != 0)
+        return -1;
+    return (int)fd;
+}
+
+/*
+ * Everything before the loop, in order: check what was given (nothing
+ * is created yet), take the rung's lock, open the rows file and read
+ * what it answers already. Returns 0, or the exit status with the
+ * message in msg.
+ */
+static int open_rung(struct runner *r, char *msg, size_t msgsize)
+{
+    const struct run_opts *o = r->o;
+    struct grader_qset *answered;
+    char path[4000];
+    int code;
+
+    /* check first, then create: bad input leaves nothing behind */
+    if (questions_load_as(o->questions, o->limit,
+                          grader_task_ref(o->task) == GRADER_REF_LETTER,
+                          &r->qs, msg, msgsize))
+        return EXIT_USAGE;
+    if ((code = record_inputs(o, r->version, sizeof(r->version), msg,
+                              msgsize)) != 0 ||
+        (code = record_lock(o, &r->lock_fd, msg, msgsize)) != 0)
+        return code;
+    if (store_open(&r->store, o->rundir, o->rung, msg, msgsize) != 0)
+        return files_exit_code(r->store.err);
+    if (r->store.cut > 0)
+        runner_say(r, "cut back a torn last row (%zu bytes) in %s",
+                   r->store.cut, r->store.path);
+    /* what the file answers already (every row checked on the way) */
+    if (rowsfile_answered(r->store.path, o->rung, o->task, &answered, &r->rows,
+                          &r->right, msg, msgsize) != 0)
+        return EXIT_USAGE;
+    r->had = xrealloc(NULL, r->qs.n ? r->qs.n : 1);
+    r->ids = xrealloc(NULL, (r->qs.n ? r->qs.n : 1) * sizeof(*r->ids));
+    for (size_t i = 0; i < r->qs.n; i++) {
+        const char *id = r->qs.q[i].id;
+        uint32_t qi;
+        r->had[i] = grader_qset_find(answered, id, strlen(id), &qi) == 0;
+        r->ids[i] = id;
+    }
+    grader_qset_free(answered);
+    rung_init(&r->rung, r->qs.n, r->had, r->ids, r->asks.width, o->idle_s,
+              o->request_timeout_s);
+    rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
+    r->complete = r->rows >= r->qs.n && access(path, F_OK) == 0;
+    rundir_path(path, sizeof(path), o->rundir, RD_LOGS_DIR, NULL);
+    if (!r->complete && files_mkdir(path, 0, msg, msgsize) != 0)
+        return files_exit_code(errno);
+    rundir_path(r->log_path, sizeof(r->log_path), o->rundir, RD_LOG, o->rung);
+    rundir_path(r->pid_path, sizeof(r->pid_path), o->rundir, RD_PID, o->rung);
+    return 0;
+}
+
+/* The loop runs while the rung has not ended. */
+static int busy_cb(void *ctx)
+{
+    const struct runner *r = ctx;
+
+    return !r->ended;
+}
+
+/* The run's supervisor: its stop signals, no tick (each row tells the
+ * ladder its progress), no probe (serve.c asks nvidia-smi itself). */
+static const struct super_ops run_ops = {stop_cb, NULL, NULL, busy_cb, NULL};
+
+/* The loop, its timers and signals, and the model's hash to start the
+ * chain (prepare.c). 0, or -1 when libuv does not start (said). */
+static int start_loop(struct runner *r)
+{
+    if (super_open(&r->sup, &run_ops, r) != 0)
+        return -1;
+    uv_timer_init(&r->sup.loop, &r->timer);
+    r->timer.data = r;
+    uv_timer_init(&r->sup.loop, &r->asks.watch);
+    r->asks.watch.data = r;
+    prepare_start(r);
+    return 0;
+}
+
+static void runner_free(struct runner *r)
+{
+    serve_release(r);
+    if (r->lock_fd >= 0)
+        close(r->lock_fd); /* releases the lock */
+    store_close(&r->store);
+    free(r->had);
+    free(r->ids);
+    questions_release(&r->qs);
+    ask_release(r);
+    http_global_cleanup();
+    free(r);
+}
+
+int runner_run(const struct run_opts *given)
+{
+    struct runner *r = xrealloc(NULL, sizeof(*r));
+    struct grader_task *task = NULL;
+    struct run_opts local = *given;
+    const struct run_opts *o = &local;
+    char msg[1024];
+    int code;
+
+    if (local.task == NULL) {
+        if ((task = taskfile_load(TASKFILE_DEFAULT, msg, sizeof(msg))) == NULL)
+            util_oom("the default task");
+        local.task = task;
+    }
+    memset(r, 0, sizeof(*r));
+    r->o = o;
+    r->feed = feed;
+    r->lock_fd = -1;
+    r->srv.log.fd = -1;
+    r->srv.gpu_before = r->srv.gpu_loaded = -1;
+    r->progress_fd = progress_fd();
+    snprintf(r->who, sizeof(r->who), "run %s", o->rung);
+    super_init(&r->sup, r->who, o->quiet, SUPER_SECOND_AGAIN);
+    /* a write to a ladder that is gone must fail, not kill us */
+    signal(SIGPIPE, SIG_IGN);
+    ask_init(r);
+    if ((code = open_rung(r, msg, sizeof(msg))) != 0) {
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+        runner_free(r);
+        grader_task_free(task);
+        return code;
+    }
+    if (start_loop(r) != 0) {
+        runner_free(r);
+        grader_task_free(task);
+        return EXIT_FAILED;
+    }
+    /* a handle left open is said there; the rows stand as written */
+    (void)super_run(&r->sup);
+    code = r->exit_code;
+    if (r->err[0] != '\0')
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, r->err);
+    if (code == EXIT_OK && !r->complete && write_done(r) != 0)
+        code = EXIT_FAILED;
+    if (code != EXIT_OK && code != EXIT_USAGE)
+        fprintf(stderr,
+                "graveyard run %s: %zu of %zu questions answered; run the "
+                "same command to resume\n",
+                o->rung, r->rows, r->qs.n);
+    runner_free(r);
+    grader_task_free(task);
+    return code;
+}

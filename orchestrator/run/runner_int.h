@@ -1,0 +1,179 @@
+/*
+ * runner_int.h - what the files of one rung's run share: the runner's
+ * state, in the parts each file owns, and what each gives the others.
+ * Not for other modules: runner.h is the interface.
+ *
+ *   runner.c   the glue: the rung's events in and its actions carried
+ *              out (rung.c decides), its rows, the loop, the signals, the
+ *              summary
+ *   runner_int.c  what the parts share: an event raised, a line said, a
+ *              failure of ours
+ *   prepare.c  before the server: the model's hash, the manifest under
+ *              files.lock, a server an earlier run left stopped
+ *   serve.c    the server on the loop: started, /health polled, its
+ *              exit, and nvidia-smi asked what is in use
+ *   ask.c      the requests in flight: one question each, streamed into
+ *              its reply, watched for its idle limit and deadline, and
+ *              the row it makes
+ */
+#ifndef RUNNER_INT_H
+#define RUNNER_INT_H
+
+#include <stdint.h>
+#include <uv.h>
+
+#include "../../rundir/store.h"
+#include "../server/caplog.h"
+#include "../base/hash.h"
+#include "../server/http.h"
+#include "../server/loopwatch.h"
+#include "../night/super.h"
+#include "../server/proc.h"
+#include "../input/questions.h"
+#include "../server/reply.h"
+#include "../rows/rowwrite.h"
+#include "rung.h"
+#include "../server/runopts.h"
+#include "../server/sse.h"
+
+#define REPLY_CAP REPLY_ROW_CAP /* reply.h: every row writer's budget */
+
+struct runner;
+
+/* An event waiting while another is being carried out: actions may
+ * call back at once (http_cancel, a probe that cannot start). */
+struct queued {
+    struct rung_event ev;
+    char kind[32], text[RUNG_TEXT];
+};
+
+/* One question's request, from its ask until its row is written: up to
+ * the rung's width of them at once (rung.h). */
+struct slot {
+    struct runner *r;
+    int busy; /* holds question `asked` until its row is written */
+    size_t asked;
+    struct http_req *req; /* in flight, or NULL */
+    int cancelling;       /* its done callback is ours to ignore */
+    const char *fault;    /* a refused stream's error_kind, or NULL */
+    char fault_msg[512];
+    uint64_t started_ms, last_token_ms;
+    unsigned long progress_seen;
+    struct reply reply;
+    struct sse sse;
+    long http_status;
+    struct buf errbody;  /* an HTTP error's body */
+    struct loopwatch lw; /* abort_loops: is the reply looping? */
+    int looped;          /* it was, so the request was closed: LOOP_* */
+};
+
+/* ask.c's: the requests in flight. */
+struct flights {
+    struct slot slots[RUNG_MAX_WIDTH];
+    size_t width;                  /* requests in flight at most */
+    uv_timer_t watch;              /* a request's idle limit and deadline */
+    uint64_t idle_ms, deadline_ms; /* from the options */
+    uint64_t first_ask_ms;         /* for progress's seconds a question */
+};
+
+/* serve.c's: the server, its log, and nvidia-smi. */
+struct serving {
+    struct proc *server;
+    struct proc *probe;                   /* nvidia-smi in flight */
+    void (*after_probe)(struct runner *); /* what follows it */
+    int probe_loaded;                     /* it asks for gpu_loaded */
+    char url[64];
+    int port;
+    uint64_t health_deadline;
+    long gpu_before, gpu_loaded; /* MiB from nvidia-smi, -1 unknown */
+    char gpu_name[128];          /* nvidia-smi's name, or "" */
+    char **env;                  /* the server's environment (launch.h) */
+    struct caplog log;           /* the server's log, capped */
+    int log_open;
+};
+
+/* prepare.c's: the model's hash, files.lock, a left server. */
+struct preparing {
+    struct hash_job model_hash;
+    int hashing;         /* an async hash is in flight */
+    int hash_cached;     /* it came from RUNDIR/sha256.cache */
+    uint64_t lock_since; /* the first try for files.lock */
+    long reaped;         /* a server left by an earlier run, being stopped */
+    int reap_killed;     /* ... and SIGKILLed */
+    uint64_t reap_since;
+};
+
+struct runner {
+    const struct run_opts *o;
+    struct super sup; /* the loop and its stop signals (super.h) */
+    char who[300];    /* "run RUNG", for its messages */
+    struct questions qs;
+    struct store store;
+    uint8_t *had;           /* the rows file answered question i when
+                               the run began */
+    const char **ids;       /* the questions' ids, by index */
+    size_t rows, right;     /* rows in the file, graded right */
+    struct rung rung;       /* every decision (rung.h) */
+    struct queued queue[8]; /* events met while stepping */
+    size_t nqueued;
+    int stepping, ended;
+    struct http *http;   /* libcurl on the loop: /health and requests */
+    uv_timer_t timer;    /* one wait at a time: files.lock, a left
+                            server, health polls, the wait for an exit */
+    int lock_fd;         /* RUNDIR/locks/RUNG.lock, held while we run */
+    int complete;        /* every question answered and .done written */
+    char version[256];   /* the server's --version */
+    int exit_code;
+    char err[1024];
+    char pid_path[4200], log_path[4200];
+    unsigned long long rows_added;
+    double last_tps; /* the last row's decode speed, for progress */
+    int progress_fd; /* a ladder's pipe, or -1 */
+    struct flights asks;
+    struct serving srv;
+    struct preparing prep;
+    /* runner.c's pump: the rung's step for an event, its actions carried
+     * out. The parts raise events through it and never call runner.c by
+     * name, so the files stand in layers: runner.c over prepare.c,
+     * serve.c and ask.c, over runner_int.c. */
+    void (*feed)(struct runner *r, const struct rung_event *ev);
+};
+
+/* runner_int.c: an event for the rung (r->feed); a line on stderr
+ * unless quiet; a failure of ours, as an event (EV_FAIL). */
+void runner_event(struct runner *r, const struct rung_event *ev);
+void runner_say(const struct runner *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void runner_fail(struct runner *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* prepare.c: the model's hash (cached, or on the thread pool), then the
+ * chain to EV_BEGIN. */
+void prepare_start(struct runner *r);
+void prepare_close(struct runner *r);
+
+/* serve.c */
+int serve_start(struct runner *r); /* 0, or -1 with r->err */
+void serve_stop(struct runner *r);
+void serve_env(struct runner *r);
+void serve_drop(struct runner *r); /* a server gone, and its pid file */
+void serve_wait_exit(struct runner *r);
+void serve_probe(struct runner *r, int loaded, void (*next)(struct runner *));
+int serve_open_log(struct runner *r, char *msg, size_t msgsize);
+void serve_close(struct runner *r);
+void serve_release(struct runner *r);
+
+/* ask.c */
+void ask_init(struct runner *r);
+int ask_start(struct runner *r, size_t q); /* 0, or -1 */
+void ask_cancel_all(struct runner *r);
+void ask_forget(struct runner *r, size_t q); /* a broken attempt's reply */
+/* question q's row from its slot (or none), into *w, which borrows from
+ * the slot until ask_written; returns the reply's decode speed, or -1 */
+double ask_row(struct runner *r, size_t q, int attempts, const char *kind,
+               const char *error, struct row *w);
+void ask_written(struct runner *r, size_t q);
+void ask_close(struct runner *r);
+void ask_release(struct runner *r);
+
+#endif

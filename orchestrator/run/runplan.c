@@ -1,0 +1,439 @@
+/*
+ * runplan.c - one rung's run as a plan: run's flags or a config's rung
+ * into run_opts, each checked, then the runner.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "../base/cli.h"
+#include "../input/config.h"
+#include "../base/hash.h"
+#include "runner.h"
+#include "runplan.h"
+#include "../input/taskfile.h"
+
+static int number(const char *flag, const char *s, long min, long max,
+                  long *out)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtol(s, &end, 10);
+    if (errno != 0 || *end != '\0' || end == s || *out < min || *out > max) {
+        cli_error("run", "%s wants a whole number from %ld to %ld, not '%s'",
+                  flag, min, max, s);
+        return -1;
+    }
+    return 0;
+}
+
+/* --server-argv and --server-env: JSON, checked as a config's are. */
+static int template(const char *flag, const char *text, int object,
+                    json_t **out)
+{
+    json_error_t jerr;
+    json_t *v = json_loads(text, 0, &jerr);
+    char msg[512];
+    int rc;
+
+    *out = NULL;
+    if (v == NULL) {
+        cli_error("run", "%s is not JSON: %s", flag, jerr.text);
+        return -1;
+    }
+    rc = object ? config_check_env_template(v, flag, msg, sizeof(msg))
+                : config_check_argv_template(v, flag, msg, sizeof(msg));
+    if (rc != 0) {
+        cli_error("run", "%s", msg);
+        json_decref(v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/*
+ * Started by graveyard ladder (GRAVEYARD_LADDER_PID): die with it. The
+ * ladder set a parent-death signal between fork and exec; this sets it
+ * again for a ladder of another build, and if the ladder is already gone
+ * returns 0, before anything starts: a rung must not load a model onto a
+ * GPU for a ladder that is no longer there.
+ */
+static int ladder_alive(void)
+{
+    const char *p = getenv("GRAVEYARD_LADDER_PID");
+
+    if (p == NULL)
+        return 1;
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+    return (long)getppid() == atol(p);
+}
+
+int runplan_ladder_gone(void)
+{
+    if (ladder_alive())
+        return 0;
+    fprintf(stderr, "graveyard run: the ladder that started it is gone; "
+                    "not starting\n");
+    return 128 + SIGTERM;
+}
+
+/* The rung of c called name, or NULL. */
+static const struct config_rung *config_rung_named(const struct config *c,
+                                                   const char *name)
+{
+    for (size_t i = 0; i < c->nrungs; i++)
+        if (strcmp(c->rungs[i].name, name) == 0)
+            return &c->rungs[i];
+    return NULL;
+}
+
+/* Whether the config at path still has the sha256 the ladder started
+ * with; else one line on stderr. */
+static int same_config(const char *path, const char *sha256)
+{
+    char hex[65] = "", herr[256];
+
+    if (hash_path(path, hex, herr, sizeof(herr)) == 0 &&
+        strcmp(hex, sha256) == 0)
+        return 1;
+    cli_error("run",
+              "%s changed since the ladder started (sha256 %.12s..., now "
+              "%.12s...); run the ladder again",
+              path, sha256, hex[0] ? hex : "unreadable");
+    return 0;
+}
+
+/* The task spec names (a config's "task", or --task), or NULL after one
+ * line on stderr naming the config when there is one. */
+static struct grader_task *load_task(const char *spec, const char *config)
+{
+    struct grader_task *t;
+    char msg[1024];
+
+    if ((t = taskfile_load(spec, msg, sizeof(msg))) == NULL) {
+        if (config != NULL)
+            cli_error("run", "%s: 'task': %s", config, msg);
+        else
+            cli_error("run", "--task %s: %s", spec, msg);
+    }
+    return t;
+}
+
+/* What a task sets in o: itself, and its token cap (lm-eval's 256) unless
+ * thinking is on; a config's or --max-tokens' cap is set after this. */
+static void task_defaults(struct run_opts *o, const struct grader_task *t)
+{
+    o->task = t;
+    if (t != NULL && grader_task_max_tokens(t) > 0 && !o->think)
+        o->max_tokens = grader_task_max_tokens(t);
+}
+
+/*
+ * One rung of a config, with every setting the config gives: the one way
+ * graveyard ladder starts a rung, so a config is read and checked by the
+ * code that runs it. f->sha, when given (by the ladder), must be the
+ * config file's: a config edited since the ladder started is refused.
+ */
+static int config_plan(struct runplan *p, const struct runplan_flags *f,
+                       const struct config_over *over)
+{
+    const struct config_rung *r = NULL;
+    struct run_opts *o = &p->o;
+    struct config *c = &p->c;
+    char msg[4400];
+    size_t i, n = 0;
+
+    if (config_load(f->config, over, c, msg, sizeof(msg)) != 0) {
+        cli_error("run", "%s", msg);
+        return EXIT_USAGE;
+    }
+    p->have_config = 1;
+    if (f->sha != NULL && !same_config(f->config, f->sha))
+        return EXIT_USAGE;
+    if ((r = config_rung_named(c, f->rung)) == NULL) {
+        cli_error("run", "--rung %s: no such rung in '%s'", f->rung,
+                  f->config);
+        return EXIT_USAGE;
+    }
+    if (f->gpu != NULL && !config_gpu_ok(f->gpu)) {
+        cli_error("run", "--gpu '%s' is not a GPU id", f->gpu);
+        return EXIT_USAGE;
+    }
+    if (c->task != NULL && (p->task = load_task(c->task, f->config)) == NULL)
+        return EXIT_USAGE;
+    run_opts_defaults(o, c->think);
+    task_defaults(o, p->task);
+    o->rung = r->name;
+    o->model = r->model;
+    o->questions = f->qfile ? f->qfile : c->questions;
+    o->rundir = c->run_dir;
+    o->llama = cli_llama_path(c->binary, p->llama, sizeof(p->llama));
+    o->gpu = f->gpu;
+    o->force = f->force;
+    o->quiet = f->quiet;
+    o->limit = f->qfile ? 0 : c->limit;
+    if (c->max_tokens > 0)
+        o->max_tokens = c->max_tokens;
+    if (c->ctx > 0)
+        o->ctx = c->ctx;
+    o->ngl = r->ngl != -2 ? r->ngl : c->ngl;
+    if (c->idle_s > 0)
+        o->idle_s = c->idle_s;
+    o->request_timeout_s = c->timeout_s;
+    o->request = c->request;
+    o->prompt = c->prompt;
+    o->argv_template = c->argv_template;
+    o->env_template = c->env_template;
+    for (i = 0; i < c->nserver_args; i++)
+        p->args[n++] = c->server_args[i];
+    for (i = 0; i < r->nargs; i++)
+        p->args[n++] = r->args[i];
+    o->server_args = p->args;
+    o->n_server_args = n;
+    o->parallel = c->batching ? r->slots : 1;
+    o->abort_loops = c->abort_loops;
+    run_opts_finish(o);
+    return 0;
+}
+
+/* --config CONFIG --rung NAME: the config gives every setting, so a flag
+ * that would set one there is an error, never silently one of two
+ * values. */
+static int config_mode(struct runplan *p, const struct runplan_flags *f,
+                       size_t npos)
+{
+    const char *other = f->limit         ? "--limit"
+                        : f->ngl         ? "--ngl"
+                        : f->max_tokens  ? "--max-tokens"
+                        : f->ctx         ? "--ctx"
+                        : f->request     ? "--request"
+                        : f->health      ? "--health-timeout"
+                        : f->idle        ? "--idle-timeout"
+                        : f->deadline    ? "--request-timeout"
+                        : f->log_cap     ? "--log-cap"
+                        : f->prompt      ? "--prompt"
+                        : f->sargv       ? "--server-argv"
+                        : f->senv        ? "--server-env"
+                        : f->nserver     ? "--server-arg"
+                        : f->think       ? "--think"
+                        : f->batching    ? "--allow-batching"
+                        : f->abort_loops ? "--abort-loops"
+                        : f->task        ? "--task"
+                                         : NULL;
+    struct config_over over = {NULL, f->run_dir, ""};
+    char buf[4200];
+
+    if (f->qfile != NULL && f->config == NULL) {
+        cli_error("run", "--question-file goes with --config (the "
+                         "positional form names QUESTIONS)");
+        return EXIT_USAGE;
+    }
+    if (f->config == NULL || f->rung == NULL || npos != 0) {
+        cli_error("run", "--config CONFIG and --rung NAME go together, "
+                         "without positionals (see --help)");
+        return EXIT_USAGE;
+    }
+    if (other != NULL) {
+        cli_error("run",
+                  "%s with --config: set it in the config (only --run-dir, "
+                  "--llama and --gpu stand in for it)",
+                  other);
+        return EXIT_USAGE;
+    }
+    if (f->llama != NULL)
+        over.binary = cli_llama_path(f->llama, buf, sizeof(buf));
+    return config_plan(p, f, &over);
+}
+
+/* The numeric flags into o, each in its range. 0 or EXIT_USAGE. */
+static int numbers(const struct runplan_flags *f, struct run_opts *o)
+{
+    long v;
+
+    if ((f->limit &&
+         number("--limit", f->limit, 1, CONFIG_LIMIT_MAX, &o->limit)) ||
+        (f->max_tokens && number("--max-tokens", f->max_tokens, 1,
+                                 CONFIG_TOKENS_MAX, &o->max_tokens)) ||
+        (f->ctx && number("--ctx", f->ctx, 64, CONFIG_CTX_MAX, &o->ctx)) ||
+        (f->health && number("--health-timeout", f->health, 1,
+                             CONFIG_SECONDS_MAX, &o->health_timeout_s)) ||
+        (f->idle && number("--idle-timeout", f->idle, 1, CONFIG_SECONDS_MAX,
+                           &o->idle_s)) ||
+        (f->deadline && number("--request-timeout", f->deadline, 1,
+                               CONFIG_SECONDS_MAX, &o->request_timeout_s)))
+        return EXIT_USAGE;
+    run_opts_finish(o);
+    if (f->log_cap) {
+        if (number("--log-cap", f->log_cap, 1024, 1L << 40, &v))
+            return EXIT_USAGE;
+        o->log_cap = (size_t)v;
+    }
+    if (f->ngl && strcmp(f->ngl, "auto") == 0) {
+        o->ngl = -1;
+    } else if (f->ngl) {
+        if (number("--ngl", f->ngl, 0, CONFIG_NGL_MAX, &v))
+            return EXIT_USAGE;
+        o->ngl = (int)v;
+    }
+    return 0;
+}
+
+/* --server-arg, --gpu, --request, --prompt and the templates into o,
+ * each checked. 0 or EXIT_USAGE (o's JSON is the caller's to free). */
+static int server_flags(const struct runplan_flags *f, struct run_opts *o)
+{
+    char msg[512];
+    json_error_t jerr;
+
+    if (config_check_server_args((char *const *)f->server_args, f->nserver,
+                                 "--server-arg", msg, sizeof(msg)) != 0) {
+        cli_error("run", "%s", msg);
+        return EXIT_USAGE;
+    }
+    if (f->gpu && !config_gpu_ok(f->gpu)) {
+        cli_error("run",
+                  "--gpu '%s' is not a GPU id (letters, digits, '.', '_', "
+                  "':', ',', '-')",
+                  f->gpu);
+        return EXIT_USAGE;
+    }
+    o->gpu = f->gpu;
+    if (f->request) {
+        o->request = json_loads(f->request, 0, &jerr);
+        if (!json_is_object(o->request)) {
+            cli_error("run", "--request must be a JSON object: %s",
+                      o->request ? "not an object" : jerr.text);
+            return EXIT_USAGE;
+        }
+        if (config_check_request(o->request, "--request '", msg,
+                                 sizeof(msg)) != 0) {
+            cli_error("run", "%s", msg);
+            return EXIT_USAGE;
+        }
+    }
+    if (f->prompt && strstr(f->prompt, "{question}") == NULL) {
+        cli_error("run", "--prompt must say where the question goes with "
+                         "{question}");
+        return EXIT_USAGE;
+    }
+    o->prompt = f->prompt;
+    if ((f->sargv &&
+         template("--server-argv", f->sargv, 0, &o->argv_template)) ||
+        (f->senv && template("--server-env", f->senv, 1, &o->env_template)))
+        return EXIT_USAGE;
+    o->parallel = config_slots((char *const *)f->server_args, f->nserver,
+                               o->argv_template, o->env_template,
+                               "the server's arguments", msg, sizeof(msg));
+    if (o->parallel < 0 ||
+        config_check_slots(o->parallel, f->batching, "the server's arguments",
+                           msg, sizeof(msg)) != 0) {
+        cli_error("run", "%s", msg);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+int runplan_parse(int argc, char **argv, struct runplan_flags *f,
+                  const char **pos, size_t *npos, int *help)
+{
+    const struct cli_flag flags[] = {
+        {"--llama", &f->llama, NULL, NULL, NULL, 0},
+        {"--limit", &f->limit, NULL, NULL, NULL, 0},
+        {"--think", NULL, &f->think, NULL, NULL, 0},
+        {"--ngl", &f->ngl, NULL, NULL, NULL, 0},
+        {"--max-tokens", &f->max_tokens, NULL, NULL, NULL, 0},
+        {"--ctx", &f->ctx, NULL, NULL, NULL, 0},
+        {"--gpu", &f->gpu, NULL, NULL, NULL, 0},
+        {"--server-arg", NULL, NULL, f->server_args, &f->nserver,
+         RUNPLAN_SERVER_ARGS},
+        {"--request", &f->request, NULL, NULL, NULL, 0},
+        {"--health-timeout", &f->health, NULL, NULL, NULL, 0},
+        {"--idle-timeout", &f->idle, NULL, NULL, NULL, 0},
+        {"--request-timeout", &f->deadline, NULL, NULL, NULL, 0},
+        {"--log-cap", &f->log_cap, NULL, NULL, NULL, 0},
+        {"--prompt", &f->prompt, NULL, NULL, NULL, 0},
+        {"--server-argv", &f->sargv, NULL, NULL, NULL, 0},
+        {"--server-env", &f->senv, NULL, NULL, NULL, 0},
+        {"--force", NULL, &f->force, NULL, NULL, 0},
+        {"--quiet", NULL, &f->quiet, NULL, NULL, 0},
+        {"--config", &f->config, NULL, NULL, NULL, 0},
+        {"--rung", &f->rung, NULL, NULL, NULL, 0},
+        {"--run-dir", &f->run_dir, NULL, NULL, NULL, 0},
+        {"--config-sha256", &f->sha, NULL, NULL, NULL, 0},
+        {"--question-file", &f->qfile, NULL, NULL, NULL, 0},
+        {"--allow-batching", NULL, &f->batching, NULL, NULL, 0},
+        {"--abort-loops", NULL, &f->abort_loops, NULL, NULL, 0},
+        {"--task", &f->task, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
+
+    memset(f, 0, sizeof(*f));
+    *help = 0;
+    return cli_parse("run", argc, argv, flags, pos, 4, npos, help);
+}
+
+int runplan_build(struct runplan *p, const struct runplan_flags *f,
+                  const char **pos, size_t npos)
+{
+    int rc;
+
+    memset(p, 0, sizeof(*p));
+    if (f->config != NULL || f->rung != NULL || f->run_dir != NULL ||
+        f->sha != NULL || f->qfile != NULL)
+        return config_mode(p, f, npos);
+    if (npos != 4) {
+        cli_error("run", "needs RUNG MODEL QUESTIONS RUNDIR (see --help)");
+        return EXIT_USAGE;
+    }
+    if ((rc = cli_rung_name_check("run", pos[0])) != 0)
+        return rc;
+    run_opts_defaults(&p->o, f->think);
+    if (f->task != NULL && (p->task = load_task(f->task, NULL)) == NULL)
+        return EXIT_USAGE;
+    task_defaults(&p->o, p->task);
+    p->owns_json = 1;
+    p->o.rung = pos[0];
+    p->o.model = pos[1];
+    p->o.questions = pos[2];
+    p->o.rundir = pos[3];
+    if (f->llama != NULL)
+        p->o.llama = cli_llama_path(f->llama, p->llama, sizeof(p->llama));
+    p->o.force = f->force;
+    p->o.quiet = f->quiet;
+    p->o.abort_loops = f->abort_loops;
+    for (size_t i = 0; i < f->nserver; i++)
+        p->args[i] = f->server_args[i];
+    p->o.server_args = p->args;
+    p->o.n_server_args = f->nserver;
+    if ((rc = numbers(f, &p->o)) != 0)
+        return rc;
+    return server_flags(f, &p->o);
+}
+
+int runplan_execute(struct runplan *p)
+{
+    return runner_run(&p->o);
+}
+
+void runplan_release(struct runplan *p)
+{
+    if (p->owns_json) {
+        json_decref(p->o.request);
+        json_decref(p->o.argv_template);
+        json_decref(p->o.env_template);
+    }
+    if (p->have_config)
+        config_release(&p->c);
+    grader_task_free(p->task);
+    memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,65 @@
+/*
+ * runplan.h - what `graveyard run` does, as a value: one rung's run_opts
+ * built from run's flags (positional form) or from a ladder config's rung
+ * (--config form), with everything the options borrow held in the plan.
+ *
+ * `run` parses its argv into runplan_flags; `canary` fills the same flags
+ * from its own (its config form) or parses the run options it passes
+ * through. Both then build a plan and execute it, so the canary's rung is
+ * run exactly as `run` would run it, without one command calling another.
+ */
+#ifndef RUNPLAN_H
+#define RUNPLAN_H
+
+#include <stddef.h>
+
+#include "../input/config.h"
+#include "runner.h"
+
+#define RUNPLAN_SERVER_ARGS 32
+
+/* The flags of graveyard run, as given (NULL when absent). */
+struct runplan_flags {
+    const char *llama, *limit, *ngl, *max_tokens, *ctx, *gpu, *request,
+        *health, *idle, *log_cap, *prompt, *sargv, *senv, *deadline, *config,
+        *rung, *run_dir, *sha, *qfile, *task;
+    const char *server_args[RUNPLAN_SERVER_ARGS];
+    size_t nserver;
+    int think, force, quiet, batching, abort_loops;
+};
+
+/* One rung's run: o, and what o borrows. */
+struct runplan {
+    struct run_opts o;
+    struct config c; /* the --config form's, when have_config */
+    int have_config;
+    struct grader_task *task;
+    const char *args[2 * CONFIG_MAX_ARGS]; /* the config's server args */
+    char llama[4200]; /* a llama.cpp folder's server binary */
+    int owns_json;    /* o's request and templates are the plan's */
+};
+
+/* argv (argv[0] the command) into f and at most 4 positionals, as run
+ * takes them; errors are run's ("graveyard run: ..."). 0 or EXIT_USAGE. */
+int runplan_parse(int argc, char **argv, struct runplan_flags *f,
+                  const char **pos, size_t *npos, int *help);
+
+/* The plan of f and pos[0..npos) (RUNG MODEL QUESTIONS RUNDIR, or none
+ * with --config): every flag checked, the config read and checked.
+ * p borrows f and the strings of f and pos: they outlive it. 0, or the
+ * exit status after one line on stderr; release p either way. */
+int runplan_build(struct runplan *p, const struct runplan_flags *f,
+                  const char **pos, size_t npos);
+
+/* Run the rung: runner_run's exit status. */
+int runplan_execute(struct runplan *p);
+
+void runplan_release(struct runplan *p);
+
+/* Started by graveyard ladder (GRAVEYARD_LADDER_PID): die with it. 0, or
+ * 128 + SIGTERM after one line when that ladder is already gone: a rung
+ * must not load a model onto a GPU for a ladder that is no longer
+ * there. */
+int runplan_ladder_gone(void);
+
+#endif

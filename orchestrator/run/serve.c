@@ -1,0 +1,248 @@
+/*
+ * serve.c - the rung's server on the loop (runner_int.h): started with
+ * what launch.h gives it, its /health polled until ready, its exit turned
+ * into the rung's event; and nvidia-smi asked, with a time limit, what
+ * GPU memory is in use before and after the model is loaded.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../rundir/pidfile.h"
+#include "../night/gpu.h"
+#include "../server/launch.h"
+#include "runner_int.h"
+#include "../server/spawn.h"
+
+#define HEALTH_POLL_MS 250
+#define EXIT_WAIT_MS   1000 /* after a broken stream, for the exit */
+
+/* A broken stream, a second on: the server has not exited. */
+static void exit_wait_cb(uv_timer_t *t)
+{
+    struct runner *r = t->data;
+    struct rung_event ev;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_EXIT_WAIT_OVER;
+    runner_event(r, &ev);
+}
+
+/* How long nvidia-smi may take: GPU_PROBE_MS, or GRAVEYARD_PROBE_MS
+ * (milliseconds, 100 to 600000: for a slow driver, and for the tests). */
+static uint64_t probe_ms(void)
+{
+    const char *s = getenv("GRAVEYARD_PROBE_MS");
+    char *end;
+    long v;
+
+    if (s == NULL)
+        return GPU_PROBE_MS;
+    v = strtol(s, &end, 10);
+    return (*end == '\0' && end != s && v >= 100 && v <= 600000)
+               ? (uint64_t)v
+               : GPU_PROBE_MS;
+}
+
+static void probe_exit(void *ctx, long long status, int sig)
+{
+    struct runner *r = ctx;
+    long mib = -1;
+    void (*next)(struct runner *) = r->srv.after_probe;
+
+    if (status == 0 && sig == 0)
+        gpu_parse(proc_output(r->srv.probe, NULL), &mib,
+                  r->srv.probe_loaded ? NULL : r->srv.gpu_name,
+                  sizeof(r->srv.gpu_name));
+    else if (proc_timed_out(r->srv.probe))
+        runner_say(
+            r, "nvidia-smi did not answer in %.1f s; GPU memory not recorded",
+            (double)probe_ms() / 1000);
+    if (r->srv.probe_loaded)
+        r->srv.gpu_loaded = mib;
+    else
+        r->srv.gpu_before = mib;
+    proc_free(r->srv.probe);
+    r->srv.probe = NULL;
+    if (!r->ended)
+        next(r);
+}
+
+/* Ask nvidia-smi (killed after probe_ms()) what is in use, then next.
+ * Without nvidia-smi, next at once. */
+void serve_probe(struct runner *r, int loaded, void (*next)(struct runner *))
+{
+    const char *argv[8];
+    struct proc_opts po;
+    char msg[256];
+
+    gpu_query_argv(r->o->gpu, !loaded, argv);
+    memset(&po, 0, sizeof(po));
+    po.argv = (char *const *)argv;
+    po.capture = 4096;
+    po.stderr_fd = SPAWN_NULL;
+    po.fd3 = SPAWN_CLOSED;
+    po.new_session = 1;
+    po.pdeathsig = SIGKILL;
+    po.timeout_ms = probe_ms();
+    r->srv.probe_loaded = loaded;
+    r->srv.after_probe = next;
+    r->srv.probe = proc_start(&r->sup.loop, &po, probe_exit, r, msg, sizeof(msg));
+    if (r->srv.probe == NULL)
+        next(r); /* no nvidia-smi: null in .done */
+}
+
+static void health_poll(uv_timer_t *t);
+
+static void health_done(void *ctx, long status, const char *err)
+{
+    struct runner *r = ctx;
+    struct rung_event ev;
+
+    (void)err;
+    /* after EV_HEALTHY the rung has left RS_STARTING: one per server */
+    if (r->rung.state != RS_STARTING || r->srv.server == NULL)
+        return;
+    memset(&ev, 0, sizeof(ev));
+    if (status == 200) {
+        runner_say(r, "server ready on port %d (pid %d)", r->srv.port,
+                   proc_pid(r->srv.server));
+        ev.type = EV_HEALTHY;
+        runner_event(r, &ev);
+        return;
+    }
+    if (uv_now(&r->sup.loop) > r->srv.health_deadline) {
+        ev.type = EV_NOT_READY;
+        ev.text = proc_last_line(r->srv.server);
+        ev.seconds = r->o->health_timeout_s;
+        runner_event(r, &ev);
+        return;
+    }
+    uv_timer_start(&r->timer, health_poll, HEALTH_POLL_MS, 0);
+}
+
+static void health_poll(uv_timer_t *t)
+{
+    struct runner *r = t->data;
+    char url[128];
+
+    snprintf(url, sizeof(url), "%s/health", r->srv.url);
+    /* a per-poll timeout: the ik fork's /health hangs while loading */
+    if (http_request(r->http, url, NULL, 2000, NULL, health_done, r) == NULL)
+        runner_fail(r, 1, "cannot poll %s", url);
+}
+
+static void server_exit(void *ctx, long long status, int sig)
+{
+    struct runner *r = ctx;
+    char last[512];
+    struct rung_event ev;
+
+    snprintf(last, sizeof(last), "%s", proc_last_line(r->srv.server));
+    serve_drop(r);
+    uv_timer_stop(&r->timer); /* health polls, the wait for an exit */
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_EXITED;
+    ev.status = status;
+    ev.sig = sig;
+    ev.text = last;
+    ev.port_taken = strstr(last, "bind") != NULL;
+    ev.port = r->srv.port;
+    ev.oom = r->rung.state == RS_STARTING && gpu_log_oom(r->log_path);
+    runner_event(r, &ev);
+}
+
+/* Start a server (A_START_SERVER) and poll its /health. 0, or -1 with
+ * the reason in r->err when it cannot be started. */
+int serve_start(struct runner *r)
+{
+    char msg[512], note[96];
+    struct proc_opts po;
+    char **argv;
+
+    r->srv.port = launch_free_port();
+    snprintf(r->srv.url, sizeof(r->srv.url), "http://127.0.0.1:%d",
+             r->srv.port);
+    argv = launch_argv(r->o, r->srv.port);
+    snprintf(note, sizeof(note), "[graveyard: server start %d on port %d]\n",
+             r->rung.started, r->srv.port);
+    caplog_write(&r->srv.log, note, strlen(note));
+    memset(&po, 0, sizeof(po));
+    po.argv = argv;
+    po.env = r->srv.env;
+    po.log = &r->srv.log;
+    po.fd3 = SPAWN_CLOSED;
+    po.new_session = 1;
+    /* a server must not outlive us, however we die: SIGKILL, since nobody
+     * is left to wait for a graceful stop */
+    po.pdeathsig = SIGKILL;
+    r->srv.server =
+        proc_start(&r->sup.loop, &po, server_exit, r, msg, sizeof(msg));
+    launch_free(argv);
+    if (r->srv.server == NULL) {
+        snprintf(r->err, sizeof(r->err), "%s", msg);
+        return -1;
+    }
+    if (pidfile_write(r->pid_path, proc_pid(r->srv.server), msg, sizeof(msg)))
+        runner_say(r, "%s", msg);
+    r->srv.health_deadline =
+        uv_now(&r->sup.loop) + (uint64_t)r->o->health_timeout_s * 1000;
+    uv_timer_start(&r->timer, health_poll, 100, 0);
+    return 0;
+}
+
+void serve_drop(struct runner *r)
+{
+    if (r->srv.server == NULL)
+        return;
+    proc_free(r->srv.server);
+    r->srv.server = NULL;
+    unlink(r->pid_path);
+}
+
+void serve_stop(struct runner *r)
+{
+    if (r->srv.server != NULL)
+        proc_stop(r->srv.server, r->o->grace_ms);
+}
+
+/* The server's environment, made once (GRAVEYARD_* dropped, the GPU). */
+void serve_env(struct runner *r)
+{
+    extern char **environ;
+
+    r->srv.env = launch_env(r->o, environ);
+}
+
+/* A broken stream: the server gets a second to exit (A_WAIT_EXIT). */
+void serve_wait_exit(struct runner *r)
+{
+    uv_timer_stop(&r->timer);
+    uv_timer_start(&r->timer, exit_wait_cb, EXIT_WAIT_MS, 0);
+}
+
+int serve_open_log(struct runner *r, char *msg, size_t msgsize)
+{
+    if (caplog_open(&r->srv.log, r->log_path, r->o->log_cap, msg, msgsize))
+        return -1;
+    r->srv.log_open = 1;
+    return 0;
+}
+
+/* The end: nvidia-smi killed if still running. */
+void serve_close(struct runner *r)
+{
+    if (r->srv.probe) {
+        proc_free(r->srv.probe);
+        r->srv.probe = NULL;
+    }
+}
+
+void serve_release(struct runner *r)
+{
+    if (r->srv.log_open)
+        caplog_close(&r->srv.log);
+    launch_free(r->srv.env);
+}

@@ -1,0 +1,323 @@
+/*
+ * http.c - libcurl multi on libuv.
+ */
+#include "http.h"
+
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/cli.h"
+
+struct http {
+    uv_loop_t *loop;
+    CURLM *multi;
+    uv_timer_t timer;
+    int closing, pending_closes;
+    void (*closed_cb)(void *ctx);
+    void *closed_ctx;
+    struct http_req *reqs; /* running requests (curl 7.88 cannot list them) */
+    int in_done;           /* inside a done callback */
+    int free_pending;      /* http_free was called from one */
+};
+
+struct http_req {
+    struct http *h;
+    CURL *easy;
+    struct curl_slist *headers;
+    char *body;
+    http_data_cb data;
+    http_done_cb done;
+    void *ctx;
+    char errbuf[CURL_ERROR_SIZE];
+    struct http_req *prev, *next;
+};
+
+static void unlink_req(struct http_req *r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        r->h->reqs = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+}
+
+/* Detach r from curl and free it (its callback is the caller's affair). */
+static void free_req(struct http_req *r)
+{
+    unlink_req(r);
+    curl_multi_remove_handle(r->h->multi, r->easy);
+    curl_easy_cleanup(r->easy);
+    curl_slist_free_all(r->headers);
+    free(r->body);
+    free(r);
+}
+
+/* One uv_poll per socket curl watches. */
+struct sock {
+    uv_poll_t poll;
+    curl_socket_t fd;
+    struct http *h;
+};
+
+static void check_done(struct http *h)
+{
+    CURLMsg *m;
+    int left;
+
+    while ((m = curl_multi_info_read(h->multi, &left)) != NULL) {
+        struct http_req *r;
+        long status = 0;
+        const char *err = NULL;
+        if (m->msg != CURLMSG_DONE)
+            continue;
+        curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+        curl_easy_getinfo(m->easy_handle, CURLINFO_RESPONSE_CODE, &status);
+        if (m->data.result != CURLE_OK)
+            err =
+                r->errbuf[0] ? r->errbuf : curl_easy_strerror(m->data.result);
+        /* the message points into r->errbuf: report before freeing */
+        h->in_done++;
+        r->done(r->ctx, status, err);
+        h->in_done--;
+        free_req(r);
+        if (h->free_pending)
+            break;
+    }
+    if (h->free_pending && h->in_done == 0) {
+        h->free_pending = 0;
+        http_free(h, h->closed_cb, h->closed_ctx);
+    }
+}
+
+static void poll_cb(uv_poll_t *p, int status, int events)
+{
+    struct sock *s = p->data;
+    int flags = 0, running;
+
+    if (status < 0)
+        flags = CURL_CSELECT_ERR;
+    if (events & UV_READABLE)
+        flags |= CURL_CSELECT_IN;
+    if (events & UV_WRITABLE)
+        flags |= CURL_CSELECT_OUT;
+    curl_multi_socket_action(s->h->multi, s->fd, flags, &running);
+    check_done(s->h);
+}
+
+static void timer_cb(uv_timer_t *t)
+{
+    struct http *h = t->data;
+    int running;
+
+    curl_multi_socket_action(h->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    check_done(h);
+}
+
+static int start_timeout(CURLM *multi, long ms, void *userp)
+{
+    struct http *h = userp;
+
+    (void)multi;
+    if (ms < 0)
+        uv_timer_stop(&h->timer);
+    else
+        uv_timer_start(&h->timer, timer_cb, ms == 0 ? 1 : (uint64_t)ms, 0);
+    return 0;
+}
+
+static void sock_closed(uv_handle_t *handle)
+{
+    struct sock *s = handle->data;
+    struct http *h = s->h;
+
+    free(s);
+    if (--h->pending_closes == 0 && h->closing) {
+        void (*cb)(void *) = h->closed_cb;
+        void *ctx = h->closed_ctx;
+        free(h);
+        if (cb)
+            cb(ctx);
+    }
+}
+
+static int handle_socket(CURL *easy, curl_socket_t fd, int action, void *userp,
+                         void *socketp)
+{
+    struct http *h = userp;
+    struct sock *s = socketp;
+    int events = 0;
+
+    (void)easy;
+    if (action == CURL_POLL_REMOVE) {
+        if (s != NULL) {
+            uv_poll_stop(&s->poll);
+            curl_multi_assign(h->multi, fd, NULL);
+            h->pending_closes++;
+            uv_close((uv_handle_t *)&s->poll, sock_closed);
+        }
+        return 0;
+    }
+    if (s == NULL) {
+        s = xrealloc(NULL, sizeof(*s));
+        s->fd = fd;
+        s->h = h;
+        if (uv_poll_init_socket(h->loop, &s->poll, fd) != 0) {
+            free(s);
+            return -1;
+        }
+        s->poll.data = s;
+        curl_multi_assign(h->multi, fd, s);
+    }
+    if (action != CURL_POLL_OUT)
+        events |= UV_READABLE;
+    if (action != CURL_POLL_IN)
+        events |= UV_WRITABLE;
+    uv_poll_start(&s->poll, events, poll_cb);
+    return 0;
+}
+
+/* curl_global_init has run (and curl_global_cleanup has not). libcurl's
+ * global state is process-wide and not thread-safe to set up: graveyard
+ * uses curl from the loop thread only. */
+static int curl_ready;
+
+struct http *http_new(uv_loop_t *loop)
+{
+    struct http *h;
+
+    if (!curl_ready) {
+        if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+            return NULL;
+        curl_ready = 1;
+    }
+    h = xrealloc(NULL, sizeof(*h));
+    memset(h, 0, sizeof(*h));
+    h->loop = loop;
+    h->multi = curl_multi_init();
+    if (h->multi == NULL) {
+        free(h);
+        return NULL;
+    }
+    uv_timer_init(loop, &h->timer);
+    h->timer.data = h;
+    curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, handle_socket);
+    curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);
+    curl_multi_setopt(h->multi, CURLMOPT_TIMERFUNCTION, start_timeout);
+    curl_multi_setopt(h->multi, CURLMOPT_TIMERDATA, h);
+    return h;
+}
+
+static void timer_closed(uv_handle_t *handle)
+{
+    struct http *h = handle->data;
+
+    if (--h->pending_closes == 0) {
+        void (*cb)(void *) = h->closed_cb;
+        void *ctx = h->closed_ctx;
+        free(h);
+        if (cb)
+            cb(ctx);
+    }
+}
+
+void http_free(struct http *h, void (*cb)(void *ctx), void *ctx)
+{
+    h->closed_cb = cb;
+    h->closed_ctx = ctx;
+    if (h->in_done > 0) {
+        /* called from a done callback: the request being reported is
+         * still in use; check_done frees everything once it returns */
+        h->free_pending = 1;
+        return;
+    }
+    h->closing = 1;
+    /* cancel what is still running, without callbacks */
+    while (h->reqs != NULL)
+        free_req(h->reqs);
+    curl_multi_cleanup(h->multi);
+    h->pending_closes++;
+    uv_close((uv_handle_t *)&h->timer, timer_closed);
+}
+
+static size_t write_cb(char *p, size_t size, size_t nmemb, void *userp)
+{
+    struct http_req *r = userp;
+    size_t n = size * nmemb;
+    long status = 0;
+
+    /* curl knows the status before the first body byte */
+    curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (r->data != NULL && r->data(r->ctx, status, p, n) != 0)
+        return 0; /* makes curl stop with CURLE_WRITE_ERROR */
+    return n;
+}
+
+struct http_req *http_request(struct http *h, const char *url,
+                              const char *body, long timeout_ms,
+                              http_data_cb data, http_done_cb done, void *ctx)
+{
+    struct http_req *r = xrealloc(NULL, sizeof(*r));
+
+    memset(r, 0, sizeof(*r));
+    r->h = h;
+    r->data = data;
+    r->done = done;
+    r->ctx = ctx;
+    r->easy = curl_easy_init();
+    if (r->easy == NULL) {
+        free(r);
+        return NULL;
+    }
+    curl_easy_setopt(r->easy, CURLOPT_URL, url);
+    curl_easy_setopt(r->easy, CURLOPT_PRIVATE, r);
+    curl_easy_setopt(r->easy, CURLOPT_ERRORBUFFER, r->errbuf);
+    curl_easy_setopt(r->easy, CURLOPT_WRITEFUNCTION, write_cb);
+    curl_easy_setopt(r->easy, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(r->easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(r->easy, CURLOPT_PROXY, "");
+    curl_easy_setopt(r->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(r->easy, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+    if (body != NULL) {
+        size_t n = strlen(body);
+        r->body = xrealloc(NULL, n + 1);
+        memcpy(r->body, body, n + 1);
+        r->headers = curl_slist_append(NULL, "Content-Type: application/json");
+        curl_easy_setopt(r->easy, CURLOPT_HTTPHEADER, r->headers);
+        curl_easy_setopt(r->easy, CURLOPT_POSTFIELDS, r->body);
+        curl_easy_setopt(r->easy, CURLOPT_POSTFIELDSIZE, (long)n);
+    }
+    if (curl_multi_add_handle(h->multi, r->easy) != CURLM_OK) {
+        curl_easy_cleanup(r->easy);
+        curl_slist_free_all(r->headers);
+        free(r->body);
+        free(r);
+        return NULL;
+    }
+    r->next = h->reqs;
+    if (h->reqs)
+        h->reqs->prev = r;
+    h->reqs = r;
+    return r;
+}
+
+void http_cancel(struct http *h, struct http_req *r)
+{
+    h->in_done++;
+    r->done(r->ctx, 0, "cancelled");
+    h->in_done--;
+    free_req(r);
+    if (h->free_pending && h->in_done == 0) {
+        h->free_pending = 0;
+        http_free(h, h->closed_cb, h->closed_ctx);
+    }
+}
+
+void http_global_cleanup(void)
+{
+    if (curl_ready)
+        curl_global_cleanup();
+    curl_ready = 0;
+}
