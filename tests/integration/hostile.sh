@@ -184,25 +184,27 @@ case_deadline() {
 # 5. Tools that hang: nvidia-smi is killed when its time is up; a hung
 # --version or nvidia-smi does not keep SIGTERM waiting, and is killed.
 case_hung_tools() {
-    local d=$work/ht pid rc
+    # durations no other run of this suite sleeps ($$), so that a checkout
+    # testing beside this one cannot be taken for a tool left here
+    local d=$work/ht pid rc h1=601.$$ h2=602.$$
     mkdir -p "$work/hangbin"
-    printf '#!/bin/sh\nexec sleep 601\n' >"$work/hangbin/nvidia-smi"
-    printf '#!/bin/sh\nif [ "$1" = --version ]; then exec sleep 602; fi\nexec %s "$@"\n' "$FAKE" >"$work/hangbin/llama-hangs"
+    printf '#!/bin/sh\nexec sleep %s\n' "$h1" >"$work/hangbin/nvidia-smi"
+    printf '#!/bin/sh\nif [ "$1" = --version ]; then exec sleep %s; fi\nexec %s "$@"\n' "$h2" "$FAKE" >"$work/hangbin/llama-hangs"
     chmod +x "$work/hangbin/nvidia-smi" "$work/hangbin/llama-hangs"
     # a hung nvidia-smi is killed after its time: the rung goes on
     PATH=$work/hangbin:$PATH GRAVEYARD_PROBE_MS=300 timeout -k 5 40 $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --gpu 0 >"$work/out" 2>"$work/err" || fail "hung nvidia-smi: exit $?"
     grep -q '"gpu_mib_before": null, "gpu_mib_loaded": null' "$work/out" || fail "summary: $(cat "$work/out")"
     grep -q "nvidia-smi did not answer" "$work/err" || fail "no word of nvidia-smi: $(cat "$work/err")"
-    pgrep -f "sleep 601" >/dev/null && fail "a hung nvidia-smi is left"
+    pgrep -f "sleep $h1" >/dev/null && fail "a hung nvidia-smi is left"
     # SIGTERM while nvidia-smi hangs (on the loop), while --version hangs
     # (before the loop), and while the ladder's --version check hangs
-    term_while_hung "sleep 601" "run, nvidia-smi" env PATH="$work/hangbin:$PATH" $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d/2" --llama "$FAKE" --gpu 0
-    term_while_hung "sleep 602" "run, --version" $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d/3" --llama "$work/hangbin/llama-hangs"
+    term_while_hung "sleep $h1" "run, nvidia-smi" env PATH="$work/hangbin:$PATH" $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d/2" --llama "$FAKE" --gpu 0
+    term_while_hung "sleep $h2" "run, --version" $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d/3" --llama "$work/hangbin/llama-hangs"
     [ -e "$d/3" ] && fail "a run folder was made before --version answered"
     ladder_config hv 1 '"0"' good
     sed -i "s|\"binary\": \"[^\"]*\"|\"binary\": \"$work/hangbin/llama-hangs\"|" "$work/hv.json"
-    term_while_hung "sleep 602" "ladder, --version" $G ladder "$work/hv.json"
-    pkill -f "sleep 60[12]"
+    term_while_hung "sleep $h2" "ladder, --version" $G ladder "$work/hv.json"
+    pkill -f "sleep (601|602)\\.$$"
     true
 }
 
@@ -213,11 +215,11 @@ case_hung_tools() {
 # is acted on at once (the ladder gone within 1 s, nothing started after
 # it), and the hung nvidia-smi goes with the ladder.
 case_ladder_hung_probe() {
-    local pid
+    local pid h3=603.$$
     mkdir -p "$work/probebin" "$work/hp/gpu0/rows" "$work/hq/gpu0/rows"
     # memory.used (the run's own probe) answers; memory.free (the
     # ladder's question before a rung starts beside another) hangs
-    printf '#!/bin/sh\ncase "$*" in *memory.free*) exec sleep 603;; esac\necho 100\n' >"$work/probebin/nvidia-smi"
+    printf '#!/bin/sh\ncase "$*" in *memory.free*) exec sleep %s;; esac\necho 100\n' "$h3" >"$work/probebin/nvidia-smi"
     chmod +x "$work/probebin/nvidia-smi"
     model brisk '"token_ms": 25, "default": {"content": "Working it out.\nAnswer: 5"}'
     ladder_config hp 2 '"0"' slow
@@ -227,21 +229,21 @@ case_ladder_hung_probe() {
     # the loop goes on: R1 finishes and R2 starts while nvidia-smi hangs
     PATH=$work/probebin:$PATH $G ladder "$work/hq.json" --per-gpu 2 >/dev/null 2>"$work/err" &
     pid=$!
-    wait_for 30 "pgrep -f 'sleep 603' >/dev/null" || fail "the ladder never asked nvidia-smi for free memory: $(cat "$work/err")"
+    wait_for 30 "pgrep -f 'sleep $h3' >/dev/null" || fail "the ladder never asked nvidia-smi for free memory: $(cat "$work/err")"
     wait_for 3 'grep -q "R2 started on GPU 0$" "$work/err"' || fail "the loop waited for a hung nvidia-smi: $(cat "$work/err")"
     wait $pid || fail "exit $?: $(tail -3 "$work/err")"
-    wait_for 3 "! pgrep -f 'sleep 603' >/dev/null" || fail "a hung nvidia-smi outlived the ladder"
+    wait_for 3 "! pgrep -f 'sleep $h3' >/dev/null" || fail "a hung nvidia-smi outlived the ladder"
     # SIGTERM while nvidia-smi hangs
     PATH=$work/probebin:$PATH $G ladder "$work/hp.json" --per-gpu 2 >/dev/null 2>"$work/err" &
     pid=$!
-    wait_for 30 "pgrep -f 'sleep 603' >/dev/null" || fail "the ladder never asked nvidia-smi for free memory: $(cat "$work/err")"
+    wait_for 30 "pgrep -f 'sleep $h3' >/dev/null" || fail "the ladder never asked nvidia-smi for free memory: $(cat "$work/err")"
     kill -TERM $pid
     gone_within 1 $pid || { fail "SIGTERM waited for a hung nvidia-smi"; kill -KILL $pid; }
     wait $pid 2>/dev/null
     grep -q "R2 started" "$work/err" && fail "a rung started after SIGTERM: $(cat "$work/err")"
-    wait_for 3 "! pgrep -f 'sleep 603' >/dev/null" || fail "the hung nvidia-smi outlived the ladder"
+    wait_for 3 "! pgrep -f 'sleep $h3' >/dev/null" || fail "the hung nvidia-smi outlived the ladder"
     no_servers_within 5 || fail "a server outlived the ladder"
-    pkill -f "sleep 603"
+    pkill -f "sleep $h3"
     true
 }
 
