@@ -248,6 +248,8 @@ static void ladder_free(struct ladder *l)
         spawn_env_free(l->env);
     }
     config_release(&l->c);
+    for (size_t i = 0; l->jobs != NULL && i < l->njobs; i++)
+        free(l->jobs[i].run_dir);
     free(l->jobs);
     free(l->sj);
     free(l);
