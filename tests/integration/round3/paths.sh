@@ -208,7 +208,7 @@ round3_cases="$round3_cases tmp_folder"
 # Issue 25 item 5: paths live in capped buffers (BUF_PATH_MAX, 4199
 # bytes), and a path past the cap is refused with a message naming it,
 # never cut to name another file. A run folder of 5,000 characters given
-# to run, bury and verify: exit 2, one line, nothing made.
+# to run, bury, verify and build: exit 2, one line, nothing made.
 case_long_paths() {
     local long=$work/lp/$(printf 'a%.0s' $(seq 1 5000)) cmd
     rm -rf "$work/lp"
@@ -219,6 +219,8 @@ case_long_paths() {
         # shellcheck disable=SC2086
         refused_now "${cmd%% *}" "too long" $G $cmd
     done
+    refused_now "build" "path too long" \
+        $G build --run-dir "$long" "$ROOT/configs/demo-build.json"
     [ ! -e "$work/lp" ] || fail "a refused long path left $work/lp"
 }
 round3_cases="$round3_cases long_paths"
