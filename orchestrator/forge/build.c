@@ -338,7 +338,7 @@ static int dir_writable(const char *dir)
  * not a failed step later. 0 or EXIT_USAGE. */
 static int checkpoint_plain(struct bld *b, const char *dir)
 {
-    char path[8400];
+    struct buf path = {0};
     struct dirent *e;
     struct stat st;
     int rc = 0;
@@ -349,15 +349,19 @@ static int checkpoint_plain(struct bld *b, const char *dir)
     while (rc == 0 && (e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-            !S_ISDIR(st.st_mode)) {
+        if (buf_path(&path, "%s/%s", dir, e->d_name) != 0) {
+            build_error(b, "%s: 'build.checkpoint': path too long: '%.200s...'",
+                        b->c->path, dir);
+            rc = EXIT_USAGE;
+        } else if (stat(path.p, &st) == 0 && !S_ISREG(st.st_mode) &&
+                   !S_ISDIR(st.st_mode)) {
             build_error(b, "%s: 'build.checkpoint': '%s': not a regular file",
-                        b->c->path, path);
+                        b->c->path, path.p);
             rc = EXIT_USAGE;
         }
     }
     closedir(d);
+    buf_release(&path);
     return rc;
 }
 
