@@ -3,6 +3,7 @@
  */
 #include "util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,4 +80,30 @@ void buf_release(struct buf *b)
 
     free(b->p);
     buf_init(b, max);
+}
+
+int buf_path(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (b->max == 0)
+        b->max = BUF_PATH_MAX;
+    b->len = 0;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n > b->max) {
+        buf_append(b, "", 0);
+        return -1;
+    }
+    if ((size_t)n + 1 > b->cap) {
+        b->p = xrealloc(b->p, (size_t)n + 1);
+        b->cap = (size_t)n + 1;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len = (size_t)n;
+    return 0;
 }

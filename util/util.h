@@ -47,4 +47,17 @@ void buf_puts(struct buf *b, const char *s);
 
 void buf_release(struct buf *b);
 
+/* The most bytes a path may hold (the char[4200] paths were kept in, less
+ * its NUL; rundir's RUNDIR_PATH_MAX is the same). */
+#define BUF_PATH_MAX 4199
+
+/*
+ * A path formatted into b, emptied first; b's max becomes BUF_PATH_MAX
+ * when it was 0. Returns 0, or -1 when the path passes the cap (b->p is
+ * then ""): a truncated path would name another file, so the caller
+ * refuses with a message naming the path's start. The caller releases b.
+ */
+int buf_path(struct buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), warn_unused_result));
+
 #endif

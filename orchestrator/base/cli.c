@@ -140,13 +140,12 @@ int cli_hup_ignored(void)
     return hup_ignored;
 }
 
-const char *cli_llama_path(const char *path, char *buf, size_t size)
+const char *cli_llama_path(const char *path, struct buf *b)
 {
     struct stat st;
 
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(buf, size, "%s/build/bin/llama-server", path);
-        return buf;
-    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return buf_path(b, "%s/build/bin/llama-server", path) == 0 ? b->p
+                                                                   : NULL;
     return path;
 }

@@ -62,8 +62,10 @@ void cli_signals_at_start(void);
 int cli_hup_ignored(void);
 
 /* A --llama argument: a llama-server binary as given, or a llama.cpp
- * folder, meaning build/bin/llama-server inside it (written into buf). */
-const char *cli_llama_path(const char *path, char *buf, size_t size);
+ * folder, meaning build/bin/llama-server inside it (written into b, a
+ * path buffer the caller releases). NULL when that path passes the path
+ * cap (BUF_PATH_MAX): the caller refuses it. */
+const char *cli_llama_path(const char *path, struct buf *b);
 
 /* Whether name is a usable rung name: 1 to 64 of [A-Za-z0-9._-], not
  * starting with '.' or '-', so it is safe as a file name and as an

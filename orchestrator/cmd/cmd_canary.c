@@ -86,9 +86,8 @@ struct canary {
     size_t run_npos;
     char **pass; /* run options passed through, parsed as the run starts */
     int npass;
-    char dir[4200], subset[4200], rows_path[4200], done_path[4200],
-        verdict[4200];
-    char qfile_buf[4200];
+    /* paths (util.h's capped buffers), released as the command ends */
+    struct buf dir, subset, rows_path, done_path, verdict, qfile_buf;
     const char *task_spec;    /* --task passed to the run, or the config's */
     struct grader_task *task; /* what the run asks and how it is graded */
 };
@@ -113,31 +112,37 @@ static int whole(const char *flag, const char *s, long min, long max,
  * rows (RUNDIR/rows/X.jsonl), into c->qfile_buf. 0 or -1. */
 static int qfile_from_manifest(struct canary *c)
 {
-    char dir[4200], path[4300];
+    struct buf dir = {0}, path = {0};
     json_error_t jerr;
     json_t *m, *p;
     char *slash;
     int rc = -1;
 
-    snprintf(dir, sizeof(dir), "%s", c->rows);
-    for (int up = 0; up < 2; up++) {
-        slash = strrchr(dir, '/');
-        if (slash == NULL)
-            snprintf(dir, sizeof(dir), "%s", up ? "." : "..");
-        else
-            *slash = '\0';
-    }
-    if (rundir_path(path, sizeof(path), dir[0] ? dir : "/", RD_MANIFEST,
-                    NULL) != 0)
+    if (buf_path(&dir, "%s", c->rows) != 0) {
+        buf_release(&dir);
         return -1;
-    if ((m = files_json_load(path, 1, 0, &jerr)) == NULL)
+    }
+    for (int up = 0; up < 2; up++) {
+        slash = strrchr(dir.p, '/');
+        if (slash == NULL) {
+            dir.len = 0; /* short: within the cap */
+            buf_puts(&dir, up ? "." : "..");
+        } else {
+            *slash = '\0';
+            dir.len = (size_t)(slash - dir.p);
+        }
+    }
+    m = rundir_path_buf(&path, dir.p[0] ? dir.p : "/", RD_MANIFEST, NULL) == 0
+            ? files_json_load(path.p, 1, 0, &jerr)
+            : NULL;
+    buf_release(&dir);
+    buf_release(&path);
+    if (m == NULL)
         return -1;
     p = json_object_get(json_object_get(m, "questions"), "path");
     if (json_is_string(p) &&
-        strlen(json_string_value(p)) < sizeof(c->qfile_buf)) {
-        snprintf(c->qfile_buf, sizeof(c->qfile_buf), "%s",
-                 json_string_value(p));
-        c->qfile = c->qfile_buf;
+        buf_path(&c->qfile_buf, "%s", json_string_value(p)) == 0) {
+        c->qfile = c->qfile_buf.p;
         rc = 0;
     }
     json_decref(m);
@@ -191,7 +196,7 @@ static int write_subset(struct canary *c, const struct grader_rung *trusted,
         buf_puts(&out, "\n");
         free(s);
     }
-    rc = outfile_write(c->subset, out.p, out.len, msg, sizeof(msg)) == 0
+    rc = outfile_write(c->subset.p, out.p, out.len, msg, sizeof(msg)) == 0
              ? EXIT_OK
              : EXIT_FAILED;
     if (rc != EXIT_OK)
@@ -208,14 +213,14 @@ static int prepare(struct canary *c)
     char msg[4400];
 
     if (files_mkdir(c->run_dir, 1, msg, sizeof(msg)) != 0 ||
-        files_mkdir(c->dir, 0, msg, sizeof(msg)) != 0) {
+        files_mkdir(c->dir.p, 0, msg, sizeof(msg)) != 0) {
         cli_error("canary", "%s", msg);
         return files_exit_code(errno);
     }
-    if ((unlink(c->rows_path) != 0 && errno != ENOENT) ||
-        (unlink(c->done_path) != 0 && errno != ENOENT)) {
+    if ((unlink(c->rows_path.p) != 0 && errno != ENOENT) ||
+        (unlink(c->done_path.p) != 0 && errno != ENOENT)) {
         cli_error("canary", "cannot remove the last canary's rows '%s': %s",
-                  c->rows_path, strerror(errno));
+                  c->rows_path.p, strerror(errno));
         return EXIT_FAILED;
     }
     return 0;
@@ -301,7 +306,7 @@ static int verdict(struct canary *c, const struct grader_canary *v,
     json_decref(o);
     if (s == NULL)
         util_oom("the canary's verdict");
-    if (outfile_write(c->verdict, s, strlen(s), msg, sizeof(msg)) != 0) {
+    if (outfile_write(c->verdict.p, s, strlen(s), msg, sizeof(msg)) != 0) {
         cli_error("canary", "%s", msg);
         free(s);
         buf_release(&list);
@@ -322,7 +327,7 @@ static int verdict(struct canary *c, const struct grader_canary *v,
                   "as the trusted run did; the night is not started "
                   "(%s has every reply)",
                   c->rung, v->changed, v->compared, c->rows, c->max_changed,
-                  list.p, v->changed > v->nids ? ", ..." : "", c->rows_path);
+                  list.p, v->changed > v->nids ? ", ..." : "", c->rows_path.p);
     buf_release(&list);
     return passed ? EXIT_OK : EXIT_FAILED;
 }
@@ -375,7 +380,7 @@ static int canary_go(struct canary *c)
         rc = rc == EXIT_USAGE ? EXIT_USAGE : EXIT_FAILED;
         goto done;
     }
-    if (rowsfile_read_rule(qs, c->rung, c->rows_path, GRADER_READ_TEXT,
+    if (rowsfile_read_rule(qs, c->rung, c->rows_path.p, GRADER_READ_TEXT,
                            c->task, 0, &now, &err) != 0 ||
         grader_canary(trusted, now, (size_t)c->n, &v, &err) != 0) {
         grade_report("canary", &err);
@@ -430,16 +435,12 @@ static int own_flag(int argc, char **argv, int *i, const char **n,
 /* The paths in RUNDIR/canary/, and the run's folder and questions. */
 static int paths(struct canary *c)
 {
-    if (rundir_path(c->dir, sizeof(c->dir), c->run_dir, RD_CANARY_DIR, NULL) !=
+    if (rundir_path_buf(&c->dir, c->run_dir, RD_CANARY_DIR, NULL) != 0 ||
+        rundir_path_buf(&c->subset, c->run_dir, RD_CANARY_QUESTIONS, NULL) !=
             0 ||
-        rundir_path(c->subset, sizeof(c->subset), c->run_dir,
-                    RD_CANARY_QUESTIONS, NULL) != 0 ||
-        rundir_path(c->verdict, sizeof(c->verdict), c->run_dir, RD_CANARY_JSON,
-                    NULL) != 0 ||
-        rundir_path(c->rows_path, sizeof(c->rows_path), c->dir, RD_ROWS,
-                    c->rung) != 0 ||
-        rundir_path(c->done_path, sizeof(c->done_path), c->dir, RD_DONE,
-                    c->rung) != 0) {
+        rundir_path_buf(&c->verdict, c->run_dir, RD_CANARY_JSON, NULL) != 0 ||
+        rundir_path_buf(&c->rows_path, c->dir.p, RD_ROWS, c->rung) != 0 ||
+        rundir_path_buf(&c->done_path, c->dir.p, RD_DONE, c->rung) != 0) {
         cli_error("canary", "path too long: '%s'", c->run_dir);
         return EXIT_USAGE;
     }
@@ -495,8 +496,8 @@ static int from_config(struct canary *c, const char *config, const char *sha,
     /* run's config form: the config's rung, into the canary's folder */
     c->run.config = config;
     c->run.rung = c->rung;
-    c->run.run_dir = c->dir;
-    c->run.qfile = c->subset;
+    c->run.run_dir = c->dir.p;
+    c->run.qfile = c->subset.p;
     c->run.force = 1;
     c->run.sha = sha;
     c->run.llama = llama;
@@ -573,8 +574,8 @@ static int from_flags(struct canary *c, const struct canary_args *a)
         return EXIT_USAGE;
     c->run_pos[0] = c->rung;
     c->run_pos[1] = c->model;
-    c->run_pos[2] = c->subset;
-    c->run_pos[3] = c->dir;
+    c->run_pos[2] = c->subset.p;
+    c->run_pos[3] = c->dir.p;
     c->run_npos = 4;
     c->pass = a->pass;
     c->npass = a->npass;
@@ -617,6 +618,12 @@ out:
     if (loaded)
         config_release(&cfg);
     free(a.pass);
+    buf_release(&c->dir);
+    buf_release(&c->subset);
+    buf_release(&c->rows_path);
+    buf_release(&c->done_path);
+    buf_release(&c->verdict);
+    buf_release(&c->qfile_buf);
     free(c);
     return help ? EXIT_OK : rc;
 }

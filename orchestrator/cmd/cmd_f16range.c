@@ -104,7 +104,8 @@ int cmd_f16range(int argc, char **argv)
         {NULL, NULL, NULL, NULL, NULL, 0},
     };
     struct shown sh = {now_s(), 0};
-    char msg[1024], tmp[4200];
+    struct buf tmp = {0};
+    char msg[1024];
     FILE *f = stdout;
 
     rc = cli_parse("f16-range", argc, argv, flags, pos, 1, &npos, &help);
@@ -113,14 +114,15 @@ int cmd_f16range(int argc, char **argv)
         return help && rc == 0 ? EXIT_OK : EXIT_USAGE;
     }
     if (out != NULL) {
-        if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out,
-                             (long)getpid()) >= sizeof tmp) {
+        if (buf_path(&tmp, "%s.tmp.%ld", out, (long)getpid()) != 0) {
             cli_error("f16-range", "--out %.200s...: too long", out);
+            buf_release(&tmp);
             return EXIT_USAGE;
         }
-        f = fopen(tmp, "wx");
+        f = fopen(tmp.p, "wx");
         if (f == NULL) {
-            cli_error("f16-range", "%s: %s", tmp, strerror(errno));
+            cli_error("f16-range", "%s: %s", tmp.p, strerror(errno));
+            buf_release(&tmp);
             return EXIT_FAILED;
         }
     }
@@ -129,11 +131,12 @@ int cmd_f16range(int argc, char **argv)
     if (rc != F16R_OK)
         cli_error("f16-range", "%s", msg);
     if (out != NULL)
-        rc = finish_out(f, tmp, out, rc);
+        rc = finish_out(f, tmp.p, out, rc);
     else if (fflush(stdout) != 0 && rc == F16R_OK) {
         cli_error("f16-range", "stdout: %s", strerror(errno));
         rc = F16R_EIO;
     }
+    buf_release(&tmp);
     return rc == F16R_OK          ? EXIT_OK
            : rc == F16R_EBADINPUT ? EXIT_USAGE
                                   : EXIT_FAILED;

@@ -248,9 +248,32 @@ static void ladder_free(struct ladder *l)
         spawn_env_free(l->env);
     }
     config_release(&l->c);
+    for (size_t i = 0; l->jobs != NULL && i < l->njobs; i++)
+        free(l->jobs[i].run_dir);
     free(l->jobs);
     free(l->sj);
     free(l);
+}
+
+/* The config's server binary (from --llama or server.binary) made the
+ * binary itself when it names a llama.cpp folder. 0, or -1 when that path
+ * passes the path cap (said). */
+static int own_binary(struct config *c)
+{
+    struct buf b = {0};
+    const char *bin = cli_llama_path(c->binary, &b);
+    char *copy;
+
+    if (bin == NULL) {
+        cli_error("ladder", "path too long: '%.200s...'", c->binary);
+        buf_release(&b);
+        return -1;
+    }
+    copy = xstrdup(bin);
+    buf_release(&b);
+    free(c->binary);
+    c->binary = copy;
+    return 0;
 }
 
 int cmd_ladder(int argc, char **argv)
@@ -274,7 +297,7 @@ int cmd_ladder(int argc, char **argv)
     struct config_over over = {NULL, NULL, NULL};
     struct ladder *l;
     struct buf again = {0};
-    char msg[4400], version[512], buf[4200];
+    char msg[4400], version[512];
     long si, sn;
 
     rc = cli_parse("ladder", argc, argv, flags, pos, 1, &npos, &help);
@@ -297,8 +320,7 @@ int cmd_ladder(int argc, char **argv)
     memset(l, 0, sizeof(*l));
     /* --llama over server.binary (its ${VAR}s need not be set then);
      * either may be a llama.cpp folder */
-    if (llama != NULL)
-        over.binary = cli_llama_path(llama, buf, sizeof(buf));
+    over.binary = llama;
     over.run_dir = run_dir;
     over.gpus = gpus;
     if (config_load(pos[0], &over, &l->c, msg, sizeof(msg)) != 0) {
@@ -306,10 +328,10 @@ int cmd_ladder(int argc, char **argv)
         free(l);
         return EXIT_USAGE;
     }
-    if (llama == NULL) {
-        char *copy = xstrdup(cli_llama_path(l->c.binary, buf, sizeof(buf)));
-        free(l->c.binary);
-        l->c.binary = copy;
+    if (own_binary(&l->c) != 0) {
+        config_release(&l->c);
+        free(l);
+        return EXIT_USAGE;
     }
     /* batching: the reference twice, so the report's floor shows what
      * batching changes on its own */

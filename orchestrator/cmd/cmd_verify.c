@@ -38,7 +38,9 @@ int cmd_verify(int argc, char **argv)
         {"--against", &against, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
     struct lrow *a = NULL, *b = NULL;
-    char path[4200], msg[4600];
+    struct buf pathb = {0};
+    const char *path;
+    char msg[4600];
     size_t npos, na, nb, i, diffs = 0;
     int help, rc;
 
@@ -53,14 +55,17 @@ int cmd_verify(int argc, char **argv)
         cli_error("verify", "needs RUNDIR and --against FILE (see --help)");
         return EXIT_USAGE;
     }
-    if (rundir_path(path, sizeof(path), pos[0], RD_LADDER_TSV, NULL) != 0) {
+    if (rundir_path_buf(&pathb, pos[0], RD_LADDER_TSV, NULL) != 0) {
         cli_error("verify", "path too long: '%.200s'", pos[0]);
+        buf_release(&pathb);
         return EXIT_USAGE;
     }
+    path = pathb.p;
     if (ladderfile_read(path, 0, &a, &na, msg, sizeof(msg)) != 0 ||
         ladderfile_read(against, 0, &b, &nb, msg, sizeof(msg)) != 0) {
         cli_error("verify", "%s", msg);
         free(a);
+        buf_release(&pathb);
         return EXIT_USAGE;
     }
     for (i = 0; i < na; i++) {
@@ -86,5 +91,6 @@ int cmd_verify(int argc, char **argv)
         printf("%zu rungs, the same bytes and sha256 in both\n", na);
     free(a);
     free(b);
+    buf_release(&pathb);
     return diffs ? EXIT_FAILED : EXIT_OK;
 }

@@ -118,9 +118,9 @@ static int record(const struct import *im, char *msg, size_t msgsize)
 
 int import_write(struct import *im)
 {
-    char path[4200], dir[4200], locks[4200], msg[4400];
+    struct buf path = {0}, dir = {0}, locks = {0}, out = {0};
+    char msg[4400];
     json_t *seen = json_object();
-    struct buf out = {0};
     size_t right = 0;
     int rc = EXIT_USAGE;
 
@@ -140,25 +140,26 @@ int import_write(struct import *im)
         json_object_set_new(seen, im->rows[i].id, json_true());
     }
     json_decref(seen);
-    if (rundir_path(path, sizeof(path), im->rundir, RD_ROWS, im->rung) != 0 ||
-        rundir_path(dir, sizeof(dir), im->rundir, RD_ROWS_DIR, NULL) != 0) {
+    if (rundir_path_buf(&path, im->rundir, RD_ROWS, im->rung) != 0 ||
+        rundir_path_buf(&dir, im->rundir, RD_ROWS_DIR, NULL) != 0 ||
+        rundir_path_buf(&locks, im->rundir, RD_LOCKS_DIR, NULL) != 0) {
         cli_error("import", "path too long: '%s'", im->rundir);
-        return EXIT_USAGE;
+        goto out;
     }
-    if (access(path, F_OK) == 0 || errno != ENOENT) {
+    if (access(path.p, F_OK) == 0 || errno != ENOENT) {
         cli_error("import",
                   "%s exists: an import never adds to or replaces rows "
                   "(another RUNG name, or remove it first)",
-                  path);
-        return EXIT_USAGE;
+                  path.p);
+        goto out;
     }
     if (files_mkdir(im->rundir, 1, msg, sizeof(msg)) != 0 ||
-        files_mkdir(dir, 0, msg, sizeof(msg)) != 0 ||
-        rundir_path(locks, sizeof(locks), im->rundir, RD_LOCKS_DIR, NULL) ||
-        files_mkdir(locks, 0, msg, sizeof(msg)) != 0 ||
+        files_mkdir(dir.p, 0, msg, sizeof(msg)) != 0 ||
+        files_mkdir(locks.p, 0, msg, sizeof(msg)) != 0 ||
         record(im, msg, sizeof(msg)) != 0) {
         cli_error("import", "%s", msg);
-        return errno == ENOSPC || errno == EIO ? EXIT_FAILED : EXIT_USAGE;
+        rc = errno == ENOSPC || errno == EIO ? EXIT_FAILED : EXIT_USAGE;
+        goto out;
     }
     for (size_t i = 0; i < im->n; i++) {
         char *text = row_line(im, &im->rows[i], &right);
@@ -166,14 +167,18 @@ int import_write(struct import *im)
         buf_puts(&out, "\n");
         free(text);
     }
-    if (outfile_write(path, out.p, out.len, msg, sizeof(msg)) != 0) {
+    if (outfile_write(path.p, out.p, out.len, msg, sizeof(msg)) != 0) {
         cli_error("import", "%s", msg);
         rc = files_exit_code(errno);
     } else {
         rc = 0;
     }
-    buf_release(&out);
     im->right = right;
+out:
+    buf_release(&out);
+    buf_release(&path);
+    buf_release(&dir);
+    buf_release(&locks);
     return rc;
 }
 

@@ -57,7 +57,7 @@ static int bury_all(struct ladder *l, const char *run_dir)
     struct figures_bury_opts o = {0};
     struct figures_report_opts ro = {0};
     struct figures_report r;
-    char json[4200];
+    struct buf json = {0};
     size_t i, n = 0;
     int rc;
 
@@ -79,14 +79,18 @@ static int bury_all(struct ladder *l, const char *run_dir)
         if (c->rungs[i].side)
             names[n++] = c->rungs[i].name;
     if (n > 1) {
-        if (rundir_path(json, sizeof(json), run_dir, RD_GRAVEYARD_SIDE,
-                        NULL) != 0)
+        if (rundir_path_buf(&json, run_dir, RD_GRAVEYARD_SIDE, NULL) != 0) {
+            cli_error("ladder", "path too long: '%.200s...'", run_dir);
+            buf_release(&json);
             return EXIT_USAGE;
+        }
         o.nrungs = n;
-        o.json_path = json;
+        o.json_path = json.p;
         printf("# %s: side rungs against %s\n", c->name, c->reference);
         fflush(stdout);
-        if ((rc = bury(&o)) != 0)
+        rc = bury(&o);
+        buf_release(&json);
+        if (rc != 0)
             return rc;
     }
     printf("# %s: the report\n", c->name);
@@ -102,19 +106,20 @@ static int bury_all(struct ladder *l, const char *run_dir)
 /* --replicate: the GPUs' folders compared, into RUNDIR. */
 static int compare_gpus(struct ladder *l)
 {
-    char dirs[CONFIG_MAX_GPUS][4200];
+    struct buf dirs[CONFIG_MAX_GPUS] = {{0}};
     const char *d[CONFIG_MAX_GPUS];
     struct figures_compare_opts o = {0};
     struct figures_compare *r;
     size_t i;
     int rc;
 
-    for (i = 0; i < l->ngpus && i < GRADER_MAX_RUNS; i++) {
-        rundir_gpu_dir(dirs[i], sizeof(dirs[i]), l->c.run_dir, l->c.gpus[i]);
-        d[o.ndirs++] = dirs[i];
-    }
+    /* the plan made each folder's path: they fit */
+    for (i = 0; i < l->ngpus && i < GRADER_MAX_RUNS; i++)
+        if (ladder_job_dir(&dirs[i], l, (int)i, 0) == 0)
+            d[o.ndirs++] = dirs[i].p;
+    rc = EXIT_OK;
     if (o.ndirs < 2)
-        return EXIT_OK;
+        goto out;
     o.dirs = d;
     o.out_dir = l->c.run_dir;
     o.html = 1;
@@ -125,6 +130,9 @@ static int compare_gpus(struct ladder *l)
         rc = figures_compare_write(&o, r);
     figures_compare_release(r);
     free(r);
+out:
+    for (i = 0; i < l->ngpus && i < GRADER_MAX_RUNS; i++)
+        buf_release(&dirs[i]);
     return rc;
 }
 
@@ -182,16 +190,17 @@ static void tally(struct ladder *l, int *failed, int *bad, int *busy)
  * when all are. */
 static int bury_replicas(struct ladder *l, const char *again)
 {
-    char dir[4200];
+    struct buf dir = {0};
     int whole = 1, rc = EXIT_OK;
 
+    /* the plan made each folder's path: they fit */
     for (size_t i = 0; i < l->ngpus && rc == EXIT_OK; i++) {
-        rundir_gpu_dir(dir, sizeof(dir), l->c.run_dir, l->c.gpus[i]);
-        if (all_done(&l->c, dir))
-            rc = bury_all(l, dir);
+        if (ladder_job_dir(&dir, l, (int)i, 0) == 0 && all_done(&l->c, dir.p))
+            rc = bury_all(l, dir.p);
         else
             whole = 0;
     }
+    buf_release(&dir);
     if (rc == EXIT_OK && !whole)
         fprintf(stderr,
                 "graveyard ladder: this share is done; run the same command "
@@ -216,14 +225,15 @@ int ladder_end(struct ladder *l, const char *cfg, int replicate,
     tally(l, &failed, &bad, &busy);
     for (size_t i = 0; i < l->njobs; i++)
         if (l->jobs[i].canary && l->jobs[i].state != J_DONE) {
-            char path[4400];
-            rundir_path(path, sizeof(path), l->jobs[i].run_dir, RD_CANARY_JSON,
-                        NULL);
+            struct buf path = {0};
+            (void)rundir_path_buf(&path, l->jobs[i].run_dir, RD_CANARY_JSON,
+                                  NULL); /* "" past the cap: said whole */
             fprintf(stderr,
                     "graveyard ladder: the canary stopped the night before "
                     "any rung (%s); fix the build or the GPU, or give "
                     "canary.max_changed more room, then run: %s\n",
-                    path, again);
+                    path.p[0] ? path.p : l->jobs[i].run_dir, again);
+            buf_release(&path);
             return l->jobs[i].state == J_BAD ? EXIT_USAGE : EXIT_FAILED;
         }
     if (bad) {

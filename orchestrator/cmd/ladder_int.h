@@ -48,7 +48,7 @@ struct job {
     long rows_here;     /* 1 once this run wrote a row: its model is
                            loaded */
     char name[80];      /* for people: the rung, "BF16 again" */
-    char run_dir[4200];
+    char *run_dir; /* owned: freed by ladder_free */
 };
 
 struct ladder {
@@ -73,6 +73,11 @@ struct ladder {
  * (ladder_plan.c). */
 void ladder_note(const struct ladder *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* The folder of a job on GPU g (-1: the one folder), its repeat/ when
+ * again, into b (emptied first; the caller releases it). 0, or -1 when
+ * that path passes the path cap. */
+int ladder_job_dir(struct buf *b, const struct ladder *l, int g, int again);
 
 /* ladder_plan.c: the jobs for shard si of sn (0 or the exit status, said);
  * the children's environment; the night on the loop until no rung runs

@@ -365,37 +365,61 @@ char **ladder_child_env(void)
     return spawn_env_with(set, 2);
 }
 
+int ladder_job_dir(struct buf *b, const struct ladder *l, int g, int again)
+{
+    struct buf gpu = {0};
+    const char *dir = l->c.run_dir;
+    int rc;
+
+    if (g >= 0) {
+        if (buf_path(&gpu, "%s/gpu%s", l->c.run_dir, l->c.gpus[g]) != 0) {
+            buf_release(&gpu);
+            b->len = 0;
+            return -1;
+        }
+        dir = gpu.p;
+    }
+    rc = again ? rundir_path_buf(b, dir, RD_REPEAT_DIR, NULL)
+               : buf_path(b, "%s", dir);
+    buf_release(&gpu);
+    return rc;
+}
+
 /* The GPU memory rung took when it last ran: its .done in the run folder
  * or in a GPU's folder of it (--replicate), loaded less before; -1 when
  * none says. */
 static long long need_of(const struct ladder *l, const char *rung)
 {
     struct grader_meta m;
-    char dir[4200], msg[512];
+    struct buf dir = {0};
+    char msg[512];
+    long long need = -1;
 
-    for (size_t g = 0; g <= l->c.ngpus; g++) {
-        if (g == 0)
-            snprintf(dir, sizeof(dir), "%s", l->c.run_dir);
-        else if (rundir_gpu_dir(dir, sizeof(dir), l->c.run_dir,
-                                l->c.gpus[g - 1]) != 0)
-            continue;
-        if (rundir_meta_read(dir, rung, &m, msg, sizeof(msg)) == 0 &&
+    for (size_t g = 0; g <= l->c.ngpus && need < 0; g++)
+        if (ladder_job_dir(&dir, l, (int)g - 1, 0) == 0 &&
+            rundir_meta_read(dir.p, rung, &m, msg, sizeof(msg)) == 0 &&
             m.gpu_mib_loaded >= 0 && m.gpu_mib_before >= 0 &&
             m.gpu_mib_loaded > m.gpu_mib_before)
-            return m.gpu_mib_loaded - m.gpu_mib_before;
-    }
-    return -1;
+            need = m.gpu_mib_loaded - m.gpu_mib_before;
+    buf_release(&dir);
+    return need;
 }
 
 /* One job: rung, pinned to GPU g (--replicate) or not (-1), again for
  * the reference's second run. Shards split the jobs in the order made. */
-static void plan_job(struct ladder *l, const struct config_rung *rung, int g,
-                     int again, const char **only, size_t nonly, long si,
-                     long sn)
+static int plan_job(struct ladder *l, const struct config_rung *rung, int g,
+                    int again, const char **only, size_t nonly, long si,
+                    long sn)
 {
     struct job *j = &l->jobs[l->njobs];
-    char dir[4200];
+    struct buf dir = {0};
     size_t k;
+
+    if (ladder_job_dir(&dir, l, g, again) != 0) {
+        buf_release(&dir);
+        return -1;
+    }
+    j->run_dir = dir.p; /* the job's now */
 
     j->l = l;
     j->rung = rung;
@@ -404,41 +428,39 @@ static void plan_job(struct ladder *l, const struct config_rung *rung, int g,
     j->again = again;
     snprintf(j->name, sizeof(j->name), "%s%s", rung->name,
              again ? " again" : "");
-    if (g >= 0)
-        rundir_gpu_dir(dir, sizeof(dir), l->c.run_dir, l->c.gpus[g]);
-    else
-        snprintf(dir, sizeof(dir), "%s", l->c.run_dir);
-    if (again)
-        rundir_path(j->run_dir, sizeof(j->run_dir), dir, RD_REPEAT_DIR, NULL);
-    else
-        snprintf(j->run_dir, sizeof(j->run_dir), "%s", dir);
     j->state = (long)l->njobs % sn == si ? J_PENDING : J_OTHER;
     for (k = 0; k < nonly && strcmp(only[k], rung->name); k++)
         ;
     if (nonly > 0 && k == nonly)
         j->state = J_OTHER;
     l->njobs++;
+    return 0;
 }
 
 /* The canary of the folder of GPU g (-1: the one folder), when a job of
  * this process will run a rung there that is not done: a night that has
  * nothing left to run needs no canary. */
-static void plan_canary(struct ladder *l, int g)
+static int plan_canary(struct ladder *l, int g)
 {
     struct job *j = &l->jobs[l->njobs];
-    char path[4400];
+    struct buf path = {0};
     size_t i;
 
     for (i = 0; i < l->njobs; i++) {
         const struct job *r = &l->jobs[i];
         if (r->pin == g && r->state == J_PENDING &&
-            (rundir_path(path, sizeof(path), r->run_dir, RD_DONE,
-                         r->rung->name) != 0 ||
-             access(path, F_OK) != 0))
+            (rundir_path_buf(&path, r->run_dir, RD_DONE, r->rung->name) != 0 ||
+             access(path.p, F_OK) != 0))
             break;
     }
+    buf_release(&path);
     if (i == l->njobs)
-        return;
+        return 0;
+    if (ladder_job_dir(&path, l, g, 0) != 0) {
+        buf_release(&path);
+        return -1;
+    }
+    j->run_dir = path.p; /* the job's now */
     for (i = 0; i < l->c.nrungs; i++)
         if (strcmp(l->c.rungs[i].name, l->c.reference) == 0)
             j->rung = &l->c.rungs[i];
@@ -448,12 +470,8 @@ static void plan_canary(struct ladder *l, int g)
     j->canary = 1;
     j->state = J_PENDING;
     snprintf(j->name, sizeof(j->name), "canary (%s)", j->rung->name);
-    if (g >= 0)
-        rundir_gpu_dir(j->run_dir, sizeof(j->run_dir), l->c.run_dir,
-                       l->c.gpus[g]);
-    else
-        snprintf(j->run_dir, sizeof(j->run_dir), "%s", l->c.run_dir);
     l->njobs++;
+    return 0;
 }
 
 /* The jobs as the scheduler sees them: a rung waits for its folder's
@@ -480,6 +498,7 @@ int ladder_plan(struct ladder *l, const char *cfg, const char **only,
                 size_t nonly, long si, long sn, int replicate)
 {
     size_t i, k, n;
+    int bad = 0;
 
     for (i = 0; i < nonly; i++) {
         for (k = 0; k < l->c.nrungs && strcmp(l->c.rungs[k].name, only[i]);
@@ -504,17 +523,22 @@ int ladder_plan(struct ladder *l, const char *cfg, const char **only,
     memset(l->jobs, 0, (3 * n + 1) * sizeof(*l->jobs));
     l->sj = xrealloc(NULL, (3 * n + 1) * sizeof(*l->sj));
     memset(l->sj, 0, (3 * n + 1) * sizeof(*l->sj));
-    for (i = 0; i < n; i++)
-        plan_job(l, &l->c.rungs[i % l->c.nrungs],
-                 replicate ? (int)(i / l->c.nrungs) : -1, 0, only, nonly, si,
-                 sn);
-    for (k = 0; k < l->c.nrungs && l->c.repeat_reference; k++)
+    for (i = 0; i < n && bad == 0; i++)
+        bad = plan_job(l, &l->c.rungs[i % l->c.nrungs],
+                       replicate ? (int)(i / l->c.nrungs) : -1, 0, only, nonly,
+                       si, sn);
+    for (k = 0; k < l->c.nrungs && l->c.repeat_reference && bad == 0; k++)
         if (strcmp(l->c.rungs[k].name, l->c.reference) == 0)
-            for (i = 0; i < (replicate ? l->ngpus : 1); i++)
-                plan_job(l, &l->c.rungs[k], replicate ? (int)i : -1, 1, only,
-                         nonly, si, sn);
-    for (i = 0; l->c.canary_rows && i < (replicate ? l->ngpus : 1); i++)
-        plan_canary(l, replicate ? (int)i : -1);
+            for (i = 0; i < (replicate ? l->ngpus : 1) && bad == 0; i++)
+                bad = plan_job(l, &l->c.rungs[k], replicate ? (int)i : -1, 1,
+                               only, nonly, si, sn);
+    for (i = 0; l->c.canary_rows && i < (replicate ? l->ngpus : 1) && !bad;
+         i++)
+        bad = plan_canary(l, replicate ? (int)i : -1);
+    if (bad) {
+        cli_error("ladder", "path too long: '%.200s...'", l->c.run_dir);
+        return EXIT_USAGE;
+    }
     plan_sched(l);
     return 0;
 }

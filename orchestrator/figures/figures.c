@@ -46,7 +46,8 @@ const struct grader_task *rungset_task(const char *cmd, struct rungset *s,
                                        const char *rundir)
 {
     struct grader_task *t;
-    char path[4200], msg[1024];
+    struct buf path = {0};
+    char msg[1024];
     json_error_t jerr;
     json_t *m = NULL;
     size_t i;
@@ -59,18 +60,25 @@ const struct grader_task *rungset_task(const char *cmd, struct rungset *s,
                   RUNGSET_DIRS);
         return NULL;
     }
-    rundir_path(path, sizeof(path), rundir, RD_MANIFEST, NULL);
-    m = files_json_load(path, 1, JSON_REJECT_DUPLICATES, &jerr);
-    if (m == NULL && access(path, F_OK) == 0 && jerr.line < 1) {
-        cli_error(cmd, "cannot read '%s': %s", path, jerr.text);
+    if (rundir_path_buf(&path, rundir, RD_MANIFEST, NULL) != 0) {
+        cli_error(cmd, "path too long: '%.200s...'", rundir);
+        buf_release(&path);
         return NULL;
     }
-    if (m == NULL && access(path, F_OK) == 0) {
-        cli_error(cmd, "%s:%d: %s", path, jerr.line, jerr.text);
+    m = files_json_load(path.p, 1, JSON_REJECT_DUPLICATES, &jerr);
+    if (m == NULL && access(path.p, F_OK) == 0 && jerr.line < 1) {
+        cli_error(cmd, "cannot read '%s': %s", path.p, jerr.text);
+        buf_release(&path);
         return NULL;
     }
-    t = taskfile_from_manifest(m, path, msg, sizeof(msg));
+    if (m == NULL && access(path.p, F_OK) == 0) {
+        cli_error(cmd, "%s:%d: %s", path.p, jerr.line, jerr.text);
+        buf_release(&path);
+        return NULL;
+    }
+    t = taskfile_from_manifest(m, path.p, msg, sizeof(msg));
     json_decref(m);
+    buf_release(&path);
     if (t == NULL) {
         cli_error(cmd, "%s", msg);
         return NULL;
@@ -396,26 +404,37 @@ void figures__out_free(struct figures__out *o)
 int figures__write_all(const char *cmd, const char *dir,
                        struct figures__out *outs, size_t n)
 {
-    char path[4200], msg[4600];
+    struct buf path = {0};
+    char msg[4600] = "";
     size_t i, j;
 
+    /* every path fits, or none is written (nor the folder made) */
+    for (i = 0; i < n; i++)
+        if (buf_path(&path, "%s/%s", dir, outs[i].name) != 0) {
+            cli_error(cmd, "path too long: '%.200s...'", dir);
+            buf_release(&path);
+            return EXIT_USAGE;
+        }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cli_error(cmd, "%s: cannot create the folder: %s", dir,
                   strerror(errno));
+        buf_release(&path);
         return EXIT_FAILED;
     }
     for (i = 0; i < n; i++) {
-        snprintf(path, sizeof(path), "%s/%s", dir, outs[i].name);
-        if (outfile_write(path, outs[i].p, outs[i].len, msg, sizeof(msg)) !=
-            0) {
+        /* each fits: checked above */
+        if (buf_path(&path, "%s/%s", dir, outs[i].name) != 0 ||
+            outfile_write(path.p, outs[i].p, outs[i].len, msg, sizeof(msg)) !=
+                0) {
             cli_error(cmd, "%s", msg);
-            for (j = 0; j < i; j++) {
-                snprintf(path, sizeof(path), "%s/%s", dir, outs[j].name);
-                unlink(path);
-            }
+            for (j = 0; j < i; j++)
+                if (buf_path(&path, "%s/%s", dir, outs[j].name) == 0)
+                    unlink(path.p);
+            buf_release(&path);
             return EXIT_FAILED;
         }
     }
+    buf_release(&path);
     for (i = 0; i < n; i++)
         printf("wrote %s/%s\n", dir, outs[i].name);
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;

@@ -23,6 +23,7 @@
 #include "../../grader/grader.h"
 #include "../../report/render.h"
 #include "../../rundir/run.h"
+#include "../../util/util.h"
 
 /* Rungs one command may read: 16 runs of a 64-rung ladder. */
 #define RUNGSET_MAX 1024
@@ -153,7 +154,7 @@ struct figures_report {
     struct grader_meta *metas; /* chain, then side rungs */
     struct grader_ladder rep;
     int have_rep;
-    char repeat_dir[4200];
+    struct buf repeat_dir; /* released by figures_report_release */
 };
 
 int figures_report(const struct figures_report_opts *o,

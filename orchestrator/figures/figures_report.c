@@ -36,13 +36,16 @@ static int load_repeats(struct rungset *s, const char *rundir, const char *dir,
                         const struct grader_rung **a,
                         const struct grader_rung **b, size_t *nrep)
 {
-    char path[4200];
+    struct buf path = {0};
     size_t i;
-    int rc;
+    int rc, have;
 
     for (i = 0; i < n; i++) {
-        if (rundir_path(path, sizeof(path), dir, RD_ROWS, names[i]) != 0 ||
-            access(path, F_OK) != 0)
+        /* a rows path past the cap is a folder that cannot hold it */
+        have = rundir_path_buf(&path, dir, RD_ROWS, names[i]) == 0 &&
+               access(path.p, F_OK) == 0;
+        buf_release(&path);
+        if (!have)
             continue;
         if ((rc = rungset_load("report", s, rundir, (const char **)&names[i],
                                1, GRADER_READ_TEXT)) != 0 ||
@@ -183,9 +186,11 @@ static int report_load(const struct figures_report_opts *o,
                            run->nside, flags)))
         return rc;
     if (repeat == NULL) {
-        rundir_path(r->repeat_dir, sizeof(r->repeat_dir), run->dir,
-                    RD_REPEAT_DIR, NULL);
-        repeat = is_dir(r->repeat_dir) ? r->repeat_dir : NULL;
+        if (rundir_path_buf(&r->repeat_dir, run->dir, RD_REPEAT_DIR, NULL)) {
+            cli_error("report", "path too long: '%.200s...'", run->dir);
+            return EXIT_USAGE;
+        }
+        repeat = is_dir(r->repeat_dir.p) ? r->repeat_dir.p : NULL;
     } else if (!is_dir(repeat)) {
         cli_error("report", "%s: no such folder (--repeat)", repeat);
         return EXIT_USAGE;
@@ -247,6 +252,7 @@ void figures_report_release(struct figures_report *r)
     if (r->have_rep)
         grader_ladder_release(&r->rep);
     free(r->metas);
+    buf_release(&r->repeat_dir);
     rungset_release(&r->s);
     if (r->have_run)
         rundir_run_close(&r->run);

@@ -31,7 +31,8 @@ static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
 {
     const char *path = run ? rundir_run_questions(run) : NULL;
     const char *want = run ? rundir_run_questions_sha256(run) : NULL;
-    char alt[4200], msg[600], hex[65], why[300];
+    struct buf alt = {0};
+    char msg[600], hex[65], why[300];
     struct grader_task *task;
     size_t i, found = 0, differ = 0;
 
@@ -43,9 +44,11 @@ static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
         return;
     }
     if (access(path, R_OK) != 0 && path[0] != '/') {
-        snprintf(alt, sizeof(alt), "%s/%s", run->dir, path);
-        if (access(alt, R_OK) == 0)
-            path = alt;
+        /* past the path cap it is not there: the note says the file
+         * could not be read, under the name given */
+        if (buf_path(&alt, "%s/%s", run->dir, path) == 0 &&
+            access(alt.p, R_OK) == 0)
+            path = alt.p;
     }
     /* the file is read as the folder's task reads it (a multiple-choice
      * file's references are letters) */
@@ -55,6 +58,7 @@ static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
                           &t->file, msg, sizeof(msg)) != 0) {
         snprintf(t->note, sizeof(t->note), "%s", t->text ? msg : "no memory");
         grader_task_free(task);
+        buf_release(&alt);
         return;
     }
     for (i = 0; i < t->file.n; i++) {
@@ -95,6 +99,7 @@ static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
         snprintf(t->note + strlen(t->note), sizeof(t->note) - strlen(t->note),
                  "; WARNING: its sha256 is not the one the rows were made "
                  "with (manifest.json)");
+    buf_release(&alt);
 }
 
 static void qtexts_release(struct qtexts *t)

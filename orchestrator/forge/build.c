@@ -71,18 +71,23 @@ static int made_from_other(const struct config *c, json_t *recs, size_t i)
     const char *file = json_string_value(json_object_get(rec, "file")),
                *recipe = json_string_value(json_object_get(rec, "recipe")),
                *was = json_string_value(json_object_get(rec, "source_sha256"));
-    char cache[4200], mine[1024], hex[65];
+    struct buf cache = {0};
+    char mine[1024], hex[65];
     unsigned long long bytes;
     struct stat st;
+    int stale;
 
     if (r->recipe != RECIPE_QUANTIZE || file == NULL || recipe == NULL ||
         was == NULL || strcmp(file, r->model) != 0 ||
         strcmp(recipe, build_recipe(c, i, mine, sizeof mine)) != 0 ||
         !build_is_file(c->rungs[r->from].model, &st))
         return 0;
-    rundir_path(cache, sizeof cache, c->run_dir, RD_HASH_CACHE, NULL);
-    return !sha_cache_get(cache, c->rungs[r->from].model, hex, &bytes) ||
-           strcmp(hex, was) != 0;
+    /* past the path cap there is no cache to ask: hashed again */
+    stale = rundir_path_buf(&cache, c->run_dir, RD_HASH_CACHE, NULL) != 0 ||
+            !sha_cache_get(cache.p, c->rungs[r->from].model, hex, &bytes) ||
+            strcmp(hex, was) != 0;
+    buf_release(&cache);
+    return stale;
 }
 
 int build_needed(const struct config *c, const char *const *only, size_t nonly)
@@ -160,23 +165,29 @@ static int existing(struct bld *b, size_t i, const struct stat *st)
 static int sha_now(struct bld *b, size_t f)
 {
     const char *path = b->c->rungs[f].model;
-    char cache[4200], err[256], msg[512];
+    struct buf cache = {0};
+    char err[256], msg[512];
     unsigned long long bytes;
+    int rc = 0;
 
     if (b->s[f].file_sha[0] != '\0')
         return 0;
-    rundir_path(cache, sizeof cache, b->c->run_dir, RD_HASH_CACHE, NULL);
-    if (sha_cache_get(cache, path, b->s[f].file_sha, &bytes))
-        return 0;
+    /* lock_build refused a run folder whose paths pass the cap */
+    if (rundir_path_buf(&cache, b->c->run_dir, RD_HASH_CACHE, NULL) != 0 ||
+        sha_cache_get(cache.p, path, b->s[f].file_sha, &bytes))
+        goto out;
     build_note(b, "%s: hashing %s, to see that what was made from it still is",
                b->c->rungs[f].name, path);
     if (hash_path(path, b->s[f].file_sha, err, sizeof err) != 0) {
         build_error(b, "%s: cannot hash %s: %s", b->c->rungs[f].name, path,
                     err);
-        return -1;
+        rc = -1;
+        goto out;
     }
-    (void)sha_cache_put(cache, path, b->s[f].file_sha, msg, sizeof msg);
-    return 0;
+    (void)sha_cache_put(cache.p, path, b->s[f].file_sha, msg, sizeof msg);
+out:
+    buf_release(&cache);
+    return rc;
 }
 
 /* Rung i is there, quantized from rung f's file when it had sha256 was;
@@ -327,7 +338,7 @@ static int dir_writable(const char *dir)
  * not a failed step later. 0 or EXIT_USAGE. */
 static int checkpoint_plain(struct bld *b, const char *dir)
 {
-    char path[8400];
+    struct buf path = {0};
     struct dirent *e;
     struct stat st;
     int rc = 0;
@@ -338,15 +349,19 @@ static int checkpoint_plain(struct bld *b, const char *dir)
     while (rc == 0 && (e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-            !S_ISDIR(st.st_mode)) {
+        if (buf_path(&path, "%s/%s", dir, e->d_name) != 0) {
+            build_error(b, "%s: 'build.checkpoint': path too long: '%.200s...'",
+                        b->c->path, dir);
+            rc = EXIT_USAGE;
+        } else if (stat(path.p, &st) == 0 && !S_ISREG(st.st_mode) &&
+                   !S_ISDIR(st.st_mode)) {
             build_error(b, "%s: 'build.checkpoint': '%s': not a regular file",
-                        b->c->path, path);
+                        b->c->path, path.p);
             rc = EXIT_USAGE;
         }
     }
     closedir(d);
+    buf_release(&path);
     return rc;
 }
 
@@ -455,28 +470,41 @@ static int preflight(struct bld *b)
 
 /* One build at a time in a run folder: an exclusive flock held until we
  * exit (the kernel drops it when we die). */
+static int lock_held(struct bld *b, int fd, const char *path);
+
 static int lock_build(struct bld *b)
 {
-    char path[4200], msg[512];
-    int fd;
+    struct buf locks = {0}, dir = {0}, path = {0};
+    char msg[512];
+    int fd, rc;
 
-    rundir_path(path, sizeof path, b->c->run_dir, RD_LOCKS_DIR, NULL);
-    if (files_mkdir(b->c->run_dir, 1, msg, sizeof msg) != 0 ||
-        files_mkdir(path, 0, msg, sizeof msg) != 0) {
+    /* a run folder whose paths pass the cap: refused before anything is
+     * made (a cut path would name another file) */
+    if (rundir_path_buf(&locks, b->c->run_dir, RD_LOCKS_DIR, NULL) != 0 ||
+        rundir_path_buf(&dir, b->c->run_dir, RD_BUILD_DIR, NULL) != 0 ||
+        rundir_path_buf(&path, b->c->run_dir, RD_BUILD_LOCK, NULL) != 0) {
+        build_error(b, "path too long: '%.200s...'", b->c->run_dir);
+        rc = EXIT_USAGE;
+    } else if (files_mkdir(b->c->run_dir, 1, msg, sizeof msg) != 0 ||
+               files_mkdir(locks.p, 0, msg, sizeof msg) != 0 ||
+               files_mkdir(dir.p, 0, msg, sizeof msg) != 0 ||
+               (fd = files_open(path.p, O_RDWR | O_CREAT, 0644, msg,
+                                sizeof msg)) < 0) {
         build_error(b, "%s", msg);
-        return files_exit_code(errno);
+        rc = files_exit_code(errno);
+    } else {
+        rc = lock_held(b, fd, path.p);
     }
-    rundir_path(path, sizeof path, b->c->run_dir, RD_BUILD_DIR, NULL);
-    if (files_mkdir(path, 0, msg, sizeof msg) != 0) {
-        build_error(b, "%s", msg);
-        return files_exit_code(errno);
-    }
-    rundir_path(path, sizeof path, b->c->run_dir, RD_BUILD_LOCK, NULL);
-    fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, sizeof msg);
-    if (fd < 0) {
-        build_error(b, "%s", msg);
-        return files_exit_code(errno);
-    }
+    buf_release(&locks);
+    buf_release(&dir);
+    buf_release(&path);
+    return rc;
+}
+
+/* The build lock at path, open as fd, taken (waiting for it with
+ * --wait-lock): 0, 1 when it was waited for, or EXIT_BUSY. */
+static int lock_held(struct bld *b, int fd, const char *path)
+{
     if (flock(fd, LOCK_EX | LOCK_NB) != 0 && b->o->wait_lock) {
         /* nothing runs yet, so nothing waits on a loop: a signal ends us
          * as it would any command */

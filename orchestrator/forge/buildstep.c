@@ -124,7 +124,9 @@ static void step_fail(struct step *s)
 
 /* -- source hash -- */
 
-static const char *source_file(const struct step *s, char *buf, size_t size)
+/* The file a conversion or quantization reads, b holding it when it is
+ * the checkpoint's; NULL when that path passes the path cap. */
+static const char *source_file(const struct step *s, struct buf *b)
 {
     const struct config *c = s->b->c;
     const struct config_rung *r = &c->rungs[s->i];
@@ -134,18 +136,19 @@ static const char *source_file(const struct step *s, char *buf, size_t size)
         return c->rungs[r->from].model;
     /* a checkpoint: its index (which names the shards), else its one
      * file */
-    snprintf(buf, size, "%s/model.safetensors.index.json",
-             c->build.checkpoint);
-    if (build_is_file(buf, &st))
-        return buf;
-    snprintf(buf, size, "%s/model.safetensors", c->build.checkpoint);
-    return buf;
+    if (buf_path(b, "%s/model.safetensors.index.json", c->build.checkpoint))
+        return NULL;
+    if (build_is_file(b->p, &st))
+        return b->p;
+    return buf_path(b, "%s/model.safetensors", c->build.checkpoint) ? NULL
+                                                                    : b->p;
 }
 
 static void source_hashed(struct hash_job *job)
 {
     struct step *s = job->ctx;
-    char cache[4200], msg[256];
+    struct buf cache = {0};
+    char msg[256];
 
     if (job->err[0] != '\0') {
         build_error(s->b, "%s: cannot hash its source: %s", build_rname(s),
@@ -154,8 +157,10 @@ static void source_hashed(struct hash_job *job)
         return;
     }
     memcpy(s->source_sha, job->hex, sizeof s->source_sha);
-    rundir_path(cache, sizeof cache, s->b->c->run_dir, RD_HASH_CACHE, NULL);
-    (void)sha_cache_put(cache, job->path, job->hex, msg, sizeof msg);
+    /* hash_source made this path already: it fits */
+    if (rundir_path_buf(&cache, s->b->c->run_dir, RD_HASH_CACHE, NULL) == 0)
+        (void)sha_cache_put(cache.p, job->path, job->hex, msg, sizeof msg);
+    buf_release(&cache);
     s->ph = PH_RANGE;
     step_next(s);
     schedule(s->b); /* those of its source waited for this hash */
@@ -163,21 +168,29 @@ static void source_hashed(struct hash_job *job)
 
 static void hash_source(struct step *s)
 {
-    char buf[4200], cache[4200];
-    const char *src = source_file(s, buf, sizeof buf);
+    struct buf b = {0}, cache = {0};
+    const char *src = source_file(s, &b);
     unsigned long long bytes;
 
-    rundir_path(cache, sizeof cache, s->b->c->run_dir, RD_HASH_CACHE, NULL);
-    if (sha_cache_get(cache, src, s->source_sha, &bytes)) {
+    if (src == NULL ||
+        rundir_path_buf(&cache, s->b->c->run_dir, RD_HASH_CACHE, NULL) != 0) {
+        build_error(s->b, "%s: path too long: '%.200s...'", build_rname(s),
+                    src == NULL ? s->b->c->build.checkpoint
+                                : s->b->c->run_dir);
+        step_fail(s);
+    } else if (sha_cache_get(cache.p, src, s->source_sha, &bytes)) {
         s->ph = PH_RANGE;
         step_next(s);
-        return;
+    } else {
+        memset(&s->hash, 0, sizeof s->hash);
+        if (hash_file_async(&s->b->sup.loop, &s->hash, src, source_hashed,
+                            s) != 0) {
+            build_error(s->b, "%s: cannot hash %s", build_rname(s), src);
+            step_fail(s);
+        }
     }
-    memset(&s->hash, 0, sizeof s->hash);
-    if (hash_file_async(&s->b->sup.loop, &s->hash, src, source_hashed, s) != 0) {
-        build_error(s->b, "%s: cannot hash %s", build_rname(s), src);
-        step_fail(s);
-    }
+    buf_release(&b);
+    buf_release(&cache);
 }
 
 /* -- f16-range before an F16 conversion -- */
@@ -185,46 +198,54 @@ static void hash_source(struct step *s)
 static void range_work(uv_work_t *w)
 {
     struct step *s = w->data;
-    char out[4200], tmp[4300];
+    struct buf out = {0}, tmp = {0};
     FILE *f;
     int fd;
 
-    rundir_path(out, sizeof out, s->b->c->run_dir, RD_F16_RANGE, NULL);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+    if (rundir_path_buf(&out, s->b->c->run_dir, RD_F16_RANGE, NULL) != 0 ||
+        buf_path(&tmp, "%s.tmp.%ld", out.p, (long)getpid()) != 0) {
+        snprintf(s->work_msg, sizeof s->work_msg, "path too long: '%.200s...'",
+                 s->b->c->run_dir);
+        s->work_rc = F16R_EIO;
+        goto out;
+    }
     /* in the run folder: never through a planted link (files.h) */
-    fd = files_open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644, s->work_msg,
+    fd = files_open(tmp.p, O_WRONLY | O_CREAT | O_TRUNC, 0644, s->work_msg,
                     sizeof s->work_msg);
     f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (f == NULL) {
         if (fd >= 0) {
-            snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", tmp,
+            snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", tmp.p,
                      strerror(errno));
             close(fd);
         }
         s->work_rc = F16R_EIO;
-        return;
+        goto out;
     }
     s->work_rc = f16range_run(s->b->c->build.checkpoint, f, NULL, NULL, NULL,
                               s->work_msg, sizeof s->work_msg);
     if ((fflush(f) != 0 || fsync(fileno(f)) != 0) && s->work_rc == 0) {
-        snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", tmp,
+        snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", tmp.p,
                  files_strerror(errno));
         s->work_rc = F16R_EIO;
     }
     fclose(f);
-    if (s->work_rc == 0 && rename(tmp, out) != 0) {
-        snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", out,
+    if (s->work_rc == 0 && rename(tmp.p, out.p) != 0) {
+        snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", out.p,
                  strerror(errno));
         s->work_rc = F16R_EIO;
     }
     if (s->work_rc != 0)
-        unlink(tmp);
+        unlink(tmp.p);
+out:
+    buf_release(&out);
+    buf_release(&tmp);
 }
 
 static void range_done(uv_work_t *w, int status)
 {
     struct step *s = w->data;
-    char out[4200];
+    struct buf out = {0};
 
     if (status != 0 || s->work_rc != 0) {
         build_error(s->b, "%s: f16-range on the checkpoint failed: %s",
@@ -232,9 +253,11 @@ static void range_done(uv_work_t *w, int status)
         step_fail(s);
         return;
     }
-    rundir_path(out, sizeof out, s->b->c->run_dir, RD_F16_RANGE, NULL);
+    /* range_work wrote there: it fits */
+    (void)rundir_path_buf(&out, s->b->c->run_dir, RD_F16_RANGE, NULL);
     build_note(s->b, "%s: what the F16 cast costs, per tensor: %s", build_rname(s),
-               out);
+               out.p);
+    buf_release(&out);
     s->ph = PH_TOOL;
     step_next(s);
 }
@@ -437,20 +460,26 @@ static json_t *record_json(struct step *s)
 {
     const struct config *c = s->b->c;
     const struct config_rung *r = &c->rungs[s->i];
-    char buf[4200];
+    struct buf b = {0};
+    const char *src;
     json_t *argv = json_array(), *rec;
     size_t k;
 
+    /* hash_source made the source path already: it fits */
+    if (r->recipe != RECIPE_CONVERT)
+        src = c->rungs[r->from].model;
+    else if ((src = source_file(s, &b)) == NULL)
+        src = c->build.checkpoint;
     for (k = 0; k < s->argc; k++)
         json_array_append_new(argv, json_string(s->argv[k]));
     rec = json_pack(
         "{s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:I, s:s}", "file", r->model,
         "recipe", s->recipe, "tool", s->tool, "argv", argv, "source",
-        r->recipe == RECIPE_CONVERT ? source_file(s, buf, sizeof buf)
-                                    : c->rungs[r->from].model,
+        src,
         "source_sha256", s->source_sha, "seconds",
         (double)(uv_now(&s->b->sup.loop) - s->tool_t0) / 1000.0, "bytes",
         (json_int_t)s->hash.bytes, "sha256", s->hash.hex);
+    buf_release(&b);
     return rec;
 }
 
@@ -462,7 +491,8 @@ static void record(uv_timer_t *t)
     struct step *s = t->data;
     struct bld *b = s->b;
     const struct config_rung *r = &b->c->rungs[s->i];
-    char path[4200], msg[1024];
+    struct buf path = {0};
+    char msg[1024];
     struct lrow row;
     json_t *rec;
     int fd, ok;
@@ -475,13 +505,17 @@ static void record(uv_timer_t *t)
     snprintf(row.file, sizeof row.file, "%s", r->model);
     row.bytes = s->hash.bytes;
     memcpy(row.sha256, s->hash.hex, sizeof row.sha256);
-    rundir_path(path, sizeof path, b->c->run_dir, RD_LADDER_TSV, NULL);
-    ok = fd >= 0 && ladderfile_upsert(path, &row, msg, sizeof msg) == 0;
+    ok = fd >= 0;
+    if (ok && rundir_path_buf(&path, b->c->run_dir, RD_LADDER_TSV, NULL)) {
+        snprintf(msg, sizeof msg, "path too long: '%.200s...'", b->c->run_dir);
+        ok = 0;
+    }
+    ok = ok && ladderfile_upsert(path.p, &row, msg, sizeof msg) == 0;
     if (fd >= 0)
         close(fd);
-    rundir_path(path, sizeof path, b->c->run_dir, RD_HASH_CACHE, NULL);
-    if (ok)
-        (void)sha_cache_put(path, r->model, s->hash.hex, msg, sizeof msg);
+    if (ok && rundir_path_buf(&path, b->c->run_dir, RD_HASH_CACHE, NULL) == 0)
+        (void)sha_cache_put(path.p, r->model, s->hash.hex, msg, sizeof msg);
+    buf_release(&path);
     rec = record_json(s);
     ok = ok && buildrec_put(b->c->run_dir, r->name, rec, msg, sizeof msg) == 0;
     json_decref(rec);

@@ -15,6 +15,7 @@
 #include "../../rundir/ladderfile.h"
 #include "../../rundir/pidfile.h"
 #include "../../rundir/rundir.h"
+#include "../../util/util.h"
 #include "../base/cli.h"
 #include "record.h"
 #include "runner_int.h"
@@ -59,7 +60,7 @@ static void reap_again(uv_timer_t *t);
 static void reap(struct runner *r)
 {
     char msg[1024];
-    long pid = pidfile_find(r->pid_path, msg, sizeof(msg));
+    long pid = pidfile_find(r->pid_path.p, msg, sizeof(msg));
     uint64_t now = uv_now(&r->sup.loop);
 
     if (pid < 0) {
@@ -82,7 +83,7 @@ static void reap(struct runner *r)
                    "server pid %ld left by an earlier run is still there a "
                    "second after SIGKILL; going on",
                    pid);
-        unlink(r->pid_path);
+        unlink(r->pid_path.p);
         ready_to_start(r);
         return;
     } else if (now - r->prep.reap_since >= REAP_GRACE_MS &&
@@ -168,11 +169,20 @@ static void hashed(struct hash_job *job)
  * unchanged, else on the thread pool; then the chain above. */
 void prepare_start(struct runner *r)
 {
-    char cache[4200];
+    struct buf cache = {0};
+    int hit;
 
-    rundir_path(cache, sizeof(cache), r->o->rundir, RD_HASH_CACHE, NULL);
-    if (sha_cache_get(cache, r->o->model, r->prep.model_hash.hex,
-                      &r->prep.model_hash.bytes)) {
+    /* record_inputs kept the folder's paths under the cap already */
+    if (rundir_path_buf(&cache, r->o->rundir, RD_HASH_CACHE, NULL) != 0) {
+        buf_release(&cache);
+        runner_fail(r, EXIT_USAGE, "path too long: '%.200s...'",
+                    r->o->rundir);
+        return;
+    }
+    hit = sha_cache_get(cache.p, r->o->model, r->prep.model_hash.hex,
+                        &r->prep.model_hash.bytes);
+    buf_release(&cache);
+    if (hit) {
         r->prep.model_hash.ctx = r;
         r->prep.hash_cached = 1;
         hashed(&r->prep.model_hash);

@@ -22,6 +22,7 @@
 #include "../../rundir/meta.h"
 #include "../../rundir/outfile.h"
 #include "../../rundir/rundir.h"
+#include "../../util/util.h"
 #include "../base/cli.h"
 #include "../input/config.h"
 #include "../night/gpu.h"
@@ -84,20 +85,39 @@ int record_inputs(const struct run_opts *o, char *version, size_t vsize,
     return 0;
 }
 
+/* Refuses a run-folder path past the cap: a cut path names another file. */
+static int too_long(const struct run_opts *o, char *msg, size_t msgsize)
+{
+    snprintf(msg, msgsize, "path too long: '%.200s...'", o->rundir);
+    return EXIT_USAGE;
+}
+
 int record_lock(const struct run_opts *o, int *fd, char *msg, size_t msgsize)
 {
-    char path[4200], pid[32] = "";
+    struct buf path = {0};
+    char pid[32] = "";
     ssize_t n;
+    int rc = 0;
 
     if (files_mkdir(o->rundir, 1, msg, msgsize) != 0)
         return files_exit_code(errno);
-    rundir_path(path, sizeof(path), o->rundir, RD_LOCKS_DIR, NULL);
-    if (files_mkdir(path, 0, msg, msgsize) != 0)
-        return files_exit_code(errno);
-    rundir_path(path, sizeof(path), o->rundir, RD_LOCK, o->rung);
-    *fd = files_open(path, O_RDWR | O_CREAT, 0644, msg, msgsize);
-    if (*fd < 0)
-        return files_exit_code(errno);
+    if (rundir_path_buf(&path, o->rundir, RD_LOCKS_DIR, NULL) != 0) {
+        rc = too_long(o, msg, msgsize);
+        goto out;
+    }
+    if (files_mkdir(path.p, 0, msg, msgsize) != 0) {
+        rc = files_exit_code(errno);
+        goto out;
+    }
+    if (rundir_path_buf(&path, o->rundir, RD_LOCK, o->rung) != 0) {
+        rc = too_long(o, msg, msgsize);
+        goto out;
+    }
+    *fd = files_open(path.p, O_RDWR | O_CREAT, 0644, msg, msgsize);
+    if (*fd < 0) {
+        rc = files_exit_code(errno);
+        goto out;
+    }
     if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
         n = pread(*fd, pid, sizeof(pid) - 1, 0);
         pid[n > 0 ? n : 0] = '\0';
@@ -107,17 +127,20 @@ int record_lock(const struct run_opts *o, int *fd, char *msg, size_t msgsize)
                  pid[0] ? pid : "?");
         close(*fd);
         *fd = -1;
-        return EXIT_BUSY;
+        rc = EXIT_BUSY;
+        goto out;
     }
     snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
     if (ftruncate(*fd, 0) != 0 ||
         pwrite(*fd, pid, strlen(pid), 0) != (ssize_t)strlen(pid)) {
         int e = errno;
-        snprintf(msg, msgsize, "cannot write '%.900s': %s", path,
+        snprintf(msg, msgsize, "cannot write '%.900s': %s", path.p,
                  files_strerror(e));
-        return files_exit_code(e);
+        rc = files_exit_code(e);
     }
-    return 0;
+out:
+    buf_release(&path);
+    return rc;
 }
 
 /* The manifest's shared part: what every rung of the folder must share. */
@@ -141,9 +164,9 @@ int record_made_with(const struct run_opts *o, const char *version,
                      size_t warnsize, char *msg, size_t msgsize)
 {
     struct lrow lrow;
-    char qhex[65], cache[4200];
+    char qhex[65];
+    struct buf cache = {0}, path = {0};
     json_t *shared, *rung;
-    char path[4200];
     int fd, rc, changed;
 
     /* held by the others for milliseconds: the caller tries again */
@@ -153,11 +176,15 @@ int record_made_with(const struct run_opts *o, const char *version,
     if (rc != 0)
         return rc == -1 ? files_exit_code(errno) : EXIT_FAILED;
     warn[0] = '\0';
-    rundir_path(cache, sizeof(cache), o->rundir, RD_HASH_CACHE, NULL);
+    if (rundir_path_buf(&cache, o->rundir, RD_HASH_CACHE, NULL) != 0 ||
+        rundir_path_buf(&path, o->rundir, RD_LADDER_TSV, NULL) != 0) {
+        rc = too_long(o, msg, msgsize);
+        goto out;
+    }
     /* only a cache: when it cannot be written the run goes on, and the
      * caller says what warn holds */
     if (cached ||
-        sha_cache_put(cache, o->model, job->hex, warn, warnsize) == 0)
+        sha_cache_put(cache.p, o->model, job->hex, warn, warnsize) == 0)
         warn[0] = '\0';
     rc = EXIT_USAGE;
     if (hash_path(o->questions, qhex, msg, msgsize) != 0)
@@ -187,28 +214,34 @@ int record_made_with(const struct run_opts *o, const char *version,
     snprintf(lrow.file, sizeof(lrow.file), "%s", o->model);
     lrow.bytes = job->bytes;
     memcpy(lrow.sha256, job->hex, sizeof(lrow.sha256));
-    rundir_path(path, sizeof(path), o->rundir, RD_LADDER_TSV, NULL);
-    rc = ladderfile_upsert(path, &lrow, msg, msgsize) != 0
+    rc = ladderfile_upsert(path.p, &lrow, msg, msgsize) != 0
              ? files_exit_code(errno)
              : 0;
 out:
     close(fd); /* releases the lock */
+    buf_release(&cache);
+    buf_release(&path);
     return rc;
 }
 
 int record_print_done(const struct run_opts *o, char *msg, size_t msgsize)
 {
-    char path[4200], *line = NULL;
+    struct buf path = {0};
+    char *line = NULL;
     int rc;
 
-    rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
+    if (rundir_path_buf(&path, o->rundir, RD_DONE, o->rung) != 0) {
+        buf_release(&path);
+        return too_long(o, msg, msgsize);
+    }
     /* checked as any run-folder file, and as the summary it claims to be:
      * what is printed with exit 0 is what bury will read */
-    rc = rundir_done_load(path, o->rung, &line, NULL, msg, msgsize);
-    if (rc == 1) {
-        snprintf(msg, msgsize, "'%s' went away", path);
+    rc = rundir_done_load(path.p, o->rung, &line, NULL, msg, msgsize);
+    if (rc == 1)
+        snprintf(msg, msgsize, "'%.900s' went away", path.p);
+    buf_release(&path);
+    if (rc == 1)
         return EXIT_FAILED;
-    }
     if (rc != 0)
         return errno == EINVAL ? EXIT_USAGE : files_exit_code(errno);
     if (!o->no_summary)
@@ -223,7 +256,8 @@ int record_done(const struct run_opts *o, const struct record_done *d)
     struct grader_rung *g = NULL;
     struct grader_summary sum;
     struct grader_error err;
-    char path[4200], msg[1024] = "", *text;
+    struct buf path = {0};
+    char msg[1024] = "", *text;
     struct rusage ru;
     json_t *done;
     int rc = -1;
@@ -276,14 +310,16 @@ int record_done(const struct run_opts *o, const struct record_done *d)
     json_decref(done);
     if (text == NULL)
         util_oom("the rung's summary");
-    rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
-    {
+    if (rundir_path_buf(&path, o->rundir, RD_DONE, o->rung) != 0) {
+        too_long(o, msg, sizeof(msg));
+        fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
+    } else {
         size_t n = strlen(text);
         char *line = xrealloc(NULL, n + 2);
         memcpy(line, text, n);
         line[n] = '\n';
         line[n + 1] = '\0';
-        if (outfile_write(path, line, n + 1, msg, sizeof(msg)) != 0)
+        if (outfile_write(path.p, line, n + 1, msg, sizeof(msg)) != 0)
             fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
         else {
             if (!o->no_summary)
@@ -294,6 +330,7 @@ int record_done(const struct run_opts *o, const struct record_done *d)
         free(line);
     }
     emit_free(text);
+    buf_release(&path);
 out:
     grader_rung_free(g);
     grader_qset_free(qs);

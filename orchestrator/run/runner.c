@@ -272,7 +272,7 @@ static int write_done(struct runner *r)
     d.gpu_before = r->srv.gpu_before;
     d.gpu_loaded = r->srv.gpu_loaded;
     d.gpu_name = r->srv.gpu_name;
-    d.log_path = r->log_path;
+    d.log_path = r->log_path.p;
     d.rows_bytes_written = r->store.written;
     d.log_dropped = r->srv.log.dropped;
     d.server_starts = r->rung.started;
@@ -310,7 +310,7 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
 {
     const struct run_opts *o = r->o;
     struct grader_qset *answered;
-    char path[4000];
+    struct buf path = {0};
     int code;
 
     /* check first, then create: bad input leaves nothing behind */
@@ -342,14 +342,23 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     grader_qset_free(answered);
     rung_init(&r->rung, r->qs.n, r->had, r->ids, r->asks.width, o->idle_s,
               o->request_timeout_s);
-    rundir_path(path, sizeof(path), o->rundir, RD_DONE, o->rung);
-    r->complete = r->rows >= r->qs.n && access(path, F_OK) == 0;
-    rundir_path(path, sizeof(path), o->rundir, RD_LOGS_DIR, NULL);
-    if (!r->complete && files_mkdir(path, 0, msg, msgsize) != 0)
-        return files_exit_code(errno);
-    rundir_path(r->log_path, sizeof(r->log_path), o->rundir, RD_LOG, o->rung);
-    rundir_path(r->pid_path, sizeof(r->pid_path), o->rundir, RD_PID, o->rung);
-    return 0;
+    /* record_inputs kept the folder's paths under the cap already */
+    if (rundir_path_buf(&path, o->rundir, RD_DONE, o->rung) != 0 ||
+        rundir_path_buf(&r->log_path, o->rundir, RD_LOG, o->rung) != 0 ||
+        rundir_path_buf(&r->pid_path, o->rundir, RD_PID, o->rung) != 0) {
+        buf_release(&path);
+        snprintf(msg, msgsize, "path too long: '%.200s...'", o->rundir);
+        return EXIT_USAGE;
+    }
+    r->complete = r->rows >= r->qs.n && access(path.p, F_OK) == 0;
+    code = 0;
+    if (rundir_path_buf(&path, o->rundir, RD_LOGS_DIR, NULL) != 0) {
+        snprintf(msg, msgsize, "path too long: '%.200s...'", o->rundir);
+        code = EXIT_USAGE;
+    } else if (!r->complete && files_mkdir(path.p, 0, msg, msgsize) != 0)
+        code = files_exit_code(errno);
+    buf_release(&path);
+    return code;
 }
 
 /* The loop runs while the rung has not ended. */
@@ -386,6 +395,8 @@ static void runner_free(struct runner *r)
     store_close(&r->store);
     free(r->had);
     free(r->ids);
+    buf_release(&r->pid_path);
+    buf_release(&r->log_path);
     questions_release(&r->qs);
     ask_release(r);
     http_global_cleanup();

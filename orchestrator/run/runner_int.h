@@ -23,6 +23,7 @@
 #include <uv.h>
 
 #include "../../rundir/store.h"
+#include "../../util/util.h"
 #include "../server/caplog.h"
 #include "../base/hash.h"
 #include "../server/http.h"
@@ -125,7 +126,7 @@ struct runner {
     char version[256];   /* the server's --version */
     int exit_code;
     char err[1024];
-    char pid_path[4200], log_path[4200];
+    struct buf pid_path, log_path; /* set by open_rung; runner_free */
     unsigned long long rows_added;
     double last_tps; /* the last row's decode speed, for progress */
     int progress_fd; /* a ladder's pipe, or -1 */

@@ -178,7 +178,10 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->model = r->model;
     o->questions = f->qfile ? f->qfile : c->questions;
     o->rundir = c->run_dir;
-    o->llama = cli_llama_path(c->binary, p->llama, sizeof(p->llama));
+    if ((o->llama = cli_llama_path(c->binary, &p->llama)) == NULL) {
+        cli_error("run", "path too long: '%.200s...'", c->binary);
+        return EXIT_USAGE;
+    }
     o->gpu = f->gpu;
     o->force = f->force;
     o->quiet = f->quiet;
@@ -232,7 +235,8 @@ static int config_mode(struct runplan *p, const struct runplan_flags *f,
                         : f->task        ? "--task"
                                          : NULL;
     struct config_over over = {NULL, f->run_dir, ""};
-    char buf[4200];
+    struct buf buf = {0};
+    int rc;
 
     if (f->qfile != NULL && f->config == NULL) {
         cli_error("run", "--question-file goes with --config (the "
@@ -251,9 +255,15 @@ static int config_mode(struct runplan *p, const struct runplan_flags *f,
                   other);
         return EXIT_USAGE;
     }
-    if (f->llama != NULL)
-        over.binary = cli_llama_path(f->llama, buf, sizeof(buf));
-    return config_plan(p, f, &over);
+    if (f->llama != NULL &&
+        (over.binary = cli_llama_path(f->llama, &buf)) == NULL) {
+        cli_error("run", "path too long: '%.200s...'", f->llama);
+        buf_release(&buf);
+        return EXIT_USAGE;
+    }
+    rc = config_plan(p, f, &over);
+    buf_release(&buf);
+    return rc;
 }
 
 /* The numeric flags into o, each in its range. 0 or EXIT_USAGE. */
@@ -406,8 +416,11 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
     p->o.model = pos[1];
     p->o.questions = pos[2];
     p->o.rundir = pos[3];
-    if (f->llama != NULL)
-        p->o.llama = cli_llama_path(f->llama, p->llama, sizeof(p->llama));
+    if (f->llama != NULL &&
+        (p->o.llama = cli_llama_path(f->llama, &p->llama)) == NULL) {
+        cli_error("run", "path too long: '%.200s...'", f->llama);
+        return EXIT_USAGE;
+    }
     p->o.force = f->force;
     p->o.quiet = f->quiet;
     p->o.abort_loops = f->abort_loops;
@@ -435,5 +448,6 @@ void runplan_release(struct runplan *p)
     if (p->have_config)
         config_release(&p->c);
     grader_task_free(p->task);
+    buf_release(&p->llama);
     memset(p, 0, sizeof(*p));
 }

@@ -35,7 +35,7 @@ struct runplan {
     int have_config;
     struct grader_task *task;
     const char *args[2 * CONFIG_MAX_ARGS]; /* the config's server args */
-    char llama[4200]; /* a llama.cpp folder's server binary */
+    struct buf llama; /* a llama.cpp folder's server binary */
     int owns_json;    /* o's request and templates are the plan's */
 };
 

@@ -150,7 +150,7 @@ static void server_exit(void *ctx, long long status, int sig)
     ev.text = last;
     ev.port_taken = strstr(last, "bind") != NULL;
     ev.port = r->srv.port;
-    ev.oom = r->rung.state == RS_STARTING && gpu_log_oom(r->log_path);
+    ev.oom = r->rung.state == RS_STARTING && gpu_log_oom(r->log_path.p);
     runner_event(r, &ev);
 }
 
@@ -185,7 +185,7 @@ int serve_start(struct runner *r)
         snprintf(r->err, sizeof(r->err), "%s", msg);
         return -1;
     }
-    if (pidfile_write(r->pid_path, proc_pid(r->srv.server), msg, sizeof(msg)))
+    if (pidfile_write(r->pid_path.p, proc_pid(r->srv.server), msg, sizeof(msg)))
         runner_say(r, "%s", msg);
     r->srv.health_deadline =
         uv_now(&r->sup.loop) + (uint64_t)r->o->health_timeout_s * 1000;
@@ -199,7 +199,7 @@ void serve_drop(struct runner *r)
         return;
     proc_free(r->srv.server);
     r->srv.server = NULL;
-    unlink(r->pid_path);
+    unlink(r->pid_path.p);
 }
 
 void serve_stop(struct runner *r)
@@ -225,7 +225,7 @@ void serve_wait_exit(struct runner *r)
 
 int serve_open_log(struct runner *r, char *msg, size_t msgsize)
 {
-    if (caplog_open(&r->srv.log, r->log_path, r->o->log_cap, msg, msgsize))
+    if (caplog_open(&r->srv.log, r->log_path.p, r->o->log_cap, msg, msgsize))
         return -1;
     r->srv.log_open = 1;
     return 0;

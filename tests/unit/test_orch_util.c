@@ -35,6 +35,30 @@ static void test_buf_cap(void **state)
     }
 }
 
+/* A path is formatted whole up to BUF_PATH_MAX bytes and refused past it,
+ * never cut: a cut path names another file. */
+static void test_buf_path(void **state)
+{
+    struct buf b = {0};
+    char *big = xrealloc(NULL, BUF_PATH_MAX + 2);
+
+    (void)state;
+    assert_int_equal(buf_path(&b, "%s/%s", "run", "rows.jsonl"), 0);
+    assert_string_equal(b.p, "run/rows.jsonl");
+    assert_int_equal(b.max, BUF_PATH_MAX);
+    memset(big, 'a', BUF_PATH_MAX + 1);
+    big[BUF_PATH_MAX - 2] = '\0'; /* with "/x": exactly the cap */
+    assert_int_equal(buf_path(&b, "%s/x", big), 0);
+    assert_int_equal(b.len, BUF_PATH_MAX);
+    big[BUF_PATH_MAX - 2] = 'a';
+    big[BUF_PATH_MAX - 1] = '\0'; /* one past */
+    assert_int_equal(buf_path(&b, "%s/x", big), -1);
+    assert_string_equal(b.p, "");
+    assert_int_equal(b.len, 0);
+    free(big);
+    buf_release(&b);
+}
+
 static void test_progress(void **state)
 {
     struct progress w = {12, 250, 11, 41.3, 9.25}, r = {0, 0, 0, 0, 0};
@@ -76,6 +100,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buf_cap),
+        cmocka_unit_test(test_buf_path),
         cmocka_unit_test(test_progress),
     };
 

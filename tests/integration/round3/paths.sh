@@ -204,3 +204,27 @@ JSON
     [ -d "$w/m/Q4_0.gguf" ] || fail "the folder was touched"
 }
 round3_cases="$round3_cases tmp_folder"
+
+# Issue 25 item 5: paths live in capped buffers (BUF_PATH_MAX, 4199
+# bytes), and a path past the cap is refused with a message naming it,
+# never cut to name another file. A run folder of 5,000 characters given
+# to run, bury, verify, build and ladder: exit 2, one line, nothing made.
+case_long_paths() {
+    local long=$work/lp/$(printf 'a%.0s' $(seq 1 5000)) cmd
+    rm -rf "$work/lp"
+    refused_now "run" "path too long" \
+        $G run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$long" --llama "$FAKE"
+    for cmd in "bury $long Q4_0" \
+        "verify $long --against $ROOT/tests/golden/data/t4-fewer/ladder.tsv"; do
+        # shellcheck disable=SC2086
+        refused_now "${cmd%% *}" "too long" $G $cmd
+    done
+    refused_now "build" "path too long" \
+        $G build --run-dir "$long" "$ROOT/configs/demo-build.json"
+    # the ladder cut the path of each rung's folder and started rungs that
+    # refused it, one line each: now refused before anything starts
+    refused_now "ladder" "path too long" \
+        $G ladder --run-dir "$long" --llama "$FAKE" "$ROOT/configs/demo.json"
+    [ ! -e "$work/lp" ] || fail "a refused long path left $work/lp"
+}
+round3_cases="$round3_cases long_paths"
