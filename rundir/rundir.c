@@ -100,6 +100,21 @@ int rundir_path_buf(struct buf *b, const char *rundir, enum rundir_file what,
     return rc == 0 ? 0 : -1;
 }
 
+int rundir_gpu_dir_buf(struct buf *b, const char *rundir, const char *gpu)
+{
+    int rc;
+
+    if (b->max == 0)
+        b->max = RUNDIR_PATH_MAX;
+    b->len = 0;
+    rc = buf_add(b, rundir, strlen(rundir)) || buf_add(b, "/gpu", 4) ||
+         buf_add(b, gpu, strlen(gpu));
+    if (rc != 0)
+        b->len = 0;
+    buf_append(b, "", 0); /* b->p a string whatever happened ("" on -1) */
+    return rc == 0 ? 0 : -1;
+}
+
 int rundir_gpu_dir(char *out, size_t size, const char *rundir, const char *gpu)
 {
     int n = snprintf(out, size, "%s/gpu%s", rundir, gpu);

@@ -372,7 +372,7 @@ int ladder_job_dir(struct buf *b, const struct ladder *l, int g, int again)
     int rc;
 
     if (g >= 0) {
-        if (buf_path(&gpu, "%s/gpu%s", l->c.run_dir, l->c.gpus[g]) != 0) {
+        if (rundir_gpu_dir_buf(&gpu, l->c.run_dir, l->c.gpus[g]) != 0) {
             buf_release(&gpu);
             b->len = 0;
             return -1;
