@@ -3,12 +3,15 @@
  */
 #include "gpu.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../base/cli.h"
+#include "../server/proc.h"
+#include "../server/spawn.h"
 #include "../../rundir/files.h"
 
 void gpu_query_argv(const char *gpu, int with_name, const char **argv)
@@ -140,4 +143,17 @@ void gpu_load_lines(const char *log_path, json_t *out)
         json_object_set_new(out, "model_buffers_mib", buffers);
     else
         json_decref(buffers);
+}
+
+void gpu_probe_opts(struct proc_opts *po, const char **argv, size_t capture,
+                    uint64_t timeout_ms)
+{
+    memset(po, 0, sizeof(*po));
+    po->argv = (char *const *)argv;
+    po->capture = capture;
+    po->stderr_fd = SPAWN_NULL;
+    po->fd3 = SPAWN_CLOSED;
+    po->new_session = 1;
+    po->pdeathsig = SIGKILL;
+    po->timeout_ms = timeout_ms;
 }

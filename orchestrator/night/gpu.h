@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* How long nvidia-smi may take before it is killed: a wedged driver can
  * hang it for ever, and a run must not hang with it. */
@@ -51,6 +52,14 @@ int gpu_log_oom(const char *log_path);
 /* nvidia-smi's argv asking gpu's free memory (MiB, CSV without header or
  * units), for gpu_parse. argv needs 6 slots. */
 void gpu_free_argv(const char *gpu, const char **argv);
+
+/* How nvidia-smi runs as a child of the loop, for the run's probe and the
+ * supervisor's alike: argv (gpu_query_argv or gpu_free_argv), capture
+ * bytes of its answer kept, stderr to /dev/null, its own session, killed
+ * with graveyard and after timeout_ms. po is filled whole. */
+struct proc_opts;
+void gpu_probe_opts(struct proc_opts *po, const char **argv, size_t capture,
+                    uint64_t timeout_ms);
 
 /*
  * Whether need_mib (a rung's GPU memory when it last ran; negative:

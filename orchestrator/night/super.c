@@ -191,14 +191,7 @@ int super_probe_free(struct super *s, size_t slot, const char *gpu)
     if (pr->proc != NULL)
         return 0;
     gpu_free_argv(gpu, argv);
-    memset(&po, 0, sizeof(po));
-    po.argv = (char *const *)argv;
-    po.capture = 256;
-    po.stderr_fd = SPAWN_NULL;
-    po.fd3 = SPAWN_CLOSED;
-    po.new_session = 1;
-    po.pdeathsig = SIGKILL;
-    po.timeout_ms = GPU_FREE_MS;
+    gpu_probe_opts(&po, argv, 256, GPU_FREE_MS);
     pr->s = s;
     pr->slot = slot;
     pr->proc = proc_start(&s->loop, &po, probe_exit, pr, msg, sizeof(msg));

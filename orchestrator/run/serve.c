@@ -79,14 +79,7 @@ void serve_probe(struct runner *r, int loaded, void (*next)(struct runner *))
     char msg[256];
 
     gpu_query_argv(r->o->gpu, !loaded, argv);
-    memset(&po, 0, sizeof(po));
-    po.argv = (char *const *)argv;
-    po.capture = 4096;
-    po.stderr_fd = SPAWN_NULL;
-    po.fd3 = SPAWN_CLOSED;
-    po.new_session = 1;
-    po.pdeathsig = SIGKILL;
-    po.timeout_ms = probe_ms();
+    gpu_probe_opts(&po, argv, 4096, probe_ms());
     r->srv.probe_loaded = loaded;
     r->srv.after_probe = next;
     r->srv.probe = proc_start(&r->sup.loop, &po, probe_exit, r, msg, sizeof(msg));
