@@ -114,15 +114,3 @@ int rundir_gpu_dir_buf(struct buf *b, const char *rundir, const char *gpu)
     buf_append(b, "", 0); /* b->p a string whatever happened ("" on -1) */
     return rc == 0 ? 0 : -1;
 }
-
-int rundir_gpu_dir(char *out, size_t size, const char *rundir, const char *gpu)
-{
-    int n = snprintf(out, size, "%s/gpu%s", rundir, gpu);
-
-    if (n < 0 || (size_t)n >= size) {
-        if (size > 0)
-            out[0] = '\0';
-        return -1;
-    }
-    return 0;
-}

@@ -89,12 +89,9 @@ int rundir_path_buf(struct buf *b, const char *rundir, enum rundir_file what,
  * rung's file or an unknown one. */
 const char *rundir_file_name(enum rundir_file what);
 
-/* RUNDIR/gpu<ID>: one GPU's copy of a ladder under --replicate. 0 or -1. */
-/* RUNDIR/gpu<ID> into b, as rundir_path_buf: 0, or -1 past
- * RUNDIR_PATH_MAX (b->p then ""). The caller releases b. */
+/* RUNDIR/gpu<ID>, one GPU's copy of a ladder under --replicate, into b
+ * as rundir_path_buf: 0, or -1 past RUNDIR_PATH_MAX (b->p then ""). The
+ * caller releases b. */
 int rundir_gpu_dir_buf(struct buf *b, const char *rundir, const char *gpu);
-
-int rundir_gpu_dir(char *out, size_t size, const char *rundir,
-                   const char *gpu);
 
 #endif
