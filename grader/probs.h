@@ -1,0 +1,181 @@
+/*
+ * probs.h - the tokens of an answer with their log-probabilities, and what
+ * they say about where a rung's reply split from the reference's.
+ *
+ * With "logprobs": N in the config, every streamed token comes with its id,
+ * its log-probability and the server's top N alternatives (ids and
+ * log-probabilities, both lineages of llama-server). The runner keeps them
+ * in RUNDIR/rows/<RUNG>.probs, one record an answer, beside the rows
+ * (docs/rows.md, "The probs file"). This module is the record's one codec
+ * (the runner encodes with it, the readers decode with it) and the figures
+ * computed from two records of one question: the split, the margins, the
+ * top-N KLD (docs/grading.md, "Where they split").
+ *
+ * A record, little-endian, every field at a byte offset (no padding):
+ *
+ *   "GYP1"                 4 bytes, the magic
+ *   u32 body               bytes after this field, checksum included
+ *   u8  id_len, id         the question's id (1..255 bytes)
+ *   u8  topn               N, 1..GRADER_PROBS_TOPN_MAX
+ *   u8  flags              GRADER_PROBS_CUT: tokens past the cap dropped
+ *   u32 ntok               tokens that follow
+ *   ntok tokens, each:
+ *     u8 k                 where the chosen token is among the N that
+ *                          follow (0..N-1), or 0xFF: it is not, and an
+ *                          entry for it comes first
+ *     [entry]              the chosen token, only when k is 0xFF
+ *     N entries            the alternatives as the server listed them,
+ *                          most likely first; fewer sent: the rest are
+ *                          GRADER_PROBS_NONE, -inf, no text
+ *   u64 check              FNV-1a 64 of the bytes from id_len up to here
+ *
+ *   an entry:  u32 id, f32 logprob, u8 len, len bytes of the token's text
+ *              (the server's "bytes", cut at 255)
+ *
+ * Greedy decoding picks the most likely token, so k is 0 nearly always and
+ * the chosen token costs one byte: about 9 + 13 N bytes a token with
+ * 4-byte texts. A record is at most GRADER_PROBS_RECORD_MAX bytes; the
+ * encoder keeps at most GRADER_PROBS_TOKENS_MAX tokens and sets CUT.
+ */
+#ifndef GRADER_PROBS_H
+#define GRADER_PROBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define GRADER_PROBS_MAGIC "GYP1"
+#define GRADER_PROBS_TOPN_MAX 20
+#define GRADER_PROBS_TOKENS_MAX 65536u
+#define GRADER_PROBS_TEXT_MAX 255u
+#define GRADER_PROBS_RECORD_MAX (64u << 20)
+#define GRADER_PROBS_HEAD 8u /* magic and body length */
+#define GRADER_PROBS_NONE UINT32_MAX /* an alternative the server did not send */
+
+enum { GRADER_PROBS_CUT = 1 << 0 };
+
+/* One token or alternative. text points into the record (not
+ * NUL-terminated), or is NULL when len is 0. */
+struct grader_probs_entry {
+    uint32_t id;
+    float lp;
+    uint8_t len;
+    const char *text;
+};
+
+/* One answer's tokens. Decoded, the arrays are the decoder's (free with
+ * grader_probs_answer_free) and id and the texts point into the record;
+ * to encode, the caller fills every field. */
+struct grader_probs_answer {
+    const char *id;
+    size_t id_len;
+    unsigned topn;
+    unsigned flags;
+    size_t ntok;
+    struct grader_probs_entry *chosen; /* ntok */
+    struct grader_probs_entry *top;    /* ntok * topn, row-major */
+};
+
+/*
+ * How long the record at buf is, from its first 8 bytes: its whole size in
+ * *size. Returns 0, GRADER_EPARSE (no magic, or a body under the smallest
+ * or over the cap), or GRADER_EMISSING when avail < 8 (a torn head).
+ */
+int grader_probs_record_size(const unsigned char *buf, size_t avail,
+                             size_t *size);
+
+/* Bytes grader_probs_encode will write for a, or 0 when a breaks a cap
+ * (an id of 0 or over 255 bytes, topn outside 1..20, a record over the
+ * cap). Tokens past GRADER_PROBS_TOKENS_MAX are not counted (they are
+ * dropped and CUT set). */
+size_t grader_probs_encoded_size(const struct grader_probs_answer *a);
+
+/* Encode a into out (size bytes, at least grader_probs_encoded_size(a)).
+ * Returns the bytes written, or 0 (a cap, or out too small). */
+size_t grader_probs_encode(const struct grader_probs_answer *a,
+                           unsigned char *out, size_t size);
+
+/*
+ * Decode the whole record rec (len bytes, as grader_probs_record_size
+ * measured it) into a. Returns 0, GRADER_EPARSE (the check fails, a field
+ * breaks its cap, bytes left over or missing) with a sentence in err, or
+ * GRADER_ENOMEM. a's id and texts point into rec, which must outlive a.
+ */
+int grader_probs_decode(const unsigned char *rec, size_t len,
+                        struct grader_probs_answer *a,
+                        struct grader_error *err);
+
+void grader_probs_answer_free(struct grader_probs_answer *a);
+
+/* ---- Where they split: a rung's answer against the reference's ---- */
+
+/*
+ * One question both the reference and the rung answered with a record.
+ * Greedy decoding gives both the same context up to and including the
+ * first position where the chosen ids differ (the split): the positions
+ * 0..split are the shared prefix, where the two distributions are
+ * comparable. With no split the shared prefix is every position both
+ * replies have. Log-probabilities are natural logs; a figure that cannot
+ * be had (a list of one, no split) is NAN.
+ */
+struct grader_split {
+    long split;             /* first position whose chosen ids differ, or
+                               -1: the replies agree as far as both go */
+    size_t ref_ntok, rung_ntok;
+    double ref_margin;      /* at the split: the reference's top-1 minus
+                               top-2 log-probability */
+    double rung_margin;     /* the same, the rung's */
+    double rung_lp_of_ref;  /* the rung's log-probability of the
+                               reference's token there, NAN when it is not
+                               in the rung's top N */
+    double kld_split;       /* top-N KLD at the split */
+    double kld_mean;        /* over the shared prefix, the split included */
+    double kld_max;
+    size_t prefix;          /* positions in the shared prefix */
+    double fragility;       /* the reference's smallest margin along its
+                               reply up to its answer (NAN for N = 1) */
+};
+
+/*
+ * Top-N KLD(P || Q) at one position: P the reference's, Q the rung's, each
+ * a list of n entries (GRADER_PROBS_NONE entries ignored). Tokens in both
+ * lists are buckets of their own; all else is one "other" bucket, of mass
+ * 1 - (the listed mass) on each side (clamped at 0). Natural log. A lower
+ * bound of the full KLD (coarsening never raises it). docs/grading.md.
+ */
+double grader_probs_kld(const struct grader_probs_entry *p,
+                        const struct grader_probs_entry *q, unsigned n);
+
+/* The figures of one question. ref and rung must have the same topn
+ * (GRADER_EARG otherwise). answer_end: how many of the reference's tokens
+ * reach the end of its graded answer (its whole reply when unknown), for
+ * the fragility. */
+int grader_probs_split(const struct grader_probs_answer *ref,
+                       const struct grader_probs_answer *rung,
+                       size_t answer_end, struct grader_split *out,
+                       struct grader_error *err);
+
+/* Per rung, over every question both answered with a record. */
+struct grader_probs_rung {
+    size_t both;            /* questions compared */
+    size_t split;           /* replies that split */
+    size_t split_died;      /* split, and the question is dead here
+                               (reference right, rung wrong) */
+    size_t split_rose;      /* split, and a ghost (reference wrong, rung
+                               right) */
+    size_t split_survived;  /* split, graded answer right or wrong alike */
+    size_t flips;           /* dead + ghosts among the compared */
+    size_t tokens;          /* shared-prefix positions in the KLD figures */
+    double kld_mean;        /* over those positions */
+    double kld_p99;         /* their 99th percentile (docs/grading.md says
+                               how it is measured) */
+    double split_pos_median;/* median of split / reference tokens, over
+                               the replies that split */
+    double fragility_auc;   /* how well a small reference margin predicts
+                               death: the area under the ROC curve over the
+                               questions the reference got right; NAN
+                               without both a death and a survivor */
+};
+
+#endif
