@@ -178,4 +178,56 @@ struct grader_probs_rung {
                                without both a death and a survivor */
 };
 
+/* ---- What the reports are handed (report/ formats these, computes
+ * nothing; the figures room fills them, question by question, so memory
+ * holds one question's tokens, not a rung's) ---- */
+
+#define GRADER_PROBS_SHOWN 48   /* bytes of a token's text kept for show */
+#define GRADER_PROBS_BEFORE 512 /* bytes of the reply before a split kept */
+
+/* One alternative at a split, for the page's bars. text is raw bytes (a
+ * token may be part of a UTF-8 sequence): renderers sanitise it. */
+struct grader_probs_alt {
+    uint32_t id; /* GRADER_PROBS_NONE: not sent */
+    float lp;
+    char text[GRADER_PROBS_SHOWN]; /* NUL-terminated, cut */
+};
+
+/* A dead cell (reference right, rung wrong) whose replies split. */
+struct grader_probs_cell {
+    size_t rung;     /* index in the ladder's chain (0 the reference) */
+    size_t question; /* index in the qset */
+    struct grader_split s;
+    char before[GRADER_PROBS_BEFORE]; /* the shared reply's last bytes
+                                         before the split, NUL-terminated */
+    struct grader_probs_alt ref_top[GRADER_PROBS_TOPN_MAX];
+    struct grader_probs_alt rung_top[GRADER_PROBS_TOPN_MAX];
+    struct grader_probs_alt ref_tok, rung_tok; /* the two chosen tokens */
+};
+
+/* One run folder's split figures, beside its grader_ladder (which points
+ * at it: ladder.h's probs, NULL when no rung has a probs file). */
+struct grader_probs_ladder {
+    unsigned topn;
+    size_t nrungs, nq;                 /* as the ladder's chain and qset */
+    int have[64];                      /* rung i has a probs file (i < 64,
+                                          GRADER_MAX_RUNGS) */
+    struct grader_probs_rung rung[64]; /* rung[0], the reference, is zero */
+    float *kld;                        /* nrungs * nq: a question's mean
+                                          shared-prefix KLD, NAN when not
+                                          compared (the cover's shading) */
+    struct grader_probs_cell *cells;   /* ncells, rung then question order */
+    size_t ncells;
+    double spearman;                   /* flips against kld_mean across the
+                                          rungs with a file (the
+                                          reference left out); NAN under 3 */
+    int repeat;                        /* 1: a repeat of the reference had
+                                          probs, and the two below say what
+                                          it gave (the check: 0 and 0) */
+    double repeat_kld_mean;
+    size_t repeat_split;
+};
+
+void grader_probs_ladder_free(struct grader_probs_ladder *p);
+
 #endif
