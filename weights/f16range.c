@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tensors.h"
+#include "vocab.h"
 
 /* Bytes read at a time: a multiple of every element size, and small
  * enough to stay in the cache between the read and the count. */
@@ -295,8 +296,18 @@ static int open_regular(struct scan *s, const char *path, int *fd,
     return 0;
 }
 
-static int gguf_table(struct scan *s, int fd, const char *path, uint64_t size,
-                      struct wtable *tab)
+/* gguf_parse's convention (0, -1 bad with m, 1 read more) over the first
+ * len bytes of a file of size bytes. */
+typedef int (*head_fn)(const unsigned char *b, size_t len, uint64_t size,
+                       void *arg, char *m, size_t msize);
+
+/* A GGUF's head read in growing pieces until parse has what it needs,
+ * up to GGUF_META_MAX: F16R_OK (the bytes handed to *keep when keep is
+ * not NULL, else freed), or an error code with the message; what names
+ * the part of the head that parse reads, for a head past the cap. */
+static int gguf_head(struct scan *s, int fd, const char *path, uint64_t size,
+                     head_fn parse, void *arg, unsigned char **keep,
+                     const char *what)
 {
     size_t len = size < CHUNK ? (size_t)size : CHUNK;
     char m[512];
@@ -311,21 +322,43 @@ static int gguf_table(struct scan *s, int fd, const char *path, uint64_t size,
             free(b);
             return rc;
         }
-        /* gguf_parse's own convention: 0, -1 bad, 1 read more */
-        rc = gguf_parse(b, len, size, tab, m, sizeof m);
+        m[0] = '\0';
+        rc = parse(b, len, size, arg, m, sizeof m);
+        if (rc == 0 && keep != NULL) {
+            *keep = b;
+            return F16R_OK;
+        }
         free(b);
         if (rc < 0)
             return fail(s, F16R_EBADINPUT, "%s: %s", path, m);
         if (rc == 0)
             return F16R_OK;
         if (len >= GGUF_META_MAX)
-            return fail(s, F16R_EBADINPUT,
-                        "%s: the tensor table ends past %u MiB", path,
-                        GGUF_META_MAX >> 20);
+            return fail(s, F16R_EBADINPUT, "%s: %s ends past %u MiB", path,
+                        what, GGUF_META_MAX >> 20);
         len = size / 2 < len ? (size_t)size : len * 2;
         if (len > GGUF_META_MAX)
             len = GGUF_META_MAX;
     }
+}
+
+static int table_parse(const unsigned char *b, size_t len, uint64_t size,
+                       void *arg, char *m, size_t msize)
+{
+    return gguf_parse(b, len, size, arg, m, msize);
+}
+
+static int vocab_parse(const unsigned char *b, size_t len, uint64_t size,
+                       void *arg, char *m, size_t msize)
+{
+    return gguf_vocab_parse(b, len, size, arg, m, msize);
+}
+
+static int gguf_table(struct scan *s, int fd, const char *path, uint64_t size,
+                      struct wtable *tab)
+{
+    return gguf_head(s, fd, path, size, table_parse, tab, NULL,
+                     "the tensor table");
 }
 
 static int st_table(struct scan *s, int fd, const char *path, uint64_t size,
@@ -415,6 +448,31 @@ int tensors_read_gguf(const char *path, struct wtable *tab, char *msg,
                       size_t msgsize)
 {
     return read_one(path, tab, msg, msgsize, 1);
+}
+
+int vocab_read_file(const char *path, struct vocab *v, vocab_sink_fn sink,
+                    void *ctx, char *msg, size_t msgsize)
+{
+    struct scan s;
+    unsigned char *head = NULL;
+    uint64_t size;
+    int fd, rc;
+
+    memset(&s, 0, sizeof s);
+    s.msg = msg;
+    s.msgsize = msgsize;
+    rc = open_regular(&s, path, &fd, &size);
+    if (rc != 0)
+        return rc;
+    /* only the key-values are read: the vocabulary is there, and a 100 GB
+     * model's tensors are not */
+    rc = gguf_head(&s, fd, path, size, vocab_parse, v, &head,
+                   "the key-values");
+    close(fd);
+    if (rc == F16R_OK)
+        vocab_feed(v, head, sink, ctx);
+    free(head);
+    return rc;
 }
 
 static int add_file(struct scan *s, struct files *fs, const char *path)

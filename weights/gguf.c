@@ -10,6 +10,7 @@
  * little-endian. Strings are a u64 length and bytes.
  */
 #include "tensors.h"
+#include "vocab.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -187,8 +188,82 @@ static int skip_value(struct rd *r, uint32_t type, int in_array)
     return 0;
 }
 
-/* The key-values: only general.alignment matters here. */
-static int key_values(struct rd *r, uint64_t nkv, uint64_t *align)
+const char *const vocab_keys[VOCAB_NKEYS] = {
+    "tokenizer.ggml.model",      "tokenizer.ggml.pre",
+    "tokenizer.ggml.tokens",     "tokenizer.ggml.token_type",
+    "tokenizer.ggml.scores",     "tokenizer.ggml.merges",
+};
+
+/* What each vocabulary key must hold: a string, an array of strings, or
+ * an array of numbers (ids' types, scores). */
+enum { VK_STRING, VK_STRINGS, VK_NUMBERS };
+static const int vocab_kind[VOCAB_NKEYS] = {VK_STRING,  VK_STRING,
+                                            VK_STRINGS, VK_NUMBERS,
+                                            VK_NUMBERS, VK_STRINGS};
+
+/* A string value's bytes at off (its u64 length first) into out, made
+ * printable and cut: for a message, never for the hash. */
+static void printable(const unsigned char *p, size_t off, char *out,
+                      size_t size)
+{
+    uint64_t n = le(p + off, 8), i;
+
+    for (i = 0; i < n && i + 1 < size; i++) {
+        unsigned char c = p[off + 8 + i];
+        out[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    out[i] = '\0';
+}
+
+/* The value of key k (its type read, r at the value): one of the
+ * vocabulary's, checked and skipped with where it lies kept in v; 1 when
+ * k is not one of them (nothing read), 0, or -1 with the message. */
+static int vocab_value(struct rd *r, const unsigned char *k, uint64_t kn,
+                       uint32_t type, struct vocab *v)
+{
+    size_t i, start = r->pos - 4;
+    uint32_t et;
+
+    for (i = 0; i < VOCAB_NKEYS; i++)
+        if (strlen(vocab_keys[i]) == kn && memcmp(k, vocab_keys[i], kn) == 0)
+            break;
+    if (i == VOCAB_NKEYS)
+        return 1;
+    if (v->kv[i].len != 0)
+        return bad(r, "%s is given twice", vocab_keys[i]);
+    if (type != (vocab_kind[i] == VK_STRING ? T_STRING : T_ARRAY))
+        return bad(r, "%s is not %s (type %u)", vocab_keys[i],
+                   vocab_kind[i] == VK_STRING ? "a string" : "an array",
+                   type);
+    if (type == T_ARRAY) {
+        if (need(r, 4, "an array type") != 0)
+            return -1;
+        et = (uint32_t)le(r->p + r->pos, 4);
+        if ((vocab_kind[i] == VK_STRINGS) != (et == T_STRING) ||
+            et == T_ARRAY || et >= T_COUNT || et == T_BOOL)
+            return bad(r, "%s is not an array of %s (element type %u)",
+                       vocab_keys[i],
+                       vocab_kind[i] == VK_STRINGS ? "strings" : "numbers",
+                       et);
+    }
+    if (skip_value(r, type, 0) != 0)
+        return -1;
+    v->kv[i].off = start;
+    v->kv[i].len = r->pos - start;
+    if (i == 0 || i == 1)
+        printable(r->p, start + 4, i == 0 ? v->model : v->pre,
+                  sizeof v->model);
+    else if (i == 2)
+        v->ntokens = le(r->p + start + 8, 8);
+    else if (i == 5)
+        v->nmerges = le(r->p + start + 8, 8);
+    return 0;
+}
+
+/* The key-values: general.alignment, and the vocabulary's when v is not
+ * NULL. */
+static int key_values(struct rd *r, uint64_t nkv, uint64_t *align,
+                      struct vocab *v)
 {
     uint64_t i, kn;
     const unsigned char *k;
@@ -197,6 +272,14 @@ static int key_values(struct rd *r, uint64_t nkv, uint64_t *align)
     for (i = 0; i < nkv; i++) {
         if (str(r, &k, &kn, "a key") != 0 || u32(r, &type, "a value type"))
             return -1;
+        if (v != NULL) {
+            int e = vocab_value(r, k, kn, type, v);
+            if (e <= 0) {
+                if (e < 0)
+                    return -1;
+                continue;
+            }
+        }
         if (kn == 17 && memcmp(k, "general.alignment", 17) == 0) {
             uint32_t a;
             if (type != T_U32)
@@ -345,7 +428,8 @@ int gguf_parse(const unsigned char *buf, size_t len, uint64_t file_size,
 
     out->t = NULL;
     out->n = 0;
-    if (header(&r, &nt, &nkv) != 0 || key_values(&r, nkv, &align) != 0)
+    if (header(&r, &nt, &nkv) != 0 ||
+        key_values(&r, nkv, &align, NULL) != 0)
         goto done;
     /* a tensor's info is at least 24 bytes: a count the file cannot hold
      * is refused before the table is allocated */
@@ -375,4 +459,51 @@ done:
             return 1;
     }
     return rc;
+}
+
+int gguf_vocab_parse(const unsigned char *buf, size_t len, uint64_t file_size,
+                     struct vocab *v, char *msg, size_t msgsize)
+{
+    struct rd r = {buf,    len < file_size ? len : (size_t)file_size,
+                   0,      file_size,
+                   0,      msg,
+                   msgsize};
+    uint64_t nt, nkv, align = 32;
+
+    memset(v, 0, sizeof *v);
+    if (header(&r, &nt, &nkv) != 0 || key_values(&r, nkv, &align, v) != 0) {
+        tensors_oneline(msg);
+        return r.more ? 1 : -1;
+    }
+    if (v->kv[2].len == 0) {
+        snprintf(msg, msgsize, "no vocabulary: no tokenizer.ggml.tokens among "
+                               "its %" PRIu64 " key-values",
+                 nkv);
+        return -1;
+    }
+    return 0;
+}
+
+void vocab_feed(const struct vocab *v, const unsigned char *buf,
+                vocab_sink_fn sink, void *ctx)
+{
+    unsigned char n[8];
+    size_t i, j;
+
+    sink(ctx, VOCAB_MAGIC, strlen(VOCAB_MAGIC));
+    for (i = 0; i < VOCAB_NKEYS; i++) {
+        uint64_t kl = strlen(vocab_keys[i]), vl = v->kv[i].len;
+        unsigned char present = vl != 0;
+        for (j = 0; j < 8; j++)
+            n[j] = (unsigned char)(kl >> (8 * j));
+        sink(ctx, n, 8);
+        sink(ctx, vocab_keys[i], (size_t)kl);
+        sink(ctx, &present, 1);
+        if (!present)
+            continue;
+        for (j = 0; j < 8; j++)
+            n[j] = (unsigned char)(vl >> (8 * j));
+        sink(ctx, n, 8);
+        sink(ctx, buf + v->kv[i].off, v->kv[i].len);
+    }
 }
