@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../../rundir/files.h"
+#include "../../weights/f16range.h"
 #include "cli.h"
 
 int hash_file(struct hash_job *job, const char *path)
@@ -129,4 +130,52 @@ void hash_bytes(const void *p, size_t n, char *hex)
         hex[2 * i + 1] = digits[md[i] & 15];
     }
     hex[2 * len] = '\0';
+}
+
+/* The vocabulary's bytes into the digest; a failed update is kept, not
+ * lost (the hash is then refused whole). */
+struct vocab_digest {
+    EVP_MD_CTX *ctx;
+    int ok;
+};
+
+static void vocab_sink(void *c, const void *p, size_t n)
+{
+    struct vocab_digest *d = c;
+
+    if (d->ok && EVP_DigestUpdate(d->ctx, p, n) != 1)
+        d->ok = 0;
+}
+
+int hash_vocab(const char *path, char *hex, struct vocab *v, char *msg,
+               size_t msgsize)
+{
+    static const char digits[] = "0123456789abcdef";
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int len = 0, i;
+    struct vocab_digest d;
+    int rc;
+
+    hex[0] = '\0';
+    d.ctx = EVP_MD_CTX_new();
+    d.ok = d.ctx != NULL && EVP_DigestInit_ex(d.ctx, EVP_sha256(), NULL) == 1;
+    if (!d.ok) {
+        EVP_MD_CTX_free(d.ctx);
+        snprintf(msg, msgsize, "%s: sha256 could not start", path);
+        return EXIT_FAILED;
+    }
+    rc = vocab_read_file(path, v, vocab_sink, &d, msg, msgsize);
+    if (rc == F16R_OK && (!d.ok || EVP_DigestFinal_ex(d.ctx, md, &len) != 1)) {
+        snprintf(msg, msgsize, "%s: sha256 of its vocabulary failed", path);
+        rc = F16R_EIO;
+    }
+    EVP_MD_CTX_free(d.ctx);
+    if (rc != F16R_OK)
+        return rc == F16R_EBADINPUT ? EXIT_USAGE : EXIT_FAILED;
+    for (i = 0; i < len; i++) {
+        hex[2 * i] = digits[md[i] >> 4];
+        hex[2 * i + 1] = digits[md[i] & 15];
+    }
+    hex[2 * len] = '\0';
+    return 0;
 }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <uv.h>
 
+#include "../../weights/vocab.h"
+
 struct hash_job {
     uv_work_t work;
     char path[4096];
@@ -40,5 +42,16 @@ void hash_cancel(struct hash_job *job);
 
 /* The sha256 of p[0..n) as lower-case hex into hex (65 bytes). */
 void hash_bytes(const void *p, size_t n, char *hex);
+
+/*
+ * The sha256 of path's vocabulary (weights/vocab.h: the tokenizer's keys,
+ * read from the GGUF's key-values, never its tensors) into hex (65 bytes),
+ * what it holds into v. On this thread: it reads a few MB at most, so the
+ * callers run it before their loop starts. 0, or the exit status with
+ * "FILE: what" in msg: EXIT_USAGE for a file that is not a GGUF, a bad
+ * one or one without a vocabulary, EXIT_FAILED for a read that failed.
+ */
+int hash_vocab(const char *path, char *hex, struct vocab *v, char *msg,
+               size_t msgsize);
 
 #endif
