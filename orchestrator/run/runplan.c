@@ -206,6 +206,7 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->n_server_args = n;
     o->parallel = c->batching ? r->slots : 1;
     o->abort_loops = c->abort_loops;
+    o->logprobs = (int)c->logprobs;
     run_opts_finish(o);
     return 0;
 }
