@@ -176,3 +176,95 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
     errno = e;
     return rc;
 }
+
+const char *manifest_vocab(const json_t *manifest, const char *rung)
+{
+    const json_t *rungs = json_object_get(manifest, "rungs");
+    const json_t *v =
+        json_object_get(json_object_get(rungs, rung), MANIFEST_VOCAB_KEY);
+    const char *s = json_string_value(v);
+
+    if (s == NULL || strlen(s) != 64 || strspn(s, "0123456789abcdef") != 64)
+        return NULL;
+    return s;
+}
+
+/* RUNDIR/manifest.json read whole: *m (NULL when there is none), 0, or
+ * -1 with msg. */
+static int manifest_load(const char *rundir, json_t **m, char *msg,
+                         size_t msgsize)
+{
+    struct buf path = {0};
+    json_error_t jerr;
+    int fd, e;
+
+    *m = NULL;
+    if (rundir_path_buf(&path, rundir, RD_MANIFEST, NULL) != 0) {
+        snprintf(msg, msgsize, "%.200s...: path too long", rundir);
+        buf_release(&path);
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    /* read as any run-folder file: no link, a plain file */
+    fd = files_open_read(path.p, 1, msg, msgsize);
+    if (fd < 0) {
+        e = errno;
+        buf_release(&path);
+        errno = e;
+        return e == ENOENT ? 0 : -1;
+    }
+    *m = json_loadfd(fd, 0, &jerr);
+    close(fd);
+    if (*m == NULL || !json_is_object(*m)) {
+        snprintf(msg, msgsize, "%s:%d: malformed manifest: %s", path.p,
+                 jerr.line, *m == NULL ? jerr.text : "not an object");
+        json_decref(*m);
+        *m = NULL;
+        buf_release(&path);
+        errno = EINVAL;
+        return -1;
+    }
+    buf_release(&path);
+    return 0;
+}
+
+int rundir_vocab_hash(const char *rundir, const char *rung, char *out,
+                      char *msg, size_t msgsize)
+{
+    json_t *m;
+    const char *v;
+
+    out[0] = '\0';
+    if (manifest_load(rundir, &m, msg, msgsize) != 0)
+        return -1;
+    v = manifest_vocab(m, rung);
+    if (v != NULL)
+        memcpy(out, v, 65);
+    json_decref(m);
+    return v != NULL ? 0 : 1;
+}
+
+int rundir_vocab_other(const char *rundir, const char *rung, const char *hex,
+                       char *other, size_t osize, char *model, size_t msize,
+                       char *msg, size_t msgsize)
+{
+    json_t *m, *x;
+    const char *name, *v;
+    int found = 0;
+
+    if (manifest_load(rundir, &m, msg, msgsize) != 0)
+        return -1;
+    json_object_foreach(json_object_get(m, "rungs"), name, x)
+    {
+        if (strcmp(name, rung) == 0 || (v = manifest_vocab(m, name)) == NULL ||
+            strcmp(v, hex) == 0)
+            continue;
+        snprintf(other, osize, "%s", name);
+        v = json_string_value(json_object_get(x, "model"));
+        snprintf(model, msize, "%s", v ? v : "?");
+        found = 1;
+        break;
+    }
+    json_decref(m);
+    return found;
+}

@@ -27,4 +27,36 @@
 int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
                    json_t *rung, int force, char *msg, size_t msgsize);
 
+/*
+ * The vocabulary's sha256 (orchestrator/base/hash.h, hash_vocab: the
+ * tokenizer's keys of the rung's GGUF) under the rung's entry, recorded
+ * when the rung ran with logprobs on: the grading side compares two
+ * rungs' log-probabilities only where these are equal (docs/run.md,
+ * "Logprobs and the vocabulary"). A rung run without logprobs has none.
+ */
+#define MANIFEST_VOCAB_KEY "vocab_sha256"
+
+/* rung's recorded vocabulary sha256 in a manifest already read (run.h's
+ * r->manifest), or NULL when it has none (or not 64 hex digits). */
+const char *manifest_vocab(const json_t *manifest, const char *rung);
+
+/*
+ * rung's recorded vocabulary sha256 in RUNDIR/manifest.json into out (65
+ * bytes). 0; 1 when the folder has no manifest, or it has no vocabulary
+ * for rung; -1 with one line in msg naming the file (a link, a malformed
+ * manifest: errno EINVAL; a read that failed: its errno).
+ */
+int rundir_vocab_hash(const char *rundir, const char *rung, char *out,
+                      char *msg, size_t msgsize);
+
+/*
+ * A rung other than rung whose recorded vocabulary is not hex (a run
+ * folder of two tokenizers): 1 with its name in other and its model file
+ * in model (cut to their sizes); 0 when every other rung recorded the
+ * same vocabulary or none; -1 as rundir_vocab_hash.
+ */
+int rundir_vocab_other(const char *rundir, const char *rung, const char *hex,
+                       char *other, size_t osize, char *model, size_t msize,
+                       char *msg, size_t msgsize);
+
 #endif

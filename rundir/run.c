@@ -5,6 +5,7 @@
 #include "beside.h"
 
 #include "files.h"
+#include "manifest.h"
 #include "outfile.h"
 #include "rundir.h"
 #include "../util/util.h"
@@ -426,6 +427,11 @@ int rundir_run_thinking(const struct rundir_run *r)
     json_t *v = at(r, "request", "enable_thinking");
 
     return json_is_boolean(v) ? json_is_true(v) : -1;
+}
+
+const char *rundir_run_vocab(const struct rundir_run *r, const char *rung)
+{
+    return r->manifest ? manifest_vocab(r->manifest, rung) : NULL;
 }
 
 int rundir_shape_write(const char *dir, const char *name, const char *ref,

@@ -61,6 +61,12 @@ const char *rundir_run_questions_sha256(const struct rundir_run *r);
 long rundir_run_request_int(const struct rundir_run *r, const char *key);
 int rundir_run_thinking(const struct rundir_run *r); /* 0, 1, -1 unknown */
 
+/* The sha256 of rung's vocabulary (64 hex digits), recorded when it ran
+ * with logprobs on, or NULL: KLD between two rungs only where both have
+ * one and they are equal (docs/run.md, "Logprobs and the vocabulary");
+ * rundir_vocab_hash (manifest.h) reads it without opening the folder. */
+const char *rundir_run_vocab(const struct rundir_run *r, const char *rung);
+
 /*
  * Write dir's ladder.json (written whole): the ladder's name, its
  * reference (ref), the chain below it (chain[0..nchain), ref left out)
