@@ -179,3 +179,16 @@ int hash_vocab(const char *path, char *hex, struct vocab *v, char *msg,
     hex[2 * len] = '\0';
     return 0;
 }
+
+void hash_vocab_differ(char *msg, size_t msgsize, const char *rung_a,
+                       const char *file_a, const char *hex_a,
+                       const char *rung_b, const char *file_b,
+                       const char *hex_b)
+{
+    snprintf(msg, msgsize,
+             "rungs %s and %s have different vocabularies ('%.900s', "
+             "vocabulary %.12s; '%.900s', vocabulary %.12s): their "
+             "log-probabilities are of different tokens, so no KLD between "
+             "them; use files of one tokenizer, or leave logprobs off",
+             rung_a, rung_b, file_a, hex_a, file_b, hex_b);
+}

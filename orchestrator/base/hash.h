@@ -54,4 +54,12 @@ void hash_bytes(const void *p, size_t n, char *hex);
 int hash_vocab(const char *path, char *hex, struct vocab *v, char *msg,
                size_t msgsize);
 
+/* The one line that refuses two rungs of different vocabularies, naming
+ * both rungs, both files and the start of both hashes (run and ladder
+ * say it alike). */
+void hash_vocab_differ(char *msg, size_t msgsize, const char *rung_a,
+                       const char *file_a, const char *hex_a,
+                       const char *rung_b, const char *file_b,
+                       const char *hex_b);
+
 #endif

@@ -175,6 +175,65 @@ static int check_files(struct ladder *l, const char *cfg)
     return 0;
 }
 
+/*
+ * With logprobs on, before any server starts: every rung's vocabulary
+ * (the files there now: another shard's rung may not be built yet) is
+ * the reference's, so that a KLD is never taken between the tokens of
+ * two tokenizers. Returns 0, or EXIT_USAGE (a file without one, or two
+ * vocabularies: one line naming both rungs and both files) or
+ * EXIT_FAILED (a read failed), having said why.
+ */
+static int check_vocab(struct ladder *l, const char *cfg)
+{
+    const struct config *c = &l->c;
+    const struct config_rung *ref = NULL, *base = NULL;
+    char base_hex[65] = "", hex[65], msg[2400];
+    struct vocab v, base_v;
+    size_t k, n = 0;
+    struct stat st;
+    int rc;
+
+    if (c->logprobs <= 0)
+        return 0;
+    for (k = 0; k < c->nrungs; k++)
+        if (strcmp(c->rungs[k].name, c->reference) == 0)
+            ref = &c->rungs[k];
+    for (k = 0; k <= c->nrungs; k++) {
+        /* the reference first, so that a rung is named beside it; every
+         * rung is compared with the first one read */
+        const struct config_rung *r = k == 0 ? ref : &c->rungs[k - 1];
+        if (r == NULL || (k > 0 && r == ref) || stat(r->model, &st) != 0)
+            continue;
+        rc = hash_vocab(r->model, hex, &v, msg, sizeof(msg));
+        if (rc != 0) {
+            cli_error("ladder",
+                      "%s: rung %s: %s (\"logprobs\" compares rungs token by "
+                      "token, so every rung's vocabulary must be read)",
+                      cfg, r->name, msg);
+            return rc;
+        }
+        n++;
+        if (base == NULL) {
+            base = r;
+            base_v = v;
+            memcpy(base_hex, hex, sizeof(hex));
+        } else if (strcmp(hex, base_hex) != 0) {
+            hash_vocab_differ(msg, sizeof(msg), base->name, base->model,
+                              base_hex, r->name, r->model, hex);
+            cli_error("ladder", "%s: %s", cfg, msg);
+            return EXIT_USAGE;
+        }
+    }
+    if (base != NULL)
+        ladder_note(l,
+                    "vocabulary: %zu rung(s) of one tokenizer (%s/%s, %llu "
+                    "tokens, sha256 %.12s)",
+                    n, base_v.model[0] ? base_v.model : "-",
+                    base_v.pre[0] ? base_v.pre : "-",
+                    (unsigned long long)base_v.ntokens, base_hex);
+    return 0;
+}
+
 /* Files this process will run that are missing and buildable are built
  * first: one command for the night (build, run, bury, report). Another
  * shard's build of the same run folder is waited for, not fought. */
@@ -354,6 +413,7 @@ int cmd_ladder(int argc, char **argv)
     }
     if ((rc = ladder_plan(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||
         (rc = build_first(l)) != 0 || (rc = check_files(l, pos[0])) != 0 ||
+        (rc = check_vocab(l, pos[0])) != 0 ||
         (rc = check_build(l, pos[0], version, sizeof(version))) != 0)
         goto out;
     l->env = ladder_child_env();

@@ -109,8 +109,9 @@ static void prepare(struct runner *r)
 {
     const struct hash_job *job = &r->prep.model_hash;
     char msg[1024], warn[1024];
-    int rc = record_made_with(r->o, r->version, job, r->prep.hash_cached, warn,
-                              sizeof(warn), msg, sizeof(msg));
+    int rc = record_made_with(r->o, r->version, job, r->vocab,
+                              r->prep.hash_cached, warn, sizeof(warn), msg,
+                              sizeof(msg));
 
     if (warn[0] != '\0')
         runner_say(r, "%s", warn);

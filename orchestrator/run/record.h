@@ -31,6 +31,16 @@
 int record_inputs(const struct run_opts *o, char *version, size_t vsize,
                   char *msg, size_t msgsize);
 
+/* With logprobs on: the sha256 of the rung's vocabulary into hex (65
+ * bytes; "" with logprobs off), compared, before any file is made, with
+ * the reference's (the --config form's) and with every other rung's that
+ * the run folder's manifest records: another vocabulary is EXIT_USAGE,
+ * one line naming both rungs and both files (hash_vocab_differ); so is a
+ * file without a vocabulary. On this thread: a GGUF's key-values are a
+ * few MB at most. */
+int record_vocab(const struct run_opts *o, char *hex, char *msg,
+                 size_t msgsize);
+
 /* An exclusive flock on RUNDIR/locks/RUNG.lock, held in *fd until we exit
  * (the kernel drops it when a process dies, so a stale lock is never in
  * the way; the fd is close-on-exec). EXIT_BUSY when another process holds
@@ -39,13 +49,15 @@ int record_lock(const struct run_opts *o, int *fd, char *msg, size_t msgsize);
 
 /* Record what this rung is made with, or check it for a finished rung:
  * the sha256 cache (unless the hash came from it: cached), the manifest
- * (a setting that differs is EXIT_USAGE unless --force) and ladder.tsv,
+ * (a setting that differs is EXIT_USAGE unless --force; the vocabulary's
+ * sha256 when vocab is not "", record_vocab's) and ladder.tsv,
  * each written only when something in it is new, under files.lock since
  * several graveyards may share a folder. RECORD_BUSY when the lock is
  * held; a cache that cannot be written is only a warning in warn. */
 int record_made_with(const struct run_opts *o, const char *version,
-                     const struct hash_job *model, int cached, char *warn,
-                     size_t warnsize, char *msg, size_t msgsize);
+                     const struct hash_job *model, const char *vocab,
+                     int cached, char *warn, size_t warnsize, char *msg,
+                     size_t msgsize);
 
 /* A finished rung: its .done line again on stdout, once it is read as
  * any run-folder file is (no link, a plain file, capped) and found to be

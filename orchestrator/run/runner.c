@@ -320,6 +320,7 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
         return EXIT_USAGE;
     if ((code = record_inputs(o, r->version, sizeof(r->version), msg,
                               msgsize)) != 0 ||
+        (code = record_vocab(o, r->vocab, msg, msgsize)) != 0 ||
         (code = record_lock(o, &r->lock_fd, msg, msgsize)) != 0)
         return code;
     if (store_open(&r->store, o->rundir, o->rung, msg, msgsize) != 0)

@@ -207,6 +207,11 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->parallel = c->batching ? r->slots : 1;
     o->abort_loops = c->abort_loops;
     o->logprobs = (int)c->logprobs;
+    for (i = 0; i < c->nrungs; i++)
+        if (strcmp(c->rungs[i].name, c->reference) == 0) {
+            o->ref_rung = c->rungs[i].name;
+            o->ref_model = c->rungs[i].model;
+        }
     run_opts_finish(o);
     return 0;
 }

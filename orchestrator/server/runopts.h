@@ -45,6 +45,10 @@ struct run_opts {
     int logprobs;    /* the top N log-probabilities asked of every token
                         (1..GRADER_PROBS_TOPN_MAX), kept in the rung's
                         probs file; 0: off */
+    const char *ref_rung, *ref_model; /* --config: the reference rung and
+                                         its file, whose vocabulary a
+                                         rung's must match with logprobs
+                                         on; NULL: none known */
 };
 
 /*
