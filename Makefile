@@ -83,7 +83,8 @@ LIBREPORT  := $(BUILD)/libreport.a
 LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
 FAKE       := $(BUILD)/fake-llama-server
-FAKE_TOOLS := $(BUILD)/fake-llama-quantize $(BUILD)/fake-convert-hf
+FAKE_TOOLS := $(BUILD)/fake-llama-quantize $(BUILD)/fake-convert-hf \
+              $(BUILD)/fake-gguf
 PYRE_DRIVER := $(BUILD)/pyre_driver
 RULE_DRIVER := $(BUILD)/rule_driver
 
@@ -200,6 +201,12 @@ $(BUILD)/fake-llama-quantize: tests/fake-tools/fake-quantize.c \
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -D_DEFAULT_SOURCE $(JANSSON_CFLAGS) $(CFLAGS) -o $@ \
 	    $< $(JANSSON_LIBS)
+
+# A fake model's script in a GGUF with a vocabulary (tests/fake-tools):
+# libc only.
+$(BUILD)/fake-gguf: tests/fake-tools/fake-gguf.c tests/fake-tools/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) -D_DEFAULT_SOURCE $(CFLAGS) -o $@ $<
 
 $(BUILD)/fake-convert-hf: tests/fake-tools/fake-convert.c tests/fake-tools/*.h
 	@mkdir -p $(dir $@)

@@ -180,7 +180,7 @@ int main(int argc, char **argv)
         if (f == NULL)
             die("cannot write %s", out);
         if (strcmp(mode, "garbage") != 0)
-            fg_write_head(f, kv, 4, t, nt);
+            fg_write_head(f, kv, 4, vocab_for(upper), t, nt);
         fault_write(f, all, total, mode, "ERROR:hf-to-gguf");
         if (fclose(f) != 0)
             die("write failed: %s", out);

@@ -160,7 +160,7 @@ int main(int argc, char **argv)
             return 1;
         }
         if (strcmp(mode, "garbage") != 0)
-            start = fg_write_head(f, kv, 4, &t, 1);
+            start = fg_write_head(f, kv, 4, vocab_for(upper), &t, 1);
         else
             start = 0;
         (void)start;

@@ -40,10 +40,69 @@ static inline void fg_str(FILE *f, const char *s)
     fwrite(s, 1, strlen(s), f);
 }
 
-/* Everything but the tensors' bytes; returns where the data starts. */
-static inline long fg_write_head(FILE *f, const struct fg_kv *kv, size_t nkv,
-                                 const struct fg_tensor *t, size_t nt)
+/* The words of the fake vocabulary, after <unk>, <s>, </s> and the 256
+ * byte tokens. */
+static const char *const fg_words[] = {
+    "Answer", ":", " ",  "\n", "0",  "1",     "2",     "3",  "4",
+    "5",      "6", "7",  "8",  "9",  " the",  " is",   "=",  "+",
+    "-",      "x", "**", ".",  "<think>", "</think>", "Let", " me",
+};
+#define FG_NWORDS (sizeof fg_words / sizeof *fg_words)
+
+/*
+ * A vocabulary as llama.cpp's converter writes one (tokenizer.ggml.model,
+ * .pre, .tokens, .token_type): 3 key-values. "demo" is the one every fake
+ * file of a ladder carries; any other name is another tokenizer's (the
+ * words in the other order, and a token of its name), so that graveyard's
+ * vocabulary check sees two (docs/run.md, "Logprobs and the vocabulary").
+ */
+static inline void fg_write_vocab(FILE *f, const char *name)
 {
+    int other = strcmp(name, "demo") != 0;
+    uint64_t n = 3 + 256 + FG_NWORDS + (other ? 1 : 0), i;
+    char b[16];
+
+    fg_str(f, "tokenizer.ggml.model");
+    fg_u32(f, 8);
+    fg_str(f, "llama");
+    fg_str(f, "tokenizer.ggml.pre");
+    fg_u32(f, 8);
+    fg_str(f, "default");
+    fg_str(f, "tokenizer.ggml.tokens");
+    fg_u32(f, 9);
+    fg_u32(f, 8);
+    fg_u64(f, n);
+    fg_str(f, "<unk>");
+    fg_str(f, "<s>");
+    fg_str(f, "</s>");
+    for (i = 0; i < 256; i++) {
+        snprintf(b, sizeof b, "<0x%02X>", (unsigned)i);
+        fg_str(f, b);
+    }
+    for (i = 0; i < FG_NWORDS; i++)
+        fg_str(f, fg_words[other ? FG_NWORDS - 1 - i : i]);
+    if (other) {
+        fg_u64(f, strlen(name) + 4);
+        fputs("<|", f);
+        fputs(name, f);
+        fputs("|>", f);
+    }
+    fg_str(f, "tokenizer.ggml.token_type");
+    fg_u32(f, 9);
+    fg_u32(f, 5); /* i32: 2 unknown, 3 control, 6 byte, 1 normal */
+    fg_u64(f, n);
+    for (i = 0; i < n; i++)
+        fg_u32(f, i == 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1);
+}
+
+/* Everything but the tensors' bytes, with the vocabulary named (NULL or
+ * "none": none, a GGUF as the fake tools wrote before issue 26); returns
+ * where the data starts. */
+static inline long fg_write_head(FILE *f, const struct fg_kv *kv, size_t nkv,
+                                 const char *vocab, const struct fg_tensor *t,
+                                 size_t nt)
+{
+    int has_vocab = vocab != NULL && strcmp(vocab, "none") != 0;
     uint64_t off = 0;
     size_t i;
     long pos;
@@ -51,12 +110,14 @@ static inline long fg_write_head(FILE *f, const struct fg_kv *kv, size_t nkv,
     fwrite("GGUF", 1, 4, f);
     fg_u32(f, 3);
     fg_u64(f, nt);
-    fg_u64(f, nkv);
+    fg_u64(f, nkv + (has_vocab ? 4 : 0));
     for (i = 0; i < nkv; i++) {
         fg_str(f, kv[i].key);
         fg_u32(f, 8);
         fg_str(f, kv[i].value);
     }
+    if (has_vocab)
+        fg_write_vocab(f, vocab);
     for (i = 0; i < nt; i++) {
         fg_str(f, t[i].name);
         fg_u32(f, 1);

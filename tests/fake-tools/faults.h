@@ -22,10 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
-static inline const char *fault_for(const char *type)
+/* The value for type in the environment variable var, a list of
+ * "TYPE:VALUE" (TYPE a type, any case, or * for any), or "". */
+static inline const char *fake_env_for(const char *var, const char *type)
 {
     static char mode[32];
-    const char *e = getenv("FAKE_TOOL_FAULT"), *p;
+    const char *e = getenv(var), *p;
 
     for (p = e; p != NULL && *p;
          p = strchr(p, ',') ? strchr(p, ',') + 1 : "") {
@@ -44,6 +46,20 @@ static inline const char *fault_for(const char *type)
         }
     }
     return "";
+}
+
+static inline const char *fault_for(const char *type)
+{
+    return fake_env_for("FAKE_TOOL_FAULT", type);
+}
+
+/* The vocabulary a tool writes for type (fakegguf.h, fg_write_head):
+ * FAKE_VOCAB="Q4_0:other" gives Q4_0 another tokenizer's, "*:none" gives
+ * every file none; else "demo", one vocabulary for the whole ladder. */
+static inline const char *vocab_for(const char *type)
+{
+    const char *v = fake_env_for("FAKE_VOCAB", type);
+    return *v ? v : "demo";
 }
 
 static inline void nap_ms(long ms)

@@ -1,0 +1,127 @@
+# shellcheck shell=bash
+# Issue 26, the vocabulary: with "logprobs" on, KLD is never taken across
+# rungs whose tokenizers differ. A ladder with one rung of another
+# vocabulary is refused before any server starts (not even --version);
+# `run --config` of that rung too, and a rung whose vocabulary differs from
+# one the run folder's manifest recorded; the same ladder with logprobs
+# off runs as before. Sourced by tests/integration/round3.sh.
+
+# The fake models as GGUFs with a vocabulary (tests/fake-tools/fake-gguf.c):
+# "demo" for most, "other" a second tokenizer's, "none" without one.
+vocab_models() {
+    [ -e "$work/v-other.gguf" ] && return 0
+    "$build/fake-gguf" "$work/good.gguf" "$work/v-a.gguf" demo &&
+        "$build/fake-gguf" "$work/drift.gguf" "$work/v-b.gguf" demo &&
+        "$build/fake-gguf" "$work/drift.gguf" "$work/v-none.gguf" none &&
+        "$build/fake-gguf" "$work/drift.gguf" "$work/v-other.gguf" other ||
+        fail "fake-gguf failed"
+    # a server binary that notes every start, --version included
+    cat >"$work/v-server" <<SH
+#!/bin/sh
+echo "\$*" >>"$work/v-started"
+exec "$FAKE" "\$@"
+SH
+    chmod +x "$work/v-server"
+}
+
+# vocab_config NAME LOGPROBS MODEL... -> $work/NAME.json, rungs R1.. on
+# the models given (v-a v-b ...), logprobs N (0: the key left out)
+vocab_config() {
+    local name=$1 lp=$2 rungs="" i=0 m; shift 2
+    for m in "$@"; do
+        i=$((i + 1))
+        rungs="$rungs${rungs:+, }{\"name\": \"R$i\", \"model\": \"$work/$m.gguf\"}"
+    done
+    cat >"$work/$name.json" <<JSON
+{"name": "$name", "questions": "$work/q.jsonl", "run_dir": "$work/$name",
+ "rungs": [$rungs], "server": {"binary": "$work/v-server"}, "gpus": ["0"]
+ $([ "$lp" = 0 ] || echo ", \"logprobs\": $lp")}
+JSON
+}
+
+case_vocab_refused() {
+    local rc=0
+    vocab_models
+    rm -f "$work/v-started"
+    vocab_config vr 2 v-a v-b v-other
+    $GT ladder "$work/vr.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] || fail "exit $rc, not 2: $(cat "$work/err")"
+    [ "$(wc -l <"$work/err")" = 1 ] || fail "not one line: $(cat "$work/err")"
+    grep -q "rungs R1 and R3 have different vocabularies ('$work/v-a.gguf', vocabulary [0-9a-f]\{12\}; '$work/v-other.gguf', vocabulary [0-9a-f]\{12\})" "$work/err" ||
+        fail "the line does not name both rungs and both files: $(cat "$work/err")"
+    [ -e "$work/v-started" ] && fail "a server was started: $(cat "$work/v-started")"
+    [ -e "$work/vr" ] && fail "a run folder was made"
+    # the rung alone, as the ladder's children run it: the reference's
+    # vocabulary is the config's first rung's
+    rc=0; $GT run --config "$work/vr.json" --rung R3 --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "rungs R1 and R3 have different vocabularies" "$work/err" ||
+        fail "run --config --rung R3: exit $rc $(cat "$work/err")"
+    # (run asks the binary its --version first, as it always has; no -m)
+    [ -e "$work/v-started" ] && grep -q -- -m "$work/v-started" && fail "run: a server was started: $(cat "$work/v-started")"
+    [ -e "$work/vr/rows" ] && fail "run: a rows folder was made"
+    true
+}
+
+# A file without a vocabulary, a GGUF or the fake's bare JSON, cannot be
+# compared: refused by name with logprobs on.
+case_vocab_none() {
+    local rc=0
+    vocab_models
+    rm -f "$work/v-started"
+    vocab_config vn 2 v-a v-none
+    $GT ladder "$work/vn.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "rung R2: $work/v-none.gguf: no vocabulary: no tokenizer.ggml.tokens" "$work/err" ||
+        fail "no vocabulary: exit $rc $(cat "$work/err")"
+    vocab_config vj 2 v-a good
+    rc=0; $GT ladder "$work/vj.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "rung R2: $work/good.gguf: bad magic (not a GGUF file)" "$work/err" ||
+        fail "not a GGUF: exit $rc $(cat "$work/err")"
+    [ -e "$work/v-started" ] && fail "a server was started: $(cat "$work/v-started")"
+    true
+}
+
+# Logprobs off: the same ladder runs as it always did, no vocabulary read
+# or recorded.
+case_vocab_off() {
+    local rc=0
+    vocab_models
+    vocab_config vo 0 v-a v-b v-other
+    $GT ladder "$work/vo.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "exit $rc: $(cat "$work/err")"
+    [ "$(rows "$work/vo" R3)" = 4 ] || fail "R3 did not answer"
+    grep -q vocab_sha256 "$work/vo/manifest.json" && fail "a vocabulary recorded with logprobs off"
+    true
+}
+
+# One vocabulary: the ladder runs, each rung's vocabulary sha256 is in the
+# manifest (graveyard sha256 --vocab's); then a rung of another vocabulary
+# run into that folder (its config's reference is itself) is refused by
+# what the manifest recorded.
+case_vocab_recorded() {
+    local rc=0 want
+    vocab_models
+    vocab_config vs 2 v-a v-b
+    $GT ladder "$work/vs.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 0 ] || fail "exit $rc: $(cat "$work/err")"
+    want=$($G sha256 --vocab "$work/v-b.gguf" | cut -d' ' -f1)
+    [ "$($G sha256 --vocab "$work/v-a.gguf" | cut -d' ' -f1)" = "$want" ] || fail "one vocabulary, two hashes"
+    [ "$($G sha256 --vocab "$work/v-other.gguf" | cut -d' ' -f1)" = "$want" ] && fail "two vocabularies, one hash"
+    /usr/bin/python3 - "$work/vs/manifest.json" "$want" <<'PY' || fail "manifest: $(cat "$work/vs/manifest.json")"
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert all(m["rungs"][r]["vocab_sha256"] == sys.argv[2] for r in ("R1", "R2")), m["rungs"]
+PY
+    rm -f "$work/v-started"
+    # a new rung R7, the reference of its own config: only the manifest
+    # can tell
+    vocab_config vx 2 v-other
+    sed -i 's|"R1"|"R7"|' "$work/vx.json"
+    rc=0; $GT run --config "$work/vx.json" --rung R7 --run-dir "$work/vs" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] || fail "another vocabulary into the folder: exit $rc $(cat "$work/err")"
+    grep -q "rungs R[12] and R7 have different vocabularies ('$work/v-[ab].gguf', vocabulary ${want:0:12}; '$work/v-other.gguf'" "$work/err" ||
+        fail "the line: $(cat "$work/err")"
+    [ -e "$work/v-started" ] && grep -q -- -m "$work/v-started" && fail "a server was started: $(cat "$work/v-started")"
+    true
+}
+
+round3_cases="$round3_cases vocab_refused vocab_none vocab_off vocab_recorded"
