@@ -124,4 +124,26 @@ PY
     true
 }
 
-round3_cases="$round3_cases vocab_refused vocab_none vocab_off vocab_recorded"
+# The fake converter and quantizer give a ladder one vocabulary, and
+# FAKE_VOCAB another to the type it names: what a built ladder's check
+# sees.
+case_vocab_fake_tools() {
+    local d=$work/vft h
+    mkdir -p "$d"
+    cp "$ROOT/tests/fake-tools/convert_hf_to_gguf.py" "$d/convert.py"
+    "$build/fake-convert-hf" "$d/convert.py" "$ROOT/configs/demo/checkpoint" --outtype bf16 \
+        --outfile "$d/BF16.gguf" >/dev/null || fail "convert failed"
+    "$build/fake-llama-quantize" "$d/BF16.gguf" "$d/Q8_0.gguf" Q8_0 >/dev/null 2>&1 || fail "Q8_0 failed"
+    FAKE_VOCAB=q4_0:other "$build/fake-llama-quantize" "$d/BF16.gguf" "$d/Q4_0.gguf" Q4_0 >/dev/null 2>&1 ||
+        fail "Q4_0 failed"
+    FAKE_VOCAB='*:none' "$build/fake-llama-quantize" "$d/BF16.gguf" "$d/Q2_K.gguf" Q2_K >/dev/null 2>&1 ||
+        fail "Q2_K failed"
+    h=$($G sha256 --vocab "$d/BF16.gguf" "$d/Q8_0.gguf" "$d/Q4_0.gguf" 2>&1 | cut -d' ' -f1 | sort | uniq -c | sort -n | tr -s ' ')
+    [ "$(echo "$h" | wc -l)" = 2 ] && echo "$h" | head -1 | grep -q '^ 1 ' && echo "$h" | tail -1 | grep -q '^ 2 ' ||
+        fail "BF16 and Q8_0 one vocabulary, Q4_0 another: $h"
+    $G sha256 --vocab "$d/Q2_K.gguf" >/dev/null 2>"$work/err" && fail "Q2_K has a vocabulary"
+    grep -q "no vocabulary" "$work/err" || fail "Q2_K: $(cat "$work/err")"
+    true
+}
+
+round3_cases="$round3_cases vocab_refused vocab_none vocab_off vocab_recorded vocab_fake_tools"
