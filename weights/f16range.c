@@ -466,8 +466,8 @@ int vocab_read_file(const char *path, struct vocab *v, vocab_sink_fn sink,
         return rc;
     /* only the key-values are read: the vocabulary is there, and a 100 GB
      * model's tensors are not */
-    rc = gguf_head(&s, fd, path, size, vocab_parse, v, &head,
-                   "the key-values");
+    rc =
+        gguf_head(&s, fd, path, size, vocab_parse, v, &head, "the key-values");
     close(fd);
     if (rc == F16R_OK)
         vocab_feed(v, head, sink, ctx);

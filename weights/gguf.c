@@ -189,17 +189,16 @@ static int skip_value(struct rd *r, uint32_t type, int in_array)
 }
 
 const char *const vocab_keys[VOCAB_NKEYS] = {
-    "tokenizer.ggml.model",      "tokenizer.ggml.pre",
-    "tokenizer.ggml.tokens",     "tokenizer.ggml.token_type",
-    "tokenizer.ggml.scores",     "tokenizer.ggml.merges",
+    "tokenizer.ggml.model",  "tokenizer.ggml.pre",
+    "tokenizer.ggml.tokens", "tokenizer.ggml.token_type",
+    "tokenizer.ggml.scores", "tokenizer.ggml.merges",
 };
 
 /* What each vocabulary key must hold: a string, an array of strings, or
  * an array of numbers (ids' types, scores). */
 enum { VK_STRING, VK_STRINGS, VK_NUMBERS };
-static const int vocab_kind[VOCAB_NKEYS] = {VK_STRING,  VK_STRING,
-                                            VK_STRINGS, VK_NUMBERS,
-                                            VK_NUMBERS, VK_STRINGS};
+static const int vocab_kind[VOCAB_NKEYS] = {
+    VK_STRING, VK_STRING, VK_STRINGS, VK_NUMBERS, VK_NUMBERS, VK_STRINGS};
 
 /* A string value's bytes at off (its u64 length first) into out, made
  * printable and cut: for a message, never for the hash. */
@@ -233,18 +232,16 @@ static int vocab_value(struct rd *r, const unsigned char *k, uint64_t kn,
         return bad(r, "%s is given twice", vocab_keys[i]);
     if (type != (vocab_kind[i] == VK_STRING ? T_STRING : T_ARRAY))
         return bad(r, "%s is not %s (type %u)", vocab_keys[i],
-                   vocab_kind[i] == VK_STRING ? "a string" : "an array",
-                   type);
+                   vocab_kind[i] == VK_STRING ? "a string" : "an array", type);
     if (type == T_ARRAY) {
         if (need(r, 4, "an array type") != 0)
             return -1;
         et = (uint32_t)le(r->p + r->pos, 4);
         if ((vocab_kind[i] == VK_STRINGS) != (et == T_STRING) ||
             et == T_ARRAY || et >= T_COUNT || et == T_BOOL)
-            return bad(r, "%s is not an array of %s (element type %u)",
-                       vocab_keys[i],
-                       vocab_kind[i] == VK_STRINGS ? "strings" : "numbers",
-                       et);
+            return bad(
+                r, "%s is not an array of %s (element type %u)", vocab_keys[i],
+                vocab_kind[i] == VK_STRINGS ? "strings" : "numbers", et);
     }
     if (skip_value(r, type, 0) != 0)
         return -1;
@@ -428,8 +425,7 @@ int gguf_parse(const unsigned char *buf, size_t len, uint64_t file_size,
 
     out->t = NULL;
     out->n = 0;
-    if (header(&r, &nt, &nkv) != 0 ||
-        key_values(&r, nkv, &align, NULL) != 0)
+    if (header(&r, &nt, &nkv) != 0 || key_values(&r, nkv, &align, NULL) != 0)
         goto done;
     /* a tensor's info is at least 24 bytes: a count the file cannot hold
      * is refused before the table is allocated */
@@ -476,8 +472,9 @@ int gguf_vocab_parse(const unsigned char *buf, size_t len, uint64_t file_size,
         return r.more ? 1 : -1;
     }
     if (v->kv[2].len == 0) {
-        snprintf(msg, msgsize, "no vocabulary: no tokenizer.ggml.tokens among "
-                               "its %" PRIu64 " key-values",
+        snprintf(msg, msgsize,
+                 "no vocabulary: no tokenizer.ggml.tokens among "
+                 "its %" PRIu64 " key-values",
                  nkv);
         return -1;
     }

@@ -103,8 +103,7 @@ int record_vocab(const struct run_opts *o, char *hex, char *msg,
         return rc;
     }
     if (o->ref_model != NULL && strcmp(o->ref_rung, o->rung) != 0) {
-        if ((rc = hash_vocab(o->ref_model, rhex, &v, why, sizeof(why))) !=
-            0) {
+        if ((rc = hash_vocab(o->ref_model, rhex, &v, why, sizeof(why))) != 0) {
             snprintf(msg, msgsize, "reference %s: %s", o->ref_rung, why);
             return rc;
         }
@@ -207,9 +206,8 @@ static json_t *settings(const struct run_opts *o, const char *version,
 }
 
 int record_made_with(const struct run_opts *o, const char *version,
-                     const struct hash_job *job, const char *vocab,
-                     int cached, char *warn, size_t warnsize, char *msg,
-                     size_t msgsize)
+                     const struct hash_job *job, const char *vocab, int cached,
+                     char *warn, size_t warnsize, char *msg, size_t msgsize)
 {
     struct lrow lrow;
     char qhex[65];

@@ -43,8 +43,8 @@ static inline void fg_str(FILE *f, const char *s)
 /* The words of the fake vocabulary, after <unk>, <s>, </s> and the 256
  * byte tokens. */
 static const char *const fg_words[] = {
-    "Answer", ":", " ",  "\n", "0",  "1",     "2",     "3",  "4",
-    "5",      "6", "7",  "8",  "9",  " the",  " is",   "=",  "+",
+    "Answer", ":", " ",  "\n", "0",       "1",        "2",   "3",   "4",
+    "5",      "6", "7",  "8",  "9",       " the",     " is", "=",   "+",
     "-",      "x", "**", ".",  "<think>", "</think>", "Let", " me",
 };
 #define FG_NWORDS (sizeof fg_words / sizeof *fg_words)

@@ -13,7 +13,7 @@
 #define HA "369d1f0e399c0ec37adda4150452519d5643752592bd483d2de2253af036782d"
 /* 64 characters, not hex: not a sha256 */
 #define ODD "ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ"
-#define HB "772d962ea29b32acf79c8f0dc2c29054a08e57612ddb475f5a572596a1f9bcbb"
+#define HB  "772d962ea29b32acf79c8f0dc2c29054a08e57612ddb475f5a572596a1f9bcbb"
 
 static void setup_manifest(const char *text)
 {
@@ -63,22 +63,22 @@ static void test_other(void **state)
     setup_manifest(two);
     /* every other rung has this vocabulary, or none */
     assert_int_equal(rundir_vocab_other(test_dir, "Q4_0", HA, other,
-                                        sizeof other, model, sizeof model,
-                                        msg, sizeof msg),
+                                        sizeof other, model, sizeof model, msg,
+                                        sizeof msg),
                      0);
     /* another: the first rung that recorded one is named, with its file */
     assert_int_equal(rundir_vocab_other(test_dir, "Q4_0", HB, other,
-                                        sizeof other, model, sizeof model,
-                                        msg, sizeof msg),
+                                        sizeof other, model, sizeof model, msg,
+                                        sizeof msg),
                      1);
     assert_string_equal(other, "F32");
     assert_string_equal(model, "/m/f32.gguf");
     /* the rung's own entry is not another rung */
-    setup_manifest("{\"rungs\": {\"F32\": {\"model\": \"/m/f32.gguf\", \"" MANIFEST_VOCAB_KEY
-                   "\": \"" HA "\"}}}");
+    setup_manifest("{\"rungs\": {\"F32\": {\"model\": \"/m/f32.gguf\", "
+                   "\"" MANIFEST_VOCAB_KEY "\": \"" HA "\"}}}");
     assert_int_equal(rundir_vocab_other(test_dir, "F32", HB, other,
-                                        sizeof other, model, sizeof model,
-                                        msg, sizeof msg),
+                                        sizeof other, model, sizeof model, msg,
+                                        sizeof msg),
                      0);
 }
 

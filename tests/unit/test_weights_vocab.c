@@ -56,8 +56,14 @@ static void put(struct bytes *b, const void *p, size_t n)
     b->n += n;
 }
 
-static void put_u32(struct bytes *b, uint32_t v) { put(b, &v, 4); }
-static void put_u64(struct bytes *b, uint64_t v) { put(b, &v, 8); }
+static void put_u32(struct bytes *b, uint32_t v)
+{
+    put(b, &v, 4);
+}
+static void put_u64(struct bytes *b, uint64_t v)
+{
+    put(b, &v, 8);
+}
 
 static void put_str(struct bytes *b, const char *s)
 {
@@ -92,8 +98,8 @@ struct spec {
     unsigned tensor_type;      /* the one tensor's ggml type */
 };
 
-static const char *const toks[] = {"<unk>", "<s>", "</s>", "a", "b", "ab",
-                                   NULL};
+static const char *const toks[] = {"<unk>", "<s>", "</s>", "a",
+                                   "b",     "ab",  NULL};
 
 static size_t ntoks(const char *const *t)
 {
@@ -328,8 +334,8 @@ static void test_same_vocab(void **state)
  * present against absent. */
 static void test_each_key_counts(void **state)
 {
-    static const char *const other[] = {"<unk>", "<s>", "</s>", "a", "b",
-                                        "ba",    NULL};
+    static const char *const other[] = {"<unk>", "<s>", "</s>", "a",
+                                        "b",     "ba",  NULL};
     const struct spec base = {"llama", "default", toks, 3, 1, 1, 0, NULL, 0};
     struct spec v[9];
     struct bytes ref, x;
