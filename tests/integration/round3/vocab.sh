@@ -146,4 +146,17 @@ case_vocab_fake_tools() {
     true
 }
 
-round3_cases="$round3_cases vocab_refused vocab_none vocab_off vocab_recorded vocab_fake_tools"
+# N outside 1..20 (GRADER_PROBS_TOPN_MAX, OpenAI's own cap on
+# top_logprobs) is refused before anything starts, as any bad value.
+case_vocab_logprobs_range() {
+    local v
+    vocab_models
+    vocab_config lr 8 v-a v-b
+    for v in 0 21 -1 '"8"' 2.5 true; do
+        refused_config lr "s|\"logprobs\": 8|\"logprobs\": $v|" "'logprobs' must be an integer from 1 to 20" "logprobs $v"
+    done
+    [ -e "$work/lr" ] && fail "a run folder was made"
+    true
+}
+
+round3_cases="$round3_cases vocab_refused vocab_none vocab_off vocab_recorded vocab_fake_tools vocab_logprobs_range"
