@@ -454,21 +454,36 @@ int vocab_read_file(const char *path, struct vocab *v, vocab_sink_fn sink,
                     void *ctx, char *msg, size_t msgsize)
 {
     struct scan s;
-    unsigned char *head = NULL;
+    unsigned char *head = NULL, magic[4];
     uint64_t size;
     int fd, rc;
 
     memset(&s, 0, sizeof s);
+    memset(v, 0, sizeof *v);
+    v->gguf = -1;
     s.msg = msg;
     s.msgsize = msgsize;
     rc = open_regular(&s, path, &fd, &size);
     if (rc != 0)
         return rc;
+    /* another kind of file is said apart: the caller may let it pass */
+    rc = size >= 4 ? read_at(&s, fd, path, magic, 4, 0) : F16R_OK;
+    if (rc == F16R_OK && (size < 4 || memcmp(magic, "GGUF", 4) != 0)) {
+        close(fd);
+        v->gguf = 0;
+        return fail(&s, F16R_EBADINPUT, "%s: bad magic (not a GGUF file)",
+                    path);
+    }
+    if (rc != F16R_OK) {
+        close(fd);
+        return rc;
+    }
     /* only the key-values are read: the vocabulary is there, and a 100 GB
      * model's tensors are not */
     rc =
         gguf_head(&s, fd, path, size, vocab_parse, v, &head, "the key-values");
     close(fd);
+    v->gguf = 1;
     if (rc == F16R_OK)
         vocab_feed(v, head, sink, ctx);
     free(head);

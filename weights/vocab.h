@@ -47,6 +47,9 @@ struct vocab {
     } kv[VOCAB_NKEYS];
     uint64_t ntokens, nmerges;
     char model[64], pre[64]; /* printable, cut; "" when absent */
+    int gguf; /* vocab_read_file: 1 the file starts with "GGUF"; 0 it is
+                 a plain file that does not (another kind, which no
+                 llama-server loads); -1 it could not be read */
 };
 
 /*
@@ -73,8 +76,8 @@ void vocab_feed(const struct vocab *v, const unsigned char *buf,
  * (a FIFO or a device refused, never waited on), its head read in
  * growing pieces up to GGUF_META_MAX, never past the key-values. F16R_OK,
  * or an F16R_E* code (f16range.h) with "FILE: what" in msg: BADINPUT for
- * a file that is not a GGUF, a bad one, or one without a vocabulary; IO
- * for a read that failed or memory that ran out.
+ * a file that is not a GGUF (v->gguf 0, "bad magic"), a bad one, or one
+ * without a vocabulary; IO for a read that failed or memory that ran out.
  */
 int vocab_read_file(const char *path, struct vocab *v, vocab_sink_fn sink,
                     void *ctx, char *msg, size_t msgsize);

@@ -157,6 +157,8 @@ int hash_vocab(const char *path, char *hex, struct vocab *v, char *msg,
     int rc;
 
     hex[0] = '\0';
+    memset(v, 0, sizeof(*v));
+    v->gguf = -1;
     d.ctx = EVP_MD_CTX_new();
     d.ok = d.ctx != NULL && EVP_DigestInit_ex(d.ctx, EVP_sha256(), NULL) == 1;
     if (!d.ok) {

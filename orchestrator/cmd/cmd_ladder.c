@@ -179,9 +179,10 @@ static int check_files(struct ladder *l, const char *cfg)
  * With logprobs on, before any server starts: every rung's vocabulary
  * (the files there now: another shard's rung may not be built yet) is
  * the reference's, so that a KLD is never taken between the tokens of
- * two tokenizers. Returns 0, or EXIT_USAGE (a file without one, or two
- * vocabularies: one line naming both rungs and both files) or
- * EXIT_FAILED (a read failed), having said why.
+ * two tokenizers. A file that is not a GGUF at all passes with a note.
+ * Returns 0, or EXIT_USAGE (a GGUF without one, or two vocabularies: one
+ * line naming both rungs and both files) or EXIT_FAILED (a read failed),
+ * having said why.
  */
 static int check_vocab(struct ladder *l, const char *cfg)
 {
@@ -205,6 +206,15 @@ static int check_vocab(struct ladder *l, const char *cfg)
         if (r == NULL || (k > 0 && r == ref) || stat(r->model, &st) != 0)
             continue;
         rc = hash_vocab(r->model, hex, &v, msg, sizeof(msg));
+        if (rc == EXIT_USAGE && v.gguf == 0) {
+            /* the fake server's scripts: no llama-server loads a file
+             * that is not a GGUF, so no log-probability comes of it */
+            ladder_note(l,
+                        "rung %s: '%s' is not a GGUF: its vocabulary is "
+                        "not checked",
+                        r->name, r->model);
+            continue;
+        }
         if (rc != 0) {
             cli_error("ladder",
                       "%s: rung %s: %s (\"logprobs\" compares rungs token by "

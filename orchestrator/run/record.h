@@ -36,10 +36,12 @@ int record_inputs(const struct run_opts *o, char *version, size_t vsize,
  * the reference's (the --config form's) and with every other rung's that
  * the run folder's manifest records: another vocabulary is EXIT_USAGE,
  * one line naming both rungs and both files (hash_vocab_differ); so is a
- * file without a vocabulary. On this thread: a GGUF's key-values are a
- * few MB at most. */
-int record_vocab(const struct run_opts *o, char *hex, char *msg,
-                 size_t msgsize);
+ * GGUF without a vocabulary. A file that is not a GGUF at all (the fake
+ * server's scripts; no llama-server loads one) passes unread, hex "", with
+ * a note in warn for the caller to say. On this thread: a GGUF's
+ * key-values are a few MB at most. */
+int record_vocab(const struct run_opts *o, char *hex, char *warn,
+                 size_t warnsize, char *msg, size_t msgsize);
 
 /* An exclusive flock on RUNDIR/locks/RUNG.lock, held in *fd until we exit
  * (the kernel drops it when a process dies, so a stale lock is never in

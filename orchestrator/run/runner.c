@@ -311,6 +311,7 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     const struct run_opts *o = r->o;
     struct grader_qset *answered;
     struct buf path = {0};
+    char warn[1024];
     int code;
 
     /* check first, then create: bad input leaves nothing behind */
@@ -320,9 +321,12 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
         return EXIT_USAGE;
     if ((code = record_inputs(o, r->version, sizeof(r->version), msg,
                               msgsize)) != 0 ||
-        (code = record_vocab(o, r->vocab, msg, msgsize)) != 0 ||
+        (code = record_vocab(o, r->vocab, warn, sizeof(warn), msg, msgsize)) !=
+            0 ||
         (code = record_lock(o, &r->lock_fd, msg, msgsize)) != 0)
         return code;
+    if (warn[0] != '\0')
+        runner_say(r, "%s", warn);
     if (store_open(&r->store, o->rundir, o->rung, msg, msgsize) != 0)
         return files_exit_code(r->store.err);
     if (r->store.cut > 0)

@@ -301,6 +301,7 @@ static void test_bytes_exact(void **state)
     got = fed_of("exact.gguf");
     assert_true(same(&got, &want));
     assert_int_equal(got_of("exact.gguf")->v.ntokens, 2);
+    assert_int_equal(got_of("exact.gguf")->v.gguf, 1);
     assert_string_equal(got_of("exact.gguf")->v.model, "llama");
     assert_string_equal(got_of("exact.gguf")->v.pre, "");
     free(got.p);
@@ -478,8 +479,17 @@ static void test_hostile(void **state)
     put(&b, "PK\3\4 not a gguf", 16);
     write_file("zip.gguf", &b);
     refused("zip.gguf", "not a GGUF");
+    assert_int_equal(got_of("zip.gguf")->v.gguf, 0);
+    b.n = 0;
+    put(&b, "GG", 2);
+    write_file("short.gguf", &b);
+    refused("short.gguf", "not a GGUF");
+    assert_int_equal(got_of("short.gguf")->v.gguf, 0);
+    /* a GGUF, bad or without a vocabulary, is one all the same */
+    assert_int_equal(got_of("twice.gguf")->v.gguf, 1);
     write_spec("none.gguf", &none);
     refused("none.gguf", "no vocabulary: no tokenizer.ggml.tokens");
+    assert_int_equal(got_of("none.gguf")->v.gguf, 1);
     free(b.p);
 }
 
@@ -492,7 +502,9 @@ static void test_fifo(void **state)
     snprintf(cmd, sizeof cmd, "mkfifo '%s'", file_of("fifo.gguf"));
     assert_int_equal(system(cmd), 0);
     refused("fifo.gguf", "not a regular file");
+    assert_int_equal(got_of("fifo.gguf")->v.gguf, -1);
     assert_int_equal(got_of("absent.gguf")->rc, F16R_EBADINPUT);
+    assert_int_equal(got_of("absent.gguf")->v.gguf, -1);
 }
 
 int main(void)
