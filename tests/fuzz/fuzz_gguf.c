@@ -2,12 +2,47 @@
  * fuzz_gguf.c - libFuzzer harness for the gguf table reader
  * (weights/tensors.h): any bytes give a table or a one-line refusal,
  * never a crash, a leak or a read outside the input; a table it gives
- * names only bytes inside the file, in order, without overlaps.
+ * names only bytes inside the file, in order, without overlaps. The
+ * vocabulary reader (weights/vocab.h) on the same bytes: a vocabulary
+ * whose every span lies inside the input, or a one-line refusal.
  */
 #include <assert.h>
 #include <stdint.h>
 
 #include "tables_check.h"
+#include "vocab.h"
+
+static size_t fed;
+
+static void sink(void *ctx, const void *p, size_t n)
+{
+    (void)ctx;
+    /* each piece's ends read: ASan sees one outside the input */
+    if (n > 0)
+        fed +=
+            ((const unsigned char *)p)[0] + ((const unsigned char *)p)[n - 1];
+}
+
+static void vocab_check(const uint8_t *data, size_t len, size_t size)
+{
+    struct vocab v;
+    char msg[512];
+    size_t i;
+    int rc = gguf_vocab_parse(data, len, size, &v, msg, sizeof msg);
+
+    assert(rc >= -1 && rc <= 1);
+    if (len == size)
+        assert(rc != 1);
+    if (rc == -1)
+        assert(msg[0] != '\0' && strchr(msg, '\n') == NULL);
+    if (rc != 0)
+        return;
+    for (i = 0; i < VOCAB_NKEYS; i++)
+        assert(v.kv[i].len == 0 ||
+               (v.kv[i].off < len && v.kv[i].len <= len - v.kv[i].off));
+    assert(v.kv[2].len > 0);
+    vocab_feed(&v, data, sink, NULL);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,5 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_refusal(&t, msg);
     }
     assert(rc >= -1 && rc <= 1);
+    vocab_check(data, size, size);
+    vocab_check(data, size / 2, size);
     return 0;
 }
