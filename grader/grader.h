@@ -30,7 +30,6 @@
 #include "ladder.h"  /* one run folder's figures */
 #include "compare.h" /* one ladder across runs */
 #include "think.h"   /* thinking off against on */
-#include "probs.h"   /* tokens with log-probabilities; where replies split */
 /* regular expressions as Python's re runs them: pyre/, a library below */
 #include "../pyre/pyre.h"
 #include "task.h" /* what is asked, and the rules that grade it */
