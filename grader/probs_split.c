@@ -24,6 +24,10 @@ static double floored(double q)
     return q < GRADER_PROBS_KLD_FLOOR ? GRADER_PROBS_KLD_FLOOR : q;
 }
 
+/* ln of the floor, so that a shared token's term needs no log:
+ * p ln(p / q) = p (lp_p - lp_q) */
+static const double log_floor = -23.025850929940457; /* ln 1e-10 */
+
 double grader_probs_kld(const struct grader_probs_entry *p,
                         const struct grader_probs_entry *q, unsigned n)
 {
@@ -39,10 +43,11 @@ double grader_probs_kld(const struct grader_probs_entry *p,
         if (j == n)
             continue; /* in P's list only: its mass is P's "other" */
         double pi = exp((double)p[i].lp), qj = exp((double)q[j].lp);
+        double lq = q[j].lp > log_floor ? (double)q[j].lp : log_floor;
         pm += pi;
         qm += qj;
         if (pi > 0)
-            kld += pi * log(pi / floored(qj));
+            kld += pi * ((double)p[i].lp - lq);
     }
     /* every token not in both lists, on each side: one bucket */
     po = pm < 1 ? 1 - pm : 0;
@@ -162,7 +167,7 @@ static size_t hist_bin(double k)
 {
     double x;
 
-    if (!(k >= pow(10, GRADER_PROBS_HIST_LO)))
+    if (!(k >= 1e-6)) /* 10^GRADER_PROBS_HIST_LO */
         return 0;
     x = (log10(k) - GRADER_PROBS_HIST_LO) * GRADER_PROBS_HIST_PER_DECADE;
     if (x >= GRADER_PROBS_HIST_DECADES * GRADER_PROBS_HIST_PER_DECADE)
