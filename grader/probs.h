@@ -243,10 +243,10 @@ void grader_probs_ladder_free(struct grader_probs_ladder *p);
  * 1e3 nats, one bin below (reported 0) and one at or above (reported
  * 1e3). A percentile is reported as its bin's geometric centre, so within
  * a factor 10^(1/200) (1.16 %) of the value (docs/grading.md). */
-#define GRADER_PROBS_HIST_LO (-6) /* the first bin's lower edge, 10^-6 */
-#define GRADER_PROBS_HIST_DECADES 9
+#define GRADER_PROBS_HIST_LO         (-6) /* the first bin's lower edge, 10^-6 */
+#define GRADER_PROBS_HIST_DECADES    9
 #define GRADER_PROBS_HIST_PER_DECADE 100
-#define GRADER_PROBS_HIST_BINS                                              \
+#define GRADER_PROBS_HIST_BINS                                                \
     (GRADER_PROBS_HIST_DECADES * GRADER_PROBS_HIST_PER_DECADE + 2)
 
 /* One question the reference got right: its fragility, and whether the

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../grader/probs.h"
+#include "../grader/grader.h" /* probs.h: the record's head */
 #include "../util/util.h"
 #include "files.h"
 #include "rundir.h"
