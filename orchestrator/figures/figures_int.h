@@ -53,7 +53,7 @@ struct grader_probs_ladder;
  * reference and some rung have probs files, p filled question by question
  * from the rows in s (the chain first) and *have set; repeat (a repeat
  * run's folder, or NULL) gives the reference's repeat check. 0 (none: *have
- * 0, p untouched), or EXIT_USAGE after one line (p released).
+ * 0, p untouched), or the exit status after one line (p released).
  */
 int figures__probs(const char *cmd, const struct rundir_run *run,
                    const struct rungset *s, const char *repeat,

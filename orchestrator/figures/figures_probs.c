@@ -51,8 +51,12 @@ static int open_one(const char *cmd, struct probs_files *pf, size_t i,
     return 0;
 }
 
+/* load's answer when the record was read and decoded (0: the file has no
+ * record of the question; an exit status: an error, after one line) */
+#define LOADED (-1)
+
 /* Question id's record in slot i read and decoded into a (buffer b):
- * 1 done, 0 the file has no record of it, or EXIT_USAGE after one line. */
+ * LOADED, 0, or the exit status after one line. */
 static int load(const char *cmd, struct probs_files *pf, size_t i, int b,
                 const char *id, struct grader_probs_answer *a)
 {
@@ -71,13 +75,13 @@ static int load(const char *cmd, struct probs_files *pf, size_t i, int b,
     }
     rc = grader_probs_decode(pf->buf[b], rec->len, a, &err);
     if (rc == GRADER_ENOMEM)
-        return figures__oom(cmd), EXIT_USAGE;
+        return figures__oom(cmd);
     if (rc != 0) {
         cli_error(cmd, "'%s': the record of question '%s' at byte %llu: %s",
                   pf->f[i].path, id, (unsigned long long)rec->off, err.text);
         return EXIT_USAGE;
     }
-    return 1;
+    return LOADED;
 }
 
 /* One rung's answer to question q against the reference's (ref, decoded):
@@ -101,7 +105,7 @@ static int one_rung(const char *cmd, struct probs_files *pf,
     if (a == NULL ||
         (rc = load(cmd, pf, i, 1, grader_qset_id(s->qs, q), &rung)) == 0)
         return 0;
-    if (rc != 1)
+    if (rc != LOADED)
         return rc;
     rc = grader_probs_acc_add(acc, ref, &rung, ref->ntok, ref_right, right,
                               &sp, &err);
@@ -120,7 +124,7 @@ static int one_rung(const char *cmd, struct probs_files *pf,
                   ref->topn);
         return EXIT_USAGE;
     }
-    return rc ? figures__oom(cmd), EXIT_USAGE : 0;
+    return rc ? figures__oom(cmd) : 0;
 }
 
 /* Every question the reference answered with a record, every rung. */
@@ -136,7 +140,7 @@ static int questions(const char *cmd, struct probs_files *pf,
         if (grader_rung_find(s->r[0], q) == NULL ||
             (rc = load(cmd, pf, 0, 0, grader_qset_id(s->qs, q), &ref)) == 0)
             continue;
-        if (rc != 1)
+        if (rc != LOADED)
             return rc;
         rc = 0;
         if (p->topn == 0)
@@ -169,11 +173,11 @@ static int repeat_check(const char *cmd, struct probs_files *pf,
     for (uint32_t q = 0; q < p->nq && rc == 0; q++) {
         const char *id = grader_qset_id(s->qs, q);
         int got = load(cmd, pf, 0, 0, id, &ref);
-        if (got != 1) {
+        if (got != LOADED) {
             rc = got;
             continue;
         }
-        if ((got = load(cmd, pf, 1, 1, id, &again)) == 1) {
+        if ((got = load(cmd, pf, 1, 1, id, &again)) == LOADED) {
             if (grader_probs_acc_add(&acc, &ref, &again, ref.ntok, 1, 1, &sp,
                                      &err) != 0) {
                 cli_error(cmd,
@@ -184,7 +188,7 @@ static int repeat_check(const char *cmd, struct probs_files *pf,
             }
             grader_probs_answer_free(&again);
         }
-        rc = got == 1 ? 0 : got;
+        rc = got == LOADED ? 0 : got;
         grader_probs_answer_free(&ref);
     }
     if (rc != 0) {
@@ -220,7 +224,7 @@ int figures__probs(const char *cmd, const struct rundir_run *run,
     }
     if (grader_probs_ladder_init(p, 0, n, grader_qset_count(s->qs)) != 0) {
         files_close(&pf);
-        return figures__oom(cmd), EXIT_USAGE;
+        return figures__oom(cmd);
     }
     acc = xrealloc(NULL, n * sizeof(*acc)); /* a histogram each: 7 KiB */
     for (i = 0; i < n; i++)
