@@ -317,8 +317,10 @@ int grader_probs_ladder_cell(struct grader_probs_ladder *p, size_t rung,
                              const struct grader_probs_answer *rung_a,
                              const struct grader_split *s);
 
-/* p->spearman from the rungs' figures: flips against kld_mean over the
- * rungs past the reference that have a file and a finite mean. */
-void grader_probs_ladder_spearman(struct grader_probs_ladder *p);
+/* After the last question: the cells put in rung then question order
+ * (they are added question by question), and p->spearman from the rungs'
+ * figures: flips against kld_mean over the rungs past the reference that
+ * have a file and a finite mean. */
+void grader_probs_ladder_finish(struct grader_probs_ladder *p);
 
 #endif

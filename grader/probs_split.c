@@ -346,7 +346,16 @@ double grader_probs_spearman(const double *x, const double *y, size_t n)
     return sxy / sqrt(sxx * syy);
 }
 
-void grader_probs_ladder_spearman(struct grader_probs_ladder *p)
+static int cmp_cell(const void *x, const void *y)
+{
+    const struct grader_probs_cell *a = x, *b = y;
+
+    if (a->rung != b->rung)
+        return a->rung < b->rung ? -1 : 1;
+    return (a->question > b->question) - (a->question < b->question);
+}
+
+void grader_probs_ladder_finish(struct grader_probs_ladder *p)
 {
     double flips[64], kld[64];
     size_t i, n = 0;
@@ -357,6 +366,8 @@ void grader_probs_ladder_spearman(struct grader_probs_ladder *p)
             kld[n++] = p->rung[i].kld_mean;
         }
     p->spearman = grader_probs_spearman(flips, kld, n);
+    if (p->ncells > 1)
+        qsort(p->cells, p->ncells, sizeof(*p->cells), cmp_cell);
 }
 
 int grader_probs_ladder_init(struct grader_probs_ladder *p, unsigned topn,

@@ -241,7 +241,7 @@ int figures__probs(const char *cmd, const struct rundir_run *run,
     }
     free(acc);
     p->have[0] = 1;
-    grader_probs_ladder_spearman(p);
+    grader_probs_ladder_finish(p);
     if (rc == 0 && repeat != NULL)
         rc = repeat_check(cmd, &pf, s, repeat, run->chain[0], p);
     files_close(&pf);

@@ -311,6 +311,18 @@ static void test_cell(void **state)
     s.split = -1;
     assert_int_equal(grader_probs_ladder_cell(&p, 2, 4, &ref.a, &rung.a, &s),
                      GRADER_EARG);
+    /* added question by question, handed over rung by rung */
+    s.split = 2;
+    assert_int_equal(grader_probs_ladder_cell(&p, 1, 3, &ref.a, &rung.a, &s),
+                     0);
+    assert_int_equal(grader_probs_ladder_cell(&p, 2, 1, &ref.a, &rung.a, &s),
+                     0);
+    grader_probs_ladder_finish(&p);
+    assert_int_equal(p.ncells, 6);
+    assert_true(p.cells[0].rung == 1 && p.cells[0].question == 3);
+    assert_true(p.cells[1].rung == 2 && p.cells[1].question == 1);
+    assert_true(p.cells[5].rung == 2 && p.cells[5].question == 4);
+    assert_int_equal(p.cells[1].s.split, 2);
     grader_probs_ladder_free(&p);
     assert_null(p.cells);
 }
