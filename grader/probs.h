@@ -250,4 +250,97 @@ struct grader_probs_ladder {
 
 void grader_probs_ladder_free(struct grader_probs_ladder *p);
 
+/* ---- Building the figures above, question by question (probs_split.c) -- */
+
+/* Below this a bucket's mass on the rung's side counts as this: a token
+ * the rung gave log-probability -inf, or an "other" bucket the rung's
+ * listed mass rounds to nothing, would make the KLD infinite. At most
+ * ln(1e10), about 23 nats, per unit of the reference's mass. */
+#define GRADER_PROBS_KLD_FLOOR 1e-10
+
+/* The 99th percentile without keeping every token's KLD: a histogram of
+ * log-spaced bins, GRADER_PROBS_HIST_PER_DECADE a decade from 1e-6 up to
+ * 1e3 nats, one bin below (reported 0) and one at or above (reported
+ * 1e3). A percentile is reported as its bin's geometric centre, so within
+ * a factor 10^(1/200) (1.16 %) of the value (docs/grading.md). */
+#define GRADER_PROBS_HIST_LO         (-6) /* the first bin's lower edge, 10^-6 */
+#define GRADER_PROBS_HIST_DECADES    9
+#define GRADER_PROBS_HIST_PER_DECADE 100
+#define GRADER_PROBS_HIST_BINS                                                \
+    (GRADER_PROBS_HIST_DECADES * GRADER_PROBS_HIST_PER_DECADE + 2)
+
+/* One question the reference got right: its fragility, and whether the
+ * rung's answer died there. */
+struct grader_probs_frag {
+    float fragility;
+    int died;
+};
+
+/* A rung's figures being gathered: memory one histogram, plus a float per
+ * question that split and a pair per question the reference got right. */
+struct grader_probs_acc {
+    struct grader_probs_rung r;
+    double kld_sum;
+    uint64_t hist[GRADER_PROBS_HIST_BINS];
+    float *pos; /* split / reference tokens, per reply that split */
+    size_t npos, pos_cap;
+    struct grader_probs_frag *frag;
+    size_t nfrag, frag_cap;
+};
+
+void grader_probs_acc_init(struct grader_probs_acc *a);
+
+/* One shared-prefix token's KLD into a's mean and histogram
+ * (grader_probs_acc_add calls it for each). */
+void grader_probs_acc_token(struct grader_probs_acc *a, double kld);
+
+/*
+ * Compare one question (grader_probs_split into *s) and add it to a:
+ * ref_right and rung_right are the two graded answers. 0, GRADER_EARG
+ * (topn differ) or GRADER_ENOMEM.
+ */
+int grader_probs_acc_add(struct grader_probs_acc *a,
+                         const struct grader_probs_answer *ref,
+                         const struct grader_probs_answer *rung,
+                         size_t answer_end, int ref_right, int rung_right,
+                         struct grader_split *s, struct grader_error *err);
+
+/* The rung's figures into out; a is released. */
+void grader_probs_acc_finish(struct grader_probs_acc *a,
+                             struct grader_probs_rung *out);
+
+/* Release a without figures (an error part way). */
+void grader_probs_acc_release(struct grader_probs_acc *a);
+
+/* The area under the ROC curve of a small fragility predicting death,
+ * f[0..n) (reordered): the Mann-Whitney U of the survivors against the
+ * dead over n_dead * n_survived, a tie counting 1/2. NAN without both. */
+double grader_probs_auc(struct grader_probs_frag *f, size_t n);
+
+/* Spearman's rank correlation of x and y[0..n): ties get their average
+ * rank; NAN when n < 3, n > 64 (GRADER_MAX_RUNGS), or either side is
+ * constant. */
+double grader_probs_spearman(const double *x, const double *y, size_t n);
+
+/* p's kld array (nrungs * nq, all NAN) allocated, the rest zeroed. 0 or
+ * GRADER_ENOMEM (p zeroed). */
+int grader_probs_ladder_init(struct grader_probs_ladder *p, unsigned topn,
+                             size_t nrungs, size_t nq);
+
+/* A dead cell for the page: s's figures, the two chosen tokens and the two
+ * top-N lists at the split, and the shared reply's last bytes before it
+ * (texts copied and cut), appended to p's cells. s->split must be >= 0.
+ * 0 or GRADER_ENOMEM. */
+int grader_probs_ladder_cell(struct grader_probs_ladder *p, size_t rung,
+                             size_t question,
+                             const struct grader_probs_answer *ref,
+                             const struct grader_probs_answer *rung_a,
+                             const struct grader_split *s);
+
+/* After the last question: the cells put in rung then question order
+ * (they are added question by question), and p->spearman from the rungs'
+ * figures: flips against kld_mean over the rungs past the reference that
+ * have a file and a finite mean. */
+void grader_probs_ladder_finish(struct grader_probs_ladder *p);
+
 #endif
