@@ -388,18 +388,25 @@ int grader_probs_ladder_init(struct grader_probs_ladder *p, unsigned topn,
     return 0;
 }
 
-/* e as an alternative for show: its text cut to fit. */
+/* e of answer a as an alternative for show: its text (from the
+ * record's table) cut to fit. */
 static void alt_of(struct grader_probs_alt *alt,
+                   const struct grader_probs_answer *a,
                    const struct grader_probs_entry *e)
 {
-    size_t len = e->text != NULL ? e->len : 0;
+    size_t len = 0;
+    const char *text = e->id == GRADER_PROBS_NONE
+                           ? NULL
+                           : grader_probs_entry_text(a, e, &len);
 
+    if (text == NULL)
+        len = 0;
     if (len > GRADER_PROBS_SHOWN - 1)
         len = GRADER_PROBS_SHOWN - 1;
     alt->id = e->id;
     alt->lp = e->lp;
     if (len)
-        memcpy(alt->text, e->text, len);
+        memcpy(alt->text, text, len);
     alt->text[len] = '\0';
 }
 
@@ -412,15 +419,21 @@ static void before_split(const struct grader_probs_answer *ref, size_t split,
     size_t first = split, total = 0, skip, at = 0;
 
     while (first > 0 && total < cap - 1) {
+        size_t len;
         first--;
-        total += ref->chosen[first].text ? ref->chosen[first].len : 0;
+        if (grader_probs_entry_text(ref, &ref->chosen[first], &len) != NULL)
+            total += len;
     }
     skip = total > cap - 1 ? total - (cap - 1) : 0;
     for (size_t i = first; i < split; i++) {
-        const struct grader_probs_entry *e = &ref->chosen[i];
-        size_t len = e->text ? e->len : 0, from = skip < len ? skip : len;
+        size_t len;
+        const char *text = grader_probs_entry_text(ref, &ref->chosen[i], &len);
+        if (text == NULL)
+            len = 0;
+        size_t from = skip < len ? skip : len;
         skip -= from;
-        memcpy(out + at, e->text + from, len - from);
+        if (len > from)
+            memcpy(out + at, text + from, len - from);
         at += len - from;
     }
     out[at] = '\0';
@@ -462,11 +475,12 @@ int grader_probs_ladder_cell(struct grader_probs_ladder *p, size_t rung,
     for (unsigned i = 0; i < GRADER_PROBS_TOPN_MAX; i++) {
         static const struct grader_probs_entry none = {GRADER_PROBS_NONE,
                                                        -INFINITY, 0, NULL};
-        alt_of(&c->ref_top[i], i < n ? &ref->top[at * n + i] : &none);
-        alt_of(&c->rung_top[i], i < n ? &rung_a->top[at * n + i] : &none);
+        alt_of(&c->ref_top[i], ref, i < n ? &ref->top[at * n + i] : &none);
+        alt_of(&c->rung_top[i], rung_a,
+               i < n ? &rung_a->top[at * n + i] : &none);
     }
-    alt_of(&c->ref_tok, &ref->chosen[at]);
-    alt_of(&c->rung_tok, &rung_a->chosen[at]);
+    alt_of(&c->ref_tok, ref, &ref->chosen[at]);
+    alt_of(&c->rung_tok, rung_a, &rung_a->chosen[at]);
     return 0;
 }
 
