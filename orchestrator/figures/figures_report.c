@@ -195,6 +195,7 @@ static int report_load(const struct figures_report_opts *o,
         cli_error("report", "%s: no such folder (--repeat)", repeat);
         return EXIT_USAGE;
     }
+    r->repeat = repeat;
     if (repeat != NULL &&
         ((rc = load_repeats(&r->s, run->dir, repeat, run->chain, run->nchain,
                             r->ra, r->rb, &r->nrep)) != 0 ||
@@ -227,7 +228,12 @@ int figures_report(const struct figures_report_opts *o,
         return EXIT_USAGE;
     }
     r->have_rep = 1;
-    return other_rules(&r->s, run, &r->rep);
+    if ((rc = other_rules(&r->s, run, &r->rep)) != 0 ||
+        (rc = figures__probs("report", run, &r->s, r->repeat, &r->probs,
+                             &r->have_probs)) != 0)
+        return rc;
+    r->rep.probs = r->have_probs ? &r->probs : NULL;
+    return 0;
 }
 
 int figures_report_write(const struct figures_report_opts *o,
@@ -251,6 +257,8 @@ void figures_report_release(struct figures_report *r)
 {
     if (r->have_rep)
         grader_ladder_release(&r->rep);
+    if (r->have_probs)
+        grader_probs_ladder_free(&r->probs);
     free(r->metas);
     buf_release(&r->repeat_dir);
     rungset_release(&r->s);
