@@ -13,6 +13,7 @@
 
 #include "../../grader/grader.h"
 #include "../../rundir/probsread.h"
+#include "../../rundir/run.h"
 #include "../base/cli.h"
 #include "figures.h"
 #include "figures_int.h"
@@ -202,6 +203,37 @@ static int repeat_check(const char *cmd, struct probs_files *pf,
     return 0;
 }
 
+/* A rung whose recorded vocabulary is not the reference's (docs/run.md,
+ * "Logprobs and the vocabulary"; a folder put together by hand, since a
+ * run refuses it): its token ids are not the reference's, so it gets no
+ * KLD and no split, with a warning, and its answers stand as graded. A
+ * rung or a reference that recorded none (logprobs off, a file that is
+ * not a GGUF) is not judged. The count of rungs left. */
+static size_t same_vocab(const char *cmd, const struct rundir_run *run,
+                         struct probs_files *pf, size_t n)
+{
+    const char *ref = rundir_run_vocab(run, run->chain[0]), *v;
+    size_t i, some = 0;
+
+    for (i = 1; i < n; i++) {
+        if (!pf->have[i])
+            continue;
+        v = rundir_run_vocab(run, run->chain[i]);
+        if (ref != NULL && v != NULL && strcmp(ref, v) != 0) {
+            fprintf(stderr,
+                    "graveyard %s: warning: rungs %s and %s have different "
+                    "vocabularies (the manifest's vocab_sha256 %.12s and "
+                    "%.12s): no KLD or split for %s\n",
+                    cmd, run->chain[0], run->chain[i], ref, v, run->chain[i]);
+            probsread_close(&pf->f[i]);
+            pf->have[i] = 0;
+            continue;
+        }
+        some++;
+    }
+    return some;
+}
+
 int figures__probs(const char *cmd, const struct rundir_run *run,
                    const struct rungset *s, const char *repeat,
                    struct grader_probs_ladder *p, int *have)
@@ -216,8 +248,10 @@ int figures__probs(const char *cmd, const struct rundir_run *run,
     for (i = 0; i < n && rc == 0; i++)
         if ((rc = open_one(cmd, &pf, i, run->dir, run->chain[i])) == 0)
             some += i > 0 && pf.have[i];
-    /* i26-vocab's hook: rungs whose vocabularies differ are refused here,
-     * before any KLD is computed across them */
+    /* rungs whose vocabularies differ are left out here, before any KLD
+     * is computed across them */
+    if (rc == 0 && pf.have[0] && some > 0)
+        some = same_vocab(cmd, run, &pf, n);
     if (rc != 0 || !pf.have[0] || some == 0) {
         files_close(&pf);
         return rc;

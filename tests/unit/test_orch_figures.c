@@ -315,6 +315,52 @@ static void test_report_probs(void **state)
     tmpdir_remove(dir);
 }
 
+/* Rungs whose manifest records another vocabulary than the reference's
+ * get no KLD (have 0, with a warning); one that records none, or the
+ * same, keeps its figures; the answers stand as graded. */
+static void test_report_probs_vocab(void **state)
+{
+    static const char ha[] = "369d1f0e399c0ec37adda4150452519d5643752592bd"
+                             "483d2de2253af036782d",
+                      hb[] = "772d962ea29b32acf79c8f0dc2c29054a08e57612ddb"
+                             "475f5a572596a1f9bcbb";
+    struct figures_report_opts o = {0};
+    struct figures_report r;
+    char dir[64], cmd[512];
+    json_t *m;
+
+    (void)state;
+    tmpdir_make(dir, sizeof(dir));
+    snprintf(cmd, sizeof(cmd), "cp -r " DATA "t4/. %s/", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof(cmd), "%s/manifest.json", dir);
+    m = json_load_file(cmd, 0, NULL);
+    assert_non_null(m);
+    /* BF16 and Q8_0 one vocabulary, Q4_0 another, Q2_K none recorded */
+    json_object_set_new(m, "rungs",
+                        json_pack("{s:{s:s},s:{s:s},s:{s:s},s:{}}", "BF16",
+                                  "vocab_sha256", ha, "Q8_0", "vocab_sha256",
+                                  ha, "Q4_0", "vocab_sha256", hb, "Q2_K"));
+    assert_int_equal(json_dump_file(m, cmd, 0), 0);
+    json_decref(m);
+    o.rundir = dir;
+    assert_int_equal(figures_report(&o, &r), 0);
+    for (size_t i = 0; i < r.run.nchain; i++)
+        probs_write(dir, r.run.chain[i], i > 0, &r, i, 0);
+    figures_report_release(&r);
+    assert_int_equal(figures_report(&o, &r), 0);
+    assert_non_null(r.rep.probs);
+    assert_string_equal(r.run.chain[2], "Q4_0");
+    assert_int_equal(r.rep.probs->have[1], 1);
+    assert_int_equal(r.rep.probs->have[2], 0);
+    assert_int_equal(r.rep.probs->have[3], 1);
+    assert_true(r.rep.probs->rung[1].both > 0 &&
+                r.rep.probs->rung[3].both > 0);
+    assert_int_equal(r.rep.probs->rung[2].both, 0);
+    figures_report_release(&r);
+    tmpdir_remove(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_compare_think),
         cmocka_unit_test(test_report_probs),
+        cmocka_unit_test(test_report_probs_vocab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
