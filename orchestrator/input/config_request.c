@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../../grader/probs.h"
 #include "../base/cli.h"
 #include "config_int.h"
 #include "taskfile.h"
@@ -20,6 +21,9 @@ int config_check_request(const json_t *extra, const char *where, char *msg,
     static const char question[] =
         "graveyard asks each question itself (the question file, the "
         "task, \"prompt\" or --prompt)";
+    static const char probs[] =
+        "log-probabilities are \"logprobs\" (--logprobs), which graveyard "
+        "records and keeps in the probs file";
     static const char cap[] =
         "the token cap is \"request.max_tokens\" (--max-tokens), which "
         "graveyard records and counts replies at the cap by";
@@ -33,6 +37,9 @@ int config_check_request(const json_t *extra, const char *where, char *msg,
         {"max_tokens", cap},
         {"n_predict", cap},
         {"max_completion_tokens", cap},
+        {"logprobs", probs},
+        {"top_logprobs", probs},
+        {"n_probs", probs},
     };
     const json_t *kw = json_object_get(extra, "chat_template_kwargs");
     size_t i;
@@ -120,7 +127,9 @@ int config_load_request(struct config_ctx *x, json_t *root, struct config *c)
     /* max_tokens and ctx stay 0 when not given: their defaults are
      * run_opts_defaults' (runner.h), the one set for run and ladder */
     if (config_integer(x, root, "ctx", "", 64, CONFIG_CTX_MAX, &c->ctx) ||
-        config_integer(x, root, "limit", "", 0, CONFIG_LIMIT_MAX, &c->limit))
+        config_integer(x, root, "limit", "", 0, CONFIG_LIMIT_MAX, &c->limit) ||
+        config_integer(x, root, "logprobs", "", 1, GRADER_PROBS_TOPN_MAX,
+                       &c->logprobs))
         return -1;
     v = json_object_get(root, "request");
     if (v != NULL &&
