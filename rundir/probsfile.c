@@ -32,11 +32,6 @@ static uint32_t get_u32(const unsigned char *p)
            (uint32_t)p[3] << 24;
 }
 
-static uint64_t get_u64(const unsigned char *p)
-{
-    return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
-}
-
 /* A record found by the scan: where it starts, and its id (in the
  * index's bytes). */
 struct entry {
@@ -63,29 +58,31 @@ static int refuse(struct probsfile *p, int e, char *msg, size_t msgsize,
     return -1;
 }
 
-/* Whether the check at the end of the record at off (size bytes in all)
- * holds: FNV-1a 64 over the bytes from id_len up to the check, read in
- * pieces (a record may be 64 MiB). 1, 0, or -1 when the read fails. */
-static int check_ok(int fd, off_t off, size_t size)
+/* Whether the record at off (size bytes) is whole, by the caller's
+ * codec: 1, 0, or -1 when the read fails. One record is in memory at a
+ * time (at most GRADER_PROBS_RECORD_MAX bytes: one answer's tokens). */
+static int whole_at(int fd, off_t off, size_t size, probsfile_whole whole)
 {
-    unsigned char chunk[65536], tail[8];
-    uint64_t h = 14695981039346656037ULL;
-    off_t pos = off + GRADER_PROBS_HEAD, end = off + (off_t)size - 8;
+    unsigned char *rec = xrealloc(NULL, size);
+    size_t got = 0;
+    ssize_t n;
+    int rc;
 
-    while (pos < end) {
-        size_t n = end - pos < (off_t)sizeof(chunk) ? (size_t)(end - pos)
-                                                    : sizeof(chunk);
-        if (pread(fd, chunk, n, pos) != (ssize_t)n)
+    while (got < size) {
+        n = pread(fd, rec + got, size - got, off + (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO;
+            free(rec);
             return -1;
-        for (size_t i = 0; i < n; i++) {
-            h ^= chunk[i];
-            h *= 1099511628211ULL;
         }
-        pos += (off_t)n;
+        got += (size_t)n;
     }
-    if (pread(fd, tail, 8, end) != 8)
-        return -1;
-    return get_u64(tail) == h;
+    rc = whole(rec, size) ? 1 : 0;
+    free(rec);
+    return rc;
 }
 
 /* The record at pos into the index: 0, 1 when it is torn (cut from pos),
@@ -98,8 +95,8 @@ static int one(struct probsfile *p, struct scan *s, off_t pos, off_t size,
 
     if (size - pos < (off_t)GRADER_PROBS_HEAD)
         return 1;
-    want = size - pos < (off_t)sizeof(head) ? (size_t)(size - pos)
-                                            : sizeof(head);
+    want =
+        size - pos < (off_t)sizeof(head) ? (size_t)(size - pos) : sizeof(head);
     if (pread(p->fd, head, want, pos) != (ssize_t)want) {
         p->err = errno ? errno : EIO;
         snprintf(msg, msgsize, "cannot read '%s': %s", p->path,
@@ -144,8 +141,8 @@ static int one(struct probsfile *p, struct scan *s, off_t pos, off_t size,
 }
 
 /* Index every record; find a torn tail (s->torn, else -1). 0 or -1. */
-static int scan_all(struct probsfile *p, struct scan *s, char *msg,
-                    size_t msgsize)
+static int scan_all(struct probsfile *p, struct scan *s, probsfile_whole whole,
+                    char *msg, size_t msgsize)
 {
     struct stat st;
     off_t pos = 0, next;
@@ -172,7 +169,8 @@ static int scan_all(struct probsfile *p, struct scan *s, char *msg,
      * its bytes all reached the disk */
     if (s->n > 0) {
         const struct entry *last = &s->e[s->n - 1];
-        rc = check_ok(p->fd, last->off, (size_t)(st.st_size - last->off));
+        rc = whole_at(p->fd, last->off, (size_t)(st.st_size - last->off),
+                      whole);
         if (rc < 0) {
             p->err = errno ? errno : EIO;
             snprintf(msg, msgsize, "cannot read '%s': %s", p->path,
@@ -267,8 +265,8 @@ static int agree(struct probsfile *p, struct scan *s, probsfile_has_row has,
 }
 
 int probsfile_open(struct probsfile *p, const char *rundir, const char *rung,
-                   probsfile_has_row has_row, void *ctx, char *msg,
-                   size_t msgsize)
+                   probsfile_has_row has_row, void *ctx, probsfile_whole whole,
+                   char *msg, size_t msgsize)
 {
     char dir[4096];
     struct scan s;
@@ -295,7 +293,7 @@ int probsfile_open(struct probsfile *p, const char *rundir, const char *rung,
     }
     memset(&s, 0, sizeof(s));
     buf_init(&s.ids, INDEX_MAX);
-    rc = scan_all(p, &s, msg, msgsize);
+    rc = scan_all(p, &s, whole, msg, msgsize);
     if (rc == 0)
         rc = agree(p, &s, has_row, ctx, msg, msgsize);
     free(s.e);
@@ -305,8 +303,8 @@ int probsfile_open(struct probsfile *p, const char *rundir, const char *rung,
     return rc;
 }
 
-int probsfile_append(struct probsfile *p, const unsigned char *rec,
-                     size_t len, char *msg, size_t msgsize)
+int probsfile_append(struct probsfile *p, const unsigned char *rec, size_t len,
+                     char *msg, size_t msgsize)
 {
     struct stat st;
     size_t off = 0;

@@ -11,9 +11,9 @@
  * and a kill mid-record leaves a torn tail, which the next open cuts too.
  * So a kill loses nothing and repeats nothing (docs/rows.md, "The probs
  * file"). rundir/ links no grader function (check-rundir-deps): the
- * record's frame (magic, length, id, the FNV-1a check) is read here from
- * the layout in probs.h, and test_rundir_probs checks it against the
- * codec.
+ * record's frame (magic, length, id) is read here from the layout in
+ * probs.h, and whether the last record is whole is asked of the caller,
+ * who decodes it with the codec (test_orch_store checks both against it).
  */
 #ifndef PROBSFILE_H
 #define PROBSFILE_H
@@ -34,12 +34,16 @@ struct probsfile {
 /* Whether the rows file answers the question id (len bytes): 1 or 0. */
 typedef int (*probsfile_has_row)(void *ctx, const char *id, size_t len);
 
+/* Whether rec (len bytes, its frame read already) is a whole record, its
+ * check holding: 1 or 0 (the caller's grader_probs_decode). */
+typedef int (*probsfile_whole)(const unsigned char *rec, size_t len);
+
 /*
  * Open RUNDIR/rows/<RUNG>.probs (creating rows/ and the file as needed,
  * never through a link) and make it agree with the rows, which were read
  * first and are the truth:
- *   - a torn last record (a short head, a short body, or a check that
- *     fails on the last record) is cut back;
+ *   - a torn last record (a short head, a short body, or a last record
+ *     that whole says is not) is cut back;
  *   - then trailing records whose id has no row (has_row says) are cut:
  *     the answer in flight when the run was killed;
  *   - a record elsewhere without a row, a question with two records, or
@@ -50,16 +54,16 @@ typedef int (*probsfile_has_row)(void *ctx, const char *id, size_t len);
  * whether it was the disk (an errno) or the file's content (EINVAL)).
  */
 int probsfile_open(struct probsfile *p, const char *rundir, const char *rung,
-                   probsfile_has_row has_row, void *ctx, char *msg,
-                   size_t msgsize);
+                   probsfile_has_row has_row, void *ctx, probsfile_whole whole,
+                   char *msg, size_t msgsize);
 
 /*
  * Append one encoded record (len bytes, as grader_probs_encode wrote it)
  * with one write, then fsync. Returns 0, or -1 with a message; on failure
  * the file is cut back to where it was, so no partial record stays.
  */
-int probsfile_append(struct probsfile *p, const unsigned char *rec,
-                     size_t len, char *msg, size_t msgsize);
+int probsfile_append(struct probsfile *p, const unsigned char *rec, size_t len,
+                     char *msg, size_t msgsize);
 
 void probsfile_close(struct probsfile *p);
 

@@ -21,9 +21,6 @@ int config_check_request(const json_t *extra, const char *where, char *msg,
     static const char question[] =
         "graveyard asks each question itself (the question file, the "
         "task, \"prompt\" or --prompt)";
-    static const char probs[] =
-        "log-probabilities are \"logprobs\" (--logprobs), which graveyard "
-        "records and keeps in the probs file";
     static const char cap[] =
         "the token cap is \"request.max_tokens\" (--max-tokens), which "
         "graveyard records and counts replies at the cap by";
@@ -37,9 +34,6 @@ int config_check_request(const json_t *extra, const char *where, char *msg,
         {"max_tokens", cap},
         {"n_predict", cap},
         {"max_completion_tokens", cap},
-        {"logprobs", probs},
-        {"top_logprobs", probs},
-        {"n_probs", probs},
     };
     const json_t *kw = json_object_get(extra, "chat_template_kwargs");
     size_t i;

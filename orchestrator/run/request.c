@@ -52,8 +52,9 @@ char *request_body(const struct run_opts *o, const struct question *q)
     }
     if (o->request != NULL)
         config_request_merge(body, o->request);
-    /* after the merge, though the config refuses these keys in extra:
-     * the probs file keeps what was asked */
+    /* after the merge: extra may carry these (they were allowed before
+     * "logprobs" was graveyard's), but the probs file keeps what the
+     * manifest says was asked */
     if (o->logprobs > 0) {
         set(body, "logprobs", json_true());
         set(body, "top_logprobs", json_integer(o->logprobs));

@@ -130,8 +130,10 @@ static int append_probs(struct runner *r, size_t q, int *code, char *msg,
     }
     r->probs_asked = 1;
     if (reply_probs_record(y, r->ids[q], &rec, &len) != 0) {
-        snprintf(msg, msgsize, "question '%.300s': its id does not fit a "
-                 "probs record (1 to 255 bytes)", r->ids[q]);
+        snprintf(msg, msgsize,
+                 "question '%.300s': its id does not fit a "
+                 "probs record (1 to 255 bytes)",
+                 r->ids[q]);
         *code = EXIT_USAGE;
         return -1;
     }
@@ -353,13 +355,28 @@ static int has_row(void *ctx, const char *id, size_t len)
     return grader_qset_find(ctx, id, len, &qi) == 0;
 }
 
+/* The probs file's resume: whether its last record is whole, by the
+ * codec (a check that fails is a record whose bytes did not all land). */
+static int whole_record(const unsigned char *rec, size_t len)
+{
+    struct grader_probs_answer a;
+    struct grader_error err;
+    int rc = grader_probs_decode(rec, len, &a, &err);
+
+    if (rc == GRADER_ENOMEM) /* never a whole record taken for torn */
+        util_oom("a probs record");
+    if (rc == 0)
+        grader_probs_answer_free(&a);
+    return rc == 0;
+}
+
 /* "logprobs" on: open the probs file and make it agree with the rows
  * just read (probsfile.h). 0, or the exit status with msg. */
 static int open_probs(struct runner *r, struct grader_qset *answered,
                       char *msg, size_t msgsize)
 {
     if (probsfile_open(&r->probs, r->o->rundir, r->o->rung, has_row, answered,
-                       msg, msgsize) != 0)
+                       whole_record, msg, msgsize) != 0)
         return r->probs.err == EINVAL ? EXIT_USAGE
                                       : files_exit_code(r->probs.err);
     if (r->probs.cut_torn > 0)

@@ -160,7 +160,7 @@ static int append(struct reply *r, struct buf *b, json_t *delta,
 
 /* The room a record gives its tokens: its cap less the head, the id and
  * the fields around the tokens (probs.h). */
-#define PROBS_TOKENS_BYTES                                                  \
+#define PROBS_TOKENS_BYTES                                                    \
     (GRADER_PROBS_RECORD_MAX - GRADER_PROBS_HEAD - 1 - 255 - 1 - 1 - 4 - 8)
 
 static int bad_probs(char *msg, size_t msgsize, const char *what)
@@ -233,8 +233,7 @@ static size_t entry_bytes(const struct reply_tok *t)
 /* Keep the token whose parsed entries (chosen then topn) are in t, their
  * texts in tx (GRADER_PROBS_TEXT_MAX bytes an entry); or drop it past the
  * caps and mark the answer CUT. */
-static void keep(struct reply_probs *p, struct reply_tok *t,
-                 unsigned char *tx)
+static void keep(struct reply_probs *p, struct reply_tok *t, unsigned char *tx)
 {
     size_t per = 1 + p->topn, need = 1, i;
 
@@ -281,9 +280,9 @@ static int probs_token(struct reply_probs *p, json_t *e, char *msg,
         t[1 + i].id = GRADER_PROBS_NONE;
         t[1 + i].lp = -INFINITY;
         a = json_array_get(top, i);
-        if (a != NULL && (rc = tok_entry(a, tx + (1 + i) *
-                                                  GRADER_PROBS_TEXT_MAX,
-                                         &t[1 + i], msg, msgsize)) != 0)
+        if (a != NULL &&
+            (rc = tok_entry(a, tx + (1 + i) * GRADER_PROBS_TEXT_MAX, &t[1 + i],
+                            msg, msgsize)) != 0)
             return rc;
     }
     p->seen++;

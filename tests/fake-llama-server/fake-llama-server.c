@@ -317,11 +317,10 @@ static json_t *logprobs(struct body *b, const char *piece, size_t n)
         }
     for (i = 0; i < k; i++) {
         unsigned o = order[i];
-        json_array_append_new(top, o == 0 ? lp_entry(id[0], piece, n,
-                                                     x[0] - log(z))
-                                          : lp_entry(id[o], alt[o],
-                                                     strlen(alt[o]),
-                                                     x[o] - log(z)));
+        json_array_append_new(
+            top, o == 0
+                     ? lp_entry(id[0], piece, n, x[0] - log(z))
+                     : lp_entry(id[o], alt[o], strlen(alt[o]), x[o] - log(z)));
     }
     e = lp_entry(id[0], piece, n, x[0] - log(z));
     json_object_set_new(e, "top_logprobs", top);
@@ -383,9 +382,9 @@ static size_t deltas(struct body *b, const char *key, const char *text,
         piece[k] = '\0';
         c = chunk(json_pack("{s:s}", key, piece), NULL);
         if (b->topn > 0)
-            json_object_set_new(json_array_get(json_object_get(c, "choices"),
-                                               0),
-                                "logprobs", logprobs(b, piece, k));
+            json_object_set_new(
+                json_array_get(json_object_get(c, "choices"), 0), "logprobs",
+                logprobs(b, piece, k));
         add_event(b, c, NULL);
         off += k;
         n++;

@@ -154,7 +154,6 @@ static void test_missing_file(void **state)
     grader_qset_free(qs);
 }
 
-
 /* ---- the probs file (rundir/probsfile.h) ---- */
 
 /* An answer of ntok tokens for question id, encoded by the codec. */
@@ -166,8 +165,8 @@ static size_t probs_record(const char *id, size_t ntok, unsigned char *out,
 
     assert_true(ntok <= 8);
     for (size_t i = 0; i < ntok; i++) {
-        chosen[i] = (struct grader_probs_entry){(uint32_t)(10 + i), -0.1f, 1,
-                                                "a"};
+        chosen[i] =
+            (struct grader_probs_entry){(uint32_t)(10 + i), -0.1f, 1, "a"};
         top[2 * i] = chosen[i];
         top[2 * i + 1] =
             (struct grader_probs_entry){(uint32_t)(90 + i), -2.5f, 2, "bc"};
@@ -182,6 +181,18 @@ static size_t probs_record(const char *id, size_t ntok, unsigned char *out,
     size = grader_probs_encode(&a, out, size);
     assert_true(size > 0);
     return size;
+}
+
+/* whole: the codec's decode, as the runner asks it */
+static int whole(const unsigned char *rec, size_t len)
+{
+    struct grader_probs_answer a;
+    struct grader_error err;
+
+    if (grader_probs_decode(rec, len, &a, &err) != 0)
+        return 0;
+    grader_probs_answer_free(&a);
+    return 1;
 }
 
 /* has_row over a NULL-terminated list of ids */
@@ -215,9 +226,9 @@ static void test_probs_append_and_resume(void **state)
 
     (void)state;
     snprintf(run, sizeof(run), "%s/prun", test_dir);
-    assert_int_equal(probsfile_open(&p, run, "Q4_0", in_list, abc, msg,
-                                    sizeof(msg)),
-                     0);
+    assert_int_equal(
+        probsfile_open(&p, run, "Q4_0", in_list, abc, whole, msg, sizeof(msg)),
+        0);
     assert_int_equal(p.records, 0);
     for (size_t i = 0; i < 3; i++) {
         n = probs_record(abc[i], i + 1, rec, sizeof(rec));
@@ -230,15 +241,15 @@ static void test_probs_append_and_resume(void **state)
     }
     assert_int_equal(p.records, 3);
     probsfile_close(&p);
-    assert_int_equal(probsfile_open(&p, run, "Q4_0", in_list, abc, msg,
-                                    sizeof(msg)),
-                     0);
+    assert_int_equal(
+        probsfile_open(&p, run, "Q4_0", in_list, abc, whole, msg, sizeof(msg)),
+        0);
     assert_int_equal(p.records, 3);
     assert_int_equal(p.cut_torn + p.cut_rowless, 0);
     probsfile_close(&p);
-    assert_int_equal(probsfile_open(&p, run, "Q4_0", in_list, ab, msg,
-                                    sizeof(msg)),
-                     0);
+    assert_int_equal(
+        probsfile_open(&p, run, "Q4_0", in_list, ab, whole, msg, sizeof(msg)),
+        0);
     assert_int_equal(p.records, 2);
     assert_int_equal(p.cut_rowless, 1);
     assert_int_equal(p.cut_torn, 0);
@@ -247,9 +258,9 @@ static void test_probs_append_and_resume(void **state)
     n = probs_record("c", 3, rec, sizeof(rec));
     assert_int_equal(probsfile_append(&p, rec, n, msg, sizeof(msg)), 0);
     probsfile_close(&p);
-    assert_int_equal(probsfile_open(&p, run, "Q4_0", in_list, abc, msg,
-                                    sizeof(msg)),
-                     0);
+    assert_int_equal(
+        probsfile_open(&p, run, "Q4_0", in_list, abc, whole, msg, sizeof(msg)),
+        0);
     assert_int_equal(p.records, 3);
     probsfile_close(&p);
 }
@@ -271,9 +282,9 @@ static void test_probs_torn(void **state)
     na = probs_record("a", 2, rec, sizeof(rec));
     nc = probs_record("c", 4, c, sizeof(c));
     for (int how = 0; how < 4; how++) {
-        assert_int_equal(probsfile_open(&p, run, "T", in_list, ab, msg,
-                                        sizeof(msg)),
-                         0);
+        assert_int_equal(
+            probsfile_open(&p, run, "T", in_list, ab, whole, msg, sizeof(msg)),
+            0);
         assert_int_equal(ftruncate(p.fd, 0), 0);
         assert_int_equal(probsfile_append(&p, rec, na, msg, sizeof(msg)), 0);
         nb = probs_record("b", 1, rec + na, sizeof(rec) - na);
@@ -294,13 +305,14 @@ static void test_probs_torn(void **state)
         }
         fclose(f);
         assert_int_equal(probsfile_open(&p, run, "T", in_list,
-                                        how == 3 ? a_only : ab, msg,
+                                        how == 3 ? a_only : ab, whole, msg,
                                         sizeof(msg)),
                          0);
         assert_int_equal(p.cut_torn, cut);
         assert_int_equal(p.cut_rowless, how == 3 ? 1 : 0);
         assert_int_equal(p.records, how == 3 ? 1 : 2);
-        assert_int_equal(file_size(path), (long long)(how == 3 ? na : na + nb));
+        assert_int_equal(file_size(path),
+                         (long long)(how == 3 ? na : na + nb));
         probsfile_close(&p);
     }
 }
@@ -319,9 +331,9 @@ static void test_probs_refused(void **state)
 
     (void)state;
     snprintf(run, sizeof(run), "%s/pref", test_dir);
-    assert_int_equal(probsfile_open(&p, run, "R", in_list, abc, msg,
-                                    sizeof(msg)),
-                     0);
+    assert_int_equal(
+        probsfile_open(&p, run, "R", in_list, abc, whole, msg, sizeof(msg)),
+        0);
     for (size_t i = 0; i < 3; i++) {
         n = probs_record(abc[i], 1, rec, sizeof(rec));
         assert_int_equal(probsfile_append(&p, rec, n, msg, sizeof(msg)), 0);
@@ -329,9 +341,9 @@ static void test_probs_refused(void **state)
     snprintf(path, sizeof(path), "%s", p.path);
     probsfile_close(&p);
     before = file_size(path);
-    assert_int_equal(probsfile_open(&p, run, "R", in_list, ac, msg,
-                                    sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        probsfile_open(&p, run, "R", in_list, ac, whole, msg, sizeof(msg)),
+        -1);
     assert_int_equal(p.err, EINVAL);
     assert_non_null(strstr(msg, path));
     assert_non_null(strstr(msg, "question 'b'"));
@@ -346,15 +358,15 @@ static void test_probs_refused(void **state)
         assert_int_equal(fwrite(rec, 1, n, f), n);
         fclose(f);
     }
-    assert_int_equal(probsfile_open(&p, run, "R", in_list, abc, msg,
-                                    sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        probsfile_open(&p, run, "R", in_list, abc, whole, msg, sizeof(msg)),
+        -1);
     assert_non_null(strstr(msg, "question 'a' has two records"));
     /* not a record */
     add_raw(path, "{\"id\": \"a\"}\n");
-    assert_int_equal(probsfile_open(&p, run, "R", in_list, abc, msg,
-                                    sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        probsfile_open(&p, run, "R", in_list, abc, whole, msg, sizeof(msg)),
+        -1);
     assert_non_null(strstr(msg, "no probs record at byte"));
     assert_int_equal(p.fd, -1);
 }
