@@ -90,7 +90,7 @@ static int whole_at(int fd, off_t off, size_t size, probsfile_whole whole)
 static int one(struct probsfile *p, struct scan *s, off_t pos, off_t size,
                off_t *next, char *msg, size_t msgsize)
 {
-    unsigned char head[GRADER_PROBS_HEAD + 1 + 255];
+    unsigned char head[GRADER_PROBS_HEAD + 1 + 255 + 1]; /* to topn */
     size_t want, body, idlen;
 
     if (size - pos < (off_t)GRADER_PROBS_HEAD)
@@ -122,6 +122,13 @@ static int one(struct probsfile *p, struct scan *s, off_t pos, off_t size,
                       "the probs record at byte %lld has a bad id length "
                       "(damaged)",
                       (long long)pos);
+    /* one N a file: records of two could not be compared */
+    if (s->n > 0 && head[GRADER_PROBS_HEAD + 1 + idlen] != p->topn)
+        return refuse(p, EINVAL, msg, msgsize,
+                      "the probs record at byte %lld has another N than the "
+                      "records before it",
+                      (long long)pos);
+    p->topn = head[GRADER_PROBS_HEAD + 1 + idlen];
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 256;
         s->e = xrealloc(s->e, s->cap * sizeof(*s->e));

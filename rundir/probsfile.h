@@ -24,6 +24,8 @@ struct probsfile {
     int fd;
     char path[4096];
     size_t records;             /* in the file once opened, then appended */
+    unsigned topn;              /* the N of the file's records (0: none
+                                   when opened) */
     size_t cut_torn;            /* bytes of a torn last record cut back */
     size_t cut_rowless;         /* trailing records without a row cut */
     unsigned long long written; /* bytes appended by this process */
@@ -46,9 +48,9 @@ typedef int (*probsfile_whole)(const unsigned char *rec, size_t len);
  *     that whole says is not) is cut back;
  *   - then trailing records whose id has no row (has_row says) are cut:
  *     the answer in flight when the run was killed;
- *   - a record elsewhere without a row, a question with two records, or
- *     a record whose frame is wrong (no magic, a length past the caps) is
- *     refused: the file is not what this writer leaves, and guessing would
+ *   - a record elsewhere without a row, a question with two records, a
+ *     record whose frame is wrong (no magic, a length past the caps), or
+ *     records of two Ns are refused: the file is not what this writer leaves, and guessing would
  *     mix answers.
  * Returns 0; -1 with a message naming the file in msg (p->err says
  * whether it was the disk (an errno) or the file's content (EINVAL)).

@@ -379,6 +379,15 @@ static int open_probs(struct runner *r, struct grader_qset *answered,
                        whole_record, msg, msgsize) != 0)
         return r->probs.err == EINVAL ? EXIT_USAGE
                                       : files_exit_code(r->probs.err);
+    /* --force past a changed "logprobs" would mix two Ns in one file */
+    if (r->probs.records > 0 && r->probs.topn != (unsigned)r->o->logprobs) {
+        snprintf(msg, msgsize,
+                 "'%.600s' holds records of %u log-probabilities a token, "
+                 "and this run asks %d: one probs file keeps one N (move it "
+                 "away to ask the rung again)",
+                 r->probs.path, r->probs.topn, r->o->logprobs);
+        return EXIT_USAGE;
+    }
     if (r->probs.cut_torn > 0)
         runner_say(r, "cut back a torn last record (%zu bytes) in %s",
                    r->probs.cut_torn, r->probs.path);

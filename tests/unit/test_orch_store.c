@@ -156,6 +156,8 @@ static void test_missing_file(void **state)
 
 /* ---- the probs file (rundir/probsfile.h) ---- */
 
+static unsigned probs_n = 2; /* the records' N */
+
 /* An answer of ntok tokens for question id, encoded by the codec. */
 static size_t probs_record(const char *id, size_t ntok, unsigned char *out,
                            size_t size)
@@ -174,7 +176,7 @@ static size_t probs_record(const char *id, size_t ntok, unsigned char *out,
     memset(&a, 0, sizeof(a));
     a.id = id;
     a.id_len = strlen(id);
-    a.topn = 2;
+    a.topn = probs_n;
     a.ntok = ntok;
     a.chosen = chosen;
     a.top = top;
@@ -369,6 +371,27 @@ static void test_probs_refused(void **state)
         -1);
     assert_non_null(strstr(msg, "no probs record at byte"));
     assert_int_equal(p.fd, -1);
+    /* records of two Ns (a changed logprobs under --force) */
+    snprintf(run, sizeof(run), "%s/pmix", test_dir);
+    assert_int_equal(probsfile_open(&p, run, "R", in_list, abc, whole, msg,
+                                    sizeof(msg)),
+                     0);
+    n = probs_record("a", 1, rec, sizeof(rec));
+    assert_int_equal(probsfile_append(&p, rec, n, msg, sizeof(msg)), 0);
+    probsfile_close(&p);
+    assert_int_equal(probsfile_open(&p, run, "R", in_list, abc, whole, msg,
+                                    sizeof(msg)),
+                     0);
+    assert_int_equal(p.topn, 2);
+    probs_n = 1;
+    n = probs_record("b", 1, rec, sizeof(rec));
+    probs_n = 2;
+    assert_int_equal(probsfile_append(&p, rec, n, msg, sizeof(msg)), 0);
+    probsfile_close(&p);
+    assert_int_equal(probsfile_open(&p, run, "R", in_list, abc, whole, msg,
+                                    sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "has another N than the records before it"));
 }
 
 int main(void)

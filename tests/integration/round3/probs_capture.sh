@@ -144,6 +144,12 @@ open(sys.argv[1],"ab").write(b[:n])' "$d/rows/P.probs"
     rc=0; probs_run "$d" --limit 6 >/dev/null 2>"$work/err" || rc=$?
     [ $rc = 2 ] && grep -q "P.probs': question 'q01' has two records" "$work/err" ||
         fail "a question twice: exit $rc $(cat "$work/err")"
+    # 6. another N under --force: one file keeps one N
+    cp "$work/full.probs" "$d/rows/P.probs"
+    rc=0; $GT run P "$work/probslow.gguf" "$work/q40.jsonl" "$d" --llama "$FAKE" --logprobs 2 \
+        --limit 7 --force >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "P.probs' holds records of 4 log-probabilities a token, and this run asks 2" "$work/err" ||
+        fail "another N under --force: exit $rc $(cat "$work/err")"
     true
 }
 
