@@ -373,24 +373,24 @@ static void test_probs_refused(void **state)
     assert_int_equal(p.fd, -1);
     /* records of two Ns (a changed logprobs under --force) */
     snprintf(run, sizeof(run), "%s/pmix", test_dir);
-    assert_int_equal(probsfile_open(&p, run, "R", in_list, abc, whole, msg,
-                                    sizeof(msg)),
-                     0);
+    assert_int_equal(
+        probsfile_open(&p, run, "R", in_list, abc, whole, msg, sizeof(msg)),
+        0);
     n = probs_record("a", 1, rec, sizeof(rec));
     assert_int_equal(probsfile_append(&p, rec, n, msg, sizeof(msg)), 0);
     probsfile_close(&p);
-    assert_int_equal(probsfile_open(&p, run, "R", in_list, abc, whole, msg,
-                                    sizeof(msg)),
-                     0);
+    assert_int_equal(
+        probsfile_open(&p, run, "R", in_list, abc, whole, msg, sizeof(msg)),
+        0);
     assert_int_equal(p.topn, 2);
     probs_n = 1;
     n = probs_record("b", 1, rec, sizeof(rec));
     probs_n = 2;
     assert_int_equal(probsfile_append(&p, rec, n, msg, sizeof(msg)), 0);
     probsfile_close(&p);
-    assert_int_equal(probsfile_open(&p, run, "R", in_list, abc, whole, msg,
-                                    sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        probsfile_open(&p, run, "R", in_list, abc, whole, msg, sizeof(msg)),
+        -1);
     assert_non_null(strstr(msg, "has another N than the records before it"));
 }
 
