@@ -285,7 +285,7 @@ static json_t *logprobs(struct body *b, const char *piece, size_t n)
 {
     double x[20], z, other;
     unsigned id[20], order[20];
-    char alt[20][8];
+    char alt[20][16];
     uint64_t h = b->ctx;
     json_t *top = json_array(), *e;
     int k = b->topn, i, j;
