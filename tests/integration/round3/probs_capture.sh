@@ -171,6 +171,14 @@ case_probs_refused() {
         --llama "$FAKE" --logprobs 8 --quiet >/dev/null 2>"$work/err" || rc=$?
     [ $rc != 0 ] && grep -q "answered its first question without log-probabilities" "$work/err" ||
         fail "canary: exit $rc $(cat "$work/err")"
+    # a canary on a build that returns them: its probs file, afresh each time
+    for rc in 1 2; do
+        $GT canary NL "$work/good.gguf" "$work/ptrust/rows/NL.jsonl" --run-dir "$work/pcan2" \
+            --llama "$FAKE" --logprobs 8 >/dev/null 2>"$work/err" || fail "canary $rc: exit $? $(cat "$work/err")"
+        grep -q "without a row" "$work/err" && fail "canary $rc: the last canary's records were kept: $(cat "$work/err")"
+        $PROBS_CHECK records "$work/pcan2/canary" NL >"$work/out" 2>&1 && grep -q "^NL records 4 rows 4" "$work/out" ||
+            fail "canary $rc: $(cat "$work/out")"
+    done
     true
 }
 
