@@ -195,7 +195,7 @@ $(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
 $(FAKE): tests/fake-llama-server/fake-llama-server.c tests/fake-tools/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -D_GNU_SOURCE $(MHD_CFLAGS) $(JANSSON_CFLAGS) \
-	    $(CFLAGS) -o $@ $< $(MHD_LIBS) $(JANSSON_LIBS)
+	    $(CFLAGS) -o $@ $< $(MHD_LIBS) $(JANSSON_LIBS) -lm
 
 # The fake llama-quantize and converter (tests/fake-tools): jansson only.
 $(BUILD)/fake-llama-quantize: tests/fake-tools/fake-quantize.c \

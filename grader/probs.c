@@ -59,8 +59,15 @@ static uint64_t mix(uint64_t h, uint64_t w)
 
 static uint64_t check64(const unsigned char *p, size_t n)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+    /* Four lanes of 8 bytes, so the multiplies of one step do not wait
+     * on each other; the lanes fold into one at the end. */
+    uint64_t l[4] = {0x9e3779b97f4a7c15ULL ^ (uint64_t)n, 0x6a09e667f3bcc908ULL,
+                     0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL};
     size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++)
+            l[k] = mix(l[k], get64(p + i + 8 * k));
+    uint64_t h = mix(mix(mix(l[0], l[1]), l[2]), l[3]);
     for (; i + 8 <= n; i += 8)
         h = mix(h, get64(p + i));
     uint64_t w = 0;
@@ -71,8 +78,6 @@ static uint64_t check64(const unsigned char *p, size_t n)
     return h;
 }
 
-/* A float's bits as they are (IEEE 754 binary32 on every platform C11
- * graveyard builds on; -inf and NaN survive the trip). */
 static uint32_t float_bits(float f)
 {
     uint32_t u;
@@ -281,11 +286,17 @@ static int decode_texts(struct cur *c, struct grader_probs_answer *a,
                         struct grader_error *err)
 {
     a->texts = c->p;
+    if (a->ntext > 0) {
+        a->text_at = grader__reallocarray(NULL, a->ntext, sizeof *a->text_at);
+        if (a->text_at == NULL)
+            return grader__fail(err, GRADER_ENOMEM, NULL, 0, "out of memory");
+    }
     uint32_t last = 0;
     for (size_t i = 0; i < a->ntext; i++) {
         const unsigned char *h, *t;
         if (take(c, 5, &h) != 0 || take(c, h[4], &t) != 0)
             return bad(err, "a text runs past the record");
+        a->text_at[i] = (uint32_t)(h - a->texts);
         uint32_t id = get32(h);
         if (i > 0 && id <= last)
             return bad(err, "the text table is not in id order");
@@ -398,30 +409,31 @@ void grader_probs_answer_free(struct grader_probs_answer *a)
         return;
     grader__free(a->chosen);
     grader__free(a->top);
+    grader__free(a->text_at);
     a->chosen = NULL;
     a->top = NULL;
+    a->text_at = NULL;
     a->ntok = 0;
+    a->ntext = 0;
 }
 
 const char *grader_probs_text(const struct grader_probs_answer *a,
                               uint32_t id, size_t *len)
 {
-    /* The table's entries differ in length: walk it to find an entry's
-     * start. The table is ascending, so a walk stops at the first id past
-     * the one sought. Only shown texts are looked up (a split's lists, a
-     * reply's tail), so a walk is cheap enough and keeps the decoder free
-     * of an index. */
-    const unsigned char *p = a->texts;
+    size_t lo = 0, hi = a->text_at != NULL ? a->ntext : 0;
     *len = 0;
-    for (size_t i = 0; p != NULL && i < a->ntext; i++) {
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const unsigned char *p = a->texts + a->text_at[mid];
         uint32_t at = get32(p);
-        if (at > id)
-            break;
         if (at == id) {
             *len = p[4];
             return (const char *)p + 5;
         }
-        p += 5u + p[4];
+        if (at < id)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return NULL;
 }

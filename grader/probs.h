@@ -84,6 +84,8 @@ struct grader_probs_answer {
     struct grader_probs_entry *top;    /* ntok * topn, row-major */
     const unsigned char *texts;        /* decoded: the text table */
     size_t ntext;
+    uint32_t *text_at;                 /* decoded: each text's offset in
+                                          texts, for a binary search */
 };
 
 /*
@@ -119,7 +121,7 @@ int grader_probs_decode(const unsigned char *rec, size_t len,
 void grader_probs_answer_free(struct grader_probs_answer *a);
 
 /* Token id's text in a decoded answer's table (its bytes in *len), or
- * NULL with *len 0 when the record has none (a walk of the table). An entry
+ * NULL with *len 0 when the record has none (a binary search). An entry
  * that carries its own text (one being encoded) is answered from it by
  * grader_probs_entry_text. */
 const char *grader_probs_text(const struct grader_probs_answer *a,

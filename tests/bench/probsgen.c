@@ -67,7 +67,7 @@ static unsigned char rec[1u << 22];
 static size_t answer(const char *id, uint64_t h, unsigned r, size_t ntok,
                      unsigned n)
 {
-    struct grader_probs_answer a = {id, strlen(id), n, 0, ntok, chosen, top};
+    struct grader_probs_answer a = {id, strlen(id), n, 0, ntok, chosen, top, NULL, 0, NULL};
     double drift = 0.08 * r, psplit = r ? 0.3 + 0.07 * r : 0;
     size_t split = unit(h ^ 0x51u) < psplit
                        ? (size_t)(unit(h ^ r ^ 0x77u) * (double)ntok)

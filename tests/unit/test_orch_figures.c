@@ -194,7 +194,7 @@ static size_t probs_record(const char *id, int rung, int split,
                            unsigned char *out, size_t size)
 {
     struct grader_probs_entry ch[4], top[8];
-    struct grader_probs_answer a = {id, strlen(id), 2, 0, 4, ch, top, NULL, 0};
+    struct grader_probs_answer a = {id, strlen(id), 2, 0, 4, ch, top, NULL, 0, NULL};
 
     for (uint32_t t = 0; t < 4; t++) {
         uint32_t c = split && t == 2 ? 9 : t + 1;

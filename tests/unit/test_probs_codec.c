@@ -26,8 +26,13 @@ static uint64_t mix(uint64_t h, uint64_t w)
 
 static uint64_t check64(const unsigned char *p, size_t n)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+    uint64_t l[4] = {0x9e3779b97f4a7c15ULL ^ (uint64_t)n, 0x6a09e667f3bcc908ULL,
+                     0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL};
     size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++)
+            l[k] = mix(l[k], get64le(p + i + 8 * k));
+    uint64_t h = mix(mix(mix(l[0], l[1]), l[2]), l[3]);
     for (; i + 8 <= n; i += 8)
         h = mix(h, get64le(p + i));
     uint64_t w = 0;
