@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../../grader/probs.h"
+#include "../../grader/grader.h"
 #include "../base/cli.h"
 #include "config_int.h"
 #include "taskfile.h"
