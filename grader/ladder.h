@@ -17,6 +17,7 @@
 #include "bury.h"
 #include "compare.h"
 #include "meta.h"
+#include "probs.h"
 #include "repeat.h"
 #include "task.h"
 
@@ -120,6 +121,9 @@ struct grader_ladder {
                                   pattern ran past its step budget */
         } * cells;         /* nrule_rungs */
     } rules[GRADER_TASK_MAX_RULES];
+    /* the split figures (probs.h), NULL when no rung has a probs file:
+     * then every report is what it was without them */
+    const struct grader_probs_ladder *probs;
 };
 
 /*
