@@ -167,6 +167,37 @@ static void draw_row(FILE *f, const char *name, size_t y, size_t nq,
     }
 }
 
+/* One entry of the legend: a swatch (its fill, a cap, a bottom band)
+ * and its words. */
+struct item {
+    const char *fill, *mark, *band, *what;
+};
+
+/* The legend's entries for what the cover shows, in order; how many. */
+static size_t legend_items(struct item *it, size_t nruns, int dead, int ghost,
+                           int missing, int shaded)
+{
+    size_t n = 0, i;
+
+    it[n++] = (struct item){REPORT_MARIGOLD, NULL, NULL,
+                            nruns > 1 ? "right on every run" : "right"};
+    it[n++] = (struct item){REPORT_GREY, NULL, NULL,
+                            nruns > 1 ? "wrong on every run" : "wrong"};
+    if (nruns > 1)
+        it[n++] = (struct item){REPORT_VIOLET, NULL, NULL, "the runs disagree"};
+    if (dead)
+        it[n++] = (struct item){REPORT_GREY, REPORT_DEAD, NULL,
+                                "dead: the reference right, this rung wrong"};
+    if (ghost)
+        it[n++] = (struct item){REPORT_MARIGOLD, REPORT_GHOST, NULL,
+                                "ghost: the reference wrong, this rung right"};
+    if (missing) /* a partial report: say what the white cells are */
+        it[n++] = (struct item){REPORT_MISSING, NULL, NULL, "not answered yet"};
+    for (i = 0; shaded && i < KLD_LEVELS; i++) /* the bottom band's scale */
+        it[n++] = (struct item){REPORT_GREY, NULL, kld_colour[i], kld_words[i]};
+    return n;
+}
+
 /* The cover, its cells shaded by levels (nrungs * nq in the cells'
  * order, 0 no band) when not NULL. */
 static void cover(FILE *f, const char *title, const char *const *names,
@@ -174,11 +205,11 @@ static void cover(FILE *f, const char *title, const char *const *names,
                   const uint8_t *marks, const uint8_t *levels)
 {
     size_t cw = nq ? WIDTH / nq : 1, i;
-    size_t gw, width, height, ly, gap, nwhat = 0;
+    size_t gw, width, height, ly, gap, nwhat;
     int missing = memchr(cells, GRADER_CELL_MISSING, nrungs * nq) != NULL;
-    int dead = 0, ghost = 0;
+    int dead = 0, ghost = 0, shaded = 0;
+    struct item it[6 + KLD_LEVELS];
     const char *what[6 + KLD_LEVELS];
-    int shaded = 0;
     struct legend l;
 
     for (i = 0; levels != NULL && i < nrungs * nq; i++)
@@ -193,18 +224,9 @@ static void cover(FILE *f, const char *title, const char *const *names,
         cw = CELL_MAX;
     gap = cw >= 4;
     gw = cw * nq;
-    what[nwhat++] = nruns > 1 ? "right on every run" : "right";
-    what[nwhat++] = nruns > 1 ? "wrong on every run" : "wrong";
-    if (nruns > 1)
-        what[nwhat++] = "the runs disagree";
-    if (dead)
-        what[nwhat++] = "dead: the reference right, this rung wrong";
-    if (ghost)
-        what[nwhat++] = "ghost: the reference wrong, this rung right";
-    if (missing)
-        what[nwhat++] = "not answered yet";
-    for (i = 0; shaded && i < KLD_LEVELS; i++)
-        what[nwhat++] = kld_words[i];
+    nwhat = legend_items(it, nruns, dead, ghost, missing, shaded);
+    for (i = 0; i < nwhat; i++)
+        what[i] = it[i].what;
     /* the picture is as wide as the grid (the legend wraps below it), with
      * room for a short legend line and the title */
     width = LEFT + (gw > GRID_MIN ? gw : GRID_MIN) + 16;
@@ -229,20 +251,8 @@ static void cover(FILE *f, const char *title, const char *const *names,
     l.x = LEFT;
     l.y = ly;
     l.right = width - 8;
-    entry(&l, REPORT_MARIGOLD, NULL, NULL, what[0]);
-    entry(&l, REPORT_GREY, NULL, NULL, what[1]);
-    if (nruns > 1)
-        entry(&l, REPORT_VIOLET, NULL, NULL, "the runs disagree");
-    if (dead)
-        entry(&l, REPORT_GREY, REPORT_DEAD, NULL,
-              "dead: the reference right, this rung wrong");
-    if (ghost)
-        entry(&l, REPORT_MARIGOLD, REPORT_GHOST, NULL,
-              "ghost: the reference wrong, this rung right");
-    if (missing) /* a partial report: say what the white cells are */
-        entry(&l, REPORT_MISSING, NULL, NULL, "not answered yet");
-    for (i = 0; shaded && i < KLD_LEVELS; i++) /* the bottom band's scale */
-        entry(&l, REPORT_GREY, NULL, kld_colour[i], kld_words[i]);
+    for (i = 0; i < nwhat; i++)
+        entry(&l, it[i].fill, it[i].mark, it[i].band, it[i].what);
     fputs("</svg>\n", f);
 }
 
