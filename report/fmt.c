@@ -240,6 +240,10 @@ char *fmt_shown(char *out, size_t size, const char *s, size_t len, int lines)
 
     if (size == 0)
         return out;
+    /* a reply's tail cut inside a character: its first bytes are the
+     * rest of that character, not text */
+    while (lines && i < len && i < 3 && (p[i] & 0xc0) == 0x80)
+        i++;
     while (i < len) {
         unsigned char c = p[i];
         char esc[5];

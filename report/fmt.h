@@ -77,8 +77,10 @@ int fmt_kld_level(double kld);
  * character an escape in ASCII (\n, \t, \r, else \x01 and the like: every
  * font has those glyphs, few have U+2400's control pictures), so that a
  * token of "\n" or "\x01" is seen, not lost, and a backslash \\ so that
- * the escapes cannot be mistaken. With lines (a reply's text), line ends
- * and tabs stay as they are and a backslash as it is. Always valid
+ * the escapes cannot be mistaken. With lines (a reply's tail), line ends
+ * and tabs stay as they are, a backslash as it is, and up to three
+ * continuation bytes at the start (the tail was cut inside a character)
+ * are left out. Always valid
  * UTF-8, cut at a character; out holds size bytes (4 a byte in at most,
  * and the NUL). Returns out.
  */

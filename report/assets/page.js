@@ -314,7 +314,7 @@ function start(D) {
     var box = el('div', 'topn');
     box.appendChild(el('h4', null, title));
     list.forEach(function (t) {
-      var p = Math.exp(t[1]), row = el('div', 'brow');
+      var p = t[1] === null ? 0 : Math.exp(t[1]), row = el('div', 'brow');
       if (t[0] === chosen) row.classList.add('chosen');
       if (t[0] === other) row.classList.add('other');
       row.appendChild(el('code', 'btok', t[2]));

@@ -189,7 +189,12 @@ static void test_fmt(void **state)
                         "a\nb\tc\\\\x1b");
     assert_string_equal(fmt_shown(s, sizeof(s), "\xc3\xa9\xe2\x82", 4, 0),
                         "\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd");
-    /* cut at a character, never in one */
+    /* a tail cut inside a character starts at the next one; a token
+     * that is part of one shows U+FFFD for each byte */
+    assert_string_equal(fmt_shown(s, sizeof(s), "\x82\xac" "abc", 5, 1), "abc");
+    assert_string_equal(fmt_shown(s, sizeof(s), "\x82\xac" "a", 3, 0),
+                        "\xef\xbf\xbd\xef\xbf\xbd" "a");
+        /* cut at a character, never in one */
     assert_string_equal(fmt_shown(s, 6, "ab\x01", 3, 0), "ab");
     assert_int_equal(fmt_kld_level(NAN), 0);
     assert_int_equal(fmt_kld_level(0.0009), 0);
