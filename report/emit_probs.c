@@ -83,8 +83,8 @@ static json_t *cell(const struct grader_ladder *rep,
 
     json_object_set_new(o, "rung",
                         json_string(rep->chain.lines[c->rung].rung->name));
-    json_object_set_new(o, "id",
-                        json_string(grader_qset_id(qs, (uint32_t)c->question)));
+    json_object_set_new(
+        o, "id", json_string(grader_qset_id(qs, (uint32_t)c->question)));
     json_object_set_new(o, "split", json_integer((json_int_t)s->split));
     json_object_set_new(o, "ref_tokens", count(s->ref_ntok));
     json_object_set_new(o, "rung_tokens", count(s->rung_ntok));
@@ -97,7 +97,8 @@ static json_t *cell(const struct grader_ladder *rep,
     json_object_set_new(o, "prefix", count(s->prefix));
     json_object_set_new(o, "fragility", real6(s->fragility));
     json_object_set_new(
-        o, "before", shown(c->before, strnlen(c->before, sizeof(c->before)), 1));
+        o, "before",
+        shown(c->before, strnlen(c->before, sizeof(c->before)), 1));
     json_object_set_new(o, "ref_token", token(&c->ref_tok));
     json_object_set_new(o, "rung_token", token(&c->rung_tok));
     json_object_set_new(o, "ref_top", top(c->ref_top, n));
@@ -110,7 +111,8 @@ json_t *emit_probs(const struct grader_ladder *rep,
 {
     const struct grader_probs_ladder *p = rep->probs;
     json_t *o = json_object(), *rungs = json_array(), *dead = json_array();
-    size_t i, n = rep->chain.nrungs < p->nrungs ? rep->chain.nrungs : p->nrungs;
+    size_t i,
+        n = rep->chain.nrungs < p->nrungs ? rep->chain.nrungs : p->nrungs;
 
     if (o == NULL || rungs == NULL || dead == NULL) {
         json_decref(o);
@@ -126,11 +128,11 @@ json_t *emit_probs(const struct grader_ladder *rep,
     json_object_set_new(o, "rungs", rungs);
     json_object_set_new(o, "spearman", real6(p->spearman));
     json_object_set_new(o, "repeat",
-                        p->repeat ? json_pack("{s:o,s:I}", "kld_mean",
-                                              real6(p->repeat_kld_mean),
-                                              "split",
-                                              (json_int_t)p->repeat_split)
-                                  : json_null());
+                        p->repeat
+                            ? json_pack("{s:o,s:I}", "kld_mean",
+                                        real6(p->repeat_kld_mean), "split",
+                                        (json_int_t)p->repeat_split)
+                            : json_null());
     for (i = 0; i < p->ncells; i++)
         if (p->cells[i].rung < n)
             json_array_append_new(dead, cell(rep, qs, &p->cells[i], p->topn));

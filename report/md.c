@@ -133,9 +133,10 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
             "this unevenly by chance (exact sign test).",
             ref, ref, ref, ref);
     if (rep->probs != NULL)
-        doc_raw(d, " Mean KLD: how far the rung's next-token distributions "
-                   "moved from %s's along the replies they share (\"Where "
-                   "they split\", below).",
+        doc_raw(d,
+                " Mean KLD: how far the rung's next-token distributions "
+                "moved from %s's along the replies they share (\"Where "
+                "they split\", below).",
                 ref);
     doc_para(d);
     doc_raw(d, "Speeds compare rungs within this run, on one card: read them "

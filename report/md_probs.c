@@ -101,8 +101,9 @@ static void probs_repeat(struct doc *d, const struct grader_probs_ladder *p,
 
     doc_para(d);
     if (!p->repeat) {
-        doc_raw(d, "No repeat of %s with log-probabilities here: nothing "
-                   "checks that a second run of it gives KLD 0 and no split (",
+        doc_raw(d,
+                "No repeat of %s with log-probabilities here: nothing "
+                "checks that a second run of it gives KLD 0 and no split (",
                 ref);
         doc_tick(d, "graveyard ladder --repeat-reference");
         doc_raw(d, " with ");

@@ -34,10 +34,13 @@
 static const char *const kld_colour[KLD_LEVELS] = {"#f2c4ce", "#de7890",
                                                    "#b8325a", "#6e0d2e"};
 static const char *const kld_words[KLD_LEVELS] = {
-    "mean KLD from the reference, bottom band: 0.001\xe2\x80\x93" "0.01",
-    "0.01\xe2\x80\x93" "0.1",
-    "0.1\xe2\x80\x93" "1", "\xe2\x89\xa5 1"};
-
+    "mean KLD from the reference, bottom band: 0.001\xe2\x80\x93"
+    "0.01",
+    "0.01\xe2\x80\x93"
+    "0.1",
+    "0.1\xe2\x80\x93"
+    "1",
+    "\xe2\x89\xa5 1"};
 
 static const char *colour(unsigned cell)
 {
@@ -184,7 +187,8 @@ static size_t legend_items(struct item *it, size_t nruns, int dead, int ghost,
     it[n++] = (struct item){REPORT_GREY, NULL, NULL,
                             nruns > 1 ? "wrong on every run" : "wrong"};
     if (nruns > 1)
-        it[n++] = (struct item){REPORT_VIOLET, NULL, NULL, "the runs disagree"};
+        it[n++] =
+            (struct item){REPORT_VIOLET, NULL, NULL, "the runs disagree"};
     if (dead)
         it[n++] = (struct item){REPORT_GREY, REPORT_DEAD, NULL,
                                 "dead: the reference right, this rung wrong"};
@@ -192,9 +196,11 @@ static size_t legend_items(struct item *it, size_t nruns, int dead, int ghost,
         it[n++] = (struct item){REPORT_MARIGOLD, REPORT_GHOST, NULL,
                                 "ghost: the reference wrong, this rung right"};
     if (missing) /* a partial report: say what the white cells are */
-        it[n++] = (struct item){REPORT_MISSING, NULL, NULL, "not answered yet"};
+        it[n++] =
+            (struct item){REPORT_MISSING, NULL, NULL, "not answered yet"};
     for (i = 0; shaded && i < KLD_LEVELS; i++) /* the bottom band's scale */
-        it[n++] = (struct item){REPORT_GREY, NULL, kld_colour[i], kld_words[i]};
+        it[n++] =
+            (struct item){REPORT_GREY, NULL, kld_colour[i], kld_words[i]};
     return n;
 }
 
@@ -282,8 +288,8 @@ int render_cover_probs(FILE *f, const char *title, const char *const *names,
     for (i = 0; i < nrungs && i < probs->nrungs; i++)
         for (j = 0; j < nq; j++)
             if (order[j] < probs->nq)
-                levels[i * nq + j] =
-                    (uint8_t)fmt_kld_level(probs->kld[i * probs->nq + order[j]]);
+                levels[i * nq + j] = (uint8_t)fmt_kld_level(
+                    probs->kld[i * probs->nq + order[j]]);
     cover(f, title, names, nrungs, 1, nq, cells, marks, levels);
     free(levels);
     return 0;
