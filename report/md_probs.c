@@ -75,12 +75,12 @@ static void probs_spearman(struct doc *d, const struct grader_probs_ladder *p,
     doc_para(d);
     if (p->spearman == p->spearman) {
         doc_raw(d,
-                "Across the %zu rungs with a probs file, flips and mean KLD "
-                "rank alike with Spearman's \xcf\x81 = %s. Dutta et al. "
-                "(\"Accuracy is Not All You Need\", 2024) found about 0.98 "
-                "across quantization schemes; a \xcf\x81 well below that "
-                "says KLD does not order these rungs as their answers do, "
-                "and the flips are the figure to read.",
+                "Across the %zu rungs with a probs file, Spearman's \xcf\x81 "
+                "of flips against mean KLD is %s. Dutta et al. (\"Accuracy "
+                "is Not All You Need\", 2024) found about 0.98 across "
+                "quantization schemes; a \xcf\x81 well below that says KLD "
+                "does not order these rungs as their answers do, and the "
+                "flips are the figure to read.",
                 with, fmt_signed(a, p->spearman, 2));
         return;
     }
@@ -144,7 +144,8 @@ void md_probs(struct doc *d, const struct grader_ladder *rep)
             "first token where their replies differ, the split; the KLD is "
             "KL(%s \xe2\x80\x96 rung) of the two top-%u distributions at "
             "each token of that shared prefix, the split included, natural "
-            "log, the mass outside both lists in one bucket (a lower bound "
+            "log, a token in both lists a bucket of its own and all else "
+            "one \"other\" bucket a side (a lower bound "
             "of the full KLD: docs/grading.md, \"Where they split\").",
             p->topn, ref, ref, p->topn);
     probs_head(d);
