@@ -80,11 +80,11 @@ struct legend {
 };
 
 static void entry(struct legend *l, const char *fill, const char *mark,
-                  const char *band, const char *what)
+                  const char *band, const char *what, int br)
 {
     size_t w = 14 + 6 + CHAR_W * chars(what);
 
-    if (l->x > LEFT && l->x + w > l->right) {
+    if (l->x > LEFT && (br || l->x + w > l->right)) {
         l->x = LEFT;
         l->y += 22;
     }
@@ -110,22 +110,6 @@ static void entry(struct legend *l, const char *fill, const char *mark,
     l->x += w + 22;
 }
 
-/* How many legend lines fit in width (to size the picture). */
-static size_t legend_lines(const char *const *what, size_t n, size_t width)
-{
-    size_t x = LEFT, lines = 1, i;
-
-    for (i = 0; i < n; i++) {
-        size_t w = 14 + 6 + CHAR_W * chars(what[i]);
-        if (x > LEFT && x + w > width) {
-            x = LEFT;
-            lines++;
-        }
-        x += w + 22;
-    }
-    return lines;
-}
-
 /* One rung's row at height y: its name, then its nq cells (cw wide,
  * with a 1 px gap when gap) in their colours, dead and ghost cells
  * capped. */
@@ -145,8 +129,7 @@ static void draw_row(FILE *f, const char *name, size_t y, size_t nq,
         /* cells 4 px wide or more are headstones with a 1 px gap;
          * narrower ones merge into runs of one colour and mark */
         for (k = j + 1; gap == 0 && k < nq && cells[k] == cell &&
-                        (marks ? marks[k] : GRADER_MARK_NONE) == mark &&
-                        (levels ? levels[k] == levels[j] : 1);
+                        (marks ? marks[k] : GRADER_MARK_NONE) == mark;
              k++)
             ;
         fprintf(f,
@@ -161,7 +144,14 @@ static void draw_row(FILE *f, const char *name, size_t y, size_t nq,
                     "height=\"%d\" fill=\"%s\"/>\n",
                     LEFT + j * cw, y, (k - j) * cw - gap, MARK_H,
                     mark == GRADER_MARK_DEAD ? REPORT_DEAD : REPORT_GHOST);
-        if (levels != NULL && levels[j] > 0)
+    }
+    /* the KLD bands over the cells' bottoms, merged into runs of one
+     * level on their own, so the cells' runs above stay as long as they
+     * are without them */
+    for (j = 0; levels != NULL && j < nq; j = k) {
+        for (k = j + 1; gap == 0 && k < nq && levels[k] == levels[j]; k++)
+            ;
+        if (levels[j] > 0)
             fprintf(f,
                     "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" "
                     "height=\"%d\" fill=\"%s\"/>\n",
@@ -174,7 +164,25 @@ static void draw_row(FILE *f, const char *name, size_t y, size_t nq,
  * and its words. */
 struct item {
     const char *fill, *mark, *band, *what;
+    int br; /* on a new line: the KLD scale is read as one */
 };
+
+/* How many legend lines the entries take in width (to size the
+ * picture): entry()'s wrapping, counted. */
+static size_t legend_lines(const struct item *it, size_t n, size_t width)
+{
+    size_t x = LEFT, lines = 1, i;
+
+    for (i = 0; i < n; i++) {
+        size_t w = 14 + 6 + CHAR_W * chars(it[i].what);
+        if (x > LEFT && (it[i].br || x + w > width)) {
+            x = LEFT;
+            lines++;
+        }
+        x += w + 22;
+    }
+    return lines;
+}
 
 /* The legend's entries for what the cover shows, in order; how many. */
 static size_t legend_items(struct item *it, size_t nruns, int dead, int ghost,
@@ -183,24 +191,26 @@ static size_t legend_items(struct item *it, size_t nruns, int dead, int ghost,
     size_t n = 0, i;
 
     it[n++] = (struct item){REPORT_MARIGOLD, NULL, NULL,
-                            nruns > 1 ? "right on every run" : "right"};
+                            nruns > 1 ? "right on every run" : "right", 0};
     it[n++] = (struct item){REPORT_GREY, NULL, NULL,
-                            nruns > 1 ? "wrong on every run" : "wrong"};
+                            nruns > 1 ? "wrong on every run" : "wrong", 0};
     if (nruns > 1)
         it[n++] =
-            (struct item){REPORT_VIOLET, NULL, NULL, "the runs disagree"};
+            (struct item){REPORT_VIOLET, NULL, NULL, "the runs disagree", 0};
     if (dead)
-        it[n++] = (struct item){REPORT_GREY, REPORT_DEAD, NULL,
-                                "dead: the reference right, this rung wrong"};
+        it[n++] =
+            (struct item){REPORT_GREY, REPORT_DEAD, NULL,
+                          "dead: the reference right, this rung wrong", 0};
     if (ghost)
-        it[n++] = (struct item){REPORT_MARIGOLD, REPORT_GHOST, NULL,
-                                "ghost: the reference wrong, this rung right"};
+        it[n++] =
+            (struct item){REPORT_MARIGOLD, REPORT_GHOST, NULL,
+                          "ghost: the reference wrong, this rung right", 0};
     if (missing) /* a partial report: say what the white cells are */
         it[n++] =
-            (struct item){REPORT_MISSING, NULL, NULL, "not answered yet"};
+            (struct item){REPORT_MISSING, NULL, NULL, "not answered yet", 0};
     for (i = 0; shaded && i < KLD_LEVELS; i++) /* the bottom band's scale */
-        it[n++] =
-            (struct item){REPORT_GREY, NULL, kld_colour[i], kld_words[i]};
+        it[n++] = (struct item){REPORT_GREY, NULL, kld_colour[i], kld_words[i],
+                                i == 0};
     return n;
 }
 
@@ -215,7 +225,6 @@ static void cover(FILE *f, const char *title, const char *const *names,
     int missing = memchr(cells, GRADER_CELL_MISSING, nrungs * nq) != NULL;
     int dead = 0, ghost = 0, shaded = 0;
     struct item it[6 + KLD_LEVELS];
-    const char *what[6 + KLD_LEVELS];
     struct legend l;
 
     for (i = 0; levels != NULL && i < nrungs * nq; i++)
@@ -231,15 +240,13 @@ static void cover(FILE *f, const char *title, const char *const *names,
     gap = cw >= 4;
     gw = cw * nq;
     nwhat = legend_items(it, nruns, dead, ghost, missing, shaded);
-    for (i = 0; i < nwhat; i++)
-        what[i] = it[i].what;
     /* the picture is as wide as the grid (the legend wraps below it), with
      * room for a short legend line and the title */
     width = LEFT + (gw > GRID_MIN ? gw : GRID_MIN) + 16;
     if (width < 16 + 8 * strlen(title)) /* about 8 px a character */
         width = 16 + 8 * strlen(title);
     ly = TOP + nrungs * (ROW_H + GAP) + 12;
-    height = ly + 22 * legend_lines(what, nwhat, width - 8) + 8;
+    height = ly + 22 * legend_lines(it, nwhat, width - 8) + 8;
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" "
             "height=\"%zu\" viewBox=\"0 0 %zu %zu\" "
@@ -258,7 +265,7 @@ static void cover(FILE *f, const char *title, const char *const *names,
     l.y = ly;
     l.right = width - 8;
     for (i = 0; i < nwhat; i++)
-        entry(&l, it[i].fill, it[i].mark, it[i].band, it[i].what);
+        entry(&l, it[i].fill, it[i].mark, it[i].band, it[i].what, it[i].br);
     fputs("</svg>\n", f);
 }
 
