@@ -134,7 +134,8 @@ json_t *emit_probs(const struct grader_ladder *rep,
                                         (json_int_t)p->repeat_split)
                             : json_null());
     for (i = 0; i < p->ncells; i++)
-        if (p->cells[i].rung < n)
+        if (p->cells[i].rung < n &&
+            p->cells[i].question < grader_qset_count(qs))
             json_array_append_new(dead, cell(rep, qs, &p->cells[i], p->topn));
     json_object_set_new(o, "dead", dead);
     return o;
