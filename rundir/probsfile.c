@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../grader/probs.h"
+#include "../grader/grader.h" /* probs.h: the record's head and caps */
 #include "../util/util.h"
 #include "files.h"
 #include "rundir.h"

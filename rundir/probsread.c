@@ -165,19 +165,17 @@ int probsread_open_path(struct probsread *r, const char *path, char *msg,
 int probsread_open(struct probsread *r, const char *rundir, const char *rung,
                    char *msg, size_t msgsize)
 {
-    struct buf dir = {0}, path = {0};
+    struct buf path = {0};
     int rc;
 
     memset(r, 0, sizeof(*r));
     r->fd = -1;
-    if (rundir_path_buf(&dir, rundir, RD_ROWS_DIR, NULL) != 0 ||
-        buf_path(&path, "%s/%s.probs", dir.p, rung) != 0) {
+    if (rundir_path_buf(&path, rundir, RD_PROBS, rung) != 0) {
         snprintf(msg, msgsize, "path too long: '%.200s...'", rundir);
         rc = -1;
     } else {
         rc = probsread_open_path(r, path.p, msg, msgsize);
     }
-    buf_release(&dir);
     buf_release(&path);
     return rc;
 }

@@ -85,9 +85,11 @@ static int report_outputs(const struct rundir_run *run,
         figures__md_close(&outs[0], d) ||
         figures__out_close(&outs[1],
                            render_report_json(outs[1].f, run, rep, s->qs)) ||
-        (render_cover(outs[2].f, title, (const char *const *)run->chain,
-                      run->nchain, 1, rep->nq, rep->cells, marks),
-         figures__out_close(&outs[2], 0)) ||
+        figures__out_close(
+            &outs[2], render_cover_probs(outs[2].f, title,
+                                         (const char *const *)run->chain,
+                                         run->nchain, rep->nq, rep->cells,
+                                         marks, rep->probs, rep->order)) ||
         (render_pareto(outs[3].f, title, rep),
          figures__out_close(&outs[3], 0)))
         goto done;

@@ -13,7 +13,7 @@
 #include <sys/prctl.h>
 #endif
 
-#include "../../grader/probs.h"
+#include "../../grader/grader.h"
 #include "../base/cli.h"
 #include "../input/config.h"
 #include "../base/hash.h"

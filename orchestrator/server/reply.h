@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "../../grader/grader.h"
-#include "../../grader/probs.h"
+#include "../../grader/grader.h"
 #include "../../util/util.h"
 
 /* What a reply's content and reasoning may take in a row, JSON-escaped:

@@ -25,18 +25,37 @@ def fail(msg):
     sys.exit(1)
 
 
-def fnv(data):
-    h = 1469598103934665603  # the codec's basis (grader/probs.c)
-    for c in data:
-        h ^= c
-        h = (h * 1099511628211) & 0xFFFFFFFFFFFFFFFF
-    return h
+M64 = 0xFFFFFFFFFFFFFFFF
 
 
-def entry(b, p):
-    tid, lp, n = struct.unpack_from("<IfB", b, p)
-    p += 9
-    return (tid, lp, bytes(b[p:p + n])), p + n
+def mix(h, w):
+    h = ((h ^ w) * 0xff51afd7ed558ccd) & M64
+    return h ^ (h >> 32)
+
+
+def check64(data):
+    """The record's check, as grader/probs.c computes it."""
+    n = len(data)
+    lanes = [0x9e3779b97f4a7c15 ^ n, 0x6a09e667f3bcc908,
+             0xbb67ae8584caa73b, 0x3c6ef372fe94f82b]
+    i = 0
+    while i + 32 <= n:
+        for k in range(4):
+            (w,) = struct.unpack_from("<Q", data, i + 8 * k)
+            lanes[k] = mix(lanes[k], w)
+        i += 32
+    h = mix(mix(mix(lanes[0], lanes[1]), lanes[2]), lanes[3])
+    while i + 8 <= n:
+        (w,) = struct.unpack_from("<Q", data, i)
+        h = mix(h, w)
+        i += 8
+    w = int.from_bytes(bytes(data[i:n]), "little")
+    return mix(mix(h, w), 0xc4ceb9fe1a85ec53)
+
+
+def entry(b, p, texts):
+    tid, lp = struct.unpack_from("<If", b, p)
+    return (tid, lp, texts.get(tid, b"")), p + 8
 
 
 def records(path):
@@ -50,25 +69,31 @@ def records(path):
         if end > len(b):
             fail("%s: a torn record at byte %d" % (path, p))
         (check,) = struct.unpack_from("<Q", b, end - 8)
-        if fnv(b[p + 8:end - 8]) != check:
+        if check64(b[p + 8:end - 8]) != check:
             fail("%s: the check fails at byte %d" % (path, p))
         q = p + 8
         n = b[q]
         rid = b[q + 1:q + 1 + n].decode()
         q += 1 + n
         topn, flags = b[q], b[q + 1]
-        (ntok,) = struct.unpack_from("<I", b, q + 2)
-        q += 6
+        (ntok, ntext) = struct.unpack_from("<II", b, q + 2)
+        q += 10
+        texts = {}
+        for _ in range(ntext):
+            (tid,) = struct.unpack_from("<I", b, q)
+            n = b[q + 4]
+            texts[tid] = bytes(b[q + 5:q + 5 + n])
+            q += 5 + n
         toks = []
         for _ in range(ntok):
             k = b[q]
             q += 1
             chosen = None
             if k == 0xFF:
-                chosen, q = entry(b, q)
+                chosen, q = entry(b, q, texts)
             top = []
             for _ in range(topn):
-                e, q = entry(b, q)
+                e, q = entry(b, q, texts)
                 top.append(e)
             if chosen is None:
                 if k >= topn:
