@@ -125,7 +125,13 @@ PY
     [ $rc = 2 ] || fail "another vocabulary into the folder: exit $rc $(cat "$work/err")"
     grep -q "rungs R[12] and R7 have different vocabularies ('$work/v-[ab].gguf', vocabulary ${want:0:12}; '$work/v-other.gguf'" "$work/err" ||
         fail "the line: $(cat "$work/err")"
+    # the same by hand: run's positional form, --logprobs
+    rc=0; $GT run R8 "$work/v-other.gguf" "$work/q.jsonl" "$work/vs" --llama "$work/v-server" --logprobs 3 \
+        --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "rungs R[12] and R8 have different vocabularies" "$work/err" ||
+        fail "run R8 --logprobs 3: exit $rc $(cat "$work/err")"
     [ -e "$work/v-started" ] && grep -q -- -m "$work/v-started" && fail "a server was started: $(cat "$work/v-started")"
+    [ -e "$work/vs/rows/R8.jsonl" ] && fail "R8's rows were made"
     true
 }
 
