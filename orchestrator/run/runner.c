@@ -397,6 +397,7 @@ static void runner_free(struct runner *r)
     free(r->ids);
     buf_release(&r->pid_path);
     buf_release(&r->log_path);
+    hash_release(&r->prep.model_hash);
     questions_release(&r->qs);
     ask_release(r);
     http_global_cleanup();
