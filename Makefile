@@ -92,7 +92,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
 
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
-        check-commands pcre2-diff check-pyre-deps check-rooms
+        check-commands pcre2-diff check-pyre-deps check-rooms check-circles
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -262,7 +262,7 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-size \
-        check-commands check-rooms
+        check-commands check-rooms check-circles
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
 
 # The differential test's driver (tests/pyre): the grader, pyre and
@@ -349,6 +349,11 @@ check-commands: $(LIBORCH)
 # (docs/design.md, scripts/check-rooms.sh).
 check-rooms:
 	@sh scripts/check-rooms.sh
+
+# Calls inside the orchestrator run one way: no file calls back into one
+# that calls it (scripts/check-circles.sh).
+check-circles: $(LIBORCH)
+	@sh scripts/check-circles.sh $(LIBORCH)
 
 # No function over 80 statements or 150 lines (scripts/check-size.sh).
 check-size:

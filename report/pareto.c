@@ -28,7 +28,8 @@
 #define CHAR_W     7.2 /* px a character at font-size 11, a little over */
 #define LINE_H     18
 #define WORDS_W    140 /* characters a line of words under the panels */
-#define MAX_LABELS 140
+#define MAX_LABELS 300 /* every mark, then every name */
+#define MAX_LINES  260 /* the front's segments and the intervals */
 
 struct box {
     double x0, y0, x1, y1;
@@ -42,6 +43,9 @@ struct panel {
     double ymin, ymax, ystep;
     struct box taken[MAX_LABELS];
     size_t ntaken;
+    struct box lines[MAX_LINES]; /* from (x0, y0) to (x1, y1): no label
+                                    crosses the front or an interval */
+    size_t nlines;
 };
 
 /* XML text (fmt.h): the title holds a folder's name. */
@@ -186,6 +190,33 @@ static void axes(struct panel *pn, const char *title, const char *xlabel)
             pn->x0 - 44, pn->y0 + PANEL_H / 2.0);
 }
 
+/* The segment l crosses box b (Liang and Barsky's clip). */
+static int crosses(const struct box *l, struct box b)
+{
+    double dx = l->x1 - l->x0, dy = l->y1 - l->y0, t0 = 0, t1 = 1;
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {l->x0 - b.x0, b.x1 - l->x0, l->y0 - b.y0,
+                         b.y1 - l->y0};
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        double t;
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return 0; /* parallel to that edge, outside it */
+            continue;
+        }
+        t = q[i] / p[i];
+        if (p[i] < 0 && t > t0)
+            t0 = t;
+        else if (p[i] > 0 && t < t1)
+            t1 = t;
+        if (t0 > t1)
+            return 0;
+    }
+    return 1;
+}
+
 static int overlaps(const struct panel *pn, struct box b)
 {
     size_t i;
@@ -198,7 +229,17 @@ static int overlaps(const struct panel *pn, struct box b)
         if (b.x0 < t->x1 && t->x0 < b.x1 && b.y0 < t->y1 && t->y0 < b.y1)
             return 1;
     }
+    for (i = 0; i < pn->nlines; i++)
+        if (crosses(&pn->lines[i], b))
+            return 1;
     return 0;
+}
+
+static void line_taken(struct panel *pn, double x0, double y0, double x1,
+                       double y1)
+{
+    if (pn->nlines < MAX_LINES)
+        pn->lines[pn->nlines++] = (struct box){x0, y0, x1, y1};
 }
 
 static void take(struct panel *pn, struct box b)
@@ -209,44 +250,44 @@ static void take(struct panel *pn, struct box b)
 
 /* A point's name beside it: the first free place of a ring of places
  * near it, then of a ring further out (joined to the point by a thin
- * line); else the first place. */
+ * line); else the first place. r is how far the point's marker reaches
+ * (7 a plain point; its ring, when it has one): the places move out by
+ * what passes 7, so that no name touches its own ring. */
 static void label(struct panel *pn, double x, double y, const char *s,
-                  int bold)
+                  int bold, double r)
 {
-    static const double dx[] = {9,   -9, 0, 0,  9,  9,   -9,  -9, 28,
-                                -28, 0,  0, 24, 24, -24, -24, 44, -44};
-    static const double dy[] = {4, 4,   -10, 18,  -8, 14,  -8, 14, 4,
-                                4, -24, 32,  -20, 26, -20, 26, 4,  4};
+    static const double dx[] = {9,  -9, 0,   0,  9,   9,   -9, -9,
+                                28, -28, 0,  0,  24, 24, -24, -24,
+                                44, -44, 64, -64};
+    static const double dy[] = {4, 4, -10, 18, -8, 14, -8, 14, 4, 4,
+                                -24, 32, -20, 26, -20, 26, 4, 4, 4, 4};
     const size_t n = sizeof(dx) / sizeof(dx[0]);
     double w = CHAR_W * (double)strlen(s) + (bold ? 6 : 0);
+    double out = r > 7 ? r - 7 : 0, ox, oy;
     size_t k, pick = 0;
     struct box b = {0, 0, 0, 0};
 
-    for (k = 0; k < n; k++) {
-        double lx = dx[k] > 0   ? x + dx[k]
-                    : dx[k] < 0 ? x + dx[k] - w
-                                : x - w / 2;
-        b = (struct box){lx, y + dy[k] - 10, lx + w, y + dy[k] + 2};
-        if (!overlaps(pn, b)) {
-            pick = k;
+    for (k = 0; k <= n; k++) {
+        size_t c = k < n ? k : 0; /* none free: the first place */
+        double lx;
+        ox = dx[c] + (dx[c] > 0 ? out : dx[c] < 0 ? -out : 0);
+        oy = dy[c] + (dy[c] > 4 ? out : dy[c] < 4 ? -out : 0);
+        lx = ox > 0 ? x + ox : ox < 0 ? x + ox - w : x - w / 2;
+        b = (struct box){lx, y + oy - 10, lx + w, y + oy + 2};
+        pick = c;
+        if (k == n || !overlaps(pn, b))
             break;
-        }
-    }
-    if (k == n) {
-        double lx = x + dx[0];
-        b = (struct box){lx, y + dy[0] - 10, lx + w, y + dy[0] + 2};
-        pick = 0;
     }
     take(pn, b);
     if (pick >= 8) /* far from its point: a leader to it */
         fprintf(pn->f,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                 "stroke=\"#8a8d91\" stroke-width=\"0.8\"/>\n",
-                x + (dx[pick] > 0   ? 6
-                     : dx[pick] < 0 ? -6
+                x + (dx[pick] > 0   ? r - 1
+                     : dx[pick] < 0 ? 1 - r
                                     : 0),
-                y + (dy[pick] > 4   ? 6
-                     : dy[pick] < 0 ? -6
+                y + (dy[pick] > 4   ? r - 1
+                     : dy[pick] < 0 ? 1 - r
                                     : 0),
                 dx[pick] > 0   ? b.x0 - 1
                 : dx[pick] < 0 ? b.x1 + 1
@@ -255,7 +296,7 @@ static void label(struct panel *pn, double x, double y, const char *s,
                 : dy[pick] < 0 ? b.y1
                                : y);
     fprintf(pn->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\"%s>", b.x0,
-            y + dy[pick], bold ? " font-weight=\"bold\"" : "");
+            y + oy, bold ? " font-weight=\"bold\"" : "");
     xml(pn->f, s);
     fputs("</text>\n", pn->f);
 }
@@ -265,6 +306,7 @@ static void front(struct panel *pn, const struct grader_ladder *l, size_t n,
                   uint64_t set)
 {
     size_t order[128], m = 0, i, j;
+    double x_prev = 0, y_prev = 0;
 
     for (i = 0; i < n && i < 64; i++)
         if (set & (1ULL << i))
@@ -287,10 +329,52 @@ static void front(struct panel *pn, const struct grader_ladder *l, size_t n,
     for (i = 0; i < m; i++) {
         const struct grader_figures *fg = grader_ladder_point(l, order[i]);
         double y = fg->acc * 100 < pn->ymin ? pn->ymin : fg->acc * 100;
-        fprintf(pn->f, "%s%.1f,%.1f", i ? " " : "",
-                px(pn, xval(fg, pn->speed)), py(pn, y));
+        double x = px(pn, xval(fg, pn->speed)), yy = py(pn, y);
+        fprintf(pn->f, "%s%.1f,%.1f", i ? " " : "", x, yy);
+        if (i > 0) /* no name is written across the front */
+            line_taken(pn, x_prev, y_prev, x, yy);
+        x_prev = x;
+        y_prev = yy;
     }
     fputs("\"/>\n", pn->f);
+}
+
+/* How far point p's mark reaches from its centre: its ring, if any. */
+static double reach(const struct panel *pn, const struct grader_pick *pk,
+                    size_t p)
+{
+    int on = ((pn->speed ? pk->speed_front : pk->bytes_front) >> p) & 1;
+    int chosen = (long)p == (pn->speed ? pk->fastest : pk->smallest);
+
+    return chosen ? 12 : on ? 9 : 7;
+}
+
+/* Every point's mark and interval, before any name is placed: no name is
+ * written on a point drawn after it, nor across an interval (as point()
+ * draws them: clamped to the panel, none for a point on the floor). */
+static void marks_taken(struct panel *pn, const struct grader_ladder *l,
+                        size_t n)
+{
+    size_t p;
+
+    for (p = 0; p < n; p++) {
+        const struct grader_figures *fg = grader_ladder_point(l, p);
+        double x, y, r, lo = fg->acc_lo * 100, hi = fg->acc_hi * 100;
+        if (!known(fg, pn->speed))
+            continue;
+        x = px(pn, xval(fg, pn->speed));
+        if (fg->acc * 100 < pn->ymin) { /* the floor's marker */
+            y = pn->y0 + PANEL_H - 8;
+            take(pn, (struct box){x - 7, y - 5, x + 7, y + 5});
+            continue;
+        }
+        y = py(pn, fg->acc * 100);
+        r = reach(pn, &l->pick, p);
+        take(pn, (struct box){x - r, y - r, x + r, y + r});
+        lo = lo < pn->ymin ? pn->ymin : lo;
+        hi = hi > pn->ymax ? pn->ymax : hi;
+        line_taken(pn, x, py(pn, lo), x, py(pn, hi));
+    }
 }
 
 static void point(struct panel *pn, const struct grader_ladder *l,
@@ -301,7 +385,7 @@ static void point(struct panel *pn, const struct grader_ladder *l,
     int on = ((pn->speed ? pk->speed_front : pk->bytes_front) >> p) & 1;
     int chosen = (long)p == (pn->speed ? pk->fastest : pk->smallest);
     double x = px(pn, xval(fg, pn->speed)), acc = fg->acc * 100;
-    double lo = fg->acc_lo * 100, hi = fg->acc_hi * 100, y;
+    double lo = fg->acc_lo * 100, hi = fg->acc_hi * 100, y, r;
     const char *fill = p == 0 ? REPORT_DEAD
                        : side ? "#ffffff"
                               : REPORT_MARIGOLD;
@@ -316,8 +400,7 @@ static void point(struct panel *pn, const struct grader_ladder *l,
                 name, x, y + 4, fill);
         snprintf(text, sizeof(text), "%s %s %% \xe2\x86\x93", name,
                  fmt_fixed(a, acc, 1));
-        take(pn, (struct box){x - 7, y - 5, x + 7, y + 5});
-        label(pn, x, y - 4, text, chosen);
+        label(pn, x, y - 4, text, chosen, 7); /* its mark: marks_taken */
         return;
     }
     y = py(pn, acc);
@@ -343,11 +426,8 @@ static void point(struct panel *pn, const struct grader_ladder *l,
                 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"none\" "
                 "stroke=\"#2e2f33\" stroke-width=\"1.2\"/>\n",
                 x, y, chosen ? 11 : 8);
-    {
-        double r = chosen ? 12 : on ? 9 : 7; /* the ring, if any */
-        take(pn, (struct box){x - r, y - r, x + r, y + r});
-    }
-    label(pn, x, y, name, chosen);
+    r = reach(pn, pk, p); /* taken with every mark (marks_taken) */
+    label(pn, x, y, name, chosen, r);
 }
 
 static void draw_panel(FILE *f, const struct grader_ladder *l, int speed,
@@ -375,6 +455,7 @@ static void draw_panel(FILE *f, const struct grader_ladder *l, int speed,
          speed ? "median decode tok/s on this GPU"
                : "% of the reference's bytes");
     front(&pn, l, n, speed ? pk->speed_front : pk->bytes_front);
+    marks_taken(&pn, l, n);
     /* points with the reference last, on top */
     for (p = n; p-- > 0;)
         if (known(grader_ladder_point(l, p), speed))

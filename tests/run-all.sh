@@ -22,6 +22,9 @@ for t in "$@"; do
         echo "FAIL $t"
     else
         echo "ok   $t (${n:-0} tests)"
+        # what a passing test left out, and why (a clone without
+        # ../shared beside it): said, not hidden with the rest
+        printf '%s\n' "$out" | sed -n 's/^skip: /     skip: /p'
     fi
 done
 # Run a suite that ends with "NAME: N passed, M failed" and add it up.

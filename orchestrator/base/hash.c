@@ -25,8 +25,6 @@ int hash_file(struct hash_job *job, const char *path)
     ssize_t n;
     int fd, ok;
 
-    if (path != job->path) /* the async worker passes job->path itself */
-        snprintf(job->path, sizeof(job->path), "%s", path);
     job->err[0] = '\0';
     job->hex[0] = '\0';
     job->bytes = 0;
@@ -87,7 +85,7 @@ static void work_cb(uv_work_t *w)
 {
     struct hash_job *job = w->data;
 
-    (void)hash_file(job, job->path);
+    (void)hash_file(job, job->path.p);
 }
 
 static void after_cb(uv_work_t *w, int status)
@@ -96,20 +94,32 @@ static void after_cb(uv_work_t *w, int status)
 
     if (status != 0 && job->err[0] == '\0')
         snprintf(job->err, sizeof(job->err), "hashing '%.200s' was cancelled",
-                 job->path);
+                 job->path.p);
     job->done(job);
 }
 
 int hash_file_async(uv_loop_t *loop, struct hash_job *job, const char *path,
                     void (*done)(struct hash_job *job), void *ctx)
 {
-    snprintf(job->path, sizeof(job->path), "%s", path);
+    int rc;
+
+    if (buf_path(&job->path, "%s", path) != 0) {
+        snprintf(job->err, sizeof(job->err), "path too long: '%.200s...'",
+                 path);
+        return UV_ENAMETOOLONG;
+    }
     job->err[0] = '\0';
     atomic_store(&job->cancel, 0);
     job->done = done;
     job->ctx = ctx;
     job->work.data = job;
-    return uv_queue_work(loop, &job->work, work_cb, after_cb);
+    rc = uv_queue_work(loop, &job->work, work_cb, after_cb);
+    return rc;
+}
+
+void hash_release(struct hash_job *job)
+{
+    buf_release(&job->path);
 }
 
 void hash_cancel(struct hash_job *job)

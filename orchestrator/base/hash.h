@@ -11,11 +11,12 @@
 #include <stddef.h>
 #include <uv.h>
 
+#include "../../util/util.h"
 #include "../../weights/vocab.h"
 
 struct hash_job {
     uv_work_t work;
-    char path[4096];
+    struct buf path;          /* hash_file_async's, until hash_release */
     char hex[65];             /* the digest, lower-case hex */
     unsigned long long bytes; /* the file's size */
     char err[256];            /* empty on success */
@@ -33,9 +34,15 @@ int hash_file(struct hash_job *job, const char *path);
 int hash_path(const char *path, char *hex, char *err, size_t errsize);
 
 /* Hash path on the thread pool; done(job) runs on the loop after. The job
- * is the caller's and must live until then. Returns uv_queue_work's code. */
+ * is the caller's and must live until then. Returns uv_queue_work's code,
+ * or UV_ENAMETOOLONG for a path past BUF_PATH_MAX (never a cut path: it
+ * would name another file). */
 int hash_file_async(uv_loop_t *loop, struct hash_job *job, const char *path,
                     void (*done)(struct hash_job *job), void *ctx);
+
+/* The job's path, released by its owner once no hash of it is in flight
+ * (a zeroed job holds none). */
+void hash_release(struct hash_job *job);
 
 /* Stop an async hash soon (a signal came while a big file is read). */
 void hash_cancel(struct hash_job *job);

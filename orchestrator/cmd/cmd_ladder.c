@@ -272,7 +272,9 @@ static int build_first(struct ladder *l)
     return build_ladder(&l->c, &o);
 }
 
-static char self_path[4096];
+/* our binary's path, read from /proc/self/exe: one byte past the path cap
+ * tells a path that was cut */
+static char self_path[BUF_PATH_MAX + 2];
 
 /* Before any model loads: the pinned build answers --version with the
  * version the config names (a hang is killed); our own binary and the
@@ -300,6 +302,12 @@ static int check_build(struct ladder *l, const char *cfg, char *version,
     if (len <= 0) {
         cli_error("ladder", "cannot find its own binary: %s", strerror(errno));
         return EXIT_FAILED;
+    }
+    if (len > BUF_PATH_MAX) {
+        self_path[200] = '\0';
+        cli_error("ladder", "path too long: '%s...' (its own binary)",
+                  self_path);
+        return EXIT_USAGE;
     }
     self_path[len] = '\0';
     l->self = self_path;

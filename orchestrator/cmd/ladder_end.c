@@ -138,26 +138,24 @@ out:
 
 static int all_done(const struct config *c, const char *run_dir)
 {
-    char path[4400];
+    struct buf path = {0}, again = {0};
     struct stat st;
     size_t i;
+    int done = 1;
 
-    for (i = 0; i < c->nrungs; i++) {
-        if (rundir_path(path, sizeof(path), run_dir, RD_DONE,
-                        c->rungs[i].name) != 0 ||
-            stat(path, &st) != 0)
-            return 0;
-    }
-    if (c->repeat_reference) { /* and the reference's second run */
-        char again[4300];
-        if (rundir_path(again, sizeof(again), run_dir, RD_REPEAT_DIR, NULL) !=
-                0 ||
-            rundir_path(path, sizeof(path), again, RD_DONE, c->reference) !=
-                0 ||
-            stat(path, &st) != 0)
-            return 0;
-    }
-    return 1;
+    /* a path past the cap is not done (the ladder refused such a run
+     * folder before it started) */
+    for (i = 0; done && i < c->nrungs; i++)
+        done = rundir_path_buf(&path, run_dir, RD_DONE, c->rungs[i].name) ==
+                   0 &&
+               stat(path.p, &st) == 0;
+    if (done && c->repeat_reference) /* and the reference's second run */
+        done = rundir_path_buf(&again, run_dir, RD_REPEAT_DIR, NULL) == 0 &&
+               rundir_path_buf(&path, again.p, RD_DONE, c->reference) == 0 &&
+               stat(path.p, &st) == 0;
+    buf_release(&path);
+    buf_release(&again);
+    return done;
 }
 
 /* The "finished: ...; failed: ..." line; counts the jobs by how they

@@ -120,7 +120,6 @@ int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
                  const char **names, size_t n, unsigned flags)
 {
     struct grader_error err;
-    char path[4096];
     size_t i;
 
     const struct grader_task *task;
@@ -142,20 +141,23 @@ int rungset_load(const char *cmd, struct rungset *s, const char *rundir,
     }
     s->rule_used = grader_task_rule_name(task, (size_t)rule);
     for (i = 0; i < n; i++) {
+        struct buf path = {0};
         struct grader_rung *r;
         if (s->n == RUNGSET_MAX) {
             cli_error(cmd, "more than %d rungs in one command", RUNGSET_MAX);
             return EXIT_USAGE;
         }
-        if (rundir_path(path, sizeof(path), rundir, RD_ROWS, names[i]) != 0) {
-            cli_error(cmd, "path too long: '%s'", rundir);
+        if (rundir_path_buf(&path, rundir, RD_ROWS, names[i]) != 0) {
+            cli_error(cmd, "path too long: '%.200s...'", rundir);
             return EXIT_USAGE;
         }
-        if (rowsfile_read_rule(s->qs, names[i], path, flags, task,
+        if (rowsfile_read_rule(s->qs, names[i], path.p, flags, task,
                                (size_t)rule, &r, &err) != 0) {
+            buf_release(&path);
             grade_report(cmd, &err);
             return EXIT_USAGE;
         }
+        buf_release(&path);
         s->r[s->n++] = r;
     }
     return 0;
@@ -248,9 +250,9 @@ int figures_bury(const struct figures_bury_opts *o, struct figures_bury *r)
 int figures_bury_write(const struct figures_bury_opts *o,
                        const struct figures_bury *r)
 {
-    struct buf out = {0}, file = {0};
+    struct buf out = {0}, file = {0}, defpath = {0};
     const char *json_path = o->json_path;
-    char defpath[4096], msg[4600];
+    char msg[4600];
     size_t i;
     int rc;
 
@@ -260,8 +262,13 @@ int figures_bury_write(const struct figures_bury_opts *o,
     if (emit_graveyard(&r->b, r->s.qs, buf_sink, &file) != 0)
         util_oom("the tombstones file");
     if (json_path == NULL) {
-        rundir_path(defpath, sizeof(defpath), o->rundir, RD_GRAVEYARD, NULL);
-        json_path = defpath;
+        /* never a cut path, which would name another file */
+        if (rundir_path_buf(&defpath, o->rundir, RD_GRAVEYARD, NULL) != 0) {
+            cli_error("bury", "path too long: '%.200s...'", o->rundir);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+        json_path = defpath.p;
     }
     if (outfile_write(json_path, file.p, file.len, msg, sizeof(msg))) {
         cli_error("bury", "%s", msg);
@@ -269,8 +276,10 @@ int figures_bury_write(const struct figures_bury_opts *o,
     } else {
         rc = figures__write_stdout("bury", out.p, out.len);
     }
+out:
     buf_release(&out);
     buf_release(&file);
+    buf_release(&defpath);
     return rc;
 }
 

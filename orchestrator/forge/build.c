@@ -365,21 +365,39 @@ static int checkpoint_plain(struct bld *b, const char *dir)
     return rc;
 }
 
+/* The tool a config field names, found (into path, which the caller
+ * releases): 0, or -1 said ("cannot find", or a path past the cap). */
+static int tool_found(struct bld *b, const char *field, const char *name,
+                      struct buf *path)
+{
+    int e = spawn_resolve(name, path);
+
+    if (e == 0)
+        return 0;
+    if (e == ENAMETOOLONG)
+        build_error(b, "%s: '%s': path too long: '%.200s...'", b->c->path,
+                    field, name);
+    else
+        build_error(b, "%s: '%s': cannot find '%s'", b->c->path, field, name);
+    buf_release(path);
+    return -1;
+}
+
 static int check_tools(struct bld *b, int convert, int quantize)
 {
     struct config *c = b->c;
-    char path[4096], err[256];
+    struct buf path = {0};
+    char err[256];
     struct stat st;
 
     if (quantize) {
-        if (spawn_resolve(c->build.quantize, path, sizeof path) != 0) {
-            build_error(b, "%s: 'build.quantize': cannot find '%s'", c->path,
-                        c->build.quantize);
+        if (tool_found(b, "build.quantize", c->build.quantize, &path) != 0)
             return EXIT_USAGE;
-        }
         /* "version: ..." from a build that has one; neither fork's does
          * today (usage, exit 1): tool_identity reads the run's log */
-        (void)spawn_version(path, VERSION_MS, b->qversion, sizeof b->qversion);
+        (void)spawn_version(path.p, VERSION_MS, b->qversion,
+                            sizeof b->qversion);
+        buf_release(&path);
     }
     if (!convert)
         return 0;
@@ -389,11 +407,9 @@ static int check_tools(struct bld *b, int convert, int quantize)
                     c->path, c->build.convert ? c->build.convert : "");
         return EXIT_USAGE;
     }
-    if (spawn_resolve(c->build.python, path, sizeof path) != 0) {
-        build_error(b, "%s: 'build.python': cannot find '%s'", c->path,
-                    c->build.python);
+    if (tool_found(b, "build.python", c->build.python, &path) != 0)
         return EXIT_USAGE;
-    }
+    buf_release(&path);
     if (stat(c->build.checkpoint, &st) != 0 || !S_ISDIR(st.st_mode)) {
         build_error(b, "%s: 'build.checkpoint': '%s' is not a folder", c->path,
                     c->build.checkpoint);
@@ -412,10 +428,10 @@ static int check_tools(struct bld *b, int convert, int quantize)
 static int preflight(struct bld *b)
 {
     struct config *c = b->c;
-    char dir[4200];
+    struct buf dir = {0};
     struct stat st;
     size_t i;
-    int convert = 0, quantize = 0, rc;
+    int convert = 0, quantize = 0, rc = 0;
 
     for (i = 0; i < c->nrungs; i++) {
         struct config_rung *r = &c->rungs[i];
@@ -423,22 +439,37 @@ static int preflight(struct bld *b)
             continue;
         convert |= r->recipe == RECIPE_CONVERT;
         quantize |= r->recipe == RECIPE_QUANTIZE;
-        build_folder_of(r->model, dir, sizeof dir);
+        /* its temporary name (the folder, ".", the file's name and
+         * ".graveyard-tmp"), with room for what start_tool appends: past
+         * the cap, refused before a folder is made (a cut path would name
+         * another file) */
+        if (build_folder_of(r->model, &dir) != 0 ||
+            buf_path(&b->s[i].tmp, "%s/.%s.graveyard-tmp", dir.p,
+                     strrchr(r->model, '/') ? strrchr(r->model, '/') + 1
+                                            : r->model) != 0 ||
+            b->s[i].tmp.len > BUF_PATH_MAX - TMP_SUFFIX_ROOM) {
+            build_error(b, "%s: rung %s: path too long: '%.200s...'",
+                        c->path, r->name, r->model);
+            rc = EXIT_USAGE;
+            break;
+        }
         /* a missing folder is made (as mkdir -p); one we cannot write
          * into is refused */
-        if (stat(dir, &st) != 0 && errno == ENOENT) {
+        if (stat(dir.p, &st) != 0 && errno == ENOENT) {
             char msg[512];
-            if (files_mkdir(dir, 1, msg, sizeof msg) != 0) {
+            if (files_mkdir(dir.p, 1, msg, sizeof msg) != 0) {
                 build_error(b, "%s: rung %s: %s", c->path, r->name, msg);
-                return EXIT_USAGE;
+                rc = EXIT_USAGE;
+                break;
             }
         }
-        if (!dir_writable(dir)) {
+        if (!dir_writable(dir.p)) {
             build_error(b,
                         "%s: rung %s: cannot write into '%s' (the folder of "
                         "its \"model\")",
-                        c->path, r->name, dir);
-            return EXIT_USAGE;
+                        c->path, r->name, dir.p);
+            rc = EXIT_USAGE;
+            break;
         }
         /* a folder (or a FIFO) where the file goes is refused: it is
          * never renamed over, or written into */
@@ -447,25 +478,19 @@ static int preflight(struct bld *b)
                         r->name, r->model,
                         S_ISDIR(st.st_mode) ? "a folder, not a file"
                                             : "not a regular file");
-            return EXIT_USAGE;
-        }
-        if ((size_t)snprintf(b->s[i].tmp, sizeof b->s[i].tmp,
-                             "%s/.%s.graveyard-tmp", dir,
-                             strrchr(r->model, '/')
-                                 ? strrchr(r->model, '/') + 1
-                                 : r->model) >= sizeof b->s[i].tmp - 16) {
-            build_error(b, "%s: rung %s: path too long", c->path, r->name);
-            return EXIT_USAGE;
+            rc = EXIT_USAGE;
+            break;
         }
         if (r->imatrix != NULL && !build_is_file(r->imatrix, &st)) {
             build_error(b,
                         "%s: rung %s: 'quantize.imatrix' '%s' is not a file",
                         c->path, r->name, r->imatrix);
-            return EXIT_USAGE;
+            rc = EXIT_USAGE;
+            break;
         }
     }
-    rc = check_tools(b, convert, quantize);
-    return rc;
+    buf_release(&dir);
+    return rc == 0 ? check_tools(b, convert, quantize) : rc;
 }
 
 /* One build at a time in a run folder: an exclusive flock held until we
@@ -581,6 +606,8 @@ static int prepare(struct bld *b, size_t *pending)
     if (rc == 1) { /* waited for another build: plan again */
         json_decref(b->recs);
         b->recs = NULL;
+        for (size_t i = 0; i < b->c->nrungs; i++)
+            build_free_step(&b->s[i]);
         memset(b->s, 0, sizeof b->s);
         rc = buildrec_load(b->c->run_dir, &b->recs, msg, sizeof msg) != 0
                  ? (build_error(b, "%s", msg), EXIT_USAGE)
@@ -648,7 +675,7 @@ int build_ladder(struct config *c, const struct build_opts *o)
     if (rc == 0)
         rc = pending > 0 ? run(b, pending) : the_end(b);
     for (i = 0; i < c->nrungs; i++)
-        build_free_argv(&b->s[i]);
+        build_free_step(&b->s[i]);
     spawn_env_free(b->convert_env);
     json_decref(b->recs);
     free(b);

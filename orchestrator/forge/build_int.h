@@ -46,7 +46,11 @@ struct step {
     size_t i;
     enum st st;
     enum phase ph;
-    char tmp[4200], logpath[4200], recipe[1024];
+    struct buf tmp;     /* the tool's output, beside the target: a
+                           capped path (util.h), released by
+                           build_free_step */
+    struct buf logpath; /* its log, set when it starts */
+    char recipe[1024];
     char source_sha[65], tool[512];
     struct caplog log;
     struct proc *proc;
@@ -93,8 +97,14 @@ const char *build_human(unsigned long long n);
 
 int build_is_file(const char *path, struct stat *st);
 
-/* The folder a file goes into ("." for a bare name). */
-void build_folder_of(const char *path, char *out, size_t size);
+/* The folder a file goes into ("." for a bare name), into out (a capped
+ * path, util.h's buf_path): 0, or -1 past the cap (out->p is then ""). */
+int build_folder_of(const char *path, struct buf *out)
+    __attribute__((warn_unused_result));
+
+/* Room a step's temporary name keeps for what start_tool appends to it
+ * (".<pid>", then ".group"): past BUF_PATH_MAX less this, refused. */
+#define TMP_SUFFIX_ROOM 32
 
 /* Bytes rung i's step will write, and what a folder has free. */
 unsigned long long build_estimate(struct bld *b, size_t i);
@@ -131,6 +141,8 @@ int build_run_loop(struct bld *b);
  * step's rung name for messages. */
 void build_make_argv(struct step *s);
 void build_free_argv(struct step *s);
+/* The step's argv and paths, released (it is zero again after). */
+void build_free_step(struct step *s);
 int build_disk_ok(struct step *s);
 void build_quote_log(struct step *s);
 void build_tool_identity(struct step *s);

@@ -115,8 +115,8 @@ static void step_fail(struct step *s)
 {
     s->st = ST_FAILED;
     /* what the tool left there, a folder it made included */
-    if (build_remove_at(AT_FDCWD, s->tmp, 0) != 0)
-        build_error(s->b, "%s: cannot remove %s: %s", build_rname(s), s->tmp,
+    if (s->tmp.p != NULL && build_remove_at(AT_FDCWD, s->tmp.p, 0) != 0)
+        build_error(s->b, "%s: cannot remove %s: %s", build_rname(s), s->tmp.p,
                     strerror(errno));
     block_dependents(s->b, s->i);
     schedule(s->b);
@@ -159,7 +159,7 @@ static void source_hashed(struct hash_job *job)
     memcpy(s->source_sha, job->hex, sizeof s->source_sha);
     /* hash_source made this path already: it fits */
     if (rundir_path_buf(&cache, s->b->c->run_dir, RD_HASH_CACHE, NULL) == 0)
-        (void)sha_cache_put(cache.p, job->path, job->hex, msg, sizeof msg);
+        (void)sha_cache_put(cache.p, job->path.p, job->hex, msg, sizeof msg);
     buf_release(&cache);
     s->ph = PH_RANGE;
     step_next(s);
@@ -182,6 +182,7 @@ static void hash_source(struct step *s)
         s->ph = PH_RANGE;
         step_next(s);
     } else {
+        hash_release(&s->hash);
         memset(&s->hash, 0, sizeof s->hash);
         if (hash_file_async(&s->b->sup.loop, &s->hash, src, source_hashed,
                             s) != 0) {
@@ -290,15 +291,16 @@ static void tool_exit(void *ctx, long long status, int sig)
     const char *tool = s->b->c->rungs[s->i].recipe == RECIPE_CONVERT
                            ? "the converter"
                            : "llama-quantize";
-
-    char group[4300];
+    struct buf group = {0};
 
     caplog_close(&s->log);
     proc_free(s->proc);
     s->proc = NULL;
-    /* its group went with it (spawn_reap): no record to stop */
-    snprintf(group, sizeof group, "%s.group", s->tmp);
-    unlink(group);
+    /* its group went with it (spawn_reap): no record to stop (the name
+     * fit when it started) */
+    if (buf_path(&group, "%s.group", s->tmp.p) == 0)
+        unlink(group.p);
+    buf_release(&group);
     if (s->b->sup.stopping) {
         build_note(s->b, "%s: stopped; its partial file is removed", build_rname(s));
         step_fail(s);
@@ -330,11 +332,38 @@ static void tool_exit(void *ctx, long long status, int sig)
     }
 }
 
+/* The step's temporary name gets our pid (preflight kept room for it),
+ * its log's path is set and the group file's path made: 0, or -1 (said)
+ * past the cap. */
+static int tool_paths(struct step *s, struct buf *group)
+{
+    struct bld *b = s->b;
+    struct buf tmp = {0};
+
+    if (buf_path(&tmp, "%s.%ld", s->tmp.p, (long)getpid()) != 0 ||
+        buf_path(group, "%s.group", tmp.p) != 0) {
+        build_error(b, "%s: path too long: '%.200s...'", build_rname(s),
+                    s->tmp.p);
+        buf_release(&tmp);
+        return -1;
+    }
+    buf_release(&s->tmp);
+    s->tmp = tmp;
+    if (rundir_path_buf(&s->logpath, b->c->run_dir, RD_BUILD_LOG,
+                        build_rname(s)) != 0) {
+        build_error(b, "%s: path too long: '%.200s...'", build_rname(s),
+                    b->c->run_dir);
+        return -1;
+    }
+    return 0;
+}
+
 static void start_tool(struct step *s)
 {
     struct bld *b = s->b;
     struct proc_opts po;
-    char msg[1024], group[4300];
+    struct buf group = {0};
+    char msg[1024];
 
     if (b->c->rungs[s->i].recipe == RECIPE_CONVERT)
         snprintf(s->tool, sizeof s->tool, "%s sha256:%s", b->c->build.convert,
@@ -345,12 +374,15 @@ static void start_tool(struct step *s)
         return;
     }
     build_remove_stale(s);
-    snprintf(s->tmp + strlen(s->tmp), 16, ".%ld", (long)getpid());
-    rundir_path(s->logpath, sizeof s->logpath, b->c->run_dir, RD_BUILD_LOG,
-                build_rname(s));
-    unlink(s->logpath); /* each attempt's log on its own */
-    if (caplog_open(&s->log, s->logpath, LOG_CAP, msg, sizeof msg) != 0) {
+    if (tool_paths(s, &group) != 0) {
+        buf_release(&group);
+        step_fail(s);
+        return;
+    }
+    unlink(s->logpath.p); /* each attempt's log on its own */
+    if (caplog_open(&s->log, s->logpath.p, LOG_CAP, msg, sizeof msg) != 0) {
         build_error(b, "%s: %s", build_rname(s), msg);
+        buf_release(&group);
         step_fail(s);
         return;
     }
@@ -373,13 +405,15 @@ static void start_tool(struct step *s)
     if (s->proc == NULL) {
         build_error(b, "%s: %s", build_rname(s), msg);
         caplog_close(&s->log);
+        buf_release(&group);
         step_fail(s);
         return;
     }
-    snprintf(group, sizeof group, "%s.group", s->tmp);
-    if (pidfile_write(group, proc_pid(s->proc), msg, sizeof msg) != 0)
+    if (pidfile_write(group.p, proc_pid(s->proc), msg, sizeof msg) != 0)
         build_note(b, "%s: %s", build_rname(s), msg);
-    build_note(b, "%s: %s (log: %s)", build_rname(s), s->recipe, s->logpath);
+    buf_release(&group);
+    build_note(b, "%s: %s (log: %s)", build_rname(s), s->recipe,
+               s->logpath.p);
 }
 
 /* -- the file: a GGUF, synced, renamed, hashed, recorded -- */
@@ -395,27 +429,27 @@ static void result_work(uv_work_t *w)
     int fd;
 
     s->work_rc = 0;
-    if (lstat(s->tmp, &lst) != 0 || !S_ISREG(lst.st_mode)) {
+    if (lstat(s->tmp.p, &lst) != 0 || !S_ISREG(lst.st_mode)) {
         snprintf(s->work_msg, sizeof s->work_msg,
-                 "exited 0, but %s is not a plain file it wrote", s->tmp);
+                 "exited 0, but %s is not a plain file it wrote", s->tmp.p);
         s->work_rc = -1;
         return;
     }
-    if (tensors_read_gguf(s->tmp, &t, msg, sizeof msg) != F16R_OK) {
+    if (tensors_read_gguf(s->tmp.p, &t, msg, sizeof msg) != F16R_OK) {
         snprintf(s->work_msg, sizeof s->work_msg,
                  "exited 0, but what it wrote is not a GGUF: %s", msg);
         s->work_rc = -1;
         return;
     }
     tensors_free(&t);
-    fd = files_open_read(s->tmp, 1, msg, sizeof msg);
+    fd = files_open_read(s->tmp.p, 1, msg, sizeof msg);
     if (fd < 0 && errno == EINVAL) { /* swapped since the lstat above */
         snprintf(s->work_msg, sizeof s->work_msg, "%s", msg);
         s->work_rc = -1;
         return;
     }
     if (fd < 0 || fsync(fd) != 0) {
-        snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", s->tmp,
+        snprintf(s->work_msg, sizeof s->work_msg, "%s: %s", s->tmp.p,
                  files_strerror(errno));
         s->work_rc = -1;
         if (fd >= 0)
@@ -423,7 +457,7 @@ static void result_work(uv_work_t *w)
         return;
     }
     close(fd);
-    if (hash_file(&s->hash, s->tmp) != 0) {
+    if (hash_file(&s->hash, s->tmp.p) != 0) {
         snprintf(s->work_msg, sizeof s->work_msg, "%s", s->hash.err);
         s->work_rc = -1;
     }
@@ -444,8 +478,8 @@ static void result_done(uv_work_t *w, int status)
         step_fail(s);
         return;
     }
-    if (rename(s->tmp, final) != 0 || files_sync_dir(final) != 0) {
-        build_error(s->b, "%s: cannot rename %s to %s: %s", build_rname(s), s->tmp,
+    if (rename(s->tmp.p, final) != 0 || files_sync_dir(final) != 0) {
+        build_error(s->b, "%s: cannot rename %s to %s: %s", build_rname(s), s->tmp.p,
                     final, files_strerror(errno));
         step_fail(s);
         return;
@@ -665,7 +699,7 @@ static void watch_cb(void *ctx)
             s->stalled)
             continue;
         out = s->log.size + s->log.tail_pos +
-              (stat(s->tmp, &st) == 0 ? (unsigned long long)st.st_size : 0);
+              (stat(s->tmp.p, &st) == 0 ? (unsigned long long)st.st_size : 0);
         if (out != s->seen) {
             s->seen = out;
             s->seen_at = now;
@@ -699,7 +733,7 @@ static void draw_cb(void *ctx)
             super_line(&b->sup,
                        "%-10s %s  %" PRIu64 "m%02" PRIu64 "s  %s written",
                        build_rname(s), s->recipe, sec / 60, sec % 60,
-                       build_human(stat(s->tmp, &st) == 0
+                       build_human(stat(s->tmp.p, &st) == 0
                                        ? (unsigned long long)st.st_size
                                        : 0));
         else

@@ -79,16 +79,15 @@ int build_is_file(const char *path, struct stat *st)
 }
 
 /* The folder a file goes into (dirname without touching path). */
-void build_folder_of(const char *path, char *out, size_t size)
+int build_folder_of(const char *path, struct buf *out)
 {
     const char *slash = strrchr(path, '/');
 
     if (slash == NULL)
-        snprintf(out, size, ".");
-    else if (slash == path)
-        snprintf(out, size, "/");
-    else
-        snprintf(out, size, "%.*s", (int)(slash - path), path);
+        return buf_path(out, ".");
+    if (slash == path)
+        return buf_path(out, "/");
+    return buf_path(out, "%.*s", (int)(slash - path), path);
 }
 
 /* Bytes a step will write, from the source's tensor table: every weight
@@ -226,37 +225,41 @@ static void stop_stale_group(struct step *s, const char *path)
  * the tools still writing them. */
 void build_remove_stale(struct step *s)
 {
-    char dir[4200], prefix[4200], path[8400];
-    const char *base = strrchr(s->tmp, '/') + 1;
+    struct buf dir = {0}, prefix = {0}, path = {0};
+    const char *base = strrchr(s->tmp.p, '/') + 1;
     struct dirent *e;
-    DIR *d;
+    DIR *d = NULL;
 
-    snprintf(prefix, sizeof prefix, "%s.", base);
-    build_folder_of(s->tmp, dir, sizeof dir);
-    d = opendir(dir);
+    /* the temporary name fit the cap (preflight), and so do its folder
+     * and its base; an entry's path may not, and is passed over */
+    if (buf_path(&prefix, "%s.", base) == 0 &&
+        build_folder_of(s->tmp.p, &dir) == 0)
+        d = opendir(dir.p);
     if (d == NULL)
-        return;
+        goto out;
     /* first the tools a stopped build left running, so that none writes
      * on while its file goes; then the files (and folders) they left */
     while ((e = readdir(d)) != NULL)
-        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 &&
-            is_group_file(e->d_name)) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            stop_stale_group(s, path);
-            unlink(path);
+        if (strncmp(e->d_name, prefix.p, prefix.len) == 0 &&
+            is_group_file(e->d_name) &&
+            buf_path(&path, "%s/%s", dir.p, e->d_name) == 0) {
+            stop_stale_group(s, path.p);
+            unlink(path.p);
         }
     rewinddir(d);
     while ((e = readdir(d)) != NULL)
-        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 &&
-            !is_group_file(e->d_name)) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            if (build_remove_at(dirfd(d), e->d_name, 0) == 0)
-                build_note(s->b,
-                           "%s: removed %s, left by a build that was "
-                           "stopped",
-                           s->b->c->rungs[s->i].name, path);
-        }
+        if (strncmp(e->d_name, prefix.p, prefix.len) == 0 &&
+            !is_group_file(e->d_name) &&
+            build_remove_at(dirfd(d), e->d_name, 0) == 0)
+            build_note(s->b,
+                       "%s: removed %s/%s, left by a build that was "
+                       "stopped",
+                       s->b->c->rungs[s->i].name, dir.p, e->d_name);
     closedir(d);
+out:
+    buf_release(&dir);
+    buf_release(&prefix);
+    buf_release(&path);
 }
 
 /* ---- the tool ------------------------------------------------------ */
@@ -270,7 +273,7 @@ const char *build_rname(const struct step *s)
 void build_quote_log(struct step *s)
 {
     char buf[4096], *p;
-    int fd = files_open_read(s->logpath, 1, buf, sizeof buf), lines = 0;
+    int fd = files_open_read(s->logpath.p, 1, buf, sizeof buf), lines = 0;
     off_t end;
     ssize_t n;
 
@@ -286,7 +289,7 @@ void build_quote_log(struct step *s)
     for (p = buf + n; p > buf; p--)
         if (p[-1] == '\n' && p != buf + n && ++lines > TAIL_LINES)
             break;
-    build_error(s->b, "%s: the last lines of %s:", build_rname(s), s->logpath);
+    build_error(s->b, "%s: the last lines of %s:", build_rname(s), s->logpath.p);
     for (p = strtok(p, "\n"); p != NULL; p = strtok(NULL, "\n")) {
         char line[4 * sizeof buf];
         /* a log is not to drive our terminal */
@@ -317,7 +320,7 @@ void build_make_argv(struct step *s)
         add_arg(s, "--outtype");
         add_arg(s, r->convert);
         add_arg(s, "--outfile");
-        add_arg(s, s->tmp);
+        add_arg(s, s->tmp.p);
         return;
     }
     /* llama-quantize [--imatrix F] [args] SOURCE OUT TYPE THREADS */
@@ -329,7 +332,7 @@ void build_make_argv(struct step *s)
     for (k = 0; k < r->nqargs; k++)
         add_arg(s, r->qargs[k]);
     add_arg(s, c->rungs[r->from].model);
-    add_arg(s, s->tmp);
+    add_arg(s, s->tmp.p);
     add_arg(s, r->qtype);
     snprintf(n, sizeof n, "%ld", s->b->threads);
     add_arg(s, n);
@@ -345,28 +348,43 @@ void build_free_argv(struct step *s)
     s->argv[0] = NULL;
 }
 
+void build_free_step(struct step *s)
+{
+    build_free_argv(s);
+    buf_release(&s->tmp);
+    buf_release(&s->logpath);
+    hash_release(&s->hash);
+}
+
 /* The disk holds the estimate, beside what running steps may still
  * write. */
 int build_disk_ok(struct step *s)
 {
     struct bld *b = s->b;
-    char dir[4200];
+    struct buf dir = {0};
     unsigned long long have, need = s->est;
     size_t k;
 
-    build_folder_of(b->c->rungs[s->i].model, dir, sizeof dir);
+    if (build_folder_of(b->c->rungs[s->i].model, &dir) != 0) {
+        /* preflight refused it: a bug if it comes here */
+        build_error(b, "%s: path too long: '%.200s...'", build_rname(s),
+                    b->c->rungs[s->i].model);
+        return 0;
+    }
     for (k = 0; k < b->c->nrungs; k++)
         if (&b->s[k] != s && b->s[k].st == ST_RUNNING && b->s[k].ph <= PH_TOOL)
             need += b->s[k].est;
-    have = build_free_bytes(dir);
+    have = build_free_bytes(dir.p);
     if (have < need) {
         build_error(
             b,
             "%s: needs about %s in %s (with the steps running), "
             "which has %s free: not started, rather than fill the disk",
-            build_rname(s), build_human(need), dir, build_human(have));
+            build_rname(s), build_human(need), dir.p, build_human(have));
+        buf_release(&dir);
         return 0;
     }
+    buf_release(&dir);
     if (b->c->rungs[s->i].recipe == RECIPE_CONVERT &&
         b->c->build.tmpdir != NULL &&
         (have = build_free_bytes(b->c->build.tmpdir)) < s->est) {
@@ -420,7 +438,7 @@ void build_tool_identity(struct step *s)
 {
     char buf[8192], *line, *save = NULL;
     const char *build;
-    int fd = files_open_read(s->logpath, 1, buf, sizeof buf);
+    int fd = files_open_read(s->logpath.p, 1, buf, sizeof buf);
     ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
 
     if (fd >= 0)

@@ -343,6 +343,13 @@ json_t *taskfile_grades(const struct grader_task *t, const char *text,
                         size_t len, const char *ref, json_t **extracted,
                         int *right)
 {
+    return taskfile_grades_until(t, text, len, ref, extracted, right, NULL);
+}
+
+json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
+                              size_t len, const char *ref, json_t **extracted,
+                              int *right, const atomic_int *stop)
+{
     json_t *grades = json_object();
     struct grader_num canon;
     struct grader_grade g;
@@ -351,11 +358,18 @@ json_t *taskfile_grades(const struct grader_task *t, const char *text,
     *right = 0;
     grader_task_ref_parse(t, ref, strlen(ref), &canon);
     for (size_t i = 0; grades != NULL && i < grader_task_nrules(t); i++) {
-        int rc = text == NULL ? -1
-                              : grader_task_grade(t, i, text, len, ref,
-                                                  strlen(ref), &canon, &g);
         json_t *one;
+        int rc;
 
+        if (stop != NULL && atomic_load(stop)) {
+            json_decref(grades);
+            json_decref(*extracted);
+            *extracted = NULL;
+            return NULL;
+        }
+        rc = text == NULL ? -1
+                          : grader_task_grade(t, i, text, len, ref,
+                                              strlen(ref), &canon, &g);
         if (rc == GRADER_ENOMEM)
             util_oom("grading");
         /* an error row: no grade; a pattern over its budget: g is the

@@ -13,6 +13,7 @@
 #define TASKFILE_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "../../grader/grader.h"
@@ -57,5 +58,13 @@ struct grader_task *taskfile_from_manifest(const json_t *manifest,
 json_t *taskfile_grades(const struct grader_task *t, const char *text,
                         size_t len, const char *ref, json_t **extracted,
                         int *right);
+
+/* taskfile_grades, stopping before a rule when *stop is set (a run's
+ * row graded on the thread pool while a stop signal comes: a user's
+ * pattern can take a second a rule): then NULL, nothing made. stop may
+ * be NULL. */
+json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
+                              size_t len, const char *ref, json_t **extracted,
+                              int *right, const atomic_int *stop);
 
 #endif

@@ -69,13 +69,15 @@ static void measured(json_t *o, const struct row *w)
 
 /* The row as JSON, in the fields' documented order, graded by task. */
 static json_t *row_json(const struct row *w, const struct grader_task *task,
-                        int *right)
+                        int *right, const atomic_int *stop)
 {
     json_t *o, *grades, *extracted;
 
-    grades = taskfile_grades(task, w->error ? NULL : w->content,
-                             w->content ? w->content_len : 0, w->reference,
-                             &extracted, right);
+    grades = taskfile_grades_until(task, w->error ? NULL : w->content,
+                                   w->content ? w->content_len : 0,
+                                   w->reference, &extracted, right, stop);
+    if (grades == NULL) /* stopped */
+        return NULL;
     o = json_pack(
         "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b}", "id", w->id,
         "rung", w->rung, "reference", w->reference, "content",
@@ -111,7 +113,9 @@ static json_t *row_json(const struct row *w, const struct grader_task *task,
     return o;
 }
 
-char *row_text(struct row *w, const struct grader_task *task, int *right)
+/* row_text, or NULL when *stop was set before a rule. */
+static char *row_text_until(struct row *w, const struct grader_task *task,
+                            int *right, const atomic_int *stop)
 {
     char *text;
     json_t *o;
@@ -124,7 +128,9 @@ char *row_text(struct row *w, const struct grader_task *task, int *right)
                    sizeof(w->why)) != 0)
         row_too_long(w, w->why);
     for (int pass = 0;; pass++) {
-        o = row_json(w, task, right);
+        o = row_json(w, task, right, stop);
+        if (o == NULL)
+            return NULL;
         text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(w->digits));
         json_decref(o);
         if (text == NULL)
@@ -139,12 +145,27 @@ char *row_text(struct row *w, const struct grader_task *task, int *right)
     }
 }
 
+char *row_text(struct row *w, const struct grader_task *task, int *right)
+{
+    return row_text_until(w, task, right, NULL);
+}
+
 int row_append(struct store *s, struct row *w, const struct grader_task *task,
                int *right, char *msg, size_t msgsize)
 {
-    char *text = row_text(w, task, right);
-    int rc = store_append(s, text, strlen(text), msg, msgsize);
+    return row_append_until(s, w, task, right, NULL, msg, msgsize);
+}
 
+int row_append_until(struct store *s, struct row *w,
+                     const struct grader_task *task, int *right,
+                     const atomic_int *stop, char *msg, size_t msgsize)
+{
+    char *text = row_text_until(w, task, right, stop);
+    int rc;
+
+    if (text == NULL)
+        return 1;
+    rc = store_append(s, text, strlen(text), msg, msgsize);
     free(text);
     return rc;
 }

@@ -13,6 +13,7 @@
 #ifndef ROWWRITE_H
 #define ROWWRITE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "../../grader/grader.h"
@@ -82,5 +83,13 @@ char *row_text(struct row *w, const struct grader_task *task, int *right);
  * (store.h). 0, or -1 with the message in msg (the file is as it was). */
 int row_append(struct store *s, struct row *w, const struct grader_task *task,
                int *right, char *msg, size_t msgsize);
+
+/* row_append for a row graded off the loop (a run's, on the thread pool):
+ * before each rule it looks at *stop, and when set (a stop signal came)
+ * it returns 1 with nothing written, the question to be asked again on
+ * resume. 0, 1, or -1 with the message in msg. */
+int row_append_until(struct store *s, struct row *w,
+                     const struct grader_task *task, int *right,
+                     const atomic_int *stop, char *msg, size_t msgsize);
 
 #endif

@@ -38,7 +38,8 @@
 int record_inputs(const struct run_opts *o, char *version, size_t vsize,
                   char *msg, size_t msgsize)
 {
-    char path[4200], status[64], why[4400];
+    struct buf path = {0};
+    char status[64], why[4400];
     int fd, rc, e;
 
     if (!config_path_ok(o->model) || !config_path_ok(o->rundir)) {
@@ -60,7 +61,14 @@ int record_inputs(const struct run_opts *o, char *version, size_t vsize,
         return EXIT_USAGE;
     }
     close(fd);
-    if ((e = spawn_resolve(o->llama, path, sizeof(path))) != 0) {
+    e = spawn_resolve(o->llama, &path);
+    buf_release(&path); /* only whether it runs: spawn finds it again */
+    if (e == ENAMETOOLONG) {
+        snprintf(msg, msgsize, "--llama: path too long: '%.200s...'",
+                 o->llama);
+        return EXIT_USAGE;
+    }
+    if (e != 0) {
         snprintf(msg, msgsize, "cannot run '%s': %s (give --llama)", o->llama,
                  strerror(e));
         return EXIT_USAGE;

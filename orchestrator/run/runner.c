@@ -144,35 +144,81 @@ static int append_probs(struct runner *r, size_t q, int *code, char *msg,
     return rc;
 }
 
-/* Append the row an action asks for (an answer, or an error row), by the
- * one writer of rows (rowwrite.h), after its probs record when logprobs
- * are on. Returns 0, or -1 with the failure in msg and *code. */
-static int append_row(struct runner *r, const struct rung_action *a, int *code,
-                      char *msg, size_t msgsize)
+/* ---- a row, graded and written on the thread pool -------------------- */
+
+static void pump(struct runner *r, int step);
+
+/* On the thread pool: the row graded by every rule of the task, appended
+ * and fsync'd; a stop signal ends it before the next rule, unwritten. */
+static void row_work(uv_work_t *req)
 {
+    struct rowjob *j = req->data;
+
+    j->rc = row_append_until(j->store, &j->w, j->task, &j->right, &j->stop,
+                             j->msg, sizeof(j->msg));
+}
+
+/* Back on the loop: the row is counted and told, and the rest of its
+ * step goes on; a row that could not be written, or was stopped, is the
+ * next event instead (as a failed action is). */
+static void row_done(uv_work_t *req, int status)
+{
+    struct rowjob *j = req->data;
+    struct runner *r = j->r;
+    const struct rung_action *a = &r->pump.acts[r->pump.next - 1];
+    struct queued *f = &r->pump.cur;
+
+    j->busy = 0;
+    if (status == 0 && j->rc == 0) {
+        ask_written(r, a->question);
+        if (a->type == A_ANSWER_ROW && j->tps > 0)
+            r->last_tps = j->tps;
+        r->rows++;
+        r->rows_added++;
+        r->right += (size_t)j->right;
+        tell_ladder(r);
+        if (!r->o->quiet && r->rows_added % 25 == 0)
+            runner_say(r, "%zu/%zu answered", r->rows, r->qs.n);
+        pump(r, 0);
+        return;
+    }
+    memset(&f->ev, 0, sizeof(f->ev));
+    f->ev.type = j->rc == 1 ? EV_STOP : EV_FAIL;
+    f->ev.code = j->rc == 1 ? j->stop_code
+                 : status != 0 ? EXIT_FAILED
+                               : files_exit_code(r->store.err);
+    snprintf(f->text, sizeof(f->text), "%s",
+             j->rc == 1 ? "" : status != 0 ? "a row was cancelled" : j->msg);
+    f->ev.text = f->text;
+    pump(r, 1);
+}
+
+/* The row an action asks for (an answer, or an error row), by the one
+ * writer of rows (rowwrite.h), to the thread pool, after its probs record
+ * when logprobs are on (written here, on the loop: the record goes first).
+ * 0 (row_done goes on), or -1 with the failure in msg and *code. */
+static int row_start(struct runner *r, const struct rung_action *a, int *code,
+                     char *msg, size_t msgsize)
+{
+    struct rowjob *j = &r->rowjob;
     const char *kind = a->type == A_ERROR_ROW ? a->kind : NULL;
     const char *error = a->type == A_ERROR_ROW ? a->text : NULL;
-    struct row w;
-    int right;
-    double tps;
 
     if (a->type == A_ANSWER_ROW && r->o->logprobs > 0 &&
         append_probs(r, a->question, code, msg, msgsize) != 0)
         return -1;
-    tps = ask_row(r, a->question, a->attempts, kind, error, &w);
-    if (row_append(&r->store, &w, r->o->task, &right, msg, msgsize) != 0) {
-        *code = files_exit_code(r->store.err);
+    j->tps = ask_row(r, a->question, a->attempts, kind, error, &j->w);
+    j->task = r->o->task;
+    atomic_store(&j->stop, 0);
+    j->stop_code = 0;
+    j->work.data = j;
+    j->r = r;
+    j->store = &r->store;
+    if (uv_queue_work(&r->sup.loop, &j->work, row_work, row_done) != 0) {
+        snprintf(msg, msgsize, "cannot queue a row on the thread pool");
         return -1;
     }
-    ask_written(r, a->question);
-    if (!error && tps > 0)
-        r->last_tps = tps;
-    r->rows++;
-    r->rows_added++;
-    r->right += (size_t)right;
-    tell_ladder(r);
-    if (!r->o->quiet && r->rows_added % 25 == 0)
-        runner_say(r, "%zu/%zu answered", r->rows, r->qs.n);
+    j->busy = 1;
     return 0;
 }
 
@@ -187,8 +233,9 @@ static void probed(struct runner *r)
     feed(r, &ev);
 }
 
-/* Carry out one action. Returns 0, or -1 (the rest of the step is
- * skipped) with an EV_FAIL in *fail. */
+/* Carry out one action. Returns 0, 1 when a row went to the thread pool
+ * (the rest of the step waits for row_done), or -1 (the rest of the step
+ * is skipped) with an EV_FAIL in *fail. */
 static int carry_out(struct runner *r, const struct rung_action *a,
                      struct queued *fail)
 {
@@ -222,8 +269,8 @@ static int carry_out(struct runner *r, const struct rung_action *a,
         if (a->type == A_ERROR_ROW &&
             (strcmp(a->kind, "died") == 0 || strcmp(a->kind, "hung") == 0))
             ask_forget(r, a->question);
-        if (append_row(r, a, &code, fail->text, sizeof(fail->text)) == 0)
-            return 0;
+        if (row_start(r, a, &code, fail->text, sizeof(fail->text)) == 0)
+            return 1;
         break;
     case A_SAY:
         runner_say(r, "%s", a->text);
@@ -239,54 +286,91 @@ static int carry_out(struct runner *r, const struct rung_action *a,
     return -1;
 }
 
+/* e with its strings copied into w, which then holds it. */
+static void hold_event(struct queued *w, const struct rung_event *e)
+{
+    w->ev = *e;
+    snprintf(w->kind, sizeof(w->kind), "%s", e->kind ? e->kind : "");
+    snprintf(w->text, sizeof(w->text), "%s", e->text ? e->text : "");
+    w->ev.kind = e->kind ? w->kind : NULL;
+    w->ev.text = e->text ? w->text : NULL;
+}
+
+/* The step's actions from the next one on: 0 when all are carried out,
+ * 1 when a row went to the thread pool, -1 when one failed (*fail is
+ * the next event). */
+static int carry_on(struct runner *r, struct queued *fail)
+{
+    int rc;
+
+    while (r->pump.next < r->pump.n && !r->ended)
+        if ((rc = carry_out(r, &r->pump.acts[r->pump.next++], fail)) != 0)
+            return rc;
+    return 0;
+}
+
+/* Step the rung with r->pump.cur (or, step 0, go on with the step a row
+ * held), then with each event that waited, until none waits or a row
+ * goes to the thread pool (row_done calls this again). */
+static void pump(struct runner *r, int step)
+{
+    struct queued fail;
+    int rc;
+
+    while (!r->ended) {
+        if (step) {
+            r->pump.n = rung_step(&r->rung, &r->pump.cur.ev, r->pump.acts);
+            r->pump.next = 0;
+        }
+        step = 1;
+        rc = carry_on(r, &fail);
+        if (rc > 0)
+            return; /* still stepping: row_done goes on */
+        if (rc < 0) {
+            r->pump.cur = fail;
+            r->pump.cur.ev.text = r->pump.cur.text;
+            continue;
+        }
+        if (r->nqueued == 0)
+            break;
+        r->pump.cur = r->queue[0];
+        memmove(r->queue, r->queue + 1, --r->nqueued * sizeof(r->queue[0]));
+        r->pump.cur.ev.kind = r->pump.cur.ev.kind ? r->pump.cur.kind : NULL;
+        r->pump.cur.ev.text = r->pump.cur.ev.text ? r->pump.cur.text : NULL;
+    }
+    r->stepping = 0;
+}
+
 /* Hand an event to the rung and carry out its actions; an event raised
- * meanwhile (a callback that runs at once) waits its turn, and an action
- * that fails skips the rest of its step and is the next event. */
+ * meanwhile (a callback that runs at once, or one that comes while a row
+ * is on the thread pool) waits its turn, and an action that fails skips
+ * the rest of its step and is the next event. */
 static void feed(struct runner *r, const struct rung_event *ev)
 {
-    struct rung_action acts[RUNG_MAX_ACTIONS];
-    struct queued q, fail;
-    size_t n, i;
-    int failed;
+    size_t i;
 
     if (r->ended)
         return;
     if (r->stepping) {
-        struct queued *w = &r->queue[r->nqueued];
+        /* one stop waiting is enough: the rung keeps the first one's
+         * status, and a row on the pool is stopped already */
+        for (i = 0; ev->type == EV_STOP && i < r->nqueued; i++)
+            if (r->queue[i].ev.type == EV_STOP)
+                return;
         if (r->nqueued == sizeof(r->queue) / sizeof(r->queue[0])) {
-            /* a bug: the rung raises a few events at a time */
+            /* a bug: each flight, the server and a stop raise one */
             fprintf(stderr,
                     "graveyard run %s: internal error: more than %zu "
                     "events while one step is carried out\n",
                     r->o->rung, sizeof(r->queue) / sizeof(r->queue[0]));
             abort();
         }
-        r->nqueued++;
-        w->ev = *ev;
-        snprintf(w->kind, sizeof(w->kind), "%s", ev->kind ? ev->kind : "");
-        snprintf(w->text, sizeof(w->text), "%s", ev->text ? ev->text : "");
+        hold_event(&r->queue[r->nqueued++], ev);
         return;
     }
     r->stepping = 1;
-    q.ev = *ev;
-    while (!r->ended) {
-        n = rung_step(&r->rung, &q.ev, acts);
-        failed = 0;
-        for (i = 0; i < n && !r->ended && !failed; i++)
-            failed = carry_out(r, &acts[i], &fail) != 0;
-        if (failed) {
-            q = fail;
-            q.ev.text = q.text;
-            continue;
-        }
-        if (r->nqueued == 0)
-            break;
-        q = r->queue[0];
-        memmove(r->queue, r->queue + 1, --r->nqueued * sizeof(r->queue[0]));
-        q.ev.kind = q.ev.kind ? q.kind : NULL;
-        q.ev.text = q.ev.text ? q.text : NULL;
-    }
-    r->stepping = 0;
+    hold_event(&r->pump.cur, ev);
+    pump(r, 1);
 }
 
 /* A stop signal, each one (SUPER_SECOND_AGAIN): the rung keeps the
@@ -300,6 +384,12 @@ static void stop_cb(void *ctx, int signum)
         return;
     runner_say(r, "stopping on signal %d; run the same command to resume",
                signum);
+    if (r->rowjob.busy && r->rowjob.stop_code == 0) {
+        /* a row grading on the pool stops before its next rule, and the
+         * question is asked again on resume */
+        r->rowjob.stop_code = 128 + signum;
+        atomic_store(&r->rowjob.stop, 1);
+    }
     memset(&ev, 0, sizeof(ev));
     ev.type = EV_STOP;
     ev.code = 128 + signum;
@@ -504,6 +594,7 @@ static void runner_free(struct runner *r)
     free(r->ids);
     buf_release(&r->pid_path);
     buf_release(&r->log_path);
+    hash_release(&r->prep.model_hash);
     questions_release(&r->qs);
     ask_release(r);
     http_global_cleanup();

@@ -19,6 +19,7 @@
 #ifndef RUNNER_INT_H
 #define RUNNER_INT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <uv.h>
 
@@ -47,6 +48,36 @@ struct runner;
 struct queued {
     struct rung_event ev;
     char kind[32], text[RUNG_TEXT];
+};
+
+/* runner.c's pump: the event being stepped and its actions, kept here
+ * (not on the stack) so that a row on the thread pool can hold the rest
+ * of its step until it is written. */
+struct pump {
+    struct queued cur;                         /* the event stepped */
+    struct rung_action acts[RUNG_MAX_ACTIONS]; /* what it asked for */
+    size_t n, next; /* how many; the next to carry out */
+};
+
+/* A row graded and written on the thread pool: a user's pattern can take
+ * about a second a rule (docs/tasks.md, "Past the step limit"), which on
+ * the loop would hold every timer, request and signal. The rest of its
+ * step waits for it, so rows keep their order and each is fsync'd before
+ * the next question is asked. */
+struct rowjob {
+    uv_work_t work;
+    struct runner *r;
+    struct store *store;
+    struct row w; /* borrows from its slot and its action (stable: the
+                     slot is held, the action is in struct pump) */
+    const struct grader_task *task;
+    atomic_int stop; /* a stop signal came: no rule more, no row */
+    int stop_code;   /* 128 + the first such signal */
+    int busy;        /* queued or running */
+    int rc;          /* row_append_until's: 0, 1 stopped, -1 failed */
+    int right;
+    double tps;
+    char msg[RUNG_TEXT]; /* its failure */
 };
 
 /* One question's request, from its ask until its row is written: up to
@@ -119,8 +150,12 @@ struct runner {
     const char **ids;       /* the questions' ids, by index */
     size_t rows, right;     /* rows in the file, graded right */
     struct rung rung;       /* every decision (rung.h) */
-    struct queued queue[8]; /* events met while stepping */
+    /* events met while stepping, or while a row is on the thread pool:
+     * each flight's end, the server's, the wait's, and one stop */
+    struct queued queue[2 * RUNG_MAX_WIDTH + 8];
     size_t nqueued;
+    struct pump pump;
+    struct rowjob rowjob;
     int stepping, ended;
     struct http *http;   /* libcurl on the loop: /health and requests */
     uv_timer_t timer;    /* one wait at a time: files.lock, a left

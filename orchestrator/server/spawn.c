@@ -74,18 +74,17 @@ static int executable(const char *path)
     return access(path, X_OK) == 0 ? 0 : errno;
 }
 
-int spawn_resolve(const char *name, char *out, size_t size)
+int spawn_resolve(const char *name, struct buf *out)
 {
     const char *path = getenv("PATH"), *p, *end;
     int err = ENOENT, e;
 
-    if (name[0] == '\0')
+    if (buf_path(out, "%s", "") != 0 || name[0] == '\0')
         return ENOENT;
     if (strchr(name, '/') != NULL) {
-        if (strlen(name) >= size)
+        if (buf_path(out, "%s", name) != 0)
             return ENAMETOOLONG;
-        memcpy(out, name, strlen(name) + 1);
-        return executable(out);
+        return executable(out->p);
     }
     if (path == NULL || path[0] == '\0')
         path = "/usr/local/bin:/usr/bin:/bin";
@@ -95,10 +94,11 @@ int spawn_resolve(const char *name, char *out, size_t size)
         if (end == NULL)
             end = p + strlen(p);
         dir = (size_t)(end - p);
-        /* an empty entry is the current folder, as in execvp */
-        if ((size_t)snprintf(out, size, "%.*s%s%s", (int)dir, p,
-                             dir ? "/" : "", name) < size) {
-            e = executable(out);
+        /* an empty entry is the current folder, as in execvp; an entry
+         * whose path passes the cap is passed over, never cut */
+        if (buf_path(out, "%.*s%s%s", (int)dir, p, dir ? "/" : "", name) ==
+            0) {
+            e = executable(out->p);
             if (e == 0)
                 return 0;
             if (e == EACCES)
@@ -107,6 +107,8 @@ int spawn_resolve(const char *name, char *out, size_t size)
         if (*end == '\0')
             break;
     }
+    out->len = 0; /* "" but on 0, as the first buf_path made it */
+    out->p[0] = '\0';
     return err;
 }
 
@@ -408,10 +410,10 @@ fail:
     _exit(127);
 }
 
-int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
-                size_t msgsize)
+/* spawn_start's for the program found at path. */
+static int start_at(const struct spawn_spec *s, const char *path, pid_t *pid,
+                    char *msg, size_t msgsize)
 {
-    char path[PATH_MAX];
     long maxfd = sysconf(_SC_OPEN_MAX);
     pid_t parent = getpid(), p;
     int e, err = 0, ep[2];
@@ -420,11 +422,6 @@ int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
 
     if (maxfd < 0 || maxfd > 1 << 20)
         maxfd = 1 << 20;
-    if ((e = spawn_resolve(s->argv[0], path, sizeof(path))) != 0) {
-        snprintf(msg, msgsize, "cannot start '%s': %s", s->argv[0],
-                 strerror(e));
-        return -1;
-    }
     if (pipe2(ep, O_CLOEXEC) != 0) {
         snprintf(msg, msgsize, "cannot start '%s': %s", s->argv[0],
                  strerror(errno));
@@ -472,6 +469,21 @@ int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
     }
     *pid = p;
     return 0;
+}
+
+int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
+                size_t msgsize)
+{
+    struct buf path = {0};
+    int e, rc = -1;
+
+    if ((e = spawn_resolve(s->argv[0], &path)) != 0)
+        snprintf(msg, msgsize, "cannot start '%.200s%s': %s", s->argv[0],
+                 strlen(s->argv[0]) > 200 ? "..." : "", strerror(e));
+    else
+        rc = start_at(s, path.p, pid, msg, msgsize);
+    buf_release(&path);
+    return rc;
 }
 
 static long long now_ms(void)

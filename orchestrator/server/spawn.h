@@ -59,10 +59,13 @@ void spawn_env_free(char **env);
 
 /*
  * Find the program argv[0] names: a name without '/' is looked up in
- * PATH. Writes the path into out. Returns 0, or an errno value (ENOENT,
- * EACCES, ENAMETOOLONG).
+ * PATH. Writes the path into out, a capped path (util.h's buf_path; the
+ * caller releases it). Returns 0, or an errno value (ENOENT, EACCES,
+ * ENAMETOOLONG for a name past BUF_PATH_MAX: never a cut path); out->p
+ * is "" but on 0.
  */
-int spawn_resolve(const char *name, char *out, size_t size);
+struct buf;
+int spawn_resolve(const char *name, struct buf *out);
 
 /*
  * Start s. Returns 0 with *pid set once the child has exec'd; or -1 with

@@ -17,6 +17,10 @@ graveyard report, and from report.json alone (the grader's figures):
 - renders the SVG with rsvg-convert and reads the pixel at each point's
   centre: marigold for a chain rung, dark for the reference, white inside
   a side rung's diamond;
+- checks every name clear of the picture's marks: no name's box (the
+  width pareto.c reserves, 7.2 px a character) touches a point, its ring
+  or its floor marker, and neither the dashed front nor an interval runs
+  through a name (names touched their rings, and the front crossed them);
 - removes the bytes (ladder.tsv, .done) and checks the file-size panel is
   left out with a sentence that says why, the speed panel still drawn.
 
@@ -98,6 +102,79 @@ def panels(svg_path):
     return out, words
 
 
+CHAR_W = 7.2  # pareto.c's width of a character at font-size 11
+
+
+def crosses(seg, b):
+    """Segment seg ((x0, y0), (x1, y1)) meets box b (x0, y0, x1, y1)."""
+    (x0, y0), (x1, y1) = seg
+    t0, t1 = 0.0, 1.0
+    for p, q in ((x0 - x1, x0 - b[0]), (x1 - x0, b[2] - x0),
+                 (y0 - y1, y0 - b[1]), (y1 - y0, b[3] - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def name_clashes(svg_path):
+    """Each name that touches a mark of the picture, in words."""
+    root = ET.parse(svg_path).getroot()
+    out = []
+    for g in root.iter(SVG + "g"):
+        if "data-panel" not in g.attrib:
+            continue
+        marks, lines, names = [], [], []
+        for el in g:
+            a = el.attrib
+            if el.tag == SVG + "circle":  # a point (r 5) or its ring
+                r = float(a["r"]) + float(a.get("stroke-width", "1")) / 2
+                marks.append((float(a["cx"]) - r, float(a["cy"]) - r,
+                              float(a["cx"]) + r, float(a["cy"]) + r))
+            elif el.tag == SVG + "path" and "data-below" in a:
+                x, y = (float(v) for v in a["d"].split()[0][1:].split(",")) \
+                    if "," in a["d"].split()[0] else \
+                    (float(a["d"].split()[0][1:]), float(a["d"].split()[1]))
+                marks.append((x - 6, y - 8, x + 6, y))
+            elif el.tag == SVG + "path" and "data-cx" in a:
+                x, y = float(a["data-cx"]), float(a["data-cy"])
+                marks.append((x - 7, y - 7, x + 7, y + 7))
+            elif el.tag == SVG + "polyline":
+                v = [tuple(float(c) for c in p.split(","))
+                     for p in a["points"].split()]
+                lines += list(zip(v, v[1:]))
+            elif el.tag == SVG + "line" and a.get("stroke-width") == "2":
+                lines.append(((float(a["x1"]), float(a["y1"])),
+                              (float(a["x2"]), float(a["y2"]))))
+            elif el.tag == SVG + "text" and a.get("font-size") == "11":
+                w = CHAR_W * len(el.text.encode()) + \
+                    (6 if a.get("font-weight") == "bold" else 0)
+                x, y = float(a["x"]), float(a["y"])
+                names.append((el.text, (x, y - 10, x + w, y + 2)))
+        for text, b in names:
+            # a name may sit against a mark, never on it
+            inner = (b[0] + 0.5, b[1] + 0.5, b[2] - 0.5, b[3] - 0.5)
+            for m in marks:
+                if inner[0] < m[2] and m[0] < inner[2] and \
+                        inner[1] < m[3] and m[1] < inner[3]:
+                    out.append(f"{g.attrib['data-panel']}: {text!r} on a "
+                               f"mark at ({(m[0] + m[2]) / 2:.1f}, "
+                               f"{(m[1] + m[3]) / 2:.1f})")
+            for seg in lines:
+                if crosses(seg, inner):
+                    out.append(f"{g.attrib['data-panel']}: {text!r} crossed "
+                               f"by the line {seg}")
+    return out
+
+
 def where(box, v, acc):
     x = box["x0"] + (v - box["xmin"]) / (box["xmax"] - box["xmin"]) * box["w"]
     y = box["y0"] + (box["ymax"] - acc) / (box["ymax"] - box["ymin"]) * box["h"]
@@ -177,6 +254,11 @@ def check_study(g, graveyard, tmp):
         problems.append("REPORT.md does not show the picture and its words")
     g.check("which one: the smallest and the fastest within the noise",
             problems, f"{smallest}, {fastest}")
+    g.check("every name clear of the points, rings, front and intervals",
+            name_clashes(svg))
+    demo = os.path.join(ROOT, "runs", "demo", "pareto.svg")
+    if os.path.exists(demo):  # make demo's, when it has been made
+        g.check("the demo's names clear of the marks too", name_clashes(demo))
 
     # a folder named with bytes that are not UTF-8 and a control character,
     # and no ladder name: the title is the folder's path, and both pictures

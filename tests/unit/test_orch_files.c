@@ -24,6 +24,7 @@
 #include "pidfile.h"
 #include "../../orchestrator/server/proc.h"
 #include "../../orchestrator/server/spawn.h"
+#include "../../util/util.h"
 
 static long file_size(const char *path)
 {
@@ -97,16 +98,24 @@ static void test_capture_status(void **state)
 /* PATH lookup, and a clear error for what is not there. */
 static void test_resolve(void **state)
 {
-    char path[4096];
+    struct buf path = {0};
+    char *long_name = malloc(BUF_PATH_MAX + 2);
 
     (void)state;
-    assert_int_equal(spawn_resolve("sh", path, sizeof(path)), 0);
-    assert_non_null(strstr(path, "/sh"));
-    assert_int_equal(spawn_resolve("graveyard-no-such-tool", path,
-                                   sizeof(path)),
-                     ENOENT);
-    assert_int_equal(spawn_resolve("/etc/passwd", path, sizeof(path)),
-                     EACCES);
+    assert_non_null(long_name);
+    assert_int_equal(spawn_resolve("sh", &path), 0);
+    assert_non_null(strstr(path.p, "/sh"));
+    assert_int_equal(spawn_resolve("graveyard-no-such-tool", &path), ENOENT);
+    assert_string_equal(path.p, "");
+    assert_int_equal(spawn_resolve("/etc/passwd", &path), EACCES);
+    /* a path past the cap is refused, never cut to another file's */
+    memset(long_name, 'a', BUF_PATH_MAX + 1);
+    long_name[0] = '/';
+    long_name[BUF_PATH_MAX + 1] = '\0';
+    assert_int_equal(spawn_resolve(long_name, &path), ENAMETOOLONG);
+    assert_string_equal(path.p, "");
+    buf_release(&path);
+    free(long_name);
 }
 
 /* The child dies with us: a parent that is SIGKILLed takes its child

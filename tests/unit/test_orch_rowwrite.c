@@ -239,6 +239,41 @@ static void test_append(void **state)
     grader_task_free(t);
 }
 
+/* A stop set before grading (a run's row on the thread pool, and a stop
+ * signal came): nothing is written, and 1 says so; unset, the row is
+ * written as row_append writes it. */
+static void test_append_stopped(void **state)
+{
+    struct grader_task *t = task("answer-line");
+    struct store s;
+    struct row w;
+    atomic_int stop;
+    char msg[512], run[128];
+    int right = -1;
+
+    (void)state;
+    snprintf(run, sizeof(run), "%s/runstop", test_dir);
+    assert_int_equal(store_open(&s, run, "R", msg, sizeof(msg)), 0);
+    row_init(&w);
+    w.id = "a";
+    w.rung = "R";
+    w.reference = "4";
+    w.content = "Answer: 4";
+    w.content_len = strlen(w.content);
+    atomic_init(&stop, 1);
+    assert_int_equal(
+        row_append_until(&s, &w, t, &right, &stop, msg, sizeof(msg)), 1);
+    assert_int_equal(s.rows, 0);
+    assert_int_equal(s.written, 0);
+    atomic_store(&stop, 0);
+    assert_int_equal(
+        row_append_until(&s, &w, t, &right, &stop, msg, sizeof(msg)), 0);
+    assert_int_equal(right, 1);
+    assert_int_equal(s.rows, 1);
+    store_close(&s);
+    grader_task_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_reply_over_budget),
         cmocka_unit_test(test_row_over_reader_cap),
         cmocka_unit_test(test_append),
+        cmocka_unit_test(test_append_stopped),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

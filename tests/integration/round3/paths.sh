@@ -228,3 +228,36 @@ case_long_paths() {
     [ ! -e "$work/lp" ] || fail "a refused long path left $work/lp"
 }
 round3_cases="$round3_cases long_paths"
+
+# Issue 25, the rest of item 5: the build kept a rung's folder and its
+# temporary name in fixed arrays, and a tool's path in a PATH_MAX one: a
+# rung's "model" past the cap was cut, and refused as "cannot write into"
+# the cut folder. A rung whose "model" passes the cap (5,000 characters in
+# folders of 200) is refused by name, in one line, before a folder is
+# made; so is a quantizer or a python so long.
+case_long_build_paths() {
+    local w=$work/lbp seg long i
+    rm -rf "$w"; mkdir -p "$w"
+    seg=$(printf 'b%.0s' $(seq 1 200)); long=$w/m
+    for i in $(seq 1 24); do long=$long/$seg; done
+    cp -r "$ROOT/configs/demo/checkpoint" "$w/ck"
+    long_build_config() { # MODEL QUANTIZE PYTHON
+        cat >"$w/b.json" <<JSON
+{"name": "lbp", "questions": "$work/q.jsonl", "run_dir": "$w/run",
+ "build": {"checkpoint": "$w/ck", "python": "$3",
+           "convert": "$ROOT/tests/fake-tools/convert_hf_to_gguf.py", "quantize": "$2"},
+ "rungs": [{"name": "BF16", "model": "$w/BF16.gguf", "convert": "bf16"},
+  {"name": "Q4_0", "model": "$1", "quantize": {"from": "BF16", "type": "Q4_0"}}],
+ "server": {"binary": "$FAKE"}, "gpus": ["0"]}
+JSON
+    }
+    long_build_config "$long/Q4_0.gguf" "$build/fake-llama-quantize" "$build/fake-convert-hf"
+    refused_now "a rung's model" "rung Q4_0: path too long: '$w/m/bbb" $G build "$w/b.json"
+    [ ! -e "$w/m" ] && [ ! -e "$w/BF16.gguf" ] || fail "a refused model path made $(ls "$w")"
+    long_build_config "$w/Q4_0.gguf" "$long/quantize" "$build/fake-convert-hf"
+    refused_now "build.quantize" "'build.quantize': path too long: '$w/m/bbb" $G build "$w/b.json"
+    long_build_config "$w/Q4_0.gguf" "$build/fake-llama-quantize" "$long/python3"
+    refused_now "build.python" "'build.python': path too long: '$w/m/bbb" $G build "$w/b.json"
+    [ ! -e "$w/BF16.gguf" ] && [ ! -e "$w/Q4_0.gguf" ] || fail "a refused build made a file"
+}
+round3_cases="$round3_cases long_build_paths"
