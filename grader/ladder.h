@@ -19,6 +19,7 @@
 #include "meta.h"
 #include "repeat.h"
 #include "task.h"
+#include "verdict.h"
 
 /* One rung's figures beside its bury line. */
 struct grader_figures {
@@ -52,6 +53,11 @@ struct grader_figures {
     double seconds_saved;
     int above_floor; /* dead + ghosts against the ladder's floor: 1 above
                         it, 0 within it, -1 no floor (or the reference) */
+    /* can it stand in for the reference: the verdict at the ladder's
+     * margin (raised to the floor's share), with the questions it would
+     * take to tell (verdict.h); kind GRADER_VERDICT_NONE at the
+     * reference */
+    struct grader_verdict verdict;
 };
 
 /* A side rung (a QAT file) set beside the chain rung nearest in bytes. */
@@ -101,6 +107,10 @@ struct grader_ladder {
      * repeat of the reference. A rung whose dead + ghosts is at most the
      * floor moved no more than the reference moves on its own. */
     long floor;
+    double floor_points; /* the floor's share: 100 * floor / the questions
+                            its repeat compared; -1 without a floor */
+    double margin;       /* the margin asked for, points
+                            (grader_ladder_verdicts) */
     /* a task with several rules (task.h): every figure above is graded by
      * rules[0]; for each rule, each rung's (chain, then side rungs) right
      * answers, and the questions it grades differently from rules[0] at
@@ -154,6 +164,18 @@ int grader_ladder_rules(struct grader_ladder *l, const char *const *names,
                         const struct grader_rung *const *const *sets,
                         size_t nrules, size_t nrungs,
                         struct grader_error *err);
+
+/*
+ * Every rung's verdict (chain and side rungs) against the reference at
+ * margin points (outside (0, 100): GRADER_MARGIN_DEFAULT), raised to the
+ * floor's share where that is bigger. grader_ladder_build gives
+ * GRADER_MARGIN_DEFAULT; a caller with another margin calls this after.
+ */
+void grader_ladder_verdicts(struct grader_ladder *l, double margin);
+
+/* f's verdict from its bury line (f must not be the reference's). */
+void grader_figures_verdict(struct grader_figures *f, double margin,
+                            double floor_points);
 
 /* The figures of point p (chain first, then side rungs). */
 const struct grader_figures *grader_ladder_point(const struct grader_ladder *l,
