@@ -97,6 +97,7 @@ static int bury_all(struct ladder *l, const char *run_dir)
     fflush(stdout);
     ro.rundir = run_dir;
     ro.html = 1;
+    ro.margin = c->margin_points;
     if ((rc = figures_report(&ro, &r)) == 0)
         rc = figures_report_write(&ro, &r);
     figures_report_release(&r);
@@ -123,6 +124,7 @@ static int compare_gpus(struct ladder *l)
     o.dirs = d;
     o.out_dir = l->c.run_dir;
     o.html = 1;
+    o.margin = l->c.margin_points;
     printf("# %s: the GPUs compared\n", l->c.name);
     fflush(stdout);
     r = xrealloc(NULL, sizeof(*r));

@@ -227,6 +227,7 @@ int figures_report(const struct figures_report_opts *o,
         return EXIT_USAGE;
     }
     r->have_rep = 1;
+    grader_ladder_verdicts(&r->rep, o->margin);
     return other_rules(&r->s, run, &r->rep);
 }
 
