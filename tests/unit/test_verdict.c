@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "compare.h"
 #include "internal.h"
 #include "ladder.h"
 #include "stats.h"
@@ -322,6 +323,87 @@ static void test_ladder_floor(void **state)
     free_rungs(&x);
 }
 
+/* ---- compare: each run's verdict, and whether it holds everywhere ---- */
+
+/* Rows of 200 questions, right where right(q) says. */
+static const struct grader_rung *rung_of(struct grader_qset *qs,
+                                         const char *dir, const char *name,
+                                         int (*right)(size_t))
+{
+    struct text t = {0};
+    const struct grader_rung *r;
+    size_t q;
+
+    for (q = 0; q < 200; q++) {
+        char id[16];
+        snprintf(id, sizeof(id), "q%zu", q);
+        add_row(&t, id, "1", right(q) ? "1" : "2");
+    }
+    r = load_text(qs, dir, name, &t, 0);
+    free(t.p);
+    return r;
+}
+
+static int ref_right(size_t q) { return q < 180; }
+static int ref_moved(size_t q) { return q < 170 || (q >= 180 && q < 190); }
+static int lost_30(size_t q) { return q >= 30 && q < 180; }
+
+/* Two runs of BF16, Q8_0 and Q2_K: Q8_0 answers as BF16 on both
+ * (equivalent on both: holds); Q2_K does on run A and loses 30 questions
+ * on run B (equivalent, then worse: does not hold). With run B's
+ * reference moved on 20 questions the floor is 20 of 200, 10 points,
+ * and it raises the margin on every run. */
+static void test_compare_verdicts(void **state)
+{
+    struct grader_qset *qs = grader_qset_new();
+    const struct grader_rung *r[6];
+    struct grader_compare c;
+    struct grader_error err;
+    char a[128], b[128];
+    size_t i;
+
+    (void)state;
+    snprintf(a, sizeof(a), "%s/cmp-a", test_dir);
+    snprintf(b, sizeof(b), "%s/cmp-b", test_dir);
+    mkdir(a, 0700);
+    mkdir(b, 0700);
+    r[0] = rung_of(qs, a, "BF16", ref_right);
+    r[1] = rung_of(qs, a, "Q8_0", ref_right);
+    r[2] = rung_of(qs, a, "Q2_K", ref_right);
+    r[3] = rung_of(qs, b, "BF16", ref_right);
+    r[4] = rung_of(qs, b, "Q8_0", ref_right);
+    r[5] = rung_of(qs, b, "Q2_K", lost_30);
+    assert_int_equal(grader_compare(qs, r, 2, 3, 0, &c, &err), 0);
+    assert_int_equal(c.floor, 0);
+    assert_near(c.floor_points, 0.0, 0, "no move");
+    assert_int_equal(c.rungs[0].verdict_holds, -1);
+    assert_int_equal(c.rungs[0].verdict[0].kind, GRADER_VERDICT_NONE);
+    assert_int_equal(c.rungs[1].verdict[0].kind, GRADER_VERDICT_EQUIVALENT);
+    assert_int_equal(c.rungs[1].verdict[1].kind, GRADER_VERDICT_EQUIVALENT);
+    assert_int_equal(c.rungs[1].verdict_holds, 1);
+    assert_int_equal(c.rungs[2].verdict[0].kind, GRADER_VERDICT_EQUIVALENT);
+    assert_int_equal(c.rungs[2].verdict[1].kind, GRADER_VERDICT_WORSE);
+    assert_int_equal(c.rungs[2].verdict_holds, 0);
+    assert_near(c.margin, GRADER_MARGIN_DEFAULT, 0, "default");
+    grader_compare_verdicts(&c, 20.0);
+    assert_near(c.rungs[1].verdict[1].margin, 20.0, 0, "asked");
+    grader_compare_release(&c);
+
+    grader_rung_free((struct grader_rung *)r[3]);
+    r[3] = rung_of(qs, b, "BF16", ref_moved);
+    assert_int_equal(grader_compare(qs, r, 2, 3, 0, &c, &err), 0);
+    assert_int_equal(c.floor, 20);
+    assert_near(c.floor_points, 10.0, 1e-12, "20 of 200");
+    for (i = 0; i < 2; i++) {
+        assert_int_equal(c.rungs[1].verdict[i].margin_raised, 1);
+        assert_near(c.rungs[1].verdict[i].margin, 10.0, 1e-12, "raised");
+    }
+    grader_compare_release(&c);
+    for (i = 0; i < 6; i++)
+        grader_rung_free((struct grader_rung *)r[i]);
+    grader_qset_free(qs);
+}
+
 /* ---- against a simulation --------------------------------------------- */
 
 /* splitmix64: a fixed seed, the same draws on every machine */
@@ -425,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_equiv_n_is_least),
         cmocka_unit_test(test_study_t4),
         cmocka_unit_test(test_ladder_floor),
+        cmocka_unit_test(test_compare_verdicts),
         cmocka_unit_test(test_tost_type1),
         cmocka_unit_test(test_mcnemar_power),
     };
