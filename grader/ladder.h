@@ -17,6 +17,7 @@
 #include "bury.h"
 #include "compare.h"
 #include "meta.h"
+#include "probs.h"
 #include "repeat.h"
 #include "task.h"
 #include "verdict.h"
@@ -130,6 +131,10 @@ struct grader_ladder {
                                   pattern ran past its step budget */
         } * cells;         /* nrule_rungs */
     } rules[GRADER_TASK_MAX_RULES];
+    /* where each rung's replies split from the reference's (probs.h):
+     * set by the caller that read the rungs' probs files, NULL when none
+     * has one (every report then as without logprobs); not owned */
+    const struct grader_probs_ladder *probs;
 };
 
 /*
