@@ -84,11 +84,15 @@ void grader_ladder_verdicts(struct grader_ladder *l, double margin)
 
     if (!(margin > 0.0 && margin < 100.0))
         margin = GRADER_MARGIN_DEFAULT;
-    l->margin = margin;
+    l->margin = l->margin_used = margin;
+    l->margin_raised = l->floor_points > margin;
+    if (l->margin_raised)
+        l->margin_used = l->floor_points;
     for (i = 1; i < l->chain.nrungs; i++)
         grader_figures_verdict(&l->rungs[i], margin, l->floor_points);
     for (i = 0; i < l->nsides; i++)
         grader_figures_verdict(&l->sides[i].f, margin, l->floor_points);
+    grader_ladder_pick(l, &l->pick);
 }
 
 void grader_figures_of(const struct grader_bury *b, size_t i,
@@ -275,7 +279,6 @@ int grader_ladder_build(const struct grader_qset *qs,
             goto fail;
         out->nrepeats++;
     }
-    grader_ladder_pick(out, &out->pick);
     floor_verdicts(out);
     grader_ladder_verdicts(out, GRADER_MARGIN_DEFAULT);
     return 0;

@@ -78,15 +78,18 @@ struct grader_side {
  * strictly better; on the speed front likewise with median decode tok/s
  * (higher is better). A point with no bytes (speed) is on neither side's
  * front and counted in no_bytes (no_speed). The pick, the study's "which
- * one?": among the reference and the rungs whose paired change interval
- * includes zero, the smallest file and the fastest (ties: the more
- * accurate, then the higher up); -1 when none is known.
+ * one?": among the reference and the rungs whose verdict is equivalent
+ * (verdict.h: the paired 90 % interval inside the margin; an interval
+ * that merely includes zero may include a 10-point loss as well), the
+ * smallest file and the fastest (ties: the more accurate, then the higher
+ * up); 0 (the reference) when no rung equivalent is smaller (faster); -1
+ * when none is known.
  */
 struct grader_pick {
     size_t npoints;
     uint64_t bytes_front, speed_front; /* bit sets of points */
-    uint64_t within;                   /* points whose change interval
-                                          includes zero (the reference) */
+    uint64_t equivalent;               /* the reference and the points
+                                          whose verdict is equivalent */
     size_t no_bytes, no_speed;
     long smallest, fastest;
 };
@@ -112,6 +115,9 @@ struct grader_ladder {
                             its repeat compared; -1 without a floor */
     double margin;       /* the margin asked for, points
                             (grader_ladder_verdicts) */
+    double margin_used;  /* the margin the verdicts used: margin, or the
+                            floor's share when bigger */
+    int margin_raised;   /* 1 when the floor raised it */
     /* a task with several rules (task.h): every figure above is graded by
      * rules[0]; for each rule, each rung's (chain, then side rungs) right
      * answers, and the questions it grades differently from rules[0] at
@@ -173,8 +179,9 @@ int grader_ladder_rules(struct grader_ladder *l, const char *const *names,
 /*
  * Every rung's verdict (chain and side rungs) against the reference at
  * margin points (outside (0, 100): GRADER_MARGIN_DEFAULT), raised to the
- * floor's share where that is bigger. grader_ladder_build gives
- * GRADER_MARGIN_DEFAULT; a caller with another margin calls this after.
+ * floor's share where that is bigger, and the pick that stands on them.
+ * grader_ladder_build gives GRADER_MARGIN_DEFAULT; a caller with another
+ * margin calls this after.
  */
 void grader_ladder_verdicts(struct grader_ladder *l, double margin);
 

@@ -356,6 +356,7 @@ int figures_compare(const struct figures_compare_opts *o,
         return EXIT_USAGE;
     }
     r->have_c = 1;
+    grader_compare_verdicts(&r->c, o->margin);
     v->runs = r->runs;
     v->names = (const char *const *)r->runs[0].chain;
     if (o->labels == NULL)
