@@ -29,7 +29,8 @@ static int write_shape(const struct config *c, const char *run_dir)
             chain[nc++] = c->rungs[i].name;
     }
     if (rundir_shape_write(run_dir, c->name, c->reference, chain, nc, side, ns,
-                           c->think, msg, sizeof(msg)) != 0) {
+                           c->think, c->margin_points, msg,
+                           sizeof(msg)) != 0) {
         cli_error("ladder", "%s", msg);
         return EXIT_FAILED;
     }

@@ -111,7 +111,8 @@ PY
 }
 round3_cases="$round3_cases margin_compare"
 
-# A ladder's "margin_points" reaches the report it ends with.
+# A ladder's "margin_points" reaches the report it ends with, and (through
+# ladder.json) a report made again from its folder.
 case_margin_ladder() {
     model vm '"default": {"content": "Answer: 5"}'
     ladder_config mlad 2 '"0"' vm
@@ -120,5 +121,11 @@ case_margin_ladder() {
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["margin_points"] != 7.5)' \
         "$work/mlad/report.json" || fail "margin_points not 7.5 in report.json"
     grep -q "Verdict at ±7.5 points" "$work/mlad/REPORT.md" || fail "no ±7.5 column"
+    # ladder.json keeps it: a report made again later gives the same
+    # verdicts, unless --margin says otherwise
+    $GT report "$work/mlad" --out "$work/mlad-again" --no-html >/dev/null 2>&1 || fail "report again"
+    grep -q "Verdict at ±7.5 points" "$work/mlad-again/REPORT.md" || fail "report again: not at ±7.5"
+    $GT report "$work/mlad" --out "$work/mlad-3" --no-html --margin 3 >/dev/null 2>&1 || fail "report --margin 3"
+    grep -q "Verdict at ±3 points" "$work/mlad-3/REPORT.md" || fail "--margin 3 did not win"
 }
 round3_cases="$round3_cases margin_ladder"
