@@ -196,6 +196,32 @@ static void floor_verdicts(struct grader_compare *c)
         }
 }
 
+void grader_compare_verdicts(struct grader_compare *c, double margin)
+{
+    size_t i, k;
+
+    if (!(margin > 0.0 && margin < 100.0))
+        margin = GRADER_MARGIN_DEFAULT;
+    c->margin = margin;
+    c->floor_points = c->floor >= 0 && c->nq > 0
+                          ? 100.0 * (double)c->floor / (double)c->nq
+                          : -1.0;
+    for (i = 0; i < c->nrungs; i++) {
+        struct grader_compare_rung *r = &c->rungs[i];
+        r->verdict_holds = i == 0 ? -1 : 1;
+        for (k = 0; k < c->nruns; k++) {
+            const struct grader_bury_line *l = &c->bury[k].lines[i];
+            memset(&r->verdict[k], 0, sizeof(r->verdict[k]));
+            if (i == 0)
+                continue;
+            grader_verdict(l->both_right, l->ghosts, l->dead, l->both_wrong,
+                           margin, c->floor_points, &r->verdict[k]);
+            if (r->verdict[k].kind != r->verdict[0].kind)
+                r->verdict_holds = 0;
+        }
+    }
+}
+
 int grader_compare(const struct grader_qset *qs,
                    const struct grader_rung *const *rungs, size_t nruns,
                    size_t nrungs, unsigned flags, struct grader_compare *out,
@@ -241,6 +267,7 @@ int grader_compare(const struct grader_qset *qs,
             rung_figures(rungs, out, i);
         grader_grid(rungs, nruns, nrungs, out->order, out->nq, out->cells);
         floor_verdicts(out);
+        grader_compare_verdicts(out, GRADER_MARGIN_DEFAULT);
         if (graves(rungs, out) != 0)
             rc = grader__fail(err, GRADER_ENOMEM, "", 0, "out of memory");
     }

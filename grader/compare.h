@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "bury.h"
+#include "verdict.h"
 
 /* Runs in one comparison: the pair matrix is GRADER_MAX_RUNS squared. */
 #define GRADER_MAX_RUNS 16
@@ -38,6 +39,12 @@ struct grader_compare_rung {
     /* dead + ghosts against the comparison's floor, per run: 1 above it,
      * 0 within it, -1 at the reference or with one run */
     int above_floor[GRADER_MAX_RUNS];
+    /* per run, against its own reference at the comparison's margin
+     * (raised to the floor's share, as in a report); kind
+     * GRADER_VERDICT_NONE at the reference */
+    struct grader_verdict verdict[GRADER_MAX_RUNS];
+    int verdict_holds; /* 1 when every run has the same verdict; 0 when
+                          they differ; -1 at the reference */
     size_t lost_all;  /* dead on every run (0 at the reference) */
     size_t all_right; /* right on every run */
     size_t all_wrong; /* wrong on every run */
@@ -64,6 +71,8 @@ struct grader_compare {
      * -1 with one run */
     long floor;
     size_t floor_pair[2];
+    double floor_points; /* 100 * floor / nq, points; -1 without a floor */
+    double margin;       /* the verdicts' margin asked for, points */
     uint32_t *order; /* the grid's columns: run 0's reference rows order */
     size_t nq;
     uint8_t *cells; /* nrungs * nq, enum grader_cell, row-major */
@@ -87,6 +96,15 @@ int grader_compare(const struct grader_qset *qs,
                    struct grader_error *err);
 
 void grader_compare_release(struct grader_compare *c);
+
+/*
+ * Each rung's verdict on each run against its own reference at margin
+ * points (outside (0, 100): GRADER_MARGIN_DEFAULT), raised to the
+ * floor's share where that is bigger, and whether it holds on every run.
+ * grader_compare gives GRADER_MARGIN_DEFAULT; a caller with another
+ * margin calls this after.
+ */
+void grader_compare_verdicts(struct grader_compare *c, double margin);
 
 /*
  * The grid alone, for a cover that needs no comparison (a report's):

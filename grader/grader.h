@@ -23,6 +23,7 @@
 #include "qset.h"    /* question ids interned; one question set */
 #include "rows.h"    /* the resumable, grading rows reader */
 #include "stats.h"   /* summaries, medians, sign test, intervals */
+#include "verdict.h" /* equivalent, worse, better; questions needed */
 #include "meta.h"    /* what a rung's files say about it (bytes, GPU) */
 #include "bury.h"    /* dead, ghosts, tombstones, the autopsy */
 #include "repeat.h"  /* two runs of one rung compared */

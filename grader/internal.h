@@ -45,4 +45,10 @@ size_t grader__currency_len(const char *p, size_t len);
 /* stats.c: the median of v[0..n) (reorders v); n must be > 0. */
 double grader__median(float *v, size_t n);
 
+/* stats.c: grader_paired_diff on counts that may be fractions (shares
+ * scaled to a number of questions: verdict.c's n needed). */
+void grader__paired_diff_f(double both, double a_only, double b_only,
+                           double neither, double z, double *d, double *lo,
+                           double *hi);
+
 #endif

@@ -52,15 +52,47 @@ static void floor_verdicts(struct grader_ladder *l)
     size_t i;
 
     l->floor = -1;
+    l->floor_points = -1.0;
     for (i = 0; i < l->nrepeats; i++)
-        if (strcmp(l->repeats[i].a->name, ref) == 0)
+        if (strcmp(l->repeats[i].a->name, ref) == 0) {
             l->floor = (long)l->repeats[i].mismatched_right;
+            l->floor_points =
+                l->repeats[i].n ? 100.0 * (double)l->floor /
+                                      (double)l->repeats[i].n
+                                : 0.0;
+        }
     if (l->floor < 0)
         return;
     for (i = 1; i < l->chain.nrungs; i++)
         verdict(&l->rungs[i], l->floor);
     for (i = 0; i < l->nsides; i++)
         verdict(&l->sides[i].f, l->floor);
+}
+
+void grader_figures_verdict(struct grader_figures *f, double margin,
+                            double floor_points)
+{
+    const struct grader_bury_line *l = f->line;
+
+    grader_verdict(l->both_right, l->ghosts, l->dead, l->both_wrong, margin,
+                   floor_points, &f->verdict);
+}
+
+void grader_ladder_verdicts(struct grader_ladder *l, double margin)
+{
+    size_t i;
+
+    if (!(margin > 0.0 && margin < 100.0))
+        margin = GRADER_MARGIN_DEFAULT;
+    l->margin = l->margin_used = margin;
+    l->margin_raised = l->floor_points > margin;
+    if (l->margin_raised)
+        l->margin_used = l->floor_points;
+    for (i = 1; i < l->chain.nrungs; i++)
+        grader_figures_verdict(&l->rungs[i], margin, l->floor_points);
+    for (i = 0; i < l->nsides; i++)
+        grader_figures_verdict(&l->sides[i].f, margin, l->floor_points);
+    grader_ladder_pick(l, &l->pick);
 }
 
 void grader_figures_of(const struct grader_bury *b, size_t i,
@@ -93,6 +125,9 @@ void grader_figures_of(const struct grader_bury *b, size_t i,
                            ? (double)f->tokens_saved / l->sum.median_tps
                            : -1.0;
     f->above_floor = -1;
+    memset(&f->verdict, 0, sizeof(f->verdict));
+    if (i > 0)
+        grader_figures_verdict(f, GRADER_MARGIN_DEFAULT, -1.0);
 }
 
 /* Every rung of b's figures, with metas[i] its metadata (metas[0] the
@@ -244,8 +279,8 @@ int grader_ladder_build(const struct grader_qset *qs,
             goto fail;
         out->nrepeats++;
     }
-    grader_ladder_pick(out, &out->pick);
     floor_verdicts(out);
+    grader_ladder_verdicts(out, GRADER_MARGIN_DEFAULT);
     return 0;
 fail:
     grader__free(sf);

@@ -20,6 +20,7 @@
 #include "probs.h"
 #include "repeat.h"
 #include "task.h"
+#include "verdict.h"
 
 /* One rung's figures beside its bury line. */
 struct grader_figures {
@@ -53,6 +54,11 @@ struct grader_figures {
     double seconds_saved;
     int above_floor; /* dead + ghosts against the ladder's floor: 1 above
                         it, 0 within it, -1 no floor (or the reference) */
+    /* can it stand in for the reference: the verdict at the ladder's
+     * margin (raised to the floor's share), with the questions it would
+     * take to tell (verdict.h); kind GRADER_VERDICT_NONE at the
+     * reference */
+    struct grader_verdict verdict;
 };
 
 /* A side rung (a QAT file) set beside the chain rung nearest in bytes. */
@@ -72,15 +78,18 @@ struct grader_side {
  * strictly better; on the speed front likewise with median decode tok/s
  * (higher is better). A point with no bytes (speed) is on neither side's
  * front and counted in no_bytes (no_speed). The pick, the study's "which
- * one?": among the reference and the rungs whose paired change interval
- * includes zero, the smallest file and the fastest (ties: the more
- * accurate, then the higher up); -1 when none is known.
+ * one?": among the reference and the rungs whose verdict is equivalent
+ * (verdict.h: the paired 90 % interval inside the margin; an interval
+ * that merely includes zero may include a 10-point loss as well), the
+ * smallest file and the fastest (ties: the more accurate, then the higher
+ * up); 0 (the reference) when no rung equivalent is smaller (faster); -1
+ * when none is known.
  */
 struct grader_pick {
     size_t npoints;
     uint64_t bytes_front, speed_front; /* bit sets of points */
-    uint64_t within;                   /* points whose change interval
-                                          includes zero (the reference) */
+    uint64_t equivalent;               /* the reference and the points
+                                          whose verdict is equivalent */
     size_t no_bytes, no_speed;
     long smallest, fastest;
 };
@@ -102,6 +111,13 @@ struct grader_ladder {
      * repeat of the reference. A rung whose dead + ghosts is at most the
      * floor moved no more than the reference moves on its own. */
     long floor;
+    double floor_points; /* the floor's share: 100 * floor / the questions
+                            its repeat compared; -1 without a floor */
+    double margin;       /* the margin asked for, points
+                            (grader_ladder_verdicts) */
+    double margin_used;  /* the margin the verdicts used: margin, or the
+                            floor's share when bigger */
+    int margin_raised;   /* 1 when the floor raised it */
     /* a task with several rules (task.h): every figure above is graded by
      * rules[0]; for each rule, each rung's (chain, then side rungs) right
      * answers, and the questions it grades differently from rules[0] at
@@ -159,6 +175,19 @@ int grader_ladder_rules(struct grader_ladder *l, const char *const *names,
                         const struct grader_rung *const *const *sets,
                         size_t nrules, size_t nrungs,
                         struct grader_error *err);
+
+/*
+ * Every rung's verdict (chain and side rungs) against the reference at
+ * margin points (outside (0, 100): GRADER_MARGIN_DEFAULT), raised to the
+ * floor's share where that is bigger, and the pick that stands on them.
+ * grader_ladder_build gives GRADER_MARGIN_DEFAULT; a caller with another
+ * margin calls this after.
+ */
+void grader_ladder_verdicts(struct grader_ladder *l, double margin);
+
+/* f's verdict from its bury line (f must not be the reference's). */
+void grader_figures_verdict(struct grader_figures *f, double margin,
+                            double floor_points);
 
 /* The figures of point p (chain first, then side rungs). */
 const struct grader_figures *grader_ladder_point(const struct grader_ladder *l,

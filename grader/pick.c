@@ -1,8 +1,8 @@
 /*
  * pick.c - the speed-accuracy picture's choices: the Pareto fronts over
  * file size and decode speed, and the study's "which one?" (the smallest
- * and the fastest file whose change against the reference is within its
- * paired 95 % interval of zero). report/pareto.c only draws them.
+ * and the fastest file whose verdict against the reference is equivalent:
+ * verdict.h). report/pareto.c only draws them.
  */
 #include "ladder.h"
 
@@ -58,8 +58,8 @@ static uint64_t front(const struct grader_ladder *l, size_t n, int speed,
     return set;
 }
 
-/* The best point of within on one axis, or -1. */
-static long best(const struct grader_ladder *l, size_t n, uint64_t within,
+/* The best point of set on one axis, or -1. */
+static long best(const struct grader_ladder *l, size_t n, uint64_t set,
                  int speed)
 {
     long b = -1;
@@ -70,7 +70,7 @@ static long best(const struct grader_ladder *l, size_t n, uint64_t within,
         const struct grader_figures *f = grader_ladder_point(l, p);
         int k;
         double x = axis(f, speed, &k);
-        if (!(within & (1ULL << p)) || !k)
+        if (!(set & (1ULL << p)) || !k)
             continue;
         if (b < 0 || x > bx || (x == bx && f->acc > bacc)) {
             b = (long)p;
@@ -86,15 +86,14 @@ void grader_ladder_pick(const struct grader_ladder *l, struct grader_pick *pk)
     size_t n = l->chain.nrungs + l->nsides, p;
 
     pk->npoints = n;
-    pk->within = 0;
+    pk->equivalent = 0;
     for (p = 0; p < n && p < PICK_MAX; p++) {
         const struct grader_figures *f = grader_ladder_point(l, p);
-        if (p == 0 ||
-            (f->line->sum.n > 0 && f->delta_lo <= 0.0 && f->delta_hi >= 0.0))
-            pk->within |= 1ULL << p;
+        if (p == 0 || f->verdict.kind == GRADER_VERDICT_EQUIVALENT)
+            pk->equivalent |= 1ULL << p;
     }
     pk->bytes_front = front(l, n, 0, &pk->no_bytes);
     pk->speed_front = front(l, n, 1, &pk->no_speed);
-    pk->smallest = best(l, n, pk->within, 0);
-    pk->fastest = best(l, n, pk->within, 1);
+    pk->smallest = best(l, n, pk->equivalent, 0);
+    pk->fastest = best(l, n, pk->equivalent, 1);
 }

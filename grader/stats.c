@@ -81,9 +81,11 @@ double grader_mcnemar_p(size_t b, size_t c)
     return p > 1.0 ? 1.0 : p;
 }
 
-void grader_wilson(size_t k, size_t n, double z, double *lo, double *hi)
+/* Wilson's interval on counts that may be fractions (a share scaled to
+ * n questions, verdict.c); k == 0 and k == n are exact ends. */
+static void wilson_f(double k, double nn, double z, double *lo, double *hi)
 {
-    double nn = (double)n, p = (double)k / nn, z2 = z * z;
+    double p = k / nn, z2 = z * z;
     double denom = 1.0 + z2 / nn;
     double centre = (p + z2 / (2.0 * nn)) / denom;
     double half = z / denom * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
@@ -92,33 +94,38 @@ void grader_wilson(size_t k, size_t n, double z, double *lo, double *hi)
     *hi = centre + half;
     /* at k == 0 or k == n one end is exactly 0 or 1; rounding must not
      * move it outside [0, 1] */
-    if (k == 0 || *lo < 0.0)
+    if (k == 0.0 || *lo < 0.0)
         *lo = 0.0;
-    if (k == n || *hi > 1.0)
+    if (k == nn || *hi > 1.0)
         *hi = 1.0;
 }
 
-void grader_paired_diff(size_t both, size_t a_only, size_t b_only,
-                        size_t neither, double z, double *d, double *lo,
-                        double *hi)
+void grader_wilson(size_t k, size_t n, double z, double *lo, double *hi)
 {
-    size_t n = both + a_only + b_only + neither;
-    double nn = (double)n, pa, pb, la, ua, lb, ub, phi = 0.0, prod, cross;
+    wilson_f((double)k, (double)n, z, lo, hi);
+}
 
-    if (n == 0) {
+void grader__paired_diff_f(double both, double a_only, double b_only,
+                           double neither, double z, double *d, double *lo,
+                           double *hi)
+{
+    double nn = both + a_only + b_only + neither;
+    double pa, pb, la, ua, lb, ub, phi = 0.0, prod, cross;
+
+    if (!(nn > 0.0)) {
         *d = *lo = *hi = 0.0;
         return;
     }
-    pa = (double)(both + a_only) / nn;
-    pb = (double)(both + b_only) / nn;
+    pa = (both + a_only) / nn;
+    pb = (both + b_only) / nn;
     *d = pa - pb;
-    grader_wilson(both + a_only, n, z, &la, &ua);
-    grader_wilson(both + b_only, n, z, &lb, &ub);
+    wilson_f(both + a_only, nn, z, &la, &ua);
+    wilson_f(both + b_only, nn, z, &lb, &ub);
     /* phi, the correlation of the pairs, with Newcombe's correction:
      * ad - bc shrunk by n/2 when positive, 0 when that crosses zero */
-    prod = (double)(both + a_only) * (double)(b_only + neither) *
-           (double)(both + b_only) * (double)(a_only + neither);
-    cross = (double)both * (double)neither - (double)a_only * (double)b_only;
+    prod = (both + a_only) * (b_only + neither) * (both + b_only) *
+           (a_only + neither);
+    cross = both * neither - a_only * b_only;
     if (prod > 0.0) {
         if (cross > nn / 2.0)
             phi = (cross - nn / 2.0) / sqrt(prod);
@@ -129,4 +136,12 @@ void grader_paired_diff(size_t both, size_t a_only, size_t b_only,
                                   2.0 * phi * (pa - la) * (ub - pb)));
     *hi = *d + sqrt(fmax(0.0, (ua - pa) * (ua - pa) + (pb - lb) * (pb - lb) -
                                   2.0 * phi * (ua - pa) * (pb - lb)));
+}
+
+void grader_paired_diff(size_t both, size_t a_only, size_t b_only,
+                        size_t neither, double z, double *d, double *lo,
+                        double *hi)
+{
+    grader__paired_diff_f((double)both, (double)a_only, (double)b_only,
+                          (double)neither, z, d, lo, hi);
 }

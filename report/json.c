@@ -47,6 +47,35 @@ static int put(FILE *f, json_t *o)
     return 0;
 }
 
+/* A question count, or null for none (-1). */
+static json_t *n_or_null(long long n)
+{
+    return n < 0 ? json_null() : json_integer((json_int_t)n);
+}
+
+/* The verdict's fields of a rung (verdict.h); nulls at the reference. */
+static void verdict_fields(json_t *o, const struct grader_verdict *v)
+{
+    int ref = v->kind == GRADER_VERDICT_NONE;
+
+    json_object_set_new(o, "verdict",
+                        ref ? json_null()
+                            : json_string(grader_verdict_word(v->kind)));
+    json_object_set_new(o, "change_ci90",
+                        ref ? json_null()
+                            : json_pack("[oo]", real4(v->lo90),
+                                        real4(v->hi90)));
+    json_object_set_new(o, "least_change",
+                        ref || v->shift == 0
+                            ? json_null()
+                            : real4((double)v->shift * v->least / 100.0));
+    json_object_set_new(o, "n_needed",
+                        ref ? json_null()
+                            : json_pack("{s:o,s:o}", "mcnemar_80",
+                                        n_or_null(v->n_power), "equivalence",
+                                        n_or_null(v->n_equiv)));
+}
+
 /* A bury line with the report's figures and the autopsy merged in. */
 static json_t *rung_object(const struct grader_bury *b, size_t i,
                            const struct grader_figures *x)
@@ -94,6 +123,7 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
     json_object_set_new(o, "above_floor",
                         x->above_floor < 0 ? json_null()
                                            : json_boolean(x->above_floor));
+    verdict_fields(o, &x->verdict);
     a = emit_autopsy_line(&x->autopsy);
     if (a != NULL) {
         json_object_del(a, "rung");
@@ -164,11 +194,11 @@ static json_t *pick_object(const struct grader_ladder *rep)
             json_array_append(bf, name);
         if ((pk->speed_front >> p) & 1)
             json_array_append(sf, name);
-        if ((pk->within >> p) & 1)
+        if ((pk->equivalent >> p) & 1)
             json_array_append(in, name);
         json_decref(name);
     }
-    json_object_set_new(o, "within_noise", in);
+    json_object_set_new(o, "equivalent", in);
     json_object_set_new(o, "bytes_front", bf);
     json_object_set_new(o, "speed_front", sf);
     json_object_set_new(
@@ -240,6 +270,9 @@ int render_report_json(FILE *f, const struct rundir_run *run,
     json_object_set_new(o, "floor",
                         rep->floor < 0 ? json_null()
                                        : json_integer((json_int_t)rep->floor));
+    json_object_set_new(o, "margin_points", json_real(rep->margin));
+    json_object_set_new(o, "margin_points_used", json_real(rep->margin_used));
+    json_object_set_new(o, "margin_raised", json_boolean(rep->margin_raised));
     json_object_set_new(o, "shared_gpus",
                         run->beside ? json_deep_copy(run->beside)
                                     : json_array());
@@ -271,6 +304,28 @@ static json_t *pair(const struct render_compare *rc, const size_t *p, size_t n)
                      rc->runs[p[1]].label, "n", (json_int_t)n);
 }
 
+/* compare.json's verdicts of rung i: one per run (null at the reference)
+ * and whether every run gives the same. */
+static void compare_verdicts(json_t *o, const struct grader_compare_rung *r,
+                             size_t i, size_t nr)
+{
+    json_t *v = json_array(), *n = json_array();
+    size_t k;
+
+    for (k = 0; k < nr; k++) {
+        json_t *x = json_object();
+        verdict_fields(x, &r->verdict[k]);
+        json_array_append(v, json_object_get(x, "verdict"));
+        json_array_append(n, json_object_get(x, "n_needed"));
+        json_decref(x);
+    }
+    json_object_set_new(o, "verdict", v);
+    json_object_set_new(o, "n_needed", n);
+    json_object_set_new(o, "verdict_holds",
+                        i == 0 ? json_null()
+                               : json_boolean(r->verdict_holds == 1));
+}
+
 static json_t *compare_rung(const struct render_compare *rc, size_t i,
                             int matrix)
 {
@@ -291,6 +346,7 @@ static json_t *compare_rung(const struct render_compare *rc, size_t i,
         json_object_set_new(o, "ghosts",
                             i ? counts(r->ghosts, nr) : json_null());
         json_object_set_new(o, "above_floor", above);
+        compare_verdicts(o, r, i, nr);
     }
     json_object_set_new(o, "lost_on_all",
                         i ? json_integer((json_int_t)r->lost_all)
@@ -390,6 +446,11 @@ int render_compare_json(FILE *f, const struct render_compare *rc)
                         rc->c->floor < 0
                             ? json_null()
                             : json_integer((json_int_t)rc->c->floor));
+    json_object_set_new(o, "margin_points", json_real(rc->c->margin));
+    json_object_set_new(
+        o, "margin_points_used",
+        json_real(rc->c->floor_points > rc->c->margin ? rc->c->floor_points
+                                                      : rc->c->margin));
     return put(f, o);
 }
 

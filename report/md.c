@@ -8,6 +8,7 @@
 #include "doc.h"
 #include "fmt.h"
 #include "md_probs.h"
+#include "md_verdict.h"
 #include "md_settings.h"
 #include "render.h"
 
@@ -63,14 +64,16 @@ static void head(struct doc *d, const char *const *cells, size_t n)
         doc_cellf(d, "%s", cells[i]);
 }
 
-static void ladder_head(struct doc *d, const char *ref, int kld)
+static void ladder_head(struct doc *d, const struct grader_ladder *rep,
+                        int kld)
 {
+    const char *ref = rep->chain.lines[0].rung->name;
     static const char *const mid[] = {
         "Right",    "Accuracy % (95 % CI)",
         "Censored", "Right if censored were right",
         "Dead",     "Ghosts"};
 
-    doc_table(d, kld ? "lrrrrrrrrrrrrr" : "lrrrrrrrrrrrr");
+    doc_table(d, kld ? "lrrrrrrrrrrlrrr" : "lrrrrrrrrrlrrr");
     doc_row(d);
     doc_cellf(d, "Rung");
     doc_cellf(d, "%% of %s bytes", ref);
@@ -80,6 +83,7 @@ static void ladder_head(struct doc *d, const char *ref, int kld)
         doc_cellf(d, "Mean KLD");
     doc_cellf(d, "Change vs %s, points (95 %% CI)", ref);
     doc_cellf(d, "McNemar p");
+    md_verdict_head(d, rep);
     doc_cellf(d, "Median tok/s");
     doc_cellf(d, "\xc3\x97 %s speed", ref);
     doc_cellf(d, "GPU MiB");
@@ -93,7 +97,7 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
 
     doc_heading(d, 2);
     doc_raw(d, "The ladder");
-    ladder_head(d, ref, rep->probs != NULL);
+    ladder_head(d, rep, rep->probs != NULL);
     for (i = 0; i < rep->chain.nrungs; i++) {
         const struct grader_figures *x = &rep->rungs[i];
         const struct grader_bury_line *l = x->line;
@@ -103,7 +107,7 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
         doc_cellf(d, "%s", fmt_pct_ci(b, x->acc, x->acc_lo, x->acc_hi));
         censored_cells(d, x);
         if (i == 0) {
-            for (int k = 0; k < 4 + (rep->probs != NULL); k++)
+            for (int k = 0; k < 5 + (rep->probs != NULL); k++)
                 doc_cellf(d, "%s", FMT_DASH);
         } else {
             doc_cellf(d, "%zu", l->dead);
@@ -112,6 +116,7 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
             doc_cellf(d, "%s",
                       fmt_pp_ci(c, x->delta, x->delta_lo, x->delta_hi));
             doc_cellf(d, "%s", fmt_p(e, l->p_mcnemar));
+            doc_cellf(d, "%s", render_verdict_words(e, &x->verdict));
         }
         doc_cellf(d, "%s", fmt_fixed(a, l->sum.median_tps, 1));
         doc_cellf(d, "%s", fmt_fixed(b, x->speed_x, 2));
@@ -132,6 +137,7 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
             "two equally accurate models split the dead and ghosts at least "
             "this unevenly by chance (exact sign test).",
             ref, ref, ref, ref);
+    md_verdict_note(d, rep);
     if (rep->probs != NULL)
         doc_raw(d,
                 " Mean KLD: how far the rung's next-token distributions "
@@ -479,7 +485,7 @@ static void autopsy_table(struct doc *d, const struct grader_ladder *rep)
                "error, a refused answer) are graded wrong.");
 }
 
-static void side_head(struct doc *d, const char *ref)
+static void side_head(struct doc *d, const struct grader_ladder *rep)
 {
     static const char *const cols[] = {
         "Right",          "Accuracy % (95 % CI)",
@@ -489,6 +495,7 @@ static void side_head(struct doc *d, const char *ref)
         "Median tok/s",   "GPU MiB",
         "Beside",         "Dead under both",
         "Dead here only", "Dead there only"};
+    const char *ref = rep->chain.lines[0].rung->name;
 
     doc_heading(d, 2);
     doc_raw(d, "Beside the ladder");
@@ -498,12 +505,15 @@ static void side_head(struct doc *d, const char *ref)
             "Q4_0, say), buried against the same %s, each set beside the "
             "chain rung nearest in bytes.",
             ref);
-    doc_table(d, "lrrrrrrrrrrrlrrr");
+    doc_table(d, "lrrrrrrrrlrrrlrrr");
     doc_row(d);
     doc_cellf(d, "Rung");
     doc_cellf(d, "%% of %s bytes", ref);
-    for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+    for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
         doc_cellf(d, "%s", cols[i]);
+        if (i == 6) /* after McNemar p, as in the ladder table */
+            md_verdict_head(d, rep);
+    }
 }
 
 static void side_table(struct doc *d, const struct grader_ladder *rep)
@@ -513,7 +523,7 @@ static void side_table(struct doc *d, const struct grader_ladder *rep)
 
     if (rep->nsides == 0)
         return;
-    side_head(d, rep->chain.lines[0].rung->name);
+    side_head(d, rep);
     for (i = 0; i < rep->nsides; i++) {
         const struct grader_side *s = &rep->sides[i];
         const struct grader_bury_line *l = s->f.line;
@@ -525,6 +535,7 @@ static void side_table(struct doc *d, const struct grader_ladder *rep)
         doc_cellf(d, "%zu", l->dead);
         doc_cellf(d, "%zu", l->ghosts);
         doc_cellf(d, "%s", fmt_p(a, l->p_mcnemar));
+        doc_cellf(d, "%s", render_verdict_words(a, &s->f.verdict));
         doc_cellf(d, "%zu", l->sum.truncated);
         doc_cellf(d, "%s", fmt_fixed(a, l->sum.median_tps, 1));
         doc_cellf(d, "%s", fmt_count(a, s->f.meta.gpu_mib_loaded));
@@ -668,6 +679,7 @@ struct doc *render_report_doc(const struct rundir_run *run,
     loops_table(d, rep);
     floor_table(d, rep);
     md_probs(d, rep);
+    md_verdict_table(d, rep);
     which_one(d, rep);
     md_f16_note(d, run, rep);
     partial_note(d, rep);

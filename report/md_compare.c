@@ -5,6 +5,7 @@
  */
 #include "doc.h"
 #include "fmt.h"
+#include "md_verdict.h"
 #include "render.h"
 
 /* A run's label, from nvidia-smi or the command line: outside text. */
@@ -281,6 +282,57 @@ static void md_floor(struct doc *d, const struct render_compare *rc)
     }
 }
 
+/* Each run's verdict at the margin, against its own reference, and
+ * whether it holds on every run (grader_compare_verdicts). */
+static void md_verdicts(struct doc *d, const struct render_compare *rc)
+{
+    const struct grader_compare *c = rc->c;
+    char align[GRADER_MAX_RUNS + 3], w[FMT_SIZE], m[32], u[32];
+    double used = c->floor_points > c->margin ? c->floor_points : c->margin;
+    size_t i, k;
+
+    if (c->nrungs < 2)
+        return;
+    snprintf(m, sizeof(m), "%.4g", c->margin);
+    snprintf(u, sizeof(u), "%.4g", used);
+    doc_heading(d, 2);
+    doc_raw(d, "Can it stand in? Verdicts at \xc2\xb1%s points", u);
+    doc_para(d);
+    doc_raw(d,
+            "Each run's rung against that run's own %s: equivalent when the "
+            "change's paired 90 %% interval lies inside \xc2\xb1%s points, "
+            "worse or better when its 95 %% interval lies below or above "
+            "zero, otherwise cannot tell (docs/grading.md, \"Verdicts\"). "
+            "The last column says whether every run gives the same "
+            "verdict.",
+            rc->names[0], u);
+    if (used > c->margin)
+        doc_raw(d,
+                " The margin asked was \xc2\xb1%s; the reference moves %s "
+                "points between runs on its own (the noise floor above), "
+                "so the verdicts use \xc2\xb1%s.",
+                m, u, u);
+    align[0] = 'l';
+    for (k = 0; k < c->nruns; k++)
+        align[k + 1] = 'l';
+    align[k + 1] = 'l';
+    align[k + 2] = '\0';
+    doc_table(d, align);
+    doc_row(d);
+    doc_cellf(d, "Rung");
+    for (k = 0; k < c->nruns; k++) {
+        doc_cell(d);
+        label(d, rc, k);
+    }
+    doc_cellf(d, "On every run");
+    for (i = 1; i < c->nrungs; i++) {
+        rung_cell(d, rc->names[i]);
+        for (k = 0; k < c->nruns; k++)
+            doc_cellf(d, "%s", render_verdict_words(w, &c->rungs[i].verdict[k]));
+        doc_cellf(d, "%s", c->rungs[i].verdict_holds ? "holds" : "differs");
+    }
+}
+
 /* A doc built, or NULL (and freed) when out of memory. */
 static struct doc *done(struct doc *d)
 {
@@ -299,6 +351,7 @@ struct doc *render_compare_doc(const struct render_compare *rc)
     md_intro(d, rc);
     md_counts(d, rc);
     md_floor(d, rc);
+    md_verdicts(d, rc);
     md_pairs(d, rc);
     md_speed(d, rc);
     return done(d);

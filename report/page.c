@@ -406,7 +406,12 @@ static int data_block(FILE *f, struct strtab *t, const struct page *p)
     for (i = 0; i < p->nrows; i++) {
         fprintf(f, "%s{\"name\":", i ? "," : "");
         page_json_string(f, p->names[i], strlen(p->names[i]));
-        fprintf(f, ",\"side\":%d}", p->side ? p->side[i] : 0);
+        fprintf(f, ",\"side\":%d,\"verdict\":", p->side ? p->side[i] : 0);
+        if (p->verdicts != NULL && p->verdicts[i] != NULL)
+            page_json_string(f, p->verdicts[i], strlen(p->verdicts[i]));
+        else
+            fputs("null", f);
+        fputc('}', f);
     }
     fputc(']', f);
     if (grid(f, p) != 0)

@@ -66,6 +66,10 @@ struct page {
     /* the split figures (probs.h), rung i the grid's row i; NULL: none,
      * and the data block is what it was without them */
     const struct grader_probs_ladder *probs;
+    /* per row: the rung's verdict in words at the margin ("cannot tell at
+     * \xc2\xb12 points"); NULL, or a NULL entry, for none (the reference,
+     * a comparison) */
+    const char *const *verdicts;
 };
 
 /* Render the whole page. 0, or -1 out of memory. */

@@ -546,24 +546,28 @@ void render_pick_words(char *out, size_t size, const struct grader_ladder *l)
     const struct grader_pick *pk = &l->pick;
     const char *ref_name = name_of(l, 0);
     const struct grader_figures *ref = grader_ladder_point(l, 0), *s, *q;
-    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], m[32];
     size_t len;
 
+    snprintf(m, sizeof(m), "%.4g", l->margin_used);
     snprintf(out, size,
-             "Within the noise means the rung's change against %s has a "
-             "paired 95 %% interval that includes zero. ",
-             ref_name);
+             "Equivalent means the rung's paired 90 %% interval of its "
+             "change against %s lies inside \xc2\xb1%s points (two "
+             "one-sided tests; docs/grading.md): an interval that merely "
+             "includes zero may include a large loss as well. ",
+             ref_name, m);
     len = strlen(out);
     if (pk->smallest < 0) {
         snprintf(out + len, size - len, "File sizes are not known. ");
     } else if (pk->smallest == 0) {
         snprintf(out + len, size - len,
-                 "No smaller file stays within the noise: each one loses "
-                 "answers beyond its interval. ");
+                 "No smaller file is shown equivalent within \xc2\xb1%s "
+                 "points. ",
+                 m);
     } else {
         s = grader_ladder_point(l, (size_t)pk->smallest);
         snprintf(out + len, size - len,
-                 "The smallest file within the noise: %s, %s %% of the "
+                 "The smallest equivalent file: %s, %s %% of the "
                  "bytes, %s right against %s's %s. ",
                  name_of(l, (size_t)pk->smallest),
                  fmt_fixed(a, s->pct_bytes, 1),
@@ -575,11 +579,13 @@ void render_pick_words(char *out, size_t size, const struct grader_ladder *l)
         snprintf(out + len, size - len, "Decode speeds are not known.");
     } else if (pk->fastest == 0) {
         snprintf(out + len, size - len,
-                 "No faster file stays within the noise.");
+                 "No faster file is shown equivalent within \xc2\xb1%s "
+                 "points.",
+                 m);
     } else {
         q = grader_ladder_point(l, (size_t)pk->fastest);
         snprintf(out + len, size - len,
-                 "The fastest within the noise: %s, %s tok/s (%s\xc3\x97 "
+                 "The fastest equivalent file: %s, %s tok/s (%s\xc3\x97 "
                  "%s's), %s right.",
                  name_of(l, (size_t)pk->fastest),
                  fmt_fixed(a, q->line->sum.median_tps, 1),

@@ -48,6 +48,13 @@ int render_cover_probs(FILE *f, const char *title, const char *const *names,
 
 struct doc;
 
+/* A rung's verdict in words (verdict.h): "equivalent", "equivalent (≥ 0.6
+ * down)", "worse, by ≥ 10.2", "better, by ≥ 1.3", "cannot tell"; an em
+ * dash at the reference. out holds RENDER_VERDICT_SIZE bytes; returns it.
+ * REPORT.md, COMPARE.md and the page say the same. */
+#define RENDER_VERDICT_SIZE 96
+char *render_verdict_words(char *out, const struct grader_verdict *v);
+
 /* One run folder. */
 struct doc *render_report_doc(const struct rundir_run *run,
                               const struct grader_ladder *rep,

@@ -362,6 +362,11 @@ int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
         json_t *l = NULL;
         l = load(r->dir, RD_LADDER_JSON, &absent, msg, msgsize);
         name = l ? json_object_get(l, "name") : NULL;
+        /* a margin outside (0, 100) is none: the report's default */
+        if (l != NULL && json_is_number(json_object_get(l, "margin_points")))
+            r->margin = json_number_value(json_object_get(l, "margin_points"));
+        if (!(r->margin > 0.0 && r->margin < 100.0))
+            r->margin = 0.0;
         if (json_is_string(name) &&
             (r->name = strdup(json_string_value(name))) == NULL) {
             json_decref(l);
@@ -436,7 +441,8 @@ const char *rundir_run_vocab(const struct rundir_run *r, const char *rung)
 
 int rundir_shape_write(const char *dir, const char *name, const char *ref,
                        char *const *chain, size_t nchain, char *const *side,
-                       size_t nside, int thinking, char *msg, size_t msgsize)
+                       size_t nside, int thinking, double margin, char *msg,
+                       size_t msgsize)
 {
     json_t *o, *c, *sd;
     struct buf path = {0};
@@ -450,6 +456,9 @@ int rundir_shape_write(const char *dir, const char *name, const char *ref,
         snprintf(msg, msgsize, "out of memory");
         return -1;
     }
+    /* so that a later graveyard report gives the ladder's verdicts */
+    if (margin > 0.0)
+        json_object_set_new(o, "margin_points", json_real(margin));
     c = json_object_get(o, "rungs");
     sd = json_object_get(o, "side_rungs");
     for (i = 0; i < nchain; i++)

@@ -21,6 +21,8 @@ struct rundir_run {
     char *dir;
     char label[128]; /* a column heading: --labels, the GPU, the folder */
     char *name;      /* ladder.json's "name", or NULL */
+    double margin;   /* ladder.json's "margin_points" (the config's
+                        equivalence margin), or 0 when it has none */
     char *chain[GRADER_MAX_RUNGS]; /* [0] is the reference */
     size_t nchain;
     char *side[GRADER_MAX_RUNGS];
@@ -70,11 +72,13 @@ const char *rundir_run_vocab(const struct rundir_run *r, const char *rung);
 /*
  * Write dir's ladder.json (written whole): the ladder's name, its
  * reference (ref), the chain below it (chain[0..nchain), ref left out)
- * and the side rungs, and whether thinking was on. 0, or -1 with a
+ * and the side rungs, whether thinking was on, and the equivalence margin
+ * of its report (margin_points; 0 leaves it out). 0, or -1 with a
  * message.
  */
 int rundir_shape_write(const char *dir, const char *name, const char *ref,
                        char *const *chain, size_t nchain, char *const *side,
-                       size_t nside, int thinking, char *msg, size_t msgsize);
+                       size_t nside, int thinking, double margin, char *msg,
+                       size_t msgsize);
 
 #endif

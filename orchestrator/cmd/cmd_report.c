@@ -5,7 +5,9 @@
  * (figures.h), which reads the rows, has the grader compute and writes
  * what report/ renders.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../base/cli.h"
 #include "commands.h"
@@ -13,10 +15,33 @@
 
 /* ---- report ---------------------------------------------------------- */
 
+/* --margin D: the verdicts' equivalence margin, points above 0 and below
+ * 100 (docs/grading.md, "Verdicts"); NULL leaves *out 0, the default. 0,
+ * or EXIT_USAGE after one line. */
+static int margin_arg(const char *cmd, const char *s, double *out)
+{
+    char *end;
+    double d;
+
+    if (s == NULL)
+        return 0;
+    errno = 0;
+    d = strtod(s, &end);
+    if (end == s || *end != '\0' || errno != 0 || !(d > 0.0 && d < 100.0)) {
+        cli_error(cmd,
+                  "--margin wants a number of points above 0 and below 100, "
+                  "not '%.40s'",
+                  s);
+        return EXIT_USAGE;
+    }
+    *out = d;
+    return 0;
+}
+
 static const char report_help[] =
     "usage: graveyard report RUNDIR [--out DIR] [--rungs REF,RUNG,...]\n"
     "                        [--side RUNG,...] [--repeat DIR] [--partial]\n"
-    "                        [--no-html] [--rule NAME]\n"
+    "                        [--no-html] [--rule NAME] [--margin D]\n"
     "\n"
     "The report of one run folder, computed from its rows: REPORT.md (the\n"
     "run's settings, the ladder table with accuracy and its Wilson 95 %\n"
@@ -49,6 +74,9 @@ static const char report_help[] =
     "  --rule NAME   grade by this rule of the folder's task (docs/tasks.md;\n"
     "                default: its first); a task with several rules also\n"
     "                gets every rule side by side (\"By rule\")\n"
+    "  --margin D    the verdicts' equivalence margin in points (default 2):\n"
+    "                a rung is equivalent when its paired 90 % interval\n"
+    "                lies inside +-D (docs/grading.md, \"Verdicts\")\n"
     "\n"
     "example: graveyard report runs/t4\n"
     "Exit status: 0 ok, 1 a file could not be written, 2 bad input (nothing\n"
@@ -58,8 +86,10 @@ int cmd_report(int argc, char **argv)
 {
     const char *pos[2];
     struct figures_report_opts o = {0};
+    const char *margin = NULL;
     int no_html = 0;
     const struct cli_flag flags[] = {
+        {"--margin", &margin, NULL, NULL, NULL, 0},
         {"--out", &o.out_dir, NULL, NULL, NULL, 0},
         {"--rungs", &o.rungs, NULL, NULL, NULL, 0},
         {"--side", &o.side, NULL, NULL, NULL, 0},
@@ -83,6 +113,8 @@ int cmd_report(int argc, char **argv)
         cli_error("report", "needs one RUNDIR (see --help)");
         return EXIT_USAGE;
     }
+    if ((rc = margin_arg("report", margin, &o.margin)) != 0)
+        return rc;
     o.rundir = pos[0];
     o.html = !no_html;
     if ((rc = figures_report(&o, &r)) == 0)
@@ -96,7 +128,7 @@ int cmd_report(int argc, char **argv)
 static const char compare_help[] =
     "usage: graveyard compare RUNDIR RUNDIR... [--rungs REF,RUNG,...]\n"
     "                         [--labels A,B,...] [--out DIR] [--no-html]\n"
-    "                         [--rule NAME]\n"
+    "                         [--rule NAME] [--margin D]\n"
     "\n"
     "The same ladder run on several GPUs or machines, question by question.\n"
     "Each run is buried against its own reference. Per rung: right and\n"
@@ -118,6 +150,7 @@ static const char compare_help[] =
     "                 COMPARE.html, the overlay as a page whose cells open\n"
     "                 every run's answers (docs/page.md)\n"
     "  --no-html      leave COMPARE.html out\n"
+    "  --margin D     the verdicts' equivalence margin in points (default 2)\n"
     "\n"
     "example: graveyard compare runs/t4 runs/l4 --labels T4,L4 --out cmp\n"
     "Exit status: 0 ok, 1 a file could not be written, 2 bad input.\n";
@@ -126,8 +159,10 @@ int cmd_compare(int argc, char **argv)
 {
     const char *pos[GRADER_MAX_RUNS + 1];
     struct figures_compare_opts o = {0};
+    const char *margin = NULL;
     int no_html = 0;
     const struct cli_flag flags[] = {
+        {"--margin", &margin, NULL, NULL, NULL, 0},
         {"--rungs", &o.rungs, NULL, NULL, NULL, 0},
         {"--labels", &o.labels, NULL, NULL, NULL, 0},
         {"--out", &o.out_dir, NULL, NULL, NULL, 0},
@@ -151,6 +186,8 @@ int cmd_compare(int argc, char **argv)
                   GRADER_MAX_RUNS);
         return EXIT_USAGE;
     }
+    if ((rc = margin_arg("compare", margin, &o.margin)) != 0)
+        return rc;
     o.dirs = pos;
     o.ndirs = npos;
     o.html = !no_html;

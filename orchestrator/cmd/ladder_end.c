@@ -29,7 +29,8 @@ static int write_shape(const struct config *c, const char *run_dir)
             chain[nc++] = c->rungs[i].name;
     }
     if (rundir_shape_write(run_dir, c->name, c->reference, chain, nc, side, ns,
-                           c->think, msg, sizeof(msg)) != 0) {
+                           c->think, c->margin_points, msg,
+                           sizeof(msg)) != 0) {
         cli_error("ladder", "%s", msg);
         return EXIT_FAILED;
     }
@@ -97,6 +98,7 @@ static int bury_all(struct ladder *l, const char *run_dir)
     fflush(stdout);
     ro.rundir = run_dir;
     ro.html = 1;
+    ro.margin = c->margin_points;
     if ((rc = figures_report(&ro, &r)) == 0)
         rc = figures_report_write(&ro, &r);
     figures_report_release(&r);
@@ -123,6 +125,7 @@ static int compare_gpus(struct ladder *l)
     o.dirs = d;
     o.out_dir = l->c.run_dir;
     o.html = 1;
+    o.margin = l->c.margin_points;
     printf("# %s: the GPUs compared\n", l->c.name);
     fflush(stdout);
     r = xrealloc(NULL, sizeof(*r));

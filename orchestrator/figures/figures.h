@@ -141,7 +141,9 @@ struct figures_report_opts {
                             when it exists */
     const char *rule;
     int partial;
-    int html; /* REPORT.html too */
+    int html;      /* REPORT.html too */
+    double margin; /* the verdicts' margin, points (--margin, the config's
+                      "margin_points"); 0: GRADER_MARGIN_DEFAULT */
 };
 
 struct figures_report {
@@ -179,7 +181,8 @@ struct figures_compare_opts {
     const char *labels;  /* "A,B,...", or NULL: the GPUs', else folders' */
     const char *out_dir; /* NULL: the lines on stdout only */
     const char *rule;
-    int html; /* with out_dir, COMPARE.html too */
+    int html;      /* with out_dir, COMPARE.html too */
+    double margin; /* the verdicts' margin, points; 0: the default */
 };
 
 struct figures_compare {

@@ -230,6 +230,8 @@ int figures_report(const struct figures_report_opts *o,
         return EXIT_USAGE;
     }
     r->have_rep = 1;
+    /* --margin, else the margin the ladder recorded, else the default */
+    grader_ladder_verdicts(&r->rep, o->margin > 0 ? o->margin : run->margin);
     if ((rc = other_rules(&r->s, run, &r->rep)) != 0 ||
         (rc = figures__probs("report", run, &r->s, r->repeat, &r->probs,
                              &r->have_probs)) != 0)

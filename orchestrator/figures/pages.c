@@ -141,6 +141,21 @@ static void doc_into(struct page *p, const struct page_doc *doc)
     p->svg_len = doc->svg_len;
 }
 
+/* Row i's verdict in words at the margin the verdicts used ("cannot tell
+ * at ±2 points"), or "" at the reference. */
+static void verdict_row(char *out, size_t size, const struct grader_ladder *rep,
+                        size_t i)
+{
+    const struct grader_figures *x = grader_ladder_point(rep, i);
+    char w[RENDER_VERDICT_SIZE];
+
+    out[0] = '\0';
+    if (i == 0 || x->verdict.kind == GRADER_VERDICT_NONE)
+        return;
+    snprintf(out, size, "%.*s at \xc2\xb1%.4g points", RENDER_VERDICT_SIZE,
+             render_verdict_words(w, &x->verdict), x->verdict.margin);
+}
+
 int pages_report(FILE *f, const struct rundir_run *run,
                  const struct grader_ladder *rep, const struct grader_qset *qs,
                  const struct grader_rung *const *chain,
@@ -151,7 +166,8 @@ int pages_report(FILE *f, const struct rundir_run *run,
     size_t nq = grader_qset_count(qs), ncols = rep->nq, i;
     const struct grader_rung *sb[GRADER_MAX_RUNGS + 1],
         *rows[2 * GRADER_MAX_RUNGS];
-    const char *names[2 * GRADER_MAX_RUNGS];
+    const char *names[2 * GRADER_MAX_RUNGS], *verdicts[2 * GRADER_MAX_RUNGS];
+    char words[2 * GRADER_MAX_RUNGS][RENDER_VERDICT_SIZE + 32];
     int is_side[2 * GRADER_MAX_RUNGS];
     uint16_t *facts = calloc(nrows * nq + 1, sizeof(*facts));
     uint16_t *sfacts = calloc((ns + 1) * nq + 1, sizeof(*sfacts));
@@ -188,6 +204,8 @@ int pages_report(FILE *f, const struct rundir_run *run,
         rows[i] = i < nc ? chain[i] : side[i - nc];
         names[i] = rows[i]->name;
         is_side[i] = i >= nc;
+        verdict_row(words[i], sizeof(words[i]), rep, i);
+        verdicts[i] = words[i][0] ? words[i] : NULL;
     }
     qtexts_load(&qt, run, qs, nq);
     snprintf(title, sizeof(title), "graveyard: %s",
@@ -197,7 +215,7 @@ int pages_report(FILE *f, const struct rundir_run *run,
     p = (struct page){"report", title, sub,       qs,      nq,         names,
                       is_side,  nrows, &pr,       1,       rep->order, ncols,
                       cells,    marks, qt.text,   qt.note, NULL,       NULL,
-                      0,        0,     rep->probs};
+                      0,        0,     rep->probs, verdicts};
     doc_into(&p, doc);
     rc = render_page(f, &p);
     qtexts_release(&qt);
@@ -244,7 +262,8 @@ static int compare_page(FILE *f, const struct render_compare *rc,
                       c->nruns, c->order, c->nq,
                       c->cells, marks,    qt.text,
                       qt.note,  NULL,     NULL,
-                      0,        0,        NULL};
+                      0,        0,        NULL,
+                      NULL};
     doc_into(&p, doc);
     r = render_page(f, &p);
     qtexts_release(&qt);

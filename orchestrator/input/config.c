@@ -30,7 +30,7 @@ static int load_top(struct config_ctx *x, const struct config_over *over,
         "thinking", "gpus",       "ngl",           "ctx",
         "limit",    "prompt",     "build",         "repeat_reference",
         "canary",   "batching",   "rungs_per_gpu", "task",
-        "logprobs", NULL};
+        "logprobs", "margin_points", NULL};
 
     if (config_known_keys(x, root, "", top) ||
         config_str(x, root, "name", "", 1, &c->name) ||
@@ -210,6 +210,28 @@ static int load_canary(struct config_ctx *x, json_t *root, struct config *c)
     return 0;
 }
 
+/* "margin_points": the verdicts' equivalence margin, a number of points
+ * above 0 and below 100 (default GRADER_MARGIN_DEFAULT, 2). 0, or -1 with
+ * the message. */
+static int load_margin(struct config_ctx *x, json_t *root, struct config *c)
+{
+    json_t *v = json_object_get(root, "margin_points");
+    double d = v != NULL && json_is_number(v) ? json_number_value(v) : 0.0;
+
+    c->margin_points = 2.0;
+    if (v == NULL)
+        return 0;
+    if (!json_is_number(v) || !(d > 0.0 && d < 100.0)) {
+        snprintf(x->msg, x->msgsize,
+                 "%s: 'margin_points' must be a number of points above 0 "
+                 "and below 100 (the equivalence margin of the verdicts)",
+                 x->path);
+        return -1;
+    }
+    c->margin_points = d;
+    return 0;
+}
+
 int config_load(const char *path, const struct config_over *over,
                 struct config *c, char *msg, size_t msgsize)
 {
@@ -241,6 +263,7 @@ int config_load(const char *path, const struct config_over *over,
              load_server(&cx, over, root, c) == 0 &&
              config_load_request(&cx, root, c) == 0 &&
              load_canary(&cx, root, c) == 0 && rung_slots(&cx, c) == 0 &&
+             load_margin(&cx, root, c) == 0 &&
              config_load_build(&cx, root, c) == 0 &&
              config_recipes(&cx, c, root) == 0)
         rc = 0;

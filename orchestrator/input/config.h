@@ -81,6 +81,8 @@ struct config {
     json_t *argv_template;       /* server.argv, or NULL */
     json_t *env_template;        /* server.env, or NULL */
     struct config_build build;
+    double margin_points; /* the report's equivalence margin, points
+                             (default 2; docs/grading.md, "Verdicts") */
 };
 
 /* What the command line gives over the config: a key given here is not

@@ -197,8 +197,9 @@ function start(D) {
     bands = grid.querySelectorAll('.band');
     /* names are text: set after the markup, never inside it */
     grid.querySelectorAll('.row').forEach(function (r) {
-      var name = D.rows[+r.dataset.row].name, lab = r.firstChild;
-      lab.textContent = name; lab.title = name;
+      var row = D.rows[+r.dataset.row], name = row.name, lab = r.firstChild;
+      lab.textContent = name;
+      lab.title = name + (row.verdict ? ': ' + row.verdict : '');
     });
     countEl.textContent = cols.length.toLocaleString('en-US') + ' of ' +
       NQ.toLocaleString('en-US') + ' questions';
@@ -242,6 +243,8 @@ function start(D) {
     }
     if (PK && w.row < PK.kld.length && PK.kld[w.row][w.q] !== null)
       lines.push('mean KLD from ' + D.rows[0].name + ' ' + fig(PK.kld[w.row][w.q], 4));
+    if (D.rows[w.row].verdict)
+      lines.push(D.rows[w.row].name + ' against ' + D.rows[0].name + ': ' + D.rows[w.row].verdict);
     lines.forEach(function (t) { tip.appendChild(el('div', null, t)); });
     tip.appendChild(el('span', 'st', status(run, w.row, w.q).join(' \u00b7 ')));
     if (NRUN > 1) {
@@ -397,6 +400,8 @@ function start(D) {
     /* the chosen rung's reply */
     var r = D.runs[run].r[row], box = el('div', 'reply');
     box.appendChild(el('h3', null, D.rows[row].name + (NRUN > 1 ? ' on ' + D.runs[run].label : '') + ': the reply'));
+    if (D.rows[row].verdict)
+      box.appendChild(el('p', 'meta', 'the rung: ' + D.rows[row].verdict + ' against ' + D.rows[0].name));
     if (facts(run, row, q) & ANS)
       box.appendChild(el('p', 'meta', 'said ' + said(run, row, q) + ' \u00b7 ' +
         finish(run, row, q) + ' \u00b7 ' + status(run, row, q).join(', ')));

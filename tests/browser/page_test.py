@@ -181,7 +181,8 @@ def report_checks(g, b, rundir, shots):
     g.check("report: hovering test-687 at F16 says dead and its answers",
             [f"tooltip {tip!r} lacks {w!r}" for w in
              ("test-687", "F16", "reference 13", "said 17", "dead",
-              "first death") if w not in tip])
+              "first death", "F16 against BF16: equivalent at \u00b12 points")
+             if w not in tip])
     page.click_selector(cell_sel(1, q687))
     page.wait_for("!document.getElementById('panel').classList.contains('hidden')")
     strip = page.eval("""[...document.querySelectorAll('#panel .chip')].map(
@@ -200,7 +201,9 @@ def report_checks(g, b, rundir, shots):
             problems, " | ".join(s.replace("\n", " ") for s in strip[:3]))
     panel = page.eval("document.getElementById('panel').textContent")
     g.check("report: the panel shows the question and F16's reply",
-            [w for w in ("twins", "Answer: 17", "finish: stop") if w not in panel])
+            [w for w in ("twins", "Answer: 17", "finish: stop",
+                         "the rung: equivalent at \u00b12 points against BF16")
+             if w not in panel])
     frag = page.eval("location.hash")
     g.check("report: the fragment keeps the open question",
             [] if "q=test-687" in frag and "at=F16" in frag else [frag])

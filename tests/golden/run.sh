@@ -11,8 +11,8 @@
 #   files/   files the command must leave, by path in the scratch folder
 #   absent   paths that must not exist afterwards, one a line (optional)
 # No case may leave a temporary file behind. UPDATE=1 rewrites stdout,
-# stderr and rc from what the binary does now: read the diff before
-# committing it.
+# stderr and rc from what the binary does now, and UPDATE=files the
+# files/ a case already lists too: read the diff before committing it.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
@@ -27,7 +27,12 @@ for c in $cases; do
     # shellcheck disable=SC2046
     (cd "$work" && timeout 60 "$bin" $(cat "$dir/cmd") \
         >"$work/.stdout" 2>"$work/.stderr"; echo $? >"$work/.rc")
-    if [ "${UPDATE:-0}" = 1 ]; then
+    if [ "${UPDATE:-0}" = files ] && [ -d "$dir/files" ]; then
+        for f in $(cd "$dir/files" && find . -type f); do
+            if [ -f "$work/$f" ]; then cp "$work/$f" "$dir/files/$f"; fi
+        done
+    fi
+    if [ "${UPDATE:-0}" = 1 ] || [ "${UPDATE:-0}" = files ]; then
         cp "$work/.stdout" "$dir/stdout"; cp "$work/.rc" "$dir/rc"
         if [ -s "$work/.stderr" ]; then cp "$work/.stderr" "$dir/stderr"; fi
     fi

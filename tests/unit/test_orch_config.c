@@ -13,6 +13,7 @@
 #include "../../orchestrator/forge/build.h"
 #include "../../orchestrator/input/config.h"
 #include "../../orchestrator/input/redact.h"
+#include "grader.h"
 
 static void test_server_args(void **state)
 {
@@ -157,6 +158,52 @@ static void test_ranges(void **state)
     assert_int_equal(c.timeout_s, 600);
     assert_int_equal(c.idle_s, 30);
     config_release(&c);
+}
+
+/* "margin_points" (issue 27): 2 when absent, a number above 0 and below
+ * 100 taken as written (an integer too), anything else refused in one
+ * line naming the file and the key. */
+static void test_margin_points(void **state)
+{
+    static const char *const bad[] = {"0", "-1", "100", "250.5", "\"2\"",
+                                      "true", "null", NULL};
+    struct config c;
+    char msg[512], body[256];
+    size_t i;
+
+    (void)state;
+    assert_int_equal(config_load(config("m0.json", BASE "\"server\": "
+                                                        "{\"binary\": \"x\"}}"),
+                                 NULL, &c, msg, sizeof(msg)),
+                     0);
+    assert_true(c.margin_points == GRADER_MARGIN_DEFAULT);
+    config_release(&c);
+    assert_int_equal(
+        config_load(config("m1.json", BASE "\"margin_points\": 0.5, "
+                                           "\"server\": {\"binary\": \"x\"}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        0);
+    assert_true(c.margin_points == 0.5);
+    config_release(&c);
+    assert_int_equal(
+        config_load(config("m2.json", BASE "\"margin_points\": 5, "
+                                           "\"server\": {\"binary\": \"x\"}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        0);
+    assert_true(c.margin_points == 5.0);
+    config_release(&c);
+    for (i = 0; bad[i]; i++) {
+        snprintf(body, sizeof(body),
+                 BASE "\"margin_points\": %s, \"server\": {\"binary\": "
+                      "\"x\"}}",
+                 bad[i]);
+        assert_int_equal(config_load(config("mbad.json", body), NULL, &c, msg,
+                                     sizeof(msg)),
+                         -1);
+        assert_non_null(strstr(msg, "mbad.json: 'margin_points' must be a "
+                                    "number of points above 0 and below 100"));
+        assert_null(strchr(msg, '\n'));
+    }
 }
 
 /* --llama, --run-dir and --gpus stand in for keys whose ${VAR}s are not
@@ -577,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_env_template),
         cmocka_unit_test(test_gpu_and_paths),
         cmocka_unit_test(test_ranges),
+        cmocka_unit_test(test_margin_points),
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_rungs),
         cmocka_unit_test(test_build_recipes),

@@ -114,6 +114,29 @@ static void test_cells_agree_with_bury(void **state)
     free_rungs(&x);
 }
 
+/* The picks of rep against a brute force over its figures: the smallest
+ * and the fastest of the reference and the rungs whose verdict is
+ * equivalent. */
+static void check_picks(const struct grader_ladder *rep)
+{
+    long smallest = -1, fastest = -1;
+    size_t p;
+
+    for (p = 0; p < NR; p++) {
+        const struct grader_figures *a = &rep->rungs[p];
+        int eq = p == 0 || a->verdict.kind == GRADER_VERDICT_EQUIVALENT;
+        assert_int_equal(!!(rep->pick.equivalent & (1ULL << p)), eq);
+        if (eq &&
+            (smallest < 0 || a->pct_bytes < rep->rungs[smallest].pct_bytes))
+            smallest = (long)p;
+        if (eq && (fastest < 0 || a->line->sum.median_tps >
+                                      rep->rungs[fastest].line->sum.median_tps))
+            fastest = (long)p;
+    }
+    assert_int_equal(rep->pick.smallest, smallest);
+    assert_int_equal(rep->pick.fastest, fastest);
+}
+
 /* The fronts and picks on the study's ladder, against a brute force over
  * the figures, and the answer pinned. */
 static void test_pick_study(void **state)
@@ -123,7 +146,6 @@ static void test_pick_study(void **state)
     struct grader_error err;
     struct rungs x;
     size_t p, q;
-    long smallest = -1, fastest = -1;
 
     (void)state;
     load_study(&x);
@@ -134,8 +156,7 @@ static void test_pick_study(void **state)
     assert_int_equal(rep.pick.npoints, NR);
     for (p = 0; p < NR; p++) {
         const struct grader_figures *a = &rep.rungs[p];
-        int beaten_b = 0, beaten_s = 0,
-            within = p == 0 || (a->delta_lo <= 0 && a->delta_hi >= 0);
+        int beaten_b = 0, beaten_s = 0;
         for (q = 0; q < NR; q++) {
             const struct grader_figures *o = &rep.rungs[q];
             if (q == p)
@@ -149,24 +170,23 @@ static void test_pick_study(void **state)
         }
         assert_int_equal(!!(rep.pick.bytes_front & (1ULL << p)), !beaten_b);
         assert_int_equal(!!(rep.pick.speed_front & (1ULL << p)), !beaten_s);
-        assert_int_equal(!!(rep.pick.within & (1ULL << p)), within);
-        if (within &&
-            (smallest < 0 || a->pct_bytes < rep.rungs[smallest].pct_bytes))
-            smallest = (long)p;
-        if (within &&
-            (fastest < 0 || a->line->sum.median_tps >
-                                rep.rungs[fastest].line->sum.median_tps))
-            fastest = (long)p;
     }
-    assert_int_equal(rep.pick.smallest, smallest);
-    assert_int_equal(rep.pick.fastest, fastest);
+    /* at 2 points only F16 is equivalent (docs/grading.md, "Verdicts");
+     * at 5, every rung from F16 to Q4_K_M; an interval that includes zero
+     * (Q4_0's -6.9 to +1.1) is not enough */
+    check_picks(&rep);
+    assert_int_equal(rep.pick.equivalent, (1 << 0) | (1 << 1));
+    grader_ladder_verdicts(&rep, 5.0);
+    check_picks(&rep);
+    assert_int_equal(rep.pick.equivalent, 0x3f);
+    assert_int_equal(rep.pick.smallest, 5);
     /* the study's figures: Q5_K_M beats BF16, F16, Q8_0 and Q6_K on both
      * size and accuracy, so none of those is on the bytes front */
     assert_false(rep.pick.bytes_front &
                  ((1 << 0) | (1 << 1) | (1 << 2) | (1 << 3)));
     assert_true(rep.pick.bytes_front & (1 << 4));
     /* Q3_K_M's 42 dead against 4 ghosts is far outside the noise */
-    assert_false(rep.pick.within & (1 << 7));
+    assert_false(rep.pick.equivalent & (1 << 7));
     assert_int_equal(rep.pick.no_bytes, 0);
     grader_ladder_release(&rep);
 
@@ -184,7 +204,8 @@ static void test_pick_study(void **state)
 }
 
 /* Two files of one size: the less accurate is off the front (a tie on x
- * is settled by accuracy), and a reference alone is the pick. */
+ * is settled by accuracy, among equivalent files too), and a reference
+ * alone is the pick when no rung is equivalent. */
 static void test_pick_ties(void **state)
 {
     static const int right[3] = {10, 9, 7};
@@ -217,6 +238,13 @@ static void test_pick_ties(void **state)
     assert_int_equal(rep.pick.bytes_front, (1 << 0) | (1 << 1));
     /* equal speeds: only the most accurate is on that front */
     assert_int_equal(rep.pick.speed_front, 1 << 0);
+    /* on 10 questions nothing is equivalent within 2 points: the
+     * reference stays the pick */
+    assert_int_equal(rep.pick.equivalent, 1 << 0);
+    assert_int_equal(rep.pick.smallest, 0);
+    /* within 99 both are: the tie on size goes to the more accurate */
+    grader_ladder_verdicts(&rep, 99.0);
+    assert_int_equal(rep.pick.equivalent, 7);
     assert_int_equal(rep.pick.smallest, 1);
     grader_ladder_release(&rep);
     free_rungs(&x);
@@ -657,7 +685,8 @@ static void test_page_hostile(void **state)
     uint32_t order[4] = {0, 1, 2, 3};
     uint8_t cells[2 * 4], marks[2 * 4];
     const char *names[2] = {"REF", "<b>Q</b>"},
-               *qtext[4] = {"q <i>0</i>", NULL, NULL, NULL};
+               *qtext[4] = {"q <i>0</i>", NULL, NULL, NULL},
+               *verdicts[2] = {NULL, "cannot tell </script><b>"};
     struct page_run run = {"run \"one\"", r, facts};
     struct page p;
     struct doc *doc = doc_new();
@@ -716,7 +745,8 @@ static void test_page_hostile(void **state)
                       NULL,
                       0,
                       1,
-                      NULL};
+                      NULL,
+                      verdicts};
     f = open_memstream(&h, &len);
     assert_int_equal(render_page(f, &p), 0);
     assert_int_equal(fclose(f), 0);
@@ -752,6 +782,13 @@ static void test_page_hostile(void **state)
         assert_string_equal(
             json_string_value(json_array_get(json_object_get(d, "ids"), 0)),
             "</script>0");
+        /* each row's verdict as written; none at the reference */
+        x = json_object_get(d, "rows");
+        assert_true(json_is_null(
+            json_object_get(json_array_get(x, 0), "verdict")));
+        assert_string_equal(json_string_value(json_object_get(
+                                json_array_get(x, 1), "verdict")),
+                            verdicts[1]);
     }
     /* gzipped (the default): base64 of a gzip stream of the same JSON */
     {
