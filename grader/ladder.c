@@ -93,6 +93,7 @@ void grader_figures_of(const struct grader_bury *b, size_t i,
                            ? (double)f->tokens_saved / l->sum.median_tps
                            : -1.0;
     f->above_floor = -1;
+    grader_cost_of(l->rung, b->lines[0].rung, &meta->power, &f->cost);
 }
 
 /* Every rung of b's figures, with metas[i] its metadata (metas[0] the

@@ -16,6 +16,7 @@
 
 #include "bury.h"
 #include "compare.h"
+#include "cost.h"
 #include "meta.h"
 #include "repeat.h"
 #include "task.h"
@@ -52,6 +53,7 @@ struct grader_figures {
     double seconds_saved;
     int above_floor; /* dead + ghosts against the ladder's floor: 1 above
                         it, 0 within it, -1 no floor (or the reference) */
+    struct grader_cost cost; /* what its right answers cost (cost.h) */
 };
 
 /* A side rung (a QAT file) set beside the chain rung nearest in bytes. */
