@@ -16,6 +16,8 @@
 #                             rung run, each against plain Python; f16-range
 #                             on 1 GiB of BF16 against numpy; the page's size
 #                             and time to interactive in headless chromium
+#   make bench-probs          a report of 10 x 1,319 answers with probs
+#                             files (logprobs 8) against one without
 #   make deps                 install Debian 12's packages (as root)
 #   make demo                 run and bury the demo ladder on the fake server
 #   make install              build/graveyard to $(PREFIX)/bin (DESTDIR too)
@@ -88,7 +90,7 @@ PYRE_DRIVER := $(BUILD)/pyre_driver
 RULE_DRIVER := $(BUILD)/rule_driver
 
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
-        bench deps demo clean lint valgrind install pyre-diff rule-diff \
+        bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
@@ -192,7 +194,7 @@ $(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
 $(FAKE): tests/fake-llama-server/fake-llama-server.c tests/fake-tools/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -D_GNU_SOURCE $(MHD_CFLAGS) $(JANSSON_CFLAGS) \
-	    $(CFLAGS) -o $@ $< $(MHD_LIBS) $(JANSSON_LIBS)
+	    $(CFLAGS) -o $@ $< $(MHD_LIBS) $(JANSSON_LIBS) -lm
 
 # The fake llama-quantize and converter (tests/fake-tools): jansson only.
 $(BUILD)/fake-llama-quantize: tests/fake-tools/fake-quantize.c \
@@ -412,6 +414,17 @@ bench: $(GRAVEYARD) $(FAKE)
 	    $(ORCH_LIBS) -lm
 	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 	/usr/bin/python3 tests/bench/f16_bench.py --graveyard $(GRAVEYARD)
+	$(MAKE) bench-probs
+
+# What logprobs cost the report: a 10 x 1,319 ladder with probs files
+# (tests/bench/probsgen.c writes them with the runner's encoder) against
+# the same without (docs/performance.md).
+$(BUILD)/probsgen: tests/bench/probsgen.c grader/probs.h $(LIBGRADER) \
+        $(LIBPYRE)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LIBGRADER) $(LIBPYRE) -lm
+bench-probs: $(GRAVEYARD) $(BUILD)/probsgen
+	$(PYTHON) tests/bench/probs_bench.py --graveyard $(GRAVEYARD) \
+	    --probsgen $(BUILD)/probsgen --dir $(BUILD)/bench
 
 deps:
 	sh scripts/deps.sh

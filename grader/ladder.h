@@ -18,6 +18,7 @@
 #include "compare.h"
 #include "cost.h"
 #include "meta.h"
+#include "probs.h"
 #include "repeat.h"
 #include "task.h"
 
@@ -122,6 +123,10 @@ struct grader_ladder {
                                   pattern ran past its step budget */
         } * cells;         /* nrule_rungs */
     } rules[GRADER_TASK_MAX_RULES];
+    /* where each rung's replies split from the reference's (probs.h):
+     * set by the caller that read the rungs' probs files, NULL when none
+     * has one (every report then as without logprobs); not owned */
+    const struct grader_probs_ladder *probs;
 };
 
 /*

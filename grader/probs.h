@@ -18,7 +18,10 @@
  *   u8  id_len, id         the question's id (1..255 bytes)
  *   u8  topn               N, 1..GRADER_PROBS_TOPN_MAX
  *   u8  flags              GRADER_PROBS_CUT: tokens past the cap dropped
- *   u32 ntok               tokens that follow
+ *   u32 ntok               tokens that follow the texts
+ *   u32 ntext              texts that follow
+ *   ntext texts, each:     u32 id, u8 len, len bytes (the server's "bytes"
+ *                          of that token id, cut at 255), ids ascending
  *   ntok tokens, each:
  *     u8 k                 where the chosen token is among the N that
  *                          follow (0..N-1), or 0xFF: it is not, and an
@@ -26,16 +29,19 @@
  *     [entry]              the chosen token, only when k is 0xFF
  *     N entries            the alternatives as the server listed them,
  *                          most likely first; fewer sent: the rest are
- *                          GRADER_PROBS_NONE, -inf, no text
- *   u64 check              FNV-1a 64 of the bytes from id_len up to here
+ *                          GRADER_PROBS_NONE and -inf
+ *   u64 check              a word-wise hash of the bytes from id_len up to
+ *                          here (probs.c), for a torn or changed record
  *
- *   an entry:  u32 id, f32 logprob, u8 len, len bytes of the token's text
- *              (the server's "bytes", cut at 255)
+ *   an entry:  u32 id, f32 logprob
  *
- * Greedy decoding picks the most likely token, so k is 0 nearly always and
- * the chosen token costs one byte: about 9 + 13 N bytes a token with
- * 4-byte texts. A record is at most GRADER_PROBS_RECORD_MAX bytes; the
- * encoder keeps at most GRADER_PROBS_TOKENS_MAX tokens and sets CUT.
+ * Each token id's text is kept once a record, in the table, so tokens are
+ * a fixed 1 + 8 N bytes (greedy decoding picks the most likely token, so
+ * k is 0 nearly always and the chosen token costs one byte), and reading
+ * them never walks a text: most readers want numbers only, and look up a
+ * text (grader_probs_text) just for what they show. A record is at most
+ * GRADER_PROBS_RECORD_MAX bytes; the encoder keeps at most
+ * GRADER_PROBS_TOKENS_MAX tokens and sets CUT.
  */
 #ifndef GRADER_PROBS_H
 #define GRADER_PROBS_H
@@ -55,8 +61,9 @@
 
 enum { GRADER_PROBS_CUT = 1 << 0 };
 
-/* One token or alternative. text points into the record (not
- * NUL-terminated), or is NULL when len is 0. */
+/* One token or alternative. To encode, text and len are the token's
+ * bytes (NULL and 0: none). Decoded, they are NULL and 0: the texts stay
+ * in the record's table, for grader_probs_text. */
 struct grader_probs_entry {
     uint32_t id;
     float lp;
@@ -65,8 +72,8 @@ struct grader_probs_entry {
 };
 
 /* One answer's tokens. Decoded, the arrays are the decoder's (free with
- * grader_probs_answer_free) and id and the texts point into the record;
- * to encode, the caller fills every field. */
+ * grader_probs_answer_free) and id and texts point into the record; to
+ * encode, the caller fills id to top (texts in the entries). */
 struct grader_probs_answer {
     const char *id;
     size_t id_len;
@@ -75,6 +82,10 @@ struct grader_probs_answer {
     size_t ntok;
     struct grader_probs_entry *chosen; /* ntok */
     struct grader_probs_entry *top;    /* ntok * topn, row-major */
+    const unsigned char *texts;        /* decoded: the text table */
+    size_t ntext;
+    uint32_t *text_at;                 /* decoded: each text's offset in
+                                          texts, for a binary search */
 };
 
 /*
@@ -87,12 +98,13 @@ int grader_probs_record_size(const unsigned char *buf, size_t avail,
 
 /* Bytes grader_probs_encode will write for a, or 0 when a breaks a cap
  * (an id of 0 or over 255 bytes, topn outside 1..20, a record over the
- * cap). Tokens past GRADER_PROBS_TOKENS_MAX are not counted (they are
- * dropped and CUT set). */
+ * cap) or memory ran out (the text table is gathered in a sorted array).
+ * Tokens past GRADER_PROBS_TOKENS_MAX are not counted (they are dropped
+ * and CUT set). A token id given two texts keeps the first. */
 size_t grader_probs_encoded_size(const struct grader_probs_answer *a);
 
 /* Encode a into out (size bytes, at least grader_probs_encoded_size(a)).
- * Returns the bytes written, or 0 (a cap, or out too small). */
+ * Returns the bytes written, or 0 (a cap, memory, or out too small). */
 size_t grader_probs_encode(const struct grader_probs_answer *a,
                            unsigned char *out, size_t size);
 
@@ -107,6 +119,16 @@ int grader_probs_decode(const unsigned char *rec, size_t len,
                         struct grader_error *err);
 
 void grader_probs_answer_free(struct grader_probs_answer *a);
+
+/* Token id's text in a decoded answer's table (its bytes in *len), or
+ * NULL with *len 0 when the record has none (a binary search). An entry
+ * that carries its own text (one being encoded) is answered from it by
+ * grader_probs_entry_text. */
+const char *grader_probs_text(const struct grader_probs_answer *a,
+                              uint32_t id, size_t *len);
+const char *grader_probs_entry_text(const struct grader_probs_answer *a,
+                                    const struct grader_probs_entry *e,
+                                    size_t *len);
 
 /* ---- Where they split: a rung's answer against the reference's ---- */
 
@@ -229,5 +251,98 @@ struct grader_probs_ladder {
 };
 
 void grader_probs_ladder_free(struct grader_probs_ladder *p);
+
+/* ---- Building the figures above, question by question (probs_split.c) -- */
+
+/* Below this a bucket's mass on the rung's side counts as this: a token
+ * the rung gave log-probability -inf, or an "other" bucket the rung's
+ * listed mass rounds to nothing, would make the KLD infinite. At most
+ * ln(1e10), about 23 nats, per unit of the reference's mass. */
+#define GRADER_PROBS_KLD_FLOOR 1e-10
+
+/* The 99th percentile without keeping every token's KLD: a histogram of
+ * log-spaced bins, GRADER_PROBS_HIST_PER_DECADE a decade from 1e-6 up to
+ * 1e3 nats, one bin below (reported 0) and one at or above (reported
+ * 1e3). A percentile is reported as its bin's geometric centre, so within
+ * a factor 10^(1/200) (1.16 %) of the value (docs/grading.md). */
+#define GRADER_PROBS_HIST_LO         (-6) /* the first bin's lower edge, 10^-6 */
+#define GRADER_PROBS_HIST_DECADES    9
+#define GRADER_PROBS_HIST_PER_DECADE 100
+#define GRADER_PROBS_HIST_BINS                                                \
+    (GRADER_PROBS_HIST_DECADES * GRADER_PROBS_HIST_PER_DECADE + 2)
+
+/* One question the reference got right: its fragility, and whether the
+ * rung's answer died there. */
+struct grader_probs_frag {
+    float fragility;
+    int died;
+};
+
+/* A rung's figures being gathered: memory one histogram, plus a float per
+ * question that split and a pair per question the reference got right. */
+struct grader_probs_acc {
+    struct grader_probs_rung r;
+    double kld_sum;
+    uint64_t hist[GRADER_PROBS_HIST_BINS];
+    float *pos; /* split / reference tokens, per reply that split */
+    size_t npos, pos_cap;
+    struct grader_probs_frag *frag;
+    size_t nfrag, frag_cap;
+};
+
+void grader_probs_acc_init(struct grader_probs_acc *a);
+
+/* One shared-prefix token's KLD into a's mean and histogram
+ * (grader_probs_acc_add calls it for each). */
+void grader_probs_acc_token(struct grader_probs_acc *a, double kld);
+
+/*
+ * Compare one question (grader_probs_split into *s) and add it to a:
+ * ref_right and rung_right are the two graded answers. 0, GRADER_EARG
+ * (topn differ) or GRADER_ENOMEM.
+ */
+int grader_probs_acc_add(struct grader_probs_acc *a,
+                         const struct grader_probs_answer *ref,
+                         const struct grader_probs_answer *rung,
+                         size_t answer_end, int ref_right, int rung_right,
+                         struct grader_split *s, struct grader_error *err);
+
+/* The rung's figures into out; a is released. */
+void grader_probs_acc_finish(struct grader_probs_acc *a,
+                             struct grader_probs_rung *out);
+
+/* Release a without figures (an error part way). */
+void grader_probs_acc_release(struct grader_probs_acc *a);
+
+/* The area under the ROC curve of a small fragility predicting death,
+ * f[0..n) (reordered): the Mann-Whitney U of the survivors against the
+ * dead over n_dead * n_survived, a tie counting 1/2. NAN without both. */
+double grader_probs_auc(struct grader_probs_frag *f, size_t n);
+
+/* Spearman's rank correlation of x and y[0..n): ties get their average
+ * rank; NAN when n < 3, n > 64 (GRADER_MAX_RUNGS), or either side is
+ * constant. */
+double grader_probs_spearman(const double *x, const double *y, size_t n);
+
+/* p's kld array (nrungs * nq, all NAN) allocated, the rest zeroed. 0 or
+ * GRADER_ENOMEM (p zeroed). */
+int grader_probs_ladder_init(struct grader_probs_ladder *p, unsigned topn,
+                             size_t nrungs, size_t nq);
+
+/* A dead cell for the page: s's figures, the two chosen tokens and the two
+ * top-N lists at the split, and the shared reply's last bytes before it
+ * (texts copied and cut), appended to p's cells. s->split must be >= 0.
+ * 0 or GRADER_ENOMEM. */
+int grader_probs_ladder_cell(struct grader_probs_ladder *p, size_t rung,
+                             size_t question,
+                             const struct grader_probs_answer *ref,
+                             const struct grader_probs_answer *rung_a,
+                             const struct grader_split *s);
+
+/* After the last question: the cells put in rung then question order
+ * (they are added question by question), and p->spearman from the rungs'
+ * figures: flips against kld_mean over the rungs past the reference that
+ * have a file and a finite mean. */
+void grader_probs_ladder_finish(struct grader_probs_ladder *p);
 
 #endif

@@ -49,6 +49,19 @@ json_t *emit_autopsy_line(const struct grader_autopsy_line *l);
 
 json_t *emit_repeat_line(const struct grader_repeat_line *l);
 
+/*
+ * report.json's "probs" (probs.h's grader_probs_ladder, docs/report.md):
+ * {"topn", "rungs": [{rung, compared, flips, kld_mean, kld_p99, tokens,
+ * split, split_died, split_rose, split_survived, split_position_median,
+ * fragility_auc}], "spearman", "repeat": null or {kld_mean, split},
+ * "dead": [{rung, id, split, ..., "before", "ref_token", "rung_token",
+ * "ref_top", "rung_top"}]}, a token [id, logprob, text] with its text
+ * made fit to show (fmt_shown). NAN and infinities are null. rep->probs
+ * must not be NULL.
+ */
+json_t *emit_probs(const struct grader_ladder *rep,
+                   const struct grader_qset *qs);
+
 /* A canonical number as a JSON number (an integer when it is one). */
 json_t *emit_number(const char *canonical);
 

@@ -55,6 +55,20 @@ char *fmt_p(char *out, double p)
     return out;
 }
 
+char *fmt_signed(char *out, double v, int digits)
+{
+    if (!isfinite(v))
+        snprintf(out, FMT_SIZE, "%s", FMT_DASH);
+    else if (fabs(v) >= FMT_FIXED_MAX)
+        snprintf(out, FMT_SIZE, "%.2g", v);
+    else if (v < 0 && snprintf(out, FMT_SIZE, "%.*f", digits, -v) > 0 &&
+             strspn(out, "0.") != strlen(out)) /* -0.00 prints as 0.00 */
+        snprintf(out, FMT_SIZE, "\xe2\x88\x92%.*f", digits, -v);
+    else
+        snprintf(out, FMT_SIZE, "%.*f", digits, fabs(v));
+    return out;
+}
+
 char *fmt_pct_ci(char *out, double v, double lo, double hi)
 {
     snprintf(out, FMT_SIZE, "%.1f (%.1f\xe2\x80\x93%.1f)", 100.0 * v,
@@ -216,4 +230,67 @@ void fmt_markup(FILE *f, const char *s, size_t len)
         }
         i++;
     }
+}
+
+char *fmt_shown(char *out, size_t size, const char *s, size_t len, int lines)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, o = 0, n;
+
+    if (size == 0)
+        return out;
+    /* a reply's tail cut inside a character: its first bytes are the
+     * rest of that character, not text */
+    while (lines && i < len && i < 3 && (p[i] & 0xc0) == 0x80)
+        i++;
+    while (i < len) {
+        unsigned char c = p[i];
+        char esc[5];
+        const char *put = (const char *)p + i;
+        size_t w;
+        if (lines && (c == '\n' || c == '\t')) {
+            n = w = 1;
+        } else if (c < 0x20 || c == 0x7f || (!lines && c == '\\')) {
+            /* an escape in ASCII, which every font shows: \n \t \r \\,
+             * else \xNN */
+            const char *named = c == '\n'   ? "n"
+                                : c == '\t' ? "t"
+                                : c == '\r' ? "r"
+                                : c == '\\' ? "\\"
+                                            : NULL;
+            esc[0] = '\\';
+            if (named != NULL) {
+                esc[1] = named[0];
+                w = 2;
+            } else {
+                esc[1] = 'x';
+                esc[2] = hex[c >> 4];
+                esc[3] = hex[c & 15];
+                w = 4;
+            }
+            put = esc;
+            n = 1;
+        } else if ((n = grader_utf8_seq(p + i, len - i)) == 0) {
+            put = FMT_REPLACEMENT;
+            n = 1;
+            w = 3;
+        } else {
+            w = n;
+        }
+        if (o + w + 1 > size)
+            break;
+        memcpy(out + o, put, w);
+        o += w;
+        i += n;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+int fmt_kld_level(double k)
+{
+    if (!(k >= 0.001)) /* NAN too */
+        return 0;
+    return k < 0.01 ? 1 : k < 0.1 ? 2 : k < 1.0 ? 3 : 4;
 }

@@ -19,6 +19,9 @@ char *fmt_count(char *out, long long v); /* 4,671; "—" when < 0 */
  * inf, NaN); 1e+40 past 1e15, whole, never cut to its first digits. */
 char *fmt_fixed(char *out, double v, int digits);
 char *fmt_p(char *out, double p); /* 0.727; 2.4e-05; "< 1e-300" */
+/* v with digits decimals and a real minus sign (\u2212) when negative
+ * (a log-probability, a correlation); "\u2014" when NaN or infinite. */
+char *fmt_signed(char *out, double v, int digits);
 char *fmt_pct_ci(char *out, double v, double lo,
                  double hi); /* 91.6 (87.5–94.4) */
 char *fmt_pp_ci(char *out, double v, double lo,
@@ -60,5 +63,28 @@ void fmt_code(char *out, size_t size, const char *s);
  * (all below U+0020 but tab, line feed and carriage return), so that the file
  * stays well-formed whatever a folder's name or a reply holds. */
 void fmt_markup(FILE *f, const char *s, size_t len);
+
+/* The KLD shading's scale, the cover's and the page's grid alike: a
+ * question's mean top-N KLD in decades, 0 for none (below 0.001, or NAN:
+ * not compared), 1 for 0.001 to 0.01, ... FMT_KLD_LEVELS for 1 and over. */
+#define FMT_KLD_LEVELS 4
+int fmt_kld_level(double kld);
+
+/*
+ * A token's text (or a reply's bytes before a split) made fit to show:
+ * raw bytes from the server, possibly a part of a UTF-8 sequence or a
+ * control character. A byte that is not UTF-8 becomes U+FFFD; a control
+ * character an escape in ASCII (\n, \t, \r, else \x01 and the like: every
+ * font has those glyphs, few have U+2400's control pictures), so that a
+ * token of "\n" or "\x01" is seen, not lost, and a backslash \\ so that
+ * the escapes cannot be mistaken. With lines (a reply's tail), line ends
+ * and tabs stay as they are, a backslash as it is, and up to three
+ * continuation bytes at the start (the tail was cut inside a character)
+ * are left out. Always valid
+ * UTF-8, cut at a character; out holds size bytes (4 a byte in at most,
+ * and the NUL). Returns out.
+ */
+#define FMT_SHOWN_SIZE(n) (4 * (n) + 1)
+char *fmt_shown(char *out, size_t size, const char *s, size_t len, int lines);
 
 #endif

@@ -248,6 +248,8 @@ int render_report_json(FILE *f, const struct rundir_run *run,
     json_object_set_new(o, "rule",
                         json_string(rep->rule[0] ? rep->rule : "answer-line"));
     json_object_set_new(o, "rules", rules_array(rep));
+    if (rep->probs != NULL) /* absent without probs files: as before */
+        json_object_set_new(o, "probs", emit_probs(rep, qs));
     return put(f, o);
 }
 

@@ -7,6 +7,7 @@
 
 #include "doc.h"
 #include "fmt.h"
+#include "md_probs.h"
 #include "md_settings.h"
 #include "render.h"
 
@@ -62,19 +63,21 @@ static void head(struct doc *d, const char *const *cells, size_t n)
         doc_cellf(d, "%s", cells[i]);
 }
 
-static void ladder_head(struct doc *d, const char *ref)
+static void ladder_head(struct doc *d, const char *ref, int kld)
 {
     static const char *const mid[] = {
         "Right",    "Accuracy % (95 % CI)",
         "Censored", "Right if censored were right",
         "Dead",     "Ghosts"};
 
-    doc_table(d, "lrrrrrrrrrrrr");
+    doc_table(d, kld ? "lrrrrrrrrrrrrr" : "lrrrrrrrrrrrr");
     doc_row(d);
     doc_cellf(d, "Rung");
     doc_cellf(d, "%% of %s bytes", ref);
     for (size_t i = 0; i < sizeof(mid) / sizeof(mid[0]); i++)
         doc_cellf(d, "%s", mid[i]);
+    if (kld) /* the split figures' mean KLD beside the flips */
+        doc_cellf(d, "Mean KLD");
     doc_cellf(d, "Change vs %s, points (95 %% CI)", ref);
     doc_cellf(d, "McNemar p");
     doc_cellf(d, "Median tok/s");
@@ -90,7 +93,7 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
 
     doc_heading(d, 2);
     doc_raw(d, "The ladder");
-    ladder_head(d, ref);
+    ladder_head(d, ref, rep->probs != NULL);
     for (i = 0; i < rep->chain.nrungs; i++) {
         const struct grader_figures *x = &rep->rungs[i];
         const struct grader_bury_line *l = x->line;
@@ -100,11 +103,12 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
         doc_cellf(d, "%s", fmt_pct_ci(b, x->acc, x->acc_lo, x->acc_hi));
         censored_cells(d, x);
         if (i == 0) {
-            for (int k = 0; k < 4; k++)
+            for (int k = 0; k < 4 + (rep->probs != NULL); k++)
                 doc_cellf(d, "%s", FMT_DASH);
         } else {
             doc_cellf(d, "%zu", l->dead);
             doc_cellf(d, "%zu", l->ghosts);
+            md_probs_kld_cell(d, rep, i);
             doc_cellf(d, "%s",
                       fmt_pp_ci(c, x->delta, x->delta_lo, x->delta_hi));
             doc_cellf(d, "%s", fmt_p(e, l->p_mcnemar));
@@ -128,6 +132,12 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
             "two equally accurate models split the dead and ghosts at least "
             "this unevenly by chance (exact sign test).",
             ref, ref, ref, ref);
+    if (rep->probs != NULL)
+        doc_raw(d,
+                " Mean KLD: how far the rung's next-token distributions "
+                "moved from %s's along the replies they share (\"Where "
+                "they split\", below).",
+                ref);
     doc_para(d);
     doc_raw(d, "Speeds compare rungs within this run, on one card: read them "
                "down the column. Another GPU's speeds belong in their own "
@@ -657,6 +667,7 @@ struct doc *render_report_doc(const struct rundir_run *run,
     constraint_table(d, rep);
     loops_table(d, rep);
     floor_table(d, rep);
+    md_probs(d, rep);
     which_one(d, rep);
     md_f16_note(d, run, rep);
     partial_note(d, rep);

@@ -13,6 +13,7 @@
 #include "doc.h"
 #include "fmt.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -274,6 +275,119 @@ static void question_arrays(FILE *f, struct strtab *t, const struct page *p)
     fputc(']', f);
 }
 
+/* ---- the split figures (docs/page.md, "Where it split") -------------- */
+
+/* A figure to 6 significant digits, null for NAN and the infinities. */
+static void num(FILE *f, double v)
+{
+    if (v == v && v - v == 0.0)
+        fprintf(f, "%.6g", v);
+    else
+        fputs("null", f);
+}
+
+/* A server's text as fmt_shown makes it fit to show, then as JSON. */
+static void shown(FILE *f, const char *s, size_t cap, int lines)
+{
+    char out[FMT_SHOWN_SIZE(GRADER_PROBS_BEFORE)];
+
+    fmt_shown(out, sizeof(out), s, strnlen(s, cap), lines);
+    page_json_string(f, out, strlen(out));
+}
+
+/* [id, logprob, text] */
+static void alt(FILE *f, const struct grader_probs_alt *a)
+{
+    fprintf(f, "[%lu,", (unsigned long)a->id);
+    num(f, a->lp);
+    fputc(',', f);
+    shown(f, a->text, sizeof(a->text), 0);
+    fputc(']', f);
+}
+
+static void alts(FILE *f, const struct grader_probs_alt *a, unsigned n)
+{
+    unsigned i, k = 0;
+
+    fputc('[', f);
+    for (i = 0; i < n && i < GRADER_PROBS_TOPN_MAX; i++) {
+        if (a[i].id == GRADER_PROBS_NONE)
+            continue;
+        fputs(k++ ? "," : "", f);
+        alt(f, &a[i]);
+    }
+    fputc(']', f);
+}
+
+static void split_cell(FILE *f, const struct grader_probs_cell *c, unsigned n)
+{
+    const struct grader_split *s = &c->s;
+    const double v[] = {s->ref_margin, s->rung_margin, s->rung_lp_of_ref,
+                        s->kld_split,  s->kld_mean,    s->kld_max,
+                        s->fragility};
+    static const char *const key[] = {"rm", "qm", "lp", "ks",
+                                      "km", "kx", "fr"};
+    size_t i;
+
+    fprintf(f,
+            "{\"r\":%zu,\"q\":%zu,\"sp\":%ld,\"rn\":%zu,\"qn\":%zu,"
+            "\"pf\":%zu",
+            c->rung, c->question, s->split, s->ref_ntok, s->rung_ntok,
+            s->prefix);
+    for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        fprintf(f, ",\"%s\":", key[i]);
+        num(f, v[i]);
+    }
+    fputs(",\"b\":", f);
+    shown(f, c->before, sizeof(c->before), 1);
+    fputs(",\"rt\":", f);
+    alt(f, &c->ref_tok);
+    fputs(",\"qt\":", f);
+    alt(f, &c->rung_tok);
+    fputs(",\"ra\":", f);
+    alts(f, c->ref_top, n);
+    fputs(",\"qa\":", f);
+    alts(f, c->rung_top, n);
+    fputc('}', f);
+}
+
+/* "pk": the grid's KLD per row and question (its shading level, a digit
+ * a question, and the figure), and the dead cells that split. Only the
+ * chain's rows have them (side rungs come after). */
+static void split_block(FILE *f, const struct page *p)
+{
+    const struct grader_probs_ladder *pk = p->probs;
+    size_t i, q, n = pk->nrungs < p->nrows ? pk->nrungs : p->nrows;
+
+    fprintf(f, ",\"pk\":{\"n\":%u,\"kl\":[", pk->topn);
+    for (i = 0; i < n; i++) {
+        fputs(i ? ",\"" : "\"", f);
+        for (q = 0; q < p->nq; q++)
+            fputc('0' + (q < pk->nq && pk->kld
+                             ? fmt_kld_level(pk->kld[i * pk->nq + q])
+                             : 0),
+                  f);
+        fputc('"', f);
+    }
+    fputs("],\"kld\":[", f);
+    for (i = 0; i < n; i++) {
+        fputs(i ? ",[" : "[", f);
+        for (q = 0; q < p->nq; q++) {
+            fputs(q ? "," : "", f);
+            num(f, q < pk->nq && pk->kld ? pk->kld[i * pk->nq + q] : NAN);
+        }
+        fputc(']', f);
+    }
+    fputs("],\"cells\":[", f);
+    for (i = 0, q = 0; i < pk->ncells; i++) {
+        if (pk->cells[i].rung >= n || pk->cells[i].question >= p->nq)
+            continue;
+        fputs(q++ ? ",\n" : "\n", f);
+        split_cell(f, &pk->cells[i], pk->topn);
+    }
+    fputs("]}", f);
+}
+
 static int data_block(FILE *f, struct strtab *t, const struct page *p)
 {
     size_t i, k;
@@ -297,6 +411,8 @@ static int data_block(FILE *f, struct strtab *t, const struct page *p)
     fputc(']', f);
     if (grid(f, p) != 0)
         return -1;
+    if (p->probs != NULL)
+        split_block(f, p);
     fputs(",\"runs\":[", f);
     for (k = 0; k < p->nruns; k++) {
         fprintf(f, "%s{\"label\":", k ? "," : "");

@@ -63,6 +63,9 @@ struct page {
     int plain; /* 1: the data block as JSON; 0 (the default): gzipped and
                   in base64, a fifth of the bytes, which the browser reads
                   three times as fast (the script unpacks it) */
+    /* the split figures (probs.h), rung i the grid's row i; NULL: none,
+     * and the data block is what it was without them */
+    const struct grader_probs_ladder *probs;
 };
 
 /* Render the whole page. 0, or -1 out of memory. */

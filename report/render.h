@@ -36,6 +36,15 @@
 void render_cover(FILE *f, const char *title, const char *const *names,
                   size_t nrungs, size_t nruns, size_t nq, const uint8_t *cells,
                   const uint8_t *marks);
+/* The same for one run, each cell with a band along its bottom shaded by
+ * its question's mean KLD (probs->kld, question order[j] in column j; a
+ * scale in decades, docs/report.md); probs NULL: render_cover's picture,
+ * byte for byte. 0, or -1 out of memory (nothing written). */
+int render_cover_probs(FILE *f, const char *title, const char *const *names,
+                       size_t nrungs, size_t nq, const uint8_t *cells,
+                       const uint8_t *marks,
+                       const struct grader_probs_ladder *probs,
+                       const uint32_t *order);
 
 struct doc;
 

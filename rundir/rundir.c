@@ -15,6 +15,7 @@ static const struct {
     [RD_ROWS_DIR] = {"%s/rows", 0},
     [RD_ROWS] = {"%s/rows/%s.jsonl", 1},
     [RD_DONE] = {"%s/rows/%s.done", 1},
+    [RD_PROBS] = {"%s/rows/%s.probs", 1},
     [RD_LOCKS_DIR] = {"%s/locks", 0},
     [RD_LOCK] = {"%s/locks/%s.lock", 1},
     [RD_FILES_LOCK] = {"%s/locks/files.lock", 0},

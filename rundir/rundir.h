@@ -5,6 +5,7 @@
  *   RUNDIR/rows/<RUNG>.jsonl       the rows (store.h)
  *   RUNDIR/rows/<RUNG>.done        the rung's summary (runner.c writes it)
  *   RUNDIR/rows/<RUNG>.power       the GPU's power while it answered (power.h)
+ *   RUNDIR/rows/<RUNG>.probs       the answers' log-probabilities (probsfile.h)
  *   RUNDIR/locks/<RUNG>.lock       one graveyard at a time on a rung
  *   RUNDIR/locks/files.lock        held while the shared files change
  *   RUNDIR/logs/<RUNG>.server.log  the server's capped log
@@ -37,6 +38,7 @@ enum rundir_file {
     RD_ROWS_DIR,
     RD_ROWS, /* per rung */
     RD_DONE, /* per rung */
+    RD_PROBS, /* per rung */
     RD_LOCKS_DIR,
     RD_LOCK, /* per rung */
     RD_FILES_LOCK,

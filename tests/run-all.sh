@@ -57,6 +57,8 @@ if [ $unit_only -eq 0 ]; then
     # chromedriver (Debian's python3-selenium, for /usr/bin/python3); the
     # screenshots land in $BUILD/tests/page-shots for a person to look at
     suite page /usr/bin/python3 tests/browser/page_test.py "${BUILD:-build}/graveyard"
+    # the split view (issue 26) on a page test_render_probs builds
+    suite probs-page /usr/bin/python3 tests/browser/probs_test.py "${BUILD:-build}"
     # lm-eval's rules, differentially against a transcription of its code
     suite rules python3 tests/tasks/rule_diff.py "${BUILD:-build}/rule_driver"
     # the schemas need Debian's python3-jsonschema, for /usr/bin/python3

@@ -88,6 +88,7 @@ struct canary {
     int npass;
     /* paths (util.h's capped buffers), released as the command ends */
     struct buf dir, subset, rows_path, done_path, verdict, qfile_buf;
+    struct buf probs_path;    /* its log-probabilities, when asked */
     const char *task_spec;    /* --task passed to the run, or the config's */
     struct grader_task *task; /* what the run asks and how it is graded */
 };
@@ -218,7 +219,8 @@ static int prepare(struct canary *c)
         return files_exit_code(errno);
     }
     if ((unlink(c->rows_path.p) != 0 && errno != ENOENT) ||
-        (unlink(c->done_path.p) != 0 && errno != ENOENT)) {
+        (unlink(c->done_path.p) != 0 && errno != ENOENT) ||
+        (unlink(c->probs_path.p) != 0 && errno != ENOENT)) {
         cli_error("canary", "cannot remove the last canary's rows '%s': %s",
                   c->rows_path.p, strerror(errno));
         return EXIT_FAILED;
@@ -440,7 +442,8 @@ static int paths(struct canary *c)
             0 ||
         rundir_path_buf(&c->verdict, c->run_dir, RD_CANARY_JSON, NULL) != 0 ||
         rundir_path_buf(&c->rows_path, c->dir.p, RD_ROWS, c->rung) != 0 ||
-        rundir_path_buf(&c->done_path, c->dir.p, RD_DONE, c->rung) != 0) {
+        rundir_path_buf(&c->done_path, c->dir.p, RD_DONE, c->rung) != 0 ||
+        rundir_path_buf(&c->probs_path, c->dir.p, RD_PROBS, c->rung) != 0) {
         cli_error("canary", "path too long: '%s'", c->run_dir);
         return EXIT_USAGE;
     }
@@ -622,6 +625,7 @@ out:
     buf_release(&c->subset);
     buf_release(&c->rows_path);
     buf_release(&c->done_path);
+    buf_release(&c->probs_path);
     buf_release(&c->verdict);
     buf_release(&c->qfile_buf);
     free(c);

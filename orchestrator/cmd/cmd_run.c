@@ -62,8 +62,14 @@ static const char run_help[] =
     "                      times, or a span of tokens repeating) and write\n"
     "                      what arrived, finish_reason \"loop\": a night\n"
     "                      of looping rungs is shorter (docs/run.md)\n"
+    "  --logprobs N        ask every token's top N log-probabilities (1 to\n"
+    "                      20) and keep them in rows/RUNG.probs beside the\n"
+    "                      rows (docs/rows.md, \"The probs file\")\n"
     "  --force             resume although a setting changed (recorded)\n"
-    "  --quiet             no progress lines on stderr\n"
+    "  --quiet             no progress lines on stderr\n";
+
+/* the rest: one literal would pass the 4095 bytes C99 promises */
+static const char run_help_end[] =
     "\n"
     "Every request: temperature 0, seed 0, cache_prompt false, stream, and\n"
     "chat_template_kwargs.enable_thinking; the server: -c, -np 1, --seed 0,\n"
@@ -95,6 +101,7 @@ int cmd_run(int argc, char **argv)
         return rc;
     if (help) {
         fputs(run_help, stdout);
+        fputs(run_help_end, stdout);
         return EXIT_OK;
     }
     if (f.task != NULL && strcmp(f.task, "help") == 0) {

@@ -155,6 +155,10 @@ struct figures_report {
     struct grader_ladder rep;
     int have_rep;
     struct buf repeat_dir; /* released by figures_report_release */
+    const char *repeat;    /* the repeat run read (o's or repeat_dir), or
+                              NULL */
+    struct grader_probs_ladder probs; /* rep.probs points here when */
+    int have_probs;                   /* the chain has probs files */
 };
 
 int figures_report(const struct figures_report_opts *o,

@@ -54,4 +54,17 @@ struct grader_meta;
 void figures__power(const char *cmd, const char *dir, const char *rung,
                     struct grader_meta *m);
 
+struct rungset;
+struct grader_probs_ladder;
+/*
+ * Where run's chain split from its reference (figures_probs.c): when the
+ * reference and some rung have probs files, p filled question by question
+ * from the rows in s (the chain first) and *have set; repeat (a repeat
+ * run's folder, or NULL) gives the reference's repeat check. 0 (none: *have
+ * 0, p untouched), or the exit status after one line (p released).
+ */
+int figures__probs(const char *cmd, const struct rundir_run *run,
+                   const struct rungset *s, const char *repeat,
+                   struct grader_probs_ladder *p, int *have);
+
 #endif

@@ -85,9 +85,11 @@ static int report_outputs(const struct rundir_run *run,
         figures__md_close(&outs[0], d) ||
         figures__out_close(&outs[1],
                            render_report_json(outs[1].f, run, rep, s->qs)) ||
-        (render_cover(outs[2].f, title, (const char *const *)run->chain,
-                      run->nchain, 1, rep->nq, rep->cells, marks),
-         figures__out_close(&outs[2], 0)) ||
+        figures__out_close(
+            &outs[2], render_cover_probs(outs[2].f, title,
+                                         (const char *const *)run->chain,
+                                         run->nchain, rep->nq, rep->cells,
+                                         marks, rep->probs, rep->order)) ||
         (render_pareto(outs[3].f, title, rep),
          figures__out_close(&outs[3], 0)))
         goto done;
@@ -196,6 +198,7 @@ static int report_load(const struct figures_report_opts *o,
         cli_error("report", "%s: no such folder (--repeat)", repeat);
         return EXIT_USAGE;
     }
+    r->repeat = repeat;
     if (repeat != NULL &&
         ((rc = load_repeats(&r->s, run->dir, repeat, run->chain, run->nchain,
                             r->ra, r->rb, &r->nrep)) != 0 ||
@@ -228,7 +231,12 @@ int figures_report(const struct figures_report_opts *o,
         return EXIT_USAGE;
     }
     r->have_rep = 1;
-    return other_rules(&r->s, run, &r->rep);
+    if ((rc = other_rules(&r->s, run, &r->rep)) != 0 ||
+        (rc = figures__probs("report", run, &r->s, r->repeat, &r->probs,
+                             &r->have_probs)) != 0)
+        return rc;
+    r->rep.probs = r->have_probs ? &r->probs : NULL;
+    return 0;
 }
 
 int figures_report_write(const struct figures_report_opts *o,
@@ -252,6 +260,8 @@ void figures_report_release(struct figures_report *r)
 {
     if (r->have_rep)
         grader_ladder_release(&r->rep);
+    if (r->have_probs)
+        grader_probs_ladder_free(&r->probs);
     free(r->metas);
     buf_release(&r->repeat_dir);
     rungset_release(&r->s);

@@ -165,7 +165,7 @@ static int load_top(struct config_ctx *x, const struct config_over *over,
         "thinking", "gpus",       "ngl",           "ctx",
         "limit",    "prompt",     "build",         "repeat_reference",
         "canary",   "batching",   "rungs_per_gpu", "task",
-        NULL};
+        "logprobs", NULL};
 
     if (config_known_keys(x, root, "", top) ||
         config_str(x, root, "name", "", 1, &c->name) ||

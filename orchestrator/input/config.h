@@ -68,6 +68,7 @@ struct config {
     long canary_max_changed;     /* answers that may change (default 2) */
     int abort_loops;             /* request.abort_loops (loopwatch.h) */
     long rungs_per_gpu;          /* rungs at once on one GPU (default 1) */
+    long logprobs;               /* "logprobs": top N a token, 0 off */
     int batching;                /* several requests in flight on a server
                                     of several slots: on purpose only */
     long max_tokens, ctx, limit; /* 0: not given (run_opts_defaults) */

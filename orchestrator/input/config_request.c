@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../../grader/grader.h"
 #include "../base/cli.h"
 #include "config_int.h"
 #include "taskfile.h"
@@ -120,7 +121,9 @@ int config_load_request(struct config_ctx *x, json_t *root, struct config *c)
     /* max_tokens and ctx stay 0 when not given: their defaults are
      * run_opts_defaults' (runner.h), the one set for run and ladder */
     if (config_integer(x, root, "ctx", "", 64, CONFIG_CTX_MAX, &c->ctx) ||
-        config_integer(x, root, "limit", "", 0, CONFIG_LIMIT_MAX, &c->limit))
+        config_integer(x, root, "limit", "", 0, CONFIG_LIMIT_MAX, &c->limit) ||
+        config_integer(x, root, "logprobs", "", 1, GRADER_PROBS_TOPN_MAX,
+                       &c->logprobs))
         return -1;
     v = json_object_get(root, "request");
     if (v != NULL &&

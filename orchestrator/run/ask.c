@@ -240,6 +240,7 @@ int ask_start(struct runner *r, size_t q)
     buf_release(&sl->errbody);
     reply_release(&sl->reply);
     reply_init(&sl->reply, REPLY_CAP);
+    reply_want_probs(&sl->reply, (unsigned)r->o->logprobs);
     sse_release(&sl->sse);
     sse_init(&sl->sse, REPLY_CAP, sse_event, sl);
     sl->progress_seen = 0;
@@ -368,6 +369,13 @@ double ask_row(struct runner *r, size_t q, int attempts, const char *kind,
     tps = none.reply.decode_tps;
     reply_release(&none.reply);
     return tps;
+}
+
+const struct reply *ask_reply(struct runner *r, size_t q)
+{
+    const struct slot *sl = slot_for(r, q);
+
+    return sl != NULL ? &sl->reply : NULL;
 }
 
 void ask_written(struct runner *r, size_t q)

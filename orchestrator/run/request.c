@@ -52,6 +52,13 @@ char *request_body(const struct run_opts *o, const struct question *q)
     }
     if (o->request != NULL)
         config_request_merge(body, o->request);
+    /* after the merge: extra may carry these (they were allowed before
+     * "logprobs" was graveyard's), but the probs file keeps what the
+     * manifest says was asked */
+    if (o->logprobs > 0) {
+        set(body, "logprobs", json_true());
+        set(body, "top_logprobs", json_integer(o->logprobs));
+    }
     text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
     if (text == NULL)
@@ -75,5 +82,9 @@ json_t *request_settings(const struct run_opts *o)
         set(req, "in_flight", json_integer(o->parallel));
     if (o->abort_loops)
         set(req, "abort_loops", json_true());
+    /* rows with a probs file must not mix with rows without, nor with
+     * another N's: a resume under another "logprobs" is refused */
+    if (o->logprobs > 0)
+        set(req, "logprobs", json_integer(o->logprobs));
     return req;
 }

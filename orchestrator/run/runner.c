@@ -102,9 +102,52 @@ static void tell_ladder(struct runner *r)
         r->progress_fd = -1;
 }
 
+/* "logprobs" on: an answer's record, before its row (the rows stay the
+ * truth: a kill between the two leaves a record the next open cuts).
+ * An answer with tokens but none of their log-probabilities is a server
+ * build that ignores the request: the rung stops there, before a night
+ * is spent on rows without a probs file. 0, or -1 with msg and *code. */
+static int append_probs(struct runner *r, size_t q, int *code, char *msg,
+                        size_t msgsize)
+{
+    const struct reply *y = ask_reply(r, q);
+    unsigned char *rec;
+    size_t len;
+    int rc;
+
+    if (y == NULL) /* cannot happen: an answer has its slot */
+        return 0;
+    if (y->probs.seen == 0 && (y->content.len > 0 || y->reasoning.len > 0)) {
+        snprintf(msg, msgsize,
+                 "the server '%s' (%s) answered %s without "
+                 "log-probabilities though \"logprobs\": %d was asked: this "
+                 "llama-server build returns none (use one that does, or "
+                 "leave logprobs off)",
+                 r->o->llama, r->version[0] ? r->version : "?",
+                 r->probs_asked ? "a question" : "its first question",
+                 r->o->logprobs);
+        *code = EXIT_USAGE;
+        return -1;
+    }
+    r->probs_asked = 1;
+    if (reply_probs_record(y, r->ids[q], &rec, &len) != 0) {
+        snprintf(msg, msgsize,
+                 "question '%.300s': its id does not fit a "
+                 "probs record (1 to 255 bytes)",
+                 r->ids[q]);
+        *code = EXIT_USAGE;
+        return -1;
+    }
+    rc = probsfile_append(&r->probs, rec, len, msg, msgsize);
+    free(rec);
+    if (rc != 0)
+        *code = files_exit_code(r->probs.err);
+    return rc;
+}
+
 /* Append the row an action asks for (an answer, or an error row), by the
- * one writer of rows (rowwrite.h). Returns 0, or -1 with the failure in
- * msg and *code. */
+ * one writer of rows (rowwrite.h), after its probs record when logprobs
+ * are on. Returns 0, or -1 with the failure in msg and *code. */
 static int append_row(struct runner *r, const struct rung_action *a, int *code,
                       char *msg, size_t msgsize)
 {
@@ -112,8 +155,12 @@ static int append_row(struct runner *r, const struct rung_action *a, int *code,
     const char *error = a->type == A_ERROR_ROW ? a->text : NULL;
     struct row w;
     int right;
-    double tps = ask_row(r, a->question, a->attempts, kind, error, &w);
+    double tps;
 
+    if (a->type == A_ANSWER_ROW && r->o->logprobs > 0 &&
+        append_probs(r, a->question, code, msg, msgsize) != 0)
+        return -1;
+    tps = ask_row(r, a->question, a->attempts, kind, error, &w);
     if (row_append(&r->store, &w, r->o->task, &right, msg, msgsize) != 0) {
         *code = files_exit_code(r->store.err);
         return -1;
@@ -304,6 +351,56 @@ static int progress_fd(void)
     return (int)fd;
 }
 
+/* The probs file's resume: whether the rows answer id. */
+static int has_row(void *ctx, const char *id, size_t len)
+{
+    uint32_t qi;
+
+    return grader_qset_find(ctx, id, len, &qi) == 0;
+}
+
+/* The probs file's resume: whether its last record is whole, by the
+ * codec (a check that fails is a record whose bytes did not all land). */
+static int whole_record(const unsigned char *rec, size_t len)
+{
+    struct grader_probs_answer a;
+    struct grader_error err;
+    int rc = grader_probs_decode(rec, len, &a, &err);
+
+    if (rc == GRADER_ENOMEM) /* never a whole record taken for torn */
+        util_oom("a probs record");
+    if (rc == 0)
+        grader_probs_answer_free(&a);
+    return rc == 0;
+}
+
+/* "logprobs" on: open the probs file and make it agree with the rows
+ * just read (probsfile.h). 0, or the exit status with msg. */
+static int open_probs(struct runner *r, struct grader_qset *answered,
+                      char *msg, size_t msgsize)
+{
+    if (probsfile_open(&r->probs, r->o->rundir, r->o->rung, has_row, answered,
+                       whole_record, msg, msgsize) != 0)
+        return r->probs.err == EINVAL ? EXIT_USAGE
+                                      : files_exit_code(r->probs.err);
+    /* --force past a changed "logprobs" would mix two Ns in one file */
+    if (r->probs.records > 0 && r->probs.topn != (unsigned)r->o->logprobs) {
+        snprintf(msg, msgsize,
+                 "'%.600s' holds records of %u log-probabilities a token, "
+                 "and this run asks %d: one probs file keeps one N (move it "
+                 "away to ask the rung again)",
+                 r->probs.path, r->probs.topn, r->o->logprobs);
+        return EXIT_USAGE;
+    }
+    if (r->probs.cut_torn > 0)
+        runner_say(r, "cut back a torn last record (%zu bytes) in %s",
+                   r->probs.cut_torn, r->probs.path);
+    if (r->probs.cut_rowless > 0)
+        runner_say(r, "cut back %zu record(s) without a row in %s",
+                   r->probs.cut_rowless, r->probs.path);
+    return 0;
+}
+
 /*
  * Everything before the loop, in order: check what was given (nothing
  * is created yet), take the rung's lock, open the rows file and read
@@ -335,6 +432,10 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     if (rowsfile_answered(r->store.path, o->rung, o->task, &answered, &r->rows,
                           &r->right, msg, msgsize) != 0)
         return EXIT_USAGE;
+    if (o->logprobs > 0 && (code = open_probs(r, answered, msg, msgsize))) {
+        grader_qset_free(answered);
+        return code;
+    }
     r->had = xrealloc(NULL, r->qs.n ? r->qs.n : 1);
     r->ids = xrealloc(NULL, (r->qs.n ? r->qs.n : 1) * sizeof(*r->ids));
     for (size_t i = 0; i < r->qs.n; i++) {
@@ -399,6 +500,7 @@ static void runner_free(struct runner *r)
     if (r->lock_fd >= 0)
         close(r->lock_fd); /* releases the lock */
     store_close(&r->store);
+    probsfile_close(&r->probs);
     free(r->had);
     free(r->ids);
     buf_release(&r->pid_path);
@@ -427,6 +529,7 @@ int runner_run(const struct run_opts *given)
     r->o = o;
     r->feed = feed;
     r->lock_fd = -1;
+    r->probs.fd = -1;
     r->srv.log.fd = -1;
     r->srv.gpu_before = r->srv.gpu_loaded = -1;
     r->progress_fd = progress_fd();

@@ -24,6 +24,7 @@
 #include <uv.h>
 
 #include "../../rundir/power.h"
+#include "../../rundir/probsfile.h"
 #include "../../rundir/store.h"
 #include "../../util/util.h"
 #include "../server/caplog.h"
@@ -125,6 +126,9 @@ struct runner {
     char who[300];    /* "run RUNG", for its messages */
     struct questions qs;
     struct store store;
+    struct probsfile probs; /* "logprobs" on: the rung's probs file */
+    int probs_asked;        /* an answer with tokens has been checked
+                               for log-probabilities */
     uint8_t *had;           /* the rows file answered question i when
                                the run began */
     const char **ids;       /* the questions' ids, by index */
@@ -198,6 +202,8 @@ void ask_forget(struct runner *r, size_t q); /* a broken attempt's reply */
 double ask_row(struct runner *r, size_t q, int attempts, const char *kind,
                const char *error, struct row *w);
 void ask_written(struct runner *r, size_t q);
+/* question q's reply while its slot holds it, or NULL */
+const struct reply *ask_reply(struct runner *r, size_t q);
 void ask_close(struct runner *r);
 void ask_release(struct runner *r);
 

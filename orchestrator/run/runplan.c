@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "../../grader/grader.h"
 #include "../base/cli.h"
 #include "../input/config.h"
 #include "../base/hash.h"
@@ -206,6 +207,7 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->n_server_args = n;
     o->parallel = c->batching ? r->slots : 1;
     o->abort_loops = c->abort_loops;
+    o->logprobs = (int)c->logprobs;
     run_opts_finish(o);
     return 0;
 }
@@ -233,6 +235,7 @@ static int config_mode(struct runplan *p, const struct runplan_flags *f,
                         : f->batching    ? "--allow-batching"
                         : f->abort_loops ? "--abort-loops"
                         : f->task        ? "--task"
+                        : f->logprobs    ? "--logprobs"
                                          : NULL;
     struct config_over over = {NULL, f->run_dir, ""};
     struct buf buf = {0};
@@ -283,6 +286,11 @@ static int numbers(const struct runplan_flags *f, struct run_opts *o)
         (f->deadline && number("--request-timeout", f->deadline, 1,
                                CONFIG_SECONDS_MAX, &o->request_timeout_s)))
         return EXIT_USAGE;
+    if (f->logprobs) {
+        if (number("--logprobs", f->logprobs, 1, GRADER_PROBS_TOPN_MAX, &v))
+            return EXIT_USAGE;
+        o->logprobs = (int)v;
+    }
     run_opts_finish(o);
     if (f->log_cap) {
         if (number("--log-cap", f->log_cap, 1024, 1L << 40, &v))
@@ -385,6 +393,7 @@ int runplan_parse(int argc, char **argv, struct runplan_flags *f,
         {"--allow-batching", NULL, &f->batching, NULL, NULL, 0},
         {"--abort-loops", NULL, &f->abort_loops, NULL, NULL, 0},
         {"--task", &f->task, NULL, NULL, NULL, 0},
+        {"--logprobs", &f->logprobs, NULL, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
 
     memset(f, 0, sizeof(*f));

@@ -26,6 +26,7 @@ struct runplan_flags {
     const char *server_args[RUNPLAN_SERVER_ARGS];
     size_t nserver;
     int think, force, quiet, batching, abort_loops;
+    const char *logprobs; /* --logprobs N */
 };
 
 /* One rung's run: o, and what o borrows. */

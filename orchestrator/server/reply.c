@@ -4,6 +4,7 @@
 #include "reply.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ void reply_init(struct reply *r, size_t cap)
     buf_init(&r->reasoning, cap);
     r->completion_tokens = r->predicted_n = r->prompt_n = -1;
     r->decode_tps = r->prompt_ms = r->predicted_ms = -1;
+    buf_init(&r->probs.text, GRADER_PROBS_RECORD_MAX);
 }
 
 void reply_release(struct reply *r)
@@ -27,6 +29,15 @@ void reply_release(struct reply *r)
     buf_release(&r->reasoning);
     free(r->error);
     r->error = NULL;
+    free(r->probs.tok);
+    r->probs.tok = NULL;
+    r->probs.ntok = r->probs.room = 0;
+    buf_release(&r->probs.text);
+}
+
+void reply_want_probs(struct reply *r, unsigned topn)
+{
+    r->probs.topn = topn <= GRADER_PROBS_TOPN_MAX ? topn : 0;
 }
 
 /* What a timing may be before it is no measurement: a reply takes hours,
@@ -145,6 +156,211 @@ static int append(struct reply *r, struct buf *b, json_t *delta,
     return 0;
 }
 
+/* ---- log-probabilities ------------------------------------------------ */
+
+/* The room a record gives its tokens: its cap less the head, the id and
+ * the fields around the tokens (probs.h). */
+#define PROBS_TOKENS_BYTES                                                    \
+    (GRADER_PROBS_RECORD_MAX - GRADER_PROBS_HEAD - 1 - 255 - 1 - 1 - 4 - 8)
+
+static int bad_probs(char *msg, size_t msgsize, const char *what)
+{
+    snprintf(msg, msgsize, "stream chunk's logprobs: %s", what);
+    return REPLY_EBAD;
+}
+
+/* A token's text: its "bytes" (the raw bytes, which a token cut inside a
+ * UTF-8 sequence needs), else its "token", cut at GRADER_PROBS_TEXT_MAX,
+ * into t (the text not yet added to the buffer: t->len bytes at tx). */
+static int tok_text(json_t *e, unsigned char *tx, struct reply_tok *t,
+                    char *msg, size_t msgsize)
+{
+    json_t *b = json_object_get(e, "bytes"), *v;
+    size_t i, n = 0;
+
+    if (b != NULL && !json_is_null(b)) {
+        if (!json_is_array(b))
+            return bad_probs(msg, msgsize, "\"bytes\" is not a list");
+        json_array_foreach(b, i, v)
+        {
+            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                json_integer_value(v) > 255)
+                return bad_probs(msg, msgsize,
+                                 "\"bytes\" holds other than 0 to 255");
+            if (n < GRADER_PROBS_TEXT_MAX)
+                tx[n++] = (unsigned char)json_integer_value(v);
+        }
+    } else if (json_is_string(json_object_get(e, "token"))) {
+        v = json_object_get(e, "token");
+        n = json_string_length(v);
+        n = n < GRADER_PROBS_TEXT_MAX ? n : GRADER_PROBS_TEXT_MAX;
+        memcpy(tx, json_string_value(v), n);
+    } else if (json_object_get(e, "token") != NULL &&
+               !json_is_null(json_object_get(e, "token"))) {
+        return bad_probs(msg, msgsize, "\"token\" is not text");
+    }
+    t->len = (uint8_t)n;
+    return 0;
+}
+
+/* One entry ({"id", "token", "bytes", "logprob"}) into t, its text into
+ * tx. A logprob of null is the server's -inf (JSON has none). */
+static int tok_entry(json_t *e, unsigned char *tx, struct reply_tok *t,
+                     char *msg, size_t msgsize)
+{
+    json_t *id = json_object_get(e, "id"), *lp = json_object_get(e, "logprob");
+
+    if (!json_is_object(e))
+        return bad_probs(msg, msgsize, "an entry is not a JSON object");
+    if (!json_is_integer(id) || json_integer_value(id) < 0 ||
+        json_integer_value(id) >= (json_int_t)GRADER_PROBS_NONE)
+        return bad_probs(msg, msgsize, "an entry has no token \"id\"");
+    if (!json_is_number(lp) && !json_is_null(lp))
+        return bad_probs(msg, msgsize, "an entry has no \"logprob\"");
+    if (json_is_number(lp) && json_number_value(lp) > 1e-3)
+        return bad_probs(msg, msgsize, "a \"logprob\" is above 0");
+    t->id = (uint32_t)json_integer_value(id);
+    t->lp = json_is_null(lp) ? -INFINITY : (float)json_number_value(lp);
+    return tok_text(e, tx, t, msg, msgsize);
+}
+
+/* The record bytes an entry takes: id, logprob, length, text. */
+static size_t entry_bytes(const struct reply_tok *t)
+{
+    return 4 + 4 + 1 + (size_t)t->len;
+}
+
+/* Keep the token whose parsed entries (chosen then topn) are in t, their
+ * texts in tx (GRADER_PROBS_TEXT_MAX bytes an entry); or drop it past the
+ * caps and mark the answer CUT. */
+static void keep(struct reply_probs *p, struct reply_tok *t, unsigned char *tx)
+{
+    size_t per = 1 + p->topn, need = 1, i;
+
+    for (i = 0; i < per; i++)
+        need += entry_bytes(&t[i]);
+    if (p->ntok >= GRADER_PROBS_TOKENS_MAX ||
+        p->bytes + need > PROBS_TOKENS_BYTES) {
+        p->flags |= GRADER_PROBS_CUT;
+        return;
+    }
+    if (p->ntok == p->room) {
+        p->room = p->room ? 2 * p->room : 256;
+        p->tok = xrealloc(p->tok, p->room * per * sizeof(*p->tok));
+    }
+    for (i = 0; i < per; i++) {
+        t[i].text = (uint32_t)p->text.len;
+        /* within the cap: the record's bytes bound the texts' */
+        buf_append(&p->text, (const char *)tx + i * GRADER_PROBS_TEXT_MAX,
+                   t[i].len);
+        p->tok[p->ntok * per + i] = t[i];
+    }
+    p->ntok++;
+    p->bytes += need;
+}
+
+/* One choices[0].logprobs.content[] entry: the chosen token and its
+ * top_logprobs (the first topn; fewer are padded with NONE). */
+static int probs_token(struct reply_probs *p, json_t *e, char *msg,
+                       size_t msgsize)
+{
+    struct reply_tok t[1 + GRADER_PROBS_TOPN_MAX];
+    unsigned char tx[(1 + GRADER_PROBS_TOPN_MAX) * GRADER_PROBS_TEXT_MAX];
+    json_t *top, *a;
+    size_t i;
+    int rc;
+
+    memset(t, 0, sizeof(t));
+    if ((rc = tok_entry(e, tx, &t[0], msg, msgsize)) != 0)
+        return rc;
+    top = json_object_get(e, "top_logprobs");
+    if (top != NULL && !json_is_null(top) && !json_is_array(top))
+        return bad_probs(msg, msgsize, "\"top_logprobs\" is not a list");
+    for (i = 0; i < p->topn; i++) {
+        t[1 + i].id = GRADER_PROBS_NONE;
+        t[1 + i].lp = -INFINITY;
+        a = json_array_get(top, i);
+        if (a != NULL &&
+            (rc = tok_entry(a, tx + (1 + i) * GRADER_PROBS_TEXT_MAX, &t[1 + i],
+                            msg, msgsize)) != 0)
+            return rc;
+    }
+    p->seen++;
+    keep(p, t, tx);
+    return 0;
+}
+
+/* choices[0].logprobs of one chunk, when asked for. Absent or null is a
+ * chunk without tokens (the role and finish chunks). */
+static int probs(struct reply *r, json_t *choice, char *msg, size_t msgsize)
+{
+    json_t *lp = json_object_get(choice, "logprobs"), *c, *e;
+    size_t i;
+    int rc;
+
+    if (r->probs.topn == 0 || lp == NULL || json_is_null(lp))
+        return 0;
+    if (!json_is_object(lp))
+        return bad_probs(msg, msgsize, "not a JSON object");
+    c = json_object_get(lp, "content");
+    if (c == NULL || json_is_null(c))
+        return 0;
+    if (!json_is_array(c))
+        return bad_probs(msg, msgsize, "\"content\" is not a list");
+    json_array_foreach(c, i, e)
+    {
+        if ((rc = probs_token(&r->probs, e, msg, msgsize)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int reply_probs_record(const struct reply *r, const char *id,
+                       unsigned char **out, size_t *len)
+{
+    const struct reply_probs *p = &r->probs;
+    size_t per = 1 + p->topn, n = p->ntok, i, j;
+    struct grader_probs_entry *chosen =
+        xrealloc(NULL, (n ? n : 1) * sizeof(*chosen));
+    struct grader_probs_entry *top =
+        xrealloc(NULL, (n ? n : 1) * p->topn * sizeof(*top) + 1);
+    struct grader_probs_answer a;
+    int rc = -1;
+
+    for (i = 0; i < n; i++)
+        for (j = 0; j < per; j++) {
+            const struct reply_tok *t = &p->tok[i * per + j];
+            struct grader_probs_entry *g =
+                j == 0 ? &chosen[i] : &top[i * p->topn + j - 1];
+            g->id = t->id;
+            g->lp = t->lp;
+            g->len = t->len;
+            g->text = t->len ? p->text.p + t->text : NULL;
+        }
+    memset(&a, 0, sizeof(a));
+    a.id = id;
+    a.id_len = strlen(id);
+    a.topn = p->topn;
+    a.flags = p->flags;
+    a.ntok = n;
+    a.chosen = chosen;
+    a.top = top;
+    *out = NULL;
+    *len = grader_probs_encoded_size(&a);
+    if (*len > 0) {
+        *out = xrealloc(NULL, *len);
+        if (grader_probs_encode(&a, *out, *len) == *len)
+            rc = 0;
+    }
+    if (rc != 0) {
+        free(*out);
+        *out = NULL;
+    }
+    free(chosen);
+    free(top);
+    return rc;
+}
+
 int reply_event(struct reply *r, const char *data, size_t len, char *msg,
                 size_t msgsize)
 {
@@ -192,6 +408,8 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
             rc = append(r, &r->reasoning, delta, "reasoning_content", msg,
                         msgsize);
     }
+    if (rc == 0)
+        rc = probs(r, choice, msg, msgsize);
     v = json_object_get(choice, "finish_reason");
     if (rc == 0 && json_is_string(v)) {
         snprintf(r->finish, sizeof(r->finish), "%s", json_string_value(v));

@@ -14,7 +14,9 @@
 #define REPLY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "../../grader/grader.h"
 #include "../../grader/grader.h"
 #include "../../util/util.h"
 
@@ -27,6 +29,36 @@
 
 /* The error of a row that would still pass the reader's cap. */
 #define REPLY_ROW_TOO_LONG "the row would be longer than the row reader's cap"
+
+/* One token or alternative as streamed: its text is in the reply's
+ * probs.text at offset text. */
+struct reply_tok {
+    uint32_t id; /* GRADER_PROBS_NONE: an alternative not sent */
+    float lp;
+    uint32_t text;
+    uint8_t len;
+};
+
+/*
+ * The log-probabilities of one answer ("logprobs": N asked): each token's
+ * choices[0].logprobs.content[] entry, in order, reasoning tokens too.
+ * Memory is one answer's: at most GRADER_PROBS_TOKENS_MAX tokens, and no
+ * more than a record of GRADER_PROBS_RECORD_MAX bytes holds; tokens past
+ * either are dropped and GRADER_PROBS_CUT set (the reply's text is kept
+ * whole, as without logprobs).
+ */
+struct reply_probs {
+    unsigned topn;         /* N asked, 0: off (entries are ignored) */
+    unsigned flags;        /* GRADER_PROBS_CUT */
+    size_t ntok;           /* tokens kept */
+    size_t room;           /* tokens tok has room for */
+    struct reply_tok *tok; /* ntok * (1 + topn): the chosen token, then
+                              the top N as listed */
+    size_t bytes;          /* what the kept tokens take in a record, at
+                              most (the chosen token's entry counted) */
+    unsigned long seen;    /* entries streamed, kept or not */
+    struct buf text;       /* the tokens' texts */
+};
 
 struct reply {
     struct buf content, reasoning;  /* the deltas, joined */
@@ -44,6 +76,7 @@ struct reply {
     double decode_tps;              /* timings.predicted_per_second, or -1 */
     double prompt_ms, predicted_ms; /* timings, or -1 */
     char *error;                    /* message of an error event, or NULL */
+    struct reply_probs probs;       /* "logprobs": N asked */
 };
 
 enum reply_outcome {
@@ -68,6 +101,22 @@ enum {
  * reader's cap. */
 void reply_init(struct reply *r, size_t cap);
 void reply_release(struct reply *r);
+
+/* Ask for the tokens' log-probabilities: topn (1..GRADER_PROBS_TOPN_MAX)
+ * alternatives each; 0 leaves them off. Call after reply_init. With it
+ * on, an event whose choices[0].logprobs is not what both lineages send
+ * (docs/rows.md, "The probs file") is REPLY_EBAD, a "bad_stream" row like
+ * any other malformed chunk: an answer is never kept with a hole in its
+ * tokens. */
+void reply_want_probs(struct reply *r, unsigned topn);
+
+/*
+ * The record of r's tokens as question id's (grader_probs_encode): a new
+ * buffer in *out (free()) of *len bytes. Returns 0, or -1 when the record
+ * breaks a cap of probs.h (an id of 0 or over 255 bytes).
+ */
+int reply_probs_record(const struct reply *r, const char *id,
+                       unsigned char **out, size_t *len);
 
 /*
  * Take one event's data. Returns 0, or one of REPLY_E* with a message in

@@ -42,6 +42,9 @@ struct run_opts {
                         what arrived, finish_reason "loop" */
     long parallel;   /* requests in flight at once: 1, or the server's slots
                         under batching (docs/run.md, "Batching") */
+    int logprobs;    /* the top N log-probabilities asked of every token
+                        (1..GRADER_PROBS_TOPN_MAX), kept in the rung's
+                        probs file; 0: off */
 };
 
 /*

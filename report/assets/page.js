@@ -43,6 +43,13 @@ function start(D) {
   ];
   if (NRUN > 1) FILTERS.push(['split', 'runs disagree', -1]);
   var FOLD = 4000; /* characters of a reply shown before "show the rest" */
+  /* the split figures (docs/page.md, "Where it split"): the grid's KLD
+   * shading per row, and the dead cells that split, by row and question */
+  var PK = D.pk || null, SPLIT = {};
+  if (PK) PK.cells.forEach(function (c) { SPLIT[c.r * NQ + c.q] = c; });
+  function kldLevel(row, q) {
+    return PK && row < PK.kl.length ? PK.kl[row].charCodeAt(q) - 48 : 0;
+  }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -178,8 +185,9 @@ function start(D) {
           '" data-row="' + i + '"><span class="lab"></span><div class="cells">');
         for (j = b * bandSize; j < Math.min((b + 1) * bandSize, cols.length); j++) {
           q = cols[j]; c = cellCode(i, q);
+          var kl = kldLevel(i, q);
           html.push('<i class="c' + (c / 3 | 0) + (c % 3 ? ' m' + c % 3 : '') +
-            '" data-q="' + q + '" tabindex="-1"></i>');
+            (kl ? ' k k' + kl : '') + '" data-q="' + q + '" tabindex="-1"></i>');
         }
         html.push('</div></div>');
       }
@@ -232,6 +240,8 @@ function start(D) {
     } else {
       lines.push('reference ' + D.refs[w.q] + ' \u00b7 not answered yet');
     }
+    if (PK && w.row < PK.kld.length && PK.kld[w.row][w.q] !== null)
+      lines.push('mean KLD from ' + D.rows[0].name + ' ' + fig(PK.kld[w.row][w.q], 4));
     lines.forEach(function (t) { tip.appendChild(el('div', null, t)); });
     tip.appendChild(el('span', 'st', status(run, w.row, w.q).join(' \u00b7 ')));
     if (NRUN > 1) {
@@ -294,6 +304,63 @@ function start(D) {
     });
     return b;
   }
+  /* ---- where a dead answer split from the reference's ---------------- */
+  function fig(v, d) {
+    return v === null ? '\u2014' : (v < 0 ? '\u2212' : '') + Math.abs(v).toFixed(d);
+  }
+  /* one top-N list at the split: a bar a token, its length the
+   * probability exp(logprob); the chosen token and the other side's marked */
+  function bars(title, list, chosen, other, margin) {
+    var box = el('div', 'topn');
+    box.appendChild(el('h4', null, title));
+    list.forEach(function (t) {
+      var p = t[1] === null ? 0 : Math.exp(t[1]), row = el('div', 'brow');
+      if (t[0] === chosen) row.classList.add('chosen');
+      if (t[0] === other) row.classList.add('other');
+      row.appendChild(el('code', 'btok', t[2]));
+      var track = el('span', 'btrack'), fill = el('span', 'bfill');
+      /* the CSSOM, not a style attribute: the CSP allows no inline style */
+      fill.style.width = (Math.max(Math.min(p, 1), 0) * 100).toFixed(1) + '%';
+      track.appendChild(fill);
+      row.appendChild(track);
+      row.appendChild(el('span', 'bp', (p * 100).toFixed(1) + ' %'));
+      row.title = 'token ' + t[0] + ' \u00b7 log-probability ' + fig(t[1], 3);
+      box.appendChild(row);
+    });
+    box.appendChild(el('p', 'meta', 'margin ' + fig(margin, 2) +
+      ' (top-1 minus top-2 log-probability)'));
+    return box;
+  }
+  function splitView(row, q) {
+    var c = SPLIT[row * NQ + q], ref = D.rows[0].name, name = D.rows[row].name;
+    if (!c) return null;
+    var box = el('div', 'split');
+    box.appendChild(el('h3', null, 'Where it split from ' + ref));
+    box.appendChild(el('p', 'meta', 'at token ' + (c.sp + 1).toLocaleString('en-US') + ' of ' +
+      ref + '\u2019s ' + c.rn.toLocaleString('en-US') + ' (' + name + ' wrote ' +
+      c.qn.toLocaleString('en-US') + ') \u00b7 KLD there ' + fig(c.ks, 3) +
+      ' \u00b7 mean ' + fig(c.km, 4) + ', max ' + fig(c.kx, 3) + ' over the ' +
+      c.pf.toLocaleString('en-US') + ' tokens of the shared prefix, the split included \u00b7 ' +
+      name + '\u2019s log-probability of ' + ref + '\u2019s token: ' +
+      (c.lp === null ? 'not in its top ' + PK.n : fig(c.lp, 3))));
+    var pre = el('pre', 'text splittext');
+    pre.appendChild(document.createTextNode(c.b));
+    var mine = el('mark', 'tok', c.qt[2]);
+    mine.title = name + ' chose this token';
+    pre.appendChild(mine);
+    var theirs = el('span', 'tok ref', c.rt[2]);
+    theirs.title = ref + ' chose this token';
+    pre.appendChild(theirs);
+    box.appendChild(pre);
+    box.appendChild(el('p', 'meta', 'The reply as both wrote it up to the split, then ' + name +
+      '\u2019s token, marked, and ' + ref + '\u2019s beside it. Below, the top ' + PK.n +
+      ' of each at that token: bars of probability, ' + name + '\u2019s choice dark, the other\u2019s marigold.'));
+    var two = el('div', 'tops');
+    two.appendChild(bars(ref + '\u2019s top ' + PK.n, c.ra, c.rt[0], c.qt[0], c.rm));
+    two.appendChild(bars(name + '\u2019s top ' + PK.n, c.qa, c.qt[0], c.rt[0], c.qm));
+    box.appendChild(two);
+    return box;
+  }
   function openPanel(focus) {
     var q = S.q, run = S.run, row = S.at;
     if (q < 0) { closePanel(); return; }
@@ -346,6 +413,8 @@ function start(D) {
       d.appendChild(folded(reasoning));
       box.appendChild(d);
     }
+    var sv = PK && run === 0 ? splitView(row, q) : null;
+    if (sv) box.appendChild(sv);
     panel.appendChild(box);
     panel.classList.remove('hidden');
     markSelected();
@@ -407,6 +476,10 @@ function start(D) {
       : [['c1', 'right'], ['c2', 'wrong'], ['c0', 'no row']];
     items.push(['c2 m1', '\u2020 dead: the reference right, this rung wrong (dark hatched cap)']);
     items.push(['c1 m2', 'ghost: the reference wrong, this rung right (pale cap)']);
+    if (PK && PK.kl.some(function (r) { return /[1-9]/.test(r); }))
+      ['0.001\u20130.01', '0.01\u20130.1', '0.1\u20131', '\u2265 1'].forEach(function (w, i) {
+        items.push(['c2 k k' + (i + 1), (i ? '' : 'bottom band: mean KLD from ' + D.rows[0].name + ' ') + w]);
+      });
     items.forEach(function (it) {
       var s = el('span'), sw = el('i', 'sw ' + it[0]);
       s.appendChild(sw); s.appendChild(document.createTextNode(it[1]));

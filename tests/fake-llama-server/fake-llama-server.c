@@ -62,6 +62,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
+#include <stdint.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -84,6 +86,7 @@ static FILE *logf_;   /* stderr, or stdout in ik mode */
 static long requests; /* chat requests so far */
 static int active;    /* chat streams being answered now (a thread each) */
 static int health_ok_logged;
+static long model_bytes; /* the model file's size: its logprobs' drift */
 
 static void die(const char *fmt, ...)
 {
@@ -219,7 +222,111 @@ struct body {
     size_t byte_at;    /* "bytes": offset in the current event */
     long long flood;   /* "flood": bytes left (-1 for ever) */
     char *flood_chunk; /* one 4 KiB delta, escaped, as an event */
+    int topn;          /* "top_logprobs" asked, 0: no logprobs */
+    uint64_t ctx;      /* the context so far: prompt and tokens */
+    double drift;      /* how far this model's distributions move */
 };
+
+/* ---- log-probabilities ---------------------------------------------------
+ * Deterministic, and a function of the context alone (the prompt and the
+ * tokens so far) plus the model's drift: two models given the same text
+ * give the same tokens and alternatives, their log-probabilities moved by
+ * each one's drift, so the same model repeated gives identical numbers and
+ * two models' distributions differ by their drifts' difference. A token is
+ * a 4-byte piece of the reply (as deltas() streams it): where two replies'
+ * texts differ, their chosen tokens do, and that is the split. The drift
+ * grows as the model file shrinks (the demo's files are padded to their
+ * rung's size: BF16 largest, Q2_K smallest): 6000 / bytes, at most 4, so
+ * KLD against BF16 grows down the ladder; "logprobs_drift" in the script
+ * sets it. It moves the alternatives only, each by up to the drift either
+ * way, and never above the chosen token: greedy's pick stays the top. */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+
+    for (size_t i = 0; i < n; i++) {
+        h ^= c[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* A number in [0, 1) from the context and k. */
+static double unit(uint64_t h, unsigned k)
+{
+    h = fnv(h, &k, sizeof(k));
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return (double)(h >> 11) / 9007199254740992.0;
+}
+
+static unsigned tok_id(uint64_t h)
+{
+    return (unsigned)(h % 150000u) + 100u;
+}
+
+/* {"id","token","bytes","logprob"} for text (n bytes). */
+static json_t *lp_entry(unsigned id, const char *text, size_t n, double lp)
+{
+    json_t *bytes = json_array(), *tok = json_stringn(text, n);
+
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(bytes, json_integer((unsigned char)text[i]));
+    return json_pack("{s:i,s:o,s:o,s:f}", "id", (json_int_t)id, "token",
+                     tok ? tok : json_string("\ufffd"), "bytes", bytes,
+                     "logprob", lp);
+}
+
+/* choices[0].logprobs for the token piece (n bytes) after b->ctx, and
+ * the context moved past it. */
+static json_t *logprobs(struct body *b, const char *piece, size_t n)
+{
+    double x[20], z, other;
+    unsigned id[20], order[20];
+    char alt[20][16];
+    uint64_t h = b->ctx;
+    json_t *top = json_array(), *e;
+    int k = b->topn, i, j;
+
+    id[0] = tok_id(fnv(14695981039346656037ULL, piece, n));
+    x[0] = 0;
+    for (i = 1; i < k; i++) {
+        id[i] = tok_id(h + (uint64_t)i * 7919u);
+        if (id[i] == id[0])
+            id[i]++;
+        snprintf(alt[i], sizeof(alt[i]), " a%02d", i);
+        x[i] = -(0.5 + 2.5 * unit(h, 0) + 0.6 * (i - 1) +
+                 0.3 * unit(h, (unsigned)i)) +
+               b->drift * (2 * unit(h, 100u + (unsigned)i) - 1);
+        if (x[i] > -0.05) /* greedy's pick stays the top token */
+            x[i] = -0.05;
+    }
+    /* the mass past the list, the same for every model: the context's */
+    other = exp(-3.0 - 2.0 * unit(h, 50));
+    for (z = other, i = 0; i < k; i++)
+        z += exp(x[i]);
+    for (i = 0; i < k; i++)
+        order[i] = (unsigned)i;
+    for (i = 2; i < k; i++) /* the alternatives, most likely first */
+        for (j = i; j > 1 && x[order[j]] > x[order[j - 1]]; j--) {
+            unsigned t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (i = 0; i < k; i++) {
+        unsigned o = order[i];
+        json_array_append_new(
+            top, o == 0
+                     ? lp_entry(id[0], piece, n, x[0] - log(z))
+                     : lp_entry(id[o], alt[o], strlen(alt[o]), x[o] - log(z)));
+    }
+    e = lp_entry(id[0], piece, n, x[0] - log(z));
+    json_object_set_new(e, "top_logprobs", top);
+    b->ctx = fnv(h, piece, n);
+    return json_pack("{s:[o]}", "content", e);
+}
 
 static void add_event(struct body *b, json_t *chunk, const char *raw)
 {
@@ -270,9 +377,15 @@ static size_t deltas(struct body *b, const char *key, const char *text,
     while (off<len && * left> 0) {
         size_t k = len - off < 4 ? len - off : 4;
         char piece[5];
+        json_t *c;
         memcpy(piece, text + off, k);
         piece[k] = '\0';
-        add_event(b, chunk(json_pack("{s:s}", key, piece), NULL), NULL);
+        c = chunk(json_pack("{s:s}", key, piece), NULL);
+        if (b->topn > 0)
+            json_object_set_new(
+                json_array_get(json_object_get(c, "choices"), 0), "logprobs",
+                logprobs(b, piece, k));
+        add_event(b, c, NULL);
         off += k;
         n++;
         (*left)--;
@@ -324,6 +437,20 @@ static void build(struct body *b, json_t *req, json_t *rule)
     const char *finish;
     char *cut;
 
+    if (json_is_true(json_object_get(req, "logprobs")) &&
+        !json_is_true(json_object_get(model, "no_logprobs"))) {
+        json_t *n = json_object_get(req, "top_logprobs");
+        json_t *d = json_object_get(model, "logprobs_drift");
+        const char *prompt = json_string_value(json_object_get(
+            json_array_get(json_object_get(req, "messages"), 0), "content"));
+        b->topn = json_is_integer(n) ? (int)json_integer_value(n) : 1;
+        b->topn = b->topn < 1 ? 1 : b->topn > 20 ? 20 : b->topn;
+        b->drift = json_is_number(d) ? json_number_value(d)
+                                     : 6000.0 / (double)model_bytes;
+        b->drift = b->drift < 0 ? 0 : b->drift > 4 ? 4 : b->drift;
+        b->ctx = fnv(14695981039346656037ULL, prompt ? prompt : "",
+                     prompt ? strlen(prompt) : 0);
+    }
     add_event(
         b, chunk(json_pack("{s:s,s:n}", "role", "assistant", "content"), NULL),
         NULL);
@@ -730,6 +857,7 @@ int main(int argc, char **argv)
          * fake.script; any other file is the script itself */
         size_t len = 0;
         unsigned char *raw = fg_slurp(path, &len);
+        model_bytes = len > 0 ? (long)len : 1;
         if (raw != NULL && len >= 4 && memcmp(raw, "GGUF", 4) == 0) {
             char *script = fg_get(raw, len, "fake.script", NULL);
             model = script ? json_loads(script, 0, &jerr) : NULL;

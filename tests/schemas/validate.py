@@ -102,6 +102,28 @@ for path in sorted(glob.glob(os.path.join(ROOT, "configs", "*.json"))):
     with open(path) as f:
         check("config", json.load(f), path)
 
+# report.json with split figures: test_render_probs writes one from its
+# hand-filled figures (no run makes probs files until the capture side
+# lands), when built ($BUILD, default build)
+probs_bin = os.path.join(ROOT, os.environ.get("BUILD", "build"), "tests",
+                         "test_render_probs")
+if os.path.exists(probs_bin):
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "report.json")
+        subprocess.run([probs_bin], env=dict(os.environ, GY_PROBS_JSON=out),
+                       capture_output=True, check=False)
+        if os.path.exists(out):
+            with open(out) as f:
+                rep = json.load(f)
+            check("report", rep, "test_render_probs report.json")
+            rep["probs"]["dead"][0]["ref_top"][0][2] = 7
+            check("report", rep, "a token text that is a number", False)
+        else:
+            failed += 1
+            print("schemas: test_render_probs wrote no report.json")
+
 # each schema must refuse something
 check("row", {"reference": "1"}, "row without id", expect_ok=False)
 check("bury-line", {"rung": "Q4_0"}, "bury line without counts", False)

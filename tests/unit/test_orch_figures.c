@@ -6,6 +6,8 @@
  * ladder hands in is checked as one typed on a command line.
  */
 #include "helpers.h"
+
+#include <math.h>
 #include "../../orchestrator/base/cli.h"
 #include "../../orchestrator/figures/figures.h"
 
@@ -181,12 +183,148 @@ static void test_compare_think(void **state)
     figures_think_release(&th);
 }
 
+/* ---- probs: where the rungs split, from probs files beside the rows ---- */
+
+/* Question q's record at rung i of a copy of t4: four tokens, N = 2; the
+ * reference chooses 1 2 3 4 with lists {chosen .6, other .3}; a rung
+ * splits at position 2 exactly where it flips (dead or a ghost), else
+ * chooses as the
+ * reference, with lists {chosen .5, other .4}. */
+static size_t probs_record(const char *id, int rung, int split,
+                           unsigned char *out, size_t size)
+{
+    struct grader_probs_entry ch[4], top[8];
+    struct grader_probs_answer a = {id, strlen(id), 2, 0, 4, ch, top, NULL, 0, NULL};
+
+    for (uint32_t t = 0; t < 4; t++) {
+        uint32_t c = split && t == 2 ? 9 : t + 1;
+        float lp = (float)log(rung ? .5 : .6);
+        ch[t] = (struct grader_probs_entry){c, lp, 1, "x"};
+        top[t * 2] = ch[t];
+        top[t * 2 + 1] = (struct grader_probs_entry){
+            100 + t, (float)log(rung ? .4 : .3), 1, "y"};
+    }
+    return grader_probs_encode(&a, out, size);
+}
+
+static void probs_write(const char *dir, const char *rung, int is_rung,
+                        const struct figures_report *r, size_t i, long cut)
+{
+    char path[512];
+    unsigned char rec[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/rows/%s.probs", dir, rung);
+    assert_non_null(f = fopen(path, "wb"));
+    for (uint32_t q = 0; q < grader_qset_count(r->s.qs); q++) {
+        const struct grader_answer *ra = grader_rung_find(r->s.r[0], q),
+                                   *a = grader_rung_find(r->s.r[i], q);
+        if (a == NULL)
+            continue;
+        size_t n =
+            probs_record(grader_qset_id(r->s.qs, q), is_rung,
+                         grader_answer_right(ra) != grader_answer_right(a),
+                         rec, sizeof(rec));
+        assert_true(n > 0);
+        assert_int_equal(fwrite(rec, 1, n, f), n);
+    }
+    if (cut)
+        assert_true(fflush(f) == 0 &&
+                    ftruncate(fileno(f), ftell(f) - cut) == 0);
+    fclose(f);
+}
+
+/* The report of a copy of t4 with probs files: per rung, every answered
+ * question compared, every dead one split and a cell, the KLD the
+ * grader gives for those lists, the reference's repeat at 0; a torn
+ * probs file refused; none: rep.probs NULL. */
+static void test_report_probs(void **state)
+{
+    struct figures_report_opts o = {0};
+    struct figures_report r;
+    struct grader_probs_entry p[2], q[2];
+    char dir[64], cmd[256];
+    double k, means[3], flips[3];
+    size_t ghosts = 0;
+
+    (void)state;
+    tmpdir_make(dir, sizeof(dir));
+    snprintf(cmd, sizeof(cmd), "cp -r " DATA "t4/. %s/", dir);
+    assert_int_equal(system(cmd), 0);
+    o.rundir = dir;
+    assert_int_equal(figures_report(&o, &r), 0);
+    assert_null(r.rep.probs); /* no probs file: as before */
+    for (size_t i = 0; i < r.run.nchain; i++)
+        probs_write(dir, r.run.chain[i], i > 0, &r, i, 0);
+    snprintf(cmd, sizeof(cmd), "%s/repeat", dir);
+    probs_write(cmd, "BF16", 0, &r, 0, 0);
+    figures_report_release(&r);
+    assert_int_equal(figures_report(&o, &r), 0);
+    assert_non_null(r.rep.probs);
+    const struct grader_probs_ladder *pl = r.rep.probs;
+    assert_int_equal(pl->topn, 2);
+    assert_int_equal(pl->nrungs, 4);
+    p[0] = (struct grader_probs_entry){1, (float)log(.6), 0, NULL};
+    p[1] = (struct grader_probs_entry){100, (float)log(.3), 0, NULL};
+    q[0] = (struct grader_probs_entry){1, (float)log(.5), 0, NULL};
+    q[1] = (struct grader_probs_entry){100, (float)log(.4), 0, NULL};
+    k = grader_probs_kld(p, q, 2);
+    size_t cells = 0;
+    for (size_t i = 1; i < 4; i++) {
+        const struct grader_bury_line *l = r.rep.rungs[i].line;
+        assert_int_equal(pl->have[i], 1);
+        assert_int_equal(pl->rung[i].both, r.s.r[i]->n);
+        size_t fl = l->dead + l->ghosts;
+        assert_int_equal(pl->rung[i].split, fl);
+        assert_int_equal(pl->rung[i].split_died, l->dead);
+        assert_int_equal(pl->rung[i].split_rose, l->ghosts);
+        assert_int_equal(pl->rung[i].split_survived, 0);
+        assert_int_equal(pl->rung[i].flips, fl);
+        assert_int_equal(pl->rung[i].tokens, 4 * r.s.r[i]->n - fl);
+        /* a dead question's split: {3 .6, 102 .3} against {9 .5, 102 .4} */
+        p[0].id = 3, p[1].id = 102, q[0].id = 9, q[1].id = 102;
+        double ks = grader_probs_kld(p, q, 2), t = (double)pl->rung[i].tokens;
+        p[0].id = q[0].id = 1, p[1].id = q[1].id = 100;
+        means[i - 1] = (k * (t - (double)fl) + ks * (double)fl) / t;
+        flips[i - 1] = (double)fl;
+        ghosts += l->ghosts;
+        assert_true(fabs(pl->rung[i].kld_mean - means[i - 1]) < 1e-6);
+        for (uint32_t j = 0; j < pl->nq; j++)
+            assert_true(isnan(pl->kld[j]) &&
+                        (grader_rung_find(r.s.r[i], j) == NULL) ==
+                            isnan(pl->kld[i * pl->nq + j]));
+        cells += l->dead;
+    }
+    assert_int_equal(pl->ncells, cells); /* the dead, not the ghosts */
+    assert_true(cells > 0 && ghosts > 0);
+    assert_int_equal(pl->cells[0].s.split, 2);
+    assert_int_equal(pl->cells[0].rung_tok.id, 9);
+    assert_string_equal(pl->cells[0].before, "xx");
+    assert_int_equal(pl->repeat, 1);
+    assert_true(pl->repeat_kld_mean == 0);
+    assert_int_equal(pl->repeat_split, 0);
+    /* flips against the means worked above, across the three rungs */
+    assert_true(fabs(pl->spearman - grader_probs_spearman(flips, means, 3)) <
+                1e-12);
+    assert_false(isnan(pl->spearman));
+    /* a torn last record: refused, nothing to release but the result */
+    probs_write(dir, r.run.chain[2], 1, &r, 2, 3);
+    figures_report_release(&r);
+    assert_int_equal(figures_report(&o, &r), EXIT_USAGE);
+    figures_report_release(&r);
+    tmpdir_remove(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bury),    cmocka_unit_test(test_bury_refusals),
-        cmocka_unit_test(test_autopsy), cmocka_unit_test(test_repeat),
-        cmocka_unit_test(test_report),  cmocka_unit_test(test_compare_think),
+        cmocka_unit_test(test_bury),
+        cmocka_unit_test(test_bury_refusals),
+        cmocka_unit_test(test_autopsy),
+        cmocka_unit_test(test_repeat),
+        cmocka_unit_test(test_report),
+        cmocka_unit_test(test_compare_think),
+        cmocka_unit_test(test_report_probs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

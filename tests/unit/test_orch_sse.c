@@ -2,6 +2,7 @@
  * test_orch_sse.c - SSE framing and the chunks of a streamed answer, on
  * transcripts shaped like upstream llama.cpp's and the ik fork's.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -369,6 +370,183 @@ static void test_fits(void **state)
     assert_true(REPLY_ROW_CAP < GRADER_ROW_MAX);
 }
 
+
+/* ---- log-probabilities ("logprobs": N) ---- */
+
+/* Three tokens as upstream and the fork stream them: "bytes" (a piece of
+ * a UTF-8 sequence, which no "token" string can carry) first, else the
+ * "token"; a chosen token outside its top list; fewer alternatives than
+ * asked (padded with NONE, -inf); a null logprob (the server's -inf). */
+static const char with_probs[] =
+    "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":"
+    "null},\"logprobs\":null}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"Hm\"},"
+    "\"logprobs\":{\"content\":[{\"id\":71,\"token\":\"Hm\",\"bytes\":[72,"
+    "109],\"logprob\":-0.25,\"top_logprobs\":[{\"id\":71,\"token\":\"Hm\","
+    "\"bytes\":[72,109],\"logprob\":-0.25},{\"id\":9,\"token\":\"So\","
+    "\"bytes\":[83,111],\"logprob\":-1.5},{\"id\":4,\"token\":\"x\","
+    "\"logprob\":null}]}]}}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{\"content\":\"\\u00e2\"},\"logprobs\":{"
+    "\"content\":[{\"id\":300,\"token\":\"?\",\"bytes\":[226,128],"
+    "\"logprob\":-2.0,\"top_logprobs\":[{\"id\":301,\"token\":\"a\","
+    "\"logprob\":-0.5},{\"id\":302,\"token\":\"b\",\"logprob\":-1.0}]}]}}"
+    "]}\n\n"
+    "data: {\"choices\":[{\"delta\":{\"content\":\"7\"},\"logprobs\":{"
+    "\"content\":[{\"id\":55,\"token\":\"7\",\"logprob\":0,"
+    "\"top_logprobs\":[{\"id\":55,\"token\":\"7\",\"logprob\":0}]}]}}]}\n\n"
+    "data: {\"choices\":[{\"finish_reason\":\"stop\",\"delta\":{}}]}\n\n"
+    "data: [DONE]\n\n";
+
+static const struct reply_tok *tok(const struct reply *r, size_t i,
+                                   size_t j)
+{
+    return &r->probs.tok[i * (1 + r->probs.topn) + j];
+}
+
+static void expect_tok(const struct reply *r, size_t i, size_t j,
+                       uint32_t id, float lp, const char *text, size_t len)
+{
+    const struct reply_tok *t = tok(r, i, j);
+
+    assert_int_equal(t->id, id);
+    assert_true(t->lp == lp);
+    assert_int_equal(t->len, len);
+    assert_memory_equal(r->probs.text.p + t->text, text, len);
+}
+
+static void test_logprobs(void **state)
+{
+    struct reply r;
+    unsigned char *rec = NULL;
+    size_t len, size;
+
+    (void)state;
+    reply_init(&r, 1 << 20);
+    reply_want_probs(&r, 3);
+    take(&r, with_probs);
+    assert_int_equal(reply_outcome(&r), REPLY_FINISHED);
+    assert_int_equal(r.probs.ntok, 3);
+    assert_int_equal(r.probs.seen, 3);
+    assert_int_equal(r.probs.flags, 0);
+    expect_tok(&r, 0, 0, 71, -0.25f, "Hm", 2);
+    expect_tok(&r, 0, 2, 9, -1.5f, "So", 2);
+    assert_true(isinf(tok(&r, 0, 3)->lp) && tok(&r, 0, 3)->lp < 0);
+    expect_tok(&r, 0, 3, 4, -INFINITY, "x", 1);
+    expect_tok(&r, 1, 0, 300, -2.0f, "\xe2\x80", 2); /* the bytes */
+    expect_tok(&r, 1, 1, 301, -0.5f, "a", 1);        /* the token */
+    expect_tok(&r, 1, 2, 302, -1.0f, "b", 1);
+    assert_int_equal(tok(&r, 1, 3)->id, GRADER_PROBS_NONE); /* padding */
+    assert_true(isinf(tok(&r, 1, 3)->lp));
+    expect_tok(&r, 2, 0, 55, 0.0f, "7", 1);
+    assert_int_equal(tok(&r, 2, 2)->id, GRADER_PROBS_NONE);
+    /* the record: what the codec frames, of the size it says */
+    assert_int_equal(reply_probs_record(&r, "q1", &rec, &len), 0);
+    assert_int_equal(grader_probs_record_size(rec, len, &size), 0);
+    assert_int_equal(size, len);
+    assert_memory_equal(rec, GRADER_PROBS_MAGIC, 4);
+    assert_int_equal(rec[8], 2);
+    assert_memory_equal(rec + 9, "q1", 2);
+    assert_int_equal(rec[11], 3); /* N */
+    free(rec);
+    assert_int_equal(reply_probs_record(&r, "", &rec, &len), -1);
+    assert_null(rec);
+    reply_release(&r);
+    /* not asked: the entries are not kept, nor looked at */
+    reply_init(&r, 1 << 20);
+    take(&r, with_probs);
+    assert_int_equal(r.probs.ntok, 0);
+    assert_int_equal(r.probs.seen, 0);
+    reply_release(&r);
+}
+
+/* A logprobs entry that is not what the servers send is a broken stream
+ * (bad_stream), as a malformed chunk is: never an answer kept with a
+ * hole in its tokens. */
+static void test_logprobs_malformed(void **state)
+{
+    static const char *const bad[] = {
+        "\"logprobs\":5",
+        "\"logprobs\":{\"content\":{}}",
+        "\"logprobs\":{\"content\":[7]}",
+        "\"logprobs\":{\"content\":[{\"logprob\":-1}]}",
+        "\"logprobs\":{\"content\":[{\"id\":-1,\"logprob\":-1}]}",
+        "\"logprobs\":{\"content\":[{\"id\":4294967295,\"logprob\":-1}]}",
+        "\"logprobs\":{\"content\":[{\"id\":1,\"logprob\":\"-1\"}]}",
+        "\"logprobs\":{\"content\":[{\"id\":1}]}",
+        "\"logprobs\":{\"content\":[{\"id\":1,\"logprob\":0.5}]}",
+        "\"logprobs\":{\"content\":[{\"id\":1,\"logprob\":-1,\"bytes\":"
+        "[300]}]}",
+        "\"logprobs\":{\"content\":[{\"id\":1,\"logprob\":-1,\"bytes\":"
+        "\"ab\"}]}",
+        "\"logprobs\":{\"content\":[{\"id\":1,\"logprob\":-1,\"token\":5}]}",
+        "\"logprobs\":{\"content\":[{\"id\":1,\"logprob\":-1,"
+        "\"top_logprobs\":{}}]}",
+        "\"logprobs\":{\"content\":[{\"id\":1,\"logprob\":-1,"
+        "\"top_logprobs\":[{\"logprob\":-1}]}]}",
+    };
+    char ev[512], msg[256];
+    struct reply r;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        reply_init(&r, 1 << 20);
+        reply_want_probs(&r, 2);
+        snprintf(ev, sizeof(ev),
+                 "{\"choices\":[{\"delta\":{\"content\":\"a\"},%s}]}", bad[i]);
+        msg[0] = '\0';
+        if (reply_event(&r, ev, strlen(ev), msg, sizeof(msg)) != REPLY_EBAD)
+            fail_msg("taken: %s", bad[i]);
+        assert_non_null(strstr(msg, "logprobs"));
+        assert_string_equal(reply_error_kind(REPLY_EBAD), "bad_stream");
+        reply_release(&r);
+    }
+}
+
+/* Tokens past GRADER_PROBS_TOKENS_MAX are dropped and the answer marked
+ * CUT; a text past 255 bytes is cut there. Memory stays one record's. */
+static void test_logprobs_cap(void **state)
+{
+    size_t n = GRADER_PROBS_TOKENS_MAX + 5, i;
+    struct buf ev = {0};
+    char msg[256], one[64], longtok[400];
+    struct reply r;
+
+    (void)state;
+    buf_init(&ev, 1u << 30);
+    buf_puts(&ev, "{\"choices\":[{\"delta\":{},\"logprobs\":{\"content\":[");
+    for (i = 0; i < n; i++) {
+        snprintf(one, sizeof(one), "%s{\"id\":%zu,\"logprob\":-1}",
+                 i ? "," : "", i);
+        buf_puts(&ev, one);
+    }
+    buf_puts(&ev, "]}}]}");
+    reply_init(&r, 1 << 20);
+    reply_want_probs(&r, 1);
+    assert_int_equal(reply_event(&r, ev.p, ev.len, msg, sizeof(msg)), 0);
+    assert_int_equal(r.probs.ntok, GRADER_PROBS_TOKENS_MAX);
+    assert_int_equal(r.probs.seen, n);
+    assert_int_equal(r.probs.flags, GRADER_PROBS_CUT);
+    assert_int_equal(tok(&r, GRADER_PROBS_TOKENS_MAX - 1, 0)->id,
+                     GRADER_PROBS_TOKENS_MAX - 1);
+    reply_release(&r);
+    buf_release(&ev);
+    memset(longtok, 'z', 300);
+    longtok[300] = '\0';
+    snprintf(msg, sizeof(msg), "%s", "");
+    buf_init(&ev, 1u << 20);
+    buf_puts(&ev, "{\"choices\":[{\"delta\":{},\"logprobs\":{\"content\":["
+                  "{\"id\":1,\"logprob\":-1,\"token\":\"");
+    buf_puts(&ev, longtok);
+    buf_puts(&ev, "\"}]}}]}");
+    reply_init(&r, 1 << 20);
+    reply_want_probs(&r, 1);
+    assert_int_equal(reply_event(&r, ev.p, ev.len, msg, sizeof(msg)), 0);
+    assert_int_equal(tok(&r, 0, 0)->len, GRADER_PROBS_TEXT_MAX);
+    assert_int_equal(r.probs.flags, 0);
+    reply_release(&r);
+    buf_release(&ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -382,6 +560,9 @@ int main(void)
         cmocka_unit_test(test_escaped_cap),
         cmocka_unit_test(test_fits),
         cmocka_unit_test(test_error_and_cut),
+        cmocka_unit_test(test_logprobs),
+        cmocka_unit_test(test_logprobs_malformed),
+        cmocka_unit_test(test_logprobs_cap),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -8,6 +8,39 @@
 #include "alloc.h"
 #include "probs.h"
 
+/* The record's check, as probs.c computes it (a copy: a test that
+ * signs a lying record needs it). */
+static uint64_t get64le(const unsigned char *p)
+{
+    uint64_t w = 0;
+    for (int i = 0; i < 8; i++)
+        w |= (uint64_t)p[i] << (8 * i);
+    return w;
+}
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 32);
+}
+
+static uint64_t check64(const unsigned char *p, size_t n)
+{
+    uint64_t l[4] = {0x9e3779b97f4a7c15ULL ^ (uint64_t)n, 0x6a09e667f3bcc908ULL,
+                     0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL};
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++)
+            l[k] = mix(l[k], get64le(p + i + 8 * k));
+    uint64_t h = mix(mix(mix(l[0], l[1]), l[2]), l[3]);
+    for (; i + 8 <= n; i += 8)
+        h = mix(h, get64le(p + i));
+    uint64_t w = 0;
+    for (size_t j = 0; i + j < n; j++)
+        w |= (uint64_t)p[i + j] << (8 * j);
+    return mix(mix(h, w), 0xc4ceb9fe1a85ec53ULL);
+}
+
 #define NT 3
 #define TN 2
 
@@ -53,14 +86,22 @@ static unsigned char *encode(const struct grader_probs_answer *a,
     return buf;
 }
 
-static void same_entry(const struct grader_probs_entry *x,
+/* x decoded from b, y as encoded: the same id and log-probability, and
+ * the table gives y's text. */
+static void same_entry(const struct grader_probs_answer *b,
+                       const struct grader_probs_entry *x,
                        const struct grader_probs_entry *y)
 {
+    size_t len;
     assert_int_equal(x->id, y->id);
     assert_true(x->lp == y->lp);
-    assert_int_equal(x->len, y->len);
-    if (x->len > 0)
-        assert_memory_equal(x->text, y->text, x->len);
+    assert_null(x->text);
+    const char *text = grader_probs_entry_text(b, x, &len);
+    assert_int_equal(len, y->len);
+    if (y->len > 0)
+        assert_memory_equal(text, y->text, y->len);
+    else
+        assert_null(text);
 }
 
 static void test_round_trip(void **state)
@@ -80,23 +121,48 @@ static void test_round_trip(void **state)
     assert_int_equal(b.ntok, NT);
     assert_int_equal(b.flags, 0);
     for (int t = 0; t < NT; t++) {
-        same_entry(&b.chosen[t], &chosen[t]);
+        same_entry(&b, &b.chosen[t], &chosen[t]);
         for (int k = 0; k < TN; k++)
-            same_entry(&b.top[t * TN + k], &top[t * TN + k]);
+            same_entry(&b, &b.top[t * TN + k], &top[t * TN + k]);
     }
     grader_probs_answer_free(&b);
 
-    /* The chosen token listed first costs one byte, not an entry: 9 +
-     * its text's bytes fewer than the one chosen from outside. */
-    size_t hdr = 8 + 1 + 7 + 1 + 1 + 4 + 8;
-    size_t toks = 0;
-    for (int t = 0; t < NT; t++) {
-        toks += 1;
-        for (int k = 0; k < TN; k++)
-            toks += 9 + top[t * TN + k].len;
-    }
-    toks += 9; /* the third token's own entry, no text */
-    assert_int_equal(len, hdr + toks);
+    /* Each text once in the table (5 bytes and its own); a token 1 + 8 N
+     * bytes, and 8 more for the one chosen from outside its list. */
+    size_t hdr = 8 + 1 + 7 + 1 + 1 + 4 + 4 + 8;
+    size_t texts = 0;
+    for (int i = 0; i < NT * TN; i++)
+        texts += 5 + top[i].len;
+    assert_int_equal(len, hdr + texts + NT * (1 + 8 * TN) + 8);
+    free(buf);
+}
+
+/* An id given two texts keeps the first; an id without one has none;
+ * the table is in id order whatever order the tokens came in. */
+static void test_texts(void **state)
+{
+    (void)state;
+    struct grader_probs_entry c[3] = {
+        {.id = 7, .lp = -1.0f, .len = 1, .text = "b"},
+        {.id = 3, .lp = -1.0f, .len = 2, .text = "aa"},
+        {.id = 7, .lp = -1.0f, .len = 1, .text = "z"},
+    };
+    struct grader_probs_answer a = {.id = "q", .id_len = 1, .topn = 1,
+                                    .ntok = 3, .chosen = c, .top = c}, b;
+    size_t len, n;
+    unsigned char *buf = encode(&a, &len);
+    assert_int_equal(grader_probs_decode(buf, len, &b, NULL), 0);
+    assert_int_equal(b.ntext, 2);
+    const char *t = grader_probs_text(&b, 7, &n);
+    assert_int_equal(n, 1);
+    assert_memory_equal(t, "b", 1);
+    t = grader_probs_text(&b, 3, &n);
+    assert_int_equal(n, 2);
+    assert_memory_equal(t, "aa", 2);
+    assert_null(grader_probs_text(&b, 5, &n));
+    assert_int_equal(n, 0);
+    assert_null(grader_probs_text(&b, 9, &n));
+    grader_probs_answer_free(&b);
     free(buf);
 }
 
@@ -143,16 +209,14 @@ static void test_lying_count(void **state)
     fill(&a);
     a.ntok = 0;
     unsigned char *buf = encode(&a, &len);
-    /* ntok sits after magic, length, id_len, id, topn and flags. */
+    /* ntok sits after magic, length, id_len, id, topn and flags; no
+     * texts follow it (ntok 0 put none in the table). */
     size_t at = 8 + 1 + 7 + 2;
+    a.ntok = 0;
     buf[at] = 0xff;
     buf[at + 1] = 0xff;
     /* Re-sign it, as a writer with a bug would. */
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 8; i < len - 8; i++) {
-        h ^= buf[i];
-        h *= 1099511628211ULL;
-    }
+    uint64_t h = check64(buf + 8, len - 16);
     for (int i = 0; i < 8; i++)
         buf[len - 8 + i] = (unsigned char)(h >> (8 * i));
     assert_int_equal(grader_probs_decode(buf, len, &b, &err), GRADER_EPARSE);
@@ -207,6 +271,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_texts),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_lying_count),
         cmocka_unit_test(test_caps),

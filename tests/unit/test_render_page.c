@@ -715,7 +715,8 @@ static void test_page_hostile(void **state)
                       doc,
                       NULL,
                       0,
-                      1};
+                      1,
+                      NULL};
     f = open_memstream(&h, &len);
     assert_int_equal(render_page(f, &p), 0);
     assert_int_equal(fclose(f), 0);
