@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ladder.h"
 
 /* ---- the power samples -------------------------------------------------- */
 
@@ -206,4 +207,41 @@ void grader_cost_of(const struct grader_rung *r, const struct grader_rung *ref,
     c->wh_per_right =
         c->joules >= 0 && c->right ? c->joules / 3600.0 / (double)c->right
                                    : -1.0;
+}
+
+/* ---- the cost panel's front --------------------------------------------- */
+
+double grader_cost_x(const struct grader_figures *f, int wh)
+{
+    return wh ? f->cost.wh_per_right : f->cost.seconds_per_right;
+}
+
+void grader_cost_pick(const struct grader_ladder *l,
+                      struct grader_cost_pick *cp)
+{
+    size_t n = l->chain.nrungs + l->nsides, p, q, wh_known = 0;
+
+    memset(cp, 0, sizeof(*cp));
+    for (p = 0; p < n; p++)
+        wh_known += grader_ladder_point(l, p)->cost.wh_per_right >= 0;
+    cp->wh = n > 0 && grader_ladder_point(l, 0)->cost.wh_per_right >= 0 &&
+             wh_known >= 2;
+    for (p = 0; p < n; p++) {
+        const struct grader_figures *a = grader_ladder_point(l, p);
+        double xa = grader_cost_x(a, cp->wh);
+        int beaten = 0;
+        if (xa < 0) {
+            cp->unknown++;
+            continue;
+        }
+        cp->known++;
+        for (q = 0; q < n && !beaten; q++) {
+            const struct grader_figures *b = grader_ladder_point(l, q);
+            double xb = grader_cost_x(b, cp->wh);
+            beaten = q != p && xb >= 0 && xb <= xa && b->acc >= a->acc &&
+                     (xb < xa || b->acc > a->acc);
+        }
+        if (!beaten && p < 64)
+            cp->front |= 1ULL << p;
+    }
 }

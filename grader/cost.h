@@ -83,4 +83,25 @@ struct grader_cost {
 void grader_cost_of(const struct grader_rung *r, const struct grader_rung *ref,
                     const struct grader_power *power, struct grader_cost *c);
 
+/*
+ * pareto.svg's third panel, right against cost per right answer: x is Wh
+ * per right answer when the reference and at least one other point know
+ * it, else the server's seconds per right answer. front: the points no
+ * other beats (at most its cost and at least its accuracy, one of the two
+ * strictly; points past 64 on no front, as ladder.h's); unknown: the
+ * points without the figure, on no front.
+ */
+struct grader_cost_pick {
+    int wh;
+    uint64_t front;
+    size_t known, unknown;
+};
+struct grader_ladder;
+struct grader_figures;
+void grader_cost_pick(const struct grader_ladder *l,
+                      struct grader_cost_pick *cp);
+
+/* A point's x on that panel: Wh (wh) or seconds per right; -1 unknown. */
+double grader_cost_x(const struct grader_figures *f, int wh);
+
 #endif

@@ -50,6 +50,21 @@ case_power_samples() {
     PATH=$work/smi:$PATH $GT run Q4_0 "$work/powered.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --gpu 1 --quiet >/dev/null 2>&1 || fail "resume: exit $?"
     [ "$(grep -c '^b ' "$f")" = 1 ] || fail "a finished rung sampled again: $(cat "$f")"
     $G report "$d" --rungs Q4_0 >/dev/null 2>"$work/err" || fail "report: exit $? $(cat "$work/err")"
+    # the report's integral: the file's (constant power: 60 W x the
+    # segment) to a tenth of a joule, and the one right answer's Wh
+    /usr/bin/python3 - "$d/report.json" "$j" <<'PY' || fail "report.json's cost: $(grep -o '"cost": {[^}]*}' "$d/report.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))["rungs"][0]
+c, right = r["cost"], r["right"]
+want = float(sys.argv[2])
+assert right == 1, right  # apples; the others say 5
+assert c["power"] == "nvidia-smi", c
+assert abs(c["joules"] - want) <= 0.1, (c["joules"], want)
+assert abs(c["wh_per_right"] - c["joules"] / 3600 / right) <= 1e-5, c
+assert c["tokens_per_right"] == 4 * 13 / right, c
+assert c["seconds_per_right"] > 0, c
+PY
+    grep -q '^| Rung | Tokens / right | Seconds / right | Cap hit % | Tokens × Q4_0 | Wh / right |$' "$d/REPORT.md" || fail "REPORT.md's cost table: $(grep -A3 'What an answer costs' "$d/REPORT.md")"
     [ -n "$j" ] && echo "  power: $j J over the rung"
 }
 
@@ -63,6 +78,8 @@ case_power_absent() {
     [ "$(rows "$d" Q4_0)" = 4 ] || fail "rows: $(rows "$d" Q4_0)"
     [ ! -e "$d/rows/Q4_0.power" ] || fail "a power file without nvidia-smi: $(cat "$d/rows/Q4_0.power")"
     $G report "$d" --rungs Q4_0 >/dev/null 2>"$work/err" || fail "report without power: exit $? $(cat "$work/err")"
+    grep -q "Wh per right answer: no power readings (no nvidia-smi)." "$d/REPORT.md" || fail "REPORT.md does not say there were no readings"
+    grep -q '"joules": null, "wh_per_right": null, "power": "no readings"' "$d/report.json" || fail "report.json: $(grep -o '"cost": {[^}]*}' "$d/report.json")"
     # a GPU that does not tell its power ("[N/A]"): no reading, no file
     mkdir -p "$work/nasmi"
     printf '#!/bin/sh\ncase "$*" in *power.draw*) echo "[N/A]";; *) echo 0;; esac\n' >"$work/nasmi/nvidia-smi"
