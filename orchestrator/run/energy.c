@@ -32,13 +32,27 @@ static void flush(struct runner *r, int sync)
     }
 }
 
+/* The segment's e line, and the file synced. */
+static void segment_done(struct runner *r)
+{
+    struct sampling *s = &r->power;
+
+    s->ending = 0;
+    power_file_end(&s->file, s->end_ms);
+    flush(r, 1);
+}
+
 static void reading(void *ctx, long long status, int sig)
 {
     struct runner *r = ctx;
     struct sampling *s = &r->power;
     double watts;
 
-    if (status == 0 && sig == 0 && s->on && s->asked_at >= s->seg_start &&
+    /* a reading asked in the segment counts though it comes after the
+     * segment's end (a short rung may end before the first one is back):
+     * the e line waited for it */
+    if (status == 0 && sig == 0 && (s->on || s->ending) &&
+        s->asked_seg == s->seg &&
         gpu_power_parse(proc_output(s->smi, NULL), &watts) == 0) {
         power_file_reading(&s->file, s->asked_at - s->seg_start, watts);
         if (power_file_due(&s->file))
@@ -52,6 +66,8 @@ static void reading(void *ctx, long long status, int sig)
     }
     proc_free(s->smi);
     s->smi = NULL;
+    if (s->ending)
+        segment_done(r);
 }
 
 static void tick(uv_timer_t *t)
@@ -67,6 +83,7 @@ static void tick(uv_timer_t *t)
     gpu_power_argv(r->o->gpu, argv);
     gpu_probe_opts(&po, argv, 4096, GPU_POWER_MS);
     s->asked_at = uv_now(&r->sup.loop);
+    s->asked_seg = s->seg;
     s->smi = proc_start(&r->sup.loop, &po, reading, r, msg, sizeof(msg));
     if (s->smi == NULL) {
         s->off = 1; /* no nvidia-smi: not asked again, no file */
@@ -93,6 +110,9 @@ void energy_begin(struct runner *r)
 
     if (!s->open || s->on || s->off)
         return;
+    if (s->ending)
+        segment_done(r); /* the last one's reading is not waited for */
+    s->seg++;
     s->on = 1;
     s->seg_start = uv_now(&r->sup.loop);
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -109,8 +129,11 @@ void energy_end(struct runner *r)
         return;
     s->on = 0;
     uv_timer_stop(&s->tick);
-    power_file_end(&s->file, uv_now(&r->sup.loop) - s->seg_start);
-    flush(r, 1);
+    s->end_ms = uv_now(&r->sup.loop) - s->seg_start;
+    if (s->smi != NULL && s->asked_seg == s->seg)
+        s->ending = 1; /* its reading is still out: the e line waits */
+    else
+        segment_done(r);
 }
 
 void energy_close(struct runner *r)
@@ -124,6 +147,8 @@ void energy_close(struct runner *r)
         proc_free(s->smi); /* killed if it still runs */
         s->smi = NULL;
     }
+    if (s->ending)
+        segment_done(r);
     if (!uv_is_closing((uv_handle_t *)&s->tick))
         uv_close((uv_handle_t *)&s->tick, NULL);
 }
