@@ -14,13 +14,13 @@
 
 /* One segment of answering (a b line to its e line) as it is read. */
 struct segment {
-    int open;         /* a b line was seen */
-    int ended;        /* and its e line */
-    double end_ms;    /* the e line's time */
-    long long n;      /* readings in it */
-    double t0, p0;    /* its first reading */
-    double t, p;      /* its last reading */
-    double joules;    /* the trapezoids between its readings */
+    int open;      /* a b line was seen */
+    int ended;     /* and its e line */
+    double end_ms; /* the e line's time */
+    long long n;   /* readings in it */
+    double t0, p0; /* its first reading */
+    double t, p;   /* its last reading */
+    double joules; /* the trapezoids between its readings */
 };
 
 /* A number of the file: digits with one optional fraction, nothing else
@@ -64,8 +64,8 @@ static void segment_close(struct segment *s, struct grader_power *out)
     } else {
         if (end < s->t)
             end = s->t;
-        out->joules += s->joules + s->p0 * s->t0 / 1000.0 +
-                       s->p * (end - s->t) / 1000.0;
+        out->joules +=
+            s->joules + s->p0 * s->t0 / 1000.0 + s->p * (end - s->t) / 1000.0;
         out->seconds += end / 1000.0;
         out->samples += s->n;
     }
@@ -140,8 +140,8 @@ int grader_power_integrate(const char *p, size_t len, const char *path,
     }
     /* the time no reading covers, at the mean power of the time read */
     if (out->unsampled_s > 0 && out->seconds > out->unsampled_s)
-        out->joules += out->joules / (out->seconds - out->unsampled_s) *
-                       out->unsampled_s;
+        out->joules +=
+            out->joules / (out->seconds - out->unsampled_s) * out->unsampled_s;
     return 0;
 }
 
@@ -190,11 +190,10 @@ void grader_cost_of(const struct grader_rung *r, const struct grader_rung *ref,
     c->cap_hit = c->n ? (double)c->cut_off / (double)c->n : 0.0;
     /* an unknown answer is priced at the mean of the known ones, so that
      * a rung with a few timings missing is not the cheaper for it */
-    c->tokens_per_right =
-        c->right && c->tokens_known
-            ? (double)c->tokens / (double)c->tokens_known * (double)c->n /
-                  (double)c->right
-            : -1.0;
+    c->tokens_per_right = c->right && c->tokens_known
+                              ? (double)c->tokens / (double)c->tokens_known *
+                                    (double)c->n / (double)c->right
+                              : -1.0;
     c->seconds_per_right = c->right && c->ms_known
                                ? c->seconds / (double)c->ms_known *
                                      (double)c->n / (double)c->right
@@ -204,9 +203,9 @@ void grader_cost_of(const struct grader_rung *r, const struct grader_rung *ref,
                               : -1.0;
     c->tokens_x = r != ref ? tokens_x(r, ref) : c->tokens > 0 ? 1.0 : -1.0;
     c->joules = power != NULL && power->samples > 0 ? power->joules : -1.0;
-    c->wh_per_right =
-        c->joules >= 0 && c->right ? c->joules / 3600.0 / (double)c->right
-                                   : -1.0;
+    c->wh_per_right = c->joules >= 0 && c->right
+                          ? c->joules / 3600.0 / (double)c->right
+                          : -1.0;
 }
 
 /* ---- the cost panel's front --------------------------------------------- */

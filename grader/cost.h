@@ -56,14 +56,14 @@ int grader_power_integrate(const char *p, size_t len, const char *path,
 /* One rung's costs. A figure nobody knows is -1. */
 struct grader_cost {
     size_t n, right;
-    size_t cut_off;          /* answers that hit the token cap */
-    double cap_hit;          /* cut_off / n; 0 when n is 0 */
-    size_t tokens_known;     /* answers whose completion_tokens is known */
-    uint64_t tokens;         /* their completion tokens */
-    double tokens_per_right; /* tokens / tokens_known * n / right */
-    size_t ms_known;         /* answers with the server's prompt and
-                                decode time */
-    double seconds;          /* their prompt + decode seconds */
+    size_t cut_off;           /* answers that hit the token cap */
+    double cap_hit;           /* cut_off / n; 0 when n is 0 */
+    size_t tokens_known;      /* answers whose completion_tokens is known */
+    uint64_t tokens;          /* their completion tokens */
+    double tokens_per_right;  /* tokens / tokens_known * n / right */
+    size_t ms_known;          /* answers with the server's prompt and
+                                 decode time */
+    double seconds;           /* their prompt + decode seconds */
     double seconds_per_right; /* seconds / ms_known * n / right */
     size_t thought;           /* answers with a thinking block */
     double think_per_answer;  /* estimated thinking tokens per answer

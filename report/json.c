@@ -65,14 +65,13 @@ static json_t *cost_object(const struct grader_cost *c)
     return json_pack(
         "{s:I,s:I,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "tokens",
         (json_int_t)c->tokens, "tokens_known", (json_int_t)c->tokens_known,
-        "seconds", real4(c->seconds), "seconds_known",
-        (json_int_t)c->ms_known, "tokens_per_right",
-        real4_or_null(c->tokens_per_right), "seconds_per_right",
-        real4_or_null(c->seconds_per_right), "cap_hit", real4(c->cap_hit),
-        "thinking_tokens_per_answer", real4_or_null(c->think_per_answer),
-        "x_reference_tokens", real4_or_null(c->tokens_x), "joules",
-        real4_or_null(c->joules), "wh_per_right",
-        sig6_or_null(c->wh_per_right), "power",
+        "seconds", real4(c->seconds), "seconds_known", (json_int_t)c->ms_known,
+        "tokens_per_right", real4_or_null(c->tokens_per_right),
+        "seconds_per_right", real4_or_null(c->seconds_per_right), "cap_hit",
+        real4(c->cap_hit), "thinking_tokens_per_answer",
+        real4_or_null(c->think_per_answer), "x_reference_tokens",
+        real4_or_null(c->tokens_x), "joules", real4_or_null(c->joules),
+        "wh_per_right", sig6_or_null(c->wh_per_right), "power",
         json_string(c->joules >= 0 ? "nvidia-smi" : "no readings"));
 }
 
@@ -191,7 +190,8 @@ static void cost_front(json_t *o, const struct grader_ladder *rep)
     for (p = 0; p < rep->pick.npoints && p < 64; p++)
         if ((cp.front >> p) & 1)
             json_array_append_new(
-                cf, json_string(grader_ladder_point(rep, p)->line->rung->name));
+                cf,
+                json_string(grader_ladder_point(rep, p)->line->rung->name));
     json_object_set_new(o, "cost_front", cf);
     json_object_set_new(o, "cost_unit",
                         cp.known == 0 ? json_null()

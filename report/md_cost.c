@@ -53,8 +53,9 @@ void md_cost(struct doc *d, const struct grader_ladder *rep)
     }
     doc_heading(d, 2);
     doc_raw(d, "What an answer costs");
-    doc_table(d, think && power ? "lrrrrrr" : think || power ? "lrrrrr"
-                                                             : "lrrrr");
+    doc_table(d, think && power   ? "lrrrrrr"
+                 : think || power ? "lrrrrr"
+                                  : "lrrrr");
     doc_row(d);
     doc_cellf(d, "Rung");
     doc_cellf(d, "Tokens / right");

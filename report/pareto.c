@@ -5,12 +5,13 @@
  * Three panels, one under another, each rung a point: x the % of the
  * reference's bytes, the median decode tok/s, or the cost per right answer
  * (Wh when nvidia-smi told the power, else the server's seconds;
- * grader/cost.h), y the accuracy with its Wilson 95 % interval as a bar. The Pareto front joins the rungs no other rung beats
- * on both counts; side rungs are hollow diamonds; the reference is dark.
- * Under the panels, the study's "which one?" in words. Every figure and
- * every choice comes from the grader (ladder.h: grader_ladder_pick); this
- * file places them. The geometry is fixed here and in docs/report.md so
- * that a test can put each point where the figures say and look there.
+ * grader/cost.h), y the accuracy with its Wilson 95 % interval as a bar. The
+ * Pareto front joins the rungs no other rung beats on both counts; side rungs
+ * are hollow diamonds; the reference is dark. Under the panels, the study's
+ * "which one?" in words. Every figure and every choice comes from the grader
+ * (ladder.h: grader_ladder_pick); this file places them. The geometry is fixed
+ * here and in docs/report.md so that a test can put each point where the
+ * figures say and look there.
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,8 +40,8 @@ enum { P_BYTES, P_SPEED, P_COST };
 
 struct panel {
     FILE *f;
-    int speed;     /* P_BYTES: % of bytes, P_SPEED: decode tok/s, P_COST */
-    int wh;        /* P_COST: Wh per right answer, else seconds */
+    int speed; /* P_BYTES: % of bytes, P_SPEED: decode tok/s, P_COST */
+    int wh;    /* P_COST: Wh per right answer, else seconds */
     uint64_t cost_front;
     double x0, y0; /* left and top edges of the plot */
     double xmin, xmax, xstep;
@@ -282,9 +283,8 @@ static void front(struct panel *pn, const struct grader_ladder *l, size_t n,
         if (set & (1ULL << i))
             order[m++] = i;
     for (i = 1; i < m; i++)
-        for (j = i;
-             j > 0 && xval(pn, grader_ladder_point(l, order[j - 1])) >
-                          xval(pn, grader_ladder_point(l, order[j]));
+        for (j = i; j > 0 && xval(pn, grader_ladder_point(l, order[j - 1])) >
+                                 xval(pn, grader_ladder_point(l, order[j]));
              j--) {
             size_t t = order[j];
             order[j] = order[j - 1];
@@ -301,8 +301,8 @@ static void front(struct panel *pn, const struct grader_ladder *l, size_t n,
     for (i = 0; i < m; i++) {
         const struct grader_figures *fg = grader_ladder_point(l, order[i]);
         double y = fg->acc * 100 < pn->ymin ? pn->ymin : fg->acc * 100;
-        fprintf(pn->f, "%s%.1f,%.1f", i ? " " : "",
-                px(pn, xval(pn, fg)), py(pn, y));
+        fprintf(pn->f, "%s%.1f,%.1f", i ? " " : "", px(pn, xval(pn, fg)),
+                py(pn, y));
     }
     fputs("\"/>\n", pn->f);
 }
@@ -402,7 +402,9 @@ static void draw_panel(FILE *f, const struct grader_ladder *l, int speed,
             "data-y0=\"%.1f\" data-w=\"%d\" data-h=\"%d\"%s>\n",
             panel_names[speed], pn.xmin, pn.xmax, pn.ymin, pn.ymax, pn.x0, y0,
             PANEL_W, PANEL_H,
-            speed != P_COST ? "" : pn.wh ? " data-unit=\"Wh\"" : " data-unit=\"s\"");
+            speed != P_COST ? ""
+            : pn.wh         ? " data-unit=\"Wh\""
+                            : " data-unit=\"s\"");
     axes(&pn, panel_titles[speed],
          speed == P_COST
              ? (pn.wh ? "Wh per right answer (GPU power.draw, lower is "
@@ -466,8 +468,8 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l)
     size_t lines;
 
     grader_cost_pick(l, &cp);
-    cost = cp.known >= 2 &&
-           grader_cost_x(grader_ladder_point(l, 0), cp.wh) >= 0;
+    cost =
+        cp.known >= 2 && grader_cost_x(grader_ladder_point(l, 0), cp.wh) >= 0;
     panels = bytes + speed + cost;
     memcpy(words, "Which one? ", 12);
     render_pick_words(words + 11, sizeof(words) - 11, l);

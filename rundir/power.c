@@ -97,8 +97,8 @@ int power_file_flush(struct power_file *pf, int sync, char *msg,
                     msgsize);
     if (fd >= 0) {
         pf->exists = 1;
-        while (left > 0 && ((w = write(fd, p, left)) > 0 ||
-                            (w < 0 && errno == EINTR)))
+        while (left > 0 &&
+               ((w = write(fd, p, left)) > 0 || (w < 0 && errno == EINTR)))
             if (w > 0)
                 p += w, left -= (size_t)w;
         if (left > 0 || (sync && fsync(fd) != 0)) {
@@ -155,7 +155,10 @@ int rundir_power_read(const char *rundir, const char *rung, char **out,
            ((got = read(fd, b + n, GRADER_POWER_MAX + 1 - n)) > 0 ||
             (got < 0 && errno == EINTR)))
         n += got > 0 ? (size_t)got : 0;
-    e = b == NULL ? ENOMEM : got < 0 ? errno : n > GRADER_POWER_MAX ? EFBIG : 0;
+    e = b == NULL              ? ENOMEM
+        : got < 0              ? errno
+        : n > GRADER_POWER_MAX ? EFBIG
+                               : 0;
     close(fd);
     if (e != 0) {
         snprintf(msg, msgsize, "%s: %s", path.p,

@@ -99,16 +99,16 @@ struct serving {
 /* energy.c's: the GPU's power while the rung answers (rows/RUNG.power). */
 struct sampling {
     struct power_file file;
-    uv_timer_t tick;    /* once a second while on */
-    struct proc *smi;   /* nvidia-smi in flight */
-    int open;           /* tick initialised */
-    int on;             /* answering: a segment is open */
-    int ending;         /* it ended, its e line waiting for a reading */
-    int off;            /* no nvidia-smi: not asked again */
+    uv_timer_t tick;         /* once a second while on */
+    struct proc *smi;        /* nvidia-smi in flight */
+    int open;                /* tick initialised */
+    int on;                  /* answering: a segment is open */
+    int ending;              /* it ended, its e line waiting for a reading */
+    int off;                 /* no nvidia-smi: not asked again */
     unsigned seg, asked_seg; /* segments begun; the one asked in */
-    uint64_t seg_start; /* the loop's time at the segment's b line */
-    uint64_t asked_at;  /* ... at the reading in flight */
-    uint64_t end_ms;    /* the segment's end, after seg_start */
+    uint64_t seg_start;      /* the loop's time at the segment's b line */
+    uint64_t asked_at;       /* ... at the reading in flight */
+    uint64_t end_ms;         /* the segment's end, after seg_start */
     int said_slow, said_cap, said_write;
 };
 

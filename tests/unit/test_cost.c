@@ -41,26 +41,33 @@ static struct grader_rung *rung_of(struct grader_qset *qs, const char *name,
 /* The reference: two right of four; 600 tokens over three rows that
  * know them, 6 s over three that know their times; one at the cap. */
 static const char ref_rows[] =
-    ROW("q1", "7", ",\"completion_tokens\":100,\"prompt_ms\":10,"
-                   "\"predicted_ms\":990")
-    ROW("q2", "7", ",\"completion_tokens\":200,\"prompt_ms\":20,"
-                   "\"predicted_ms\":1980")
-    ROW("q3", "8", ",\"completion_tokens\":300,\"prompt_ms\":0,"
-                   "\"predicted_ms\":3000,\"finish_reason\":\"length\"")
-    ROW("q4", "8", ",\"completion_tokens\":null,\"prompt_ms\":null,"
-                   "\"predicted_ms\":12");
+    ROW("q1", "7",
+        ",\"completion_tokens\":100,\"prompt_ms\":10,"
+        "\"predicted_ms\":990")
+        ROW("q2", "7",
+            ",\"completion_tokens\":200,\"prompt_ms\":20,"
+            "\"predicted_ms\":1980")
+            ROW("q3", "8",
+                ",\"completion_tokens\":300,\"prompt_ms\":0,"
+                "\"predicted_ms\":3000,\"finish_reason\":\"length\"")
+                ROW("q4", "8",
+                    ",\"completion_tokens\":null,\"prompt_ms\":null,"
+                    "\"predicted_ms\":12");
 
 /* A rung that thinks once ("xyz", 3 bytes, beside "Answer: 7", 9: a
  * quarter of its 160 tokens) and says more: 900 tokens where the
  * reference said 600 on q1..q3. */
 static const char rung_rows[] =
-    ROW("q1", "7", ",\"completion_tokens\":160,\"reasoning_content\":\"xyz\","
-                   "\"prompt_ms\":5,\"predicted_ms\":1995")
-    ROW("q2", "8", ",\"completion_tokens\":290,\"prompt_ms\":1e13,"
-                   "\"predicted_ms\":1")
-    ROW("q3", "7", ",\"completion_tokens\":450,\"prompt_ms\":0,"
-                   "\"predicted_ms\":4000,\"truncated\":true")
-    ROW("q4", "8", ",\"completion_tokens\":100");
+    ROW("q1", "7",
+        ",\"completion_tokens\":160,\"reasoning_content\":\"xyz\","
+        "\"prompt_ms\":5,\"predicted_ms\":1995")
+        ROW("q2", "8",
+            ",\"completion_tokens\":290,\"prompt_ms\":1e13,"
+            "\"predicted_ms\":1")
+            ROW("q3", "7",
+                ",\"completion_tokens\":450,\"prompt_ms\":0,"
+                "\"predicted_ms\":4000,\"truncated\":true")
+                ROW("q4", "8", ",\"completion_tokens\":100");
 
 static void test_cost_by_hand(void **state)
 {
@@ -205,7 +212,7 @@ static void test_power_refused(void **state)
     refused("b 1\n1000 1\n500 2\n", 3); /* time going back */
     refused("b 1\n0 [N/A]\n", 2);
     refused("b 1\n0 -5\n", 2);
-    refused("b 1\n0 100000.5\n", 2); /* past GRADER_WATTS_MAX */
+    refused("b 1\n0 100000.5\n", 2);     /* past GRADER_WATTS_MAX */
     refused("b 1\n0 1\ne 10\n5 1\n", 4); /* a reading after the end */
     refused("b 1\n0 1 2\n", 2);
     refused("b 1\n0 1e3\n", 2);

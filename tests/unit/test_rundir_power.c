@@ -48,7 +48,8 @@ static void test_power_writer(void **state)
     power_file_end(&pf, 1500);
     assert_int_equal(power_file_flush(&pf, 1, msg, sizeof(msg)), 0);
     file_text(dir, text, sizeof(text));
-    assert_string_equal(text, "b 1733400001000\n0 71.25\n1001 250.00\ne 1500\n");
+    assert_string_equal(text,
+                        "b 1733400001000\n0 71.25\n1001 250.00\ne 1500\n");
     power_file_release(&pf);
     /* a resume appends, and an empty segment is kept once a file is */
     assert_int_equal(power_file_init(&pf, dir, "R"), 0);
