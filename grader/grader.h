@@ -28,6 +28,7 @@
 #include "bury.h"    /* dead, ghosts, tombstones, the autopsy */
 #include "repeat.h"  /* two runs of one rung compared */
 #include "canary.h"  /* a trusted run against a new build */
+#include "cost.h"    /* what a right answer costs; power integrated */
 #include "ladder.h"  /* one run folder's figures */
 #include "compare.h" /* one ladder across runs */
 #include "think.h"   /* thinking off against on */

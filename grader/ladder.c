@@ -128,6 +128,7 @@ void grader_figures_of(const struct grader_bury *b, size_t i,
     memset(&f->verdict, 0, sizeof(f->verdict));
     if (i > 0)
         grader_figures_verdict(f, GRADER_MARGIN_DEFAULT, -1.0);
+    grader_cost_of(l->rung, b->lines[0].rung, &meta->power, &f->cost);
 }
 
 /* Every rung of b's figures, with metas[i] its metadata (metas[0] the

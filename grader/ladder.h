@@ -16,6 +16,7 @@
 
 #include "bury.h"
 #include "compare.h"
+#include "cost.h"
 #include "meta.h"
 #include "probs.h"
 #include "repeat.h"
@@ -59,6 +60,7 @@ struct grader_figures {
      * take to tell (verdict.h); kind GRADER_VERDICT_NONE at the
      * reference */
     struct grader_verdict verdict;
+    struct grader_cost cost; /* what its right answers cost (cost.h) */
 };
 
 /* A side rung (a QAT file) set beside the chain rung nearest in bytes. */

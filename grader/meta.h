@@ -8,12 +8,23 @@
 #ifndef GRADER_META_H
 #define GRADER_META_H
 
+/* The GPU's energy over the rung's answering time, integrated from its
+ * power samples (cost.h, grader_power_integrate). samples 0: no reading
+ * (no nvidia-smi, or none that answered), and the rest unknown. */
+struct grader_power {
+    long long samples;  /* readings in the file */
+    double joules;      /* over the answering time, -1 unknown */
+    double seconds;     /* the answering time the file covers */
+    double unsampled_s; /* of it, in segments without a reading */
+};
+
 struct grader_meta {
     long long bytes;
     long long gpu_mib_loaded;
     long long gpu_mib_before;
     char sha256[65];    /* lowercase hex, or "" */
     char gpu_name[128]; /* nvidia-smi's name for the rung's GPU, or "" */
+    struct grader_power power; /* rows/<RUNG>.power integrated, or 0s */
 };
 
 #endif

@@ -259,6 +259,18 @@ static int by_rule(struct grader_reader *rd, const struct grader_row *w,
     return 0;
 }
 
+/* The row's thinking tokens, estimated (llama-server counts the reply's
+ * tokens as one): completion_tokens times the thinking block's share of
+ * the reply's bytes (docs/report.md, "What an answer costs"). */
+static void think_tokens(struct grader_rung *r, const struct grader_row *w)
+{
+    double think = w->reasoning ? (double)w->reasoning_len : 0.0;
+    double all = think + (w->content ? (double)w->content_len : 0.0);
+
+    if (w->tokens >= 0 && think > 0)
+        r->think_tokens += (double)w->tokens * think / all;
+}
+
 /* Grade the fields of a row into a (all but q and line). */
 static int grade(struct grader_reader *rd, const struct grader_row *w,
                  const struct grader_num *ref, struct grader_answer *a,
@@ -328,6 +340,11 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
         a->flags |= GRADER_A_VIOLATED;
     a->tokens = w->tokens > INT32_MAX ? INT32_MAX : (int32_t)w->tokens;
     a->tps = w->tps > GRADER_TPS_MAX ? -1.0f : (float)w->tps;
+    a->ms = w->prompt_ms < 0 || w->predicted_ms < 0 ||
+                    w->prompt_ms + w->predicted_ms > GRADER_MS_MAX
+                ? -1.0f
+                : (float)(w->prompt_ms + w->predicted_ms);
+    think_tokens(rd->rung, w);
     a->text[0] = a->text[1] = 0;
     if (rd->flags & GRADER_READ_TEXT) {
         a->text[0] = text_hash(w->content, w->content_len);

@@ -37,6 +37,10 @@
  * inf as the answer's float, and no JSON holds inf). docs/rows.md. */
 #define GRADER_TPS_MAX 1e9
 
+/* A server time past this (10^12 ms, the runner's own bound) is no
+ * measurement either: read as unknown. */
+#define GRADER_MS_MAX 1e12
+
 /* What the grader found in one row. */
 enum grader_answer_flag {
     GRADER_A_RIGHT = 1 << 0,   /* extracted number equals the reference */
@@ -67,9 +71,17 @@ struct grader_answer {
     int32_t tokens;   /* completion_tokens, -1 when unknown */
     int32_t saved;    /* tokens_saved of an aborted answer, else 0 */
     float tps;        /* decode tokens/s, negative when unknown */
+    float ms;         /* the server's prompt_ms + predicted_ms, negative
+                         when either is unknown (cost.h); it fills what
+                         was padding before text */
     uint64_t text[2]; /* hashes of content and reasoning_content, only
                          with GRADER_READ_TEXT (for repeat) */
 };
+
+/* Memory follows the questions (docs/performance.md): an answer stays 48
+ * bytes, so a field added here must fit or be weighed there. */
+_Static_assert(sizeof(struct grader_answer) == 48,
+               "struct grader_answer grew past 48 bytes");
 
 /* The texts of one answer kept with GRADER_READ_KEEP (for the page): an
  * offset into the rung's texts and a length per field; GRADER_KEPT_NULL
@@ -104,6 +116,10 @@ struct grader_rung {
     struct grader_kept *kept; /* parallel to answers, GRADER_READ_KEEP */
     char *texts;              /* the kept texts, back to back */
     size_t texts_len, texts_cap;
+    /* thinking tokens, estimated as each row is read (its text is gone
+     * after): completion_tokens times the thinking block's share of the
+     * reply's bytes, summed over the rows with both known (cost.h) */
+    double think_tokens;
 };
 
 /* Read flags. */

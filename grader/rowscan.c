@@ -349,6 +349,8 @@ enum field {
     F_TPS,
     F_VIOLATIONS,
     F_SAVED,
+    F_PROMPT_MS,
+    F_PREDICTED_MS,
     F_OTHER
 };
 
@@ -362,7 +364,9 @@ static const char *const field_names[] = {"id",
                                           "completion_tokens",
                                           "decode_tps",
                                           "violations",
-                                          "tokens_saved"};
+                                          "tokens_saved",
+                                          "prompt_ms",
+                                          "predicted_ms"};
 
 struct keyseen {
     uint64_t hash[MAX_KEYS];
@@ -540,8 +544,9 @@ static const char *truncated_value(struct scan *x, const char *p)
     return type_error(x, F_TRUNCATED, "true or false");
 }
 
-/* "completion_tokens" and "violations" (non-negative integers) and
- * "decode_tps" (a non-negative number), or null (-1). */
+/* "completion_tokens", "violations" and "tokens_saved" (non-negative
+ * integers) and "decode_tps", "prompt_ms" and "predicted_ms"
+ * (non-negative numbers), or null (-1). */
 static const char *number_value(struct scan *x, enum field f, const char *p)
 {
     struct grader_row *r = x->row;
@@ -552,18 +557,22 @@ static const char *number_value(struct scan *x, enum field f, const char *p)
     long long *whole = f == F_TOKENS       ? &r->tokens
                        : f == F_VIOLATIONS ? &r->violations
                                            : &r->saved;
+    double *real = f == F_TPS         ? &r->tps
+                   : f == F_PROMPT_MS ? &r->prompt_ms
+                                      : &r->predicted_ms;
+    int integer = f == F_TOKENS || f == F_VIOLATIONS || f == F_SAVED;
 
     if (*p == 'n') {
-        if (f != F_TPS)
+        if (integer)
             *whole = -1;
         else
-            r->tps = -1;
+            *real = -1;
         return word(&x->c, p, "null");
     }
     if (*p != '-' && (*p < '0' || *p > '9'))
         return type_error(x, f,
-                          f != F_TPS ? "a non-negative integer or null"
-                                     : "a non-negative number or null");
+                          integer ? "a non-negative integer or null"
+                                  : "a non-negative number or null");
     if ((q = number(&x->c, p, &is_int)) == NULL)
         return NULL;
     /* the line has no terminator: convert a copy, on the stack when
@@ -586,7 +595,7 @@ static const char *number_value(struct scan *x, enum field f, const char *p)
     }
     memcpy(digits, p, (size_t)(q - p));
     digits[q - p] = '\0';
-    if (f != F_TPS) {
+    if (integer) {
         long long v;
         errno = 0;
         v = strtoll(digits, NULL, 10);
@@ -597,7 +606,7 @@ static const char *number_value(struct scan *x, enum field f, const char *p)
         double v = strtod(digits, NULL);
         if (v < 0 || !isfinite(v))
             return type_error(x, f, "a non-negative number or null");
-        r->tps = v;
+        *real = v;
     }
     return q;
 }
@@ -626,6 +635,8 @@ static const char *value(struct scan *x, enum field f, const char *p)
     case F_TPS:
     case F_VIOLATIONS:
     case F_SAVED:
+    case F_PROMPT_MS:
+    case F_PREDICTED_MS:
         return number_value(x, f, p);
     case F_OTHER:
         break;
@@ -700,6 +711,7 @@ int grader_rowscan(struct grader_rowscan *s, const char *p, size_t len,
     row->tps = -1;
     row->violations = -1;
     row->saved = -1;
+    row->prompt_ms = row->predicted_ms = -1;
     x->c = (struct cur){p, end, msg, msgsize, 0};
     x->s = s;
     x->row = row;

@@ -45,6 +45,7 @@ struct grader_row {
                              as the runner checked it; -1 when null (no
                              constraint, or none checked) */
     double tps;           /* decode_tps, -1 when null */
+    double prompt_ms, predicted_ms; /* the server's timings, -1 when null */
 };
 
 #define GRADER_ROWSCAN_SMALL 512

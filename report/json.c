@@ -33,6 +33,18 @@ static json_t *real4_or_null(double v)
     return v < 0 ? json_null() : real4(v);
 }
 
+/* A small figure to 6 significant digits (Wh per right answer: a small
+ * model's are thousandths); null when negative (unknown). */
+static json_t *sig6_or_null(double v)
+{
+    char t[32];
+
+    if (v < 0 || !isfinite(v))
+        return json_null();
+    snprintf(t, sizeof(t), "%.6g", v);
+    return json_real(strtod(t, NULL));
+}
+
 /* Print o as one line and drop it; -1 when out of memory. */
 static int put(FILE *f, json_t *o)
 {
@@ -76,6 +88,22 @@ static void verdict_fields(json_t *o, const struct grader_verdict *v)
                                         n_or_null(v->n_equiv)));
 }
 
+/* What the rung's right answers cost (grader/cost.h); null unknown. */
+static json_t *cost_object(const struct grader_cost *c)
+{
+    return json_pack(
+        "{s:I,s:I,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "tokens",
+        (json_int_t)c->tokens, "tokens_known", (json_int_t)c->tokens_known,
+        "seconds", real4(c->seconds), "seconds_known", (json_int_t)c->ms_known,
+        "tokens_per_right", real4_or_null(c->tokens_per_right),
+        "seconds_per_right", real4_or_null(c->seconds_per_right), "cap_hit",
+        real4(c->cap_hit), "thinking_tokens_per_answer",
+        real4_or_null(c->think_per_answer), "x_reference_tokens",
+        real4_or_null(c->tokens_x), "joules", real4_or_null(c->joules),
+        "wh_per_right", sig6_or_null(c->wh_per_right), "power",
+        json_string(c->joules >= 0 ? "nvidia-smi" : "no readings"));
+}
+
 /* A bury line with the report's figures and the autopsy merged in. */
 static json_t *rung_object(const struct grader_bury *b, size_t i,
                            const struct grader_figures *x)
@@ -104,6 +132,7 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
     }
     json_object_set_new(o, "pct_reference_bytes", real4_or_null(x->pct_bytes));
     json_object_set_new(o, "x_reference_speed", real4_or_null(x->speed_x));
+    json_object_set_new(o, "cost", cost_object(&x->cost));
     json_object_set_new(o, "censored", json_integer((json_int_t)x->censored));
     json_object_set_new(o, "aborted", json_integer((json_int_t)x->aborted));
     json_object_set_new(o, "tokens_saved",
@@ -179,6 +208,26 @@ static json_t *rules_array(const struct grader_ladder *rep)
     return a;
 }
 
+/* pareto.svg's third panel: its front by rung name and its unit ("Wh",
+ * "s"; null when no point has a cost). */
+static void cost_front(json_t *o, const struct grader_ladder *rep)
+{
+    struct grader_cost_pick cp;
+    json_t *cf = json_array();
+    size_t p;
+
+    grader_cost_pick(rep, &cp);
+    for (p = 0; p < rep->pick.npoints && p < 64; p++)
+        if ((cp.front >> p) & 1)
+            json_array_append_new(
+                cf,
+                json_string(grader_ladder_point(rep, p)->line->rung->name));
+    json_object_set_new(o, "cost_front", cf);
+    json_object_set_new(o, "cost_unit",
+                        cp.known == 0 ? json_null()
+                                      : json_string(cp.wh ? "Wh" : "s"));
+}
+
 /* pareto.svg's fronts and picks, by rung name. */
 static json_t *pick_object(const struct grader_ladder *rep)
 {
@@ -201,6 +250,7 @@ static json_t *pick_object(const struct grader_ladder *rep)
     json_object_set_new(o, "equivalent", in);
     json_object_set_new(o, "bytes_front", bf);
     json_object_set_new(o, "speed_front", sf);
+    cost_front(o, rep);
     json_object_set_new(
         o, "smallest",
         pk->smallest < 0

@@ -7,6 +7,7 @@
 
 #include "doc.h"
 #include "fmt.h"
+#include "md_cost.h"
 #include "md_probs.h"
 #include "md_verdict.h"
 #include "md_settings.h"
@@ -677,6 +678,7 @@ struct doc *render_report_doc(const struct rundir_run *run,
     md_canary(d, run);
     constraint_table(d, rep);
     loops_table(d, rep);
+    md_cost(d, rep);
     floor_table(d, rep);
     md_probs(d, rep);
     md_verdict_table(d, rep);

@@ -2,14 +2,16 @@
  * pareto.c - the speed-accuracy picture (pareto.svg): "which file should
  * I run?".
  *
- * Two panels, each rung a point: x the % of the reference's bytes (left)
- * or the median decode tok/s (right), y the accuracy with its Wilson 95 %
- * interval as a bar. The Pareto front joins the rungs no other rung beats
- * on both counts; side rungs are hollow diamonds; the reference is dark.
- * Under the panels, the study's "which one?" in words. Every figure and
- * every choice comes from the grader (ladder.h: grader_ladder_pick); this
- * file places them. The geometry is fixed here and in docs/report.md so
- * that a test can put each point where the figures say and look there.
+ * Three panels, one under another, each rung a point: x the % of the
+ * reference's bytes, the median decode tok/s, or the cost per right answer
+ * (Wh when nvidia-smi told the power, else the server's seconds;
+ * grader/cost.h), y the accuracy with its Wilson 95 % interval as a bar. The
+ * Pareto front joins the rungs no other rung beats on both counts; side rungs
+ * are hollow diamonds; the reference is dark. Under the panels, the study's
+ * "which one?" in words. Every figure and every choice comes from the grader
+ * (ladder.h: grader_ladder_pick); this file places them. The geometry is fixed
+ * here and in docs/report.md so that a test can put each point where the
+ * figures say and look there.
  */
 #include <math.h>
 #include <stdio.h>
@@ -35,9 +37,13 @@ struct box {
     double x0, y0, x1, y1;
 };
 
+enum { P_BYTES, P_SPEED, P_COST };
+
 struct panel {
     FILE *f;
-    int speed;     /* 0: % of bytes, 1: decode tok/s */
+    int speed; /* P_BYTES: % of bytes, P_SPEED: decode tok/s, P_COST */
+    int wh;    /* P_COST: Wh per right answer, else seconds */
+    uint64_t cost_front;
     double x0, y0; /* left and top edges of the plot */
     double xmin, xmax, xstep;
     double ymin, ymax, ystep;
@@ -60,14 +66,16 @@ static const char *name_of(const struct grader_ladder *l, size_t p)
     return grader_ladder_point(l, p)->line->rung->name;
 }
 
-static int known(const struct grader_figures *fg, int speed)
+static double xval(const struct panel *pn, const struct grader_figures *fg)
 {
-    return speed ? fg->line->sum.median_tps >= 0 : fg->pct_bytes >= 0;
+    return pn->speed == P_COST    ? grader_cost_x(fg, pn->wh)
+           : pn->speed == P_SPEED ? fg->line->sum.median_tps
+                                  : fg->pct_bytes;
 }
 
-static double xval(const struct grader_figures *fg, int speed)
+static int known(const struct panel *pn, const struct grader_figures *fg)
 {
-    return speed ? fg->line->sum.median_tps : fg->pct_bytes;
+    return xval(pn, fg) >= 0;
 }
 
 /* A round step giving at most 8 ticks over span. */
@@ -122,17 +130,22 @@ static void y_range(const struct grader_ladder *l, size_t n, double *lo,
         *lo = *hi - 10 < 0 ? 0 : *hi - 10;
 }
 
-static void x_range(const struct grader_ladder *l, size_t n, int speed,
-                    double *lo, double *hi, double *step)
+static void x_range(const struct grader_ladder *l, size_t n,
+                    const struct panel *pn, double *lo, double *hi,
+                    double *step)
 {
     double mn = 1e300, mx = -1e300, v, span;
     size_t p;
 
     for (p = 0; p < n; p++) {
         const struct grader_figures *fg = grader_ladder_point(l, p);
-        if (!known(fg, speed))
+        /* a rung with almost no right answer costs without bound per
+         * right one: on the cost panel it sits on the floor, at the
+         * edge, and sets no range */
+        if (!known(pn, fg) ||
+            (pn->speed == P_COST && fg->acc * 100 < pn->ymin))
             continue;
-        v = xval(fg, speed);
+        v = xval(pn, fg);
         mn = v < mn ? v : mn;
         mx = v > mx ? v : mx;
     }
@@ -256,19 +269,37 @@ static void take(struct panel *pn, struct box b)
 static void label(struct panel *pn, double x, double y, const char *s,
                   int bold, double r)
 {
-    static const double dx[] = {9,  -9, 0,   0,  9,   9,   -9, -9,
-                                28, -28, 0,  0,  24, 24, -24, -24,
-                                44, -44, 64, -64};
-    static const double dy[] = {4, 4, -10, 18, -8, 14, -8, 14, 4, 4,
-                                -24, 32, -20, 26, -20, 26, 4, 4, 4, 4};
+    /* nearest first; the last rows for a crowded corner (the cost panel
+     * packs the cheap rungs against its left edge) */
+    static const double dx[] = {9,   -9,   0,   0,   9,   9,   -9,  -9,
+                                28,  -28,  0,   0,   24,  24,  -24, -24,
+                                44,  -44,  64,  -64, 0,   0,   44,  44,
+                                104, -104, 144, -144, 104, -104};
+    static const double dy[] = {4,  4,  -10, 18, -8,  14,  -8, 14,
+                                4,  4,  -24, 32, -20, 26,  -20, 26,
+                                4,  4,  4,   4,  -40, 48,  -36, 44,
+                                4,  4,  4,   4,  -28, -28};
     const size_t n = sizeof(dx) / sizeof(dx[0]);
     double w = CHAR_W * (double)strlen(s) + (bold ? 6 : 0);
     double out = r > 7 ? r - 7 : 0, ox, oy;
     size_t k, pick = 0;
     struct box b = {0, 0, 0, 0};
 
+    size_t inside = n; /* the first place within the panel, free or not */
+    for (k = 0; k < n; k++) {
+        double lx;
+        ox = dx[k] + (dx[k] > 0 ? out : dx[k] < 0 ? -out : 0);
+        oy = dy[k] + (dy[k] > 4 ? out : dy[k] < 4 ? -out : 0);
+        lx = ox > 0 ? x + ox : ox < 0 ? x + ox - w : x - w / 2;
+        b = (struct box){lx, y + oy - 10, lx + w, y + oy + 2};
+        if (b.x0 >= pn->x0 + 2 && b.x1 <= pn->x0 + PANEL_W - 2) {
+            inside = k;
+            break;
+        }
+    }
     for (k = 0; k <= n; k++) {
-        size_t c = k < n ? k : 0; /* none free: the first place */
+        /* none free: the first place that stays in the panel */
+        size_t c = k < n ? k : inside < n ? inside : 0;
         double lx;
         ox = dx[c] + (dx[c] > 0 ? out : dx[c] < 0 ? -out : 0);
         oy = dy[c] + (dy[c] > 4 ? out : dy[c] < 4 ? -out : 0);
@@ -312,9 +343,8 @@ static void front(struct panel *pn, const struct grader_ladder *l, size_t n,
         if (set & (1ULL << i))
             order[m++] = i;
     for (i = 1; i < m; i++)
-        for (j = i;
-             j > 0 && xval(grader_ladder_point(l, order[j - 1]), pn->speed) >
-                          xval(grader_ladder_point(l, order[j]), pn->speed);
+        for (j = i; j > 0 && xval(pn, grader_ladder_point(l, order[j - 1])) >
+                                 xval(pn, grader_ladder_point(l, order[j]));
              j--) {
             size_t t = order[j];
             order[j] = order[j - 1];
@@ -325,11 +355,13 @@ static void front(struct panel *pn, const struct grader_ladder *l, size_t n,
     fprintf(pn->f,
             "<polyline data-front=\"%s\" fill=\"none\" stroke=\"#2e2f33\" "
             "stroke-width=\"1.5\" stroke-dasharray=\"5 3\" points=\"",
-            pn->speed ? "speed" : "bytes");
+            pn->speed == P_COST    ? "cost"
+            : pn->speed == P_SPEED ? "speed"
+                                   : "bytes");
     for (i = 0; i < m; i++) {
         const struct grader_figures *fg = grader_ladder_point(l, order[i]);
         double y = fg->acc * 100 < pn->ymin ? pn->ymin : fg->acc * 100;
-        double x = px(pn, xval(fg, pn->speed)), yy = py(pn, y);
+        double x = px(pn, xval(pn, fg)), yy = py(pn, y);
         fprintf(pn->f, "%s%.1f,%.1f", i ? " " : "", x, yy);
         if (i > 0) /* no name is written across the front */
             line_taken(pn, x_prev, y_prev, x, yy);
@@ -343,8 +375,13 @@ static void front(struct panel *pn, const struct grader_ladder *l, size_t n,
 static double reach(const struct panel *pn, const struct grader_pick *pk,
                     size_t p)
 {
-    int on = ((pn->speed ? pk->speed_front : pk->bytes_front) >> p) & 1;
-    int chosen = (long)p == (pn->speed ? pk->fastest : pk->smallest);
+    int on = ((pn->speed == P_COST    ? pn->cost_front
+               : pn->speed == P_SPEED ? pk->speed_front
+                                      : pk->bytes_front) >>
+              p) &
+             1;
+    int chosen = pn->speed != P_COST &&
+                 (long)p == (pn->speed ? pk->fastest : pk->smallest);
 
     return chosen ? 12 : on ? 9 : 7;
 }
@@ -360,9 +397,9 @@ static void marks_taken(struct panel *pn, const struct grader_ladder *l,
     for (p = 0; p < n; p++) {
         const struct grader_figures *fg = grader_ladder_point(l, p);
         double x, y, r, lo = fg->acc_lo * 100, hi = fg->acc_hi * 100;
-        if (!known(fg, pn->speed))
+        if (!known(pn, fg))
             continue;
-        x = px(pn, xval(fg, pn->speed));
+        x = px(pn, xval(pn, fg));
         if (fg->acc * 100 < pn->ymin) { /* the floor's marker */
             y = pn->y0 + PANEL_H - 8;
             take(pn, (struct box){x - 7, y - 5, x + 7, y + 5});
@@ -382,9 +419,14 @@ static void point(struct panel *pn, const struct grader_ladder *l,
 {
     const struct grader_figures *fg = grader_ladder_point(l, p);
     int side = p >= l->chain.nrungs;
-    int on = ((pn->speed ? pk->speed_front : pk->bytes_front) >> p) & 1;
-    int chosen = (long)p == (pn->speed ? pk->fastest : pk->smallest);
-    double x = px(pn, xval(fg, pn->speed)), acc = fg->acc * 100;
+    int on = ((pn->speed == P_COST    ? pn->cost_front
+               : pn->speed == P_SPEED ? pk->speed_front
+                                      : pk->bytes_front) >>
+              p) &
+             1;
+    int chosen = pn->speed != P_COST &&
+                 (long)p == (pn->speed ? pk->fastest : pk->smallest);
+    double x = px(pn, xval(pn, fg)), acc = fg->acc * 100;
     double lo = fg->acc_lo * 100, hi = fg->acc_hi * 100, y, r;
     const char *fill = p == 0 ? REPORT_DEAD
                        : side ? "#ffffff"
@@ -392,7 +434,10 @@ static void point(struct panel *pn, const struct grader_ladder *l,
     char text[160], a[FMT_SIZE];
 
     if (acc < pn->ymin) {
-        /* far below the others: on the floor, pointing down */
+        /* far below the others: on the floor, pointing down (and on the
+         * cost panel at its right edge when past it) */
+        if (x > pn->x0 + PANEL_W - 8)
+            x = pn->x0 + PANEL_W - 8;
         y = pn->y0 + PANEL_H - 8;
         fprintf(pn->f,
                 "<path data-rung=\"%s\" data-below=\"1\" d=\"M%.1f %.1f "
@@ -430,35 +475,55 @@ static void point(struct panel *pn, const struct grader_ladder *l,
     label(pn, x, y, name, chosen, r);
 }
 
+static const char *const panel_names[] = {"bytes", "speed", "cost"};
+static const char *const panel_titles[] = {
+    "Right against file size", "Right against decode speed",
+    "Right against cost per right answer"};
+
 static void draw_panel(FILE *f, const struct grader_ladder *l, int speed,
                        double y0)
 {
     const struct grader_pick *pk = &l->pick;
+    struct grader_cost_pick cp;
     struct panel pn;
     size_t n = pk->npoints, p;
 
     memset(&pn, 0, sizeof(pn));
+    grader_cost_pick(l, &cp);
     pn.f = f;
     pn.speed = speed;
+    pn.wh = cp.wh;
+    pn.cost_front = cp.front;
     pn.x0 = PAD_L;
     pn.y0 = y0;
-    x_range(l, n, speed, &pn.xmin, &pn.xmax, &pn.xstep);
     y_range(l, n, &pn.ymin, &pn.ymax);
+    x_range(l, n, &pn, &pn.xmin, &pn.xmax, &pn.xstep);
     pn.ystep = nice_step(pn.ymax - pn.ymin);
     fprintf(f,
             "<g data-panel=\"%s\" data-xmin=\"%g\" data-xmax=\"%g\" "
             "data-ymin=\"%g\" data-ymax=\"%g\" data-x0=\"%.1f\" "
-            "data-y0=\"%.1f\" data-w=\"%d\" data-h=\"%d\">\n",
-            speed ? "speed" : "bytes", pn.xmin, pn.xmax, pn.ymin, pn.ymax,
-            pn.x0, y0, PANEL_W, PANEL_H);
-    axes(&pn, speed ? "Right against decode speed" : "Right against file size",
-         speed ? "median decode tok/s on this GPU"
-               : "% of the reference's bytes");
-    front(&pn, l, n, speed ? pk->speed_front : pk->bytes_front);
+            "data-y0=\"%.1f\" data-w=\"%d\" data-h=\"%d\"%s>\n",
+            panel_names[speed], pn.xmin, pn.xmax, pn.ymin, pn.ymax, pn.x0, y0,
+            PANEL_W, PANEL_H,
+            speed != P_COST ? ""
+            : pn.wh         ? " data-unit=\"Wh\""
+                            : " data-unit=\"s\"");
+    axes(&pn, panel_titles[speed],
+         speed == P_COST
+             ? (pn.wh ? "Wh per right answer (GPU power.draw, lower is "
+                        "better)"
+                      : "server seconds per right answer (prompt + decode, "
+                        "lower is better)")
+         : speed ? "median decode tok/s on this GPU"
+                 : "% of the reference's bytes");
+    front(&pn, l, n,
+          speed == P_COST ? cp.front
+          : speed         ? pk->speed_front
+                          : pk->bytes_front);
     marks_taken(&pn, l, n);
     /* points with the reference last, on top */
     for (p = n; p-- > 0;)
-        if (known(grader_ladder_point(l, p), speed))
+        if (known(&pn, grader_ladder_point(l, p)))
             point(&pn, l, pk, p, name_of(l, p));
     fputs("</g>\n", f);
 }
@@ -494,17 +559,22 @@ static size_t wrap(FILE *f, const char *s, double x, double y)
 void render_pareto(FILE *f, const char *title, const struct grader_ladder *l)
 {
     const struct grader_pick *pk = &l->pick;
-    char words[1300], why[600] = "";
+    char words[1300], why[900] = "";
     int bytes = pk->npoints - pk->no_bytes >= 2 &&
                 grader_ladder_point(l, 0)->pct_bytes >= 0;
     int speed = pk->npoints - pk->no_speed >= 2 &&
                 grader_ladder_point(l, 0)->line->sum.median_tps >= 0;
-    int panels = bytes + speed;
+    struct grader_cost_pick cp;
+    int cost, panels;
     double width = PAD_L + PANEL_W + PAD_R + 16;
     double step = PANEL_H + BOTTOM + GAP_Y; /* one panel under the other */
     double y;
     size_t lines;
 
+    grader_cost_pick(l, &cp);
+    cost =
+        cp.known >= 2 && grader_cost_x(grader_ladder_point(l, 0), cp.wh) >= 0;
+    panels = bytes + speed + cost;
     memcpy(words, "Which one? ", 12);
     render_pick_words(words + 11, sizeof(words) - 11, l);
     if (!bytes)
@@ -515,10 +585,19 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l)
                                                           : "enough rungs");
     if (!speed)
         snprintf(why + strlen(why), sizeof(why) - strlen(why),
-                 "No speed panel: %s no decode speed (decode_tps).",
+                 "No speed panel: %s no decode speed (decode_tps). ",
                  grader_ladder_point(l, 0)->line->sum.median_tps < 0
                      ? "the reference's rows give"
                      : "too few rungs' rows give");
+    if (!cost)
+        snprintf(why + strlen(why), sizeof(why) - strlen(why),
+                 "No cost panel: %s no right answer with the server's "
+                 "timings (prompt_ms, predicted_ms). ",
+                 grader_cost_x(grader_ladder_point(l, 0), cp.wh) < 0
+                     ? "the reference has"
+                     : "too few rungs have");
+    for (size_t k = strlen(why); k > 0 && why[k - 1] == ' ';)
+        why[--k] = '\0'; /* each reason ends in a space for the next */
     lines = wrap(NULL, words, 0, 0) + (why[0] ? wrap(NULL, why, 0, 0) : 0);
     y = TOP + panels * step - (panels ? GAP_Y : 0) + 12;
     fprintf(f,
@@ -532,9 +611,11 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l)
     xml(f, title);
     fputs("</text>\n", f);
     if (bytes)
-        draw_panel(f, l, 0, TOP);
+        draw_panel(f, l, P_BYTES, TOP);
     if (speed)
-        draw_panel(f, l, 1, TOP + (bytes ? step : 0));
+        draw_panel(f, l, P_SPEED, TOP + (bytes ? step : 0));
+    if (cost)
+        draw_panel(f, l, P_COST, TOP + (bytes + speed) * step);
     y += LINE_H * (double)wrap(f, words, 16, y);
     if (why[0])
         wrap(f, why, 16, y);

@@ -38,6 +38,7 @@ static const struct {
     [RD_CANARY_QUESTIONS] = {"%s/canary/questions.jsonl", 0},
     [RD_CANARY_JSON] = {"%s/canary/canary.json", 0},
     [RD_BESIDE] = {"%s/beside.jsonl", 0},
+    [RD_POWER] = {"%s/rows/%s.power", 1},
 };
 
 const char *rundir_file_name(enum rundir_file what)

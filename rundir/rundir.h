@@ -4,6 +4,7 @@
  *
  *   RUNDIR/rows/<RUNG>.jsonl       the rows (store.h)
  *   RUNDIR/rows/<RUNG>.done        the rung's summary (runner.c writes it)
+ *   RUNDIR/rows/<RUNG>.power       the GPU's power while it answered (power.h)
  *   RUNDIR/rows/<RUNG>.probs       the answers' log-probabilities (probsfile.h)
  *   RUNDIR/locks/<RUNG>.lock       one graveyard at a time on a rung
  *   RUNDIR/locks/files.lock        held while the shared files change
@@ -60,6 +61,7 @@ enum rundir_file {
     RD_CANARY_QUESTIONS,
     RD_CANARY_JSON,
     RD_BESIDE,
+    RD_POWER, /* per rung */
 };
 
 /*

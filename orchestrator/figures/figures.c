@@ -21,6 +21,7 @@
 #include "../../rundir/files.h"
 #include "../../rundir/meta.h"
 #include "../../rundir/outfile.h"
+#include "../../rundir/power.h"
 #include "../../rundir/rundir.h"
 #include "../base/cli.h"
 #include "figures.h"
@@ -471,4 +472,32 @@ int figures__open_run(const char *cmd, struct rundir_run *r, const char *dir,
         return EXIT_USAGE;
     }
     return 0;
+}
+
+void figures__power(const char *cmd, const char *dir, const char *rung,
+                    struct grader_meta *m)
+{
+    struct grader_error err;
+    struct buf path = {0};
+    char msg[4400], *bytes;
+    size_t len;
+    int rc = rundir_power_read(dir, rung, &bytes, &len, msg, sizeof(msg));
+
+    memset(&m->power, 0, sizeof(m->power));
+    m->power.joules = -1;
+    if (rc == 1)
+        return;
+    if (rc != 0) {
+        cli_error(cmd, "%s; energy left unknown", msg);
+        return;
+    }
+    (void)rundir_path_buf(&path, dir, RD_POWER, rung); /* read just now */
+    if (grader_power_integrate(bytes, len, path.p, &m->power, &err) != 0) {
+        memset(&m->power, 0, sizeof(m->power));
+        m->power.joules = -1;
+        cli_error(cmd, "%s:%ld: %s; energy left unknown", err.file, err.line,
+                  err.text);
+    }
+    buf_release(&path);
+    free(bytes);
 }

@@ -46,6 +46,14 @@ int figures__oom(const char *cmd);
 int figures__open_run(const char *cmd, struct rundir_run *r, const char *dir,
                       const char *rungs, const char *side, const char *label);
 
+struct grader_meta;
+/* rows/<RUNG>.power of dir integrated into m->power (grader/cost.h);
+ * absent (no nvidia-smi): left unknown. A file that cannot be read or is
+ * not the runner's is said on stderr and left unknown too: energy is a
+ * side figure, never worth the report. */
+void figures__power(const char *cmd, const char *dir, const char *rung,
+                    struct grader_meta *m);
+
 struct rungset;
 struct grader_probs_ladder;
 /*

@@ -167,7 +167,8 @@ static int read_metas(struct figures_report *r)
                              sizeof(msg)) != 0) {
             cli_error("report", "%s", msg);
             return EXIT_USAGE;
-        }
+        } else
+            figures__power("report", run->dir, r->s.r[i]->name, &r->metas[i]);
     return 0;
 }
 

@@ -76,6 +76,48 @@ void gpu_free_argv(const char *gpu, const char **argv)
     argv[5] = NULL;
 }
 
+void gpu_power_argv(const char *gpu, const char **argv)
+{
+    size_t n = 0;
+
+    argv[n++] = "nvidia-smi";
+    argv[n++] = "--query-gpu=power.draw";
+    argv[n++] = "--format=csv,noheader,nounits";
+    if (gpu != NULL) {
+        argv[n++] = "-i";
+        argv[n++] = gpu;
+    }
+    argv[n] = NULL;
+}
+
+int gpu_power_parse(const char *out, double *watts)
+{
+    const char *line = out, *end;
+    double total = 0, v;
+    char *after;
+    int lines = 0;
+
+    *watts = -1;
+    for (; *line; line = *end ? end + 1 : end) {
+        end = line + strcspn(line, "\r\n");
+        if (end == line)
+            continue;
+        if (*line < '0' || *line > '9')
+            return -1; /* "[N/A]": a GPU that does not tell */
+        v = strtod(line, &after);
+        while (after < end && *after == ' ')
+            after++;
+        if (after != end || !(v >= 0 && v < 1e5))
+            return -1;
+        total += v;
+        lines++;
+    }
+    if (lines == 0)
+        return -1;
+    *watts = total;
+    return 0;
+}
+
 int gpu_free_fits(long free_mib, long long need_mib)
 {
     long long margin = need_mib / 10 > 512 ? need_mib / 10 : 512;

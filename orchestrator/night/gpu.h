@@ -53,6 +53,21 @@ int gpu_log_oom(const char *log_path);
  * units), for gpu_parse. argv needs 6 slots. */
 void gpu_free_argv(const char *gpu, const char **argv);
 
+/* How often a running rung reads its GPU's power, and how long one
+ * reading may take before nvidia-smi is killed and that second goes
+ * unread (a hung nvidia-smi never holds the loop: it is a child). */
+#define GPU_POWER_EVERY_MS 1000
+#define GPU_POWER_MS       3000
+
+/* nvidia-smi's argv asking gpu's power draw (watts; gpu a
+ * CUDA_VISIBLE_DEVICES value, NULL: every GPU), as CSV without header or
+ * units. argv needs 6 slots. */
+void gpu_power_argv(const char *gpu, const char **argv);
+
+/* Its output: watts summed over the GPUs listed into *watts. 0, or -1
+ * (*watts -1) when a line is no number ("[N/A]", "[Not Supported]"). */
+int gpu_power_parse(const char *out, double *watts);
+
 /* How nvidia-smi runs as a child of the loop, for the run's probe and the
  * supervisor's alike: argv (gpu_query_argv or gpu_free_argv), capture
  * bytes of its answer kept, stderr to /dev/null, its own session, killed

@@ -54,6 +54,7 @@ static void close_all(struct runner *r)
         r->http = NULL;
     }
     ask_close(r);
+    energy_close(r);
     serve_close(r);
     prepare_close(r);
     if (!uv_is_closing((uv_handle_t *)&r->timer))
@@ -244,6 +245,7 @@ static int carry_out(struct runner *r, const struct rung_action *a,
     switch (a->type) {
     case A_START_SERVER:
         ask_cancel_all(r);
+        energy_end(r); /* loading is not answering */
         if (serve_start(r) == 0)
             return 0;
         snprintf(fail->text, sizeof(fail->text), "%.880s", r->err);
@@ -253,12 +255,14 @@ static int carry_out(struct runner *r, const struct rung_action *a,
         serve_probe(r, 1, probed);
         return 0;
     case A_ASK:
+        energy_begin(r);
         if (ask_start(r, a->question) == 0)
             return 0;
         snprintf(fail->text, sizeof(fail->text),
                  "cannot start a request to %s", r->srv.url);
         break;
     case A_STOP_SERVER:
+        energy_end(r);
         serve_stop(r);
         return 0;
     case A_WAIT_EXIT:
@@ -579,6 +583,7 @@ static int start_loop(struct runner *r)
     r->timer.data = r;
     uv_timer_init(&r->sup.loop, &r->asks.watch);
     r->asks.watch.data = r;
+    energy_init(r);
     prepare_start(r);
     return 0;
 }
@@ -586,6 +591,7 @@ static int start_loop(struct runner *r)
 static void runner_free(struct runner *r)
 {
     serve_release(r);
+    energy_release(r);
     if (r->lock_fd >= 0)
         close(r->lock_fd); /* releases the lock */
     store_close(&r->store);

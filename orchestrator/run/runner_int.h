@@ -15,6 +15,7 @@
  *   ask.c      the requests in flight: one question each, streamed into
  *              its reply, watched for its idle limit and deadline, and
  *              the row it makes
+ *   energy.c   the GPU's power read once a second while it answers
  */
 #ifndef RUNNER_INT_H
 #define RUNNER_INT_H
@@ -23,6 +24,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "../../rundir/power.h"
 #include "../../rundir/probsfile.h"
 #include "../../rundir/store.h"
 #include "../../util/util.h"
@@ -125,6 +127,22 @@ struct serving {
     int log_open;
 };
 
+/* energy.c's: the GPU's power while the rung answers (rows/RUNG.power). */
+struct sampling {
+    struct power_file file;
+    uv_timer_t tick;         /* once a second while on */
+    struct proc *smi;        /* nvidia-smi in flight */
+    int open;                /* tick initialised */
+    int on;                  /* answering: a segment is open */
+    int ending;              /* it ended, its e line waiting for a reading */
+    int off;                 /* no nvidia-smi: not asked again */
+    unsigned seg, asked_seg; /* segments begun; the one asked in */
+    uint64_t seg_start;      /* the loop's time at the segment's b line */
+    uint64_t asked_at;       /* ... at the reading in flight */
+    uint64_t end_ms;         /* the segment's end, after seg_start */
+    int said_slow, said_cap, said_write;
+};
+
 /* prepare.c's: the model's hash, files.lock, a left server. */
 struct preparing {
     struct hash_job model_hash;
@@ -173,6 +191,7 @@ struct runner {
     struct flights asks;
     struct serving srv;
     struct preparing prep;
+    struct sampling power;
     /* runner.c's pump: the rung's step for an event, its actions carried
      * out. The parts raise events through it and never call runner.c by
      * name, so the files stand in layers: runner.c over prepare.c,
@@ -203,6 +222,14 @@ void serve_probe(struct runner *r, int loaded, void (*next)(struct runner *));
 int serve_open_log(struct runner *r, char *msg, size_t msgsize);
 void serve_close(struct runner *r);
 void serve_release(struct runner *r);
+
+/* energy.c: a segment begins with the first ask, ends when the server
+ * is stopped or restarted, or the rung ends (close) */
+void energy_init(struct runner *r);
+void energy_begin(struct runner *r);
+void energy_end(struct runner *r);
+void energy_close(struct runner *r);
+void energy_release(struct runner *r);
 
 /* ask.c */
 void ask_init(struct runner *r);

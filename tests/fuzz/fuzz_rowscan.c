@@ -35,6 +35,7 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
     w->tps = -1;
     w->violations = -1;
     w->saved = -1;
+    w->prompt_ms = w->predicted_ms = -1;
     if (!json_is_object(o))
         return -1;
     v = json_object_get(o, "id");
@@ -114,6 +115,18 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
             return -1;
         w->tps = json_number_value(v);
     }
+    v = json_object_get(o, "prompt_ms");
+    if (v && !json_is_null(v)) {
+        if (!json_is_number(v) || json_number_value(v) < 0)
+            return -1;
+        w->prompt_ms = json_number_value(v);
+    }
+    v = json_object_get(o, "predicted_ms");
+    if (v && !json_is_null(v)) {
+        if (!json_is_number(v) || json_number_value(v) < 0)
+            return -1;
+        w->predicted_ms = json_number_value(v);
+    }
     return 0;
 }
 
@@ -184,7 +197,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     theirs.error_len) ||
         ours.truncated != theirs.truncated || ours.tokens != theirs.tokens ||
         ours.violations != theirs.violations || ours.saved != theirs.saved ||
-        !(ours.tps == theirs.tps || (isnan(ours.tps) && isnan(theirs.tps))))
+        !(ours.tps == theirs.tps || (isnan(ours.tps) && isnan(theirs.tps))) ||
+        ours.prompt_ms != theirs.prompt_ms ||
+        ours.predicted_ms != theirs.predicted_ms)
         abort();
     if ((ours.ref == NULL) != (theirs.ref == NULL))
         abort();

@@ -710,14 +710,18 @@ case_gpu_memory() {
 #!/bin/sh
 # stand-in: 1639 MiB in use while this case's fake server runs, else 0
 # as the real one prints --query-gpu=memory.used[,name] as csv,noheader,nounits
+# and 70.25 W for --query-gpu=power.draw (the rung's readings)
 if pgrep -f "fake-llama-server -m $work/gpumem.gguf" >/dev/null; then mib=1639; else mib=0; fi
-case "\$*" in *name*) echo "\$mib, Tesla T4";; *) echo "\$mib";; esac
+case "\$*" in *power.draw*) echo 70.25;; *name*) echo "\$mib, Tesla T4";; *) echo "\$mib";; esac
 SH
     chmod +x "$work/bin/nvidia-smi"
     PATH=$work/bin:$PATH $GT run Q4_0 "$work/gpumem.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --gpu 0 --quiet >"$work/out" || fail "exit $?"
     grep -q '"gpu_mib_before": 0, "gpu_mib_loaded": 1639, "gpu_name": "Tesla T4", "layers_offloaded": "36/36"' "$work/out" || fail "summary: $(cat "$work/out")"
     grep -q '"gpu_name": "Tesla T4"' "$d/rows/Q4_0.done" || fail "gpu_name: $(cat "$d/rows/Q4_0.done")"
     $G bury "$d" Q4_0 | grep -q '"gpu_mib_loaded": 1639, "gpu_mib_before": 0}' || fail "bury: $($G bury "$d" Q4_0)"
+    # the rung answers in well under a second: a reading may not be back
+    # before it ends (round3/power.sh times one); any reading is 70.25 W
+    [ ! -e "$d/rows/Q4_0.power" ] || ! grep -qv '^\(b [0-9]*\|e [0-9]*\|[0-9]* 70.25\)$' "$d/rows/Q4_0.power" || fail "power: $(cat "$d/rows/Q4_0.power")"
 }
 
 # the server's argv and environment from templates, and another prompt

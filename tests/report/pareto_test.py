@@ -7,11 +7,13 @@ graveyard report, and from report.json alone (the grader's figures):
 
 - places each rung by the geometry of docs/report.md (the panel's plot
   box and ranges are on its <g data-panel>) and checks the SVG's point is
-  there, within 0.1 px, on both panels; a rung more than 20 points under
-  the reference sits on the floor, marked as below;
-- computes each Pareto front here, from accuracy and % of bytes or decode
-  speed, and checks both report.json's which_one and the dashed line's
-  vertices against it;
+  there, within 0.1 px, on all three panels; a rung more than 20 points
+  under the reference sits on the floor, marked as below;
+- computes each Pareto front here, from accuracy and % of bytes, decode
+  speed or cost per right answer (the server's seconds, the study's rows
+  having no power readings; then Wh once power files are added, by hand
+  here as the runner writes them), and checks both report.json's
+  which_one and the dashed line's vertices against it;
 - computes "which one?" here (the smallest and the fastest of the
   reference and the rungs report.json calls equivalent, at a margin of 4
   points so that the pick is a rung) and checks the words under the
@@ -48,19 +50,23 @@ WHITE = (0xff, 0xff, 0xff)
 
 
 def figures(rep):
-    """name -> (accuracy %, % bytes or None, tok/s or None, equivalent,
-    side)"""
+    """name -> (accuracy %, % bytes or None, tok/s or None, equivalent, side,
+    cost per right answer or None: Wh when which_one says so, else s)"""
     out = {}
+    unit = "wh_per_right" if rep["which_one"]["cost_unit"] == "Wh" \
+        else "seconds_per_right"
     for i, r in enumerate(rep["rungs"] + rep["side_rungs"]):
         within = i == 0 or r["verdict"] == "equivalent"
         out[r["rung"]] = (r["accuracy"] * 100, r["pct_reference_bytes"],
-                          r["median_decode_tps"], within, i >= len(rep["rungs"]))
+                          r["median_decode_tps"], within, i >= len(rep["rungs"]),
+                          r["cost"][unit])
     return out
 
 
 def front(fig, axis):
-    """Rungs no other rung beats: axis 1 bytes (smaller better), 2 speed."""
-    sign = -1 if axis == 1 else 1
+    """Rungs no other rung beats: axis 1 bytes (smaller better), 2 speed,
+    5 cost (smaller better)."""
+    sign = -1 if axis in (1, 5) else 1
     names = [n for n, f in fig.items() if f[axis] is not None]
     keep = []
     for n in names:
@@ -161,7 +167,13 @@ def name_clashes(svg_path):
                     (6 if a.get("font-weight") == "bold" else 0)
                 x, y = float(a["x"]), float(a["y"])
                 names.append((el.text, (x, y - 10, x + w, y + 2)))
+        x0, w = float(g.attrib["data-x0"]), float(g.attrib["data-w"])
         for text, b in names:
+            # inside its panel's plot: a name past its right edge is cut
+            # off the picture (the cost panel's floor marker at the edge)
+            if b[0] < x0 or b[2] > x0 + w:
+                out.append(f"{g.attrib['data-panel']}: {text!r} outside "
+                           f"the plot ({b[0]:.1f} to {b[2]:.1f})")
             # a name may sit against a mark, never on it
             inner = (b[0] + 0.5, b[1] + 0.5, b[2] - 0.5, b[3] - 0.5)
             for m in marks:
@@ -183,19 +195,18 @@ def where(box, v, acc):
     return x, y
 
 
-def check_study(g, graveyard, tmp):
-    d = os.path.join(tmp, "t4")
-    run([sys.executable, os.path.join(ROOT, "tests", "page", "make_study.py"), d])
-    run([graveyard, "report", d, "--no-html", "--margin", "4"])
+def check_panels(g, d, tmp, what):
+    """Every panel's points and front against report.json's figures."""
     rep = json.load(open(os.path.join(d, "report.json")))
     fig = figures(rep)
     svg = os.path.join(d, "pareto.svg")
     pan, words = panels(svg)
     img = render(svg, os.path.join(tmp, "pareto.png"))
-    g.check("both panels drawn", [] if set(pan) == {"bytes", "speed"} else
+    g.check(f"{what}: three panels drawn",
+            [] if set(pan) == {"bytes", "speed", "cost"} else
             [f"panels {sorted(pan)}"])
     ref_acc = fig[rep["reference"]][0]
-    for name, axis in (("bytes", 1), ("speed", 2)):
+    for name, axis in (("bytes", 1), ("speed", 2), ("cost", 5)):
         box, pts, verts = pan[name]
         problems = []
         for rung, f in fig.items():
@@ -215,17 +226,19 @@ def check_study(g, graveyard, tmp):
             if kind != want_kind:
                 problems.append(f"{rung}: a {kind}, want a {want_kind}")
             # points are drawn from the last rung up, the reference last: a
-            # rung whose centre a later one covers is looked at no further
+            # rung whose centre a later one covers (its mark, or its
+            # interval's bar, 2 px wide) is looked at no further
             order = list(fig)
             later = [m for m in order[:order.index(rung)] if m in pts and
                      pts[m][2] != "below" and
-                     abs(pts[m][0] - x) < 7 and abs(pts[m][1] - y) < 7]
+                     abs(pts[m][0] - x) < 7 and
+                     (abs(pts[m][1] - y) < 7 or abs(pts[m][0] - x) < 1.5)]
             colour = pixel(img, int(round(wx)), int(round(wy)))
             want = WHITE if f[4] else DARK if rung == rep["reference"] else MARIGOLD
             if colour != want and not later:
                 problems.append(f"{rung}: pixel {colour} at its centre, want {want}")
-        g.check(f"{name}: every rung where its figures put it", problems,
-                f"{len(fig)} rungs")
+        g.check(f"{what}, {name}: every rung where its figures put it",
+                problems, f"{len(fig)} rungs")
         want_front = front(fig, axis)
         got = sorted(rep["which_one"][name + "_front"])
         on_line = sorted(r for r, f in fig.items() for v in verts
@@ -238,7 +251,19 @@ def check_study(g, graveyard, tmp):
         if sorted(on_line + below) != want_front or len(verts) != len(want_front):
             problems.append(f"dashed line through {on_line} (+ floor {below}), "
                             f"want {want_front}")
-        g.check(f"{name}: the Pareto front", problems, ", ".join(want_front))
+        g.check(f"{what}, {name}: the Pareto front", problems,
+                ", ".join(want_front))
+    return rep, fig, words
+
+
+def check_study(g, graveyard, tmp):
+    d = os.path.join(tmp, "t4")
+    run([sys.executable, os.path.join(ROOT, "tests", "page", "make_study.py"), d])
+    run([graveyard, "report", d, "--no-html", "--margin", "4"])
+    rep, fig, words = check_panels(g, d, tmp, "seconds")
+    unit = rep["which_one"]["cost_unit"]
+    g.check("no power readings: the cost panel in seconds",
+            [] if unit == "s" else [f"unit {unit}"])
     within = {n: f for n, f in fig.items() if f[3]}
     smallest = min(within, key=lambda n: (within[n][1], -within[n][0]))
     fastest = max(within, key=lambda n: (within[n][2], within[n][0]))
@@ -259,10 +284,34 @@ def check_study(g, graveyard, tmp):
     g.check("which one: the smallest and the fastest equivalent",
             problems, f"{smallest}, {fastest}")
     g.check("every name clear of the points, rings, front and intervals",
-            name_clashes(svg))
+            name_clashes(os.path.join(d, "pareto.svg")))
     demo = os.path.join(ROOT, "runs", "demo", "pareto.svg")
     if os.path.exists(demo):  # make demo's, when it has been made
         g.check("the demo's names clear of the marks too", name_clashes(demo))
+
+    # power readings for every rung, as the runner writes them: the cost
+    # panel turns to Wh per right answer, its front computed again
+    pw = os.path.join(tmp, "power")
+    shutil.copytree(d, pw)
+    for k, name in enumerate(fig):
+        watts = 60 + 7 * k
+        secs = 2 + (k * 3) % 5
+        with open(os.path.join(pw, "rows", name + ".power"), "w") as f:
+            f.write("b 1733400000000\n" + "".join(
+                f"{t * 1000} {watts:.2f}\n" for t in range(secs + 1)) +
+                    f"e {secs * 1000}\n")
+    run([graveyard, "report", pw, "--no-html", "--margin", "4"])
+    prep, pfig, _ = check_panels(g, pw, tmp, "Wh")
+    problems = []
+    if prep["which_one"]["cost_unit"] != "Wh":
+        problems.append(f"unit {prep['which_one']['cost_unit']}")
+    for k, name in enumerate(pfig):
+        c = [r for r in prep["rungs"] + prep["side_rungs"]
+             if r["rung"] == name][0]
+        want = (60 + 7 * k) * (2 + (k * 3) % 5)
+        if c["cost"]["joules"] is None or abs(c["cost"]["joules"] - want) > 1e-6:
+            problems.append(f"{name}: {c['cost']['joules']} J, want {want}")
+    g.check("power files: joules and the Wh panel", problems)
 
     # a folder named with bytes that are not UTF-8 and a control character,
     # and no ladder name: the title is the folder's path, and both pictures
@@ -292,8 +341,23 @@ def check_study(g, graveyard, tmp):
     run([graveyard, "report", nb, "--no-html"])
     pan, words = panels(os.path.join(nb, "pareto.svg"))
     g.check("no bytes: the file-size panel is left out, saying why",
-            ([] if set(pan) == {"speed"} else [f"panels {sorted(pan)}"]) +
+            ([] if set(pan) == {"speed", "cost"} else [f"panels {sorted(pan)}"]) +
             ([] if "No file-size panel" in words else ["no reason given"]))
+
+    # no timings: the cost panel goes too, and the picture says why
+    nt = os.path.join(tmp, "notimes")
+    shutil.copytree(nb, nt)
+    for path in glob.glob(os.path.join(nt, "rows", "*.jsonl")):
+        rows = [json.loads(line) for line in open(path)]
+        with open(path, "w") as f:
+            for r in rows:
+                r["prompt_ms"] = r["predicted_ms"] = None
+                f.write(json.dumps(r) + "\n")
+    run([graveyard, "report", nt, "--no-html"])
+    pan, words = panels(os.path.join(nt, "pareto.svg"))
+    g.check("no timings: the cost panel is left out, saying why",
+            ([] if set(pan) == {"speed"} else [f"panels {sorted(pan)}"]) +
+            ([] if "No cost panel" in words else ["no reason given"]))
 
 
 def main():

@@ -1,10 +1,12 @@
 /*
  * test_orch_util.c - the capped buffer refuses what would pass its cap
  * and keeps what it had; the progress line is read back as written, in
- * any slices, and a line too long or not a progress line is skipped whole.
+ * any slices, and a line too long or not a progress line is skipped whole;
+ * nvidia-smi's power draw read (summed over GPUs, "[N/A]" no reading).
  */
 #include "helpers.h"
 
+#include "../../orchestrator/night/gpu.h"
 #include "../../orchestrator/night/progress.h"
 #include "../../util/util.h"
 
@@ -96,12 +98,38 @@ static void test_progress(void **state)
     assert_int_equal(r.done, 13);
 }
 
+static void test_power_draw(void **state)
+{
+    const char *argv[6];
+    double w;
+
+    (void)state;
+    gpu_power_argv("1", argv);
+    assert_string_equal(argv[1], "--query-gpu=power.draw");
+    assert_string_equal(argv[4], "1");
+    assert_null(argv[5]);
+    gpu_power_argv(NULL, argv);
+    assert_null(argv[3]);
+    assert_int_equal(gpu_power_parse("71.25\n", &w), 0);
+    assert_true(w == 71.25);
+    /* two GPUs of one rung: summed */
+    assert_int_equal(gpu_power_parse("60.00\r\n250.5 \n", &w), 0);
+    assert_true(w == 310.5);
+    assert_int_equal(gpu_power_parse("[N/A]\n", &w), -1);
+    assert_true(w == -1);
+    assert_int_equal(gpu_power_parse("60.00\n[Not Supported]\n", &w), -1);
+    assert_int_equal(gpu_power_parse("", &w), -1);
+    assert_int_equal(gpu_power_parse("60 W\n", &w), -1);
+    assert_int_equal(gpu_power_parse("1e300\n", &w), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buf_cap),
         cmocka_unit_test(test_buf_path),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_power_draw),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
