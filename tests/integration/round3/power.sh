@@ -89,7 +89,7 @@ case_power_absent() {
 }
 
 case_power_hung() {
-    local d=$work/ph h pid t0 t1
+    local d=$work/powhung h pid t0 t1
     power_model
     h=$((600 + RANDOM % 300)).$((RANDOM % 90 + 10))
     # the rung answers on while every power reading hangs: each is killed
