@@ -179,10 +179,14 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->model = r->model;
     o->questions = f->qfile ? f->qfile : c->questions;
     o->rundir = c->run_dir;
-    if ((o->llama = cli_llama_path(c->binary, &p->llama)) == NULL) {
-        cli_error("run", "path too long: '%.200s...'", c->binary);
+    if ((o->llama = cli_llama_path(r->binary ? r->binary : c->binary,
+                                   &p->llama)) == NULL) {
+        cli_error("run", "path too long: '%.200s...'",
+                  r->binary ? r->binary : c->binary);
         return EXIT_USAGE;
     }
+    o->own_binary = r->binary != NULL;
+    o->want_version = r->version;
     o->gpu = f->gpu;
     o->force = f->force;
     o->quiet = f->quiet;
@@ -199,6 +203,15 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->prompt = c->prompt;
     o->argv_template = c->argv_template;
     o->env_template = c->env_template;
+    if (r->env != NULL) { /* the rung's variables over the server's */
+        p->env = c->env_template ? json_deep_copy(c->env_template)
+                                 : json_object();
+        if (p->env == NULL || json_object_update(p->env, r->env) != 0) {
+            cli_error("run", "out of memory");
+            return EXIT_FAILED;
+        }
+        o->env_template = p->env;
+    }
     for (i = 0; i < c->nserver_args; i++)
         p->args[n++] = c->server_args[i];
     for (i = 0; i < r->nargs; i++)
@@ -459,6 +472,7 @@ void runplan_release(struct runplan *p)
         json_decref(p->o.argv_template);
         json_decref(p->o.env_template);
     }
+    json_decref(p->env);
     if (p->have_config)
         config_release(&p->c);
     grader_task_free(p->task);

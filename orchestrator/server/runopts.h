@@ -14,6 +14,12 @@
 struct run_opts {
     const char *rung, *model, *questions, *rundir;
     const char *llama; /* the llama-server binary */
+    const char *want_version; /* a rung's own build ("binary" with
+                                 "version"): the --version line it must
+                                 answer, or NULL */
+    int own_binary;           /* the rung names its own build: its
+                                 version is pinned with the rung, not as
+                                 the folder's (manifest "server_version") */
     long limit;        /* first N questions, 0 all */
     int think;         /* thinking on */
     int ngl;           /* -ngl value, -1 to leave it off (auto) */
