@@ -95,3 +95,56 @@ case_settings_resume_refused() {
 }
 
 round3_cases="$round3_cases settings_ladder settings_resume_refused"
+
+# The report of a ladder of settings: a "What differs" column (file,
+# settings, env, build), "same file" for the bytes, and the speculative
+# rung's answers against its rung without the draft: zero differ, as
+# greedy decoding must; a plain ladder's report has none of it.
+case_settings_report() {
+    local d=$work/sp
+    settings_config sp
+    $GT ladder "$work/sp.json" --quiet >/dev/null 2>"$work/err" || { fail "ladder: $(tail -2 "$work/err")"; return; }
+    grep -q "^| Rung | What differs | % of G bytes | Right |" "$d/REPORT.md" || fail "no What differs column: $(grep '^| Rung' "$d/REPORT.md" | head -1)"
+    grep -q "^| G | reference | 100.0 |" "$d/REPORT.md" || fail "the reference's row"
+    grep -q "^| G-kv8 | settings -ctk q8_0 -ctv q8_0; env GGML_SETTING=kv8 | same file |" "$d/REPORT.md" ||
+        fail "G-kv8's row: $(grep '^| G-kv8' "$d/REPORT.md" | head -1)"
+    grep -q "^| G-fork | build version: 2 (f0f0f0f0) | same file |" "$d/REPORT.md" ||
+        fail "G-fork's row: $(grep '^| G-fork' "$d/REPORT.md" | head -1)"
+    grep -q "^| G-draft | G | 4 | 0 | — |$" "$d/REPORT.md" ||
+        fail "the speculative line: $(grep -A4 '## Speculative' "$d/REPORT.md")"
+    grep -q "leaves out the 5 rungs on G's own file" "$d/REPORT.md" || fail "no note under the picture"
+    /usr/bin/python3 - "$d/report.json" <<'PY' || fail "report.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+rungs = {x["rung"]: x for x in r["rungs"]}
+assert rungs["G-fa"]["what_differs"] == "settings -fa on" and rungs["G-fa"]["same_file"], rungs["G-fa"]
+assert rungs["G-fa"]["pct_reference_bytes"] is None
+assert r["speculative"] == [{"rung": "G-draft", "without_draft": "G", "n": 4, "differ": 0,
+                             "extracted_differ": 0, "first_differing": None}], r["speculative"]
+PY
+    grep -q "G-draft" "$d/REPORT.html" && grep -q "Speculative decoding" "$d/REPORT.html" || fail "the page has no speculative table"
+    # a plain ladder: nothing of this
+    cat >"$work/plainl.json" <<JSON
+{"name": "plainl", "questions": "$work/q.jsonl", "run_dir": "$work/plainl",
+ "rungs": [{"name": "R1", "model": "$work/good.gguf"}, {"name": "R2", "model": "$work/drift.gguf"}],
+ "server": {"binary": "$FAKE", "args": ["-fa", "on"]}, "gpus": ["0"]}
+JSON
+    $GT ladder "$work/plainl.json" --quiet >/dev/null 2>&1 || fail "plain ladder"
+    grep -q "What differs\|same file\|Speculative" "$work/plainl/REPORT.md" && fail "a plain ladder's report changed"
+    grep -q "what_differs\|speculative" "$work/plainl/report.json" && fail "a plain ladder's report.json changed"
+    true
+}
+
+# The fault switch: a draft model that changes an answer (the fake under
+# FAKE_DRAFT_DIFFERS) is counted and its first question named.
+case_settings_spec_fault() {
+    local d=$work/sf
+    settings_config sf
+    FAKE_DRAFT_DIFFERS=pears $GT ladder "$work/sf.json" --quiet >/dev/null 2>"$work/err" || { fail "ladder: $(tail -2 "$work/err")"; return; }
+    grep -q "fake: draft changed this reply" "$d/logs/G-draft.server.log" || fail "the fault switch did nothing"
+    grep -q "^| G-draft | G | 4 | 1 | \*\*pears\*\* |$" "$d/REPORT.md" ||
+        fail "the speculative line: $(grep -A4 '## Speculative' "$d/REPORT.md")"
+    grep -q '"differ": 1,' "$d/report.json" || fail "report.json's count"
+}
+
+round3_cases="$round3_cases settings_report settings_spec_fault"
