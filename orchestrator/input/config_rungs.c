@@ -73,7 +73,8 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
             config_str(x, e, "model", where, 1, &r->model) != 0 ||
             config_ngl(x, e, where, &r->ngl) != 0 ||
             config_strings(x, e, "server_args", where, r->args, &r->nargs,
-                           CONFIG_MAX_ARGS) != 0)
+                           CONFIG_MAX_ARGS) != 0 ||
+            rung_server(x, e, key, i, r) != 0)
             return -1;
         if (!cli_rung_name_ok(r->name))
             BAD("'%s.name' '%s' is not a usable rung name (letters, digits, "
@@ -94,8 +95,6 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
         for (j = 0; j + 1 < c->nrungs; j++)
             if (strcmp(c->rungs[j].name, r->name) == 0)
                 BAD("rung '%s' is named twice", r->name);
-        if (rung_server(x, e, key, i, r) != 0)
-            return -1;
     }
     return 0;
 }
