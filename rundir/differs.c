@@ -78,6 +78,10 @@ static void args_part(struct text *t, const json_t *a, const json_t *ref)
     while (i < na && i < nr &&
            json_equal(json_array_get(a, i), json_array_get(ref, i)))
         i++;
+    /* from the flag whose value differs ("-fa on" over "-fa off") */
+    while (i > 0 && i < na && i < nr &&
+           str(json_array_get(a, i))[0] != '-')
+        i--;
     add(t, "%s%s", t->len ? "; " : "", i < na ? "settings" : "without");
     for (k = i; k < (i < na ? na : nr); k++)
         add(t, " %s",
@@ -174,7 +178,26 @@ int rundir_run_settings_ladder(const struct rundir_run *r, const char *ref)
     return 0;
 }
 
-/* args without the draft's pair, into a new array */
+/* Flags, each with a value, that only tune the draft (both lineages'
+ * --help): left out with it when looking for the rung without it. */
+static int is_draft_tuning(const char *a)
+{
+    static const char *const flags[] = {
+        "--spec-type",      "--draft-max",        "--draft-min",
+        "--draft-p-min",    "--spec-draft-n-max", "--spec-draft-n-min",
+        "-ngld",            "--gpu-layers-draft", "--n-gpu-layers-draft",
+        "--spec-draft-ngl", "-ctkd",              "-ctvd",
+        "-cd",              "--ctx-size-draft",   "-td",
+        "--threads-draft",  NULL};
+
+    for (size_t i = 0; flags[i] != NULL; i++)
+        if (strcmp(a, flags[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* args without the draft model's pair and its tuning, into a new array;
+ * *had 1 when there was a draft model */
 static json_t *without_draft(const json_t *args, int *had)
 {
     json_t *out = json_array(), *v;
@@ -184,9 +207,13 @@ static json_t *without_draft(const json_t *args, int *had)
     json_array_foreach(args, i, v)
     {
         const char *s = json_string_value(v);
-        if (s != NULL && is_draft_flag(s)) {
-            *had = 1;
-            i++; /* its file */
+        *had |= s != NULL && is_draft_flag(s);
+    }
+    json_array_foreach(args, i, v)
+    {
+        const char *s = json_string_value(v);
+        if (s != NULL && *had && (is_draft_flag(s) || is_draft_tuning(s))) {
+            i++; /* its value */
             continue;
         }
         json_array_append(out, v);

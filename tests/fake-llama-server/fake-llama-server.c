@@ -852,6 +852,8 @@ static const char *const with_value[] = {"-m",
                                          "-ngld",
                                          "--gpu-layers-draft",
                                          "--n-gpu-layers-draft",
+                                         "--draft-max",
+                                         "--spec-type",
                                          NULL};
 static const char *const switches[] = {
     "--jinja",   "--no-webui", "--verbose",   "--metrics",

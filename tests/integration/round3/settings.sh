@@ -26,7 +26,7 @@ SH
    "env": {"GGML_SETTING": "kv8"}},
   {"name": "G-kv4", "model": "$work/good.gguf", "server_args": ["-ctk", "q4_0", "-ctv", "q4_0"]},
   {"name": "G-fa", "model": "$work/good.gguf", "server_args": ["-fa", "on"]},
-  {"name": "G-draft", "model": "$work/good.gguf", "server_args": ["-md", "$work/drift.gguf"]},
+  {"name": "G-draft", "model": "$work/good.gguf", "server_args": ["-md", "$work/drift.gguf", "--draft-max", "4"]},
   {"name": "G-fork", "model": "$work/good.gguf", "binary": "$work/s-fork",
    "version": "version: 2 (f0f0f0f0)"}$extra],
  "server": {"binary": "$FAKE", "version": "version: 1 (fa4e0001)", "args": ["-fa", "off"],
@@ -45,7 +45,7 @@ case_settings_ladder() {
     grep -q -- "-fa off -ctk q8_0 -ctv q8_0$" "$d/logs/G-kv8.server.log" ||
         fail "G-kv8's server args: $(grep 'fake: args' "$d/logs/G-kv8.server.log")"
     grep -q -- "-fa off -fa on$" "$d/logs/G-fa.server.log" || fail "G-fa's server args"
-    grep -q -- "-md $work/drift.gguf$" "$d/logs/G-draft.server.log" || fail "G-draft's server args"
+    grep -q -- "-md $work/drift.gguf --draft-max 4$" "$d/logs/G-draft.server.log" || fail "G-draft's server args"
     [ "$(grep -c . "$d/sha256.cache")" = 1 ] || fail "the shared file hashed more than once: $(cat "$d/sha256.cache")"
     /usr/bin/python3 - "$d/manifest.json" <<'PY' || fail "the manifest does not pin the settings"
 import json, sys
