@@ -65,8 +65,7 @@ static void head(struct doc *d, const char *const *cells, size_t n)
         doc_cellf(d, "%s", cells[i]);
 }
 
-static void ladder_head(struct doc *d, const char *ref, int kld,
-                        int settings)
+static void ladder_head(struct doc *d, const char *ref, int kld, int settings)
 {
     static const char *const mid[] = {
         "Right",    "Accuracy % (95 % CI)",

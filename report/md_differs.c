@@ -119,15 +119,14 @@ int render_differs_json(json_t *o, const struct rundir_run *run,
     for (k = 0; k < 2; k++)
         json_array_foreach(lists[k], i, x)
         {
-            const char *name =
-                json_string_value(json_object_get(x, "rung"));
+            const char *name = json_string_value(json_object_get(x, "rung"));
             if (name == NULL)
                 return -1;
             rundir_run_differs(run, name, ref, text, sizeof text);
-            if (json_object_set_new(
-                    x, "what_differs",
-                    strcmp(name, ref) == 0 ? json_string("reference")
-                                           : json_string(text)) != 0 ||
+            if (json_object_set_new(x, "what_differs",
+                                    strcmp(name, ref) == 0
+                                        ? json_string("reference")
+                                        : json_string(text)) != 0 ||
                 json_object_set_new(
                     x, "same_file",
                     json_boolean(strcmp(name, ref) != 0 &&

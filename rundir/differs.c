@@ -18,8 +18,9 @@ static const char *build_of(const struct rundir_run *r, const json_t *e)
 {
     const char *v = json_string_value(json_object_get(e, "server_version"));
 
-    return v ? v : json_string_value(json_object_get(
-                       json_object_get(r->manifest, "server"), "version"));
+    return v ? v
+             : json_string_value(json_object_get(
+                   json_object_get(r->manifest, "server"), "version"));
 }
 
 static int is_draft_flag(const char *a)
@@ -79,13 +80,11 @@ static void args_part(struct text *t, const json_t *a, const json_t *ref)
            json_equal(json_array_get(a, i), json_array_get(ref, i)))
         i++;
     /* from the flag whose value differs ("-fa on" over "-fa off") */
-    while (i > 0 && i < na && i < nr &&
-           str(json_array_get(a, i))[0] != '-')
+    while (i > 0 && i < na && i < nr && str(json_array_get(a, i))[0] != '-')
         i--;
     add(t, "%s%s", t->len ? "; " : "", i < na ? "settings" : "without");
     for (k = i; k < (i < na ? na : nr); k++)
-        add(t, " %s",
-            str(json_array_get(i < na ? a : ref, k)));
+        add(t, " %s", str(json_array_get(i < na ? a : ref, k)));
     if (i < na && i < nr) { /* both go on: the reference's rest too */
         add(t, " (over");
         for (k = i; k < nr; k++)
@@ -113,8 +112,8 @@ static void env_part(struct text *t, json_t *a, json_t *ref)
     {
         if (json_object_get(a, k) != NULL)
             continue;
-        add(t, "%s%s", first ? (t->len ? "; env without " : "env without ")
-                             : " without ",
+        add(t, "%s%s",
+            first ? (t->len ? "; env without " : "env without ") : " without ",
             k);
         first = 0;
     }
@@ -132,8 +131,7 @@ void rundir_run_differs(const struct rundir_run *r, const char *rung,
     if (e == NULL || f == NULL || strcmp(rung, ref) == 0)
         return;
     if (!rundir_run_same_file(r, rung, ref))
-        add(&t, "file %s",
-            base_name(str(json_object_get(e, "model"))));
+        add(&t, "file %s", base_name(str(json_object_get(e, "model"))));
     args_part(&t, json_object_get(e, "server_args"),
               json_object_get(f, "server_args"));
     env_part(&t, json_object_get(e, "server_env"),
@@ -145,8 +143,10 @@ void rundir_run_differs(const struct rundir_run *r, const char *rung,
 int rundir_run_same_file(const struct rundir_run *r, const char *rung,
                          const char *ref)
 {
-    const char *a = json_string_value(json_object_get(entry(r, rung), "sha256"));
-    const char *b = json_string_value(json_object_get(entry(r, ref), "sha256"));
+    const char *a =
+        json_string_value(json_object_get(entry(r, rung), "sha256"));
+    const char *b =
+        json_string_value(json_object_get(entry(r, ref), "sha256"));
 
     return a != NULL && b != NULL && a[0] != '\0' && strcmp(a, b) == 0;
 }
@@ -182,13 +182,23 @@ int rundir_run_settings_ladder(const struct rundir_run *r, const char *ref)
  * --help): left out with it when looking for the rung without it. */
 static int is_draft_tuning(const char *a)
 {
-    static const char *const flags[] = {
-        "--spec-type",      "--draft-max",        "--draft-min",
-        "--draft-p-min",    "--spec-draft-n-max", "--spec-draft-n-min",
-        "-ngld",            "--gpu-layers-draft", "--n-gpu-layers-draft",
-        "--spec-draft-ngl", "-ctkd",              "-ctvd",
-        "-cd",              "--ctx-size-draft",   "-td",
-        "--threads-draft",  NULL};
+    static const char *const flags[] = {"--spec-type",
+                                        "--draft-max",
+                                        "--draft-min",
+                                        "--draft-p-min",
+                                        "--spec-draft-n-max",
+                                        "--spec-draft-n-min",
+                                        "-ngld",
+                                        "--gpu-layers-draft",
+                                        "--n-gpu-layers-draft",
+                                        "--spec-draft-ngl",
+                                        "-ctkd",
+                                        "-ctvd",
+                                        "-cd",
+                                        "--ctx-size-draft",
+                                        "-td",
+                                        "--threads-draft",
+                                        NULL};
 
     for (size_t i = 0; flags[i] != NULL; i++)
         if (strcmp(a, flags[i]) == 0)
@@ -240,7 +250,7 @@ int rundir_run_draft_base(const struct rundir_run *r, const char *rung,
             !rundir_run_same_file(r, rung, names[i]) ||
             !json_equal(json_object_get(c, "server_args"), plain) ||
             (json_object_get(c, "server_env") != NULL ||
-             json_object_get(e, "server_env") != NULL
+                     json_object_get(e, "server_env") != NULL
                  ? !json_equal(json_object_get(c, "server_env"),
                                json_object_get(e, "server_env"))
                  : 0) ||

@@ -184,7 +184,8 @@ static int speculative(struct figures_report *r)
     const char *base;
 
     for (i = 0; i < n; i++)
-        names[i] = i < run->nchain ? run->chain[i] : run->side[i - run->nchain];
+        names[i] =
+            i < run->nchain ? run->chain[i] : run->side[i - run->nchain];
     for (i = 0; i < n; i++) {
         if (!rundir_run_draft_base(run, names[i], names, n, &base))
             continue;
@@ -211,8 +212,8 @@ static int report_load(const struct figures_report_opts *o,
     int rc;
 
     /* a speculative rung is compared by its texts (speculative()) */
-    r->settings = run->nchain > 0 &&
-                  rundir_run_settings_ladder(run, run->chain[0]);
+    r->settings =
+        run->nchain > 0 && rundir_run_settings_ladder(run, run->chain[0]);
     if (r->settings)
         flags |= GRADER_READ_TEXT;
 

@@ -46,8 +46,8 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
                  const char *key, int side)
 {
     static const char *const allowed[] = {
-        "name",    "model",  "ngl", "server_args", "convert",
-        "quantize", "env",   "binary", "version", NULL};
+        "name",     "model", "ngl",    "server_args", "convert",
+        "quantize", "env",   "binary", "version",     NULL};
     json_t *list = json_object_get(root, key), *e;
     char where[64];
     size_t i;

@@ -230,16 +230,17 @@ static json_t *settings(const struct run_opts *o, const char *version,
 
     /* the whole task, so the folder grades the same after its task file
      * moved, and a resume under another task is refused */
-    json_t *s = json_pack(
-        "{s:s,s:{s:s,s:s},s:s,s:o,s:o}", "graveyard", GRAVEYARD_VERSION,
-        "questions", "path", o->questions, "sha256", qhash, "prompt",
-        o->prompt ? o->prompt : grader_task_prompt(o->task), "task",
-        taskfile_to_json(o->task), "request", req);
+    json_t *s = json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:o}", "graveyard",
+                          GRAVEYARD_VERSION, "questions", "path", o->questions,
+                          "sha256", qhash, "prompt",
+                          o->prompt ? o->prompt : grader_task_prompt(o->task),
+                          "task", taskfile_to_json(o->task), "request", req);
 
     /* a rung on its own build pins its version with the rung (below):
      * the folder's server.version is the server's build */
     if (s != NULL && !o->own_binary)
-        json_object_set_new(s, "server", json_pack("{s:s}", "version", version));
+        json_object_set_new(s, "server",
+                            json_pack("{s:s}", "version", version));
     return s;
 }
 

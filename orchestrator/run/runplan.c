@@ -158,8 +158,8 @@ static int rung_server(struct runplan *p, const struct config_rung *r)
     o->want_version = r->version;
     o->env_template = c->env_template;
     if (r->env != NULL) { /* the rung's variables over the server's */
-        p->env = c->env_template ? json_deep_copy(c->env_template)
-                                 : json_object();
+        p->env =
+            c->env_template ? json_deep_copy(c->env_template) : json_object();
         if (p->env == NULL || json_object_update(p->env, r->env) != 0) {
             cli_error("run", "out of memory");
             return EXIT_FAILED;

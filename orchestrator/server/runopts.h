@@ -14,12 +14,6 @@
 struct run_opts {
     const char *rung, *model, *questions, *rundir;
     const char *llama; /* the llama-server binary */
-    const char *want_version; /* a rung's own build ("binary" with
-                                 "version"): the --version line it must
-                                 answer, or NULL */
-    int own_binary;           /* the rung names its own build: its
-                                 version is pinned with the rung, not as
-                                 the folder's (manifest "server_version") */
     long limit;        /* first N questions, 0 all */
     int think;         /* thinking on */
     int ngl;           /* -ngl value, -1 to leave it off (auto) */
@@ -51,6 +45,11 @@ struct run_opts {
     int logprobs;    /* the top N log-probabilities asked of every token
                         (1..GRADER_PROBS_TOPN_MAX), kept in the rung's
                         probs file; 0: off */
+    /* a rung's own build ("binary" with "version"): the --version line it
+     * must answer, or NULL; own_binary: its version is pinned with the
+     * rung, not as the folder's (the manifest's "server_version") */
+    const char *want_version;
+    int own_binary;
     const char *ref_rung, *ref_model; /* --config: the reference rung and
                                          its file, whose vocabulary a
                                          rung's must match with logprobs

@@ -856,8 +856,8 @@ static const char *const with_value[] = {"-m",
                                          "--spec-type",
                                          NULL};
 static const char *const switches[] = {
-    "--jinja",   "--no-webui", "--verbose",   "--metrics",
-    "--no-mmap", "--send-done", "-no-fa", "--no-flash-attn", NULL};
+    "--jinja",     "--no-webui", "--verbose",       "--metrics", "--no-mmap",
+    "--send-done", "-no-fa",     "--no-flash-attn", NULL};
 
 /* -fa as both lineages take it now (on, off, auto; the fork also 0 and
  * 1), or alone as older builds did. 1 when argv[i + 1] is its value. */
@@ -869,7 +869,6 @@ static int fa_value(const char *a, const char *next)
         return -1;
     return next != NULL && listed(vals, next);
 }
-
 
 int main(int argc, char **argv)
 {

@@ -70,8 +70,8 @@ static void test_settings(void **state)
     assert_string_equal(text, "");
     /* from the flag whose value differs, the reference's rest beside */
     rundir_run_differs(&r, "Q-kv", "Q", text, sizeof text);
-    assert_string_equal(text,
-                        "settings -fa on -ctk q8_0 (over -fa off); env GGML_X=2");
+    assert_string_equal(
+        text, "settings -fa on -ctk q8_0 (over -fa off); env GGML_X=2");
     rundir_run_differs(&r, "Q-less", "Q", text, sizeof text);
     assert_string_equal(text, "without -fa off; env without A");
     rundir_run_differs(&r, "Q-ik", "Q", text, sizeof text);
@@ -111,10 +111,10 @@ static void test_draft_base(void **state)
     assert_int_equal(rundir_run_draft_base(&r, "Q", names, 5, &base), 0);
     assert_null(base);
     /* another build, other settings, another file: none is its base */
-    assert_int_equal(
-        rundir_run_draft_base(&r, "Q-ik-draft", names, 5, &base), 0);
-    assert_int_equal(
-        rundir_run_draft_base(&r, "Q-fa-draft", names, 5, &base), 0);
+    assert_int_equal(rundir_run_draft_base(&r, "Q-ik-draft", names, 5, &base),
+                     0);
+    assert_int_equal(rundir_run_draft_base(&r, "Q-fa-draft", names, 5, &base),
+                     0);
     assert_int_equal(rundir_run_draft_base(&r, "Q2-draft", names, 5, &base),
                      0);
     json_decref(r.manifest);
