@@ -115,7 +115,11 @@ void grader_figures_of(const struct grader_bury *b, size_t i,
         grader_paired_diff(l->both_right, l->ghosts, l->dead, l->both_wrong,
                            GRADER_Z95, &f->delta, &f->delta_lo, &f->delta_hi);
     f->pct_bytes = -1.0;
-    if (meta->bytes >= 0 && ref_meta->bytes > 0)
+    /* a rung on the reference's own file (a ladder of settings) saves
+     * no bytes: no claim, and no point on pareto.svg's bytes panel */
+    if (meta->bytes >= 0 && ref_meta->bytes > 0 &&
+        !(i > 0 && meta->sha256[0] != '\0' &&
+          strcmp(meta->sha256, ref_meta->sha256) == 0))
         f->pct_bytes = 100.0 * (double)meta->bytes / (double)ref_meta->bytes;
     f->speed_x = -1.0;
     if (l->sum.median_tps >= 0 && ref->median_tps > 0)

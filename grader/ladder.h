@@ -143,6 +143,11 @@ struct grader_ladder {
      * set by the caller that read the rungs' probs files, NULL when none
      * has one (every report then as without logprobs); not owned */
     const struct grader_probs_ladder *probs;
+    /* a ladder of settings: each speculative rung (a draft model) against
+     * its rung without the draft, b the speculative one (repeat.h); set
+     * by the caller, not owned; nspec 0 when none */
+    const struct grader_repeat_line *spec;
+    size_t nspec;
 };
 
 /*

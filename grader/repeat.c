@@ -70,8 +70,10 @@ int grader_repeat(const struct grader_rung *a, const struct grader_rung *b,
         out->mismatched_right += rx != ry;
         out->mismatched_extracted +=
             !same(grader_rung_said(a, x), grader_rung_said(b, y));
-        out->mismatched_text +=
-            x->text[0] != y->text[0] || x->text[1] != y->text[1];
+        if (x->text[0] != y->text[0] || x->text[1] != y->text[1]) {
+            if (out->mismatched_text++ == 0)
+                out->first_text = grader_qset_id(qs, x->q);
+        }
     }
     return 0;
 }

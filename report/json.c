@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "md_differs.h"
 #include "render.h"
 
 /* A real rounded to 4 decimals (6 for p-values is the emitter's): short,
@@ -333,6 +334,10 @@ int render_report_json(FILE *f, const struct rundir_run *run,
     json_object_set_new(o, "rules", rules_array(rep));
     if (rep->probs != NULL) /* absent without probs files: as before */
         json_object_set_new(o, "probs", emit_probs(rep, qs));
+    if (render_differs_json(o, run, rep) != 0) {
+        json_decref(o);
+        return -1;
+    }
     return put(f, o);
 }
 

@@ -3,11 +3,13 @@
  * order, as a doc (doc.h) that doc_md writes as REPORT.md and doc_html
  * as the page's report.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "doc.h"
 #include "fmt.h"
 #include "md_cost.h"
+#include "md_differs.h"
 #include "md_probs.h"
 #include "md_verdict.h"
 #include "md_settings.h"
@@ -66,7 +68,7 @@ static void head(struct doc *d, const char *const *cells, size_t n)
 }
 
 static void ladder_head(struct doc *d, const struct grader_ladder *rep,
-                        int kld)
+                        int kld, int settings)
 {
     const char *ref = rep->chain.lines[0].rung->name;
     static const char *const mid[] = {
@@ -74,9 +76,17 @@ static void ladder_head(struct doc *d, const struct grader_ladder *rep,
         "Censored", "Right if censored were right",
         "Dead",     "Ghosts"};
 
-    doc_table(d, kld ? "lrrrrrrrrrrlrrr" : "lrrrrrrrrrlrrr");
+    char align[24];
+
+    /* Rung, [What differs], nine figures [and Mean KLD], the verdict
+     * (words, left), three more figures */
+    snprintf(align, sizeof align, "l%s%.*slrrr", settings ? "l" : "",
+             9 + !!kld, "rrrrrrrrrr");
+    doc_table(d, align);
     doc_row(d);
     doc_cellf(d, "Rung");
+    if (settings) /* a ladder of settings: what each rung changes */
+        doc_cellf(d, "What differs");
     doc_cellf(d, "%% of %s bytes", ref);
     for (size_t i = 0; i < sizeof(mid) / sizeof(mid[0]); i++)
         doc_cellf(d, "%s", mid[i]);
@@ -90,20 +100,27 @@ static void ladder_head(struct doc *d, const struct grader_ladder *rep,
     doc_cellf(d, "GPU MiB");
 }
 
-static void ladder_table(struct doc *d, const struct grader_ladder *rep)
+static void ladder_table(struct doc *d, const struct rundir_run *run,
+                         const struct grader_ladder *rep)
 {
     const char *ref = rep->chain.lines[0].rung->name;
     char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], e[FMT_SIZE];
+    int settings = md_settings_ladder(run, ref);
     size_t i;
 
     doc_heading(d, 2);
     doc_raw(d, "The ladder");
-    ladder_head(d, rep, rep->probs != NULL);
+    ladder_head(d, rep, rep->probs != NULL, settings);
     for (i = 0; i < rep->chain.nrungs; i++) {
         const struct grader_figures *x = &rep->rungs[i];
         const struct grader_bury_line *l = x->line;
         rung_cell(d, l->rung->name, 0);
-        doc_cellf(d, "%s", fmt_fixed(a, x->pct_bytes, 1));
+        if (settings)
+            md_differs_cell(d, run, l->rung->name, ref);
+        if (md_same_file(x, &rep->rungs[0]))
+            doc_cellf(d, "same file");
+        else
+            doc_cellf(d, "%s", fmt_fixed(a, x->pct_bytes, 1));
         doc_cellf(d, "%zu", l->sum.right);
         doc_cellf(d, "%s", fmt_pct_ci(b, x->acc, x->acc_lo, x->acc_hi));
         censored_cells(d, x);
@@ -529,7 +546,10 @@ static void side_table(struct doc *d, const struct grader_ladder *rep)
         const struct grader_side *s = &rep->sides[i];
         const struct grader_bury_line *l = s->f.line;
         rung_cell(d, l->rung->name, 0);
-        doc_cellf(d, "%s", fmt_fixed(a, s->f.pct_bytes, 1));
+        if (md_same_file(&s->f, &rep->rungs[0]))
+            doc_cellf(d, "same file");
+        else
+            doc_cellf(d, "%s", fmt_fixed(a, s->f.pct_bytes, 1));
         doc_cellf(d, "%zu", l->sum.right);
         doc_cellf(d, "%s", fmt_pct_ci(a, s->f.acc, s->f.acc_lo, s->f.acc_hi));
         censored_cells(d, &s->f);
@@ -656,6 +676,7 @@ static void which_one(struct doc *d, const struct grader_ladder *rep)
               "pareto.svg", 1);
     doc_para(d);
     doc_raw(d, "%s", words);
+    md_same_file_note(d, rep);
 }
 
 struct doc *render_report_doc(const struct rundir_run *run,
@@ -672,7 +693,8 @@ struct doc *render_report_doc(const struct rundir_run *run,
               "The graveyard: one row per rung, one cell per question; "
               "marigold right, grey wrong",
               "cover.svg", 0);
-    ladder_table(d, rep);
+    ladder_table(d, run, rep);
+    md_speculative(d, rep);
     rules_table(d, rep);
     step_limit_table(d, rep);
     md_canary(d, run);

@@ -556,6 +556,18 @@ static size_t wrap(FILE *f, const char *s, double x, double y)
     return lines;
 }
 
+/* Points on the reference's own file (a ladder of settings): the grader
+ * gives them no % of bytes, so the bytes panel leaves them off. */
+static size_t same_file_points(const struct grader_ladder *l)
+{
+    const char *ref = grader_ladder_point(l, 0)->meta.sha256;
+    size_t i, n = 0;
+
+    for (i = 1; ref[0] != '\0' && i < l->pick.npoints; i++)
+        n += strcmp(grader_ladder_point(l, i)->meta.sha256, ref) == 0;
+    return n;
+}
+
 void render_pareto(FILE *f, const char *title, const struct grader_ladder *l)
 {
     const struct grader_pick *pk = &l->pick;
@@ -577,7 +589,12 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l)
     panels = bytes + speed + cost;
     memcpy(words, "Which one? ", 12);
     render_pick_words(words + 11, sizeof(words) - 11, l);
-    if (!bytes)
+    if (!bytes && same_file_points(l) > 0)
+        snprintf(why, sizeof(why),
+                 "No file-size panel: %zu of the rungs run the reference's "
+                 "own file (a ladder of settings) and save no bytes. ",
+                 same_file_points(l));
+    else if (!bytes)
         snprintf(why, sizeof(why),
                  "No file-size panel: the folder gives no bytes for %s "
                  "(ladder.tsv or rows/*.done). ",

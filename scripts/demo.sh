@@ -73,5 +73,12 @@ say "multiple choice: the shipped questions (data/choice/tiny.jsonl), a letter e
 "$build/graveyard" run MC "$d/choice.gguf" data/choice/tiny.jsonl "$run-choice" \
     --llama "$build/fake-llama-server" --task choice --quiet
 
+say "a ladder of settings: one file with KV cache q8_0 and q4_0, flash attention and a draft model (docs/config.md)" \
+    "graveyard ladder configs/settings.json"
+rm -rf runs/settings-ladder
+"$build/graveyard" ladder configs/settings.json --llama "$build/fake-llama-server" --quiet >/dev/null
+sed -n '/^## The ladder/,/^Dead:/p' runs/settings-ladder/REPORT.md | sed '1d;$d' | cut -d'|' -f1-5
+sed -n '/^## Speculative decoding/,/^A speculative/p' runs/settings-ladder/REPORT.md | sed '1,2d;$d'
+
 printf '\nRows: %s/rows/ (docs/rows.md). Report: %s/REPORT.md, cover.svg and pareto.svg. Every answer, in a browser: %s/REPORT.html (docs/page.md). Tombstones: %s/graveyard.json. Server logs: %s/logs/.\n' \
     "$run" "$run" "$run" "$run" "$run"

@@ -161,6 +161,8 @@ struct figures_report {
                               NULL */
     struct grader_probs_ladder probs; /* rep.probs points here when */
     int have_probs;                   /* the chain has probs files */
+    int settings; /* a ladder of settings (rundir/differs.h) */
+    struct grader_repeat_line spec[GRADER_MAX_RUNGS * 2]; /* rep.spec */
 };
 
 int figures_report(const struct figures_report_opts *o,

@@ -15,6 +15,7 @@
 #include "../../report/doc.h"
 #include "../../grader/grader.h"
 #include "../../report/render.h"
+#include "../../rundir/differs.h"
 #include "../../rundir/meta.h"
 #include "../../rundir/rundir.h"
 #include "../../rundir/run.h"
@@ -172,6 +173,36 @@ static int read_metas(struct figures_report *r)
     return 0;
 }
 
+/* A ladder of settings: each speculative rung's answers against its
+ * rung without the draft model (rundir_run_draft_base), through the
+ * repeat's comparison, into r->spec. 0, or the exit status. */
+static int speculative(struct figures_report *r)
+{
+    const struct rundir_run *run = &r->run;
+    char *names[GRADER_MAX_RUNGS * 2];
+    size_t n = run->nchain + run->nside, i, j;
+    struct grader_error err;
+    const char *base;
+
+    for (i = 0; i < n; i++)
+        names[i] =
+            i < run->nchain ? run->chain[i] : run->side[i - run->nchain];
+    for (i = 0; i < n; i++) {
+        if (!rundir_run_draft_base(run, names[i], names, n, &base))
+            continue;
+        for (j = 0; j < n && strcmp(names[j], base) != 0; j++)
+            ;
+        if (grader_repeat(r->s.r[j], r->s.r[i], r->s.qs, GRADER_COMMON,
+                          &r->spec[r->rep.nspec], &err) != 0) {
+            grade_report("report", &err);
+            return EXIT_USAGE;
+        }
+        r->rep.nspec++;
+    }
+    r->rep.spec = r->rep.nspec > 0 ? r->spec : NULL;
+    return 0;
+}
+
 /* The rungs read, the repeat runs beside them; 0 or the exit status. */
 static int report_load(const struct figures_report_opts *o,
                        struct figures_report *r)
@@ -180,6 +211,12 @@ static int report_load(const struct figures_report_opts *o,
     unsigned flags = o->html ? GRADER_READ_KEEP : 0;
     const char *repeat = o->repeat;
     int rc;
+
+    /* a speculative rung is compared by its texts (speculative()) */
+    r->settings =
+        run->nchain > 0 && rundir_run_settings_ladder(run, run->chain[0]);
+    if (r->settings)
+        flags |= GRADER_READ_TEXT;
 
     if ((rc = check_names("report", (const char **)run->chain, run->nchain)) ||
         (rc = check_names("report", (const char **)run->side, run->nside)) ||
@@ -233,7 +270,8 @@ int figures_report(const struct figures_report_opts *o,
     r->have_rep = 1;
     /* --margin, else the margin the ladder recorded, else the default */
     grader_ladder_verdicts(&r->rep, o->margin > 0 ? o->margin : run->margin);
-    if ((rc = other_rules(&r->s, run, &r->rep)) != 0 ||
+    if ((r->settings && (rc = speculative(r)) != 0) ||
+        (rc = other_rules(&r->s, run, &r->rep)) != 0 ||
         (rc = figures__probs("report", run, &r->s, r->repeat, &r->probs,
                              &r->have_probs)) != 0)
         return rc;

@@ -314,6 +314,9 @@ void config_release(struct config *c)
         free(c->rungs[i].imatrix);
         for (j = 0; j < c->rungs[i].nqargs; j++)
             free(c->rungs[i].qargs[j]);
+        json_decref(c->rungs[i].env);
+        free(c->rungs[i].binary);
+        free(c->rungs[i].version);
     }
     json_decref(c->build.raw);
     free(c->build.quantize);

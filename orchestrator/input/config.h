@@ -37,6 +37,9 @@ struct config_rung {
     char *imatrix; /* quantize: or NULL */
     char *qargs[CONFIG_MAX_ARGS];
     size_t nqargs;
+    json_t *env;   /* "env": over server.env for this rung, or NULL */
+    char *binary;  /* "binary": this rung's own server build, or NULL */
+    char *version; /* "version": its --version line pinned, or NULL */
 };
 
 /* The top-level "build" object. Its strings are ${VAR}-expanded when

@@ -13,11 +13,41 @@
 #include "../base/cli.h"
 #include "config_int.h"
 
+/* A rung's own server settings (a ladder of settings, docs/config.md):
+ * "env" over server.env, "binary" (another build or fork) and the
+ * "version" that pins it. Two rungs may name one file and differ only
+ * here. 0, or -1 with the message. */
+static int rung_server(struct config_ctx *x, json_t *e, const char *key,
+                       size_t i, struct config_rung *r)
+{
+    json_t *env = json_object_get(e, "env");
+    char where[64], full[4200];
+
+    snprintf(where, sizeof(where), "%s[%zu]", key, i);
+    if (env != NULL) {
+        snprintf(full, sizeof(full), "%s: '%s.env'", x->path, where);
+        if (config_check_env_template(env, full, x->msg, x->msgsize) != 0)
+            return -1;
+        r->env = json_incref(env);
+    }
+    if (config_str(x, e, "binary", where, 0, &r->binary) != 0 ||
+        config_str(x, e, "version", where, 0, &r->version) != 0)
+        return -1;
+    if (r->version != NULL && r->binary == NULL)
+        BAD("'%s.version' pins a rung's own build: it goes with "
+            "'%s.binary' (server.version pins the server's)",
+            where, where);
+    if (r->binary != NULL && !config_path_ok(r->binary))
+        BAD("'%s.binary' has a control character in it", where);
+    return 0;
+}
+
 int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
                  const char *key, int side)
 {
     static const char *const allowed[] = {
-        "name", "model", "ngl", "server_args", "convert", "quantize", NULL};
+        "name",     "model", "ngl",    "server_args", "convert",
+        "quantize", "env",   "binary", "version",     NULL};
     json_t *list = json_object_get(root, key), *e;
     char where[64];
     size_t i;
@@ -43,7 +73,8 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
             config_str(x, e, "model", where, 1, &r->model) != 0 ||
             config_ngl(x, e, where, &r->ngl) != 0 ||
             config_strings(x, e, "server_args", where, r->args, &r->nargs,
-                           CONFIG_MAX_ARGS) != 0)
+                           CONFIG_MAX_ARGS) != 0 ||
+            rung_server(x, e, key, i, r) != 0)
             return -1;
         if (!cli_rung_name_ok(r->name))
             BAD("'%s.name' '%s' is not a usable rung name (letters, digits, "

@@ -90,6 +90,13 @@ int record_inputs(const struct run_opts *o, char *version, size_t vsize,
                  o->llama);
         return EXIT_FAILED;
     }
+    /* a rung's own build is pinned as server.version pins the server's */
+    if (o->want_version != NULL && strcmp(version, o->want_version) != 0) {
+        snprintf(msg, msgsize,
+                 "rung '%s': its version is '%s' but '%s' says '%s'", o->rung,
+                 o->want_version, o->llama, version);
+        return EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -223,12 +230,18 @@ static json_t *settings(const struct run_opts *o, const char *version,
 
     /* the whole task, so the folder grades the same after its task file
      * moved, and a resume under another task is refused */
-    return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:o,s:{s:s}}", "graveyard",
-                     GRAVEYARD_VERSION, "questions", "path", o->questions,
-                     "sha256", qhash, "prompt",
-                     o->prompt ? o->prompt : grader_task_prompt(o->task),
-                     "task", taskfile_to_json(o->task), "request", req,
-                     "server", "version", version);
+    json_t *s = json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:o}", "graveyard",
+                          GRAVEYARD_VERSION, "questions", "path", o->questions,
+                          "sha256", qhash, "prompt",
+                          o->prompt ? o->prompt : grader_task_prompt(o->task),
+                          "task", taskfile_to_json(o->task), "request", req);
+
+    /* a rung on its own build pins its version with the rung (below):
+     * the folder's server.version is the server's build */
+    if (s != NULL && !o->own_binary)
+        json_object_set_new(s, "server",
+                            json_pack("{s:s}", "version", version));
+    return s;
 }
 
 int record_made_with(const struct run_opts *o, const char *version,
@@ -272,6 +285,8 @@ int record_made_with(const struct run_opts *o, const char *version,
                             redact_argv_json(o->argv_template));
     if (o->env_template)
         json_object_set_new(rung, "server_env", redact_env(o->env_template));
+    if (o->own_binary)
+        json_object_set_new(rung, "server_version", json_string(version));
     /* what the grading side compares before a KLD (rundir_vocab_hash) */
     if (vocab[0] != '\0')
         json_object_set_new(rung, MANIFEST_VOCAB_KEY, json_string(vocab));

@@ -140,6 +140,35 @@ static void task_defaults(struct run_opts *o, const struct grader_task *t)
         o->max_tokens = grader_task_max_tokens(t);
 }
 
+/* The rung's server: its own binary (or the config's) with the version
+ * it pins, and its environment over server.env (a ladder of settings,
+ * docs/config.md). 0, or the exit status after one line. */
+static int rung_server(struct runplan *p, const struct config_rung *r)
+{
+    struct run_opts *o = &p->o;
+    const struct config *c = &p->c;
+
+    if ((o->llama = cli_llama_path(r->binary ? r->binary : c->binary,
+                                   &p->llama)) == NULL) {
+        cli_error("run", "path too long: '%.200s...'",
+                  r->binary ? r->binary : c->binary);
+        return EXIT_USAGE;
+    }
+    o->own_binary = r->binary != NULL;
+    o->want_version = r->version;
+    o->env_template = c->env_template;
+    if (r->env != NULL) { /* the rung's variables over the server's */
+        p->env =
+            c->env_template ? json_deep_copy(c->env_template) : json_object();
+        if (p->env == NULL || json_object_update(p->env, r->env) != 0) {
+            cli_error("run", "out of memory");
+            return EXIT_FAILED;
+        }
+        o->env_template = p->env;
+    }
+    return 0;
+}
+
 /*
  * One rung of a config, with every setting the config gives: the one way
  * graveyard ladder starts a rung, so a config is read and checked by the
@@ -154,6 +183,7 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     struct config *c = &p->c;
     char msg[4400];
     size_t i, n = 0;
+    int rc;
 
     if (config_load(f->config, over, c, msg, sizeof(msg)) != 0) {
         cli_error("run", "%s", msg);
@@ -179,10 +209,8 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->model = r->model;
     o->questions = f->qfile ? f->qfile : c->questions;
     o->rundir = c->run_dir;
-    if ((o->llama = cli_llama_path(c->binary, &p->llama)) == NULL) {
-        cli_error("run", "path too long: '%.200s...'", c->binary);
-        return EXIT_USAGE;
-    }
+    if ((rc = rung_server(p, r)) != 0)
+        return rc;
     o->gpu = f->gpu;
     o->force = f->force;
     o->quiet = f->quiet;
@@ -198,7 +226,6 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->request = c->request;
     o->prompt = c->prompt;
     o->argv_template = c->argv_template;
-    o->env_template = c->env_template;
     for (i = 0; i < c->nserver_args; i++)
         p->args[n++] = c->server_args[i];
     for (i = 0; i < r->nargs; i++)
@@ -459,6 +486,7 @@ void runplan_release(struct runplan *p)
         json_decref(p->o.argv_template);
         json_decref(p->o.env_template);
     }
+    json_decref(p->env);
     if (p->have_config)
         config_release(&p->c);
     grader_task_free(p->task);

@@ -37,6 +37,8 @@ struct runplan {
     struct grader_task *task;
     const char *args[2 * CONFIG_MAX_ARGS]; /* the config's server args */
     struct buf llama; /* a llama.cpp folder's server binary */
+    json_t *env;      /* server.env with the rung's "env" over it, or
+                         NULL (o.env_template then the config's) */
     int owns_json;    /* o's request and templates are the plan's */
 };
 

@@ -45,6 +45,11 @@ struct run_opts {
     int logprobs;    /* the top N log-probabilities asked of every token
                         (1..GRADER_PROBS_TOPN_MAX), kept in the rung's
                         probs file; 0: off */
+    /* a rung's own build ("binary" with "version"): the --version line it
+     * must answer, or NULL; own_binary: its version is pinned with the
+     * rung, not as the folder's (the manifest's "server_version") */
+    const char *want_version;
+    int own_binary;
     const char *ref_rung, *ref_model; /* --config: the reference rung and
                                          its file, whose vocabulary a
                                          rung's must match with logprobs

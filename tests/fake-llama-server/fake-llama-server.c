@@ -56,7 +56,12 @@
  * two share it at 1.35 times the time each, not twice).
  *
  * It answers --version like the real one, refuses unknown flags, binds the
- * --host and --port it is given, and logs load lines to stderr.
+ * --host and --port it is given, and logs load lines to stderr. The
+ * settings a ladder of settings varies are taken and logged with the rest
+ * ("fake: args:"): -ctk/-ctv, -fa with or without on|off|auto, and a
+ * draft model (-md), which leaves every answer as it was unless
+ * FAKE_DRAFT_DIFFERS names a text: a prompt holding it then gets its
+ * content with " (drafted)" added, a draft that changed an answer.
  * docs/fake-llama-server.md is the user's page for all of this.
  */
 #include <dirent.h>
@@ -640,6 +645,20 @@ static enum MHD_Result reply_json(struct MHD_Connection *c, unsigned status,
     return ret;
 }
 
+/* A draft model (-md) decodes greedily to the same answers, as
+ * speculative decoding must; FAKE_DRAFT_DIFFERS (the fault switch) names
+ * a text: under -md, a prompt holding it gets another content. */
+static const char *draft_model;
+
+static int draft_differs(const char *prompt, json_t *rule)
+{
+    const char *t = getenv("FAKE_DRAFT_DIFFERS");
+
+    return draft_model != NULL && t != NULL && *t != '\0' &&
+           strstr(prompt, t) != NULL &&
+           json_is_string(json_object_get(rule, "content"));
+}
+
 static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
                             size_t len)
 {
@@ -690,6 +709,17 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
         rule = json_deep_copy(rule);
         json_object_set(rule, "content", json_object_get(rule, "batched"));
         fprintf(logf_, "fake: batched reply\n");
+        build(b, req, rule);
+        json_decref(rule);
+    } else if (draft_differs(prompt, rule)) {
+        /* the fault switch: a draft model that changed a greedy answer,
+         * which speculative decoding must never do */
+        rule = json_deep_copy(rule);
+        json_object_set_new(
+            rule, "content",
+            json_sprintf("%s (drafted)",
+                         json_string_value(json_object_get(rule, "content"))));
+        fprintf(logf_, "fake: draft changed this reply\n");
         build(b, req, rule);
         json_decref(rule);
     } else {
@@ -777,6 +807,14 @@ static void done_cb(void *cls, struct MHD_Connection *c, void **state,
 
 /* ---- command line ------------------------------------------------------ */
 
+static int listed(const char *const *list, const char *a)
+{
+    for (; *list; list++)
+        if (strcmp(*list, a) == 0)
+            return 1;
+    return 0;
+}
+
 /* Flags of the real server that take a value, and those that do not. */
 static const char *const with_value[] = {"-m",
                                          "--model",
@@ -804,17 +842,32 @@ static const char *const with_value[] = {"-m",
                                          "--api-key",
                                          "-hft",
                                          "--hf-token",
+                                         "-ctk",
+                                         "--cache-type-k",
+                                         "-ctv",
+                                         "--cache-type-v",
+                                         "-md",
+                                         "--model-draft",
+                                         "--spec-draft-model",
+                                         "-ngld",
+                                         "--gpu-layers-draft",
+                                         "--n-gpu-layers-draft",
+                                         "--draft-max",
+                                         "--spec-type",
                                          NULL};
 static const char *const switches[] = {
-    "--jinja",   "--no-webui", "--verbose",   "--metrics",
-    "--no-mmap", "-fa",        "--send-done", NULL};
+    "--jinja",     "--no-webui", "--verbose",       "--metrics", "--no-mmap",
+    "--send-done", "-no-fa",     "--no-flash-attn", NULL};
 
-static int listed(const char *const *list, const char *a)
+/* -fa as both lineages take it now (on, off, auto; the fork also 0 and
+ * 1), or alone as older builds did. 1 when argv[i + 1] is its value. */
+static int fa_value(const char *a, const char *next)
 {
-    for (; *list; list++)
-        if (strcmp(*list, a) == 0)
-            return 1;
-    return 0;
+    static const char *const vals[] = {"on", "off", "auto", "0", "1", NULL};
+
+    if (strcmp(a, "-fa") != 0 && strcmp(a, "--flash-attn") != 0)
+        return -1;
+    return next != NULL && listed(vals, next);
 }
 
 int main(int argc, char **argv)
@@ -838,6 +891,10 @@ int main(int argc, char **argv)
         }
         if (listed(switches, a))
             continue;
+        if (fa_value(a, i + 1 < argc ? argv[i + 1] : NULL) >= 0) {
+            i += fa_value(a, i + 1 < argc ? argv[i + 1] : NULL);
+            continue;
+        }
         if (!listed(with_value, a))
             die("error: invalid argument: %s", a);
         if (i + 1 >= argc)
@@ -848,6 +905,9 @@ int main(int argc, char **argv)
             port = atoi(argv[i + 1]);
         else if (!strcmp(a, "--host"))
             host = argv[i + 1];
+        else if (!strcmp(a, "-md") || !strcmp(a, "--model-draft") ||
+                 !strcmp(a, "--spec-draft-model"))
+            draft_model = argv[i + 1];
         i++;
     }
     if (path == NULL)

@@ -266,6 +266,76 @@ static void test_rungs(void **state)
     assert_non_null(strstr(msg, "rungs[0].server_args"));
 }
 
+/* A ladder of settings (issue 28): two rungs may share a file and differ
+ * by their args, their "env" (over server.env, checked as it is) or their
+ * own "binary" with its "version"; a name twice stays refused, and a
+ * "version" without a "binary" pins nothing. */
+static void test_settings_rungs(void **state)
+{
+    static const char *const head =
+        "{\"name\": \"t\", \"questions\": \"q\", \"run_dir\": \"r\", "
+        "\"server\": {\"binary\": \"x\", \"env\": {\"A\": \"1\"}}, ";
+    struct config c;
+    char msg[512], text[1024];
+
+    (void)state;
+    snprintf(text, sizeof text,
+             "%s\"rungs\": [{\"name\": \"Q\", \"model\": \"m\"}, "
+             "{\"name\": \"Q-kv\", \"model\": \"m\", \"server_args\": "
+             "[\"-ctk\", \"q8_0\"], \"env\": {\"GGML_X\": \"2\"}}, "
+             "{\"name\": \"Q-ik\", \"model\": \"m\", \"binary\": "
+             "\"/ik/llama-server\", \"version\": \"version: 4840 (x)\"}]}",
+             head);
+    assert_int_equal(config_load(config("set.json", text), NULL, &c, msg,
+                                 sizeof(msg)),
+                     0);
+    assert_int_equal(c.nrungs, 3);
+    assert_string_equal(c.rungs[0].model, c.rungs[1].model);
+    assert_null(c.rungs[0].env);
+    assert_null(c.rungs[0].binary);
+    assert_string_equal(
+        json_string_value(json_object_get(c.rungs[1].env, "GGML_X")), "2");
+    assert_string_equal(c.rungs[1].args[1], "q8_0");
+    assert_string_equal(c.rungs[2].binary, "/ik/llama-server");
+    assert_string_equal(c.rungs[2].version, "version: 4840 (x)");
+    config_release(&c);
+
+    snprintf(text, sizeof text,
+             "%s\"rungs\": [{\"name\": \"Q\", \"model\": \"m\"}, "
+             "{\"name\": \"Q\", \"model\": \"m\", \"server_args\": "
+             "[\"-fa\", \"on\"]}]}",
+             head);
+    assert_int_equal(config_load(config("twice.json", text), NULL, &c, msg,
+                                 sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "rung 'Q' is named twice"));
+    snprintf(text, sizeof text,
+             "%s\"rungs\": [{\"name\": \"Q\", \"model\": \"m\", "
+             "\"env\": {\"LLAMA_ARG_PORT\": \"1\"}}]}",
+             head);
+    assert_int_equal(config_load(config("envport.json", text), NULL, &c,
+                                 msg, sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "'rungs[0].env'"));
+    assert_non_null(strstr(msg, "LLAMA_ARG_PORT"));
+    snprintf(text, sizeof text,
+             "%s\"rungs\": [{\"name\": \"Q\", \"model\": \"m\", "
+             "\"version\": \"version: 1\"}]}",
+             head);
+    assert_int_equal(config_load(config("ver.json", text), NULL, &c, msg,
+                                 sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "'rungs[0].version' pins a rung's own build"));
+    snprintf(text, sizeof text,
+             "%s\"rungs\": [{\"name\": \"Q\", \"model\": \"m\", "
+             "\"binary\": 3}]}",
+             head);
+    assert_int_equal(config_load(config("bin.json", text), NULL, &c, msg,
+                                 sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "'rungs[0].binary' must be a non-empty"));
+}
+
 /* The build's keys (docs/build.md): types in both forks' lists, any
  * case; "from"s that make a cycle however long; the recipe text
  * build.json keeps; ${VAR}s in "build" expanded only when asked. */
@@ -627,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_margin_points),
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_rungs),
+        cmocka_unit_test(test_settings_rungs),
         cmocka_unit_test(test_build_recipes),
         cmocka_unit_test(test_gpus_twice),
         cmocka_unit_test(test_dash_paths),

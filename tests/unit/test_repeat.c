@@ -57,6 +57,7 @@ static void test_compare(void **state)
     assert_int_equal(l.n, 4);
     assert_int_equal(l.mismatched_extracted, 1);
     assert_int_equal(l.mismatched_text, 3);
+    assert_string_equal(l.first_text, "b"); /* a is the same */
     assert_int_equal(l.mismatched_right, 1);
     assert_int_equal(l.right_a, 3);
     assert_int_equal(l.right_b, 2);
@@ -80,6 +81,7 @@ static void test_identical_and_flags(void **state)
     assert_int_equal(l.n, 4);
     assert_int_equal(
         l.mismatched_text + l.mismatched_extracted + l.mismatched_right, 0);
+    assert_null(l.first_text);
     grader_rung_free(a);
     grader_rung_free(b);
     /* without text hashes, repeat refuses rather than report 0 */
