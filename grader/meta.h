@@ -14,6 +14,8 @@ struct grader_meta {
     long long gpu_mib_before;
     char sha256[65];    /* lowercase hex, or "" */
     char gpu_name[128]; /* nvidia-smi's name for the rung's GPU, or "" */
+    int unpinned;       /* a served model: its file and build are the
+                           server's word (.done "pinned": false) */
 };
 
 #endif

@@ -98,7 +98,11 @@ static void ladder_table(struct doc *d, const struct grader_ladder *rep)
         const struct grader_figures *x = &rep->rungs[i];
         const struct grader_bury_line *l = x->line;
         rung_cell(d, l->rung->name, 0);
-        doc_cellf(d, "%s", fmt_fixed(a, x->pct_bytes, 1));
+        if (x->meta.unpinned) /* docs/run.md, "A served model" */
+            doc_cellf(d, "not pinned: the file and build are the server's "
+                         "word");
+        else
+            doc_cellf(d, "%s", fmt_fixed(a, x->pct_bytes, 1));
         doc_cellf(d, "%zu", l->sum.right);
         doc_cellf(d, "%s", fmt_pct_ci(b, x->acc, x->acc_lo, x->acc_hi));
         censored_cells(d, x);

@@ -37,6 +37,9 @@ struct config_rung {
     char *imatrix; /* quantize: or NULL */
     char *qargs[CONFIG_MAX_ARGS];
     size_t nqargs;
+    char *endpoint;      /* "endpoint.url": a served model, or NULL */
+    char *api_key_env;   /* "endpoint.api_key_env", or NULL */
+    int allow_plain_http;
 };
 
 /* The top-level "build" object. Its strings are ${VAR}-expanded when

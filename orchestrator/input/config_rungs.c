@@ -17,7 +17,8 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
                  const char *key, int side)
 {
     static const char *const allowed[] = {
-        "name", "model", "ngl", "server_args", "convert", "quantize", NULL};
+        "name",    "model",    "ngl",      "server_args",
+        "convert", "quantize", "endpoint", NULL};
     json_t *list = json_object_get(root, key), *e;
     char where[64];
     size_t i;
@@ -40,7 +41,9 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
             BAD("'%s' must be an object", where);
         if (config_known_keys(x, e, where, allowed) != 0 ||
             config_str(x, e, "name", where, 1, &r->name) != 0 ||
-            config_str(x, e, "model", where, 1, &r->model) != 0 ||
+            config_endpoint(x, e, where, r) != 0 ||
+            config_str(x, e, "model", where, r->endpoint == NULL,
+                       &r->model) != 0 ||
             config_ngl(x, e, where, &r->ngl) != 0 ||
             config_strings(x, e, "server_args", where, r->args, &r->nargs,
                            CONFIG_MAX_ARGS) != 0)
@@ -49,6 +52,10 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
             BAD("'%s.name' '%s' is not a usable rung name (letters, digits, "
                 "'.', '_', '-', not starting with '.' or '-')",
                 where, r->name);
+        if (r->endpoint != NULL && r->model == NULL)
+            r->model = strdup(r->endpoint); /* ladder.tsv's "file" */
+        if (r->model == NULL)
+            BAD("out of memory");
         if (!config_path_ok(r->model))
             BAD("'%s.model' has a control character in it", where);
         /* llama-quantize takes a rung's file as an argument */

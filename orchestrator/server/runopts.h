@@ -45,6 +45,11 @@ struct run_opts {
     int logprobs;    /* the top N log-probabilities asked of every token
                         (1..GRADER_PROBS_TOPN_MAX), kept in the rung's
                         probs file; 0: off */
+    const char *endpoint;    /* a served model's base URL: no server is
+                                started (docs/run.md, "A served model");
+                                NULL: one is */
+    const char *api_key_env; /* the variable holding its key, or NULL */
+    int allow_plain_http;    /* http to another machine (endpoint.h) */
     const char *ref_rung, *ref_model; /* --config: the reference rung and
                                          its file, whose vocabulary a
                                          rung's must match with logprobs
