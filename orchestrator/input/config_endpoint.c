@@ -62,3 +62,12 @@ int config_endpoint(struct config_ctx *x, json_t *e, const char *where,
             where);
     return 0;
 }
+
+int config_endpoint_model(struct config_ctx *x, struct config_rung *r)
+{
+    if (r->endpoint == NULL || r->model != NULL)
+        return 0;
+    if ((r->model = strdup(r->endpoint)) == NULL)
+        BAD("out of memory");
+    return 0;
+}

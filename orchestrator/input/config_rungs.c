@@ -44,6 +44,7 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
             config_endpoint(x, e, where, r) != 0 ||
             config_str(x, e, "model", where, r->endpoint == NULL,
                        &r->model) != 0 ||
+            config_endpoint_model(x, r) != 0 ||
             config_ngl(x, e, where, &r->ngl) != 0 ||
             config_strings(x, e, "server_args", where, r->args, &r->nargs,
                            CONFIG_MAX_ARGS) != 0)
@@ -52,10 +53,6 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
             BAD("'%s.name' '%s' is not a usable rung name (letters, digits, "
                 "'.', '_', '-', not starting with '.' or '-')",
                 where, r->name);
-        if (r->endpoint != NULL && r->model == NULL)
-            r->model = strdup(r->endpoint); /* ladder.tsv's "file" */
-        if (r->model == NULL)
-            BAD("out of memory");
         if (!config_path_ok(r->model))
             BAD("'%s.model' has a control character in it", where);
         /* llama-quantize takes a rung's file as an argument */

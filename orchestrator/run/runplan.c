@@ -140,6 +140,14 @@ static void task_defaults(struct run_opts *o, const struct grader_task *t)
         o->max_tokens = grader_task_max_tokens(t);
 }
 
+/* A rung's endpoint (a served model) into o: NULL for a local one. */
+static void endpoint_opts(struct run_opts *o, const struct config_rung *r)
+{
+    o->endpoint = r->endpoint;
+    o->api_key_env = r->api_key_env;
+    o->allow_plain_http = r->allow_plain_http;
+}
+
 /*
  * One rung of a config, with every setting the config gives: the one way
  * graveyard ladder starts a rung, so a config is read and checked by the
@@ -177,9 +185,7 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     task_defaults(o, p->task);
     o->rung = r->name;
     o->model = r->model;
-    o->endpoint = r->endpoint;
-    o->api_key_env = r->api_key_env;
-    o->allow_plain_http = r->allow_plain_http;
+    endpoint_opts(o, r);
     o->questions = f->qfile ? f->qfile : c->questions;
     o->rundir = c->run_dir;
     if ((o->llama = cli_llama_path(c->binary, &p->llama)) == NULL) {
