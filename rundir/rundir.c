@@ -38,6 +38,8 @@ static const struct {
     [RD_CANARY_QUESTIONS] = {"%s/canary/questions.jsonl", 0},
     [RD_CANARY_JSON] = {"%s/canary/canary.json", 0},
     [RD_BESIDE] = {"%s/beside.jsonl", 0},
+    [RD_AUDIT_DIR] = {"%s/audit", 0},
+    [RD_AUDIT] = {"%s/audit/%s", 1},
 };
 
 const char *rundir_file_name(enum rundir_file what)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/endpoint.h"
+#include "../base/endpoint.h"
 #include "config_int.h"
 
 /* A variable's name: letters, digits and '_', not starting with a digit. */

@@ -31,7 +31,7 @@
 #include "../input/redact.h"
 #include "request.h"
 #include "../rows/rowsfile.h"
-#include "../server/endpoint.h"
+#include "../base/endpoint.h"
 #include "../server/spawn.h"
 #include "../input/taskfile.h"
 

@@ -27,7 +27,7 @@
 #include "../../rundir/store.h"
 #include "../../util/util.h"
 #include "../server/caplog.h"
-#include "../server/endpoint.h"
+#include "../base/endpoint.h"
 #include "../base/hash.h"
 #include "../server/http.h"
 #include "../server/loopwatch.h"

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "../../orchestrator/server/endpoint.h"
+#include "../../orchestrator/base/endpoint.h"
 
 static int ok(const char *url, int plain)
 {

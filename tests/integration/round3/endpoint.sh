@@ -191,3 +191,43 @@ assert e["pinned"] is False and e["bytes"] is None, e' "$d/report.json" 2>/dev/n
 }
 
 round3_cases="$round3_cases endpoint_run endpoint_plain_http endpoint_faults endpoint_key_refused endpoint_down_slow endpoint_ladder"
+
+# graveyard audit on the demo ladder: a fake started by hand on the demo's
+# Q4_0 file is named Q4_0 (0 changed), with every local rung's count,
+# sorted; --json says the same; its rows are in RUNDIR/audit/NAME/, and
+# the ladder's own rows are untouched.
+case_endpoint_audit() {
+    local d=$work/epa before out
+    sed "s|\"run_dir\": \"runs/demo-ladder\"|\"run_dir\": \"$d\"|; s|\"configs/|\"$ROOT/configs/|g; s|\"build/fake-llama-server\"|\"$FAKE\"|" \
+        "$ROOT/configs/demo.json" >"$work/epa.json"
+    $GT ladder "$work/epa.json" >/dev/null 2>"$work/err" || { fail "demo ladder: exit $? $(tail -3 "$work/err")"; return; }
+    before=$(cat "$d"/rows/*.jsonl | sha256sum)
+    ep_start_file "$ROOT/configs/demo/Q4_0.gguf"
+    out=$($GT audit SVC --url "$ep_url" --against "$d" --limit 12 --quiet 2>"$work/err") || fail "audit: exit $? $(cat "$work/err")"
+    case "$out" in
+        "audit SVC: answers like Q4_0: 0 changed; like "*"best match Q4_0 (over 12 questions)") ;;
+        *) fail "audit: $out" ;;
+    esac
+    /usr/bin/python3 -c 'import json,sys
+v=json.loads(sys.argv[1])
+c=[r["changed"] for r in v["rungs"]]
+assert v["best"]=="Q4_0" and not v["tie"] and c==sorted(c) and c[0]==0 and c[1]>0, v
+assert sorted(r["rung"] for r in v["rungs"])==["BF16","Q2_K","Q4_0","Q8_0","QAT_Q4_0"], v' \
+        "$($G audit SVC --url "$ep_url" --against "$d" --limit 12 --quiet --json)" || fail "audit --json"
+    [ "$(rows "$d/audit/SVC" SVC)" = 12 ] || fail "audit rows: $(rows "$d/audit/SVC" SVC)"
+    [ "$(cat "$d"/rows/*.jsonl | sha256sum)" = "$before" ] || fail "the audit touched the ladder's rows"
+    ep_stop
+    ep_start_file "$ROOT/configs/demo/Q2_K.gguf"
+    out=$($GT audit SVC2 --url "$ep_url" --against "$d" --quiet 2>"$work/err") || fail "audit Q2_K: exit $?"
+    case "$out" in *"best match Q2_K "*) ;; *) fail "audit Q2_K: $out" ;; esac
+    ep_stop
+}
+# start the fake on a model file path as an endpoint (ep_start's twin)
+ep_start_file() {
+    local port; port=$(ep_port)
+    "$FAKE" -m "$1" --host 127.0.0.1 --port "$port" >"$work/ep-file.log" 2>&1 &
+    ep_pid=$!
+    ep_url="http://127.0.0.1:$port"
+    wait_for 10 "curl -s -o /dev/null '$ep_url/health'" || fail "the endpoint $1 did not start"
+}
+round3_cases="$round3_cases endpoint_audit"
