@@ -160,6 +160,15 @@ static int start_timeout(CURLM *multi, long ms, void *userp)
     return 0;
 }
 
+/* The client's memory, the key in it wiped first. */
+static void free_client(struct http *h)
+{
+    if (h->auth != NULL)
+        memset(h->auth, 0, strlen(h->auth));
+    free(h->auth);
+    free(h);
+}
+
 static void sock_closed(uv_handle_t *handle)
 {
     struct sock *s = handle->data;
@@ -169,10 +178,7 @@ static void sock_closed(uv_handle_t *handle)
     if (--h->pending_closes == 0 && h->closing) {
         void (*cb)(void *) = h->closed_cb;
         void *ctx = h->closed_ctx;
-        if (h->auth != NULL) /* the key: not left in freed memory */
-            memset(h->auth, 0, strlen(h->auth));
-        free(h->auth);
-        free(h);
+        free_client(h);
         if (cb)
             cb(ctx);
     }
@@ -252,7 +258,7 @@ static void timer_closed(uv_handle_t *handle)
     if (--h->pending_closes == 0) {
         void (*cb)(void *) = h->closed_cb;
         void *ctx = h->closed_ctx;
-        free(h);
+        free_client(h);
         if (cb)
             cb(ctx);
     }
