@@ -34,6 +34,7 @@ model epfaults '"default": {"content": "Answer: 5"},
              {"match": "plums", "content": "xxxxxxxxxxxxxxxxxxxx", "fault": "garbage"},
              {"match": "figs", "content": "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", "fault": "close"}]'
 model ep5xx '"default": {"content": "Answer: 5"}, "replies": [{"match": "pears", "fault": "http500"}]'
+model ep429 '"default": {"content": "Answer: 5"}, "replies": [{"match": "pears", "fault": "http429", "retry_after": 1}]'
 model epnohealth '"no_health": true, "default": {"content": "Answer: 5"}'
 model ephang '"default": {"content": "Answer: 5"},
  "replies": [{"match": "pears", "content": "wwwwwwwwwwwwwwwwwwwwwwwwwwwwww", "fault": "hang"}]'
@@ -122,6 +123,15 @@ case_endpoint_faults() {
     ep_start ep5xx
     $GT run --url "$ep_url" F2 "$work/q.jsonl" "$d" >/dev/null 2>"$work/err" || fail "5xx: exit $?"
     [ "$(field "$d/rows/F2.jsonl" pears error_kind)" = '"http"' ] || fail "5xx: $(field "$d/rows/F2.jsonl" pears error_kind)"
+    ep_stop
+    # busy for ever: 5 waits of its Retry-After, then an http row (no hang)
+    ep_start ep429
+    t0=$(date +%s)
+    $GT run --url "$ep_url" F4 "$work/q.jsonl" "$d" >/dev/null 2>"$work/err" || fail "429 cap: exit $?"
+    el=$(( $(date +%s) - t0 ))
+    [ "$(field "$d/rows/F4.jsonl" pears error_kind)" = '"http"' ] && field "$d/rows/F4.jsonl" pears error | grep -q "HTTP 429" || fail "429 cap: $(field "$d/rows/F4.jsonl" pears error)"
+    [ "$(grep -c 'fake: 429 sent' "$work/ep-ep429.log")" = 6 ] || fail "429 cap: $(grep -c 'fake: 429 sent' "$work/ep-ep429.log") asks, want 6"
+    [ $el -ge 5 ] && [ $el -le 12 ] || fail "429 cap: took $el s"
     ep_stop
     ep_start epnohealth
     $GT run --url "$ep_url/" F3 "$work/q.jsonl" "$d" 2>"$work/err" >/dev/null || fail "no /health: exit $? $(cat "$work/err")"
