@@ -119,6 +119,10 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
     json_object_set_new(o, "gpu_name",
                         x->meta.gpu_name[0] ? json_string(x->meta.gpu_name)
                                             : json_null());
+    /* a served model: its file and build are the server's word (the key
+     * only then, so that a ladder of files reads as it always did) */
+    if (x->meta.unpinned)
+        json_object_set_new(o, "pinned", json_false());
     json_object_set_new(o, "accuracy", real4(x->acc));
     json_object_set_new(o, "accuracy_ci95",
                         json_pack("[oo]", real4(x->acc_lo), real4(x->acc_hi)));

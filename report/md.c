@@ -117,7 +117,10 @@ static void ladder_table(struct doc *d, const struct rundir_run *run,
         rung_cell(d, l->rung->name, 0);
         if (settings)
             md_differs_cell(d, run, l->rung->name, ref);
-        if (md_same_file(x, &rep->rungs[0]))
+        if (x->meta.unpinned) /* docs/run.md, "A served model" */
+            doc_cellf(d, "not pinned: the file and build are the server's "
+                         "word");
+        else if (md_same_file(x, &rep->rungs[0]))
             doc_cellf(d, "same file");
         else
             doc_cellf(d, "%s", fmt_fixed(a, x->pct_bytes, 1));

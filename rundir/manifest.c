@@ -79,6 +79,12 @@ static int merge(json_t *have, json_t *want, const char *where, int force,
                 errno = EINVAL; /* bad input, not a failure to resume */
                 return -1;
             }
+            if (force == 2) { /* manifest_note: not a forced change */
+                free(a);
+                free(b);
+                json_object_set(have, key, v);
+                continue;
+            }
             json_array_append_new(forced,
                                   json_pack("{s:s,s:s,s:s,s:s}", "where",
                                             where, "key", key, "was",
@@ -174,6 +180,26 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
     e = errno; /* files_exit_code reads it: a full disk resumes */
     buf_release(&path);
     errno = e;
+    return rc;
+}
+
+int manifest_note(const char *rundir, const char *rung_name, const char *key,
+                  json_t *value, char *msg, size_t msgsize)
+{
+    json_t *rung = json_pack("{s:o}", key, value), *none = json_object();
+    int rc;
+
+    if (rung == NULL || none == NULL) {
+        json_decref(rung);
+        json_decref(none);
+        snprintf(msg, msgsize, "out of memory");
+        errno = ENOMEM;
+        return -1;
+    }
+    /* a note is not compared: forced, but kept out of the "forced" log */
+    rc = manifest_check(rundir, rung_name, none, rung, 2, msg, msgsize);
+    json_decref(rung);
+    json_decref(none);
     return rc;
 }
 

@@ -34,6 +34,13 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
  * rungs' log-probabilities only where these are equal (docs/run.md,
  * "Logprobs and the vocabulary"). A rung run without logprobs has none.
  */
+/* Set rungs.RUNG.KEY to value (stolen) in RUNDIR/manifest.json, whatever
+ * it held: what a rung observed rather than a setting compared on resume
+ * (a served model's own word about itself, docs/run.md). The caller holds
+ * files.lock. 0, or -1 with msg and errno. */
+int manifest_note(const char *rundir, const char *rung_name, const char *key,
+                  json_t *value, char *msg, size_t msgsize);
+
 #define MANIFEST_VOCAB_KEY "vocab_sha256"
 
 /* rung's recorded vocabulary sha256 in a manifest already read (run.h's

@@ -135,6 +135,7 @@ static int read_done(const char *path, struct grader_meta *m, char *msg,
     }
     if (json_is_string(g))
         snprintf(m->gpu_name, sizeof(m->gpu_name), "%s", json_string_value(g));
+    m->unpinned = json_is_false(json_object_get(o, "pinned"));
     if (done_field(o, "bytes", &m->bytes, path, msg, msgsize) != 0 ||
         done_field(o, "gpu_mib_loaded", &m->gpu_mib_loaded, path, msg,
                    msgsize) != 0 ||
@@ -171,7 +172,8 @@ int rundir_meta_read(const char *rundir, const char *rung,
         return -1;
     for (i = 0; i < n; i++)
         if (strcmp(rows[i].rung, rung) == 0) {
-            if (m->bytes < 0)
+            /* a served model's row: no file, so no bytes (not 0) */
+            if (m->bytes < 0 && !m->unpinned)
                 m->bytes = (long long)rows[i].bytes;
             memcpy(m->sha256, rows[i].sha256, sizeof(m->sha256));
             break;

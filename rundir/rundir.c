@@ -39,6 +39,8 @@ static const struct {
     [RD_CANARY_JSON] = {"%s/canary/canary.json", 0},
     [RD_BESIDE] = {"%s/beside.jsonl", 0},
     [RD_POWER] = {"%s/rows/%s.power", 1},
+    [RD_AUDIT_DIR] = {"%s/audit", 0},
+    [RD_AUDIT] = {"%s/audit/%s", 1},
 };
 
 const char *rundir_file_name(enum rundir_file what)

@@ -25,6 +25,8 @@
  *   RUNDIR/canary/                 the canary's run of the reference
  *   RUNDIR/canary/questions.jsonl  the questions it asked
  *   RUNDIR/canary/canary.json      its verdict (cmd_canary.c)
+ *   RUNDIR/audit/NAME/             a served model's audit (cmd_audit.c):
+ *                                  a run folder of its own
  *
  * librundir.a links libc and jansson only, and `make check-rundir-deps`
  * proves that no other module spells these names.
@@ -62,6 +64,8 @@ enum rundir_file {
     RD_CANARY_JSON,
     RD_BESIDE,
     RD_POWER, /* per rung */
+    RD_AUDIT_DIR,  /* RUNDIR/audit: graveyard audit's runs */
+    RD_AUDIT,      /* per audit: RUNDIR/audit/NAME, a run folder of its own */
 };
 
 /*

@@ -144,8 +144,8 @@ static int check_files(struct ladder *l, const char *cfg)
 
     for (i = 0; i < l->njobs; i++) {
         const struct config_rung *r = l->jobs[i].rung;
-        if (l->jobs[i].state != J_PENDING)
-            continue;
+        if (l->jobs[i].state != J_PENDING || r->endpoint != NULL)
+            continue; /* a served model has no file of ours */
         if (stat(r->model, &st) != 0 || !S_ISREG(st.st_mode) ||
             access(r->model, R_OK) != 0) {
             cli_error("ladder", "%s: rung %s: cannot read model '%s': %s", cfg,
@@ -157,7 +157,7 @@ static int check_files(struct ladder *l, const char *cfg)
     }
     for (k = 0; k < c->nrungs; k++) {
         const struct config_rung *r = &c->rungs[k];
-        if (r->side || stat(r->model, &st) != 0)
+        if (r->side || r->endpoint != NULL || stat(r->model, &st) != 0)
             continue;
         /* 1 % over: BF16 and F16, or a QAT file and its plain rung, are
          * the same size give or take a header */
@@ -203,7 +203,8 @@ static int check_vocab(struct ladder *l, const char *cfg)
         /* the reference first, so that a rung is named beside it; every
          * rung is compared with the first one read */
         const struct config_rung *r = k == 0 ? ref : &c->rungs[k - 1];
-        if (r == NULL || (k > 0 && r == ref) || stat(r->model, &st) != 0)
+        if (r == NULL || (k > 0 && r == ref) || r->endpoint != NULL ||
+            stat(r->model, &st) != 0)
             continue;
         rc = hash_vocab(r->model, hex, &v, msg, sizeof(msg));
         if (rc == EXIT_USAGE && v.gguf == 0) {

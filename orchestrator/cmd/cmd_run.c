@@ -15,6 +15,8 @@ static const char run_help[] =
     "       graveyard run --config CONFIG --rung NAME [--run-dir DIR]\n"
     "                     [--llama PATH] [--gpu ID] [--force] [--quiet]\n"
     "                     [--question-file FILE]\n"
+    "       graveyard run --url URL RUNG QUESTIONS RUNDIR [--api-key-env VAR]\n"
+    "                     [--allow-plain-http] [request options]\n"
     "\n"
     "Start one llama-server for the GGUF file MODEL, wait until it is\n"
     "healthy, ask it every question of QUESTIONS (JSONL: id, question,\n"
@@ -66,7 +68,15 @@ static const char run_help[] =
     "                      20) and keep them in rows/RUNG.probs beside the\n"
     "                      rows (docs/rows.md, \"The probs file\")\n"
     "  --force             resume although a setting changed (recorded)\n"
-    "  --quiet             no progress lines on stderr\n";
+    "  --quiet             no progress lines on stderr\n"
+    "  --url URL           a served model: no server is started; URL's\n"
+    "                      /health (or /v1/models) is waited for and its\n"
+    "                      /v1/chat/completions asked (docs/run.md, \"A\n"
+    "                      served model\"); https, or http to this machine\n"
+    "  --api-key-env VAR   with --url: the key is $VAR, sent as a Bearer\n"
+    "                      token and never written (the manifest keeps its\n"
+    "                      sha256)\n"
+    "  --allow-plain-http  with --url: http to another machine\n";
 
 /* the rest: one literal would pass the 4095 bytes C99 promises */
 static const char run_help_end[] =

@@ -9,6 +9,7 @@ int cmd_bury(int argc, char **argv);
 int cmd_autopsy(int argc, char **argv);
 int cmd_repeat(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_sha256(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);

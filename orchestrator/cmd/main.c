@@ -35,6 +35,8 @@ static const struct command commands[] = {
      "every rung of a ladder config, each on its own server, then bury"},
     {"run", cmd_run,
      "one rung on its own llama-server: every question, a row each"},
+    {"audit", cmd_audit,
+     "a served model's answers against a local ladder: which rung is it?"},
     {"canary", cmd_canary,
      "before a night: does this build answer as a trusted run did?"},
     {"import", cmd_import,

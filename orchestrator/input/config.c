@@ -307,6 +307,8 @@ void config_release(struct config *c)
     for (i = 0; i < c->nrungs; i++) {
         free(c->rungs[i].name);
         free(c->rungs[i].model);
+        free(c->rungs[i].endpoint);
+        free(c->rungs[i].api_key_env);
         for (j = 0; j < c->rungs[i].nargs; j++)
             free(c->rungs[i].args[j]);
         free(c->rungs[i].convert);

@@ -40,6 +40,9 @@ struct config_rung {
     json_t *env;   /* "env": over server.env for this rung, or NULL */
     char *binary;  /* "binary": this rung's own server build, or NULL */
     char *version; /* "version": its --version line pinned, or NULL */
+    char *endpoint;      /* "endpoint.url": a served model, or NULL */
+    char *api_key_env;   /* "endpoint.api_key_env", or NULL */
+    int allow_plain_http;
 };
 
 /* The top-level "build" object. Its strings are ${VAR}-expanded when

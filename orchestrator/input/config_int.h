@@ -19,5 +19,11 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
 int config_load_request(struct config_ctx *x, json_t *root, struct config *c);
 int config_load_build(struct config_ctx *x, json_t *root, struct config *c);
 int config_recipes(struct config_ctx *x, struct config *c, json_t *root);
+/* A rung's "endpoint" (config_endpoint.c), into r: 0 when absent. */
+int config_endpoint(struct config_ctx *x, json_t *e, const char *where,
+                    struct config_rung *r);
+/* An endpoint rung without "model": its URL stands for it (ladder.tsv's
+ * "file"). */
+int config_endpoint_model(struct config_ctx *x, struct config_rung *r);
 
 #endif

@@ -15,6 +15,8 @@
 #include "../input/taskfile.h"
 
 #define ERRBODY_CAP 65536 /* an HTTP error's body kept */
+#define BUSY_TRIES  5     /* 429s on one ask before its error row */
+#define BUSY_MAX_S  60    /* a Retry-After longer than this is cut to it */
 
 static int sse_event(void *ctx, const char *data, size_t len);
 
@@ -80,7 +82,7 @@ static int body_cb(void *ctx, long status, const char *p, size_t n)
     int rc;
 
     sl->http_status = status;
-    if (status >= 400) {
+    if (status >= 300) { /* a redirect's body is not a stream either */
         /* an error body is JSON, not SSE: its first ERRBODY_CAP bytes are
          * kept for the row (a message is short; more is noise) */
         size_t room = ERRBODY_CAP - sl->errbody.len;
@@ -99,6 +101,8 @@ static int body_cb(void *ctx, long status, const char *p, size_t n)
 /* Cancel a slot's request in flight; its done callback is ignored. */
 static void cancel(struct slot *sl)
 {
+    if (sl->later_open)
+        uv_timer_stop(&sl->later); /* a 429's wait is over too */
     if (sl->req == NULL)
         return;
     sl->cancelling = 1;
@@ -177,6 +181,13 @@ static void outcome(struct slot *sl, const char *err, struct rung_event *ev,
         /* the server is alive and said something we cannot take */
         ev->kind = sl->fault;
         ev->text = sl->fault_msg;
+    } else if (status >= 300 && status < 400) {
+        /* never followed (http.c): the key must not go where it points */
+        snprintf(error, errsize,
+                 "HTTP %ld: the endpoint redirects elsewhere, and redirects "
+                 "are not followed (give the URL it points to)",
+                 status);
+        ev->kind = "redirect";
     } else if (status >= 400) {
         json_t *body = json_loadb(sl->errbody.p ? sl->errbody.p : "",
                                   sl->errbody.len, 0, NULL);
@@ -202,6 +213,72 @@ static void outcome(struct slot *sl, const char *err, struct rung_event *ev,
     }
 }
 
+static int send_ask(struct slot *sl);
+
+/* A 429's wait is over: the same ask again (not a new attempt). */
+static void later_cb(uv_timer_t *t)
+{
+    struct slot *sl = t->data;
+    struct rung_event ev;
+
+    if (sl->r->ended || send_ask(sl) == 0)
+        return;
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_FAIL;
+    ev.code = 1;
+    ev.text = "cannot start a request";
+    runner_event(sl->r, &ev);
+}
+
+/* HTTP 429, "too many requests": asked again after its Retry-After (at
+ * most BUSY_MAX_S; without one 1, 2, 4... s), BUSY_TRIES times at most,
+ * then an error row as any HTTP error. 1 when it waits. */
+static int busy_wait(struct slot *sl, long status)
+{
+    struct runner *r = sl->r;
+    long s = http_retry_after(r->http);
+
+    if (status != 429 || sl->busy_tries >= BUSY_TRIES)
+        return 0;
+    if (s <= 0)
+        s = 1L << sl->busy_tries;
+    if (s > BUSY_MAX_S)
+        s = BUSY_MAX_S;
+    sl->busy_tries++;
+    if (!sl->later_open) {
+        uv_timer_init(&r->sup.loop, &sl->later);
+        sl->later.data = sl;
+        sl->later_open = 1;
+    }
+    runner_say(r, "%.200s: HTTP 429 (busy); asking again in %ld s (%d of %d)",
+               r->qs.q[sl->asked].id, s, sl->busy_tries, BUSY_TRIES);
+    uv_timer_start(&sl->later, later_cb, (uint64_t)s * 1000, 0);
+    return 1;
+}
+
+/* The key refused: the rung ends at once, in one line, not a row a
+ * question. */
+static int key_refused(struct slot *sl, long status)
+{
+    struct runner *r = sl->r;
+    struct rung_event ev;
+    char text[RUNG_TEXT];
+
+    if (r->o->endpoint == NULL || (status != 401 && status != 403))
+        return 0;
+    snprintf(text, sizeof(text),
+             "the endpoint %.500s answered HTTP %ld: the key was refused "
+             "(api_key_env%s%.100s); stopping the rung",
+             r->srv.url, status, r->o->api_key_env ? " " : " not set",
+             r->o->api_key_env ? r->o->api_key_env : "");
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_FAIL;
+    ev.code = 1;
+    ev.text = text;
+    runner_event(r, &ev);
+    return 1;
+}
+
 /* The end of a request, as an event for the rung. */
 static void request_done(void *ctx, long status, const char *err)
 {
@@ -215,6 +292,9 @@ static void request_done(void *ctx, long status, const char *err)
         return;
     sl->req = NULL;
     rearm_watch(r);
+    if (sl->fault == NULL &&
+        (busy_wait(sl, sl->http_status) || key_refused(sl, sl->http_status)))
+        return;
     outcome(sl, err, &ev, error, sizeof(error));
     runner_event(r, &ev);
 }
@@ -224,7 +304,6 @@ static void request_done(void *ctx, long status, const char *err)
 int ask_start(struct runner *r, size_t q)
 {
     struct slot *sl = slot_for(r, q);
-    char url[128], *body;
     size_t i;
 
     for (i = 0; sl == NULL && i < r->asks.width; i++)
@@ -235,6 +314,17 @@ int ask_start(struct runner *r, size_t q)
     cancel(sl);
     sl->busy = 1;
     sl->asked = q;
+    sl->busy_tries = 0;
+    return send_ask(sl);
+}
+
+/* The request of sl's question, from a clean reply. 0 or -1. */
+static int send_ask(struct slot *sl)
+{
+    struct runner *r = sl->r;
+    size_t q = sl->asked;
+    char url[ENDPOINT_URL_MAX + 32], *body;
+
     sl->http_status = 0;
     sl->fault = NULL;
     buf_release(&sl->errbody);
@@ -389,8 +479,12 @@ void ask_written(struct runner *r, size_t q)
 /* The end: libcurl is freed by the caller, so no request is in flight. */
 void ask_close(struct runner *r)
 {
-    for (size_t i = 0; i < r->asks.width; i++)
-        r->asks.slots[i].req = NULL;
+    for (size_t i = 0; i < r->asks.width; i++) {
+        struct slot *sl = &r->asks.slots[i];
+        sl->req = NULL;
+        if (sl->later_open && !uv_is_closing((uv_handle_t *)&sl->later))
+            uv_close((uv_handle_t *)&sl->later, NULL);
+    }
     if (!uv_is_closing((uv_handle_t *)&r->asks.watch))
         uv_close((uv_handle_t *)&r->asks.watch, NULL);
 }

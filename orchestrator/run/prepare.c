@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -43,6 +44,16 @@ static void ready_to_start(struct runner *r)
     r->http = http_new(&r->sup.loop);
     if (r->http == NULL) {
         runner_fail(r, EXIT_FAILED, "libcurl did not start");
+        return;
+    }
+    /* the key, from the environment only: libcurl's header holds it, and
+     * nothing else of ours (record_inputs checked it is set) */
+    if (r->o->api_key_env != NULL &&
+        http_set_bearer(r->http, getenv(r->o->api_key_env)) != 0) {
+        runner_fail(r, EXIT_USAGE,
+                    "the key in '%.100s' is empty, too long or holds a line "
+                    "break",
+                    r->o->api_key_env);
         return;
     }
     serve_env(r);
@@ -136,9 +147,15 @@ static void prepare(struct runner *r)
         runner_fail(r, rc, "%s", rc != 0 ? msg : "");
         return;
     }
-    runner_say(r, "%s, model sha256 %.12s...%s, %zu of %zu questions answered",
-               r->version, job->hex, r->prep.hash_cached ? " (cached)" : "",
-               r->rows, r->qs.n);
+    if (r->o->endpoint != NULL)
+        runner_say(r, "%s (not pinned), %zu of %zu questions answered",
+                   r->version, r->rows, r->qs.n);
+    else
+        runner_say(r,
+                   "%s, model sha256 %.12s...%s, %zu of %zu questions "
+                   "answered",
+                   r->version, job->hex, r->prep.hash_cached ? " (cached)" : "",
+                   r->rows, r->qs.n);
     if (serve_open_log(r, msg, sizeof(msg)) != 0) {
         runner_fail(r, files_exit_code(errno), "%s", msg);
         return;
@@ -173,6 +190,15 @@ void prepare_start(struct runner *r)
     struct buf cache = {0};
     int hit;
 
+    if (r->o->endpoint != NULL) {
+        /* a served model: no file of ours to hash (its manifest says so) */
+        r->prep.model_hash.ctx = r;
+        r->prep.model_hash.hex[0] = '\0';
+        r->prep.model_hash.bytes = 0;
+        r->prep.hash_cached = 1;
+        hashed(&r->prep.model_hash);
+        return;
+    }
     /* record_inputs kept the folder's paths under the cap already */
     if (rundir_path_buf(&cache, r->o->rundir, RD_HASH_CACHE, NULL) != 0) {
         buf_release(&cache);

@@ -12,6 +12,7 @@
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../grader/grader.h"
@@ -30,10 +31,37 @@
 #include "../input/redact.h"
 #include "request.h"
 #include "../rows/rowsfile.h"
+#include "../base/endpoint.h"
 #include "../server/spawn.h"
 #include "../input/taskfile.h"
 
 #define VERSION_MS 30000 /* --version may take this long */
+
+/* A served model (docs/run.md, "A served model"): no file, no binary; its
+ * URL checked before any connection, and its key's variable set. */
+static int endpoint_inputs(const struct run_opts *o, char *version,
+                           size_t vsize, char *msg, size_t msgsize)
+{
+    const char *key;
+
+    if (endpoint_url_check(o->endpoint, o->allow_plain_http, msg, msgsize))
+        return EXIT_USAGE;
+    if (o->api_key_env != NULL &&
+        ((key = getenv(o->api_key_env)) == NULL || key[0] == '\0')) {
+        snprintf(msg, msgsize,
+                 "the endpoint's key variable '%.100s' (api_key_env) is not "
+                 "set",
+                 o->api_key_env);
+        return EXIT_USAGE;
+    }
+    if (strlen(o->rundir) + strlen(o->rung) > 3900 ||
+        strlen(o->questions) > 4000) {
+        snprintf(msg, msgsize, "path too long: '%.200s...'", o->rundir);
+        return EXIT_USAGE;
+    }
+    snprintf(version, vsize, "served at %s", o->endpoint);
+    return 0;
+}
 
 int record_inputs(const struct run_opts *o, char *version, size_t vsize,
                   char *msg, size_t msgsize)
@@ -41,6 +69,9 @@ int record_inputs(const struct run_opts *o, char *version, size_t vsize,
     struct buf path = {0};
     char status[64], why[4400];
     int fd, rc, e;
+
+    if (o->endpoint != NULL)
+        return endpoint_inputs(o, version, vsize, msg, msgsize);
 
     if (!config_path_ok(o->model) || !config_path_ok(o->rundir)) {
         snprintf(msg, msgsize,
@@ -123,8 +154,8 @@ int record_vocab(const struct run_opts *o, char *hex, char *warn,
     int rc;
 
     hex[0] = warn[0] = '\0';
-    if (o->logprobs <= 0)
-        return 0;
+    if (o->logprobs <= 0 || o->endpoint != NULL)
+        return 0; /* an endpoint's vocabulary is not ours to read */
     if ((rc = hash_vocab(o->model, hex, &v, why, sizeof(why))) != 0) {
         if (not_gguf(rc, &v, o->rung, o->model, warn, warnsize))
             return 0;
@@ -222,11 +253,39 @@ out:
     return rc;
 }
 
+/* A served model's manifest record: its URL, and its key's variable with
+ * the key's sha256 (never the key: a changed key is seen on resume). */
+static json_t *endpoint_record(const struct run_opts *o)
+{
+    json_t *e = json_pack("{s:s,s:b,s:b}", "url", o->endpoint, "pinned", 0,
+                          "allow_plain_http", o->allow_plain_http);
+    const char *key = o->api_key_env ? getenv(o->api_key_env) : NULL;
+    char hex[65];
+
+    if (e == NULL)
+        util_oom("the endpoint's record");
+    if (key != NULL) {
+        hash_bytes(key, strlen(key), hex);
+        json_object_set_new(e, "api_key_env", json_string(o->api_key_env));
+        json_object_set_new(e, "api_key_sha256", json_string(hex));
+    }
+    return e;
+}
+
 /* The manifest's shared part: what every rung of the folder must share. */
 static json_t *settings(const struct run_opts *o, const char *version,
                         const char *qhash)
 {
     json_t *req = request_settings(o);
+
+    /* a served model's build is the server's word: not a setting the
+     * folder's local rungs must share (its rung records the endpoint) */
+    if (o->endpoint != NULL)
+        return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:o}", "graveyard",
+                         GRAVEYARD_VERSION, "questions", "path", o->questions,
+                         "sha256", qhash, "prompt",
+                         o->prompt ? o->prompt : grader_task_prompt(o->task),
+                         "task", taskfile_to_json(o->task), "request", req);
 
     /* the whole task, so the folder grades the same after its task file
      * moved, and a resume under another task is refused */
@@ -268,18 +327,23 @@ int record_made_with(const struct run_opts *o, const char *version,
     }
     /* only a cache: when it cannot be written the run goes on, and the
      * caller says what warn holds */
-    if (cached ||
+    if (cached || o->endpoint != NULL ||
         sha_cache_put(cache.p, o->model, job->hex, warn, warnsize) == 0)
         warn[0] = '\0';
     rc = EXIT_USAGE;
     if (hash_path(o->questions, qhex, msg, msgsize) != 0)
         goto out;
     shared = settings(o, version, qhex);
-    rung = json_pack(
-        "{s:s,s:I,s:s,s:I,s:i,s:o}", "model", o->model, "bytes",
-        (json_int_t)job->bytes, "sha256", job->hex, "ctx", (json_int_t)o->ctx,
-        "ngl", o->ngl, "server_args",
-        redact_args((char *const *)o->server_args, o->n_server_args));
+    /* a served model has no ctx, -ngl or arguments of ours to record */
+    rung = o->endpoint != NULL
+               ? json_pack("{s:s,s:I,s:s}", "model", o->model, "bytes",
+                           (json_int_t)0, "sha256", "")
+               : json_pack("{s:s,s:I,s:s,s:I,s:i,s:o}", "model", o->model,
+                           "bytes", (json_int_t)job->bytes, "sha256", job->hex,
+                           "ctx", (json_int_t)o->ctx, "ngl", o->ngl,
+                           "server_args",
+                           redact_args((char *const *)o->server_args,
+                                       o->n_server_args));
     if (o->argv_template)
         json_object_set_new(rung, "server_argv",
                             redact_argv_json(o->argv_template));
@@ -287,6 +351,8 @@ int record_made_with(const struct run_opts *o, const char *version,
         json_object_set_new(rung, "server_env", redact_env(o->env_template));
     if (o->own_binary)
         json_object_set_new(rung, "server_version", json_string(version));
+    if (o->endpoint != NULL)
+        json_object_set_new(rung, "endpoint", endpoint_record(o));
     /* what the grading side compares before a KLD (rundir_vocab_hash) */
     if (vocab[0] != '\0')
         json_object_set_new(rung, MANIFEST_VOCAB_KEY, json_string(vocab));
@@ -370,6 +436,11 @@ int record_done(const struct run_opts *o, const struct record_done *d)
         "mean_tokens",
         sum.mean_tokens >= 0 ? json_real(sum.mean_tokens) : json_null(),
         "bytes", (json_int_t)d->bytes, "server", d->server);
+    /* a served model: no file of ours, so no bytes; and not pinned */
+    if (o->endpoint != NULL) {
+        json_object_set_new(done, "bytes", json_null());
+        json_object_set_new(done, "pinned", json_false());
+    }
     /* replies graded by the rule's fallback (docs/tasks.md), when some */
     if (sum.step_limit > 0)
         json_object_set_new(done, "step_limit",
@@ -424,5 +495,28 @@ int record_done(const struct run_opts *o, const struct record_done *d)
 out:
     grader_rung_free(g);
     grader_qset_free(qs);
+    return rc;
+}
+
+int record_endpoint_said(const struct run_opts *o, json_t *said, char *msg,
+                         size_t msgsize)
+{
+    struct timespec ms20 = {0, 20 * 1000 * 1000};
+    int fd, rc = 1;
+
+    /* held by the others for milliseconds, and the rung asks nothing
+     * until this is done */
+    for (int i = 0; i < 50 && rc == 1; i++)
+        if ((rc = files_try_lock(o->rundir, &fd, msg, msgsize)) == 1)
+            nanosleep(&ms20, NULL);
+    if (rc != 0) {
+        json_decref(said);
+        if (rc == 1)
+            snprintf(msg, msgsize, "files.lock was held for a second");
+        return -1;
+    }
+    rc = manifest_note(o->rundir, o->rung, "endpoint_said", said, msg,
+                       msgsize);
+    close(fd);
     return rc;
 }

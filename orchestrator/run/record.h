@@ -83,4 +83,11 @@ struct record_done {
  * print it. 0, or -1 after a line on stderr. */
 int record_done(const struct run_opts *o, const struct record_done *d);
 
+/* A served model's own word about itself (serve.c: its /props and
+ * /v1/models, cleaned by endpoint_said) into the manifest as
+ * rungs.RUNG.endpoint_said, under files.lock (tried for a second): said
+ * is stolen. 0, or -1 with msg (the run goes on: a note, not a setting). */
+int record_endpoint_said(const struct run_opts *o, json_t *said, char *msg,
+                         size_t msgsize);
+
 #endif

@@ -29,6 +29,7 @@
 #include "../../rundir/store.h"
 #include "../../util/util.h"
 #include "../server/caplog.h"
+#include "../base/endpoint.h"
 #include "../base/hash.h"
 #include "../server/http.h"
 #include "../server/loopwatch.h"
@@ -100,6 +101,9 @@ struct slot {
     struct buf errbody;  /* an HTTP error's body */
     struct loopwatch lw; /* abort_loops: is the reply looping? */
     int looped;          /* it was, so the request was closed: LOOP_* */
+    uv_timer_t later;    /* a 429's wait before the same ask again */
+    int later_open;      /* that timer is initialised */
+    int busy_tries;      /* 429s on this ask so far */
 };
 
 /* ask.c's: the requests in flight. */
@@ -117,8 +121,15 @@ struct serving {
     struct proc *probe;                   /* nvidia-smi in flight */
     void (*after_probe)(struct runner *); /* what follows it */
     int probe_loaded;                     /* it asks for gpu_loaded */
-    char url[64];
+    char url[ENDPOINT_URL_MAX + 1]; /* the server's, or the endpoint's */
     int port;
+    int served;           /* an endpoint is in use (no process of ours) */
+    int health_models;    /* its /health was 404: /v1/models instead */
+    unsigned health_wait; /* ms to the next poll: an endpoint backs off */
+    char health_last[200]; /* what its last poll got, for messages */
+    struct buf said;       /* /props or /v1/models being read */
+    json_t *said_obj;      /* what it said, for the manifest */
+    int said_step;         /* 0 /props, 1 /v1/models, 2 both asked */
     uint64_t health_deadline;
     long gpu_before, gpu_loaded; /* MiB from nvidia-smi, -1 unknown */
     char gpu_name[128];          /* nvidia-smi's name, or "" */

@@ -169,6 +169,14 @@ static int rung_server(struct runplan *p, const struct config_rung *r)
     return 0;
 }
 
+/* A rung's endpoint (a served model) into o: NULL for a local one. */
+static void endpoint_opts(struct run_opts *o, const struct config_rung *r)
+{
+    o->endpoint = r->endpoint;
+    o->api_key_env = r->api_key_env;
+    o->allow_plain_http = r->allow_plain_http;
+}
+
 /*
  * One rung of a config, with every setting the config gives: the one way
  * graveyard ladder starts a rung, so a config is read and checked by the
@@ -207,6 +215,7 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     task_defaults(o, p->task);
     o->rung = r->name;
     o->model = r->model;
+    endpoint_opts(o, r);
     o->questions = f->qfile ? f->qfile : c->questions;
     o->rundir = c->run_dir;
     if ((rc = rung_server(p, r)) != 0)
@@ -426,11 +435,63 @@ int runplan_parse(int argc, char **argv, struct runplan_flags *f,
         {"--abort-loops", NULL, &f->abort_loops, NULL, NULL, 0},
         {"--task", &f->task, NULL, NULL, NULL, 0},
         {"--logprobs", &f->logprobs, NULL, NULL, NULL, 0},
+        {"--url", &f->url, NULL, NULL, NULL, 0},
+        {"--api-key-env", &f->key_env, NULL, NULL, NULL, 0},
+        {"--allow-plain-http", NULL, &f->plain_http, NULL, NULL, 0},
         {NULL, NULL, NULL, NULL, NULL, 0}};
 
     memset(f, 0, sizeof(*f));
     *help = 0;
     return cli_parse("run", argc, argv, flags, pos, 4, npos, help);
+}
+
+/* --url URL RUNG QUESTIONS RUNDIR: a served model (docs/run.md, "A
+ * served model"). No server, so no server flag; the request's flags as
+ * for a local rung, so that its rows ask the same. */
+static int served_plan(struct runplan *p, const struct runplan_flags *f,
+                       const char **pos, size_t npos)
+{
+    const char *server = f->llama         ? "--llama"
+                         : f->ngl         ? "--ngl"
+                         : f->ctx         ? "--ctx"
+                         : f->gpu         ? "--gpu"
+                         : f->nserver     ? "--server-arg"
+                         : f->sargv       ? "--server-argv"
+                         : f->senv        ? "--server-env"
+                         : f->batching    ? "--allow-batching"
+                         : f->logprobs    ? "--logprobs"
+                                          : NULL;
+    int rc;
+
+    if (server != NULL) {
+        cli_error("run", "%s with --url: no server is started", server);
+        return EXIT_USAGE;
+    }
+    if (npos != 3) {
+        cli_error("run", "--url URL needs RUNG QUESTIONS RUNDIR (see --help)");
+        return EXIT_USAGE;
+    }
+    if ((rc = cli_rung_name_check("run", pos[0])) != 0)
+        return rc;
+    run_opts_defaults(&p->o, f->think);
+    if (f->task != NULL && (p->task = load_task(f->task, NULL)) == NULL)
+        return EXIT_USAGE;
+    task_defaults(&p->o, p->task);
+    p->owns_json = 1;
+    p->o.rung = pos[0];
+    p->o.model = f->url; /* the manifest's and ladder.tsv's "file" */
+    p->o.endpoint = f->url;
+    p->o.api_key_env = f->key_env;
+    p->o.allow_plain_http = f->plain_http;
+    p->o.questions = pos[1];
+    p->o.rundir = pos[2];
+    p->o.force = f->force;
+    p->o.quiet = f->quiet;
+    p->o.abort_loops = f->abort_loops;
+    p->o.server_args = p->args;
+    if ((rc = numbers(f, &p->o)) != 0)
+        return rc;
+    return server_flags(f, &p->o);
 }
 
 int runplan_build(struct runplan *p, const struct runplan_flags *f,
@@ -442,6 +503,13 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
     if (f->config != NULL || f->rung != NULL || f->run_dir != NULL ||
         f->sha != NULL || f->qfile != NULL)
         return config_mode(p, f, npos);
+    if (f->url != NULL)
+        return served_plan(p, f, pos, npos);
+    if (f->key_env != NULL || f->plain_http) {
+        cli_error("run", "%s goes with --url",
+                  f->key_env ? "--api-key-env" : "--allow-plain-http");
+        return EXIT_USAGE;
+    }
     if (npos != 4) {
         cli_error("run", "needs RUNG MODEL QUESTIONS RUNDIR (see --help)");
         return EXIT_USAGE;

@@ -23,9 +23,10 @@ struct runplan_flags {
     const char *llama, *limit, *ngl, *max_tokens, *ctx, *gpu, *request,
         *health, *idle, *log_cap, *prompt, *sargv, *senv, *deadline, *config,
         *rung, *run_dir, *sha, *qfile, *task;
+    const char *url, *key_env; /* --url, --api-key-env: a served model */
     const char *server_args[RUNPLAN_SERVER_ARGS];
     size_t nserver;
-    int think, force, quiet, batching, abort_loops;
+    int think, force, quiet, batching, abort_loops, plain_http;
     const char *logprobs; /* --logprobs N */
 };
 

@@ -11,13 +11,16 @@
 #include <unistd.h>
 
 #include "../../rundir/pidfile.h"
+#include "../base/cli.h"
 #include "../night/gpu.h"
 #include "../server/launch.h"
+#include "record.h"
 #include "runner_int.h"
 #include "../server/spawn.h"
 
 #define HEALTH_POLL_MS 250
 #define EXIT_WAIT_MS   1000 /* after a broken stream, for the exit */
+#define HEALTH_BACKOFF_MS 4000 /* an endpoint's polls back off to this */
 
 /* A broken stream, a second on: the server has not exited. */
 static void exit_wait_cb(uv_timer_t *t)
@@ -78,6 +81,10 @@ void serve_probe(struct runner *r, int loaded, void (*next)(struct runner *))
     struct proc_opts po;
     char msg[256];
 
+    if (r->o->endpoint != NULL) {
+        next(r); /* not our GPU: nothing to read */
+        return;
+    }
     gpu_query_argv(r->o->gpu, !loaded, argv);
     gpu_probe_opts(&po, argv, 4096, probe_ms());
     r->srv.probe_loaded = loaded;
@@ -89,12 +96,134 @@ void serve_probe(struct runner *r, int loaded, void (*next)(struct runner *))
 
 static void health_poll(uv_timer_t *t);
 
+static void healthy(struct runner *r)
+{
+    struct rung_event ev;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_HEALTHY;
+    runner_event(r, &ev);
+}
+
+static void said_next(struct runner *r);
+
+static int said_body(void *ctx, long status, const char *p, size_t n)
+{
+    struct runner *r = ctx;
+    size_t room = ENDPOINT_SAID_CAP - r->srv.said.len;
+
+    (void)status;
+    /* the first ENDPOINT_SAID_CAP bytes: more is cut (not JSON then) */
+    return buf_add(&r->srv.said, p, n < room ? n : room) == 0 ? 0 : 1;
+}
+
+static void said_done(void *ctx, long status, const char *err)
+{
+    struct runner *r = ctx;
+    const char *key = r->o->api_key_env ? getenv(r->o->api_key_env) : NULL;
+    json_t *v;
+
+    if (r->ended || r->rung.state != RS_STARTING || !r->srv.served)
+        return;
+    if (status == 200 && err == NULL)
+        v = endpoint_said(r->srv.said.p ? r->srv.said.p : "", r->srv.said.len,
+                          key);
+    else
+        v = json_pack("{s:i,s:s}", "http_status", (int)status, "error",
+                      err ? err : "not 200");
+    json_object_set_new(r->srv.said_obj,
+                        r->srv.said_step == 0 ? "props" : "models", v);
+    buf_release(&r->srv.said);
+    r->srv.said_step++;
+    said_next(r);
+}
+
+/* Ready, for the first time: what the endpoint says about itself (its
+ * /props, its /v1/models, 5 s each) goes into the manifest, then the
+ * rung is told it is healthy. */
+static void said_next(struct runner *r)
+{
+    char url[ENDPOINT_URL_MAX + 32], msg[512];
+
+    if (r->srv.said_step < 2) {
+        snprintf(url, sizeof(url), "%s%s", r->srv.url,
+                 r->srv.said_step == 0 ? "/props" : "/v1/models");
+        buf_init(&r->srv.said, ENDPOINT_SAID_CAP);
+        if (http_request(r->http, url, NULL, 5000, said_body, said_done, r) ==
+            NULL)
+            runner_fail(r, EXIT_FAILED, "cannot ask %s", url);
+        return;
+    }
+    if (record_endpoint_said(r->o, r->srv.said_obj, msg, sizeof(msg)) != 0)
+        runner_say(r, "what the endpoint said was not recorded: %s", msg);
+    r->srv.said_obj = NULL;
+    healthy(r);
+}
+
+/* An endpoint's poll: ready (200), refused for good (401/403, a
+ * redirect: the rung ends at once), or polled again, backing off, until
+ * the health timeout; a /health that is 404 is asked as /v1/models. */
+static void endpoint_health(struct runner *r, long status, const char *err)
+{
+    struct rung_event ev;
+
+    if (status == 200) {
+        runner_say(r, "endpoint %s ready (%s answered)", r->srv.url,
+                   r->srv.health_models ? "/v1/models" : "/health");
+        if (r->rung.started > 1) {
+            healthy(r);
+            return;
+        }
+        r->srv.said_step = 0;
+        json_decref(r->srv.said_obj);
+        r->srv.said_obj = json_object();
+        said_next(r);
+        return;
+    }
+    if (status == 401 || status == 403 || (status >= 300 && status < 400)) {
+        runner_fail(r, EXIT_FAILED,
+                    "the endpoint %s answered HTTP %ld to %s: %s; stopping "
+                    "the rung",
+                    r->srv.url, status,
+                    r->srv.health_models ? "/v1/models" : "/health",
+                    status < 400 ? "a redirect, not followed (give the URL "
+                                   "it points to)"
+                                 : "the key was refused (api_key_env)");
+        return;
+    }
+    if (status == 404 && !r->srv.health_models) {
+        r->srv.health_models = 1;
+        uv_timer_start(&r->timer, health_poll, 0, 0);
+        return;
+    }
+    if (status != 0)
+        snprintf(r->srv.health_last, sizeof(r->srv.health_last),
+                 "HTTP %ld", status);
+    else
+        snprintf(r->srv.health_last, sizeof(r->srv.health_last), "%.190s",
+                 err ? err : "no answer");
+    if (uv_now(&r->sup.loop) > r->srv.health_deadline) {
+        memset(&ev, 0, sizeof(ev));
+        ev.type = EV_NOT_READY;
+        ev.text = r->srv.health_last;
+        ev.seconds = r->o->health_timeout_s;
+        runner_event(r, &ev);
+        return;
+    }
+    uv_timer_start(&r->timer, health_poll, r->srv.health_wait, 0);
+    if (r->srv.health_wait < HEALTH_BACKOFF_MS)
+        r->srv.health_wait *= 2;
+}
+
 static void health_done(void *ctx, long status, const char *err)
 {
     struct runner *r = ctx;
     struct rung_event ev;
 
-    (void)err;
+    if (r->rung.state == RS_STARTING && r->srv.served) {
+        endpoint_health(r, status, err);
+        return;
+    }
     /* after EV_HEALTHY the rung has left RS_STARTING: one per server */
     if (r->rung.state != RS_STARTING || r->srv.server == NULL)
         return;
@@ -102,8 +231,7 @@ static void health_done(void *ctx, long status, const char *err)
     if (status == 200) {
         runner_say(r, "server ready on port %d (pid %d)", r->srv.port,
                    proc_pid(r->srv.server));
-        ev.type = EV_HEALTHY;
-        runner_event(r, &ev);
+        healthy(r);
         return;
     }
     if (uv_now(&r->sup.loop) > r->srv.health_deadline) {
@@ -119,9 +247,10 @@ static void health_done(void *ctx, long status, const char *err)
 static void health_poll(uv_timer_t *t)
 {
     struct runner *r = t->data;
-    char url[128];
+    char url[ENDPOINT_URL_MAX + 32];
 
-    snprintf(url, sizeof(url), "%s/health", r->srv.url);
+    snprintf(url, sizeof(url), "%s%s", r->srv.url,
+             r->srv.health_models ? "/v1/models" : "/health");
     /* a per-poll timeout: the ik fork's /health hangs while loading */
     if (http_request(r->http, url, NULL, 2000, NULL, health_done, r) == NULL)
         runner_fail(r, 1, "cannot poll %s", url);
@@ -147,6 +276,28 @@ static void server_exit(void *ctx, long long status, int sig)
     runner_event(r, &ev);
 }
 
+/* A served model: nothing to start; its health is polled from now,
+ * backing off from HEALTH_POLL_MS, within the health timeout. */
+static int endpoint_start(struct runner *r)
+{
+    char note[ENDPOINT_URL_MAX + 96];
+
+    snprintf(r->srv.url, sizeof(r->srv.url), "%s", r->o->endpoint);
+    /* a trailing '/' would make "//health" */
+    for (size_t n = strlen(r->srv.url); n > 0 && r->srv.url[n - 1] == '/';)
+        r->srv.url[--n] = '\0';
+    snprintf(note, sizeof(note), "[graveyard: endpoint %s, check %d]\n",
+             r->srv.url, r->rung.started);
+    caplog_write(&r->srv.log, note, strlen(note));
+    r->srv.served = 1;
+    r->srv.health_wait = HEALTH_POLL_MS;
+    r->srv.health_last[0] = '\0';
+    r->srv.health_deadline =
+        uv_now(&r->sup.loop) + (uint64_t)r->o->health_timeout_s * 1000;
+    uv_timer_start(&r->timer, health_poll, 0, 0);
+    return 0;
+}
+
 /* Start a server (A_START_SERVER) and poll its /health. 0, or -1 with
  * the reason in r->err when it cannot be started. */
 int serve_start(struct runner *r)
@@ -154,6 +305,9 @@ int serve_start(struct runner *r)
     char msg[512], note[96];
     struct proc_opts po;
     char **argv;
+
+    if (r->o->endpoint != NULL)
+        return endpoint_start(r);
 
     r->srv.port = launch_free_port();
     snprintf(r->srv.url, sizeof(r->srv.url), "http://127.0.0.1:%d",
@@ -197,6 +351,19 @@ void serve_drop(struct runner *r)
 
 void serve_stop(struct runner *r)
 {
+    struct rung_event ev;
+
+    if (r->srv.served) {
+        /* nothing of ours runs: "stopped" at once (the rung asks for a
+         * stop to end, or to be asked again after a hang) */
+        r->srv.served = 0;
+        uv_timer_stop(&r->timer);
+        memset(&ev, 0, sizeof(ev));
+        ev.type = EV_EXITED;
+        ev.text = "the endpoint (not ours to stop)";
+        runner_event(r, &ev);
+        return;
+    }
     if (r->srv.server != NULL)
         proc_stop(r->srv.server, r->o->grace_ms);
 }
@@ -235,6 +402,8 @@ void serve_close(struct runner *r)
 
 void serve_release(struct runner *r)
 {
+    json_decref(r->srv.said_obj);
+    buf_release(&r->srv.said);
     if (r->srv.log_open)
         caplog_close(&r->srv.log);
     launch_free(r->srv.env);

@@ -20,6 +20,8 @@ struct http {
     struct http_req *reqs; /* running requests (curl 7.88 cannot list them) */
     int in_done;           /* inside a done callback */
     int free_pending;      /* http_free was called from one */
+    char *auth;            /* "Authorization: Bearer KEY", or NULL */
+    long retry_after;      /* the request being ended: its Retry-After */
 };
 
 struct http_req {
@@ -62,6 +64,35 @@ struct sock {
     struct http *h;
 };
 
+/* A response's Retry-After in seconds (a date is turned into seconds by
+ * libcurl), 0 when none. */
+static long retry_after_of(CURL *easy)
+{
+    curl_off_t s = 0;
+
+    if (curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &s) != CURLE_OK || s < 0)
+        return 0;
+    return s > 86400 ? 86400 : (long)s;
+}
+
+long http_retry_after(const struct http *h)
+{
+    return h->retry_after;
+}
+
+int http_set_bearer(struct http *h, const char *key)
+{
+    static const char pre[] = "Authorization: Bearer ";
+    size_t n = strlen(key);
+
+    if (n == 0 || n > 4096 || strpbrk(key, "\r\n") != NULL)
+        return -1;
+    h->auth = xrealloc(NULL, sizeof(pre) + n);
+    memcpy(h->auth, pre, sizeof(pre) - 1);
+    memcpy(h->auth + sizeof(pre) - 1, key, n + 1);
+    return 0;
+}
+
 static void check_done(struct http *h)
 {
     CURLMsg *m;
@@ -75,6 +106,7 @@ static void check_done(struct http *h)
             continue;
         curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
         curl_easy_getinfo(m->easy_handle, CURLINFO_RESPONSE_CODE, &status);
+        h->retry_after = retry_after_of(m->easy_handle);
         if (m->data.result != CURLE_OK)
             err =
                 r->errbuf[0] ? r->errbuf : curl_easy_strerror(m->data.result);
@@ -128,6 +160,15 @@ static int start_timeout(CURLM *multi, long ms, void *userp)
     return 0;
 }
 
+/* The client's memory, the key in it wiped first. */
+static void free_client(struct http *h)
+{
+    if (h->auth != NULL)
+        memset(h->auth, 0, strlen(h->auth));
+    free(h->auth);
+    free(h);
+}
+
 static void sock_closed(uv_handle_t *handle)
 {
     struct sock *s = handle->data;
@@ -137,7 +178,7 @@ static void sock_closed(uv_handle_t *handle)
     if (--h->pending_closes == 0 && h->closing) {
         void (*cb)(void *) = h->closed_cb;
         void *ctx = h->closed_ctx;
-        free(h);
+        free_client(h);
         if (cb)
             cb(ctx);
     }
@@ -217,7 +258,7 @@ static void timer_closed(uv_handle_t *handle)
     if (--h->pending_closes == 0) {
         void (*cb)(void *) = h->closed_cb;
         void *ctx = h->closed_ctx;
-        free(h);
+        free_client(h);
         if (cb)
             cb(ctx);
     }
@@ -280,15 +321,23 @@ struct http_req *http_request(struct http *h, const char *url,
     curl_easy_setopt(r->easy, CURLOPT_PROXY, "");
     curl_easy_setopt(r->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
     curl_easy_setopt(r->easy, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+    /* a redirect is answered as it is (its status), never followed: an
+     * endpoint's key must not travel to where a 3xx points; and the
+     * certificate checks stay libcurl's defaults (on), never turned off */
+    curl_easy_setopt(r->easy, CURLOPT_FOLLOWLOCATION, 0L);
+    if (h->auth != NULL)
+        r->headers = curl_slist_append(NULL, h->auth);
     if (body != NULL) {
         size_t n = strlen(body);
         r->body = xrealloc(NULL, n + 1);
         memcpy(r->body, body, n + 1);
-        r->headers = curl_slist_append(NULL, "Content-Type: application/json");
-        curl_easy_setopt(r->easy, CURLOPT_HTTPHEADER, r->headers);
+        r->headers =
+            curl_slist_append(r->headers, "Content-Type: application/json");
         curl_easy_setopt(r->easy, CURLOPT_POSTFIELDS, r->body);
         curl_easy_setopt(r->easy, CURLOPT_POSTFIELDSIZE, (long)n);
     }
+    if (r->headers != NULL)
+        curl_easy_setopt(r->easy, CURLOPT_HTTPHEADER, r->headers);
     if (curl_multi_add_handle(h->multi, r->easy) != CURLM_OK) {
         curl_easy_cleanup(r->easy);
         curl_slist_free_all(r->headers);

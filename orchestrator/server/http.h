@@ -50,6 +50,16 @@ struct http_req *http_request(struct http *h, const char *url,
                               const char *body, long timeout_ms,
                               http_data_cb data, http_done_cb done, void *ctx);
 
+/* Every later request of h carries "Authorization: Bearer KEY" (an
+ * endpoint's key, docs/run.md "A served model"); h keeps a copy, wiped
+ * when h is freed. -1 for a key that is empty, over 4096 bytes, or holds a
+ * line break. */
+int http_set_bearer(struct http *h, const char *key);
+
+/* Within a done callback: the response's Retry-After in seconds (capped
+ * at a day), 0 when it had none. */
+long http_retry_after(const struct http *h);
+
 /* Abort a request: its done callback runs with err "cancelled", then it
  * is freed. Like a done callback, that one may free the client. */
 void http_cancel(struct http *h, struct http_req *r);

@@ -50,6 +50,11 @@ struct run_opts {
      * rung, not as the folder's (the manifest's "server_version") */
     const char *want_version;
     int own_binary;
+    const char *endpoint;    /* a served model's base URL: no server is
+                                started (docs/run.md, "A served model");
+                                NULL: one is */
+    const char *api_key_env; /* the variable holding its key, or NULL */
+    int allow_plain_http;    /* http to another machine (endpoint.h) */
     const char *ref_rung, *ref_model; /* --config: the reference rung and
                                          its file, whose vocabulary a
                                          rung's must match with logprobs

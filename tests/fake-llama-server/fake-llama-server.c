@@ -45,6 +45,18 @@
  *   "no_finish"   the stream ends cleanly without finish_reason or [DONE]
  *   "flood"       "flood" bytes of flood_char as content deltas of 4 KiB,
  *                 then the finish (-1: for ever)
+ *   "http429"     429 "busy" with Retry-After: "retry_after" (default 1;
+ *                 -1: no header), for the first "times" such requests
+ *                 (default: always), then the reply
+ *   "http401"     401, as a server whose key changed
+ *   "redirect"    302 to http://127.0.0.1:9/elsewhere
+ *
+ * A served endpoint (graveyard's "endpoint" rungs), started by a test:
+ * --api-key KEY makes every request but /health, /v1/health and
+ * /v1/models need "Authorization: Bearer KEY" (401 without, as the real
+ * server); GET /props answers {"model_path", "build_info", ...} and GET
+ * /v1/models {"data": [{"id": the -m path}]}; "no_health": true makes
+ * /health 404 (a server that has none).
  *
  * A GPU shared by several servers (graveyard ladder's rungs_per_gpu), when
  * FAKE_GPU_DIR names a folder: each server registers there as
@@ -85,6 +97,9 @@
 extern char **environ;
 static json_t *model;
 static const char *host = "127.0.0.1";
+static const char *api_key;    /* --api-key: a Bearer token wanted */
+static const char *model_path; /* -m, for /props and /v1/models */
+static long busy_sent;         /* "http429" replies so far */
 static int port = 8080;
 static struct timespec started;
 static FILE *logf_;   /* stderr, or stdout in ik mode */
@@ -659,6 +674,67 @@ static int draft_differs(const char *prompt, json_t *rule)
            json_is_string(json_object_get(rule, "content"));
 }
 
+/* 429 with Retry-After: secs (none when negative). */
+static enum MHD_Result reply_busy(struct MHD_Connection *c, long secs)
+{
+    static const char text[] = "{\"error\":{\"code\":429,\"message\":"
+                               "\"busy\",\"type\":\"rate_limit_error\"}}";
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+    char v[32];
+    enum MHD_Result ret;
+
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    if (secs >= 0) {
+        snprintf(v, sizeof v, "%ld", secs);
+        MHD_add_response_header(r, "Retry-After", v);
+    }
+    fprintf(logf_, "fake: 429 sent (Retry-After %ld)\n", secs);
+    ret = MHD_queue_response(c, 429, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result reply_redirect(struct MHD_Connection *c)
+{
+    static const char text[] = "<html>moved</html>";
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+    enum MHD_Result ret;
+
+    MHD_add_response_header(r, "Location", "http://127.0.0.1:9/elsewhere");
+    ret = MHD_queue_response(c, 302, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* What a served endpoint says about itself: /props and /v1/models. */
+static enum MHD_Result reply_self(struct MHD_Connection *c, int props)
+{
+    json_t *v = props ? json_pack("{s:s,s:s,s:i}", "model_path", model_path,
+                                  "build_info", "b1-fa4e0001 (fake)",
+                                  "total_slots", 1)
+                      : json_pack("{s:s,s:[{s:s,s:s}]}", "object", "list",
+                                  "data", "id", model_path, "object",
+                                  "model");
+    char *text = json_dumps(v, JSON_COMPACT);
+    enum MHD_Result ret = reply_json(c, 200, text ? text : "{}");
+
+    free(text);
+    json_decref(v);
+    return ret;
+}
+
+/* --api-key: whether the request carries "Bearer KEY". */
+static int key_ok(struct MHD_Connection *c)
+{
+    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                "Authorization");
+
+    return api_key == NULL || (h != NULL && strncmp(h, "Bearer ", 7) == 0 &&
+                               strcmp(h + 7, api_key) == 0);
+}
+
 static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
                             size_t len)
 {
@@ -693,6 +769,27 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     }
     rule = rule_for(prompt);
     fault = json_string_value(json_object_get(rule, "fault"));
+    if (fault && strcmp(fault, "http429") == 0) {
+        json_t *times = json_object_get(rule, "times");
+        if (!json_is_integer(times) ||
+            __atomic_fetch_add(&busy_sent, 1, __ATOMIC_SEQ_CST) <
+                json_integer_value(times)) {
+            json_t *ra = json_object_get(rule, "retry_after");
+            json_decref(req);
+            return reply_busy(c, json_is_integer(ra) ? json_integer_value(ra)
+                                                     : 1);
+        }
+    }
+    if (fault && strcmp(fault, "http401") == 0) {
+        json_decref(req);
+        return reply_json(c, 401,
+                          "{\"error\":{\"code\":401,\"message\":\"Invalid "
+                          "API Key\",\"type\":\"authentication_error\"}}");
+    }
+    if (fault && strcmp(fault, "redirect") == 0) {
+        json_decref(req);
+        return reply_redirect(c);
+    }
     if (fault && strcmp(fault, "http500") == 0) {
         json_decref(req);
         return reply_json(c, 500,
@@ -748,6 +845,22 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 
     (void)cls;
     (void)version;
+    if (json_is_true(json_object_get(model, "no_health")) &&
+        strcmp(url, "/health") == 0)
+        return reply_json(c, 404,
+                          "{\"error\":{\"code\":404,\"message\":\"File Not "
+                          "Found\",\"type\":\"not_found_error\"}}");
+    if (strcmp(url, "/v1/models") == 0 && strcmp(method, "GET") == 0)
+        return reply_self(c, 0);
+    if (strcmp(url, "/health") != 0 && strcmp(url, "/v1/health") != 0 &&
+        !key_ok(c)) {
+        fprintf(logf_, "fake: 401 for %s\n", url);
+        return reply_json(c, 401,
+                          "{\"error\":{\"code\":401,\"message\":\"Invalid "
+                          "API Key\",\"type\":\"authentication_error\"}}");
+    }
+    if (strcmp(url, "/props") == 0 && strcmp(method, "GET") == 0)
+        return reply_self(c, 1);
     if (strcmp(url, "/health") == 0 || strcmp(url, "/v1/health") == 0) {
         long left = mint("load_ms", 0) - ms_since_start();
         if (json_is_true(json_object_get(model, "never_ready")))
@@ -900,7 +1013,9 @@ int main(int argc, char **argv)
         if (i + 1 >= argc)
             die("error: expected value for argument: %s", a);
         if (!strcmp(a, "-m") || !strcmp(a, "--model"))
-            path = argv[i + 1];
+            path = model_path = argv[i + 1];
+        else if (!strcmp(a, "--api-key"))
+            api_key = argv[i + 1];
         else if (!strcmp(a, "--port"))
             port = atoi(argv[i + 1]);
         else if (!strcmp(a, "--host"))

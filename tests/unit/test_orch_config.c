@@ -336,6 +336,74 @@ static void test_settings_rungs(void **state)
     assert_non_null(strstr(msg, "'rungs[0].binary' must be a non-empty"));
 }
 
+/* A rung's "endpoint" (docs/config.md): a served model, without a
+ * "model" (its URL stands for it), its URL checked as --url's, its key's
+ * variable a name, no server setting beside it. */
+static const char *ep_config(const char *rung)
+{
+    static char text[1024];
+
+    snprintf(text, sizeof(text),
+             "{\"name\": \"t\", \"questions\": \"q\", \"run_dir\": \"r\", "
+             "\"rungs\": [{\"name\": \"A\", \"model\": \"a\"}, %s], "
+             "\"server\": {\"binary\": \"x\"}}",
+             rung);
+    return config("ep.json", text);
+}
+
+static void test_endpoint_rungs(void **state)
+{
+    struct config c;
+    char msg[1024];
+
+    (void)state;
+    assert_int_equal(
+        config_load(ep_config("{\"name\": \"E\", \"endpoint\": {\"url\": "
+                              "\"https://h.example/v1x\", \"api_key_env\": "
+                              "\"MY_KEY\"}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        0);
+    assert_string_equal(c.rungs[1].endpoint, "https://h.example/v1x");
+    assert_string_equal(c.rungs[1].model, "https://h.example/v1x");
+    assert_string_equal(c.rungs[1].api_key_env, "MY_KEY");
+    assert_int_equal(c.rungs[1].allow_plain_http, 0);
+    assert_null(c.rungs[0].endpoint);
+    config_release(&c);
+    assert_int_equal(
+        config_load(ep_config("{\"name\": \"E\", \"endpoint\": {\"url\": "
+                              "\"http://10.1.2.3:80\", \"allow_plain_http\": "
+                              "true}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        0);
+    assert_int_equal(c.rungs[1].allow_plain_http, 1);
+    config_release(&c);
+    static const char *const bad[][2] = {
+        {"{\"name\": \"E\", \"endpoint\": {\"url\": \"http://10.1.2.3\"}}",
+         "plain http to another machine"},
+        {"{\"name\": \"E\", \"endpoint\": {\"url\": \"https://h\", "
+         "\"api_key_env\": \"sk-live-123\"}}",
+         "not a variable's name"},
+        {"{\"name\": \"E\", \"endpoint\": {\"url\": \"https://h\", "
+         "\"key\": \"x\"}}",
+         "unknown key 'rungs[1].endpoint.key'"},
+        {"{\"name\": \"E\", \"endpoint\": {\"url\": \"https://h\", "
+         "\"allow_plain_http\": 1}}",
+         "must be true or false"},
+        {"{\"name\": \"E\", \"ngl\": 9, \"endpoint\": {\"url\": "
+         "\"https://h\"}}",
+         "takes no server_args, ngl"},
+        {"{\"name\": \"E\", \"endpoint\": \"https://h\"}", "must be an object"},
+        {"{\"name\": \"E\"}", "missing key 'rungs[1].model'"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(config_load(ep_config(bad[i][0]), NULL, &c, msg,
+                                     sizeof(msg)),
+                         -1);
+        if (strstr(msg, bad[i][1]) == NULL)
+            fail_msg("%s: %s", bad[i][0], msg);
+    }
+}
+
 /* The build's keys (docs/build.md): types in both forks' lists, any
  * case; "from"s that make a cycle however long; the recipe text
  * build.json keeps; ${VAR}s in "build" expanded only when asked. */
@@ -698,6 +766,7 @@ int main(void)
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_rungs),
         cmocka_unit_test(test_settings_rungs),
+        cmocka_unit_test(test_endpoint_rungs),
         cmocka_unit_test(test_build_recipes),
         cmocka_unit_test(test_gpus_twice),
         cmocka_unit_test(test_dash_paths),

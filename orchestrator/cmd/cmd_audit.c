@@ -1,0 +1,311 @@
+/*
+ * cmd_audit.c - graveyard audit: which of a local ladder's rungs does a
+ * served model answer like?
+ *
+ * A service says it serves a file; its answers say which. The endpoint
+ * (docs/run.md, "A served model") answers the first N questions of a
+ * local ladder's question set, asked exactly as the ladder asked them
+ * (the prompt, task and request its manifest recorded), as a run of its
+ * own in RUNDIR/audit/NAME/ (the runner's: faults, resume and the key's
+ * rules are run's). The grader then counts, against every local rung's
+ * rows on those questions, the answers that changed (grader_canary: another
+ * extracted answer, an error against an answer, other words), and the
+ * verdict names the rung it matches best.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../grader/grader.h"
+#include "../../rundir/files.h"
+#include "../../rundir/rundir.h"
+#include "../base/cli.h"
+#include "commands.h"
+#include "../figures/figures.h"
+#include "../input/taskfile.h"
+#include "../rows/rowsfile.h"
+#include "../run/runner.h"
+
+#define AUDIT_QUESTIONS 20 /* default N */
+
+static const char audit_help[] =
+    "usage: graveyard audit NAME --url URL --against RUNDIR [--limit N]\n"
+    "                       [--api-key-env VAR] [--allow-plain-http]\n"
+    "                       [--json] [--quiet] [--force]\n"
+    "\n"
+    "Which local rung does a served model answer like? The endpoint at URL\n"
+    "(not started by graveyard: docs/run.md, \"A served model\") answers\n"
+    "the first N questions (default 20) of the ladder in RUNDIR, asked as\n"
+    "that ladder asked them (its manifest's prompt, task and request),\n"
+    "into RUNDIR/audit/NAME/; then its answers are compared with every\n"
+    "local rung's on those questions, and the verdict names the closest:\n"
+    "  audit NAME: answers like Q4_0: 0 changed; like Q8_0: 9 changed;\n"
+    "  best match Q4_0\n"
+    "A changed answer: another extracted answer, an error against an\n"
+    "answer, or, with no answer in either, other words. Running the same\n"
+    "command again resumes the endpoint's run.\n"
+    "\n"
+    "  --api-key-env VAR   the key is $VAR, sent as a Bearer token, never\n"
+    "                      written\n"
+    "  --allow-plain-http  http to another machine\n"
+    "  --json              the verdict as one JSON object on stdout\n";
+
+/* One local rung against the endpoint. */
+struct match {
+    const char *rung;
+    size_t changed, compared, missing;
+};
+
+struct audit {
+    const char *name, *url, *against, *key_env;
+    long limit;
+    int plain, json, quiet, force;
+    json_t *manifest; /* RUNDIR's */
+    struct grader_task *task;
+    struct buf dir, rows;
+    struct match *m;
+    size_t nm;
+};
+
+static int by_changed(const void *a, const void *b)
+{
+    const struct match *x = a, *y = b;
+
+    if (x->changed != y->changed)
+        return x->changed < y->changed ? -1 : 1;
+    if (x->missing != y->missing)
+        return x->missing < y->missing ? -1 : 1;
+    return strcmp(x->rung, y->rung);
+}
+
+/* The endpoint's run: as the ladder asked, into RUNDIR/audit/NAME. */
+static int ask(struct audit *a)
+{
+    const json_t *req = json_object_get(a->manifest, "request");
+    const char *q = json_string_value(
+        json_object_get(json_object_get(a->manifest, "questions"), "path"));
+    const char *prompt =
+        json_string_value(json_object_get(a->manifest, "prompt"));
+    json_t *tokens = json_object_get(req, "max_tokens");
+    struct run_opts o;
+    char msg[1024];
+
+    if (q == NULL || !json_is_integer(tokens)) {
+        cli_error("audit",
+                  "%s: its manifest names no question file or token cap",
+                  a->against);
+        return EXIT_USAGE;
+    }
+    run_opts_defaults(&o, json_is_true(json_object_get(req, "enable_thinking")));
+    o.rung = a->name;
+    o.model = o.endpoint = a->url;
+    o.api_key_env = a->key_env;
+    o.allow_plain_http = a->plain;
+    o.questions = q;
+    o.rundir = a->dir.p;
+    o.limit = a->limit;
+    o.task = a->task;
+    o.prompt = prompt;
+    o.max_tokens = (long)json_integer_value(tokens);
+    o.request = json_object_get(req, "extra");
+    o.abort_loops = json_is_true(json_object_get(req, "abort_loops"));
+    o.quiet = a->quiet;
+    o.force = a->force;
+    o.no_summary = 1; /* the verdict is the line stdout carries */
+    run_opts_finish(&o);
+    if (files_mkdir(a->dir.p, 0, msg, sizeof(msg)) != 0) {
+        cli_error("audit", "%s", msg);
+        return files_exit_code(errno);
+    }
+    return runner_run(&o);
+}
+
+/* The local rungs: the manifest's, less the served ones. */
+static void local_rungs(struct audit *a)
+{
+    json_t *rungs = json_object_get(a->manifest, "rungs"), *r;
+    const char *name;
+
+    a->m = xrealloc(NULL, (json_object_size(rungs) + 1) * sizeof(*a->m));
+    json_object_foreach(rungs, name, r)
+    {
+        if (json_object_get(r, "endpoint") != NULL)
+            continue;
+        memset(&a->m[a->nm], 0, sizeof(a->m[a->nm]));
+        a->m[a->nm++].rung = name;
+    }
+}
+
+/* Each local rung's rows against the endpoint's. 0 or EXIT_USAGE. */
+static int compare(struct audit *a)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *ep = NULL, *local = NULL;
+    struct grader_error err;
+    struct grader_canary v;
+    struct buf path = {0};
+    int rc = 0;
+
+    if (qs == NULL)
+        util_oom("a question set");
+    if (rowsfile_read_rule(qs, a->name, a->rows.p, GRADER_READ_TEXT, a->task,
+                           0, &ep, &err) != 0) {
+        grade_report("audit", &err);
+        rc = EXIT_USAGE;
+    }
+    for (size_t i = 0; rc == 0 && i < a->nm; i++) {
+        if (rundir_path_buf(&path, a->against, RD_ROWS, a->m[i].rung) != 0 ||
+            rowsfile_read_rule(qs, a->m[i].rung, path.p, GRADER_READ_TEXT,
+                               a->task, 0, &local, &err) != 0 ||
+            grader_canary(ep, local, (size_t)a->limit, &v, &err) != 0) {
+            grade_report("audit", &err);
+            rc = EXIT_USAGE;
+        } else {
+            a->m[i].changed = v.changed;
+            a->m[i].compared = v.compared;
+            a->m[i].missing = v.missing;
+        }
+        grader_rung_free(local);
+        local = NULL;
+    }
+    buf_release(&path);
+    grader_rung_free(ep);
+    grader_qset_free(qs);
+    if (rc == 0)
+        qsort(a->m, a->nm, sizeof(*a->m), by_changed);
+    return rc;
+}
+
+static void verdict(const struct audit *a)
+{
+    int tie = a->nm > 1 && a->m[0].changed == a->m[1].changed &&
+              a->m[0].missing == a->m[1].missing;
+    json_t *o, *list;
+    char *text;
+
+    if (!a->json) {
+        printf("audit %s: answers", a->name);
+        for (size_t i = 0; i < a->nm; i++)
+            printf("%s like %s: %zu changed%s", i ? ";" : "", a->m[i].rung,
+                   a->m[i].changed,
+                   a->m[i].missing ? " (some not answered by it)" : "");
+        printf("; %s %s (over %zu questions)\n",
+               tie ? "a tie, first" : "best match", a->m[0].rung,
+               a->m[0].compared + a->m[0].missing);
+        return;
+    }
+    list = json_array();
+    for (size_t i = 0; list != NULL && i < a->nm; i++)
+        json_array_append_new(
+            list, json_pack("{s:s,s:I,s:I,s:I}", "rung", a->m[i].rung,
+                            "changed", (json_int_t)a->m[i].changed,
+                            "compared", (json_int_t)a->m[i].compared,
+                            "missing", (json_int_t)a->m[i].missing));
+    o = json_pack("{s:s,s:s,s:s,s:I,s:s,s:b,s:o}", "audit", a->name, "url",
+                  a->url, "against", a->against, "questions",
+                  (json_int_t)(a->m[0].compared + a->m[0].missing), "best", a->m[0].rung, "tie", tie,
+                  "rungs", list);
+    text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    if (text == NULL)
+        util_oom("the audit's verdict");
+    printf("%s\n", text);
+    free(text);
+    json_decref(o);
+}
+
+/* RUNDIR's manifest and task, the audit's paths. 0 or the exit status. */
+static int open_against(struct audit *a)
+{
+    struct buf path = {0};
+    json_error_t jerr;
+    char msg[1024];
+
+    if (rundir_path_buf(&path, a->against, RD_MANIFEST, NULL) != 0 ||
+        rundir_path_buf(&a->dir, a->against, RD_AUDIT, a->name) != 0 ||
+        rundir_path_buf(&a->rows, a->dir.p, RD_ROWS, a->name) != 0) {
+        buf_release(&path);
+        cli_error("audit", "path too long: '%.200s...'", a->against);
+        return EXIT_USAGE;
+    }
+    a->manifest = files_json_load(path.p, 1, 0, &jerr);
+    buf_release(&path);
+    if (a->manifest == NULL) {
+        cli_error("audit", "%s: no manifest.json to audit against: %s",
+                  a->against, jerr.text);
+        return EXIT_USAGE;
+    }
+    a->task = taskfile_from_manifest(a->manifest, a->against, msg, sizeof(msg));
+    if (a->task == NULL) {
+        cli_error("audit", "%s", msg);
+        return EXIT_USAGE;
+    }
+    local_rungs(a);
+    if (a->nm == 0) {
+        cli_error("audit", "%s: no local rung to compare with", a->against);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int parse(struct audit *a, int argc, char **argv, int *help)
+{
+    const char *pos[1], *limit = NULL;
+    size_t npos = 0;
+    char *end;
+    const struct cli_flag flags[] = {
+        {"--url", &a->url, NULL, NULL, NULL, 0},
+        {"--against", &a->against, NULL, NULL, NULL, 0},
+        {"--limit", &limit, NULL, NULL, NULL, 0},
+        {"--api-key-env", &a->key_env, NULL, NULL, NULL, 0},
+        {"--allow-plain-http", NULL, &a->plain, NULL, NULL, 0},
+        {"--json", NULL, &a->json, NULL, NULL, 0},
+        {"--quiet", NULL, &a->quiet, NULL, NULL, 0},
+        {"--force", NULL, &a->force, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0}};
+
+    if (cli_parse("audit", argc, argv, flags, pos, 1, &npos, help) != 0)
+        return EXIT_USAGE;
+    if (*help)
+        return 0;
+    if (npos != 1 || a->url == NULL || a->against == NULL) {
+        cli_error("audit", "needs NAME --url URL --against RUNDIR (see --help)");
+        return EXIT_USAGE;
+    }
+    a->name = pos[0];
+    a->limit = AUDIT_QUESTIONS;
+    if (limit != NULL) {
+        errno = 0;
+        a->limit = strtol(limit, &end, 10);
+        if (errno || *end || end == limit || a->limit < 1 || a->limit > 100000) {
+            cli_error("audit", "--limit wants a whole number from 1 to 100000, "
+                               "not '%s'",
+                      limit);
+            return EXIT_USAGE;
+        }
+    }
+    return cli_rung_name_check("audit", a->name);
+}
+
+int cmd_audit(int argc, char **argv)
+{
+    struct audit a;
+    int help = 0, rc;
+
+    memset(&a, 0, sizeof(a));
+    if ((rc = parse(&a, argc, argv, &help)) != 0 || help) {
+        if (help)
+            fputs(audit_help, stdout);
+        return rc;
+    }
+    if ((rc = open_against(&a)) == 0 && (rc = ask(&a)) == 0 &&
+        (rc = compare(&a)) == 0)
+        verdict(&a);
+    json_decref(a.manifest);
+    grader_task_free(a.task);
+    buf_release(&a.dir);
+    buf_release(&a.rows);
+    free(a.m);
+    return rc;
+}
