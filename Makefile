@@ -387,7 +387,7 @@ fuzz: $(BUILD)/report/assets.c
 	    tests/fuzz/fuzz_pyre.c $(GRADER_SRC) $(PYRE_SRC) -lm
 	clang $(FUZZ_FLAGS) -o $(FUZZ_BUILD)/fuzz_sse \
 	    tests/fuzz/fuzz_sse.c orchestrator/server/sse.c orchestrator/server/reply.c \
-	    util/util.c $(JANSSON_LIBS)
+	    util/util.c $(GRADER_SRC) $(PYRE_SRC) $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -D_GNU_SOURCE -Ireport -Igrader \
 	    -o $(FUZZ_BUILD)/fuzz_page tests/fuzz/fuzz_page.c report/page.c \
 	    report/doc.c report/doc_md.c report/doc_html.c report/fmt.c \

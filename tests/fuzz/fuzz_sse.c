@@ -4,11 +4,15 @@
  * input) must give the same events and the same pending state; every
  * event then goes to a reply, which must not crash on any of them, and
  * whose count of escaped bytes (the row budget) must match what it kept.
+ * The first byte also asks for log-probabilities (0 to 20 of them): the
+ * reply's tokens must then make a probs record that decodes again
+ * (grader/probs.h), whatever the stream held.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../grader/grader.h"
 #include "../../orchestrator/server/reply.h"
 #include "../../orchestrator/server/sse.h"
 
@@ -31,15 +35,32 @@ static int collect(void *ctx, const char *d, size_t n)
     return 0;
 }
 
+/* The reply's tokens as a record, decoded again: any failure aborts. */
+static void record_round_trip(const struct reply *r)
+{
+    unsigned char *rec;
+    size_t len;
+    struct grader_probs_answer a;
+
+    if (reply_probs_record(r, "q", &rec, &len) != 0)
+        abort();
+    if (grader_probs_decode(rec, len, &a, NULL) != 0 || a.id_len != 1)
+        abort();
+    grader_probs_answer_free(&a);
+    free(rec);
+}
+
 static int run(const uint8_t *data, size_t size, size_t slice,
                struct seen *s)
 {
     struct sse p;
     size_t off = 0;
     int rc = 0, pending;
+    unsigned topn = size ? data[0] % 21 : 0;
 
     memset(s, 0, sizeof(*s));
     reply_init(&s->reply, 1 << 16);
+    reply_want_probs(&s->reply, topn);
     sse_init(&p, 1 << 16, collect, s);
     while (rc == 0 && off < size) {
         size_t n = slice && slice < size - off ? slice : size - off;
@@ -57,6 +78,8 @@ static int run(const uint8_t *data, size_t size, size_t slice,
                                                   s->reply.reasoning.len) ||
         s->reply.escaped > s->reply.cap)
         abort();
+    if (topn > 0)
+        record_round_trip(&s->reply);
     return rc * 2 + pending;
 }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Replay every input that once broke a fuzzer (tests/fuzz/regressions/
 # NAME/: commit each crash there), then run each fuzzer for a bounded
-# time, seeded with the golden rows and those inputs.
+# time, seeded with the golden rows, those inputs and tests/fuzz/seeds/
+# NAME/ (real streams: upstream's chunks with logprobs, for fuzz_sse).
 # Usage: run.sh BUILD_DIR SECONDS
 set -eu
 build=$1 secs=$2
@@ -24,7 +25,7 @@ for f in extract rows rowscan sse safetensors gguf page pyre; do
             printf '%s\n' "$line" >"$corpus/seed-$i"
         done <"$rows"
     done
-    for r in tests/fuzz/regressions/$f/*; do
+    for r in tests/fuzz/regressions/$f/* tests/fuzz/seeds/$f/*; do
         [ -e "$r" ] && cp "$r" "$corpus/"
     done
     printf 'Answer: **$1,234.50**.' >"$corpus/seed-answer"
