@@ -42,6 +42,10 @@ int grader__answer_before(const char *text, size_t colon);
 /* number.c: skip one currency sign ($ £ € ¥ ₹) at p; its length or 0. */
 size_t grader__currency_len(const char *p, size_t len);
 
+/* probs.c: the probs record's check over n bytes (probs.h), for the
+ * tests that sign a record by hand. */
+uint64_t grader__probs_check(const unsigned char *p, size_t n);
+
 /* stats.c: the median of v[0..n) (reorders v); n must be > 0. */
 double grader__median(float *v, size_t n);
 

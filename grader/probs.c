@@ -78,6 +78,11 @@ static uint64_t check64(const unsigned char *p, size_t n)
     return h;
 }
 
+uint64_t grader__probs_check(const unsigned char *p, size_t n)
+{
+    return check64(p, n);
+}
+
 static uint32_t float_bits(float f)
 {
     uint32_t u;

@@ -17,6 +17,7 @@
 #include "../util/util.h"
 #include "files.h"
 #include "rundir.h"
+#include "store.h"
 
 /* The smallest body probs.h allows: id_len, a one-byte id, topn, flags,
  * ntok and the check. */
@@ -275,29 +276,14 @@ int probsfile_open(struct probsfile *p, const char *rundir, const char *rung,
                    probsfile_has_row has_row, void *ctx, probsfile_whole whole,
                    char *msg, size_t msgsize)
 {
-    char dir[4096];
     struct scan s;
     int rc;
 
     memset(p, 0, sizeof(*p));
-    p->fd = -1;
-    if (rundir_path(dir, sizeof(dir), rundir, RD_ROWS_DIR, NULL) != 0 ||
-        rundir_path(p->path, sizeof(p->path), rundir, RD_PROBS, rung) != 0) {
-        snprintf(msg, msgsize, "path too long: '%.200s'", rundir);
-        p->err = ENAMETOOLONG;
+    p->fd = store_open_file(rundir, RD_PROBS, rung, p->path, sizeof(p->path),
+                            &p->err, msg, msgsize);
+    if (p->fd < 0)
         return -1;
-    }
-    if (files_mkdir(rundir, 1, msg, msgsize) != 0 ||
-        files_mkdir(dir, 0, msg, msgsize) != 0) {
-        p->err = errno;
-        return -1;
-    }
-    p->fd =
-        files_open(p->path, O_RDWR | O_CREAT | O_APPEND, 0644, msg, msgsize);
-    if (p->fd < 0) {
-        p->err = errno;
-        return -1;
-    }
     memset(&s, 0, sizeof(s));
     buf_init(&s.ids, INDEX_MAX);
     rc = scan_all(p, &s, whole, msg, msgsize);
@@ -313,40 +299,9 @@ int probsfile_open(struct probsfile *p, const char *rundir, const char *rung,
 int probsfile_append(struct probsfile *p, const unsigned char *rec, size_t len,
                      char *msg, size_t msgsize)
 {
-    struct stat st;
-    size_t off = 0;
-    ssize_t n;
-    int e = 0;
-
-    if (fstat(p->fd, &st) != 0) {
-        p->err = errno;
-        snprintf(msg, msgsize, "cannot stat '%s': %s", p->path,
-                 files_strerror(errno));
+    if (store_write_synced(p->fd, p->path, rec, len, &p->err, msg, msgsize) !=
+        0)
         return -1;
-    }
-    /* one write: O_APPEND puts the whole record at the end at once; a
-     * short one means the disk filled up mid-record */
-    while (off < len) {
-        n = write(p->fd, rec + off, len - off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            e = n < 0 ? errno : EIO;
-            break;
-        }
-        off += (size_t)n;
-    }
-    if (e == 0 && fsync(p->fd) != 0)
-        e = errno;
-    if (e != 0) {
-        /* leave no partial record: cut back to where the file was */
-        if (ftruncate(p->fd, st.st_size) != 0 && e == 0)
-            e = errno;
-        p->err = e;
-        snprintf(msg, msgsize, "cannot append to '%s': %s", p->path,
-                 files_strerror(e));
-        return -1;
-    }
     p->records++;
     p->written += len;
     return 0;

@@ -47,31 +47,81 @@ static long long cut_torn(int fd)
     return (long long)(end - pos);
 }
 
-int store_open(struct store *s, const char *rundir, const char *rung,
-               char *msg, size_t msgsize)
+int store_open_file(const char *rundir, int which, const char *rung,
+                    char *path, size_t pathsize, int *err, char *msg,
+                    size_t msgsize)
 {
     char dir[4096];
-    long long cut;
+    int fd;
 
-    memset(s, 0, sizeof(*s));
-    s->fd = -1;
     if (rundir_path(dir, sizeof(dir), rundir, RD_ROWS_DIR, NULL) != 0 ||
-        rundir_path(s->path, sizeof(s->path), rundir, RD_ROWS, rung) != 0) {
+        rundir_path(path, pathsize, rundir, which, rung) != 0) {
         snprintf(msg, msgsize, "path too long: '%.200s'", rundir);
-        s->err = ENAMETOOLONG;
+        *err = ENAMETOOLONG;
         return -1;
     }
     if (files_mkdir(rundir, 1, msg, msgsize) != 0 ||
         files_mkdir(dir, 0, msg, msgsize) != 0) {
-        s->err = errno;
+        *err = errno;
         return -1;
     }
-    s->fd =
-        files_open(s->path, O_RDWR | O_CREAT | O_APPEND, 0644, msg, msgsize);
-    if (s->fd < 0) {
-        s->err = errno;
+    fd = files_open(path, O_RDWR | O_CREAT | O_APPEND, 0644, msg, msgsize);
+    if (fd < 0)
+        *err = errno;
+    return fd;
+}
+
+int store_write_synced(int fd, const char *path, const void *data, size_t len,
+                       int *err, char *msg, size_t msgsize)
+{
+    struct stat st;
+    const char *p = data;
+    size_t off = 0;
+    ssize_t n;
+    int e = 0;
+
+    if (fstat(fd, &st) != 0) {
+        *err = errno;
+        snprintf(msg, msgsize, "cannot stat '%s': %s", path,
+                 files_strerror(errno));
         return -1;
     }
+    /* one write: O_APPEND puts the whole of it at the end at once. A
+     * short one means the disk filled up midway: the next write says so. */
+    while (off < len) {
+        n = write(fd, p + off, len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            e = n < 0 ? errno : EIO;
+            break;
+        }
+        off += (size_t)n;
+    }
+    if (e == 0 && fsync(fd) != 0)
+        e = errno;
+    if (e != 0) {
+        /* leave nothing partial: cut back to where the file was */
+        if (ftruncate(fd, st.st_size) != 0 && e == 0)
+            e = errno;
+        *err = e;
+        snprintf(msg, msgsize, "cannot append to '%s': %s", path,
+                 files_strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+int store_open(struct store *s, const char *rundir, const char *rung,
+               char *msg, size_t msgsize)
+{
+    long long cut;
+
+    memset(s, 0, sizeof(*s));
+    s->fd = store_open_file(rundir, RD_ROWS, rung, s->path, sizeof(s->path),
+                            &s->err, msg, msgsize);
+    if (s->fd < 0)
+        return -1;
     if ((cut = cut_torn(s->fd)) < 0) {
         s->err = errno;
         snprintf(msg, msgsize, "cannot recover '%s': %s", s->path,
@@ -86,45 +136,16 @@ int store_open(struct store *s, const char *rundir, const char *rung,
 int store_append(struct store *s, const char *row, size_t len, char *msg,
                  size_t msgsize)
 {
-    struct stat st;
     char *line = xrealloc(NULL, len + 1);
-    size_t off = 0;
-    ssize_t n = 0;
-    int e = 0;
+    int rc;
 
     memcpy(line, row, len);
     line[len] = '\n';
-    if (fstat(s->fd, &st) != 0) {
-        s->err = errno;
-        free(line);
-        snprintf(msg, msgsize, "cannot stat '%s': %s", s->path,
-                 files_strerror(errno));
-        return -1;
-    }
-    /* one write: O_APPEND puts the whole row at the end at once. A short
-     * one means the disk filled up mid-row: the next write says so. */
-    while (off < len + 1) {
-        n = write(s->fd, line + off, len + 1 - off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            e = n < 0 ? errno : EIO;
-            break;
-        }
-        off += (size_t)n;
-    }
+    rc = store_write_synced(s->fd, s->path, line, len + 1, &s->err, msg,
+                            msgsize);
     free(line);
-    if (e == 0 && fsync(s->fd) != 0)
-        e = errno;
-    if (e != 0) {
-        /* leave no partial row: cut back to where the file was */
-        if (ftruncate(s->fd, st.st_size) != 0 && e == 0)
-            e = errno;
-        s->err = e;
-        snprintf(msg, msgsize, "cannot append to '%s': %s", s->path,
-                 files_strerror(e));
+    if (rc != 0)
         return -1;
-    }
     s->rows++;
     s->written += len + 1;
     return 0;

@@ -41,4 +41,18 @@ int store_append(struct store *s, const char *row, size_t len, char *msg,
 
 void store_close(struct store *s);
 
+/*
+ * What every appended file of rows/ shares (the rows, the probs records):
+ * open RUNDIR/rows/<RUNG>'s file `which` (rundir.h's RD_ROWS, RD_PROBS)
+ * for appending, making the folders as needed, never through a link, its
+ * path into path; the descriptor, or -1 with *err and a message. And
+ * append len bytes with one write, then fsync; on failure the file is cut
+ * back to where it was and -1 returned with *err and a message.
+ */
+int store_open_file(const char *rundir, int which, const char *rung,
+                    char *path, size_t pathsize, int *err, char *msg,
+                    size_t msgsize);
+int store_write_synced(int fd, const char *path, const void *data, size_t len,
+                       int *err, char *msg, size_t msgsize);
+
 #endif
