@@ -445,6 +445,31 @@ int runplan_parse(int argc, char **argv, struct runplan_flags *f,
     return cli_parse("run", argc, argv, flags, pos, 4, npos, help);
 }
 
+/* What a rung from the command line sets, served or started: its name
+ * checked, the defaults, the task, the folders; then the flags both take. */
+static int positional(struct runplan *p, const struct runplan_flags *f,
+                      const char *rung, const char *model,
+                      const char *questions, const char *rundir)
+{
+    int rc;
+
+    if ((rc = cli_rung_name_check("run", rung)) != 0)
+        return rc;
+    run_opts_defaults(&p->o, f->think);
+    if (f->task != NULL && (p->task = load_task(f->task, NULL)) == NULL)
+        return EXIT_USAGE;
+    task_defaults(&p->o, p->task);
+    p->owns_json = 1;
+    p->o.rung = rung;
+    p->o.model = model;
+    p->o.questions = questions;
+    p->o.rundir = rundir;
+    p->o.force = f->force;
+    p->o.quiet = f->quiet;
+    p->o.abort_loops = f->abort_loops;
+    return 0;
+}
+
 /* --url URL RUNG QUESTIONS RUNDIR: a served model (docs/run.md, "A
  * served model"). No server, so no server flag; the request's flags as
  * for a local rung, so that its rows ask the same. */
@@ -471,23 +496,12 @@ static int served_plan(struct runplan *p, const struct runplan_flags *f,
         cli_error("run", "--url URL needs RUNG QUESTIONS RUNDIR (see --help)");
         return EXIT_USAGE;
     }
-    if ((rc = cli_rung_name_check("run", pos[0])) != 0)
+    /* the URL is the manifest's and ladder.tsv's "file" */
+    if ((rc = positional(p, f, pos[0], f->url, pos[1], pos[2])) != 0)
         return rc;
-    run_opts_defaults(&p->o, f->think);
-    if (f->task != NULL && (p->task = load_task(f->task, NULL)) == NULL)
-        return EXIT_USAGE;
-    task_defaults(&p->o, p->task);
-    p->owns_json = 1;
-    p->o.rung = pos[0];
-    p->o.model = f->url; /* the manifest's and ladder.tsv's "file" */
     p->o.endpoint = f->url;
     p->o.api_key_env = f->key_env;
     p->o.allow_plain_http = f->plain_http;
-    p->o.questions = pos[1];
-    p->o.rundir = pos[2];
-    p->o.force = f->force;
-    p->o.quiet = f->quiet;
-    p->o.abort_loops = f->abort_loops;
     p->o.server_args = p->args;
     if ((rc = numbers(f, &p->o)) != 0)
         return rc;
@@ -514,25 +528,13 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
         cli_error("run", "needs RUNG MODEL QUESTIONS RUNDIR (see --help)");
         return EXIT_USAGE;
     }
-    if ((rc = cli_rung_name_check("run", pos[0])) != 0)
+    if ((rc = positional(p, f, pos[0], pos[1], pos[2], pos[3])) != 0)
         return rc;
-    run_opts_defaults(&p->o, f->think);
-    if (f->task != NULL && (p->task = load_task(f->task, NULL)) == NULL)
-        return EXIT_USAGE;
-    task_defaults(&p->o, p->task);
-    p->owns_json = 1;
-    p->o.rung = pos[0];
-    p->o.model = pos[1];
-    p->o.questions = pos[2];
-    p->o.rundir = pos[3];
     if (f->llama != NULL &&
         (p->o.llama = cli_llama_path(f->llama, &p->llama)) == NULL) {
         cli_error("run", "path too long: '%.200s...'", f->llama);
         return EXIT_USAGE;
     }
-    p->o.force = f->force;
-    p->o.quiet = f->quiet;
-    p->o.abort_loops = f->abort_loops;
     for (size_t i = 0; i < f->nserver; i++)
         p->args[i] = f->server_args[i];
     p->o.server_args = p->args;
