@@ -58,7 +58,7 @@ static void test_bury_line_nulls(void **state)
          .dead = 1,
          .p_mcnemar = 1.0}};
     struct grader_bury b = {.nrungs = 2, .lines = lines};
-    struct grader_meta known = {3360161216LL, 1639, 0, "", "", {0, -1, 0, 0}};
+    struct grader_meta known = {3360161216LL, 1639, 0, "", "", {0, -1, 0, 0}, 0};
 
     (void)state;
     dumps_is(emit_bury_line(&b, 0, NULL),
