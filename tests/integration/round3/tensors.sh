@@ -102,3 +102,45 @@ case_tensors_sparse() {
     rm -f "$work/big.gguf"
 }
 round3_cases="$round3_cases tensors_differ tensors_bad tensors_sparse"
+
+# The report's "Recipes": the golden t4-fewer folder with its ladder.tsv
+# pointed at GGUFs written here (Q2_K's left absent, QAT_Q4_0 a Q4_0 with
+# one tensor at Q8_0); then the files gone: REPORT.md and report.json are
+# the folder's report without them, byte for byte.
+case_tensors_report() {
+    local d="$work/rf" g="$work/rf-gone" t="a:2:64:2 blk.0.attn_q.weight:2:64:2"
+    rm -rf "$d" "$g"
+    cp -r tests/golden/data/t4-fewer "$d" && cp -r tests/golden/data/t4-fewer "$g" ||
+        { fail "no golden folder"; return; }
+    tensors_gguf "$work/r-BF16.gguf" 0 a:0:64:2 blk.0.attn_q.weight:0:64:2 &&
+        tensors_gguf "$work/r-Q8_0.gguf" 0 a:8:64:2 blk.0.attn_q.weight:8:64:2 &&
+        tensors_gguf "$work/r-Q4_0.gguf" 0 $t &&
+        tensors_gguf "$work/r-QAT_Q4_0.gguf" 0 a:2:64:2 blk.0.attn_q.weight:8:64:2 ||
+        { fail "python3 could not write a GGUF"; return; }
+    sed -i "s|/m/e2b-\([A-Z0-9_]*\).gguf|$work/r-\1.gguf|" "$d/ladder.tsv" "$g/ladder.tsv"
+    "$G" report "$d" >/dev/null 2>"$work/t.err" || fail "report exited $?: $(cat "$work/t.err")"
+    grep -q "^## Recipes" "$d/REPORT.md" || fail "no Recipes section"
+    grep -q "^| Q2_K .* file not here" "$d/REPORT.md" || fail "Q2_K's absent file not said"
+    grep -Eq "^\| Q4_0 \| [0-9,]+ \| 4.50 \| 4.50 " "$d/REPORT.md" ||
+        fail "Q4_0 not at 4.50 bpw: $(grep -A9 '^## Recipes' "$d/REPORT.md")"
+    grep -q "^| QAT_Q4_0 .*beside Q4_0: 1 tensors differ, 136 bytes against 72" "$d/REPORT.md" ||
+        fail "the side rung's difference not said: $(grep -A9 '^## Recipes' "$d/REPORT.md")"
+    python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["recipes"]
+assert [e["here"] for e in r] == [True, True, True, False, True], r
+assert r[4]["differ"] == 1 and r[4]["differ_bytes"] == [136, 72], r[4]
+import jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+' "$d/report.json" schemas/report.schema.json || fail "report.json's recipes are not the files' (or not as its schema says)"
+    rm -f "$work"/r-*.gguf
+    "$G" report "$d" >/dev/null 2>&1 && "$G" report "$g" >/dev/null 2>&1 ||
+        fail "report without the files failed"
+    # the same but for the folder's own path
+    sed "s|$d|$g|g" "$d/REPORT.md" | cmp -s - "$g/REPORT.md" &&
+        sed "s|$d|$g|g" "$d/report.json" | cmp -s - "$g/report.json" ||
+        fail "with the files gone the report is not what it was"
+    ! grep -q "Recipes" "$d/REPORT.md" && ! grep -q '"recipes"' "$d/report.json" ||
+        fail "with no file here a Recipes section is still written"
+}
+round3_cases="$round3_cases tensors_report"
