@@ -336,6 +336,8 @@ int render_report_json(FILE *f, const struct rundir_run *run,
     json_object_set_new(o, "rule",
                         json_string(rep->rule[0] ? rep->rule : "answer-line"));
     json_object_set_new(o, "rules", rules_array(rep));
+    if (run->recipes != NULL) /* absent when no rung's file is here */
+        json_object_set_new(o, "recipes", json_deep_copy(run->recipes));
     if (rep->probs != NULL) /* absent without probs files: as before */
         json_object_set_new(o, "probs", emit_probs(rep, qs));
     if (render_differs_json(o, run, rep) != 0) {

@@ -9,6 +9,7 @@
 #include "doc.h"
 #include "fmt.h"
 #include "md_cost.h"
+#include "md_recipes.h"
 #include "md_differs.h"
 #include "md_probs.h"
 #include "md_verdict.h"
@@ -704,6 +705,7 @@ struct doc *render_report_doc(const struct rundir_run *run,
     constraint_table(d, rep);
     loops_table(d, rep);
     md_cost(d, rep);
+    md_recipes(d, run);
     floor_table(d, rep);
     md_probs(d, rep);
     md_verdict_table(d, rep);

@@ -394,6 +394,7 @@ void rundir_run_close(struct rundir_run *r)
     free(r->name);
     json_decref(r->manifest);
     json_decref(r->canary);
+    json_decref(r->recipes);
     json_decref(r->beside);
     memset(r, 0, sizeof(*r));
 }

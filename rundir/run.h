@@ -34,6 +34,9 @@ struct rundir_run {
                          checked: rung, rows, questions, max_changed,
                          changed, same_text, changed_ids, passed), or
                          NULL */
+    json_t *recipes;  /* the report's "Recipes": one entry per rung, set by
+                         graveyard report when a rung's file can be read
+                         (docs/report.md), else NULL */
     /* what the F16 cast costs, when graveyard build ran f16-range:
      * f16-range.jsonl's TOTAL line, and the rung build.json says was
      * converted to F16 ("" when none) */

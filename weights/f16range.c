@@ -414,6 +414,7 @@ static int read_table_as(struct scan *s, const char *path, struct wtable *tab,
 
     tab->t = NULL;
     tab->n = 0;
+    tab->nmeta = 0;
     rc = open_regular(s, path, &fd, &size);
     if (rc != 0)
         return rc;

@@ -18,31 +18,115 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The ggml types both llama.cpp and ik_llama.cpp number the same way, with
- * their block of elements and its bytes (ggml.h, ggml-common.h). A type
- * not here (the forks differ past 30) is skipped by name "type N" and its
- * size is not checked. */
+/* Every ggml type of both lineages (upstream ggml.h's enum ggml_type and
+ * ik_llama.cpp's, with their type traits: ggml_blck_size, ggml_type_size
+ * and ik's row_meta_size, the bytes each row carries before its blocks,
+ * so a tensor's bytes are rows x (row_meta + blocks x bytes)). Where the
+ * two number one id differently in name only the name says both; Q8_K
+ * (an intermediate, in no file) differs in size and is left unsized. An
+ * id in neither is "type N", its size unknown and not checked. */
 static const struct gtype {
     unsigned id;
     const char *name;
-    unsigned block, bytes;
+    unsigned block, bytes, row_meta;
     enum wkind kind;
 } gtypes[] = {
-    {0, "F32", 1, 4, WK_F32},          {1, "F16", 1, 2, WK_F16},
-    {2, "Q4_0", 32, 18, WK_SKIP},      {3, "Q4_1", 32, 20, WK_SKIP},
-    {6, "Q5_0", 32, 22, WK_SKIP},      {7, "Q5_1", 32, 24, WK_SKIP},
-    {8, "Q8_0", 32, 34, WK_SKIP},      {9, "Q8_1", 32, 36, WK_SKIP},
-    {10, "Q2_K", 256, 84, WK_SKIP},    {11, "Q3_K", 256, 110, WK_SKIP},
-    {12, "Q4_K", 256, 144, WK_SKIP},   {13, "Q5_K", 256, 176, WK_SKIP},
-    {14, "Q6_K", 256, 210, WK_SKIP},   {15, "Q8_K", 256, 292, WK_SKIP},
-    {16, "IQ2_XXS", 256, 66, WK_SKIP}, {17, "IQ2_XS", 256, 74, WK_SKIP},
-    {18, "IQ3_XXS", 256, 98, WK_SKIP}, {19, "IQ1_S", 256, 50, WK_SKIP},
-    {20, "IQ4_NL", 32, 18, WK_SKIP},   {21, "IQ3_S", 256, 110, WK_SKIP},
-    {22, "IQ2_S", 256, 82, WK_SKIP},   {23, "IQ4_XS", 256, 136, WK_SKIP},
-    {24, "I8", 1, 1, WK_SKIP},         {25, "I16", 1, 2, WK_SKIP},
-    {26, "I32", 1, 4, WK_SKIP},        {27, "I64", 1, 8, WK_SKIP},
-    {28, "F64", 1, 8, WK_SKIP},        {29, "IQ1_M", 256, 56, WK_SKIP},
-    {30, "BF16", 1, 2, WK_BF16},
+    {0, "F32", 1, 4, 0, WK_F32},
+    {1, "F16", 1, 2, 0, WK_F16},
+    {2, "Q4_0", 32, 18, 0, WK_SKIP},
+    {3, "Q4_1", 32, 20, 0, WK_SKIP},
+    {6, "Q5_0", 32, 22, 0, WK_SKIP},
+    {7, "Q5_1", 32, 24, 0, WK_SKIP},
+    {8, "Q8_0", 32, 34, 0, WK_SKIP},
+    {9, "Q8_1", 32, 36, 0, WK_SKIP},
+    {10, "Q2_K", 256, 84, 0, WK_SKIP},
+    {11, "Q3_K", 256, 110, 0, WK_SKIP},
+    {12, "Q4_K", 256, 144, 0, WK_SKIP},
+    {13, "Q5_K", 256, 176, 0, WK_SKIP},
+    {14, "Q6_K", 256, 210, 0, WK_SKIP},
+    {15, "Q8_K", 0, 0, 0, WK_SKIP}, /* both name it Q8_K: 292 bytes upstream, 296 in the fork */
+    {16, "IQ2_XXS", 256, 66, 0, WK_SKIP},
+    {17, "IQ2_XS", 256, 74, 0, WK_SKIP},
+    {18, "IQ3_XXS", 256, 98, 0, WK_SKIP},
+    {19, "IQ1_S", 256, 50, 0, WK_SKIP},
+    {20, "IQ4_NL", 32, 18, 0, WK_SKIP},
+    {21, "IQ3_S", 256, 110, 0, WK_SKIP},
+    {22, "IQ2_S", 256, 82, 0, WK_SKIP},
+    {23, "IQ4_XS", 256, 136, 0, WK_SKIP},
+    {24, "I8", 1, 1, 0, WK_SKIP},
+    {25, "I16", 1, 2, 0, WK_SKIP},
+    {26, "I32", 1, 4, 0, WK_SKIP},
+    {27, "I64", 1, 8, 0, WK_SKIP},
+    {28, "F64", 1, 8, 0, WK_SKIP},
+    {29, "IQ1_M", 256, 56, 0, WK_SKIP},
+    {30, "BF16", 1, 2, 0, WK_BF16},
+    {31, "Q4_0_4_4", 32, 18, 0, WK_SKIP}, /* fork */
+    {32, "Q4_0_4_8", 32, 18, 0, WK_SKIP}, /* fork */
+    {33, "Q4_0_8_8", 32, 18, 0, WK_SKIP}, /* fork */
+    {34, "TQ1_0", 256, 54, 0, WK_SKIP}, /* upstream */
+    {35, "TQ2_0", 256, 66, 0, WK_SKIP}, /* upstream */
+    {36, "I2_S", 1, 1, 0, WK_SKIP}, /* fork */
+    {39, "MXFP4", 32, 17, 0, WK_SKIP},
+    {40, "NVFP4", 64, 36, 0, WK_SKIP}, /* upstream */
+    {41, "Q1_0/Q1_0_G128", 128, 18, 0, WK_SKIP},
+    {42, "Q2_0", 64, 18, 0, WK_SKIP}, /* upstream */
+    {97, "Q8_0_X4", 32, 34, 0, WK_SKIP}, /* fork */
+    {98, "Q8_1_X4", 32, 36, 0, WK_SKIP}, /* fork */
+    {99, "Q8_2_X4", 32, 36, 0, WK_SKIP}, /* fork */
+    {133, "Q6_0", 32, 26, 0, WK_SKIP}, /* fork */
+    {134, "IQ1_BN", 64, 13, 2, WK_SKIP}, /* fork */
+    {135, "IQ2_BN", 64, 16, 4, WK_SKIP}, /* fork */
+    {136, "Q8_K64", 64, 68, 0, WK_SKIP}, /* fork */
+    {137, "IQ2_K", 256, 76, 0, WK_SKIP}, /* fork */
+    {138, "IQ3_K", 256, 110, 0, WK_SKIP}, /* fork */
+    {139, "IQ4_K", 256, 144, 0, WK_SKIP}, /* fork */
+    {140, "IQ5_K", 256, 176, 0, WK_SKIP}, /* fork */
+    {141, "IQ6_K", 256, 212, 0, WK_SKIP}, /* fork */
+    {144, "IQ4_KS", 256, 136, 4, WK_SKIP}, /* fork */
+    {145, "IQ2_KS", 256, 70, 2, WK_SKIP}, /* fork */
+    {146, "IQ4_KSS", 256, 128, 4, WK_SKIP}, /* fork */
+    {147, "Q8_K16", 64, 64, 20, WK_SKIP}, /* fork */
+    {148, "Q8_K32", 256, 296, 0, WK_SKIP}, /* fork */
+    {149, "Q8_KR8", 256, 296, 0, WK_SKIP}, /* fork */
+    {150, "Q8_K128", 128, 140, 0, WK_SKIP}, /* fork */
+    {151, "Q8_KV", 32, 32, 8, WK_SKIP}, /* fork */
+    {152, "IQ5_KS", 256, 168, 4, WK_SKIP}, /* fork */
+    {153, "IQ2_KT", 256, 68, 4, WK_SKIP}, /* fork */
+    {154, "IQ3_KT", 256, 100, 4, WK_SKIP}, /* fork */
+    {155, "IQ4_KT", 256, 128, 4, WK_SKIP}, /* fork */
+    {156, "IQ3_KS", 256, 102, 2, WK_SKIP}, /* fork */
+    {157, "IQ2_KL", 256, 86, 2, WK_SKIP}, /* fork */
+    {158, "IQ1_KT", 256, 56, 4, WK_SKIP}, /* fork */
+    {202, "Q4_0_R8", 32, 18, 0, WK_SKIP}, /* fork */
+    {206, "Q5_0_R4", 32, 22, 0, WK_SKIP}, /* fork */
+    {208, "Q8_0_R8", 32, 34, 0, WK_SKIP}, /* fork */
+    {210, "Q2_K_R4", 256, 84, 0, WK_SKIP}, /* fork */
+    {211, "Q3_K_R4", 256, 110, 0, WK_SKIP}, /* fork */
+    {212, "Q4_K_R4", 256, 144, 0, WK_SKIP}, /* fork */
+    {213, "Q5_K_R4", 256, 176, 0, WK_SKIP}, /* fork */
+    {214, "Q6_K_R4", 256, 210, 0, WK_SKIP}, /* fork */
+    {216, "IQ2_XXS_R4", 256, 66, 0, WK_SKIP}, /* fork */
+    {217, "IQ2_XS_R4", 256, 74, 0, WK_SKIP}, /* fork */
+    {218, "IQ3_XXS_R4", 256, 98, 0, WK_SKIP}, /* fork */
+    {219, "IQ1_S_R4", 32, 6, 2, WK_SKIP}, /* fork */
+    {220, "IQ4_NL_R4", 32, 18, 0, WK_SKIP}, /* fork */
+    {221, "IQ3_S_R4", 256, 110, 0, WK_SKIP}, /* fork */
+    {222, "IQ2_S_R4", 256, 82, 0, WK_SKIP}, /* fork */
+    {223, "IQ4_XS_R8", 256, 136, 0, WK_SKIP}, /* fork */
+    {229, "IQ1_M_R4", 32, 7, 2, WK_SKIP}, /* fork */
+    {230, "BF16_R16", 1, 2, 0, WK_SKIP}, /* fork */
+    {233, "Q6_0_R4", 32, 26, 0, WK_SKIP}, /* fork */
+    {335, "IQ2_BN_R4", 64, 16, 4, WK_SKIP}, /* fork */
+    {337, "IQ2_K_R4", 256, 76, 0, WK_SKIP}, /* fork */
+    {338, "IQ3_K_R4", 256, 110, 0, WK_SKIP}, /* fork */
+    {339, "IQ4_K_R4", 256, 144, 0, WK_SKIP}, /* fork */
+    {340, "IQ5_K_R4", 256, 176, 0, WK_SKIP}, /* fork */
+    {344, "IQ4_KS_R4", 256, 136, 4, WK_SKIP}, /* fork */
+    {352, "IQ5_KS_R4", 256, 168, 4, WK_SKIP}, /* fork */
+    {353, "MXFP4_R8", 32, 17, 0, WK_SKIP}, /* fork */
+    {397, "Q8_K_R16", 256, 258, 0, WK_SKIP}, /* fork */
+    {398, "Q8_KV_R8", 32, 32, 4, WK_SKIP}, /* fork */
+    {399, "Q8_K_R8", 256, 258, 0, WK_SKIP}, /* fork */
 };
 
 enum {
@@ -257,10 +341,78 @@ static int vocab_value(struct rd *r, const unsigned char *k, uint64_t kn,
     return 0;
 }
 
-/* The key-values: general.alignment, and the vocabulary's when v is not
- * NULL. */
+/* Is key k one the recipe keeps (tensors.h, WT_META_MAX)? */
+static int meta_key(const unsigned char *k, uint64_t kn)
+{
+    static const char *const keys[] = {"general.file_type",
+                                       "general.quantization_version"};
+    static const char imx[] = "quantize.imatrix.";
+    size_t i;
+
+    for (i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strlen(keys[i]) == kn && memcmp(k, keys[i], kn) == 0)
+            return 1;
+    return kn > sizeof imx - 1 && memcmp(k, imx, sizeof imx - 1) == 0;
+}
+
+/* A kept key's value, r at it: skipped, and written "key=value" into the
+ * table's next meta slot (dropped past WT_META_MAX). */
+static int meta_value(struct rd *r, const unsigned char *k, uint64_t kn,
+                      uint32_t type, struct wtable *tab)
+{
+    size_t at = r->pos;
+    const unsigned char *p = r->p + at;
+    char v[128]; /* with the key cut to 120, fits a slot */
+    union {
+        float f;
+        uint32_t u;
+    } f32;
+    union {
+        double d;
+        uint64_t u;
+    } f64;
+
+    if (skip_value(r, type, 0) != 0)
+        return -1;
+    if (tab->nmeta >= WT_META_MAX)
+        return 0;
+    switch (type) {
+    case T_U8: case T_U16: case T_U32: case T_U64: case T_BOOL:
+        snprintf(v, sizeof v, "%" PRIu64, le(p, (int)scalar_size[type]));
+        break;
+    case T_I8: case T_I16: case T_I32: case T_I64: {
+        int bits = 8 * (int)scalar_size[type];
+        uint64_t u = le(p, (int)scalar_size[type]);
+        int64_t x = bits < 64 && (u >> (bits - 1)) & 1
+                        ? (int64_t)(u - (UINT64_C(1) << bits))
+                        : (int64_t)u;
+        snprintf(v, sizeof v, "%" PRId64, x);
+        break;
+    }
+    case T_F32:
+        f32.u = (uint32_t)le(p, 4);
+        snprintf(v, sizeof v, "%.9g", (double)f32.f);
+        break;
+    case T_F64:
+        f64.u = le(p, 8);
+        snprintf(v, sizeof v, "%.17g", f64.d);
+        break;
+    case T_STRING:
+        printable(r->p, at, v, sizeof v);
+        break;
+    default: /* an array: its length */
+        snprintf(v, sizeof v, "[%" PRIu64 " items]", le(p + 4, 8));
+    }
+    snprintf(tab->meta[tab->nmeta++], WT_META_LEN, "%.*s=%s",
+             (int)(kn < 120 ? kn : 120), (const char *)k, v);
+    tensors_oneline(tab->meta[tab->nmeta - 1]);
+    return 0;
+}
+
+/* The key-values: general.alignment, the vocabulary's when v is not
+ * NULL, the recipe's (meta_key) when tab is not NULL. */
 static int key_values(struct rd *r, uint64_t nkv, uint64_t *align,
-                      struct vocab *v)
+                      struct vocab *v, struct wtable *tab)
 {
     uint64_t i, kn;
     const unsigned char *k;
@@ -276,6 +428,11 @@ static int key_values(struct rd *r, uint64_t nkv, uint64_t *align,
                     return -1;
                 continue;
             }
+        }
+        if (tab != NULL && meta_key(k, kn)) {
+            if (meta_value(r, k, kn, type, tab) != 0)
+                return -1;
+            continue;
         }
         if (kn == 17 && memcmp(k, "general.alignment", 17) == 0) {
             uint32_t a;
@@ -305,11 +462,25 @@ static const struct gtype *gtype_of(uint32_t id)
     return NULL;
 }
 
+int gguf_type_info(uint32_t id, const char **name, unsigned *block,
+                   unsigned *bytes, unsigned *row_meta)
+{
+    const struct gtype *g = gtype_of(id);
+
+    if (g == NULL)
+        return -1;
+    *name = g->name;
+    *block = g->block;
+    *bytes = g->bytes;
+    *row_meta = g->row_meta;
+    return 0;
+}
+
 /* One tensor's name, shape, type and offset (relative to the data). */
 static int tensor_info(struct rd *r, struct wtensor *t, uint64_t *dims0)
 {
     const unsigned char *name;
-    uint64_t nl, d;
+    uint64_t nl, d, rb;
     uint32_t nd, type, i;
     const struct gtype *g;
 
@@ -343,21 +514,29 @@ static int tensor_info(struct rd *r, struct wtensor *t, uint64_t *dims0)
     if (u32(r, &type, "a tensor type") != 0 || u64(r, &t->off, "an offset"))
         return -1;
     g = gtype_of(type);
-    if (g == NULL) {
-        t->kind = WK_SKIP;
+    t->gtype = type;
+    t->size = 0;
+    t->kind = g == NULL ? WK_SKIP : g->kind;
+    if (g == NULL)
         snprintf(t->dtype, sizeof t->dtype, "type %u", type);
-        t->size = 0;
+    else
+        snprintf(t->dtype, sizeof t->dtype, "%s", g->name);
+    if (g == NULL || g->block == 0)
         return 0;
-    }
-    t->kind = g->kind;
-    snprintf(t->dtype, sizeof t->dtype, "%s", g->name);
     if (*dims0 % g->block != 0)
         return bad(r,
                    "tensor '%.200s': a row of %" PRIu64
                    " is not whole blocks of its type",
                    t->name, *dims0);
-    if (__builtin_mul_overflow(t->n / g->block, (uint64_t)g->bytes, &t->size))
+    /* rows x (the row's meta bytes + its blocks): ggml_row_size */
+    if (*dims0 == 0 ||
+        __builtin_mul_overflow(*dims0 / g->block, (uint64_t)g->bytes, &rb) ||
+        __builtin_add_overflow(rb, (uint64_t)g->row_meta, &rb) ||
+        __builtin_mul_overflow(t->n / *dims0, rb, &t->size))
+        t->size = 0;
+    if (*dims0 != 0 && t->size == 0 && t->n != 0)
         return bad(r, "tensor '%.200s': its size overflows", t->name);
+    t->sized = 1;
     return 0;
 }
 
@@ -425,7 +604,9 @@ int gguf_parse(const unsigned char *buf, size_t len, uint64_t file_size,
 
     out->t = NULL;
     out->n = 0;
-    if (header(&r, &nt, &nkv) != 0 || key_values(&r, nkv, &align, NULL) != 0)
+    out->nmeta = 0;
+    if (header(&r, &nt, &nkv) != 0 ||
+        key_values(&r, nkv, &align, NULL, out) != 0)
         goto done;
     /* a tensor's info is at least 24 bytes: a count the file cannot hold
      * is refused before the table is allocated */
@@ -467,7 +648,7 @@ int gguf_vocab_parse(const unsigned char *buf, size_t len, uint64_t file_size,
     uint64_t nt, nkv, align = 32;
 
     memset(v, 0, sizeof *v);
-    if (header(&r, &nt, &nkv) != 0 || key_values(&r, nkv, &align, v) != 0) {
+    if (header(&r, &nt, &nkv) != 0 || key_values(&r, nkv, &align, v, NULL) != 0) {
         tensors_oneline(msg);
         return r.more ? 1 : -1;
     }

@@ -128,6 +128,7 @@ static int one_tensor(const char *name, json_t *v, uint64_t data_start,
     snprintf(t->dtype, sizeof t->dtype, "%s", dtypes[k].name);
     t->off = data_start + begin;
     t->size = end - begin;
+    t->sized = 1;
     return 0;
 }
 
@@ -207,6 +208,7 @@ int safetensors_parse(const unsigned char *buf, size_t len, uint64_t file_size,
 
     out->t = NULL;
     out->n = 0;
+    out->nmeta = 0;
     if (header_bounds(len, file_size, &hlen, buf, msg, msgsize) != 0)
         return -1;
     h = json_loadb((const char *)buf + 8, (size_t)hlen, JSON_REJECT_DUPLICATES,

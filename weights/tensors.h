@@ -29,11 +29,23 @@ struct wtensor {
     uint64_t n;    /* elements */
     uint64_t off;  /* the first byte, from the start of the file */
     uint64_t size; /* bytes (0 for a GGUF type whose size is not known) */
+    uint32_t gtype; /* a GGUF tensor's ggml type id */
+    unsigned char sized; /* size is known (every safetensors dtype is) */
 };
+
+/* The GGUF key-values that say how a file was quantized (tensors.h's
+ * readers keep these, the recipe prints them): general.file_type,
+ * general.quantization_version and every quantize.imatrix.* key, each
+ * as "key=value" (a string's bytes made printable and cut, a number in
+ * decimal, an array as its length). */
+#define WT_META_MAX 16
+#define WT_META_LEN 256
 
 struct wtable {
     struct wtensor *t; /* in file order (by offset) */
     size_t n;
+    char meta[WT_META_MAX][WT_META_LEN]; /* GGUF only: see WT_META_MAX */
+    size_t nmeta;
 };
 
 /* Caps on what a header may hold: the safetensors library's own 100 MB
@@ -63,6 +75,12 @@ int gguf_parse(const unsigned char *buf, size_t len, uint64_t file_size,
                struct wtable *out, char *msg, size_t msgsize);
 
 void tensors_free(struct wtable *t);
+
+/* A ggml type id's name and sizes, as gguf.c's table of both lineages
+ * gives them: 0 (block is 0 when the size is not known), or -1 for an id
+ * neither lineage has. */
+int gguf_type_info(uint32_t id, const char **name, unsigned *block,
+                   unsigned *bytes, unsigned *row_meta);
 
 /* A message that quotes a file's bytes (a tensor name, a parser's view of
  * a bad header) made one line of printable text: control characters

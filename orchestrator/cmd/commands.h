@@ -17,6 +17,7 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_think(int argc, char **argv);
 int cmd_f16range(int argc, char **argv);
+int cmd_tensors(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_canary(int argc, char **argv);
 int cmd_import(int argc, char **argv);

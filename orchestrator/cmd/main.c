@@ -45,6 +45,8 @@ static const struct command commands[] = {
      "two ladders' files compared on bytes and sha256 (ladder.tsv)"},
     {"f16-range", cmd_f16range,
      "what casting a checkpoint to F16 costs, per tensor"},
+    {"tensors", cmd_tensors,
+     "what is in each GGUF file: types and bits per weight by tensor kind"},
     {"sha256", cmd_sha256, "the sha256 graveyard records for a file"},
     {NULL, NULL, NULL},
 };

@@ -67,4 +67,12 @@ int figures__probs(const char *cmd, const struct rundir_run *run,
                    const struct rungset *s, const char *repeat,
                    struct grader_probs_ladder *p, int *have);
 
+struct grader_ladder;
+/*
+ * The report's "Recipes" (figures_recipes.c): run->recipes set to one
+ * entry per rung (chain, then sides) when at least one rung's file
+ * (ladder.tsv's path) can be read, else left NULL. 0, or -1 out of memory.
+ */
+int figures__recipes(struct rundir_run *run, const struct grader_ladder *rep);
+
 #endif

@@ -276,6 +276,8 @@ int figures_report(const struct figures_report_opts *o,
                              &r->have_probs)) != 0)
         return rc;
     r->rep.probs = r->have_probs ? &r->probs : NULL;
+    if (figures__recipes(&r->run, &r->rep) != 0)
+        return figures__oom("report");
     return 0;
 }
 

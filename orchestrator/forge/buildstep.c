@@ -423,7 +423,7 @@ static void start_tool(struct step *s)
 static void result_work(uv_work_t *w)
 {
     struct step *s = w->data;
-    struct wtable t = {NULL, 0};
+    struct wtable t = {0};
     struct stat lst;
     char msg[1024];
     int fd;

@@ -4,7 +4,9 @@
  * never a crash, a leak or a read outside the input; a table it gives
  * names only bytes inside the file, in order, without overlaps. The
  * vocabulary reader (weights/vocab.h) on the same bytes: a vocabulary
- * whose every span lies inside the input, or a one-line refusal.
+ * whose every span lies inside the input, or a one-line refusal. The
+ * quantize key-values the recipe keeps (graveyard tensors): at most
+ * WT_META_MAX, each one printable line "key=value".
  */
 #include <assert.h>
 #include <stdint.h>
@@ -44,6 +46,20 @@ static void vocab_check(const uint8_t *data, size_t len, size_t size)
     vocab_feed(&v, data, sink, NULL);
 }
 
+static void meta_check(const struct wtable *t)
+{
+    size_t i, j;
+
+    assert(t->nmeta <= WT_META_MAX);
+    for (i = 0; i < t->nmeta; i++) {
+        assert(memchr(t->meta[i], 0, WT_META_LEN) != NULL);
+        assert(strchr(t->meta[i], '=') != NULL);
+        for (j = 0; t->meta[i][j]; j++)
+            assert((unsigned char)t->meta[i][j] >= 0x20 &&
+                   t->meta[i][j] != 0x7f);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -56,6 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc = gguf_parse(data, size, size, &t, msg, sizeof msg);
     assert(rc == 0 || rc == -1);
     if (rc == 0) {
+        meta_check(&t);
         check_table(&t, size);
         tensors_free(&t);
     } else {

@@ -388,7 +388,7 @@ static void test_gguf_lines(void **state)
         {"blk.0.ffn.weight", 2, {2, 2}, 30, 0},  /* BF16 */
         {"token_embd.weight", 1, {4}, 0, 32},    /* F32 */
         {"blk.0.attn_q.weight", 1, {32}, 8, 64}, /* Q8_0: skipped */
-        {"ik.weight", 1, {7}, 139, 96},          /* a fork's type */
+        {"ik.weight", 1, {7}, 37, 96},           /* in neither lineage */
     };
     struct result *r;
 
@@ -405,7 +405,7 @@ static void test_gguf_lines(void **state)
     assert_non_null(strstr(r->out, "\"skipped\": [{\"tensor\": "
                                     "\"blk.0.attn_q.weight\", \"dtype\": "
                                     "\"Q8_0\"}"));
-    assert_non_null(strstr(r->out, "\"dtype\": \"type 139\""));
+    assert_non_null(strstr(r->out, "\"dtype\": \"type 37\""));
     assert_true(strstr(r->out, "blk.0.ffn") < strstr(r->out, "token_embd"));
     write_gguf("v2.gguf", 2, t, 2, data, sizeof data);
     assert_int_equal(run(file_of("v2.gguf"))->rc, F16R_OK);
