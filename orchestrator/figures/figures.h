@@ -174,6 +174,22 @@ int figures_report_write(const struct figures_report_opts *o,
                          const struct figures_report *r);
 void figures_report_release(struct figures_report *r);
 
+/* ---- publish: one run folder's evidence, to paste and to attach ----- */
+
+struct figures_publish_opts {
+    const char *out_dir; /* where the files go (not NULL) */
+    const char *dataset; /* the Hub dataset id, or NULL: the question
+                            file's name */
+    const char *model;   /* the model's name, or NULL: ladder.json's name,
+                            else the folder's */
+};
+
+/* CARD.md, model-index.yaml, eval_results.yaml and lm-eval-RUNG.json per
+ * rung (report/card.h) from figures_report's r, rendered in memory, then
+ * written all or none, then "wrote PATH" each (docs/publish.md). */
+int figures_publish_write(const struct figures_publish_opts *o,
+                          const struct figures_report *r);
+
 /* ---- compare: one ladder on several GPUs or machines ---------------- */
 
 struct figures_compare_opts {
