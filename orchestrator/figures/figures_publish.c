@@ -14,16 +14,6 @@
 #include "figures.h"
 #include "figures_int.h"
 
-/* CARD.md, model-index.yaml, eval_results.yaml, then one lm-eval file per
- * rung: the fixed files and the most rungs a report holds. */
-#define PUBLISH_FIXED 3
-#define PUBLISH_OUTS (PUBLISH_FIXED + GRADER_MAX_RUNGS * 2)
-
-struct publish_outs {
-    struct figures__out o[PUBLISH_OUTS];
-    char names[GRADER_MAX_RUNGS * 2][96];
-    size_t n;
-};
 
 /* The dataset id and model name: the options', else the question file's
  * name and the ladder's name (else its folder's name). */
@@ -41,57 +31,22 @@ static void publish_names(const struct figures_publish_opts *o,
     n->dataset = q == NULL ? "not-recorded" : slash ? slash + 1 : q;
 }
 
-static int publish_render(const struct figures_report *r,
-                          const struct card_names *names,
-                          struct publish_outs *po)
-{
-    size_t p, np = r->rep.chain.nrungs + r->rep.nsides;
-    struct doc *d = render_card_doc(&r->run, &r->rep, names);
-    int bad;
-
-    bad = figures__out_open(&po->o[0], "CARD.md") != 0 ||
-          figures__md_close(&po->o[0], d) != 0 ||
-          figures__out_open(&po->o[1], "model-index.yaml") != 0 ||
-          figures__out_close(&po->o[1],
-                             render_card_model_index(po->o[1].f, &r->run,
-                                                     &r->rep, names)) != 0 ||
-          figures__out_open(&po->o[2], "eval_results.yaml") != 0 ||
-          figures__out_close(&po->o[2],
-                             render_card_eval_results(po->o[2].f, &r->run,
-                                                      &r->rep, names)) != 0;
-    doc_free(d);
-    po->n = PUBLISH_FIXED;
-    for (p = 0; !bad && p < np && p < GRADER_MAX_RUNGS * 2; p++) {
-        struct figures__out *out = &po->o[PUBLISH_FIXED + p];
-
-        /* rung names are checked names (letters, digits, ._-), short */
-        snprintf(po->names[p], sizeof(po->names[p]), "lm-eval-%s.json",
-                 card_point_name(&r->run, p));
-        bad = figures__out_open(out, po->names[p]) != 0 ||
-              figures__out_close(out, render_card_lmeval(out->f, &r->run,
-                                                         &r->rep, names, p));
-        po->n++;
-    }
-    return bad ? -1 : 0;
-}
-
 int figures_publish_write(const struct figures_publish_opts *o,
                           const struct figures_report *r)
 {
     struct publish_outs *po = calloc(1, sizeof(*po));
     struct card_names names;
-    size_t i;
     int rc;
 
     if (po == NULL)
         return figures__oom("publish");
     publish_names(o, r, &names);
-    if (publish_render(r, &names, po) != 0)
+    if (figures__publish_render(r, &names, po) != 0)
         rc = figures__oom("publish");
     else
         rc = figures__write_all("publish", o->out_dir, po->o, po->n);
-    for (i = 0; i < PUBLISH_OUTS; i++)
-        figures__out_free(&po->o[i]);
-    free(po);
+    if (rc == 0 && o->bundle != NULL)
+        rc = figures_publish_bundle(o, o->bundle, r, &names);
+    figures__publish_free(po);
     return rc;
 }
