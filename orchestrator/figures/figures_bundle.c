@@ -193,6 +193,57 @@ bad:
     return NULL;
 }
 
+/* s with each URL (a served model's address) as "<endpoint>". */
+static json_t *no_urls(const char *s)
+{
+    struct buf b = {0};
+    const char *u;
+    json_t *j;
+
+    while ((u = strstr(s, "://")) != NULL) {
+        const char *start = u, *end = u + 3;
+        while (start > s && ((start[-1] >= 'a' && start[-1] <= 'z') ||
+                             (start[-1] >= 'A' && start[-1] <= 'Z')))
+            start--;
+        while (*end != '\0' && *end != ' ' && *end != ')' && *end != '"' &&
+               *end != ',')
+            end++;
+        if (buf_add(&b, s, (size_t)(start - s)) != 0 ||
+            buf_add(&b, "<endpoint>", 10) != 0)
+            break;
+        s = end;
+    }
+    if (buf_add(&b, s, strlen(s)) != 0) {
+        buf_release(&b);
+        return NULL;
+    }
+    j = json_string(b.p);
+    buf_release(&b);
+    return j;
+}
+
+/* A .done record as published: every URL in its strings cut (a served
+ * rung's "server" names its address). NULL when it is not JSON. */
+static char *public_done(const char *p, size_t n, size_t *out_n)
+{
+    json_t *o = json_loadb(p, n, 0, NULL), *v;
+    const char *k;
+    char *s;
+
+    if (o == NULL)
+        return NULL;
+    json_object_foreach(o, k, v)
+    {
+        if (json_is_string(v) && strstr(json_string_value(v), "://"))
+            json_object_set_new(o, k, no_urls(json_string_value(v)));
+    }
+    s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (s != NULL)
+        *out_n = strlen(s);
+    return s;
+}
+
 /* ---- gathering a run folder's inputs ------------------------------------ */
 
 /* RUNDIR/rel into the bundle as rel (absent: skipped unless needed). */
@@ -216,6 +267,14 @@ static int gather_one(struct bundle *b, const char *rundir, const char *rel,
         return needed ? -1 : 0;
     if (rc != 0)
         return -1;
+    if (strstr(rel, ".done") != NULL) {
+        char *pub = public_done(p, n, &n);
+        free(p);
+        if ((p = pub) == NULL) {
+            snprintf(msg, msgsize, "%s: not a JSON record", rel);
+            return -1;
+        }
+    }
     if (take(b, rel, p, n, 0) != 0) {
         snprintf(msg, msgsize, "'%s': a name a bundle cannot hold", rel);
         return -1;

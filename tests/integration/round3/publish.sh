@@ -101,3 +101,38 @@ case_publish_hostile() {
     [ $? = 2 ] || fail "a file that is not gzip was not refused with 2"
 }
 round3_cases="$round3_cases publish_hostile"
+
+# nothing private in a bundle: a ladder whose servers got a secret-looking
+# environment value, and a served rung with an API key beside it in the
+# same folder; the bundle holds neither value, nor the key's hash, nor the
+# endpoint's URL, nor any folder of this machine ($work)
+case_publish_private() {
+    local d=$work/pubpriv secret="tok-$$-s3cr3t-Xq9" sha
+    ladder_config pubpriv 2 '"0"' good
+    sed -i "s|\"server\": {\"binary\": \"$FAKE\"}|\"server\": {\"binary\": \"$FAKE\", \"env\": {\"MY_SECRET_TOKEN\": \"$secret\"}}|" \
+        "$work/pubpriv.json"
+    grep -q "$secret" "$work/pubpriv.json" || { fail "the config has no env"; return; }
+    $GT ladder "$work/pubpriv.json" >/dev/null 2>"$work/err" ||
+        { fail "ladder: $(tail -3 "$work/err")"; return; }
+    ep_start good --api-key "$EP_KEY"
+    EP_TEST_KEY="$EP_KEY" $GT run --url "$ep_url" E1 "$work/q.jsonl" "$d" \
+        --api-key-env EP_TEST_KEY >/dev/null 2>"$work/err" ||
+        fail "endpoint rung: $(tail -3 "$work/err")"
+    ep_stop
+    grep -q "api_key_sha256" "$d/manifest.json" ||
+        fail "the run folder kept no key hash: the test tests nothing"
+    "$G" publish "$d" --out "$work/pubpriv-out" --rungs R1,R2,E1 \
+        >"$work/pub.out" 2>&1 || { fail "publish: $(tail -2 "$work/pub.out")"; return; }
+    "$G" verify "$work/pubpriv-out/bundle.tar.gz" >/dev/null 2>&1 ||
+        fail "the bundle does not verify"
+    mkdir -p "$work/pubpriv-x"
+    tar xzf "$work/pubpriv-out/bundle.tar.gz" -C "$work/pubpriv-x"
+    sha=$(printf '%s' "$EP_KEY" | sha256sum | cut -c1-64)
+    for s in "$secret" "$EP_KEY" "$sha" "$ep_url" "$work"; do
+        if grep -rqaF -- "$s" "$work/pubpriv-x" "$work/pubpriv-out"/*.md \
+            "$work/pubpriv-out"/*.yaml "$work/pubpriv-out"/*.json; then
+            fail "'$s' is in $(grep -rlaF -- "$s" "$work/pubpriv-x" "$work/pubpriv-out" | head -3)"
+        fi
+    done
+}
+round3_cases="$round3_cases publish_private"
