@@ -45,7 +45,7 @@ static const struct command commands[] = {
      "a run folder's results as a model-card block, Hub YAML and lm-eval "
      "JSON"},
     {"verify", cmd_verify,
-     "two ladders' files compared on bytes and sha256 (ladder.tsv)"},
+     "two ladders' files compared (ladder.tsv), or a bundle rechecked"},
     {"f16-range", cmd_f16range,
      "what casting a checkpoint to F16 costs, per tensor"},
     {"sha256", cmd_sha256, "the sha256 graveyard records for a file"},
