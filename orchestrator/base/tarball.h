@@ -45,7 +45,7 @@ struct tarball {
 /* gz[0..n) unpacked and its entries listed into t. 0, or -1 with one line
  * in msg: not gzip, past a cap, a name absolute or with "..", outside
  * one top folder, a link, a device or any other kind of entry, a bad
- * header checksum. */
+ * header checksum. Release t either way. */
 int tarball_read(const char *gz, size_t n, struct tarball *t, char *msg,
                  size_t msgsize);
 void tarball_release(struct tarball *t);

@@ -695,8 +695,10 @@ static int load_bundle(struct bundle *b, const char *path)
     }
     i = (size_t)tarball_read(p, n, &t, msg, sizeof(msg));
     free(p);
-    if (i != 0)
+    if (i != 0) {
+        tarball_release(&t);
         goto bad;
+    }
     for (i = 0; i < t.n; i++) {
         const char *rel = strchr(t.e[i].name, '/');
         char *copy;
