@@ -127,8 +127,9 @@ static void card_settings(struct doc *d, const struct rundir_run *run,
     if (rep->floor < 0)
         doc_raw(d, "not measured (no repeat of the reference)");
     else
-        doc_raw(d, "%s questions (%s %%) graded differently when the "
-                   "reference ran again; verdicts at a margin of %s points",
+        doc_raw(d,
+                "%s questions (%s %%) graded differently when the "
+                "reference ran again; verdicts at a margin of %s points",
                 fmt_count(n1, rep->floor), fmt_fixed(n2, rep->floor_points, 1),
                 fmt_fixed(n1, rep->margin_used, 1));
     if (rep->floor < 0)
@@ -189,7 +190,8 @@ struct doc *render_card_doc(const struct rundir_run *run,
     return d;
 }
 
-/* ---- Hugging Face -------------------------------------------------------- */
+/* ---- Hugging Face --------------------------------------------------------
+ */
 
 int render_card_model_index(FILE *f, const struct rundir_run *run,
                             const struct grader_ladder *rep,
@@ -247,7 +249,8 @@ int render_card_eval_results(FILE *f, const struct rundir_run *run,
     return 0;
 }
 
-/* ---- lm-eval ------------------------------------------------------------- */
+/* ---- lm-eval -------------------------------------------------------------
+ */
 
 static json_t *lmeval_task(const struct rundir_run *run,
                            const struct grader_figures *g)
@@ -261,8 +264,8 @@ static json_t *lmeval_task(const struct rundir_run *run,
 static json_t *lmeval_config(const struct rundir_run *run,
                              const struct card_names *names)
 {
-    return json_pack("{s:s, s:s, s:s, s:i, s:[{s:s, s:s, s:b}], s:s}",
-                     "task", task_name(run), "dataset_path", names->dataset,
+    return json_pack("{s:s, s:s, s:s, s:i, s:[{s:s, s:s, s:b}], s:s}", "task",
+                     task_name(run), "dataset_path", names->dataset,
                      "test_split", questions_name(run), "num_fewshot", 0,
                      "metric_list", "metric", "acc", "aggregation", "mean",
                      "higher_is_better", 1, "output_type", "generate_until");
@@ -273,21 +276,22 @@ int render_card_lmeval(FILE *f, const struct rundir_run *run,
                        const struct card_names *names, size_t p)
 {
     const struct grader_figures *g = grader_ladder_point(rep, p);
-    const char *name = card_point_name(run, p), *file = card_file_name(run, name);
+    const char *name = card_point_name(run, p),
+               *file = card_file_name(run, name);
     const char *task = task_name(run), *server = rundir_run_server(run);
     json_t *o;
     char *s;
 
-    o = json_pack(
-        "{s:{s:o}, s:{s:o}, s:{s:i}, s:{s:i}, s:{s:{s:I, s:I}}, "
-        "s:{s:s, s:s, s:s}, s:s, s:s, s:s}",
-        "results", task, lmeval_task(run, g), "configs", task,
-        lmeval_config(run, names), "versions", task, 1, "n-shot", task, 0,
-        "n-samples", task, "original", (json_int_t)g->line->sum.n,
-        "effective", (json_int_t)g->line->sum.n, "config", "model",
-        "graveyard", "model_args", file ? file : name, "rung", name,
-        "model_name", names->model, "model_sha", g->meta.sha256,
-        "llama_cpp_build", server ? server : "not recorded");
+    o = json_pack("{s:{s:o}, s:{s:o}, s:{s:i}, s:{s:i}, s:{s:{s:I, s:I}}, "
+                  "s:{s:s, s:s, s:s}, s:s, s:s, s:s}",
+                  "results", task, lmeval_task(run, g), "configs", task,
+                  lmeval_config(run, names), "versions", task, 1, "n-shot",
+                  task, 0, "n-samples", task, "original",
+                  (json_int_t)g->line->sum.n, "effective",
+                  (json_int_t)g->line->sum.n, "config", "model", "graveyard",
+                  "model_args", file ? file : name, "rung", name, "model_name",
+                  names->model, "model_sha", g->meta.sha256, "llama_cpp_build",
+                  server ? server : "not recorded");
     if (o == NULL)
         return -1;
     s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

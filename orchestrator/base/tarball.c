@@ -197,8 +197,8 @@ static int header(const unsigned char *h, struct tarball_entry *e,
     field[12] = '\0';
     sz = strtoull(field, &end, 8);
     if (end == field || sz > TARBALL_ENTRY_MAX || (e->dir && sz != 0)) {
-        snprintf(msg, msgsize, "'%.100s': %s past the cap of %u MiB",
-                 e->name, "an entry", TARBALL_ENTRY_MAX >> 20);
+        snprintf(msg, msgsize, "'%.100s': %s past the cap of %u MiB", e->name,
+                 "an entry", TARBALL_ENTRY_MAX >> 20);
         return -1;
     }
     {

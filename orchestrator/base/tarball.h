@@ -15,8 +15,8 @@
 
 /* The caps a bundle is read under: a bundle is a run's rows and reports,
  * megabytes, so anything near these is not one. */
-#define TARBALL_ENTRY_MAX (256u << 20) /* bytes of one entry */
-#define TARBALL_TOTAL_MAX (1u << 30)   /* bytes unpacked, all entries */
+#define TARBALL_ENTRY_MAX   (256u << 20) /* bytes of one entry */
+#define TARBALL_TOTAL_MAX   (1u << 30)   /* bytes unpacked, all entries */
 #define TARBALL_ENTRIES_MAX 4096
 
 /* Append one regular file (name < 100 bytes, a relative path of
@@ -30,8 +30,8 @@ int tarball_gzip(struct buf *tar, struct buf *gz);
 
 struct tarball_entry {
     char name[101];
-    int dir;          /* 1 a folder */
-    const char *p;    /* into the unpacked tar */
+    int dir;       /* 1 a folder */
+    const char *p; /* into the unpacked tar */
     size_t n;
 };
 

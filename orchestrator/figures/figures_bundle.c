@@ -119,13 +119,13 @@ static const char *base_name(const char *s)
 static char *public_manifest(const json_t *m)
 {
     static const char *const keep[] = {"graveyard", "prompt", "task",
-                                       "request", "server", NULL};
-    static const char *const rkeep[] = {"bytes", "sha256", "ctx", "ngl",
-                                        "server_version", "vocab_sha256",
-                                        NULL};
+                                       "request",   "server", NULL};
+    static const char *const rkeep[] = {
+        "bytes",          "sha256",       "ctx", "ngl",
+        "server_version", "vocab_sha256", NULL};
     json_t *o = json_object(), *rungs = json_object(), *v;
-    const char *k, *q = json_string_value(
-                         json_object_get(json_object_get(m, "questions"), "path"));
+    const char *k, *q = json_string_value(json_object_get(
+                       json_object_get(m, "questions"), "path"));
     char *s = NULL;
     size_t i;
 
@@ -136,9 +136,8 @@ static char *public_manifest(const json_t *m)
             json_object_set(o, keep[i], v);
     json_object_set_new(
         o, "questions",
-        json_pack("{s:s, s:O}", "path", q ? base_name(q) : "",
-                  "sha256", json_object_get(json_object_get(m, "questions"),
-                                            "sha256")));
+        json_pack("{s:s, s:O}", "path", q ? base_name(q) : "", "sha256",
+                  json_object_get(json_object_get(m, "questions"), "sha256")));
     json_object_foreach(json_object_get(m, "rungs"), k, v)
     {
         json_t *r = json_object();
@@ -167,8 +166,10 @@ static char *public_tsv(const char *p, size_t n, size_t *out_n)
     buf_init(&b, TARBALL_ENTRY_MAX);
     while (line < end) {
         const char *nl = memchr(line, '\n', (size_t)(end - line));
-        const char *le = nl ? nl : end, *t1 = memchr(line, '\t', (size_t)(le - line));
-        const char *t2 = t1 ? memchr(t1 + 1, '\t', (size_t)(le - t1 - 1)) : NULL;
+        const char *le = nl ? nl : end,
+                   *t1 = memchr(line, '\t', (size_t)(le - line));
+        const char *t2 =
+            t1 ? memchr(t1 + 1, '\t', (size_t)(le - t1 - 1)) : NULL;
 
         if (t1 == NULL || t2 == NULL) {
             if (buf_add(&b, line, (size_t)(le - line)) != 0)
@@ -318,8 +319,10 @@ static int gather_public(struct bundle *b, const struct rundir_run *run,
     if (rc < 0)
         return -1;
     if (rc == 0 && take(b, base_name(q), p, n, 0) != 0)
-        return snprintf(msg, msgsize, "'%.200s': a question file name a "
-                                      "bundle cannot hold", base_name(q)),
+        return snprintf(msg, msgsize,
+                        "'%.200s': a question file name a "
+                        "bundle cannot hold",
+                        base_name(q)),
                -1;
     return 0;
 }
@@ -335,8 +338,8 @@ static int gather(struct bundle *b, const struct rundir_run *run, char *msg,
         gather_one(b, run->dir, "ladder.json", 0, msg, msgsize) != 0)
         return -1;
     for (i = 0; i < run->nchain + run->nside; i++) {
-        const char *rung = i < run->nchain ? run->chain[i]
-                                           : run->side[i - run->nchain];
+        const char *rung =
+            i < run->nchain ? run->chain[i] : run->side[i - run->nchain];
         for (k = 0; k < 4; k++) {
             snprintf(rel, sizeof(rel), "rows/%s%s", rung, ext[k]);
             if (gather_one(b, run->dir, rel, k == 0, msg, msgsize) != 0)
@@ -349,7 +352,8 @@ static int gather(struct bundle *b, const struct rundir_run *run, char *msg,
     return 0;
 }
 
-/* ---- the staging folder --------------------------------------------------- */
+/* ---- the staging folder ---------------------------------------------------
+ */
 
 static int stage_make(struct bundle *b, char *msg, size_t msgsize)
 {
@@ -379,8 +383,8 @@ static int stage_write(struct bundle *b, char *msg, size_t msgsize)
         if (buf_path(&path, "%s/bundle/%s", b->stage, b->f[i].name) != 0)
             goto bad;
         /* each folder on the way, inside the stage (names are checked) */
-        for (slash = path.p + strlen(b->stage) + 1; (slash = strchr(slash, '/'));
-             slash++) {
+        for (slash = path.p + strlen(b->stage) + 1;
+             (slash = strchr(slash, '/')); slash++) {
             *slash = '\0';
             if (mkdir(path.p, 0700) != 0 && errno != EEXIST)
                 goto bad;
@@ -448,8 +452,8 @@ int figures__publish_render(const struct figures_report *r,
         snprintf(po->names[p], sizeof(po->names[p]), "lm-eval-%s.json",
                  card_point_name(&r->run, p));
         bad = figures__out_open(out, po->names[p]) != 0 ||
-              figures__out_close(out, render_card_lmeval(out->f, &r->run,
-                                                         &r->rep, names, p));
+              figures__out_close(
+                  out, render_card_lmeval(out->f, &r->run, &r->rep, names, p));
         po->n++;
     }
     return bad ? -1 : 0;
@@ -470,8 +474,7 @@ void figures__publish_free(struct publish_outs *po)
 
 /* publish.json: the names and the report's choices, so verify renders
  * what publish rendered. */
-static char *publish_json(const struct figures_publish_opts *o,
-                          const struct figures_report_opts *ro,
+static char *publish_json(const struct figures_report_opts *ro,
                           const struct card_names *names)
 {
     json_t *j = json_pack("{s:s, s:s, s:s?, s:s?, s:s?}", "dataset",
@@ -479,7 +482,6 @@ static char *publish_json(const struct figures_publish_opts *o,
                           ro->rungs, "side", ro->side, "rule", ro->rule);
     char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
 
-    (void)o;
     json_decref(j);
     return s;
 }
@@ -499,15 +501,16 @@ static int render_staged(struct bundle *b, const json_t *j, const char *cmd)
 
     names.dataset = json_string_value(json_object_get(j, "dataset"));
     names.model = json_string_value(json_object_get(j, "model"));
-    if (po == NULL || here < 0 || names.dataset == NULL || names.model == NULL) {
-        cli_error(cmd, "%s", po == NULL || here < 0
-                                 ? "cannot keep the working folder"
-                                 : "publish.json: no dataset or model");
+    if (po == NULL || here < 0 || names.dataset == NULL ||
+        names.model == NULL) {
+        cli_error(cmd, "%s",
+                  po == NULL || here < 0
+                      ? "cannot keep the working folder"
+                      : "publish.json: no dataset or model");
         free(po);
         if (here >= 0)
             close(here);
-        return names.dataset == NULL || names.model == NULL ? EXIT_FAILED
-                                                             : EXIT_FAILED;
+        return EXIT_FAILED;
     }
     ro.rundir = "bundle";
     ro.rungs = json_string_value(json_object_get(j, "rungs"));
@@ -608,7 +611,8 @@ out:
     return rc;
 }
 
-/* ---- publish's bundle ------------------------------------------------------ */
+/* ---- publish's bundle ------------------------------------------------------
+ */
 
 int figures_publish_bundle(const struct figures_publish_opts *o,
                            const struct figures_report_opts *ro,
@@ -623,7 +627,7 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
 
     if (b == NULL)
         return figures__oom("publish");
-    pj = publish_json(o, ro, names);
+    pj = publish_json(ro, names);
     if (pj == NULL || take(b, "publish.json", pj, strlen(pj), 0) != 0 ||
         (j = json_loads(pj, 0, NULL)) == NULL) {
         rc = figures__oom("publish");
@@ -660,7 +664,8 @@ out:
     return rc;
 }
 
-/* ---- verify --------------------------------------------------------------- */
+/* ---- verify ---------------------------------------------------------------
+ */
 
 /* The bundle's files into b: from a tar.gz (its top folder cut) or from
  * a folder (the files its SHA256SUMS lists, and it). 0, or EXIT_USAGE
@@ -681,7 +686,8 @@ static int load_bundle(struct bundle *b, const char *path)
             char rel[100];
             if (nl == NULL || nl - line < 67 || nl - line - 66 >= 100)
                 break;
-            snprintf(rel, sizeof(rel), "%.*s", (int)(nl - line - 66), line + 66);
+            snprintf(rel, sizeof(rel), "%.*s", (int)(nl - line - 66),
+                     line + 66);
             if (gather_one(b, path, rel, 1, msg, sizeof(msg)) != 0)
                 goto bad;
             line = nl + 1;
@@ -761,7 +767,8 @@ static size_t check_sums(struct bundle *b)
                 hash_bytes(f->p, f->n, hex);
                 if (memcmp(hex, p, 64) != 0) {
                     printf("%s: sha256 %.16s... is not SHA256SUMS line %zu's "
-                           "%.16s...\n", rel, hex, line, p);
+                           "%.16s...\n",
+                           rel, hex, line, p);
                     bad++;
                 }
             }
@@ -799,8 +806,8 @@ static size_t first_diff(const char *a, size_t an, const char *b, size_t bn,
 
 /* The path of the first value where a and b differ, into out ("" when
  * they are equal): "rungs[6].accuracy". */
-static void json_where(json_t *a, json_t *b, char *out, size_t size,
-                       int depth, json_t **va, json_t **vb)
+static void json_where(json_t *a, json_t *b, char *out, size_t size, int depth,
+                       json_t **va, json_t **vb)
 {
     size_t i, len = strlen(out);
     const char *k;
@@ -816,8 +823,7 @@ static void json_where(json_t *a, json_t *b, char *out, size_t size,
             if (json_equal(v, json_object_get(b, k)))
                 continue;
             snprintf(out + len, size - len, "%s%s", len ? "." : "", k);
-            json_where(v, json_object_get(b, k), out, size, depth + 1, va,
-                       vb);
+            json_where(v, json_object_get(b, k), out, size, depth + 1, va, vb);
             return;
         }
     }
@@ -846,8 +852,8 @@ static int json_report(const struct bfile *have, const struct bfile *want)
         x = va ? json_dumps(va, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
         y = vb ? json_dumps(vb, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
         if (where[0] != '\0') {
-            printf("%s: %s is %.80s; the rows give %.80s\n", have->name,
-                   where, x ? x : "missing", y ? y : "missing");
+            printf("%s: %s is %.80s; the rows give %.80s\n", have->name, where,
+                   x ? x : "missing", y ? y : "missing");
             done = 1;
         }
         free(x);

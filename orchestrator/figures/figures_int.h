@@ -35,12 +35,13 @@ struct rungset;
  * a report into outs[0..5), each closed: 0, or -1 out of memory. */
 int figures__report_outputs(const struct rundir_run *run,
                             const struct grader_ladder *rep,
-                            const struct rungset *s,
-                            struct figures__out *outs, int html);
+                            const struct rungset *s, struct figures__out *outs,
+                            int html);
 
-/* publish's files (figures_publish.c) */
+/* publish's files, rendered by figures_bundle.c for both publish and
+ * verify (one way: figures_publish.c calls it, never the reverse) */
 #define PUBLISH_FIXED 3
-#define PUBLISH_OUTS (PUBLISH_FIXED + GRADER_MAX_RUNGS * 2)
+#define PUBLISH_OUTS  (PUBLISH_FIXED + GRADER_MAX_RUNGS * 2)
 struct publish_outs {
     struct figures__out o[PUBLISH_OUTS];
     char names[GRADER_MAX_RUNGS * 2][96];

@@ -14,7 +14,6 @@
 #include "figures.h"
 #include "figures_int.h"
 
-
 /* The dataset id and model name: the options', else the question file's
  * name and the ladder's name (else its folder's name). */
 static void publish_names(const struct figures_publish_opts *o,

@@ -64,8 +64,8 @@ static int load_repeats(struct rungset *s, const char *rundir, const char *dir,
  * fourth. 0, or -1 out of memory. */
 int figures__report_outputs(const struct rundir_run *run,
                             const struct grader_ladder *rep,
-                            const struct rungset *s,
-                            struct figures__out *outs, int html)
+                            const struct rungset *s, struct figures__out *outs,
+                            int html)
 {
     struct page_doc doc;
     struct doc *d;
