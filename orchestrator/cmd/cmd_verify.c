@@ -7,11 +7,22 @@
 
 #include "../base/cli.h"
 #include "commands.h"
+#include "../figures/figures.h"
 #include "../../rundir/ladderfile.h"
 #include "../../rundir/rundir.h"
 
 static const char verify_help[] =
     "usage: graveyard verify RUNDIR --against OTHER/ladder.tsv\n"
+    "       graveyard verify BUNDLE\n"
+    "\n"
+    "BUNDLE (graveyard publish's bundle.tar.gz, or its folder unpacked):\n"
+    "every file against its SHA256SUMS line, and every published figure\n"
+    "(report.json, REPORT.md, the pictures, the page, CARD.md, the YAML,\n"
+    "the lm-eval files) recomputed from the bundle's rows through the\n"
+    "grader and compared byte for byte; each difference named on its own\n"
+    "line (file and line). A tar.gz is read in memory under caps: links,\n"
+    "devices, absolute names and '..' are refused. Exit 0 all the same, 1\n"
+    "any differs, 2 not a bundle.\n"
     "\n"
     "Compare RUNDIR/ladder.tsv with another machine's, rung by rung, on\n"
     "bytes and sha256 (the file paths may differ). Identical files mean\n"
@@ -51,6 +62,8 @@ int cmd_verify(int argc, char **argv)
         fputs(verify_help, stdout);
         return EXIT_OK;
     }
+    if (npos == 1 && against == NULL)
+        return figures_verify_bundle(pos[0]);
     if (npos != 1 || against == NULL) {
         cli_error("verify", "needs RUNDIR and --against FILE (see --help)");
         return EXIT_USAGE;

@@ -21,5 +21,6 @@ int cmd_tensors(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_canary(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_publish(int argc, char **argv);
 
 #endif

@@ -41,8 +41,11 @@ static const struct command commands[] = {
      "before a night: does this build answer as a trusted run did?"},
     {"import", cmd_import,
      "another tool's per-answer log (lm-eval, llama-eval) into rows"},
+    {"publish", cmd_publish,
+     "a run folder's results as a model-card block, Hub YAML and lm-eval "
+     "JSON"},
     {"verify", cmd_verify,
-     "two ladders' files compared on bytes and sha256 (ladder.tsv)"},
+     "two ladders' files compared (ladder.tsv), or a bundle rechecked"},
     {"f16-range", cmd_f16range,
      "what casting a checkpoint to F16 costs, per tensor"},
     {"tensors", cmd_tensors,

@@ -174,6 +174,37 @@ int figures_report_write(const struct figures_report_opts *o,
                          const struct figures_report *r);
 void figures_report_release(struct figures_report *r);
 
+/* ---- publish: one run folder's evidence, to paste and to attach ----- */
+
+struct figures_publish_opts {
+    const char *out_dir; /* where the files go (not NULL) */
+    const char *dataset; /* the Hub dataset id, or NULL: the question
+                            file's name */
+    const char *model;   /* the model's name, or NULL: ladder.json's name,
+                            else the folder's */
+    const struct figures_report_opts *bundle; /* the report's choices:
+                            OUT/bundle.tar.gz too; NULL: no bundle */
+};
+
+/* CARD.md, model-index.yaml, eval_results.yaml and lm-eval-RUNG.json per
+ * rung (report/card.h) from figures_report's r, rendered in memory, then
+ * written all or none, then "wrote PATH" each (docs/publish.md). */
+int figures_publish_write(const struct figures_publish_opts *o,
+                          const struct figures_report *r);
+
+struct card_names;
+/* OUT/bundle.tar.gz: the run's inputs as may be published, the outputs
+ * rendered again from them as "bundle", and SHA256SUMS; deterministic
+ * (figures_bundle.c). 0, or the exit status after a line on stderr. */
+int figures_publish_bundle(const struct figures_publish_opts *o,
+                           const struct figures_report_opts *ro,
+                           const struct figures_report *r,
+                           const struct card_names *names);
+/* A bundle (tar.gz or folder) checked: every SHA256SUMS line, every
+ * rendered file against what its rows give now. A line on stdout per
+ * difference; 0 all same, 1 any differs, 2 not a bundle. */
+int figures_verify_bundle(const char *path);
+
 /* ---- compare: one ladder on several GPUs or machines ---------------- */
 
 struct figures_compare_opts {

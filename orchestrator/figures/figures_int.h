@@ -30,6 +30,32 @@ struct doc;
  * as the renderers say it). */
 int figures__md_close(struct figures__out *o, const struct doc *d);
 
+struct rungset;
+/* REPORT.md, report.json, cover.svg, pareto.svg and (html) REPORT.html of
+ * a report into outs[0..5), each closed: 0, or -1 out of memory. */
+int figures__report_outputs(const struct rundir_run *run,
+                            const struct grader_ladder *rep,
+                            const struct rungset *s, struct figures__out *outs,
+                            int html);
+
+/* publish's files, rendered by figures_bundle.c for both publish and
+ * verify (one way: figures_publish.c calls it, never the reverse) */
+#define PUBLISH_FIXED 3
+#define PUBLISH_OUTS  (PUBLISH_FIXED + GRADER_MAX_RUNGS * 2)
+struct publish_outs {
+    struct figures__out o[PUBLISH_OUTS];
+    char names[GRADER_MAX_RUNGS * 2][96];
+    size_t n;
+};
+struct card_names;
+struct figures_report;
+/* CARD.md, model-index.yaml, eval_results.yaml, lm-eval-RUNG.json each
+ * into po: 0, or -1 out of memory. */
+int figures__publish_render(const struct figures_report *r,
+                            const struct card_names *names,
+                            struct publish_outs *po);
+void figures__publish_free(struct publish_outs *po);
+
 /* Write outs[0..n) into dir, all or none; then "wrote DIR/NAME" each. */
 int figures__write_all(const char *cmd, const char *dir,
                        struct figures__out *outs, size_t n);

@@ -62,10 +62,10 @@ static int load_repeats(struct rungset *s, const char *rundir, const char *dir,
 /* report's files rendered in memory: REPORT.md, report.json, cover.svg,
  * pareto.svg and (html) REPORT.html, which shows the first and the
  * fourth. 0, or -1 out of memory. */
-static int report_outputs(const struct rundir_run *run,
-                          const struct grader_ladder *rep,
-                          const struct rungset *s, struct figures__out *outs,
-                          int html)
+int figures__report_outputs(const struct rundir_run *run,
+                            const struct grader_ladder *rep,
+                            const struct rungset *s, struct figures__out *outs,
+                            int html)
 {
     struct page_doc doc;
     struct doc *d;
@@ -287,7 +287,7 @@ int figures_report_write(const struct figures_report_opts *o,
     struct figures__out outs[5] = {{0}, {0}, {0}, {0}, {0}};
     int rc;
 
-    rc = report_outputs(&r->run, &r->rep, &r->s, outs, o->html);
+    rc = figures__report_outputs(&r->run, &r->rep, &r->s, outs, o->html);
     if (rc == 0)
         rc = figures__write_all("report", o->out_dir ? o->out_dir : r->run.dir,
                                 outs, o->html ? 5 : 4);

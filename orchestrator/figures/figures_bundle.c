@@ -1,0 +1,942 @@
+/*
+ * figures_bundle.c - graveyard publish's bundle and graveyard verify
+ * BUNDLE (figures.h, docs/publish.md). A bundle is one tar.gz whose top
+ * folder "bundle/" holds what the figures are computed from (the rows,
+ * their .done records, the manifest with only what may be published,
+ * ladder.json, ladder.tsv with file names only, the question file, the
+ * repeat's rows), what they were rendered as (REPORT.md, report.json, the
+ * pictures, REPORT.html, CARD.md, the Hub YAML, the lm-eval files) and
+ * SHA256SUMS over all of it. Both sides stage the inputs in a temporary
+ * folder as "bundle" and render from there, so the same rows give the
+ * same bytes and verify compares byte for byte. Nothing here counts: the
+ * figures are figures_report's and the grader's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../report/card.h"
+#include "../../report/doc.h"
+#include "../../rundir/outfile.h"
+#include "../../rundir/rundir.h"
+#include "../base/cli.h"
+#include "../base/hash.h"
+#include "../base/tarball.h"
+#include "figures.h"
+#include "figures_int.h"
+
+#define BUNDLE_FILES 1024
+
+struct bfile {
+    char name[100]; /* relative to the top folder */
+    char *p;
+    size_t n;
+    int output; /* rendered, not staged */
+};
+
+struct bundle {
+    struct bfile f[BUNDLE_FILES];
+    size_t n;
+    char stage[4200]; /* the temporary folder, "" when none */
+};
+
+static void bundle_release(struct bundle *b)
+{
+    size_t i;
+
+    for (i = 0; i < b->n; i++)
+        free(b->f[i].p);
+    b->n = 0;
+}
+
+/* path's bytes into *p, at most TARBALL_ENTRY_MAX. 0, 1 absent, -1. */
+static int read_all(const char *path, char **p, size_t *n, char *msg,
+                    size_t msgsize)
+{
+    struct buf b = {0};
+    char chunk[65536];
+    size_t got;
+    FILE *f = fopen(path, "rb");
+
+    if (f == NULL) {
+        if (errno == ENOENT)
+            return 1;
+        snprintf(msg, msgsize, "%.900s: %s", path, strerror(errno));
+        return -1;
+    }
+    buf_init(&b, TARBALL_ENTRY_MAX);
+    while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        if (buf_add(&b, chunk, got) != 0) {
+            snprintf(msg, msgsize, "%.900s: past %u MiB, too big to bundle",
+                     path, TARBALL_ENTRY_MAX >> 20);
+            fclose(f);
+            buf_release(&b);
+            return -1;
+        }
+    if (ferror(f)) {
+        snprintf(msg, msgsize, "%.900s: cannot read", path);
+        fclose(f);
+        buf_release(&b);
+        return -1;
+    }
+    fclose(f);
+    *p = b.p ? b.p : calloc(1, 1);
+    *n = b.len;
+    return *p ? 0 : -1;
+}
+
+/* Take p[0..n) as name (owned now). */
+static int take(struct bundle *b, const char *name, char *p, size_t n,
+                int output)
+{
+    if (b->n == BUNDLE_FILES || !tarball_name_ok(name)) {
+        free(p);
+        return -1;
+    }
+    snprintf(b->f[b->n].name, sizeof(b->f[b->n].name), "%s", name);
+    b->f[b->n].p = p;
+    b->f[b->n].n = n;
+    b->f[b->n++].output = output;
+    return 0;
+}
+
+static const char *base_name(const char *s)
+{
+    const char *slash = strrchr(s, '/');
+    return slash ? slash + 1 : s;
+}
+
+/* ---- what may be published -------------------------------------------- */
+
+/* The manifest with only what the figures need: every path cut to its
+ * file name; no server arguments, argv or environment (their values may
+ * hold secrets), no endpoint URL or key hash, no forced log. */
+static char *public_manifest(const json_t *m)
+{
+    static const char *const keep[] = {"graveyard", "prompt", "task",
+                                       "request",   "server", NULL};
+    static const char *const rkeep[] = {
+        "bytes",          "sha256",       "ctx", "ngl",
+        "server_version", "vocab_sha256", NULL};
+    json_t *o = json_object(), *rungs = json_object(), *v;
+    const char *k, *q = json_string_value(json_object_get(
+                       json_object_get(m, "questions"), "path"));
+    char *s = NULL;
+    size_t i;
+
+    if (o == NULL || rungs == NULL)
+        goto out;
+    for (i = 0; keep[i] != NULL; i++)
+        if ((v = json_object_get(m, keep[i])) != NULL)
+            json_object_set(o, keep[i], v);
+    json_object_set_new(
+        o, "questions",
+        json_pack("{s:s, s:O}", "path", q ? base_name(q) : "", "sha256",
+                  json_object_get(json_object_get(m, "questions"), "sha256")));
+    json_object_foreach(json_object_get(m, "rungs"), k, v)
+    {
+        json_t *r = json_object();
+        const char *model = json_string_value(json_object_get(v, "model"));
+        for (i = 0; r != NULL && rkeep[i] != NULL; i++)
+            if (json_object_get(v, rkeep[i]) != NULL)
+                json_object_set(r, rkeep[i], json_object_get(v, rkeep[i]));
+        if (r != NULL && model != NULL)
+            json_object_set_new(r, "model", json_string(base_name(model)));
+        json_object_set_new(rungs, k, r);
+    }
+    json_object_set(o, "rungs", rungs);
+    s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
+out:
+    json_decref(o);
+    json_decref(rungs);
+    return s;
+}
+
+/* ladder.tsv with each file by its name: the second column cut. */
+static char *public_tsv(const char *p, size_t n, size_t *out_n)
+{
+    struct buf b = {0};
+    const char *line = p, *end = p + n;
+
+    buf_init(&b, TARBALL_ENTRY_MAX);
+    while (line < end) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        const char *le = nl ? nl : end,
+                   *t1 = memchr(line, '\t', (size_t)(le - line));
+        const char *t2 =
+            t1 ? memchr(t1 + 1, '\t', (size_t)(le - t1 - 1)) : NULL;
+
+        if (t1 == NULL || t2 == NULL) {
+            if (buf_add(&b, line, (size_t)(le - line)) != 0)
+                goto bad;
+        } else {
+            const char *f = t1 + 1, *slash = f;
+            for (const char *c = f; c < t2; c++)
+                if (*c == '/')
+                    slash = c + 1;
+            if (buf_add(&b, line, (size_t)(f - line)) != 0 ||
+                buf_add(&b, slash, (size_t)(le - slash)) != 0)
+                goto bad;
+        }
+        if (nl != NULL && buf_add(&b, "\n", 1) != 0)
+            goto bad;
+        line = le + 1;
+    }
+    *out_n = b.len;
+    return b.p ? b.p : calloc(1, 1);
+bad:
+    buf_release(&b);
+    return NULL;
+}
+
+/* s with each URL (a served model's address) as "<endpoint>". */
+static json_t *no_urls(const char *s)
+{
+    struct buf b = {0};
+    const char *u;
+    json_t *j;
+
+    while ((u = strstr(s, "://")) != NULL) {
+        const char *start = u, *end = u + 3;
+        while (start > s && ((start[-1] >= 'a' && start[-1] <= 'z') ||
+                             (start[-1] >= 'A' && start[-1] <= 'Z')))
+            start--;
+        while (*end != '\0' && *end != ' ' && *end != ')' && *end != '"' &&
+               *end != ',')
+            end++;
+        if (buf_add(&b, s, (size_t)(start - s)) != 0 ||
+            buf_add(&b, "<endpoint>", 10) != 0)
+            break;
+        s = end;
+    }
+    if (buf_add(&b, s, strlen(s)) != 0) {
+        buf_release(&b);
+        return NULL;
+    }
+    j = json_string(b.p);
+    buf_release(&b);
+    return j;
+}
+
+/* A .done record as published: every URL in its strings cut (a served
+ * rung's "server" names its address). NULL when it is not JSON. */
+static char *public_done(const char *p, size_t n, size_t *out_n)
+{
+    json_t *o = json_loadb(p, n, 0, NULL), *v;
+    const char *k;
+    char *s;
+
+    if (o == NULL)
+        return NULL;
+    json_object_foreach(o, k, v)
+    {
+        if (json_is_string(v) && strstr(json_string_value(v), "://"))
+            json_object_set_new(o, k, no_urls(json_string_value(v)));
+    }
+    s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (s != NULL)
+        *out_n = strlen(s);
+    return s;
+}
+
+/* ---- gathering a run folder's inputs ------------------------------------ */
+
+/* RUNDIR/rel into the bundle as rel (absent: skipped unless needed). */
+static int gather_one(struct bundle *b, const char *rundir, const char *rel,
+                      int needed, char *msg, size_t msgsize)
+{
+    struct buf path = {0};
+    char *p = NULL;
+    size_t n = 0;
+    int rc;
+
+    if (buf_path(&path, "%s/%s", rundir, rel) != 0) {
+        snprintf(msg, msgsize, "path too long: '%.200s'", rundir);
+        return -1;
+    }
+    rc = read_all(path.p, &p, &n, msg, msgsize);
+    if (rc == 1 && needed)
+        snprintf(msg, msgsize, "%.900s: not there", path.p);
+    buf_release(&path);
+    if (rc == 1)
+        return needed ? -1 : 0;
+    if (rc != 0)
+        return -1;
+    if (strstr(rel, ".done") != NULL) {
+        char *pub = public_done(p, n, &n);
+        free(p);
+        if ((p = pub) == NULL) {
+            snprintf(msg, msgsize, "%s: not a JSON record", rel);
+            return -1;
+        }
+    }
+    if (take(b, rel, p, n, 0) != 0) {
+        snprintf(msg, msgsize, "'%s': a name a bundle cannot hold", rel);
+        return -1;
+    }
+    return 0;
+}
+
+/* The manifest and ladder.tsv as published, the question file by its
+ * name. */
+static int gather_public(struct bundle *b, const struct rundir_run *run,
+                         char *msg, size_t msgsize)
+{
+    char *p = NULL, *t;
+    size_t n = 0, tn = 0;
+    const char *q = rundir_run_questions(run);
+    struct buf path = {0};
+    int rc;
+
+    if ((p = public_manifest(run->manifest)) == NULL ||
+        take(b, rundir_file_name(RD_MANIFEST), p, strlen(p), 0) != 0)
+        return snprintf(msg, msgsize, "the manifest: out of memory"), -1;
+    if (rundir_path_buf(&path, run->dir, RD_LADDER_TSV, NULL) != 0)
+        return snprintf(msg, msgsize, "path too long"), -1;
+    rc = read_all(path.p, &p, &n, msg, msgsize);
+    buf_release(&path);
+    if (rc < 0)
+        return -1;
+    if (rc == 0) {
+        t = public_tsv(p, n, &tn);
+        free(p);
+        if (t == NULL ||
+            take(b, rundir_file_name(RD_LADDER_TSV), t, tn, 0) != 0)
+            return snprintf(msg, msgsize, "ladder.tsv: out of memory"), -1;
+    }
+    if (q == NULL)
+        return 0;
+    /* the question file as the page reads it: RUNDIR-relative or not */
+    rc = read_all(q, &p, &n, msg, msgsize);
+    if (rc == 1 && q[0] != '/' && buf_path(&path, "%s/%s", run->dir, q) == 0)
+        rc = read_all(path.p, &p, &n, msg, msgsize);
+    buf_release(&path);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 && take(b, base_name(q), p, n, 0) != 0)
+        return snprintf(msg, msgsize,
+                        "'%.200s': a question file name a "
+                        "bundle cannot hold",
+                        base_name(q)),
+               -1;
+    return 0;
+}
+
+static int gather(struct bundle *b, const struct rundir_run *run, char *msg,
+                  size_t msgsize)
+{
+    static const char *const ext[] = {".jsonl", ".done", ".probs", ".power"};
+    char rel[100];
+    size_t i, k;
+
+    if (gather_public(b, run, msg, msgsize) != 0 ||
+        gather_one(b, run->dir, rundir_file_name(RD_LADDER_JSON), 0, msg,
+                   msgsize) != 0)
+        return -1;
+    for (i = 0; i < run->nchain + run->nside; i++) {
+        const char *rung =
+            i < run->nchain ? run->chain[i] : run->side[i - run->nchain];
+        for (k = 0; k < 4; k++) {
+            snprintf(rel, sizeof(rel), "rows/%s%s", rung, ext[k]);
+            if (gather_one(b, run->dir, rel, k == 0, msg, msgsize) != 0)
+                return -1;
+        }
+        snprintf(rel, sizeof(rel), "repeat/rows/%s.jsonl", rung);
+        if (gather_one(b, run->dir, rel, 0, msg, msgsize) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- the staging folder ---------------------------------------------------
+ */
+
+static int stage_make(struct bundle *b, char *msg, size_t msgsize)
+{
+    const char *tmp = getenv("TMPDIR");
+
+    snprintf(b->stage, sizeof(b->stage), "%s/graveyard-bundle.XXXXXX",
+             tmp && tmp[0] == '/' && strlen(tmp) < 3000 ? tmp : "/tmp");
+    if (mkdtemp(b->stage) == NULL) {
+        snprintf(msg, msgsize, "cannot make a temporary folder: %s",
+                 strerror(errno));
+        b->stage[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+/* Every staged input written under STAGE/bundle, folders made as met. */
+static int stage_write(struct bundle *b, char *msg, size_t msgsize)
+{
+    struct buf path = {0};
+    size_t i;
+
+    for (i = 0; i < b->n; i++) {
+        char *slash;
+        if (b->f[i].output || strcmp(b->f[i].name, "SHA256SUMS") == 0)
+            continue;
+        if (buf_path(&path, "%s/bundle/%s", b->stage, b->f[i].name) != 0)
+            goto bad;
+        /* each folder on the way, inside the stage (names are checked) */
+        for (slash = path.p + strlen(b->stage) + 1;
+             (slash = strchr(slash, '/')); slash++) {
+            *slash = '\0';
+            if (mkdir(path.p, 0700) != 0 && errno != EEXIST)
+                goto bad;
+            *slash = '/';
+        }
+        if (outfile_write(path.p, b->f[i].p, b->f[i].n, msg, msgsize) != 0)
+            goto out;
+    }
+    buf_release(&path);
+    return 0;
+bad:
+    snprintf(msg, msgsize, "cannot stage '%.900s': %s", path.p,
+             strerror(errno));
+out:
+    buf_release(&path);
+    return -1;
+}
+
+/* The staged folder removed: the files it was given, then its folders. */
+static void stage_remove(struct bundle *b)
+{
+    static const char *const dirs[] = {"bundle/repeat/rows", "bundle/repeat",
+                                       "bundle/rows", "bundle", ""};
+    struct buf path = {0};
+    size_t i;
+
+    if (b->stage[0] == '\0')
+        return;
+    for (i = 0; i < b->n; i++)
+        if (buf_path(&path, "%s/bundle/%s", b->stage, b->f[i].name) == 0)
+            unlink(path.p);
+    for (i = 0; i < 5; i++)
+        if (buf_path(&path, "%s/%s", b->stage, dirs[i]) == 0)
+            rmdir(path.p);
+    buf_release(&path);
+    b->stage[0] = '\0';
+}
+
+/* ---- publish's files (figures_int.h) ---------------------------------- */
+
+int figures__publish_render(const struct figures_report *r,
+                            const struct card_names *names,
+                            struct publish_outs *po)
+{
+    size_t p, np = r->rep.chain.nrungs + r->rep.nsides;
+    struct doc *d = render_card_doc(&r->run, &r->rep, names);
+    int bad;
+
+    bad = figures__out_open(&po->o[0], "CARD.md") != 0 ||
+          figures__md_close(&po->o[0], d) != 0 ||
+          figures__out_open(&po->o[1], "model-index.yaml") != 0 ||
+          figures__out_close(&po->o[1],
+                             render_card_model_index(po->o[1].f, &r->run,
+                                                     &r->rep, names)) != 0 ||
+          figures__out_open(&po->o[2], "eval_results.yaml") != 0 ||
+          figures__out_close(&po->o[2],
+                             render_card_eval_results(po->o[2].f, &r->run,
+                                                      &r->rep, names)) != 0;
+    doc_free(d);
+    po->n = PUBLISH_FIXED;
+    for (p = 0; !bad && p < np && p < GRADER_MAX_RUNGS * 2; p++) {
+        struct figures__out *out = &po->o[PUBLISH_FIXED + p];
+
+        /* rung names are checked names (letters, digits, ._-), short */
+        snprintf(po->names[p], sizeof(po->names[p]), "lm-eval-%s.json",
+                 card_point_name(&r->run, p));
+        bad = figures__out_open(out, po->names[p]) != 0 ||
+              figures__out_close(
+                  out, render_card_lmeval(out->f, &r->run, &r->rep, names, p));
+        po->n++;
+    }
+    return bad ? -1 : 0;
+}
+
+void figures__publish_free(struct publish_outs *po)
+{
+    size_t i;
+
+    if (po == NULL)
+        return;
+    for (i = 0; i < PUBLISH_OUTS; i++)
+        figures__out_free(&po->o[i]);
+    free(po);
+}
+
+/* ---- rendering from the staged folder ----------------------------------- */
+
+/* publish.json: the names and the report's choices, so verify renders
+ * what publish rendered. */
+static char *publish_json(const struct figures_report_opts *ro,
+                          const struct card_names *names)
+{
+    json_t *j = json_pack("{s:s, s:s, s:s?, s:s?, s:s?}", "dataset",
+                          names->dataset, "model", names->model, "rungs",
+                          ro->rungs, "side", ro->side, "rule", ro->rule);
+    char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+
+    json_decref(j);
+    return s;
+}
+
+/* The outputs rendered in memory into b (output 1), from STAGE/bundle as
+ * "bundle", names and choices from publish.json's j. 0, or the exit
+ * status after a line on stderr. */
+static int render_staged(struct bundle *b, const json_t *j, const char *cmd)
+{
+    struct figures_report_opts ro = {0};
+    struct figures_report r;
+    struct figures__out outs[5] = {{0}, {0}, {0}, {0}, {0}};
+    struct publish_outs *po = calloc(1, sizeof(*po));
+    struct card_names names;
+    int here = open(".", O_RDONLY | O_DIRECTORY), rc = EXIT_FAILED;
+    size_t i;
+
+    names.dataset = json_string_value(json_object_get(j, "dataset"));
+    names.model = json_string_value(json_object_get(j, "model"));
+    if (po == NULL || here < 0 || names.dataset == NULL ||
+        names.model == NULL) {
+        cli_error(cmd, "%s",
+                  po == NULL || here < 0
+                      ? "cannot keep the working folder"
+                      : "publish.json: no dataset or model");
+        free(po);
+        if (here >= 0)
+            close(here);
+        return EXIT_FAILED;
+    }
+    ro.rundir = "bundle";
+    ro.rungs = json_string_value(json_object_get(j, "rungs"));
+    ro.side = json_string_value(json_object_get(j, "side"));
+    ro.rule = json_string_value(json_object_get(j, "rule"));
+    ro.html = 1;
+    /* the report names its folder as given: "bundle" on both sides, so
+     * the same rows render the same bytes wherever they are staged */
+    if (chdir(b->stage) != 0) {
+        cli_error(cmd, "%s: %s", b->stage, strerror(errno));
+        goto out;
+    }
+    rc = figures_report(&ro, &r);
+    if (rc == 0 &&
+        (figures__report_outputs(&r.run, &r.rep, &r.s, outs, 1) != 0 ||
+         figures__publish_render(&r, &names, po) != 0))
+        rc = figures__oom(cmd);
+    figures_report_release(&r);
+    if (fchdir(here) != 0 && rc == 0) {
+        cli_error(cmd, "cannot return to the working folder");
+        rc = EXIT_FAILED;
+    }
+    for (i = 0; rc == 0 && i < 5 + po->n; i++) {
+        struct figures__out *x = i < 5 ? &outs[i] : &po->o[i - 5];
+        if (take(b, x->name, x->p, x->len, 1) != 0)
+            rc = figures__oom(cmd);
+        x->p = NULL;
+    }
+out:
+    for (i = 0; i < 5; i++)
+        figures__out_free(&outs[i]);
+    figures__publish_free(po);
+    close(here);
+    return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct bfile *)a)->name,
+                  ((const struct bfile *)b)->name);
+}
+
+/* SHA256SUMS over every file, in name order, as sha256sum -c reads it. */
+static int sums(struct bundle *b)
+{
+    struct buf s = {0};
+    char hex[65];
+    size_t i;
+
+    qsort(b->f, b->n, sizeof(b->f[0]), by_name);
+    for (i = 0; i < b->n; i++) {
+        hash_bytes(b->f[i].p, b->f[i].n, hex);
+        if (buf_add(&s, hex, 64) != 0 || buf_add(&s, "  ", 2) != 0 ||
+            buf_add(&s, b->f[i].name, strlen(b->f[i].name)) != 0 ||
+            buf_add(&s, "\n", 1) != 0) {
+            buf_release(&s);
+            return -1;
+        }
+    }
+    return take(b, "SHA256SUMS", s.p, s.len, 0);
+}
+
+/* The tar.gz of b: "bundle/", each folder before its first file, then
+ * the files in name order. */
+static int pack(struct bundle *b, struct buf *gz)
+{
+    struct buf tar = {0};
+    char dirs[8][120], name[120];
+    size_t i, nd = 0, k;
+    int rc = -1;
+
+    buf_init(&tar, TARBALL_TOTAL_MAX);
+    buf_init(gz, TARBALL_TOTAL_MAX);
+    qsort(b->f, b->n, sizeof(b->f[0]), by_name);
+    if (tarball_add_dir(&tar, "bundle/") != 0)
+        goto out;
+    for (i = 0; i < b->n; i++) {
+        char *slash = b->f[i].name;
+        while ((slash = strchr(slash, '/')) != NULL) {
+            snprintf(name, sizeof(name), "bundle/%.*s/",
+                     (int)(slash - b->f[i].name), b->f[i].name);
+            for (k = 0; k < nd && strcmp(dirs[k], name) != 0; k++)
+                ;
+            if (k == nd && nd < 8) {
+                snprintf(dirs[nd++], sizeof(dirs[0]), "%s", name);
+                if (tarball_add_dir(&tar, name) != 0)
+                    goto out;
+            }
+            slash++;
+        }
+        snprintf(name, sizeof(name), "bundle/%s", b->f[i].name);
+        if (tarball_add(&tar, name, b->f[i].p, b->f[i].n) != 0)
+            goto out;
+    }
+    rc = tarball_gzip(&tar, gz);
+out:
+    buf_release(&tar);
+    return rc;
+}
+
+/* ---- publish's bundle ------------------------------------------------------
+ */
+
+int figures_publish_bundle(const struct figures_publish_opts *o,
+                           const struct figures_report_opts *ro,
+                           const struct figures_report *r,
+                           const struct card_names *names)
+{
+    struct bundle *b = calloc(1, sizeof(*b));
+    struct buf gz = {0}, path = {0};
+    char msg[4600] = "", *pj;
+    json_t *j = NULL;
+    int rc = EXIT_FAILED;
+
+    if (b == NULL)
+        return figures__oom("publish");
+    pj = publish_json(ro, names);
+    if (pj == NULL || take(b, "publish.json", pj, strlen(pj), 0) != 0 ||
+        (j = json_loads(pj, 0, NULL)) == NULL) {
+        rc = figures__oom("publish");
+        goto out;
+    }
+    if (gather(b, &r->run, msg, sizeof(msg)) != 0 ||
+        stage_make(b, msg, sizeof(msg)) != 0 ||
+        stage_write(b, msg, sizeof(msg)) != 0) {
+        cli_error("publish", "%s", msg);
+        goto out;
+    }
+    if ((rc = render_staged(b, j, "publish")) != 0)
+        goto out;
+    rc = EXIT_FAILED;
+    if (sums(b) != 0 || pack(b, &gz) != 0) {
+        cli_error("publish", "the bundle passes %u MiB, or out of memory",
+                  TARBALL_TOTAL_MAX >> 20);
+        goto out;
+    }
+    if (buf_path(&path, "%s/bundle.tar.gz", o->out_dir) != 0 ||
+        outfile_write(path.p, gz.p, gz.len, msg, sizeof(msg)) != 0) {
+        cli_error("publish", "%s", msg[0] ? msg : "path too long");
+        goto out;
+    }
+    printf("wrote %s (%zu bytes, %zu files)\n", path.p, gz.len, b->n);
+    rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+out:
+    json_decref(j);
+    stage_remove(b);
+    bundle_release(b);
+    free(b);
+    buf_release(&gz);
+    buf_release(&path);
+    return rc;
+}
+
+/* ---- verify ---------------------------------------------------------------
+ */
+
+/* The bundle's files into b: from a tar.gz (its top folder cut) or from
+ * a folder (the files its SHA256SUMS lists, and it). 0, or EXIT_USAGE
+ * after a line. */
+static int load_bundle(struct bundle *b, const char *path)
+{
+    struct stat st;
+    struct tarball t;
+    char msg[4600], *p;
+    size_t n, i;
+
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (gather_one(b, path, "SHA256SUMS", 1, msg, sizeof(msg)) != 0)
+            goto bad;
+        p = b->f[0].p;
+        for (char *line = p; line < p + b->f[0].n;) {
+            char *nl = memchr(line, '\n', (size_t)(p + b->f[0].n - line));
+            char rel[100];
+            if (nl == NULL || nl - line < 67 || nl - line - 66 >= 100)
+                break;
+            snprintf(rel, sizeof(rel), "%.*s", (int)(nl - line - 66),
+                     line + 66);
+            if (gather_one(b, path, rel, 1, msg, sizeof(msg)) != 0)
+                goto bad;
+            line = nl + 1;
+        }
+        return 0;
+    }
+    if (read_all(path, &p, &n, msg, sizeof(msg)) != 0) {
+        if (errno == ENOENT)
+            snprintf(msg, sizeof(msg), "%.900s: not there", path);
+        goto bad;
+    }
+    i = (size_t)tarball_read(p, n, &t, msg, sizeof(msg));
+    free(p);
+    if (i != 0) {
+        tarball_release(&t);
+        goto bad;
+    }
+    for (i = 0; i < t.n; i++) {
+        const char *rel = strchr(t.e[i].name, '/');
+        char *copy;
+        if (t.e[i].dir || rel == NULL)
+            continue;
+        if ((copy = malloc(t.e[i].n + 1)) == NULL)
+            break;
+        memcpy(copy, t.e[i].p, t.e[i].n);
+        if (take(b, rel + 1, copy, t.e[i].n, 0) != 0) {
+            snprintf(msg, sizeof(msg), "'%s': twice, or too many files",
+                     t.e[i].name);
+            tarball_release(&t);
+            goto bad;
+        }
+    }
+    tarball_release(&t);
+    return 0;
+bad:
+    cli_error("verify", "%.200s: %s", path, msg);
+    return EXIT_USAGE;
+}
+
+static struct bfile *find(struct bundle *b, const char *name, int output)
+{
+    size_t i;
+
+    for (i = 0; i < b->n; i++)
+        if (b->f[i].output == output && strcmp(b->f[i].name, name) == 0)
+            return &b->f[i];
+    return NULL;
+}
+
+/* Every SHA256SUMS line against its file, every file in a line. */
+static size_t check_sums(struct bundle *b)
+{
+    struct bfile *s = find(b, "SHA256SUMS", 0), *f;
+    char hex[65], rel[100];
+    size_t bad = 0, line = 0, i;
+    const char *p;
+
+    if (s == NULL) {
+        printf("SHA256SUMS: missing\n");
+        return 1;
+    }
+    for (p = s->p; p < s->p + s->n;) {
+        const char *nl = memchr(p, '\n', (size_t)(s->p + s->n - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(s->p + s->n - p);
+        line++;
+        if (len < 67 || len - 66 >= sizeof(rel) || p[64] != ' ' ||
+            p[65] != ' ') {
+            printf("SHA256SUMS:%zu: not a sha256sum line\n", line);
+            bad++;
+        } else {
+            snprintf(rel, sizeof(rel), "%.*s", (int)(len - 66), p + 66);
+            if ((f = find(b, rel, 0)) == NULL) {
+                printf("SHA256SUMS:%zu: %s: not in the bundle\n", line, rel);
+                bad++;
+            } else {
+                f->output = 2; /* listed */
+                hash_bytes(f->p, f->n, hex);
+                if (memcmp(hex, p, 64) != 0) {
+                    printf("%s: sha256 %.16s... is not SHA256SUMS line %zu's "
+                           "%.16s...\n",
+                           rel, hex, line, p);
+                    bad++;
+                }
+            }
+        }
+        p += len + 1;
+    }
+    for (i = 0; i < b->n; i++) {
+        if (b->f[i].output == 0 && strcmp(b->f[i].name, "SHA256SUMS") != 0) {
+            printf("%s: not in SHA256SUMS\n", b->f[i].name);
+            bad++;
+        }
+        if (b->f[i].output == 2)
+            b->f[i].output = 0;
+    }
+    return bad;
+}
+
+/* The first line where a and b differ, 1-based; 0 when equal. */
+static size_t first_diff(const char *a, size_t an, const char *b, size_t bn,
+                         size_t *off)
+{
+    size_t i, line = 1, n = an < bn ? an : bn;
+
+    for (i = 0; i < n && a[i] == b[i]; i++)
+        if (a[i] == '\n')
+            line++;
+    if (i == n && an == bn)
+        return 0;
+    /* back to the line's start */
+    while (i > 0 && a[i - 1] != '\n')
+        i--;
+    *off = i;
+    return line;
+}
+
+/* The path of the first value where a and b differ, into out ("" when
+ * they are equal): "rungs[6].accuracy". */
+static void json_where(json_t *a, json_t *b, char *out, size_t size, int depth,
+                       json_t **va, json_t **vb)
+{
+    size_t i, len = strlen(out);
+    const char *k;
+    json_t *v;
+
+    *va = a;
+    *vb = b;
+    if (json_equal(a, b) || depth > 16)
+        return;
+    if (json_is_object(a) && json_is_object(b)) {
+        json_object_foreach(a, k, v)
+        {
+            if (json_equal(v, json_object_get(b, k)))
+                continue;
+            snprintf(out + len, size - len, "%s%s", len ? "." : "", k);
+            json_where(v, json_object_get(b, k), out, size, depth + 1, va, vb);
+            return;
+        }
+    }
+    if (json_is_array(a) && json_is_array(b)) {
+        for (i = 0; i < json_array_size(a); i++)
+            if (!json_equal(json_array_get(a, i), json_array_get(b, i))) {
+                snprintf(out + len, size - len, "[%zu]", i);
+                json_where(json_array_get(a, i), json_array_get(b, i), out,
+                           size, depth + 1, va, vb);
+                return;
+            }
+    }
+}
+
+/* A JSON file that differs: the first figure that does, both values. */
+static int json_report(const struct bfile *have, const struct bfile *want)
+{
+    json_t *a = json_loadb(have->p, have->n, 0, NULL),
+           *b = json_loadb(want->p, want->n, 0, NULL);
+    char where[512] = "", *x, *y;
+    json_t *va = NULL, *vb = NULL;
+    int done = 0;
+
+    if (a != NULL && b != NULL) {
+        json_where(a, b, where, sizeof(where), 0, &va, &vb);
+        x = va ? json_dumps(va, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+        y = vb ? json_dumps(vb, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+        if (where[0] != '\0') {
+            printf("%s: %s is %.80s; the rows give %.80s\n", have->name, where,
+                   x ? x : "missing", y ? y : "missing");
+            done = 1;
+        }
+        free(x);
+        free(y);
+    }
+    json_decref(a);
+    json_decref(b);
+    return done;
+}
+
+/* Each rendered output against the bundle's copy. */
+static size_t check_outputs(struct bundle *b)
+{
+    size_t i, bad = 0, off = 0, line;
+
+    for (i = 0; i < b->n; i++) {
+        struct bfile *want = &b->f[i], *have;
+        if (want->output != 1)
+            continue;
+        have = find(b, want->name, 0);
+        if (have == NULL) {
+            printf("%s: missing (the rows render it)\n", want->name);
+            bad++;
+            continue;
+        }
+        line = first_diff(have->p, have->n, want->p, want->n, &off);
+        if (line != 0 && strstr(want->name, ".json") != NULL &&
+            json_report(have, want)) {
+            bad++;
+        } else if (line != 0) {
+            const char *e = memchr(have->p + off, '\n', have->n - off);
+            int len = (int)((e ? e : have->p + have->n) - (have->p + off));
+            printf("%s:%zu: not what the rows give: '%.*s'\n", want->name,
+                   line, len > 160 ? 160 : len, have->p + off);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+int figures_verify_bundle(const char *path)
+{
+    struct bundle *b = calloc(1, sizeof(*b));
+    struct bfile *pj;
+    json_t *j = NULL;
+    char msg[4600];
+    size_t bad;
+    int rc;
+
+    if (b == NULL)
+        return figures__oom("verify");
+    if ((rc = load_bundle(b, path)) != 0)
+        goto out;
+    bad = check_sums(b);
+    pj = find(b, "publish.json", 0);
+    if (pj == NULL || (j = json_loadb(pj->p, pj->n, 0, NULL)) == NULL) {
+        printf("publish.json: missing or not JSON\n");
+        rc = EXIT_FAILED;
+        goto out;
+    }
+    if (stage_make(b, msg, sizeof(msg)) != 0 ||
+        stage_write(b, msg, sizeof(msg)) != 0) {
+        cli_error("verify", "%s", msg);
+        rc = EXIT_FAILED;
+        goto out;
+    }
+    if ((rc = render_staged(b, j, "verify")) != 0) {
+        /* rows the grader refuses are a changed bundle too */
+        printf("%s: its rows cannot be graded (above)\n", path);
+        rc = EXIT_FAILED;
+        goto out;
+    }
+    bad += check_outputs(b);
+    printf("%s: %s\n", path,
+           bad ? "differs from what its rows and hashes give"
+               : "every figure recomputed from its rows, every hash checked");
+    rc = bad ? EXIT_FAILED : EXIT_OK;
+out:
+    json_decref(j);
+    stage_remove(b);
+    bundle_release(b);
+    free(b);
+    return rc;
+}
