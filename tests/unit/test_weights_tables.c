@@ -20,45 +20,8 @@
 #include "f16range.h"
 #include "tensors.h"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/graveyard-weights-XXXXXX");
-    return mkdtemp(dir) == NULL ? -1 : 0;
-}
-
-static int teardown(void **state)
-{
-    char cmd[128];
-    (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-/* ---- writing files ------------------------------------------------- */
-
-struct bytes {
-    unsigned char p[1 << 16];
-    size_t n;
-};
-
-static void put(struct bytes *b, const void *p, size_t n)
-{
-    assert_true(b->n + n <= sizeof b->p);
-    memcpy(b->p + b->n, p, n);
-    b->n += n;
-}
-
-static void put_u32(struct bytes *b, uint32_t v) { put(b, &v, 4); }
-static void put_u64(struct bytes *b, uint64_t v) { put(b, &v, 8); }
-
-static void put_str(struct bytes *b, const char *s)
-{
-    put_u64(b, strlen(s));
-    put(b, s, strlen(s));
-}
+#define WEIGHTS_PREFIX "weights"
+#include "weights_files.h"
 
 static void pad_to(struct bytes *b, size_t align)
 {
