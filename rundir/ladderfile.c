@@ -97,6 +97,15 @@ bad:
     return -1;
 }
 
+const struct lrow *ladderfile_find(const struct lrow *rows, size_t n,
+                                   const char *rung)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(rows[i].rung, rung) == 0)
+            return &rows[i];
+    return NULL;
+}
+
 int ladderfile_upsert(const char *path, const struct lrow *row, char *msg,
                       size_t msgsize)
 {

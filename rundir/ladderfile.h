@@ -30,6 +30,10 @@ struct lrow {
 int ladderfile_read(const char *path, int missing_ok, struct lrow **rows,
                     size_t *n, char *msg, size_t msgsize);
 
+/* The row of rung among rows[0..n), or NULL. */
+const struct lrow *ladderfile_find(const struct lrow *rows, size_t n,
+                                   const char *rung);
+
 /* Add row, or replace the line of the same rung; written atomically. */
 int ladderfile_upsert(const char *path, const struct lrow *row, char *msg,
                       size_t msgsize);

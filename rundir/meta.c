@@ -153,7 +153,8 @@ int rundir_meta_read(const char *rundir, const char *rung,
 {
     struct buf path = {0};
     struct lrow *rows;
-    size_t n, i;
+    const struct lrow *r;
+    size_t n;
     int rc;
 
     memset(m, 0, sizeof(*m));
@@ -170,14 +171,12 @@ int rundir_meta_read(const char *rundir, const char *rung,
     buf_release(&path);
     if (rc != 0)
         return -1;
-    for (i = 0; i < n; i++)
-        if (strcmp(rows[i].rung, rung) == 0) {
-            /* a served model's row: no file, so no bytes (not 0) */
-            if (m->bytes < 0 && !m->unpinned)
-                m->bytes = (long long)rows[i].bytes;
-            memcpy(m->sha256, rows[i].sha256, sizeof(m->sha256));
-            break;
-        }
+    if ((r = ladderfile_find(rows, n, rung)) != NULL) {
+        /* a served model's row: no file, so no bytes (not 0) */
+        if (m->bytes < 0 && !m->unpinned)
+            m->bytes = (long long)r->bytes;
+        memcpy(m->sha256, r->sha256, sizeof(m->sha256));
+    }
     free(rows);
     return 0;
 }

@@ -31,17 +31,6 @@ static const char verify_help[] =
     "the same file, 1 when any differs or is missing on one side, 2 on bad\n"
     "input.\n";
 
-static const struct lrow *find(const struct lrow *rows, size_t n,
-                               const char *rung)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        if (strcmp(rows[i].rung, rung) == 0)
-            return &rows[i];
-    return NULL;
-}
-
 int cmd_verify(int argc, char **argv)
 {
     const char *pos[1], *against = NULL;
@@ -82,7 +71,7 @@ int cmd_verify(int argc, char **argv)
         return EXIT_USAGE;
     }
     for (i = 0; i < na; i++) {
-        const struct lrow *x = &a[i], *y = find(b, nb, x->rung);
+        const struct lrow *x = &a[i], *y = ladderfile_find(b, nb, x->rung);
         if (y == NULL)
             printf("%s: only in %s\n", x->rung, path);
         else if (x->bytes != y->bytes)
@@ -96,7 +85,7 @@ int cmd_verify(int argc, char **argv)
         diffs++;
     }
     for (i = 0; i < nb; i++)
-        if (find(a, na, b[i].rung) == NULL) {
+        if (ladderfile_find(a, na, b[i].rung) == NULL) {
             printf("%s: only in %s\n", b[i].rung, against);
             diffs++;
         }

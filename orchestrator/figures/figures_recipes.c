@@ -17,17 +17,6 @@
 #include "../../weights/recipe.h"
 #include "figures_int.h"
 
-static const struct lrow *row_of(const struct lrow *rows, size_t n,
-                                 const char *rung)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        if (strcmp(rows[i].rung, rung) == 0)
-            return &rows[i];
-    return NULL;
-}
-
 /* One rung's entry; *recipe the file's recipe when it was read. */
 static json_t *entry(const struct grader_figures *x, const struct lrow *row,
                      json_t **recipe)
@@ -51,8 +40,7 @@ static json_t *entry(const struct grader_figures *x, const struct lrow *row,
     json_object_set(e, "bytes", json_object_get(*recipe, "bytes"));
     json_object_set(e, "bpw", json_object_get(*recipe, "bpw"));
     json_array_foreach(json_object_get(*recipe, "kinds"), i, k)
-        json_object_set(kinds,
-                        json_string_value(json_object_get(k, "kind")),
+        json_object_set(kinds, json_string_value(json_object_get(k, "kind")),
                         json_object_get(k, "bpw"));
     json_object_set_new(e, "kinds", kinds);
     return e;
@@ -66,8 +54,9 @@ static void beside(json_t *e, json_t *side, json_t *chain, const char *name)
     json_object_set_new(e, "beside", json_string(name));
     if (side == NULL || chain == NULL || (d = recipe_diff(pair, 2)) == NULL)
         return;
-    json_object_set_new(e, "differ", json_integer((json_int_t)json_array_size(
-                                         json_object_get(d, "differ"))));
+    json_object_set_new(e, "differ",
+                        json_integer((json_int_t)json_array_size(
+                            json_object_get(d, "differ"))));
     json_object_set(e, "differ_bytes", json_object_get(d, "bytes"));
     json_decref(d);
 }
@@ -93,7 +82,7 @@ int figures__recipes(struct rundir_run *run, const struct grader_ladder *rep)
     rungs = json_array();
     for (i = 0; i < n; i++) {
         const struct grader_figures *x = grader_ladder_point(rep, i);
-        json_t *e = entry(x, row_of(rows, nrows, x->line->rung->name),
+        json_t *e = entry(x, ladderfile_find(rows, nrows, x->line->rung->name),
                           &recipes[i]);
         here |= recipes[i] != NULL;
         if (i >= nc && rep->sides[i - nc].beside >= 0) {
