@@ -49,6 +49,8 @@ if [ $unit_only -eq 0 ]; then
     suite build bash tests/integration/build.sh "${BUILD:-build}"
     # hostile nights, round 3 (issue 24): one file of cases per area
     suite round3 bash tests/integration/round3.sh "${BUILD:-build}"
+    # hostile nights, round 4 (issue 33)
+    suite round4 bash tests/integration/round4.sh "${BUILD:-build}"
     suite slurm bash tests/slurm/run.sh "${BUILD:-build}"
     # the report: the study's counts read back from REPORT.md, and the
     # cover rendered (rsvg-convert) with every cell's colour read
