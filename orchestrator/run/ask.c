@@ -98,6 +98,49 @@ static int body_cb(void *ctx, long status, const char *p, size_t n)
     return rc == 0 ? 0 : 1;
 }
 
+/* The key of the endpoint asked, whose traces no text of its answers
+ * may keep: NULL for a server graveyard started, or no key. */
+static const char *endpoint_key(const struct runner *r)
+{
+    if (r->o->endpoint == NULL || r->o->api_key_env == NULL)
+        return NULL;
+    return getenv(r->o->api_key_env);
+}
+
+static void scrub_buf(struct buf *b, const char *key)
+{
+    if (b->len == 0)
+        return;
+    b->len = endpoint_redact(b->p, b->len, key);
+    b->p[b->len] = '\0';
+}
+
+static void scrub_str(char *s, const char *key)
+{
+    if (s != NULL)
+        s[endpoint_redact(s, strlen(s), key)] = '\0';
+}
+
+/* Every text of sl's request that its row or the log may keep (content,
+ * reasoning, an error body, an error event, a fault's message, the
+ * finish_reason) and error (NULL or a text made of them), with the
+ * endpoint's key's traces overwritten (endpoint_redact): an endpoint
+ * that echoes its key puts it in none of them. */
+static void scrub(struct slot *sl, char *error)
+{
+    const char *key = endpoint_key(sl->r);
+
+    if (key == NULL || key[0] == '\0')
+        return;
+    scrub_buf(&sl->reply.content, key);
+    scrub_buf(&sl->reply.reasoning, key);
+    scrub_buf(&sl->errbody, key);
+    scrub_str(sl->reply.error, key);
+    scrub_str(sl->reply.finish, key);
+    scrub_str(sl->fault_msg, key);
+    scrub_str(error, key);
+}
+
 /* Cancel a slot's request in flight; its done callback is ignored. */
 static void cancel(struct slot *sl)
 {
@@ -152,6 +195,7 @@ static void watch_cb(uv_timer_t *t)
         if (sl->req == NULL || (now < idle_at && now < late_at))
             continue;
         cancel(sl);
+        scrub(sl, NULL);
         memset(&ev, 0, sizeof(ev));
         ev.type = now >= idle_at ? EV_IDLE : EV_DEADLINE;
         ev.question = sl->asked;
@@ -292,10 +336,13 @@ static void request_done(void *ctx, long status, const char *err)
         return;
     sl->req = NULL;
     rearm_watch(r);
+    scrub(sl, NULL);
     if (sl->fault == NULL &&
         (busy_wait(sl, sl->http_status) || key_refused(sl, sl->http_status)))
         return;
     outcome(sl, err, &ev, error, sizeof(error));
+    /* an error body's message is JSON-unescaped: its traces again */
+    scrub(sl, error);
     runner_event(r, &ev);
 }
 
