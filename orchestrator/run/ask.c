@@ -331,9 +331,13 @@ static void request_done(void *ctx, long status, const char *err)
     struct rung_event ev;
     char error[800];
 
-    (void)status; /* body_cb kept it */
     if (sl->cancelling)
         return;
+    /* an error with an empty body never reached body_cb: its status is
+     * the header's all the same (a bare 401 stops the rung, a bare 429
+     * is asked again, a bare 302 is a redirect) */
+    if (sl->http_status == 0)
+        sl->http_status = status;
     sl->req = NULL;
     rearm_watch(r);
     scrub(sl, NULL);
