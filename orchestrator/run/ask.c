@@ -82,6 +82,7 @@ static int body_cb(void *ctx, long status, const char *p, size_t n)
     int rc;
 
     sl->http_status = status;
+    sl->got += n;
     if (status >= 300) { /* a redirect's body is not a stream either */
         /* an error body is JSON, not SSE: its first ERRBODY_CAP bytes are
          * kept for the row (a message is short; more is noise) */
@@ -251,9 +252,11 @@ static void outcome(struct slot *sl, const char *err, struct rung_event *ev,
         ev->kind = "bad_stream";
         ev->text = "the stream ended without a finish_reason or [DONE]";
     } else {
-        /* the connection broke: a server that died does that */
+        /* the connection broke: a server that died does that; so does
+         * a kept-alive connection it closed, before the first byte */
         ev->type = EV_BROKE;
         ev->text = NULL;
+        ev->empty = sl->got == 0;
     }
 }
 
@@ -377,6 +380,7 @@ static int send_ask(struct slot *sl)
     char url[ENDPOINT_URL_MAX + 32], *body;
 
     sl->http_status = 0;
+    sl->got = 0;
     sl->fault = NULL;
     buf_release(&sl->errbody);
     reply_release(&sl->reply);

@@ -147,7 +147,7 @@ case_endpoint_empty_body() {
 # always closes before the first byte gives today's cut row after the
 # retries (attempts 3). The same for a started rung.
 case_endpoint_lost_first_byte() {
-    local d=$work/r4l
+    local d=$work/r4l n
     model r4lost '"default": {"content": "Answer: 5"},
  "replies": [{"match": "apples", "content": "3 + 2 = 5\nAnswer: 5", "fault": "close_first", "times": 1},
              {"match": "figs", "content": "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", "fault": "close"}]'
@@ -164,7 +164,11 @@ case_endpoint_lost_first_byte() {
     $GT run --url "$r4_url" C2 "$work/q.jsonl" "$d" >/dev/null 2>"$work/err" || fail "always: exit $? $(cat "$work/err")"
     [ "$(field "$d/rows/C2.jsonl" pears error_kind)" = '"cut"' ] && [ "$(field "$d/rows/C2.jsonl" pears attempts)" = 3 ] ||
         fail "always lost: $(field "$d/rows/C2.jsonl" pears error_kind), attempts $(field "$d/rows/C2.jsonl" pears attempts)"
-    [ "$(grep -c 'fake: closed before the first byte' "$work/r4-r4never.log")" = 3 ] || fail "always lost: $(grep -c 'fake: closed before the first byte' "$work/r4-r4never.log") asks, want 3"
+    # 3 asks of ours, and libcurl may ask again once itself on a
+    # kept-alive connection found closed
+    n=$(grep -c 'fake: closed before the first byte' "$work/r4-r4never.log")
+    [ "$n" -ge 3 ] && [ "$n" -le 4 ] || fail "always lost: $n asks, want 3 (or 4)"
+    grep -q "pears: the connection closed before the first byte; asking again on a new one (2 of 2)" "$work/err" || fail "always lost: not said"
     r4_stop
     # a started rung: the same rule
     $GT run C3 "$work/r4lost.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" >/dev/null 2>"$work/err" || fail "started: exit $? $(cat "$work/err")"
