@@ -8,9 +8,11 @@
  * alive and sends what cannot be taken (an HTTP error, an error event, a
  * stream that is not a chat stream, a reply too long for a row, no whole
  * answer by the deadline, a connection it cut while staying up) gives an
- * error row at once and keeps serving. RUNG_MAX_STREAK questions in a row
- * with a fault stop the rung; so does a server that cannot start. Every
- * end stops the server first.
+ * error row at once and keeps serving; a connection cut before the first
+ * byte of the reply is asked again on a new one first, RUNG_FRESH_TRIES
+ * times (a kept-alive connection the server had just closed).
+ * RUNG_MAX_STREAK questions in a row with a fault stop the rung; so does a
+ * server that cannot start. Every end stops the server first.
  */
 #include "rung.h"
 
