@@ -206,20 +206,26 @@ static size_t url_form(const char *key, size_t klen, int lower, char *out)
 
 size_t endpoint_redact(char *text, size_t len, const char *key)
 {
-    size_t klen = key ? strlen(key) : 0, flen, i, o, run;
+    size_t klen = key ? strlen(key) : 0, flen, plen = 0, i, o, run;
     unsigned char *mark;
-    char *form;
+    char *form, *prev;
 
     if (klen == 0 || len == 0)
         return len;
     mark = xrealloc(NULL, len);
     memset(mark, 0, len);
     form = xrealloc(NULL, 6 * klen + 1);
+    prev = xrealloc(NULL, 6 * klen + 1);
     mark_form(text, len, key, klen, mark);
     for (i = 0; i < 4; i++) {
         flen = i < 2 ? json_form(key, klen, (int)i, form)
                      : url_form(key, klen, (int)i - 2, form);
-        mark_form(text, len, form, flen, mark);
+        /* a key of letters and digits has one form: searched once */
+        if (!(flen == klen && memcmp(form, key, klen) == 0) &&
+            !(i % 2 == 1 && flen == plen && memcmp(form, prev, flen) == 0))
+            mark_form(text, len, form, flen, mark);
+        memcpy(prev, form, flen);
+        plen = flen;
     }
     mark_masked(text, len, key, klen, mark);
     for (i = o = 0; i < len; i += run) {
@@ -236,6 +242,7 @@ size_t endpoint_redact(char *text, size_t len, const char *key)
             o += run;
         }
     }
+    free(prev);
     free(form);
     free(mark);
     return o;
