@@ -550,7 +550,10 @@ static void side_table(struct doc *d, const struct grader_ladder *rep)
         const struct grader_side *s = &rep->sides[i];
         const struct grader_bury_line *l = s->f.line;
         rung_cell(d, l->rung->name, 0);
-        if (md_same_file(&s->f, &rep->rungs[0]))
+        if (s->f.meta.unpinned) /* as in the ladder table */
+            doc_cellf(d, "not pinned: the file and build are the server's "
+                         "word");
+        else if (md_same_file(&s->f, &rep->rungs[0]))
             doc_cellf(d, "same file");
         else
             doc_cellf(d, "%s", fmt_fixed(a, s->f.pct_bytes, 1));

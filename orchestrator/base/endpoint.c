@@ -1,12 +1,15 @@
 /*
  * endpoint.c - a served model's URL, checked before any connection: a
  * key sent over plain http to another machine is a key given away, so
- * the refusal must come before libcurl is asked anything.
+ * the refusal must come before libcurl is asked anything. And the one
+ * filter of the key's traces in what is kept of an endpoint's word.
  */
+#define _GNU_SOURCE /* memmem */
 #include "endpoint.h"
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../util/util.h"
@@ -93,6 +96,158 @@ int endpoint_url_check(const char *url, int allow_plain_http, char *msg,
     return 0;
 }
 
+/* ---- a key's traces ---------------------------------------------------- */
+
+/* Mark in mark[] every run of text that is a run of ENDPOINT_FRAG_MIN
+ * bytes or more of form (the whole form when it is shorter): each such
+ * run is covered by the windows of that length it holds. */
+static void mark_form(const char *text, size_t len, const char *form,
+                      size_t flen, unsigned char *mark)
+{
+    size_t w = flen < ENDPOINT_FRAG_MIN ? flen : ENDPOINT_FRAG_MIN;
+
+    if (w == 0 || len < w)
+        return;
+    for (size_t j = 0; j + w <= flen; j++) {
+        const char *p = text, *end = text + len, *hit;
+        while ((size_t)(end - p) >= w &&
+               (hit = memmem(p, (size_t)(end - p), form + j, w)) != NULL) {
+            memset(mark + (hit - text), 1, w);
+            p = hit + 1;
+        }
+    }
+}
+
+/* The bytes of a mask at text[i]: '*', '.', or U+2026 (3 bytes); 0 for
+ * none. */
+static size_t mask_at(const char *text, size_t len, size_t i)
+{
+    if (text[i] == '*' || text[i] == '.')
+        return 1;
+    if (i + 3 <= len && memcmp(text + i, "\xe2\x80\xa6", 3) == 0)
+        return 3;
+    return 0;
+}
+
+/* A masked echo: the key's prefix (3 bytes or more) right before a run of
+ * masks (a star or an ellipsis; three dots at least), its suffix (3 or
+ * more) right after. */
+static void mark_masked(const char *text, size_t len, const char *key,
+                        size_t klen, unsigned char *mark)
+{
+    size_t i = 0, e, m, p, q, dots;
+
+    while (i < len) {
+        if (mask_at(text, len, i) == 0) {
+            i++;
+            continue;
+        }
+        for (e = i, dots = 0; e < len && (m = mask_at(text, len, e)) > 0;
+             e += m)
+            dots += text[e] == '.';
+        if (dots < 3 && dots == e - i) { /* a full stop, not a mask */
+            i = e;
+            continue;
+        }
+        for (p = klen - 1 < i ? klen - 1 : i; p >= 3; p--)
+            if (memcmp(text + i - p, key, p) == 0)
+                break;
+        for (q = klen - 1 < len - e ? klen - 1 : len - e; q >= 3; q--)
+            if (memcmp(text + e, key + klen - q, q) == 0)
+                break;
+        if (p >= 3 && q >= 3)
+            memset(mark + i - p, 1, e + q - (i - p));
+        i = e;
+    }
+}
+
+/* key's JSON-escaped form into out (6 bytes a byte at most), "/" as
+ * slash_esc says. */
+static size_t json_form(const char *key, size_t klen, int slash_esc, char *out)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < klen; i++) {
+        unsigned char c = (unsigned char)key[i];
+        const char *esc = c == '"'                  ? "\\\""
+                          : c == '\\'               ? "\\\\"
+                          : c == '\b'               ? "\\b"
+                          : c == '\f'               ? "\\f"
+                          : c == '\n'               ? "\\n"
+                          : c == '\r'               ? "\\r"
+                          : c == '\t'               ? "\\t"
+                          : (c == '/' && slash_esc) ? "\\/"
+                                                    : NULL;
+        if (esc != NULL)
+            n += (size_t)sprintf(out + n, "%s", esc);
+        else if (c < 0x20)
+            n += (size_t)sprintf(out + n, "\\u%04x", c);
+        else
+            out[n++] = (char)c;
+    }
+    return n;
+}
+
+/* key URL-encoded (every byte but letters, digits and -._~), hex in
+ * upper or lower case, into out (3 bytes a byte at most). */
+static size_t url_form(const char *key, size_t klen, int lower, char *out)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < klen; i++) {
+        unsigned char c = (unsigned char)key[i];
+        if (isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~')
+            out[n++] = (char)c;
+        else
+            n += (size_t)sprintf(out + n, lower ? "%%%02x" : "%%%02X", c);
+    }
+    return n;
+}
+
+size_t endpoint_redact(char *text, size_t len, const char *key)
+{
+    size_t klen = key ? strlen(key) : 0, flen, plen = 0, i, o, run;
+    unsigned char *mark;
+    char *form, *prev;
+
+    if (klen == 0 || len == 0)
+        return len;
+    mark = xrealloc(NULL, len);
+    memset(mark, 0, len);
+    form = xrealloc(NULL, 6 * klen + 1);
+    prev = xrealloc(NULL, 6 * klen + 1);
+    mark_form(text, len, key, klen, mark);
+    for (i = 0; i < 4; i++) {
+        flen = i < 2 ? json_form(key, klen, (int)i, form)
+                     : url_form(key, klen, (int)i - 2, form);
+        /* a key of letters and digits has one form: searched once */
+        if (!(flen == klen && memcmp(form, key, klen) == 0) &&
+            !(i % 2 == 1 && flen == plen && memcmp(form, prev, flen) == 0))
+            mark_form(text, len, form, flen, mark);
+        memcpy(prev, form, flen);
+        plen = flen;
+    }
+    mark_masked(text, len, key, klen, mark);
+    for (i = o = 0; i < len; i += run) {
+        for (run = 1; i + run < len && mark[i + run] == mark[i]; run++)
+            ;
+        if (!mark[i]) {
+            memmove(text + o, text + i, run);
+            o += run;
+        } else if (run >= 10) {
+            memcpy(text + o, "[redacted]", 10);
+            o += 10;
+        } else {
+            memset(text + o, '*', run);
+            o += run;
+        }
+    }
+    free(prev);
+    free(form);
+    free(mark);
+    return o;
+}
+
 /* Whether a member's name speaks of a secret. */
 static int secret_name(const char *name)
 {
@@ -114,10 +269,28 @@ static int secret_name(const char *name)
            (i > 6 && strcmp(low + i - 6, "_token") == 0);
 }
 
-/* A string as kept: redacted when it holds the key, else cut. */
+/* Whether s (n bytes) holds a trace of key (endpoint_redact's). */
+static int holds_key(const char *s, size_t n, const char *key)
+{
+    char *copy;
+    size_t m;
+    int changed;
+
+    if (key == NULL || key[0] == '\0' || n == 0)
+        return 0;
+    copy = xrealloc(NULL, n);
+    memcpy(copy, s, n);
+    m = endpoint_redact(copy, n, key);
+    changed = m != n || memcmp(copy, s, n) != 0;
+    free(copy);
+    return changed;
+}
+
+/* A string as kept: redacted when it holds a trace of the key, else
+ * cut. */
 static json_t *kept_string(const char *s, size_t n, const char *key)
 {
-    if (key != NULL && key[0] != '\0' && strstr(s, key) != NULL)
+    if (holds_key(s, n, key))
         return json_string("[redacted]");
     if (n > ENDPOINT_STR_CAP)
         n = ENDPOINT_STR_CAP;
@@ -142,7 +315,7 @@ static json_t *clean(json_t *v, const char *key, int depth)
         out = json_object();
         json_object_foreach(v, name, x)
         {
-            if (!secret_name(name))
+            if (!secret_name(name) && !holds_key(name, strlen(name), key))
                 json_object_set_new(out, name, clean(x, key, depth + 1));
         }
         return out;

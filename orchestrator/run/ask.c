@@ -82,6 +82,7 @@ static int body_cb(void *ctx, long status, const char *p, size_t n)
     int rc;
 
     sl->http_status = status;
+    sl->got += n;
     if (status >= 300) { /* a redirect's body is not a stream either */
         /* an error body is JSON, not SSE: its first ERRBODY_CAP bytes are
          * kept for the row (a message is short; more is noise) */
@@ -96,6 +97,49 @@ static int body_cb(void *ctx, long status, const char *p, size_t n)
                  (unsigned)REPLY_CAP);
     }
     return rc == 0 ? 0 : 1;
+}
+
+/* The key of the endpoint asked, whose traces no text of its answers
+ * may keep: NULL for a server graveyard started, or no key. */
+static const char *endpoint_key(const struct runner *r)
+{
+    if (r->o->endpoint == NULL || r->o->api_key_env == NULL)
+        return NULL;
+    return getenv(r->o->api_key_env);
+}
+
+static void scrub_buf(struct buf *b, const char *key)
+{
+    if (b->len == 0)
+        return;
+    b->len = endpoint_redact(b->p, b->len, key);
+    b->p[b->len] = '\0';
+}
+
+static void scrub_str(char *s, const char *key)
+{
+    if (s != NULL)
+        s[endpoint_redact(s, strlen(s), key)] = '\0';
+}
+
+/* Every text of sl's request that its row or the log may keep (content,
+ * reasoning, an error body, an error event, a fault's message, the
+ * finish_reason) and error (NULL or a text made of them), with the
+ * endpoint's key's traces overwritten (endpoint_redact): an endpoint
+ * that echoes its key puts it in none of them. */
+static void scrub(struct slot *sl, char *error)
+{
+    const char *key = endpoint_key(sl->r);
+
+    if (key == NULL || key[0] == '\0')
+        return;
+    scrub_buf(&sl->reply.content, key);
+    scrub_buf(&sl->reply.reasoning, key);
+    scrub_buf(&sl->errbody, key);
+    scrub_str(sl->reply.error, key);
+    scrub_str(sl->reply.finish, key);
+    scrub_str(sl->fault_msg, key);
+    scrub_str(error, key);
 }
 
 /* Cancel a slot's request in flight; its done callback is ignored. */
@@ -152,6 +196,7 @@ static void watch_cb(uv_timer_t *t)
         if (sl->req == NULL || (now < idle_at && now < late_at))
             continue;
         cancel(sl);
+        scrub(sl, NULL);
         memset(&ev, 0, sizeof(ev));
         ev.type = now >= idle_at ? EV_IDLE : EV_DEADLINE;
         ev.question = sl->asked;
@@ -207,9 +252,11 @@ static void outcome(struct slot *sl, const char *err, struct rung_event *ev,
         ev->kind = "bad_stream";
         ev->text = "the stream ended without a finish_reason or [DONE]";
     } else {
-        /* the connection broke: a server that died does that */
+        /* the connection broke: a server that died does that; so does
+         * a kept-alive connection it closed, before the first byte */
         ev->type = EV_BROKE;
         ev->text = NULL;
+        ev->empty = sl->got == 0;
     }
 }
 
@@ -287,15 +334,22 @@ static void request_done(void *ctx, long status, const char *err)
     struct rung_event ev;
     char error[800];
 
-    (void)status; /* body_cb kept it */
     if (sl->cancelling)
         return;
+    /* an error with an empty body never reached body_cb: its status is
+     * the header's all the same (a bare 401 stops the rung, a bare 429
+     * is asked again, a bare 302 is a redirect) */
+    if (sl->http_status == 0)
+        sl->http_status = status;
     sl->req = NULL;
     rearm_watch(r);
+    scrub(sl, NULL);
     if (sl->fault == NULL &&
         (busy_wait(sl, sl->http_status) || key_refused(sl, sl->http_status)))
         return;
     outcome(sl, err, &ev, error, sizeof(error));
+    /* an error body's message is JSON-unescaped: its traces again */
+    scrub(sl, error);
     runner_event(r, &ev);
 }
 
@@ -326,6 +380,7 @@ static int send_ask(struct slot *sl)
     char url[ENDPOINT_URL_MAX + 32], *body;
 
     sl->http_status = 0;
+    sl->got = 0;
     sl->fault = NULL;
     buf_release(&sl->errbody);
     reply_release(&sl->reply);

@@ -8,9 +8,11 @@
  * alive and sends what cannot be taken (an HTTP error, an error event, a
  * stream that is not a chat stream, a reply too long for a row, no whole
  * answer by the deadline, a connection it cut while staying up) gives an
- * error row at once and keeps serving. RUNG_MAX_STREAK questions in a row
- * with a fault stop the rung; so does a server that cannot start. Every
- * end stops the server first.
+ * error row at once and keeps serving; a connection cut before the first
+ * byte of the reply is asked again on a new one first, RUNG_FRESH_TRIES
+ * times (a kept-alive connection the server had just closed).
+ * RUNG_MAX_STREAK questions in a row with a fault stop the rung; so does a
+ * server that cannot start. Every end stops the server first.
  */
 #include "rung.h"
 
@@ -139,6 +141,7 @@ static int take(struct rung *r, struct rung_flight *f)
     f->q = r->cursor++;
     f->attempts = 0;
     f->died_here = 0;
+    f->lost = f->fresh = f->ask_fresh = 0;
     f->state = FL_HELD;
     return 1;
 }
@@ -209,7 +212,8 @@ static void ask_all(struct rung *r, struct out *o)
             continue;
         f->attempts++;
         f->state = FL_ASKING;
-        act(o, A_ASK, f->q);
+        act(o, A_ASK, f->q)->fresh = f->ask_fresh;
+        f->ask_fresh = 0;
     }
 }
 
@@ -402,6 +406,7 @@ static void request_over(struct rung *r, struct rung_flight *f,
         /* EV_BROKE: a server that died breaks the connection: retry once
          * it is gone; one still up a moment later cut it, and is kept */
         f->state = FL_BROKE;
+        f->lost = ev->empty;
         if (r->restart) /* being stopped: its exit decides */
             return;
         r->fault = "died";
@@ -416,14 +421,29 @@ static void request_over(struct rung *r, struct rung_flight *f,
 }
 
 /* Broken streams, and the server is still up a moment later: it cut the
- * answers, and it is kept. */
+ * answers, and it is kept. A stream that broke before its first byte
+ * lost no answer (a kept-alive connection the server had just closed):
+ * its question is asked again on a new connection, RUNG_FRESH_TRIES
+ * times at most, each an attempt, and no fault. */
 static void stayed_up(struct rung *r, struct out *o)
 {
     struct rung_action *a;
     size_t i;
 
     r->waiting_exit = 0;
-    if (fault_on(r, o, "stream broke off", FL_BROKE))
+    for (i = 0; i < r->width; i++) {
+        struct rung_flight *f = &r->fl[i];
+        if (f->state != FL_BROKE || !f->lost || f->fresh >= RUNG_FRESH_TRIES)
+            continue;
+        f->fresh++;
+        f->ask_fresh = 1;
+        f->state = FL_HELD;
+        say(o,
+            "%.200s: the connection closed before the first byte; asking "
+            "again on a new one (%d of %d)",
+            r->ids[f->q], f->fresh, RUNG_FRESH_TRIES);
+    }
+    if (count(r, FL_BROKE) > 0 && fault_on(r, o, "stream broke off", FL_BROKE))
         return;
     for (i = 0; i < r->width; i++) {
         struct rung_flight *f = &r->fl[i];

@@ -28,6 +28,9 @@
 #define RUNG_MAX_STREAK 3   /* questions in a row with a fault: give up */
 #define RUNG_PORT_TRIES 5   /* starts on a port found taken */
 #define RUNG_TEXT       900 /* an action's text */
+/* asks again, on a new connection, of a question whose stream broke
+ * before its first byte with the server up */
+#define RUNG_FRESH_TRIES 2
 #define RUNG_NOMEM                                                            \
     4 /* the exit status of a server that could not                           \
          load for memory (cli.h EXIT_NOMEM) */
@@ -72,6 +75,7 @@ struct rung_event {
     int oom;          /* EV_EXITED: its log says the model did not fit */
     long long status; /* EV_EXITED */
     int sig;          /* EV_EXITED */
+    int empty;        /* EV_BROKE: not one byte of the reply came */
     int code;         /* EV_STOP, EV_FAIL: the exit status */
     long seconds;     /* EV_NOT_READY: how long it was given */
     int no_server;    /* EV_FAIL: the server it was starting never ran */
@@ -95,6 +99,7 @@ struct rung_action {
     const char *kind;
     int code;
     int attempts; /* A_ANSWER_ROW, A_ERROR_ROW: the attempts it took */
+    int fresh;    /* A_ASK: on a new connection, not a kept-alive one */
     char text[RUNG_TEXT];
 };
 
@@ -118,6 +123,9 @@ struct rung_flight {
     size_t q;
     int attempts;  /* asks of q so far */
     int died_here; /* q saw a fault (counted in the streak once) */
+    int lost;      /* its stream broke before the first byte */
+    int fresh;     /* asks again after such a break so far */
+    int ask_fresh; /* its next ask is on a new connection */
 };
 
 struct rung {

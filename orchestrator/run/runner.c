@@ -256,6 +256,8 @@ static int carry_out(struct runner *r, const struct rung_action *a,
         return 0;
     case A_ASK:
         energy_begin(r);
+        if (a->fresh) /* after a stream lost before its first byte */
+            http_fresh_next(r->http);
         if (ask_start(r, a->question) == 0)
             return 0;
         snprintf(fail->text, sizeof(fail->text),

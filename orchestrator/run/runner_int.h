@@ -104,6 +104,7 @@ struct slot {
     uv_timer_t later;    /* a 429's wait before the same ask again */
     int later_open;      /* that timer is initialised */
     int busy_tries;      /* 429s on this ask so far */
+    size_t got;          /* body bytes of this ask so far */
 };
 
 /* ask.c's: the requests in flight. */

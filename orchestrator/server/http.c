@@ -22,6 +22,7 @@ struct http {
     int free_pending;      /* http_free was called from one */
     char *auth;            /* "Authorization: Bearer KEY", or NULL */
     long retry_after;      /* the request being ended: its Retry-After */
+    int fresh;             /* the next request on a new connection */
 };
 
 struct http_req {
@@ -73,6 +74,11 @@ static long retry_after_of(CURL *easy)
     if (curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &s) != CURLE_OK || s < 0)
         return 0;
     return s > 86400 ? 86400 : (long)s;
+}
+
+void http_fresh_next(struct http *h)
+{
+    h->fresh = 1;
 }
 
 long http_retry_after(const struct http *h)
@@ -325,6 +331,11 @@ struct http_req *http_request(struct http *h, const char *url,
      * endpoint's key must not travel to where a 3xx points; and the
      * certificate checks stay libcurl's defaults (on), never turned off */
     curl_easy_setopt(r->easy, CURLOPT_FOLLOWLOCATION, 0L);
+    if (h->fresh) {
+        curl_easy_setopt(r->easy, CURLOPT_FRESH_CONNECT, 1L);
+        curl_easy_setopt(r->easy, CURLOPT_FORBID_REUSE, 1L);
+        h->fresh = 0;
+    }
     if (h->auth != NULL)
         r->headers = curl_slist_append(NULL, h->auth);
     if (body != NULL) {

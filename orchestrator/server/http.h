@@ -56,6 +56,11 @@ struct http_req *http_request(struct http *h, const char *url,
  * line break. */
 int http_set_bearer(struct http *h, const char *key);
 
+/* The next request of h opens a new connection, and closes it after:
+ * not one the server kept alive and may have just closed (libcurl's
+ * CURLOPT_FRESH_CONNECT and CURLOPT_FORBID_REUSE). */
+void http_fresh_next(struct http *h);
+
 /* Within a done callback: the response's Retry-After in seconds (capped
  * at a day), 0 when it had none. */
 long http_retry_after(const struct http *h);

@@ -50,13 +50,25 @@
  *                 (default: always), then the reply
  *   "http401"     401, as a server whose key changed
  *   "redirect"    302 to http://127.0.0.1:9/elsewhere
+ *   "http400"     400 invalid_request_error
+ *   "bare"        HTTP "status" (default 500) with an empty body: a 429
+ *                 keeps "times" and "retry_after" as "http429" does, a
+ *                 3xx has its Location
+ *   "close_first" the connection dropped before any byte of the reply,
+ *                 for the first "times" such requests (default: always),
+ *                 then the reply: a keep-alive connection the server had
+ *                 just closed
+ * "message" (in a reply) is the error message of "http400", "http401",
+ * "http429", "http500" and "error_event" instead of the fixed one: an
+ * endpoint that echoes what it was sent (the key) in its errors.
  *
  * A served endpoint (graveyard's "endpoint" rungs), started by a test:
  * --api-key KEY makes every request but /health, /v1/health and
  * /v1/models need "Authorization: Bearer KEY" (401 without, as the real
  * server); GET /props answers {"model_path", "build_info", ...} and GET
  * /v1/models {"data": [{"id": the -m path}]}; "no_health": true makes
- * /health 404 (a server that has none).
+ * /health 404 (a server that has none); "props_extra" and "models_extra"
+ * (objects) are merged into /props and into /v1/models' data[0].
  *
  * A GPU shared by several servers (graveyard ladder's rungs_per_gpu), when
  * FAKE_GPU_DIR names a folder: each server registers there as
@@ -100,6 +112,7 @@ static const char *host = "127.0.0.1";
 static const char *api_key;    /* --api-key: a Bearer token wanted */
 static const char *model_path; /* -m, for /props and /v1/models */
 static long busy_sent;         /* "http429" replies so far */
+static long closed_sent;       /* "close_first" connections dropped */
 static int port = 8080;
 static struct timespec started;
 static FILE *logf_;   /* stderr, or stdout in ik mode */
@@ -238,6 +251,7 @@ struct body {
     long token_ms;
     size_t fault_at; /* event index where the fault strikes */
     const char *fault;
+    const char *message; /* "error_event": its message, or NULL */
     long trickle_ms;   /* "comments", "empty", "bytes" */
     size_t byte_at;    /* "bytes": offset in the current event */
     long long flood;   /* "flood": bytes left (-1 for ever) */
@@ -502,6 +516,7 @@ static void build(struct body *b, json_t *req, json_t *rule)
     }
     add_event(b, NULL, "[DONE]");
     b->fault = json_string_value(json_object_get(rule, "fault"));
+    b->message = json_string_value(json_object_get(rule, "message"));
     b->fault_at = b->n / 2;
     b->token_ms = shared_ms(mint("token_ms", 0));
     b->trickle_ms =
@@ -616,11 +631,15 @@ static ssize_t stream_cb(void *cls, uint64_t pos, char *buf, size_t max)
                 sleep_ms(1000);
         }
         if (b->fault && strcmp(b->fault, "error_event") == 0) {
+            json_t *e = json_pack(
+                "{s:{s:i,s:s,s:s}}", "error", "code", 500, "message",
+                b->message ? b->message : "Failed to parse input at pos 0",
+                "type", "server_error");
+            char *text = json_dumps(e, JSON_COMPACT);
             b->fault = NULL;
-            n = (size_t)snprintf(buf, max,
-                                 "data: {\"error\":{\"code\":500,\"message\":"
-                                 "\"Failed to parse input at pos 0\","
-                                 "\"type\":\"server_error\"}}\n\n");
+            n = (size_t)snprintf(buf, max, "data: %s\n\n", text ? text : "{}");
+            free(text);
+            json_decref(e);
             b->next = b->n;
             return (ssize_t)n;
         }
@@ -674,16 +693,66 @@ static int draft_differs(const char *prompt, json_t *rule)
            json_is_string(json_object_get(rule, "content"));
 }
 
-/* 429 with Retry-After: secs (none when negative). */
-static enum MHD_Result reply_busy(struct MHD_Connection *c, long secs)
+/* An error body {"error": {"code", "message", "type"}}: the rule's
+ * "message" when it has one (new: free()). */
+static char *error_body(json_t *rule, int code, const char *message,
+                        const char *type)
 {
-    static const char text[] = "{\"error\":{\"code\":429,\"message\":"
-                               "\"busy\",\"type\":\"rate_limit_error\"}}";
-    struct MHD_Response *r = MHD_create_response_from_buffer(
-        strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+    const char *m = json_string_value(json_object_get(rule, "message"));
+    json_t *e = json_pack("{s:{s:i,s:s,s:s}}", "error", "code", code,
+                          "message", m ? m : message, "type", type);
+    char *text = json_dumps(e, JSON_COMPACT);
+
+    json_decref(e);
+    if (text == NULL)
+        die("fake-llama-server: out of memory");
+    return text;
+}
+
+static enum MHD_Result reply_error(struct MHD_Connection *c, json_t *rule,
+                                   int code, const char *message,
+                                   const char *type)
+{
+    char *text = error_body(rule, code, message, type);
+    enum MHD_Result ret = reply_json(c, (unsigned)code, text);
+
+    free(text);
+    return ret;
+}
+
+/* An HTTP status and no body at all (a 429 with Retry-After: secs unless
+ * negative, a 3xx with its Location). */
+static enum MHD_Result reply_bare(struct MHD_Connection *c, unsigned status,
+                                  long secs)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
     char v[32];
     enum MHD_Result ret;
 
+    if (status == 429 && secs >= 0) {
+        snprintf(v, sizeof v, "%ld", secs);
+        MHD_add_response_header(r, "Retry-After", v);
+    }
+    if (status >= 300 && status < 400)
+        MHD_add_response_header(r, "Location", "http://127.0.0.1:9/elsewhere");
+    fprintf(logf_, "fake: bare %u sent\n", status);
+    ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* 429 with Retry-After: secs (none when negative). */
+static enum MHD_Result reply_busy(struct MHD_Connection *c, json_t *rule,
+                                  long secs)
+{
+    char *text = error_body(rule, 429, "busy", "rate_limit_error");
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY);
+    char v[32];
+    enum MHD_Result ret;
+
+    free(text);
     MHD_add_response_header(r, "Content-Type", "application/json");
     if (secs >= 0) {
         snprintf(v, sizeof v, "%ld", secs);
@@ -717,7 +786,14 @@ static enum MHD_Result reply_self(struct MHD_Connection *c, int props)
                       : json_pack("{s:s,s:[{s:s,s:s}]}", "object", "list",
                                   "data", "id", model_path, "object",
                                   "model");
-    char *text = json_dumps(v, JSON_COMPACT);
+    json_t *extra =
+        json_object_get(model, props ? "props_extra" : "models_extra");
+    char *text;
+
+    if (json_is_object(extra))
+        json_object_update(
+            props ? v : json_array_get(json_object_get(v, "data"), 0), extra);
+    text = json_dumps(v, JSON_COMPACT);
     enum MHD_Result ret = reply_json(c, 200, text ? text : "{}");
 
     free(text);
@@ -776,15 +852,44 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
                 json_integer_value(times)) {
             json_t *ra = json_object_get(rule, "retry_after");
             json_decref(req);
-            return reply_busy(c, json_is_integer(ra) ? json_integer_value(ra)
-                                                     : 1);
+            return reply_busy(
+                c, rule, json_is_integer(ra) ? json_integer_value(ra) : 1);
+        }
+    }
+    if (fault && strcmp(fault, "bare") == 0) {
+        json_t *st = json_object_get(rule, "status"),
+               *ra = json_object_get(rule, "retry_after"),
+               *times = json_object_get(rule, "times");
+        unsigned status =
+            json_is_integer(st) ? (unsigned)json_integer_value(st) : 500;
+        if (status != 429 || !json_is_integer(times) ||
+            __atomic_fetch_add(&busy_sent, 1, __ATOMIC_SEQ_CST) <
+                json_integer_value(times)) {
+            json_decref(req);
+            return reply_bare(
+                c, status, json_is_integer(ra) ? json_integer_value(ra) : 1);
+        }
+    }
+    if (fault && strcmp(fault, "close_first") == 0) {
+        json_t *times = json_object_get(rule, "times");
+        if (!json_is_integer(times) ||
+            __atomic_fetch_add(&closed_sent, 1, __ATOMIC_SEQ_CST) <
+                json_integer_value(times)) {
+            /* no response queued: MHD closes the connection unanswered */
+            fprintf(logf_, "fake: closed before the first byte\n");
+            json_decref(req);
+            return MHD_NO;
         }
     }
     if (fault && strcmp(fault, "http401") == 0) {
         json_decref(req);
-        return reply_json(c, 401,
-                          "{\"error\":{\"code\":401,\"message\":\"Invalid "
-                          "API Key\",\"type\":\"authentication_error\"}}");
+        return reply_error(c, rule, 401, "Invalid API Key",
+                           "authentication_error");
+    }
+    if (fault && strcmp(fault, "http400") == 0) {
+        json_decref(req);
+        return reply_error(c, rule, 400, "the request is not valid",
+                           "invalid_request_error");
     }
     if (fault && strcmp(fault, "redirect") == 0) {
         json_decref(req);
@@ -792,10 +897,10 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     }
     if (fault && strcmp(fault, "http500") == 0) {
         json_decref(req);
-        return reply_json(c, 500,
-                          "{\"error\":{\"code\":500,\"message\":\"the model "
-                          "produced output that does not match the "
-                          "expected format\",\"type\":\"server_error\"}}");
+        return reply_error(c, rule, 500,
+                           "the model produced output that does not match "
+                           "the expected format",
+                           "server_error");
     }
     b = calloc(1, sizeof(*b));
     if (b == NULL)

@@ -111,12 +111,70 @@ static void test_said_caps(void **state)
     free(body);
 }
 
+/* The key's traces: whole, escaped, encoded, cut, masked; text that only
+ * looks like one is kept. */
+static void test_redact(void **state)
+{
+    static const char key[] = "sk-Ab/cd+ef\"GHijklmnopQRST";
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"key sk-Ab/cd+ef\"GHijklmnopQRST here", "key [redacted] here"},
+        {"{\"k\":\"sk-Ab\\/cd+ef\\\"GHijklmnopQRST\"}",
+         "{\"k\":\"[redacted]\"}"},
+        {"?key=sk-Ab%2Fcd%2Bef%22GHijklmnopQRST&x", "?key=[redacted]&x"},
+        {"?key=sk-Ab%2fcd%2bef%22GHijklmnopQRST&x", "?key=[redacted]&x"},
+        {"cut: sk-Ab/cd+ef\"GH.", "cut: [redacted]."},
+        {"tail mnopQRST!", "tail ********!"},
+        {"Incorrect API key provided: sk-Ab...QRST.",
+         "Incorrect API key provided: [redacted]."},
+        {"key sk-A*********************QRST", "key [redacted]"},
+        {"key sk-\xe2\x80\xa6RST", "key *********"},
+        /* not traces: a piece under ENDPOINT_FRAG_MIN, a full stop, an
+         * ellipsis without the key's ends */
+        {"sk-Ab/c and QRST.", "sk-Ab/c and QRST."},
+        {"sk-. RST", "sk-. RST"},
+        {"well... RST", "well... RST"},
+    };
+    char text[256];
+    size_t i, n;
+
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        n = strlen(cases[i].in);
+        memcpy(text, cases[i].in, n);
+        n = endpoint_redact(text, n, key);
+        text[n] = '\0';
+        assert_string_equal(text, cases[i].out);
+    }
+    memcpy(text, "abc", 3);
+    assert_int_equal(endpoint_redact(text, 3, NULL), 3);
+    assert_int_equal(endpoint_redact(text, 3, ""), 3);
+}
+
+/* /props naming the key, holding it cut or masked: dropped, redacted. */
+static void test_said_traces(void **state)
+{
+    static const char body[] =
+        "{\"sk-Abcdefghijklmnop\":1,\"cut\":\"sk-Abcdefghij\","
+        "\"hint\":\"sk-...mnop\",\"ok\":\"fine\"}";
+    json_t *v = endpoint_said(body, strlen(body), "sk-Abcdefghijklmnop");
+    char *text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+
+    (void)state;
+    assert_string_equal(text,
+                        "{\"cut\":\"[redacted]\",\"hint\":\"[redacted]\","
+                        "\"ok\":\"fine\"}");
+    free(text);
+    json_decref(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_url),
-        cmocka_unit_test(test_said),
-        cmocka_unit_test(test_said_caps),
+        cmocka_unit_test(test_url),       cmocka_unit_test(test_said),
+        cmocka_unit_test(test_said_caps), cmocka_unit_test(test_said_traces),
+        cmocka_unit_test(test_redact),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

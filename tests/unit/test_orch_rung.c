@@ -11,9 +11,12 @@
 
 static struct rung R;
 static uint8_t had[16];
-static char said[RUNG_TEXT];  /* the last SAY, ERR or FIN text */
-static const char *last_kind; /* the last ERR's kind */
-static int last_attempts;     /* the last ROW's or ERR's attempts */
+static char said[RUNG_TEXT];     /* the last SAY, ERR or FIN text */
+static const char *last_kind;    /* the last ERR's kind */
+static int last_attempts;        /* the last ROW's or ERR's attempts */
+static int next_empty;           /* the next event's "empty" (then 0) */
+static int last_fresh;           /* the last ASK's "fresh" */
+static char last_say[RUNG_TEXT]; /* the last SAY's text */
 
 /* One event; the actions as a line. */
 static const char *step(enum rung_ev type, size_t q)
@@ -28,6 +31,8 @@ static const char *step(enum rung_ev type, size_t q)
     ev.question = q;
     ev.text = "last log line";
     ev.code = 143;
+    ev.empty = next_empty;
+    next_empty = 0;
     n = rung_step(&R, &ev, a);
     line[0] = '\0';
     for (i = 0; i < n; i++) {
@@ -35,10 +40,13 @@ static const char *step(enum rung_ev type, size_t q)
                               "ROW",   "ERR",   "SAY", "FIN"};
         char one[64];
         switch (a[i].type) {
-        case A_ANSWER_ROW:
-            last_attempts = a[i].attempts;
-            /* fall through */
         case A_ASK:
+            last_fresh = a[i].fresh;
+            /* fall through */
+        case A_ANSWER_ROW:
+            if (a[i].type == A_ANSWER_ROW)
+                last_attempts = a[i].attempts;
+            /* fall through */
         case A_WAIT_EXIT:
             snprintf(one, sizeof(one), "%s %zu", name[a[i].type],
                      a[i].question);
@@ -54,6 +62,8 @@ static const char *step(enum rung_ev type, size_t q)
             snprintf(said, sizeof(said), "%s", a[i].text);
             break;
         default:
+            if (a[i].type == A_SAY)
+                snprintf(last_say, sizeof(last_say), "%s", a[i].text);
             snprintf(one, sizeof(one), "%s", name[a[i].type]);
         }
         at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
@@ -376,14 +386,56 @@ static void test_width(void **state)
     assert_non_null(strstr(said, "server died on 3 questions in a row"));
 }
 
+/* A stream that broke before its first byte, the server up: asked again
+ * on a new connection, an attempt each, RUNG_FRESH_TRIES times, then the
+ * cut row; one cut mid-answer is the cut row at once. */
+static void test_lost_first_byte(void **state)
+{
+    (void)state;
+    memset(had, 0, sizeof(had));
+    init(3);
+    up(0);
+    next_empty = 1;
+    assert_string_equal(step(EV_BROKE, 0), "WAIT 0");
+    assert_string_equal(step(EV_EXIT_WAIT_OVER, 0), "SAY, ASK 0");
+    assert_int_equal(last_fresh, 1);
+    assert_non_null(strstr(last_say,
+                           "q0: the connection closed before the first "
+                           "byte; asking again on a new one (1 of 2)"));
+    assert_int_equal(R.streak, 0);
+    assert_string_equal(step(EV_ANSWER, 0), "ROW 0, ASK 1");
+    assert_int_equal(last_attempts, 2);
+    assert_int_equal(last_fresh, 0);
+    /* cut mid-answer: today's row, not asked again */
+    assert_string_equal(step(EV_BROKE, 1), "WAIT 1");
+    assert_string_equal(step(EV_EXIT_WAIT_OVER, 1), "ERR 1 cut, ASK 2");
+    assert_int_equal(last_attempts, 1);
+    /* never a byte: two asks again, then the cut row */
+    for (int k = 0; k < RUNG_FRESH_TRIES; k++) {
+        next_empty = 1;
+        assert_string_equal(step(EV_BROKE, 2), "WAIT 2");
+        assert_string_equal(step(EV_EXIT_WAIT_OVER, 2), "SAY, ASK 2");
+        assert_int_equal(last_fresh, 1);
+    }
+    next_empty = 1;
+    assert_string_equal(step(EV_BROKE, 2), "WAIT 2");
+    assert_string_equal(step(EV_EXIT_WAIT_OVER, 2), "ERR 2 cut, STOP");
+    assert_int_equal(last_attempts, 1 + RUNG_FRESH_TRIES);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_answers),  cmocka_unit_test(test_deaths),
-        cmocka_unit_test(test_streak),   cmocka_unit_test(test_hung),
-        cmocka_unit_test(test_refusals), cmocka_unit_test(test_starting),
-        cmocka_unit_test(test_stops),    cmocka_unit_test(test_dies_probing),
+        cmocka_unit_test(test_answers),
+        cmocka_unit_test(test_deaths),
+        cmocka_unit_test(test_streak),
+        cmocka_unit_test(test_hung),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_starting),
+        cmocka_unit_test(test_stops),
+        cmocka_unit_test(test_dies_probing),
         cmocka_unit_test(test_width),
+        cmocka_unit_test(test_lost_first_byte),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
