@@ -75,3 +75,20 @@ PY
 }
 round4_cases="$round4_cases tensors_shown"
 
+# The suite run under nohup (SIGHUP ignored on entry, inherited by every
+# child, and not to be undone by a non-interactive bash's trap): the cases
+# that send a hangup and expect its default give the process they test a
+# default SIGHUP themselves ($HUP_DEFAULT), as the nohup cases set it
+# ignored on purpose. Each failed under nohup before ("exit 0 after
+# SIGHUP", "hangup without nohup: exit 0").
+case_suite_nohup() {
+    local rc=0
+    timeout -k 10 150 nohup bash "$ROOT/tests/integration/run.sh" "$build" \
+        sigterm_and_resume >"$work/nh-run.out" 2>&1 || rc=$?
+    [ $rc = 0 ] || fail "run.sh sigterm_and_resume under nohup: exit $rc $(tail -4 "$work/nh-run.out")"
+    rc=0
+    timeout -k 10 150 nohup bash "$ROOT/tests/integration/hostile.sh" "$build" \
+        nohup >"$work/nh-hostile.out" 2>&1 || rc=$?
+    [ $rc = 0 ] || fail "hostile.sh nohup under nohup: exit $rc $(tail -4 "$work/nh-hostile.out")"
+}
+round4_cases="$round4_cases suite_nohup"
