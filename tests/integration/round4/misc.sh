@@ -92,3 +92,40 @@ case_suite_nohup() {
     [ $rc = 0 ] || fail "hostile.sh nohup under nohup: exit $rc $(tail -4 "$work/nh-hostile.out")"
 }
 round4_cases="$round4_cases suite_nohup"
+
+# A fresh run folder with a link planted where a rung's files go later
+# (rows/R1.done is written when the rung ends, rows/R1.power while it
+# runs): refused at the start, exit 2, naming the path, before any
+# server starts or a question is asked; it used to answer every question
+# and then refuse rows/R1.done (exit 1). A FIFO there is refused alike.
+# The ladder checks every rung's and its own end files (graveyard.json,
+# ladder.json) before its first rung: it used to run them all first.
+case_planted_ahead() {
+    local d=$work/pa rc what
+    printf 'precious\n' >"$work/victim"
+    for what in rows/R1.done rows/R1.power rows/R1.probs logs/R1.server.log R1.server.pid ladder.tsv; do
+        rm -rf "$d"; mkdir -p "$d/rows" "$d/logs"
+        ln -s "$work/victim" "$d/$what"
+        rc=0; timeout -k 5 60 $G run R1 "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && grep -Fq "'$d/$what' is a symbolic link" "$work/err" ||
+            fail "$what: exit $rc $(head -c 300 "$work/err")"
+        [ ! -s "$d/rows/R1.jsonl" ] || fail "$what: $(rows "$d" R1) questions answered first"
+        grep -qs "listening" "$d/logs/R1.server.log" && fail "$what: a server started"
+        [ "$(cat "$work/victim")" = precious ] || fail "$what: the link's target changed"
+    done
+    rm -rf "$d"; mkdir -p "$d/rows"; mkfifo "$d/rows/R1.done"
+    rc=0; timeout -k 5 60 $G run R1 "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -Fq "'$d/rows/R1.done': not a regular file" "$work/err" && [ ! -s "$d/rows/R1.jsonl" ] ||
+        fail "a FIFO: exit $rc, $(rows "$d" R1 2>/dev/null) rows, $(head -c 300 "$work/err")"
+    for what in rows/R2.done rows/R2.jsonl graveyard.json ladder.json; do
+        ladder_config pl 2 '"0"' good
+        rm -rf "$work/pl"; mkdir -p "$work/pl/rows"
+        ln -s "$work/victim" "$work/pl/$what"
+        rc=0; timeout -k 5 60 $G ladder "$work/pl.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && grep -Fq "'$work/pl/$what' is a symbolic link" "$work/err" ||
+            fail "ladder, $what: exit $rc $(head -c 300 "$work/err")"
+        [ ! -s "$work/pl/rows/R1.jsonl" ] || fail "ladder, $what: rung R1 answered first"
+        [ "$(cat "$work/victim")" = precious ] || fail "ladder, $what: the link's target changed"
+    done
+}
+round4_cases="$round4_cases planted_ahead"
