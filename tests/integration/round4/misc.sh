@@ -129,3 +129,53 @@ case_planted_ahead() {
     done
 }
 round4_cases="$round4_cases planted_ahead"
+
+# misc_samples FILE UNTIL_JSON: an lm-eval samples file (v0.4.3 and on:
+# "arguments" as gen_args_0) of two GSM8K-shaped records asked with the
+# stop strings UNTIL_JSON.
+misc_samples() {
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+until = json.loads(sys.argv[2])
+with open(sys.argv[1], "w") as f:
+    for i in range(2):
+        ans = "So %d.\n#### %d" % (i, i)
+        f.write(json.dumps({"doc_id": i, "doc": {"question": "q%d" % i, "answer": ans}, "target": ans,
+            "arguments": {"gen_args_0": {"arg_0": "Q: q", "arg_1": {"until": until, "do_sample": False}}},
+            "resps": [["#### %d" % i]], "filtered_resps": ["%d" % i], "filter": "strict-match",
+            "exact_match": 1.0}) + "\n")
+PY
+}
+
+# Another task's log (truthfulqa_gen, mmlu_pro_plus, humaneval: stop
+# strings no version of the task has) given to a GSM8K task is refused
+# as another task, named by its file, with the tasks graveyard knows; it
+# was called "a log of another version of the task". A log whose stops
+# are a known version's still names that version's task; without
+# --task, a samples file of another task says which it is.
+case_import_other_task() {
+    local rc t until
+    for t in 'truthfulqa_gen|["\n\n"]' 'mmlu_pro_plus|["</s>", "Q:", "<|im_end|>"]' \
+             'humaneval|["\nclass", "\ndef", "\n#", "\nif", "\nprint"]'; do
+        until=${t#*|}; t=${t%%|*}
+        misc_samples "$work/samples_${t}_2026-02-01T00-00-00.123456.jsonl" "$until"
+        rc=0; $GT import lm-eval "$work/samples_${t}_2026-02-01T00-00-00.123456.jsonl" "$work/ot" A --task lm-eval-gsm8k >"$work/out" 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] || fail "$t: exit $rc $(cat "$work/err")"
+        grep -q "a log of another task" "$work/err" && ! grep -q "another version" "$work/err" ||
+            fail "$t: not another task: $(cat "$work/err")"
+        grep -Fq "lm-eval's task '$t'" "$work/err" || fail "$t: the log's task not named: $(cat "$work/err")"
+        grep -q "gsm8k_cot_zeroshot (--task lm-eval-gsm8k-cot-zeroshot)" "$work/err" ||
+            fail "$t: the known tasks not listed: $(cat "$work/err")"
+        [ ! -e "$work/ot/rows/A.jsonl" ] || fail "$t: rows written"
+        # no --task: the file's name says which task it is
+        rc=0; $GT import lm-eval "$work/samples_${t}_2026-02-01T00-00-00.123456.jsonl" "$work/ot" A >"$work/out" 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && grep -Fq "lm-eval's task '$t'" "$work/err" && grep -q "gsm8k_cot (--task lm-eval-gsm8k-cot)" "$work/err" ||
+            fail "$t, no --task: exit $rc $(cat "$work/err")"
+    done
+    # a known version's stops: gsm8k_cot of v0.4.0 and v0.4.1
+    misc_samples "$work/samples_gsm8k_cot_2026-02-01T00-00-00.jsonl" '["Q:", "\n\n"]'
+    rc=0; $GT import lm-eval "$work/samples_gsm8k_cot_2026-02-01T00-00-00.jsonl" "$work/ov" A >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "another version of the task.*--task tasks/lm-eval-gsm8k-cot-v0.4.1.json" "$work/err" &&
+        ! grep -q "another task" "$work/err" || fail "cot v0.4.1: exit $rc $(cat "$work/err")"
+}
+round4_cases="$round4_cases import_other_task"
