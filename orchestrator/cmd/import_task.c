@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../util/util.h"
 #include "../base/cli.h"
 
 /* The lm-eval task names a samples file is named after, and ours. */
@@ -55,11 +56,10 @@ const char *import_task_from_name(const char *path)
 
 /* The lm-eval task a samples file's name holds, samples_<task>_<date>
  * (the date's year, 4 digits and a '-', after the last such '_'), shown
- * as a message quotes it into out; 0 when the name is not of that form. */
+ * (util_printable) into out; 0 when the name is not of that form. */
 static int named_task(const char *path, char *out, size_t outsize)
 {
     const char *base = strrchr(path, '/'), *p, *date = NULL;
-    char raw[256];
     size_t n;
 
     base = base ? base + 1 : path;
@@ -71,11 +71,8 @@ static int named_task(const char *path, char *out, size_t outsize)
             date = p;
     if (date == NULL || date == base)
         return 0;
-    n = (size_t)(date - base) < sizeof(raw) - 1 ? (size_t)(date - base)
-                                                : sizeof(raw) - 1;
-    memcpy(raw, base, n);
-    raw[n] = '\0';
-    import_shown(raw, 120, out, outsize);
+    n = (size_t)(date - base); /* a task's name: 120 bytes of it at most */
+    util_printable(base, n < 120 ? n : 120, out, outsize);
     return 1;
 }
 
