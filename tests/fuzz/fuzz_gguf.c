@@ -71,8 +71,9 @@ static void meta_check(const struct wtable *t)
     for (i = 0; i < t->nmeta; i++) {
         assert(memchr(t->meta[i], 0, WT_META_LEN) != NULL);
         assert(strchr(t->meta[i], '=') != NULL);
-        for (j = 0; t->meta[i][j]; j++)
-            assert((unsigned char)t->meta[i][j] >= 0x20 &&
+        for (j = 0; t->meta[i][j]; j++) /* a tab is shown as it is */
+            assert(((unsigned char)t->meta[i][j] >= 0x20 ||
+                    t->meta[i][j] == '\t') &&
                    t->meta[i][j] != 0x7f);
         n = util_printable(t->meta[i], j, again, sizeof again);
         assert(n == j && memcmp(again, t->meta[i], j) == 0);
