@@ -109,7 +109,7 @@ $(BUILD)/rundir/%.o: rundir/%.c rundir/*.h util/*.h grader/*.h pyre/*.h
 # weights/: checkpoint and GGUF tables and the F16 counts (f16-range):
 # libc and jansson. The counting loops are written for the vectoriser,
 # which GCC runs in full at -O3 only: 0.7 GB/s at -O2, 5.6 at -O3.
-$(BUILD)/weights/%.o: weights/%.c weights/*.h
+$(BUILD)/weights/%.o: weights/%.c weights/*.h util/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -241,12 +241,14 @@ $(BUILD)/tests/test_rundir_%: tests/unit/test_rundir_%.c tests/unit/*.h \
 	    -Irundir -Igrader -o $@ $< $(LIBRUNDIR) $(LIBUTIL) \
 	    $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
 
-# Weights unit tests (test_weights_*): libweights, jansson, cmocka.
+# Weights unit tests (test_weights_*): libweights, libutil (the one rule
+# for shown text), jansson, cmocka.
 $(BUILD)/tests/test_weights_%: tests/unit/test_weights_%.c tests/unit/*.h \
-        $(LIBWEIGHTS)
+        $(LIBWEIGHTS) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Iweights -o $@ $< $(LIBWEIGHTS) $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
+	    -Iweights -o $@ $< $(LIBWEIGHTS) $(LIBUTIL) $(JANSSON_LIBS) \
+	    $(CMOCKA_LIBS) -lm
 
 # Orchestrator unit tests (test_orch_*) link its modules and their
 # libraries; GNU make picks this rule over the one above (shorter stem).
@@ -396,6 +398,7 @@ fuzz: $(BUILD)/report/assets.c
 	for f in safetensors gguf; do \
 	    clang $(FUZZ_FLAGS) -Iweights -o $(FUZZ_BUILD)/fuzz_$$f \
 	        tests/fuzz/fuzz_$$f.c weights/tensors.c weights/$$f.c \
+	        util/printable.c \
 	        $(JANSSON_LIBS) || exit 1; done
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 

@@ -3,9 +3,12 @@
  */
 #include "rundir.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "files.h"
 #include "../util/util.h"
 
 static const struct {
@@ -117,4 +120,32 @@ int rundir_gpu_dir_buf(struct buf *b, const char *rundir, const char *gpu)
         b->len = 0;
     buf_append(b, "", 0); /* b->p a string whatever happened ("" on -1) */
     return rc == 0 ? 0 : -1;
+}
+
+int rundir_check_ahead(const char *rundir, const char *rung,
+                       const enum rundir_file *what, size_t n, char *msg,
+                       size_t msgsize)
+{
+    struct buf path = {0};
+    struct stat st;
+    size_t i;
+    int rc = 0;
+
+    for (i = 0; i < n && rc == 0; i++) {
+        if (rundir_path_buf(&path, rundir, what[i], rung) != 0) {
+            snprintf(msg, msgsize, "path too long: '%.200s...'", rundir);
+            errno = ENAMETOOLONG;
+            rc = -1;
+        } else if (lstat(path.p, &st) != 0) {
+            rc = 0; /* absent (or its folder is): made when it is due */
+        } else if (S_ISLNK(st.st_mode)) {
+            rc = files_check_target(path.p, msg, msgsize); /* says so */
+        } else if (!S_ISREG(st.st_mode)) {
+            snprintf(msg, msgsize, "'%s': not a regular file", path.p);
+            errno = EINVAL;
+            rc = -1;
+        }
+    }
+    buf_release(&path);
+    return rc;
 }

@@ -102,4 +102,19 @@ const char *rundir_file_name(enum rundir_file what);
  * caller releases b. */
 int rundir_gpu_dir_buf(struct buf *b, const char *rundir, const char *gpu);
 
+/*
+ * The files what[0..n) of rundir (a rung's for rung; the folder's own
+ * ignore it) that a command will write or read later, checked now, so
+ * that it refuses before a server starts rather than after a night of
+ * answers: each must be absent or a regular file. A symbolic link is -1
+ * with files_check_target's message (errno ELOOP), anything else (a
+ * FIFO, a folder) -1 with "'PATH': not a regular file" (EINVAL), a path
+ * past RUNDIR_PATH_MAX -1 with "path too long" (ENAMETOOLONG); each
+ * message names the path, and files_exit_code(errno) gives the exit
+ * status. Nothing is opened, made or followed.
+ */
+int rundir_check_ahead(const char *rundir, const char *rung,
+                       const enum rundir_file *what, size_t n, char *msg,
+                       size_t msgsize);
+
 #endif

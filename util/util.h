@@ -47,6 +47,19 @@ void buf_puts(struct buf *b, const char *s);
 
 void buf_release(struct buf *b);
 
+/*
+ * s[0..n), text from outside (a server's or a tool's log line, a GGUF's
+ * tensor name or key-value), as text to show: a control character (a tab
+ * stays), DEL, a C1 control and each byte that is not UTF-8 become \xNN
+ * (ESC is \x1b), so that what is shown never drives the terminal it is
+ * shown on and is always one line of UTF-8. The one rule for such text
+ * (util/printable.c). Into out (NUL-terminated, cut before a character
+ * or escape that would not fit); returns the length written. A backslash
+ * is kept as it is: the shown text is for a person, not a lossless
+ * encoding.
+ */
+size_t util_printable(const char *s, size_t n, char *out, size_t size);
+
 /* The most bytes a path may hold (the char[4200] paths were kept in, less
  * its NUL; rundir's RUNDIR_PATH_MAX is the same). */
 #define BUF_PATH_MAX 4199

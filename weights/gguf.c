@@ -11,6 +11,7 @@
  */
 #include "tensors.h"
 #include "vocab.h"
+#include "../util/util.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -284,18 +285,14 @@ enum { VK_STRING, VK_STRINGS, VK_NUMBERS };
 static const int vocab_kind[VOCAB_NKEYS] = {
     VK_STRING, VK_STRING, VK_STRINGS, VK_NUMBERS, VK_NUMBERS, VK_STRINGS};
 
-/* A string value's bytes at off (its u64 length first) into out, made
- * printable and cut: for a message, never for the hash. */
+/* A string value's bytes at off (its u64 length first) into out, shown
+ * by the one rule for outside text (util_printable) and cut: for a
+ * message or a recipe, never for the hash. */
 static void printable(const unsigned char *p, size_t off, char *out,
                       size_t size)
 {
-    uint64_t n = le(p + off, 8), i;
-
-    for (i = 0; i < n && i + 1 < size; i++) {
-        unsigned char c = p[off + 8 + i];
-        out[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-    }
-    out[i] = '\0';
+    util_printable((const char *)p + off + 8, (size_t)le(p + off, 8), out,
+                   size);
 }
 
 /* The value of key k (its type read, r at the value): one of the
@@ -362,7 +359,7 @@ static int meta_value(struct rd *r, const unsigned char *k, uint64_t kn,
 {
     size_t at = r->pos;
     const unsigned char *p = r->p + at;
-    char v[128]; /* with the key cut to 120, fits a slot */
+    char v[128], key[121]; /* each shown and cut: they fit a slot */
     union {
         float f;
         uint32_t u;
@@ -403,9 +400,8 @@ static int meta_value(struct rd *r, const unsigned char *k, uint64_t kn,
     default: /* an array: its length */
         snprintf(v, sizeof v, "[%" PRIu64 " items]", le(p + 4, 8));
     }
-    snprintf(tab->meta[tab->nmeta++], WT_META_LEN, "%.*s=%s",
-             (int)(kn < 120 ? kn : 120), (const char *)k, v);
-    tensors_oneline(tab->meta[tab->nmeta - 1]);
+    util_printable((const char *)k, (size_t)kn, key, sizeof key);
+    snprintf(tab->meta[tab->nmeta++], WT_META_LEN, "%s=%s", key, v);
     return 0;
 }
 

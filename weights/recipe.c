@@ -4,6 +4,7 @@
 #include "recipe.h"
 #include "f16range.h"
 #include "tensors.h"
+#include "../util/util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -192,6 +193,33 @@ static json_t *kind_json(int i, struct rkind *k)
     return o;
 }
 
+/* Text from the file or the command line as o's key: shown by the one
+ * rule for outside text (util_printable: controls, DEL, C1 controls and
+ * bytes that are not UTF-8 as \xNN), and where that is not the text
+ * itself, its bytes in hex as key_hex, so that nothing is lost. */
+static void set_shown(json_t *o, const char *key, const char *raw)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = strlen(raw), i;
+    char shown[4 * WT_NAME_MAX + 1], hkey[64], *h;
+
+    util_printable(raw, n, shown, sizeof shown);
+    json_object_set_new(o, key, json_string(shown));
+    if (strcmp(shown, raw) == 0)
+        return;
+    h = malloc(2 * n + 1);
+    if (h == NULL)
+        return;
+    for (i = 0; i < n; i++) {
+        h[2 * i] = hex[(unsigned char)raw[i] >> 4];
+        h[2 * i + 1] = hex[(unsigned char)raw[i] & 15];
+    }
+    h[2 * n] = '\0';
+    snprintf(hkey, sizeof hkey, "%s_hex", key);
+    json_object_set_new(o, hkey, json_string(h));
+    free(h);
+}
+
 static json_t *table_json(const struct wtable *tab)
 {
     json_t *a = json_array();
@@ -200,7 +228,7 @@ static json_t *table_json(const struct wtable *tab)
     for (i = 0; i < tab->n; i++) {
         const struct wtensor *w = &tab->t[i];
         json_t *o = json_object();
-        json_object_set_new(o, "name", json_string(w->name));
+        set_shown(o, "name", w->name);
         json_object_set_new(o, "type", json_string(w->dtype));
         json_object_set_new(o, "type_id", json_integer(w->gtype));
         json_object_set_new(o, "elements", json_integer((json_int_t)w->n));
@@ -256,7 +284,7 @@ int recipe_of(const char *path, json_t **out, char *msg, size_t msgsize)
     for (i = 0; i < RECIPE_NKINDS; i++)
         if (kinds[i].n > 0)
             json_array_append_new(ka, kind_json(i, &kinds[i]));
-    json_object_set_new(o, "file", json_string(path));
+    set_shown(o, "file", path);
     json_object_set_new(o, "tensors", json_integer((json_int_t)tab.n));
     json_object_set_new(o, "elements", json_integer((json_int_t)el));
     json_object_set_new(o, "bytes", bytes_of(by, sized));
@@ -272,14 +300,23 @@ int recipe_of(const char *path, json_t **out, char *msg, size_t msgsize)
 
 /* ---- side by side -------------------------------------------------- */
 
+/* By name as shown, then by the bytes of those shown alike (a name
+ * that is its own shown text first): two tensors are one name only when
+ * their bytes are. */
 static int by_name(const void *a, const void *b)
 {
-    const char *x = json_string_value(
-        json_object_get(*(json_t *const *)a, "name"));
-    const char *y = json_string_value(
-        json_object_get(*(json_t *const *)b, "name"));
+    const json_t *p = *(json_t *const *)a, *q = *(json_t *const *)b;
+    const char *x = json_string_value(json_object_get(p, "name"));
+    const char *y = json_string_value(json_object_get(q, "name"));
+    int c = strcmp(x ? x : "", y ? y : "");
 
-    return strcmp(x ? x : "", y ? y : "");
+    if (c != 0)
+        return c;
+    x = json_string_value(json_object_get(p, "name_hex"));
+    y = json_string_value(json_object_get(q, "name_hex"));
+    if (x == NULL || y == NULL)
+        return (x != NULL) - (y != NULL);
+    return strcmp(x, y);
 }
 
 /* A file's tensors sorted by name, for bsearch: NULL when out of memory. */
@@ -342,6 +379,9 @@ static json_t *compare(json_t *t, json_t ***s, const size_t *ns, size_t n,
     }
     e = json_object();
     json_object_set_new(e, "tensor", json_incref(json_object_get(t, "name")));
+    if (json_object_get(t, "name_hex") != NULL)
+        json_object_set_new(e, "tensor_hex",
+                            json_incref(json_object_get(t, "name_hex")));
     json_object_set_new(e, "types", types);
     json_object_set_new(e, "bytes", bytes);
     return e;
@@ -409,14 +449,18 @@ json_t *recipe_diff(json_t *const *r, size_t n)
 
 /* ---- text ---------------------------------------------------------- */
 
+/* A number by fmt (one "%*.Nf" between text), or where it is not known
+ * '?' in its place, with fmt's text before and after it all the same. */
 static void put_num(FILE *out, const char *fmt, json_t *v, int width)
 {
+    const char *pct = strchr(fmt, '%'), *end = strchr(pct, 'f') + 1;
+
     if (json_is_integer(v))
         fprintf(out, fmt, width, (double)json_integer_value(v));
     else if (json_is_real(v))
         fprintf(out, fmt, width, json_real_value(v));
     else
-        fprintf(out, "%*s", width, "?");
+        fprintf(out, "%.*s%*s%s", (int)(pct - fmt), fmt, width, "?", end);
 }
 
 static void text_kind(FILE *out, json_t *k)

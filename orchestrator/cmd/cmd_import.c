@@ -58,35 +58,6 @@ static const char import_help[] =
     "2 bad input (one line naming the file and the record). docs/import.md\n"
     "says which versions of each tool were read.\n";
 
-/* The lm-eval task names a samples file is named after, and ours. */
-static const struct {
-    const char *theirs, *ours;
-} lm_eval_tasks[] = {
-    {"gsm8k_cot_zeroshot", "lm-eval-gsm8k-cot-zeroshot"},
-    {"gsm8k_cot", "lm-eval-gsm8k-cot"},
-    {"gsm8k", "lm-eval-gsm8k"},
-};
-
-/* The built-in task a samples file's name says, or NULL. */
-static const char *task_from_name(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    size_t i, n;
-
-    base = base ? base + 1 : path;
-    if (strncmp(base, "samples_", 8) != 0)
-        return NULL;
-    base += 8;
-    for (i = 0; i < sizeof(lm_eval_tasks) / sizeof(lm_eval_tasks[0]); i++) {
-        n = strlen(lm_eval_tasks[i].theirs);
-        /* samples_gsm8k_2024-...: the name then '_' and a date */
-        if (strncmp(base, lm_eval_tasks[i].theirs, n) == 0 && base[n] == '_' &&
-            base[n + 1] >= '0' && base[n + 1] <= '9')
-            return lm_eval_tasks[i].ours;
-    }
-    return NULL;
-}
-
 int cmd_import(int argc, char **argv)
 {
     const char *pos[4], *task_spec = NULL, *qfile = NULL;
@@ -118,13 +89,11 @@ int cmd_import(int argc, char **argv)
     if ((rc = cli_rung_name_check("import", pos[3])) != 0)
         return rc;
     if (task_spec == NULL)
-        task_spec = strcmp(pos[0], "llama-eval") == 0 ? "llama-eval-gsm8k"
-                                                      : task_from_name(pos[1]);
+        task_spec = strcmp(pos[0], "llama-eval") == 0
+                        ? "llama-eval-gsm8k"
+                        : import_task_from_name(pos[1]);
     if (task_spec == NULL) {
-        cli_error("import",
-                  "%s: the task is not in the file's name "
-                  "(samples_gsm8k_<date>.jsonl); give --task",
-                  pos[1]);
+        import_no_task(pos[1]);
         return EXIT_USAGE;
     }
     if ((task = taskfile_load(task_spec, msg, sizeof(msg))) == NULL) {

@@ -25,12 +25,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../rundir/files.h"
+#include "../../rundir/rundir.h"
 #include "../forge/build.h"
 #include "../base/cli.h"
 #include "commands.h"
 #include "../input/config.h"
 #include "../base/hash.h"
 #include "ladder_int.h"
+#include "../run/runner.h"
 #include "../server/spawn.h"
 
 #define VERSION_MS 30000
@@ -173,6 +176,41 @@ static int check_files(struct ladder *l, const char *cfg)
         prev_name = r->name;
     }
     return 0;
+}
+
+/*
+ * Before any rung starts: what each rung's run and the ladder's end will
+ * write or read in the folders (runner_check_ahead; graveyard.json,
+ * ladder.json, graveyard-side.json, beside.jsonl) is absent or a regular
+ * file, so that a link planted there is refused now, not after every
+ * rung before it has run. Returns 0, or the exit status having said why.
+ */
+static int check_ahead(struct ladder *l)
+{
+    static const enum rundir_file end[] = {RD_GRAVEYARD, RD_LADDER_JSON,
+                                           RD_GRAVEYARD_SIDE, RD_BESIDE};
+    char msg[1024];
+    size_t i;
+    int rc = 0;
+
+    if (rundir_check_ahead(l->c.run_dir, NULL, end, sizeof(end) / sizeof(*end),
+                           msg, sizeof(msg)) != 0)
+        rc = files_exit_code(errno);
+    for (i = 0; i < l->njobs && rc == 0; i++) {
+        const struct job *j = &l->jobs[i];
+        if (j->state != J_PENDING || j->canary)
+            continue; /* a canary checks its own folder when it runs */
+        if ((rc = runner_check_ahead(j->run_dir, j->rung->name, msg,
+                                     sizeof(msg))) == 0 &&
+            !j->again &&
+            rundir_check_ahead(j->run_dir, NULL, end,
+                               sizeof(end) / sizeof(*end), msg,
+                               sizeof(msg)) != 0)
+            rc = files_exit_code(errno);
+    }
+    if (rc != 0)
+        cli_error("ladder", "%s", msg);
+    return rc;
 }
 
 /*
@@ -432,7 +470,7 @@ int cmd_ladder(int argc, char **argv)
     }
     if ((rc = ladder_plan(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||
         (rc = build_first(l)) != 0 || (rc = check_files(l, pos[0])) != 0 ||
-        (rc = check_vocab(l, pos[0])) != 0 ||
+        (rc = check_ahead(l)) != 0 || (rc = check_vocab(l, pos[0])) != 0 ||
         (rc = check_build(l, pos[0], version, sizeof(version))) != 0)
         goto out;
     l->env = ladder_child_env();

@@ -303,49 +303,6 @@ static json_t *lm_eval_gen_kwargs(const json_t *rec)
     return json_array_get(json_array_get(a, 0), 1);
 }
 
-/* The log's stop strings against the task's: lm-eval's gsm8k tasks keep
- * theirs with their rules, so other stops are another version's rules
- * (v0.4.0 and v0.4.1 stop gsm8k at "\n\n" and grade it by one filter,
- * get-answer, without the trailing-period rule). A task without stops
- * (llama-eval's, choice) says nothing of versions. */
-static int same_version(const struct import *im, const json_t *until,
-                        const char *where)
-{
-    const struct grader_task *t = im->asked;
-    size_t i, n = t ? grader_task_nstops(t) : 0;
-    char *a, stops[600] = "";
-    int same = json_is_array(until) && json_array_size(until) == n;
-
-    if (n == 0 || !json_is_array(until))
-        return 0;
-    for (i = 0; same && i < n; i++)
-        same = json_is_string(json_array_get(until, i)) &&
-               strcmp(json_string_value(json_array_get(until, i)),
-                      grader_task_stop(t, i)) == 0;
-    if (same)
-        return 0;
-    for (i = 0; i < n; i++) {
-        json_t *one = json_string(grader_task_stop(t, i));
-        char *q = one ? json_dumps(one, JSON_ENCODE_ANY) : NULL;
-        snprintf(stops + strlen(stops), sizeof(stops) - strlen(stops),
-                 "%s%.80s", i ? "," : "", q ? q : "?");
-        free(q);
-        json_decref(one);
-    }
-    a = json_dumps(until, JSON_COMPACT);
-    cli_error("import",
-              "%s: the log stops at %.120s, task '%s' at [%s]: a log of "
-              "another version of the task, graded by other rules (%s)",
-              where, a ? a : "?", grader_task_name(t), stops,
-              strstr(a ? a : "", "\"\\n\\n\"")
-                  ? "lm-eval v0.4.0 and v0.4.1: --task "
-                    "tasks/lm-eval-gsm8k-v0.4.1.json, or "
-                    "tasks/lm-eval-gsm8k-cot-v0.4.1.json for gsm8k_cot"
-                  : "give the --task that matches the log's version");
-    free(a);
-    return EXIT_USAGE;
-}
-
 /* Every record of one file must have been asked with the same stop
  * strings: a file holding two tasks' records (gsm8k's "Question:" and
  * gsm8k_cot's "Q:") would be graded by one task's rules. */
@@ -360,7 +317,7 @@ static int same_task(struct import *im, struct lm_state *st, const json_t *rec,
         st->until_line = line;
         if (until != NULL && st->until == NULL)
             util_oom("a record");
-        return same_version(im, until, where);
+        return import_same_version(im, until, where);
     }
     if (json_equal(until, st->until) || (until == NULL && st->until == NULL))
         return 0;

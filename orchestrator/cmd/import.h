@@ -77,6 +77,26 @@ int import_write(struct import *im);
 /* The summary line on stdout. */
 void import_summary(const struct import *im);
 
+/* The built-in task an lm-eval samples file's name gives
+ * (samples_gsm8k_<date>.jsonl: lm-eval-gsm8k), or NULL (import_task.c). */
+const char *import_task_from_name(const char *path);
+
+/* One line on stderr for a log whose name gives no task: the lm-eval
+ * task its name says where it says one, and the tasks graveyard knows. */
+void import_no_task(const char *path);
+
+/* The stop strings a log's records were asked with (until, "arguments"'
+ * "until") against im->asked's: lm-eval's gsm8k tasks keep theirs with
+ * their rules (v0.4.0 and v0.4.1 stop gsm8k at "\n\n" and grade it by
+ * one filter, get-answer, without the trailing-period rule). 0 when they
+ * are the task's, or it has none (llama-eval's, choice); else EXIT_USAGE
+ * after one line at where: a log of another version of the task, naming
+ * the task whose stops they are, or, when no task graveyard knows stops
+ * there, a log of another task, named by the file's name where it says
+ * one, with the tasks graveyard knows. */
+int import_same_version(const struct import *im, const json_t *until,
+                        const char *where);
+
 /* s as a message quotes it (into out, returned): at most max bytes of it,
  * at a character's start, with line ends and other control characters
  * written as \n, \t, \xHH, so that a refusal stays one line whatever a

@@ -29,6 +29,7 @@
 #include "build_int.h"
 #include "../base/cli.h"
 #include "../server/spawn.h"
+#include "../../util/util.h"
 
 /* ---- messages, files and the disk -------------------------------- */
 
@@ -293,7 +294,7 @@ void build_quote_log(struct step *s)
     for (p = strtok(p, "\n"); p != NULL; p = strtok(NULL, "\n")) {
         char line[4 * sizeof buf];
         /* a log is not to drive our terminal */
-        caplog_printable(p, strlen(p), line, sizeof line);
+        util_printable(p, strlen(p), line, sizeof line);
         fprintf(stderr, "    %s\n", line);
     }
 }

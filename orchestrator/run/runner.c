@@ -493,6 +493,22 @@ static int open_probs(struct runner *r, struct grader_qset *answered,
     return 0;
 }
 
+int runner_check_ahead(const char *rundir, const char *rung, char *msg,
+                       size_t msgsize)
+{
+    /* the rows, the lock and (with logprobs) the probs file are opened
+     * at once by open_rung, the others only later; all are here so that a
+     * ladder can check its last rung before its first starts */
+    static const enum rundir_file later[] = {
+        RD_ROWS, RD_DONE,  RD_PROBS,    RD_LOCK,       RD_LOG,
+        RD_PID,  RD_POWER, RD_MANIFEST, RD_LADDER_TSV, RD_FILES_LOCK};
+
+    if (rundir_check_ahead(rundir, rung, later, sizeof(later) / sizeof(*later),
+                           msg, msgsize) != 0)
+        return files_exit_code(errno);
+    return 0;
+}
+
 /*
  * Everything before the loop, in order: check what was given (nothing
  * is created yet), take the rung's lock, open the rows file and read
@@ -512,6 +528,9 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
                           grader_task_ref(o->task) == GRADER_REF_LETTER,
                           &r->qs, msg, msgsize))
         return EXIT_USAGE;
+    /* a link or a FIFO where a file goes later: now, not after a night */
+    if ((code = runner_check_ahead(o->rundir, o->rung, msg, msgsize)) != 0)
+        return code;
     if ((code = record_inputs(o, r->version, sizeof(r->version), msg,
                               msgsize)) != 0 ||
         (code = record_vocab(o, r->vocab, warn, sizeof(warn), msg, msgsize)) !=

@@ -26,4 +26,14 @@
  * input), having printed the summary line or one error line. */
 int runner_run(const struct run_opts *o);
 
+/* What a run of rung in rundir will write or read once it has started
+ * (its rows, summary, probs, lock, server log and pid file and power
+ * samples, the folder's manifest, ladder.tsv and files.lock), checked
+ * before anything starts
+ * (rundir_check_ahead): 0, or the exit status with msg naming the path.
+ * runner_run checks its own; the ladder checks every rung's before its
+ * first. */
+int runner_check_ahead(const char *rundir, const char *rung, char *msg,
+                       size_t msgsize);
+
 #endif

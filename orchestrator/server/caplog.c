@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../grader/grader.h"
 #include "../base/cli.h"
 #include "../../rundir/files.h"
 
@@ -121,41 +120,4 @@ void caplog_close(struct caplog *l)
     l->fd = -1;
     free(l->tail);
     l->tail = NULL;
-}
-
-size_t caplog_printable(const char *s, size_t n, char *out, size_t size)
-{
-    static const char hex[] = "0123456789abcdef";
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0, k = 0, len, j;
-
-    if (size == 0)
-        return 0;
-    while (i < n) {
-        len = grader_utf8_seq(p + i, n - i);
-        /* a C0 control but a tab, DEL, a C1 control (U+0080..U+009F: a
-         * terminal may take U+009B for the start of a control sequence),
-         * a byte that is not UTF-8: each byte as \xNN */
-        if (len == 0 || (len == 1 && ((p[i] < 0x20 && p[i] != '\t') ||
-                                      p[i] == 0x7f)) ||
-            (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)) {
-            len = len ? len : 1;
-            if (k + 4 * len >= size)
-                break;
-            for (j = 0; j < len; j++) {
-                out[k++] = '\\';
-                out[k++] = 'x';
-                out[k++] = hex[p[i + j] >> 4];
-                out[k++] = hex[p[i + j] & 15];
-            }
-        } else {
-            if (k + len >= size) /* never half a character */
-                break;
-            memcpy(out + k, p + i, len);
-            k += len;
-        }
-        i += len;
-    }
-    out[k] = '\0';
-    return k;
 }

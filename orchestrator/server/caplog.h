@@ -47,14 +47,4 @@ void caplog_flush(struct caplog *l);
 /* Flush, sync and close. */
 void caplog_close(struct caplog *l);
 
-/*
- * s[0..n), a line of a server's or a tool's output, as text to quote on
- * a terminal: a control character (a tab stays), DEL, a C1 control and
- * each byte that is not UTF-8 become \xNN (ESC is \x1b), so that a log
- * never drives the terminal it is quoted on. Into out (NUL-terminated,
- * cut before a character or escape that would not fit); returns the
- * length written.
- */
-size_t caplog_printable(const char *s, size_t n, char *out, size_t size);
-
 #endif

@@ -16,6 +16,7 @@
 #include "caplog.h"
 #include "../base/cli.h"
 #include "spawn.h"
+#include "../../util/util.h"
 
 #define LAST_LINE  512
 #define READ_CHUNK 65536
@@ -41,7 +42,7 @@ struct proc {
 };
 
 /* Remember the last complete non-blank line, printable: it is quoted on
- * a terminal and in the rung's files (caplog_printable). */
+ * a terminal and in the rung's files (util_printable). */
 static void track_lines(struct proc *p, const char *s, size_t n)
 {
     size_t i;
@@ -49,8 +50,7 @@ static void track_lines(struct proc *p, const char *s, size_t n)
     for (i = 0; i < n; i++) {
         if (s[i] == '\n' || s[i] == '\r') {
             if (p->line_len > 0)
-                caplog_printable(p->line, p->line_len, p->last,
-                                 sizeof(p->last));
+                util_printable(p->line, p->line_len, p->last, sizeof(p->last));
             p->line_len = 0;
         } else if (p->line_len + 1 < LAST_LINE) {
             p->line[p->line_len++] = s[i];

@@ -6,13 +6,16 @@
  * vocabulary reader (weights/vocab.h) on the same bytes: a vocabulary
  * whose every span lies inside the input, or a one-line refusal. The
  * quantize key-values the recipe keeps (graveyard tensors): at most
- * WT_META_MAX, each one printable line "key=value".
+ * WT_META_MAX, each one printable line "key=value", shown by the one rule
+ * for outside text (util_printable shows it as it is), as every tensor
+ * name is when graveyard tensors shows it.
  */
 #include <assert.h>
 #include <stdint.h>
 
 #include "tables_check.h"
 #include "vocab.h"
+#include "../../util/util.h"
 
 static size_t fed;
 
@@ -46,18 +49,37 @@ static void vocab_check(const uint8_t *data, size_t len, size_t size)
     vocab_feed(&v, data, sink, NULL);
 }
 
+/* Shown text is printable, one line, and shown again unchanged. */
+static void shown_check(const char *s)
+{
+    static char out[4 * WT_NAME_MAX + 1], again[sizeof out];
+    size_t j, n = util_printable(s, strlen(s), out, sizeof out);
+
+    for (j = 0; j < n; j++)
+        assert(((unsigned char)out[j] >= 0x20 || out[j] == '\t') &&
+               out[j] != 0x7f);
+    assert(util_printable(out, n, again, sizeof again) == n);
+    assert(memcmp(out, again, n) == 0);
+}
+
 static void meta_check(const struct wtable *t)
 {
-    size_t i, j;
+    char again[WT_META_LEN];
+    size_t i, j, n;
 
     assert(t->nmeta <= WT_META_MAX);
     for (i = 0; i < t->nmeta; i++) {
         assert(memchr(t->meta[i], 0, WT_META_LEN) != NULL);
         assert(strchr(t->meta[i], '=') != NULL);
-        for (j = 0; t->meta[i][j]; j++)
-            assert((unsigned char)t->meta[i][j] >= 0x20 &&
+        for (j = 0; t->meta[i][j]; j++) /* a tab is shown as it is */
+            assert(((unsigned char)t->meta[i][j] >= 0x20 ||
+                    t->meta[i][j] == '\t') &&
                    t->meta[i][j] != 0x7f);
+        n = util_printable(t->meta[i], j, again, sizeof again);
+        assert(n == j && memcmp(again, t->meta[i], j) == 0);
     }
+    for (i = 0; i < t->n; i++)
+        shown_check(t->t[i].name);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

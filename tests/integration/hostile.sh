@@ -549,7 +549,8 @@ os.execv(sys.argv[1], sys.argv[1:])' $G ladder "$work/nh.json" --quiet >/dev/nul
     [ "$(rows "$work/nh" R1)" = 4 ] && [ "$(rows "$work/nh" R2)" = 4 ] || fail "nohup: rows $(rows "$work/nh" R1) and $(rows "$work/nh" R2)"
     [ -s "$work/nh/graveyard.json" ] || fail "nohup: not buried"
     ladder_config hu 2 '"0"' slow
-    setsid $G ladder "$work/hu.json" --quiet >/dev/null 2>"$work/err" &
+    # the default SIGHUP given: the suite itself may run under nohup
+    setsid $HUP_DEFAULT $G ladder "$work/hu.json" --quiet >/dev/null 2>"$work/err" &
     pid=$!
     wait_for 20 'grep -qs "server is listening" "$work/hu"/logs/*.log' || fail "hangup: no server started"
     kill -HUP -- -$pid

@@ -65,6 +65,20 @@ model spam '"log_spam": 20000, "default": {"content": "Answer: 5"}'
 model port '"fail_bind_once": "'"$work/bind.mark"'", "default": {"content": "Answer: 5"}'
 model ik '"ik": true, "default": {"content": "one two three four five six seven eight nine ten Answer: 5"}'
 
+# HUP_DEFAULT CMD...: CMD with SIGHUP at its default, whatever this suite
+# was started with. Under nohup SIGHUP is ignored on entry and inherited,
+# and a non-interactive bash cannot undo that (trap - HUP does nothing),
+# so a case that sends a hangup and expects the default (exit 129) starts
+# its process through this; it execs, so $! is CMD's pid.
+HUP_DEFAULT=$work/hup-default
+cat >"$HUP_DEFAULT" <<'PY'
+#!/usr/bin/python3
+import os, signal, sys
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])
+PY
+chmod +x "$HUP_DEFAULT"
+
 rows() { wc -l <"$1/rows/$2.jsonl" | tr -d ' '; }
 field() { # file, id, field -> value as JSON
     /usr/bin/python3 -c 'import json,sys

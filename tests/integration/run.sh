@@ -97,8 +97,9 @@ case_sigterm_and_resume() {
     kill -TERM $pid; wait $pid; rc=$?
     [ $rc = 143 ] || fail "exit $rc after SIGTERM"
     servers_left && fail "a server outlived SIGTERM"
-    # the terminal going away (SIGHUP) stops the server too
-    $G run Q6_K "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>&1 &
+    # the terminal going away (SIGHUP) stops the server too (a default
+    # SIGHUP given: the suite may run under nohup)
+    $HUP_DEFAULT $G run Q6_K "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>&1 &
     pid=$!
     wait_for 30 'grep -q "server is listening" "$d/logs/Q6_K.server.log" 2>/dev/null' || fail "no server within 30 s"
     sleep 0.3

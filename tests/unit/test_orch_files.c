@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "../../grader/grader.h"
 #include "../../orchestrator/server/caplog.h"
 #include "files.h"
 #include "outfile.h"
@@ -308,17 +309,61 @@ static void test_printable(void **state)
     size_t n;
 
     (void)state;
-    n = caplog_printable(in, sizeof(in) - 1, out, sizeof(out));
+    n = util_printable(in, sizeof(in) - 1, out, sizeof(out));
     assert_int_equal(n, strlen(out));
     assert_string_equal(out, "a\\x1b[2J\tb\\x7f \xc3\xa9 \\xc2\\x9b "
                              "\\xff\\xc3 \xe2\x82\xac");
     /* 4 bytes of room: "a" and no half escape */
-    caplog_printable(in, sizeof(in) - 1, out, 4);
+    util_printable(in, sizeof(in) - 1, out, 4);
     assert_string_equal(out, "a");
     /* the euro sign (3 bytes) does not fit in 2 */
-    caplog_printable("\xe2\x82\xac", 3, out, 3);
+    util_printable("\xe2\x82\xac", 3, out, 3);
     assert_string_equal(out, "");
-    assert_int_equal(caplog_printable("x", 1, out, 0), 0);
+    assert_int_equal(util_printable("x", 1, out, 0), 0);
+}
+
+/* util/ may not call pyre's grader_utf8_seq, so util_printable reads
+ * UTF-8 itself: it must read it as pyre does. Every string of one or two
+ * bytes, every three bytes led by 0xe0..0xef, and four led by 0xf0..0xf4
+ * with their last two bytes at the edges of a continuation byte: kept
+ * whole exactly when grader_utf8_seq takes it as one character. */
+static void test_printable_utf8(void **state)
+{
+    static const unsigned char edge[] = {0x00, 0x7f, 0x80, 0x8f, 0x90,
+                                         0x9f, 0xa0, 0xbf, 0xc0, 0xff};
+    unsigned char in[4];
+    char out[32];
+    unsigned a, b, c, d;
+    size_t len, whole;
+
+    (void)state;
+    for (a = 0x80; a < 0x100; a++)
+        for (b = 0; b < 0x100; b++) {
+            in[0] = (unsigned char)a, in[1] = (unsigned char)b;
+            for (len = 1; len <= 2; len++) {
+                whole = grader_utf8_seq(in, len) == len &&
+                        !(a == 0xc2 && b < 0xa0);
+                if (whole !=
+                    (util_printable((char *)in, len, out, sizeof out) == len &&
+                     memcmp(out, in, len) == 0))
+                    fail_msg("%02x %02x (%zu bytes)", a, b, len);
+            }
+        }
+    for (a = 0xe0; a < 0x100; a++)
+        for (b = 0; b < 0x100; b++)
+            for (c = 0; c < (a < 0xf0 ? 0x100u : sizeof edge); c++)
+                for (d = 0; d < (a < 0xf0 ? 1u : sizeof edge); d++) {
+                    len = a < 0xf0 ? 3 : 4;
+                    in[0] = (unsigned char)a, in[1] = (unsigned char)b;
+                    in[2] = a < 0xf0 ? (unsigned char)c : edge[c];
+                    in[3] = edge[d];
+                    whole = grader_utf8_seq(in, len) == len;
+                    if (whole != (util_printable((char *)in, len, out,
+                                                 sizeof out) == len &&
+                                  memcmp(out, in, len) == 0))
+                        fail_msg("%02x %02x %02x (%zu bytes)", a, b, in[2],
+                                 len);
+                }
 }
 
 /* A time limit kills it, and says so. */
@@ -560,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_grandchild_dies_with_parent),
         cmocka_unit_test(test_group_dies_with_leader),
         cmocka_unit_test(test_printable),
+        cmocka_unit_test(test_printable_utf8),
         cmocka_unit_test(test_exit_not_eof),
         cmocka_unit_test(test_proc_limit),
         cmocka_unit_test(test_caplog_per_rung),

@@ -6,8 +6,12 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -83,12 +87,72 @@ static void test_cap(void **state)
     free(dir);
 }
 
+/* rundir_check_ahead: absent or a regular file passes; a link, a FIFO,
+ * a folder and a path past the cap are refused naming the path, nothing
+ * followed or made. */
+static void test_check_ahead(void **state)
+{
+    static const enum rundir_file done[] = {RD_DONE};
+    static const enum rundir_file both[] = {RD_MANIFEST, RD_DONE};
+    char dir[] = "/tmp/graveyard-ahead-XXXXXX", path[256], msg[512];
+    char cmd[300], *big;
+    FILE *f;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/rows", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    /* absent, then a regular file */
+    assert_int_equal(rundir_check_ahead(dir, "R1", both, 2, msg, sizeof msg),
+                     0);
+    snprintf(path, sizeof path, "%s/rows/R1.done", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fclose(f);
+    assert_int_equal(rundir_check_ahead(dir, "R1", both, 2, msg, sizeof msg),
+                     0);
+    /* a link (to nothing), a FIFO, a folder */
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(symlink("/nonexistent/victim", path), 0);
+    assert_int_equal(rundir_check_ahead(dir, "R1", both, 2, msg, sizeof msg),
+                     -1);
+    assert_int_equal(errno, ELOOP);
+    assert_non_null(strstr(msg, path));
+    assert_non_null(strstr(msg, "symbolic link"));
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    assert_int_equal(rundir_check_ahead(dir, "R1", done, 1, msg, sizeof msg),
+                     -1);
+    assert_int_equal(errno, EINVAL);
+    assert_non_null(strstr(msg, "not a regular file"));
+    assert_non_null(strstr(msg, path));
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkdir(path, 0755), 0);
+    assert_int_equal(rundir_check_ahead(dir, "R1", done, 1, msg, sizeof msg),
+                     -1);
+    /* another rung's name is another file */
+    assert_int_equal(rundir_check_ahead(dir, "R2", done, 1, msg, sizeof msg),
+                     0);
+    /* a folder's path past the cap */
+    big = malloc(RUNDIR_PATH_MAX + 1);
+    assert_non_null(big);
+    memset(big, 'a', RUNDIR_PATH_MAX);
+    big[RUNDIR_PATH_MAX] = '\0';
+    assert_int_equal(rundir_check_ahead(big, "R1", done, 1, msg, sizeof msg),
+                     -1);
+    assert_int_equal(errno, ENAMETOOLONG);
+    assert_non_null(strstr(msg, "path too long"));
+    free(big);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_as_rundir_path),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_cap),
+        cmocka_unit_test(test_check_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,8 +39,12 @@ struct gt {
     uint64_t bytes; /* what the tensor takes, to place the next */
 };
 
+/* quantize.imatrix.file's value in the files write_gguf writes. */
+static const char *imatrix_file = "imatrix.dat";
+
 /* A GGUF v3 file: the quantize key-values (general.file_type u32,
- * general.quantization_version u32, quantize.imatrix.file string,
+ * general.quantization_version u32, quantize.imatrix.file string
+ * (imatrix_file),
  * quantize.imatrix.chunks_count i32 -5, general.name not kept), then the
  * tensors, each on its own 32-byte-aligned bytes, zeros. cut: bytes to
  * drop from the end. */
@@ -68,7 +72,7 @@ static void write_gguf(const char *name, const struct gt *t, size_t nt,
     put_u32(&b, 2);
     put_str(&b, "quantize.imatrix.file");
     put_u32(&b, 8);
-    put_str(&b, "imatrix.dat");
+    put_str(&b, imatrix_file);
     put_str(&b, "quantize.imatrix.chunks_count");
     put_u32(&b, 5);
     put_u32(&b, (uint32_t)-5);
@@ -223,6 +227,105 @@ static void test_unknown_type(void **state)
     json_decref(r);
 }
 
+/* What recipe_run writes for paths[0..n) (text, or JSON when json), in
+ * a buffer of the test's. */
+static const char *run_to_text(const char **paths, size_t n, int json)
+{
+    static char out[1 << 16];
+    char msg[512];
+    FILE *f = tmpfile();
+    size_t len;
+
+    assert_non_null(f);
+    assert_int_equal(recipe_run(paths, n, json, f, msg, sizeof msg), F16R_OK);
+    rewind(f);
+    len = fread(out, 1, sizeof out - 1, f);
+    assert_true(len < sizeof out - 1);
+    out[len] = '\0';
+    fclose(f);
+    return out;
+}
+
+/* A tensor of a JSON recipe's table by its index. */
+static json_t *table_entry(json_t *doc, size_t file, size_t i)
+{
+    json_t *r = json_array_get(json_object_get(doc, "files"), file);
+
+    return json_array_get(json_object_get(r, "tensor_table"), i);
+}
+
+/* Names holding ESC, BEL and bytes that are not UTF-8, an imatrix file
+ * name of controls, a C1 control and a stray byte, and a type id neither
+ * lineage has: the text shows each by the log lines' rule (\xNN, one
+ * line each), a line after a '?' still ends, and --json keeps every name
+ * shown by the same rule with its bytes in hex. */
+static void test_hostile_names(void **state)
+{
+    struct gt t[5];
+    const char *paths[2], *out, *line;
+    json_t *doc, *e, *d;
+    json_error_t err;
+    size_t i;
+
+    (void)state;
+    memcpy(t, base, sizeof t);
+    write_gguf("a.gguf", t, 5, 0);
+    t[2].name = "blk.0.attn_v.\x1b[31mred\x07";
+    t[3].name = "blk.1.attn_v.\xff\xfe";
+    t[4].type = 200; /* neither lineage's: its size unknown */
+    imatrix_file = "im\x1b]0;x\x07\xc2\x9b\xff.dat";
+    write_gguf("h.gguf", t, 5, 0);
+    imatrix_file = "imatrix.dat";
+    paths[0] = file_of("h.gguf");
+    paths[1] = file_of("a.gguf");
+    out = run_to_text(paths, 2, 0);
+    for (i = 0; out[i]; i++)
+        if (out[i] != '\n' && (out[i] < 0x20 || out[i] > 0x7e))
+            fail_msg("byte 0x%02x at %zu in: %s", (unsigned char)out[i], i,
+                     out);
+    assert_null(strstr(out, "(null)"));
+    assert_non_null(strstr(out, "blk.0.attn_v.\\x1b[31mred\\x07"));
+    assert_non_null(strstr(out, "blk.1.attn_v.\\xff\\xfe"));
+    assert_non_null(strstr(out, "type 200"));
+    assert_non_null(strstr(out, "quantize.imatrix.file = "
+                                "im\\x1b]0;x\\x07\\xc2\\x9b\\xff.dat\n"));
+    /* the unknown size's '?' ends its line as a number does */
+    assert_non_null(strstr(out, " tensors, ? bytes, ? bits per weight\n"));
+    line = strstr(out, "  total ");
+    assert_non_null(line);
+    assert_true(strchr(line, '\n') < strstr(line, paths[1]));
+    assert_non_null(strstr(line, "\n\n"));
+    out = run_to_text(paths, 2, 1);
+    doc = json_loads(out, 0, &err);
+    if (doc == NULL)
+        fail_msg("not JSON (%s): %s", err.text, out);
+    e = table_entry(doc, 0, 2);
+    assert_string_equal(json_string_value(json_object_get(e, "name")),
+                        "blk.0.attn_v.\\x1b[31mred\\x07");
+    assert_string_equal(json_string_value(json_object_get(e, "name_hex")),
+                        "626c6b2e302e6174746e5f762e1b5b33316d726564"
+                        "07");
+    e = table_entry(doc, 0, 3);
+    assert_string_equal(json_string_value(json_object_get(e, "name")),
+                        "blk.1.attn_v.\\xff\\xfe");
+    assert_string_equal(json_string_value(json_object_get(e, "name_hex")),
+                        "626c6b2e312e6174746e5f762efffe");
+    /* a name that is its own shown text has no hex */
+    assert_null(json_object_get(table_entry(doc, 0, 0), "name_hex"));
+    assert_string_equal(
+        json_string_value(json_object_get(
+            json_object_get(json_array_get(json_object_get(doc, "files"), 0),
+                            "metadata"),
+            "quantize.imatrix.file")),
+        "im\\x1b]0;x\\x07\\xc2\\x9b\\xff.dat");
+    /* each hostile name differs from a.gguf's, named in the differences */
+    d = json_object_get(json_object_get(doc, "differences"), "differ");
+    assert_true(json_array_size(d) >= 3);
+    json_array_foreach(d, i, e)
+        assert_non_null(json_string_value(json_object_get(e, "tensor")));
+    json_decref(doc);
+}
+
 static void test_kinds(void **state)
 {
     static const struct {
@@ -292,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_recipe),
         cmocka_unit_test(test_differ_in_one),
         cmocka_unit_test(test_unknown_type),
+        cmocka_unit_test(test_hostile_names),
         cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_bad),
     };
