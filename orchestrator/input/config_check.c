@@ -92,16 +92,98 @@ int config_path_ok(const char *path)
     return 1;
 }
 
-/* "--host" and "--port", alone or as "--host=...": graveyard's own. */
-static const char *own_flag(const char *a)
-{
-    static const char *const own[] = {"--host", "--port", NULL};
+/* Why a server argument or variable is not the config's to give. */
+enum owned { OWN_BIND, OWN_WEIGHTS, OWN_KEY, OWN_DEVICE };
 
-    for (size_t i = 0; own[i]; i++) {
-        size_t n = strlen(own[i]);
-        if (strncmp(a, own[i], n) == 0 && (a[n] == '\0' || a[n] == '='))
-            return own[i];
-    }
+static const char *const owned_why[] = {
+    [OWN_BIND] = "is graveyard's to set: the server binds 127.0.0.1 on a "
+                 "port graveyard chooses",
+    [OWN_WEIGHTS] = "would make the server load other weights than the "
+                    "rung's model, which the manifest, ladder.tsv and the "
+                    "reports name and hash; set the rung's \"model\"",
+    [OWN_KEY] = "would make the server refuse graveyard's requests (every "
+                "answer a 401 row)",
+    [OWN_DEVICE] = "picks the server's devices past the scheduler, which "
+                   "gives each rung its GPU (the config's \"gpus\", or "
+                   "--gpu)",
+};
+
+struct owned_name {
+    const char *name;
+    enum owned why;
+};
+
+/* Flags of both lineages (upstream common/arg.cpp, ik_llama.cpp
+ * common/common.cpp) that bind the server elsewhere, choose which
+ * weights it loads, ask for an API key, or name its devices (docs/
+ * config.md, "What the server may not be told"). -mg and -ts pick among
+ * the devices the rung was given, so they stay allowed. */
+static const struct owned_name owned_flags[] = {
+    {"--host", OWN_BIND},
+    {"--port", OWN_BIND},
+    {"-m", OWN_WEIGHTS},
+    {"--model", OWN_WEIGHTS},
+    {"-mu", OWN_WEIGHTS},
+    {"--model-url", OWN_WEIGHTS},
+    {"-dr", OWN_WEIGHTS},
+    {"--docker-repo", OWN_WEIGHTS},
+    {"-hf", OWN_WEIGHTS},
+    {"-hfr", OWN_WEIGHTS},
+    {"--hf-repo", OWN_WEIGHTS},
+    {"-hff", OWN_WEIGHTS},
+    {"--hf-file", OWN_WEIGHTS},
+    {"--models-dir", OWN_WEIGHTS},
+    {"--models-preset", OWN_WEIGHTS},
+    {"--api-key", OWN_KEY},
+    {"--api-key-file", OWN_KEY},
+    {"-dev", OWN_DEVICE},
+    {"--device", OWN_DEVICE},
+    {"-devd", OWN_DEVICE},
+    {"--device-draft", OWN_DEVICE},
+    {"--spec-draft-device", OWN_DEVICE},
+    {NULL, OWN_BIND}};
+
+/* The same through the environment (the servers read LLAMA_ARG_* before
+ * the command line, and -hf's variable overrides -m). */
+static const struct owned_name owned_vars[] = {
+    {"LLAMA_ARG_HOST", OWN_BIND},
+    {"LLAMA_ARG_PORT", OWN_BIND},
+    {"LLAMA_ARG_MODEL", OWN_WEIGHTS},
+    {"LLAMA_ARG_MODEL_URL", OWN_WEIGHTS},
+    {"LLAMA_ARG_DOCKER_REPO", OWN_WEIGHTS},
+    {"LLAMA_ARG_HF_REPO", OWN_WEIGHTS},
+    {"LLAMA_ARG_HF_FILE", OWN_WEIGHTS},
+    {"LLAMA_ARG_MODELS_DIR", OWN_WEIGHTS},
+    {"LLAMA_ARG_MODELS_PRESET", OWN_WEIGHTS},
+    {"LLAMA_API_KEY", OWN_KEY},
+    {"LLAMA_ARG_DEVICE", OWN_DEVICE},
+    {NULL, OWN_BIND}};
+
+/* The variables that make GPUs visible to a backend: only as "{gpu}",
+ * the rung's GPU under that backend's name. */
+static const char *const gpu_vars[] = {
+    "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+    "GGML_VK_VISIBLE_DEVICES", NULL};
+
+/* Whether argument a is flag f, alone or as "f=...": both servers read
+ * a long flag with '_' for '-' ("--api_key"). */
+static int is_flag(const char *a, const char *f)
+{
+    int lng = strncmp(f, "--", 2) == 0;
+    size_t i;
+
+    for (i = 0; f[i] != '\0'; i++)
+        if (a[i] != f[i] && !(lng && a[i] == '_' && f[i] == '-'))
+            return 0;
+    return a[i] == '\0' || a[i] == '=';
+}
+
+/* The owned flag argument a is, or NULL. */
+static const struct owned_name *own_flag(const char *a)
+{
+    for (size_t i = 0; owned_flags[i].name; i++)
+        if (is_flag(a, owned_flags[i].name))
+            return &owned_flags[i];
     return NULL;
 }
 
@@ -109,12 +191,10 @@ int config_check_server_args(char *const *args, size_t n, const char *where,
                              char *msg, size_t msgsize)
 {
     for (size_t i = 0; i < n; i++) {
-        const char *f = own_flag(args[i]);
+        const struct owned_name *f = own_flag(args[i]);
         if (f != NULL) {
-            snprintf(msg, msgsize,
-                     "%s: '%s' is graveyard's to set: the server binds "
-                     "127.0.0.1 on a port graveyard chooses",
-                     where, args[i]);
+            snprintf(msg, msgsize, "%s: '%s' %s", where, args[i],
+                     owned_why[f->why]);
             return -1;
         }
         if (!config_path_ok(args[i])) {
@@ -124,6 +204,20 @@ int config_check_server_args(char *const *args, size_t n, const char *where,
         }
     }
     return 0;
+}
+
+/* What an owned flag t must be followed by in a template (its one place
+ * there: "--host 127.0.0.1", "--port {port}", "-m {model}"), or NULL
+ * when a template may not hold it at all. */
+static const char *template_pair(const char *t)
+{
+    if (strcmp(t, "--host") == 0)
+        return "127.0.0.1";
+    if (strcmp(t, "--port") == 0)
+        return "{port}";
+    if (strcmp(t, "-m") == 0 || strcmp(t, "--model") == 0)
+        return "{model}";
+    return NULL;
 }
 
 int config_check_argv_template(json_t *a, const char *where, char *msg,
@@ -140,7 +234,8 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
     }
     json_array_foreach(a, i, v)
     {
-        const char *t = json_string_value(v), *f;
+        const char *t = json_string_value(v), *pair;
+        const struct owned_name *f;
         const char *next = json_string_value(json_array_get(a, i + 1));
         if (t == NULL || strlen(t) > 900 || !config_path_ok(t)) {
             snprintf(msg, msgsize,
@@ -154,22 +249,26 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
         f = own_flag(t);
         if (f == NULL)
             continue;
-        if (strcmp(t, "--host") == 0 && next != NULL &&
-            strcmp(next, "127.0.0.1") == 0) {
+        pair = template_pair(t);
+        if (pair != NULL && next != NULL && strcmp(next, pair) == 0) {
+            port |= strcmp(pair, "{port}") == 0;
+            model |= strcmp(pair, "{model}") == 0;
             i++;
             continue;
         }
-        if (strcmp(t, "--port") == 0 && next != NULL &&
-            strcmp(next, "{port}") == 0) {
-            port = 1;
-            i++;
-            continue;
-        }
-        snprintf(msg, msgsize,
-                 "%s[%zu]: the server binds 127.0.0.1 only, on {port} ('%s' "
-                 "must be followed by %s)",
-                 where, i, t,
-                 strcmp(f, "--host") == 0 ? "\"127.0.0.1\"" : "\"{port}\"");
+        if (pair == NULL)
+            snprintf(msg, msgsize, "%s[%zu]: '%s' %s", where, i, t,
+                     owned_why[f->why]);
+        else if (f->why == OWN_BIND)
+            snprintf(msg, msgsize,
+                     "%s[%zu]: the server binds 127.0.0.1 only, on {port} "
+                     "('%s' must be followed by \"%s\")",
+                     where, i, t, pair);
+        else
+            snprintf(msg, msgsize,
+                     "%s[%zu]: '%s' must be followed by \"{model}\": "
+                     "anything else %s",
+                     where, i, t, owned_why[OWN_WEIGHTS]);
         return -1;
     }
     if (!model || !port) {
@@ -281,6 +380,38 @@ int config_check_slots(long slots, int batching, const char *where, char *msg,
     return 0;
 }
 
+/* Whether variable key=value is not the config's to give: one line in
+ * msg and -1, else 0. */
+static int env_owned(const char *key, const char *value, const char *where,
+                     char *msg, size_t msgsize)
+{
+    size_t i;
+
+    for (i = 0; owned_vars[i].name; i++)
+        if (strcmp(key, owned_vars[i].name) == 0) {
+            snprintf(msg, msgsize, "%s: '%s' %s", where, key,
+                     owned_why[owned_vars[i].why]);
+            return -1;
+        }
+    for (i = 0; gpu_vars[i]; i++)
+        if (strcmp(key, gpu_vars[i]) == 0 && strcmp(value, "{gpu}") != 0) {
+            snprintf(msg, msgsize,
+                     "%s: '%s' may only be \"{gpu}\", the rung's GPU: "
+                     "'%s' %s, and would put rungs on one GPU with no "
+                     "check of its memory and no \"(shared)\" mark",
+                     where, key, value, owned_why[OWN_DEVICE]);
+            return -1;
+        }
+    if (strncmp(key, "GRAVEYARD_", 10) == 0) {
+        snprintf(msg, msgsize,
+                 "%s: '%s' is graveyard's own variable, never handed to a "
+                 "server",
+                 where, key);
+        return -1;
+    }
+    return 0;
+}
+
 int config_check_env_template(json_t *o, const char *where, char *msg,
                               size_t msgsize)
 {
@@ -301,14 +432,8 @@ int config_check_env_template(json_t *o, const char *where, char *msg,
                      where, key);
             return -1;
         }
-        if (strcmp(key, "LLAMA_ARG_HOST") == 0 ||
-            strcmp(key, "LLAMA_ARG_PORT") == 0) {
-            snprintf(msg, msgsize,
-                     "%s: '%s' is graveyard's to set: the server binds "
-                     "127.0.0.1 on a port graveyard chooses",
-                     where, key);
+        if (env_owned(key, json_string_value(v), where, msg, msgsize) != 0)
             return -1;
-        }
     }
     return 0;
 }

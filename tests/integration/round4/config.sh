@@ -1,0 +1,134 @@
+# shellcheck shell=bash
+# Round 4, config: what a config or the command line may tell the server
+# (issue 33). Sourced by tests/integration/round4.sh.
+
+# A ladder config $work/NAME.json (two rungs of the good model on GPUs 0
+# and 1, run folder $work/NAME): a refused config makes no folder.
+r4c_config() {
+    ladder_config "$1" 2 '"0", "1"' good
+}
+r4c_nothing_started() { # NAME WHAT
+    [ -e "$work/$1" ] && fail "$2: a run folder was made"
+    servers_left && fail "$1: a server was started"
+    true
+}
+
+# A command-line run that must be refused before anything starts: exit
+# 2, want in the message, no folder. Usage: r4c_run_refused WANT WHAT ARGS...
+r4c_run_refused() {
+    local want=$1 what=$2 rc=0; shift 2
+    timeout -k 5 60 "$G" run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/r4c-run" --llama "$FAKE" \
+        --limit 1 --quiet "$@" >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -qF -- "$want" "$work/err" || fail "$what: exit $rc $(cat "$work/err")"
+    [ -e "$work/r4c-run" ] && { fail "$what: a run folder was made"; rm -rf "$work/r4c-run"; }
+    true
+}
+
+# -m FILE in a rung's server_args made the server load FILE while the
+# manifest, ladder.tsv, REPORT.md and the bundle named the rung's model
+# (a Q8_0 rung answered as the Q4_0 file); --api-key made every answer a
+# 401 row in a rung that "succeeded". Every model-choosing flag, --api-key
+# and their variables are refused wherever the server's arguments or
+# environment come from: the config's server.args, server.argv and
+# server.env, a rung's server_args and env, and run's --server-arg,
+# --server-argv and --server-env.
+case_config_model_flags() {
+    r4c_config r4m
+    refused_config r4m "0,/\"model\": \"[^\"]*\"/s||&, \"server_args\": [\"-m\", \"$work/drift.gguf\"]|" \
+        "r4m-x.json: 'rungs\[0\].server_args': '-m' would make the server load other weights than the rung's model" "rung -m"
+    refused_config r4m "0,/\"model\": \"[^\"]*\"/s||&, \"server_args\": [\"--model=$work/drift.gguf\"]|" \
+        "'--model=$work/drift.gguf' would make the server load other weights" "rung --model="
+    refused_config r4m 's|"binary": "[^"]*"|&, "args": ["-hf", "org/repo:Q8_0"]|' \
+        "'server.args': '-hf' would make" "server.args -hf"
+    refused_config r4m 's|"binary": "[^"]*"|&, "args": ["--hf_file", "x.gguf"]|' \
+        "'--hf_file' would make" "server.args --hf_file"
+    refused_config r4m "s|\"binary\": \"[^\"]*\"|&, \"argv\": [\"-m\", \"{model}\", \"--port\", \"{port}\", \"-m\", \"$work/drift.gguf\"]|" \
+        "'server.argv'\\[4\\]: '-m' must be followed by \"{model}\"" "server.argv second -m"
+    refused_config r4m "s|\"binary\": \"[^\"]*\"|&, \"env\": {\"LLAMA_ARG_MODEL\": \"$work/drift.gguf\"}|" \
+        "'server.env': 'LLAMA_ARG_MODEL' would make" "server.env LLAMA_ARG_MODEL"
+    refused_config r4m '0,/"model": "[^"]*"/s||&, "env": {"LLAMA_ARG_HF_REPO": "org/repo"}|' \
+        "'rungs\[0\].env': 'LLAMA_ARG_HF_REPO' would make" "rung env LLAMA_ARG_HF_REPO"
+    refused_config r4m 's|"binary": "[^"]*"|&, "args": ["--api-key", "k"]|' \
+        "'server.args': '--api-key' would make the server refuse graveyard's requests (every answer a 401 row)" "server.args --api-key"
+    refused_config r4m '0,/"model": "[^"]*"/s||&, "server_args": ["--api-key-file", "/k"]|' \
+        "'--api-key-file' would make the server refuse" "rung --api-key-file"
+    refused_config r4m '0,/"model": "[^"]*"/s||&, "env": {"LLAMA_API_KEY": "k"}|' \
+        "'LLAMA_API_KEY' would make the server refuse" "rung env LLAMA_API_KEY"
+    r4c_nothing_started r4m "config"
+    r4c_run_refused "--server-arg: '-m' would make the server load other weights" "--server-arg -m" \
+        --server-arg -m --server-arg "$work/drift.gguf"
+    r4c_run_refused "--server-arg: '--model=$work/drift.gguf' would make" "--server-arg --model=" \
+        --server-arg "--model=$work/drift.gguf"
+    r4c_run_refused "--server-arg: '-hfr' would make" "--server-arg -hfr" --server-arg -hfr --server-arg org/repo
+    r4c_run_refused "--server-argv[4]: '-m' must be followed by \"{model}\"" "--server-argv second -m" \
+        --server-argv "[\"-m\", \"{model}\", \"--port\", \"{port}\", \"-m\", \"$work/drift.gguf\"]"
+    r4c_run_refused "--server-argv[4]: '-mu' would make" "--server-argv -mu" \
+        --server-argv '["-m", "{model}", "--port", "{port}", "-mu", "https://example.com/x.gguf"]'
+    r4c_run_refused "--server-env: 'LLAMA_ARG_MODEL' would make" "--server-env LLAMA_ARG_MODEL" \
+        --server-env "{\"LLAMA_ARG_MODEL\": \"$work/drift.gguf\"}"
+    r4c_run_refused "--server-arg: '--api_key' would make the server refuse" "--server-arg --api_key" \
+        --server-arg --api_key --server-arg k
+    r4c_run_refused "--server-env: 'LLAMA_API_KEY' would make" "--server-env LLAMA_API_KEY" \
+        --server-env '{"LLAMA_API_KEY": "k"}'
+    # what only looks like them still runs: the rung's model, one slot
+    $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/r4c-ok" --llama "$FAKE" --limit 1 --quiet \
+        --server-argv '["--model", "{model}", "--port", "{port}", "-a", "m"]' >/dev/null 2>"$work/err" ||
+        fail "--model {model}: exit $? $(cat "$work/err")"
+    true
+}
+
+# CUDA_VISIBLE_DEVICES (and its kin) in a rung's env or server.env put
+# two rungs on GPU 0 at once, with no memory check and no "(shared)"
+# mark; -dev chose devices past the scheduler. The variables are allowed
+# only as "{gpu}" (the rung's GPU under that backend's name); the device
+# flags are refused. Each rung then runs on the GPU the scheduler gave.
+case_config_gpu_env() {
+    local d=$work/r4g
+    r4c_config r4g
+    refused_config r4g '0,/"model": "[^"]*"/s||&, "env": {"CUDA_VISIBLE_DEVICES": "0"}|' \
+        "'rungs\[0\].env': 'CUDA_VISIBLE_DEVICES' may only be \"{gpu}\", the rung's GPU" "rung env CUDA_VISIBLE_DEVICES"
+    refused_config r4g 's|"binary": "[^"]*"|&, "env": {"HIP_VISIBLE_DEVICES": "1{gpu}"}|' \
+        "'server.env': 'HIP_VISIBLE_DEVICES' may only be \"{gpu}\"" "server.env HIP_VISIBLE_DEVICES"
+    refused_config r4g 's|"binary": "[^"]*"|&, "env": {"GGML_VK_VISIBLE_DEVICES": "0"}|' \
+        "'GGML_VK_VISIBLE_DEVICES' may only be" "server.env GGML_VK_VISIBLE_DEVICES"
+    refused_config r4g '0,/"model": "[^"]*"/s||&, "env": {"ROCR_VISIBLE_DEVICES": "0"}|' \
+        "'ROCR_VISIBLE_DEVICES' may only be" "rung env ROCR_VISIBLE_DEVICES"
+    refused_config r4g '0,/"model": "[^"]*"/s||&, "server_args": ["-dev", "CUDA1"]|' \
+        "'-dev' picks the server's devices past the scheduler" "rung -dev"
+    refused_config r4g 's|"binary": "[^"]*"|&, "env": {"LLAMA_ARG_DEVICE": "CUDA1"}|' \
+        "'LLAMA_ARG_DEVICE' picks the server's devices" "server.env LLAMA_ARG_DEVICE"
+    r4c_nothing_started r4g "config"
+    r4c_run_refused "--server-env: 'CUDA_VISIBLE_DEVICES' may only be \"{gpu}\"" "--server-env CUDA_VISIBLE_DEVICES" \
+        --gpu 3 --server-env '{"CUDA_VISIBLE_DEVICES": "0"}'
+    r4c_run_refused "--server-arg: '--device' picks" "--server-arg --device" --server-arg --device --server-arg CUDA1
+    # "{gpu}" is the scheduler's GPU: each rung on its own
+    sed 's|"binary": "[^"]*"|&, "env": {"CUDA_VISIBLE_DEVICES": "{gpu}"}|' "$work/r4g.json" >"$work/r4g-g.json"
+    $GT ladder "$work/r4g-g.json" --quiet >/dev/null 2>"$work/err" || fail "{gpu}: exit $? $(cat "$work/err")"
+    [ "$(grep -h 'fake: CUDA_VISIBLE_DEVICES=' "$d"/logs/R1.server.log "$d"/logs/R2.server.log | sort | tr '\n' ' ')" = \
+        "fake: CUDA_VISIBLE_DEVICES=0 fake: CUDA_VISIBLE_DEVICES=1 " ] ||
+        fail "{gpu}: $(grep -h 'fake: CUDA' "$d"/logs/*.server.log)"
+    true
+}
+
+# docs/run.md says LLAMA_ARG_N_PARALLEL in the environment counts as
+# -np, yet a rung's env was never counted: a template without -np and a
+# rung's LLAMA_ARG_N_PARALLEL=4 gave the server 4 slots with batching
+# off. And a rung's env handed the server GRAVEYARD_* variables (docs:
+# none). Both refused before anything starts.
+case_config_env_slots() {
+    r4c_config r4s
+    sed -i 's|"binary": "[^"]*"|&, "argv": ["-m", "{model}", "--port", "{port}"]|' "$work/r4s.json"
+    refused_config r4s '0,/"model": "[^"]*"/s||&, "env": {"LLAMA_ARG_N_PARALLEL": "4"}|' \
+        "rung 'R1': the server would have 4 slots" "rung env LLAMA_ARG_N_PARALLEL"
+    refused_config r4s '0,/"model": "[^"]*"/s||&, "env": {"GRAVEYARD_LADDER_PID": "1"}|' \
+        "'rungs\[0\].env': 'GRAVEYARD_LADDER_PID' is graveyard's own variable" "rung env GRAVEYARD_LADDER_PID"
+    refused_config r4s 's|"binary": "[^"]*"|&, "env": {"GRAVEYARD_PROGRESS_FD": "1"}|' \
+        "'server.env': 'GRAVEYARD_PROGRESS_FD' is graveyard's own" "server.env GRAVEYARD_PROGRESS_FD"
+    r4c_nothing_started r4s "config"
+    r4c_run_refused "--server-env: 'GRAVEYARD_X' is graveyard's own variable" "--server-env GRAVEYARD_X" \
+        --server-env '{"GRAVEYARD_X": "1"}'
+    true
+}
+
+round4_cases="$round4_cases config_model_flags config_gpu_env config_env_slots"
+
