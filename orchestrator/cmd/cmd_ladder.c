@@ -320,6 +320,53 @@ static int check_build(struct ladder *l, const char *cfg, char *version,
     return 0;
 }
 
+/* Every rung of the night with its own binary answers --version, with
+ * the version the rung pins, before the first rung starts: a wrong build
+ * found at the third rung's start would come after hours of the first
+ * two. 0 or the exit status after one line naming the rung. */
+static int check_rung_builds(struct ladder *l, const char *cfg)
+{
+    char version[512], status[64];
+    size_t i, j;
+
+    for (i = 0; i < l->njobs; i++) {
+        const struct config_rung *r = l->jobs[i].rung;
+        struct buf b = {0};
+        const char *bin;
+        int rc;
+        for (j = 0; j < i && l->jobs[j].rung != r; j++)
+            ;
+        if (r->binary == NULL || j < i)
+            continue; /* the server's binary, or a rung seen already */
+        if ((bin = cli_llama_path(r->binary, &b)) == NULL) {
+            cli_error("ladder", "%s: rung '%s': path too long: '%.200s...'",
+                      cfg, r->name, r->binary);
+            buf_release(&b);
+            return EXIT_USAGE;
+        }
+        rc = spawn_version(bin, VERSION_MS, version, sizeof(version));
+        if (version[0] == '\0') {
+            cli_error("ladder",
+                      "%s: rung '%s': '%s --version' gave no 'version:' "
+                      "line (%s): is it a llama-server?",
+                      cfg, r->name, bin,
+                      spawn_status_text(rc, status, sizeof(status)));
+            buf_release(&b);
+            return rc == SPAWN_ETIMEDOUT ? EXIT_FAILED : EXIT_USAGE;
+        }
+        if (r->version != NULL && strcmp(version, r->version) != 0) {
+            cli_error("ladder",
+                      "%s: rung '%s': its version is '%s' but '%s' says "
+                      "'%s'",
+                      cfg, r->name, r->version, bin, version);
+            buf_release(&b);
+            return EXIT_USAGE;
+        }
+        buf_release(&b);
+    }
+    return 0;
+}
+
 static void ladder_free(struct ladder *l)
 {
     if (l->env != NULL) {
@@ -433,7 +480,8 @@ int cmd_ladder(int argc, char **argv)
     if ((rc = ladder_plan(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||
         (rc = build_first(l)) != 0 || (rc = check_files(l, pos[0])) != 0 ||
         (rc = check_vocab(l, pos[0])) != 0 ||
-        (rc = check_build(l, pos[0], version, sizeof(version))) != 0)
+        (rc = check_build(l, pos[0], version, sizeof(version))) != 0 ||
+        (rc = check_rung_builds(l, pos[0])) != 0)
         goto out;
     l->env = ladder_child_env();
     /* writes to a terminal or pipe that went away must not kill us */

@@ -510,8 +510,8 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
                           grader_task_ref(o->task) == GRADER_REF_LETTER,
                           &r->qs, msg, msgsize))
         return EXIT_USAGE;
-    if ((code = record_inputs(o, r->version, sizeof(r->version), msg,
-                              msgsize)) != 0 ||
+    if ((code = record_inputs(o, r->version, sizeof(r->version), r->binary_sha,
+                              msg, msgsize)) != 0 ||
         (code = record_vocab(o, r->vocab, warn, sizeof(warn), msg, msgsize)) !=
             0 ||
         (code = record_lock(o, &r->lock_fd, msg, msgsize)) != 0)

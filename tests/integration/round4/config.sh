@@ -132,3 +132,78 @@ case_config_env_slots() {
 
 round4_cases="$round4_cases config_model_flags config_gpu_env config_env_slots"
 
+# A script that answers --version as the fake does and then is the fake:
+# another binary with the same --version line, as every tarball build's
+# "version: 0 (unknown)". Usage: r4c_wrapper PATH [VERSION-LINE]
+r4c_wrapper() {
+    printf '#!/bin/sh\n# %s\n[ "$1" = --version ] && { echo "%s" >&2; exit 0; }\nexec %s "$@"\n' \
+        "$1" "${2:-version: 1 (fa4e0001)}" "$FAKE" >"$1"
+    chmod +x "$1"
+}
+
+# A rung's build was known only by its --version line: a resume with
+# --llama pointed at another binary that prints the same line was
+# accepted, and the rows mixed two builds. Its sha256 is recorded beside
+# the line; a resume with other bytes is refused naming the rung, both
+# hashes and the binary (--force goes on, and says so in "forced"), and
+# a rung's own binary the same.
+case_config_binary_sha() {
+    local d=$work/r4b rc a b
+    r4c_wrapper "$work/r4b-wrap"
+    a=$(sha256sum "$FAKE" | cut -d' ' -f1); b=$(sha256sum "$work/r4b-wrap" | cut -d' ' -f1)
+    $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 --quiet >/dev/null 2>"$work/err" ||
+        fail "first run: exit $? $(cat "$work/err")"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$work/r4b-wrap" --limit 2 --quiet \
+        >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "graveyard run Q4_0: manifest.server_binary differs" "$work/err" && grep -q "$a" "$work/err" && grep -q "$b" "$work/err" &&
+        grep -qF "$work/r4b-wrap" "$work/err" || fail "another binary, the same --version: exit $rc $(cat "$work/err")"
+    [ "$(rows "$d" Q4_0)" = 1 ] || fail "rows were added: $(rows "$d" Q4_0)"
+    rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$work/r4b-wrap" --limit 2 --quiet --force \
+        >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 0 ] && grep -q '"forced"' "$d/manifest.json" || fail "--force: exit $rc $(cat "$work/err")"
+    # a rung's own binary: its bytes pinned with the rung
+    r4c_wrapper "$work/r4b-fork" "version: 2 (f0f0f0f0)"
+    cat >"$work/r4b.json" <<JSON
+{"name": "r4b", "questions": "$work/q.jsonl", "run_dir": "$work/r4b-l", "limit": 1,
+ "rungs": [{"name": "A", "model": "$work/good.gguf"},
+           {"name": "A-fork", "model": "$work/good.gguf", "binary": "$work/r4b-fork",
+            "version": "version: 2 (f0f0f0f0)"}],
+ "server": {"binary": "$FAKE"}}
+JSON
+    $GT ladder "$work/r4b.json" --quiet >/dev/null 2>"$work/err" || fail "ladder: exit $? $(cat "$work/err")"
+    sed -i 's|^# .*|# rebuilt|' "$work/r4b-fork"
+    sed -i 's|"limit": 1|"limit": 2|' "$work/r4b.json"
+    rc=0; $GT ladder "$work/r4b.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "rungs.A-fork.server_binary differs" "$work/err" && grep -qF "$work/r4b-fork" "$work/err" ||
+        fail "a rung's own binary rebuilt: exit $rc $(cat "$work/err")"
+    true
+}
+
+# A rung's binary of the wrong version was found only when that rung
+# started, after the rungs before it had run for hours. Every rung's
+# binary answers --version, and matches its "version", before the first
+# rung starts: nothing runs.
+case_config_rung_binary_first() {
+    local d=$work/r4v rc
+    r4c_wrapper "$work/r4v-fork" "version: 2 (f0f0f0f0)"
+    cat >"$work/r4v.json" <<JSON
+{"name": "r4v", "questions": "$work/q.jsonl", "run_dir": "$d", "limit": 1,
+ "rungs": [{"name": "A", "model": "$work/good.gguf"}, {"name": "B", "model": "$work/good.gguf"},
+           {"name": "C", "model": "$work/good.gguf", "binary": "$work/r4v-fork",
+            "version": "version: 3 (0e0e0e0e)"}],
+ "server": {"binary": "$FAKE"}}
+JSON
+    rc=0; $GT ladder "$work/r4v.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "rung 'C': its version is 'version: 3 (0e0e0e0e)' but '$work/r4v-fork' says 'version: 2 (f0f0f0f0)'" "$work/err" ||
+        fail "wrong version on rung 3: exit $rc $(cat "$work/err")"
+    [ -e "$d/logs" ] && fail "a server ran: $(ls "$d/logs")"
+    [ -e "$d/rows" ] && fail "rows were written: $(ls "$d/rows")"
+    # and a rung binary that does not run at all
+    sed -i "s|\"binary\": \"$work/r4v-fork\"|\"binary\": \"$work/r4v-none\"|" "$work/r4v.json"
+    rc=0; $GT ladder "$work/r4v.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -qF "$work/r4v-none" "$work/err" || fail "no binary on rung 3: exit $rc $(cat "$work/err")"
+    [ -e "$d/logs" ] && fail "a server ran: $(ls "$d/logs")"
+    true
+}
+
+round4_cases="$round4_cases config_binary_sha config_rung_binary_first"
