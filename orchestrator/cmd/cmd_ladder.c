@@ -18,6 +18,7 @@
  * bury ladder_end.c's (ladder_int.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,25 +83,24 @@ static int shard_of(const char *arg, long *i, long *n)
 {
     const char *id = getenv("SLURM_ARRAY_TASK_ID");
     const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
-    char *end;
+    const char *slash;
+    char first[32];
 
     *i = 0;
     *n = 1;
     if (arg != NULL) {
-        *i = strtol(arg, &end, 10);
-        if (*end != '/' || end == arg)
+        slash = strchr(arg, '/');
+        if (slash == NULL || (size_t)(slash - arg) >= sizeof(first))
             return -1;
-        *n = strtol(end + 1, &end, 10);
-        return (*end != '\0' || *n < 1 || *i < 0 || *i >= *n) ? -1 : 0;
+        snprintf(first, sizeof(first), "%.*s", (int)(slash - arg), arg);
+        id = first;
+        count = slash + 1;
+    } else if (id == NULL || count == NULL) {
+        return 0;
     }
-    if (id != NULL && count != NULL) {
-        *i = strtol(id, &end, 10);
-        if (*end != '\0' || end == id)
-            return -1;
-        *n = strtol(count, &end, 10);
-        if (*end != '\0' || end == count || *n < 1 || *i < 0 || *i >= *n)
-            return -1;
-    }
+    if (cli_whole(count, 1, LONG_MAX, n) != 0 ||
+        cli_whole(id, 0, *n - 1, i) != 0)
+        return -1;
     return 0;
 }
 
@@ -465,10 +465,8 @@ int cmd_ladder(int argc, char **argv)
     super_init(&l->sup, "ladder", quiet, SUPER_SECOND_KILLS);
     l->per_gpu = (int)l->c.rungs_per_gpu;
     if (per_gpu != NULL) {
-        char *end;
-        long k = strtol(per_gpu, &end, 10);
-        if (*end != '\0' || end == per_gpu || k < 1 ||
-            k > CONFIG_MAX_PER_GPU) {
+        long k;
+        if (cli_whole(per_gpu, 1, CONFIG_MAX_PER_GPU, &k) != 0) {
             cli_error("ladder", "--per-gpu wants 1 to %d, not '%s'",
                       CONFIG_MAX_PER_GPU, per_gpu);
             config_release(&l->c);

@@ -281,15 +281,9 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
 /* "N" (or "-1", auto: 4) as a slot count, or -1. */
 static long slot_value(const char *v)
 {
-    char *end;
     long n;
 
-    if (v == NULL)
-        return -1;
-    errno = 0;
-    n = strtol(v, &end, 10);
-    if (errno != 0 || end == v || *end != '\0' || n == 0 || n < -1 ||
-        n > 1 << 20)
+    if (cli_whole(v, -1, 1 << 20, &n) != 0 || n == 0)
         return -1;
     return n == -1 ? 4 : n;
 }

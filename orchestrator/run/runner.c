@@ -426,14 +426,10 @@ static int progress_fd(void)
 {
     const char *s = getenv("GRAVEYARD_PROGRESS_FD");
     struct stat st;
-    char *end;
     long fd;
 
-    if (s == NULL)
-        return -1;
-    fd = strtol(s, &end, 10);
-    if (*end != '\0' || end == s || fd < 3 || fd > 1024 ||
-        fstat((int)fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+    if (cli_whole(s, 3, 1024, &fd) != 0 || fstat((int)fd, &st) != 0 ||
+        !S_ISFIFO(st.st_mode))
         return -1;
     if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) != 0 ||
         fcntl((int)fd, F_SETFL, O_NONBLOCK) != 0)

@@ -207,3 +207,46 @@ JSON
 }
 
 round4_cases="$round4_cases config_binary_sha config_rung_binary_first"
+
+# --margin 0x10 was read as 16 (strtod takes hexadecimal), " 2" was
+# accepted while "2 " was refused, and 99.99999 was printed "±100" (four
+# digits). Every number a flag takes is read by one strict parser
+# (decimal digits, a '.' for a margin, no sign, space or hexadecimal,
+# range checked, the flag named), and a margin is printed with the digits
+# it needs.
+case_config_numbers() {
+    local d=$work/r4n rc v c out
+    ladder_config r4n 2 '' good
+    sed -i "0,/\"model\": \"[^\"]*\"/s||\"model\": \"$work/good.gguf\"|; s|\"R2\", \"model\": \"[^\"]*\"|\"R2\", \"model\": \"$work/drift.gguf\"|" "$work/r4n.json"
+    $GT ladder "$work/r4n.json" --quiet >/dev/null 2>"$work/err" || fail "ladder: exit $? $(cat "$work/err")"
+    for v in 0x10 ' 2' '2 ' '+2' 1e1 inf nan '' 100 0; do
+        for c in report compare; do
+            rc=0
+            if [ $c = report ]; then $GT report "$d" --out "$work/r4n-o" --no-html --margin "$v" >/dev/null 2>"$work/err" || rc=$?
+            else $GT compare "$d" "$d" --out "$work/r4n-o" --no-html --margin "$v" >/dev/null 2>"$work/err" || rc=$?; fi
+            [ $rc = 2 ] && grep -qF -- "--margin wants a number of points above 0 and below 100, not '$v'" "$work/err" ||
+                fail "$c --margin '$v': exit $rc $(cat "$work/err")"
+        done
+    done
+    [ -e "$work/r4n-o" ] && fail "a refused --margin wrote $(ls "$work/r4n-o")"
+    for v in ' 1' 0x2 '1 ' +1; do
+        rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/r4n-run" --llama "$FAKE" --quiet --limit "$v" \
+            >/dev/null 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && grep -qF -- "--limit wants a whole number from 1 to" "$work/err" || fail "run --limit '$v': exit $rc $(cat "$work/err")"
+        rc=0; $GT ladder "$work/r4n.json" --per-gpu "$v" >/dev/null 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && grep -qF -- "--per-gpu wants" "$work/err" || fail "ladder --per-gpu '$v': exit $rc $(cat "$work/err")"
+    done
+    [ -e "$work/r4n-run" ] && fail "a refused --limit made a run folder"
+    # a margin under 100 is never shown as 100
+    $GT report "$d" --out "$work/r4n-m" --margin 99.99999 >/dev/null 2>"$work/err" || fail "report 99.99999: exit $? $(cat "$work/err")"
+    $GT compare "$d" "$d" --out "$work/r4n-m" --margin 99.99999 >/dev/null 2>"$work/err" || fail "compare 99.99999: exit $? $(cat "$work/err")"
+    out=$(grep -rlF '±100' "$work/r4n-m")
+    [ -z "$out" ] || fail "99.99999 shown as ±100 in: $out"
+    grep -qF '±99.99999 points' "$work/r4n-m/REPORT.md" || fail "REPORT.md: $(grep -o '±[0-9.]*' "$work/r4n-m/REPORT.md" | sort -u | tr '\n' ' ')"
+    grep -qF '±99.99999' "$work/r4n-m/COMPARE.md" || fail "COMPARE.md: $(grep -o '±[0-9.]*' "$work/r4n-m/COMPARE.md" | sort -u | tr '\n' ' ')"
+    $GT report "$d" --out "$work/r4n-2" --no-html --margin 2.5 >/dev/null 2>&1 || fail "report 2.5"
+    grep -qF '±2.5 points' "$work/r4n-2/REPORT.md" || fail "2.5: $(grep -o '±[0-9.]*' "$work/r4n-2/REPORT.md" | sort -u | tr '\n' ' ')"
+    true
+}
+
+round4_cases="$round4_cases config_numbers"
