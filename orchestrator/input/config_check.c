@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "../base/cli.h"
+#include "../base/owned.h"
 
 int config_gpu_ok(const char *id)
 {
@@ -92,109 +93,14 @@ int config_path_ok(const char *path)
     return 1;
 }
 
-/* Why a server argument or variable is not the config's to give. */
-enum owned { OWN_BIND, OWN_WEIGHTS, OWN_KEY, OWN_DEVICE };
-
-static const char *const owned_why[] = {
-    [OWN_BIND] = "is graveyard's to set: the server binds 127.0.0.1 on a "
-                 "port graveyard chooses",
-    [OWN_WEIGHTS] = "would make the server load other weights than the "
-                    "rung's model, which the manifest, ladder.tsv and the "
-                    "reports name and hash; set the rung's \"model\"",
-    [OWN_KEY] = "would make the server refuse graveyard's requests (every "
-                "answer a 401 row)",
-    [OWN_DEVICE] = "picks the server's devices past the scheduler, which "
-                   "gives each rung its GPU (the config's \"gpus\", or "
-                   "--gpu)",
-};
-
-struct owned_name {
-    const char *name;
-    enum owned why;
-};
-
-/* Flags of both lineages (upstream common/arg.cpp, ik_llama.cpp
- * common/common.cpp) that bind the server elsewhere, choose which
- * weights it loads, ask for an API key, or name its devices (docs/
- * config.md, "What the server may not be told"). -mg and -ts pick among
- * the devices the rung was given, so they stay allowed. */
-static const struct owned_name owned_flags[] = {
-    {"--host", OWN_BIND},
-    {"--port", OWN_BIND},
-    {"-m", OWN_WEIGHTS},
-    {"--model", OWN_WEIGHTS},
-    {"-mu", OWN_WEIGHTS},
-    {"--model-url", OWN_WEIGHTS},
-    {"-dr", OWN_WEIGHTS},
-    {"--docker-repo", OWN_WEIGHTS},
-    {"-hf", OWN_WEIGHTS},
-    {"-hfr", OWN_WEIGHTS},
-    {"--hf-repo", OWN_WEIGHTS},
-    {"-hff", OWN_WEIGHTS},
-    {"--hf-file", OWN_WEIGHTS},
-    {"--models-dir", OWN_WEIGHTS},
-    {"--models-preset", OWN_WEIGHTS},
-    {"--api-key", OWN_KEY},
-    {"--api-key-file", OWN_KEY},
-    {"-dev", OWN_DEVICE},
-    {"--device", OWN_DEVICE},
-    {"-devd", OWN_DEVICE},
-    {"--device-draft", OWN_DEVICE},
-    {"--spec-draft-device", OWN_DEVICE},
-    {NULL, OWN_BIND}};
-
-/* The same through the environment (the servers read LLAMA_ARG_* before
- * the command line, and -hf's variable overrides -m). */
-static const struct owned_name owned_vars[] = {
-    {"LLAMA_ARG_HOST", OWN_BIND},
-    {"LLAMA_ARG_PORT", OWN_BIND},
-    {"LLAMA_ARG_MODEL", OWN_WEIGHTS},
-    {"LLAMA_ARG_MODEL_URL", OWN_WEIGHTS},
-    {"LLAMA_ARG_DOCKER_REPO", OWN_WEIGHTS},
-    {"LLAMA_ARG_HF_REPO", OWN_WEIGHTS},
-    {"LLAMA_ARG_HF_FILE", OWN_WEIGHTS},
-    {"LLAMA_ARG_MODELS_DIR", OWN_WEIGHTS},
-    {"LLAMA_ARG_MODELS_PRESET", OWN_WEIGHTS},
-    {"LLAMA_API_KEY", OWN_KEY},
-    {"LLAMA_ARG_DEVICE", OWN_DEVICE},
-    {NULL, OWN_BIND}};
-
-/* The variables that make GPUs visible to a backend: only as "{gpu}",
- * the rung's GPU under that backend's name. */
-static const char *const gpu_vars[] = {
-    "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-    "GGML_VK_VISIBLE_DEVICES", NULL};
-
-/* Whether argument a is flag f, alone or as "f=...": both servers read
- * a long flag with '_' for '-' ("--api_key"). */
-static int is_flag(const char *a, const char *f)
-{
-    int lng = strncmp(f, "--", 2) == 0;
-    size_t i;
-
-    for (i = 0; f[i] != '\0'; i++)
-        if (a[i] != f[i] && !(lng && a[i] == '_' && f[i] == '-'))
-            return 0;
-    return a[i] == '\0' || a[i] == '=';
-}
-
-/* The owned flag argument a is, or NULL. */
-static const struct owned_name *own_flag(const char *a)
-{
-    for (size_t i = 0; owned_flags[i].name; i++)
-        if (is_flag(a, owned_flags[i].name))
-            return &owned_flags[i];
-    return NULL;
-}
-
 int config_check_server_args(char *const *args, size_t n, const char *where,
                              char *msg, size_t msgsize)
 {
     for (size_t i = 0; i < n; i++) {
-        const struct owned_name *f = own_flag(args[i]);
+        const struct owned_name *f = owned_flag(args[i]);
         if (f != NULL) {
             snprintf(msg, msgsize, "%s: '%s' %s", where, args[i],
-                     owned_why[f->why]);
+                     owned_why(f->why));
             return -1;
         }
         if (!config_path_ok(args[i])) {
@@ -246,7 +152,7 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
         }
         model |= strstr(t, "{model}") != NULL;
         port |= strstr(t, "{port}") != NULL;
-        f = own_flag(t);
+        f = owned_flag(t);
         if (f == NULL)
             continue;
         pair = template_pair(t);
@@ -258,7 +164,7 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
         }
         if (pair == NULL)
             snprintf(msg, msgsize, "%s[%zu]: '%s' %s", where, i, t,
-                     owned_why[f->why]);
+                     owned_why(f->why));
         else if (f->why == OWN_BIND)
             snprintf(msg, msgsize,
                      "%s[%zu]: the server binds 127.0.0.1 only, on {port} "
@@ -268,7 +174,7 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
             snprintf(msg, msgsize,
                      "%s[%zu]: '%s' must be followed by \"{model}\": "
                      "anything else %s",
-                     where, i, t, owned_why[OWN_WEIGHTS]);
+                     where, i, t, owned_why(OWN_WEIGHTS));
         return -1;
     }
     if (!model || !port) {
@@ -379,28 +285,18 @@ int config_check_slots(long slots, int batching, const char *where, char *msg,
 static int env_owned(const char *key, const char *value, const char *where,
                      char *msg, size_t msgsize)
 {
-    size_t i;
+    const struct owned_name *v = owned_var(key);
 
-    for (i = 0; owned_vars[i].name; i++)
-        if (strcmp(key, owned_vars[i].name) == 0) {
-            snprintf(msg, msgsize, "%s: '%s' %s", where, key,
-                     owned_why[owned_vars[i].why]);
-            return -1;
-        }
-    for (i = 0; gpu_vars[i]; i++)
-        if (strcmp(key, gpu_vars[i]) == 0 && strcmp(value, "{gpu}") != 0) {
-            snprintf(msg, msgsize,
-                     "%s: '%s' may only be \"{gpu}\", the rung's GPU: "
-                     "'%s' %s, and would put rungs on one GPU with no "
-                     "check of its memory and no \"(shared)\" mark",
-                     where, key, value, owned_why[OWN_DEVICE]);
-            return -1;
-        }
-    if (strncmp(key, "GRAVEYARD_", 10) == 0) {
+    if (v != NULL) {
+        snprintf(msg, msgsize, "%s: '%s' %s", where, key, owned_why(v->why));
+        return -1;
+    }
+    if (owned_gpu_var(key) && strcmp(value, "{gpu}") != 0) {
         snprintf(msg, msgsize,
-                 "%s: '%s' is graveyard's own variable, never handed to a "
-                 "server",
-                 where, key);
+                 "%s: '%s' may only be \"{gpu}\", the rung's GPU: "
+                 "'%s' %s, and would put rungs on one GPU with no "
+                 "check of its memory and no \"(shared)\" mark",
+                 where, key, value, owned_why(OWN_DEVICE));
         return -1;
     }
     return 0;

@@ -250,3 +250,20 @@ case_config_numbers() {
 }
 
 round4_cases="$round4_cases config_numbers"
+
+# What a config may not tell the server came through graveyard's own
+# environment all the same: LLAMA_API_KEY set in the shell (the servers
+# read it) made every answer a 401 error row in a rung that finished,
+# and LLAMA_ARG_HF_REPO would load other weights over -m. They are not
+# handed on, as GRAVEYARD_* are not.
+case_config_inherited_env() {
+    local d=$work/r4e
+    LLAMA_API_KEY=k-from-the-shell $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet \
+        >/dev/null 2>"$work/err" || fail "exit $? $(cat "$work/err")"
+    [ "$(field "$d/rows/Q4_0.jsonl" apples right)" = true ] ||
+        fail "the server asked for the shell's key: $(field "$d/rows/Q4_0.jsonl" apples error_kind) $(field "$d/rows/Q4_0.jsonl" apples error)"
+    grep -q '"errors": 0' "$d/rows/Q4_0.done" || fail "error rows: $(cat "$d/rows/Q4_0.done")"
+    true
+}
+
+round4_cases="$round4_cases config_inherited_env"
