@@ -113,7 +113,7 @@ static void card_settings(struct doc *d, const struct rundir_run *run,
 {
     const char *server = rundir_run_server(run),
                *sha = rundir_run_questions_sha256(run), *gpu = "not recorded";
-    char n1[FMT_SIZE], n2[FMT_SIZE];
+    char n1[FMT_SIZE], n2[FMT_SIZE], n3[FMT_SIZE];
     size_t i;
 
     for (i = 0; i < rep->chain.nrungs; i++)
@@ -131,10 +131,10 @@ static void card_settings(struct doc *d, const struct rundir_run *run,
                 "%s questions (%s %%) graded differently when the "
                 "reference ran again; verdicts at a margin of %s points",
                 fmt_count(n1, rep->floor), fmt_fixed(n2, rep->floor_points, 1),
-                fmt_fixed(n1, rep->margin_used, 1));
+                fmt_margin(n3, rep->margin_used));
     if (rep->floor < 0)
         doc_raw(d, "; verdicts at a margin of %s points",
-                fmt_fixed(n1, rep->margin_used, 1));
+                fmt_margin(n3, rep->margin_used));
     doc_item(d);
     doc_raw(d, "llama.cpp build: ");
     doc_code(d, server ? server : "not recorded", 256);

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 char *fmt_count(char *out, long long v)
@@ -41,6 +42,16 @@ char *fmt_fixed(char *out, double v, int digits)
         snprintf(out, FMT_SIZE, "%.2g", v);
     else
         snprintf(out, FMT_SIZE, "%.*f", digits, v);
+    return out;
+}
+
+char *fmt_margin(char *out, double points)
+{
+    int digits = 4;
+
+    snprintf(out, FMT_SIZE, "%.*g", digits, points);
+    while (points < 100.0 && strtod(out, NULL) >= 100.0 && digits < 17)
+        snprintf(out, FMT_SIZE, "%.*g", ++digits, points);
     return out;
 }
 

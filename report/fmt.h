@@ -19,6 +19,10 @@ char *fmt_count(char *out, long long v); /* 4,671; "—" when < 0 */
  * inf, NaN); 1e+40 past 1e15, whole, never cut to its first digits. */
 char *fmt_fixed(char *out, double v, int digits);
 char *fmt_p(char *out, double p); /* 0.727; 2.4e-05; "< 1e-300" */
+/* A verdicts' margin in points, as people write it (2, 7.5, 12.25): four
+ * significant digits, more while those would round it up to 100, the
+ * bound it stays under (99.99999, never "100"). */
+char *fmt_margin(char *out, double points);
 /* v with digits decimals and a real minus sign (\u2212) when negative
  * (a log-probability, a correlation); "\u2014" when NaN or infinite. */
 char *fmt_signed(char *out, double v, int digits);

@@ -287,14 +287,14 @@ static void md_floor(struct doc *d, const struct render_compare *rc)
 static void md_verdicts(struct doc *d, const struct render_compare *rc)
 {
     const struct grader_compare *c = rc->c;
-    char align[GRADER_MAX_RUNS + 3], w[FMT_SIZE], m[32], u[32];
+    char align[GRADER_MAX_RUNS + 3], w[FMT_SIZE], m[FMT_SIZE], u[FMT_SIZE];
     double used = c->floor_points > c->margin ? c->floor_points : c->margin;
     size_t i, k;
 
     if (c->nrungs < 2)
         return;
-    snprintf(m, sizeof(m), "%.4g", c->margin);
-    snprintf(u, sizeof(u), "%.4g", used);
+    fmt_margin(m, c->margin);
+    fmt_margin(u, used);
     doc_heading(d, 2);
     doc_raw(d, "Can it stand in? Verdicts at \xc2\xb1%s points", u);
     doc_para(d);

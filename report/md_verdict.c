@@ -16,11 +16,10 @@
 #define SHIPPED 250
 #define GSM8K_TEST 1319
 
-/* A margin as people write it: 2, 7.5, 12.5 (at most 4 digits). */
+/* A margin as people write it: 2, 7.5, 12.5 (fmt_margin). */
 static char *margin(char *out, double points)
 {
-    snprintf(out, FMT_SIZE, "%.4g", points);
-    return out;
+    return fmt_margin(out, points);
 }
 
 char *render_verdict_words(char *out, const struct grader_verdict *v)

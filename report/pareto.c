@@ -644,10 +644,10 @@ void render_pick_words(char *out, size_t size, const struct grader_ladder *l)
     const struct grader_pick *pk = &l->pick;
     const char *ref_name = name_of(l, 0);
     const struct grader_figures *ref = grader_ladder_point(l, 0), *s, *q;
-    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], m[32];
+    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], m[FMT_SIZE];
     size_t len;
 
-    snprintf(m, sizeof(m), "%.4g", l->margin_used);
+    fmt_margin(m, l->margin_used);
     snprintf(out, size,
              "Equivalent means the rung's paired 90 %% interval of its "
              "change against %s lies inside \xc2\xb1%s points (two "

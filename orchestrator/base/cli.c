@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -148,4 +149,65 @@ const char *cli_llama_path(const char *path, struct buf *b)
         return buf_path(b, "%s/build/bin/llama-server", path) == 0 ? b->p
                                                                    : NULL;
     return path;
+}
+
+/* s is digits alone (a '-' first when neg), at most one '.' between
+ * digits when dot: the whole test, before strtol or strtod sees it. */
+static int decimal_only(const char *s, int neg, int dot)
+{
+    int digits = 0, dots = 0;
+
+    if (neg && *s == '-')
+        s++;
+    for (; *s; s++) {
+        if (*s >= '0' && *s <= '9') {
+            digits++;
+        } else if (*s == '.' && dot && digits > 0 && dots == 0 &&
+                   s[1] >= '0' && s[1] <= '9') {
+            dots++;
+        } else {
+            return 0;
+        }
+    }
+    return digits > 0;
+}
+
+int cli_whole(const char *s, long min, long max, long *out)
+{
+    char *end;
+    long v;
+
+    if (s == NULL || !decimal_only(s, min < 0, 0))
+        return -1;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_decimal(const char *s, double *out)
+{
+    char *end;
+    double v;
+
+    if (s == NULL || !decimal_only(s, 0, 1))
+        return -1;
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || *end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_whole_flag(const char *cmd, const char *flag, const char *s, long min,
+                   long max, long *out)
+{
+    if (cli_whole(s, min, max, out) == 0)
+        return 0;
+    cli_error(cmd, "%s wants a whole number from %ld to %ld, not '%s'", flag,
+              min, max, s);
+    return EXIT_USAGE;
 }

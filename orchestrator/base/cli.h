@@ -75,4 +75,21 @@ int cli_rung_name_ok(const char *name);
  * the rule) and EXIT_USAGE. */
 int cli_rung_name_check(const char *cmd, const char *name);
 
+/*
+ * The one reader of the numbers people give graveyard (flags, its own
+ * variables, a server's slot count): decimal digits only, '-' first only
+ * when min < 0, nothing else: no space, '+', hexadecimal ("0x10" is not
+ * 16), exponent, "inf" or "nan". cli_whole: a whole number from min to
+ * max into *out; cli_decimal: digits with at most one '.' between them
+ * (the range is the caller's). 0, or -1 leaving *out alone.
+ */
+int cli_whole(const char *s, long min, long max, long *out);
+int cli_decimal(const char *s, double *out);
+
+/* cli_whole for a flag: 0, or EXIT_USAGE after one line naming the flag,
+ * its range and the value ("--limit wants a whole number from 1 to 9,
+ * not ' 2'"). */
+int cli_whole_flag(const char *cmd, const char *flag, const char *s, long min,
+                   long max, long *out);
+
 #endif

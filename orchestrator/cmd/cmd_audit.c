@@ -253,7 +253,6 @@ static int parse(struct audit *a, int argc, char **argv, int *help)
 {
     const char *pos[1], *limit = NULL;
     size_t npos = 0;
-    char *end;
     const struct cli_flag flags[] = {
         {"--url", &a->url, NULL, NULL, NULL, 0},
         {"--against", &a->against, NULL, NULL, NULL, 0},
@@ -276,9 +275,7 @@ static int parse(struct audit *a, int argc, char **argv, int *help)
     a->name = pos[0];
     a->limit = AUDIT_QUESTIONS;
     if (limit != NULL) {
-        errno = 0;
-        a->limit = strtol(limit, &end, 10);
-        if (errno || *end || end == limit || a->limit < 1 || a->limit > 100000) {
+        if (cli_whole(limit, 1, 100000, &a->limit) != 0) {
             cli_error("audit", "--limit wants a whole number from 1 to 100000, "
                                "not '%s'",
                       limit);

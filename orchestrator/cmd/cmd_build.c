@@ -65,7 +65,7 @@ int cmd_build(int argc, char **argv)
     struct config_over over = {NULL, NULL, NULL};
     struct build_opts o;
     struct config c;
-    char msg[4400], *end;
+    char msg[4400];
 
     rc = cli_parse("build", argc, argv, flags, pos, 1, &npos, &help);
     if (rc != 0)
@@ -81,8 +81,7 @@ int cmd_build(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.jobs = 1;
     if (jobs != NULL) {
-        o.jobs = strtol(jobs, &end, 10);
-        if (*jobs == '\0' || *end != '\0' || o.jobs < 1 || o.jobs > 64) {
+        if (cli_whole(jobs, 1, 64, &o.jobs) != 0) {
             cli_error("build", "--jobs wants a number from 1 to 64, not '%s'",
                       jobs);
             return EXIT_USAGE;

@@ -96,17 +96,7 @@ struct canary {
 static int whole(const char *flag, const char *s, long min, long max,
                  long *out)
 {
-    char *end;
-
-    errno = 0;
-    *out = strtol(s, &end, 10);
-    if (errno || *end || end == s || *out < min || *out > max) {
-        cli_error("canary",
-                  "%s wants a whole number from %ld to %ld, not '%s'", flag,
-                  min, max, s);
-        return -1;
-    }
-    return 0;
+    return cli_whole_flag("canary", flag, s, min, max, out) != 0 ? -1 : 0;
 }
 
 /* The question file named by the manifest of the run folder that holds

@@ -18,6 +18,7 @@
  * bury ladder_end.c's (ladder_int.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,25 +86,24 @@ static int shard_of(const char *arg, long *i, long *n)
 {
     const char *id = getenv("SLURM_ARRAY_TASK_ID");
     const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
-    char *end;
+    const char *slash;
+    char first[32];
 
     *i = 0;
     *n = 1;
     if (arg != NULL) {
-        *i = strtol(arg, &end, 10);
-        if (*end != '/' || end == arg)
+        slash = strchr(arg, '/');
+        if (slash == NULL || (size_t)(slash - arg) >= sizeof(first))
             return -1;
-        *n = strtol(end + 1, &end, 10);
-        return (*end != '\0' || *n < 1 || *i < 0 || *i >= *n) ? -1 : 0;
+        snprintf(first, sizeof(first), "%.*s", (int)(slash - arg), arg);
+        id = first;
+        count = slash + 1;
+    } else if (id == NULL || count == NULL) {
+        return 0;
     }
-    if (id != NULL && count != NULL) {
-        *i = strtol(id, &end, 10);
-        if (*end != '\0' || end == id)
-            return -1;
-        *n = strtol(count, &end, 10);
-        if (*end != '\0' || end == count || *n < 1 || *i < 0 || *i >= *n)
-            return -1;
-    }
+    if (cli_whole(count, 1, LONG_MAX, n) != 0 ||
+        cli_whole(id, 0, *n - 1, i) != 0)
+        return -1;
     return 0;
 }
 
@@ -358,6 +358,53 @@ static int check_build(struct ladder *l, const char *cfg, char *version,
     return 0;
 }
 
+/* Every rung of the night with its own binary answers --version, with
+ * the version the rung pins, before the first rung starts: a wrong build
+ * found at the third rung's start would come after hours of the first
+ * two. 0 or the exit status after one line naming the rung. */
+static int check_rung_builds(struct ladder *l, const char *cfg)
+{
+    char version[512], status[64];
+    size_t i, j;
+
+    for (i = 0; i < l->njobs; i++) {
+        const struct config_rung *r = l->jobs[i].rung;
+        struct buf b = {0};
+        const char *bin;
+        int rc;
+        for (j = 0; j < i && l->jobs[j].rung != r; j++)
+            ;
+        if (r->binary == NULL || j < i)
+            continue; /* the server's binary, or a rung seen already */
+        if ((bin = cli_llama_path(r->binary, &b)) == NULL) {
+            cli_error("ladder", "%s: rung '%s': path too long: '%.200s...'",
+                      cfg, r->name, r->binary);
+            buf_release(&b);
+            return EXIT_USAGE;
+        }
+        rc = spawn_version(bin, VERSION_MS, version, sizeof(version));
+        if (version[0] == '\0') {
+            cli_error("ladder",
+                      "%s: rung '%s': '%s --version' gave no 'version:' "
+                      "line (%s): is it a llama-server?",
+                      cfg, r->name, bin,
+                      spawn_status_text(rc, status, sizeof(status)));
+            buf_release(&b);
+            return rc == SPAWN_ETIMEDOUT ? EXIT_FAILED : EXIT_USAGE;
+        }
+        if (r->version != NULL && strcmp(version, r->version) != 0) {
+            cli_error("ladder",
+                      "%s: rung '%s': its version is '%s' but '%s' says "
+                      "'%s'",
+                      cfg, r->name, r->version, bin, version);
+            buf_release(&b);
+            return EXIT_USAGE;
+        }
+        buf_release(&b);
+    }
+    return 0;
+}
+
 static void ladder_free(struct ladder *l)
 {
     if (l->env != NULL) {
@@ -456,10 +503,8 @@ int cmd_ladder(int argc, char **argv)
     super_init(&l->sup, "ladder", quiet, SUPER_SECOND_KILLS);
     l->per_gpu = (int)l->c.rungs_per_gpu;
     if (per_gpu != NULL) {
-        char *end;
-        long k = strtol(per_gpu, &end, 10);
-        if (*end != '\0' || end == per_gpu || k < 1 ||
-            k > CONFIG_MAX_PER_GPU) {
+        long k;
+        if (cli_whole(per_gpu, 1, CONFIG_MAX_PER_GPU, &k) != 0) {
             cli_error("ladder", "--per-gpu wants 1 to %d, not '%s'",
                       CONFIG_MAX_PER_GPU, per_gpu);
             config_release(&l->c);
@@ -471,7 +516,8 @@ int cmd_ladder(int argc, char **argv)
     if ((rc = ladder_plan(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||
         (rc = build_first(l)) != 0 || (rc = check_files(l, pos[0])) != 0 ||
         (rc = check_ahead(l)) != 0 || (rc = check_vocab(l, pos[0])) != 0 ||
-        (rc = check_build(l, pos[0], version, sizeof(version))) != 0)
+        (rc = check_build(l, pos[0], version, sizeof(version))) != 0 ||
+        (rc = check_rung_builds(l, pos[0])) != 0)
         goto out;
     l->env = ladder_child_env();
     /* writes to a terminal or pipe that went away must not kill us */

@@ -20,14 +20,11 @@
  * or EXIT_USAGE after one line. */
 static int margin_arg(const char *cmd, const char *s, double *out)
 {
-    char *end;
     double d;
 
     if (s == NULL)
         return 0;
-    errno = 0;
-    d = strtod(s, &end);
-    if (end == s || *end != '\0' || errno != 0 || !(d > 0.0 && d < 100.0)) {
+    if (cli_decimal(s, &d) != 0 || !(d > 0.0 && d < 100.0)) {
         cli_error(cmd,
                   "--margin wants a number of points above 0 and below 100, "
                   "not '%.40s'",

@@ -147,13 +147,14 @@ static void verdict_row(char *out, size_t size, const struct grader_ladder *rep,
                         size_t i)
 {
     const struct grader_figures *x = grader_ladder_point(rep, i);
-    char w[RENDER_VERDICT_SIZE];
+    char w[RENDER_VERDICT_SIZE], m[FMT_SIZE];
 
     out[0] = '\0';
     if (i == 0 || x->verdict.kind == GRADER_VERDICT_NONE)
         return;
-    snprintf(out, size, "%.*s at \xc2\xb1%.4g points", RENDER_VERDICT_SIZE,
-             render_verdict_words(w, &x->verdict), x->verdict.margin);
+    snprintf(out, size, "%.*s at \xc2\xb1%s points", RENDER_VERDICT_SIZE,
+             render_verdict_words(w, &x->verdict),
+             fmt_margin(m, x->verdict.margin));
 }
 
 int pages_report(FILE *f, const struct rundir_run *run,

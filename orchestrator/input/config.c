@@ -146,6 +146,7 @@ static int load_server(struct config_ctx *x, const struct config_over *over,
 static int rung_slots(struct config_ctx *x, struct config *c)
 {
     char *args[2 * CONFIG_MAX_ARGS], where[4200];
+    const json_t *env;
     size_t i, j, n;
 
     for (i = 0; i < c->nrungs; i++) {
@@ -156,8 +157,12 @@ static int rung_slots(struct config_ctx *x, struct config *c)
         for (j = 0; j < r->nargs; j++)
             args[n++] = r->args[j];
         snprintf(where, sizeof(where), "%s: rung '%s'", x->path, r->name);
-        r->slots = config_slots(args, n, c->argv_template, c->env_template,
-                                where, x->msg, x->msgsize);
+        /* the rung's env is merged over server.env (runplan.c) */
+        env = json_object_get(r->env, "LLAMA_ARG_N_PARALLEL") != NULL
+                  ? r->env
+                  : c->env_template;
+        r->slots = config_slots(args, n, c->argv_template, env, where, x->msg,
+                                x->msgsize);
         if (r->slots < 0 || config_check_slots(r->slots, c->batching, where,
                                                x->msg, x->msgsize) != 0)
             return -1;

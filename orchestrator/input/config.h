@@ -117,21 +117,26 @@ int config_parse_gpus(struct config *c, const char *list);
  * The checks config_load makes, for graveyard run's flags too. Each
  * returns 0, or -1 with one line in msg that starts with where.
  *
- * Extra server arguments may not set --host or --port (or their =
- * forms): the server binds 127.0.0.1 on a port graveyard chooses, and
- * llama-server takes the last --host it is given.
+ * Extra server arguments may not say what a server may not be told
+ * (base/owned.h), in any spelling the servers read: --host or --port
+ * (the server binds 127.0.0.1 on a port graveyard chooses, and
+ * llama-server takes the last --host it is given), a flag that loads
+ * other weights than the rung's model (-m, -hf...), an API key, devices.
  */
 int config_check_server_args(char *const *args, size_t n, const char *where,
                              char *msg, size_t msgsize);
 
 /* A server argv template: at most 48 strings of at most 900 bytes, with
  * {model} and {port}; --host only as "--host 127.0.0.1", --port only as
- * "--port {port}". */
+ * "--port {port}", -m/--model only as "-m {model}", no other flag of
+ * base/owned.h. */
 int config_check_argv_template(json_t *a, const char *where, char *msg,
                                size_t msgsize);
 
-/* A server environment template: names (no '=') with string values, not
- * LLAMA_ARG_HOST or LLAMA_ARG_PORT. */
+/* A server environment template: names (no '=') with string values, none
+ * of base/owned.h's variables (LLAMA_ARG_HOST, LLAMA_ARG_MODEL,
+ * LLAMA_API_KEY, GRAVEYARD_*...), a GPU variable (CUDA_VISIBLE_DEVICES
+ * and kin) only as "{gpu}". */
 int config_check_env_template(json_t *o, const char *where, char *msg,
                               size_t msgsize);
 

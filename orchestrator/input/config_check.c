@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "../base/cli.h"
+#include "../base/owned.h"
 
 int config_gpu_ok(const char *id)
 {
@@ -92,29 +93,14 @@ int config_path_ok(const char *path)
     return 1;
 }
 
-/* "--host" and "--port", alone or as "--host=...": graveyard's own. */
-static const char *own_flag(const char *a)
-{
-    static const char *const own[] = {"--host", "--port", NULL};
-
-    for (size_t i = 0; own[i]; i++) {
-        size_t n = strlen(own[i]);
-        if (strncmp(a, own[i], n) == 0 && (a[n] == '\0' || a[n] == '='))
-            return own[i];
-    }
-    return NULL;
-}
-
 int config_check_server_args(char *const *args, size_t n, const char *where,
                              char *msg, size_t msgsize)
 {
     for (size_t i = 0; i < n; i++) {
-        const char *f = own_flag(args[i]);
+        const struct owned_name *f = owned_flag(args[i]);
         if (f != NULL) {
-            snprintf(msg, msgsize,
-                     "%s: '%s' is graveyard's to set: the server binds "
-                     "127.0.0.1 on a port graveyard chooses",
-                     where, args[i]);
+            snprintf(msg, msgsize, "%s: '%s' %s", where, args[i],
+                     owned_why(f->why));
             return -1;
         }
         if (!config_path_ok(args[i])) {
@@ -124,6 +110,20 @@ int config_check_server_args(char *const *args, size_t n, const char *where,
         }
     }
     return 0;
+}
+
+/* What an owned flag t must be followed by in a template (its one place
+ * there: "--host 127.0.0.1", "--port {port}", "-m {model}"), or NULL
+ * when a template may not hold it at all. */
+static const char *template_pair(const char *t)
+{
+    if (strcmp(t, "--host") == 0)
+        return "127.0.0.1";
+    if (strcmp(t, "--port") == 0)
+        return "{port}";
+    if (strcmp(t, "-m") == 0 || strcmp(t, "--model") == 0)
+        return "{model}";
+    return NULL;
 }
 
 int config_check_argv_template(json_t *a, const char *where, char *msg,
@@ -140,7 +140,8 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
     }
     json_array_foreach(a, i, v)
     {
-        const char *t = json_string_value(v), *f;
+        const char *t = json_string_value(v), *pair;
+        const struct owned_name *f;
         const char *next = json_string_value(json_array_get(a, i + 1));
         if (t == NULL || strlen(t) > 900 || !config_path_ok(t)) {
             snprintf(msg, msgsize,
@@ -151,25 +152,29 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
         }
         model |= strstr(t, "{model}") != NULL;
         port |= strstr(t, "{port}") != NULL;
-        f = own_flag(t);
+        f = owned_flag(t);
         if (f == NULL)
             continue;
-        if (strcmp(t, "--host") == 0 && next != NULL &&
-            strcmp(next, "127.0.0.1") == 0) {
+        pair = template_pair(t);
+        if (pair != NULL && next != NULL && strcmp(next, pair) == 0) {
+            port |= strcmp(pair, "{port}") == 0;
+            model |= strcmp(pair, "{model}") == 0;
             i++;
             continue;
         }
-        if (strcmp(t, "--port") == 0 && next != NULL &&
-            strcmp(next, "{port}") == 0) {
-            port = 1;
-            i++;
-            continue;
-        }
-        snprintf(msg, msgsize,
-                 "%s[%zu]: the server binds 127.0.0.1 only, on {port} ('%s' "
-                 "must be followed by %s)",
-                 where, i, t,
-                 strcmp(f, "--host") == 0 ? "\"127.0.0.1\"" : "\"{port}\"");
+        if (pair == NULL)
+            snprintf(msg, msgsize, "%s[%zu]: '%s' %s", where, i, t,
+                     owned_why(f->why));
+        else if (f->why == OWN_BIND)
+            snprintf(msg, msgsize,
+                     "%s[%zu]: the server binds 127.0.0.1 only, on {port} "
+                     "('%s' must be followed by \"%s\")",
+                     where, i, t, pair);
+        else
+            snprintf(msg, msgsize,
+                     "%s[%zu]: '%s' must be followed by \"{model}\": "
+                     "anything else %s",
+                     where, i, t, owned_why(OWN_WEIGHTS));
         return -1;
     }
     if (!model || !port) {
@@ -182,15 +187,9 @@ int config_check_argv_template(json_t *a, const char *where, char *msg,
 /* "N" (or "-1", auto: 4) as a slot count, or -1. */
 static long slot_value(const char *v)
 {
-    char *end;
     long n;
 
-    if (v == NULL)
-        return -1;
-    errno = 0;
-    n = strtol(v, &end, 10);
-    if (errno != 0 || end == v || *end != '\0' || n == 0 || n < -1 ||
-        n > 1 << 20)
+    if (cli_whole(v, -1, 1 << 20, &n) != 0 || n == 0)
         return -1;
     return n == -1 ? 4 : n;
 }
@@ -281,6 +280,28 @@ int config_check_slots(long slots, int batching, const char *where, char *msg,
     return 0;
 }
 
+/* Whether variable key=value is not the config's to give: one line in
+ * msg and -1, else 0. */
+static int env_owned(const char *key, const char *value, const char *where,
+                     char *msg, size_t msgsize)
+{
+    const struct owned_name *v = owned_var(key);
+
+    if (v != NULL) {
+        snprintf(msg, msgsize, "%s: '%s' %s", where, key, owned_why(v->why));
+        return -1;
+    }
+    if (owned_gpu_var(key) && strcmp(value, "{gpu}") != 0) {
+        snprintf(msg, msgsize,
+                 "%s: '%s' may only be \"{gpu}\", the rung's GPU: "
+                 "'%s' %s, and would put rungs on one GPU with no "
+                 "check of its memory and no \"(shared)\" mark",
+                 where, key, value, owned_why(OWN_DEVICE));
+        return -1;
+    }
+    return 0;
+}
+
 int config_check_env_template(json_t *o, const char *where, char *msg,
                               size_t msgsize)
 {
@@ -301,14 +322,8 @@ int config_check_env_template(json_t *o, const char *where, char *msg,
                      where, key);
             return -1;
         }
-        if (strcmp(key, "LLAMA_ARG_HOST") == 0 ||
-            strcmp(key, "LLAMA_ARG_PORT") == 0) {
-            snprintf(msg, msgsize,
-                     "%s: '%s' is graveyard's to set: the server binds "
-                     "127.0.0.1 on a port graveyard chooses",
-                     where, key);
+        if (env_owned(key, json_string_value(v), where, msg, msgsize) != 0)
             return -1;
-        }
     }
     return 0;
 }

@@ -49,7 +49,7 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
         "name",     "model", "ngl",    "server_args", "convert",
         "quantize", "env",   "binary", "version",     "endpoint", NULL};
     json_t *list = json_object_get(root, key), *e;
-    char where[64];
+    char where[64], full[4200];
     size_t i;
 
     if (list == NULL && side)
@@ -90,9 +90,8 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
             BAD("'%s.model' '%s' starts with '-' and would be read as a "
                 "flag; write './%s'",
                 where, r->model, r->model);
-        snprintf(where + strlen(where), sizeof(where) - strlen(where),
-                 ".server_args");
-        if (config_check_server_args(r->args, r->nargs, where, x->msg,
+        snprintf(full, sizeof(full), "%s: '%s.server_args'", x->path, where);
+        if (config_check_server_args(r->args, r->nargs, full, x->msg,
                                      x->msgsize) != 0)
             return -1;
         for (j = 0; j + 1 < c->nrungs; j++)

@@ -120,7 +120,7 @@ static void prepare(struct runner *r)
 {
     const struct hash_job *job = &r->prep.model_hash;
     char msg[1024], warn[1024];
-    int rc = record_made_with(r->o, r->version, job, r->vocab,
+    int rc = record_made_with(r->o, r->version, r->binary_sha, job, r->vocab,
                               r->prep.hash_cached, warn, sizeof(warn), msg,
                               sizeof(msg));
 

@@ -64,12 +64,13 @@ static int endpoint_inputs(const struct run_opts *o, char *version,
 }
 
 int record_inputs(const struct run_opts *o, char *version, size_t vsize,
-                  char *msg, size_t msgsize)
+                  char *binary_sha, char *msg, size_t msgsize)
 {
     struct buf path = {0};
     char status[64], why[4400];
     int fd, rc, e;
 
+    binary_sha[0] = '\0';
     if (o->endpoint != NULL)
         return endpoint_inputs(o, version, vsize, msg, msgsize);
 
@@ -93,15 +94,25 @@ int record_inputs(const struct run_opts *o, char *version, size_t vsize,
     }
     close(fd);
     e = spawn_resolve(o->llama, &path);
-    buf_release(&path); /* only whether it runs: spawn finds it again */
     if (e == ENAMETOOLONG) {
+        buf_release(&path);
         snprintf(msg, msgsize, "--llama: path too long: '%.200s...'",
                  o->llama);
         return EXIT_USAGE;
     }
     if (e != 0) {
+        buf_release(&path);
         snprintf(msg, msgsize, "cannot run '%s': %s (give --llama)", o->llama,
                  strerror(e));
+        return EXIT_USAGE;
+    }
+    /* its bytes, beside its --version line (every tarball build says
+     * "version: 0 (unknown)"); a few MB, before the loop runs, as the
+     * --version call below */
+    rc = hash_path(path.p, binary_sha, why, sizeof(why));
+    buf_release(&path); /* spawn finds it again */
+    if (rc != 0) {
+        snprintf(msg, msgsize, "server binary: %s", why);
         return EXIT_USAGE;
     }
     rc = spawn_version(o->llama, VERSION_MS, version, vsize);
@@ -273,8 +284,16 @@ static json_t *endpoint_record(const struct run_opts *o)
 }
 
 /* The manifest's shared part: what every rung of the folder must share. */
+/* The server binary as the manifest pins it: its bytes (path and
+ * sha256: a path spelled another way beside the same sha256 is the same
+ * binary, as for a model). */
+static json_t *binary_record(const struct run_opts *o, const char *sha)
+{
+    return json_pack("{s:s,s:s}", "sha256", sha, "path", o->llama);
+}
+
 static json_t *settings(const struct run_opts *o, const char *version,
-                        const char *qhash)
+                        const char *binary_sha, const char *qhash)
 {
     json_t *req = request_settings(o);
 
@@ -297,15 +316,18 @@ static json_t *settings(const struct run_opts *o, const char *version,
 
     /* a rung on its own build pins its version with the rung (below):
      * the folder's server.version is the server's build */
-    if (s != NULL && !o->own_binary)
+    if (s != NULL && !o->own_binary) {
         json_object_set_new(s, "server",
                             json_pack("{s:s}", "version", version));
+        json_object_set_new(s, "server_binary", binary_record(o, binary_sha));
+    }
     return s;
 }
 
 int record_made_with(const struct run_opts *o, const char *version,
-                     const struct hash_job *job, const char *vocab, int cached,
-                     char *warn, size_t warnsize, char *msg, size_t msgsize)
+                     const char *binary_sha, const struct hash_job *job,
+                     const char *vocab, int cached, char *warn,
+                     size_t warnsize, char *msg, size_t msgsize)
 {
     struct lrow lrow;
     char qhex[65];
@@ -333,7 +355,7 @@ int record_made_with(const struct run_opts *o, const char *version,
     rc = EXIT_USAGE;
     if (hash_path(o->questions, qhex, msg, msgsize) != 0)
         goto out;
-    shared = settings(o, version, qhex);
+    shared = settings(o, version, binary_sha, qhex);
     /* a served model has no ctx, -ngl or arguments of ours to record */
     rung = o->endpoint != NULL
                ? json_pack("{s:s,s:I,s:s}", "model", o->model, "bytes",
@@ -349,8 +371,11 @@ int record_made_with(const struct run_opts *o, const char *version,
                             redact_argv_json(o->argv_template));
     if (o->env_template)
         json_object_set_new(rung, "server_env", redact_env(o->env_template));
-    if (o->own_binary)
+    if (o->own_binary) {
         json_object_set_new(rung, "server_version", json_string(version));
+        json_object_set_new(rung, "server_binary",
+                            binary_record(o, binary_sha));
+    }
     if (o->endpoint != NULL)
         json_object_set_new(rung, "endpoint", endpoint_record(o));
     /* what the grading side compares before a KLD (rundir_vocab_hash) */

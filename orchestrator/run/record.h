@@ -26,10 +26,11 @@
 #define RECORD_BUSY (-1)
 
 /* The model is a file we can read, the binary is there and answers
- * --version within 30 s (its "version:" line into version), the paths
- * hold no control character and fit ladder.tsv whole. */
+ * --version within 30 s (its "version:" line into version, its sha256
+ * into binary_sha, 65 bytes; "" for a served model), the paths hold no
+ * control character and fit ladder.tsv whole. */
 int record_inputs(const struct run_opts *o, char *version, size_t vsize,
-                  char *msg, size_t msgsize);
+                  char *binary_sha, char *msg, size_t msgsize);
 
 /* With logprobs on: the sha256 of the rung's vocabulary into hex (65
  * bytes; "" with logprobs off), compared, before any file is made, with
@@ -51,15 +52,16 @@ int record_lock(const struct run_opts *o, int *fd, char *msg, size_t msgsize);
 
 /* Record what this rung is made with, or check it for a finished rung:
  * the sha256 cache (unless the hash came from it: cached), the manifest
- * (a setting that differs is EXIT_USAGE unless --force; the vocabulary's
+ * (a setting that differs is EXIT_USAGE unless --force: the server's
+ * --version line and its binary's sha256 among them; the vocabulary's
  * sha256 when vocab is not "", record_vocab's) and ladder.tsv,
  * each written only when something in it is new, under files.lock since
  * several graveyards may share a folder. RECORD_BUSY when the lock is
  * held; a cache that cannot be written is only a warning in warn. */
 int record_made_with(const struct run_opts *o, const char *version,
-                     const struct hash_job *model, const char *vocab,
-                     int cached, char *warn, size_t warnsize, char *msg,
-                     size_t msgsize);
+                     const char *binary_sha, const struct hash_job *model,
+                     const char *vocab, int cached, char *warn,
+                     size_t warnsize, char *msg, size_t msgsize);
 
 /* A finished rung: its .done line again on stdout, once it is read as
  * any run-folder file is (no link, a plain file, capped) and found to be

@@ -428,14 +428,10 @@ static int progress_fd(void)
 {
     const char *s = getenv("GRAVEYARD_PROGRESS_FD");
     struct stat st;
-    char *end;
     long fd;
 
-    if (s == NULL)
-        return -1;
-    fd = strtol(s, &end, 10);
-    if (*end != '\0' || end == s || fd < 3 || fd > 1024 ||
-        fstat((int)fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+    if (cli_whole(s, 3, 1024, &fd) != 0 || fstat((int)fd, &st) != 0 ||
+        !S_ISFIFO(st.st_mode))
         return -1;
     if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) != 0 ||
         fcntl((int)fd, F_SETFL, O_NONBLOCK) != 0)
@@ -531,8 +527,8 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     /* a link or a FIFO where a file goes later: now, not after a night */
     if ((code = runner_check_ahead(o->rundir, o->rung, msg, msgsize)) != 0)
         return code;
-    if ((code = record_inputs(o, r->version, sizeof(r->version), msg,
-                              msgsize)) != 0 ||
+    if ((code = record_inputs(o, r->version, sizeof(r->version), r->binary_sha,
+                              msg, msgsize)) != 0 ||
         (code = record_vocab(o, r->vocab, warn, sizeof(warn), msg, msgsize)) !=
             0 ||
         (code = record_lock(o, &r->lock_fd, msg, msgsize)) != 0)

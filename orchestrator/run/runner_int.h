@@ -193,6 +193,7 @@ struct runner {
     int lock_fd;         /* RUNDIR/locks/RUNG.lock, held while we run */
     int complete;        /* every question answered and .done written */
     char version[256];   /* the server's --version */
+    char binary_sha[65]; /* its binary's sha256, or "" (served) */
     char vocab[65];      /* the vocabulary's sha256 (logprobs on), or "" */
     int exit_code;
     char err[1024];

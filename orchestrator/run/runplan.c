@@ -24,16 +24,7 @@
 static int number(const char *flag, const char *s, long min, long max,
                   long *out)
 {
-    char *end;
-
-    errno = 0;
-    *out = strtol(s, &end, 10);
-    if (errno != 0 || *end != '\0' || end == s || *out < min || *out > max) {
-        cli_error("run", "%s wants a whole number from %ld to %ld, not '%s'",
-                  flag, min, max, s);
-        return -1;
-    }
-    return 0;
+    return cli_whole_flag("run", flag, s, min, max, out) != 0 ? -1 : 0;
 }
 
 /* --server-argv and --server-env: JSON, checked as a config's are. */

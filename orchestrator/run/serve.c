@@ -37,14 +37,9 @@ static void exit_wait_cb(uv_timer_t *t)
  * (milliseconds, 100 to 600000: for a slow driver, and for the tests). */
 static uint64_t probe_ms(void)
 {
-    const char *s = getenv("GRAVEYARD_PROBE_MS");
-    char *end;
     long v;
 
-    if (s == NULL)
-        return GPU_PROBE_MS;
-    v = strtol(s, &end, 10);
-    return (*end == '\0' && end != s && v >= 100 && v <= 600000)
+    return cli_whole(getenv("GRAVEYARD_PROBE_MS"), 100, 600000, &v) == 0
                ? (uint64_t)v
                : GPU_PROBE_MS;
 }

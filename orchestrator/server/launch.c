@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../../util/util.h"
+#include "../base/owned.h"
 
 int launch_free_port(void)
 {
@@ -149,6 +150,21 @@ static int env_named(const char *entry, const char *name)
     return strncmp(entry, name, n) == 0 && entry[n] == '=';
 }
 
+/* An entry of graveyard's own environment that a config could not
+ * give the server either (owned.h: GRAVEYARD_*, LLAMA_ARG_MODEL,
+ * LLAMA_ARG_HF_REPO, LLAMA_API_KEY...): not handed on. */
+static int inherited_owned(const char *entry)
+{
+    char name[64];
+    size_t n = strcspn(entry, "=");
+
+    if (n >= sizeof(name))
+        return 0; /* longer than any owned name */
+    memcpy(name, entry, n);
+    name[n] = '\0';
+    return owned_var(name) != NULL;
+}
+
 static char *joined(const char *key, const char *value)
 {
     size_t len = strlen(key) + strlen(value) + 2;
@@ -172,7 +188,7 @@ char **launch_env(const struct run_opts *o, char *const *env)
                    (n + json_object_size(o->env_template) + 2) * sizeof(*out));
     for (i = 0; i < n; i++) {
         const char *e = env[i];
-        int drop = strncmp(e, "GRAVEYARD_", 10) == 0 ||
+        int drop = inherited_owned(e) ||
                    (o->gpu && env_named(e, "CUDA_VISIBLE_DEVICES"));
         json_object_foreach(o->env_template, key, v) drop |= env_named(e, key);
         if (!drop)

@@ -63,12 +63,14 @@
  * endpoint that echoes what it was sent (the key) in its errors.
  *
  * A served endpoint (graveyard's "endpoint" rungs), started by a test:
- * --api-key KEY makes every request but /health, /v1/health and
- * /v1/models need "Authorization: Bearer KEY" (401 without, as the real
- * server); GET /props answers {"model_path", "build_info", ...} and GET
- * /v1/models {"data": [{"id": the -m path}]}; "no_health": true makes
- * /health 404 (a server that has none); "props_extra" and "models_extra"
- * (objects) are merged into /props and into /v1/models' data[0].
+ * --api-key KEY (or LLAMA_API_KEY in its environment, as both real
+ * servers read it; the flag wins) makes every request but /health,
+ * /v1/health and /v1/models need "Authorization: Bearer KEY" (401
+ * without, as the real server); GET /props answers {"model_path",
+ * "build_info", ...} and GET /v1/models {"data": [{"id": the -m path}]};
+ * "no_health": true makes /health 404 (a server that has none);
+ * "props_extra" and "models_extra" (objects) are merged into /props and
+ * into /v1/models' data[0].
  *
  * A GPU shared by several servers (graveyard ladder's rungs_per_gpu), when
  * FAKE_GPU_DIR names a folder: each server registers there as
@@ -1099,6 +1101,7 @@ int main(int argc, char **argv)
 
     clock_gettime(CLOCK_MONOTONIC, &started);
     logf_ = stderr;
+    api_key = getenv("LLAMA_API_KEY");
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--version") == 0) {

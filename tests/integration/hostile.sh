@@ -373,14 +373,14 @@ case_host() {
 case_secrets() {
     local d=$work/sec rc
     $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 --quiet \
-        --server-arg --api-key --server-arg sk-SECRET1 \
-        --server-env '{"HF_TOKEN": "hf_SECRET2", "CUDA_VISIBLE_DEVICES": "0"}' >/dev/null || fail "exit $?"
+        --server-arg --hf-token --server-arg hf_SECRET1 --gpu 0 \
+        --server-env '{"HF_TOKEN": "hf_SECRET2", "CUDA_VISIBLE_DEVICES": "{gpu}"}' >/dev/null || fail "exit $?"
     grep -q SECRET "$d/manifest.json" && fail "a secret in manifest.json: $(grep SECRET "$d/manifest.json")"
     grep -q '"<redacted sha256:' "$d/manifest.json" || fail "nothing redacted"
-    grep -q '"CUDA_VISIBLE_DEVICES": "0"' "$d/manifest.json" || fail "a GPU setting was hidden"
+    grep -q '"CUDA_VISIBLE_DEVICES": "{gpu}"' "$d/manifest.json" || fail "a GPU setting was hidden"
     rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 2 --quiet \
-        --server-arg --api-key --server-arg sk-OTHER \
-        --server-env '{"HF_TOKEN": "hf_SECRET2", "CUDA_VISIBLE_DEVICES": "0"}' >/dev/null 2>"$work/err" || rc=$?
+        --server-arg --hf-token --server-arg hf_OTHER --gpu 0 \
+        --server-env '{"HF_TOKEN": "hf_SECRET2", "CUDA_VISIBLE_DEVICES": "{gpu}"}' >/dev/null 2>"$work/err" || rc=$?
     [ $rc = 2 ] && grep -q "server_args differs" "$work/err" || fail "a changed key was not seen: $rc $(cat "$work/err")"
     grep -q OTHER "$work/err" && fail "the message shows the secret"
     true

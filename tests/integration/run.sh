@@ -730,11 +730,11 @@ case_templates() {
     local d=$work/tpl rc log
     $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet \
         --server-argv '["--model", "{model}", "--port", "{port}", "-c", "{ctx}", "--seed", "{seed}", "-ngl", "{ngl}"]' \
-        --ngl auto --gpu 2 --server-env '{"CUDA_VISIBLE_DEVICES": "1{gpu}"}' \
+        --ngl auto --gpu 2 --server-env '{"CUDA_VISIBLE_DEVICES": "{gpu}"}' \
         --prompt 'Please answer: {question} (end with Answer: N)' >/dev/null || fail "exit $?"
     log=$d/logs/Q4_0.server.log
     grep -q "^fake: args: --model $work/good.gguf --port [0-9]* -c 4096 --seed 0 --host 127.0.0.1\$" "$log" || fail "argv: $(grep 'fake: args' "$log")"
-    grep -q "fake: CUDA_VISIBLE_DEVICES=12$" "$log" || fail "env: $(grep CUDA "$log")"
+    grep -q "fake: CUDA_VISIBLE_DEVICES=2$" "$log" || fail "env: $(grep CUDA "$log")"
     grep -q '"prompt": "Please answer: {question} (end with Answer: N)"' "$d/manifest.json" || fail "prompt not recorded"
     [ "$(field "$d/rows/Q4_0.jsonl" apples right)" = true ] || fail "the prompt lost the question"
     rc=0; $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$work/tpl2" --llama "$FAKE" --server-argv '["-m", "{model}", "--port", "{port}", "--host", "0.0.0.0"]' 2>"$work/err" || rc=$?
@@ -752,12 +752,12 @@ case_ladder_templates() {
  "prompt": "Solve: {question}",
  "rungs": [{"name": "A", "model": "$work/good.gguf", "ngl": "auto"}],
  "server": {"binary": "$FAKE", "argv": ["-m", "{model}", "--port", "{port}", "-ngl", "{ngl}"],
-            "env": {"CUDA_VISIBLE_DEVICES": "1{gpu}"}},
+            "env": {"CUDA_VISIBLE_DEVICES": "{gpu}"}},
  "gpus": ["3"]}
 JSON
     $GT ladder "$work/lt.json" --quiet >/dev/null || fail "exit $?"
     grep -q "^fake: args: -m $work/good.gguf --port [0-9]* --host 127.0.0.1\$" "$d/logs/A.server.log" || fail "argv: $(grep 'fake: args' "$d/logs/A.server.log")"
-    grep -q "fake: CUDA_VISIBLE_DEVICES=13$" "$d/logs/A.server.log" || fail "env"
+    grep -q "fake: CUDA_VISIBLE_DEVICES=3$" "$d/logs/A.server.log" || fail "env"
     grep -q '"prompt": "Solve: {question}"' "$d/manifest.json" || fail "prompt"
 }
 

@@ -127,6 +127,178 @@ static const char *config(const char *name, const char *body)
     "{\"name\": \"t\", \"questions\": \"q.jsonl\", \"run_dir\": \"r\", "      \
     "\"rungs\": [{\"name\": \"A\", \"model\": \"a.gguf\"}], "
 
+/* Arguments that make the server load other weights than the rung's
+ * model (issue 33: a Q8_0 rung answered as the Q4_0 file), that turn
+ * every request into a 401 (an API key), or that pick its devices past
+ * the scheduler: refused in every spelling the servers read (the "="
+ * form, "_" for "-" in a long name). */
+static void test_server_args_owned(void **state)
+{
+    static const char *const bad[] = {"-m",
+                                      "--model",
+                                      "--model=/x.gguf",
+                                      "-mu",
+                                      "--model-url",
+                                      "--model_url",
+                                      "-hf",
+                                      "-hfr",
+                                      "--hf-repo",
+                                      "--hf_repo=a/b",
+                                      "-hff",
+                                      "--hf-file",
+                                      "-dr",
+                                      "--docker-repo",
+                                      "--models-dir",
+                                      "--models-preset",
+                                      "--api-key",
+                                      "--api_key",
+                                      "--api-key=k",
+                                      "--api-key-file",
+                                      "-dev",
+                                      "--device",
+                                      "--device=CUDA1",
+                                      "-devd",
+                                      "--device-draft",
+                                      "--spec-draft-device",
+                                      NULL};
+    char *args[3], msg[512];
+
+    (void)state;
+    for (size_t i = 0; bad[i]; i++) {
+        args[0] = "-fa";
+        args[1] = (char *)bad[i];
+        args[2] = "x";
+        assert_int_equal(
+            config_check_server_args(args, 3, "w", msg, sizeof(msg)), -1);
+        assert_non_null(strstr(msg, "w: '"));
+        assert_non_null(strstr(msg, bad[i]));
+    }
+    assert_int_equal(config_check_server_args((char *[]){"-m", "/o.gguf"}, 2,
+                                              "w", msg, sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "other weights than the rung's model"));
+    assert_int_equal(config_check_server_args((char *[]){"--api-key", "k"}, 2,
+                                              "w", msg, sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "401"));
+    /* what only looks like them: a draft model, the main GPU of the
+     * rung's own devices, a tensor split, -mg, a model alias */
+    assert_int_equal(
+        config_check_server_args((char *[]){"-md", "d.gguf", "-mg", "0", "-ts",
+                                            "1,1", "-a", "m", "--mmproj",
+                                            "p.gguf", "-ngl", "99"},
+                                 12, "w", msg, sizeof(msg)),
+        0);
+}
+
+static int env_ok(const char *json, char *msg, size_t size)
+{
+    json_t *o = json_loads(json, 0, NULL);
+    int rc;
+
+    assert_non_null(o);
+    rc = config_check_env_template(o, "env", msg, size);
+    json_decref(o);
+    return rc;
+}
+
+/* The same in the environment, and what the environment may not set
+ * besides: a GPU other than the scheduler's (CUDA_VISIBLE_DEVICES and
+ * kin only as "{gpu}"), graveyard's own GRAVEYARD_* variables. */
+static void test_env_owned(void **state)
+{
+    static const char *const bad[] = {"LLAMA_ARG_MODEL",
+                                      "LLAMA_ARG_MODEL_URL",
+                                      "LLAMA_ARG_HF_REPO",
+                                      "LLAMA_ARG_HF_FILE",
+                                      "LLAMA_ARG_DOCKER_REPO",
+                                      "LLAMA_ARG_MODELS_DIR",
+                                      "LLAMA_ARG_MODELS_PRESET",
+                                      "LLAMA_API_KEY",
+                                      "LLAMA_ARG_DEVICE",
+                                      "GRAVEYARD_PROGRESS_FD",
+                                      "GRAVEYARD_X",
+                                      NULL};
+    static const char *const gpu[] = {
+        "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+        "GGML_VK_VISIBLE_DEVICES", NULL};
+    char json[256], msg[512];
+
+    (void)state;
+    for (size_t i = 0; bad[i]; i++) {
+        snprintf(json, sizeof(json), "{\"A\": \"1\", \"%s\": \"v\"}", bad[i]);
+        assert_int_equal(env_ok(json, msg, sizeof(msg)), -1);
+        assert_non_null(strstr(msg, bad[i]));
+    }
+    for (size_t i = 0; gpu[i]; i++) {
+        snprintf(json, sizeof(json), "{\"%s\": \"0\"}", gpu[i]);
+        assert_int_equal(env_ok(json, msg, sizeof(msg)), -1);
+        assert_non_null(strstr(msg, gpu[i]));
+        assert_non_null(strstr(msg, "{gpu}"));
+        snprintf(json, sizeof(json), "{\"%s\": \"1{gpu}\"}", gpu[i]);
+        assert_int_equal(env_ok(json, msg, sizeof(msg)), -1);
+        snprintf(json, sizeof(json), "{\"%s\": \"{gpu}\"}", gpu[i]);
+        assert_int_equal(env_ok(json, msg, sizeof(msg)), 0);
+    }
+    assert_int_equal(env_ok("{\"LLAMA_ARG_MAIN_GPU\": \"0\", "
+                            "\"GGML_CUDA_NO_PINNED\": \"1\", "
+                            "\"HF_TOKEN\": \"t\"}",
+                            msg, sizeof(msg)),
+                     0);
+}
+
+/* A template places the rung's model once, as "-m {model}" (or
+ * --model): a second -m, or another model flag, loads other weights. */
+static void test_argv_template_model(void **state)
+{
+    (void)state;
+    assert_int_equal(argv_ok("[\"--model\", \"{model}\", \"--port\", "
+                             "\"{port}\"]"),
+                     0);
+    assert_int_equal(argv_ok("[\"-m\", \"{model}\", \"--port\", \"{port}\", "
+                             "\"-m\", \"/other.gguf\"]"),
+                     -1);
+    assert_int_equal(argv_ok("[\"-m\", \"{model}\", \"--port\", \"{port}\", "
+                             "\"-hf\", \"a/b\"]"),
+                     -1);
+    assert_int_equal(argv_ok("[\"-m\", \"{model}\", \"--port\", \"{port}\", "
+                             "\"--api-key\", \"k\"]"),
+                     -1);
+    assert_int_equal(argv_ok("[\"-m\", \"{model}\", \"--port\", \"{port}\", "
+                             "\"-dev\", \"CUDA1\"]"),
+                     -1);
+}
+
+/* A rung's env counts for its slots as server.env does, and may not
+ * hand the server graveyard's variables. */
+static void test_rung_env_slots(void **state)
+{
+    static const char *const head =
+        "{\"name\": \"t\", \"questions\": \"q\", \"run_dir\": \"r\", "
+        "\"server\": {\"binary\": \"x\", \"argv\": [\"-m\", \"{model}\", "
+        "\"--port\", \"{port}\"]}, ";
+    struct config c;
+    char msg[512], text[1024];
+
+    (void)state;
+    snprintf(text, sizeof text,
+             "%s\"rungs\": [{\"name\": \"Q\", \"model\": \"m\", "
+             "\"env\": {\"LLAMA_ARG_N_PARALLEL\": \"4\"}}]}",
+             head);
+    assert_int_equal(
+        config_load(config("np.json", text), NULL, &c, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "rung 'Q': the server would have 4 slots"));
+    snprintf(text, sizeof text,
+             "%s\"batching\": true, \"rungs\": [{\"name\": \"Q\", "
+             "\"model\": \"m\", \"env\": {\"LLAMA_ARG_N_PARALLEL\": "
+             "\"4\"}}]}",
+             head);
+    assert_int_equal(
+        config_load(config("npb.json", text), NULL, &c, msg, sizeof(msg)), 0);
+    assert_int_equal(c.rungs[0].slots, 4);
+    config_release(&c);
+}
+
 static void test_ranges(void **state)
 {
     struct config c;
@@ -760,6 +932,10 @@ int main(void)
         cmocka_unit_test(test_server_args),
         cmocka_unit_test(test_argv_template),
         cmocka_unit_test(test_env_template),
+        cmocka_unit_test(test_server_args_owned),
+        cmocka_unit_test(test_env_owned),
+        cmocka_unit_test(test_argv_template_model),
+        cmocka_unit_test(test_rung_env_slots),
         cmocka_unit_test(test_gpu_and_paths),
         cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_margin_points),

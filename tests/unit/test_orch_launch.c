@@ -121,6 +121,31 @@ static void test_env(void **state)
     json_decref(o.env_template);
 }
 
+/* What a config may not tell the server is not handed on from
+ * graveyard's own environment either: LLAMA_ARG_HF_REPO in the shell
+ * overrode -m, LLAMA_API_KEY made every answer a 401 (issue 33). */
+static void test_env_inherited(void **state)
+{
+    char *ours[] = {"PATH=/bin",
+                    "LLAMA_ARG_HF_REPO=org/other",
+                    "LLAMA_ARG_MODEL=/other.gguf",
+                    "LLAMA_API_KEY=k",
+                    "LLAMA_ARG_DEVICE=Vulkan1",
+                    "LLAMA_ARG_HOST=0.0.0.0",
+                    "LLAMA_ARG_N_GPU_LAYERS=9",
+                    "HIP_VISIBLE_DEVICES=1",
+                    "HF_TOKEN=x",
+                    NULL};
+    struct run_opts o = opts();
+    char **v;
+
+    (void)state;
+    v = launch_env(&o, ours);
+    assert_string_equal(line(v), "PATH=/bin LLAMA_ARG_N_GPU_LAYERS=9 "
+                                 "HIP_VISIBLE_DEVICES=1 HF_TOKEN=x");
+    launch_free(v);
+}
+
 static void test_port(void **state)
 {
     int p = launch_free_port();
@@ -132,9 +157,8 @@ static void test_port(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ours),
-        cmocka_unit_test(test_template),
-        cmocka_unit_test(test_env),
+        cmocka_unit_test(test_ours), cmocka_unit_test(test_template),
+        cmocka_unit_test(test_env),  cmocka_unit_test(test_env_inherited),
         cmocka_unit_test(test_port),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
  */
 #include "helpers.h"
 
+#include "../../orchestrator/base/cli.h"
 #include "../../orchestrator/night/gpu.h"
 #include "../../orchestrator/night/progress.h"
 #include "../../util/util.h"
@@ -123,12 +124,44 @@ static void test_power_draw(void **state)
     assert_int_equal(gpu_power_parse("1e300\n", &w), -1);
 }
 
+/* The one number reader (cli.h): decimal digits only; "0x10" was read
+ * as 16 by --margin's strtod, " 2" was taken and "2 " refused (issue 33). */
+static void test_cli_numbers(void **state)
+{
+    static const char *const bad[] = {"0x10",  " 2",  "2 ",  "+2", "1e1",
+                                      "",      "inf", "nan", "2.", ".5",
+                                      "1.2.3", "-",   "- 1", NULL};
+    long v = 7;
+    double d = 7;
+
+    (void)state;
+    for (size_t i = 0; bad[i]; i++) {
+        assert_int_equal(cli_whole(bad[i], -10, 100, &v), -1);
+        assert_int_equal(cli_decimal(bad[i], &d), -1);
+    }
+    assert_int_equal(v, 7);
+    assert_true(d == 7);
+    assert_int_equal(cli_whole("42", 1, 100, &v), 0);
+    assert_int_equal(v, 42);
+    assert_int_equal(cli_whole("-1", -1, 4, &v), 0);
+    assert_int_equal(v, -1);
+    assert_int_equal(cli_whole("-1", 0, 4, &v), -1); /* no '-' at min 0 */
+    assert_int_equal(cli_whole("101", 1, 100, &v), -1);
+    assert_int_equal(cli_whole("99999999999999999999", 1, 100, &v), -1);
+    assert_int_equal(cli_whole("1.5", 1, 100, &v), -1);
+    assert_int_equal(cli_decimal("99.99999", &d), 0);
+    assert_true(d == 99.99999);
+    assert_int_equal(cli_decimal("2", &d), 0);
+    assert_true(d == 2.0);
+    assert_int_equal(cli_decimal("-2", &d), -1);
+    assert_int_equal(cli_whole(NULL, 0, 1, &v), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_buf_cap),
-        cmocka_unit_test(test_buf_path),
-        cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_buf_cap),    cmocka_unit_test(test_cli_numbers),
+        cmocka_unit_test(test_buf_path),   cmocka_unit_test(test_progress),
         cmocka_unit_test(test_power_draw),
     };
 

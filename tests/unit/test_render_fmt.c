@@ -47,6 +47,24 @@ static void test_numbers(void **state)
     assert_string_equal(fmt_number(b, "1000000"), "1,000,000");
 }
 
+/* A margin as people wrote it (2, 7.5, 12.25), never rounded up to the
+ * bound it must stay under: 99.99999 printed "±100" (issue 33). */
+static void test_margin(void **state)
+{
+    char b[FMT_SIZE];
+
+    (void)state;
+    assert_string_equal(fmt_margin(b, 2.0), "2");
+    assert_string_equal(fmt_margin(b, 7.5), "7.5");
+    assert_string_equal(fmt_margin(b, 12.25), "12.25");
+    assert_string_equal(fmt_margin(b, 0.5), "0.5");
+    assert_string_equal(fmt_margin(b, 99.99999), "99.99999");
+    assert_string_equal(fmt_margin(b, 99.99), "99.99");
+    assert_string_equal(fmt_margin(b, 99.999999999), "99.999999999");
+    /* a computed floor: four digits are enough below the bound */
+    assert_string_equal(fmt_margin(b, 100.0 / 3.0), "33.33");
+}
+
 static void test_p(void **state)
 {
     char b[FMT_SIZE];
@@ -126,9 +144,10 @@ static void test_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_counts), cmocka_unit_test(test_numbers),
-        cmocka_unit_test(test_p),      cmocka_unit_test(test_intervals),
-        cmocka_unit_test(test_cells),  cmocka_unit_test(test_text),
+        cmocka_unit_test(test_counts),    cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_p),         cmocka_unit_test(test_margin),
+        cmocka_unit_test(test_intervals), cmocka_unit_test(test_cells),
+        cmocka_unit_test(test_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

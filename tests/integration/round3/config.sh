@@ -38,7 +38,7 @@ case_config_run_dir_dash() {
 case_config_secret_flags() {
     local d=$work/hft
     $GT run Q4_0 "$work/good.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --limit 1 --quiet \
-        --server-argv '["-m", "{model}", "--port", "{port}", "--api-key", "sk-SECRET1"]' \
+        --server-argv '["-m", "{model}", "--port", "{port}", "--hf-token", "hf_SECRET1"]' \
         --server-arg -hft --server-arg hf_SECRET2 --server-arg --hf-token --server-arg hf_SECRET3 \
         >/dev/null 2>"$work/err" || fail "exit $? $(cat "$work/err")"
     grep -q SECRET "$d/manifest.json" && fail "a secret in manifest.json: $(grep -o '"[^"]*SECRET[^"]*"' "$d/manifest.json" | tr '\n' ' ')"
