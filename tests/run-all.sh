@@ -30,8 +30,11 @@ done
 # Run a suite that ends with "NAME: N passed, M failed" and add it up.
 suite() {
     name=$1; shift
+    t0=$(date +%s)
     out=$("$@" 2>&1); rc=$?
     printf '%s\n' "$out"
+    # each suite's time, so that CI's minutes can be seen where they go
+    echo "time $name: $(($(date +%s) - t0)) s"
     n=$(printf '%s\n' "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p")
     f=$(printf '%s\n' "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p")
     passed=$((passed + ${n:-0}))
