@@ -55,6 +55,7 @@
 #define GRADER_PROBS_TOPN_MAX 20
 #define GRADER_PROBS_TOKENS_MAX 65536u
 #define GRADER_PROBS_TEXT_MAX 255u
+#define GRADER_PROBS_ID_MAX     255u /* a question id's bytes (u8 id_len) */
 #define GRADER_PROBS_RECORD_MAX (64u << 20)
 #define GRADER_PROBS_HEAD 8u /* magic and body length */
 #define GRADER_PROBS_NONE UINT32_MAX /* an alternative the server did not send */

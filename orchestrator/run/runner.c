@@ -491,6 +491,29 @@ static int open_probs(struct runner *r, struct grader_qset *answered,
     return 0;
 }
 
+/* "logprobs" on: every question's id fits a probs record (1 to 255
+ * bytes, a u8 length: probs.h), where the loader takes 256 (the rows'
+ * cap). Checked before anything is made, so that a night is never spent
+ * to fail at the answer whose record cannot be written. 0, or
+ * EXIT_USAGE with "FILE:LINE: ..." in msg. */
+static int ids_fit_records(const struct run_opts *o,
+                           const struct questions *qs, char *msg,
+                           size_t msgsize)
+{
+    for (size_t i = 0; o->logprobs > 0 && i < qs->n; i++) {
+        size_t n = strlen(qs->q[i].id);
+        if (n <= GRADER_PROBS_ID_MAX)
+            continue;
+        snprintf(msg, msgsize,
+                 "%.600s:%ld: question id of %zu bytes: a probs record holds "
+                 "ids of %u bytes at most (shorten it, or leave logprobs "
+                 "off)",
+                 o->questions, qs->q[i].line, n, GRADER_PROBS_ID_MAX);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 /*
  * Everything before the loop, in order: check what was given (nothing
  * is created yet), take the rung's lock, open the rows file and read
@@ -510,6 +533,8 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
                           grader_task_ref(o->task) == GRADER_REF_LETTER,
                           &r->qs, msg, msgsize))
         return EXIT_USAGE;
+    if ((code = ids_fit_records(o, &r->qs, msg, msgsize)) != 0)
+        return code;
     if ((code = record_inputs(o, r->version, sizeof(r->version), msg,
                               msgsize)) != 0 ||
         (code = record_vocab(o, r->vocab, warn, sizeof(warn), msg, msgsize)) !=
