@@ -130,6 +130,18 @@ static int append_probs(struct runner *r, size_t q, int *code, char *msg,
         return -1;
     }
     r->probs_asked = 1;
+    /* tokens that do not rebuild the reply would be compared out of
+     * place with every answer after: the rung stops at the first */
+    if (y->probs.bad[0] != '\0') {
+        snprintf(msg, msgsize,
+                 "the server '%s' (%s) sent log-probabilities that do not "
+                 "match its reply to question '%.200s': %s (the rung is "
+                 "refused: its records would put tokens out of place)",
+                 r->o->llama, r->version[0] ? r->version : "?", r->ids[q],
+                 y->probs.bad);
+        *code = EXIT_USAGE;
+        return -1;
+    }
     if (reply_probs_record(y, r->ids[q], &rec, &len) != 0) {
         snprintf(msg, msgsize,
                  "question '%.300s': its id does not fit a "

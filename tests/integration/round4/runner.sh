@@ -156,4 +156,29 @@ case_term_states() {
     runner_no_server "the last row failed"
 }
 
-round4_cases="$round4_cases last_no_logprobs first_no_logprobs last_record_full id_256 term_states"
+# Log-probabilities that do not rebuild the reply (the fake's
+# logprobs_fault: a hole, three entries for a one-token chunk, a top N of
+# one id N times) refuse the rung at its first answer, exit 2, the fault
+# named and the server stopped, no record and no row kept for it. Before:
+# each was taken, and the report read 4 or 21 tokens for a 7-token reply.
+# The same model without the fault runs (the rule passes what the fake
+# streams, upstream's shape).
+case_probs_mismatch() {
+    local f want
+    runner_q3
+    for f in hole:"a hole" dup_entries:"3 entries for a chunk of 4 bytes" dup_top:"lists token [0-9]* twice"; do
+        want=${f#*:}; f=${f%%:*}
+        model "rm$f" "\"default\": {\"content\": \"Count them well.\\nAnswer: 5\", \"logprobs_fault\": \"$f\"}"
+        runner_run_within 15 L "$work/rm$f.gguf" "$work/rq3.jsonl" "$work/rm$f" --logprobs 4
+        [ $runner_rc = 2 ] || fail "$f: exit $runner_rc: $(cat "$work/err")"
+        grep -q "do not match its reply to question 'apples': .*$want" "$work/err" || fail "$f: message: $(cat "$work/err")"
+        [ ! -s "$work/rm$f/rows/L.probs" ] || fail "$f: a record was kept"
+        [ ! -s "$work/rm$f/rows/L.jsonl" ] || fail "$f: a row was kept"
+        runner_no_server "$f"
+    done
+    model rmnone '"default": {"content": "Count them well.\nAnswer: 5", "reasoning": "one, two"}'
+    runner_run_within 15 L "$work/rmnone.gguf" "$work/rq3.jsonl" "$work/rmnone" --logprobs 4
+    [ $runner_rc = 0 ] || fail "no fault: exit $runner_rc: $(cat "$work/err")"
+}
+
+round4_cases="$round4_cases probs_mismatch last_no_logprobs first_no_logprobs last_record_full id_256 term_states"
