@@ -181,4 +181,28 @@ case_probs_mismatch() {
     [ $runner_rc = 0 ] || fail "no fault: exit $runner_rc: $(cat "$work/err")"
 }
 
-round4_cases="$round4_cases probs_mismatch last_no_logprobs first_no_logprobs last_record_full id_256 term_states"
+# A record head at the probs file's end whose length is past the caps:
+# report and run give one verdict (rundir's probsread_place), damaged,
+# exit 2 both, the file named. Before: report said "'graveyard run' cuts
+# it back when it resumes" and run refused the file as damaged.
+case_probs_tail_rule() {
+    local d=$work/rtail rc r
+    runner_q3
+    model rtail '"default": {"content": "Answer: 5"}'
+    for r in R L; do
+        runner_run_within 15 $r "$work/rtail.gguf" "$work/rq3.jsonl" "$d" --logprobs 4
+        [ $runner_rc = 0 ] || { fail "$r: exit $runner_rc $(cat "$work/err")"; return; }
+    done
+    printf 'GYP1\377\377\377\377' >>"$d/rows/L.probs"
+    rc=0; timeout -k 2 30 "$G" report "$d" --rungs R,L >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] || fail "report: exit $rc"
+    grep -q "L.probs': the probs record at byte [0-9]* has a length past the caps (damaged" "$work/err" ||
+        fail "report: $(cat "$work/err")"
+    ! grep -q "cuts it back" "$work/err" || fail "report promises a cut that run will not make: $(cat "$work/err")"
+    runner_run_within 15 L "$work/rtail.gguf" "$work/rq3.jsonl" "$d" --logprobs 4
+    [ $runner_rc = 2 ] || fail "run: exit $runner_rc"
+    grep -q "L.probs': the probs record at byte [0-9]* has a length past the caps (damaged" "$work/err" ||
+        fail "run: $(cat "$work/err")"
+}
+
+round4_cases="$round4_cases probs_tail_rule probs_mismatch last_no_logprobs first_no_logprobs last_record_full id_256 term_states"
