@@ -249,6 +249,12 @@ struct grader_probs_ladder {
                                           it gave (the check: 0 and 0) */
     double repeat_kld_mean;
     size_t repeat_split;
+    /* set by the caller that opens the files (the report's
+     * figures_probs.c), not computed here: rung i's answers (rows without
+     * an error) that have no record in its probs file, and the records the
+     * file holds; the report warns of each rung with some */
+    size_t unrecorded[64];
+    size_t records[64];
 };
 
 void grader_probs_ladder_free(struct grader_probs_ladder *p);

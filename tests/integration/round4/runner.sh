@@ -205,4 +205,37 @@ case_probs_tail_rule() {
         fail "run: $(cat "$work/err")"
 }
 
-round4_cases="$round4_cases probs_tail_rule probs_mismatch last_no_logprobs first_no_logprobs last_record_full id_256 term_states"
+# A finished logprobs rung whose answers lack records (its probs file
+# emptied, removed, or its last record damaged and cut back by a run of
+# the finished rung) is said in the report: a warning on stderr and in
+# REPORT.md naming the rung and how many answers. Before: "0 of 0" or a
+# dash, and not a word.
+case_probs_report_missing() {
+    local d=$work/rmiss r want how
+    runner_q3
+    model rmiss '"default": {"content": "Answer: 5"}'
+    for r in R L; do
+        runner_run_within 15 $r "$work/rmiss.gguf" "$work/rq3.jsonl" "$d" --logprobs 4
+        [ $runner_rc = 0 ] || { fail "$r: exit $runner_rc $(cat "$work/err")"; return; }
+    done
+    cp "$d/rows/L.probs" "$work/rmiss.probs"
+    for how in empty missing cut; do
+        cp "$work/rmiss.probs" "$d/rows/L.probs"
+        case $how in
+        empty) : >"$d/rows/L.probs"; want="3 answers have no probs record (an empty probs file)";;
+        missing) rm "$d/rows/L.probs"; want="3 answers have no probs record (no probs file)";;
+        cut) # the last record's check broken: a run of the finished rung cuts it
+            /usr/bin/python3 -c 'import sys
+b = bytearray(open(sys.argv[1], "rb").read()); b[-3] ^= 0x5a
+open(sys.argv[1], "wb").write(b)' "$d/rows/L.probs"
+            runner_run_within 15 L "$work/rmiss.gguf" "$work/rq3.jsonl" "$d" --logprobs 4
+            [ $runner_rc = 0 ] || fail "cut: the finished rung: exit $runner_rc $(cat "$work/err")"
+            want="1 answer has no probs record (a record cut back or lost)";;
+        esac
+        timeout -k 2 30 "$G" report "$d" --rungs R,L >/dev/null 2>"$work/err" || fail "$how: report: exit $? $(cat "$work/err")"
+        grep -q "warning: rung L: $want" "$work/err" || fail "$how: stderr: $(cat "$work/err")"
+        grep -q "Warning:.* L: $want" "$d/REPORT.md" || fail "$how: REPORT.md says nothing"
+    done
+}
+
+round4_cases="$round4_cases probs_report_missing probs_tail_rule probs_mismatch last_no_logprobs first_no_logprobs last_record_full id_256 term_states"
