@@ -109,8 +109,9 @@ case_id_256() {
     [ $runner_rc = 0 ] || fail "logprobs off: exit $runner_rc $(cat "$work/err")"
 }
 
-# SIGTERM to a run while its server loads and while it answers (logprobs
-# on and off): each ends within 2 s with 143 and no server left. And a
+# SIGTERM to a run while its server loads, while it answers (logprobs on
+# and off) and before any server, while nvidia-smi hangs: each ends
+# within 2 s with 143 and no server (or nvidia-smi) left. And a
 # run whose last row has failed ends by itself within 5 s; if it has not
 # (before: it waited for ever), a SIGTERM must still end it within 2 s
 # (before: "stopping on signal 15" and nothing more).
@@ -132,13 +133,27 @@ runner_term_at() { # what model [args...] ; waits for the server, then TERM
     runner_no_server "$what"
 }
 case_term_states() {
-    local pid
+    local pid h
     runner_q3
     model rtload '"load_ms": 5000, "default": {"content": "Answer: 5"}'
     runner_term_at "loading" rtload --logprobs 4
     model rtask '"token_ms": 500, "default": {"content": "Slowly it comes.\nAnswer: 5"}'
     runner_term_at "answering" rtask --logprobs 4
     runner_term_at "answering, logprobs off" rtask
+    # before any server: nvidia-smi's question of the memory in use hangs
+    h=611.$$
+    PATH=$ROOT/tests/fake-tools:$PATH FAKE_SMI_HANG=memory.used FAKE_SMI_HANG_S=$h \
+        "$G" run L "$work/rtask.gguf" "$work/rq3.jsonl" "$work/rt-smi" --llama "$FAKE" \
+        --logprobs 4 --quiet >/dev/null 2>"$work/err" &
+    pid=$!
+    wait_for 10 "pgrep -f 'sleep $h' >/dev/null" || fail "probing: nvidia-smi was never asked"
+    kill -TERM $pid
+    gone_within 2 $pid || { fail "probing: SIGTERM did not end the run within 2 s"; kill -KILL $pid; }
+    wait $pid
+    runner_rc=$?
+    [ $runner_rc = 143 ] || fail "probing: exit $runner_rc: $(cat "$work/err")"
+    wait_for 3 "! pgrep -f 'sleep $h' >/dev/null" || { fail "probing: nvidia-smi outlived the run"; pkill -f "sleep $h"; }
+    runner_no_server "probing"
     # the last row failed: it ends by itself, and quickly
     model rtlast '"default": {"content": "Answer: 5"},
      "replies": [{"match": "figs", "content": "Answer: 15", "no_logprobs": true}]'
