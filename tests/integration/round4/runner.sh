@@ -18,8 +18,8 @@ runner_q3() {
     sed -i 3d "$work/rq3.jsonl" # apples, pears, figs
 }
 
-# run a rung in the background and wait for it (at most secs): its exit
-# status in $runner_rc (124 when it had to be killed), stderr in $work/err
+# run a rung, killed past secs: its exit status in $runner_rc (124 or 137
+# when it had to be killed), stderr in $work/err
 runner_run_within() { # secs rung model questions dir [args...]
     local secs=$1; shift
     runner_rc=0
@@ -89,6 +89,33 @@ case_last_record_full() {
     runner_run_within 15 L "$work/rbig.gguf" "$work/rq3.jsonl" "$d" --logprobs 20
     [ $runner_rc = 0 ] || fail "resume: exit $runner_rc $(cat "$work/err")"
     [ "$(rows "$d" L)" = 3 ] || fail "resume: $(rows "$d" L) rows, not 3"
+    umount "$mnt"
+}
+
+# The same with logprobs off: the last row itself (200 KB) on the full
+# disk, written on the thread pool: exit 1, "disk full" naming the rows
+# file, the server stopped. Before: the run waited for ever.
+case_last_row_full() {
+    local mnt=$work/rrfull d fill
+    mkdir -p "$mnt"
+    if ! mount -t tmpfs -o size=2m tmpfs "$mnt" 2>/dev/null; then
+        echo "  skip: cannot mount a small tmpfs here (root is needed)"
+        return
+    fi
+    d=$mnt/run
+    runner_q3
+    model rlong "\"default\": {\"content\": \"Answer: 5\"},
+     \"replies\": [{\"match\": \"figs\", \"content\": \"$(printf 'half %.0s' $(seq 1 40000))Answer: 15\"}]"
+    runner_run_within 15 L "$work/rlong.gguf" "$work/rq3.jsonl" "$d" --max-tokens 60000 --limit 2
+    [ $runner_rc = 0 ] || { fail "first two: exit $runner_rc $(cat "$work/err")"; umount "$mnt"; return; }
+    dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
+    fill=$(stat -c %s "$mnt/fill")
+    truncate -s $((fill - 16384)) "$mnt/fill"
+    runner_run_within 15 L "$work/rlong.gguf" "$work/rq3.jsonl" "$d" --max-tokens 60000
+    [ $runner_rc = 1 ] || fail "exit $runner_rc (124: timed out): $(cat "$work/err")"
+    grep -q "L.jsonl.*disk full\|disk full.*L.jsonl" "$work/err" || fail "message: $(cat "$work/err")"
+    runner_no_server "the last row on a full disk"
+    [ "$(rows "$d" L)" = 2 ] || fail "rows: $(rows "$d" L), not 2"
     umount "$mnt"
 }
 
@@ -253,4 +280,4 @@ open(sys.argv[1], "wb").write(b)' "$d/rows/L.probs"
     done
 }
 
-round4_cases="$round4_cases probs_report_missing probs_tail_rule probs_mismatch last_no_logprobs first_no_logprobs last_record_full id_256 term_states"
+round4_cases="$round4_cases last_row_full probs_report_missing probs_tail_rule probs_mismatch last_no_logprobs first_no_logprobs last_record_full id_256 term_states"
