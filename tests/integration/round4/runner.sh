@@ -92,7 +92,7 @@ case_last_record_full() {
     umount "$mnt"
 }
 
-# The same with logprobs off: the last row itself (200 KB) on the full
+# The same with logprobs off: the last row itself (40 KB) on the full
 # disk, written on the thread pool: exit 1, "disk full" naming the rows
 # file, the server stopped. Before: the run waited for ever.
 case_last_row_full() {
@@ -105,13 +105,13 @@ case_last_row_full() {
     d=$mnt/run
     runner_q3
     model rlong "\"default\": {\"content\": \"Answer: 5\"},
-     \"replies\": [{\"match\": \"figs\", \"content\": \"$(printf 'half %.0s' $(seq 1 40000))Answer: 15\"}]"
-    runner_run_within 15 L "$work/rlong.gguf" "$work/rq3.jsonl" "$d" --max-tokens 60000 --limit 2
+     \"replies\": [{\"match\": \"figs\", \"content\": \"$(printf 'half %.0s' $(seq 1 8000))Answer: 15\"}]"
+    runner_run_within 15 L "$work/rlong.gguf" "$work/rq3.jsonl" "$d" --max-tokens 20000 --limit 2
     [ $runner_rc = 0 ] || { fail "first two: exit $runner_rc $(cat "$work/err")"; umount "$mnt"; return; }
     dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
     fill=$(stat -c %s "$mnt/fill")
     truncate -s $((fill - 16384)) "$mnt/fill"
-    runner_run_within 15 L "$work/rlong.gguf" "$work/rq3.jsonl" "$d" --max-tokens 60000
+    runner_run_within 15 L "$work/rlong.gguf" "$work/rq3.jsonl" "$d" --max-tokens 20000
     [ $runner_rc = 1 ] || fail "exit $runner_rc (124: timed out): $(cat "$work/err")"
     grep -q "L.jsonl.*disk full\|disk full.*L.jsonl" "$work/err" || fail "message: $(cat "$work/err")"
     runner_no_server "the last row on a full disk"
