@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ID_MAX 255u
+#define ID_MAX    GRADER_PROBS_ID_MAX
 #define K_OUTSIDE 0xFFu
 /* id_len, the id, topn, flags, ntok and ntext: the body's fixed head. */
 #define BODY_HEAD(idlen) (1u + (idlen) + 1u + 1u + 4u + 4u)

@@ -55,6 +55,7 @@
 #define GRADER_PROBS_TOPN_MAX 20
 #define GRADER_PROBS_TOKENS_MAX 65536u
 #define GRADER_PROBS_TEXT_MAX 255u
+#define GRADER_PROBS_ID_MAX     255u /* a question id's bytes (u8 id_len) */
 #define GRADER_PROBS_RECORD_MAX (64u << 20)
 #define GRADER_PROBS_HEAD 8u /* magic and body length */
 #define GRADER_PROBS_NONE UINT32_MAX /* an alternative the server did not send */
@@ -248,6 +249,12 @@ struct grader_probs_ladder {
                                           it gave (the check: 0 and 0) */
     double repeat_kld_mean;
     size_t repeat_split;
+    /* set by the caller that opens the files (the report's
+     * figures_probs.c), not computed here: rung i's answers (rows without
+     * an error) that have no record in its probs file, and the records the
+     * file holds; the report warns of each rung with some */
+    size_t unrecorded[64];
+    size_t records[64];
 };
 
 void grader_probs_ladder_free(struct grader_probs_ladder *p);

@@ -65,6 +65,34 @@ static void probs_row(struct doc *d, const char *name,
     doc_cellf(d, "%s", fmt_signed(a, r->fragility_auc, 2));
 }
 
+/* Each rung whose answers lack their records (figures_probs.c counts
+ * them): its figures above leave them out, which "0 of 0" or a dash
+ * alone would not say. */
+static void probs_unrecorded(struct doc *d, const struct grader_ladder *rep,
+                             size_t n)
+{
+    const struct grader_probs_ladder *p = rep->probs;
+
+    for (size_t i = 0; i < n && i < 64; i++) {
+        size_t k = p->unrecorded[i];
+        if (k == 0)
+            continue;
+        doc_para(d);
+        doc_bold(d, "Warning:");
+        doc_raw(d, " rung ");
+        doc_rung(d, rep->chain.lines[i].rung->name, 0);
+        doc_raw(d,
+                ": %zu answer%s no probs record (%s): %s figures leave %s "
+                "out. A finished rung's record is gone for good: run the "
+                "rung again into another folder to have them.",
+                k, k == 1 ? " has" : "s have",
+                !p->have[i]          ? "no probs file"
+                : p->records[i] == 0 ? "an empty probs file"
+                                     : "a record cut back or lost",
+                i == 0 ? "every rung's" : "its", k == 1 ? "it" : "them");
+    }
+}
+
 /* Spearman's rho of flips against mean KLD, and what it is measured
  * against. */
 static void probs_spearman(struct doc *d, const struct grader_probs_ladder *p,
@@ -167,6 +195,7 @@ void md_probs(struct doc *d, const struct grader_ladder *rep)
             "chance, 1 the least sure always die first. %s: not measured "
             "(no probs file, no death or no survivor, or N = 1).",
             ref, ref, ref, FMT_DASH);
+    probs_unrecorded(d, rep, n);
     probs_spearman(d, p, with);
     probs_repeat(d, p, ref);
 }

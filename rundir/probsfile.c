@@ -16,6 +16,7 @@
 #include "../grader/grader.h" /* probs.h: the record's head and caps */
 #include "../util/util.h"
 #include "files.h"
+#include "probsread.h"
 #include "rundir.h"
 #include "store.h"
 
@@ -26,12 +27,6 @@
 /* What the index of a file's records may take: an entry is 9 bytes and
  * its id, and a record is at least 24 bytes, so a file of 1 GiB fits. */
 #define INDEX_MAX (1024u << 20)
-
-static uint32_t get_u32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
 
 /* A record found by the scan: where it starts, and its id (in the
  * index's bytes). */
@@ -94,8 +89,6 @@ static int one(struct probsfile *p, struct scan *s, off_t pos, off_t size,
     unsigned char head[GRADER_PROBS_HEAD + 1 + 255 + 1]; /* to topn */
     size_t want, body, idlen;
 
-    if (size - pos < (off_t)GRADER_PROBS_HEAD)
-        return 1;
     want =
         size - pos < (off_t)sizeof(head) ? (size_t)(size - pos) : sizeof(head);
     if (pread(p->fd, head, want, pos) != (ssize_t)want) {
@@ -104,19 +97,24 @@ static int one(struct probsfile *p, struct scan *s, off_t pos, off_t size,
                  files_strerror(p->err));
         return -1;
     }
-    if (memcmp(head, GRADER_PROBS_MAGIC, 4) != 0)
+    /* the one rule of what is torn, as the readers say it (probsread.h) */
+    switch (probsread_place(head, want, (uint64_t)(size - pos), &body)) {
+    case PROBS_TORN:
+        return 1; /* the last write did not finish */
+    case PROBS_NOT_ONE:
         return refuse(p, EINVAL, msg, msgsize,
                       "no probs record at byte %lld (not a file graveyard "
                       "wrote, or damaged)",
                       (long long)pos);
-    body = get_u32(head + 4);
-    if (body < BODY_MIN || body > GRADER_PROBS_RECORD_MAX - GRADER_PROBS_HEAD)
+    case PROBS_PAST_CAPS:
         return refuse(p, EINVAL, msg, msgsize,
                       "the probs record at byte %lld has a length past the "
                       "caps (damaged)",
                       (long long)pos);
-    if (size - pos - (off_t)GRADER_PROBS_HEAD < (off_t)body)
-        return 1; /* a short body: the last write did not finish */
+    default:
+        break;
+    }
+    body -= GRADER_PROBS_HEAD;
     idlen = head[GRADER_PROBS_HEAD];
     if (idlen == 0 || idlen + BODY_MIN - 1 > body)
         return refuse(p, EINVAL, msg, msgsize,

@@ -17,15 +17,29 @@
 #include "files.h"
 #include "rundir.h"
 
-/* The smallest body: id_len, a 1-byte id, topn, flags, ntok, check. */
-#define BODY_MIN (1u + 1 + 1 + 1 + 4 + 8)
 /* A head and the most an id needs after it. */
 #define HEAD_READ (GRADER_PROBS_HEAD + 1 + 255)
 
-static uint32_t le32(const unsigned char *p)
+/* The smallest body: id_len, a 1-byte id, topn, flags, ntok, check. */
+#define BODY_MIN (1u + 1 + 1 + 1 + 4 + 8)
+
+int probsread_place(const unsigned char *head, size_t avail, uint64_t left,
+                    size_t *size)
 {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
+    uint32_t body;
+
+    if (left < GRADER_PROBS_HEAD || avail < GRADER_PROBS_HEAD)
+        return PROBS_TORN;
+    if (memcmp(head, GRADER_PROBS_MAGIC, 4) != 0)
+        return PROBS_NOT_ONE;
+    body = (uint32_t)head[4] | (uint32_t)head[5] << 8 |
+           (uint32_t)head[6] << 16 | (uint32_t)head[7] << 24;
+    if (body < BODY_MIN || body > GRADER_PROBS_RECORD_MAX - GRADER_PROBS_HEAD)
+        return PROBS_PAST_CAPS;
+    if ((uint64_t)GRADER_PROBS_HEAD + body > left)
+        return PROBS_TORN;
+    *size = GRADER_PROBS_HEAD + (size_t)body;
+    return PROBS_WHOLE;
 }
 
 /* pread all of n bytes, or fewer at the end of the file: the count, or -1
@@ -64,26 +78,32 @@ static int read_head(struct probsread *r, uint64_t off, uint64_t size,
 {
     unsigned char h[HEAD_READ];
     ssize_t got = pread_full(r->fd, h, sizeof(h), off);
-    uint32_t body;
+    size_t len = 0;
+    int place;
 
     if (got < 0) {
         snprintf(msg, msgsize, "cannot read '%s': %s", r->path,
                  files_strerror(errno));
         return -1;
     }
-    if ((size_t)got < GRADER_PROBS_HEAD ||
-        (memcmp(h, GRADER_PROBS_MAGIC, 4) == 0 &&
-         off + GRADER_PROBS_HEAD + le32(h + 4) > size)) {
+    /* the one rule of what graveyard run cuts back (probs.h) */
+    place = probsread_place(h, (size_t)got, size - off, &len);
+    if (place == PROBS_TORN) {
         snprintf(msg, msgsize,
                  "'%s': torn last record at byte %llu, the writer stopped "
                  "mid-record; 'graveyard run' cuts it back when it resumes",
                  r->path, (unsigned long long)off);
         return -1;
     }
-    body = le32(h + 4);
-    if (memcmp(h, GRADER_PROBS_MAGIC, 4) != 0 || body < BODY_MIN ||
-        body > GRADER_PROBS_RECORD_MAX - GRADER_PROBS_HEAD || h[8] == 0 ||
-        h[8] + 9u > (size_t)got) {
+    if (place == PROBS_PAST_CAPS) {
+        snprintf(msg, msgsize,
+                 "'%s': the probs record at byte %llu has a length past the "
+                 "caps (damaged: graveyard run refuses the file too; move it "
+                 "away to ask the rung again)",
+                 r->path, (unsigned long long)off);
+        return -1;
+    }
+    if (place != PROBS_WHOLE || h[8] == 0 || h[8] + 9u > (size_t)got) {
         snprintf(msg, msgsize,
                  "'%s': no probs record at byte %llu (not a probs file, or "
                  "damaged)",
@@ -91,7 +111,7 @@ static int read_head(struct probsread *r, uint64_t off, uint64_t size,
         return -1;
     }
     rec->off = off;
-    rec->len = body + GRADER_PROBS_HEAD;
+    rec->len = len;
     rec->id_len = h[8];
     rec->id = (const char *)(uintptr_t)ids->len; /* an offset for now */
     if (buf_add(ids, (const char *)h + 9, h[8]) != 0) {

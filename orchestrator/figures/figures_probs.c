@@ -234,6 +234,53 @@ static size_t same_vocab(const char *cmd, const struct rundir_run *run,
     return some;
 }
 
+/* Why rung i's answers lack records, for the warnings: no file, an
+ * empty one, or records cut back (a torn or damaged one) or lost. */
+static const char *why_unrecorded(int have, size_t records)
+{
+    return !have          ? "no probs file"
+           : records == 0 ? "an empty probs file"
+                          : "a record cut back or lost";
+}
+
+/* Each rung's answers (rows without an error) that have no record in its
+ * probs file, into miss[i] (rec[i]: the records it holds), each rung with
+ * some said on stderr: with logprobs on, a finished rung's KLD and splits
+ * would otherwise leave them out without a word ("0 of 0"). Logprobs off
+ * (the manifest says none and no rung has a file): nothing. Returns
+ * whether some rung has some. */
+static int unrecorded(const char *cmd, const struct rundir_run *run,
+                      const struct probs_files *pf, const struct rungset *s,
+                      size_t n, size_t *miss, size_t *rec)
+{
+    int on = rundir_run_request_int(run, "logprobs") > 0, some = 0;
+    size_t i, k;
+
+    for (i = 0; i < n; i++)
+        on |= pf->have[i];
+    for (i = 0; i < n && on; i++) {
+        const struct grader_rung *g = s->r[i];
+        rec[i] = pf->have[i] ? pf->f[i].n : 0;
+        for (k = 0; g != NULL && k < g->n; k++) {
+            const char *id = grader_qset_id(s->qs, g->answers[k].q);
+            if (!(g->answers[k].flags & GRADER_A_ERROR) &&
+                (!pf->have[i] ||
+                 probsread_find(&pf->f[i], id, strlen(id)) == NULL))
+                miss[i]++;
+        }
+        if (miss[i] == 0)
+            continue;
+        some = 1;
+        fprintf(stderr,
+                "graveyard %s: warning: rung %s: %zu answer%s no probs "
+                "record (%s): its KLD and splits leave %s out\n",
+                cmd, run->chain[i], miss[i], miss[i] == 1 ? " has" : "s have",
+                why_unrecorded(pf->have[i], rec[i]),
+                miss[i] == 1 ? "it" : "them");
+    }
+    return some;
+}
+
 int figures__probs(const char *cmd, const struct rundir_run *run,
                    const struct rungset *s, const char *repeat,
                    struct grader_probs_ladder *p, int *have)
@@ -241,18 +288,23 @@ int figures__probs(const char *cmd, const struct rundir_run *run,
     struct grader_probs_acc *acc;
     struct probs_files pf;
     size_t i, n = run->nchain, some = 0;
-    int rc = 0;
+    size_t miss[GRADER_MAX_RUNGS] = {0}, rec[GRADER_MAX_RUNGS] = {0};
+    int rc = 0, missing = 0;
 
     *have = 0;
     memset(&pf, 0, sizeof(pf));
     for (i = 0; i < n && rc == 0; i++)
         if ((rc = open_one(cmd, &pf, i, run->dir, run->chain[i])) == 0)
             some += i > 0 && pf.have[i];
+    if (rc == 0)
+        missing = unrecorded(cmd, run, &pf, s, n, miss, rec);
     /* rungs whose vocabularies differ are left out here, before any KLD
      * is computed across them */
     if (rc == 0 && pf.have[0] && some > 0)
         some = same_vocab(cmd, run, &pf, n);
-    if (rc != 0 || !pf.have[0] || some == 0) {
+    /* with answers missing their records the section stands, if only to
+     * say so in REPORT.md */
+    if (rc != 0 || !pf.have[0] || (some == 0 && !missing)) {
         files_close(&pf);
         return rc;
     }
@@ -260,6 +312,8 @@ int figures__probs(const char *cmd, const struct rundir_run *run,
         files_close(&pf);
         return figures__oom(cmd);
     }
+    memcpy(p->unrecorded, miss, n * sizeof(miss[0]));
+    memcpy(p->records, rec, n * sizeof(rec[0]));
     acc = xrealloc(NULL, n * sizeof(*acc)); /* a histogram each: 7 KiB */
     for (i = 0; i < n; i++)
         grader_probs_acc_init(&acc[i]);

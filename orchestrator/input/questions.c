@@ -342,6 +342,7 @@ int questions_load_as(const char *path, long limit, int letters,
             out->cap = out->cap ? out->cap * 2 : 256;
             out->q = xrealloc(out->q, out->cap * sizeof(*out->q));
         }
+        q.line = n + 1;
         out->q[out->n++] = q;
     }
     if (rc == 0 && ferror(f)) {

@@ -25,6 +25,7 @@ struct question {
     char **choices; /* a multiple-choice task's options, in order (the
                        prompt letters them A, B, ...), or NULL */
     size_t nchoices;
+    long line; /* its line in the file, from 1 (for messages) */
 };
 
 struct questions {

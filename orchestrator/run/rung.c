@@ -91,27 +91,40 @@ static void end_now(struct rung *r, struct out *o)
 }
 
 /* End with code: the server, if up, is stopped first, and the end comes
- * with its exit. The first failure's code and message are kept. */
+ * with its exit. The first failure's code and message are kept.
+ *
+ * Once ending, a failure or a signal asks for the stop (or the finish)
+ * again: it may come from the very step that asked for it, cut short
+ * when an action before it failed (the last row, written before the
+ * stop), and then nothing else would ever stop the server. A stop asked
+ * twice is one (proc_stop), and a finish carried out ends the loop, so
+ * no event reaches a rung whose finish was. */
 static void finish(struct rung *r, struct out *o, int code, const char *fmt,
                    ...) __attribute__((format(printf, 4, 5)));
 static void finish(struct rung *r, struct out *o, int code, const char *fmt,
                    ...)
 {
     va_list ap;
+    int again = r->state == RS_STOPPING || r->state == RS_DONE;
 
-    if (r->state == RS_DONE)
-        return;
-    if (r->state == RS_STOPPING) {
-        if (code != 0 && r->code == 0)
-            r->code = code;
+    if (again && (code == 0 || r->code != 0)) {
+        /* the first failure's code and message stand */
+    } else {
+        r->code = code;
+        r->why[0] = '\0';
+        if (fmt != NULL) {
+            va_start(ap, fmt);
+            vsnprintf(r->why, sizeof(r->why), fmt, ap);
+            va_end(ap);
+        }
+    }
+    if (r->state == RS_DONE) {
+        end_now(r, o);
         return;
     }
-    r->code = code;
-    r->why[0] = '\0';
-    if (fmt != NULL) {
-        va_start(ap, fmt);
-        vsnprintf(r->why, sizeof(r->why), fmt, ap);
-        va_end(ap);
+    if (r->state == RS_STOPPING) {
+        act(o, A_STOP_SERVER, 0);
+        return;
     }
     if (r->server_up) {
         r->state = RS_STOPPING;

@@ -130,6 +130,18 @@ static int append_probs(struct runner *r, size_t q, int *code, char *msg,
         return -1;
     }
     r->probs_asked = 1;
+    /* tokens that do not rebuild the reply would be compared out of
+     * place with every answer after: the rung stops at the first */
+    if (y->probs.bad[0] != '\0') {
+        snprintf(msg, msgsize,
+                 "the server '%s' (%s) sent log-probabilities that do not "
+                 "match its reply to question '%.200s': %s (the rung is "
+                 "refused: its records would put tokens out of place)",
+                 r->o->llama, r->version[0] ? r->version : "?", r->ids[q],
+                 y->probs.bad);
+        *code = EXIT_USAGE;
+        return -1;
+    }
     if (reply_probs_record(y, r->ids[q], &rec, &len) != 0) {
         snprintf(msg, msgsize,
                  "question '%.300s': its id does not fit a "
@@ -505,6 +517,29 @@ int runner_check_ahead(const char *rundir, const char *rung, char *msg,
     return 0;
 }
 
+/* "logprobs" on: every question's id fits a probs record (1 to 255
+ * bytes, a u8 length: probs.h), where the loader takes 256 (the rows'
+ * cap). Checked before anything is made, so that a night is never spent
+ * to fail at the answer whose record cannot be written. 0, or
+ * EXIT_USAGE with "FILE:LINE: ..." in msg. */
+static int ids_fit_records(const struct run_opts *o,
+                           const struct questions *qs, char *msg,
+                           size_t msgsize)
+{
+    for (size_t i = 0; o->logprobs > 0 && i < qs->n; i++) {
+        size_t n = strlen(qs->q[i].id);
+        if (n <= GRADER_PROBS_ID_MAX)
+            continue;
+        snprintf(msg, msgsize,
+                 "%.600s:%ld: question id of %zu bytes: a probs record holds "
+                 "ids of %u bytes at most (shorten it, or leave logprobs "
+                 "off)",
+                 o->questions, qs->q[i].line, n, GRADER_PROBS_ID_MAX);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 /*
  * Everything before the loop, in order: check what was given (nothing
  * is created yet), take the rung's lock, open the rows file and read
@@ -524,6 +559,8 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
                           grader_task_ref(o->task) == GRADER_REF_LETTER,
                           &r->qs, msg, msgsize))
         return EXIT_USAGE;
+    if ((code = ids_fit_records(o, &r->qs, msg, msgsize)) != 0)
+        return code;
     /* a link or a FIFO where a file goes later: now, not after a night */
     if ((code = runner_check_ahead(o->rundir, o->rung, msg, msgsize)) != 0)
         return code;

@@ -3,8 +3,10 @@
  */
 #include "reply.h"
 
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,10 +261,39 @@ static void keep(struct reply_probs *p, struct reply_tok *t, unsigned char *tx)
     p->bytes += need;
 }
 
+/* The first way the entries do not match the reply's text, in p->bad
+ * (a later one is not said: the runner refuses the rung on the first). */
+static void mismatch(struct reply_probs *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void mismatch(struct reply_probs *p, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (p->bad[0] != '\0')
+        return;
+    va_start(ap, fmt);
+    vsnprintf(p->bad, sizeof(p->bad), fmt, ap);
+    va_end(ap);
+}
+
+/* A top N names each token once: N candidates of one distribution. Eight
+ * copies of one id would count its probability eight times in a KLD. */
+static void top_once(struct reply_probs *p, const struct reply_tok *top)
+{
+    for (size_t i = 1; i < p->topn; i++)
+        for (size_t j = 0; j < i; j++)
+            if (top[i].id != GRADER_PROBS_NONE && top[i].id == top[j].id) {
+                mismatch(p, "the top %u lists token %" PRIu32 " twice",
+                         p->topn, top[i].id);
+                return;
+            }
+}
+
 /* One choices[0].logprobs.content[] entry: the chosen token and its
- * top_logprobs (the first topn; fewer are padded with NONE). */
-static int probs_token(struct reply_probs *p, json_t *e, char *msg,
-                       size_t msgsize)
+ * top_logprobs (the first topn; fewer are padded with NONE). The chosen
+ * token's text length goes to *len. */
+static int probs_token(struct reply_probs *p, json_t *e, size_t *len,
+                       char *msg, size_t msgsize)
 {
     struct reply_tok t[1 + GRADER_PROBS_TOPN_MAX];
     unsigned char tx[(1 + GRADER_PROBS_TOPN_MAX) * GRADER_PROBS_TEXT_MAX];
@@ -286,32 +317,84 @@ static int probs_token(struct reply_probs *p, json_t *e, char *msg,
             return rc;
     }
     p->seen++;
+    top_once(p, &t[1]);
+    *len = t[0].len;
     keep(p, t, tx);
     return 0;
 }
 
-/* choices[0].logprobs of one chunk, when asked for. Absent or null is a
- * chunk without tokens (the role and finish chunks). */
-static int probs(struct reply *r, json_t *choice, char *msg, size_t msgsize)
+/* The field of a chunk's text (1 content, 2 reasoning, 0 none) and its
+ * bytes in *len. */
+static int text_of(json_t *delta, size_t *len)
+{
+    json_t *c = json_object_get(delta, "content");
+    json_t *rs = json_object_get(delta, "reasoning_content");
+    int field = 0;
+
+    *len = 0;
+    if (json_is_string(rs) && json_string_length(rs) > 0) {
+        *len += json_string_length(rs);
+        field = 2;
+    }
+    if (json_is_string(c) && json_string_length(c) > 0) {
+        *len += json_string_length(c);
+        field = 1;
+    }
+    return field;
+}
+
+/*
+ * choices[0].logprobs of one chunk, when asked for. Absent or null is a
+ * chunk without tokens (the role and finish chunks), and reconciled with
+ * the chunk's text (docs/rows.md, "What goes in"), by rules that what
+ * both lineages send passes: upstream sends one entry a chunk, on the
+ * last of a token's deltas (a reasoning delta before it has none), none
+ * for a token that adds no text (a held stop string or UTF-8 sequence,
+ * whose bytes come later with another token's entry) and none on the
+ * final result's deltas; the fork may send a held run of tokens in one
+ * chunk, whose text they are. So a chunk of text without entries is a
+ * hole only when a chunk of the same text with entries follows it, and
+ * several entries may not hold more bytes than their chunk's text.
+ */
+static int probs(struct reply *r, json_t *choice, json_t *delta, char *msg,
+                 size_t msgsize)
 {
     json_t *lp = json_object_get(choice, "logprobs"), *c, *e;
-    size_t i;
-    int rc;
+    struct reply_probs *p = &r->probs;
+    size_t i, tlen, len, sum = 0;
+    int rc, field = text_of(delta, &tlen);
 
-    if (r->probs.topn == 0 || lp == NULL || json_is_null(lp))
+    if (p->topn == 0)
         return 0;
-    if (!json_is_object(lp))
+    if (lp != NULL && !json_is_null(lp) && !json_is_object(lp))
         return bad_probs(msg, msgsize, "not a JSON object");
     c = json_object_get(lp, "content");
-    if (c == NULL || json_is_null(c))
-        return 0;
-    if (!json_is_array(c))
+    if (c != NULL && !json_is_null(c) && !json_is_array(c))
         return bad_probs(msg, msgsize, "\"content\" is not a list");
+    if (json_array_size(c) == 0) {
+        if (field != 0)
+            p->hole = field;
+        return 0;
+    }
+    if (field != 0 && p->hole == field)
+        mismatch(p,
+                 "a chunk of its %s came without log-probabilities between "
+                 "chunks with them (a hole: the tokens would not rebuild "
+                 "the text)",
+                 field == 1 ? "content" : "reasoning");
+    if (field != 0)
+        p->hole = 0;
     json_array_foreach(c, i, e)
     {
-        if ((rc = probs_token(&r->probs, e, msg, msgsize)) != 0)
+        if ((rc = probs_token(p, e, &len, msg, msgsize)) != 0)
             return rc;
+        sum += len;
     }
+    if (json_array_size(c) > 1 && sum > tlen)
+        mismatch(p,
+                 "%zu entries for a chunk of %zu bytes of text hold %zu "
+                 "bytes of tokens",
+                 json_array_size(c), tlen, sum);
     return 0;
 }
 
@@ -409,7 +492,7 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
                         msgsize);
     }
     if (rc == 0)
-        rc = probs(r, choice, msg, msgsize);
+        rc = probs(r, choice, delta, msg, msgsize);
     v = json_object_get(choice, "finish_reason");
     if (rc == 0 && json_is_string(v)) {
         snprintf(r->finish, sizeof(r->finish), "%s", json_string_value(v));

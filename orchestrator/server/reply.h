@@ -58,6 +58,10 @@ struct reply_probs {
                               most (the chosen token's entry counted) */
     unsigned long seen;    /* entries streamed, kept or not */
     struct buf text;       /* the tokens' texts */
+    int hole;              /* a chunk of text came without entries: 1
+                              content, 2 reasoning, 0 none pending */
+    char bad[200];         /* how the entries do not match the reply's
+                              text, "" when they do (reply_want_probs) */
 };
 
 struct reply {

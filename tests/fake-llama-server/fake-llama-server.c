@@ -261,6 +261,8 @@ struct body {
     int topn;          /* "top_logprobs" asked, 0: no logprobs */
     uint64_t ctx;      /* the context so far: prompt and tokens */
     double drift;      /* how far this model's distributions move */
+    const char *lp_fault; /* the rule's "logprobs_fault", or NULL */
+    size_t lp_chunks;     /* token chunks streamed so far */
 };
 
 /* ---- log-probabilities ---------------------------------------------------
@@ -364,6 +366,37 @@ static json_t *logprobs(struct body *b, const char *piece, size_t n)
     return json_pack("{s:[o]}", "content", e);
 }
 
+/* The rule's "logprobs_fault" on the second token chunk: "hole" sends
+ * it without logprobs, "dup_entries" with three entries for its one
+ * token; "dup_top" lists the chosen token N times as every chunk's top N
+ * (null: no chunk's logprobs). */
+static json_t *lp_faulty(struct body *b, const char *piece, size_t n)
+{
+    const char *f = b->lp_fault ? b->lp_fault : "";
+    int second = b->lp_chunks++ == 1;
+    json_t *lp, *e, *top;
+    size_t i;
+
+    if (second && strcmp(f, "hole") == 0) {
+        b->ctx = fnv(b->ctx, piece, n);
+        return json_null();
+    }
+    lp = logprobs(b, piece, n);
+    e = json_array_get(json_object_get(lp, "content"), 0);
+    if (second && strcmp(f, "dup_entries") == 0) {
+        json_array_append_new(json_object_get(lp, "content"),
+                              json_deep_copy(e));
+        json_array_append_new(json_object_get(lp, "content"),
+                              json_deep_copy(e));
+    }
+    if (strcmp(f, "dup_top") == 0) {
+        top = json_object_get(e, "top_logprobs");
+        for (i = 0; i < json_array_size(top); i++)
+            json_array_set_new(top, i, json_deep_copy(json_array_get(top, 0)));
+    }
+    return lp;
+}
+
 static void add_event(struct body *b, json_t *chunk, const char *raw)
 {
     char *s = raw ? strdup(raw) : json_dumps(chunk, JSON_COMPACT);
@@ -420,7 +453,7 @@ static size_t deltas(struct body *b, const char *key, const char *text,
         if (b->topn > 0)
             json_object_set_new(
                 json_array_get(json_object_get(c, "choices"), 0), "logprobs",
-                logprobs(b, piece, k));
+                lp_faulty(b, piece, k));
         add_event(b, c, NULL);
         off += k;
         n++;
@@ -473,8 +506,10 @@ static void build(struct body *b, json_t *req, json_t *rule)
     const char *finish;
     char *cut;
 
+    b->lp_fault = json_string_value(json_object_get(rule, "logprobs_fault"));
     if (json_is_true(json_object_get(req, "logprobs")) &&
-        !json_is_true(json_object_get(model, "no_logprobs"))) {
+        !json_is_true(json_object_get(model, "no_logprobs")) &&
+        !json_is_true(json_object_get(rule, "no_logprobs"))) {
         json_t *n = json_object_get(req, "top_logprobs");
         json_t *d = json_object_get(model, "logprobs_drift");
         const char *prompt = json_string_value(json_object_get(

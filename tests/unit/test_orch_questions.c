@@ -79,6 +79,9 @@ static void test_gsm8k_shape_sample(void **state)
     assert_string_equal(qs.q[0].answer, "5");
     assert_string_equal(qs.q[1].id, "test-2");
     assert_string_equal(qs.q[1].answer, "1,250");
+    /* each its line, the blank one counted (for messages) */
+    assert_int_equal(qs.q[0].line, 1);
+    assert_int_equal(qs.q[1].line, 3);
     questions_release(&qs);
 }
 
@@ -264,7 +267,7 @@ static void test_bad_choice_files(void **state)
 
 static void test_prompt(void **state)
 {
-    struct question q = {"test-1", "How many apples?", "3", NULL, 0};
+    struct question q = {"test-1", "How many apples?", "3", NULL, 0, 1};
     char *p = questions_prompt_for(questions_prompt, &q);
 
     (void)state;

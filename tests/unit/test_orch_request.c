@@ -31,7 +31,7 @@ static char *dump(json_t *o)
 static void test_default(void **state)
 {
     struct grader_task *t = task("answer-line");
-    struct question q = {"q1", "What is 2+2?", "4", NULL, 0};
+    struct question q = {"q1", "What is 2+2?", "4", NULL, 0, 1};
     struct run_opts o;
     char *body, *rec;
 
@@ -59,7 +59,7 @@ static void test_default(void **state)
 static void test_settings_follow(void **state)
 {
     struct grader_task *t = task("lm-eval-gsm8k");
-    struct question q = {"q1", "Sum?", "4", NULL, 0};
+    struct question q = {"q1", "Sum?", "4", NULL, 0, 1};
     json_t *extra = json_pack("{s:i,s:[s]}", "top_k", 1, "stop", "END");
     struct run_opts o;
     char *body, *rec;
@@ -94,7 +94,7 @@ static void test_settings_follow(void **state)
 static void test_task_stops(void **state)
 {
     struct grader_task *t = task("lm-eval-gsm8k");
-    struct question q = {"q1", "Sum?", "4", NULL, 0};
+    struct question q = {"q1", "Sum?", "4", NULL, 0, 1};
     struct run_opts o;
     char *body;
 

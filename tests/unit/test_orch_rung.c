@@ -281,12 +281,49 @@ static void test_stops(void **state)
     up(0);
     assert_string_equal(step(EV_STOP, 0), "STOP");
     assert_string_equal(step(EV_ANSWER, 0), ""); /* too late */
-    assert_string_equal(step(EV_FAIL, 0), "");   /* already ending */
+    /* the stop asked again: the step that asked it may have been cut
+     * short (a stop asked twice is one) */
+    assert_string_equal(step(EV_FAIL, 0), "STOP");
     assert_string_equal(step(EV_EXITED, 0), "FIN 143");
     init(2);
     assert_string_equal(step(EV_BEGIN, 0), "START");
     assert_string_equal(step(EV_STOP, 0), "STOP"); /* while starting */
     assert_string_equal(step(EV_EXITED, 0), "FIN 143");
+}
+
+/* The last row cannot be written (its record, or the row itself): the
+ * runner skips the rest of that step, the server's stop with it, and the
+ * EV_FAIL that follows must ask for the stop again, or nothing ever stops
+ * the server and the loop waits for ever; so must a signal after it. A
+ * FINISH cut short the same way is asked again. */
+static void test_last_row_fails(void **state)
+{
+    (void)state;
+    memset(had, 0, sizeof(had));
+    init(1);
+    up(0);
+    assert_string_equal(step(EV_ANSWER, 0), "ROW 0, STOP");
+    /* the row failed: STOP was never carried out */
+    assert_string_equal(step(EV_FAIL, 0), "STOP");
+    assert_string_equal(step(EV_STOP, 0), "STOP"); /* and a signal */
+    assert_string_equal(step(EV_EXITED, 0), "FIN 143");
+    assert_string_equal(said, "last log line");
+    /* a signal alone, the stop skipped before it */
+    init(1);
+    up(0);
+    assert_string_equal(step(EV_ANSWER, 0), "ROW 0, STOP");
+    assert_string_equal(step(EV_STOP, 0), "STOP");
+    assert_string_equal(step(EV_EXITED, 0), "FIN 143");
+    /* no server up: FINISH cut short is asked again */
+    init(1);
+    assert_string_equal(step(EV_BEGIN, 0), "START");
+    assert_string_equal(step(EV_HEALTHY, 0), "PROBE");
+    R.server_up = 0; /* gone between the answer and its row */
+    R.state = RS_ASKING;
+    R.fl[0].state = FL_ASKING;
+    R.fl[0].q = 0;
+    assert_string_equal(step(EV_ANSWER, 0), "ROW 0, FIN 0");
+    assert_string_equal(step(EV_FAIL, 0), "FIN 143");
 }
 
 /* The server dies while its loaded memory is read: a death on the next
@@ -436,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_dies_probing),
         cmocka_unit_test(test_width),
         cmocka_unit_test(test_lost_first_byte),
+        cmocka_unit_test(test_last_row_fails),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

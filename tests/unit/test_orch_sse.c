@@ -502,6 +502,78 @@ static void test_logprobs_malformed(void **state)
     }
 }
 
+/* One stream of chunks (each "DELTA|LOGPROBS", LOGPROBS the entries'
+ * list or "" for none) into a fresh reply asking N 2; returns what
+ * probs.bad says ("" when the entries match the text). */
+static const char *mismatch(const char *const *chunks, size_t n)
+{
+    static char bad[200];
+    char ev[1024], msg[256];
+    struct reply r;
+
+    reply_init(&r, 1 << 20);
+    reply_want_probs(&r, 2);
+    for (size_t i = 0; i < n; i++) {
+        const char *bar = strchr(chunks[i], '|');
+        if (bar[1] == '\0')
+            snprintf(ev, sizeof(ev), "{\"choices\":[{\"delta\":%.*s}]}",
+                     (int)(bar - chunks[i]), chunks[i]);
+        else
+            snprintf(ev, sizeof(ev),
+                     "{\"choices\":[{\"delta\":%.*s,\"logprobs\":{"
+                     "\"content\":[%s]}}]}",
+                     (int)(bar - chunks[i]), chunks[i], bar + 1);
+        if (reply_event(&r, ev, strlen(ev), msg, sizeof(msg)) != 0)
+            fail_msg("%s: %s", ev, msg);
+    }
+    snprintf(bad, sizeof(bad), "%s", r.probs.bad);
+    reply_release(&r);
+    return bad;
+}
+
+#define E(id, text) "{\"id\":" #id ",\"token\":\"" text "\",\"logprob\":-1}"
+#define TOP(a, b)                                                             \
+    "{\"id\":" #a ",\"token\":\"x\",\"logprob\":-1,\"top_logprobs\":["        \
+    "{\"id\":" #a ",\"logprob\":-1},{\"id\":" #b ",\"logprob\":-2}]}"
+
+/* The entries are reconciled with the reply's text: a hole (a chunk of
+ * text without entries between chunks of the same text with them),
+ * several entries whose bytes outrun their chunk's text, and a top N
+ * naming one id twice are each said in probs.bad (the runner refuses the
+ * rung on it). What both lineages send passes: one entry a chunk whose
+ * bytes differ from the chunk's text (a held UTF-8 sequence or stop
+ * string released with the next token), several entries that are the
+ * chunk's text (the fork's held tokens), a reasoning chunk without
+ * entries before the content chunk that carries them (one token, two
+ * diffs), and chunks without entries at the end (the final result's
+ * diffs). */
+static void test_logprobs_mismatch(void **state)
+{
+    static const char *const hole[] = {"{\"content\":\"ab\"}|" E(1, "ab"),
+                                       "{\"content\":\"cd\"}|",
+                                       "{\"content\":\"ef\"}|" E(3, "ef")};
+    static const char *const dups[] = {
+        "{\"content\":\"ab\"}|" E(1, "ab"),
+        "{\"content\":\"swer\"}|" E(2, "swer") "," E(2, "swer") "," E(2,
+                                                                      "swer")};
+    static const char *const top[] = {"{\"content\":\"x\"}|" TOP(7, 7)};
+    static const char *const fine[] = {
+        "{\"reasoning_content\":\"hm\"}|" E(1, "hm"),
+        "{\"reasoning_content\":\" so\"}|",
+        "{\"content\":\"The\"}|" E(2, " The"),
+        "{\"content\":\"\\u00e9\"}|" E(3, "?"),
+        "{\"content\":\"abcd\"}|" E(4, "ab") "," E(5, "cd"),
+        "{\"content\":\"x\"}|" TOP(7, 8),
+        "{\"content\":\" tail\"}|",
+        "{\"content\":\" end\"}|"};
+
+    (void)state;
+    assert_non_null(strstr(mismatch(hole, 3), "without log-probabilities"));
+    assert_non_null(strstr(mismatch(dups, 2), "3 entries"));
+    assert_non_null(strstr(mismatch(top, 1), "token 7 twice"));
+    assert_string_equal(mismatch(fine, 8), "");
+}
+
 /* Tokens past GRADER_PROBS_TOKENS_MAX are dropped and the answer marked
  * CUT; a text past 255 bytes is cut there. Memory stays one record's. */
 static void test_logprobs_cap(void **state)
@@ -562,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_error_and_cut),
         cmocka_unit_test(test_logprobs),
         cmocka_unit_test(test_logprobs_malformed),
+        cmocka_unit_test(test_logprobs_mismatch),
         cmocka_unit_test(test_logprobs_cap),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

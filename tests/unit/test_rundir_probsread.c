@@ -110,6 +110,13 @@ static void test_refusals(void **state)
     /* not a record */
     memcpy(file + one, "GYP2", 4);
     refused(file, n, "no probs record at byte 25");
+    /* a head at the file's end whose length is past the caps: no write
+     * of graveyard's leaves one, so it is damage, as graveyard run says
+     * (probsread_place, the one rule), never "run cuts it back" */
+    memcpy(file + one, "GYP1\xff\xff\xff\xff", 8);
+    refused(file, one + 8, "at byte 25 has a length past the caps (damaged");
+    memcpy(file + one, "GYP1\x01\x00\x00\x00", 8);
+    refused(file, one + 8, "at byte 25 has a length past the caps (damaged");
 }
 
 static int setup(void **state)
