@@ -204,16 +204,14 @@ static size_t url_form(const char *key, size_t klen, int lower, char *out)
     return n;
 }
 
-size_t endpoint_redact(char *text, size_t len, const char *key)
+void endpoint_trace_marks(const char *text, size_t len, const char *key,
+                          unsigned char *mark)
 {
-    size_t klen = key ? strlen(key) : 0, flen, plen = 0, i, o, run;
-    unsigned char *mark;
+    size_t klen = key ? strlen(key) : 0, flen, plen = 0, i;
     char *form, *prev;
 
     if (klen == 0 || len == 0)
-        return len;
-    mark = xrealloc(NULL, len);
-    memset(mark, 0, len);
+        return;
     form = xrealloc(NULL, 6 * klen + 1);
     prev = xrealloc(NULL, 6 * klen + 1);
     mark_form(text, len, key, klen, mark);
@@ -228,6 +226,20 @@ size_t endpoint_redact(char *text, size_t len, const char *key)
         plen = flen;
     }
     mark_masked(text, len, key, klen, mark);
+    free(prev);
+    free(form);
+}
+
+size_t endpoint_redact(char *text, size_t len, const char *key)
+{
+    size_t i, o, run;
+    unsigned char *mark;
+
+    if (key == NULL || key[0] == '\0' || len == 0)
+        return len;
+    mark = xrealloc(NULL, len);
+    memset(mark, 0, len);
+    endpoint_trace_marks(text, len, key, mark);
     for (i = o = 0; i < len; i += run) {
         for (run = 1; i + run < len && mark[i + run] == mark[i]; run++)
             ;
@@ -242,8 +254,6 @@ size_t endpoint_redact(char *text, size_t len, const char *key)
             o += run;
         }
     }
-    free(prev);
-    free(form);
     free(mark);
     return o;
 }

@@ -47,6 +47,13 @@ int endpoint_loopback(const char *host, size_t len);
  */
 size_t endpoint_redact(char *text, size_t len, const char *key);
 
+/* endpoint_redact's traces of key in text (len bytes), found but not
+ * overwritten: each byte of one is set to 1 in mark (len bytes, zeroed
+ * by the caller). For texts whose length must stay as it is, such as a
+ * reply's tokens, whose boundaries a probs record keeps. */
+void endpoint_trace_marks(const char *text, size_t len, const char *key,
+                          unsigned char *mark);
+
 /* What an endpoint said about itself (its /props or /v1/models body,
  * len bytes) for the manifest: the JSON with every string cut to
  * ENDPOINT_STR_CAP bytes, nesting past 8 levels dropped, the members

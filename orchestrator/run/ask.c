@@ -122,6 +122,88 @@ static void scrub_str(char *s, const char *key)
         s[endpoint_redact(s, strlen(s), key)] = '\0';
 }
 
+/* Mark a token's traces of key (marks over its own text) as '*'s, in
+ * place: a token's length is its place in the reply, which a probs
+ * record keeps. */
+static void star_marked(char *text, const unsigned char *mark, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        if (mark[j])
+            text[j] = '*';
+}
+
+/* A token id has one text in a record (its table keeps one by id): where
+ * a chosen token's text was starred, every entry of the same id (the
+ * same token listed among the alternatives, here or at another place)
+ * takes the starred text (all stars where its length differs), or a
+ * short piece of the key would come back through it. orig: the chosen tokens' texts as they were, joined. */
+static void same_id_same_text(struct reply_probs *p, const char *orig)
+{
+    size_t stride = 1 + p->topn, at = 0, i, j, k;
+
+    for (i = 0; i < p->ntok; i++) {
+        const struct reply_tok *c = &p->tok[i * stride];
+        const char *now = p->text.p + c->text;
+        if (c->len == 0 || memcmp(now, orig + at, c->len) == 0) {
+            at += c->len;
+            continue;
+        }
+        at += c->len;
+        for (j = 0; j < p->ntok; j++)
+            for (k = 0; k < stride; k++) {
+                struct reply_tok *t = &p->tok[j * stride + k];
+                if (t == c || t->id != c->id)
+                    continue;
+                if (t->len == c->len)
+                    memcpy(p->text.p + t->text, now, c->len);
+                else
+                    memset(p->text.p + t->text, '*', t->len);
+            }
+    }
+}
+
+/* The tokens' texts of a reply's log-probabilities, which the probs file
+ * keeps: the chosen tokens' texts read as one text (a key spread over
+ * several tokens is a trace too), each alternative on its own, every
+ * byte of a trace a '*', no token's length changed. */
+static void scrub_probs(struct reply_probs *p, const char *key)
+{
+    size_t stride = 1 + p->topn, total = 0, at = 0, i, k;
+    unsigned char *mark;
+    char *all;
+
+    if (p->ntok == 0)
+        return;
+    for (i = 0; i < p->ntok; i++)
+        total += p->tok[i * stride].len;
+    all = xrealloc(NULL, total + 1);
+    mark = xrealloc(NULL, total + 256);
+    for (i = 0; i < p->ntok; i++) {
+        const struct reply_tok *t = &p->tok[i * stride];
+        memcpy(all + at, p->text.p + t->text, t->len);
+        at += t->len;
+    }
+    memset(mark, 0, total);
+    endpoint_trace_marks(all, total, key, mark);
+    for (i = at = 0; i < p->ntok; i++) {
+        const struct reply_tok *t = &p->tok[i * stride];
+        star_marked(p->text.p + t->text, mark + at, t->len);
+        at += t->len;
+    }
+    for (i = 0; i < p->ntok; i++)
+        for (k = 1; k < stride; k++) {
+            const struct reply_tok *t = &p->tok[i * stride + k];
+            if (t->id == GRADER_PROBS_NONE || t->len == 0)
+                continue;
+            memset(mark, 0, t->len);
+            endpoint_trace_marks(p->text.p + t->text, t->len, key, mark);
+            star_marked(p->text.p + t->text, mark, t->len);
+        }
+    same_id_same_text(p, all);
+    free(mark);
+    free(all);
+}
+
 /* Every text of sl's request that its row or the log may keep (content,
  * reasoning, an error body, an error event, a fault's message, the
  * finish_reason) and error (NULL or a text made of them), with the
@@ -133,6 +215,7 @@ static void scrub(struct slot *sl, char *error)
 
     if (key == NULL || key[0] == '\0')
         return;
+    scrub_probs(&sl->reply.probs, key);
     scrub_buf(&sl->reply.content, key);
     scrub_buf(&sl->reply.reasoning, key);
     scrub_buf(&sl->errbody, key);

@@ -12,6 +12,10 @@ from the C codec, for tests/integration/round3/probs_capture.sh.
       checks each split is where the two replies' texts first differ (the
       fake's tokens are 4-byte pieces of the reply); prints
       "RUNG kld X split N"
+  probs_check.py texts RUNDIR RUNG
+      each record's chosen tokens' texts joined in order, then each
+      alternative's text, a line a record (raw bytes): what a reader can
+      rebuild of the answer from the probs file alone
 Exit 1 with a line on the first problem.
 """
 import json
@@ -178,9 +182,16 @@ def compare(rundir, ref, rung, refrecs):
 
 
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("records", "kld"):
-        fail("usage: probs_check.py records|kld RUNDIR RUNG...")
+    if len(sys.argv) < 4 or sys.argv[1] not in ("records", "kld", "texts"):
+        fail("usage: probs_check.py records|kld|texts RUNDIR RUNG...")
     rundir = sys.argv[2]
+    if sys.argv[1] == "texts":
+        for rec in records("%s/rows/%s.probs" % (rundir, sys.argv[3])):
+            line = b"".join(c[2] for c, _ in rec["toks"])
+            for _, top in rec["toks"]:
+                line += b" " + b" ".join(e[2] for e in top)
+            sys.stdout.buffer.write(line.replace(b"\n", b" ") + b"\n")
+        return
     if sys.argv[1] == "records":
         for rung in sys.argv[3:]:
             check_records(rundir, rung)

@@ -194,3 +194,41 @@ JSON
 }
 
 round4_cases="$round4_cases endpoint_key_echoed endpoint_empty_body endpoint_lost_first_byte endpoint_side_unpinned"
+
+# The same key echoed in an answer's text with logprobs on: the tokens'
+# texts in rows/RUNG.probs hold it too (spread over several tokens), and
+# none may keep a trace of it; the record still holds every token.
+case_endpoint_key_in_probs() {
+    local d=$work/r4kp n
+    r4_key_traces >"$work/r4-traces"
+    /usr/bin/python3 - "$R4_KEY" "$work/r4echop.gguf" <<'PY'
+import json, sys
+k, path = sys.argv[1], sys.argv[2]
+m = {"fake_llama_server": 1, "decode_tps": 50.0,
+     "default": {"content": "Answer: 5"},
+     "replies": [{"match": "apples", "content": "Your key " + k + " works.\nAnswer: 5"},
+                 {"match": "pears", "content": "it ends in " + k[-14:] + "\nAnswer: 8"}]}
+open(path, "w").write(json.dumps(m))
+PY
+    r4_start r4echop --api-key "$R4_KEY"
+    cat >"$work/r4kp.json" <<JSON
+{"name": "r4kp", "questions": "$work/q.jsonl", "run_dir": "$d", "logprobs": 5,
+ "rungs": [{"name": "EPP", "endpoint": {"url": "$r4_url", "api_key_env": "R4_TEST_KEY"}}],
+ "server": {"binary": "$FAKE"}}
+JSON
+    R4_TEST_KEY=$R4_KEY $GT ladder "$work/r4kp.json" >/dev/null 2>"$work/r4kp.err" ||
+        fail "ladder: exit $? $(tail -3 "$work/r4kp.err")"
+    [ "$(rows "$d" EPP)" = 4 ] || fail "$(rows "$d" EPP) rows, want 4"
+    n=$(wc -c <"$d/rows/EPP.probs" 2>/dev/null || echo 0)
+    [ "$n" -gt 100 ] || fail "the probs file holds $n bytes"
+    r4_no_key "$d" "run folder (probs)"
+    # a record's texts sit in a table by token id: the answer rebuilt from
+    # its tokens in order, as any reader of the file can
+    /usr/bin/python3 "$ROOT/tests/integration/round3/probs_check.py" texts \
+        "$d" EPP >"$work/r4kp.texts" || fail "probs_check: $(tail -1 "$work/r4kp.texts")"
+    grep -a -q "works" "$work/r4kp.texts" || fail "the tokens' texts are not the answer's: $(head -c 300 "$work/r4kp.texts")"
+    r4_no_key "$work/r4kp.texts" "the probs file's tokens"
+    r4_no_key "$work/r4kp.err" "stderr"
+    r4_stop
+}
+round4_cases="$round4_cases endpoint_key_in_probs"
