@@ -22,6 +22,7 @@
 
 #include "../../report/card.h"
 #include "../../report/doc.h"
+#include "../../rundir/files.h"
 #include "../../rundir/outfile.h"
 #include "../../rundir/rundir.h"
 #include "../base/cli.h"
@@ -54,37 +55,42 @@ static void bundle_release(struct bundle *b)
     b->n = 0;
 }
 
-/* path's bytes into *p, at most TARBALL_ENTRY_MAX. 0, 1 absent, -1. */
-static int read_all(const char *path, char **p, size_t *n, char *msg,
-                    size_t msgsize)
+/* path's bytes into *p, at most TARBALL_ENTRY_MAX, through the one
+ * checked opener (files_open_read): a FIFO or a device is refused, never
+ * waited on, and with nofollow (a file of a run or bundle folder) so is
+ * a symbolic link. 0, 1 absent, -1 with msg naming the file. */
+static int read_all(const char *path, int nofollow, char **p, size_t *n,
+                    char *msg, size_t msgsize)
 {
     struct buf b = {0};
     char chunk[65536];
-    size_t got;
-    FILE *f = fopen(path, "rb");
+    ssize_t got;
+    int fd = files_open_read(path, nofollow, msg, msgsize), e;
 
-    if (f == NULL) {
-        if (errno == ENOENT)
-            return 1;
-        snprintf(msg, msgsize, "%.900s: %s", path, strerror(errno));
-        return -1;
-    }
+    if (fd < 0)
+        return errno == ENOENT ? 1 : -1;
     buf_init(&b, TARBALL_ENTRY_MAX);
-    while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        if (buf_add(&b, chunk, got) != 0) {
-            snprintf(msg, msgsize, "%.900s: past %u MiB, too big to bundle",
-                     path, TARBALL_ENTRY_MAX >> 20);
-            fclose(f);
-            buf_release(&b);
-            return -1;
+    while ((got = read(fd, chunk, sizeof(chunk))) != 0) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            e = errno;
+            snprintf(msg, msgsize, "cannot read '%.900s': %s", path,
+                     strerror(e));
+            break;
         }
-    if (ferror(f)) {
-        snprintf(msg, msgsize, "%.900s: cannot read", path);
-        fclose(f);
+        if (buf_add(&b, chunk, (size_t)got) != 0) {
+            snprintf(msg, msgsize, "'%.900s': past %u MiB, too big to bundle",
+                     path, TARBALL_ENTRY_MAX >> 20);
+            got = -1;
+            break;
+        }
+    }
+    close(fd);
+    if (got != 0) {
         buf_release(&b);
         return -1;
     }
-    fclose(f);
     *p = b.p ? b.p : calloc(1, 1);
     *n = b.len;
     return *p ? 0 : -1;
@@ -260,7 +266,7 @@ static int gather_one(struct bundle *b, const char *rundir, const char *rel,
         snprintf(msg, msgsize, "path too long: '%.200s'", rundir);
         return -1;
     }
-    rc = read_all(path.p, &p, &n, msg, msgsize);
+    rc = read_all(path.p, 1, &p, &n, msg, msgsize);
     if (rc == 1 && needed)
         snprintf(msg, msgsize, "%.900s: not there", path.p);
     buf_release(&path);
@@ -299,7 +305,7 @@ static int gather_public(struct bundle *b, const struct rundir_run *run,
         return snprintf(msg, msgsize, "the manifest: out of memory"), -1;
     if (rundir_path_buf(&path, run->dir, RD_LADDER_TSV, NULL) != 0)
         return snprintf(msg, msgsize, "path too long"), -1;
-    rc = read_all(path.p, &p, &n, msg, msgsize);
+    rc = read_all(path.p, 1, &p, &n, msg, msgsize);
     buf_release(&path);
     if (rc < 0)
         return -1;
@@ -312,10 +318,12 @@ static int gather_public(struct bundle *b, const struct rundir_run *run,
     }
     if (q == NULL)
         return 0;
-    /* the question file as the page reads it: RUNDIR-relative or not */
-    rc = read_all(q, &p, &n, msg, msgsize);
+    /* the question file as the page reads it: as named (a user's file,
+     * which may be a link, as for the report), else inside RUNDIR (a
+     * run-folder file: no link) */
+    rc = read_all(q, 0, &p, &n, msg, msgsize);
     if (rc == 1 && q[0] != '/' && buf_path(&path, "%s/%s", run->dir, q) == 0)
-        rc = read_all(path.p, &p, &n, msg, msgsize);
+        rc = read_all(path.p, 1, &p, &n, msg, msgsize);
     buf_release(&path);
     if (rc < 0)
         return -1;
@@ -619,7 +627,8 @@ out:
 int figures_publish_bundle(const struct figures_publish_opts *o,
                            const struct figures_report_opts *ro,
                            const struct figures_report *r,
-                           const struct card_names *names)
+                           const struct card_names *names,
+                           struct publish_outs *po)
 {
     struct bundle *b = calloc(1, sizeof(*b));
     struct buf gz = {0}, path = {0};
@@ -635,8 +644,16 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
         rc = figures__oom("publish");
         goto out;
     }
-    if (gather(b, &r->run, msg, sizeof(msg)) != 0 ||
-        stage_make(b, msg, sizeof(msg)) != 0 ||
+    if (gather(b, &r->run, msg, sizeof(msg)) != 0) {
+        cli_error("publish", "%s", msg); /* the run folder's: bad input */
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    /* the inputs read: now the card and the rest, then the bundle */
+    if ((rc = figures__write_all("publish", o->out_dir, po->o, po->n)) != 0)
+        goto out;
+    rc = EXIT_FAILED;
+    if (stage_make(b, msg, sizeof(msg)) != 0 ||
         stage_write(b, msg, sizeof(msg)) != 0) {
         cli_error("publish", "%s", msg);
         goto out;
@@ -678,6 +695,7 @@ static int load_bundle(struct bundle *b, const char *path)
     struct tarball t;
     char msg[4600], *p;
     size_t n, i;
+    int rc;
 
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         if (gather_one(b, path, "SHA256SUMS", 1, msg, sizeof(msg)) != 0)
@@ -696,9 +714,9 @@ static int load_bundle(struct bundle *b, const char *path)
         }
         return 0;
     }
-    if (read_all(path, &p, &n, msg, sizeof(msg)) != 0) {
-        if (errno == ENOENT)
-            snprintf(msg, sizeof(msg), "%.900s: not there", path);
+    if ((rc = read_all(path, 0, &p, &n, msg, sizeof(msg))) != 0) {
+        if (rc == 1)
+            snprintf(msg, sizeof(msg), "not there");
         goto bad;
     }
     i = (size_t)tarball_read(p, n, &t, msg, sizeof(msg));

@@ -42,10 +42,11 @@ int figures_publish_write(const struct figures_publish_opts *o,
     publish_names(o, r, &names);
     if (figures__publish_render(r, &names, po) != 0)
         rc = figures__oom("publish");
+    else if (o->bundle !=
+             NULL) /* its inputs read before anything is written */
+        rc = figures_publish_bundle(o, o->bundle, r, &names, po);
     else
         rc = figures__write_all("publish", o->out_dir, po->o, po->n);
-    if (rc == 0 && o->bundle != NULL)
-        rc = figures_publish_bundle(o, o->bundle, r, &names);
     figures__publish_free(po);
     return rc;
 }

@@ -1,0 +1,110 @@
+# shellcheck shell=bash
+# Round 4, publish (issue 33, "Hostile nights, round 4"): graveyard publish
+# and verify BUNDLE against what a shared disk or a sender can put in their
+# way: a FIFO or a symbolic link where each file they read goes, a gzip
+# bomb, a killed run's leftovers, a bundle whose manifest, ladder.tsv or
+# SHA256SUMS contradicts itself. Sourced by round4.sh (lib.sh's helpers).
+
+R4P_TAMPER="/usr/bin/python3 $ROOT/tests/integration/round4/publish_tamper4.py"
+
+# a 20-question study folder (tests/page/make_study.py) at $1, its question
+# file inside it by a relative name, a power file at rows/Q4_0.power
+r4p_study() {
+    /usr/bin/python3 "$ROOT/tests/page/make_study.py" "$1" --n 20 \
+        --questions "$ROOT/data/gsm8k/heldout-250.jsonl" >/dev/null || return 1
+    cp "$ROOT/data/gsm8k/heldout-250.jsonl" "$1/questions.jsonl" || return 1
+    /usr/bin/python3 - "$1/manifest.json" <<'PY' || return 1
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["questions"]["path"] = "questions.jsonl"
+json.dump(m, open(sys.argv[1], "w"), indent=2)
+PY
+    printf 'b 0\n0 60.0\n1000 60.0\ne 2000\n' >"$1/rows/Q4_0.power"
+}
+
+# run "$@" under a 10 s limit into $work/r4p.out; it must end (no hang),
+# exit non-zero and name $name on its output
+r4p_refused() { # what name cmd...
+    local what=$1 name=$2 rc t0 t1
+    shift 2
+    t0=$(date +%s%N)
+    timeout -k 2 10 "$@" >"$work/r4p.out" 2>&1
+    rc=$?
+    t1=$(date +%s%N)
+    if [ $rc = 124 ] || [ $rc = 137 ]; then
+        fail "$what: hung (killed after 10 s)"
+    elif [ $rc = 0 ]; then
+        fail "$what: exit 0: $(tail -2 "$work/r4p.out")"
+    elif ! grep -qF -- "$name" "$work/r4p.out"; then
+        fail "$what: exit $rc without naming '$name': $(head -3 "$work/r4p.out")"
+    elif [ $(((t1 - t0) / 1000000)) -gt 5000 ]; then
+        fail "$what: took $(((t1 - t0) / 1000000)) ms to refuse"
+    fi
+}
+
+# $1 swapped for a FIFO (mode fifo) or a link to a copy elsewhere (link);
+# r4p_restore puts it back
+r4p_swap() { # file mode
+    mv "$1" "$1.orig" || return 1
+    if [ "$2" = fifo ]; then
+        mkfifo "$1"
+    else
+        cp "$1.orig" "$work/r4p-target" && ln -s "$work/r4p-target" "$1"
+    fi
+}
+r4p_restore() { rm -f "$1" && mv "$1.orig" "$1"; }
+
+# every file publish reads from a run folder, as a FIFO and as a link:
+# refused naming it, never hanging, never copied into a bundle
+case_publish_fifo_link() {
+    local d=$work/r4p-study f mode
+    r4p_study "$d" || { fail "make_study.py failed"; return; }
+    $GT publish "$d" --out "$work/r4p-out" >"$work/r4p.out" 2>&1 ||
+        { fail "publish of the folder as made: $(tail -3 "$work/r4p.out")"; return; }
+    for f in rows/Q4_0.jsonl rows/Q4_0.done rows/Q4_0.power manifest.json \
+        ladder.json ladder.tsv questions.jsonl repeat/rows/Q4_0.jsonl; do
+        for mode in fifo link; do
+            r4p_swap "$d/$f" $mode || { fail "cannot swap $f"; continue; }
+            rm -rf "$work/r4p-out"
+            r4p_refused "publish, $f a $mode" "$f" \
+                "$G" publish "$d" --out "$work/r4p-out"
+            r4p_restore "$d/$f"
+        done
+    done
+    # a .probs file too (the report reads the chain's; none in the study)
+    printf 'x' >"$work/r4p-target"
+    ln -s "$work/r4p-target" "$d/rows/Q2_K.probs"
+    r4p_refused "publish, rows/Q2_K.probs a link" rows/Q2_K.probs \
+        "$G" publish "$d" --out "$work/r4p-out"
+    rm -f "$d/rows/Q2_K.probs" && mkfifo "$d/rows/Q2_K.probs"
+    r4p_refused "publish, rows/Q2_K.probs a fifo" rows/Q2_K.probs \
+        "$G" publish "$d" --out "$work/r4p-out"
+    rm -f "$d/rows/Q2_K.probs"
+}
+round4_cases="$round4_cases publish_fifo_link"
+
+# every file verify reads from an unpacked bundle, as a FIFO and as a
+# link; and the bundle given as a FIFO
+case_verify_fifo_link() {
+    local d=$work/r4v-study u=$work/r4v-x f mode
+    r4p_study "$d" || { fail "make_study.py failed"; return; }
+    $GT publish "$d" --out "$work/r4v-out" >"$work/r4p.out" 2>&1 ||
+        { fail "publish: $(tail -3 "$work/r4p.out")"; return; }
+    mkdir -p "$u" && tar xzf "$work/r4v-out/bundle.tar.gz" -C "$u" ||
+        { fail "tar"; return; }
+    $GT verify "$u/bundle" >"$work/r4p.out" 2>&1 ||
+        { fail "verify of the folder as made: $(head -3 "$work/r4p.out")"; return; }
+    for f in SHA256SUMS rows/Q4_0.jsonl rows/Q4_0.done rows/Q4_0.power \
+        manifest.json ladder.json ladder.tsv questions.jsonl publish.json \
+        report.json repeat/rows/Q4_0.jsonl; do
+        [ -f "$u/bundle/$f" ] || { fail "the bundle has no $f"; continue; }
+        for mode in fifo link; do
+            r4p_swap "$u/bundle/$f" $mode || { fail "cannot swap $f"; continue; }
+            r4p_refused "verify, $f a $mode" "$f" "$G" verify "$u/bundle"
+            r4p_restore "$u/bundle/$f"
+        done
+    done
+    mkfifo "$work/r4v-fifo.tgz"
+    r4p_refused "verify of a FIFO" r4v-fifo.tgz "$G" verify "$work/r4v-fifo.tgz"
+}
+round4_cases="$round4_cases verify_fifo_link"
