@@ -108,3 +108,21 @@ case_verify_fifo_link() {
     r4p_refused "verify of a FIFO" r4v-fifo.tgz "$G" verify "$work/r4v-fifo.tgz"
 }
 round4_cases="$round4_cases verify_fifo_link"
+
+# a 2 MB gzip bomb: its one entry's header declares 2 GiB of zeros. The
+# header is refused as it arrives, so the peak memory stays small (it was
+# 1 GiB: the whole stream up to the total cap, then refused)
+case_verify_bomb() {
+    local rss
+    $R4P_TAMPER bomb - "$work/bomb.tgz" || { fail "publish_tamper4.py bomb"; return; }
+    [ "$(stat -c %s "$work/bomb.tgz")" -lt 3000000 ] || fail "the bomb is not 2 MB"
+    timeout -k 2 60 /usr/bin/time -f 'maxrss %M' -o "$work/bomb.rss" \
+        "$G" verify "$work/bomb.tgz" >"$work/bomb.out" 2>&1
+    [ $? = 2 ] || fail "the bomb was not refused with 2: $(head -3 "$work/bomb.out")"
+    grep -q "'bundle/rows/Q4_0.jsonl': an entry past the cap of 256 MiB" \
+        "$work/bomb.out" || fail "not refused at its header: $(head -3 "$work/bomb.out")"
+    rss=$(sed -n 's/^maxrss //p' "$work/bomb.rss")
+    [ -n "$rss" ] && [ "$rss" -lt 204800 ] ||
+        fail "verify of a 2 MB bomb peaked at ${rss:-?} KiB resident (cap 200 MiB)"
+}
+round4_cases="$round4_cases verify_bomb"
