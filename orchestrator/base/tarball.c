@@ -193,6 +193,36 @@ static int gunzip(const char *gz, size_t n, struct tarball *t, char *msg,
     return 0;
 }
 
+int tarball_gunzip(const char *gz, size_t n, size_t max, struct buf *out)
+{
+    z_stream z;
+    char chunk[65536];
+    int rc;
+
+    buf_init(out, max);
+    memset(&z, 0, sizeof(z));
+    if (inflateInit2(&z, 15 + 16) != Z_OK)
+        return -1;
+    z.next_in = (unsigned char *)gz;
+    z.avail_in = (uInt)n;
+    do {
+        z.next_out = (unsigned char *)chunk;
+        z.avail_out = sizeof(chunk);
+        rc = inflate(&z, Z_NO_FLUSH);
+        if ((rc != Z_OK && rc != Z_STREAM_END) ||
+            buf_add(out, chunk, sizeof(chunk) - z.avail_out) != 0) {
+            rc = Z_DATA_ERROR;
+            break;
+        }
+    } while (rc != Z_STREAM_END);
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        buf_release(out);
+        return -1;
+    }
+    return 0;
+}
+
 static int all_zero(const unsigned char *h)
 {
     size_t i;

@@ -37,12 +37,14 @@ struct bfile {
     char name[100]; /* relative to the top folder */
     char *p;
     size_t n;
-    int output; /* rendered, not staged */
+    int output;  /* rendered, not staged */
+    size_t line; /* its SHA256SUMS line, once checked */
 };
 
 struct bundle {
     struct bfile f[BUNDLE_FILES];
     size_t n;
+    size_t twice;     /* archive entries met a second time (verify) */
     char stage[4200]; /* the temporary folder, "" when none */
 };
 
@@ -686,6 +688,8 @@ out:
 /* ---- verify ---------------------------------------------------------------
  */
 
+static struct bfile *find(struct bundle *b, const char *name, int output);
+
 /* The bundle's files into b: from a tar.gz (its top folder cut) or from
  * a folder (the files its SHA256SUMS lists, and it). 0, or EXIT_USAGE
  * after a line. */
@@ -708,7 +712,9 @@ static int load_bundle(struct bundle *b, const char *path)
                 break;
             snprintf(rel, sizeof(rel), "%.*s", (int)(nl - line - 66),
                      line + 66);
-            if (gather_one(b, path, rel, 1, msg, sizeof(msg)) != 0)
+            /* a line twice is check_sums' to name; the file is read once */
+            if (find(b, rel, 0) == NULL &&
+                gather_one(b, path, rel, 1, msg, sizeof(msg)) != 0)
                 goto bad;
             line = nl + 1;
         }
@@ -730,6 +736,11 @@ static int load_bundle(struct bundle *b, const char *path)
         char *copy;
         if (t.e[i].dir || rel == NULL)
             continue;
+        if (find(b, rel + 1, 0) != NULL) { /* the first copy is checked */
+            printf("%s: twice in the archive\n", rel + 1);
+            b->twice++;
+            continue;
+        }
         if ((copy = malloc(t.e[i].n + 1)) == NULL)
             break;
         memcpy(copy, t.e[i].p, t.e[i].n);
@@ -779,10 +790,17 @@ static size_t check_sums(struct bundle *b)
             bad++;
         } else {
             snprintf(rel, sizeof(rel), "%.*s", (int)(len - 66), p + 66);
-            if ((f = find(b, rel, 0)) == NULL) {
+            if ((f = find(b, rel, 0)) == NULL)
+                f = find(b, rel, 2); /* listed already */
+            if (f == NULL) {
                 printf("SHA256SUMS:%zu: %s: not in the bundle\n", line, rel);
                 bad++;
+            } else if (f->line != 0) {
+                printf("SHA256SUMS:%zu: %s: listed twice (line %zu too)\n",
+                       line, rel, f->line);
+                bad++;
             } else {
+                f->line = line;
                 f->output = 2; /* listed */
                 hash_bytes(f->p, f->n, hex);
                 if (memcmp(hex, p, 64) != 0) {
@@ -914,6 +932,35 @@ static size_t check_outputs(struct bundle *b)
     return bad;
 }
 
+/* The bundle's own statements against each other (figures_agree.c),
+ * and after the outputs were rendered, the rows its page no longer
+ * shows as they are (figures_rowdiff.c). */
+static size_t agree(const struct bundle *b, int rendered)
+{
+    struct figures__bfile *f = calloc(b->n + 1, sizeof(*f));
+    const struct bfile *have = NULL, *want = NULL;
+    size_t i, k = 0, bad = 0;
+
+    if (f == NULL) {
+        printf("out of memory\n");
+        return 1;
+    }
+    for (i = 0; i < b->n; i++) {
+        if (b->f[i].output == 0)
+            f[k++] =
+                (struct figures__bfile){b->f[i].name, b->f[i].p, b->f[i].n};
+        if (strcmp(b->f[i].name, "REPORT.html") == 0)
+            *(b->f[i].output ? &want : &have) = &b->f[i];
+    }
+    if (!rendered)
+        bad = figures__bundle_agree(f, k);
+    else if (have != NULL && want != NULL &&
+             (have->n != want->n || memcmp(have->p, want->p, have->n) != 0))
+        bad = figures__rows_named(have->p, have->n, want->p, want->n, f, k);
+    free(f);
+    return bad;
+}
+
 int figures_verify_bundle(const char *path)
 {
     struct bundle *b = calloc(1, sizeof(*b));
@@ -927,7 +974,7 @@ int figures_verify_bundle(const char *path)
         return figures__oom("verify");
     if ((rc = load_bundle(b, path)) != 0)
         goto out;
-    bad = check_sums(b);
+    bad = b->twice + check_sums(b) + agree(b, 0);
     pj = find(b, "publish.json", 0);
     if (pj == NULL || (j = json_loadb(pj->p, pj->n, 0, NULL)) == NULL) {
         printf("publish.json: missing or not JSON\n");
@@ -947,6 +994,7 @@ int figures_verify_bundle(const char *path)
         goto out;
     }
     bad += check_outputs(b);
+    bad += agree(b, 1);
     printf("%s: %s\n", path,
            bad ? "differs from what its rows and hashes give"
                : "every figure recomputed from its rows, every hash checked");

@@ -126,3 +126,45 @@ case_verify_bomb() {
         fail "verify of a 2 MB bomb peaked at ${rss:-?} KiB resident (cap 200 MiB)"
 }
 round4_cases="$round4_cases verify_bomb"
+
+# verify MODE PATTERN: the bundle publish_tamper4.py makes exits 1 naming
+# what PATTERN says (grep -E)
+r4p_tampered() { # mode pattern
+    $R4P_TAMPER "$1" "$work/r4c-out/bundle.tar.gz" "$work/r4c-$1.tgz" \
+        >"$work/r4c-$1.made" || { fail "publish_tamper4.py $1 failed"; return; }
+    timeout -k 2 60 "$G" verify "$work/r4c-$1.tgz" >"$work/r4c-$1.out" 2>&1
+    local rc=$?
+    [ $rc = 1 ] || fail "$1: verify exited $rc, not 1: $(head -3 "$work/r4c-$1.out")"
+    grep -qE -- "$2" "$work/r4c-$1.out" ||
+        fail "$1: verify did not say '$2': $(head -4 "$work/r4c-$1.out")"
+}
+
+# a bundle that contradicts itself: its manifest against its ladder.tsv,
+# its rows and its question file (each with SHA256SUMS fixed to match),
+# an entry twice in the archive, a SHA256SUMS line twice
+case_verify_contradicts() {
+    local d=$work/r4c-study
+    r4p_study "$d" || { fail "make_study.py failed"; return; }
+    $GT publish "$d" --out "$work/r4c-out" >"$work/r4p.out" 2>&1 ||
+        { fail "publish: $(tail -3 "$work/r4p.out")"; return; }
+    $GT verify "$work/r4c-out/bundle.tar.gz" >"$work/r4p.out" 2>&1 ||
+        { fail "verify of the bundle as made: $(head -3 "$work/r4p.out")"; return; }
+    r4p_tampered mansha "^manifest.json: rungs.Q4_0.sha256 is 0000000000000000; ladder.tsv:[0-9]+ says 2d84758474be87d0"
+    r4p_tampered tsvsha "^manifest.json: rungs.Q4_0.sha256 is 2d84758474be87d0; ladder.tsv:[0-9]+ says 0000000000000000"
+    r4p_tampered manmodel "^manifest.json: rungs.Q4_0.model is 'other.gguf'; ladder.tsv:[0-9]+ says 'e2b-Q4_0.gguf'"
+    r4p_tampered manrung "^ladder.tsv:[0-9]+: rung 'Q2_K' is not in manifest.json's rungs"
+    r4p_tampered manrung "^rows/Q2_K.jsonl: rung 'Q2_K' is not in manifest.json's rungs"
+    r4p_tampered manqs "^manifest.json: questions.sha256 is 0000000000000000; questions.jsonl's is [0-9a-f]{16}"
+    r4p_tampered dupentry "^rows/Q4_0.jsonl: twice in the archive"
+    grep -q "not in SHA256SUMS" "$work/r4c-dupentry.out" &&
+        fail "dupentry: a duplicate called 'not in SHA256SUMS'"
+    r4p_tampered dupsums "^SHA256SUMS:[0-9]+: rows/Q4_0.jsonl: listed twice \(line [0-9]+ too\)"
+    # a row edited, its SHA256SUMS line fixed: named by file, line and id
+    $R4P_TAMPER row "$work/r4c-out/bundle.tar.gz" "$work/r4c-row0.tgz" \
+        >"$work/r4c-row.made" || { fail "publish_tamper4.py row"; return; }
+    read -r line id <"$work/r4c-row.made"
+    r4p_tampered row "^rows/Q4_0.jsonl:$line: question '$id': its grading is not what REPORT.html shows"
+    grep -q "not in the bundle" "$work/r4c-dupsums.out" &&
+        fail "dupsums: a duplicate called 'not in the bundle'"
+}
+round4_cases="$round4_cases verify_contradicts"

@@ -8,6 +8,7 @@ Usage: publish_tamper4.py MODE IN.tar.gz OUT.tar.gz
   manmodel  manifest.json's rungs.Q4_0.model another file, SHA256SUMS fixed
   tsvsha    ladder.tsv's Q4_0 sha256 all zeros, SHA256SUMS fixed
   manrung   manifest.json's rung Q2_K left out, SHA256SUMS fixed
+  manqs     manifest.json's questions.sha256 all zeros, SHA256SUMS fixed
   row       rows/Q4_0.jsonl: the row of test-N, the first one the rung got
             right, made wrong; SHA256SUMS fixed; prints its line and id
 The gzip is Python's; every other entry keeps the bundle's order."""
@@ -94,6 +95,8 @@ elif mode == "manmodel":
     edit_manifest(lambda m: m["rungs"]["Q4_0"].update(model="other.gguf"))
 elif mode == "manrung":
     edit_manifest(lambda m: m["rungs"].pop("Q2_K"))
+elif mode == "manqs":
+    edit_manifest(lambda m: m["questions"].update(sha256="0" * 64))
 elif mode == "tsvsha":
     n = "bundle/ladder.tsv"
     lines = files[n].decode().split("\n")
