@@ -6,10 +6,13 @@
  * ladder.json, ladder.tsv with file names only, the question file, the
  * repeat's rows), what they were rendered as (REPORT.md, report.json, the
  * pictures, REPORT.html, CARD.md, the Hub YAML, the lm-eval files) and
- * SHA256SUMS over all of it. Both sides stage the inputs in a temporary
- * folder as "bundle" and render from there, so the same rows give the
- * same bytes and verify compares byte for byte. Nothing here counts: the
- * figures are figures_report's and the grader's.
+ * SHA256SUMS over all of it. Both sides stage the inputs as "bundle" in
+ * a folder of their own (figures_stage.c: publish's in its output folder,
+ * verify's under $TMPDIR, a killed run's removed by the next) and render
+ * from there, so the same rows give the same bytes and verify compares
+ * byte for byte. Every file is read through files_open_read, capped.
+ * Nothing here counts: the figures are figures_report's and the
+ * grader's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,8 +47,8 @@ struct bfile {
 struct bundle {
     struct bfile f[BUNDLE_FILES];
     size_t n;
-    size_t twice;     /* archive entries met a second time (verify) */
-    char stage[4200]; /* the temporary folder, "" when none */
+    size_t twice; /* archive entries met a second time (verify) */
+    struct figures__stage stage; /* the folder rendered from */
 };
 
 static void bundle_release(struct bundle *b)
@@ -364,75 +367,32 @@ static int gather(struct bundle *b, const struct rundir_run *run, char *msg,
     return 0;
 }
 
-/* ---- the staging folder ---------------------------------------------------
- */
+/* ---- the staging folder (figures_stage.c) ------------------------------- */
 
-static int stage_make(struct bundle *b, char *msg, size_t msgsize)
+/* Every input of b written under a new stage in parent (publish: its
+ * output folder; verify: $TMPDIR, else /tmp), after what killed runs
+ * left there was removed. 0, or -1 with msg. */
+static int stage_write(struct bundle *b, const char *parent,
+                       const char *prefix, char *msg, size_t msgsize)
+{
+    size_t i;
+
+    if (figures__stage_make(&b->stage, parent, prefix, msg, msgsize) != 0)
+        return -1;
+    for (i = 0; i < b->n; i++)
+        if (!b->f[i].output && strcmp(b->f[i].name, "SHA256SUMS") != 0 &&
+            figures__stage_put(&b->stage, b->f[i].name, b->f[i].p, b->f[i].n,
+                               msg, msgsize) != 0)
+            return -1;
+    return 0;
+}
+
+/* $TMPDIR when it is an absolute path of a sane length, else /tmp. */
+static const char *tmp_dir(void)
 {
     const char *tmp = getenv("TMPDIR");
 
-    snprintf(b->stage, sizeof(b->stage), "%s/graveyard-bundle.XXXXXX",
-             tmp && tmp[0] == '/' && strlen(tmp) < 3000 ? tmp : "/tmp");
-    if (mkdtemp(b->stage) == NULL) {
-        snprintf(msg, msgsize, "cannot make a temporary folder: %s",
-                 strerror(errno));
-        b->stage[0] = '\0';
-        return -1;
-    }
-    return 0;
-}
-
-/* Every staged input written under STAGE/bundle, folders made as met. */
-static int stage_write(struct bundle *b, char *msg, size_t msgsize)
-{
-    struct buf path = {0};
-    size_t i;
-
-    for (i = 0; i < b->n; i++) {
-        char *slash;
-        if (b->f[i].output || strcmp(b->f[i].name, "SHA256SUMS") == 0)
-            continue;
-        if (buf_path(&path, "%s/bundle/%s", b->stage, b->f[i].name) != 0)
-            goto bad;
-        /* each folder on the way, inside the stage (names are checked) */
-        for (slash = path.p + strlen(b->stage) + 1;
-             (slash = strchr(slash, '/')); slash++) {
-            *slash = '\0';
-            if (mkdir(path.p, 0700) != 0 && errno != EEXIST)
-                goto bad;
-            *slash = '/';
-        }
-        if (outfile_write(path.p, b->f[i].p, b->f[i].n, msg, msgsize) != 0)
-            goto out;
-    }
-    buf_release(&path);
-    return 0;
-bad:
-    snprintf(msg, msgsize, "cannot stage '%.900s': %s", path.p,
-             strerror(errno));
-out:
-    buf_release(&path);
-    return -1;
-}
-
-/* The staged folder removed: the files it was given, then its folders. */
-static void stage_remove(struct bundle *b)
-{
-    static const char *const dirs[] = {"bundle/repeat/rows", "bundle/repeat",
-                                       "bundle/rows", "bundle", ""};
-    struct buf path = {0};
-    size_t i;
-
-    if (b->stage[0] == '\0')
-        return;
-    for (i = 0; i < b->n; i++)
-        if (buf_path(&path, "%s/bundle/%s", b->stage, b->f[i].name) == 0)
-            unlink(path.p);
-    for (i = 0; i < 5; i++)
-        if (buf_path(&path, "%s/%s", b->stage, dirs[i]) == 0)
-            rmdir(path.p);
-    buf_release(&path);
-    b->stage[0] = '\0';
+    return tmp && tmp[0] == '/' && strlen(tmp) < 3000 ? tmp : "/tmp";
 }
 
 /* ---- publish's files (figures_int.h) ---------------------------------- */
@@ -531,8 +491,8 @@ static int render_staged(struct bundle *b, const json_t *j, const char *cmd)
     ro.html = 1;
     /* the report names its folder as given: "bundle" on both sides, so
      * the same rows render the same bytes wherever they are staged */
-    if (chdir(b->stage) != 0) {
-        cli_error(cmd, "%s: %s", b->stage, strerror(errno));
+    if (chdir(b->stage.dir) != 0) {
+        cli_error(cmd, "%s: %s", b->stage.dir, strerror(errno));
         goto out;
     }
     rc = figures_report(&ro, &r);
@@ -655,8 +615,9 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
     if ((rc = figures__write_all("publish", o->out_dir, po->o, po->n)) != 0)
         goto out;
     rc = EXIT_FAILED;
-    if (stage_make(b, msg, sizeof(msg)) != 0 ||
-        stage_write(b, msg, sizeof(msg)) != 0) {
+    /* a killed publish's leftovers in OUT go first */
+    figures__stale_remove(o->out_dir, "bundle.tar.gz.tmp.");
+    if (stage_write(b, o->out_dir, ".bundle-stage.", msg, sizeof(msg)) != 0) {
         cli_error("publish", "%s", msg);
         goto out;
     }
@@ -677,7 +638,7 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
     rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 out:
     json_decref(j);
-    stage_remove(b);
+    figures__stage_remove(&b->stage);
     bundle_release(b);
     free(b);
     buf_release(&gz);
@@ -981,8 +942,8 @@ int figures_verify_bundle(const char *path)
         rc = EXIT_FAILED;
         goto out;
     }
-    if (stage_make(b, msg, sizeof(msg)) != 0 ||
-        stage_write(b, msg, sizeof(msg)) != 0) {
+    if (stage_write(b, tmp_dir(), "graveyard-bundle.", msg, sizeof(msg)) !=
+        0) {
         cli_error("verify", "%s", msg);
         rc = EXIT_FAILED;
         goto out;
@@ -1001,7 +962,7 @@ int figures_verify_bundle(const char *path)
     rc = bad ? EXIT_FAILED : EXIT_OK;
 out:
     json_decref(j);
-    stage_remove(b);
+    figures__stage_remove(&b->stage);
     bundle_release(b);
     free(b);
     return rc;

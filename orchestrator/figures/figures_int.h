@@ -101,6 +101,28 @@ struct grader_ladder;
  */
 int figures__recipes(struct rundir_run *run, const struct grader_ladder *rep);
 
+/*
+ * The folder a bundle is rendered from (figures_stage.c): PARENT/PREFIX
+ * PID.XXXXXX, its inputs under bundle/. Making one first removes what
+ * dead processes of this user left under PARENT with PREFIX (a run
+ * killed before it could clean up).
+ */
+struct figures__stage {
+    char dir[4300]; /* "" when none */
+};
+/* 0, or -1 with msg. */
+int figures__stage_make(struct figures__stage *s, const char *parent,
+                        const char *prefix, char *msg, size_t msgsize);
+/* p[0..n) written as STAGE/bundle/name (a checked bundle name), the
+ * folders on the way made. 0, or -1 with msg. */
+int figures__stage_put(struct figures__stage *s, const char *name,
+                       const char *p, size_t n, char *msg, size_t msgsize);
+/* The stage and all it holds removed (no link followed). */
+void figures__stage_remove(struct figures__stage *s);
+/* What dead processes of this user left in dir under names PREFIXPID.*
+ * (folders or plain files), removed. */
+void figures__stale_remove(const char *dir, const char *prefix);
+
 /* A file of a bundle as verify holds it: its name under the top folder
  * and its bytes (borrowed). */
 struct figures__bfile {

@@ -168,3 +168,64 @@ case_verify_contradicts() {
         fail "dupsums: a duplicate called 'not in the bundle'"
 }
 round4_cases="$round4_cases verify_contradicts"
+
+# what a publish or verify killed mid-way leaves (its staging folder, a
+# bundle.tar.gz.tmp.*) goes at the next start; a live process's stays.
+# Each command is killed with SIGKILL once its staging folder is seen,
+# then run again with the same output folder and TMPDIR
+r4p_leftovers() { # dirs...: every staging folder or temporary bundle left
+    find "$@" -mindepth 1 -maxdepth 1 \( -name '*stage*' -o \
+        -name 'graveyard-bundle*' -o -name 'bundle.tar.gz.tmp*' \) 2>/dev/null
+}
+r4p_kill_staged() { # tmpdir args...: graveyard ARGS, SIGKILLed once staged
+    local t=$1 pid i
+    shift
+    TMPDIR=$t "$G" "$@" >/dev/null 2>&1 &
+    pid=$!
+    # at most 6 s, then killed anyway: the case never hangs
+    for i in $(seq 1 300); do
+        [ -n "$(r4p_leftovers "$t" "$work/r4s-out")" ] && break
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.02
+    done
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+}
+case_publish_stale() {
+    local d=$work/r4s-study t=$work/r4s-tmp out=$work/r4s-out dead left try
+    /usr/bin/python3 "$ROOT/tests/page/make_study.py" "$d" >/dev/null ||
+        { fail "make_study.py failed"; return; }
+    mkdir -p "$t"
+    for try in 1 2 3; do
+        r4p_kill_staged "$t" publish "$d" --out "$out"
+        [ -n "$(r4p_leftovers "$t" "$out")" ] && break
+    done
+    [ -n "$(r4p_leftovers "$t" "$out")" ] ||
+        { fail "publish was never caught with a staging folder"; return; }
+    # a dead process's temporary bundle, and a live one's (this shell's)
+    sh -c 'exit 0' & dead=$!
+    wait $dead
+    printf x >"$out/bundle.tar.gz.tmp.$dead.0"
+    printf x >"$out/bundle.tar.gz.tmp.$$.0"
+    mkdir -p "$out/.bundle-stage.$$.keep/bundle"
+    $GT publish "$d" --out "$out" >"$work/r4s.out" 2>&1 ||
+        fail "publish after a kill: $(tail -2 "$work/r4s.out")"
+    left=$(r4p_leftovers "$t" "$out" | grep -v "\.$$\.")
+    [ -z "$left" ] || fail "publish left after a SIGKILL, still there after the next: $left"
+    [ -e "$out/bundle.tar.gz.tmp.$$.0" ] && [ -d "$out/.bundle-stage.$$.keep" ] ||
+        fail "a live process's temporary files were removed"
+    rm -rf "$out/bundle.tar.gz.tmp.$$.0" "$out/.bundle-stage.$$.keep" "$t"
+    mkdir -p "$t"
+    # verify of the tar.gz stages under TMPDIR
+    for try in 1 2 3; do
+        r4p_kill_staged "$t" verify "$out/bundle.tar.gz"
+        [ -n "$(r4p_leftovers "$t")" ] && break
+    done
+    [ -n "$(r4p_leftovers "$t")" ] ||
+        { fail "verify was never caught with a staging folder"; return; }
+    TMPDIR=$t $GT verify "$out/bundle.tar.gz" >"$work/r4s.out" 2>&1 ||
+        fail "verify after a kill: $(tail -2 "$work/r4s.out")"
+    left=$(r4p_leftovers "$t")
+    [ -z "$left" ] || fail "verify left after a SIGKILL, still there after the next: $left"
+}
+round4_cases="$round4_cases publish_stale"
