@@ -57,13 +57,22 @@ static size_t tsv_rows(const struct figures__bfile *t, struct lrow **rows,
 /* One rung of the manifest against its ladder.tsv row: the file, its
  * bytes and its sha256 where both state one. */
 static size_t rung_vs_row(const char *man, const char *tsv, const json_t *m,
-                          const struct lrow *r)
+                          const struct lrow *r, int *paths)
 {
     const char *model = json_string_value(json_object_get(m, "model"));
     const char *sha = json_string_value(json_object_get(m, "sha256"));
     const json_t *bytes = json_object_get(m, "bytes");
     size_t bad = 0;
 
+    if (strchr(r->file, '/') != NULL) {
+        /* publish writes names; a path would have verify read this
+         * machine's files (the recipes read each rung's file) */
+        printf("%s:%ld: file '%.200s' is a path; a bundle names files by "
+               "their names\n",
+               tsv, r->line, r->file);
+        *paths = 1;
+        bad++;
+    }
     if (model != NULL && strcmp(model, r->file) != 0) {
         printf("%s: rungs.%s.model is '%.200s'; %s:%ld says '%.200s'\n", man,
                r->rung, model, tsv, r->line, r->file);
@@ -161,7 +170,8 @@ static size_t questions_vs_manifest(const struct figures__bfile *f, size_t n,
     return 1;
 }
 
-size_t figures__bundle_agree(const struct figures__bfile *f, size_t n)
+size_t figures__bundle_agree(const struct figures__bfile *f, size_t n,
+                             int *paths)
 {
     const char *man = rundir_file_name(RD_MANIFEST),
                *tsv = rundir_file_name(RD_LADDER_TSV);
@@ -189,7 +199,7 @@ size_t figures__bundle_agree(const struct figures__bfile *f, size_t n)
                    rows[i].line, rows[i].rung, man);
             bad++;
         } else {
-            bad += rung_vs_row(man, tsv, m, &rows[i]);
+            bad += rung_vs_row(man, tsv, m, &rows[i], paths);
         }
     }
     bad += rows_vs_manifest(f, n, man, rungs);

@@ -896,7 +896,7 @@ static size_t check_outputs(struct bundle *b)
 /* The bundle's own statements against each other (figures_agree.c),
  * and after the outputs were rendered, the rows its page no longer
  * shows as they are (figures_rowdiff.c). */
-static size_t agree(const struct bundle *b, int rendered)
+static size_t agree(const struct bundle *b, int rendered, int *paths)
 {
     struct figures__bfile *f = calloc(b->n + 1, sizeof(*f));
     const struct bfile *have = NULL, *want = NULL;
@@ -914,7 +914,7 @@ static size_t agree(const struct bundle *b, int rendered)
             *(b->f[i].output ? &want : &have) = &b->f[i];
     }
     if (!rendered)
-        bad = figures__bundle_agree(f, k);
+        bad = figures__bundle_agree(f, k, paths);
     else if (have != NULL && want != NULL &&
              (have->n != want->n || memcmp(have->p, want->p, have->n) != 0))
         bad = figures__rows_named(have->p, have->n, want->p, want->n, f, k);
@@ -929,16 +929,21 @@ int figures_verify_bundle(const char *path)
     json_t *j = NULL;
     char msg[4600];
     size_t bad;
-    int rc;
+    int rc, paths = 0;
 
     if (b == NULL)
         return figures__oom("verify");
     if ((rc = load_bundle(b, path)) != 0)
         goto out;
-    bad = b->twice + check_sums(b) + agree(b, 0);
+    bad = b->twice + check_sums(b) + agree(b, 0, &paths);
     pj = find(b, "publish.json", 0);
     if (pj == NULL || (j = json_loadb(pj->p, pj->n, 0, NULL)) == NULL) {
         printf("publish.json: missing or not JSON\n");
+        rc = EXIT_FAILED;
+        goto out;
+    }
+    if (paths) { /* not rendered: that would read this machine's files */
+        printf("%s: not rendered: its ladder.tsv names paths\n", path);
         rc = EXIT_FAILED;
         goto out;
     }
@@ -955,7 +960,7 @@ int figures_verify_bundle(const char *path)
         goto out;
     }
     bad += check_outputs(b);
-    bad += agree(b, 1);
+    bad += agree(b, 1, &paths);
     printf("%s: %s\n", path,
            bad ? "differs from what its rows and hashes give"
                : "every figure recomputed from its rows, every hash checked");

@@ -136,9 +136,12 @@ struct figures__bfile {
  * where both state one; a rung twice), each rows file and .done record
  * against the manifest's rungs (and a .done's rung and bytes), the
  * question file against the manifest's sha256. One line on stdout per
- * contradiction, naming the key and the line; returns how many.
+ * contradiction, naming the key and the line; returns how many. *paths
+ * set when ladder.tsv names a file by a path, not a name (rendering would
+ * read this machine's file).
  */
-size_t figures__bundle_agree(const struct figures__bfile *f, size_t n);
+size_t figures__bundle_agree(const struct figures__bfile *f, size_t n,
+                             int *paths);
 
 /*
  * The rows that changed, named (figures_rowdiff.c): have, the bundle's

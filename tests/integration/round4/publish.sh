@@ -151,6 +151,9 @@ case_verify_contradicts() {
         { fail "verify of the bundle as made: $(head -3 "$work/r4p.out")"; return; }
     r4p_tampered mansha "^manifest.json: rungs.Q4_0.sha256 is 0000000000000000; ladder.tsv:[0-9]+ says 2d84758474be87d0"
     r4p_tampered tsvsha "^manifest.json: rungs.Q4_0.sha256 is 2d84758474be87d0; ladder.tsv:[0-9]+ says 0000000000000000"
+    # a path in ladder.tsv: named, and not rendered (the recipes would read
+    # this machine's file)
+    r4p_tampered tsvpath "^ladder.tsv:[0-9]+: file '/etc/hostname' is a path; a bundle names files by their names"
     r4p_tampered manmodel "^manifest.json: rungs.Q4_0.model is 'other.gguf'; ladder.tsv:[0-9]+ says 'e2b-Q4_0.gguf'"
     r4p_tampered manrung "^ladder.tsv:[0-9]+: rung 'Q2_K' is not in manifest.json's rungs"
     r4p_tampered manrung "^rows/Q2_K.jsonl: rung 'Q2_K' is not in manifest.json's rungs"

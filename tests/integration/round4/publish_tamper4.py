@@ -7,6 +7,7 @@ Usage: publish_tamper4.py MODE IN.tar.gz OUT.tar.gz
   mansha    manifest.json's rungs.Q4_0.sha256 all zeros, SHA256SUMS fixed
   manmodel  manifest.json's rungs.Q4_0.model another file, SHA256SUMS fixed
   tsvsha    ladder.tsv's Q4_0 sha256 all zeros, SHA256SUMS fixed
+  tsvpath   ladder.tsv's Q4_0 file /etc/hostname, SHA256SUMS fixed
   manrung   manifest.json's rung Q2_K left out, SHA256SUMS fixed
   manqs     manifest.json's questions.sha256 all zeros, SHA256SUMS fixed
   row       rows/Q4_0.jsonl: the row of test-N, the first one the rung got
@@ -97,14 +98,16 @@ elif mode == "manrung":
     edit_manifest(lambda m: m["rungs"].pop("Q2_K"))
 elif mode == "manqs":
     edit_manifest(lambda m: m["questions"].update(sha256="0" * 64))
-elif mode == "tsvsha":
+elif mode in ("tsvsha", "tsvpath"):
     n = "bundle/ladder.tsv"
     lines = files[n].decode().split("\n")
     for i, ln in enumerate(lines):
         f = ln.split("\t")
-        if f[0] == "Q4_0":
+        if f[0] == "Q4_0" and mode == "tsvsha":
             f[3] = "0" * 64
-            lines[i] = "\t".join(f)
+        elif f[0] == "Q4_0":
+            f[1] = "/etc/hostname"
+        lines[i] = "\t".join(f)
     files[n] = "\n".join(lines).encode()
     fix_sums(n)
 elif mode == "row":
