@@ -258,6 +258,36 @@ static char *public_done(const char *p, size_t n, size_t *out_n)
 
 /* ---- gathering a run folder's inputs ------------------------------------ */
 
+/* The folders between a root and its file (rows/, repeat/rows/) real
+ * folders, not links: O_NOFOLLOW guards the last name only. path[0..
+ * rootlen) is the root, which may be a link (the user's choice). 0, 1 a
+ * folder absent, -1 with msg. */
+static int folders_plain(char *path, size_t rootlen, char *msg, size_t msgsize)
+{
+    struct stat st;
+    char *slash;
+    int rc = 0;
+
+    for (slash = path + rootlen + 1;
+         rc == 0 && (slash = strchr(slash, '/')) != NULL; slash++) {
+        *slash = '\0';
+        if (lstat(path, &st) != 0) {
+            rc = errno == ENOENT ? 1 : -1;
+            if (rc < 0)
+                snprintf(msg, msgsize, "cannot open '%.900s': %s", path,
+                         strerror(errno));
+        } else if (!S_ISDIR(st.st_mode)) {
+            snprintf(msg, msgsize, "'%.900s': %s", path,
+                     S_ISLNK(st.st_mode)
+                         ? "a symbolic link where a folder goes (remove it)"
+                         : "not a folder");
+            rc = -1;
+        }
+        *slash = '/';
+    }
+    return rc;
+}
+
 /* RUNDIR/rel into the bundle as rel (absent: skipped unless needed). */
 static int gather_one(struct bundle *b, const char *rundir, const char *rel,
                       int needed, char *msg, size_t msgsize)
@@ -267,11 +297,17 @@ static int gather_one(struct bundle *b, const char *rundir, const char *rel,
     size_t n = 0;
     int rc;
 
+    if (!tarball_name_ok(rel)) {
+        snprintf(msg, msgsize, "'%.200s': a name a bundle cannot hold", rel);
+        return -1;
+    }
     if (buf_path(&path, "%s/%s", rundir, rel) != 0) {
         snprintf(msg, msgsize, "path too long: '%.200s'", rundir);
         return -1;
     }
-    rc = read_all(path.p, 1, &p, &n, msg, msgsize);
+    rc = folders_plain(path.p, strlen(rundir), msg, msgsize);
+    if (rc == 0)
+        rc = read_all(path.p, 1, &p, &n, msg, msgsize);
     if (rc == 1 && needed)
         snprintf(msg, msgsize, "%.900s: not there", path.p);
     buf_release(&path);

@@ -71,6 +71,13 @@ case_publish_fifo_link() {
             r4p_restore "$d/$f"
         done
     done
+    # the rows folder itself a link to a copy (O_NOFOLLOW guards the last
+    # name only)
+    mv "$d/rows" "$work/r4p-rows" && ln -s "$work/r4p-rows" "$d/rows"
+    rm -rf "$work/r4p-out"
+    r4p_refused "publish, rows/ a link" "rows': a symbolic link where a folder goes" \
+        "$G" publish "$d" --out "$work/r4p-out"
+    rm "$d/rows" && mv "$work/r4p-rows" "$d/rows"
     # a .probs file too (the report reads the chain's; none in the study)
     printf 'x' >"$work/r4p-target"
     ln -s "$work/r4p-target" "$d/rows/Q2_K.probs"
@@ -104,6 +111,10 @@ case_verify_fifo_link() {
             r4p_restore "$u/bundle/$f"
         done
     done
+    mv "$u/bundle/rows" "$work/r4v-rows" && ln -s "$work/r4v-rows" "$u/bundle/rows"
+    r4p_refused "verify, rows/ a link" "rows': a symbolic link where a folder goes" \
+        "$G" verify "$u/bundle"
+    rm "$u/bundle/rows" && mv "$work/r4v-rows" "$u/bundle/rows"
     mkfifo "$work/r4v-fifo.tgz"
     r4p_refused "verify of a FIFO" r4v-fifo.tgz "$G" verify "$work/r4v-fifo.tgz"
 }
