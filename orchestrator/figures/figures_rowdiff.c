@@ -15,7 +15,7 @@
 #include "../base/tarball.h"
 #include "figures_int.h"
 
-#define PAGE_DATA_MAX (512u << 20) /* the JSON a page's block unpacks to */
+#define PAGE_DATA_MAX (512u << 20) /* the JSON our own page unpacks to */
 #define ROWS_NAMED    8            /* rows named per rung, then a count */
 
 static int b64(int c)
@@ -29,8 +29,9 @@ static int b64(int c)
     return c == '+' ? 62 : c == '/' ? 63 : -1;
 }
 
-/* The page's data block (base64 of gzip of JSON) parsed, or NULL. */
-static json_t *page_data(const char *html, size_t n)
+/* The page's data block (base64 of gzip of JSON) parsed, or NULL; at
+ * most max bytes of JSON, *len how many. */
+static json_t *page_data(const char *html, size_t n, size_t max, size_t *len)
 {
     static const char open[] = "<script type=\"application/gzip\" "
                                "id=\"gy-z\">";
@@ -58,8 +59,10 @@ static json_t *page_data(const char *html, size_t n)
                 goto out;
         }
     }
-    if (tarball_gunzip(gz.p, gz.len, PAGE_DATA_MAX, &js) == 0)
+    if (tarball_gunzip(gz.p, gz.len, max, &js) == 0) {
         j = json_loadb(js.p, js.len, 0, NULL);
+        *len = js.len;
+    }
 out:
     buf_release(&gz);
     buf_release(&js);
@@ -176,7 +179,12 @@ size_t figures__rows_named(const char *have, size_t have_n, const char *want,
                            size_t want_n, const struct figures__bfile *f,
                            size_t nf)
 {
-    json_t *h = page_data(have, have_n), *w = page_data(want, want_n);
+    /* ours first: the bundle's, a stranger's, may unpack to no more than
+     * twice as much (a gzip bomb in its page is refused there) */
+    size_t wlen = 0, hlen = 0;
+    json_t *w = page_data(want, want_n, PAGE_DATA_MAX, &wlen),
+           *h = w ? page_data(have, have_n, 2 * wlen + (1u << 20), &hlen)
+                  : NULL;
     size_t i, named = 0;
 
     if (h != NULL && w != NULL && same_grid(h, w))
