@@ -634,8 +634,6 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
     if ((rc = figures__write_all("publish", o->out_dir, po->o, po->n)) != 0)
         goto out;
     rc = EXIT_FAILED;
-    /* a killed publish's leftovers in OUT go first */
-    figures__stale_remove(o->out_dir, "bundle.tar.gz.tmp.");
     if (figures__bundle_stage(b, o->out_dir, ".bundle-stage.", msg,
                               sizeof(msg)) != 0) {
         cli_error("publish", "%s", msg);

@@ -220,11 +220,13 @@ case_publish_stale() {
     sh -c 'exit 0' & dead=$!
     wait $dead
     printf x >"$out/bundle.tar.gz.tmp.$dead.0"
+    printf x >"$out/CARD.md.tmp.$dead.3"
     printf x >"$out/bundle.tar.gz.tmp.$$.0"
     mkdir -p "$out/.bundle-stage.$$.keep/bundle"
     $GT publish "$d" --out "$out" >"$work/r4s.out" 2>&1 ||
         fail "publish after a kill: $(tail -2 "$work/r4s.out")"
     left=$(r4p_leftovers "$t" "$out" | grep -v "\.$$\.")
+    [ -e "$out/CARD.md.tmp.$dead.3" ] && left="$left $out/CARD.md.tmp.$dead.3"
     [ -z "$left" ] || fail "publish left after a SIGKILL, still there after the next: $left"
     [ -e "$out/bundle.tar.gz.tmp.$$.0" ] && [ -d "$out/.bundle-stage.$$.keep" ] ||
         fail "a live process's temporary files were removed"
