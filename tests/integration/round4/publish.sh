@@ -191,14 +191,16 @@ r4p_leftovers() { # dirs...: every staging folder or temporary bundle left
     find "$@" -mindepth 1 -maxdepth 1 \( -name '*stage*' -o \
         -name 'graveyard-bundle*' -o -name 'bundle.tar.gz.tmp*' \) 2>/dev/null
 }
-r4p_kill_staged() { # tmpdir args...: graveyard ARGS, SIGKILLed once staged
-    local t=$1 pid i
-    shift
+r4p_kill_staged() { # tmpdir watched args...: graveyard ARGS with TMPDIR,
+    # SIGKILLed once a staging folder shows in the folder watched
+    local t=$1 watched=$2 pid
+    shift 2
     TMPDIR=$t "$G" "$@" >/dev/null 2>&1 &
     pid=$!
     # at most 6 s, then killed anyway: the case never hangs
-    for i in $(seq 1 300); do
-        [ -n "$(r4p_leftovers "$t" "$work/r4s-out")" ] && break
+    for _ in $(seq 1 300); do
+        # shellcheck disable=SC2086
+        [ -n "$(r4p_leftovers $watched)" ] && break
         kill -0 $pid 2>/dev/null || break
         sleep 0.02
     done
@@ -211,7 +213,7 @@ case_publish_stale() {
         { fail "make_study.py failed"; return; }
     mkdir -p "$t"
     for try in 1 2 3; do
-        r4p_kill_staged "$t" publish "$d" --out "$out"
+        r4p_kill_staged "$t" "$t $out" publish "$d" --out "$out"
         [ -n "$(r4p_leftovers "$t" "$out")" ] && break
     done
     [ -n "$(r4p_leftovers "$t" "$out")" ] ||
@@ -234,7 +236,7 @@ case_publish_stale() {
     mkdir -p "$t"
     # verify of the tar.gz stages under TMPDIR
     for try in 1 2 3; do
-        r4p_kill_staged "$t" verify "$out/bundle.tar.gz"
+        r4p_kill_staged "$t" "$t" verify "$out/bundle.tar.gz"
         [ -n "$(r4p_leftovers "$t")" ] && break
     done
     [ -n "$(r4p_leftovers "$t")" ] ||
