@@ -208,11 +208,11 @@ r4p_kill_staged() { # tmpdir watched args...: graveyard ARGS with TMPDIR,
     wait $pid 2>/dev/null
 }
 case_publish_stale() {
-    local d=$work/r4s-study t=$work/r4s-tmp out=$work/r4s-out dead left try
+    local d=$work/r4s-study t=$work/r4s-tmp out=$work/r4s-out dead left
     /usr/bin/python3 "$ROOT/tests/page/make_study.py" "$d" >/dev/null ||
         { fail "make_study.py failed"; return; }
     mkdir -p "$t"
-    for try in 1 2 3; do
+    for _ in 1 2 3; do
         r4p_kill_staged "$t" "$t $out" publish "$d" --out "$out"
         [ -n "$(r4p_leftovers "$t" "$out")" ] && break
     done
@@ -235,7 +235,7 @@ case_publish_stale() {
     rm -rf "$out/bundle.tar.gz.tmp.$$.0" "$out/.bundle-stage.$$.keep" "$t"
     mkdir -p "$t"
     # verify of the tar.gz stages under TMPDIR
-    for try in 1 2 3; do
+    for _ in 1 2 3; do
         r4p_kill_staged "$t" "$t" verify "$out/bundle.tar.gz"
         [ -n "$(r4p_leftovers "$t")" ] && break
     done
