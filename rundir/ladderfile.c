@@ -47,14 +47,26 @@ int ladderfile_read(const char *path, int missing_ok, struct lrow **rows,
 {
     /* links followed: verify's --against names another machine's file */
     FILE *f = files_fopen_read(path, 0, msg, msgsize);
+    int rc;
+
+    *rows = NULL;
+    *n = 0;
+    if (f == NULL)
+        return errno == ENOENT && missing_ok ? 0 : -1;
+    rc = ladderfile_parse(f, path, rows, n, msg, msgsize);
+    fclose(f);
+    return rc;
+}
+
+int ladderfile_parse(FILE *f, const char *name, struct lrow **rows, size_t *n,
+                     char *msg, size_t msgsize)
+{
     char line[8192], *fld[5], *end;
     long lineno = 0;
     size_t cap = 0;
 
     *rows = NULL;
     *n = 0;
-    if (f == NULL)
-        return errno == ENOENT && missing_ok ? 0 : -1;
     while (fgets(line, sizeof(line), f) != NULL) {
         struct lrow r;
         lineno++;
@@ -67,30 +79,33 @@ int ladderfile_read(const char *path, int missing_ok, struct lrow **rows,
             strlen(fld[1]) >= sizeof(r.file) ||
             (fld[3][0] != '\0' && !is_hex64(fld[3]))) {
             snprintf(msg, msgsize,
-                     "%s:%ld: want 'rung<TAB>file<TAB>bytes<TAB>sha256'", path,
+                     "%s:%ld: want 'rung<TAB>file<TAB>bytes<TAB>sha256'", name,
                      lineno);
             goto bad;
         }
         errno = 0;
         r.bytes = strtoull(fld[2], &end, 10);
         if (errno != 0 || *end != '\0' || end == fld[2]) {
-            snprintf(msg, msgsize, "%s:%ld: bytes '%s' is not a number", path,
+            snprintf(msg, msgsize, "%s:%ld: bytes '%s' is not a number", name,
                      lineno, fld[2]);
             goto bad;
         }
         snprintf(r.rung, sizeof(r.rung), "%s", fld[0]);
         snprintf(r.file, sizeof(r.file), "%s", fld[1]);
         snprintf(r.sha256, sizeof(r.sha256), "%s", fld[3]);
+        r.line = lineno;
         if (*n == cap) {
             cap = cap ? cap * 2 : 16;
             *rows = xrealloc(*rows, cap * sizeof(**rows));
         }
         (*rows)[(*n)++] = r;
     }
-    fclose(f);
+    if (ferror(f)) {
+        snprintf(msg, msgsize, "%s: cannot read", name);
+        goto bad;
+    }
     return 0;
 bad:
-    fclose(f);
     free(*rows);
     *rows = NULL;
     *n = 0;

@@ -12,12 +12,14 @@
 #define LADDERFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct lrow {
     char rung[65];
     char file[4096];
     unsigned long long bytes;
     char sha256[65];
+    long line; /* its line in the file, from 1 */
 };
 
 /*
@@ -29,6 +31,11 @@ struct lrow {
  */
 int ladderfile_read(const char *path, int missing_ok, struct lrow **rows,
                     size_t *n, char *msg, size_t msgsize);
+
+/* The same from a stream already open (a bundle's copy, in memory),
+ * name for the messages; f is left open. */
+int ladderfile_parse(FILE *f, const char *name, struct lrow **rows, size_t *n,
+                     char *msg, size_t msgsize);
 
 /* The row of rung among rows[0..n), or NULL. */
 const struct lrow *ladderfile_find(const struct lrow *rows, size_t n,

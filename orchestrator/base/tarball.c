@@ -110,13 +110,49 @@ int tarball_gzip(struct buf *tar, struct buf *gz)
     return 0;
 }
 
-/* gz unpacked into t->tar, at most TARBALL_TOTAL_MAX + two blocks. */
+static int header(const unsigned char *h, struct tarball_entry *e,
+                  size_t *size, char *msg, size_t msgsize);
+static int all_zero(const unsigned char *h);
+
+/* Each header complete in b from *next on checked as it arrives, so that
+ * an entry past its cap (a bomb's "2 GiB of zeros") is refused at its
+ * header, before its bytes are unpacked; *next the offset of the next
+ * header (SIZE_MAX past the end marker). 0, or -1 with msg. */
+static int headers_so_far(const struct buf *b, size_t *next, char *msg,
+                          size_t msgsize)
+{
+    struct tarball_entry e;
+    size_t size;
+
+    while (*next != (size_t)-1 && b->len >= BLOCK && *next <= b->len - BLOCK) {
+        const unsigned char *h = (const unsigned char *)b->p + *next;
+        if (all_zero(h)) {
+            *next = (size_t)-1;
+            break;
+        }
+        if (header(h, &e, &size, msg, msgsize) != 0)
+            return -1;
+        *next += BLOCK + (size + BLOCK - 1) / BLOCK * BLOCK;
+        if (*next > b->max) {
+            snprintf(msg, msgsize,
+                     "'%.100s': the entries pass %u MiB: not "
+                     "a bundle",
+                     e.name, TARBALL_TOTAL_MAX >> 20);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* gz unpacked into t->tar, at most TARBALL_TOTAL_MAX + two blocks, each
+ * header checked as it arrives. */
 static int gunzip(const char *gz, size_t n, struct tarball *t, char *msg,
                   size_t msgsize)
 {
     struct buf b = {0};
     z_stream z;
     char out[65536];
+    size_t next = 0;
     int rc;
 
     buf_init(&b, TARBALL_TOTAL_MAX + (TARBALL_ENTRIES_MAX + 2) * BLOCK);
@@ -142,6 +178,10 @@ static int gunzip(const char *gz, size_t n, struct tarball *t, char *msg,
             rc = Z_DATA_ERROR;
             break;
         }
+        if (headers_so_far(&b, &next, msg, msgsize) != 0) {
+            rc = Z_DATA_ERROR;
+            break;
+        }
     } while (rc != Z_STREAM_END);
     inflateEnd(&z);
     if (rc != Z_STREAM_END) {
@@ -150,6 +190,36 @@ static int gunzip(const char *gz, size_t n, struct tarball *t, char *msg,
     }
     t->tar = b.p;
     t->len = b.len;
+    return 0;
+}
+
+int tarball_gunzip(const char *gz, size_t n, size_t max, struct buf *out)
+{
+    z_stream z;
+    char chunk[65536];
+    int rc;
+
+    buf_init(out, max);
+    memset(&z, 0, sizeof(z));
+    if (inflateInit2(&z, 15 + 16) != Z_OK)
+        return -1;
+    z.next_in = (unsigned char *)gz;
+    z.avail_in = (uInt)n;
+    do {
+        z.next_out = (unsigned char *)chunk;
+        z.avail_out = sizeof(chunk);
+        rc = inflate(&z, Z_NO_FLUSH);
+        if ((rc != Z_OK && rc != Z_STREAM_END) ||
+            buf_add(out, chunk, sizeof(chunk) - z.avail_out) != 0) {
+            rc = Z_DATA_ERROR;
+            break;
+        }
+    } while (rc != Z_STREAM_END);
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        buf_release(out);
+        return -1;
+    }
     return 0;
 }
 

@@ -50,6 +50,10 @@ int tarball_read(const char *gz, size_t n, struct tarball *t, char *msg,
                  size_t msgsize);
 void tarball_release(struct tarball *t);
 
+/* A gzip stream gz[0..n) unpacked into out (initialised here), at most
+ * max bytes: 0, or -1 (not gzip, damaged, past max; out released). */
+int tarball_gunzip(const char *gz, size_t n, size_t max, struct buf *out);
+
 /* 1 when name is a path a bundle may hold (relative, no "..", no "//",
  * [A-Za-z0-9._/-] only, under 100 bytes). */
 int tarball_name_ok(const char *name);

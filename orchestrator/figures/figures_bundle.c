@@ -1,15 +1,19 @@
 /*
- * figures_bundle.c - graveyard publish's bundle and graveyard verify
- * BUNDLE (figures.h, docs/publish.md). A bundle is one tar.gz whose top
- * folder "bundle/" holds what the figures are computed from (the rows,
- * their .done records, the manifest with only what may be published,
+ * figures_bundle.c - graveyard publish's bundle, and what verify BUNDLE
+ * (figures_verify.c) shares with it through figures_bundle.h: reading,
+ * staging and rendering (figures.h, docs/publish.md). A bundle is one tar.gz
+ * whose top folder "bundle/" holds what the figures are computed from (the
+ * rows, their .done records, the manifest with only what may be published,
  * ladder.json, ladder.tsv with file names only, the question file, the
  * repeat's rows), what they were rendered as (REPORT.md, report.json, the
  * pictures, REPORT.html, CARD.md, the Hub YAML, the lm-eval files) and
- * SHA256SUMS over all of it. Both sides stage the inputs in a temporary
- * folder as "bundle" and render from there, so the same rows give the
- * same bytes and verify compares byte for byte. Nothing here counts: the
- * figures are figures_report's and the grader's.
+ * SHA256SUMS over all of it. Both sides stage the inputs as "bundle" in
+ * a folder of their own (figures_stage.c: publish's in its output folder,
+ * verify's under $TMPDIR, a killed run's removed by the next) and render
+ * from there, so the same rows give the same bytes and verify compares
+ * byte for byte. Every file is read through files_open_read, capped.
+ * Nothing here counts: the figures are figures_report's and the
+ * grader's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,30 +26,17 @@
 
 #include "../../report/card.h"
 #include "../../report/doc.h"
+#include "../../rundir/files.h"
 #include "../../rundir/outfile.h"
 #include "../../rundir/rundir.h"
 #include "../base/cli.h"
 #include "../base/hash.h"
 #include "../base/tarball.h"
 #include "figures.h"
+#include "figures_bundle.h"
 #include "figures_int.h"
 
-#define BUNDLE_FILES 1024
-
-struct bfile {
-    char name[100]; /* relative to the top folder */
-    char *p;
-    size_t n;
-    int output; /* rendered, not staged */
-};
-
-struct bundle {
-    struct bfile f[BUNDLE_FILES];
-    size_t n;
-    char stage[4200]; /* the temporary folder, "" when none */
-};
-
-static void bundle_release(struct bundle *b)
+void figures__bundle_release(struct bundle *b)
 {
     size_t i;
 
@@ -54,45 +45,50 @@ static void bundle_release(struct bundle *b)
     b->n = 0;
 }
 
-/* path's bytes into *p, at most TARBALL_ENTRY_MAX. 0, 1 absent, -1. */
-static int read_all(const char *path, char **p, size_t *n, char *msg,
-                    size_t msgsize)
+/* path's bytes into *p, at most TARBALL_ENTRY_MAX, through the one
+ * checked opener (files_open_read): a FIFO or a device is refused, never
+ * waited on, and with nofollow (a file of a run or bundle folder) so is
+ * a symbolic link. 0, 1 absent, -1 with msg naming the file. */
+int figures__bundle_read(const char *path, int nofollow, char **p, size_t *n,
+                         char *msg, size_t msgsize)
 {
     struct buf b = {0};
     char chunk[65536];
-    size_t got;
-    FILE *f = fopen(path, "rb");
+    ssize_t got;
+    int fd = files_open_read(path, nofollow, msg, msgsize), e;
 
-    if (f == NULL) {
-        if (errno == ENOENT)
-            return 1;
-        snprintf(msg, msgsize, "%.900s: %s", path, strerror(errno));
-        return -1;
-    }
+    if (fd < 0)
+        return errno == ENOENT ? 1 : -1;
     buf_init(&b, TARBALL_ENTRY_MAX);
-    while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        if (buf_add(&b, chunk, got) != 0) {
-            snprintf(msg, msgsize, "%.900s: past %u MiB, too big to bundle",
-                     path, TARBALL_ENTRY_MAX >> 20);
-            fclose(f);
-            buf_release(&b);
-            return -1;
+    while ((got = read(fd, chunk, sizeof(chunk))) != 0) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            e = errno;
+            snprintf(msg, msgsize, "cannot read '%.900s': %s", path,
+                     strerror(e));
+            break;
         }
-    if (ferror(f)) {
-        snprintf(msg, msgsize, "%.900s: cannot read", path);
-        fclose(f);
+        if (buf_add(&b, chunk, (size_t)got) != 0) {
+            snprintf(msg, msgsize, "'%.900s': past %u MiB, too big to bundle",
+                     path, TARBALL_ENTRY_MAX >> 20);
+            got = -1;
+            break;
+        }
+    }
+    close(fd);
+    if (got != 0) {
         buf_release(&b);
         return -1;
     }
-    fclose(f);
     *p = b.p ? b.p : calloc(1, 1);
     *n = b.len;
     return *p ? 0 : -1;
 }
 
 /* Take p[0..n) as name (owned now). */
-static int take(struct bundle *b, const char *name, char *p, size_t n,
-                int output)
+int figures__bundle_take(struct bundle *b, const char *name, char *p, size_t n,
+                         int output)
 {
     if (b->n == BUNDLE_FILES || !tarball_name_ok(name)) {
         free(p);
@@ -247,20 +243,57 @@ static char *public_done(const char *p, size_t n, size_t *out_n)
 
 /* ---- gathering a run folder's inputs ------------------------------------ */
 
+/* The folders between a root and its file (rows/, repeat/rows/) real
+ * folders, not links: O_NOFOLLOW guards the last name only. path[0..
+ * rootlen) is the root, which may be a link (the user's choice). 0, 1 a
+ * folder absent, -1 with msg. */
+static int folders_plain(char *path, size_t rootlen, char *msg, size_t msgsize)
+{
+    struct stat st;
+    char *slash;
+    int rc = 0;
+
+    for (slash = path + rootlen + 1;
+         rc == 0 && (slash = strchr(slash, '/')) != NULL; slash++) {
+        *slash = '\0';
+        if (lstat(path, &st) != 0) {
+            rc = errno == ENOENT ? 1 : -1;
+            if (rc < 0)
+                snprintf(msg, msgsize, "cannot open '%.900s': %s", path,
+                         strerror(errno));
+        } else if (!S_ISDIR(st.st_mode)) {
+            snprintf(msg, msgsize, "'%.900s': %s", path,
+                     S_ISLNK(st.st_mode)
+                         ? "a symbolic link where a folder goes (remove it)"
+                         : "not a folder");
+            rc = -1;
+        }
+        *slash = '/';
+    }
+    return rc;
+}
+
 /* RUNDIR/rel into the bundle as rel (absent: skipped unless needed). */
-static int gather_one(struct bundle *b, const char *rundir, const char *rel,
-                      int needed, char *msg, size_t msgsize)
+int figures__bundle_gather_one(struct bundle *b, const char *rundir,
+                               const char *rel, int needed, char *msg,
+                               size_t msgsize)
 {
     struct buf path = {0};
     char *p = NULL;
     size_t n = 0;
     int rc;
 
+    if (!tarball_name_ok(rel)) {
+        snprintf(msg, msgsize, "'%.200s': a name a bundle cannot hold", rel);
+        return -1;
+    }
     if (buf_path(&path, "%s/%s", rundir, rel) != 0) {
         snprintf(msg, msgsize, "path too long: '%.200s'", rundir);
         return -1;
     }
-    rc = read_all(path.p, &p, &n, msg, msgsize);
+    rc = folders_plain(path.p, strlen(rundir), msg, msgsize);
+    if (rc == 0)
+        rc = figures__bundle_read(path.p, 1, &p, &n, msg, msgsize);
     if (rc == 1 && needed)
         snprintf(msg, msgsize, "%.900s: not there", path.p);
     buf_release(&path);
@@ -276,7 +309,7 @@ static int gather_one(struct bundle *b, const char *rundir, const char *rel,
             return -1;
         }
     }
-    if (take(b, rel, p, n, 0) != 0) {
+    if (figures__bundle_take(b, rel, p, n, 0) != 0) {
         snprintf(msg, msgsize, "'%s': a name a bundle cannot hold", rel);
         return -1;
     }
@@ -295,11 +328,12 @@ static int gather_public(struct bundle *b, const struct rundir_run *run,
     int rc;
 
     if ((p = public_manifest(run->manifest)) == NULL ||
-        take(b, rundir_file_name(RD_MANIFEST), p, strlen(p), 0) != 0)
+        figures__bundle_take(b, rundir_file_name(RD_MANIFEST), p, strlen(p),
+                             0) != 0)
         return snprintf(msg, msgsize, "the manifest: out of memory"), -1;
     if (rundir_path_buf(&path, run->dir, RD_LADDER_TSV, NULL) != 0)
         return snprintf(msg, msgsize, "path too long"), -1;
-    rc = read_all(path.p, &p, &n, msg, msgsize);
+    rc = figures__bundle_read(path.p, 1, &p, &n, msg, msgsize);
     buf_release(&path);
     if (rc < 0)
         return -1;
@@ -307,19 +341,22 @@ static int gather_public(struct bundle *b, const struct rundir_run *run,
         t = public_tsv(p, n, &tn);
         free(p);
         if (t == NULL ||
-            take(b, rundir_file_name(RD_LADDER_TSV), t, tn, 0) != 0)
+            figures__bundle_take(b, rundir_file_name(RD_LADDER_TSV), t, tn,
+                                 0) != 0)
             return snprintf(msg, msgsize, "ladder.tsv: out of memory"), -1;
     }
     if (q == NULL)
         return 0;
-    /* the question file as the page reads it: RUNDIR-relative or not */
-    rc = read_all(q, &p, &n, msg, msgsize);
+    /* the question file as the page reads it: as named (a user's file,
+     * which may be a link, as for the report), else inside RUNDIR (a
+     * run-folder file: no link) */
+    rc = figures__bundle_read(q, 0, &p, &n, msg, msgsize);
     if (rc == 1 && q[0] != '/' && buf_path(&path, "%s/%s", run->dir, q) == 0)
-        rc = read_all(path.p, &p, &n, msg, msgsize);
+        rc = figures__bundle_read(path.p, 1, &p, &n, msg, msgsize);
     buf_release(&path);
     if (rc < 0)
         return -1;
-    if (rc == 0 && take(b, base_name(q), p, n, 0) != 0)
+    if (rc == 0 && figures__bundle_take(b, base_name(q), p, n, 0) != 0)
         return snprintf(msg, msgsize,
                         "'%.200s': a question file name a "
                         "bundle cannot hold",
@@ -336,93 +373,44 @@ static int gather(struct bundle *b, const struct rundir_run *run, char *msg,
     size_t i, k;
 
     if (gather_public(b, run, msg, msgsize) != 0 ||
-        gather_one(b, run->dir, rundir_file_name(RD_LADDER_JSON), 0, msg,
-                   msgsize) != 0)
+        figures__bundle_gather_one(b, run->dir,
+                                   rundir_file_name(RD_LADDER_JSON), 0, msg,
+                                   msgsize) != 0)
         return -1;
     for (i = 0; i < run->nchain + run->nside; i++) {
         const char *rung =
             i < run->nchain ? run->chain[i] : run->side[i - run->nchain];
         for (k = 0; k < 4; k++) {
             snprintf(rel, sizeof(rel), "rows/%s%s", rung, ext[k]);
-            if (gather_one(b, run->dir, rel, k == 0, msg, msgsize) != 0)
+            if (figures__bundle_gather_one(b, run->dir, rel, k == 0, msg,
+                                           msgsize) != 0)
                 return -1;
         }
         snprintf(rel, sizeof(rel), "repeat/rows/%s.jsonl", rung);
-        if (gather_one(b, run->dir, rel, 0, msg, msgsize) != 0)
+        if (figures__bundle_gather_one(b, run->dir, rel, 0, msg, msgsize) != 0)
             return -1;
     }
     return 0;
 }
 
-/* ---- the staging folder ---------------------------------------------------
- */
+/* ---- the staging folder (figures_stage.c) ------------------------------- */
 
-static int stage_make(struct bundle *b, char *msg, size_t msgsize)
+/* Every input of b written under a new stage in parent (publish: its
+ * output folder; verify: $TMPDIR, else /tmp), after what killed runs
+ * left there was removed. 0, or -1 with msg. */
+int figures__bundle_stage(struct bundle *b, const char *parent,
+                          const char *prefix, char *msg, size_t msgsize)
 {
-    const char *tmp = getenv("TMPDIR");
+    size_t i;
 
-    snprintf(b->stage, sizeof(b->stage), "%s/graveyard-bundle.XXXXXX",
-             tmp && tmp[0] == '/' && strlen(tmp) < 3000 ? tmp : "/tmp");
-    if (mkdtemp(b->stage) == NULL) {
-        snprintf(msg, msgsize, "cannot make a temporary folder: %s",
-                 strerror(errno));
-        b->stage[0] = '\0';
+    if (figures__stage_make(&b->stage, parent, prefix, msg, msgsize) != 0)
         return -1;
-    }
-    return 0;
-}
-
-/* Every staged input written under STAGE/bundle, folders made as met. */
-static int stage_write(struct bundle *b, char *msg, size_t msgsize)
-{
-    struct buf path = {0};
-    size_t i;
-
-    for (i = 0; i < b->n; i++) {
-        char *slash;
-        if (b->f[i].output || strcmp(b->f[i].name, "SHA256SUMS") == 0)
-            continue;
-        if (buf_path(&path, "%s/bundle/%s", b->stage, b->f[i].name) != 0)
-            goto bad;
-        /* each folder on the way, inside the stage (names are checked) */
-        for (slash = path.p + strlen(b->stage) + 1;
-             (slash = strchr(slash, '/')); slash++) {
-            *slash = '\0';
-            if (mkdir(path.p, 0700) != 0 && errno != EEXIST)
-                goto bad;
-            *slash = '/';
-        }
-        if (outfile_write(path.p, b->f[i].p, b->f[i].n, msg, msgsize) != 0)
-            goto out;
-    }
-    buf_release(&path);
-    return 0;
-bad:
-    snprintf(msg, msgsize, "cannot stage '%.900s': %s", path.p,
-             strerror(errno));
-out:
-    buf_release(&path);
-    return -1;
-}
-
-/* The staged folder removed: the files it was given, then its folders. */
-static void stage_remove(struct bundle *b)
-{
-    static const char *const dirs[] = {"bundle/repeat/rows", "bundle/repeat",
-                                       "bundle/rows", "bundle", ""};
-    struct buf path = {0};
-    size_t i;
-
-    if (b->stage[0] == '\0')
-        return;
     for (i = 0; i < b->n; i++)
-        if (buf_path(&path, "%s/bundle/%s", b->stage, b->f[i].name) == 0)
-            unlink(path.p);
-    for (i = 0; i < 5; i++)
-        if (buf_path(&path, "%s/%s", b->stage, dirs[i]) == 0)
-            rmdir(path.p);
-    buf_release(&path);
-    b->stage[0] = '\0';
+        if (!b->f[i].output && strcmp(b->f[i].name, "SHA256SUMS") != 0 &&
+            figures__stage_put(&b->stage, b->f[i].name, b->f[i].p, b->f[i].n,
+                               msg, msgsize) != 0)
+            return -1;
+    return 0;
 }
 
 /* ---- publish's files (figures_int.h) ---------------------------------- */
@@ -491,7 +479,7 @@ static char *publish_json(const struct figures_report_opts *ro,
 /* The outputs rendered in memory into b (output 1), from STAGE/bundle as
  * "bundle", names and choices from publish.json's j. 0, or the exit
  * status after a line on stderr. */
-static int render_staged(struct bundle *b, const json_t *j, const char *cmd)
+int figures__bundle_render(struct bundle *b, const json_t *j, const char *cmd)
 {
     struct figures_report_opts ro = {0};
     struct figures_report r;
@@ -521,8 +509,8 @@ static int render_staged(struct bundle *b, const json_t *j, const char *cmd)
     ro.html = 1;
     /* the report names its folder as given: "bundle" on both sides, so
      * the same rows render the same bytes wherever they are staged */
-    if (chdir(b->stage) != 0) {
-        cli_error(cmd, "%s: %s", b->stage, strerror(errno));
+    if (chdir(b->stage.dir) != 0) {
+        cli_error(cmd, "%s: %s", b->stage.dir, strerror(errno));
         goto out;
     }
     rc = figures_report(&ro, &r);
@@ -537,7 +525,7 @@ static int render_staged(struct bundle *b, const json_t *j, const char *cmd)
     }
     for (i = 0; rc == 0 && i < 5 + po->n; i++) {
         struct figures__out *x = i < 5 ? &outs[i] : &po->o[i - 5];
-        if (take(b, x->name, x->p, x->len, 1) != 0)
+        if (figures__bundle_take(b, x->name, x->p, x->len, 1) != 0)
             rc = figures__oom(cmd);
         x->p = NULL;
     }
@@ -572,7 +560,7 @@ static int sums(struct bundle *b)
             return -1;
         }
     }
-    return take(b, "SHA256SUMS", s.p, s.len, 0);
+    return figures__bundle_take(b, "SHA256SUMS", s.p, s.len, 0);
 }
 
 /* The tar.gz of b: "bundle/", each folder before its first file, then
@@ -619,7 +607,8 @@ out:
 int figures_publish_bundle(const struct figures_publish_opts *o,
                            const struct figures_report_opts *ro,
                            const struct figures_report *r,
-                           const struct card_names *names)
+                           const struct card_names *names,
+                           struct publish_outs *po)
 {
     struct bundle *b = calloc(1, sizeof(*b));
     struct buf gz = {0}, path = {0};
@@ -630,18 +619,27 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
     if (b == NULL)
         return figures__oom("publish");
     pj = publish_json(ro, names);
-    if (pj == NULL || take(b, "publish.json", pj, strlen(pj), 0) != 0 ||
+    if (pj == NULL ||
+        figures__bundle_take(b, "publish.json", pj, strlen(pj), 0) != 0 ||
         (j = json_loads(pj, 0, NULL)) == NULL) {
         rc = figures__oom("publish");
         goto out;
     }
-    if (gather(b, &r->run, msg, sizeof(msg)) != 0 ||
-        stage_make(b, msg, sizeof(msg)) != 0 ||
-        stage_write(b, msg, sizeof(msg)) != 0) {
+    if (gather(b, &r->run, msg, sizeof(msg)) != 0) {
+        cli_error("publish", "%s", msg); /* the run folder's: bad input */
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    /* the inputs read: now the card and the rest, then the bundle */
+    if ((rc = figures__write_all("publish", o->out_dir, po->o, po->n)) != 0)
+        goto out;
+    rc = EXIT_FAILED;
+    if (figures__bundle_stage(b, o->out_dir, ".bundle-stage.", msg,
+                              sizeof(msg)) != 0) {
         cli_error("publish", "%s", msg);
         goto out;
     }
-    if ((rc = render_staged(b, j, "publish")) != 0)
+    if ((rc = figures__bundle_render(b, j, "publish")) != 0)
         goto out;
     rc = EXIT_FAILED;
     if (sums(b) != 0 || pack(b, &gz) != 0) {
@@ -658,285 +656,10 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
     rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 out:
     json_decref(j);
-    stage_remove(b);
-    bundle_release(b);
+    figures__stage_remove(&b->stage);
+    figures__bundle_release(b);
     free(b);
     buf_release(&gz);
     buf_release(&path);
-    return rc;
-}
-
-/* ---- verify ---------------------------------------------------------------
- */
-
-/* The bundle's files into b: from a tar.gz (its top folder cut) or from
- * a folder (the files its SHA256SUMS lists, and it). 0, or EXIT_USAGE
- * after a line. */
-static int load_bundle(struct bundle *b, const char *path)
-{
-    struct stat st;
-    struct tarball t;
-    char msg[4600], *p;
-    size_t n, i;
-
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (gather_one(b, path, "SHA256SUMS", 1, msg, sizeof(msg)) != 0)
-            goto bad;
-        p = b->f[0].p;
-        for (char *line = p; line < p + b->f[0].n;) {
-            char *nl = memchr(line, '\n', (size_t)(p + b->f[0].n - line));
-            char rel[100];
-            if (nl == NULL || nl - line < 67 || nl - line - 66 >= 100)
-                break;
-            snprintf(rel, sizeof(rel), "%.*s", (int)(nl - line - 66),
-                     line + 66);
-            if (gather_one(b, path, rel, 1, msg, sizeof(msg)) != 0)
-                goto bad;
-            line = nl + 1;
-        }
-        return 0;
-    }
-    if (read_all(path, &p, &n, msg, sizeof(msg)) != 0) {
-        if (errno == ENOENT)
-            snprintf(msg, sizeof(msg), "%.900s: not there", path);
-        goto bad;
-    }
-    i = (size_t)tarball_read(p, n, &t, msg, sizeof(msg));
-    free(p);
-    if (i != 0) {
-        tarball_release(&t);
-        goto bad;
-    }
-    for (i = 0; i < t.n; i++) {
-        const char *rel = strchr(t.e[i].name, '/');
-        char *copy;
-        if (t.e[i].dir || rel == NULL)
-            continue;
-        if ((copy = malloc(t.e[i].n + 1)) == NULL)
-            break;
-        memcpy(copy, t.e[i].p, t.e[i].n);
-        if (take(b, rel + 1, copy, t.e[i].n, 0) != 0) {
-            snprintf(msg, sizeof(msg), "'%s': twice, or too many files",
-                     t.e[i].name);
-            tarball_release(&t);
-            goto bad;
-        }
-    }
-    tarball_release(&t);
-    return 0;
-bad:
-    cli_error("verify", "%.200s: %s", path, msg);
-    return EXIT_USAGE;
-}
-
-static struct bfile *find(struct bundle *b, const char *name, int output)
-{
-    size_t i;
-
-    for (i = 0; i < b->n; i++)
-        if (b->f[i].output == output && strcmp(b->f[i].name, name) == 0)
-            return &b->f[i];
-    return NULL;
-}
-
-/* Every SHA256SUMS line against its file, every file in a line. */
-static size_t check_sums(struct bundle *b)
-{
-    struct bfile *s = find(b, "SHA256SUMS", 0), *f;
-    char hex[65], rel[100];
-    size_t bad = 0, line = 0, i;
-    const char *p;
-
-    if (s == NULL) {
-        printf("SHA256SUMS: missing\n");
-        return 1;
-    }
-    for (p = s->p; p < s->p + s->n;) {
-        const char *nl = memchr(p, '\n', (size_t)(s->p + s->n - p));
-        size_t len = nl ? (size_t)(nl - p) : (size_t)(s->p + s->n - p);
-        line++;
-        if (len < 67 || len - 66 >= sizeof(rel) || p[64] != ' ' ||
-            p[65] != ' ') {
-            printf("SHA256SUMS:%zu: not a sha256sum line\n", line);
-            bad++;
-        } else {
-            snprintf(rel, sizeof(rel), "%.*s", (int)(len - 66), p + 66);
-            if ((f = find(b, rel, 0)) == NULL) {
-                printf("SHA256SUMS:%zu: %s: not in the bundle\n", line, rel);
-                bad++;
-            } else {
-                f->output = 2; /* listed */
-                hash_bytes(f->p, f->n, hex);
-                if (memcmp(hex, p, 64) != 0) {
-                    printf("%s: sha256 %.16s... is not SHA256SUMS line %zu's "
-                           "%.16s...\n",
-                           rel, hex, line, p);
-                    bad++;
-                }
-            }
-        }
-        p += len + 1;
-    }
-    for (i = 0; i < b->n; i++) {
-        if (b->f[i].output == 0 && strcmp(b->f[i].name, "SHA256SUMS") != 0) {
-            printf("%s: not in SHA256SUMS\n", b->f[i].name);
-            bad++;
-        }
-        if (b->f[i].output == 2)
-            b->f[i].output = 0;
-    }
-    return bad;
-}
-
-/* The first line where a and b differ, 1-based; 0 when equal. */
-static size_t first_diff(const char *a, size_t an, const char *b, size_t bn,
-                         size_t *off)
-{
-    size_t i, line = 1, n = an < bn ? an : bn;
-
-    for (i = 0; i < n && a[i] == b[i]; i++)
-        if (a[i] == '\n')
-            line++;
-    if (i == n && an == bn)
-        return 0;
-    /* back to the line's start */
-    while (i > 0 && a[i - 1] != '\n')
-        i--;
-    *off = i;
-    return line;
-}
-
-/* The path of the first value where a and b differ, into out ("" when
- * they are equal): "rungs[6].accuracy". */
-static void json_where(json_t *a, json_t *b, char *out, size_t size, int depth,
-                       json_t **va, json_t **vb)
-{
-    size_t i, len = strlen(out);
-    const char *k;
-    json_t *v;
-
-    *va = a;
-    *vb = b;
-    if (json_equal(a, b) || depth > 16)
-        return;
-    if (json_is_object(a) && json_is_object(b)) {
-        json_object_foreach(a, k, v)
-        {
-            if (json_equal(v, json_object_get(b, k)))
-                continue;
-            snprintf(out + len, size - len, "%s%s", len ? "." : "", k);
-            json_where(v, json_object_get(b, k), out, size, depth + 1, va, vb);
-            return;
-        }
-    }
-    if (json_is_array(a) && json_is_array(b)) {
-        for (i = 0; i < json_array_size(a); i++)
-            if (!json_equal(json_array_get(a, i), json_array_get(b, i))) {
-                snprintf(out + len, size - len, "[%zu]", i);
-                json_where(json_array_get(a, i), json_array_get(b, i), out,
-                           size, depth + 1, va, vb);
-                return;
-            }
-    }
-}
-
-/* A JSON file that differs: the first figure that does, both values. */
-static int json_report(const struct bfile *have, const struct bfile *want)
-{
-    json_t *a = json_loadb(have->p, have->n, 0, NULL),
-           *b = json_loadb(want->p, want->n, 0, NULL);
-    char where[512] = "", *x, *y;
-    json_t *va = NULL, *vb = NULL;
-    int done = 0;
-
-    if (a != NULL && b != NULL) {
-        json_where(a, b, where, sizeof(where), 0, &va, &vb);
-        x = va ? json_dumps(va, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-        y = vb ? json_dumps(vb, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-        if (where[0] != '\0') {
-            printf("%s: %s is %.80s; the rows give %.80s\n", have->name, where,
-                   x ? x : "missing", y ? y : "missing");
-            done = 1;
-        }
-        free(x);
-        free(y);
-    }
-    json_decref(a);
-    json_decref(b);
-    return done;
-}
-
-/* Each rendered output against the bundle's copy. */
-static size_t check_outputs(struct bundle *b)
-{
-    size_t i, bad = 0, off = 0, line;
-
-    for (i = 0; i < b->n; i++) {
-        struct bfile *want = &b->f[i], *have;
-        if (want->output != 1)
-            continue;
-        have = find(b, want->name, 0);
-        if (have == NULL) {
-            printf("%s: missing (the rows render it)\n", want->name);
-            bad++;
-            continue;
-        }
-        line = first_diff(have->p, have->n, want->p, want->n, &off);
-        if (line != 0 && strstr(want->name, ".json") != NULL &&
-            json_report(have, want)) {
-            bad++;
-        } else if (line != 0) {
-            const char *e = memchr(have->p + off, '\n', have->n - off);
-            int len = (int)((e ? e : have->p + have->n) - (have->p + off));
-            printf("%s:%zu: not what the rows give: '%.*s'\n", want->name,
-                   line, len > 160 ? 160 : len, have->p + off);
-            bad++;
-        }
-    }
-    return bad;
-}
-
-int figures_verify_bundle(const char *path)
-{
-    struct bundle *b = calloc(1, sizeof(*b));
-    struct bfile *pj;
-    json_t *j = NULL;
-    char msg[4600];
-    size_t bad;
-    int rc;
-
-    if (b == NULL)
-        return figures__oom("verify");
-    if ((rc = load_bundle(b, path)) != 0)
-        goto out;
-    bad = check_sums(b);
-    pj = find(b, "publish.json", 0);
-    if (pj == NULL || (j = json_loadb(pj->p, pj->n, 0, NULL)) == NULL) {
-        printf("publish.json: missing or not JSON\n");
-        rc = EXIT_FAILED;
-        goto out;
-    }
-    if (stage_make(b, msg, sizeof(msg)) != 0 ||
-        stage_write(b, msg, sizeof(msg)) != 0) {
-        cli_error("verify", "%s", msg);
-        rc = EXIT_FAILED;
-        goto out;
-    }
-    if ((rc = render_staged(b, j, "verify")) != 0) {
-        /* rows the grader refuses are a changed bundle too */
-        printf("%s: its rows cannot be graded (above)\n", path);
-        rc = EXIT_FAILED;
-        goto out;
-    }
-    bad += check_outputs(b);
-    printf("%s: %s\n", path,
-           bad ? "differs from what its rows and hashes give"
-               : "every figure recomputed from its rows, every hash checked");
-    rc = bad ? EXIT_FAILED : EXIT_OK;
-out:
-    json_decref(j);
-    stage_remove(b);
-    bundle_release(b);
-    free(b);
     return rc;
 }

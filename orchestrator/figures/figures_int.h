@@ -101,4 +101,59 @@ struct grader_ladder;
  */
 int figures__recipes(struct rundir_run *run, const struct grader_ladder *rep);
 
+/*
+ * The folder a bundle is rendered from (figures_stage.c): PARENT/PREFIX
+ * PID.XXXXXX, its inputs under bundle/. Making one first removes what
+ * dead processes of this user left under PARENT with PREFIX (a run
+ * killed before it could clean up).
+ */
+struct figures__stage {
+    char dir[4300]; /* "" when none */
+};
+/* 0, or -1 with msg. */
+int figures__stage_make(struct figures__stage *s, const char *parent,
+                        const char *prefix, char *msg, size_t msgsize);
+/* p[0..n) written as STAGE/bundle/name (a checked bundle name), the
+ * folders on the way made. 0, or -1 with msg. */
+int figures__stage_put(struct figures__stage *s, const char *name,
+                       const char *p, size_t n, char *msg, size_t msgsize);
+/* The stage and all it holds removed (no link followed). */
+void figures__stage_remove(struct figures__stage *s);
+/* What dead processes of this user left in dir under names PREFIXPID.*
+ * (folders or plain files), removed. */
+void figures__stale_remove(const char *dir, const char *prefix);
+
+/* A file of a bundle as verify holds it: its name under the top folder
+ * and its bytes (borrowed). */
+struct figures__bfile {
+    const char *name;
+    const char *p;
+    size_t n;
+};
+/*
+ * What a bundle states twice, checked to agree (figures_agree.c): each
+ * ladder.tsv row against the manifest's rung (file name, bytes, sha256
+ * where both state one; a rung twice), each rows file and .done record
+ * against the manifest's rungs (and a .done's rung and bytes), the
+ * question file against the manifest's sha256. One line on stdout per
+ * contradiction, naming the key and the line; returns how many. *paths
+ * set when ladder.tsv names a file by a path, not a name (rendering would
+ * read this machine's file).
+ */
+size_t figures__bundle_agree(const struct figures__bfile *f, size_t n,
+                             int *paths);
+
+/*
+ * The rows that changed, named (figures_rowdiff.c): have, the bundle's
+ * REPORT.html, and want, the page its rows render now, compared row by
+ * row through their data blocks (docs/page.md); each row that differs is
+ * one line on stdout, "rows/RUNG.jsonl:LINE: question 'ID': ... is not
+ * what REPORT.html shows", its line found in f[0..n), the bundle's
+ * inputs. Returns how many rows differ (0 when the pages cannot be read
+ * or show other grids).
+ */
+size_t figures__rows_named(const char *have, size_t have_n, const char *want,
+                           size_t want_n, const struct figures__bfile *f,
+                           size_t n);
+
 #endif

@@ -30,6 +30,20 @@ static void publish_names(const struct figures_publish_opts *o,
     n->dataset = q == NULL ? "not-recorded" : slash ? slash + 1 : q;
 }
 
+/* What a publish killed while writing into out left (NAME.tmp.PID.N of
+ * a dead process: outfile.c's temporary names) removed. */
+static void leftovers(const char *out, const struct publish_outs *po)
+{
+    char prefix[200];
+    size_t i;
+
+    figures__stale_remove(out, "bundle.tar.gz.tmp.");
+    for (i = 0; i < po->n; i++) {
+        snprintf(prefix, sizeof(prefix), "%.150s.tmp.", po->o[i].name);
+        figures__stale_remove(out, prefix);
+    }
+}
+
 int figures_publish_write(const struct figures_publish_opts *o,
                           const struct figures_report *r)
 {
@@ -40,12 +54,15 @@ int figures_publish_write(const struct figures_publish_opts *o,
     if (po == NULL)
         return figures__oom("publish");
     publish_names(o, r, &names);
-    if (figures__publish_render(r, &names, po) != 0)
-        rc = figures__oom("publish");
+    if (figures__publish_render(r, &names, po) != 0) {
+        figures__publish_free(po);
+        return figures__oom("publish");
+    }
+    leftovers(o->out_dir, po);
+    if (o->bundle != NULL) /* its inputs read before anything is written */
+        rc = figures_publish_bundle(o, o->bundle, r, &names, po);
     else
         rc = figures__write_all("publish", o->out_dir, po->o, po->n);
-    if (rc == 0 && o->bundle != NULL)
-        rc = figures_publish_bundle(o, o->bundle, r, &names);
     figures__publish_free(po);
     return rc;
 }

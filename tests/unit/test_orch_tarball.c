@@ -105,6 +105,37 @@ static void pax(unsigned char *h) { h[156] = 'x'; }
 static void huge(unsigned char *h) { memcpy(h + 124, "77777777777", 11); }
 static void renamed(unsigned char *h) { h[0] = 'B'; }
 
+/* A header that declares 8 GiB (a bomb's), and a stream that ends
+ * before the entry could: refused at the header as it is unpacked, not
+ * after the stream (issue 33: 1 GiB allocated before the refusal). */
+static void test_bomb_header(void **state)
+{
+    struct buf tar = {0}, gz = {0};
+    struct tarball t;
+    unsigned char *h;
+    unsigned sum = 0;
+    char msg[300] = "";
+    size_t i;
+
+    (void)state;
+    assert_int_equal(tarball_add(&tar, "bundle/a", "abc", 3), 0);
+    h = (unsigned char *)tar.p;
+    huge(h);
+    memset(h + 148, ' ', 8);
+    for (i = 0; i < 512; i++)
+        sum += h[i];
+    snprintf((char *)h + 148, 8, "%06o", sum);
+    h[155] = ' ';
+    assert_int_equal(tarball_gzip(&tar, &gz), 0);
+    /* the stream cut: its last bytes and the trailer gone */
+    assert_int_equal(tarball_read(gz.p, gz.len - 12, &t, msg, sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "'bundle/a': an entry past the cap"));
+    tarball_release(&t);
+    buf_release(&tar);
+    buf_release(&gz);
+}
+
 static void test_hostile(void **state)
 {
     char msg[300];
@@ -136,6 +167,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_bomb_header),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
