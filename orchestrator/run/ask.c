@@ -136,7 +136,8 @@ static void star_marked(char *text, const unsigned char *mark, size_t n)
  * a chosen token's text was starred, every entry of the same id (the
  * same token listed among the alternatives, here or at another place)
  * takes the starred text (all stars where its length differs), or a
- * short piece of the key would come back through it. orig: the chosen tokens' texts as they were, joined. */
+ * short piece of the key would come back through it. orig: the chosen
+ * tokens' texts as they were, joined. */
 static void same_id_same_text(struct reply_probs *p, const char *orig)
 {
     size_t stride = 1 + p->topn, at = 0, i, j, k;
