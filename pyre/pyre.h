@@ -37,6 +37,7 @@
 #ifndef GRADER_PYRE_H
 #define GRADER_PYRE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 /* What the calls below return on failure. The values are the grader's
@@ -87,6 +88,16 @@ enum grader_re_flags {
  * for each iteration of a repeat of a group: "(a|b)*" over a long
  * text is deep). */
 #define GRADER_RE_STACK_MAX (64u << 20)
+
+/*
+ * A stop for the searches of the calling thread: while *flag is non-zero,
+ * a search gives up within 2^20 steps (about 10 ms) as if its budget were
+ * spent (GRADER_RE_ELIMIT), so that a process told to stop is not held
+ * by a pattern that backtracks for a second. The caller, which knows it
+ * asked to stop, throws that result away. NULL (the default) turns it
+ * off. The flag is borrowed until then.
+ */
+void grader_re_cancel_on(const atomic_int *flag);
 
 /*
  * Compile pat[0..len) (UTF-8) with flags (enum grader_re_flags). Returns

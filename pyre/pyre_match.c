@@ -152,9 +152,24 @@ static size_t char_at(const struct grader__re_vm *m, size_t p,
     return grader__re_char_ok(m->re, op, ch) ? len : 0;
 }
 
+/* grader_re_cancel_on's flag, one a thread: the grader runs on a pool */
+static _Thread_local const atomic_int *cancel_flag;
+
+void grader_re_cancel_on(const atomic_int *flag)
+{
+    cancel_flag = flag;
+}
+
 static int spend(struct grader__re_vm *m, unsigned long long k)
 {
     if (m->steps < k) {
+        m->steps = 0;
+        return GRADER_RE_ELIMIT;
+    }
+    /* a look at the stop each time the count crosses a 2^20 boundary:
+     * a branch a step, a load about every 10 ms */
+    if (((m->steps ^ (m->steps - k)) >> 20) != 0 && cancel_flag != NULL &&
+        atomic_load_explicit(cancel_flag, memory_order_relaxed) != 0) {
         m->steps = 0;
         return GRADER_RE_ELIMIT;
     }

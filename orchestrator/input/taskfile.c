@@ -346,6 +346,16 @@ json_t *taskfile_grades(const struct grader_task *t, const char *text,
     return taskfile_grades_until(t, text, len, ref, extracted, right, NULL);
 }
 
+/* What taskfile_grades_until returns when stopped: NULL, nothing kept. */
+static json_t *grades_stopped(json_t *grades, json_t **extracted)
+{
+    grader_re_cancel_on(NULL);
+    json_decref(grades);
+    json_decref(*extracted);
+    *extracted = NULL;
+    return NULL;
+}
+
 json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
                               size_t len, const char *ref, json_t **extracted,
                               int *right, const atomic_int *stop)
@@ -357,19 +367,20 @@ json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
     *extracted = json_null();
     *right = 0;
     grader_task_ref_parse(t, ref, strlen(ref), &canon);
+    /* a stop ends a rule's search too, not only the gap between rules
+     * (grader_re_cancel_on); a rule cut short by it is no grade */
+    grader_re_cancel_on(stop);
     for (size_t i = 0; grades != NULL && i < grader_task_nrules(t); i++) {
         json_t *one;
         int rc;
 
-        if (stop != NULL && atomic_load(stop)) {
-            json_decref(grades);
-            json_decref(*extracted);
-            *extracted = NULL;
-            return NULL;
-        }
+        if (stop != NULL && atomic_load(stop))
+            return grades_stopped(grades, extracted);
         rc = text == NULL ? -1
                           : grader_task_grade(t, i, text, len, ref,
                                               strlen(ref), &canon, &g);
+        if (rc == GRADER_ELIMIT && stop != NULL && atomic_load(stop))
+            return grades_stopped(grades, extracted);
         if (rc == GRADER_ENOMEM)
             util_oom("grading");
         /* an error row: no grade; a pattern over its budget: g is the
@@ -393,6 +404,7 @@ json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
             json_object_set_new(grades, grader_task_rule_name(t, i), one) != 0)
             util_oom("a row");
     }
+    grader_re_cancel_on(NULL);
     if (grades == NULL)
         util_oom("a row");
     return grades;
