@@ -659,6 +659,36 @@ static void test_prefilter(void **state)
 /* ---- bounds --------------------------------------------------------------
  */
 
+/* A stop set (grader_re_cancel_on) ends a catastrophic search within
+ * 2^20 steps of its budget, not at its end; unset, or for another
+ * thread's flag cleared, the search runs as before. */
+static void test_cancel(void **state)
+{
+    struct grader_re *re = compile_ok("(a*)*b", 0);
+    struct grader_re_iter it;
+    const char *a30 = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    unsigned long long full;
+    atomic_int stop;
+    long sp[4];
+
+    (void)state;
+    atomic_init(&stop, 1);
+    grader_re_cancel_on(&stop);
+    grader_re_iter_init(&it, re, a30, 30);
+    full = it.budget;
+    assert_int_equal(grader_re_iter_next(&it, sp), GRADER_ELIMIT);
+    /* the flag is read when the count crosses a 2^20 boundary: the
+     * search spent at most that of its 10^8 steps */
+    assert_true(it.budget + (1ULL << 20) >= full);
+    assert_true(it.budget > 0);
+    grader_re_iter_release(&it);
+    /* a flag that is clear stops nothing: a match is still found */
+    atomic_store(&stop, 0);
+    expect_spans("(a*)*b", 0, "aab", "0,3/2,2");
+    grader_re_cancel_on(NULL);
+    grader_re_free(re);
+}
+
 /* A catastrophic pattern ends with GRADER_ELIMIT, and says so again. */
 static void test_budget(void **state)
 {
@@ -833,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_prefilter),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_long_text),
+        cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_own_allocator),
     };
