@@ -4,7 +4,9 @@
 # the loop thread (record.c, 50 naps of 20 ms), so a SIGTERM meanwhile
 # was seen only when it gave up. Now every wait for files.lock is
 # base/lockwait.h's: a timer on the loop for run and build, a blocking
-# wait only for import, which has no loop.
+# wait only for import, which has no loop. And the check that keeps
+# sleeps out of run/, server/ and night/ (scripts/check-sleep.sh) is
+# seen to refuse one planted there.
 # Sourced by round4.sh (lib.sh's helpers).
 
 # the time now in milliseconds
@@ -67,6 +69,36 @@ case_loop_term_lock_wait() {
 }
 
 round4_cases="$round4_cases loop_term_lock_wait"
+
+# scripts/check-sleep.sh, the check that keeps naps out of run/, server/
+# and night/, on a copy of them: clean it passes; a usleep planted in
+# night/super.c is refused naming its file and line, and so is a
+# nanosleep in server/ and a sleep in run/; the same words in a comment
+# or a string pass. Before the fix the clean copy failed (record.c's
+# nanosleep, spawn.c's two).
+case_loop_check_sleep() {
+    local o=$work/lcs rc=0 n
+    mkdir -p "$o"
+    cp -r "$ROOT/orchestrator/run" "$ROOT/orchestrator/server" "$ROOT/orchestrator/night" "$o/"
+    timeout -k 5 60 sh "$ROOT/scripts/check-sleep.sh" "$o" >"$work/lcs-out" 2>&1 || rc=$?
+    [ $rc = 0 ] || fail "the clean tree is refused (exit $rc): $(cat "$work/lcs-out")"
+    # a comment and a string that name a sleep are not calls
+    printf '/* usleep(10) is never called */\nstatic const char *lcs_s = "sleep(1)";\n// nanosleep(&t, NULL)\n' >>"$o/night/super.c"
+    rc=0; timeout -k 5 60 sh "$ROOT/scripts/check-sleep.sh" "$o" >"$work/lcs-out" 2>&1 || rc=$?
+    [ $rc = 0 ] || fail "a comment or a string is taken for a call (exit $rc): $(cat "$work/lcs-out")"
+    n=$(($(wc -l <"$o/night/super.c") + 1))
+    printf 'static void lcs_nap(void) { usleep(1000); }\n' >>"$o/night/super.c"
+    printf 'static void lcs_nap2(void) {\n    struct timespec t = {0, 1};\n    nanosleep (&t, NULL);\n}\n' >>"$o/server/proc.c"
+    printf 'static void lcs_nap3(void) { (void)sleep(1); }\n' >>"$o/run/ask.c"
+    rc=0; timeout -k 5 60 sh "$ROOT/scripts/check-sleep.sh" "$o" >"$work/lcs-out" 2>&1 || rc=$?
+    [ $rc = 1 ] || fail "a planted usleep passes (exit $rc): $(cat "$work/lcs-out")"
+    grep -q "night/super.c:$n: static void lcs_nap" "$work/lcs-out" || fail "the usleep is not named at super.c:$n: $(cat "$work/lcs-out")"
+    grep -q "server/proc.c:[0-9]*:     nanosleep (&t" "$work/lcs-out" || fail "the nanosleep is not named: $(cat "$work/lcs-out")"
+    grep -q "run/ask.c:[0-9]*: static void lcs_nap3" "$work/lcs-out" || fail "the sleep is not named: $(cat "$work/lcs-out")"
+    [ "$(grep -c 'a sleep on the loop' "$work/lcs-out")" = 3 ] || fail "want 3 calls named: $(cat "$work/lcs-out")"
+}
+
+round4_cases="$round4_cases loop_check_sleep"
 
 # import, which has no loop, waits for files.lock with the same module
 # (lockwait_block): held past its 2 s, the import fails with exit 1 (try
