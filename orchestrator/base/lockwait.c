@@ -92,6 +92,7 @@ int lockwait_start(struct lockwait *lw, const char *rundir, uint64_t limit_ms,
     lw->ctx = ctx;
     lw->err = 0;
     lw->msg[0] = '\0';
+    uv_update_time(lw->timer.loop); /* the limit counts from now */
     lw->since = uv_now(lw->timer.loop);
     lw->waiting = 1;
     uv_timer_start(&lw->timer, tick_cb, 0, 0);
