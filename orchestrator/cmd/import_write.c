@@ -18,9 +18,12 @@
 #include "../../rundir/rundir.h"
 #include "../base/cli.h"
 #include "../base/hash.h"
+#include "../base/lockwait.h"
 #include "import.h"
 #include "../rows/rowwrite.h"
 #include "../input/taskfile.h"
+
+#define IMPORT_LOCK_MS 2000 /* files.lock: the others hold it for ms */
 
 /* One row as graveyard writes it (docs/rows.md), every rule graded, by
  * the one writer of rows (rowwrite.h), which keeps it within the row
@@ -75,7 +78,7 @@ static int record(const struct import *im, char *msg, size_t msgsize)
 {
     char qhex[65], fhex[65], err[512], *cut;
     json_t *shared, *rung;
-    int fd, rc;
+    int fd, rc, e;
 
     questions_hash(im, qhex);
     if (hash_path(im->path, fhex, err, sizeof(err)) != 0) {
@@ -92,20 +95,14 @@ static int record(const struct import *im, char *msg, size_t msgsize)
                      "file", im->path, "sha256", fhex);
     if (shared == NULL || rung == NULL)
         util_oom("a manifest");
-    for (int tries = 0;; tries++) {
-        rc = files_try_lock(im->rundir, &fd, msg, msgsize);
-        if (rc != 1 || tries == 100)
-            break;
-        nanosleep(&(struct timespec){0, 20000000}, NULL); /* held for ms */
-    }
-    if (rc == 0) {
+    /* held by the others for milliseconds; import has no loop */
+    rc = lockwait_block(im->rundir, IMPORT_LOCK_MS, &fd, msg, msgsize);
+    if (rc == LOCKWAIT_HELD) {
         rc = manifest_check(im->rundir, im->rung, shared, rung, 0, msg,
                             msgsize);
         close(fd);
-    } else if (rc == 1) {
-        snprintf(msg, msgsize, "%s: its lock stays held", im->rundir);
-        rc = -1;
     }
+    e = errno; /* the caller's exit status reads it */
     json_decref(shared);
     json_decref(rung);
     /* manifest_check's refusal offers the runner's --force, which import
@@ -113,6 +110,7 @@ static int record(const struct import *im, char *msg, size_t msgsize)
     if (rc != 0 && (cut = strstr(msg, "; use another folder, or --force)")))
         snprintf(cut, msgsize - (size_t)(cut - msg),
                  "; import into another folder)");
+    errno = e;
     return rc == 0 ? 0 : -1;
 }
 
@@ -158,7 +156,10 @@ int import_write(struct import *im)
         files_mkdir(locks.p, 0, msg, sizeof(msg)) != 0 ||
         record(im, msg, sizeof(msg)) != 0) {
         cli_error("import", "%s", msg);
-        rc = errno == ENOSPC || errno == EIO ? EXIT_FAILED : EXIT_USAGE;
+        /* a full disk, or files.lock held past its wait: try again */
+        rc = errno == ENOSPC || errno == EIO || errno == EWOULDBLOCK
+                 ? EXIT_FAILED
+                 : EXIT_USAGE;
         goto out;
     }
     for (size_t i = 0; i < im->n; i++) {

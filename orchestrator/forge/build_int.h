@@ -17,6 +17,7 @@
 #include "build.h"
 #include "../server/caplog.h"
 #include "../base/hash.h"
+#include "../base/lockwait.h"
 #include "../night/sched.h"
 #include "../night/super.h"
 
@@ -65,7 +66,7 @@ struct step {
     unsigned long long seen; /* output so far: the log's and the file's */
     uint64_t seen_at;        /* when it last grew */
     int stalled;             /* stopped for saying nothing (stall_s) */
-    uv_timer_t retry;        /* files.lock is busy: try again */
+    struct lockwait lock;    /* files.lock, waited for to record it */
     int recheck;             /* there, made from a rung this build makes
                                 first: made again if that comes out
                                 different (build_settle) */

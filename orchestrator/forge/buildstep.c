@@ -38,6 +38,7 @@
 #include "../../weights/tensors.h"
 #include "build_int.h"
 #include "../base/cli.h"
+#include "../base/lockwait.h"
 #include "../server/proc.h"
 #include "../server/spawn.h"
 
@@ -463,7 +464,7 @@ static void result_work(uv_work_t *w)
     }
 }
 
-static void record(uv_timer_t *t);
+static void record(struct lockwait *lw, int lrc, int fd);
 
 static void result_done(uv_work_t *w, int status)
 {
@@ -485,9 +486,14 @@ static void result_done(uv_work_t *w, int status)
         return;
     }
     s->ph = PH_RECORD;
-    uv_timer_init(&s->b->sup.loop, &s->retry);
-    s->retry.data = s;
-    record(&s->retry);
+    lockwait_init(&s->lock, &s->b->sup.loop);
+    if (lockwait_start(&s->lock, s->b->c->run_dir, LOCKWAIT_LONG_MS, record,
+                       s) != 0) {
+        build_error(s->b, "%s: files.lock is waited for twice",
+                    build_rname(s));
+        lockwait_close(&s->lock, NULL);
+        step_fail(s);
+    }
 }
 
 static json_t *record_json(struct step *s)
@@ -518,23 +524,21 @@ static json_t *record_json(struct step *s)
 }
 
 /* ladder.tsv is shared with the rungs' runs: under files.lock, which
- * they hold for milliseconds; busy, try again in 20 ms (never wait on
- * the loop). */
-static void record(uv_timer_t *t)
+ * they hold for milliseconds, waited for on the loop (lockwait.h, up to
+ * a minute); fd is the lock, or -1 with the reason in lw->msg. */
+static void record(struct lockwait *lw, int lrc, int fd)
 {
-    struct step *s = t->data;
+    struct step *s = lw->ctx;
     struct bld *b = s->b;
     const struct config_rung *r = &b->c->rungs[s->i];
     struct buf path = {0};
-    char msg[1024];
+    char msg[1200];
     struct lrow row;
     json_t *rec;
-    int fd, ok;
+    int ok;
 
-    if (files_try_lock(b->c->run_dir, &fd, msg, sizeof msg) == 1) {
-        uv_timer_start(&s->retry, record, 20, 0);
-        return;
-    }
+    if (lrc != LOCKWAIT_HELD)
+        snprintf(msg, sizeof msg, "%s", lw->msg);
     snprintf(row.rung, sizeof row.rung, "%s", r->name);
     snprintf(row.file, sizeof row.file, "%s", r->model);
     row.bytes = s->hash.bytes;
@@ -570,7 +574,7 @@ static void record(uv_timer_t *t)
         settle(b, s->i, s->hash.hex);
     }
     build_free_argv(s);
-    uv_close((uv_handle_t *)&s->retry, NULL);
+    lockwait_close(&s->lock, NULL);
     schedule(b);
 }
 

@@ -1,7 +1,7 @@
 /*
  * prepare.c - before the server (runner_int.h): the model hashed off the
  * loop (or found in the cache), what the rung is made with recorded under
- * files.lock (tried again on a timer, never waited for), a finished
+ * files.lock (waited for on the loop's timer, lockwait.h), a finished
  * rung's summary printed again, the server's log opened, and a server an
  * earlier run left stopped on a timer; then nvidia-smi's "before" figure
  * and EV_BEGIN.
@@ -21,8 +21,6 @@
 #include "record.h"
 #include "runner_int.h"
 
-#define LOCK_POLL_MS  20    /* files.lock is held for milliseconds */
-#define LOCK_WAIT_MS  60000 /* ... so a minute means something is wrong */
 #define REAP_POLL_MS  50    /* a server left by an earlier run: is it gone? */
 #define REAP_GRACE_MS 5000  /* SIGTERM, then SIGKILL */
 
@@ -110,33 +108,34 @@ static void reap_again(uv_timer_t *t)
     reap(t->data);
 }
 
-static void prepare_again(uv_timer_t *t);
-
-/* The model is hashed: record it under files.lock (tried again every
- * LOCK_POLL_MS while another graveyard holds it), then a finished rung
- * prints its summary, and any other opens its log and stops a server an
- * earlier run left. */
-static void prepare(struct runner *r)
+/* files.lock is ours (lockwait.h: tried on the loop's timer while
+ * another graveyard holds it, for up to a minute): record what the rung
+ * is made with, then a finished rung prints its summary, and any other
+ * opens its log and stops a server an earlier run left. */
+static void locked(struct lockwait *lw, int lrc, int fd)
 {
+    struct runner *r = lw->ctx;
     const struct hash_job *job = &r->prep.model_hash;
     char msg[1024], warn[1024];
-    int rc = record_made_with(r->o, r->version, r->binary_sha, job, r->vocab,
-                              r->prep.hash_cached, warn, sizeof(warn), msg,
-                              sizeof(msg));
+    int rc;
 
-    if (warn[0] != '\0')
-        runner_say(r, "%s", warn);
-    if (rc == RECORD_BUSY) {
-        if (uv_now(&r->sup.loop) - r->prep.lock_since < LOCK_WAIT_MS) {
-            uv_timer_start(&r->timer, prepare_again, LOCK_POLL_MS, 0);
-            return;
-        }
-        rundir_path(msg, sizeof(msg), r->o->rundir, RD_FILES_LOCK, NULL);
-        runner_fail(r, EXIT_FAILED,
-                    "'%s' was held by another process for %d s", msg,
-                    LOCK_WAIT_MS / 1000);
+    if (r->ended) {
+        if (fd >= 0)
+            close(fd);
         return;
     }
+    if (lrc != LOCKWAIT_HELD) {
+        runner_fail(
+            r, lrc == LOCKWAIT_EOPEN ? files_exit_code(lw->err) : EXIT_FAILED,
+            "%s", lw->msg);
+        return;
+    }
+    rc = record_made_with(r->o, r->version, r->binary_sha, job, r->vocab,
+                          r->prep.hash_cached, warn, sizeof(warn), msg,
+                          sizeof(msg));
+    close(fd); /* the lock let go */
+    if (warn[0] != '\0')
+        runner_say(r, "%s", warn);
     if (rc != 0) {
         runner_fail(r, rc, "%s", msg);
         return;
@@ -163,11 +162,6 @@ static void prepare(struct runner *r)
     reap(r);
 }
 
-static void prepare_again(uv_timer_t *t)
-{
-    prepare(t->data);
-}
-
 static void hashed(struct hash_job *job)
 {
     struct runner *r = job->ctx;
@@ -179,8 +173,9 @@ static void hashed(struct hash_job *job)
         runner_fail(r, EXIT_USAGE, "%s", job->err);
         return;
     }
-    r->prep.lock_since = uv_now(&r->sup.loop);
-    prepare(r);
+    if (lockwait_start(&r->files_lock, r->o->rundir, LOCKWAIT_LONG_MS, locked,
+                       r) != 0)
+        runner_fail(r, EXIT_FAILED, "files.lock is waited for twice");
 }
 
 /* The model's hash, from RUNDIR/sha256.cache when its size and mtime are

@@ -333,14 +333,9 @@ int record_made_with(const struct run_opts *o, const char *version,
     char qhex[65];
     struct buf cache = {0}, path = {0};
     json_t *shared, *rung;
-    int fd, rc, changed;
+    int rc, changed;
 
-    /* held by the others for milliseconds: the caller tries again */
-    rc = files_try_lock(o->rundir, &fd, msg, msgsize);
-    if (rc == 1)
-        return RECORD_BUSY;
-    if (rc != 0)
-        return rc == -1 ? files_exit_code(errno) : EXIT_FAILED;
+    /* files.lock is the caller's (lockwait.h) */
     warn[0] = '\0';
     if (rundir_path_buf(&cache, o->rundir, RD_HASH_CACHE, NULL) != 0 ||
         rundir_path_buf(&path, o->rundir, RD_LADDER_TSV, NULL) != 0) {
@@ -399,7 +394,6 @@ int record_made_with(const struct run_opts *o, const char *version,
              ? files_exit_code(errno)
              : 0;
 out:
-    close(fd); /* releases the lock */
     buf_release(&cache);
     buf_release(&path);
     return rc;
@@ -526,22 +520,7 @@ out:
 int record_endpoint_said(const struct run_opts *o, json_t *said, char *msg,
                          size_t msgsize)
 {
-    struct timespec ms20 = {0, 20 * 1000 * 1000};
-    int fd, rc = 1;
-
-    /* held by the others for milliseconds, and the rung asks nothing
-     * until this is done */
-    for (int i = 0; i < 50 && rc == 1; i++)
-        if ((rc = files_try_lock(o->rundir, &fd, msg, msgsize)) == 1)
-            nanosleep(&ms20, NULL);
-    if (rc != 0) {
-        json_decref(said);
-        if (rc == 1)
-            snprintf(msg, msgsize, "files.lock was held for a second");
-        return -1;
-    }
-    rc = manifest_note(o->rundir, o->rung, "endpoint_said", said, msg,
-                       msgsize);
-    close(fd);
-    return rc;
+    /* files.lock is the caller's (serve.c waits for it on the loop) */
+    return manifest_note(o->rundir, o->rung, "endpoint_said", said, msg,
+                         msgsize);
 }

@@ -7,7 +7,8 @@
  *                     nothing is created before these pass
  *   record_lock       RUNDIR/locks/RUNG.lock: one graveyard on a rung
  *   record_made_with  the manifest and ladder.tsv (and the sha256 cache),
- *                     under RUNDIR/locks/files.lock
+ *                     under RUNDIR/locks/files.lock, which the caller
+ *                     holds (base/lockwait.h waits for it on the loop)
  *   record_print_done a finished rung's summary, printed again
  *   record_done       rows/RUNG.done, computed by the grader from the rows
  *
@@ -20,10 +21,6 @@
 
 #include "../base/hash.h"
 #include "../server/runopts.h"
-
-/* record_made_with: files.lock is held by another graveyard (for
- * milliseconds): try again later, never by waiting on the loop. */
-#define RECORD_BUSY (-1)
 
 /* The model is a file we can read, the binary is there and answers
  * --version within 30 s (its "version:" line into version, its sha256
@@ -55,9 +52,9 @@ int record_lock(const struct run_opts *o, int *fd, char *msg, size_t msgsize);
  * (a setting that differs is EXIT_USAGE unless --force: the server's
  * --version line and its binary's sha256 among them; the vocabulary's
  * sha256 when vocab is not "", record_vocab's) and ladder.tsv,
- * each written only when something in it is new, under files.lock since
- * several graveyards may share a folder. RECORD_BUSY when the lock is
- * held; a cache that cannot be written is only a warning in warn. */
+ * each written only when something in it is new. Called under files.lock,
+ * which the caller holds (several graveyards may share a folder); a cache
+ * that cannot be written is only a warning in warn. */
 int record_made_with(const struct run_opts *o, const char *version,
                      const char *binary_sha, const struct hash_job *model,
                      const char *vocab, int cached, char *warn,
@@ -87,8 +84,9 @@ int record_done(const struct run_opts *o, const struct record_done *d);
 
 /* A served model's own word about itself (serve.c: its /props and
  * /v1/models, cleaned by endpoint_said) into the manifest as
- * rungs.RUNG.endpoint_said, under files.lock (tried for a second): said
- * is stolen. 0, or -1 with msg (the run goes on: a note, not a setting). */
+ * rungs.RUNG.endpoint_said, under files.lock, which the caller holds:
+ * said is stolen. 0, or -1 with msg (the run goes on: a note, not a
+ * setting). */
 int record_endpoint_said(const struct run_opts *o, json_t *said, char *msg,
                          size_t msgsize);
 

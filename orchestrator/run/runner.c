@@ -6,13 +6,13 @@
  * The order: check what was given without creating anything (questions,
  * model, the binary and its --version); take the rung's lock; read the
  * rows (store); hash the model off the loop (or find it in the cache) and
- * record it under files.lock (tried without blocking); a finished rung
- * prints its summary and stops there. Else stop a server an earlier run
- * left (on a timer), ask nvidia-smi what is in use, then EV_BEGIN: the
- * rung starts a server, and from there on every step is an event in and
- * actions out, until A_FINISH (after the server is stopped) ends the loop
- * and rows/<RUNG>.done is written. Nothing here sleeps or waits on the
- * loop thread, and no child is waited for without a time limit; the
+ * record it under files.lock (waited for on the loop, lockwait.h); a
+ * finished rung prints its summary and stops there. Else stop a server
+ * an earlier run left (on a timer), ask nvidia-smi what is in use, then
+ * EV_BEGIN: the rung starts a server, and from there on every step is an
+ * event in and actions out, until A_FINISH (after the server is stopped)
+ * ends the loop and rows/<RUNG>.done is written. Nothing here sleeps or waits
+ * on the loop thread, and no child is waited for without a time limit; the
  * server dies with this process however it dies (spawn.h).
  *
  * This file is the glue; what comes before the server is prepare.c's,
@@ -57,6 +57,7 @@ static void close_all(struct runner *r)
     energy_close(r);
     serve_close(r);
     prepare_close(r);
+    lockwait_close(&r->files_lock, NULL);
     if (!uv_is_closing((uv_handle_t *)&r->timer))
         uv_close((uv_handle_t *)&r->timer, NULL);
 }
@@ -637,6 +638,7 @@ static int start_loop(struct runner *r)
     r->timer.data = r;
     uv_timer_init(&r->sup.loop, &r->asks.watch);
     r->asks.watch.data = r;
+    lockwait_init(&r->files_lock, &r->sup.loop);
     energy_init(r);
     prepare_start(r);
     return 0;

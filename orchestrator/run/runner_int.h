@@ -31,6 +31,7 @@
 #include "../server/caplog.h"
 #include "../base/endpoint.h"
 #include "../base/hash.h"
+#include "../base/lockwait.h"
 #include "../server/http.h"
 #include "../server/loopwatch.h"
 #include "../night/super.h"
@@ -160,7 +161,6 @@ struct preparing {
     struct hash_job model_hash;
     int hashing;         /* an async hash is in flight */
     int hash_cached;     /* it came from RUNDIR/sha256.cache */
-    uint64_t lock_since; /* the first try for files.lock */
     long reaped;         /* a server left by an earlier run, being stopped */
     int reap_killed;     /* ... and SIGKILLed */
     uint64_t reap_since;
@@ -188,8 +188,10 @@ struct runner {
     struct rowjob rowjob;
     int stepping, ended;
     struct http *http;   /* libcurl on the loop: /health and requests */
-    uv_timer_t timer;    /* one wait at a time: files.lock, a left
-                            server, health polls, the wait for an exit */
+    uv_timer_t timer;    /* one wait at a time: a left server, health
+                            polls, the wait for an exit */
+    struct lockwait files_lock; /* RUNDIR's files.lock, waited for on the
+                                   loop: prepare.c's, then serve.c's */
     int lock_fd;         /* RUNDIR/locks/RUNG.lock, held while we run */
     int complete;        /* every question answered and .done written */
     char version[256];   /* the server's --version */

@@ -21,6 +21,7 @@
 #define HEALTH_POLL_MS 250
 #define EXIT_WAIT_MS   1000 /* after a broken stream, for the exit */
 #define HEALTH_BACKOFF_MS 4000 /* an endpoint's polls back off to this */
+#define SAID_LOCK_MS      1000 /* files.lock for the endpoint's word: a note */
 
 /* A broken stream, a second on: the server has not exited. */
 static void exit_wait_cb(uv_timer_t *t)
@@ -101,6 +102,7 @@ static void healthy(struct runner *r)
 }
 
 static void said_next(struct runner *r);
+static void said_locked(struct lockwait *lw, int rc, int fd);
 
 static int said_body(void *ctx, long status, const char *p, size_t n)
 {
@@ -138,7 +140,7 @@ static void said_done(void *ctx, long status, const char *err)
  * rung is told it is healthy. */
 static void said_next(struct runner *r)
 {
-    char url[ENDPOINT_URL_MAX + 32], msg[512];
+    char url[ENDPOINT_URL_MAX + 32];
 
     if (r->srv.said_step < 2) {
         snprintf(url, sizeof(url), "%s%s", r->srv.url,
@@ -149,9 +151,32 @@ static void said_next(struct runner *r)
             runner_fail(r, EXIT_FAILED, "cannot ask %s", url);
         return;
     }
-    if (record_endpoint_said(r->o, r->srv.said_obj, msg, sizeof(msg)) != 0)
-        runner_say(r, "what the endpoint said was not recorded: %s", msg);
+    /* held by the others for milliseconds; the rung asks nothing until
+     * this is done, and a signal meanwhile is seen at once */
+    if (lockwait_start(&r->files_lock, r->o->rundir, SAID_LOCK_MS, said_locked,
+                       r) != 0)
+        runner_fail(r, EXIT_FAILED, "files.lock is waited for twice");
+}
+
+/* files.lock for what the endpoint said: recorded, or a note (it is not
+ * a setting), and the rung is told it is healthy. */
+static void said_locked(struct lockwait *lw, int rc, int fd)
+{
+    struct runner *r = lw->ctx;
+    char msg[1200];
+
+    if (rc == LOCKWAIT_HELD) {
+        rc = record_endpoint_said(r->o, r->srv.said_obj, msg, sizeof(msg));
+        close(fd); /* the lock let go */
+    } else {
+        snprintf(msg, sizeof(msg), "%s", lw->msg);
+        json_decref(r->srv.said_obj);
+    }
     r->srv.said_obj = NULL;
+    if (r->ended || r->rung.state != RS_STARTING)
+        return;
+    if (rc != 0)
+        runner_say(r, "what the endpoint said was not recorded: %s", msg);
     healthy(r);
 }
 

@@ -232,19 +232,53 @@ static void keeper(int rfd, long maxfd)
     _exit(0);
 }
 
+static long long now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Wait for a SIGCHLD, held in set (blocked by the caller), for up to ms
+ * (100 at most, so that the caller looks at its deadline and for a stop
+ * signal between waits): an event with a time limit, never a nap. 1 when
+ * one came (taken: the caller raises it again for whoever else waits on
+ * one), else 0.
+ */
+static int chld_within(const sigset_t *set, long long ms)
+{
+    struct timespec ts;
+
+    if (ms > 100)
+        ms = 100;
+    if (ms < 0)
+        ms = 0;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)ms * 1000000L;
+    return sigtimedwait(set, NULL, &ts) == SIGCHLD;
+}
+
 /* At exit: the pipe closes, and the keeper (with nothing left to kill, or
  * the groups we gave up on) is reaped here, not left to init. */
 static void keep_end(void)
 {
-    struct timespec ms = {0, 1000000L};
-    int i;
+    sigset_t chld, old;
+    long long deadline;
 
     if (keep_fd < 0 || keep_owner != getpid())
         return;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &old);
     close(keep_fd);
     keep_fd = -1;
-    for (i = 0; i < 1000 && waitpid(keep_pid, NULL, WNOHANG) == 0; i++)
-        nanosleep(&ms, NULL);
+    /* its exit waited for, a second at most: no nap, the event itself */
+    deadline = now_ms() + 1000;
+    while (waitpid(keep_pid, NULL, WNOHANG) == 0 && now_ms() < deadline)
+        (void)chld_within(&chld, deadline - now_ms()); /* we are ending */
+    sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Fork the keeper; without one (no pipe, no fork) a child still has its
@@ -486,14 +520,6 @@ int spawn_start(const struct spawn_spec *s, pid_t *pid, char *msg,
     return rc;
 }
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* A stop signal (INT, TERM, HUP) is waiting while we block them. */
 static int stop_pending(void)
 {
@@ -505,12 +531,16 @@ static int stop_pending(void)
 }
 
 /* Wait for pid until deadline (ms), or a stop signal; then kill its group
- * and reap it. */
-static int reap_by(pid_t pid, long long deadline, int *timed_out)
+ * and reap it. SIGCHLD is held (spawn_capture): its exit is the SIGCHLD
+ * waited for; *got is set when one was taken. */
+static int reap_by(pid_t pid, long long deadline, int *timed_out, int *got)
 {
+    sigset_t chld;
     int status;
     pid_t w;
 
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
     for (;;) {
         w = spawn_reap(pid, 1, &status, WNOHANG);
         if (w == pid)
@@ -523,8 +553,7 @@ static int reap_by(pid_t pid, long long deadline, int *timed_out)
             w = spawn_reap(pid, 1, &status, 0);
             return w == pid ? status : -1;
         }
-        struct timespec ts = {0, 5 * 1000000L};
-        nanosleep(&ts, NULL);
+        *got |= chld_within(&chld, deadline - now_ms());
     }
 }
 
@@ -574,7 +603,7 @@ int spawn_capture(const char *const *argv, int with_stderr, long timeout_ms,
     char msg[256];
     long long deadline = now_ms() + timeout_ms;
     size_t got = 0;
-    int fd[2], status, timed_out = 0, stopped = 0, killed = 0;
+    int fd[2], status, timed_out = 0, stopped = 0, killed = 0, got_chld = 0;
     sigset_t stop, old;
     pid_t pid;
 
@@ -586,6 +615,7 @@ int spawn_capture(const char *const *argv, int with_stderr, long timeout_ms,
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGHUP);
+    sigaddset(&stop, SIGCHLD); /* the child's exit, waited for in reap_by */
     sigprocmask(SIG_BLOCK, &stop, &old);
     if (pipe2(fd, O_CLOEXEC) != 0) {
         sigprocmask(SIG_SETMASK, &old, NULL);
@@ -618,8 +648,11 @@ int spawn_capture(const char *const *argv, int with_stderr, long timeout_ms,
     }
     buf[got] = '\0';
     close(fd[0]);
-    status = reap_by(pid, timed_out || stopped ? 0 : deadline, &killed);
+    status =
+        reap_by(pid, timed_out || stopped ? 0 : deadline, &killed, &got_chld);
     stopped |= stop_pending();
+    if (got_chld)
+        raise(SIGCHLD); /* another child's, taken with ours, is seen */
     sigprocmask(SIG_SETMASK, &old, NULL); /* a held signal arrives now */
     if (stopped)
         return SPAWN_ESIGNAL;
