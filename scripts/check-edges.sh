@@ -52,6 +52,13 @@ def read_table():
                 t[v].setdefault(f[0], set())
         else:
             fail("'%s' line %d: cannot read '%s'" % (TABLE, n, line))
+    known = {"uses": t["uses"], "includes": t["uses"],
+             "links": {name for name, _ in t["library"]}}
+    for verb, names in known.items():
+        for unit, to in t[verb].items():
+            for x in sorted(to - set(names)):
+                fail("'%s': %s %s '%s', which has no line of its own" %
+                     (TABLE, unit, verb, x))
     return t
 
 def nm(args, path):

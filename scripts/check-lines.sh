@@ -43,4 +43,4 @@ while read -r f _; do
     fi
 done <"$tmp/ex"
 [ "$bad" = 0 ] || exit 1
-echo "check-lines: $n product files within $max lines, $(wc -l <"$tmp/ex") named in $list"
+echo "check-lines: $n product files, each within $max lines but the $(wc -l <"$tmp/ex") $list names"

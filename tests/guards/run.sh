@@ -133,13 +133,25 @@ tree() {
         weights scripts "$tmp/tree/")
 }
 tree
-grep -v '^orchestrator/night ' "$here/scripts/rooms.table" \
-    >"$tmp/tree/scripts/rooms.table"
-expect "edges: a room without a line in the table" 1 \
-    "unit 'orchestrator/night' of " \
+sed 's|^orchestrator/input  *uses  orchestrator/base$|& orchestrator/nigth|' \
+    "$here/scripts/rooms.table" >"$tmp/tree/scripts/rooms.table"
+expect "edges: a table naming a unit it has no line for" 1 \
+    "check-edges: 'scripts/rooms.table': orchestrator/input uses 'orchestrator/nigth', which has no line of its own" \
     edges "$build" -C "$tmp/tree"
+# a new room, orchestrator/attic/, without its lines in the table
+tree
+mkdir "$tmp/tree/orchestrator/attic"
+copy_libs "$tmp/e7"
+plant "$tmp/e7" liborch.a plant_attic.o <<'EOF'
+int plant_attic(void);
+int plant_attic(void) { return 0; }
+EOF
+cp "$tmp/obj/plant_attic.c" "$tmp/tree/orchestrator/attic/"
+expect "edges: a room without a line in the table" 1 \
+    "check-edges: unit 'orchestrator/attic' of 'orchestrator/attic/plant_attic.o' (liborch.a) has no line in scripts/rooms.table" \
+    edges "$tmp/e7" -C "$tmp/tree"
 expect "rooms: a room without a line in the table" 1 \
-    "check-rooms: room 'orchestrator/night/' has no line in scripts/rooms.table" \
+    "check-rooms: room 'orchestrator/attic/' has no line in scripts/rooms.table" \
     sh "$tmp/tree/scripts/check-rooms.sh"
 
 # --- check-rooms ----------------------------------------------------
