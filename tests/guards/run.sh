@@ -45,14 +45,19 @@ edges() {
         "$d/libweights.a" "$d/libgrader.a" "$d/libpyre.a" "$d/libreport.a" \
         "$d/liborch.a" "$build/orchestrator/cmd/main.o"
 }
-# plant DIR LIB MEMBER SOURCE: compile SOURCE (C on stdin) as MEMBER and
-# put it in DIR's copy of LIB, replacing a member of that name
+# plant DIR LIB MEMBER: compile the C on stdin as MEMBER and put it in
+# DIR's copy of LIB, replacing a member of that name; a plant that does
+# not build ends the suite as a failure
 plant() {
     mkdir -p "$tmp/obj"
     cat >"$tmp/obj/${3%.o}.c"
     # shellcheck disable=SC2086
-    $cc -c -o "$tmp/obj/$3" "$tmp/obj/${3%.o}.c" || exit 1
-    ar r "$1/$2" "$tmp/obj/$3" 2>/dev/null
+    if ! $cc -c -o "$tmp/obj/$3" "$tmp/obj/${3%.o}.c" ||
+        ! ar r "$1/$2" "$tmp/obj/$3" 2>/dev/null; then
+        echo "FAIL cannot plant '$3' in a copy of '$2'"
+        echo "guards: $passed passed, $((failed + 1)) failed"
+        exit 1
+    fi
 }
 
 # --- check-edges ----------------------------------------------------
