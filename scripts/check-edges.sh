@@ -33,7 +33,7 @@ def fail(msg):
 def read_table():
     """The table's lines: units' uses and links, libraries, patterns."""
     t = {"uses": {}, "includes": {}, "links": {}, "library": [],
-         "toolchain": []}
+         "header": [], "toolchain": []}
     try:
         lines = open(os.path.join(root, TABLE)).read().splitlines()
     except OSError as e:
@@ -42,8 +42,8 @@ def read_table():
         f = line.split("#")[0].split()
         if not f:
             continue
-        if f[0] == "library" and len(f) >= 3:
-            t["library"].append((f[1], f[2:]))
+        if f[0] in ("library", "header") and len(f) >= 3:
+            t[f[0]].append((f[1], f[2:]))
         elif f[0] == "toolchain":
             t["toolchain"] += f[1:]
         elif len(f) >= 3 and f[1] in ("uses", "includes", "links"):
@@ -52,14 +52,35 @@ def read_table():
                 t[v].setdefault(f[0], set())
         else:
             fail("'%s' line %d: cannot read '%s'" % (TABLE, n, line))
-    known = {"uses": t["uses"], "includes": t["uses"],
-             "links": {name for name, _ in t["library"]}}
-    for verb, names in known.items():
-        for unit, to in t[verb].items():
-            for x in sorted(to - set(names)):
+    validate(t)
+    return t
+
+def validate(t):
+    """Every name a line uses has a line of its own; a module (a unit
+    inside a unit: report/page) names a file of the tree."""
+    units = set(t["uses"])
+    folders = {u for u in units if os.path.dirname(u) not in units}
+    libraries = {name for name, _ in t["library"]}
+    for u in sorted(units - folders):
+        if not glob.glob(os.path.join(root, u + ".[ch]")):
+            fail("'%s': module '%s' names no file (%s.c or %s.h)" %
+                 (TABLE, u, u, u))
+    for verb, names in (("uses", folders), ("includes", folders),
+                        ("links", libraries)):
+        for unit, to in sorted(t[verb].items()):
+            for x in sorted(to - names):
                 fail("'%s': %s %s '%s', which has no line of its own" %
                      (TABLE, unit, verb, x))
-    return t
+    for name, _ in t["header"]:
+        if name not in libraries:
+            fail("'%s': header of '%s', which has no library line" %
+                 (TABLE, name))
+
+def allowed(t, verb, unit, member):
+    """What an object may use or link: its unit's lines and its
+    module's (UNIT/NAME for NAME.o), if the table has any."""
+    module = unit + "/" + member[:-2]
+    return t[verb][unit] | t[verb].get(module, set())
 
 def nm(args, path):
     r = subprocess.run(["nm"] + args + [path], capture_output=True,
@@ -141,22 +162,24 @@ def check(table, defs, needs, objs, owner):
             errors.append("unit '%s' of %s has no line in %s" %
                           (unit, shown, TABLE))
             continue
+        uses = allowed(table, "uses", unit, key[1])
+        links = allowed(table, "links", unit, key[1])
         for sym in sorted(needs.get(key, ())):
             if sym in defs:
                 to, to_shown = objs[defs[sym]]
                 if to is None or to == unit:
                     continue
                 edges.add((unit, to))
-                if to not in table["uses"][unit]:
+                if to not in uses:
                     errors.append("%s calls '%s' of %s: %s may not use "
                                   "%s (%s)" % (shown, sym, to_shown, unit,
                                                to, TABLE))
             elif sym in owner:
-                if owner[sym] not in table["links"][unit]:
-                    errors.append("%s needs '%s' of library %s: %s links "
+                if owner[sym] not in links:
+                    errors.append("%s needs '%s' of library %s: it may link "
                                   "only %s (%s)" % (shown, sym, owner[sym],
-                                  unit, " ".join(sorted(table["links"][unit]))
-                                  or "nothing", TABLE))
+                                  " ".join(sorted(links)) or "nothing",
+                                  TABLE))
             elif not any(fnmatch.fnmatchcase(sym, p)
                          for p in table["toolchain"]):
                 errors.append("%s needs '%s', which no library of %s "

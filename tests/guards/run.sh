@@ -108,8 +108,20 @@ void *plant_json(void);
 void *plant_json(void) { return json_loads("1", 0, 0); }
 EOF
 expect "edges: the grader needs jansson" 1 \
-    "'grader/plant_json.o' (libgrader.a) needs 'json_loads' of library jansson: grader links only c m" \
+    "'grader/plant_json.o' (libgrader.a) needs 'json_loads' of library jansson: it may link only c m" \
     edges "$tmp/e4"
+
+# libcurl is server/http's alone, not the rest of its room's
+copy_libs "$tmp/e8"
+plant "$tmp/e8" liborch.a reply.o <<EOF
+#include "$here/orchestrator/server/reply.c"
+void *curl_easy_init(void);
+void *reply_plant(void);
+void *reply_plant(void) { return curl_easy_init(); }
+EOF
+expect "edges: server/reply.c calls libcurl" 1 \
+    "'orchestrator/server/reply.o' (liborch.a) needs 'curl_easy_init' of library curl: it may link only c jansson m uv" \
+    edges "$tmp/e8"
 
 # an object of liborch.a without a source in a room
 copy_libs "$tmp/e5"
@@ -143,6 +155,12 @@ sed 's|^orchestrator/input  *uses  orchestrator/base$|& orchestrator/nigth|' \
 expect "edges: a table naming a unit it has no line for" 1 \
     "check-edges: 'scripts/rooms.table': orchestrator/input uses 'orchestrator/nigth', which has no line of its own" \
     edges "$build" -C "$tmp/tree"
+sed 's|^orchestrator/server/http |orchestrator/server/htp |' \
+    "$here/scripts/rooms.table" >"$tmp/tree/scripts/rooms.table"
+expect "edges: a table naming a module that is no file" 1 \
+    "check-edges: 'scripts/rooms.table': module 'orchestrator/server/htp' names no file" \
+    edges "$build" -C "$tmp/tree"
+
 # a new room, orchestrator/attic/, without its lines in the table
 tree
 mkdir "$tmp/tree/orchestrator/attic"
@@ -165,6 +183,15 @@ expect "rooms: today's tree" 0 "" sh "$tmp/tree/scripts/check-rooms.sh"
 printf '#include "../night/sched.h"\n' >>"$tmp/tree/orchestrator/server/http.c"
 expect "rooms: server/ includes night/" 1 \
     "check-rooms: 'orchestrator/server/http.c' includes orchestrator/night/, which orchestrator/server may not use (scripts/rooms.table)" \
+    sh "$tmp/tree/scripts/check-rooms.sh"
+tree
+printf '#include <curl/curl.h>\n' >>"$tmp/tree/orchestrator/server/proc.c"
+printf '#include <jansson.h>\n' >>"$tmp/tree/grader/stats.c"
+expect "rooms: server/proc.c includes <curl/curl.h>" 1 \
+    "check-rooms: 'orchestrator/server/proc.c' includes <curl/curl.h> of library curl, which orchestrator/server may not link (scripts/rooms.table)" \
+    sh "$tmp/tree/scripts/check-rooms.sh"
+expect "rooms: the grader includes <jansson.h>" 1 \
+    "check-rooms: 'grader/stats.c' includes <jansson.h> of library jansson, which grader may not link (scripts/rooms.table)" \
     sh "$tmp/tree/scripts/check-rooms.sh"
 tree
 printf '#include "../../report/fmt.h"\n' >>"$tmp/tree/orchestrator/base/cli.c"
