@@ -9,7 +9,9 @@
 # a `header` line gives to an outside library (<curl/curl.h>, <uv.h>...)
 # one the file's unit, or its module, may link. A room or library folder
 # missing from the table fails too, so a new folder is placed on
-# purpose, not by accident; so does a file left loose in orchestrator/.
+# purpose, not by accident; so does a file left loose in orchestrator/,
+# and a row of docs/design.md's room table that says other than the
+# table's `uses` lines.
 set -eu
 cd "$(dirname "$0")/.."
 table=scripts/rooms.table
@@ -128,6 +130,31 @@ for dir in orchestrator/*/; do
         fi
     done
 done
+# docs/design.md's table of the rooms, for people, says what this one
+# does: each row's rooms are the room's `uses` lines' rooms
+doc=docs/design.md
+[ -r "$doc" ] || { echo "check-rooms: cannot read '$doc'" >&2; exit 1; }
+awk -F'|' '/^\| room \| may include \|/ { on = 1; next }
+    on && !/^\|/ { exit }
+    on && $2 !~ /^-+$/ {
+        gsub(/[ \/]/, "", $2); printf "orchestrator/%s:", $2
+        n = split($3, r, ",")
+        for (i = 1; i <= n; i++) {
+            gsub(/[ \/]/, "", r[i])
+            if (r[i] !~ /^nothing/) printf " orchestrator/%s", r[i]
+        }
+        print ""
+    }' "$doc" >"$tmp/doc"
+[ -s "$tmp/doc" ] || { echo "check-rooms: no '| room | may include |' table in '$doc'" >&2; exit 1; }
+for dir in orchestrator/*/; do
+    room=orchestrator/$(basename "$dir")
+    said=$(sed -n "s|^$room:||p" "$tmp/doc" | tr ' ' '\n' | grep . | sort | tr '\n' ' ') || true
+    have=$(lines uses "$room" 2>/dev/null | tr ' ' '\n' | grep '^orchestrator/' | sort | tr '\n' ' ') || true
+    if [ "$said" != "$have" ]; then
+        echo "check-rooms: '$doc' says $room/ may include '${said% }', '$table' '${have% }'" >&2
+        bad=1
+    fi
+done
 if [ -n "$(find orchestrator -maxdepth 1 -type f -name '*.[ch]')" ]; then
     echo "check-rooms: files left outside every room:" >&2
     find orchestrator -maxdepth 1 -type f -name '*.[ch]' >&2
@@ -135,4 +162,4 @@ if [ -n "$(find orchestrator -maxdepth 1 -type f -name '*.[ch]')" ]; then
 fi
 [ "$n" -gt 0 ] || { echo "check-rooms: no file read in orchestrator/*/" >&2; exit 1; }
 [ "$bad" = 0 ] || exit 1
-echo "check-rooms: $n files include only the parts and outside libraries $table lets them use"
+echo "check-rooms: $n files include only the parts and outside libraries $table lets them use; $doc's room table says the same"

@@ -146,6 +146,8 @@ expect "edges: a symbol defined twice" 1 \
 tree() {
     rm -rf "$tmp/tree"
     mkdir -p "$tmp/tree"
+    mkdir "$tmp/tree/docs"
+    cp "$here/docs/design.md" "$tmp/tree/docs/"
     (cd "$here" && cp -R grader pyre report orchestrator rundir util \
         weights scripts "$tmp/tree/")
 }
@@ -183,6 +185,12 @@ expect "rooms: today's tree" 0 "" sh "$tmp/tree/scripts/check-rooms.sh"
 printf '#include "../night/sched.h"\n' >>"$tmp/tree/orchestrator/server/http.c"
 expect "rooms: server/ includes night/" 1 \
     "check-rooms: 'orchestrator/server/http.c' includes orchestrator/night/, which orchestrator/server may not use (scripts/rooms.table)" \
+    sh "$tmp/tree/scripts/check-rooms.sh"
+tree
+sed 's#^| night/ | server/, base/ |$#| night/ | rows/, server/, base/ |#' \
+    "$here/docs/design.md" >"$tmp/tree/docs/design.md"
+expect "rooms: docs/design.md's table and rooms.table disagree" 1 \
+    "check-rooms: 'docs/design.md' says orchestrator/night/ may include 'orchestrator/base orchestrator/rows orchestrator/server', 'scripts/rooms.table' 'orchestrator/base orchestrator/server'" \
     sh "$tmp/tree/scripts/check-rooms.sh"
 tree
 printf '#include <curl/curl.h>\n' >>"$tmp/tree/orchestrator/server/proc.c"
