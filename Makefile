@@ -93,7 +93,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
-        check-sleep
+        check-sleep check-edges check-lines check-guards
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -264,9 +264,10 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 
 check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
-        check-size \
-        check-commands check-rooms check-circles check-sleep
-	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
+        check-size check-lines \
+        check-commands check-rooms check-circles check-edges check-sleep
+	@BUILD=$(BUILD) GUARDS_CC="$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)" \
+	    sh tests/run-all.sh $(UNIT_BIN)
 
 # The differential test's driver (tests/pyre): the grader, pyre and
 # jansson.
@@ -348,8 +349,8 @@ check-rundir-deps: $(LIBRUNDIR) $(LIBUTIL)
 check-commands: $(LIBORCH)
 	@sh scripts/check-commands.sh $(LIBORCH)
 
-# The orchestrator's rooms include only the rooms below them
-# (docs/design.md, scripts/check-rooms.sh).
+# Every part includes only the parts below it: the one table,
+# scripts/rooms.table (docs/design.md, scripts/check-rooms.sh).
 check-rooms:
 	@sh scripts/check-rooms.sh
 
@@ -357,6 +358,27 @@ check-rooms:
 # in orchestrator/run/, server/, night/ (scripts/check-sleep.sh).
 check-sleep:
 	@sh scripts/check-sleep.sh
+
+# Every call between the parts, read from the symbols (nm) of the seven
+# libraries and main.o, is one scripts/rooms.table allows, and every
+# outside library a part needs is one of its own (scripts/check-edges.sh).
+check-edges: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
+        $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
+	@CC="$(CC)" sh scripts/check-edges.sh $(LIBUTIL) $(LIBRUNDIR) \
+	    $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) $(LIBREPORT) $(LIBORCH) \
+	    $(MAIN_OBJ)
+
+# No product file over 800 lines but those scripts/lines.exceptions
+# names with the reason (scripts/check-lines.sh).
+check-lines:
+	@sh scripts/check-lines.sh
+
+# The checks above on the breaches they guard, planted in copies of the
+# archives and of the sources (tests/guards/run.sh; make check runs it
+# as the suite "guards").
+check-guards: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
+        $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
+	@sh tests/guards/run.sh $(BUILD) "$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)"
 
 # Calls inside the orchestrator run one way: no file calls back into one
 # that calls it (scripts/check-circles.sh).

@@ -42,6 +42,11 @@ suite() {
     if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); fi
 }
 if [ $unit_only -eq 0 ]; then
+    # the structure checks on the breaches they guard, planted in copies
+    # of the archives and the sources (check-edges, check-rooms,
+    # check-lines)
+    suite guards sh tests/guards/run.sh "${BUILD:-build}" \
+        "${GUARDS_CC:-cc -std=c11 -D_POSIX_C_SOURCE=200809L}"
     suite golden sh tests/golden/run.sh "${BUILD:-build}/graveyard"
     # the regular expressions against Python's re: 3,000 random cases
     # (make pyre-diff runs more)
