@@ -92,7 +92,8 @@ RULE_DRIVER := $(BUILD)/rule_driver
 
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
-        check-commands pcre2-diff check-pyre-deps check-rooms check-circles
+        check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
+        check-formats
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -264,7 +265,7 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-size \
-        check-commands check-rooms check-circles
+        check-commands check-rooms check-circles check-formats
 	@BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BIN)
 
 # The differential test's driver (tests/pyre): the grader, pyre and
@@ -351,6 +352,13 @@ check-commands: $(LIBORCH)
 # (docs/design.md, scripts/check-rooms.sh).
 check-rooms:
 	@sh scripts/check-rooms.sh
+
+# One owner per run-folder format: no manifest key read or written by
+# hand, no .done or ladder.tsv spelt, outside rundir/
+# (scripts/check-formats.sh; tests/formats/run.sh, run by make check,
+# plants each breach in a scratch tree and sees it refused).
+check-formats:
+	@sh scripts/check-formats.sh .
 
 # Calls inside the orchestrator run one way: no file calls back into one
 # that calls it (scripts/check-circles.sh).

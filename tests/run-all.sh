@@ -43,6 +43,9 @@ suite() {
 }
 if [ $unit_only -eq 0 ]; then
     suite golden sh tests/golden/run.sh "${BUILD:-build}/graveyard"
+    # make check-formats' check on a scratch tree, a breach planted at a
+    # time (each refused naming its file and line)
+    suite formats sh tests/formats/run.sh
     # the regular expressions against Python's re: 3,000 random cases
     # (make pyre-diff runs more)
     suite pyre python3 tests/pyre/diff.py --driver "${BUILD:-build}/pyre_driver" \
