@@ -148,6 +148,18 @@ const char *manifest_rung_model(const json_t *manifest, const char *rung);
 size_t manifest_local_rungs(const json_t *manifest, const char **out,
                             size_t max);
 
+/*
+ * What of the manifest may be published (graveyard publish's bundle): the
+ * tool's version, prompt, task, request and server build; the question
+ * file by its name and sha256; each rung's model by its file name, its
+ * bytes, sha256, ctx, ngl, server version and vocabulary. Never a path's
+ * folder, the server's arguments, argv or environment (their values may
+ * hold secrets), an endpoint's URL or key hash, the server binary's path
+ * or the forced log. New (its values shared with manifest), or NULL out
+ * of memory; an empty view for a NULL manifest.
+ */
+json_t *manifest_public(const json_t *manifest);
+
 /* report.json's settings: the manifest's questions, server, request,
  * prompt, graveyard and task, in that order, set into o (null where the
  * manifest has none; nothing with no manifest). 0, or -1 out of memory. */

@@ -286,6 +286,71 @@ size_t manifest_local_rungs(const json_t *manifest, const char **out,
     return n;
 }
 
+/* A path's last part, its file name. */
+static const char *base_name(const char *s)
+{
+    const char *slash = strrchr(s, '/');
+
+    return slash ? slash + 1 : s;
+}
+
+/* rung's entry as manifest_public keeps it: new, or NULL. */
+static json_t *public_rung(const json_t *e)
+{
+    static const char *const keep[] = {
+        MKS_BYTES, MKS_SHA256,        MK_CTX,
+        MK_NGL,    MK_SERVER_VERSION, MK_VOCAB_SHA256};
+    const char *model = json_string_value(json_object_get(e, MK_MODEL));
+    json_t *r = json_object(), *v;
+
+    for (size_t i = 0; r != NULL && i < sizeof(keep) / sizeof(keep[0]); i++)
+        if ((v = json_object_get(e, keep[i])) != NULL &&
+            json_object_set(r, keep[i], v) != 0) {
+            json_decref(r);
+            return NULL;
+        }
+    if (r != NULL && model != NULL &&
+        put(r, MK_MODEL, json_string(base_name(model))) != 0) {
+        json_decref(r);
+        return NULL;
+    }
+    return r;
+}
+
+json_t *manifest_public(const json_t *manifest)
+{
+    static const char *const keep[] = {MK_GRAVEYARD, MK_PROMPT, MK_TASK,
+                                       MK_REQUEST, MK_SERVER};
+    const json_t *qs = json_object_get(manifest, MK_QUESTIONS);
+    const char *q = json_string_value(json_object_get(qs, MKS_PATH)), *k;
+    json_t *o = json_object(), *rungs = json_object(), *v, *qv;
+    int bad = o == NULL || rungs == NULL;
+
+    for (size_t i = 0; !bad && i < sizeof(keep) / sizeof(keep[0]); i++)
+        if ((v = json_object_get(manifest, keep[i])) != NULL)
+            bad = json_object_set(o, keep[i], v) != 0;
+    /* the question file by its name; none without its sha256 */
+    v = json_object_get(qs, MKS_SHA256);
+    if (!bad && v != NULL) {
+        qv = json_pack("{s:s, s:O}", MKS_PATH, q ? base_name(q) : "",
+                       MKS_SHA256, v);
+        bad = put(o, MK_QUESTIONS, qv) != 0;
+    }
+    json_object_foreach(json_object_get(manifest, MK_RUNGS), k, v)
+    {
+        if (!bad)
+            bad = put(rungs, k, public_rung(v)) != 0;
+    }
+    if (!bad)
+        bad = json_object_set(o, MK_RUNGS, rungs) != 0;
+    json_decref(rungs);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 int manifest_settings_into(const json_t *manifest, json_t *o)
 {
     static const char *const keys[] = {MK_QUESTIONS, MK_SERVER,    MK_REQUEST,

@@ -274,6 +274,79 @@ static void test_resume_differs(void **state)
     json_decref(rung);
 }
 
+/* What may be published: a manifest with a path's folders, server
+ * arguments, argv and environment, an endpoint's URL and key hash, the
+ * server binary's path and a forced log reduced to the kept keys, each
+ * path cut to its file name. */
+static void test_public(void **state)
+{
+    struct manifest_request w;
+    struct manifest_shared s = {.graveyard = "9.9.9",
+                                .questions = "/data/q/gsm8k.jsonl",
+                                .questions_sha256 = "ef34",
+                                .prompt = "P",
+                                .request = &w,
+                                .server_version = "version: 1 (abc)",
+                                .binary_sha256 = "aa",
+                                .binary_path = "/opt/secret/llama-server"};
+    json_t *m, *v;
+    char *text;
+
+    (void)state;
+    manifest_request_init(&w, 64, 0);
+    s.task = json_pack("{s:s}", "name", "t");
+    m = manifest_shared_json(&s);
+    assert_non_null(m);
+    json_object_set_new(m, "forced", json_pack("[{s:s}]", "where", "x"));
+    json_object_set_new(
+        m, "rungs",
+        json_pack("{s:o,s:o}", "Q8_0",
+                  manifest_rung_json(&(struct manifest_rung){
+                      .model = "/home/me/models/q8.gguf",
+                      .bytes = 9,
+                      .sha256 = "bb",
+                      .local = 1,
+                      .ctx = 4096,
+                      .ngl = 99,
+                      .server_args = json_pack("[s,s]", "--api-key", "sekrit"),
+                      .server_argv = json_pack("[s]", "/opt/secret/run"),
+                      .server_env = json_pack("{s:s}", "TOKEN", "sekrit"),
+                      .server_version = "version: 2 (def)",
+                      .binary_sha256 = "cc",
+                      .binary_path = "/opt/secret/own"}),
+                  "api",
+                  manifest_rung_json(&(struct manifest_rung){
+                      .model = "https://user:sekrit@h/v1",
+                      .sha256 = "",
+                      .endpoint_url = "https://user:sekrit@h/v1",
+                      .api_key_env = "KEY",
+                      .api_key_sha256 = "dd"})));
+    v = manifest_public(m);
+    assert_non_null(v);
+    text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+    assert_string_equal(
+        text,
+        "{\"graveyard\":\"9.9.9\",\"prompt\":\"P\",\"questions\":{\"path\":"
+        "\"gsm8k.jsonl\",\"sha256\":\"ef34\"},\"request\":{\"cache_prompt\":"
+        "false,\"enable_thinking\":false,\"max_tokens\":64,\"seed\":0,"
+        "\"temperature\":0},\"rungs\":{\"Q8_0\":{\"bytes\":9,\"ctx\":4096,"
+        "\"model\":\"q8.gguf\",\"ngl\":99,\"server_version\":\"version: 2 "
+        "(def)\",\"sha256\":\"bb\"},\"api\":{\"bytes\":0,\"model\":\"v1\","
+        "\"sha256\":\"\"}},\"server\":{\"version\":\"version: 1 (abc)\"},"
+        "\"task\":{\"name\":\"t\"}}");
+    assert_null(strstr(text, "sekrit"));
+    assert_null(strstr(text, "/opt"));
+    free(text);
+    json_decref(v);
+    json_decref(m);
+    /* no manifest: an empty view */
+    v = manifest_public(NULL);
+    text = json_dumps(v, JSON_COMPACT);
+    assert_string_equal(text, "{\"rungs\":{}}");
+    free(text);
+    json_decref(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_request_refused),
         cmocka_unit_test(test_rungs_round_trip),
         cmocka_unit_test(test_resume_differs),
+        cmocka_unit_test(test_public),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
