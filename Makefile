@@ -93,7 +93,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
-        check-sleep check-edges check-lines check-guards
+        check-sleep check-edges check-lines check-guards check-formats
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -265,7 +265,8 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-size check-lines \
-        check-commands check-rooms check-circles check-edges check-sleep
+        check-commands check-rooms check-circles check-edges check-sleep \
+        check-formats
 	@BUILD=$(BUILD) GUARDS_CC="$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)" \
 	    sh tests/run-all.sh $(UNIT_BIN)
 
@@ -379,6 +380,13 @@ check-lines:
 check-guards: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
         $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
 	@sh tests/guards/run.sh $(BUILD) "$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)"
+
+# One owner per run-folder format: no manifest key read or written by
+# hand, no .done or ladder.tsv spelt, outside rundir/
+# (scripts/check-formats.sh; tests/formats/run.sh, run by make check,
+# plants each breach in a scratch tree and sees it refused).
+check-formats:
+	@sh scripts/check-formats.sh .
 
 # Calls inside the orchestrator run one way: no file calls back into one
 # that calls it (scripts/check-circles.sh).

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../rundir/manifest.h"
 #include "card.h"
 #include "doc.h"
 #include "emit.h"
@@ -22,8 +23,7 @@ const char *card_point_name(const struct rundir_run *run, size_t p)
 
 const char *card_file_name(const struct rundir_run *run, const char *rung)
 {
-    json_t *r = json_object_get(json_object_get(run->manifest, "rungs"), rung);
-    const char *m = json_string_value(json_object_get(r, "model")), *slash;
+    const char *m = manifest_rung_model(run->manifest, rung), *slash;
 
     if (m == NULL)
         return NULL;
@@ -52,16 +52,9 @@ static size_t npoints(const struct grader_ladder *rep)
     return rep->chain.nrungs + rep->nsides;
 }
 
-static const char *manifest_str(const struct rundir_run *run, const char *a,
-                                const char *b)
-{
-    return json_string_value(
-        json_object_get(json_object_get(run->manifest, a), b));
-}
-
 static const char *task_name(const struct rundir_run *run)
 {
-    const char *t = manifest_str(run, "task", "name");
+    const char *t = manifest_task_name(run->manifest);
     return t ? t : "answer-line";
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../rundir/manifest.h"
 #include "emit.h"
 #include "md_differs.h"
 #include "render.h"
@@ -174,15 +175,7 @@ static json_t *settings(const struct rundir_run *run)
     json_object_set_new(o, "run_dir", json_string(run->dir));
     json_object_set_new(o, "name",
                         run->name ? json_string(run->name) : json_null());
-    if (run->manifest != NULL) {
-        const char *keys[] = {"questions", "server",    "request",
-                              "prompt",    "graveyard", "task"};
-        size_t i;
-        for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-            json_t *v = json_object_get(run->manifest, keys[i]);
-            json_object_set(o, keys[i], v ? v : json_null());
-        }
-    }
+    manifest_settings_into(run->manifest, o);
     return o;
 }
 

@@ -360,8 +360,8 @@ struct doc *render_compare_doc(const struct render_compare *rc)
 /* The title, the two folders, the note and the token caps. */
 static void think_intro(struct doc *d, const struct render_think *t)
 {
-    long a_cap = rundir_run_request_int(t->off, "max_tokens"),
-         b_cap = rundir_run_request_int(t->on, "max_tokens");
+    long a_cap = rundir_run_max_tokens(t->off),
+         b_cap = rundir_run_max_tokens(t->on);
     char x[FMT_SIZE], y[FMT_SIZE];
 
     doc_heading(d, 1);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../grader/grader.h"
+#include "../rundir/manifest.h"
 #include "../rundir/rundir.h"
 #include "doc.h"
 #include "emit.h"
@@ -61,8 +62,7 @@ static void shared_row(struct doc *d, const struct rundir_run *run)
 static void task_row(struct doc *d, const struct rundir_run *run,
                      const struct grader_ladder *rep)
 {
-    json_t *t = run->manifest ? json_object_get(run->manifest, "task") : NULL;
-    const char *name = json_string_value(json_object_get(t, "name"));
+    const char *name = manifest_task_name(run->manifest);
 
     doc_row(d);
     doc_cellf(d, "Task");
@@ -103,8 +103,7 @@ static void gpu_row(struct doc *d, const struct grader_ladder *rep)
 /* The request's settings but the cap and thinking, as JSON values. */
 static void sampling_row(struct doc *d, const struct rundir_run *run)
 {
-    json_t *req =
-        run->manifest ? json_object_get(run->manifest, "request") : NULL;
+    json_t *req = manifest_request_raw(run->manifest);
     const char *key;
     json_t *v;
     size_t i = 0;
@@ -120,8 +119,7 @@ static void sampling_row(struct doc *d, const struct rundir_run *run)
     json_object_foreach(req, key, v)
     {
         char *t;
-        if (strcmp(key, "max_tokens") == 0 ||
-            strcmp(key, "enable_thinking") == 0)
+        if (!manifest_request_is_sampling(key))
             continue;
         failures = grader_alloc_failures();
         t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -145,7 +143,7 @@ void md_settings(struct doc *d, const struct rundir_run *run,
                *sha = rundir_run_questions_sha256(run),
                *server = rundir_run_server(run);
     char n1[FMT_SIZE];
-    long cap = rundir_run_request_int(run, "max_tokens");
+    long cap = rundir_run_max_tokens(run);
     int think = rundir_run_thinking(run);
 
     doc_table(d, "ll");

@@ -2,6 +2,7 @@
  * differs.c - what each rung of a ladder of settings changes (differs.h).
  */
 #include "differs.h"
+#include "manifest_keys.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -10,17 +11,17 @@
 
 static json_t *entry(const struct rundir_run *r, const char *rung)
 {
-    return json_object_get(json_object_get(r->manifest, "rungs"), rung);
+    return json_object_get(json_object_get(r->manifest, MK_RUNGS), rung);
 }
 
 /* A rung's build: its own server_version, else the folder's. */
 static const char *build_of(const struct rundir_run *r, const json_t *e)
 {
-    const char *v = json_string_value(json_object_get(e, "server_version"));
+    const char *v = json_string_value(json_object_get(e, MK_SERVER_VERSION));
 
     return v ? v
              : json_string_value(json_object_get(
-                   json_object_get(r->manifest, "server"), "version"));
+                   json_object_get(r->manifest, MK_SERVER), MKS_VERSION));
 }
 
 static int is_draft_flag(const char *a)
@@ -131,11 +132,11 @@ void rundir_run_differs(const struct rundir_run *r, const char *rung,
     if (e == NULL || f == NULL || strcmp(rung, ref) == 0)
         return;
     if (!rundir_run_same_file(r, rung, ref))
-        add(&t, "file %s", base_name(str(json_object_get(e, "model"))));
-    args_part(&t, json_object_get(e, "server_args"),
-              json_object_get(f, "server_args"));
-    env_part(&t, json_object_get(e, "server_env"),
-             json_object_get(f, "server_env"));
+        add(&t, "file %s", base_name(str(json_object_get(e, MK_MODEL))));
+    args_part(&t, json_object_get(e, MK_SERVER_ARGS),
+              json_object_get(f, MK_SERVER_ARGS));
+    env_part(&t, json_object_get(e, MK_SERVER_ENV),
+             json_object_get(f, MK_SERVER_ENV));
     if (b != NULL && (rb == NULL || strcmp(b, rb) != 0))
         add(&t, "%sbuild %s", t.len ? "; " : "", b);
 }
@@ -144,9 +145,9 @@ int rundir_run_same_file(const struct rundir_run *r, const char *rung,
                          const char *ref)
 {
     const char *a =
-        json_string_value(json_object_get(entry(r, rung), "sha256"));
+        json_string_value(json_object_get(entry(r, rung), MKS_SHA256));
     const char *b =
-        json_string_value(json_object_get(entry(r, ref), "sha256"));
+        json_string_value(json_object_get(entry(r, ref), MKS_SHA256));
 
     return a != NULL && b != NULL && a[0] != '\0' && strcmp(a, b) == 0;
 }
@@ -159,11 +160,11 @@ int rundir_run_settings_ladder(const struct rundir_run *r, const char *ref)
 
     if (f == NULL)
         return 0;
-    json_object_foreach(json_object_get(r->manifest, "rungs"), k, e)
+    json_object_foreach(json_object_get(r->manifest, MK_RUNGS), k, e)
     {
         if (strcmp(k, ref) == 0)
             continue;
-        json_object_foreach(json_object_get(r->manifest, "rungs"), k2, e2)
+        json_object_foreach(json_object_get(r->manifest, MK_RUNGS), k2, e2)
         {
             if (strcmp(k, k2) != 0 && rundir_run_same_file(r, k, k2))
                 return 1;
@@ -242,17 +243,17 @@ int rundir_run_draft_base(const struct rundir_run *r, const char *rung,
     *base = NULL;
     if (e == NULL)
         return 0;
-    plain = without_draft(json_object_get(e, "server_args"), &had);
+    plain = without_draft(json_object_get(e, MK_SERVER_ARGS), &had);
     for (i = 0; had && !found && i < n; i++) {
         json_t *c = entry(r, names[i]);
         const char *cb = build_of(r, c);
         if (c == NULL || strcmp(names[i], rung) == 0 ||
             !rundir_run_same_file(r, rung, names[i]) ||
-            !json_equal(json_object_get(c, "server_args"), plain) ||
-            (json_object_get(c, "server_env") != NULL ||
-                     json_object_get(e, "server_env") != NULL
-                 ? !json_equal(json_object_get(c, "server_env"),
-                               json_object_get(e, "server_env"))
+            !json_equal(json_object_get(c, MK_SERVER_ARGS), plain) ||
+            (json_object_get(c, MK_SERVER_ENV) != NULL ||
+                     json_object_get(e, MK_SERVER_ENV) != NULL
+                 ? !json_equal(json_object_get(c, MK_SERVER_ENV),
+                               json_object_get(e, MK_SERVER_ENV))
                  : 0) ||
             (b == NULL) != (cb == NULL) || (b != NULL && strcmp(b, cb) != 0))
             continue;

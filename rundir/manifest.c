@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "files.h"
+#include "manifest_keys.h"
 #include "outfile.h"
 #include "rundir.h"
 #include "../util/util.h"
@@ -17,8 +18,8 @@
 /* Both objects name a file by the same sha256. */
 static int same_sha(json_t *have, json_t *want)
 {
-    json_t *a = json_object_get(have, "sha256");
-    json_t *b = json_object_get(want, "sha256");
+    json_t *a = json_object_get(have, MKS_SHA256);
+    json_t *b = json_object_get(want, MKS_SHA256);
 
     return json_is_string(a) && json_is_string(b) &&
            json_string_length(a) > 0 && json_equal(a, b);
@@ -36,7 +37,7 @@ static int same_value(json_t *have, json_t *want, const char *key, json_t *old,
 
     if (json_equal(old, v))
         return 1;
-    if ((strcmp(key, "path") == 0 || strcmp(key, "model") == 0) &&
+    if ((strcmp(key, MKS_PATH) == 0 || strcmp(key, MK_MODEL) == 0) &&
         json_is_string(old) && json_is_string(v))
         return same_sha(have, want);
     if (depth > 2 || !json_is_object(old) || !json_is_object(v) ||
@@ -79,16 +80,16 @@ static int merge(json_t *have, json_t *want, const char *where, int force,
                 errno = EINVAL; /* bad input, not a failure to resume */
                 return -1;
             }
-            if (force == 2) { /* manifest_note: not a forced change */
+            if (force == 2) { /* manifest_note_said: not forced */
                 free(a);
                 free(b);
                 json_object_set(have, key, v);
                 continue;
             }
-            json_array_append_new(forced,
-                                  json_pack("{s:s,s:s,s:s,s:s}", "where",
-                                            where, "key", key, "was",
-                                            a ? a : "?", "now", b ? b : "?"));
+            json_array_append_new(forced, json_pack("{s:s,s:s,s:s,s:s}",
+                                                    MKS_WHERE, where, MKS_KEY,
+                                                    key, MKS_WAS, a ? a : "?",
+                                                    MKS_NOW, b ? b : "?"));
             free(a);
             free(b);
         }
@@ -123,10 +124,10 @@ static int check_at(const char *path, const char *rung_name, json_t *shared,
     } else {
         m = json_object();
     }
-    rungs = json_object_get(m, "rungs");
+    rungs = json_object_get(m, MK_RUNGS);
     if (!json_is_object(rungs)) {
         rungs = json_object();
-        json_object_set_new(m, "rungs", rungs);
+        json_object_set_new(m, MK_RUNGS, rungs);
     }
     mine = json_object_get(rungs, rung_name);
     if (!json_is_object(mine)) {
@@ -139,10 +140,10 @@ static int check_at(const char *path, const char *rung_name, json_t *shared,
     if (rc == 0)
         rc = merge(mine, rung, where, force, forced, &news, msg, msgsize);
     if (rc == 0 && json_array_size(forced) > 0) {
-        json_t *log = json_object_get(m, "forced");
+        json_t *log = json_object_get(m, MK_FORCED);
         if (!json_is_array(log)) {
             log = json_array();
-            json_object_set_new(m, "forced", log);
+            json_object_set_new(m, MK_FORCED, log);
         }
         json_array_extend(log, forced);
     }
@@ -183,10 +184,11 @@ int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
     return rc;
 }
 
-int manifest_note(const char *rundir, const char *rung_name, const char *key,
-                  json_t *value, char *msg, size_t msgsize)
+int manifest_note_said(const char *rundir, const char *rung_name, json_t *said,
+                       char *msg, size_t msgsize)
 {
-    json_t *rung = json_pack("{s:o}", key, value), *none = json_object();
+    json_t *rung = json_pack("{s:o}", MK_ENDPOINT_SAID, said);
+    json_t *none = json_object();
     int rc;
 
     if (rung == NULL || none == NULL) {
@@ -196,7 +198,7 @@ int manifest_note(const char *rundir, const char *rung_name, const char *key,
         errno = ENOMEM;
         return -1;
     }
-    /* a note is not compared: forced, but kept out of the "forced" log */
+    /* a note is not compared: forced, but kept out of the MK_FORCED log */
     rc = manifest_check(rundir, rung_name, none, rung, 2, msg, msgsize);
     json_decref(rung);
     json_decref(none);
@@ -205,9 +207,9 @@ int manifest_note(const char *rundir, const char *rung_name, const char *key,
 
 const char *manifest_vocab(const json_t *manifest, const char *rung)
 {
-    const json_t *rungs = json_object_get(manifest, "rungs");
+    const json_t *rungs = json_object_get(manifest, MK_RUNGS);
     const json_t *v =
-        json_object_get(json_object_get(rungs, rung), MANIFEST_VOCAB_KEY);
+        json_object_get(json_object_get(rungs, rung), MK_VOCAB_SHA256);
     const char *s = json_string_value(v);
 
     if (s == NULL || strlen(s) != 64 || strspn(s, "0123456789abcdef") != 64)
@@ -280,13 +282,13 @@ int rundir_vocab_other(const char *rundir, const char *rung, const char *hex,
 
     if (manifest_load(rundir, &m, msg, msgsize) != 0)
         return -1;
-    json_object_foreach(json_object_get(m, "rungs"), name, x)
+    json_object_foreach(json_object_get(m, MK_RUNGS), name, x)
     {
         if (strcmp(name, rung) == 0 || (v = manifest_vocab(m, name)) == NULL ||
             strcmp(v, hex) == 0)
             continue;
         snprintf(other, osize, "%s", name);
-        v = json_string_value(json_object_get(x, "model"));
+        v = json_string_value(json_object_get(x, MK_MODEL));
         snprintf(model, msize, "%s", v ? v : "?");
         found = 1;
         break;

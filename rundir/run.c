@@ -6,6 +6,7 @@
 
 #include "files.h"
 #include "manifest.h"
+#include "manifest_keys.h"
 #include "outfile.h"
 #include "rundir.h"
 #include "../util/util.h"
@@ -408,29 +409,40 @@ static json_t *at(const struct rundir_run *r, const char *a, const char *b)
 
 const char *rundir_run_server(const struct rundir_run *r)
 {
-    return json_string_value(at(r, "server", "version"));
+    return json_string_value(at(r, MK_SERVER, MKS_VERSION));
 }
 
 const char *rundir_run_questions(const struct rundir_run *r)
 {
-    return json_string_value(at(r, "questions", "path"));
+    return json_string_value(at(r, MK_QUESTIONS, MKS_PATH));
 }
 
 const char *rundir_run_questions_sha256(const struct rundir_run *r)
 {
-    return json_string_value(at(r, "questions", "sha256"));
+    return json_string_value(at(r, MK_QUESTIONS, MKS_SHA256));
 }
 
-long rundir_run_request_int(const struct rundir_run *r, const char *key)
+/* request.KEY as a whole number, or -1 when the manifest does not say. */
+static long request_int(const struct rundir_run *r, const char *key)
 {
-    json_t *v = at(r, "request", key);
+    json_t *v = at(r, MK_REQUEST, key);
 
     return json_is_integer(v) ? (long)json_integer_value(v) : -1;
 }
 
+long rundir_run_max_tokens(const struct rundir_run *r)
+{
+    return request_int(r, MK_MAX_TOKENS);
+}
+
+long rundir_run_logprobs(const struct rundir_run *r)
+{
+    return request_int(r, MK_LOGPROBS);
+}
+
 int rundir_run_thinking(const struct rundir_run *r)
 {
-    json_t *v = at(r, "request", "enable_thinking");
+    json_t *v = at(r, MK_REQUEST, MK_ENABLE_THINKING);
 
     return json_is_boolean(v) ? json_is_true(v) : -1;
 }

@@ -63,7 +63,8 @@ void rundir_run_close(struct rundir_run *r);
 const char *rundir_run_server(const struct rundir_run *r);
 const char *rundir_run_questions(const struct rundir_run *r);
 const char *rundir_run_questions_sha256(const struct rundir_run *r);
-long rundir_run_request_int(const struct rundir_run *r, const char *key);
+long rundir_run_max_tokens(const struct rundir_run *r); /* the token cap */
+long rundir_run_logprobs(const struct rundir_run *r);   /* top-N asked */
 int rundir_run_thinking(const struct rundir_run *r); /* 0, 1, -1 unknown */
 
 /* The sha256 of rung's vocabulary (64 hex digits), recorded when it ran

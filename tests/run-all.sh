@@ -48,6 +48,9 @@ if [ $unit_only -eq 0 ]; then
     suite guards sh tests/guards/run.sh "${BUILD:-build}" \
         "${GUARDS_CC:-cc -std=c11 -D_POSIX_C_SOURCE=200809L}"
     suite golden sh tests/golden/run.sh "${BUILD:-build}/graveyard"
+    # make check-formats' check on a scratch tree, a breach planted at a
+    # time (each refused naming its file and line)
+    suite formats sh tests/formats/run.sh
     # the regular expressions against Python's re: 3,000 random cases
     # (make pyre-diff runs more)
     suite pyre python3 tests/pyre/diff.py --driver "${BUILD:-build}/pyre_driver" \

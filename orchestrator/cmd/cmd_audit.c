@@ -20,6 +20,7 @@
 
 #include "../../grader/grader.h"
 #include "../../rundir/files.h"
+#include "../../rundir/manifest.h"
 #include "../../rundir/rundir.h"
 #include "../base/cli.h"
 #include "commands.h"
@@ -83,22 +84,21 @@ static int by_changed(const void *a, const void *b)
 /* The endpoint's run: as the ladder asked, into RUNDIR/audit/NAME. */
 static int ask(struct audit *a)
 {
-    const json_t *req = json_object_get(a->manifest, "request");
-    const char *q = json_string_value(
-        json_object_get(json_object_get(a->manifest, "questions"), "path"));
-    const char *prompt =
-        json_string_value(json_object_get(a->manifest, "prompt"));
-    json_t *tokens = json_object_get(req, "max_tokens");
+    const char *q = manifest_questions(a->manifest);
+    struct manifest_request req;
     struct run_opts o;
     char msg[1024];
 
-    if (q == NULL || !json_is_integer(tokens)) {
-        cli_error("audit",
-                  "%s: its manifest names no question file or token cap",
-                  a->against);
+    if (q == NULL ||
+        manifest_request_read(a->manifest, &req, msg, sizeof(msg)) != 0) {
+        if (q == NULL)
+            cli_error("audit", "%s: its manifest names no question file",
+                      a->against);
+        else
+            cli_error("audit", "%s: %s", a->against, msg);
         return EXIT_USAGE;
     }
-    run_opts_defaults(&o, json_is_true(json_object_get(req, "enable_thinking")));
+    run_opts_defaults(&o, req.think);
     o.rung = a->name;
     o.model = o.endpoint = a->url;
     o.api_key_env = a->key_env;
@@ -107,10 +107,10 @@ static int ask(struct audit *a)
     o.rundir = a->dir.p;
     o.limit = a->limit;
     o.task = a->task;
-    o.prompt = prompt;
-    o.max_tokens = (long)json_integer_value(tokens);
-    o.request = json_object_get(req, "extra");
-    o.abort_loops = json_is_true(json_object_get(req, "abort_loops"));
+    o.prompt = manifest_prompt(a->manifest);
+    o.max_tokens = req.max_tokens;
+    o.request = req.extra;
+    o.abort_loops = req.abort_loops;
     o.quiet = a->quiet;
     o.force = a->force;
     o.no_summary = 1; /* the verdict is the line stdout carries */
@@ -125,17 +125,15 @@ static int ask(struct audit *a)
 /* The local rungs: the manifest's, less the served ones. */
 static void local_rungs(struct audit *a)
 {
-    json_t *rungs = json_object_get(a->manifest, "rungs"), *r;
-    const char *name;
+    size_t n = manifest_local_rungs(a->manifest, NULL, 0);
+    const char **names = xrealloc(NULL, (n + 1) * sizeof(*names));
 
-    a->m = xrealloc(NULL, (json_object_size(rungs) + 1) * sizeof(*a->m));
-    json_object_foreach(rungs, name, r)
-    {
-        if (json_object_get(r, "endpoint") != NULL)
-            continue;
-        memset(&a->m[a->nm], 0, sizeof(a->m[a->nm]));
-        a->m[a->nm++].rung = name;
-    }
+    a->nm = manifest_local_rungs(a->manifest, names, n);
+    a->m = xrealloc(NULL, (a->nm + 1) * sizeof(*a->m));
+    memset(a->m, 0, (a->nm + 1) * sizeof(*a->m));
+    for (size_t i = 0; i < a->nm; i++)
+        a->m[i].rung = names[i];
+    free(names);
 }
 
 /* Each local rung's rows against the endpoint's. 0 or EXIT_USAGE. */

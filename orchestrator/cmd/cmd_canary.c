@@ -24,6 +24,7 @@
 
 #include "../../grader/grader.h"
 #include "../../rundir/files.h"
+#include "../../rundir/manifest.h"
 #include "../../rundir/outfile.h"
 #include "../../rundir/rundir.h"
 #include "../base/cli.h"
@@ -105,7 +106,8 @@ static int qfile_from_manifest(struct canary *c)
 {
     struct buf dir = {0}, path = {0};
     json_error_t jerr;
-    json_t *m, *p;
+    json_t *m;
+    const char *p;
     char *slash;
     int rc = -1;
 
@@ -130,9 +132,8 @@ static int qfile_from_manifest(struct canary *c)
     buf_release(&path);
     if (m == NULL)
         return -1;
-    p = json_object_get(json_object_get(m, "questions"), "path");
-    if (json_is_string(p) &&
-        buf_path(&c->qfile_buf, "%s", json_string_value(p)) == 0) {
+    p = manifest_questions(m);
+    if (p != NULL && buf_path(&c->qfile_buf, "%s", p) == 0) {
         c->qfile = c->qfile_buf.p;
         rc = 0;
     }

@@ -85,14 +85,15 @@ static int record(const struct import *im, char *msg, size_t msgsize)
         snprintf(msg, msgsize, "%s", err);
         return -1;
     }
-    shared = json_pack(
-        "{s:s,s:{s:s,s:s},s:s,s:o}", "graveyard", GRAVEYARD_VERSION,
-        "questions", "path", "(imported: ids and references)", "sha256", qhex,
-        "prompt",
-        grader_task_prompt(im->task) ? grader_task_prompt(im->task) : "",
-        "task", taskfile_to_json(im->task));
-    rung = json_pack("{s:{s:s,s:s,s:s}}", "imported", "tool", im->format,
-                     "file", im->path, "sha256", fhex);
+    shared = manifest_shared_json(&(struct manifest_shared){
+        .graveyard = GRAVEYARD_VERSION,
+        .questions = "(imported: ids and references)",
+        .questions_sha256 = qhex,
+        .prompt =
+            grader_task_prompt(im->task) ? grader_task_prompt(im->task) : "",
+        .task = taskfile_to_json(im->task),
+    });
+    rung = manifest_import_json(im->format, im->path, fhex);
     if (shared == NULL || rung == NULL)
         util_oom("a manifest");
     /* held by the others for milliseconds; import has no loop */

@@ -253,7 +253,7 @@ static int unrecorded(const char *cmd, const struct rundir_run *run,
                       const struct probs_files *pf, const struct rungset *s,
                       size_t n, size_t *miss, size_t *rec)
 {
-    int on = rundir_run_request_int(run, "logprobs") > 0, some = 0;
+    int on = rundir_run_logprobs(run) > 0, some = 0;
     size_t i, k;
 
     for (i = 0; i < n; i++)

@@ -115,7 +115,7 @@ static void subtitle(char *out, size_t size, const struct rundir_run *run,
                      const char *gpu, size_t nq)
 {
     const char *server = rundir_run_server(run);
-    long cap = rundir_run_request_int(run, "max_tokens");
+    long cap = rundir_run_max_tokens(run);
     int think = rundir_run_thinking(run);
     char n[FMT_SIZE], c[FMT_SIZE];
     size_t len;

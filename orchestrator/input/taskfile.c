@@ -9,6 +9,7 @@
 
 #include "../../report/emit.h"
 #include "../../rundir/files.h"
+#include "../../rundir/manifest.h"
 #include "../base/cli.h"
 
 static const struct {
@@ -327,7 +328,7 @@ struct grader_task *taskfile_from_manifest(const json_t *manifest,
                                            const char *where, char *msg,
                                            size_t msgsize)
 {
-    const json_t *def = manifest ? json_object_get(manifest, "task") : NULL;
+    const json_t *def = manifest_task(manifest);
     int rc;
 
     if (def == NULL) {

@@ -264,64 +264,88 @@ out:
     return rc;
 }
 
-/* A served model's manifest record: its URL, and its key's variable with
- * the key's sha256 (never the key: a changed key is seen on resume). */
-static json_t *endpoint_record(const struct run_opts *o)
-{
-    json_t *e = json_pack("{s:s,s:b,s:b}", "url", o->endpoint, "pinned", 0,
-                          "allow_plain_http", o->allow_plain_http);
-    const char *key = o->api_key_env ? getenv(o->api_key_env) : NULL;
-    char hex[65];
-
-    if (e == NULL)
-        util_oom("the endpoint's record");
-    if (key != NULL) {
-        hash_bytes(key, strlen(key), hex);
-        json_object_set_new(e, "api_key_env", json_string(o->api_key_env));
-        json_object_set_new(e, "api_key_sha256", json_string(hex));
-    }
-    return e;
-}
-
-/* The manifest's shared part: what every rung of the folder must share. */
-/* The server binary as the manifest pins it: its bytes (path and
- * sha256: a path spelled another way beside the same sha256 is the same
- * binary, as for a model). */
-static json_t *binary_record(const struct run_opts *o, const char *sha)
-{
-    return json_pack("{s:s,s:s}", "sha256", sha, "path", o->llama);
-}
-
+/* The manifest's shared part: what every rung of the folder must share;
+ * the whole task, so the folder grades the same after its task file
+ * moved, and a resume under another task is refused. */
 static json_t *settings(const struct run_opts *o, const char *version,
                         const char *binary_sha, const char *qhash)
 {
-    json_t *req = request_settings(o);
+    struct manifest_request req;
+    struct manifest_shared s = {
+        .graveyard = GRAVEYARD_VERSION,
+        .questions = o->questions,
+        .questions_sha256 = qhash,
+        .prompt = o->prompt ? o->prompt : grader_task_prompt(o->task),
+        .task = taskfile_to_json(o->task),
+        .request = &req,
+    };
+    json_t *j;
 
+    /* the request's record as request.h packs it for the body too */
+    request_record(o, &req);
     /* a served model's build is the server's word: not a setting the
-     * folder's local rungs must share (its rung records the endpoint) */
-    if (o->endpoint != NULL)
-        return json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:o}", "graveyard",
-                         GRAVEYARD_VERSION, "questions", "path", o->questions,
-                         "sha256", qhash, "prompt",
-                         o->prompt ? o->prompt : grader_task_prompt(o->task),
-                         "task", taskfile_to_json(o->task), "request", req);
-
-    /* the whole task, so the folder grades the same after its task file
-     * moved, and a resume under another task is refused */
-    json_t *s = json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:o}", "graveyard",
-                          GRAVEYARD_VERSION, "questions", "path", o->questions,
-                          "sha256", qhash, "prompt",
-                          o->prompt ? o->prompt : grader_task_prompt(o->task),
-                          "task", taskfile_to_json(o->task), "request", req);
-
-    /* a rung on its own build pins its version with the rung (below):
-     * the folder's server.version is the server's build */
-    if (s != NULL && !o->own_binary) {
-        json_object_set_new(s, "server",
-                            json_pack("{s:s}", "version", version));
-        json_object_set_new(s, "server_binary", binary_record(o, binary_sha));
+     * folder's local rungs must share (its rung records the endpoint); a
+     * rung on its own build pins its version with the rung (below) */
+    if (o->endpoint == NULL && !o->own_binary) {
+        s.server_version = version;
+        s.binary_sha256 = binary_sha;
+        s.binary_path = o->llama;
     }
-    return s;
+    j = manifest_shared_json(&s);
+    if (j == NULL)
+        util_oom("a manifest");
+    return j;
+}
+
+/* The manifest's entry of this rung: its file (or served model), what
+ * its server is started with, its build when its own, its vocabulary. */
+static json_t *rung_record(const struct run_opts *o, const char *version,
+                           const char *binary_sha, const struct hash_job *job,
+                           const char *vocab)
+{
+    const char *key = o->api_key_env ? getenv(o->api_key_env) : NULL;
+    char hex[65];
+    struct manifest_rung r = {
+        .model = o->model,
+        .sha256 = "",
+        .vocab = vocab,
+    };
+    json_t *j;
+
+    /* a served model has no ctx, -ngl or arguments of ours to record */
+    if (o->endpoint == NULL) {
+        r.bytes = job->bytes;
+        r.sha256 = job->hex;
+        r.local = 1;
+        r.ctx = o->ctx;
+        r.ngl = o->ngl;
+        r.server_args =
+            redact_args((char *const *)o->server_args, o->n_server_args);
+    }
+    if (o->argv_template)
+        r.server_argv = redact_argv_json(o->argv_template);
+    if (o->env_template)
+        r.server_env = redact_env(o->env_template);
+    if (o->own_binary) {
+        r.server_version = version;
+        r.binary_sha256 = binary_sha;
+        r.binary_path = o->llama;
+    }
+    /* its URL, and its key's variable with the key's sha256 (never the
+     * key: a changed key is seen on resume) */
+    if (o->endpoint != NULL) {
+        r.endpoint_url = o->endpoint;
+        r.allow_plain_http = o->allow_plain_http;
+        if (key != NULL) {
+            hash_bytes(key, strlen(key), hex);
+            r.api_key_env = o->api_key_env;
+            r.api_key_sha256 = hex;
+        }
+    }
+    j = manifest_rung_json(&r);
+    if (j == NULL)
+        util_oom("a manifest");
+    return j;
 }
 
 int record_made_with(const struct run_opts *o, const char *version,
@@ -351,31 +375,7 @@ int record_made_with(const struct run_opts *o, const char *version,
     if (hash_path(o->questions, qhex, msg, msgsize) != 0)
         goto out;
     shared = settings(o, version, binary_sha, qhex);
-    /* a served model has no ctx, -ngl or arguments of ours to record */
-    rung = o->endpoint != NULL
-               ? json_pack("{s:s,s:I,s:s}", "model", o->model, "bytes",
-                           (json_int_t)0, "sha256", "")
-               : json_pack("{s:s,s:I,s:s,s:I,s:i,s:o}", "model", o->model,
-                           "bytes", (json_int_t)job->bytes, "sha256", job->hex,
-                           "ctx", (json_int_t)o->ctx, "ngl", o->ngl,
-                           "server_args",
-                           redact_args((char *const *)o->server_args,
-                                       o->n_server_args));
-    if (o->argv_template)
-        json_object_set_new(rung, "server_argv",
-                            redact_argv_json(o->argv_template));
-    if (o->env_template)
-        json_object_set_new(rung, "server_env", redact_env(o->env_template));
-    if (o->own_binary) {
-        json_object_set_new(rung, "server_version", json_string(version));
-        json_object_set_new(rung, "server_binary",
-                            binary_record(o, binary_sha));
-    }
-    if (o->endpoint != NULL)
-        json_object_set_new(rung, "endpoint", endpoint_record(o));
-    /* what the grading side compares before a KLD (rundir_vocab_hash) */
-    if (vocab[0] != '\0')
-        json_object_set_new(rung, MANIFEST_VOCAB_KEY, json_string(vocab));
+    rung = rung_record(o, version, binary_sha, job, vocab);
     changed = manifest_check(o->rundir, o->rung, shared, rung, o->force, msg,
                              msgsize);
     json_decref(shared);
@@ -521,6 +521,5 @@ int record_endpoint_said(const struct run_opts *o, json_t *said, char *msg,
                          size_t msgsize)
 {
     /* files.lock is the caller's (serve.c waits for it on the loop) */
-    return manifest_note(o->rundir, o->rung, "endpoint_said", said, msg,
-                         msgsize);
+    return manifest_note_said(o->rundir, o->rung, said, msg, msgsize);
 }

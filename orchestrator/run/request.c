@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "../../grader/grader.h"
+#include "../../rundir/manifest.h"
 #include "../../util/util.h"
 #include "../input/config.h"
 
@@ -15,14 +16,26 @@ static void set(json_t *o, const char *key, json_t *v)
         util_oom("a request");
 }
 
+void request_record(const struct run_opts *o, struct manifest_request *r)
+{
+    manifest_request_init(r, o->max_tokens, o->think);
+    r->extra = o->request;
+    r->in_flight = o->parallel;
+    r->abort_loops = o->abort_loops;
+    r->logprobs = o->logprobs;
+}
+
 /* The settings of every request, into o in their order: greedy decoding,
- * no cached prompt, the token cap. */
+ * no cached prompt, the token cap (the chat API's names). */
 static void greedy(json_t *o, const struct run_opts *opts)
 {
-    set(o, "temperature", json_integer(0));
-    set(o, "seed", json_integer(0));
-    set(o, "cache_prompt", json_false());
-    set(o, "max_tokens", json_integer((json_int_t)opts->max_tokens));
+    struct manifest_request r;
+
+    request_record(opts, &r);
+    set(o, "temperature", json_integer(r.temperature));
+    set(o, "seed", json_integer(r.seed));
+    set(o, "cache_prompt", json_boolean(r.cache_prompt));
+    set(o, "max_tokens", json_integer((json_int_t)r.max_tokens));
 }
 
 char *request_body(const struct run_opts *o, const struct question *q)
@@ -68,23 +81,12 @@ char *request_body(const struct run_opts *o, const struct question *q)
 
 json_t *request_settings(const struct run_opts *o)
 {
-    json_t *req = json_object();
+    struct manifest_request r;
+    json_t *req;
 
+    request_record(o, &r);
+    req = manifest_request_json(&r);
     if (req == NULL)
         util_oom("a manifest");
-    greedy(req, o);
-    set(req, "enable_thinking", json_boolean(o->think));
-    if (o->request != NULL && json_object_set(req, "extra", o->request) != 0)
-        util_oom("a manifest");
-    /* rows asked several at a time must not mix with rows asked one at a
-     * time: a folder's resume under the other setting is refused */
-    if (o->parallel > 1)
-        set(req, "in_flight", json_integer(o->parallel));
-    if (o->abort_loops)
-        set(req, "abort_loops", json_true());
-    /* rows with a probs file must not mix with rows without, nor with
-     * another N's: a resume under another "logprobs" is refused */
-    if (o->logprobs > 0)
-        set(req, "logprobs", json_integer(o->logprobs));
     return req;
 }

@@ -15,14 +15,21 @@
 
 #include <jansson.h>
 
+#include "../../rundir/manifest.h"
 #include "../input/questions.h"
 #include "../server/runopts.h"
 
 /* The request body for question q as sent (new: free()). */
 char *request_body(const struct run_opts *o, const struct question *q);
 
-/* The manifest's "request": the settings every body carries (new
- * reference). */
+/* What every request is asked with, as the manifest records it
+ * (rundir/manifest.h writes and reads the record): one struct for the
+ * body and the record, so the two cannot drift apart. r->extra is
+ * borrowed from o. */
+void request_record(const struct run_opts *o, struct manifest_request *r);
+
+/* The manifest's "request": request_record's struct as rundir/manifest.h
+ * writes it (new reference). */
 json_t *request_settings(const struct run_opts *o);
 
 #endif

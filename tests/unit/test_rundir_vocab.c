@@ -1,6 +1,6 @@
 /*
  * test_rundir_vocab.c - a rung's vocabulary sha256 as the manifest records
- * it (manifest.h: MANIFEST_VOCAB_KEY, rundir_vocab_hash,
+ * it (manifest_keys.h: MK_VOCAB_SHA256; manifest.h: rundir_vocab_hash,
  * rundir_vocab_other, manifest_vocab): what the grading side reads before
  * it compares two rungs' log-probabilities.
  */
@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "manifest.h" /* rundir/ */
+#include "manifest_keys.h"
 
 #define HA "369d1f0e399c0ec37adda4150452519d5643752592bd483d2de2253af036782d"
 /* 64 characters, not hex: not a sha256 */
@@ -26,11 +27,11 @@ static void setup_manifest(const char *text)
 }
 
 static const char two[] =
-    "{\"rungs\": {\"F32\": {\"model\": \"/m/f32.gguf\", \"" MANIFEST_VOCAB_KEY
+    "{\"rungs\": {\"F32\": {\"model\": \"/m/f32.gguf\", \"" MK_VOCAB_SHA256
     "\": \"" HA "\"}, \"Q8_0\": {\"model\": \"/m/q8.gguf\", "
-    "\"" MANIFEST_VOCAB_KEY "\": \"" HA "\"}, \"old\": {\"model\": "
+    "\"" MK_VOCAB_SHA256 "\": \"" HA "\"}, \"old\": {\"model\": "
     "\"/m/old.gguf\"}, \"odd\": {\"model\": \"/m/odd.gguf\", "
-    "\"" MANIFEST_VOCAB_KEY "\": \"" ODD "\"}}}";
+    "\"" MK_VOCAB_SHA256 "\": \"" ODD "\"}}}";
 
 static void test_hash(void **state)
 {
@@ -75,7 +76,7 @@ static void test_other(void **state)
     assert_string_equal(model, "/m/f32.gguf");
     /* the rung's own entry is not another rung */
     setup_manifest("{\"rungs\": {\"F32\": {\"model\": \"/m/f32.gguf\", "
-                   "\"" MANIFEST_VOCAB_KEY "\": \"" HA "\"}}}");
+                   "\"" MK_VOCAB_SHA256 "\": \"" HA "\"}}}");
     assert_int_equal(rundir_vocab_other(test_dir, "F32", HB, other,
                                         sizeof other, model, sizeof model, msg,
                                         sizeof msg),
