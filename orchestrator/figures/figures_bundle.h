@@ -1,8 +1,8 @@
 /*
- * figures_bundle.h - what figures_bundle.c (publish's bundle) and
- * figures_verify.c (verify BUNDLE) share: a bundle's files in memory,
- * read, gathered, staged and rendered the same way on both sides. Not for
- * other modules: figures.h is the interface.
+ * figures_bundle.h - what figures_bundle_write.c (publish's bundle) and
+ * figures_verify.c (verify BUNDLE) share, in figures_bundle.c: a bundle's
+ * files in memory, read, gathered, staged and rendered the same way on
+ * both sides. Not for other modules: figures.h is the interface.
  */
 #ifndef FIGURES_BUNDLE_H
 #define FIGURES_BUNDLE_H
