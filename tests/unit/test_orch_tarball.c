@@ -104,9 +104,18 @@ static void device(unsigned char *h) { h[156] = '3'; }
 static void pax(unsigned char *h) { h[156] = 'x'; }
 static void huge(unsigned char *h) { memcpy(h + 124, "77777777777", 11); }
 static void renamed(unsigned char *h) { h[0] = 'B'; }
-static void escapes(unsigned char *h) { memcpy(h, "bundle/\n\033[2J", 12); }
-static void folder_bytes(unsigned char *h) { h[156] = '5'; }
-static void not_octal(unsigned char *h) { memcpy(h + 124, "0000000009x", 11); }
+static void escapes(unsigned char *h)
+{
+    memcpy(h, "bundle/\n\033[2J", 12);
+}
+static void folder_bytes(unsigned char *h)
+{
+    h[156] = '5';
+}
+static void not_octal(unsigned char *h)
+{
+    memcpy(h + 124, "0000000009x", 11);
+}
 
 /* A header that declares 8 GiB (a bomb's), and a stream that ends
  * before the entry could: refused at the header as it is unpacked, not
