@@ -7,7 +7,8 @@
 #                             every test under ASan+UBSan (own build folder)
 #   make fuzz                 libFuzzer: extractor, row reader, scanner vs
 #                             jansson, SSE parser, safetensors and GGUF
-#                             table readers, regular expressions
+#                             table readers, regular expressions, the
+#                             bundle's tar.gz reader
 #   make pyre-diff            the regular expressions against Python's re
 #                             on PYRE_CASES random cases (PYRE_SEED)
 #   make pcre2-diff           the same cases, the real texts and the rules
@@ -431,6 +432,8 @@ fuzz: $(BUILD)/report/assets.c
 	    report/doc.c report/doc_md.c report/doc_html.c report/fmt.c \
 	    $(BUILD)/report/assets.c $(GRADER_SRC) $(PYRE_SRC) \
 	    $(JANSSON_LIBS) $(ZLIB_LIBS) -lm
+	clang $(FUZZ_FLAGS) -o $(FUZZ_BUILD)/fuzz_tar tests/fuzz/fuzz_tar.c \
+	    orchestrator/base/tarball.c util/util.c util/printable.c $(ZLIB_LIBS)
 	for f in safetensors gguf; do \
 	    clang $(FUZZ_FLAGS) -Iweights -o $(FUZZ_BUILD)/fuzz_$$f \
 	        tests/fuzz/fuzz_$$f.c weights/tensors.c weights/$$f.c \

@@ -383,6 +383,23 @@ int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
     return 0;
 }
 
+int rundir_run_show_as(struct rundir_run *r, const char *shown,
+                       const char *base)
+{
+    char *d = strdup(shown), *b = strdup(base);
+
+    if (d == NULL || b == NULL) {
+        free(d);
+        free(b);
+        return -1;
+    }
+    free(r->dir);
+    free(r->base);
+    r->dir = d;
+    r->base = b;
+    return 0;
+}
+
 void rundir_run_close(struct rundir_run *r)
 {
     size_t i;
@@ -392,6 +409,7 @@ void rundir_run_close(struct rundir_run *r)
     for (i = 0; i < r->nside; i++)
         free(r->side[i]);
     free(r->dir);
+    free(r->base);
     free(r->name);
     json_decref(r->manifest);
     json_decref(r->canary);

@@ -19,6 +19,10 @@
 
 struct rundir_run {
     char *dir;
+    char *base;      /* the folder a relative dir (and a relative name read
+                        after opening: the page's question file) is taken
+                        from, or NULL: the working folder. Set by
+                        rundir_run_show_as */
     char label[128]; /* a column heading: --labels, the GPU, the folder */
     char *name;      /* ladder.json's "name", or NULL */
     double margin;   /* ladder.json's "margin_points" (the config's
@@ -58,6 +62,17 @@ int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
                     const char *side, const char *label, char *msg,
                     size_t msgsize);
 void rundir_run_close(struct rundir_run *r);
+/*
+ * From now on r names its folder as shown (what a report prints and
+ * embeds: "bundle" for a staged bundle), a name relative to base (the
+ * folder it was staged in), so that the same rows render the same bytes
+ * wherever they were read from, and a file read later is still found
+ * (pages.c reads a relative name under base, never the working folder).
+ * r must have been opened as base/shown. 0, or -1 out of memory (r
+ * unchanged).
+ */
+int rundir_run_show_as(struct rundir_run *r, const char *shown,
+                       const char *base);
 
 /* Settings from the manifest, or NULL / -1 when it does not say. */
 const char *rundir_run_server(const struct rundir_run *r);

@@ -233,53 +233,61 @@ static int all_zero(const unsigned char *h)
     return 1;
 }
 
-/* One header at off: its entry into e, its size into *size. */
+/* One header at off: its entry into e, its size into *size. A name is
+ * quoted in msg as util_printable shows it (a header's bytes may be
+ * anything: a refusal is one line, with no control character). */
 static int header(const unsigned char *h, struct tarball_entry *e,
                   size_t *size, char *msg, size_t msgsize)
 {
-    char field[13], *end;
+    char field[13], *end, shown[4 * 100 + 1];
     unsigned long long sz;
     unsigned long sum;
+    size_t len;
 
     memcpy(e->name, h, 100);
     e->name[100] = '\0';
+    len = strlen(e->name);
+    util_printable(e->name, len, shown, sizeof(shown));
     memcpy(field, h + 148, 8);
     field[8] = '\0';
     sum = strtoul(field, &end, 8);
     if (end == field || sum != checksum(h)) {
-        snprintf(msg, msgsize, "'%.100s': a bad header checksum", e->name);
+        snprintf(msg, msgsize, "'%s': a bad header checksum", shown);
         return -1;
     }
     if (h[345] != '\0') {
-        snprintf(msg, msgsize, "'%.100s': a long name (prefix): refused",
-                 e->name);
+        snprintf(msg, msgsize, "'%s': a long name (prefix): refused", shown);
         return -1;
     }
     if (h[156] != '0' && h[156] != '\0' && h[156] != '5') {
         snprintf(msg, msgsize,
-                 "'%.100s': not a regular file or a folder (type '%c'): "
+                 "'%s': not a regular file or a folder (type '%c'): "
                  "links, devices and extended headers are refused",
-                 e->name, h[156] >= 0x20 && h[156] < 0x7f ? h[156] : '?');
+                 shown, h[156] >= 0x20 && h[156] < 0x7f ? h[156] : '?');
         return -1;
     }
     e->dir = h[156] == '5';
     memcpy(field, h + 124, 12);
     field[12] = '\0';
     sz = strtoull(field, &end, 8);
-    if (end == field || sz > TARBALL_ENTRY_MAX || (e->dir && sz != 0)) {
-        snprintf(msg, msgsize, "'%.100s': %s past the cap of %u MiB", e->name,
-                 "an entry", TARBALL_ENTRY_MAX >> 20);
+    if (end == field || (*end != '\0' && *end != ' ')) {
+        snprintf(msg, msgsize, "'%s': a size that is not octal digits", shown);
         return -1;
     }
-    {
-        size_t len = strlen(e->name);
-        if (e->dir && len > 1 && e->name[len - 1] == '/')
-            e->name[len - 1] = '\0';
+    if (e->dir && sz != 0) {
+        snprintf(msg, msgsize, "'%s': a folder with bytes", shown);
+        return -1;
     }
+    if (sz > TARBALL_ENTRY_MAX) {
+        snprintf(msg, msgsize, "'%s': an entry past the cap of %u MiB", shown,
+                 TARBALL_ENTRY_MAX >> 20);
+        return -1;
+    }
+    if (e->dir && len > 1 && e->name[len - 1] == '/')
+        e->name[len - 1] = '\0';
     if (!tarball_name_ok(e->name)) {
         snprintf(msg, msgsize,
-                 "'%.100s': a name absolute, with '..' or odd characters",
-                 e->name);
+                 "'%s': a name absolute, with '..' or odd characters", shown);
         return -1;
     }
     *size = (size_t)sz;

@@ -26,7 +26,7 @@ static const char verify_help[] =
     "named. A tar.gz is read in memory under caps: links, devices, absolute\n"
     "names, '..' and an entry past 256 MiB (at its header) are refused; in\n"
     "a folder, a link or a FIFO. Exit 0 all the same, 1 any differs, 2 not\n"
-    "a bundle.\n"
+    "a bundle, or verify's own failure (out of memory, no room to stage).\n"
     "\n"
     "Compare RUNDIR/ladder.tsv with another machine's, rung by rung, on\n"
     "bytes and sha256 (the file paths may differ). Identical files mean\n"

@@ -196,10 +196,12 @@ struct card_names;
 struct publish_outs;
 /* OUT/bundle.tar.gz: the run's inputs as may be published, the outputs
  * rendered again from them as "bundle", and SHA256SUMS; deterministic
- * (figures_bundle.c). The inputs are read first: one that cannot be (a
- * FIFO, a link, past the cap) is EXIT_USAGE with nothing written; then
- * po's files are written (figures__write_all), then the bundle. 0, or
- * the exit status after a line on stderr. */
+ * (figures_bundle_write.c). The inputs are read first: one that cannot
+ * be (a FIFO, a link, past the cap) is EXIT_USAGE with nothing written;
+ * then po's files are written (figures__write_all), then the bundle; a
+ * failure of ours on the way (out of memory, the stage, the write) is
+ * EXIT_USAGE too, said as such. 0, or the exit status after a line on
+ * stderr. */
 int figures_publish_bundle(const struct figures_publish_opts *o,
                            const struct figures_report_opts *ro,
                            const struct figures_report *r,
@@ -207,7 +209,8 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
                            struct publish_outs *po);
 /* A bundle (tar.gz or folder) checked: every SHA256SUMS line, every
  * rendered file against what its rows give now. A line on stdout per
- * difference; 0 all same, 1 any differs, 2 not a bundle. */
+ * difference; 0 all same, 1 any differs, 2 not a bundle or a failure of
+ * verify's own (out of memory, the stage), never taken for a change. */
 int figures_verify_bundle(const char *path);
 
 /* ---- compare: one ladder on several GPUs or machines ---------------- */

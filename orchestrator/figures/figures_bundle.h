@@ -1,8 +1,8 @@
 /*
- * figures_bundle.h - what figures_bundle.c (publish's bundle) and
- * figures_verify.c (verify BUNDLE) share: a bundle's files in memory,
- * read, gathered, staged and rendered the same way on both sides. Not for
- * other modules: figures.h is the interface.
+ * figures_bundle.h - what figures_bundle_write.c (publish's bundle) and
+ * figures_verify.c (verify BUNDLE) share, in figures_bundle.c: a bundle's
+ * files in memory, read, gathered, staged and rendered the same way on
+ * both sides. Not for other modules: figures.h is the interface.
  */
 #ifndef FIGURES_BUNDLE_H
 #define FIGURES_BUNDLE_H
@@ -13,6 +13,15 @@
 #include "figures_int.h"
 
 #define BUNDLE_FILES 1024
+/* The top folder of a bundle, and of its stage (figures_stage.c): the
+ * name the report gives the run folder, on both sides. */
+#define BUNDLE_TOP "bundle"
+/* figures__bundle_render's answers besides 0, each after a line on
+ * stderr: the staged rows cannot be graded (for verify, a changed
+ * bundle), or a failure of ours (out of memory, a path past its cap:
+ * never taken for a changed bundle). */
+#define BUNDLE_REFUSED 1
+#define BUNDLE_OURS    2
 
 struct bfile {
     char name[100]; /* relative to the top folder */
@@ -49,9 +58,10 @@ int figures__bundle_gather_one(struct bundle *b, const char *root,
  * PREFIX.PID.XXXXXX). 0, or -1 with msg. */
 int figures__bundle_stage(struct bundle *b, const char *parent,
                           const char *prefix, char *msg, size_t msgsize);
-/* The outputs rendered into b (output 1) from the stage as "bundle",
- * names and choices from publish.json's j. 0, or the exit status after a
- * line on stderr. */
+/* The outputs rendered into b (output 1) from the stage, read by its
+ * path and named "bundle" (BUNDLE_TOP) in what is rendered, names and
+ * choices from publish.json's j; the working folder is never changed. 0,
+ * BUNDLE_REFUSED or BUNDLE_OURS after a line on stderr. */
 int figures__bundle_render(struct bundle *b, const json_t *j, const char *cmd);
 
 #endif

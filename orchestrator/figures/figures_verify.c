@@ -83,8 +83,12 @@ static int load_bundle(struct bundle *b, const char *path)
             b->twice++;
             continue;
         }
-        if ((copy = malloc(t.e[i].n + 1)) == NULL)
-            break;
+        if ((copy = malloc(t.e[i].n + 1)) == NULL) {
+            /* ours, not the bundle's: never a bundle missing the rest */
+            tarball_release(&t);
+            cli_error("verify", "%.200s: out of memory", path);
+            return EXIT_USAGE;
+        }
         memcpy(copy, t.e[i].p, t.e[i].n);
         if (figures__bundle_take(b, rel + 1, copy, t.e[i].n, 0) != 0) {
             snprintf(msg, sizeof(msg), "'%s': twice, or too many files",
@@ -277,15 +281,15 @@ static size_t check_outputs(struct bundle *b)
 /* The bundle's own statements against each other (figures_agree.c),
  * and after the outputs were rendered, the rows its page no longer
  * shows as they are (figures_rowdiff.c). */
-static size_t agree(const struct bundle *b, int rendered, int *paths)
+static size_t agree(const struct bundle *b, int rendered, int *paths, int *oom)
 {
     struct figures__bfile *f = calloc(b->n + 1, sizeof(*f));
     const struct bfile *have = NULL, *want = NULL;
     size_t i, k = 0, bad = 0;
 
-    if (f == NULL) {
-        printf("out of memory\n");
-        return 1;
+    if (f == NULL) { /* ours: said by the caller, never a difference */
+        *oom = 1;
+        return 0;
     }
     for (i = 0; i < b->n; i++) {
         if (b->f[i].output == 0)
@@ -310,13 +314,20 @@ int figures_verify_bundle(const char *path)
     json_t *j = NULL;
     char msg[4600];
     size_t bad;
-    int rc, paths = 0;
+    int rc, paths = 0, oom = 0;
 
-    if (b == NULL)
-        return figures__oom("verify");
+    if (b == NULL) {
+        cli_error("verify", "out of memory");
+        return EXIT_USAGE;
+    }
     if ((rc = load_bundle(b, path)) != 0)
         goto out;
-    bad = b->twice + check_sums(b) + agree(b, 0, &paths);
+    bad = b->twice + check_sums(b) + agree(b, 0, &paths, &oom);
+    if (oom) {
+        cli_error("verify", "%.200s: out of memory", path);
+        rc = EXIT_USAGE;
+        goto out;
+    }
     pj = find(b, "publish.json", 0);
     if (pj == NULL || (j = json_loadb(pj->p, pj->n, 0, NULL)) == NULL) {
         printf("publish.json: missing or not JSON\n");
@@ -330,18 +341,27 @@ int figures_verify_bundle(const char *path)
     }
     if (figures__bundle_stage(b, tmp_dir(), "graveyard-bundle.", msg,
                               sizeof(msg)) != 0) {
-        cli_error("verify", "%s", msg);
-        rc = EXIT_FAILED;
+        cli_error("verify", "%s", msg); /* ours: a write */
+        rc = EXIT_USAGE;
         goto out;
     }
-    if ((rc = figures__bundle_render(b, j, "verify")) != 0) {
+    if ((rc = figures__bundle_render(b, j, "verify")) == BUNDLE_OURS) {
+        rc = EXIT_USAGE; /* said; nothing about the bundle */
+        goto out;
+    }
+    if (rc != 0) {
         /* rows the grader refuses are a changed bundle too */
         printf("%s: its rows cannot be graded (above)\n", path);
         rc = EXIT_FAILED;
         goto out;
     }
     bad += check_outputs(b);
-    bad += agree(b, 1, &paths);
+    bad += agree(b, 1, &paths, &oom);
+    if (oom) {
+        cli_error("verify", "%.200s: out of memory", path);
+        rc = EXIT_USAGE;
+        goto out;
+    }
     printf("%s: %s\n", path,
            bad ? "differs from what its rows and hashes give"
                : "every figure recomputed from its rows, every hash checked");

@@ -26,12 +26,35 @@ struct qtexts {
     char note[4800];
 };
 
+/* A relative name under run->base (a staged bundle's stage: as if the
+ * working folder were there), else as it is: into *b, or name itself.
+ * Past the path cap it is not there: "" (never a cut name). */
+static const char *from_base(const struct rundir_run *run, const char *name,
+                             struct buf *b)
+{
+    if (run->base == NULL || name[0] == '/')
+        return name;
+    return buf_path(b, "%s/%s", run->base, name) == 0 ? b->p : "";
+}
+
+/* Each "BASE/" in note cut: a message names a file as the run names it,
+ * not where a stage put it. */
+static void note_shown(char *note, const char *base)
+{
+    size_t k = base ? strlen(base) : 0;
+    char *at;
+
+    while (k > 0 && (at = strstr(note, base)) != NULL && at[k] == '/')
+        memmove(at, at + k + 1, strlen(at + k + 1) + 1);
+}
+
 static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
                         const struct grader_qset *qs, size_t nq)
 {
     const char *path = run ? rundir_run_questions(run) : NULL;
     const char *want = run ? rundir_run_questions_sha256(run) : NULL;
-    struct buf alt = {0};
+    const char *read;
+    struct buf alt = {0}, at = {0}, altat = {0};
     char msg[600], hex[65], why[300];
     struct grader_task *task;
     size_t i, found = 0, differ = 0;
@@ -43,22 +66,30 @@ static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
                  "the folder's manifest.json names no question file");
         return;
     }
-    if (access(path, R_OK) != 0 && path[0] != '/') {
+    read = from_base(run, path, &at);
+    if (access(read, R_OK) != 0 && path[0] != '/') {
         /* past the path cap it is not there: the note says the file
          * could not be read, under the name given */
-        if (buf_path(&alt, "%s/%s", run->dir, path) == 0 &&
-            access(alt.p, R_OK) == 0)
+        const char *r2 = buf_path(&alt, "%s/%s", run->dir, path) == 0
+                             ? from_base(run, alt.p, &altat)
+                             : "";
+        if (r2[0] != '\0' && access(r2, R_OK) == 0) {
             path = alt.p;
+            read = r2;
+        }
     }
     /* the file is read as the folder's task reads it (a multiple-choice
      * file's references are letters) */
     task = taskfile_from_manifest(run->manifest, path, msg, sizeof(msg));
     if (t->text == NULL || task == NULL ||
-        questions_load_as(path, 0, grader_task_ref(task) == GRADER_REF_LETTER,
+        questions_load_as(read, 0, grader_task_ref(task) == GRADER_REF_LETTER,
                           &t->file, msg, sizeof(msg)) != 0) {
         snprintf(t->note, sizeof(t->note), "%s", t->text ? msg : "no memory");
+        note_shown(t->note, run->base);
         grader_task_free(task);
         buf_release(&alt);
+        buf_release(&at);
+        buf_release(&altat);
         return;
     }
     for (i = 0; i < t->file.n; i++) {
@@ -94,12 +125,14 @@ static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
                  "; %zu left out: the file gives them another answer than "
                  "the rows",
                  differ);
-    if (want != NULL && hash_path(path, hex, why, sizeof(why)) == 0 &&
+    if (want != NULL && hash_path(read, hex, why, sizeof(why)) == 0 &&
         strcmp(hex, want) != 0)
         snprintf(t->note + strlen(t->note), sizeof(t->note) - strlen(t->note),
                  "; WARNING: its sha256 is not the one the rows were made "
                  "with (manifest.json)");
     buf_release(&alt);
+    buf_release(&at);
+    buf_release(&altat);
 }
 
 static void qtexts_release(struct qtexts *t)

@@ -2,11 +2,13 @@
 # Replay every input that once broke a fuzzer (tests/fuzz/regressions/
 # NAME/: commit each crash there), then run each fuzzer for a bounded
 # time, seeded with the golden rows, those inputs and tests/fuzz/seeds/
-# NAME/ (real streams: upstream's chunks with logprobs, for fuzz_sse).
+# NAME/ (real streams: upstream's chunks with logprobs, for fuzz_sse;
+# bundles made by graveyard publish and hostile headers, for fuzz_tar:
+# tests/fuzz/make_tar_seeds.py).
 # Usage: run.sh BUILD_DIR SECONDS
 set -eu
 build=$1 secs=$2
-for f in extract rows rowscan sse safetensors gguf page pyre; do
+for f in extract rows rowscan sse safetensors gguf page pyre tar; do
     set -- tests/fuzz/regressions/$f/*
     if [ -e "$1" ]; then
         echo "fuzz_$f: replaying $# regression input(s)"
@@ -14,7 +16,7 @@ for f in extract rows rowscan sse safetensors gguf page pyre; do
             tail -40 "$build/fuzz_$f.replay.log"; exit 1; }
     fi
 done
-for f in extract rows rowscan sse safetensors gguf page pyre; do
+for f in extract rows rowscan sse safetensors gguf page pyre tar; do
     corpus=$build/corpus-$f
     mkdir -p "$corpus"
     # seeds: every golden row, one per file, and a few bare answers
@@ -47,8 +49,11 @@ for f in extract rows rowscan sse safetensors gguf page pyre; do
     cp tests/golden/cases/report-t4/files/data/t4/REPORT.md "$corpus/seed-md"
     cp tests/golden/cases/compare-t4-l4/files/cmp/COMPARE.md "$corpus/seed-cmp" \
         2>/dev/null || true
+    # a bundle's tar.gz is tens of KiB: fuzz_tar's seeds are real ones
+    maxlen=4096
+    [ "$f" = tar ] && maxlen=131072
     echo "fuzz_$f: $secs s"
-    "$build/fuzz_$f" -max_total_time="$secs" -max_len=4096 \
+    "$build/fuzz_$f" -max_total_time="$secs" -max_len=$maxlen \
         -artifact_prefix="$build/" \
         -print_final_stats=1 "$corpus" 2>"$build/fuzz_$f.log" || {
         tail -40 "$build/fuzz_$f.log"; exit 1; }

@@ -104,6 +104,18 @@ static void device(unsigned char *h) { h[156] = '3'; }
 static void pax(unsigned char *h) { h[156] = 'x'; }
 static void huge(unsigned char *h) { memcpy(h + 124, "77777777777", 11); }
 static void renamed(unsigned char *h) { h[0] = 'B'; }
+static void escapes(unsigned char *h)
+{
+    memcpy(h, "bundle/\n\033[2J", 12);
+}
+static void folder_bytes(unsigned char *h)
+{
+    h[156] = '5';
+}
+static void not_octal(unsigned char *h)
+{
+    memcpy(h + 124, "0000000009x", 11);
+}
 
 /* A header that declares 8 GiB (a bomb's), and a stream that ends
  * before the entry could: refused at the header as it is unpacked, not
@@ -159,6 +171,16 @@ static void test_hostile(void **state)
     assert_int_equal(tarball_read("not gzip", 8, &(struct tarball){0}, msg,
                                   sizeof(msg)),
                      -1);
+    /* a name of control characters is shown, one line (fuzz_tar found
+     * it in a refusal as it was); a refusal says what it refuses */
+    assert_int_equal(read_edited(escapes, msg, sizeof(msg), 0), -1);
+    assert_non_null(strstr(msg, "'bundle/\\x0a\\x1b[2J"));
+    assert_null(strchr(msg, '\n'));
+    assert_null(strchr(msg, '\033'));
+    assert_int_equal(read_edited(folder_bytes, msg, sizeof(msg), 1), -1);
+    assert_non_null(strstr(msg, "a folder with bytes"));
+    assert_int_equal(read_edited(not_octal, msg, sizeof(msg), 1), -1);
+    assert_non_null(strstr(msg, "not octal"));
 }
 
 int main(void)

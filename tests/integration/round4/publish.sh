@@ -247,3 +247,39 @@ case_publish_stale() {
     [ -z "$left" ] || fail "verify left after a SIGKILL, still there after the next: $left"
 }
 round4_cases="$round4_cases publish_stale"
+
+# publish and verify change no working folder (issue 34: they chdir'ed
+# into their stage and back). Run from a folder that holds a questions.jsonl
+# of other texts and a bundle/ of its own with the same, verify still
+# reads the stage's copy (a renderer reading a relative name from the
+# working folder puts the other texts in REPORT.html: exit 1), and publish
+# from there makes the same bytes. A stage that cannot be made (TMPDIR a
+# plain file) is verify's own failure: exit 2 naming it, never "differs"
+# (exit 1, a changed bundle, before).
+case_publish_cwd() {
+    local d=$work/r4w-study w=$work/r4w-cwd rc
+    r4p_study "$d" || { fail "make_study.py failed"; return; }
+    $GT publish "$d" --out "$work/r4w-out" >"$work/r4p.out" 2>&1 ||
+        { fail "publish: $(tail -3 "$work/r4p.out")"; return; }
+    mkdir -p "$w/bundle/rows"
+    sed 's/"question": "/"question": "NOT THIS ONE /' "$d/questions.jsonl" \
+        >"$w/bundle/questions.jsonl"
+    (cd "$w" && $GT publish "$d" --out "$work/r4w-out2") >"$work/r4p.out" 2>&1 ||
+        fail "publish from another folder: $(tail -3 "$work/r4p.out")"
+    cmp -s "$work/r4w-out/bundle.tar.gz" "$work/r4w-out2/bundle.tar.gz" ||
+        fail "publish from another folder made other bytes"
+    cp "$w/bundle/questions.jsonl" "$w/questions.jsonl"
+    (cd "$w" && $GT verify "$work/r4w-out/bundle.tar.gz") >"$work/r4p.out" 2>&1 ||
+        fail "verify from a folder with other questions: $(head -3 "$work/r4p.out")"
+    : >"$work/r4w-notafolder"
+    TMPDIR=$work/r4w-notafolder $GT verify "$work/r4w-out/bundle.tar.gz" \
+        >"$work/r4p.out" 2>&1
+    rc=$?
+    [ $rc = 2 ] || fail "a stage that cannot be made: exit $rc, not 2: $(head -3 "$work/r4p.out")"
+    grep -q "r4w-notafolder" "$work/r4p.out" ||
+        fail "a stage that cannot be made, not named: $(head -3 "$work/r4p.out")"
+    if grep -q "differs" "$work/r4p.out"; then
+        fail "a stage that cannot be made called a changed bundle"
+    fi
+}
+round4_cases="$round4_cases publish_cwd"
