@@ -142,6 +142,19 @@ const char *manifest_prompt(const json_t *manifest);
 const json_t *manifest_task(const json_t *manifest);    /* the task record */
 const char *manifest_task_name(const json_t *manifest); /* task.name */
 const char *manifest_rung_model(const json_t *manifest, const char *rung);
+const char *manifest_questions_sha256(const json_t *manifest);
+
+/* A rung's file as rungs.NAME records it: its name (model), sha256 and
+ * bytes, NULL or -1 where the record does not say. Returns 0, or -1
+ * when the manifest has no rung of that name (f untouched). Strings
+ * are borrowed from manifest. */
+struct manifest_file {
+    const char *model;
+    const char *sha256;
+    long long bytes;
+};
+int manifest_rung_file(const json_t *manifest, const char *rung,
+                       struct manifest_file *f);
 
 /* The rungs run by a server of ours (not served models): their count,
  * the first max of their names in out (borrowed from manifest). */

@@ -268,6 +268,29 @@ const char *manifest_rung_model(const json_t *manifest, const char *rung)
     return json_string_value(json_object_get(r, MK_MODEL));
 }
 
+const char *manifest_questions_sha256(const json_t *manifest)
+{
+    return json_string_value(
+        json_object_get(json_object_get(manifest, MK_QUESTIONS), MKS_SHA256));
+}
+
+int manifest_rung_file(const json_t *manifest, const char *rung,
+                       struct manifest_file *f)
+{
+    const json_t *r =
+        json_object_get(json_object_get(manifest, MK_RUNGS), rung);
+    const json_t *bytes = json_object_get(r, MKS_BYTES);
+
+    if (!json_is_object(r))
+        return -1;
+    f->model = json_string_value(json_object_get(r, MK_MODEL));
+    f->sha256 = json_string_value(json_object_get(r, MKS_SHA256));
+    f->bytes = json_is_integer(bytes) && json_integer_value(bytes) >= 0
+                   ? (long long)json_integer_value(bytes)
+                   : -1;
+    return 0;
+}
+
 size_t manifest_local_rungs(const json_t *manifest, const char **out,
                             size_t max)
 {

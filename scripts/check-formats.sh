@@ -20,18 +20,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 # FILE KEY REASON: a file outside rundir/ that may spell KEY
 cat >"$tmp/exceptions" <<'EOF'
-orchestrator/figures/figures_bundle.c * being moved in branch i34-publish2
-orchestrator/figures/figures_bundle_files.c * being moved in branch i34-publish2
-orchestrator/figures/figures_bundle_int.h * being moved in branch i34-publish2
-orchestrator/figures/figures_verify.c * being moved in branch i34-publish2
-orchestrator/figures/figures_stage.c * being moved in branch i34-publish2
-orchestrator/figures/figures_agree.c * being moved in branch i34-publish2
-orchestrator/figures/figures_rowdiff.c * being moved in branch i34-publish2
-orchestrator/figures/figures_publish.c * being moved in branch i34-publish2
-orchestrator/cmd/cmd_publish.c * being moved in branch i34-publish2
-orchestrator/cmd/cmd_verify.c * being moved in branch i34-publish2
-orchestrator/base/tarball.c * being moved in branch i34-publish2
-orchestrator/base/tarball.h * being moved in branch i34-publish2
 orchestrator/input/config.c server a ladder config's "server" (docs/config.md), not the manifest's
 orchestrator/input/config_request.c request a ladder config's "request" (docs/config.md)
 orchestrator/input/config_request.c extra a ladder config's request.extra
@@ -57,6 +45,10 @@ orchestrator/cmd/cmd_audit.c rungs the audit's verdict line (--json): the rungs 
 orchestrator/cmd/cmd_canary.c model canary.json's "model" (the canary's verdict; its writer is not yet rundir/'s)
 orchestrator/cmd/cmd_canary.c questions canary.json's "questions"
 orchestrator/run/record.c server .done's "server" (the --version line; .done's writer is not yet rundir/'s)
+orchestrator/figures/figures_bundle.c model publish.json's "model" (the bundle's own record of publish's names, docs/publish.md), not the manifest's
+orchestrator/figures/figures_bundle.c rungs publish.json's "rungs" (the report's --rungs choice publish rendered with)
+orchestrator/figures/figures_bundle_write.c model publish.json's "model", written where figures_bundle.c reads it
+orchestrator/figures/figures_bundle_write.c rungs publish.json's "rungs", written where figures_bundle.c reads it
 EOF
 
 if [ ! -f "$keys" ]; then

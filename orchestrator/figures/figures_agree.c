@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "../../rundir/ladderfile.h"
+#include "../../rundir/manifest.h"
+#include "../../rundir/published.h"
 #include "../../rundir/rundir.h"
 #include "../base/hash.h"
 #include "figures_int.h"
@@ -56,12 +58,10 @@ static size_t tsv_rows(const struct figures__bfile *t, struct lrow **rows,
 
 /* One rung of the manifest against its ladder.tsv row: the file, its
  * bytes and its sha256 where both state one. */
-static size_t rung_vs_row(const char *man, const char *tsv, const json_t *m,
-                          const struct lrow *r, int *paths)
+static size_t rung_vs_row(const char *man, const char *tsv,
+                          const struct manifest_file *m, const struct lrow *r,
+                          int *paths)
 {
-    const char *model = json_string_value(json_object_get(m, "model"));
-    const char *sha = json_string_value(json_object_get(m, "sha256"));
-    const json_t *bytes = json_object_get(m, "bytes");
     size_t bad = 0;
 
     if (strchr(r->file, '/') != NULL) {
@@ -73,55 +73,73 @@ static size_t rung_vs_row(const char *man, const char *tsv, const json_t *m,
         *paths = 1;
         bad++;
     }
-    if (model != NULL && strcmp(model, r->file) != 0) {
+    if (m->model != NULL && strcmp(m->model, r->file) != 0) {
         printf("%s: rungs.%s.model is '%.200s'; %s:%ld says '%.200s'\n", man,
-               r->rung, model, tsv, r->line, r->file);
+               r->rung, m->model, tsv, r->line, r->file);
         bad++;
     }
-    if (json_is_integer(bytes) &&
-        (unsigned long long)json_integer_value(bytes) != r->bytes) {
+    if (m->bytes >= 0 && (unsigned long long)m->bytes != r->bytes) {
         printf("%s: rungs.%s.bytes is %lld; %s:%ld says %llu\n", man, r->rung,
-               (long long)json_integer_value(bytes), tsv, r->line, r->bytes);
+               m->bytes, tsv, r->line, r->bytes);
         bad++;
     }
-    if (sha != NULL && r->sha256[0] != '\0' && strcmp(sha, r->sha256) != 0) {
+    if (m->sha256 != NULL && r->sha256[0] != '\0' &&
+        strcmp(m->sha256, r->sha256) != 0) {
         printf("%s: rungs.%s.sha256 is %.16s; %s:%ld says %.16s\n", man,
-               r->rung, sha, tsv, r->line, r->sha256);
+               r->rung, m->sha256, tsv, r->line, r->sha256);
         bad++;
     }
     return bad;
+}
+
+/* Which of a rung's files name is, by the names rundir/ gives them: 1 its
+ * rows, 2 its .done record, 0 another (the rung's name in rung). */
+static int rung_file_kind(const char *name, char *rung, size_t size)
+{
+    struct published_file pf[PUBLISHED_RUNG_FILES];
+    const char *dot = strrchr(name, '.'), *slash = strchr(name, '/');
+    size_t k, j;
+
+    if (slash == NULL || dot == NULL || dot < slash ||
+        (size_t)(dot - slash - 1) >= size)
+        return 0;
+    snprintf(rung, size, "%.*s", (int)(dot - slash - 1), slash + 1);
+    k = published_rung_files(rung, pf);
+    for (j = 0; j < k; j++)
+        if (strcmp(pf[j].name, name) == 0)
+            return pf[j].done ? 2 : pf[j].needed ? 1 : 0;
+    return 0;
 }
 
 /* Each rows file's and .done record's rung in the manifest; each .done
  * beside its rows, naming its own rung, and stating the manifest's bytes
  * where both do. */
 static size_t rows_vs_manifest(const struct figures__bfile *f, size_t n,
-                               const char *man, const json_t *rungs)
+                               const char *man, const json_t *mj)
 {
-    size_t i, bad = 0, len;
-    char rung[100], rows[120];
+    struct published_file pf[PUBLISHED_RUNG_FILES];
+    struct manifest_file m;
+    size_t i, bad = 0;
+    char rung[100];
 
     for (i = 0; i < n; i++) {
-        const char *name = f[i].name, *dot = strrchr(name, '.');
-        int done = dot && strcmp(dot, ".done") == 0;
-        json_t *d, *m;
+        const char *name = f[i].name;
+        int kind = rung_file_kind(name, rung, sizeof(rung));
+        json_t *d;
 
-        if (strncmp(name, "rows/", 5) != 0 || dot == NULL ||
-            (!done && strcmp(dot, ".jsonl") != 0))
+        if (kind == 0)
             continue;
-        len = (size_t)(dot - name - 5);
-        snprintf(rung, sizeof(rung), "%.*s", (int)len, name + 5);
-        m = json_object_get(rungs, rung);
-        if (m == NULL) {
+        if (manifest_rung_file(mj, rung, &m) != 0) {
             printf("%s: rung '%s' is not in %s's rungs\n", name, rung, man);
             bad++;
             continue;
         }
-        if (!done)
+        if (kind == 1)
             continue;
-        snprintf(rows, sizeof(rows), "rows/%s.jsonl", rung);
-        if (bfind(f, n, rows) == NULL) {
-            printf("%s: no %s beside it\n", name, rows);
+        /* the rows are the first of the rung's files */
+        if (published_rung_files(rung, pf) == 0 ||
+            bfind(f, n, pf[0].name) == NULL) {
+            printf("%s: no %s beside it\n", name, pf[0].name);
             bad++;
         }
         d = json_loadb(f[i].p, f[i].n, 0, NULL);
@@ -135,13 +153,12 @@ static size_t rows_vs_manifest(const struct figures__bfile *f, size_t n,
                    json_string_value(json_object_get(d, "rung")), rung);
             bad++;
         } else if (json_is_integer(json_object_get(d, "bytes")) &&
-                   json_is_integer(json_object_get(m, "bytes")) &&
-                   !json_equal(json_object_get(d, "bytes"),
-                               json_object_get(m, "bytes"))) {
+                   m.bytes >= 0 &&
+                   json_integer_value(json_object_get(d, "bytes")) !=
+                       m.bytes) {
             printf("%s: bytes is %lld; %s's rungs.%s.bytes is %lld\n", name,
                    (long long)json_integer_value(json_object_get(d, "bytes")),
-                   man, rung,
-                   (long long)json_integer_value(json_object_get(m, "bytes")));
+                   man, rung, m.bytes);
             bad++;
         }
         json_decref(d);
@@ -154,9 +171,8 @@ static size_t rows_vs_manifest(const struct figures__bfile *f, size_t n,
 static size_t questions_vs_manifest(const struct figures__bfile *f, size_t n,
                                     const char *man, const json_t *mj)
 {
-    const json_t *q = json_object_get(mj, "questions");
-    const char *path = json_string_value(json_object_get(q, "path"));
-    const char *sha = json_string_value(json_object_get(q, "sha256"));
+    const char *path = manifest_questions(mj);
+    const char *sha = manifest_questions_sha256(mj);
     const struct figures__bfile *qf = path ? bfind(f, n, path) : NULL;
     char hex[65];
 
@@ -176,7 +192,7 @@ size_t figures__bundle_agree(const struct figures__bfile *f, size_t n,
     const char *man = rundir_file_name(RD_MANIFEST),
                *tsv = rundir_file_name(RD_LADDER_TSV);
     const struct figures__bfile *mf = bfind(f, n, man);
-    json_t *mj = mf ? json_loadb(mf->p, mf->n, 0, NULL) : NULL, *rungs;
+    json_t *mj = mf ? json_loadb(mf->p, mf->n, 0, NULL) : NULL;
     struct lrow *rows = NULL;
     size_t nrows = 0, i, bad;
 
@@ -185,24 +201,24 @@ size_t figures__bundle_agree(const struct figures__bfile *f, size_t n,
         json_decref(mj);
         return 1;
     }
-    rungs = json_object_get(mj, "rungs");
     bad = tsv_rows(bfind(f, n, tsv), &rows, &nrows);
     for (i = 0; i < nrows; i++) {
-        const json_t *m = json_object_get(rungs, rows[i].rung);
+        struct manifest_file m;
+        int known = manifest_rung_file(mj, rows[i].rung, &m) == 0;
         const struct lrow *first = ladderfile_find(rows, nrows, rows[i].rung);
         if (first != &rows[i]) {
             printf("%s:%ld: rung '%s' twice (line %ld too)\n", tsv,
                    rows[i].line, rows[i].rung, first->line);
             bad++;
-        } else if (m == NULL) {
+        } else if (!known) {
             printf("%s:%ld: rung '%s' is not in %s's rungs\n", tsv,
                    rows[i].line, rows[i].rung, man);
             bad++;
         } else {
-            bad += rung_vs_row(man, tsv, m, &rows[i], paths);
+            bad += rung_vs_row(man, tsv, &m, &rows[i], paths);
         }
     }
-    bad += rows_vs_manifest(f, n, man, rungs);
+    bad += rows_vs_manifest(f, n, man, mj);
     bad += questions_vs_manifest(f, n, man, mj);
     free(rows);
     json_decref(mj);

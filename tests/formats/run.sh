@@ -103,12 +103,23 @@ plant orchestrator/cmd/cmd_build.c \
     'static const char *said = "written to ladder.tsv and rows/X.done";'
 expect "prose naming the files" pass
 
-# EXCEPTIONS: a publish file may (for now); config.c may spell "server",
-# a config's own key, but not "request"
+# EXCEPTIONS: figures_bundle.c may spell publish.json's "model", not the
+# manifest's "questions", nor ".done" (the publish files read the run
+# folder's formats through rundir/ since issue 34); config.c may spell
+# "server", a config's own key, but not "request"
 fresh
 plant orchestrator/figures/figures_bundle.c \
+    'static json_t *pm(json_t *j) { return json_object_get(j, "model"); }'
+expect "publish.json's model (EXCEPTIONS)" pass
+plant orchestrator/figures/figures_bundle.c \
     'static int is_done2(const char *p) { return strstr(p, ".done") != 0; }'
-expect "a publish file's .done (EXCEPTIONS)" pass
+expect "a publish file's .done (not excepted)" \
+    "orchestrator/figures/figures_bundle.c:$line:.done"
+fresh
+plant orchestrator/figures/figures_agree.c \
+    'static json_t *mq(json_t *m) { return json_object_get(m, "questions"); }'
+expect "a publish file's manifest questions (not excepted)" \
+    "orchestrator/figures/figures_agree.c:$line:questions"
 fresh
 plant orchestrator/input/config.c \
     'static json_t *srv(json_t *r) { return json_object_get(r, "server"); }'

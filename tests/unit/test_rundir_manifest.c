@@ -185,6 +185,7 @@ static void test_rungs_round_trip(void **state)
     const char vocab[] = "369d1f0e399c0ec37adda4150452519d5643752592bd483d2de"
                          "2253af036782d";
     struct rundir_run run;
+    struct manifest_file file;
     const char *names[4];
     json_t *m, *e;
 
@@ -224,6 +225,17 @@ static void test_rungs_round_trip(void **state)
     assert_int_equal(rundir_run_logprobs(&run), 3);
     assert_string_equal(manifest_rung_model(m, "Q8_0"), "/m/q8.gguf");
     assert_string_equal(manifest_rung_model(m, "api"), "https://h/v1");
+    /* verify's readers of a bundle's manifest: a rung's file, the
+     * question file's hash */
+    assert_int_equal(manifest_rung_file(m, "Q8_0", &file), 0);
+    assert_string_equal(file.model, "/m/q8.gguf");
+    assert_string_equal(file.sha256, "bb");
+    assert_true(file.bytes == 123456789012LL);
+    assert_int_equal(manifest_rung_file(m, "api", &file), 0);
+    assert_string_equal(file.model, "https://h/v1");
+    assert_true(file.bytes == 0); /* a served model: no file's bytes */
+    assert_int_equal(manifest_rung_file(m, "Q2_K", &file), -1);
+    assert_string_equal(manifest_questions_sha256(m), "ef34");
     assert_string_equal(rundir_run_vocab(&run, "Q8_0"), vocab);
     assert_null(rundir_run_vocab(&run, "api"));
     /* the served model is not a local rung */
