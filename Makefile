@@ -269,7 +269,7 @@ check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         check-commands check-rooms check-circles check-edges check-sleep \
         check-formats
 	@BUILD=$(BUILD) GUARDS_CC="$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)" \
-	    sh tests/run-all.sh $(UNIT_BIN)
+	    bash tests/run-all.sh $(UNIT_BIN)
 
 # The differential test's driver (tests/pyre): the grader, pyre and
 # jansson.
@@ -333,7 +333,7 @@ pcre2-diff: $(PYRE_DRIVER) $(RULE_DRIVER) $(PCRE2_BUILD)/pyre_driver \
 	    --cases $(PYRE_CASES) --seed $(PYRE_SEED)
 
 unit: $(UNIT_BIN)
-	@BUILD=$(BUILD) sh tests/run-all.sh --unit-only $(UNIT_BIN)
+	@BUILD=$(BUILD) bash tests/run-all.sh --unit-only $(UNIT_BIN)
 
 golden: $(GRAVEYARD)
 	@sh tests/golden/run.sh $(GRAVEYARD)

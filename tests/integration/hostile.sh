@@ -22,7 +22,7 @@ case_child_kill() {
     pid=$!
     wait_for 20 'grep -q "server is listening" "$d/logs/R1.server.log" 2>/dev/null' || fail "R1 never started"
     srv=$(cut -d' ' -f1 "$d/R1.server.pid")
-    run=$(pgrep -f "$G run --config .* --rung R1 ")
+    run=$(pgrep -f "$G run --config $work/ck.json .* --rung R1 ")
     [ -n "$run" ] || fail "no graveyard run for R1"
     kill -KILL $run
     if ! gone_within 60 $pid; then
