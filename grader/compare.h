@@ -45,9 +45,9 @@ struct grader_compare_rung {
     struct grader_verdict verdict[GRADER_MAX_RUNS];
     int verdict_holds; /* 1 when every run has the same verdict; 0 when
                           they differ; -1 at the reference */
-    size_t lost_all;  /* dead on every run (0 at the reference) */
-    size_t all_right; /* right on every run */
-    size_t all_wrong; /* wrong on every run */
+    size_t lost_all;   /* dead on every run (0 at the reference) */
+    size_t all_right;  /* right on every run */
+    size_t all_wrong;  /* wrong on every run */
 };
 
 /* A question that dies (has a tombstone) on one run only. */
@@ -73,7 +73,7 @@ struct grader_compare {
     size_t floor_pair[2];
     double floor_points; /* 100 * floor / nq, points; -1 without a floor */
     double margin;       /* the verdicts' margin asked for, points */
-    uint32_t *order; /* the grid's columns: run 0's reference rows order */
+    uint32_t *order;     /* the grid's columns: run 0's reference rows order */
     size_t nq;
     uint8_t *cells; /* nrungs * nq, enum grader_cell, row-major */
 };

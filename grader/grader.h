@@ -34,7 +34,7 @@
 #include "think.h"   /* thinking off against on */
 /* regular expressions as Python's re runs them: pyre/, a library below */
 #include "../pyre/pyre.h"
-#include "task.h" /* what is asked, and the rules that grade it */
+#include "task.h"  /* what is asked, and the rules that grade it */
 #include "probs.h" /* tokens and their log-probabilities; where replies split */
 
 #endif

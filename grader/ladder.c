@@ -56,10 +56,9 @@ static void floor_verdicts(struct grader_ladder *l)
     for (i = 0; i < l->nrepeats; i++)
         if (strcmp(l->repeats[i].a->name, ref) == 0) {
             l->floor = (long)l->repeats[i].mismatched_right;
-            l->floor_points =
-                l->repeats[i].n ? 100.0 * (double)l->floor /
-                                      (double)l->repeats[i].n
-                                : 0.0;
+            l->floor_points = l->repeats[i].n ? 100.0 * (double)l->floor /
+                                                    (double)l->repeats[i].n
+                                              : 0.0;
         }
     if (l->floor < 0)
         return;

@@ -133,11 +133,11 @@ struct grader_ladder {
         char name[GRADER_TASK_NAME_MAX];
         struct grader_rule_cell {
             size_t n, right;
-            double acc;    /* right / n, 0 when n is 0 */
-            size_t differ; /* answered under both, right under one */
+            double acc;        /* right / n, 0 when n is 0 */
+            size_t differ;     /* answered under both, right under one */
             size_t step_limit; /* graded by the rule's fallback: its
                                   pattern ran past its step budget */
-        } * cells;         /* nrule_rungs */
+        } * cells;             /* nrule_rungs */
     } rules[GRADER_TASK_MAX_RULES];
     /* where each rung's replies split from the reference's (probs.h):
      * set by the caller that read the rungs' probs files, NULL when none

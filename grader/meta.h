@@ -25,8 +25,8 @@ struct grader_meta {
     char sha256[65];    /* lowercase hex, or "" */
     char gpu_name[128]; /* nvidia-smi's name for the rung's GPU, or "" */
     struct grader_power power; /* rows/<RUNG>.power integrated, or 0s */
-    int unpinned;       /* a served model: its file and build are the
-                           server's word (.done "pinned": false) */
+    int unpinned;              /* a served model: its file and build are the
+                                  server's word (.done "pinned": false) */
 };
 
 #endif

@@ -16,8 +16,8 @@
 #define K_OUTSIDE 0xFFu
 /* id_len, the id, topn, flags, ntok and ntext: the body's fixed head. */
 #define BODY_HEAD(idlen) (1u + (idlen) + 1u + 1u + 4u + 4u)
-#define ENTRY 8u /* an entry: u32 id, f32 logprob */
-#define CHECK_LEN 8u
+#define ENTRY            8u /* an entry: u32 id, f32 logprob */
+#define CHECK_LEN        8u
 /* The smallest body: a one-byte id, no token, the check. */
 #define BODY_MIN (BODY_HEAD(1u) + CHECK_LEN)
 
@@ -61,8 +61,9 @@ static uint64_t check64(const unsigned char *p, size_t n)
 {
     /* Four lanes of 8 bytes, so the multiplies of one step do not wait
      * on each other; the lanes fold into one at the end. */
-    uint64_t l[4] = {0x9e3779b97f4a7c15ULL ^ (uint64_t)n, 0x6a09e667f3bcc908ULL,
-                     0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL};
+    uint64_t l[4] = {0x9e3779b97f4a7c15ULL ^ (uint64_t)n,
+                     0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL,
+                     0x3c6ef372fe94f82bULL};
     size_t i = 0;
     for (; i + 32 <= n; i += 32)
         for (int k = 0; k < 4; k++)
@@ -139,8 +140,10 @@ struct plan {
 
 static int by_id(const void *x, const void *y)
 {
-    const struct grader_probs_entry *a = *(const struct grader_probs_entry *const *)x;
-    const struct grader_probs_entry *b = *(const struct grader_probs_entry *const *)y;
+    const struct grader_probs_entry *a =
+        *(const struct grader_probs_entry *const *)x;
+    const struct grader_probs_entry *b =
+        *(const struct grader_probs_entry *const *)y;
     if (a->id != b->id)
         return a->id < b->id ? -1 : 1;
     return a < b ? -1 : a > b; /* the array's order: chosen, then top */
@@ -282,8 +285,7 @@ static void get_entry(const unsigned char *at, struct grader_probs_entry *e)
 
 static int bad(struct grader_error *err, const char *what)
 {
-    return grader__fail(err, GRADER_EPARSE, NULL, 0, "probs record: %s",
-                        what);
+    return grader__fail(err, GRADER_EPARSE, NULL, 0, "probs record: %s", what);
 }
 
 /* The text table: ids strictly ascending, each text within the record. */
@@ -422,8 +424,8 @@ void grader_probs_answer_free(struct grader_probs_answer *a)
     a->ntext = 0;
 }
 
-const char *grader_probs_text(const struct grader_probs_answer *a,
-                              uint32_t id, size_t *len)
+const char *grader_probs_text(const struct grader_probs_answer *a, uint32_t id,
+                              size_t *len)
 {
     size_t lo = 0, hi = a->text_at != NULL ? a->ntext : 0;
     *len = 0;

@@ -51,14 +51,15 @@
 
 #include "error.h"
 
-#define GRADER_PROBS_MAGIC "GYP1"
-#define GRADER_PROBS_TOPN_MAX 20
+#define GRADER_PROBS_MAGIC      "GYP1"
+#define GRADER_PROBS_TOPN_MAX   20
 #define GRADER_PROBS_TOKENS_MAX 65536u
-#define GRADER_PROBS_TEXT_MAX 255u
+#define GRADER_PROBS_TEXT_MAX   255u
 #define GRADER_PROBS_ID_MAX     255u /* a question id's bytes (u8 id_len) */
 #define GRADER_PROBS_RECORD_MAX (64u << 20)
-#define GRADER_PROBS_HEAD 8u /* magic and body length */
-#define GRADER_PROBS_NONE UINT32_MAX /* an alternative the server did not send */
+#define GRADER_PROBS_HEAD       8u /* magic and body length */
+#define GRADER_PROBS_NONE                                                     \
+    UINT32_MAX /* an alternative the server did not send */
 
 enum { GRADER_PROBS_CUT = 1 << 0 };
 
@@ -85,8 +86,8 @@ struct grader_probs_answer {
     struct grader_probs_entry *top;    /* ntok * topn, row-major */
     const unsigned char *texts;        /* decoded: the text table */
     size_t ntext;
-    uint32_t *text_at;                 /* decoded: each text's offset in
-                                          texts, for a binary search */
+    uint32_t *text_at; /* decoded: each text's offset in
+                          texts, for a binary search */
 };
 
 /*
@@ -125,8 +126,8 @@ void grader_probs_answer_free(struct grader_probs_answer *a);
  * NULL with *len 0 when the record has none (a binary search). An entry
  * that carries its own text (one being encoded) is answered from it by
  * grader_probs_entry_text. */
-const char *grader_probs_text(const struct grader_probs_answer *a,
-                              uint32_t id, size_t *len);
+const char *grader_probs_text(const struct grader_probs_answer *a, uint32_t id,
+                              size_t *len);
 const char *grader_probs_entry_text(const struct grader_probs_answer *a,
                                     const struct grader_probs_entry *e,
                                     size_t *len);
@@ -143,21 +144,21 @@ const char *grader_probs_entry_text(const struct grader_probs_answer *a,
  * be had (a list of one, no split) is NAN.
  */
 struct grader_split {
-    long split;             /* first position whose chosen ids differ, or
-                               -1: the replies agree as far as both go */
+    long split; /* first position whose chosen ids differ, or
+                   -1: the replies agree as far as both go */
     size_t ref_ntok, rung_ntok;
-    double ref_margin;      /* at the split: the reference's top-1 minus
-                               top-2 log-probability */
-    double rung_margin;     /* the same, the rung's */
-    double rung_lp_of_ref;  /* the rung's log-probability of the
-                               reference's token there, NAN when it is not
-                               in the rung's top N */
-    double kld_split;       /* top-N KLD at the split */
-    double kld_mean;        /* over the shared prefix, the split included */
+    double ref_margin;     /* at the split: the reference's top-1 minus
+                              top-2 log-probability */
+    double rung_margin;    /* the same, the rung's */
+    double rung_lp_of_ref; /* the rung's log-probability of the
+                              reference's token there, NAN when it is not
+                              in the rung's top N */
+    double kld_split;      /* top-N KLD at the split */
+    double kld_mean;       /* over the shared prefix, the split included */
     double kld_max;
-    size_t prefix;          /* positions in the shared prefix */
-    double fragility;       /* the reference's smallest margin along its
-                               reply up to its answer (NAN for N = 1) */
+    size_t prefix;    /* positions in the shared prefix */
+    double fragility; /* the reference's smallest margin along its
+                         reply up to its answer (NAN for N = 1) */
 };
 
 /*
@@ -181,31 +182,31 @@ int grader_probs_split(const struct grader_probs_answer *ref,
 
 /* Per rung, over every question both answered with a record. */
 struct grader_probs_rung {
-    size_t both;            /* questions compared */
-    size_t split;           /* replies that split */
-    size_t split_died;      /* split, and the question is dead here
-                               (reference right, rung wrong) */
-    size_t split_rose;      /* split, and a ghost (reference wrong, rung
-                               right) */
-    size_t split_survived;  /* split, graded answer right or wrong alike */
-    size_t flips;           /* dead + ghosts among the compared */
-    size_t tokens;          /* shared-prefix positions in the KLD figures */
-    double kld_mean;        /* over those positions */
-    double kld_p99;         /* their 99th percentile (docs/grading.md says
-                               how it is measured) */
-    double split_pos_median;/* median of split / reference tokens, over
-                               the replies that split */
-    double fragility_auc;   /* how well a small reference margin predicts
-                               death: the area under the ROC curve over the
-                               questions the reference got right; NAN
-                               without both a death and a survivor */
+    size_t both;             /* questions compared */
+    size_t split;            /* replies that split */
+    size_t split_died;       /* split, and the question is dead here
+                                (reference right, rung wrong) */
+    size_t split_rose;       /* split, and a ghost (reference wrong, rung
+                                right) */
+    size_t split_survived;   /* split, graded answer right or wrong alike */
+    size_t flips;            /* dead + ghosts among the compared */
+    size_t tokens;           /* shared-prefix positions in the KLD figures */
+    double kld_mean;         /* over those positions */
+    double kld_p99;          /* their 99th percentile (docs/grading.md says
+                                how it is measured) */
+    double split_pos_median; /* median of split / reference tokens, over
+                                the replies that split */
+    double fragility_auc;    /* how well a small reference margin predicts
+                                death: the area under the ROC curve over the
+                                questions the reference got right; NAN
+                                without both a death and a survivor */
 };
 
 /* ---- What the reports are handed (report/ formats these, computes
  * nothing; the figures room fills them, question by question, so memory
  * holds one question's tokens, not a rung's) ---- */
 
-#define GRADER_PROBS_SHOWN 48   /* bytes of a token's text kept for show */
+#define GRADER_PROBS_SHOWN  48  /* bytes of a token's text kept for show */
 #define GRADER_PROBS_BEFORE 512 /* bytes of the reply before a split kept */
 
 /* One alternative at a split, for the page's bars. text is raw bytes (a
@@ -241,12 +242,12 @@ struct grader_probs_ladder {
                                           compared (the cover's shading) */
     struct grader_probs_cell *cells;   /* ncells, rung then question order */
     size_t ncells;
-    double spearman;                   /* flips against kld_mean across the
-                                          rungs with a file (the
-                                          reference left out); NAN under 3 */
-    int repeat;                        /* 1: a repeat of the reference had
-                                          probs, and the two below say what
-                                          it gave (the check: 0 and 0) */
+    double spearman; /* flips against kld_mean across the
+                        rungs with a file (the
+                        reference left out); NAN under 3 */
+    int repeat;      /* 1: a repeat of the reference had
+                        probs, and the two below say what
+                        it gave (the check: 0 and 0) */
     double repeat_kld_mean;
     size_t repeat_split;
     /* set by the caller that opens the files (the report's

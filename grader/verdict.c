@@ -112,8 +112,8 @@ void grader_verdict(size_t both, size_t a_only, size_t b_only, size_t neither,
         return;
     grader_paired_diff(both, a_only, b_only, neither, GRADER_Z95, &d, &lo95,
                        &hi95);
-    grader_paired_diff(both, a_only, b_only, neither, GRADER_Z90, &d,
-                       &v->lo90, &v->hi90);
+    grader_paired_diff(both, a_only, b_only, neither, GRADER_Z90, &d, &v->lo90,
+                       &v->hi90);
     v->kind = grader_verdict_kind(v->lo90, v->hi90, lo95, hi95, v->margin);
     if (100.0 * hi95 < -GRADER_VERDICT_EPS) {
         v->shift = -1;

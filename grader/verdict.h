@@ -42,26 +42,26 @@ enum grader_verdict_kind {
 };
 
 struct grader_verdict {
-    int kind;             /* enum grader_verdict_kind */
-    double asked;         /* the margin asked for, points */
-    double margin;        /* the margin the verdict used, points: asked,
-                             or the noise floor's share when bigger */
-    int margin_raised;    /* 1 when the floor raised it */
-    double lo90, hi90;    /* Newcombe's paired 90 % interval, fractions */
-    int shift;            /* the 95 % interval: -1 below 0, 1 above, 0
-                             holding 0 (an equivalent rung may be either) */
-    double least;         /* shift -1: the least loss the 95 % interval
-                             shows (points, > 0); 1: the least gain; 0 */
-    double discordant;    /* (dead + ghosts) / n */
-    long long n_power;    /* questions at which McNemar's test finds a
-                             margin-point change at 80 % power (alpha 0.05,
-                             two-sided) at the observed discordant rate;
-                             -1 none (no questions) */
-    long long n_equiv;    /* questions at which the equivalence test would
-                             conclude if the observed change and
-                             discordant rate held; -1 none (|change| >=
-                             margin, no questions, or past
-                             GRADER_N_NEEDED_MAX) */
+    int kind;          /* enum grader_verdict_kind */
+    double asked;      /* the margin asked for, points */
+    double margin;     /* the margin the verdict used, points: asked,
+                          or the noise floor's share when bigger */
+    int margin_raised; /* 1 when the floor raised it */
+    double lo90, hi90; /* Newcombe's paired 90 % interval, fractions */
+    int shift;         /* the 95 % interval: -1 below 0, 1 above, 0
+                          holding 0 (an equivalent rung may be either) */
+    double least;      /* shift -1: the least loss the 95 % interval
+                          shows (points, > 0); 1: the least gain; 0 */
+    double discordant; /* (dead + ghosts) / n */
+    long long n_power; /* questions at which McNemar's test finds a
+                          margin-point change at 80 % power (alpha 0.05,
+                          two-sided) at the observed discordant rate;
+                          -1 none (no questions) */
+    long long n_equiv; /* questions at which the equivalence test would
+                          conclude if the observed change and
+                          discordant rate held; -1 none (|change| >=
+                          margin, no questions, or past
+                          GRADER_N_NEEDED_MAX) */
 };
 
 /*

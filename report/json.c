@@ -75,10 +75,9 @@ static void verdict_fields(json_t *o, const struct grader_verdict *v)
     json_object_set_new(o, "verdict",
                         ref ? json_null()
                             : json_string(grader_verdict_word(v->kind)));
-    json_object_set_new(o, "change_ci90",
-                        ref ? json_null()
-                            : json_pack("[oo]", real4(v->lo90),
-                                        real4(v->hi90)));
+    json_object_set_new(
+        o, "change_ci90",
+        ref ? json_null() : json_pack("[oo]", real4(v->lo90), real4(v->hi90)));
     json_object_set_new(o, "least_change",
                         ref || v->shift == 0
                             ? json_null()
@@ -501,10 +500,10 @@ int render_compare_json(FILE *f, const struct render_compare *rc)
                             ? json_null()
                             : json_integer((json_int_t)rc->c->floor));
     json_object_set_new(o, "margin_points", json_real(rc->c->margin));
-    json_object_set_new(
-        o, "margin_points_used",
-        json_real(rc->c->floor_points > rc->c->margin ? rc->c->floor_points
-                                                      : rc->c->margin));
+    json_object_set_new(o, "margin_points_used",
+                        json_real(rc->c->floor_points > rc->c->margin
+                                      ? rc->c->floor_points
+                                      : rc->c->margin));
     return put(f, o);
 }
 

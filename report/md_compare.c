@@ -328,7 +328,8 @@ static void md_verdicts(struct doc *d, const struct render_compare *rc)
     for (i = 1; i < c->nrungs; i++) {
         rung_cell(d, rc->names[i]);
         for (k = 0; k < c->nruns; k++)
-            doc_cellf(d, "%s", render_verdict_words(w, &c->rungs[i].verdict[k]));
+            doc_cellf(d, "%s",
+                      render_verdict_words(w, &c->rungs[i].verdict[k]));
         doc_cellf(d, "%s", c->rungs[i].verdict_holds ? "holds" : "differs");
     }
 }

@@ -9,8 +9,8 @@
 #include "fmt.h"
 
 /* The kinds shown, in recipe.h's order; a rung without one: a dash. */
-static const char *const shown[] = {"attn_q", "attn_k", "attn_v",
-                                    "attn_o", "ffn_up", "ffn_gate",
+static const char *const shown[] = {"attn_q",   "attn_k",     "attn_v",
+                                    "attn_o",   "ffn_up",     "ffn_gate",
                                     "ffn_down", "embeddings", "output"};
 #define NSHOWN (sizeof shown / sizeof *shown)
 
@@ -33,8 +33,9 @@ static void recipe_row(struct doc *d, json_t *e)
     doc_row(d);
     doc_cell(d);
     doc_rung(d, json_string_value(json_object_get(e, "rung")), 0);
-    doc_cellf(d, "%s", fmt_count(a, (long long)json_integer_value(
-                                        json_object_get(e, "dead"))));
+    doc_cellf(d, "%s",
+              fmt_count(a, (long long)json_integer_value(
+                               json_object_get(e, "dead"))));
     if (!json_is_true(json_object_get(e, "here"))) {
         doc_cellf(d, "file not here");
         for (k = 0; k <= NSHOWN; k++)
@@ -51,8 +52,9 @@ static void recipe_row(struct doc *d, json_t *e)
                   json_string_value(json_object_get(e, "beside")));
     else {
         json_t *b = json_object_get(e, "differ_bytes");
-        doc_cellf(d, "beside %s: %lld tensors differ, %lld bytes against "
-                     "%lld",
+        doc_cellf(d,
+                  "beside %s: %lld tensors differ, %lld bytes against "
+                  "%lld",
                   json_string_value(json_object_get(e, "beside")),
                   (long long)json_integer_value(json_object_get(e, "differ")),
                   (long long)json_integer_value(json_array_get(b, 0)),
@@ -77,8 +79,7 @@ void md_recipes(struct doc *d, const struct rundir_run *run)
     for (k = 0; k < NSHOWN; k++)
         doc_cellf(d, "%s", shown[k]);
     doc_cellf(d, "Against the chain");
-    json_array_foreach(run->recipes, i, e)
-        recipe_row(d, e);
+    json_array_foreach(run->recipes, i, e) recipe_row(d, e);
     doc_para(d);
     doc_raw(d, "Each rung's GGUF read by its tensor table alone (the file "
                "ladder.tsv names; graveyard tensors, docs/tensors.md): bits "

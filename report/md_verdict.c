@@ -13,7 +13,7 @@
 /* The question sets a count is set against: the 250 held-out questions
  * the project ships (data/gsm8k/heldout-250.jsonl) and GSM8K's test
  * split, 1,319, which docs/grading.md names. */
-#define SHIPPED 250
+#define SHIPPED    250
 #define GSM8K_TEST 1319
 
 /* A margin as people write it: 2, 7.5, 12.5 (fmt_margin). */
@@ -115,13 +115,12 @@ static void needed_row(struct doc *d, const struct grader_figures *x)
 
 void md_verdict_table(struct doc *d, const struct grader_ladder *rep)
 {
-    static const char *const cols[] = {
-        "Rung",
-        "Questions",
-        "Discordant (dead + ghosts)",
-        "Change, points (90 % CI)",
-        "Questions for McNemar at 80 % power",
-        "Questions for the equivalence test"};
+    static const char *const cols[] = {"Rung",
+                                       "Questions",
+                                       "Discordant (dead + ghosts)",
+                                       "Change, points (90 % CI)",
+                                       "Questions for McNemar at 80 % power",
+                                       "Questions for the equivalence test"};
     size_t n = rep->chain.nrungs + rep->nsides, p, k, some = 0;
     char u[FMT_SIZE];
 

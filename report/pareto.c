@@ -271,14 +271,12 @@ static void label(struct panel *pn, double x, double y, const char *s,
 {
     /* nearest first; the last rows for a crowded corner (the cost panel
      * packs the cheap rungs against its left edge) */
-    static const double dx[] = {9,   -9,   0,   0,   9,   9,   -9,  -9,
-                                28,  -28,  0,   0,   24,  24,  -24, -24,
-                                44,  -44,  64,  -64, 0,   0,   44,  44,
-                                104, -104, 144, -144, 104, -104};
-    static const double dy[] = {4,  4,  -10, 18, -8,  14,  -8, 14,
-                                4,  4,  -24, 32, -20, 26,  -20, 26,
-                                4,  4,  4,   4,  -40, 48,  -36, 44,
-                                4,  4,  4,   4,  -28, -28};
+    static const double dx[] = {
+        9,   -9, 0,   0,  9,   9, -9, -9, 28, -28, 0,    0,   24,   24,  -24,
+        -24, 44, -44, 64, -64, 0, 0,  44, 44, 104, -104, 144, -144, 104, -104};
+    static const double dy[] = {4,   4,  -10, 18, -8,  14, -8, 14, 4,   4,
+                                -24, 32, -20, 26, -20, 26, 4,  4,  4,   4,
+                                -40, 48, -36, 44, 4,   4,  4,  4,  -28, -28};
     const size_t n = sizeof(dx) / sizeof(dx[0]);
     double w = CHAR_W * (double)strlen(s) + (bold ? 6 : 0);
     double out = r > 7 ? r - 7 : 0, ox, oy;

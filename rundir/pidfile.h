@@ -4,13 +4,13 @@
  *
  * A server dies with the graveyard that started it (spawn.h's parent-death
  * signal and keeper), so a server left running is rare: a graveyard built
- * without them, a kernel without them, a keeper killed with graveyard. For those, the pid file records the server's
- * pid, its start time in clock ticks since boot (/proc/PID/stat, field
- * 22) and the boot's id (/proc/sys/kernel/random/boot_id). A later run
- * stops the process only when all three still match: the same process,
- * however the binary was named (a relative path, a folder, a link), and
- * never a pid the kernel has since given to another process, before or
- * after a reboot.
+ * without them, a kernel without them, a keeper killed with graveyard. For
+ * those, the pid file records the server's pid, its start time in clock ticks
+ * since boot (/proc/PID/stat, field 22) and the boot's id
+ * (/proc/sys/kernel/random/boot_id). A later run stops the process only when
+ * all three still match: the same process, however the binary was named (a
+ * relative path, a folder, a link), and never a pid the kernel has since given
+ * to another process, before or after a reboot.
  *
  * The server's process group outlives its leader when the leader is a
  * wrapper script that does not exec: the script dies, the real server
@@ -35,11 +35,11 @@ int pidfile_write(const char *path, pid_t pid, char *msg, size_t msgsize);
  * Read path: when it names a process of this boot that is still the one
  * recorded, its pid (the server had a session of its own, so its process
  * group is that pid too); when that process is gone but its group is not
- * (pidfile_group_alive), the pid too: the group to stop. Otherwise 0, and the file is removed; -1 with a
- * message when the file cannot be read or removed. Nothing is signalled
- * and nothing waits: the caller stops the group and asks again on a
- * timer until the answer is 0 (runner.c), so a pid the kernel gives to
- * another process meanwhile is never signalled.
+ * (pidfile_group_alive), the pid too: the group to stop. Otherwise 0, and the
+ * file is removed; -1 with a message when the file cannot be read or removed.
+ * Nothing is signalled and nothing waits: the caller stops the group and asks
+ * again on a timer until the answer is 0 (runner.c), so a pid the kernel gives
+ * to another process meanwhile is never signalled.
  */
 long pidfile_find(const char *path, char *msg, size_t msgsize);
 

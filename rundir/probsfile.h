@@ -50,10 +50,10 @@ typedef int (*probsfile_whole)(const unsigned char *rec, size_t len);
  *     the answer in flight when the run was killed;
  *   - a record elsewhere without a row, a question with two records, a
  *     record whose frame is wrong (no magic, a length past the caps), or
- *     records of two Ns are refused: the file is not what this writer leaves, and guessing would
- *     mix answers.
- * Returns 0; -1 with a message naming the file in msg (p->err says
- * whether it was the disk (an errno) or the file's content (EINVAL)).
+ *     records of two Ns are refused: the file is not what this writer leaves,
+ * and guessing would mix answers. Returns 0; -1 with a message naming the file
+ * in msg (p->err says whether it was the disk (an errno) or the file's content
+ * (EINVAL)).
  */
 int probsfile_open(struct probsfile *p, const char *rundir, const char *rung,
                    probsfile_has_row has_row, void *ctx, probsfile_whole whole,

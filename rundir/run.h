@@ -80,7 +80,7 @@ const char *rundir_run_questions(const struct rundir_run *r);
 const char *rundir_run_questions_sha256(const struct rundir_run *r);
 long rundir_run_max_tokens(const struct rundir_run *r); /* the token cap */
 long rundir_run_logprobs(const struct rundir_run *r);   /* top-N asked */
-int rundir_run_thinking(const struct rundir_run *r); /* 0, 1, -1 unknown */
+int rundir_run_thinking(const struct rundir_run *r);    /* 0, 1, -1 unknown */
 
 /* The sha256 of rung's vocabulary (64 hex digits), recorded when it ran
  * with logprobs on, or NULL: KLD between two rungs only where both have

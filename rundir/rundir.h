@@ -5,9 +5,9 @@
  *   RUNDIR/rows/<RUNG>.jsonl       the rows (store.h)
  *   RUNDIR/rows/<RUNG>.done        the rung's summary (runner.c writes it)
  *   RUNDIR/rows/<RUNG>.power       the GPU's power while it answered (power.h)
- *   RUNDIR/rows/<RUNG>.probs       the answers' log-probabilities (probsfile.h)
- *   RUNDIR/locks/<RUNG>.lock       one graveyard at a time on a rung
- *   RUNDIR/locks/files.lock        held while the shared files change
+ *   RUNDIR/rows/<RUNG>.probs       the answers' log-probabilities
+ * (probsfile.h) RUNDIR/locks/<RUNG>.lock       one graveyard at a time on a
+ * rung RUNDIR/locks/files.lock        held while the shared files change
  *   RUNDIR/logs/<RUNG>.server.log  the server's capped log
  *   RUNDIR/<RUNG>.server.pid       the running server (pidfile.h)
  *   RUNDIR/manifest.json           what the rows were made with
@@ -38,8 +38,8 @@
 
 enum rundir_file {
     RD_ROWS_DIR,
-    RD_ROWS, /* per rung */
-    RD_DONE, /* per rung */
+    RD_ROWS,  /* per rung */
+    RD_DONE,  /* per rung */
     RD_PROBS, /* per rung */
     RD_LOCKS_DIR,
     RD_LOCK, /* per rung */
@@ -63,9 +63,9 @@ enum rundir_file {
     RD_CANARY_QUESTIONS,
     RD_CANARY_JSON,
     RD_BESIDE,
-    RD_POWER, /* per rung */
-    RD_AUDIT_DIR,  /* RUNDIR/audit: graveyard audit's runs */
-    RD_AUDIT,      /* per audit: RUNDIR/audit/NAME, a run folder of its own */
+    RD_POWER,     /* per rung */
+    RD_AUDIT_DIR, /* RUNDIR/audit: graveyard audit's runs */
+    RD_AUDIT,     /* per audit: RUNDIR/audit/NAME, a run folder of its own */
 };
 
 /*

@@ -45,7 +45,8 @@ static const struct gtype {
     {12, "Q4_K", 256, 144, 0, WK_SKIP},
     {13, "Q5_K", 256, 176, 0, WK_SKIP},
     {14, "Q6_K", 256, 210, 0, WK_SKIP},
-    {15, "Q8_K", 0, 0, 0, WK_SKIP}, /* both name it Q8_K: 292 bytes upstream, 296 in the fork */
+    {15, "Q8_K", 0, 0, 0,
+     WK_SKIP}, /* both name it Q8_K: 292 bytes upstream, 296 in the fork */
     {16, "IQ2_XXS", 256, 66, 0, WK_SKIP},
     {17, "IQ2_XS", 256, 74, 0, WK_SKIP},
     {18, "IQ3_XXS", 256, 98, 0, WK_SKIP},
@@ -64,70 +65,70 @@ static const struct gtype {
     {31, "Q4_0_4_4", 32, 18, 0, WK_SKIP}, /* fork */
     {32, "Q4_0_4_8", 32, 18, 0, WK_SKIP}, /* fork */
     {33, "Q4_0_8_8", 32, 18, 0, WK_SKIP}, /* fork */
-    {34, "TQ1_0", 256, 54, 0, WK_SKIP}, /* upstream */
-    {35, "TQ2_0", 256, 66, 0, WK_SKIP}, /* upstream */
-    {36, "I2_S", 1, 1, 0, WK_SKIP}, /* fork */
+    {34, "TQ1_0", 256, 54, 0, WK_SKIP},   /* upstream */
+    {35, "TQ2_0", 256, 66, 0, WK_SKIP},   /* upstream */
+    {36, "I2_S", 1, 1, 0, WK_SKIP},       /* fork */
     {39, "MXFP4", 32, 17, 0, WK_SKIP},
     {40, "NVFP4", 64, 36, 0, WK_SKIP}, /* upstream */
     {41, "Q1_0/Q1_0_G128", 128, 18, 0, WK_SKIP},
-    {42, "Q2_0", 64, 18, 0, WK_SKIP}, /* upstream */
-    {97, "Q8_0_X4", 32, 34, 0, WK_SKIP}, /* fork */
-    {98, "Q8_1_X4", 32, 36, 0, WK_SKIP}, /* fork */
-    {99, "Q8_2_X4", 32, 36, 0, WK_SKIP}, /* fork */
-    {133, "Q6_0", 32, 26, 0, WK_SKIP}, /* fork */
-    {134, "IQ1_BN", 64, 13, 2, WK_SKIP}, /* fork */
-    {135, "IQ2_BN", 64, 16, 4, WK_SKIP}, /* fork */
-    {136, "Q8_K64", 64, 68, 0, WK_SKIP}, /* fork */
-    {137, "IQ2_K", 256, 76, 0, WK_SKIP}, /* fork */
-    {138, "IQ3_K", 256, 110, 0, WK_SKIP}, /* fork */
-    {139, "IQ4_K", 256, 144, 0, WK_SKIP}, /* fork */
-    {140, "IQ5_K", 256, 176, 0, WK_SKIP}, /* fork */
-    {141, "IQ6_K", 256, 212, 0, WK_SKIP}, /* fork */
-    {144, "IQ4_KS", 256, 136, 4, WK_SKIP}, /* fork */
-    {145, "IQ2_KS", 256, 70, 2, WK_SKIP}, /* fork */
-    {146, "IQ4_KSS", 256, 128, 4, WK_SKIP}, /* fork */
-    {147, "Q8_K16", 64, 64, 20, WK_SKIP}, /* fork */
-    {148, "Q8_K32", 256, 296, 0, WK_SKIP}, /* fork */
-    {149, "Q8_KR8", 256, 296, 0, WK_SKIP}, /* fork */
-    {150, "Q8_K128", 128, 140, 0, WK_SKIP}, /* fork */
-    {151, "Q8_KV", 32, 32, 8, WK_SKIP}, /* fork */
-    {152, "IQ5_KS", 256, 168, 4, WK_SKIP}, /* fork */
-    {153, "IQ2_KT", 256, 68, 4, WK_SKIP}, /* fork */
-    {154, "IQ3_KT", 256, 100, 4, WK_SKIP}, /* fork */
-    {155, "IQ4_KT", 256, 128, 4, WK_SKIP}, /* fork */
-    {156, "IQ3_KS", 256, 102, 2, WK_SKIP}, /* fork */
-    {157, "IQ2_KL", 256, 86, 2, WK_SKIP}, /* fork */
-    {158, "IQ1_KT", 256, 56, 4, WK_SKIP}, /* fork */
-    {202, "Q4_0_R8", 32, 18, 0, WK_SKIP}, /* fork */
-    {206, "Q5_0_R4", 32, 22, 0, WK_SKIP}, /* fork */
-    {208, "Q8_0_R8", 32, 34, 0, WK_SKIP}, /* fork */
-    {210, "Q2_K_R4", 256, 84, 0, WK_SKIP}, /* fork */
-    {211, "Q3_K_R4", 256, 110, 0, WK_SKIP}, /* fork */
-    {212, "Q4_K_R4", 256, 144, 0, WK_SKIP}, /* fork */
-    {213, "Q5_K_R4", 256, 176, 0, WK_SKIP}, /* fork */
-    {214, "Q6_K_R4", 256, 210, 0, WK_SKIP}, /* fork */
+    {42, "Q2_0", 64, 18, 0, WK_SKIP},         /* upstream */
+    {97, "Q8_0_X4", 32, 34, 0, WK_SKIP},      /* fork */
+    {98, "Q8_1_X4", 32, 36, 0, WK_SKIP},      /* fork */
+    {99, "Q8_2_X4", 32, 36, 0, WK_SKIP},      /* fork */
+    {133, "Q6_0", 32, 26, 0, WK_SKIP},        /* fork */
+    {134, "IQ1_BN", 64, 13, 2, WK_SKIP},      /* fork */
+    {135, "IQ2_BN", 64, 16, 4, WK_SKIP},      /* fork */
+    {136, "Q8_K64", 64, 68, 0, WK_SKIP},      /* fork */
+    {137, "IQ2_K", 256, 76, 0, WK_SKIP},      /* fork */
+    {138, "IQ3_K", 256, 110, 0, WK_SKIP},     /* fork */
+    {139, "IQ4_K", 256, 144, 0, WK_SKIP},     /* fork */
+    {140, "IQ5_K", 256, 176, 0, WK_SKIP},     /* fork */
+    {141, "IQ6_K", 256, 212, 0, WK_SKIP},     /* fork */
+    {144, "IQ4_KS", 256, 136, 4, WK_SKIP},    /* fork */
+    {145, "IQ2_KS", 256, 70, 2, WK_SKIP},     /* fork */
+    {146, "IQ4_KSS", 256, 128, 4, WK_SKIP},   /* fork */
+    {147, "Q8_K16", 64, 64, 20, WK_SKIP},     /* fork */
+    {148, "Q8_K32", 256, 296, 0, WK_SKIP},    /* fork */
+    {149, "Q8_KR8", 256, 296, 0, WK_SKIP},    /* fork */
+    {150, "Q8_K128", 128, 140, 0, WK_SKIP},   /* fork */
+    {151, "Q8_KV", 32, 32, 8, WK_SKIP},       /* fork */
+    {152, "IQ5_KS", 256, 168, 4, WK_SKIP},    /* fork */
+    {153, "IQ2_KT", 256, 68, 4, WK_SKIP},     /* fork */
+    {154, "IQ3_KT", 256, 100, 4, WK_SKIP},    /* fork */
+    {155, "IQ4_KT", 256, 128, 4, WK_SKIP},    /* fork */
+    {156, "IQ3_KS", 256, 102, 2, WK_SKIP},    /* fork */
+    {157, "IQ2_KL", 256, 86, 2, WK_SKIP},     /* fork */
+    {158, "IQ1_KT", 256, 56, 4, WK_SKIP},     /* fork */
+    {202, "Q4_0_R8", 32, 18, 0, WK_SKIP},     /* fork */
+    {206, "Q5_0_R4", 32, 22, 0, WK_SKIP},     /* fork */
+    {208, "Q8_0_R8", 32, 34, 0, WK_SKIP},     /* fork */
+    {210, "Q2_K_R4", 256, 84, 0, WK_SKIP},    /* fork */
+    {211, "Q3_K_R4", 256, 110, 0, WK_SKIP},   /* fork */
+    {212, "Q4_K_R4", 256, 144, 0, WK_SKIP},   /* fork */
+    {213, "Q5_K_R4", 256, 176, 0, WK_SKIP},   /* fork */
+    {214, "Q6_K_R4", 256, 210, 0, WK_SKIP},   /* fork */
     {216, "IQ2_XXS_R4", 256, 66, 0, WK_SKIP}, /* fork */
-    {217, "IQ2_XS_R4", 256, 74, 0, WK_SKIP}, /* fork */
+    {217, "IQ2_XS_R4", 256, 74, 0, WK_SKIP},  /* fork */
     {218, "IQ3_XXS_R4", 256, 98, 0, WK_SKIP}, /* fork */
-    {219, "IQ1_S_R4", 32, 6, 2, WK_SKIP}, /* fork */
-    {220, "IQ4_NL_R4", 32, 18, 0, WK_SKIP}, /* fork */
-    {221, "IQ3_S_R4", 256, 110, 0, WK_SKIP}, /* fork */
-    {222, "IQ2_S_R4", 256, 82, 0, WK_SKIP}, /* fork */
+    {219, "IQ1_S_R4", 32, 6, 2, WK_SKIP},     /* fork */
+    {220, "IQ4_NL_R4", 32, 18, 0, WK_SKIP},   /* fork */
+    {221, "IQ3_S_R4", 256, 110, 0, WK_SKIP},  /* fork */
+    {222, "IQ2_S_R4", 256, 82, 0, WK_SKIP},   /* fork */
     {223, "IQ4_XS_R8", 256, 136, 0, WK_SKIP}, /* fork */
-    {229, "IQ1_M_R4", 32, 7, 2, WK_SKIP}, /* fork */
-    {230, "BF16_R16", 1, 2, 0, WK_SKIP}, /* fork */
-    {233, "Q6_0_R4", 32, 26, 0, WK_SKIP}, /* fork */
-    {335, "IQ2_BN_R4", 64, 16, 4, WK_SKIP}, /* fork */
-    {337, "IQ2_K_R4", 256, 76, 0, WK_SKIP}, /* fork */
-    {338, "IQ3_K_R4", 256, 110, 0, WK_SKIP}, /* fork */
-    {339, "IQ4_K_R4", 256, 144, 0, WK_SKIP}, /* fork */
-    {340, "IQ5_K_R4", 256, 176, 0, WK_SKIP}, /* fork */
+    {229, "IQ1_M_R4", 32, 7, 2, WK_SKIP},     /* fork */
+    {230, "BF16_R16", 1, 2, 0, WK_SKIP},      /* fork */
+    {233, "Q6_0_R4", 32, 26, 0, WK_SKIP},     /* fork */
+    {335, "IQ2_BN_R4", 64, 16, 4, WK_SKIP},   /* fork */
+    {337, "IQ2_K_R4", 256, 76, 0, WK_SKIP},   /* fork */
+    {338, "IQ3_K_R4", 256, 110, 0, WK_SKIP},  /* fork */
+    {339, "IQ4_K_R4", 256, 144, 0, WK_SKIP},  /* fork */
+    {340, "IQ5_K_R4", 256, 176, 0, WK_SKIP},  /* fork */
     {344, "IQ4_KS_R4", 256, 136, 4, WK_SKIP}, /* fork */
     {352, "IQ5_KS_R4", 256, 168, 4, WK_SKIP}, /* fork */
-    {353, "MXFP4_R8", 32, 17, 0, WK_SKIP}, /* fork */
-    {397, "Q8_K_R16", 256, 258, 0, WK_SKIP}, /* fork */
-    {398, "Q8_KV_R8", 32, 32, 4, WK_SKIP}, /* fork */
-    {399, "Q8_K_R8", 256, 258, 0, WK_SKIP}, /* fork */
+    {353, "MXFP4_R8", 32, 17, 0, WK_SKIP},    /* fork */
+    {397, "Q8_K_R16", 256, 258, 0, WK_SKIP},  /* fork */
+    {398, "Q8_KV_R8", 32, 32, 4, WK_SKIP},    /* fork */
+    {399, "Q8_K_R8", 256, 258, 0, WK_SKIP},   /* fork */
 };
 
 enum {
@@ -374,10 +375,17 @@ static int meta_value(struct rd *r, const unsigned char *k, uint64_t kn,
     if (tab->nmeta >= WT_META_MAX)
         return 0;
     switch (type) {
-    case T_U8: case T_U16: case T_U32: case T_U64: case T_BOOL:
+    case T_U8:
+    case T_U16:
+    case T_U32:
+    case T_U64:
+    case T_BOOL:
         snprintf(v, sizeof v, "%" PRIu64, le(p, (int)scalar_size[type]));
         break;
-    case T_I8: case T_I16: case T_I32: case T_I64: {
+    case T_I8:
+    case T_I16:
+    case T_I32:
+    case T_I64: {
         int bits = 8 * (int)scalar_size[type];
         uint64_t u = le(p, (int)scalar_size[type]);
         int64_t x = bits < 64 && (u >> (bits - 1)) & 1
@@ -644,7 +652,8 @@ int gguf_vocab_parse(const unsigned char *buf, size_t len, uint64_t file_size,
     uint64_t nt, nkv, align = 32;
 
     memset(v, 0, sizeof *v);
-    if (header(&r, &nt, &nkv) != 0 || key_values(&r, nkv, &align, v, NULL) != 0) {
+    if (header(&r, &nt, &nkv) != 0 ||
+        key_values(&r, nkv, &align, v, NULL) != 0) {
         tensors_oneline(msg);
         return r.more ? 1 : -1;
     }

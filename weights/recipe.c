@@ -11,11 +11,22 @@
 #include <string.h>
 
 const char *const recipe_kinds[RECIPE_NKINDS] = {
-    "attn_q", "attn_k",     "attn_v", "attn_o", "ffn_up", "ffn_gate",
-    "ffn_down", "embeddings", "output", "norms", "other"};
+    "attn_q",   "attn_k",     "attn_v", "attn_o", "ffn_up", "ffn_gate",
+    "ffn_down", "embeddings", "output", "norms",  "other"};
 
-enum { K_Q, K_K, K_V, K_O, K_UP, K_GATE, K_DOWN, K_EMB, K_OUT, K_NORM,
-       K_OTHER };
+enum {
+    K_Q,
+    K_K,
+    K_V,
+    K_O,
+    K_UP,
+    K_GATE,
+    K_DOWN,
+    K_EMB,
+    K_OUT,
+    K_NORM,
+    K_OTHER
+};
 
 static int starts(const char *s, const char *p)
 {
@@ -31,9 +42,9 @@ int recipe_kind(const char *name, long *layer)
         const char *prefix;
         int kind;
     } m[] = {
-        {"attn_q.", K_Q},        {"attn_k.", K_K},     {"attn_v.", K_V},
-        {"attn_output.", K_O},   {"ffn_up", K_UP},     {"ffn_gate", K_GATE},
-        {"ffn_down", K_DOWN},    {"token_embd.", K_EMB}, {"output.", K_OUT},
+        {"attn_q.", K_Q},      {"attn_k.", K_K},       {"attn_v.", K_V},
+        {"attn_output.", K_O}, {"ffn_up", K_UP},       {"ffn_gate", K_GATE},
+        {"ffn_down", K_DOWN},  {"token_embd.", K_EMB}, {"output.", K_OUT},
     };
     const char *s = name;
     size_t i;
@@ -173,7 +184,8 @@ static json_t *kind_json(int i, struct rkind *k)
         by += t->bytes;
         sized &= t->sized;
         json_object_set_new(to, "type", json_string(t->name));
-        json_object_set_new(to, "tensors", json_integer((json_int_t)t->tensors));
+        json_object_set_new(to, "tensors",
+                            json_integer((json_int_t)t->tensors));
         json_object_set_new(to, "elements",
                             json_integer((json_int_t)t->elements));
         json_object_set_new(to, "bytes", bytes_of(t->bytes, t->sized));
@@ -369,8 +381,8 @@ static json_t *compare(json_t *t, json_t ***s, const size_t *ns, size_t n,
     for (i = 0; i < n; i++) {
         json_t *u = find(s[i], ns[i], t);
         json_t *b = u ? json_object_get(u, "bytes") : NULL;
-        json_array_append_new(types, u ? json_incref(json_object_get(u, "type"))
-                                       : json_null());
+        json_array_append_new(
+            types, u ? json_incref(json_object_get(u, "type")) : json_null());
         json_array_append_new(bytes, b ? json_incref(b) : json_null());
         if (json_is_integer(b))
             sum[i] += json_integer_value(b);
@@ -414,7 +426,8 @@ json_t *recipe_diff(json_t *const *r, size_t n)
     json_t ***s = calloc(n ? n : 1, sizeof *s);
     size_t *ns = calloc(n ? n : 1, sizeof *ns), i;
     json_int_t *sum = calloc(n ? n : 1, sizeof *sum);
-    int *sized = calloc(n ? n : 1, sizeof *sized), ok = s && ns && sum && sized;
+    int *sized = calloc(n ? n : 1, sizeof *sized),
+        ok = s && ns && sum && sized;
     json_t *o = NULL, *files, *differ, *bytes;
 
     for (i = 0; ok && i < n; i++) {
@@ -429,8 +442,8 @@ json_t *recipe_diff(json_t *const *r, size_t n)
         bytes = json_array();
         diff_names(r, n, s, ns, differ, sum, sized);
         for (i = 0; i < n; i++) {
-            json_array_append_new(
-                files, json_incref(json_object_get(r[i], "file")));
+            json_array_append_new(files,
+                                  json_incref(json_object_get(r[i], "file")));
             json_array_append_new(bytes, sized[i] ? json_integer(sum[i])
                                                   : json_null());
         }
@@ -475,7 +488,8 @@ static void text_kind(FILE *out, json_t *k)
     put_num(out, " %*.0f", json_object_get(k, "bytes"), 14);
     put_num(out, " %*.3f", json_object_get(k, "bpw"), 7);
     fputs("  ", out);
-    json_array_foreach(types, i, t) {
+    json_array_foreach(types, i, t)
+    {
         const char *lay = json_string_value(json_object_get(t, "layers"));
         fprintf(out, "%s%s", i ? ", " : "",
                 json_string_value(json_object_get(t, "type")));
@@ -505,8 +519,7 @@ static void text_recipe(FILE *out, json_t *r)
         fprintf(out, "  %s = %s\n", key, json_string_value(v));
     fprintf(out, "  %-10s %7s %14s %14s %7s  %s\n", "kind", "tensors",
             "elements", "bytes", "bpw", "types");
-    json_array_foreach(json_object_get(r, "kinds"), i, k)
-        text_kind(out, k);
+    json_array_foreach(json_object_get(r, "kinds"), i, k) text_kind(out, k);
     fprintf(out, "  %-10s %7" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT,
             "total", json_integer_value(json_object_get(r, "tensors")),
             json_integer_value(json_object_get(r, "elements")));
@@ -526,7 +539,8 @@ static void text_diff(FILE *out, json_t *d)
         return;
     json_array_foreach(files, j, f)
         fprintf(out, "  [%zu] %s\n", j + 1, json_string_value(f));
-    json_array_foreach(differ, i, e) {
+    json_array_foreach(differ, i, e)
+    {
         fprintf(out, "  %-32s",
                 json_string_value(json_object_get(e, "tensor")));
         for (j = 0; j < json_array_size(files); j++) {

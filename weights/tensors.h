@@ -26,9 +26,9 @@ struct wtensor {
     char *name;
     char dtype[16]; /* as the file names it: "BF16", "I64", "Q4_K" */
     enum wkind kind;
-    uint64_t n;    /* elements */
-    uint64_t off;  /* the first byte, from the start of the file */
-    uint64_t size; /* bytes (0 for a GGUF type whose size is not known) */
+    uint64_t n;     /* elements */
+    uint64_t off;   /* the first byte, from the start of the file */
+    uint64_t size;  /* bytes (0 for a GGUF type whose size is not known) */
     uint32_t gtype; /* a GGUF tensor's ggml type id */
     unsigned char sized; /* size is known (every safetensors dtype is) */
 };

@@ -80,8 +80,7 @@ int endpoint_url_check(const char *url, int allow_plain_http, char *msg,
     /* the host ends at the port or the path; a bracketed IPv6 at ']' */
     end = host[0] == '[' ? strchr(host, ']') : host + strcspn(host, ":/");
     if (end == NULL || end == host) {
-        snprintf(msg, msgsize, "the endpoint URL '%.200s' names no host",
-                 url);
+        snprintf(msg, msgsize, "the endpoint URL '%.200s' names no host", url);
         return -1;
     }
     hlen = (size_t)(end - host) + (host[0] == '[');
@@ -261,9 +260,9 @@ size_t endpoint_redact(char *text, size_t len, const char *key)
 /* Whether a member's name speaks of a secret. */
 static int secret_name(const char *name)
 {
-    static const char *const words[] = {"key", "secret", "password",
-                                        "passwd", "authorization", "bearer",
-                                        "credential", NULL};
+    static const char *const words[] = {
+        "key",           "secret", "password",   "passwd",
+        "authorization", "bearer", "credential", NULL};
     char low[64];
     size_t i;
 

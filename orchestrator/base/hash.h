@@ -56,8 +56,8 @@ void hash_bytes(const void *p, size_t n, char *hex);
  * what it holds into v. On this thread: it reads a few MB at most, so the
  * callers run it before their loop starts. 0, or the exit status with
  * "FILE: what" in msg: EXIT_USAGE for a file that is not a GGUF (v->gguf
- * 0: the callers let it pass, since no llama-server loads it), a bad one or one without a vocabulary, EXIT_FAILED for a read that
- * failed.
+ * 0: the callers let it pass, since no llama-server loads it), a bad one or
+ * one without a vocabulary, EXIT_FAILED for a read that failed.
  */
 int hash_vocab(const char *path, char *hex, struct vocab *v, char *msg,
                size_t msgsize);

@@ -198,13 +198,13 @@ static void verdict(const struct audit *a)
     for (size_t i = 0; list != NULL && i < a->nm; i++)
         json_array_append_new(
             list, json_pack("{s:s,s:I,s:I,s:I}", "rung", a->m[i].rung,
-                            "changed", (json_int_t)a->m[i].changed,
-                            "compared", (json_int_t)a->m[i].compared,
-                            "missing", (json_int_t)a->m[i].missing));
+                            "changed", (json_int_t)a->m[i].changed, "compared",
+                            (json_int_t)a->m[i].compared, "missing",
+                            (json_int_t)a->m[i].missing));
     o = json_pack("{s:s,s:s,s:s,s:I,s:s,s:b,s:o}", "audit", a->name, "url",
                   a->url, "against", a->against, "questions",
-                  (json_int_t)(a->m[0].compared + a->m[0].missing), "best", a->m[0].rung, "tie", tie,
-                  "rungs", list);
+                  (json_int_t)(a->m[0].compared + a->m[0].missing), "best",
+                  a->m[0].rung, "tie", tie, "rungs", list);
     text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     if (text == NULL)
         util_oom("the audit's verdict");
@@ -234,7 +234,8 @@ static int open_against(struct audit *a)
                   a->against, jerr.text);
         return EXIT_USAGE;
     }
-    a->task = taskfile_from_manifest(a->manifest, a->against, msg, sizeof(msg));
+    a->task =
+        taskfile_from_manifest(a->manifest, a->against, msg, sizeof(msg));
     if (a->task == NULL) {
         cli_error("audit", "%s", msg);
         return EXIT_USAGE;
@@ -267,15 +268,17 @@ static int parse(struct audit *a, int argc, char **argv, int *help)
     if (*help)
         return 0;
     if (npos != 1 || a->url == NULL || a->against == NULL) {
-        cli_error("audit", "needs NAME --url URL --against RUNDIR (see --help)");
+        cli_error("audit",
+                  "needs NAME --url URL --against RUNDIR (see --help)");
         return EXIT_USAGE;
     }
     a->name = pos[0];
     a->limit = AUDIT_QUESTIONS;
     if (limit != NULL) {
         if (cli_whole(limit, 1, 100000, &a->limit) != 0) {
-            cli_error("audit", "--limit wants a whole number from 1 to 100000, "
-                               "not '%s'",
+            cli_error("audit",
+                      "--limit wants a whole number from 1 to 100000, "
+                      "not '%s'",
                       limit);
             return EXIT_USAGE;
         }

@@ -166,12 +166,12 @@ static int check_files(struct ladder *l, const char *cfg)
          * the same size give or take a header */
         if (prev_name != NULL &&
             (unsigned long long)st.st_size > prev + prev / 100)
-            ladder_note(l,
-                 "warning: rung %s (%llu bytes) is bigger than %s above it "
-                 "(%llu bytes); rungs go biggest first: is the order in %s "
-                 "right?",
-                 r->name, (unsigned long long)st.st_size, prev_name, prev,
-                 cfg);
+            ladder_note(
+                l,
+                "warning: rung %s (%llu bytes) is bigger than %s above it "
+                "(%llu bytes); rungs go biggest first: is the order in %s "
+                "right?",
+                r->name, (unsigned long long)st.st_size, prev_name, prev, cfg);
         prev = (unsigned long long)st.st_size;
         prev_name = r->name;
     }
@@ -298,9 +298,10 @@ static int build_first(struct ladder *l)
             names[n++] = l->jobs[i].rung->name;
     if (n == 0 || !build_needed(&l->c, names, n))
         return 0;
-    ladder_note(l, "some model files are missing, or were made from a file that "
-            "has changed since, and have a recipe: making them first "
-            "(graveyard build; docs/build.md)");
+    ladder_note(l,
+                "some model files are missing, or were made from a file that "
+                "has changed since, and have a recipe: making them first "
+                "(graveyard build; docs/build.md)");
     memset(&o, 0, sizeof o);
     o.only = names;
     o.nonly = n;
@@ -522,8 +523,8 @@ int cmd_ladder(int argc, char **argv)
     l->env = ladder_child_env();
     /* writes to a terminal or pipe that went away must not kill us */
     signal(SIGPIPE, SIG_IGN);
-    ladder_note(l, "%s: %zu rungs, %s, %zu GPU(s)%s", l->c.name, l->c.nrungs, version,
-         l->ngpus, sn > 1 ? ", one shard" : "");
+    ladder_note(l, "%s: %zu rungs, %s, %zu GPU(s)%s", l->c.name, l->c.nrungs,
+                version, l->ngpus, sn > 1 ? ", one shard" : "");
     if ((rc = ladder_run(l)) != 0)
         goto out;
     command_line(argc, argv, &again);

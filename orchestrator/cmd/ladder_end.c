@@ -149,9 +149,9 @@ static int all_done(const struct config *c, const char *run_dir)
     /* a path past the cap is not done (the ladder refused such a run
      * folder before it started) */
     for (i = 0; done && i < c->nrungs; i++)
-        done = rundir_path_buf(&path, run_dir, RD_DONE, c->rungs[i].name) ==
-                   0 &&
-               stat(path.p, &st) == 0;
+        done =
+            rundir_path_buf(&path, run_dir, RD_DONE, c->rungs[i].name) == 0 &&
+            stat(path.p, &st) == 0;
     if (done && c->repeat_reference) /* and the reference's second run */
         done = rundir_path_buf(&again, run_dir, RD_REPEAT_DIR, NULL) == 0 &&
                rundir_path_buf(&path, again.p, RD_DONE, c->reference) == 0 &&
@@ -182,7 +182,7 @@ static void tally(struct ladder *l, int *failed, int *bad, int *busy)
         }
     }
     ladder_note(l, "finished: %s; failed: %s", done.len ? done.p : "none",
-         badl.len ? badl.p : "none");
+                badl.len ? badl.p : "none");
     buf_release(&done);
     buf_release(&badl);
 }

@@ -39,16 +39,16 @@ struct job {
     uv_pipe_t progress; /* the child's GRAVEYARD_PROGRESS_FD */
     int progress_open;
     struct progress_reader reader;
-    struct progress p;  /* as the run last said */
-    int gpu;            /* index into gpus while running, -1 none */
-    int pin;            /* --replicate: the only GPU it may run on, or -1 */
-    int again;          /* the reference's second run, into RUNDIR/repeat/ */
-    int canary;         /* the folder's canary: its rungs wait for it to
-                           pass (cmd_canary.c) */
-    long rows_here;     /* 1 once this run wrote a row: its model is
-                           loaded */
-    char name[80];      /* for people: the rung, "BF16 again" */
-    char *run_dir; /* owned: freed by ladder_free */
+    struct progress p; /* as the run last said */
+    int gpu;           /* index into gpus while running, -1 none */
+    int pin;           /* --replicate: the only GPU it may run on, or -1 */
+    int again;         /* the reference's second run, into RUNDIR/repeat/ */
+    int canary;        /* the folder's canary: its rungs wait for it to
+                          pass (cmd_canary.c) */
+    long rows_here;    /* 1 once this run wrote a row: its model is
+                          loaded */
+    char name[80];     /* for people: the rung, "BF16 again" */
+    char *run_dir;     /* owned: freed by ladder_free */
 };
 
 struct ladder {

@@ -127,9 +127,8 @@ static void exit_cb(void *ctx, long long status, int sig)
 {
     struct job *j = ctx;
     struct ladder *l = j->l;
-    struct sched_event ev = {.type = SE_EXITED,
-                             .job = (size_t)(j - l->jobs),
-                             .outcome = SO_FAILED};
+    struct sched_event ev = {
+        .type = SE_EXITED, .job = (size_t)(j - l->jobs), .outcome = SO_FAILED};
     struct sched_action *acts;
     size_t n;
 
@@ -157,28 +156,32 @@ static void exit_cb(void *ctx, long long status, int sig)
     proc_free(j->proc);
     j->proc = NULL;
     if (j->state == J_PENDING)
-        ladder_note(l,
-             "%s did not fit on GPU %s beside %d other rung(s); it waits "
-             "for room",
-             j->name, l->c.gpus[j->gpu], l->sj[ev.job].beside);
+        ladder_note(
+            l,
+            "%s did not fit on GPU %s beside %d other rung(s); it waits "
+            "for room",
+            j->name, l->c.gpus[j->gpu], l->sj[ev.job].beside);
     else if (j->canary)
-        ladder_note(l, "%s %s", j->name,
-             j->state == J_DONE ? "passed: the night starts"
-             : j->state == J_BAD
-                 ? "refused its input (its error is above)"
-                 : "did not pass (its verdict is above): no rung starts");
+        ladder_note(
+            l, "%s %s", j->name,
+            j->state == J_DONE ? "passed: the night starts"
+            : j->state == J_BAD
+                ? "refused its input (its error is above)"
+                : "did not pass (its verdict is above): no rung starts");
     else if (j->state == J_DONE && j->p.total > 0)
         ladder_note(l, "%s%s%s finished: %ld/%ld right", j->name,
-             j->pin >= 0 ? " on GPU " : "",
-             j->pin >= 0 ? l->c.gpus[j->pin] : "", j->p.right, j->p.total);
+                    j->pin >= 0 ? " on GPU " : "",
+                    j->pin >= 0 ? l->c.gpus[j->pin] : "", j->p.right,
+                    j->p.total);
     else if (j->state == J_FAILED && sig != 0)
         ladder_note(l, "%s was stopped by signal %d", j->name, sig);
     else
         ladder_note(l, "%s %s", j->name,
-             j->state == J_DONE   ? "finished"
-             : j->state == J_BUSY ? "is being run by another process"
-             : j->state == J_BAD  ? "refused its input (its error is above)"
-                                  : "failed (its error is above)");
+                    j->state == J_DONE   ? "finished"
+                    : j->state == J_BUSY ? "is being run by another process"
+                    : j->state == J_BAD
+                        ? "refused its input (its error is above)"
+                        : "failed (its error is above)");
     carry_out(l, acts, n);
     free(acts);
 }
@@ -202,8 +205,8 @@ static void beside_note(struct ladder *l, const struct job *j)
         buf_puts(&list, n > 1 ? ", " : "");
         buf_puts(&list, o->name);
     }
-    ladder_note(l, "%s started on GPU %s beside %s", j->name, l->c.gpus[j->gpu],
-         list.p);
+    ladder_note(l, "%s started on GPU %s beside %s", j->name,
+                l->c.gpus[j->gpu], list.p);
     if (!j->canary && !j->again &&
         rundir_beside_append(j->run_dir, j->rung->name, l->c.gpus[j->gpu],
                              names, n, msg, sizeof(msg)) != 0)
@@ -291,8 +294,7 @@ static int start(struct ladder *l, struct job *j, int g)
 /* What the scheduler decided, done: a rung started on its GPU (one that
  * cannot start has failed, and that is an event too), a GPU's free memory
  * asked of nvidia-smi (on the loop; none there: unknown). */
-static void carry_out(struct ladder *l, const struct sched_action *a,
-                      size_t n)
+static void carry_out(struct ladder *l, const struct sched_action *a, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         struct sched_event ev = {.job = a[i].job};
@@ -337,7 +339,8 @@ static void stop_cb(void *ctx, int signum)
     struct ladder *l = ctx;
     struct sched_event ev = {.type = SE_STOP};
 
-    ladder_note(l, "stopping on signal %d; run the same command to resume", signum);
+    ladder_note(l, "stopping on signal %d; run the same command to resume",
+                signum);
     feed(l, &ev);
     for (size_t i = 0; i < l->njobs; i++)
         if (l->jobs[i].state == J_RUNNING)
@@ -551,8 +554,7 @@ int ladder_run(struct ladder *l)
                                          probed_cb};
     struct sched_event ev = {.type = SE_BEGIN};
 
-    if (sched_init(&l->sched, l->sj, l->njobs, l->ngpus, l->per_gpu, 1) !=
-            0 ||
+    if (sched_init(&l->sched, l->sj, l->njobs, l->ngpus, l->per_gpu, 1) != 0 ||
         super_open(&l->sup, &ops, l) != 0)
         return EXIT_FAILED;
     feed(l, &ev);

@@ -357,7 +357,8 @@ int figures_compare(const struct figures_compare_opts *o,
     }
     r->have_c = 1;
     /* --margin, else the first run's ladder's, else the default */
-    grader_compare_verdicts(&r->c, o->margin > 0 ? o->margin : r->runs[0].margin);
+    grader_compare_verdicts(&r->c,
+                            o->margin > 0 ? o->margin : r->runs[0].margin);
     v->runs = r->runs;
     v->names = (const char *const *)r->runs[0].chain;
     if (o->labels == NULL)

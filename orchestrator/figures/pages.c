@@ -176,8 +176,8 @@ static void doc_into(struct page *p, const struct page_doc *doc)
 
 /* Row i's verdict in words at the margin the verdicts used ("cannot tell
  * at ±2 points"), or "" at the reference. */
-static void verdict_row(char *out, size_t size, const struct grader_ladder *rep,
-                        size_t i)
+static void verdict_row(char *out, size_t size,
+                        const struct grader_ladder *rep, size_t i)
 {
     const struct grader_figures *x = grader_ladder_point(rep, i);
     char w[RENDER_VERDICT_SIZE], m[FMT_SIZE];
@@ -246,9 +246,9 @@ int pages_report(FILE *f, const struct rundir_run *run,
              run->name ? run->name : run->dir);
     subtitle(sub, sizeof(sub), run, rep->rungs[0].meta.gpu_name, rep->nq);
     pr = (struct page_run){run->label, rows, facts};
-    p = (struct page){"report", title, sub,       qs,      nq,         names,
-                      is_side,  nrows, &pr,       1,       rep->order, ncols,
-                      cells,    marks, qt.text,   qt.note, NULL,       NULL,
+    p = (struct page){"report", title, sub,        qs,      nq,         names,
+                      is_side,  nrows, &pr,        1,       rep->order, ncols,
+                      cells,    marks, qt.text,    qt.note, NULL,       NULL,
                       0,        0,     rep->probs, verdicts};
     doc_into(&p, doc);
     rc = render_page(f, &p);

@@ -240,9 +240,8 @@ static int check_sources(struct bld *b)
         if (was == NULL || b->s[f].st == ST_PENDING ||
             !build_is_file(c->rungs[f].model, &st))
             continue;
-        if (sha_now(b, f) != 0 ||
-            (strcmp(was, b->s[f].file_sha) != 0 &&
-             source_changed(b, i, f, was) != 0))
+        if (sha_now(b, f) != 0 || (strcmp(was, b->s[f].file_sha) != 0 &&
+                                   source_changed(b, i, f, was) != 0))
             bad = 1;
     }
     do { /* down the chains: Q2_K from Q8_0 from a BF16 made again */
@@ -350,7 +349,8 @@ static int checkpoint_plain(struct bld *b, const char *dir)
         if (e->d_name[0] == '.')
             continue;
         if (buf_path(&path, "%s/%s", dir, e->d_name) != 0) {
-            build_error(b, "%s: 'build.checkpoint': path too long: '%.200s...'",
+            build_error(b,
+                        "%s: 'build.checkpoint': path too long: '%.200s...'",
                         b->c->path, dir);
             rc = EXIT_USAGE;
         } else if (stat(path.p, &st) == 0 && !S_ISREG(st.st_mode) &&
@@ -448,8 +448,8 @@ static int preflight(struct bld *b)
                      strrchr(r->model, '/') ? strrchr(r->model, '/') + 1
                                             : r->model) != 0 ||
             b->s[i].tmp.len > BUF_PATH_MAX - TMP_SUFFIX_ROOM) {
-            build_error(b, "%s: rung %s: path too long: '%.200s...'",
-                        c->path, r->name, r->model);
+            build_error(b, "%s: rung %s: path too long: '%.200s...'", c->path,
+                        r->name, r->model);
             rc = EXIT_USAGE;
             break;
         }

@@ -42,12 +42,10 @@
 #include "../server/proc.h"
 #include "../server/spawn.h"
 
-
 /* ---- the steps ----------------------------------------------------- */
 
 static void schedule(struct bld *b);
 static void step_next(struct step *s);
-
 
 json_t *build_record(const struct bld *b, size_t i)
 {
@@ -55,7 +53,7 @@ json_t *build_record(const struct bld *b, size_t i)
     const char *file = json_string_value(json_object_get(rec, "file"));
 
     return file != NULL && strcmp(file, b->c->rungs[i].model) == 0 ? rec
-                                                                    : NULL;
+                                                                   : NULL;
 }
 
 const char *build_made_from(const struct bld *b, size_t i)
@@ -90,8 +88,8 @@ static void settle(struct bld *b, size_t i, const char *hex)
             build_note(b,
                        "%s: made from %s as it was before this build "
                        "(sha256 %.12s); %s is now %.12s: making it again",
-                       r->name, b->c->rungs[i].name, was,
-                       b->c->rungs[i].name, hex);
+                       r->name, b->c->rungs[i].name, was, b->c->rungs[i].name,
+                       hex);
         } else
             settle(b, k, NULL);
     }
@@ -257,8 +255,8 @@ static void range_done(uv_work_t *w, int status)
     }
     /* range_work wrote there: it fits */
     (void)rundir_path_buf(&out, s->b->c->run_dir, RD_F16_RANGE, NULL);
-    build_note(s->b, "%s: what the F16 cast costs, per tensor: %s", build_rname(s),
-               out.p);
+    build_note(s->b, "%s: what the F16 cast costs, per tensor: %s",
+               build_rname(s), out.p);
     buf_release(&out);
     s->ph = PH_TOOL;
     step_next(s);
@@ -277,7 +275,8 @@ static void f16_range(struct step *s)
     build_note(s->b, "%s: f16-range on %s first", build_rname(s),
                s->b->c->build.checkpoint);
     s->work.data = s;
-    if (uv_queue_work(&s->b->sup.loop, &s->work, range_work, range_done) != 0) {
+    if (uv_queue_work(&s->b->sup.loop, &s->work, range_work, range_done) !=
+        0) {
         build_error(s->b, "%s: cannot queue f16-range", build_rname(s));
         step_fail(s);
     }
@@ -303,7 +302,8 @@ static void tool_exit(void *ctx, long long status, int sig)
         unlink(group.p);
     buf_release(&group);
     if (s->b->sup.stopping) {
-        build_note(s->b, "%s: stopped; its partial file is removed", build_rname(s));
+        build_note(s->b, "%s: stopped; its partial file is removed",
+                   build_rname(s));
         step_fail(s);
         return;
     }
@@ -314,11 +314,11 @@ static void tool_exit(void *ctx, long long status, int sig)
     }
     if (status != 0 || sig != 0) {
         if (sig != 0)
-            build_error(s->b, "%s: %s was killed by signal %d", build_rname(s), tool,
-                        sig);
+            build_error(s->b, "%s: %s was killed by signal %d", build_rname(s),
+                        tool, sig);
         else
-            build_error(s->b, "%s: %s exited with status %lld", build_rname(s), tool,
-                        status);
+            build_error(s->b, "%s: %s exited with status %lld", build_rname(s),
+                        tool, status);
         build_quote_log(s);
         step_fail(s);
         return;
@@ -327,7 +327,8 @@ static void tool_exit(void *ctx, long long status, int sig)
         build_tool_identity(s);
     s->ph = PH_HASH;
     s->work.data = s;
-    if (uv_queue_work(&s->b->sup.loop, &s->work, result_work, result_done) != 0) {
+    if (uv_queue_work(&s->b->sup.loop, &s->work, result_work, result_done) !=
+        0) {
         build_error(s->b, "%s: cannot queue the hash", build_rname(s));
         step_fail(s);
     }
@@ -413,8 +414,7 @@ static void start_tool(struct step *s)
     if (pidfile_write(group.p, proc_pid(s->proc), msg, sizeof msg) != 0)
         build_note(b, "%s: %s", build_rname(s), msg);
     buf_release(&group);
-    build_note(b, "%s: %s (log: %s)", build_rname(s), s->recipe,
-               s->logpath.p);
+    build_note(b, "%s: %s (log: %s)", build_rname(s), s->recipe, s->logpath.p);
 }
 
 /* -- the file: a GGUF, synced, renamed, hashed, recorded -- */
@@ -480,8 +480,8 @@ static void result_done(uv_work_t *w, int status)
         return;
     }
     if (rename(s->tmp.p, final) != 0 || files_sync_dir(final) != 0) {
-        build_error(s->b, "%s: cannot rename %s to %s: %s", build_rname(s), s->tmp.p,
-                    final, files_strerror(errno));
+        build_error(s->b, "%s: cannot rename %s to %s: %s", build_rname(s),
+                    s->tmp.p, final, files_strerror(errno));
         step_fail(s);
         return;
     }
@@ -512,13 +512,12 @@ static json_t *record_json(struct step *s)
         src = c->build.checkpoint;
     for (k = 0; k < s->argc; k++)
         json_array_append_new(argv, json_string(s->argv[k]));
-    rec = json_pack(
-        "{s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:I, s:s}", "file", r->model,
-        "recipe", s->recipe, "tool", s->tool, "argv", argv, "source",
-        src,
-        "source_sha256", s->source_sha, "seconds",
-        (double)(uv_now(&s->b->sup.loop) - s->tool_t0) / 1000.0, "bytes",
-        (json_int_t)s->hash.bytes, "sha256", s->hash.hex);
+    rec =
+        json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:I, s:s}", "file",
+                  r->model, "recipe", s->recipe, "tool", s->tool, "argv", argv,
+                  "source", src, "source_sha256", s->source_sha, "seconds",
+                  (double)(uv_now(&s->b->sup.loop) - s->tool_t0) / 1000.0,
+                  "bytes", (json_int_t)s->hash.bytes, "sha256", s->hash.hex);
     buf_release(&b);
     return rec;
 }
@@ -654,8 +653,7 @@ static void schedule(struct bld *b)
         s->t0 = uv_now(&b->sup.loop);
     }
     for (i = 0; i < n; i++)
-        if (b->s[a[i].job].st == ST_RUNNING &&
-            b->s[a[i].job].ph == PH_SOURCE)
+        if (b->s[a[i].job].st == ST_RUNNING && b->s[a[i].job].ph == PH_SOURCE)
             step_next(&b->s[a[i].job]);
     if (n > 0)
         schedule(b);

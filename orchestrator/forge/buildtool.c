@@ -290,7 +290,8 @@ void build_quote_log(struct step *s)
     for (p = buf + n; p > buf; p--)
         if (p[-1] == '\n' && p != buf + n && ++lines > TAIL_LINES)
             break;
-    build_error(s->b, "%s: the last lines of %s:", build_rname(s), s->logpath.p);
+    build_error(s->b, "%s: the last lines of %s:", build_rname(s),
+                s->logpath.p);
     for (p = strtok(p, "\n"); p != NULL; p = strtok(NULL, "\n")) {
         char line[4 * sizeof buf];
         /* a log is not to drive our terminal */
@@ -425,8 +426,7 @@ static const char *build_line(const char *line)
         return NULL;
     for (p += 2; *p != ')'; p++)
         if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
-              (*p >= 'A' && *p <= 'Z') || *p == '-' || *p == '_' ||
-              *p == '.'))
+              (*p >= 'A' && *p <= 'Z') || *p == '-' || *p == '_' || *p == '.'))
             return NULL;
     return p[1] == '\0' || p[1] == '\r' ? build : NULL;
 }
@@ -453,8 +453,8 @@ void build_tool_identity(struct step *s)
          line = strtok_r(NULL, "\n", &save))
         if ((build = build_line(line)) != NULL) {
             snprintf(s->tool, sizeof s->tool, "%s %.*s",
-                     s->b->c->build.quantize,
-                     (int)(strcspn(build, "\r")), build);
+                     s->b->c->build.quantize, (int)(strcspn(build, "\r")),
+                     build);
             return;
         }
 }

@@ -24,13 +24,29 @@ static int load_top(struct config_ctx *x, const struct config_over *over,
                     json_t *root, struct config *c)
 {
     char dev[130];
-    static const char *const top[] = {
-        "name",     "questions",  "run_dir",       "reference",
-        "rungs",    "side_rungs", "server",        "request",
-        "thinking", "gpus",       "ngl",           "ctx",
-        "limit",    "prompt",     "build",         "repeat_reference",
-        "canary",   "batching",   "rungs_per_gpu", "task",
-        "logprobs", "margin_points", NULL};
+    static const char *const top[] = {"name",
+                                      "questions",
+                                      "run_dir",
+                                      "reference",
+                                      "rungs",
+                                      "side_rungs",
+                                      "server",
+                                      "request",
+                                      "thinking",
+                                      "gpus",
+                                      "ngl",
+                                      "ctx",
+                                      "limit",
+                                      "prompt",
+                                      "build",
+                                      "repeat_reference",
+                                      "canary",
+                                      "batching",
+                                      "rungs_per_gpu",
+                                      "task",
+                                      "logprobs",
+                                      "margin_points",
+                                      NULL};
 
     if (config_known_keys(x, root, "", top) ||
         config_str(x, root, "name", "", 1, &c->name) ||

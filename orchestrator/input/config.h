@@ -37,11 +37,11 @@ struct config_rung {
     char *imatrix; /* quantize: or NULL */
     char *qargs[CONFIG_MAX_ARGS];
     size_t nqargs;
-    json_t *env;   /* "env": over server.env for this rung, or NULL */
-    char *binary;  /* "binary": this rung's own server build, or NULL */
-    char *version; /* "version": its --version line pinned, or NULL */
-    char *endpoint;      /* "endpoint.url": a served model, or NULL */
-    char *api_key_env;   /* "endpoint.api_key_env", or NULL */
+    json_t *env;       /* "env": over server.env for this rung, or NULL */
+    char *binary;      /* "binary": this rung's own server build, or NULL */
+    char *version;     /* "version": its --version line pinned, or NULL */
+    char *endpoint;    /* "endpoint.url": a served model, or NULL */
+    char *api_key_env; /* "endpoint.api_key_env", or NULL */
     int allow_plain_http;
 };
 

@@ -46,8 +46,8 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
                  const char *key, int side)
 {
     static const char *const allowed[] = {
-        "name",     "model", "ngl",    "server_args", "convert",
-        "quantize", "env",   "binary", "version",     "endpoint", NULL};
+        "name", "model",  "ngl",     "server_args", "convert", "quantize",
+        "env",  "binary", "version", "endpoint",    NULL};
     json_t *list = json_object_get(root, key), *e;
     char where[64], full[4200];
     size_t i;
@@ -71,8 +71,8 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
         if (config_known_keys(x, e, where, allowed) != 0 ||
             config_str(x, e, "name", where, 1, &r->name) != 0 ||
             config_endpoint(x, e, where, r) != 0 ||
-            config_str(x, e, "model", where, r->endpoint == NULL,
-                       &r->model) != 0 ||
+            config_str(x, e, "model", where, r->endpoint == NULL, &r->model) !=
+                0 ||
             config_endpoint_model(x, r) != 0 ||
             config_ngl(x, e, where, &r->ngl) != 0 ||
             config_strings(x, e, "server_args", where, r->args, &r->nargs,

@@ -48,33 +48,33 @@ enum sched_state {
 
 struct sched_job {
     enum sched_state state;
-    int first;        /* weighed before the others (a canary) */
-    int gate;         /* the job that must be SJ_DONE first, or -1 */
-    int pin;          /* the one slot it may run on, or -1 */
-    long long need;   /* memory it took when it last ran (MiB), -1 unknown */
-    int slot;         /* while running: its slot, or -1 */
-    int loaded;       /* running and loaded (a row written) */
-    int beside;       /* jobs on its slot when it started (or more, when
-                         it ended beside more) */
-    int beside_max;   /* after it did not fit: starts beside at most this
-                         many (-1: any) */
-    int key;          /* -1, or: not while another of this key is early */
-    int early;        /* running, in its first phase */
+    int first;      /* weighed before the others (a canary) */
+    int gate;       /* the job that must be SJ_DONE first, or -1 */
+    int pin;        /* the one slot it may run on, or -1 */
+    long long need; /* memory it took when it last ran (MiB), -1 unknown */
+    int slot;       /* while running: its slot, or -1 */
+    int loaded;     /* running and loaded (a row written) */
+    int beside;     /* jobs on its slot when it started (or more, when
+                       it ended beside more) */
+    int beside_max; /* after it did not fit: starts beside at most this
+                       many (-1: any) */
+    int key;        /* -1, or: not while another of this key is early */
+    int early;      /* running, in its first phase */
 };
 
 struct sched_slot {
-    int busy;       /* jobs running on it */
-    int probing;    /* its free memory is being asked */
-    int fresh;      /* answered since the last pass */
-    long free_mib;  /* the answer, -1 unknown */
+    int busy;      /* jobs running on it */
+    int probing;   /* its free memory is being asked */
+    int fresh;     /* answered since the last pass */
+    long free_mib; /* the answer, -1 unknown */
 };
 
 struct sched {
     struct sched_job *jobs; /* the caller's array */
     size_t njobs;
-    size_t nslots;          /* 0: no slots, `width` at once */
+    size_t nslots; /* 0: no slots, `width` at once */
     int width;
-    int per_slot;           /* jobs at once on one slot */
+    int per_slot; /* jobs at once on one slot */
     int stopping;
     struct sched_slot slots[SCHED_MAX_SLOTS];
 };

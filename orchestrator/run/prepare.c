@@ -21,8 +21,8 @@
 #include "record.h"
 #include "runner_int.h"
 
-#define REAP_POLL_MS  50    /* a server left by an earlier run: is it gone? */
-#define REAP_GRACE_MS 5000  /* SIGTERM, then SIGKILL */
+#define REAP_POLL_MS  50   /* a server left by an earlier run: is it gone? */
+#define REAP_GRACE_MS 5000 /* SIGTERM, then SIGKILL */
 
 /* Prepared: the rung begins (its first server, unless every row is
  * there already). */
@@ -153,8 +153,8 @@ static void locked(struct lockwait *lw, int lrc, int fd)
         runner_say(r,
                    "%s, model sha256 %.12s...%s, %zu of %zu questions "
                    "answered",
-                   r->version, job->hex, r->prep.hash_cached ? " (cached)" : "",
-                   r->rows, r->qs.n);
+                   r->version, job->hex,
+                   r->prep.hash_cached ? " (cached)" : "", r->rows, r->qs.n);
     if (serve_open_log(r, msg, sizeof(msg)) != 0) {
         runner_fail(r, files_exit_code(errno), "%s", msg);
         return;
@@ -197,8 +197,7 @@ void prepare_start(struct runner *r)
     /* record_inputs kept the folder's paths under the cap already */
     if (rundir_path_buf(&cache, r->o->rundir, RD_HASH_CACHE, NULL) != 0) {
         buf_release(&cache);
-        runner_fail(r, EXIT_USAGE, "path too long: '%.200s...'",
-                    r->o->rundir);
+        runner_fail(r, EXIT_USAGE, "path too long: '%.200s...'", r->o->rundir);
         return;
     }
     hit = sha_cache_get(cache.p, r->o->model, r->prep.model_hash.hex,

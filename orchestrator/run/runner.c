@@ -96,8 +96,8 @@ static void tell_ladder(struct runner *r)
     p.total = (long)r->qs.n;
     p.right = (long)r->right;
     p.tps = r->last_tps;
-    p.sec_per_q = (double)(uv_now(&r->sup.loop) - r->asks.first_ask_ms) / 1000.0 /
-                  (double)r->rows_added;
+    p.sec_per_q = (double)(uv_now(&r->sup.loop) - r->asks.first_ask_ms) /
+                  1000.0 / (double)r->rows_added;
     n = progress_format(&p, line, sizeof(line));
     if (write(r->progress_fd, line, n) < 0 && errno != EAGAIN)
         r->progress_fd = -1;
@@ -198,11 +198,13 @@ static void row_done(uv_work_t *req, int status)
     }
     memset(&f->ev, 0, sizeof(f->ev));
     f->ev.type = j->rc == 1 ? EV_STOP : EV_FAIL;
-    f->ev.code = j->rc == 1 ? j->stop_code
+    f->ev.code = j->rc == 1    ? j->stop_code
                  : status != 0 ? EXIT_FAILED
                                : files_exit_code(r->store.err);
     snprintf(f->text, sizeof(f->text), "%s",
-             j->rc == 1 ? "" : status != 0 ? "a row was cancelled" : j->msg);
+             j->rc == 1    ? ""
+             : status != 0 ? "a row was cancelled"
+                           : j->msg);
     f->ev.text = f->text;
     pump(r, 1);
 }

@@ -123,11 +123,11 @@ struct serving {
     struct proc *probe;                   /* nvidia-smi in flight */
     void (*after_probe)(struct runner *); /* what follows it */
     int probe_loaded;                     /* it asks for gpu_loaded */
-    char url[ENDPOINT_URL_MAX + 1]; /* the server's, or the endpoint's */
+    char url[ENDPOINT_URL_MAX + 1];       /* the server's, or the endpoint's */
     int port;
-    int served;           /* an endpoint is in use (no process of ours) */
-    int health_models;    /* its /health was 404: /v1/models instead */
-    unsigned health_wait; /* ms to the next poll: an endpoint backs off */
+    int served;            /* an endpoint is in use (no process of ours) */
+    int health_models;     /* its /health was 404: /v1/models instead */
+    unsigned health_wait;  /* ms to the next poll: an endpoint backs off */
     char health_last[200]; /* what its last poll got, for messages */
     struct buf said;       /* /props or /v1/models being read */
     json_t *said_obj;      /* what it said, for the manifest */
@@ -159,10 +159,10 @@ struct sampling {
 /* prepare.c's: the model's hash, files.lock, a left server. */
 struct preparing {
     struct hash_job model_hash;
-    int hashing;         /* an async hash is in flight */
-    int hash_cached;     /* it came from RUNDIR/sha256.cache */
-    long reaped;         /* a server left by an earlier run, being stopped */
-    int reap_killed;     /* ... and SIGKILLed */
+    int hashing;     /* an async hash is in flight */
+    int hash_cached; /* it came from RUNDIR/sha256.cache */
+    long reaped;     /* a server left by an earlier run, being stopped */
+    int reap_killed; /* ... and SIGKILLed */
     uint64_t reap_since;
 };
 
@@ -187,16 +187,16 @@ struct runner {
     struct pump pump;
     struct rowjob rowjob;
     int stepping, ended;
-    struct http *http;   /* libcurl on the loop: /health and requests */
-    uv_timer_t timer;    /* one wait at a time: a left server, health
-                            polls, the wait for an exit */
+    struct http *http;          /* libcurl on the loop: /health and requests */
+    uv_timer_t timer;           /* one wait at a time: a left server, health
+                                   polls, the wait for an exit */
     struct lockwait files_lock; /* RUNDIR's files.lock, waited for on the
                                    loop: prepare.c's, then serve.c's */
-    int lock_fd;         /* RUNDIR/locks/RUNG.lock, held while we run */
-    int complete;        /* every question answered and .done written */
-    char version[256];   /* the server's --version */
-    char binary_sha[65]; /* its binary's sha256, or "" (served) */
-    char vocab[65];      /* the vocabulary's sha256 (logprobs on), or "" */
+    int lock_fd;                /* RUNDIR/locks/RUNG.lock, held while we run */
+    int complete;               /* every question answered and .done written */
+    char version[256];          /* the server's --version */
+    char binary_sha[65];        /* its binary's sha256, or "" (served) */
+    char vocab[65]; /* the vocabulary's sha256 (logprobs on), or "" */
     int exit_code;
     char err[1024];
     struct buf pid_path, log_path; /* set by open_rung; runner_free */

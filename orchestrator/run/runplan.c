@@ -467,16 +467,16 @@ static int positional(struct runplan *p, const struct runplan_flags *f,
 static int served_plan(struct runplan *p, const struct runplan_flags *f,
                        const char **pos, size_t npos)
 {
-    const char *server = f->llama         ? "--llama"
-                         : f->ngl         ? "--ngl"
-                         : f->ctx         ? "--ctx"
-                         : f->gpu         ? "--gpu"
-                         : f->nserver     ? "--server-arg"
-                         : f->sargv       ? "--server-argv"
-                         : f->senv        ? "--server-env"
-                         : f->batching    ? "--allow-batching"
-                         : f->logprobs    ? "--logprobs"
-                                          : NULL;
+    const char *server = f->llama      ? "--llama"
+                         : f->ngl      ? "--ngl"
+                         : f->ctx      ? "--ctx"
+                         : f->gpu      ? "--gpu"
+                         : f->nserver  ? "--server-arg"
+                         : f->sargv    ? "--server-argv"
+                         : f->senv     ? "--server-env"
+                         : f->batching ? "--allow-batching"
+                         : f->logprobs ? "--logprobs"
+                                       : NULL;
     int rc;
 
     if (server != NULL) {

@@ -18,8 +18,8 @@
 #include "runner_int.h"
 #include "../server/spawn.h"
 
-#define HEALTH_POLL_MS 250
-#define EXIT_WAIT_MS   1000 /* after a broken stream, for the exit */
+#define HEALTH_POLL_MS    250
+#define EXIT_WAIT_MS      1000 /* after a broken stream, for the exit */
 #define HEALTH_BACKOFF_MS 4000 /* an endpoint's polls back off to this */
 #define SAID_LOCK_MS      1000 /* files.lock for the endpoint's word: a note */
 
@@ -85,7 +85,8 @@ void serve_probe(struct runner *r, int loaded, void (*next)(struct runner *))
     gpu_probe_opts(&po, argv, 4096, probe_ms());
     r->srv.probe_loaded = loaded;
     r->srv.after_probe = next;
-    r->srv.probe = proc_start(&r->sup.loop, &po, probe_exit, r, msg, sizeof(msg));
+    r->srv.probe =
+        proc_start(&r->sup.loop, &po, probe_exit, r, msg, sizeof(msg));
     if (r->srv.probe == NULL)
         next(r); /* no nvidia-smi: null in .done */
 }
@@ -217,8 +218,8 @@ static void endpoint_health(struct runner *r, long status, const char *err)
         return;
     }
     if (status != 0)
-        snprintf(r->srv.health_last, sizeof(r->srv.health_last),
-                 "HTTP %ld", status);
+        snprintf(r->srv.health_last, sizeof(r->srv.health_last), "HTTP %ld",
+                 status);
     else
         snprintf(r->srv.health_last, sizeof(r->srv.health_last), "%.190s",
                  err ? err : "no answer");
@@ -352,7 +353,8 @@ int serve_start(struct runner *r)
         snprintf(r->err, sizeof(r->err), "%s", msg);
         return -1;
     }
-    if (pidfile_write(r->pid_path.p, proc_pid(r->srv.server), msg, sizeof(msg)))
+    if (pidfile_write(r->pid_path.p, proc_pid(r->srv.server), msg,
+                      sizeof(msg)))
         runner_say(r, "%s", msg);
     r->srv.health_deadline =
         uv_now(&r->sup.loop) + (uint64_t)r->o->health_timeout_s * 1000;

@@ -36,8 +36,8 @@ struct run_opts {
                               {port} {ngl} {ctx} {seed}; NULL: ours */
     json_t *env_template;  /* extra server environment, with {gpu} */
     int quiet;
-    int no_summary; /* keep the rung's summary line off stdout (graveyard
-                       canary's verdict is the line a script reads there) */
+    int no_summary;  /* keep the rung's summary line off stdout (graveyard
+                        canary's verdict is the line a script reads there) */
     int abort_loops; /* close a reply that loops (loopwatch.h) and write
                         what arrived, finish_reason "loop" */
     long parallel;   /* requests in flight at once: 1, or the server's slots

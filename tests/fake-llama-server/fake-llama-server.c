@@ -253,14 +253,14 @@ struct body {
     long token_ms;
     size_t fault_at; /* event index where the fault strikes */
     const char *fault;
-    const char *message; /* "error_event": its message, or NULL */
-    long trickle_ms;   /* "comments", "empty", "bytes" */
-    size_t byte_at;    /* "bytes": offset in the current event */
-    long long flood;   /* "flood": bytes left (-1 for ever) */
-    char *flood_chunk; /* one 4 KiB delta, escaped, as an event */
-    int topn;          /* "top_logprobs" asked, 0: no logprobs */
-    uint64_t ctx;      /* the context so far: prompt and tokens */
-    double drift;      /* how far this model's distributions move */
+    const char *message;  /* "error_event": its message, or NULL */
+    long trickle_ms;      /* "comments", "empty", "bytes" */
+    size_t byte_at;       /* "bytes": offset in the current event */
+    long long flood;      /* "flood": bytes left (-1 for ever) */
+    char *flood_chunk;    /* one 4 KiB delta, escaped, as an event */
+    int topn;             /* "top_logprobs" asked, 0: no logprobs */
+    uint64_t ctx;         /* the context so far: prompt and tokens */
+    double drift;         /* how far this model's distributions move */
     const char *lp_fault; /* the rule's "logprobs_fault", or NULL */
     size_t lp_chunks;     /* token chunks streamed so far */
 };
@@ -817,12 +817,11 @@ static enum MHD_Result reply_redirect(struct MHD_Connection *c)
 /* What a served endpoint says about itself: /props and /v1/models. */
 static enum MHD_Result reply_self(struct MHD_Connection *c, int props)
 {
-    json_t *v = props ? json_pack("{s:s,s:s,s:i}", "model_path", model_path,
-                                  "build_info", "b1-fa4e0001 (fake)",
-                                  "total_slots", 1)
-                      : json_pack("{s:s,s:[{s:s,s:s}]}", "object", "list",
-                                  "data", "id", model_path, "object",
-                                  "model");
+    json_t *v =
+        props ? json_pack("{s:s,s:s,s:i}", "model_path", model_path,
+                          "build_info", "b1-fa4e0001 (fake)", "total_slots", 1)
+              : json_pack("{s:s,s:[{s:s,s:s}]}", "object", "list", "data",
+                          "id", model_path, "object", "model");
     json_t *extra =
         json_object_get(model, props ? "props_extra" : "models_extra");
     char *text;
@@ -841,8 +840,8 @@ static enum MHD_Result reply_self(struct MHD_Connection *c, int props)
 /* --api-key: whether the request carries "Bearer KEY". */
 static int key_ok(struct MHD_Connection *c)
 {
-    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-                                                "Authorization");
+    const char *h =
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
 
     return api_key == NULL || (h != NULL && strncmp(h, "Bearer ", 7) == 0 &&
                                strcmp(h + 7, api_key) == 0);

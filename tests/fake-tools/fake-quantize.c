@@ -49,7 +49,7 @@ static double bits_of(const char *t)
 int main(int argc, char **argv)
 {
     const char *pos[4], *imatrix = NULL, *mode, *rung = NULL, *lineage,
-               *fn = "main";
+                        *fn = "main";
     size_t npos = 0, len, dbytes = 0, n, i;
     unsigned char *in, *q;
     char *script, *ladder, *mine = NULL, upper[32];
@@ -99,16 +99,15 @@ int main(int argc, char **argv)
     lineage = getenv("FAKE_QUANTIZE_LINEAGE");
     if (lineage != NULL && strcmp(lineage, "upstream") == 0) {
         fn = "llama_quantize";
-        fprintf(stderr,
-                "llama_print_build_info: build = 6789 (abcdef12)\n"
-                "llama_print_build_info: built with cc for "
-                "x86_64-linux-gnu (graveyard fake-llama-quantize)\n");
+        fprintf(stderr, "llama_print_build_info: build = 6789 (abcdef12)\n"
+                        "llama_print_build_info: built with cc for "
+                        "x86_64-linux-gnu (graveyard fake-llama-quantize)\n");
     } else
         fprintf(stderr, "main: build = 4242 (fa4e0001)\n"
                         "main: built with cc for x86_64-linux-gnu "
                         "(graveyard fake-llama-quantize)\n");
-    fprintf(stderr, "%s: quantizing '%s' to '%s' as %s using %s threads\n",
-            fn, pos[0], pos[1], upper, npos == 4 ? pos[3] : "2");
+    fprintf(stderr, "%s: quantizing '%s' to '%s' as %s using %s threads\n", fn,
+            pos[0], pos[1], upper, npos == 4 ? pos[3] : "2");
     if (imatrix != NULL && access(imatrix, R_OK) != 0) {
         fprintf(stderr, "load_imatrix: failed to open %s\n", imatrix);
         return 1;
