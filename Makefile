@@ -94,7 +94,8 @@ RULE_DRIVER := $(BUILD)/rule_driver
 .PHONY: all check unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
-        check-sleep check-edges check-lines check-guards check-formats
+        check-sleep check-edges check-lines check-guards check-formats \
+        check-format
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -267,7 +268,7 @@ check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-size check-lines \
         check-commands check-rooms check-circles check-edges check-sleep \
-        check-formats
+        check-formats check-format
 	@BUILD=$(BUILD) GUARDS_CC="$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)" \
 	    bash tests/run-all.sh $(UNIT_BIN)
 
@@ -369,6 +370,11 @@ check-edges: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
 	@CC="$(CC)" sh scripts/check-edges.sh $(LIBUTIL) $(LIBRUNDIR) \
 	    $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) $(LIBREPORT) $(LIBORCH) \
 	    $(MAIN_OBJ)
+
+# Every product file (and the fake server and tools) as .clang-format
+# lays it out (scripts/check-format.sh; make lint adds cppcheck).
+check-format:
+	@sh scripts/check-format.sh
 
 # No product file over 800 lines but those scripts/lines.exceptions
 # names with the reason (scripts/check-lines.sh).

@@ -3,7 +3,7 @@
 # Build: a C compiler, make, pkg-config and the -dev packages of libuv,
 # libcurl, jansson, OpenSSL, and libmicrohttpd for the fake llama-server
 # the tests and the demo run. Tests: cmocka, clang (libFuzzer), clang-tidy
-# (the function size gate), Python 3
+# (the function size gate), clang-format (the layout gate), Python 3
 # with jsonschema (schema checks; the benchmark's baseline) and numpy
 # (f16-range's benchmark baseline), GNU time and bc (the benchmarks'
 # figures); Slurm and munge for the test that runs
@@ -16,7 +16,7 @@
 # same Debian source as chromium, so their versions match).
 set -eu
 PKGS="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
-libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev clang-tidy python3
+libjansson-dev libssl-dev libmicrohttpd-dev libcmocka-dev clang libclang-rt-14-dev clang-tidy clang-format python3
 python3-jsonschema python3-numpy time bc zlib1g-dev
 slurmctld slurmd slurm-client munge procps librsvg2-bin chromium
 chromium-driver python3-selenium

@@ -148,6 +148,7 @@ tree() {
     mkdir -p "$tmp/tree"
     mkdir "$tmp/tree/docs"
     cp "$here/docs/design.md" "$tmp/tree/docs/"
+    cp "$here/.clang-format" "$tmp/tree/"
     (cd "$here" && cp -R grader pyre report orchestrator rundir util \
         weights scripts "$tmp/tree/")
 }
@@ -246,6 +247,14 @@ echo "pyre/pyre_uni.c" >>"$tmp/tree/scripts/lines.exceptions"
 expect "lines: an exception without its reason" 1 \
     "check-lines: 'scripts/lines.exceptions' names a file without its reason" \
     sh "$tmp/tree/scripts/check-lines.sh"
+
+# --- check-format ---------------------------------------------------
+tree
+expect "format: today's tree" 0 "" sh "$tmp/tree/scripts/check-format.sh" "$tmp/tree"
+printf 'static int  planted( void ){return 1;}\n' >>"$tmp/tree/report/fmt.c"
+expect "format: a function laid out by hand" 1 \
+    "  report/fmt.c:$(wc -l <"$tmp/tree/report/fmt.c")" \
+    sh "$tmp/tree/scripts/check-format.sh" "$tmp/tree"
 
 echo "guards: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
