@@ -323,8 +323,9 @@ int render_report_json(FILE *f, const struct rundir_run *run,
     json_object_set_new(o, "shared_gpus",
                         run->beside ? json_deep_copy(run->beside)
                                     : json_array());
-    json_object_set_new(
-        o, "canary", run->canary ? json_deep_copy(run->canary) : json_null());
+    json_object_set_new(o, "canary",
+                        run->canary ? rundir_canary_json(run->canary)
+                                    : json_null());
     json_object_set_new(o, "rule",
                         json_string(rep->rule[0] ? rep->rule : "answer-line"));
     json_object_set_new(o, "rules", rules_array(rep));

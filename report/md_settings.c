@@ -180,54 +180,43 @@ void md_settings(struct doc *d, const struct rundir_run *run,
     shared_row(d, run);
 }
 
-static long canary_int(const json_t *c, const char *key)
-{
-    return (long)json_integer_value(json_object_get(c, key));
-}
-
-/* The canary's verdict (rundir checked its fields), before the night. */
+/* The canary's verdict (rundir read it: canary.h), before the night. */
 void md_canary(struct doc *d, const struct rundir_run *run)
 {
-    const json_t *c = run->canary, *ids = json_object_get(c, "changed_ids");
-    const char *sha = json_string_value(json_object_get(c, "rows_sha256"));
-    long changed = canary_int(c, "changed"),
-         missing = canary_int(c, "missing");
-    long same = canary_int(c, "same_text");
-    const json_t *v;
+    const struct rundir_canary *c = run->canary;
+    long long changed, same;
     size_t i;
 
     if (c == NULL)
         return;
+    changed = c->changed;
+    same = c->same_text;
     doc_heading(d, 2);
     doc_raw(d, "Canary");
     doc_para(d);
     doc_raw(d, "Before the night, ");
-    doc_text(d, json_string_value(json_object_get(c, "rung")), FMT_SIZE * 2);
-    doc_raw(d, " answered the first %ld questions of ",
-            canary_int(c, "questions"));
-    doc_code(d, json_string_value(json_object_get(c, "rows")), 4200);
-    if (sha != NULL && strlen(sha) == 64 &&
-        strspn(sha, "0123456789abcdef") == 64)
-        doc_raw(d, " (sha256 %.12s…)", sha);
+    doc_text(d, c->rung, FMT_SIZE * 2);
+    doc_raw(d, " answered the first %lld questions of ", c->questions);
+    doc_code(d, c->rows, 4200);
+    if (c->rows_sha256[0])
+        doc_raw(d, " (sha256 %.12s…)", c->rows_sha256);
     doc_raw(d,
-            ", a run it trusts, again: %ld answer%s changed (at most %ld "
-            "may), %ld repl%s the very same",
-            changed, changed == 1 ? "" : "s", canary_int(c, "max_changed"),
-            same, same == 1 ? "y" : "ies");
-    if (missing > 0)
-        doc_raw(d, ", %ld not answered", missing);
+            ", a run it trusts, again: %lld answer%s changed (at most %lld "
+            "may), %lld repl%s the very same",
+            changed, changed == 1 ? "" : "s", c->max_changed, same,
+            same == 1 ? "y" : "ies");
+    if (c->missing > 0)
+        doc_raw(d, ", %lld not answered", c->missing);
     doc_raw(d, ". ");
     doc_bold(d, "%s",
-             json_is_true(json_object_get(c, "passed"))
-                 ? "Passed."
-                 : "Not passed: the ladder does not start after such a "
-                   "canary.");
-    json_array_foreach(ids, i, v)
-    {
+             c->passed ? "Passed."
+                       : "Not passed: the ladder does not start after such a "
+                         "canary.");
+    for (i = 0; i < c->nids; i++) {
         doc_raw(d, "%s", i == 0 ? " Changed: " : ", ");
-        doc_text(d, json_string_value(v), FMT_SIZE * 2);
+        doc_text(d, c->ids[i], FMT_SIZE * 2);
     }
-    if (json_array_size(ids) > 0)
+    if (c->nids > 0)
         doc_raw(d, ".");
 }
 

@@ -18,22 +18,6 @@
 
 #include "../grader/grader.h"
 
-/* The most bytes a rung summary may hold (record.c writes under 2 KiB). */
-#define RUNDIR_DONE_MAX (64u << 10)
-
-/*
- * rows/<RUNG>.done read as any run-folder file (files.h: no link, a plain
- * file, no blocking open), at most RUNDIR_DONE_MAX bytes, a JSON object;
- * with rung given, also one line whose "rung" is rung and whose "n",
- * "right", "errors" and "truncated" are non-negative integers (what the
- * runner wrote; rung NULL takes older or hand-made summaries). 0 with the line
- * in *text (malloc'd, NUL-ended) and the object in *out, either may be NULL;
- * 1 when absent; -1 with a message naming the file in msg and errno
- * EINVAL for a bad file, another errno when it could not be read.
- */
-int rundir_done_load(const char *path, const char *rung, char **text,
-                     json_t **out, char *msg, size_t msgsize);
-
 /*
  * Fill m for rung in rundir. Missing files are not errors; a .done that is
  * not a JSON object, or a field of the wrong type, is -1 with a message

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "canary.h"
 #include "../grader/grader.h"
 
 struct rundir_run {
@@ -34,13 +35,11 @@ struct rundir_run {
     json_t *manifest; /* manifest.json, or NULL when there is none */
     json_t *beside;   /* beside.jsonl: which rungs shared a GPU (an array,
                          maybe empty; rundir/beside.h) */
-    json_t *canary;   /* canary/canary.json (graveyard canary's verdict,
-                         checked: rung, rows, questions, max_changed,
-                         changed, same_text, changed_ids, passed), or
-                         NULL */
-    json_t *recipes;  /* the report's "Recipes": one entry per rung, set by
-                         graveyard report when a rung's file can be read
-                         (docs/report.md), else NULL */
+    struct rundir_canary *canary; /* canary/canary.json, graveyard
+                                     canary's verdict (canary.h), or NULL */
+    json_t *recipes; /* the report's "Recipes": one entry per rung, set by
+                        graveyard report when a rung's file can be read
+                        (docs/report.md), else NULL */
     /* what the F16 cast costs, when graveyard build ran f16-range:
      * f16-range.jsonl's TOTAL line, and the rung build.json says was
      * converted to F16 ("" when none) */

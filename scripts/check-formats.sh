@@ -42,9 +42,6 @@ report/card.c model lm-eval's config_general ("model": "graveyard")
 report/card.c graveyard lm-eval's config_general ("model": "graveyard")
 orchestrator/cmd/cmd_audit.c questions the audit's verdict line (--json): questions compared
 orchestrator/cmd/cmd_audit.c rungs the audit's verdict line (--json): the rungs compared
-orchestrator/cmd/cmd_canary.c model canary.json's "model" (the canary's verdict; its writer is not yet rundir/'s)
-orchestrator/cmd/cmd_canary.c questions canary.json's "questions"
-orchestrator/run/record.c server .done's "server" (the --version line; .done's writer is not yet rundir/'s)
 orchestrator/figures/figures_bundle.c model publish.json's "model" (the bundle's own record of publish's names, docs/publish.md), not the manifest's
 orchestrator/figures/figures_bundle.c rungs publish.json's "rungs" (the report's --rungs choice publish rendered with)
 orchestrator/figures/figures_bundle_write.c model publish.json's "model", written where figures_bundle.c reads it

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../../grader/grader.h"
+#include "../../rundir/canary.h"
 #include "../../rundir/files.h"
 #include "../../rundir/manifest.h"
 #include "../../rundir/outfile.h"
@@ -269,7 +270,8 @@ static int verdict(struct canary *c, const struct grader_canary *v,
                    const struct grader_qset *qs)
 {
     int passed = v->missing == 0 && v->changed <= (size_t)c->max_changed;
-    json_t *ids = json_array(), *o;
+    struct rundir_canary rec = {0};
+    json_t *o;
     char msg[4400], sha[65], herr[256];
     struct buf list = {0};
     char *s;
@@ -280,21 +282,26 @@ static int verdict(struct canary *c, const struct grader_canary *v,
     buf_append(&list, "", 0);
     for (i = 0; i < v->nids; i++) {
         const char *id = grader_qset_id(qs, v->ids[i]);
-        json_array_append_new(ids, json_string(id));
+        if (rec.nids < RUNDIR_CANARY_IDS_MAX)
+            rec.ids[rec.nids++] = (char *)id;
         buf_puts(&list, i ? ", " : "");
         buf_puts(&list, id);
     }
-    o = json_pack(
-        "{s:s,s:s,s:s,s:s*,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-        "s:o,s:b}",
-        "rung", c->rung, "model", c->model, "rows", c->rows, "rows_sha256",
-        sha[0] ? sha : NULL, "questions", (json_int_t)v->wanted, "max_changed",
-        (json_int_t)c->max_changed, "compared", (json_int_t)v->compared,
-        "missing", (json_int_t)v->missing, "changed", (json_int_t)v->changed,
-        "changed_right", (json_int_t)v->changed_right, "right_trusted",
-        (json_int_t)v->right_trusted, "right_now", (json_int_t)v->right_now,
-        "same_text", (json_int_t)v->same_text, "changed_ids", ids, "passed",
-        passed);
+    rec.rung = (char *)c->rung;
+    rec.model = (char *)c->model;
+    rec.rows = (char *)c->rows;
+    memcpy(rec.rows_sha256, sha, sizeof(rec.rows_sha256));
+    rec.questions = (long long)v->wanted;
+    rec.max_changed = c->max_changed;
+    rec.compared = (long long)v->compared;
+    rec.missing = (long long)v->missing;
+    rec.changed = (long long)v->changed;
+    rec.changed_right = (long long)v->changed_right;
+    rec.right_trusted = (long long)v->right_trusted;
+    rec.right_now = (long long)v->right_now;
+    rec.same_text = (long long)v->same_text;
+    rec.passed = passed;
+    o = rundir_canary_json(&rec);
     s = o ? json_dumps(o, 0) : NULL;
     json_decref(o);
     if (s == NULL)

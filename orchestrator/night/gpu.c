@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../rundir/done.h"
 #include "../base/cli.h"
 #include "../server/proc.h"
 #include "../server/spawn.h"
@@ -151,18 +152,16 @@ int gpu_log_oom(const char *log_path)
     return oom;
 }
 
-void gpu_load_lines(const char *log_path, json_t *out)
+void gpu_load_lines(const char *log_path, struct rundir_done *out)
 {
     char msg[256];
     int fd = files_open(log_path, O_RDONLY, 0, msg, sizeof(msg));
     FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-    json_t *buffers = json_object();
     char line[1024];
 
     if (f == NULL) {
         if (fd >= 0)
             close(fd);
-        json_decref(buffers);
         return;
     }
     while (fgets(line, sizeof(line), f) != NULL) {
@@ -170,21 +169,14 @@ void gpu_load_lines(const char *log_path, json_t *out)
         double mib;
         int a, b;
         if ((p = strstr(line, "offloaded ")) != NULL &&
-            sscanf(p, "offloaded %d/%d layers to GPU", &a, &b) == 2) {
-            char text[32];
-            snprintf(text, sizeof(text), "%d/%d", a, b);
-            json_object_set_new(out, "layers_offloaded", json_string(text));
-        } else if ((p = strstr(line, "load_tensors:")) != NULL &&
-                   sscanf(p, "load_tensors: %63s model buffer size = %lf MiB",
-                          name, &mib) == 2) {
-            json_object_set_new(buffers, name, json_real(mib));
-        }
+            sscanf(p, "offloaded %d/%d layers to GPU", &a, &b) == 2)
+            snprintf(out->layers, sizeof(out->layers), "%d/%d", a, b);
+        else if ((p = strstr(line, "load_tensors:")) != NULL &&
+                 sscanf(p, "load_tensors: %63s model buffer size = %lf MiB",
+                        name, &mib) == 2)
+            rundir_done_buffer(out, name, mib);
     }
     fclose(f);
-    if (json_object_size(buffers) > 0)
-        json_object_set_new(out, "model_buffers_mib", buffers);
-    else
-        json_decref(buffers);
 }
 
 void gpu_probe_opts(struct proc_opts *po, const char **argv, size_t capture,

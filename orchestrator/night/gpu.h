@@ -7,9 +7,10 @@
 #ifndef GPU_H
 #define GPU_H
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct rundir_done;
 
 /* How long nvidia-smi may take before it is killed: a wedged driver can
  * hang it for ever, and a run must not hang with it. */
@@ -30,10 +31,11 @@ void gpu_query_argv(const char *gpu, int with_name, const char **argv);
 int gpu_parse(const char *out, long *mib, char *name, size_t size);
 
 /*
- * From a server log: "layers_offloaded" ("36/36") and "model_buffers_mib"
- * ({"CPU_Mapped": 768.0, "CUDA0": 4384.87}) set on out when found.
+ * From a server log: the layers offloaded ("36/36") and the model
+ * buffers (CPU_Mapped 768.0, CUDA0 4384.87 MiB) into out, the rung's
+ * summary (rundir/done.h), when found.
  */
-void gpu_load_lines(const char *log_path, json_t *out);
+void gpu_load_lines(const char *log_path, struct rundir_done *out);
 
 /*
  * Whether the server's log, since its last start ("[graveyard: server

@@ -20,6 +20,7 @@
 #include "../../rundir/files.h"
 #include "../../rundir/ladderfile.h"
 #include "../../rundir/manifest.h"
+#include "../../rundir/done.h"
 #include "../../rundir/meta.h"
 #include "../../rundir/outfile.h"
 #include "../../rundir/rundir.h"
@@ -433,6 +434,7 @@ int record_done(const struct run_opts *o, const struct record_done *d)
     struct grader_error err;
     struct buf path = {0};
     char msg[1024] = "", *text;
+    struct rundir_done rec = {0};
     struct rusage ru;
     json_t *done;
     int rc = -1;
@@ -446,46 +448,31 @@ int record_done(const struct run_opts *o, const struct record_done *d)
         fprintf(stderr, "graveyard run %s: %s\n", o->rung, msg);
         goto out;
     }
-    done = json_pack(
-        "{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:s}", "rung", o->rung, "n",
-        (json_int_t)sum.n, "right", (json_int_t)sum.right, "errors",
-        (json_int_t)sum.errors, "truncated", (json_int_t)sum.truncated,
-        "median_decode_tps",
-        sum.median_tps >= 0 ? json_real(sum.median_tps) : json_null(),
-        "mean_tokens",
-        sum.mean_tokens >= 0 ? json_real(sum.mean_tokens) : json_null(),
-        "bytes", (json_int_t)d->bytes, "server", d->server);
-    /* a served model: no file of ours, so no bytes; and not pinned */
-    if (o->endpoint != NULL) {
-        json_object_set_new(done, "bytes", json_null());
-        json_object_set_new(done, "pinned", json_false());
-    }
-    /* replies graded by the rule's fallback (docs/tasks.md), when some */
-    if (sum.step_limit > 0)
-        json_object_set_new(done, "step_limit",
-                            json_integer((json_int_t)sum.step_limit));
-    /* GPU memory (null without nvidia-smi) and what the load log says */
-    json_object_set_new(done, "gpu_mib_before",
-                        d->gpu_before >= 0 ? json_integer(d->gpu_before)
-                                           : json_null());
-    json_object_set_new(done, "gpu_mib_loaded",
-                        d->gpu_loaded >= 0 ? json_integer(d->gpu_loaded)
-                                           : json_null());
-    json_object_set_new(done, "gpu_name",
-                        d->gpu_name[0] ? json_string(d->gpu_name)
-                                       : json_null());
-    gpu_load_lines(d->log_path, done);
+    rec.rung = o->rung;
+    rec.n = (long long)sum.n;
+    rec.right = (long long)sum.right;
+    rec.errors = (long long)sum.errors;
+    rec.truncated = (long long)sum.truncated;
+    rec.median_tps = sum.median_tps;
+    rec.mean_tokens = sum.mean_tokens;
+    rec.bytes = d->bytes;
+    rec.served = o->endpoint != NULL; /* no file of ours, not pinned */
+    rec.server = d->server;
+    rec.step_limit = (long long)sum.step_limit;
+    rec.gpu_before = d->gpu_before;
+    rec.gpu_loaded = d->gpu_loaded;
+    rec.gpu_name = d->gpu_name;
+    gpu_load_lines(d->log_path, &rec);
     /* what this process cost: the figures docs/performance.md reports */
     getrusage(RUSAGE_SELF, &ru);
-    json_object_set_new(
-        done, "run",
-        json_pack("{s:f,s:I,s:I,s:i,s:I}", "cpu_s",
-                  (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-                      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
-                  "peak_rss_kb", (json_int_t)ru.ru_maxrss,
-                  "rows_bytes_written", (json_int_t)d->rows_bytes_written,
-                  "server_starts", d->server_starts, "server_log_dropped",
-                  (json_int_t)d->log_dropped));
+    rec.cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    rec.peak_rss_kb = (long long)ru.ru_maxrss;
+    rec.rows_bytes_written = d->rows_bytes_written;
+    rec.server_starts = d->server_starts;
+    rec.log_dropped = d->log_dropped;
+    if ((done = rundir_done_json(&rec)) == NULL)
+        util_oom("the rung's summary");
     text = emit_dumps(done);
     json_decref(done);
     if (text == NULL)
