@@ -90,6 +90,13 @@ struct cli_opt {
         .type = CLI_T_STRING, .name = (n), .arg = (a), .help = (h),           \
         .dest = (1 ? (v) : (const char **)0), .required = 1                   \
     }
+/* A string flag taken but not shown: one set by graveyard for itself, or
+ * one refused with a reason once the parse is done. */
+#define CLI_HIDDEN(n, v)                                                      \
+    {                                                                         \
+        .type = CLI_T_STRING, .name = (n),                                    \
+        .dest = (1 ? (v) : (const char **)0)                                  \
+    }
 #define CLI_LIST(n, a, v, cnt, most_, h)                                      \
     {                                                                         \
         .type = CLI_T_LIST, .name = (n), .arg = (a), .help = (h),             \

@@ -450,6 +450,7 @@ static int canary_parse(struct canary *c, int argc, char **argv,
                         const char **sha)
 {
     struct cli_opt run[RUNPLAN_OPTS];
+    const char *refused[2] = {NULL, NULL};
     const struct cli_opt opts[] = {
         CLI_LONG("--questions", "N", &c->n, 1, CONFIG_LIMIT_MAX,
                  "how many of ROWS' first rows to ask (default 20)"),
@@ -463,14 +464,12 @@ static int canary_parse(struct canary *c, int argc, char **argv,
         CLI_STRING("--config", "CONFIG", config,
                    "the config's reference rung and its \"canary\" settings "
                    "(below)"),
-        {.type = CLI_T_STRING,
-         .name = "--config-sha256",
-         .arg = "HEX",
-         .dest = sha}, /* the ladder's: not shown */
+        CLI_HIDDEN("--config-sha256", sha), /* the ladder's */
+        /* run's, refused with the reason after the parse */
+        CLI_HIDDEN("--limit", &refused[0]), CLI_HIDDEN("--rung", &refused[1]),
         CLI_GROUP("Run options, as graveyard run takes them (give the ones "
                   "the trusted run was made with):"),
-        CLI_INCLUDE(run),
-        CLI_END};
+        CLI_INCLUDE(run), CLI_END};
     const struct cli_command cmd = {"canary",
                                     canary_usage,
                                     canary_about,
@@ -480,9 +479,17 @@ static int canary_parse(struct canary *c, int argc, char **argv,
                                     0,
                                     3};
 
+    int rc;
+
     runplan_options(&c->run, run);
     c->max_changed = -1; /* not given */
-    return cli_parse(&cmd, argc, argv, pos, npos);
+    if ((rc = cli_parse(&cmd, argc, argv, pos, npos)) == CLI_GO &&
+        (refused[0] || refused[1])) {
+        cli_error("canary", "%s: the canary asks --questions N of ROWS",
+                  refused[0] ? "--limit" : "--rung");
+        rc = EXIT_USAGE;
+    }
+    return rc;
 }
 
 int cmd_canary(int argc, char **argv)

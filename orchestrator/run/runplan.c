@@ -490,10 +490,7 @@ int runplan_parse(const struct cli_command *text, int argc, char **argv,
         CLI_STRING("--question-file", "FILE", &f->qfile,
                    "over the config's questions, all of them (graveyard "
                    "canary asks its own this way)"),
-        {.type = CLI_T_STRING,
-         .name = "--config-sha256",
-         .arg = "HEX",
-         .dest = &f->sha}, /* the ladder's: not shown */
+        CLI_HIDDEN("--config-sha256", &f->sha), /* the ladder's */
         CLI_END};
     struct cli_command cmd = *text;
 

@@ -54,7 +54,7 @@ static int parse_v(const char **pos, size_t *npos, char **argv)
         CLI_DECIMAL("--dec", "D", &s.dec, 0, 100, "points", "a margin"),
         CLI_SWITCH("--no-html", &s.off, "no page"),
         CLI_NEEDED("--need", "X", &s.need, "a needed one"),
-        {.type = CLI_T_STRING, .name = "--hidden", .dest = &s.str},
+        CLI_HIDDEN("--hidden", &s.str),
         CLI_GROUP("Inner options:"),
         CLI_INCLUDE(inner),
         CLI_END};
