@@ -42,9 +42,10 @@ enum {
  */
 enum cli_type {
     CLI_T_END = 0, /* the table's last entry */
-    CLI_T_SWITCH,  /* int: 1, or 0 by --no-NAME (NAME by --no-NAME's) */
+    CLI_T_SWITCH,  /* int: 1; 0 by its other form (--no-X for --X, --X
+                      for a switch named --no-X) */
     CLI_T_STRING,  /* const char *: the last one given */
-    CLI_T_LIST,    /* const char *[max]: each one given, *count of them */
+    CLI_T_LIST,    /* const char *[most]: each one given, *count of them */
     CLI_T_INT,     /* int, long, size_t: a whole number from min to max */
     CLI_T_LONG,
     CLI_T_SIZE,
@@ -63,7 +64,7 @@ struct cli_opt {
     size_t *count;     /* CLI_T_LIST: how many given so far */
     size_t most;       /* CLI_T_LIST: at most this many */
     long min, max;     /* whole numbers: the range, inclusive; it must fit
-                          the destination's type */
+                          the destination's type (min >= 0 for a size_t) */
     double dmin, dmax; /* CLI_T_DECIMAL: the range, exclusive */
     const char *unit;  /* CLI_T_DECIMAL: "points" in "a number of points" */
     const char *word;  /* whole numbers: a word taken for word_value */
