@@ -287,7 +287,8 @@ static size_t column(const struct cli_opt *o, size_t w)
     return w;
 }
 
-/* What the help adds after a flag's text: its range or its cap. */
+/* What the help adds after a flag's text: its range, its cap, or that
+ * the command needs it. */
 static void range_of(const struct cli_opt *o, char *s, size_t size)
 {
     s[0] = '\0';
@@ -298,6 +299,8 @@ static void range_of(const struct cli_opt *o, char *s, size_t size)
         snprintf(s, size, "[above %g, below %g]", o->dmin, o->dmax);
     else if (o->type == CLI_T_LIST)
         snprintf(s, size, "[at most %zu times]", o->most);
+    else if (o->required)
+        snprintf(s, size, "[required]");
 }
 
 /* The shown flags of o, one paragraph each; the first switch seen into

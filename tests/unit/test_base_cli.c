@@ -265,6 +265,7 @@ static void test_help(void **state)
                                        "[0 to 99, or auto]",
                                        "[at most 3 times]",
                                        "Inner options:",
+                                       "a needed one [required]",
                                        "--html undoes --no-html"};
     for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
         if (strstr(out, want[i]) == NULL)
