@@ -209,8 +209,8 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
         return EXIT_USAGE;
     }
     if ((need = missing(cmd->opts)) != NULL) {
-        cli_error(cmd->name, "needs %s %s (see --help)", need->name,
-                  need->arg ? need->arg : "");
+        cli_error(cmd->name, "needs %s%s%s (see --help)", need->name,
+                  need->arg ? " " : "", need->arg ? need->arg : "");
         return EXIT_USAGE;
     }
     return CLI_GO;

@@ -3,10 +3,11 @@
  * built from run's flags (positional form) or from a ladder config's rung
  * (--config form), with everything the options borrow held in the plan.
  *
- * `run` parses its argv into runplan_flags; `canary` fills the same flags
- * from its own (its config form) or parses the run options it passes
- * through. Both then build a plan and execute it, so the canary's rung is
- * run exactly as `run` would run it, without one command calling another.
+ * `run` parses its argv into runplan_flags; `canary` parses the same run
+ * options (runplan_options' table, included in its own) or fills the
+ * flags from a config. Both then build a plan and execute it, so the
+ * canary's rung is run exactly as `run` would run it, without one command
+ * calling another.
  */
 #ifndef RUNPLAN_H
 #define RUNPLAN_H
