@@ -264,6 +264,16 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
+# Unit tests of the orchestrator's base room (test_base_*): as test_orch_*.
+$(BUILD)/tests/test_base_%: tests/unit/test_base_%.c tests/unit/*.h \
+        $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) \
+        $(LIBWEIGHTS) $(LIBUTIL)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
+	    -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
+	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
+	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
+
 check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-size check-lines \

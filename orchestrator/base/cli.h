@@ -10,6 +10,7 @@
 #define CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../../util/util.h"
 
@@ -28,26 +29,146 @@ enum {
 #define GRAVEYARD_VERSION "0.1.0"
 #endif
 
-/* A flag a command accepts. Value flags take the next argument or
- * "--flag=value"; switches set *on to 1. */
-struct cli_flag {
-    const char *name;   /* "--json" */
-    const char **value; /* non-NULL for a value flag */
-    int *on;            /* non-NULL for a switch */
-    const char **many;  /* non-NULL for a flag that may repeat: values */
-    size_t *nmany;      /* go to many[*nmany++], at most maxmany */
-    size_t maxmany;
+/*
+ * The front door: every command describes itself in one struct
+ * cli_command (its usage lines, prose, positionals and a table of typed
+ * options) and cli_parse reads its argv from that alone, as git's
+ * parse-options does: switches (with their --no- form), strings, lists
+ * that repeat up to a cap, whole numbers in a range (into an int, a long
+ * or a size_t), decimals inside a range, groups and other tables
+ * included (run's options inside canary's). --help prints the text made
+ * from the table (cli_help). docs/cli.md shows a command declaring its
+ * options.
+ */
+enum cli_type {
+    CLI_T_END = 0, /* the table's last entry */
+    CLI_T_SWITCH,  /* int: 1; 0 by its other form (--no-X for --X, --X
+                      for a switch named --no-X) */
+    CLI_T_STRING,  /* const char *: the last one given */
+    CLI_T_LIST,    /* const char *[most]: each one given, *count of them */
+    CLI_T_INT,     /* int, long, size_t: a whole number from min to max */
+    CLI_T_LONG,
+    CLI_T_SIZE,
+    CLI_T_DECIMAL, /* double: a decimal above dmin and below dmax */
+    CLI_T_GROUP,   /* a title in the help; name is the title */
+    CLI_T_INCLUDE  /* another table (include), parsed and shown here */
 };
 
+struct cli_opt {
+    enum cli_type type;
+    const char *name;  /* "--jobs"; a group's title */
+    const char *arg;   /* the value's name in the help: "N", "DIR" */
+    const char *help;  /* what it does, a paragraph (wrapped); NULL:
+                          accepted but not shown (an internal flag) */
+    void *dest;        /* where the value goes, by type (above) */
+    size_t *count;     /* CLI_T_LIST: how many given so far */
+    size_t most;       /* CLI_T_LIST: at most this many */
+    long min, max;     /* whole numbers: the range, inclusive; it must fit
+                          the destination's type (min >= 0 for a size_t) */
+    double dmin, dmax; /* CLI_T_DECIMAL: the range, exclusive */
+    const char *unit;  /* CLI_T_DECIMAL: "points" in "a number of points" */
+    const char *word;  /* whole numbers: a word taken for word_value */
+    long word_value;   /* ("auto" for -1) */
+    int *seen;         /* non-NULL: set to 1 when the flag is given */
+    int required;      /* the command needs it (CLI_T_STRING) */
+    const struct cli_opt *include; /* CLI_T_INCLUDE */
+};
+
+/* The entries, type-checked: v must point to the type the entry writes
+ * (a mismatch is a compiler warning, an error with DEV=1). */
+#define CLI_SWITCH(n, v, h)                                                   \
+    {                                                                         \
+        .type = CLI_T_SWITCH, .name = (n), .help = (h),                       \
+        .dest = (1 ? (v) : (int *)0)                                          \
+    }
+#define CLI_STRING(n, a, v, h)                                                \
+    {                                                                         \
+        .type = CLI_T_STRING, .name = (n), .arg = (a), .help = (h),           \
+        .dest = (1 ? (v) : (const char **)0)                                  \
+    }
+#define CLI_NEEDED(n, a, v, h)                                                \
+    {                                                                         \
+        .type = CLI_T_STRING, .name = (n), .arg = (a), .help = (h),           \
+        .dest = (1 ? (v) : (const char **)0), .required = 1                   \
+    }
+/* A string flag taken but not shown: one set by graveyard for itself, or
+ * one refused with a reason once the parse is done. */
+#define CLI_HIDDEN(n, v)                                                      \
+    {                                                                         \
+        .type = CLI_T_STRING, .name = (n),                                    \
+        .dest = (1 ? (v) : (const char **)0)                                  \
+    }
+#define CLI_LIST(n, a, v, cnt, most_, h)                                      \
+    {                                                                         \
+        .type = CLI_T_LIST, .name = (n), .arg = (a), .help = (h),             \
+        .dest = (1 ? (v) : (const char **)0), .count = (cnt), .most = (most_) \
+    }
+#define CLI_INT(n, a, v, lo, hi, h)                                           \
+    {                                                                         \
+        .type = CLI_T_INT, .name = (n), .arg = (a), .help = (h),              \
+        .dest = (1 ? (v) : (int *)0), .min = (lo), .max = (hi)                \
+    }
+#define CLI_LONG(n, a, v, lo, hi, h)                                          \
+    {                                                                         \
+        .type = CLI_T_LONG, .name = (n), .arg = (a), .help = (h),             \
+        .dest = (1 ? (v) : (long *)0), .min = (lo), .max = (hi)               \
+    }
+#define CLI_SIZE(n, a, v, lo, hi, h)                                          \
+    {                                                                         \
+        .type = CLI_T_SIZE, .name = (n), .arg = (a), .help = (h),             \
+        .dest = (1 ? (v) : (size_t *)0), .min = (lo), .max = (hi)             \
+    }
+#define CLI_DECIMAL(n, a, v, lo, hi, unit_, h)                                \
+    {                                                                         \
+        .type = CLI_T_DECIMAL, .name = (n), .arg = (a), .help = (h),          \
+        .dest = (1 ? (v) : (double *)0), .dmin = (lo), .dmax = (hi),          \
+        .unit = (unit_)                                                       \
+    }
+#define CLI_GROUP(title)                                                      \
+    {                                                                         \
+        .type = CLI_T_GROUP, .name = (title)                                  \
+    }
+#define CLI_INCLUDE(table)                                                    \
+    {                                                                         \
+        .type = CLI_T_INCLUDE, .include = (table)                             \
+    }
+#define CLI_END                                                               \
+    {                                                                         \
+        .type = CLI_T_END                                                     \
+    }
+
+/* A command as its --help shows it and cli_parse reads it. */
+struct cli_command {
+    const char *name;  /* "ladder": errors begin "graveyard ladder: " */
+    const char *usage; /* after "usage: ": "graveyard ladder CONFIG ...",
+                          a form a line, continuations indented */
+    const char *about; /* the paragraphs between usage and the flags */
+    const char *after; /* the paragraphs after the flags, or NULL */
+    const struct cli_opt *opts; /* ends with CLI_END */
+    const char *args; /* the positionals, as "needs ARGS" names them */
+    size_t min_args, max_args; /* pos holds max_args */
+};
+
+/* cli_parse's "go on": the flags are read, the command runs. */
+#define CLI_GO (-1)
+
 /*
- * Split argv[1..argc) into flags and positionals ("--" ends flags).
- * Positionals go to pos (at most maxpos). An unknown flag, a missing value
- * or too many positionals prints one line naming it and returns
- * EXIT_USAGE; "-h"/"--help" sets *help. Returns 0 otherwise.
+ * Read argv[1..argc) as cmd says: each flag into its destination (the
+ * value after it or after '='), positionals into pos (at most
+ * cmd->max_args; "--" ends flags, "-" is a positional). Returns CLI_GO;
+ * EXIT_OK after printing the help on stdout for -h or --help; or
+ * EXIT_USAGE after one line on stderr naming the command and the flag or
+ * argument: an unknown flag, a missing value, a number out of its range,
+ * a list given too often, too few or too many positionals, a required
+ * flag missing. Destinations of flags not given are left alone (their
+ * defaults), so a caller sets defaults first.
  */
-int cli_parse(const char *cmd, int argc, char **argv,
-              const struct cli_flag *flags, const char **pos, size_t maxpos,
-              size_t *npos, int *help);
+int cli_parse(const struct cli_command *cmd, int argc, char **argv,
+              const char **pos, size_t *npos);
+
+/* The help made from cmd: usage, about, every shown flag with its
+ * argument, its text and its range, the groups, after. */
+void cli_help(const struct cli_command *cmd, FILE *out);
 
 /* "graveyard CMD: " + message on stderr, and a newline. */
 void cli_error(const char *cmd, const char *fmt, ...)

@@ -31,11 +31,12 @@
 
 #define AUDIT_QUESTIONS 20 /* default N */
 
-static const char audit_help[] =
-    "usage: graveyard audit NAME --url URL --against RUNDIR [--limit N]\n"
+static const char audit_usage[] =
+    "graveyard audit NAME --url URL --against RUNDIR [--limit N]\n"
     "                       [--api-key-env VAR] [--allow-plain-http]\n"
-    "                       [--json] [--quiet] [--force]\n"
-    "\n"
+    "                       [--json] [--quiet] [--force]";
+
+static const char audit_about[] =
     "Which local rung does a served model answer like? The endpoint at URL\n"
     "(not started by graveyard: docs/run.md, \"A served model\") answers\n"
     "the first N questions (default 20) of the ladder in RUNDIR, asked as\n"
@@ -46,12 +47,7 @@ static const char audit_help[] =
     "  best match Q4_0\n"
     "A changed answer: another extracted answer, an error against an\n"
     "answer, or, with no answer in either, other words. Running the same\n"
-    "command again resumes the endpoint's run.\n"
-    "\n"
-    "  --api-key-env VAR   the key is $VAR, sent as a Bearer token, never\n"
-    "                      written\n"
-    "  --allow-plain-http  http to another machine\n"
-    "  --json              the verdict as one JSON object on stdout\n";
+    "command again resumes the endpoint's run.\n";
 
 /* One local rung against the endpoint. */
 struct match {
@@ -248,55 +244,48 @@ static int open_against(struct audit *a)
     return 0;
 }
 
-static int parse(struct audit *a, int argc, char **argv, int *help)
+/* The flags into a. CLI_GO, or the exit status (0 after --help). */
+static int parse(struct audit *a, int argc, char **argv)
 {
-    const char *pos[1], *limit = NULL;
+    const char *pos[1];
     size_t npos = 0;
-    const struct cli_flag flags[] = {
-        {"--url", &a->url, NULL, NULL, NULL, 0},
-        {"--against", &a->against, NULL, NULL, NULL, 0},
-        {"--limit", &limit, NULL, NULL, NULL, 0},
-        {"--api-key-env", &a->key_env, NULL, NULL, NULL, 0},
-        {"--allow-plain-http", NULL, &a->plain, NULL, NULL, 0},
-        {"--json", NULL, &a->json, NULL, NULL, 0},
-        {"--quiet", NULL, &a->quiet, NULL, NULL, 0},
-        {"--force", NULL, &a->force, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
+    int rc;
+    const struct cli_opt opts[] = {
+        CLI_NEEDED("--url", "URL", &a->url,
+                   "the served model (docs/run.md, \"A served model\"): "
+                   "https, or http to this machine"),
+        CLI_NEEDED("--against", "RUNDIR", &a->against,
+                   "the local ladder whose rungs the answers are compared "
+                   "with"),
+        CLI_LONG("--limit", "N", &a->limit, 1, 100000,
+                 "the first N questions of the ladder's (default 20)"),
+        CLI_STRING("--api-key-env", "VAR", &a->key_env,
+                   "the key is $VAR, sent as a Bearer token, never written"),
+        CLI_SWITCH("--allow-plain-http", &a->plain, "http to another machine"),
+        CLI_SWITCH("--json", &a->json,
+                   "the verdict as one JSON object on stdout"),
+        CLI_SWITCH("--quiet", &a->quiet, "no progress lines on stderr"),
+        CLI_SWITCH("--force", &a->force,
+                   "resume the endpoint's run although a setting changed"),
+        CLI_END};
+    const struct cli_command cmd = {"audit", audit_usage, audit_about, NULL,
+                                    opts,    "NAME",      1,           1};
 
-    if (cli_parse("audit", argc, argv, flags, pos, 1, &npos, help) != 0)
-        return EXIT_USAGE;
-    if (*help)
-        return 0;
-    if (npos != 1 || a->url == NULL || a->against == NULL) {
-        cli_error("audit",
-                  "needs NAME --url URL --against RUNDIR (see --help)");
-        return EXIT_USAGE;
-    }
-    a->name = pos[0];
     a->limit = AUDIT_QUESTIONS;
-    if (limit != NULL) {
-        if (cli_whole(limit, 1, 100000, &a->limit) != 0) {
-            cli_error("audit",
-                      "--limit wants a whole number from 1 to 100000, "
-                      "not '%s'",
-                      limit);
-            return EXIT_USAGE;
-        }
-    }
-    return cli_rung_name_check("audit", a->name);
+    if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)
+        return rc;
+    a->name = pos[0];
+    return cli_rung_name_check("audit", a->name) == 0 ? CLI_GO : EXIT_USAGE;
 }
 
 int cmd_audit(int argc, char **argv)
 {
     struct audit a;
-    int help = 0, rc;
+    int rc;
 
     memset(&a, 0, sizeof(a));
-    if ((rc = parse(&a, argc, argv, &help)) != 0 || help) {
-        if (help)
-            fputs(audit_help, stdout);
+    if ((rc = parse(&a, argc, argv)) != CLI_GO)
         return rc;
-    }
     if ((rc = open_against(&a)) == 0 && (rc = ask(&a)) == 0 &&
         (rc = compare(&a)) == 0)
         verdict(&a);

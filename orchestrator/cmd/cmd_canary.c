@@ -44,30 +44,23 @@
          of 250 graded differently; garbage                                   \
          changes most */
 
-static const char canary_help[] =
-    "usage: graveyard canary RUNG MODEL ROWS [--questions N]\n"
+static const char canary_usage[] =
+    "graveyard canary RUNG MODEL ROWS [--questions N]\n"
     "                        [--max-changed K] [--question-file FILE]\n"
     "                        [--run-dir DIR] [run options]\n"
     "       graveyard canary --config CONFIG [--run-dir DIR] [--llama PATH]\n"
-    "                        [--gpu ID] [--quiet]\n"
-    "\n"
+    "                        [--gpu ID] [--quiet]";
+
+static const char canary_about[] =
     "Before a night: MODEL answers the first N questions of ROWS, a rows\n"
     "file you trust (another machine's, an earlier build's run of the same\n"
     "model), on the server and GPU the night will use, and the answers are\n"
     "compared. More than K changed answers (another number, no number, or\n"
     "an error) means this build or GPU does not answer as the trusted run\n"
     "did: exit 1, naming the questions. A build that decodes garbage at\n"
-    "full speed is caught in minutes, not in the morning.\n"
-    "\n"
-    "  --questions N       how many of ROWS' first rows to ask (default 20)\n"
-    "  --max-changed K     answers that may change (default 2)\n"
-    "  --question-file F   the questions' text (default: the question file\n"
-    "                      named in the manifest.json beside ROWS' rows/)\n"
-    "  --run-dir DIR       the canary runs in DIR/canary/ (default .)\n"
-    "  run options         as graveyard run takes them (--llama, --gpu,\n"
-    "                      --think, --request, --prompt, --server-arg...):\n"
-    "                      give the ones the trusted run was made with\n"
-    "\n"
+    "full speed is caught in minutes, not in the morning.\n";
+
+static const char canary_after[] =
     "With --config, the config's reference rung and its \"canary\" settings\n"
     "(docs/config.md), into RUN_DIR/canary/: what graveyard ladder runs\n"
     "before the first rung when the config has a canary.\n"
@@ -86,20 +79,12 @@ struct canary {
     struct runplan_flags run;
     const char *run_pos[4];
     size_t run_npos;
-    char **pass; /* run options passed through, parsed as the run starts */
-    int npass;
     /* paths (util.h's capped buffers), released as the command ends */
     struct buf dir, subset, rows_path, done_path, verdict, qfile_buf;
     struct buf probs_path;    /* its log-probabilities, when asked */
     const char *task_spec;    /* --task passed to the run, or the config's */
     struct grader_task *task; /* what the run asks and how it is graded */
 };
-
-static int whole(const char *flag, const char *s, long min, long max,
-                 long *out)
-{
-    return cli_whole_flag("canary", flag, s, min, max, out) != 0 ? -1 : 0;
-}
 
 /* The question file named by the manifest of the run folder that holds
  * rows (RUNDIR/rows/X.jsonl), into c->qfile_buf. 0 or -1. */
@@ -220,30 +205,6 @@ static int prepare(struct canary *c)
     return 0;
 }
 
-/* The run options passed through (RUNG MODEL ROWS form), parsed as run
- * parses them. 0 or EXIT_USAGE. */
-static int run_options(struct canary *c)
-{
-    char **argv = xrealloc(NULL, ((size_t)c->npass + 2) * sizeof(*argv));
-    const char *pos[4];
-    size_t npos;
-    int help, rc;
-
-    argv[0] = "run";
-    for (int i = 0; i < c->npass; i++)
-        argv[i + 1] = c->pass[i];
-    argv[c->npass + 1] = NULL;
-    rc = runplan_parse(c->npass + 1, argv, &c->run, pos, &npos, &help);
-    if (rc == 0 && (npos != 0 || help)) {
-        cli_error("canary", "'%s': not a run option (see --help)",
-                  npos ? pos[0] : "--help");
-        rc = EXIT_USAGE;
-    }
-    free(argv);
-    c->run.force = 1;
-    return rc;
-}
-
 /* Run the rung in this process, as graveyard run would (runplan.c), with
  * its summary line kept off standard output: the canary's verdict is the
  * line a script reads. */
@@ -253,8 +214,6 @@ static int run_rung(struct canary *c)
     int rc;
 
     if ((rc = runplan_ladder_gone()) != 0)
-        return rc;
-    if (c->pass != NULL && (rc = run_options(c)) != 0)
         return rc;
     if ((rc = runplan_build(&plan, &c->run, c->run_pos, c->run_npos)) == 0) {
         plan.o.no_summary = 1;
@@ -397,41 +356,6 @@ done:
     return rc;
 }
 
-/* Run flags that take no value: the rest take the next argument. */
-static int is_switch(const char *a)
-{
-    return strcmp(a, "--think") == 0 || strcmp(a, "--force") == 0 ||
-           strcmp(a, "--quiet") == 0 || strcmp(a, "--allow-batching") == 0 ||
-           strcmp(a, "--abort-loops") == 0;
-}
-
-/* One of the canary's own flags at argv[*i] (its value taken too): 1, 0
- * when it is not one, -1 when its value is missing. */
-static int own_flag(int argc, char **argv, int *i, const char **n,
-                    const char **k, const char **qfile, const char **dir,
-                    const char **config, const char **sha)
-{
-    static const char *const names[] = {"--questions",     "--max-changed",
-                                        "--question-file", "--run-dir",
-                                        "--config",        "--config-sha256"};
-    const char **slots[] = {n, k, qfile, dir, config, sha};
-    const char *a = argv[*i];
-
-    for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
-        size_t len = strlen(names[f]);
-        if (strncmp(a, names[f], len) != 0 || (a[len] && a[len] != '='))
-            continue;
-        if (a[len] == '=')
-            *slots[f] = a + len + 1;
-        else if (*i + 1 < argc)
-            *slots[f] = argv[++*i];
-        else
-            return -1;
-        return 1;
-    }
-    return 0;
-}
-
 /* The paths in RUNDIR/canary/, and the run's folder and questions. */
 static int paths(struct canary *c)
 {
@@ -449,30 +373,22 @@ static int paths(struct canary *c)
 }
 
 /* --config: the reference rung, the config's canary, the command line of
- * run's config form. */
+ * run's config form (the run options given: --llama, --gpu and --quiet
+ * only, already in c->run). */
 static int from_config(struct canary *c, const char *config, const char *sha,
-                       const char *dir, char **pass, int npass,
                        struct config *cfg)
 {
-    struct config_over over = {NULL, dir, ""};
+    struct config_over over = {NULL, c->run_dir, ""};
+    const char *other = runplan_config_refuses(&c->run);
     char msg[4400];
-    const char *llama = NULL, *gpu = NULL;
-    int quiet = 0, rc;
+    int rc;
 
-    for (int i = 0; i < npass; i++) {
-        if (strcmp(pass[i], "--quiet") == 0)
-            quiet = 1;
-        else if (strcmp(pass[i], "--llama") == 0 && i + 1 < npass)
-            llama = pass[++i];
-        else if (strcmp(pass[i], "--gpu") == 0 && i + 1 < npass)
-            gpu = pass[++i];
-        else {
-            cli_error("canary",
-                      "%s with --config: only --run-dir, --llama, --gpu and "
-                      "--quiet stand in for the config's settings",
-                      pass[i]);
-            return EXIT_USAGE;
-        }
+    if (other != NULL) {
+        cli_error("canary",
+                  "%s with --config: only --run-dir, --llama, --gpu and "
+                  "--quiet stand in for the config's settings",
+                  other);
+        return EXIT_USAGE;
     }
     if (config_load(config, &over, cfg, msg, sizeof(msg)) != 0) {
         cli_error("canary", "%s", msg);
@@ -501,124 +417,119 @@ static int from_config(struct canary *c, const char *config, const char *sha,
     c->run.qfile = c->subset.p;
     c->run.force = 1;
     c->run.sha = sha;
-    c->run.llama = llama;
-    c->run.gpu = gpu;
-    c->run.quiet = quiet;
     return 0;
 }
 
-/* The canary's own flags, the positionals, and the run options passed
- * through (a value flag's value with it). 0, 1 for --help, or
- * EXIT_USAGE. */
-struct canary_args {
-    const char *n, *k, *qfile, *dir, *config, *sha, *pos[3], *task;
-    char **pass;
-    int npass, npos;
-};
-
-static int split_args(int argc, char **argv, struct canary_args *a)
+/* RUNG MODEL ROWS and the flags: run's positional form, with the run
+ * options given. */
+static int from_flags(struct canary *c, const char **pos, size_t npos,
+                      const char *sha)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        int own;
-        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0)
-            return 1;
-        own = own_flag(argc, argv, &i, &a->n, &a->k, &a->qfile, &a->dir,
-                       &a->config, &a->sha);
-        if (own < 0) {
-            cli_error("canary", "%s needs a value", s);
-            return EXIT_USAGE;
-        }
-        if (own > 0)
-            continue;
-        if (s[0] != '-' || s[1] == '\0') {
-            if (a->npos == 3) {
-                cli_error("canary", "too many arguments: '%s' (see --help)",
-                          s);
-                return EXIT_USAGE;
-            }
-            a->pos[a->npos++] = s;
-            continue;
-        }
-        if (strncmp(s, "--limit", 7) == 0 || strncmp(s, "--rung", 6) == 0) {
-            cli_error("canary", "%s: the canary asks --questions N of ROWS",
-                      s);
-            return EXIT_USAGE;
-        }
-        if (strcmp(s, "--task") == 0 && i + 1 < argc)
-            a->task = argv[i + 1]; /* passed on; the canary reads it too */
-        a->pass[a->npass++] = argv[i];
-        if (!is_switch(s) && strchr(s, '=') == NULL && i + 1 < argc)
-            a->pass[a->npass++] = argv[++i];
-    }
-    return 0;
-}
-
-/* RUNG MODEL ROWS and the flags: run's positional form, every run option
- * passed through for run's parser to check as the run starts. */
-static int from_flags(struct canary *c, const struct canary_args *a)
-{
-    if (a->npos != 3 || a->sha) {
+    if (npos != 3 || sha) {
         cli_error("canary", "needs RUNG MODEL ROWS (see --help)");
         return EXIT_USAGE;
     }
-    if (cli_rung_name_check("canary", a->pos[0]) != 0)
+    if (cli_rung_name_check("canary", pos[0]) != 0)
         return EXIT_USAGE;
-    c->rung = a->pos[0];
-    c->model = a->pos[1];
-    c->rows = a->pos[2];
-    c->qfile = a->qfile;
-    if ((a->n && whole("--questions", a->n, 1, CONFIG_LIMIT_MAX, &c->n)) ||
-        (a->k &&
-         whole("--max-changed", a->k, 0, CONFIG_LIMIT_MAX, &c->max_changed)) ||
-        paths(c) != 0)
+    c->rung = pos[0];
+    c->model = pos[1];
+    c->rows = pos[2];
+    c->task_spec = c->run.task; /* the run asks it; the canary grades by it */
+    if (c->n == 0)
+        c->n = CANARY_QUESTIONS;
+    if (c->max_changed < 0)
+        c->max_changed = CANARY_MAX_CHANGED;
+    if (paths(c) != 0)
         return EXIT_USAGE;
     c->run_pos[0] = c->rung;
     c->run_pos[1] = c->model;
     c->run_pos[2] = c->subset.p;
     c->run_pos[3] = c->dir.p;
     c->run_npos = 4;
-    c->pass = a->pass;
-    c->npass = a->npass;
+    c->run.force = 1;
     return 0;
+}
+
+/* argv into c (its own flags, and the run options into c->run), the
+ * positionals into pos. CLI_GO, or the exit status (0 after --help). */
+static int canary_parse(struct canary *c, int argc, char **argv,
+                        const char **pos, size_t *npos, const char **config,
+                        const char **sha)
+{
+    struct cli_opt run[RUNPLAN_OPTS];
+    const char *refused[2] = {NULL, NULL};
+    const struct cli_opt opts[] = {
+        CLI_LONG("--questions", "N", &c->n, 1, CONFIG_LIMIT_MAX,
+                 "how many of ROWS' first rows to ask (default 20)"),
+        CLI_LONG("--max-changed", "K", &c->max_changed, 0, CONFIG_LIMIT_MAX,
+                 "answers that may change (default 2)"),
+        CLI_STRING("--question-file", "FILE", &c->qfile,
+                   "the questions' text (default: the question file named "
+                   "in the manifest.json beside ROWS' rows/)"),
+        CLI_STRING("--run-dir", "DIR", &c->run_dir,
+                   "the canary runs in DIR/canary/ (default .)"),
+        CLI_STRING("--config", "CONFIG", config,
+                   "the config's reference rung and its \"canary\" settings "
+                   "(below)"),
+        CLI_HIDDEN("--config-sha256", sha), /* the ladder's */
+        /* run's, refused with the reason after the parse */
+        CLI_HIDDEN("--limit", &refused[0]), CLI_HIDDEN("--rung", &refused[1]),
+        CLI_GROUP("Run options, as graveyard run takes them (give the ones "
+                  "the trusted run was made with):"),
+        CLI_INCLUDE(run), CLI_END};
+    const struct cli_command cmd = {"canary",
+                                    canary_usage,
+                                    canary_about,
+                                    canary_after,
+                                    opts,
+                                    "RUNG MODEL ROWS",
+                                    0,
+                                    3};
+
+    int rc;
+
+    runplan_options(&c->run, run);
+    c->max_changed = -1; /* not given */
+    if ((rc = cli_parse(&cmd, argc, argv, pos, npos)) == CLI_GO &&
+        (refused[0] || refused[1])) {
+        cli_error("canary", "%s: the canary asks --questions N of ROWS",
+                  refused[0] ? "--limit" : "--rung");
+        rc = EXIT_USAGE;
+    }
+    return rc;
 }
 
 int cmd_canary(int argc, char **argv)
 {
-    struct canary_args a;
+    const char *pos[3], *config = NULL, *sha = NULL;
     struct config cfg;
     struct canary *c = xrealloc(NULL, sizeof(*c));
-    int rc, loaded = 0, help;
+    size_t npos = 0;
+    int rc, loaded = 0;
 
-    memset(&a, 0, sizeof(a));
     memset(c, 0, sizeof(*c));
     memset(&cfg, 0, sizeof(cfg));
-    a.pass = xrealloc(NULL, (size_t)argc * sizeof(*a.pass));
-    c->n = CANARY_QUESTIONS;
-    c->max_changed = CANARY_MAX_CHANGED;
-    rc = split_args(argc, argv, &a);
-    if ((help = rc == 1) != 0)
-        fputs(canary_help, stdout);
-    if (rc != 0)
+    if ((rc = canary_parse(c, argc, argv, pos, &npos, &config, &sha)) !=
+        CLI_GO)
         goto out;
-    c->run_dir = a.dir ? a.dir : ".";
-    if (a.config != NULL && (a.npos != 0 || a.n || a.k || a.qfile)) {
+    if (config != NULL &&
+        (npos != 0 || c->n || c->max_changed >= 0 || c->qfile)) {
         cli_error("canary", "--config gives RUNG, MODEL, ROWS, the "
                             "questions and the limit (see --help)");
         rc = EXIT_USAGE;
-    } else if (a.config != NULL) {
+    } else if (config != NULL) {
         loaded = 1;
-        rc = from_config(c, a.config, a.sha, a.dir, a.pass, a.npass, &cfg);
+        rc = from_config(c, config, sha, &cfg);
     } else {
-        rc = from_flags(c, &a);
-        c->task_spec = a.task;
+        if (c->run_dir == NULL)
+            c->run_dir = ".";
+        rc = from_flags(c, pos, npos, sha);
     }
     if (rc == 0)
         rc = canary_go(c);
 out:
     if (loaded)
         config_release(&cfg);
-    free(a.pass);
     buf_release(&c->dir);
     buf_release(&c->subset);
     buf_release(&c->rows_path);
@@ -627,5 +538,5 @@ out:
     buf_release(&c->verdict);
     buf_release(&c->qfile_buf);
     free(c);
-    return help ? EXIT_OK : rc;
+    return rc;
 }

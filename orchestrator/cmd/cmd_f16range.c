@@ -42,35 +42,27 @@ static void show(void *ctx, uint64_t done, uint64_t total)
         fputc('\n', stderr);
 }
 
-static void usage(FILE *f)
-{
-    fputs("usage: graveyard f16-range PATH [--out FILE] [--quiet]\n"
-          "\n"
-          "What casting a checkpoint to F16 (IEEE binary16, round to nearest\n"
-          "even) costs, per tensor: one JSON line per floating-point tensor\n"
-          "in file order, then a TOTAL line, as the study's f16_range.py:\n"
-          "  {\"tensor\": \"...\", \"n\": 15728640, \"overflow\": 0, "
-          "\"underflow\": 5507733,\n"
-          "   \"subnormal\": 834716, \"absmax\": 0.431640625, "
-          "\"nonfinite\": 0, \"dtype\": \"BF16\"}\n"
-          "\n"
-          "PATH: a .safetensors file, a checkpoint folder (model.safetensors\n"
-          "or the shards model.safetensors.index.json names), an index, or a\n"
-          "GGUF file. BF16 and F32 tensors are counted; F16 ones give n and\n"
-          "absmax; other dtypes are listed in TOTAL's \"skipped\".\n"
-          "  overflow   finite, becomes infinite (|x| >= 65520)\n"
-          "  underflow  non-zero, becomes zero (|x| <= 2^-25)\n"
-          "  subnormal  becomes a non-zero binary16 below 2^-14\n"
-          "  nonfinite  NaN or infinite already (in no other count)\n"
-          "\n"
-          "  --out FILE  write the lines to FILE (written whole, then\n"
-          "              renamed into place) instead of stdout\n"
-          "  --quiet     no progress line on a terminal\n"
-          "\n"
-          "Exit status: 0 ok, 1 a read or write failed, 2 bad input (one\n"
-          "line names the file and what is wrong). docs/f16-range.md.\n",
-          f);
-}
+static const char f16range_about[] =
+    "What casting a checkpoint to F16 (IEEE binary16, round to nearest\n"
+    "even) costs, per tensor: one JSON line per floating-point tensor\n"
+    "in file order, then a TOTAL line, as the study's f16_range.py:\n"
+    "  {\"tensor\": \"...\", \"n\": 15728640, \"overflow\": 0, "
+    "\"underflow\": 5507733,\n"
+    "   \"subnormal\": 834716, \"absmax\": 0.431640625, "
+    "\"nonfinite\": 0, \"dtype\": \"BF16\"}\n"
+    "\n"
+    "PATH: a .safetensors file, a checkpoint folder (model.safetensors\n"
+    "or the shards model.safetensors.index.json names), an index, or a\n"
+    "GGUF file. BF16 and F32 tensors are counted; F16 ones give n and\n"
+    "absmax; other dtypes are listed in TOTAL's \"skipped\".\n"
+    "  overflow   finite, becomes infinite (|x| >= 65520)\n"
+    "  underflow  non-zero, becomes zero (|x| <= 2^-25)\n"
+    "  subnormal  becomes a non-zero binary16 below 2^-14\n"
+    "  nonfinite  NaN or infinite already (in no other count)\n";
+
+static const char f16range_after[] =
+    "Exit status: 0 ok, 1 a read or write failed, 2 bad input (one\n"
+    "line names the file and what is wrong). docs/f16-range.md.\n";
 
 static int finish_out(FILE *f, const char *tmp, const char *out, int rc)
 {
@@ -96,23 +88,30 @@ static int finish_out(FILE *f, const char *tmp, const char *out, int rc)
 int cmd_f16range(int argc, char **argv)
 {
     const char *pos[1], *out = NULL;
-    int help = 0, quiet = 0, rc;
+    int quiet = 0, rc;
     size_t npos = 0;
-    struct cli_flag flags[] = {
-        {"--out", &out, NULL, NULL, NULL, 0},
-        {"--quiet", NULL, &quiet, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0},
-    };
+    const struct cli_opt opts[] = {
+        CLI_STRING("--out", "FILE", &out,
+                   "write the lines to FILE (written whole, then renamed "
+                   "into place) instead of stdout"),
+        CLI_SWITCH("--quiet", &quiet, "no progress line on a terminal"),
+        CLI_END};
+    const struct cli_command cmd = {"f16-range",
+                                    "graveyard f16-range PATH [--out FILE] "
+                                    "[--quiet]",
+                                    f16range_about,
+                                    f16range_after,
+                                    opts,
+                                    "PATH",
+                                    1,
+                                    1};
     struct shown sh = {now_s(), 0};
     struct buf tmp = {0};
     char msg[1024];
     FILE *f = stdout;
 
-    rc = cli_parse("f16-range", argc, argv, flags, pos, 1, &npos, &help);
-    if (rc != 0 || help || npos != 1) {
-        usage(help ? stdout : stderr);
-        return help && rc == 0 ? EXIT_OK : EXIT_USAGE;
-    }
+    if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)
+        return rc;
     if (out != NULL) {
         if (buf_path(&tmp, "%s.tmp.%ld", out, (long)getpid()) != 0) {
             cli_error("f16-range", "--out %.200s...: too long", out);

@@ -11,36 +11,16 @@
 
 #define MAX_POS (GRADER_MAX_RUNGS + 2)
 
-/*
- * The start every grading command shares: parse flags, answer --help,
- * check there are dirs folders and at least one rung after them (the
- * library checks the names). Returns -1 to go on, or the exit status to
- * return.
- */
-static int args(const char *cmd, int argc, char **argv,
-                const struct cli_flag *flags, const char **pos, size_t *npos,
-                const char *help_text, size_t dirs, const char *need)
-{
-    int help, rc;
+/* --rule, as the three take it */
+#define RULE_HELP                                                             \
+    "grade by this rule of the folder's task (docs/tasks.md; default: the "   \
+    "task's first)"
 
-    rc = cli_parse(cmd, argc, argv, flags, pos, MAX_POS, npos, &help);
-    if (rc != 0)
-        return rc;
-    if (help) {
-        fputs(help_text, stdout);
-        return EXIT_OK;
-    }
-    if (*npos < dirs + 1) {
-        cli_error(cmd, "needs %s (see --help)", need);
-        return EXIT_USAGE;
-    }
-    return -1;
-}
+static const char bury_usage[] =
+    "graveyard bury RUNDIR REF RUNG... [--json FILE] [--partial]\n"
+    "                      [--rule NAME]";
 
-static const char bury_help[] =
-    "usage: graveyard bury RUNDIR REF RUNG... [--json FILE] [--partial]\n"
-    "                      [--rule NAME]\n"
-    "\n"
+static const char bury_about[] =
     "Bury every RUNG against the reference rung REF, question by question,\n"
     "from RUNDIR/rows/<RUNG>.jsonl. Rungs are named in ladder order, from\n"
     "the biggest file down: a question's tombstone is at the first rung\n"
@@ -54,16 +34,9 @@ static const char bury_help[] =
     "  dead       the reference is right, this rung wrong\n"
     "  ghosts     the reference is wrong, this rung right\n"
     "  p_mcnemar  exact two-sided sign test of dead vs ghosts: how often\n"
-    "             two equally good models split that unevenly by chance\n"
-    "\n"
-    "  --json FILE  where the per-question tombstones and ghosts go\n"
-    "               (default RUNDIR/graveyard.json); give side rungs such\n"
-    "               as a QAT file their own FILE\n"
-    "  --partial    bury what is there when a rung lacks some of the\n"
-    "               reference's questions (otherwise an error)\n"
-    "  --rule NAME  grade by this rule of the folder's task (docs/tasks.md;\n"
-    "               default: the task's first)\n"
-    "\n"
+    "             two equally good models split that unevenly by chance\n";
+
+static const char bury_after[] =
     "example: graveyard bury runs/t4 BF16 F16 Q8_0 Q4_0 Q2_K\n"
     "Exit status: 0 ok, 1 the output could not be written, 2 bad input.\n";
 
@@ -71,17 +44,24 @@ int cmd_bury(int argc, char **argv)
 {
     const char *pos[MAX_POS];
     struct figures_bury_opts o = {0};
-    const struct cli_flag flags[] = {
-        {"--json", &o.json_path, NULL, NULL, NULL, 0},
-        {"--partial", NULL, &o.partial, NULL, NULL, 0},
-        {"--rule", &o.rule, NULL, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
+    const struct cli_opt opts[] = {
+        CLI_STRING("--json", "FILE", &o.json_path,
+                   "where the per-question tombstones and ghosts go (default "
+                   "RUNDIR/graveyard.json); give side rungs such as a QAT "
+                   "file their own FILE"),
+        CLI_SWITCH("--partial", &o.partial,
+                   "bury what is there when a rung lacks some of the "
+                   "reference's questions (otherwise an error)"),
+        CLI_STRING("--rule", "NAME", &o.rule, RULE_HELP), CLI_END};
+    const struct cli_command cmd = {
+        "bury",     bury_usage, bury_about,
+        bury_after, opts,       "RUNDIR and the reference rung",
+        2,          MAX_POS};
     struct figures_bury r;
     size_t npos;
     int rc;
 
-    if ((rc = args("bury", argc, argv, flags, pos, &npos, bury_help, 1,
-                   "RUNDIR and the reference rung")) >= 0)
+    if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)
         return rc;
     o.rundir = pos[0];
     o.rungs = pos + 1;
@@ -92,9 +72,10 @@ int cmd_bury(int argc, char **argv)
     return rc;
 }
 
-static const char autopsy_help[] =
-    "usage: graveyard autopsy RUNDIR REF RUNG... [--partial] [--rule NAME]\n"
-    "\n"
+static const char autopsy_usage[] =
+    "graveyard autopsy RUNDIR REF RUNG... [--partial] [--rule NAME]";
+
+static const char autopsy_about[] =
     "How each rung's answers fail, from RUNDIR/rows/<RUNG>.jsonl. The first\n"
     "rung named is the reference for the dead counts, as in bury. One JSON\n"
     "line per rung:\n"
@@ -107,12 +88,9 @@ static const char autopsy_help[] =
     "                   'Answer:' is the right one\n"
     "  dead, dead_cut_off, dead_looped, dead_empty_content\n"
     "  first_deaths, first_deaths_right_again_lower\n"
-    "  errors           rows with an error (graded wrong)\n"
-    "\n"
-    "  --partial    count what is there when a rung lacks some of the\n"
-    "               reference's questions (a ladder still running); each\n"
-    "               rung is counted on the questions it has\n"
-    "\n"
+    "  errors           rows with an error (graded wrong)\n";
+
+static const char autopsy_after[] =
     "example: graveyard autopsy runs/t4 BF16 F16 Q8_0 Q4_0 Q2_K\n"
     "Exit status: 0 ok, 2 bad input.\n";
 
@@ -120,16 +98,25 @@ int cmd_autopsy(int argc, char **argv)
 {
     const char *pos[MAX_POS];
     struct figures_bury_opts o = {0};
-    const struct cli_flag flags[] = {
-        {"--partial", NULL, &o.partial, NULL, NULL, 0},
-        {"--rule", &o.rule, NULL, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
+    const struct cli_opt opts[] = {
+        CLI_SWITCH("--partial", &o.partial,
+                   "count what is there when a rung lacks some of the "
+                   "reference's questions (a ladder still running); each "
+                   "rung is counted on the questions it has"),
+        CLI_STRING("--rule", "NAME", &o.rule, RULE_HELP), CLI_END};
+    const struct cli_command cmd = {"autopsy",
+                                    autopsy_usage,
+                                    autopsy_about,
+                                    autopsy_after,
+                                    opts,
+                                    "RUNDIR and at least one rung",
+                                    2,
+                                    MAX_POS};
     struct figures_autopsy r;
     size_t npos;
     int rc;
 
-    if ((rc = args("autopsy", argc, argv, flags, pos, &npos, autopsy_help, 1,
-                   "RUNDIR and at least one rung")) >= 0)
+    if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)
         return rc;
     o.rundir = pos[0];
     o.rungs = pos + 1;
@@ -140,35 +127,42 @@ int cmd_autopsy(int argc, char **argv)
     return rc;
 }
 
-static const char repeat_help[] =
-    "usage: graveyard repeat DIR_A DIR_B RUNG... [--common] [--rule NAME]\n"
-    "\n"
+static const char repeat_usage[] =
+    "graveyard repeat DIR_A DIR_B RUNG... [--common] [--rule NAME]";
+
+static const char repeat_about[] =
     "Is the run deterministic? Compares two runs of each RUNG question by\n"
     "question, DIR_A/rows/<RUNG>.jsonl against DIR_B/rows/<RUNG>.jsonl.\n"
     "One JSON line per rung: n, mismatched_extracted, mismatched_text\n"
     "(content or reasoning differs by even one character), mismatched_right,\n"
-    "right_a, right_b.\n"
-    "\n"
-    "  --common  compare only the questions present in both runs (a short\n"
-    "            run of --limit 50 against a full one); otherwise a question\n"
-    "            in one run only is an error\n"
-    "\n"
+    "right_a, right_b.\n";
+
+static const char repeat_after[] =
     "example: graveyard repeat runs/t4 runs/t4-again Q4_0 Q8_0 --common\n";
 
 int cmd_repeat(int argc, char **argv)
 {
     const char *pos[MAX_POS];
     struct figures_repeat_opts o = {0};
-    const struct cli_flag flags[] = {
-        {"--common", NULL, &o.common, NULL, NULL, 0},
-        {"--rule", &o.rule, NULL, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
+    const struct cli_opt opts[] = {
+        CLI_SWITCH("--common", &o.common,
+                   "compare only the questions present in both runs (a short "
+                   "run of --limit 50 against a full one); otherwise a "
+                   "question in one run only is an error"),
+        CLI_STRING("--rule", "NAME", &o.rule, RULE_HELP), CLI_END};
+    const struct cli_command cmd = {"repeat",
+                                    repeat_usage,
+                                    repeat_about,
+                                    repeat_after,
+                                    opts,
+                                    "DIR_A, DIR_B and at least one rung",
+                                    3,
+                                    MAX_POS};
     struct figures_repeat r;
     size_t npos;
     int rc;
 
-    if ((rc = args("repeat", argc, argv, flags, pos, &npos, repeat_help, 2,
-                   "DIR_A, DIR_B and at least one rung")) >= 0)
+    if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)
         return rc;
     o.dir_a = pos[0];
     o.dir_b = pos[1];

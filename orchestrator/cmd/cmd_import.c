@@ -31,10 +31,11 @@
 #include "../input/questions.h"
 #include "../input/taskfile.h"
 
-static const char import_help[] =
-    "usage: graveyard import FORMAT FILE RUNDIR RUNG [--task NAME|FILE]\n"
-    "                        [--question-file FILE]\n"
-    "\n"
+static const char import_usage[] =
+    "graveyard import FORMAT FILE RUNDIR RUNG [--task NAME|FILE]\n"
+    "                        [--question-file FILE]";
+
+static const char import_about[] =
     "Turn another tool's per-answer log into RUNDIR/rows/RUNG.jsonl, graded\n"
     "by the matching task, so bury, report and the rest treat it as a run\n"
     "of graveyard's own. FORMAT is:\n"
@@ -42,16 +43,9 @@ static const char import_help[] =
     "              (gsm8k, gsm8k_cot, gsm8k_cot_zeroshot: the task is read\n"
     "              from the file's name, else give --task)\n"
     "  llama-eval  llama.cpp's examples/llama-eval state file (GSM8K:\n"
-    "              task llama-eval-gsm8k)\n"
-    "\n"
-    "  --task NAME|FILE     the task to grade by (docs/tasks.md); a log of\n"
-    "                       lm-eval v0.4.0/v0.4.1's gsm8k needs\n"
-    "                       tasks/lm-eval-gsm8k-v0.4.1.json, a chat log of\n"
-    "                       a choice task tasks/choice-phrasings.json\n"
-    "  --question-file FILE take each reference from this question file\n"
-    "                       by id (llama-eval stores a truncated gold for\n"
-    "                       GSM8K answers with a thousands comma)\n"
-    "\n"
+    "              task llama-eval-gsm8k)\n";
+
+static const char import_after[] =
     "Prints one JSON line: rung, rows, right, and how often the tool's own\n"
     "recorded extraction and verdict agree with graveyard's rule of the\n"
     "same name. The rows file must not exist yet. Exit status: 0 imported,\n"
@@ -61,27 +55,33 @@ static const char import_help[] =
 int cmd_import(int argc, char **argv)
 {
     const char *pos[4], *task_spec = NULL, *qfile = NULL;
-    const struct cli_flag flags[] = {
-        {"--task", &task_spec, NULL, NULL, NULL, 0},
-        {"--question-file", &qfile, NULL, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
+    const struct cli_opt opts[] = {
+        CLI_STRING("--task", "NAME|FILE", &task_spec,
+                   "the task to grade by (docs/tasks.md); a log of lm-eval "
+                   "v0.4.0/v0.4.1's gsm8k needs "
+                   "tasks/lm-eval-gsm8k-v0.4.1.json, a chat log of a choice "
+                   "task tasks/choice-phrasings.json"),
+        CLI_STRING("--question-file", "FILE", &qfile,
+                   "take each reference from this question file by id "
+                   "(llama-eval stores a truncated gold for GSM8K answers "
+                   "with a thousands comma)"),
+        CLI_END};
+    const struct cli_command cmd = {"import",
+                                    import_usage,
+                                    import_about,
+                                    import_after,
+                                    opts,
+                                    "FORMAT FILE RUNDIR RUNG",
+                                    4,
+                                    4};
     struct import im;
     struct grader_task *task = NULL, *graded;
     char msg[4400];
     size_t npos;
-    int help, rc;
+    int rc;
 
-    rc = cli_parse("import", argc, argv, flags, pos, 4, &npos, &help);
-    if (rc != 0)
+    if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)
         return rc;
-    if (help) {
-        fputs(import_help, stdout);
-        return EXIT_OK;
-    }
-    if (npos != 4) {
-        cli_error("import", "needs FORMAT FILE RUNDIR RUNG (see --help)");
-        return EXIT_USAGE;
-    }
     if (strcmp(pos[0], "lm-eval") && strcmp(pos[0], "llama-eval")) {
         cli_error("import", "format '%s': not lm-eval or llama-eval", pos[0]);
         return EXIT_USAGE;

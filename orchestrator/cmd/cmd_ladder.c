@@ -39,47 +39,77 @@
 
 #define VERSION_MS 30000
 
-static const char ladder_help[] =
-    "usage: graveyard ladder CONFIG [--llama PATH] [--gpus 0,1,...]\n"
+static const char ladder_usage[] =
+    "graveyard ladder CONFIG [--llama PATH] [--gpus 0,1,...]\n"
     "                        [--only RUNG]... [--run-dir DIR]\n"
     "                        [--shard I/N] [--replicate]\n"
-    "                        [--repeat-reference] [--per-gpu K] [--quiet]\n"
-    "\n"
+    "                        [--repeat-reference] [--per-gpu K] [--quiet]";
+
+static const char ladder_about[] =
     "Run every rung of the ladder in CONFIG (docs/config.md), each with\n"
     "'graveyard run' on its own llama-server, skipping finished rungs and\n"
     "continuing half-finished ones, then bury the ladder against its\n"
     "reference (RUNDIR/graveyard.json) and the side rungs beside it\n"
     "(RUNDIR/graveyard-side.json). With several GPUs, each idle GPU takes\n"
-    "the next rung. Exit 0 only when every rung finished.\n"
-    "\n"
-    "  --llama PATH   the server binary (or llama.cpp folder) for this\n"
-    "                 machine, over the config's server.binary\n"
-    "  --gpus LIST    GPUs to use, over the config's gpus\n"
-    "  --only RUNG    run only these rungs (repeat)\n"
-    "  --run-dir DIR  over the config's run_dir\n"
-    "  --shard I/N    run share I of N (0-based): rung k when k % N == I;\n"
-    "                 SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT give it\n"
-    "                 under a Slurm job array\n"
-    "  --replicate    run the whole ladder once per GPU, each in its own\n"
-    "                 folder RUNDIR/gpu<ID>/ (the cross-GPU study on one\n"
-    "                 machine), and bury each\n"
-    "  --repeat-reference\n"
-    "                 run the reference a second time, into RUNDIR/repeat/\n"
-    "                 (config: \"repeat_reference\": true): the report's\n"
-    "                 noise floor, the answers it changes on its own\n"
-    "  --per-gpu K    up to K rungs at once on one GPU, each on its own\n"
-    "                 one-slot server, so every answer is as when alone\n"
-    "                 (config: \"rungs_per_gpu\"); beside others, a rung\n"
-    "                 starts only when the GPU has the memory it took when\n"
-    "                 it last ran, and one that does not fit waits\n"
-    "  --quiet        no progress lines\n"
-    "\n"
+    "the next rung. Exit 0 only when every rung finished.\n";
+
+static const char ladder_after[] =
     "The config is checked whole before anything starts. A model file\n"
     "that is missing but has a recipe (\"convert\" or \"quantize\",\n"
     "docs/build.md) is made first, as 'graveyard build' would; every other\n"
     "model file this process will run must exist. Exit status: 0 every rung\n"
     "finished (and was buried), 1 a rung failed or the night was cut short\n"
     "(run the same command to resume), 2 bad input (fix it first).\n";
+
+/* The flags of graveyard ladder, as given. */
+struct ladder_flags {
+    const char *llama, *gpus, *run_dir, *shard, *only[CONFIG_MAX_RUNGS];
+    size_t nonly;
+    long per_gpu; /* 0: the config's */
+    int quiet, replicate, repeat_ref;
+};
+
+/* argv into f. CLI_GO, or the exit status (0 after --help). */
+static int ladder_flags(struct ladder_flags *f, int argc, char **argv,
+                        const char **pos)
+{
+    const struct cli_opt opts[] = {
+        CLI_STRING("--llama", "PATH", &f->llama,
+                   "the server binary (or llama.cpp folder) for this "
+                   "machine, over the config's server.binary"),
+        CLI_STRING("--gpus", "LIST", &f->gpus,
+                   "GPUs to use, over the config's gpus"),
+        CLI_LIST("--only", "RUNG", f->only, &f->nonly, CONFIG_MAX_RUNGS,
+                 "run only these rungs (repeat)"),
+        CLI_STRING("--run-dir", "DIR", &f->run_dir,
+                   "over the config's run_dir"),
+        CLI_STRING("--shard", "I/N", &f->shard,
+                   "run share I of N (0-based): rung k when k % N == I; "
+                   "SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT give it "
+                   "under a Slurm job array"),
+        CLI_SWITCH("--replicate", &f->replicate,
+                   "run the whole ladder once per GPU, each in its own "
+                   "folder RUNDIR/gpu<ID>/ (the cross-GPU study on one "
+                   "machine), and bury each"),
+        CLI_SWITCH("--repeat-reference", &f->repeat_ref,
+                   "run the reference a second time, into RUNDIR/repeat/ "
+                   "(config: \"repeat_reference\": true): the report's "
+                   "noise floor, the answers it changes on its own"),
+        CLI_LONG("--per-gpu", "K", &f->per_gpu, 1, CONFIG_MAX_PER_GPU,
+                 "up to K rungs at once on one GPU, each on its own "
+                 "one-slot server, so every answer is as when alone "
+                 "(config: \"rungs_per_gpu\"); beside others, a rung starts "
+                 "only when the GPU has the memory it took when it last "
+                 "ran, and one that does not fit waits"),
+        CLI_SWITCH("--quiet", &f->quiet, "no progress lines"),
+        CLI_END};
+    const struct cli_command cmd = {
+        "ladder", ladder_usage, ladder_about, ladder_after, opts, "CONFIG", 1,
+        1};
+    size_t npos;
+
+    return cli_parse(&cmd, argc, argv, pos, &npos);
+}
 
 /* --shard I/N, or Slurm's array variables. */
 static int shard_of(const char *arg, long *i, long *n)
@@ -442,51 +472,30 @@ static int own_binary(struct config *c)
 
 int cmd_ladder(int argc, char **argv)
 {
-    const char *pos[1], *llama = NULL, *gpus = NULL, *run_dir = NULL,
-                        *shard = NULL, *only[CONFIG_MAX_RUNGS],
-                        *per_gpu = NULL;
-    size_t npos, nonly = 0;
-    int quiet = 0, help = 0, rc, replicate = 0, repeat_ref = 0;
-    const struct cli_flag flags[] = {
-        {"--llama", &llama, NULL, NULL, NULL, 0},
-        {"--gpus", &gpus, NULL, NULL, NULL, 0},
-        {"--only", NULL, NULL, only, &nonly, CONFIG_MAX_RUNGS},
-        {"--run-dir", &run_dir, NULL, NULL, NULL, 0},
-        {"--shard", &shard, NULL, NULL, NULL, 0},
-        {"--quiet", NULL, &quiet, NULL, NULL, 0},
-        {"--replicate", NULL, &replicate, NULL, NULL, 0},
-        {"--repeat-reference", NULL, &repeat_ref, NULL, NULL, 0},
-        {"--per-gpu", &per_gpu, NULL, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
+    const char *pos[1];
+    struct ladder_flags f;
+    int rc;
     struct config_over over = {NULL, NULL, NULL};
     struct ladder *l;
     struct buf again = {0};
     char msg[4400], version[512];
     long si, sn;
 
-    rc = cli_parse("ladder", argc, argv, flags, pos, 1, &npos, &help);
-    if (rc != 0)
+    memset(&f, 0, sizeof(f));
+    if ((rc = ladder_flags(&f, argc, argv, pos)) != CLI_GO)
         return rc;
-    if (help) {
-        fputs(ladder_help, stdout);
-        return EXIT_OK;
-    }
-    if (npos != 1) {
-        cli_error("ladder", "needs CONFIG (see --help)");
-        return EXIT_USAGE;
-    }
-    if (shard_of(shard, &si, &sn) != 0) {
+    if (shard_of(f.shard, &si, &sn) != 0) {
         cli_error("ladder", "--shard wants I/N with 0 <= I < N, not '%s'",
-                  shard ? shard : getenv("SLURM_ARRAY_TASK_ID"));
+                  f.shard ? f.shard : getenv("SLURM_ARRAY_TASK_ID"));
         return EXIT_USAGE;
     }
     l = xrealloc(NULL, sizeof(*l));
     memset(l, 0, sizeof(*l));
     /* --llama over server.binary (its ${VAR}s need not be set then);
      * either may be a llama.cpp folder */
-    over.binary = llama;
-    over.run_dir = run_dir;
-    over.gpus = gpus;
+    over.binary = f.llama;
+    over.run_dir = f.run_dir;
+    over.gpus = f.gpus;
     if (config_load(pos[0], &over, &l->c, msg, sizeof(msg)) != 0) {
         cli_error("ladder", "%s", msg);
         free(l);
@@ -499,22 +508,12 @@ int cmd_ladder(int argc, char **argv)
     }
     /* batching: the reference twice, so the report's floor shows what
      * batching changes on its own */
-    l->c.repeat_reference |= repeat_ref || l->c.batching;
-    l->quiet = quiet;
-    super_init(&l->sup, "ladder", quiet, SUPER_SECOND_KILLS);
-    l->per_gpu = (int)l->c.rungs_per_gpu;
-    if (per_gpu != NULL) {
-        long k;
-        if (cli_whole(per_gpu, 1, CONFIG_MAX_PER_GPU, &k) != 0) {
-            cli_error("ladder", "--per-gpu wants 1 to %d, not '%s'",
-                      CONFIG_MAX_PER_GPU, per_gpu);
-            config_release(&l->c);
-            free(l);
-            return EXIT_USAGE;
-        }
-        l->per_gpu = (int)k;
-    }
-    if ((rc = ladder_plan(l, pos[0], only, nonly, si, sn, replicate)) != 0 ||
+    l->c.repeat_reference |= f.repeat_ref || l->c.batching;
+    l->quiet = f.quiet;
+    super_init(&l->sup, "ladder", f.quiet, SUPER_SECOND_KILLS);
+    l->per_gpu = f.per_gpu ? (int)f.per_gpu : (int)l->c.rungs_per_gpu;
+    if ((rc = ladder_plan(l, pos[0], f.only, f.nonly, si, sn, f.replicate)) !=
+            0 ||
         (rc = build_first(l)) != 0 || (rc = check_files(l, pos[0])) != 0 ||
         (rc = check_ahead(l)) != 0 || (rc = check_vocab(l, pos[0])) != 0 ||
         (rc = check_build(l, pos[0], version, sizeof(version))) != 0 ||
@@ -528,7 +527,7 @@ int cmd_ladder(int argc, char **argv)
     if ((rc = ladder_run(l)) != 0)
         goto out;
     command_line(argc, argv, &again);
-    rc = ladder_end(l, pos[0], replicate, again.p);
+    rc = ladder_end(l, pos[0], f.replicate, again.p);
 out:
     buf_release(&again);
     ladder_free(l);

@@ -10,12 +10,13 @@
 #include "commands.h"
 #include "../figures/figures.h"
 
-static const char publish_help[] =
-    "usage: graveyard publish RUNDIR --out DIR [--dataset ID] [--model NAME]\n"
+static const char publish_usage[] =
+    "graveyard publish RUNDIR --out DIR [--dataset ID] [--model NAME]\n"
     "                         [--no-bundle]\n"
     "                         [--rungs REF,RUNG,...] [--side RUNG,...]\n"
-    "                         [--repeat DIR] [--rule NAME]\n"
-    "\n"
+    "                         [--repeat DIR] [--rule NAME]";
+
+static const char publish_about[] =
     "A run folder's results as a publisher posts them beside their files,\n"
     "from the same figures as graveyard report: CARD.md (a model-card\n"
     "block: per rung the file, sha256, bytes, accuracy with its Wilson 95 %\n"
@@ -28,16 +29,9 @@ static const char publish_help[] =
     "ladder.json, ladder.tsv, the question file, every file above with\n"
     "report.json, REPORT.md, the pictures and REPORT.html, and SHA256SUMS,\n"
     "the same bytes each time; 'graveyard verify bundle.tar.gz' recomputes\n"
-    "it. No path of the machine is written: files by their names only.\n"
-    "\n"
-    "  --out DIR     where the files go (required)\n"
-    "  --dataset ID  the Hub dataset id the YAML names (default: the\n"
-    "                question file's name)\n"
-    "  --model NAME  the model's name (default: ladder.json's name, else\n"
-    "                the folder's)\n"
-    "  --no-bundle   leave bundle.tar.gz out\n"
-    "  --rungs, --side, --repeat, --rule: as for graveyard report\n"
-    "\n"
+    "it. No path of the machine is written: files by their names only.\n";
+
+static const char publish_after[] =
     "example: graveyard publish runs/t4 --out runs/t4/publish --dataset "
     "openai/gsm8k\n"
     "Exit status: 0 ok, 1 a file could not be written, 2 bad input (nothing\n"
@@ -45,35 +39,38 @@ static const char publish_help[] =
 
 int cmd_publish(int argc, char **argv)
 {
-    const char *pos[2];
+    const char *pos[1];
     struct figures_report_opts o = {0};
     struct figures_publish_opts po = {0};
     int no_bundle = 0;
-    const struct cli_flag flags[] = {
-        {"--out", &po.out_dir, NULL, NULL, NULL, 0},
-        {"--dataset", &po.dataset, NULL, NULL, NULL, 0},
-        {"--model", &po.model, NULL, NULL, NULL, 0},
-        {"--rungs", &o.rungs, NULL, NULL, NULL, 0},
-        {"--side", &o.side, NULL, NULL, NULL, 0},
-        {"--repeat", &o.repeat, NULL, NULL, NULL, 0},
-        {"--rule", &o.rule, NULL, NULL, NULL, 0},
-        {"--no-bundle", NULL, &no_bundle, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
+    const struct cli_opt opts[] = {
+        CLI_NEEDED("--out", "DIR", &po.out_dir, "where the files go"),
+        CLI_STRING("--dataset", "ID", &po.dataset,
+                   "the Hub dataset id the YAML names (default: the "
+                   "question file's name)"),
+        CLI_STRING("--model", "NAME", &po.model,
+                   "the model's name (default: ladder.json's name, else the "
+                   "folder's)"),
+        CLI_SWITCH("--no-bundle", &no_bundle, "leave bundle.tar.gz out"),
+        CLI_STRING("--rungs", "LIST", &o.rungs, "as for graveyard report"),
+        CLI_STRING("--side", "LIST", &o.side, "as for graveyard report"),
+        CLI_STRING("--repeat", "DIR", &o.repeat, "as for graveyard report"),
+        CLI_STRING("--rule", "NAME", &o.rule, "as for graveyard report"),
+        CLI_END};
+    const struct cli_command cmd = {"publish",
+                                    publish_usage,
+                                    publish_about,
+                                    publish_after,
+                                    opts,
+                                    "RUNDIR",
+                                    1,
+                                    1};
     struct figures_report r;
     size_t npos;
-    int help, rc;
+    int rc;
 
-    rc = cli_parse("publish", argc, argv, flags, pos, 2, &npos, &help);
-    if (rc != 0)
+    if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)
         return rc;
-    if (help) {
-        fputs(publish_help, stdout);
-        return EXIT_OK;
-    }
-    if (npos != 1 || po.out_dir == NULL) {
-        cli_error("publish", "needs one RUNDIR and --out DIR (see --help)");
-        return EXIT_USAGE;
-    }
     o.rundir = pos[0];
     if (!no_bundle)
         po.bundle = &o;

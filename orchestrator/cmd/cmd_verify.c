@@ -11,10 +11,11 @@
 #include "../../rundir/ladderfile.h"
 #include "../../rundir/rundir.h"
 
-static const char verify_help[] =
-    "usage: graveyard verify RUNDIR --against OTHER/ladder.tsv\n"
-    "       graveyard verify BUNDLE\n"
-    "\n"
+static const char verify_usage[] =
+    "graveyard verify RUNDIR --against OTHER/ladder.tsv\n"
+    "       graveyard verify BUNDLE";
+
+static const char verify_about[] =
     "BUNDLE (graveyard publish's bundle.tar.gz, or its folder unpacked):\n"
     "every file against its SHA256SUMS line, and every published figure\n"
     "(report.json, REPORT.md, the pictures, the page, CARD.md, the YAML,\n"
@@ -38,29 +39,29 @@ static const char verify_help[] =
 int cmd_verify(int argc, char **argv)
 {
     const char *pos[1], *against = NULL;
-    const struct cli_flag flags[] = {
-        {"--against", &against, NULL, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
+    const struct cli_opt opts[] = {
+        CLI_STRING("--against", "FILE", &against,
+                   "another machine's ladder.tsv to compare RUNDIR's with"),
+        CLI_END};
+    const struct cli_command cmd = {"verify",
+                                    verify_usage,
+                                    verify_about,
+                                    NULL,
+                                    opts,
+                                    "RUNDIR or BUNDLE",
+                                    1,
+                                    1};
     struct lrow *a = NULL, *b = NULL;
     struct buf pathb = {0};
     const char *path;
     char msg[4600];
     size_t npos, na, nb, i, diffs = 0;
-    int help, rc;
+    int rc;
 
-    rc = cli_parse("verify", argc, argv, flags, pos, 1, &npos, &help);
-    if (rc != 0)
+    if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)
         return rc;
-    if (help) {
-        fputs(verify_help, stdout);
-        return EXIT_OK;
-    }
-    if (npos == 1 && against == NULL)
+    if (against == NULL)
         return figures_verify_bundle(pos[0]);
-    if (npos != 1 || against == NULL) {
-        cli_error("verify", "needs RUNDIR and --against FILE (see --help)");
-        return EXIT_USAGE;
-    }
     if (rundir_path_buf(&pathb, pos[0], RD_LADDER_TSV, NULL) != 0) {
         cli_error("verify", "path too long: '%.200s'", pos[0]);
         buf_release(&pathb);

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +21,6 @@
 #include "runner.h"
 #include "runplan.h"
 #include "../input/taskfile.h"
-
-static int number(const char *flag, const char *s, long min, long max,
-                  long *out)
-{
-    return cli_whole_flag("run", flag, s, min, max, out) != 0 ? -1 : 0;
-}
 
 /* --server-argv and --server-env: JSON, checked as a config's are. */
 static int template(const char *flag, const char *text, int object,
@@ -62,13 +57,15 @@ static int template(const char *flag, const char *text, int object,
 static int ladder_alive(void)
 {
     const char *p = getenv("GRAVEYARD_LADDER_PID");
+    long pid;
 
     if (p == NULL)
         return 1;
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGTERM);
 #endif
-    return (long)getppid() == atol(p);
+    /* not a process id: that ladder is not our parent either */
+    return cli_whole(p, 1, LONG_MAX, &pid) == 0 && (long)getppid() == pid;
 }
 
 int runplan_ladder_gone(void)
@@ -247,28 +244,33 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
 /* --config CONFIG --rung NAME: the config gives every setting, so a flag
  * that would set one there is an error, never silently one of two
  * values. */
+const char *runplan_config_refuses(const struct runplan_flags *f)
+{
+    return f->limit         ? "--limit"
+           : f->ngl_given   ? "--ngl"
+           : f->max_tokens  ? "--max-tokens"
+           : f->ctx         ? "--ctx"
+           : f->request     ? "--request"
+           : f->health      ? "--health-timeout"
+           : f->idle        ? "--idle-timeout"
+           : f->deadline    ? "--request-timeout"
+           : f->log_cap     ? "--log-cap"
+           : f->prompt      ? "--prompt"
+           : f->sargv       ? "--server-argv"
+           : f->senv        ? "--server-env"
+           : f->nserver     ? "--server-arg"
+           : f->think       ? "--think"
+           : f->batching    ? "--allow-batching"
+           : f->abort_loops ? "--abort-loops"
+           : f->task        ? "--task"
+           : f->logprobs    ? "--logprobs"
+                            : NULL;
+}
+
 static int config_mode(struct runplan *p, const struct runplan_flags *f,
                        size_t npos)
 {
-    const char *other = f->limit         ? "--limit"
-                        : f->ngl         ? "--ngl"
-                        : f->max_tokens  ? "--max-tokens"
-                        : f->ctx         ? "--ctx"
-                        : f->request     ? "--request"
-                        : f->health      ? "--health-timeout"
-                        : f->idle        ? "--idle-timeout"
-                        : f->deadline    ? "--request-timeout"
-                        : f->log_cap     ? "--log-cap"
-                        : f->prompt      ? "--prompt"
-                        : f->sargv       ? "--server-argv"
-                        : f->senv        ? "--server-env"
-                        : f->nserver     ? "--server-arg"
-                        : f->think       ? "--think"
-                        : f->batching    ? "--allow-batching"
-                        : f->abort_loops ? "--abort-loops"
-                        : f->task        ? "--task"
-                        : f->logprobs    ? "--logprobs"
-                                         : NULL;
+    const char *other = runplan_config_refuses(f);
     struct config_over over = {NULL, f->run_dir, ""};
     struct buf buf = {0};
     int rc;
@@ -301,42 +303,28 @@ static int config_mode(struct runplan *p, const struct runplan_flags *f,
     return rc;
 }
 
-/* The numeric flags into o, each in its range. 0 or EXIT_USAGE. */
-static int numbers(const struct runplan_flags *f, struct run_opts *o)
+/* The numbers given into o (cli_parse checked each range). */
+static void numbers(const struct runplan_flags *f, struct run_opts *o)
 {
-    long v;
-
-    if ((f->limit &&
-         number("--limit", f->limit, 1, CONFIG_LIMIT_MAX, &o->limit)) ||
-        (f->max_tokens && number("--max-tokens", f->max_tokens, 1,
-                                 CONFIG_TOKENS_MAX, &o->max_tokens)) ||
-        (f->ctx && number("--ctx", f->ctx, 64, CONFIG_CTX_MAX, &o->ctx)) ||
-        (f->health && number("--health-timeout", f->health, 1,
-                             CONFIG_SECONDS_MAX, &o->health_timeout_s)) ||
-        (f->idle && number("--idle-timeout", f->idle, 1, CONFIG_SECONDS_MAX,
-                           &o->idle_s)) ||
-        (f->deadline && number("--request-timeout", f->deadline, 1,
-                               CONFIG_SECONDS_MAX, &o->request_timeout_s)))
-        return EXIT_USAGE;
-    if (f->logprobs) {
-        if (number("--logprobs", f->logprobs, 1, GRADER_PROBS_TOPN_MAX, &v))
-            return EXIT_USAGE;
-        o->logprobs = (int)v;
-    }
+    if (f->limit)
+        o->limit = f->limit;
+    if (f->max_tokens)
+        o->max_tokens = f->max_tokens;
+    if (f->ctx)
+        o->ctx = f->ctx;
+    if (f->health)
+        o->health_timeout_s = f->health;
+    if (f->idle)
+        o->idle_s = f->idle;
+    if (f->deadline)
+        o->request_timeout_s = f->deadline;
+    if (f->logprobs)
+        o->logprobs = f->logprobs;
     run_opts_finish(o);
-    if (f->log_cap) {
-        if (number("--log-cap", f->log_cap, 1024, 1L << 40, &v))
-            return EXIT_USAGE;
-        o->log_cap = (size_t)v;
-    }
-    if (f->ngl && strcmp(f->ngl, "auto") == 0) {
-        o->ngl = -1;
-    } else if (f->ngl) {
-        if (number("--ngl", f->ngl, 0, CONFIG_NGL_MAX, &v))
-            return EXIT_USAGE;
-        o->ngl = (int)v;
-    }
-    return 0;
+    if (f->log_cap)
+        o->log_cap = f->log_cap;
+    if (f->ngl_given)
+        o->ngl = f->ngl;
 }
 
 /* --server-arg, --gpu, --request, --prompt and the templates into o,
@@ -394,46 +382,125 @@ static int server_flags(const struct runplan_flags *f, struct run_opts *o)
     return 0;
 }
 
-int runplan_parse(int argc, char **argv, struct runplan_flags *f,
-                  const char **pos, size_t *npos, int *help)
+void runplan_options(struct runplan_flags *f,
+                     struct cli_opt opts[RUNPLAN_OPTS])
 {
-    const struct cli_flag flags[] = {
-        {"--llama", &f->llama, NULL, NULL, NULL, 0},
-        {"--limit", &f->limit, NULL, NULL, NULL, 0},
-        {"--think", NULL, &f->think, NULL, NULL, 0},
-        {"--ngl", &f->ngl, NULL, NULL, NULL, 0},
-        {"--max-tokens", &f->max_tokens, NULL, NULL, NULL, 0},
-        {"--ctx", &f->ctx, NULL, NULL, NULL, 0},
-        {"--gpu", &f->gpu, NULL, NULL, NULL, 0},
-        {"--server-arg", NULL, NULL, f->server_args, &f->nserver,
-         RUNPLAN_SERVER_ARGS},
-        {"--request", &f->request, NULL, NULL, NULL, 0},
-        {"--health-timeout", &f->health, NULL, NULL, NULL, 0},
-        {"--idle-timeout", &f->idle, NULL, NULL, NULL, 0},
-        {"--request-timeout", &f->deadline, NULL, NULL, NULL, 0},
-        {"--log-cap", &f->log_cap, NULL, NULL, NULL, 0},
-        {"--prompt", &f->prompt, NULL, NULL, NULL, 0},
-        {"--server-argv", &f->sargv, NULL, NULL, NULL, 0},
-        {"--server-env", &f->senv, NULL, NULL, NULL, 0},
-        {"--force", NULL, &f->force, NULL, NULL, 0},
-        {"--quiet", NULL, &f->quiet, NULL, NULL, 0},
-        {"--config", &f->config, NULL, NULL, NULL, 0},
-        {"--rung", &f->rung, NULL, NULL, NULL, 0},
-        {"--run-dir", &f->run_dir, NULL, NULL, NULL, 0},
-        {"--config-sha256", &f->sha, NULL, NULL, NULL, 0},
-        {"--question-file", &f->qfile, NULL, NULL, NULL, 0},
-        {"--allow-batching", NULL, &f->batching, NULL, NULL, 0},
-        {"--abort-loops", NULL, &f->abort_loops, NULL, NULL, 0},
-        {"--task", &f->task, NULL, NULL, NULL, 0},
-        {"--logprobs", &f->logprobs, NULL, NULL, NULL, 0},
-        {"--url", &f->url, NULL, NULL, NULL, 0},
-        {"--api-key-env", &f->key_env, NULL, NULL, NULL, 0},
-        {"--allow-plain-http", NULL, &f->plain_http, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0}};
+    const struct cli_opt o[RUNPLAN_OPTS] = {
+        CLI_STRING("--llama", "PATH", &f->llama,
+                   "llama-server binary, or a llama.cpp folder "
+                   "(build/bin/llama-server inside); default: the "
+                   "llama-server on PATH. No recompile to swap builds"),
+        CLI_SWITCH("--think", &f->think,
+                   "thinking on (4096 tokens, -c 8192 unless given)"),
+        {.type = CLI_T_INT,
+         .name = "--ngl",
+         .arg = "N|auto",
+         .dest = &f->ngl,
+         .min = 0,
+         .max = CONFIG_NGL_MAX,
+         .word = "auto",
+         .word_value = -1,
+         .seen = &f->ngl_given,
+         .help = "layers on the GPU (default 99; auto: leave -ngl off and "
+                 "let the server decide)"},
+        CLI_LONG("--max-tokens", "N", &f->max_tokens, 1, CONFIG_TOKENS_MAX,
+                 "token cap per answer (default 1024)"),
+        CLI_LONG("--ctx", "N", &f->ctx, 64, CONFIG_CTX_MAX,
+                 "server context -c (default 4096)"),
+        CLI_STRING("--gpu", "ID", &f->gpu,
+                   "CUDA_VISIBLE_DEVICES for the server"),
+        CLI_LIST("--server-arg", "ARG", f->server_args, &f->nserver,
+                 RUNPLAN_SERVER_ARGS,
+                 "one more server argument (repeat as needed; not --host or "
+                 "--port: graveyard's own)"),
+        CLI_STRING("--request", "JSON", &f->request,
+                   "fields merged into every request body, e.g. "
+                   "'{\"top_k\": 1}' (recorded in the manifest)"),
+        CLI_LONG("--health-timeout", "S", &f->health, 1, CONFIG_SECONDS_MAX,
+                 "give up starting the server after S s (600)"),
+        CLI_LONG("--idle-timeout", "S", &f->idle, 1, CONFIG_SECONDS_MAX,
+                 "no token for S s: the server hung (120)"),
+        CLI_LONG("--request-timeout", "S", &f->deadline, 1, CONFIG_SECONDS_MAX,
+                 "no whole answer in S s: a \"deadline\" error row "
+                 "(default: idle timeout + max tokens / 2)"),
+        CLI_SIZE("--log-cap", "BYTES", &f->log_cap, 1024, 1L << 40,
+                 "server log kept per rung: the first and last halves "
+                 "(default 4194304)"),
+        CLI_STRING("--task", "NAME|FILE", &f->task,
+                   "what is asked and how it is graded: a built-in task "
+                   "('--task help' lists them; default answer-line) or a "
+                   "task file (docs/tasks.md)"),
+        CLI_STRING("--prompt", "TEXT", &f->prompt,
+                   "the prompt, with {question} where the question goes "
+                   "(default: the task's; recorded in the manifest)"),
+        CLI_STRING("--server-argv", "JSON", &f->sargv,
+                   "the server's arguments after the binary, a JSON list "
+                   "with {model} {port} {ngl} {ctx} {seed}, for builds whose "
+                   "flags differ (--host is always 127.0.0.1)"),
+        CLI_STRING("--server-env", "JSON", &f->senv,
+                   "extra server environment, a JSON object; {gpu} is the "
+                   "--gpu value"),
+        CLI_SWITCH("--allow-batching", &f->batching,
+                   "a server given several slots (--server-arg -np N) is "
+                   "sent N questions at once: faster, and not the same "
+                   "computation (docs/run.md, \"Batching\"); refused "
+                   "without this flag"),
+        CLI_SWITCH("--abort-loops", &f->abort_loops,
+                   "close a reply as soon as it loops (a line 5 times, or a "
+                   "span of tokens repeating) and write what arrived, "
+                   "finish_reason \"loop\": a night of looping rungs is "
+                   "shorter (docs/run.md)"),
+        CLI_INT("--logprobs", "N", &f->logprobs, 1, GRADER_PROBS_TOPN_MAX,
+                "ask every token's top N log-probabilities and keep them in "
+                "rows/RUNG.probs beside the rows (docs/rows.md, \"The probs "
+                "file\")"),
+        CLI_SWITCH("--force", &f->force,
+                   "resume although a setting changed (recorded)"),
+        CLI_SWITCH("--quiet", &f->quiet, "no progress lines on stderr"),
+        CLI_END};
+
+    memcpy(opts, o, sizeof(o));
+}
+
+int runplan_parse(const struct cli_command *text, int argc, char **argv,
+                  struct runplan_flags *f, const char **pos, size_t *npos)
+{
+    struct cli_opt run[RUNPLAN_OPTS];
+    const struct cli_opt opts[] = {
+        CLI_LONG("--limit", "N", &f->limit, 1, CONFIG_LIMIT_MAX,
+                 "the first N questions only"),
+        CLI_INCLUDE(run),
+        CLI_GROUP("A served model (no server is started):"),
+        CLI_STRING("--url", "URL", &f->url,
+                   "URL's /health (or /v1/models) is waited for and its "
+                   "/v1/chat/completions asked (docs/run.md, \"A served "
+                   "model\"); https, or http to this machine"),
+        CLI_STRING("--api-key-env", "VAR", &f->key_env,
+                   "with --url: the key is $VAR, sent as a Bearer token and "
+                   "never written (the manifest keeps its sha256)"),
+        CLI_SWITCH("--allow-plain-http", &f->plain_http,
+                   "with --url: http to another machine"),
+        CLI_GROUP("A rung of a ladder config:"),
+        CLI_STRING("--config", "CONFIG", &f->config,
+                   "the ladder config (docs/config.md) whose rung is run, "
+                   "with every setting it gives"),
+        CLI_STRING("--rung", "NAME", &f->rung, "the rung of CONFIG to run"),
+        CLI_STRING("--run-dir", "DIR", &f->run_dir,
+                   "over the config's run_dir"),
+        CLI_STRING("--question-file", "FILE", &f->qfile,
+                   "over the config's questions, all of them (graveyard "
+                   "canary asks its own this way)"),
+        CLI_HIDDEN("--config-sha256", &f->sha), /* the ladder's */
+        CLI_END};
+    struct cli_command cmd = *text;
 
     memset(f, 0, sizeof(*f));
-    *help = 0;
-    return cli_parse("run", argc, argv, flags, pos, 4, npos, help);
+    runplan_options(f, run);
+    cmd.opts = opts;
+    cmd.args = "RUNG MODEL QUESTIONS RUNDIR";
+    cmd.min_args = 0; /* as the form wants: runplan_build */
+    cmd.max_args = 4;
+    return cli_parse(&cmd, argc, argv, pos, npos);
 }
 
 /* What a rung from the command line sets, served or started: its name
@@ -467,16 +534,16 @@ static int positional(struct runplan *p, const struct runplan_flags *f,
 static int served_plan(struct runplan *p, const struct runplan_flags *f,
                        const char **pos, size_t npos)
 {
-    const char *server = f->llama      ? "--llama"
-                         : f->ngl      ? "--ngl"
-                         : f->ctx      ? "--ctx"
-                         : f->gpu      ? "--gpu"
-                         : f->nserver  ? "--server-arg"
-                         : f->sargv    ? "--server-argv"
-                         : f->senv     ? "--server-env"
-                         : f->batching ? "--allow-batching"
-                         : f->logprobs ? "--logprobs"
-                                       : NULL;
+    const char *server = f->llama       ? "--llama"
+                         : f->ngl_given ? "--ngl"
+                         : f->ctx       ? "--ctx"
+                         : f->gpu       ? "--gpu"
+                         : f->nserver   ? "--server-arg"
+                         : f->sargv     ? "--server-argv"
+                         : f->senv      ? "--server-env"
+                         : f->batching  ? "--allow-batching"
+                         : f->logprobs  ? "--logprobs"
+                                        : NULL;
     int rc;
 
     if (server != NULL) {
@@ -494,8 +561,7 @@ static int served_plan(struct runplan *p, const struct runplan_flags *f,
     p->o.api_key_env = f->key_env;
     p->o.allow_plain_http = f->plain_http;
     p->o.server_args = p->args;
-    if ((rc = numbers(f, &p->o)) != 0)
-        return rc;
+    numbers(f, &p->o);
     return server_flags(f, &p->o);
 }
 
@@ -530,8 +596,7 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
         p->args[i] = f->server_args[i];
     p->o.server_args = p->args;
     p->o.n_server_args = f->nserver;
-    if ((rc = numbers(f, &p->o)) != 0)
-        return rc;
+    numbers(f, &p->o);
     return server_flags(f, &p->o);
 }
 

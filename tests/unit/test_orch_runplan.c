@@ -52,12 +52,13 @@ static int plan(struct runplan *p, struct runplan_flags *f, int argc,
                 char **argv)
 {
     static const char *pos[4];
+    const struct cli_command text = {.name = "run", .usage = "run"};
     size_t npos;
-    int help, rc;
+    int rc;
 
-    if ((rc = runplan_parse(argc, argv, f, pos, &npos, &help)) != 0)
+    memset(p, 0, sizeof(*p)); /* released even when the parse refuses */
+    if ((rc = runplan_parse(&text, argc, argv, f, pos, &npos)) != CLI_GO)
         return rc;
-    assert_false(help);
     return runplan_build(p, f, pos, npos);
 }
 
