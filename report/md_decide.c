@@ -248,12 +248,15 @@ static void rung_lines(FILE *f, const struct grader_ladder *rep)
         w = p ? cols(fmt_pp_ci(c, x->delta, x->delta_lo, x->delta_hi)) : 0;
         wc = w > wc ? w : wc;
     }
+    at = 2 + wn + 2 + 7 + 2 + wc + 2 + 4 + 2 + 9 + 2;
+    snprintf(v, sizeof(v), "verdict at \xc2\xb1%s",
+             fmt_margin(m, rep->margin_used));
     fputs("  ", f);
     pad(f, "rung", wn, 0);
     fprintf(f, "  %% bytes  ");
     pad(f, "change", wc, 0);
-    fprintf(f, "  dead  %9s  verdict at \xc2\xb1%s\n",
-            cp.wh ? "Wh/right" : "s/right", fmt_margin(m, rep->margin_used));
+    fprintf(f, "  dead  %9s%s%s\n", cp.wh ? "Wh/right" : "s/right",
+            at + cols(v) > COLS ? "\n    " : "  ", v);
     for (p = 0; p < n; p++) {
         const struct grader_figures *x = grader_ladder_point(rep, p);
         snprintf(a, sizeof(a), "%.24s", x->line->rung->name);
@@ -270,7 +273,6 @@ static void rung_lines(FILE *f, const struct grader_ladder *rep)
         fputs("  ", f);
         pad(f, cost_words(a, x, cp.wh), 9, 1);
         render_verdict_words(v, &x->verdict);
-        at = 2 + wn + 2 + 7 + 2 + wc + 2 + 4 + 2 + 9 + 2;
         if (at + cols(v) > COLS)
             fprintf(f, "\n%*s", 4, "");
         else
