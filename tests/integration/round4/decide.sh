@@ -35,7 +35,6 @@ if not dec["margins"]:
 own = [m for m in dec["margins"] if m["own"]]
 if len(own) != 1 or own[0]["margin_points"] != rep["margin_points"]:
     bad.append(f"own margin {own}, report's {rep['margin_points']}")
-text = "\n".join(block)
 for m in dec["margins"]:
     pm = f"\u00b1{m['margin_points']:g}"
     row = [x for x in md.splitlines() if x.startswith(f"| {pm}") or
@@ -55,7 +54,9 @@ for m in dec["margins"]:
         if want not in row[0] and not (side == "fastest" and
                                        row[0].endswith("| the same |")):
             bad.append(f"{pm} {side}: REPORT.md row {row[0]!r} lacks {want!r}")
-        if want not in " ".join(text.split()):
+        flat = " ".join(" ".join(block).split())
+        if want not in flat and not (side == "fastest" and
+                                     "fastest: the same" in flat):
             bad.append(f"{pm} {side}: stdout lacks {want!r}")
 print("; ".join(bad))
 sys.exit(1 if bad else 0)
