@@ -236,6 +236,15 @@ $(BUILD)/tests/test_render_%: tests/unit/test_render_%.c tests/unit/*.h \
 	    -Ireport -Igrader -o $@ $< $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
 	    $(LIBPYRE) $(LIBUTIL) $(JANSSON_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
 
+# The report room's unit tests by their new name (test_report_*): as
+# test_render_*.
+$(BUILD)/tests/test_report_%: tests/unit/test_report_%.c tests/unit/*.h \
+        $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBUTIL)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
+	    -Ireport -Igrader -o $@ $< $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
+	    $(LIBPYRE) $(LIBUTIL) $(JANSSON_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
+
 # Run-folder unit tests (test_rundir_*): librundir, util, jansson, cmocka.
 $(BUILD)/tests/test_rundir_%: tests/unit/test_rundir_%.c tests/unit/*.h \
         $(LIBRUNDIR) $(LIBUTIL)

@@ -30,6 +30,7 @@
 #include "canary.h"  /* a trusted run against a new build */
 #include "cost.h"    /* what a right answer costs; power integrated */
 #include "ladder.h"  /* one run folder's figures */
+#include "decide.h"  /* which file, at margins 1, 2, 5 and the run's */
 #include "compare.h" /* one ladder across runs */
 #include "think.h"   /* thinking off against on */
 /* regular expressions as Python's re runs them: pyre/, a library below */

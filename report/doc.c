@@ -128,6 +128,16 @@ void doc_heading(struct doc *d, int level)
     block(d, DOC_HEADING, level);
 }
 
+void doc_top_begin(struct doc *d)
+{
+    d->top_begin = d->n;
+}
+
+void doc_top_end(struct doc *d)
+{
+    d->top_end = d->n;
+}
+
 void doc_para(struct doc *d)
 {
     block(d, DOC_PARA, 0);

@@ -52,6 +52,13 @@ void doc_item(struct doc *d);
 void doc_image(struct doc *d, const char *alt, const char *src,
                int inline_svg);
 
+/* The page's top: the blocks between doc_top_begin and doc_top_end (the
+ * decision block, "Which file?") go above the page's grid, written by
+ * doc_html_top; doc_html leaves them out, and doc_md writes them where
+ * they stand. Once per doc; each closes the block before it. */
+void doc_top_begin(struct doc *d);
+void doc_top_end(struct doc *d);
+
 /* ---- runs ----------------------------------------------------------------
  */
 
@@ -92,5 +99,8 @@ void doc_md(FILE *f, const struct doc *d);
  * page has its own), a picture marked inline_svg replaced by svg (when
  * not NULL), the others left out. */
 void doc_html(FILE *f, const struct doc *d, const char *svg, size_t svg_len);
+/* The HTML of the page's top (doc_top_begin) in a <section
+ * id="decide">; nothing when the doc has none. */
+void doc_html_top(FILE *f, const struct doc *d);
 
 #endif

@@ -174,34 +174,57 @@ static void open_block(struct html *h, const struct doc_sym *s)
     }
 }
 
-void doc_html(FILE *f, const struct doc *d, const char *svg, size_t svg_len)
+/* Symbols [from, to) of d into h. */
+static void range(struct html *h, const struct doc *d, size_t from, size_t to)
 {
-    struct html h = {f, svg, svg_len, "", "", DOC_RUN, -1, 0, 0, 0};
     size_t i;
 
-    for (i = 0; i < d->n; i++) {
+    for (i = from; i < to && i < d->n; i++) {
         const struct doc_sym *s = &d->sym[i];
         switch (s->kind) {
         case DOC_ROW:
-            end_row(&h);
-            h.row++;
-            h.col = 0;
-            fputs(h.row == 0 ? "<thead><tr>" : "<tr>", f);
+            end_row(h);
+            h->row++;
+            h->col = 0;
+            fputs(h->row == 0 ? "<thead><tr>" : "<tr>", h->f);
             break;
         case DOC_CELL:
-            open_cell(&h);
+            open_cell(h);
             break;
         case DOC_ITEM:
-            fputs(h.item ? "</li>\n<li>" : "<li>", f);
-            h.item = 1;
+            fputs(h->item ? "</li>\n<li>" : "<li>", h->f);
+            h->item = 1;
             break;
         case DOC_RUN:
-            run_html(&h, s);
+            run_html(h, s);
             break;
         default:
-            open_block(&h, s);
+            open_block(h, s);
             break;
         }
     }
-    close_block(&h);
+    close_block(h);
+}
+
+void doc_html(FILE *f, const struct doc *d, const char *svg, size_t svg_len)
+{
+    struct html h = {f, svg, svg_len, "", "", DOC_RUN, -1, 0, 0, 0};
+
+    if (d->top_end > d->top_begin) { /* the top is the page's, above */
+        range(&h, d, 0, d->top_begin);
+        range(&h, d, d->top_end, d->n);
+    } else {
+        range(&h, d, 0, d->n);
+    }
+}
+
+void doc_html_top(FILE *f, const struct doc *d)
+{
+    struct html h = {f, NULL, 0, "", "", DOC_RUN, -1, 0, 0, 0};
+
+    if (d->top_end <= d->top_begin)
+        return;
+    fputs("<section id=\"decide\">\n", f);
+    range(&h, d, d->top_begin, d->top_end);
+    fputs("</section>\n", f);
 }

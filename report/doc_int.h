@@ -51,6 +51,8 @@ struct doc {
     size_t n, cap;
     struct chunk *chunks;
     int nomem;
+    /* the page's top: sym[top_begin..top_end), both 0 when none */
+    size_t top_begin, top_end;
 };
 
 #endif

@@ -263,6 +263,57 @@ static json_t *pick_object(const struct grader_ladder *rep)
     return o;
 }
 
+/* One margin's side of the decision: the pick by name, or when it is the
+ * reference, the questions that would tell (null: none would). */
+static void decide_side(json_t *o, const struct grader_ladder *rep,
+                        const char *key, const char *count, long pick,
+                        long long n, long by, size_t better)
+{
+    char k[48];
+
+    json_object_set_new(
+        o, key,
+        pick < 0
+            ? json_null()
+            : json_string(
+                  grader_ladder_point(rep, (size_t)pick)->line->rung->name));
+    json_object_set_new(o, count, json_integer((json_int_t)better));
+    snprintf(k, sizeof(k), "%s_would_tell", key);
+    json_object_set_new(
+        o, k,
+        by < 0 ? json_null()
+               : json_pack(
+                     "{s:I,s:s}", "questions", (json_int_t)n, "rung",
+                     grader_ladder_point(rep, (size_t)by)->line->rung->name));
+}
+
+/* "Which file?" at each margin (decide.h). */
+static json_t *decide_object(const struct grader_ladder *rep)
+{
+    struct grader_decide dc;
+    json_t *o = json_object(), *a = json_array();
+
+    grader_decide_ladder(rep, &dc);
+    for (size_t i = 0; i < dc.n; i++) {
+        const struct grader_decision *x = &dc.d[i];
+        json_t *m = json_object();
+        json_object_set_new(m, "margin_points", json_real(x->asked));
+        json_object_set_new(m, "margin_points_used", json_real(x->margin));
+        json_object_set_new(m, "margin_raised",
+                            json_boolean(x->margin_raised));
+        json_object_set_new(m, "own", json_boolean(x->own));
+        decide_side(m, rep, "smallest", "rungs_smaller", x->smallest,
+                    x->small_n, x->small_by, x->n_smaller);
+        decide_side(m, rep, "fastest", "rungs_faster", x->fastest, x->fast_n,
+                    x->fast_by, x->n_faster);
+        json_array_append_new(a, m);
+    }
+    json_object_set_new(o, "questions",
+                        json_integer((json_int_t)dc.questions));
+    json_object_set_new(o, "margins", a);
+    return o;
+}
+
 int render_report_json(FILE *f, const struct rundir_run *run,
                        const struct grader_ladder *rep,
                        const struct grader_qset *qs)
@@ -337,6 +388,7 @@ int render_report_json(FILE *f, const struct rundir_run *run,
         json_decref(o);
         return -1;
     }
+    json_object_set_new(o, "decide", decide_object(rep)); /* last: new */
     return put(f, o);
 }
 

@@ -9,6 +9,7 @@
 #include "doc.h"
 #include "fmt.h"
 #include "md_cost.h"
+#include "md_decide.h"
 #include "md_recipes.h"
 #include "md_differs.h"
 #include "md_probs.h"
@@ -668,12 +669,12 @@ static void ghosts(struct doc *d, const struct grader_ladder *rep,
     }
 }
 
-/* The picture of the ladder's choices and the study's "which one?". */
+/* The picture of the ladder's choices. Its caption says "which one?" in
+ * words (render_pick_words): the picture is a file of its own, shown
+ * without this report too, and the decision block at the top says it for
+ * every margin, so the words are not written again here. */
 static void which_one(struct doc *d, const struct grader_ladder *rep)
 {
-    char words[1200];
-
-    render_pick_words(words, sizeof(words), rep);
     doc_heading(d, 2);
     doc_raw(d, "Which one?");
     doc_image(d,
@@ -681,9 +682,12 @@ static void which_one(struct doc *d, const struct grader_ladder *rep)
               "with its 95 % interval; the dashed line joins the rungs no "
               "other rung beats on both counts",
               "pareto.svg", 1);
-    doc_para(d);
-    doc_raw(d, "%s", words);
-    md_same_file_note(d, rep);
+    for (size_t i = 1; i < rep->chain.nrungs; i++)
+        if (md_same_file(&rep->rungs[i], &rep->rungs[0])) {
+            doc_para(d); /* the note's sentence, in a paragraph */
+            md_same_file_note(d, rep);
+            break;
+        }
 }
 
 struct doc *render_report_doc(const struct rundir_run *run,
@@ -695,6 +699,7 @@ struct doc *render_report_doc(const struct rundir_run *run,
     if (d == NULL)
         return NULL;
     md_head_matter(d, run);
+    md_decision(d, rep);
     md_settings(d, run, rep);
     doc_image(d,
               "The graveyard: one row per rung, one cell per question; "

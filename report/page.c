@@ -555,7 +555,10 @@ int render_page(FILE *f, const struct page *p)
         fmt_markup(f, p->subtitle, strlen(p->subtitle));
         fputs("</p>", f);
     }
-    fputs("</header>\n<main id=\"app\"><noscript><p>The grid needs "
+    fputs("</header>\n", f);
+    if (p->doc != NULL) /* the answer first: "Which file?" */
+        doc_html_top(f, p->doc);
+    fputs("<main id=\"app\"><noscript><p>The grid needs "
           "JavaScript; the report below does not.</p></noscript></main>\n"
           "<section id=\"report\">\n",
           f);

@@ -59,6 +59,12 @@ char *render_verdict_words(char *out, const struct grader_verdict *v);
 struct doc *render_report_doc(const struct rundir_run *run,
                               const struct grader_ladder *rep,
                               const struct grader_qset *qs);
+/* The answer first, as plain text within 80 columns: for the margins 1,
+ * 2, 5 and the run's own (marked *), the smallest and the fastest
+ * equivalent file or the questions that would tell one (decide.h); then
+ * a line per rung. REPORT.md and the page open with the same block. 0,
+ * or -1 when f failed. */
+int render_decision_lines(FILE *f, const struct grader_ladder *rep);
 int render_report_json(FILE *f, const struct rundir_run *run,
                        const struct grader_ladder *rep,
                        const struct grader_qset *qs);

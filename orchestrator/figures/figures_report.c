@@ -288,11 +288,16 @@ int figures_report_write(const struct figures_report_opts *o,
     int rc;
 
     rc = figures__report_outputs(&r->run, &r->rep, &r->s, outs, o->html);
-    if (rc == 0)
+    if (rc != 0) {
+        rc = figures__oom("report");
+    } else if (render_decision_lines(stdout, &r->rep) != 0 ||
+               fflush(stdout) != 0) { /* the answer first, then the files */
+        cli_error("report", "cannot write to standard output");
+        rc = EXIT_FAILED;
+    } else {
         rc = figures__write_all("report", o->out_dir ? o->out_dir : r->run.dir,
                                 outs, o->html ? 5 : 4);
-    else
-        rc = figures__oom("report");
+    }
     for (size_t i = 0; i < 5; i++)
         figures__out_free(&outs[i]);
     return rc;

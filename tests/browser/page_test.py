@@ -142,6 +142,71 @@ def shot_checks(g, page, png, q687):
             problems, os.path.basename(png))
 
 
+# ---- the answer first: "Which file?" above the fold ------------------------
+
+def fold_checks(g, chromium, pages, shots):
+    """At 1280 x 800, the decision block (#decide, issue 35) lies whole in
+    the viewport on load, before any scroll: the page's first section after
+    its header, one row per margin (1, 2, 5 and the run's own) and one per
+    rung; and "which one?" is said in words once (pareto.svg's caption),
+    not again in a paragraph. pages: (name, REPORT.html, report.json)."""
+    import browser
+    with browser.Browser(chromium, 1280, 800) as b:
+        for name, path, rep_path in pages:
+            rep = json.load(open(rep_path))
+            page = b.new_page()
+            page.goto(url(path))
+            ready(page)
+            page.eval("window.scrollTo(0, 0)")
+            box = page.eval("""(e => e && (r => [r.left, r.top, r.right,
+                r.bottom])(e.getBoundingClientRect()))(
+                document.getElementById('decide'))""")
+            view = page.eval("[innerWidth, innerHeight]")
+            problems = []
+            if not box:
+                problems.append("no #decide on the page")
+            elif (box[0] < 0 or box[1] < 0 or box[2] > view[0]
+                  or box[3] > view[1]):
+                problems.append(f"#decide at {box}, viewport {view}")
+            g.check(f"{name}: the decision block is above the fold at "
+                    f"1280 x 800", problems,
+                    f"bottom edge at y {box[3]:.0f} of {view[1]}"
+                    if box else "")
+            order = page.eval("""[...document.body.children].map(
+                e => e.id || e.tagName.toLowerCase()).slice(0, 3)""")
+            rows = page.eval("""[...document.querySelectorAll(
+                '#decide table')].map(t => t.tBodies[0].rows.length)""")
+            want = [len(rep.get("decide", {}).get("margins", [])),
+                    len(rep["rungs"]) + len(rep["side_rungs"])]
+            g.check(f"{name}: the block comes first, a row per margin and "
+                    "per rung",
+                    ([] if order == ["header", "decide", "app"]
+                     else [f"the page opens {order}"]) +
+                    ([] if rows == want else [f"rows {rows}, want {want}"]))
+            said = page.eval("""[...document.querySelectorAll('#report p')]
+                .filter(p => /shown equivalent within|equivalent file:/
+                .test(p.textContent)).length""")
+            caption = page.eval("""[...document.querySelectorAll(
+                '#report svg text')].some(t => t.textContent.startsWith(
+                'Which one?'))""")
+            g.check(f"{name}: \"which one?\" said once, in pareto.svg",
+                    ([f"{said} paragraph(s) say it again"] if said else []) +
+                    ([] if caption else ["pareto.svg's caption lost it"]))
+            page.screenshot(os.path.join(shots, f"decide-{name}-1280x800.png"))
+            no_leaks(g, page, name, path)
+
+
+def demo_ladder(graveyard, tmp):
+    """configs/demo.json's ladder on the fake llama-server (the demo's
+    shape: 12 questions, four rungs and a QAT side rung), reported."""
+    d = os.path.join(tmp, "demo")
+    fake = os.path.join(os.path.dirname(graveyard), "fake-llama-server")
+    subprocess.run([graveyard, "ladder", "configs/demo.json", "--run-dir", d,
+                    "--llama", fake, "--quiet"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL, timeout=120)
+    return d
+
+
 # ---- the report page --------------------------------------------------------
 
 def report_checks(g, b, rundir, shots):
@@ -581,6 +646,10 @@ def main():
             hostile_checks(g, b, graveyard, tmp, shots)
             odd_id_checks(g, b, graveyard, tmp, shots)
             big = big_checks(g, b, graveyard, tmp, shots)
+        demo = demo_ladder(graveyard, tmp)
+        fold_checks(g, chromium, [
+            (n, os.path.join(d, "REPORT.html"), os.path.join(d, "report.json"))
+            for n, d in (("study", t4), ("demo", demo))], shots)
         print(f"page: ready at {tti} ms (250 x 10), {big} ms (1,319 x 10); "
               f"screenshots in {shots}")
     except Exception as e:  # a broken page must fail the suite, not crash it

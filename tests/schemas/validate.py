@@ -63,9 +63,12 @@ for case in sorted(os.listdir(cases)):
     with open(os.path.join(d, "cmd")) as f:
         command = f.read().split()[0]
     with open(os.path.join(d, "stdout")) as f:
-        # report prints the files it wrote, not JSON
+        # the files written are not JSON, nor report's decision block
+        # ("Which file?"): each of its lines, unlike a JSON line, opens
+        # with a letter or a space
         lines = [json.loads(x) for x in f
-                 if x.strip() and not x.startswith("wrote ")]
+                 if x.strip() and not x.startswith("wrote ") and
+                 (command != "report" or x[0] == "{")]
     for i, obj in enumerate(lines, 1):
         if command in ("bury", "compare") and i == len(lines):
             name = command + "-summary"

@@ -31,7 +31,8 @@ round3_cases="$round3_cases margin_refused"
 # The study-shaped T4 ladder (tests/page/make_study.py) at 2 and 5 points:
 # each rung's verdict in report.json and in REPORT.md's ladder table as
 # docs/grading.md's table gives them, the questions Q8_0 would need, and
-# "Which one?" naming the smallest and the fastest equivalent file.
+# the decision block ("Which file?") naming the smallest equivalent file
+# at the run's margin.
 case_margin_report() {
     local m
     python3 "$ROOT/tests/page/make_study.py" "$work/t4s" >/dev/null || { fail "make_study.py"; return; }
@@ -70,8 +71,9 @@ for d, folder in zip((2, 5), sys.argv[1:]):
     small = min(eq, key=lambda r: r["pct_reference_bytes"])["rung"] if eq else None
     if d == 5 and rep["which_one"]["smallest"] != small:
         bad.append(f"smallest {rep['which_one']['smallest']}, want {small}")
-    if d == 5 and f"The smallest equivalent file: {small}," not in md:
-        bad.append("the words do not name " + str(small))
+    own = [x for x in md.splitlines() if "(this run's) |" in x]
+    if d == 5 and not (own and own[0].startswith(f"| **\u00b15** (this run's) | {small}: ")):
+        bad.append(f"the decision block does not name {small}: {own}")
 print("; ".join(bad))
 sys.exit(1 if bad else 0)
 PY
