@@ -122,6 +122,8 @@ else
     start pareto python3 tests/report/pareto_test.py "$B/graveyard"
     start slurm bash tests/slurm/run.sh "$B"
     start golden sh tests/golden/run.sh "$B/graveyard"
+    # README's examples marked "# after make demo" against a demo of its own
+    start readme sh tests/readme/run.sh "$B"
     # the regular expressions against Python's re: 3,000 random cases
     # (make pyre-diff runs more)
     start pyre python3 tests/pyre/diff.py --driver "$B/pyre_driver" \

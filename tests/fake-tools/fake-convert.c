@@ -23,6 +23,36 @@
 
 __extension__ typedef _Float16 half_t;
 
+/* A checkpoint's tensor name as llama.cpp's converter writes it
+ * (gguf-py's tensor map, in small): model.layers.N.X is blk.N.X,
+ * model.embed_tokens is token_embd, model.norm is output_norm, lm_head is
+ * output; any other name is kept. */
+static void gguf_name(const char *hf, char *out, size_t size)
+{
+    static const char *const map[][2] = {
+        {"model.embed_tokens.", "token_embd."},
+        {"model.norm.", "output_norm."},
+        {"lm_head.", "output."},
+    };
+    char *end;
+    unsigned long layer;
+    size_t i;
+
+    if (strncmp(hf, "model.layers.", 13) == 0) {
+        layer = strtoul(hf + 13, &end, 10);
+        if (end != hf + 13 && *end == '.') {
+            snprintf(out, size, "blk.%lu.%s", layer, end + 1);
+            return;
+        }
+    }
+    for (i = 0; i < sizeof map / sizeof *map; i++)
+        if (strncmp(hf, map[i][0], strlen(map[i][0])) == 0) {
+            snprintf(out, size, "%s%s", map[i][1], hf + strlen(map[i][0]));
+            return;
+        }
+    snprintf(out, size, "%s", hf);
+}
+
 static float get_f(const unsigned char *p, const char *dtype, size_t i)
 {
     float f;
@@ -56,6 +86,7 @@ int main(int argc, char **argv)
     uint64_t hlen;
     json_t *hdr, *ladder, *v;
     struct fg_tensor t[256];
+    static char names[256][96];
     unsigned char *tbuf[256];
     FILE *f;
 
@@ -106,7 +137,8 @@ int main(int argc, char **argv)
             (strcmp(dt, "BF16") && strcmp(dt, "F32")))
             continue;
         n = (e - b) / (strcmp(dt, "F32") ? 2 : 4);
-        t[nt].name = key;
+        gguf_name(key, names[nt], sizeof names[nt]);
+        t[nt].name = names[nt];
         t[nt].ne = n;
         if (!strcmp(upper, "F32") || (!strcmp(upper, "Q8_0") && n % 32 != 0)) {
             t[nt].type = 0;

@@ -159,11 +159,20 @@ static inline unsigned char *fg_slurp(const char *path, size_t *len)
     return p;
 }
 
+/* A tensor of a GGUF in memory, as fg_parse lists it. */
+struct fg_info {
+    char name[96]; /* cut at 95 bytes */
+    uint32_t type;
+    uint64_t ne; /* its elements, every dimension's */
+};
+
 /* A string key-value of a GGUF in memory (a new string), or NULL. Other
  * types are skipped; anything malformed is NULL. *data_bytes (if not
- * NULL) gets the bytes after the tensor table. */
-static inline char *fg_get(const unsigned char *p, size_t len, const char *key,
-                           size_t *data_bytes)
+ * NULL) gets the bytes after the tensor table; ti[0..maxti) (if not NULL)
+ * the tensors, *nti how many (at most maxti). */
+static inline char *fg_parse(const unsigned char *p, size_t len,
+                             const char *key, size_t *data_bytes,
+                             struct fg_info *ti, size_t maxti, size_t *nti)
 {
     static const unsigned sz[13] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
     size_t pos = 24, i, j;
@@ -228,15 +237,31 @@ static inline char *fg_get(const unsigned char *p, size_t len, const char *key,
         } else
             goto bad;
     }
+    if (nti != NULL)
+        *nti = 0;
     for (i = 0; i < nt; i++) {
-        uint32_t nd;
+        uint32_t nd, d;
+        uint64_t ne = 1, dim;
         U64(n);
         NEED(n);
+        k = pos;
         pos += n;
         U32(nd);
         if (nd > 4)
             goto bad;
         NEED(8ull * nd + 12);
+        for (d = 0; d < nd; d++) {
+            memcpy(&dim, p + pos + 8ull * d, 8);
+            ne *= dim;
+        }
+        if (ti != NULL && *nti < maxti) {
+            struct fg_info *x = &ti[(*nti)++];
+            size_t m = n < sizeof(x->name) ? n : sizeof(x->name) - 1;
+            memcpy(x->name, p + k, m);
+            x->name[m] = '\0';
+            memcpy(&x->type, p + pos + 8ull * nd, 4);
+            x->ne = ne;
+        }
         pos += 8ull * nd + 12;
     }
     if (data_bytes != NULL)
@@ -249,6 +274,12 @@ bad:
 #undef NEED
 #undef U32
 #undef U64
+}
+
+static inline char *fg_get(const unsigned char *p, size_t len, const char *key,
+                           size_t *data_bytes)
+{
+    return fg_parse(p, len, key, data_bytes, NULL, 0, NULL);
 }
 
 #endif

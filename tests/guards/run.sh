@@ -5,7 +5,8 @@
 # names it; and on today's tree, expecting it to pass. Breaches are
 # planted in copies: objects added to or replacing members of copies of
 # the archives (no rebuild of the tree), files in a scratch copy of the
-# sources. Ends with "guards: N passed, M failed".
+# sources; check-tools with a PATH that has none of the test stack.
+# Ends with "guards: N passed, M failed".
 # Usage: run.sh BUILD "CC FLAGS" (the orchestrator's compile line)
 set -u
 build=$1 cc=$2
@@ -255,6 +256,15 @@ printf 'static int  planted( void ){return 1;}\n' >>"$tmp/tree/report/fmt.c"
 expect "format: a function laid out by hand" 1 \
     "  report/fmt.c:$(wc -l <"$tmp/tree/report/fmt.c")" \
     sh "$tmp/tree/scripts/check-format.sh" "$tmp/tree"
+
+# --- check-tools ----------------------------------------------------
+expect "tools: this machine has the test stack" 0 "" sh "$here/scripts/check-tools.sh"
+mkdir -p "$tmp/nopath"
+expect "tools: a PATH without the test stack" 2 \
+    "make check: install the test stack with: sh scripts/deps.sh --test" \
+    env PATH="$tmp/nopath" /bin/sh "$here/scripts/check-tools.sh"
+expect "tools: each one missing is named" 2 "missing: clang clang-tidy" \
+    env PATH="$tmp/nopath" /bin/sh "$here/scripts/check-tools.sh"
 
 echo "guards: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

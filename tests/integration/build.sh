@@ -338,7 +338,7 @@ case_ladder_builds_first() {
     [ -s "$work/lb/run/rows/Q2_K.jsonl" ] && [ -s "$work/lb/run/graveyard.json" ] || fail "no rows or bury"
     cmp -s "$work/ref.sums" <(sums "$work/lb/m") || fail "other bytes"
     # the report says what the F16 cast costs beside the F16 rung
-    grep -q "^\*\*F16\*\* was converted from the checkpoint. Cast to F16, its 28,736 weights (6 tensors) lose: 1 overflow (finite, now infinite), 409 underflow (non-zero, now zero), 3,735 become subnormal" "$work/lb/run/REPORT.md" || fail "REPORT.md: $(grep -A1 'F16\*\*' "$work/lb/run/REPORT.md")"
+    grep -q "^\*\*F16\*\* was converted from the checkpoint. Cast to F16, its 110,656 weights (18 tensors) lose: 1 overflow (finite, now infinite), 409 underflow (non-zero, now zero), 3,942 become subnormal" "$work/lb/run/REPORT.md" || fail "REPORT.md: $(grep -A1 'F16\*\*' "$work/lb/run/REPORT.md")"
     # the run and the build agree on ladder.tsv
     [ "$(tail -n +2 "$work/lb/run/ladder.tsv" | wc -l)" = 5 ] || fail "ladder.tsv: $(cat "$work/lb/run/ladder.tsv")"
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write the demo's made-up Hugging Face checkpoint: model.safetensors.
 
-A few BF16 tensors of a made-up model (graveyard build converts them with
+A small decoder's BF16 tensors (two layers of attention and gated FFN,
+token embeddings and an output head; graveyard build converts them with
 the fake converter, tests/fake-tools) and one F32 norm, with weights like a
 real checkpoint's: most near 0.02, a position table of tiny values of
 which F16 loses many (as Gemma 4's vision tower did in the study), and one
@@ -41,6 +42,22 @@ def main():
     tensors.append(("model.norm.weight", "F32", [64],
                     b"".join(struct.pack("<f", 1.0 + rng.gauss(0, 0.1))
                              for _ in range(64))))
+    # the rest of a decoder's matrices, drawn after the tensors above so
+    # that theirs stay the same bytes: keys and values for 2 of 4 heads
+    # (grouped-query attention), the attention's output, the gated FFN's
+    # other two, the token embeddings and the output head (256 x 64)
+    for layer in range(2):
+        for part, n in (("attn_k", 2048), ("attn_v", 2048),
+                        ("attn_output", 4096), ("ffn_gate", 8192),
+                        ("ffn_down", 8192)):
+            w = [rng.gauss(0, 0.02) for _ in range(n)]
+            tensors.append(("model.layers.%d.%s.weight" % (layer, part),
+                            "BF16", [n // 64, 64],
+                            b"".join(bf16(x) for x in w)))
+    for name in ("model.embed_tokens.weight", "lm_head.weight"):
+        w = [rng.gauss(0, 0.02) for _ in range(16384)]
+        tensors.append((name, "BF16", [256, 64],
+                        b"".join(bf16(x) for x in w)))
     header, off = {"__metadata__": {"format": "pt"}}, 0
     for name, dtype, shape, data in tensors:
         header[name] = {"dtype": dtype, "shape": shape,
