@@ -286,8 +286,10 @@ int config_load(const char *path, const struct config_over *over,
              load_canary(&cx, root, c) == 0 && rung_slots(&cx, c) == 0 &&
              load_margin(&cx, root, c) == 0 &&
              config_load_build(&cx, root, c) == 0 &&
-             config_recipes(&cx, c, root) == 0)
+             config_recipes(&cx, c, root) == 0) {
+        config_resolve_paths(c, over, root);
         rc = 0;
+    }
     json_decref(root);
     if (rc != 0)
         config_release(c);

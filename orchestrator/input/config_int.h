@@ -26,4 +26,11 @@ int config_endpoint(struct config_ctx *x, json_t *e, const char *where,
  * "file"). */
 int config_endpoint_model(struct config_ctx *x, struct config_rung *r);
 
+/* The config's relative paths read against its folder (config_paths.c):
+ * config_load's last step, over the paths over leaves to the file; and
+ * the build's, once config_build_expand has them. */
+void config_resolve_paths(struct config *c, const struct config_over *over,
+                          const json_t *root);
+void config_resolve_build(struct config *c);
+
 #endif

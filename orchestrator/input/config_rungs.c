@@ -315,5 +315,6 @@ int config_build_expand(struct config *c, char *msg, size_t msgsize)
     }
     if (c->build.python == NULL)
         c->build.python = xstrdup("python3");
+    config_resolve_build(c);
     return 0;
 }

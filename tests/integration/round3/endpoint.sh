@@ -208,7 +208,7 @@ round3_cases="$round3_cases endpoint_run endpoint_plain_http endpoint_faults end
 # the ladder's own rows are untouched.
 case_endpoint_audit() {
     local d=$work/epa before out
-    sed "s|\"run_dir\": \"runs/demo-ladder\"|\"run_dir\": \"$d\"|; s|\"configs/|\"$ROOT/configs/|g; s|\"build/fake-llama-server\"|\"$FAKE\"|" \
+    sed "s|\"run_dir\": \"../runs/demo-ladder\"|\"run_dir\": \"$d\"|; s|\"demo/|\"$ROOT/configs/demo/|g; s|\"../build/fake-llama-server\"|\"$FAKE\"|" \
         "$ROOT/configs/demo.json" >"$work/epa.json"
     $GT ladder "$work/epa.json" >/dev/null 2>"$work/err" || { fail "demo ladder: exit $? $(tail -3 "$work/err")"; return; }
     before=$(cat "$d"/rows/*.jsonl | sha256sum)

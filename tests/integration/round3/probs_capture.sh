@@ -18,9 +18,10 @@ probs_demo_config() { # name n
 import json, sys
 root, run_dir, fake, n = sys.argv[1:]
 c = json.load(open(root + "/configs/demo.json"))
-c["questions"] = root + "/" + c["questions"]
+# its paths are written from its own folder (docs/config.md, "Paths")
+c["questions"] = root + "/configs/" + c["questions"]
 for r in c["rungs"] + c["side_rungs"]:
-    r["model"] = root + "/" + r["model"]
+    r["model"] = root + "/configs/" + r["model"]
 c["run_dir"], c["server"]["binary"], c["logprobs"] = run_dir, fake, int(n)
 print(json.dumps(c))
 PY
