@@ -342,7 +342,7 @@ static int vocab_value(struct rd *r, const unsigned char *k, uint64_t kn,
 /* Is key k one the recipe keeps (tensors.h, WT_META_MAX)? */
 static int meta_key(const unsigned char *k, uint64_t kn)
 {
-    static const char *const keys[] = {"general.file_type",
+    static const char *const keys[] = {"general.name", "general.file_type",
                                        "general.quantization_version"};
     static const char imx[] = "quantize.imatrix.";
     size_t i;

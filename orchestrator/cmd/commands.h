@@ -22,5 +22,6 @@ int cmd_build(int argc, char **argv);
 int cmd_canary(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 
 #endif

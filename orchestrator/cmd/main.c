@@ -29,6 +29,8 @@ static const struct command commands[] = {
     {"compare", cmd_compare,
      "one ladder on several GPUs or machines, question by question"},
     {"think", cmd_think, "thinking off against thinking on, per rung"},
+    {"init", cmd_init,
+     "a folder of GGUF files made a ladder config, and how to run it"},
     {"build", cmd_build,
      "make the ladder's GGUF files: convert, then quantize"},
     {"ladder", cmd_ladder,

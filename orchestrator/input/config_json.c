@@ -60,6 +60,8 @@ int config_known_keys(struct config_ctx *x, json_t *o, const char *where,
 
     json_object_foreach(o, key, v)
     {
+        if (key[0] == '_') /* "_comment" and the like: a person's note */
+            continue;
         for (i = 0; allowed[i] && strcmp(allowed[i], key) != 0; i++)
             ;
         if (allowed[i] == NULL)

@@ -1,0 +1,255 @@
+/*
+ * cmd_init.c - graveyard init DIR: a folder of GGUF files made a ladder
+ * config a person can read and edit, and the one command that runs it
+ * (docs/init.md). The reading and ordering are input/ladderinit.h's; this
+ * is the shell: flags, where the questions and the server are, the file.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../rundir/outfile.h"
+#include "../../util/util.h"
+#include "../base/cli.h"
+#include "../input/config.h"
+#include "../input/ladderinit.h"
+#include "commands.h"
+
+/* The study's split, as shipped: beside the binary in a build (build/..
+ * /data) or an install (bin/../share/graveyard/data), or where
+ * GRAVEYARD_DATA says. */
+#define SPLIT "gsm8k/heldout-250.jsonl"
+
+static void usage(FILE *f)
+{
+    fputs(
+        "usage: graveyard init DIR [--llama PATH] [--out CONFIG] "
+        "[--questions FILE] [--force]\n"
+        "\n"
+        "Reads every GGUF file in DIR by its header (its type, bits per\n"
+        "weight, general.name; a split's parts as one file), orders them\n"
+        "into a ladder by bits per weight, takes the highest precision as\n"
+        "the reference and sets other files of one type beside the chain\n"
+        "as side rungs, then writes a ladder config with a \"_comment\" on\n"
+        "each rung and prints the one command that runs it.\n"
+        "\n"
+        "  --llama PATH      the llama-server binary, or a llama.cpp folder\n"
+        "                    (build/bin/llama-server in it); default\n"
+        "                    llama-server on PATH\n"
+        "  --out CONFIG      where the config goes (default DIRNAME-ladder.json\n"
+        "                    here); its paths are read against its folder\n"
+        "  --questions FILE  the questions (default: the study's 250-question\n"
+        "                    GSM8K split shipped with graveyard)\n"
+        "  --force           write over an existing CONFIG\n"
+        "\n"
+        "Exit status: 0 written, 1 a write failed, 2 bad input (no GGUF, a\n"
+        "file that is not one, a split with a part missing: one line names\n"
+        "it). docs/init.md.\n",
+        f);
+}
+
+/* The shipped split's path (absolute), or "" when none is found. */
+static void find_split(char *out, size_t size)
+{
+    char exe[PATH_MAX], cand[PATH_MAX + 64], *slash, *real;
+    const char *env = getenv("GRAVEYARD_DATA");
+    ssize_t n;
+
+    out[0] = '\0';
+    if (env != NULL && env[0] != '\0') {
+        snprintf(cand, sizeof(cand), "%s/" SPLIT, env);
+        if ((real = realpath(cand, NULL)) != NULL) {
+            snprintf(out, size, "%s", real);
+            free(real);
+        }
+        return;
+    }
+    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0)
+        return;
+    exe[n] = '\0';
+    if ((slash = strrchr(exe, '/')) == NULL)
+        return;
+    *slash = '\0';
+    {
+        static const char *const rel[] = {"/../data/",
+                                          "/../share/graveyard/data/"};
+        for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+            snprintf(cand, sizeof(cand), "%s%s" SPLIT, exe, rel[i]);
+            if ((real = realpath(cand, NULL)) != NULL) {
+                snprintf(out, size, "%s", real);
+                free(real);
+                return;
+            }
+        }
+    }
+}
+
+/* The folder's last name ("/models/gemma/" is "gemma"), usable as a rung
+ * name is, into out; "ladder" when nothing usable is left. */
+static void folder_name(const char *dir, char *out, size_t size)
+{
+    char copy[PATH_MAX], *p, *q;
+    size_t n;
+
+    snprintf(copy, sizeof(copy), "%s", dir);
+    n = strlen(copy);
+    while (n > 1 && copy[n - 1] == '/')
+        copy[--n] = '\0';
+    p = strrchr(copy, '/');
+    p = p ? p + 1 : copy;
+    for (q = p; *q; q++)
+        if (!(*q >= 'a' && *q <= 'z') && !(*q >= 'A' && *q <= 'Z') &&
+            !(*q >= '0' && *q <= '9') && *q != '.' && *q != '_' && *q != '-')
+            *q = '_';
+    snprintf(out, size, "%s", cli_rung_name_ok(p) ? p : "ladder");
+}
+
+/* An init's inputs, checked. */
+struct init_args {
+    const char *dir, *llama, *out, *questions;
+    int force;
+};
+
+static int write_config(const struct init_args *a, const struct init_plan *p,
+                        const char *out, const char *questions,
+                        const char *binary, const char *name)
+{
+    char run_dir[200], msg[4400], *text;
+    json_t *c;
+    int rc;
+
+    snprintf(run_dir, sizeof(run_dir), "runs/%s", name);
+    c = init_config(p, p->f[0].general[0] ? p->f[0].general : name,
+                    questions, run_dir, binary, a->dir);
+    text = c ? json_dumps(c, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(c);
+    if (text == NULL)
+        util_oom("the config");
+    {
+        size_t n = strlen(text);
+        char *line = xrealloc(NULL, n + 2);
+        memcpy(line, text, n);
+        line[n] = '\n';
+        line[n + 1] = '\0';
+        rc = outfile_write(out, line, n + 1, msg, sizeof(msg));
+        free(line);
+    }
+    free(text);
+    if (rc != 0) {
+        cli_error("init", "%s", msg);
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
+
+/* What the user will see: each rung in order, then the command. */
+static void say(const struct init_plan *p, const char *out)
+{
+    size_t i;
+
+    printf("wrote %s: %zu files, the reference %s\n", out, p->n,
+           p->f[p->ref].name);
+    for (i = 0; i < p->n; i++)
+        printf("  %-16s %6.2f bpw  %s%s\n", p->f[i].name, p->f[i].bpw,
+               p->f[i].path, p->f[i].side ? "  (side rung)" : "");
+    printf("run it: graveyard ladder %s\n", out);
+}
+
+static int init_go(const struct init_args *a)
+{
+    struct init_plan *p = xrealloc(NULL, sizeof(*p));
+    char msg[4400], questions[PATH_MAX], binary[PATH_MAX], out[PATH_MAX],
+        name[80], dir[PATH_MAX], *real;
+    struct buf lb = {0};
+    struct stat st;
+    int rc = EXIT_USAGE;
+
+    if ((real = realpath(a->dir, NULL)) == NULL) {
+        cli_error("init", "cannot read folder '%s': %s", a->dir,
+                  strerror(errno));
+        free(p);
+        return EXIT_USAGE;
+    }
+    snprintf(dir, sizeof(dir), "%s", real);
+    free(real);
+    folder_name(dir, name, sizeof(name));
+    if (a->questions != NULL) {
+        if ((real = realpath(a->questions, NULL)) == NULL) {
+            cli_error("init", "cannot read questions '%s': %s", a->questions,
+                      strerror(errno));
+            goto out;
+        }
+        snprintf(questions, sizeof(questions), "%s", real);
+        free(real);
+    } else {
+        find_split(questions, sizeof(questions));
+        if (questions[0] == '\0') {
+            cli_error("init",
+                      "cannot find the shipped questions (" SPLIT
+                      " beside graveyard, or in $GRAVEYARD_DATA): give "
+                      "--questions FILE");
+            goto out;
+        }
+    }
+    if (a->llama != NULL) {
+        const char *l = cli_llama_path(a->llama, &lb);
+        if (l == NULL || (real = realpath(l, NULL)) == NULL) {
+            cli_error("init", "--llama '%s': no llama-server there",
+                      a->llama);
+            goto out;
+        }
+        snprintf(binary, sizeof(binary), "%s", real);
+        free(real);
+    } else
+        snprintf(binary, sizeof(binary), "llama-server");
+    if (a->out != NULL)
+        snprintf(out, sizeof(out), "%s", a->out);
+    else
+        snprintf(out, sizeof(out), "%s-ladder.json", name);
+    if (!a->force && lstat(out, &st) == 0) {
+        cli_error("init", "'%s' is there already: --force writes over it, "
+                  "or --out names another", out);
+        goto out;
+    }
+    if (init_scan(dir, p, msg, sizeof(msg)) != 0 ||
+        init_order(p, msg, sizeof(msg)) != 0) {
+        cli_error("init", "%s", msg);
+        goto out;
+    }
+    rc = write_config(a, p, out, questions, binary, name);
+    if (rc == EXIT_OK)
+        say(p, out);
+out:
+    buf_release(&lb);
+    free(p);
+    return rc;
+}
+
+int cmd_init(int argc, char **argv)
+{
+    const char *pos[2];
+    struct init_args a = {0};
+    int help = 0, rc;
+    size_t npos = 0;
+    struct cli_flag flags[] = {
+        {"--llama", &a.llama, NULL, NULL, NULL, 0},
+        {"--out", &a.out, NULL, NULL, NULL, 0},
+        {"--questions", &a.questions, NULL, NULL, NULL, 0},
+        {"--force", NULL, &a.force, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, 0},
+    };
+
+    rc = cli_parse("init", argc, argv, flags, pos, 1, &npos, &help);
+    if (rc != 0 || help || npos != 1) {
+        usage(help ? stdout : stderr);
+        return help && rc == 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    a.dir = pos[0];
+    return init_go(&a);
+}
