@@ -25,33 +25,20 @@
  * GRAVEYARD_DATA says. */
 #define SPLIT "gsm8k/heldout-250.jsonl"
 
-static void usage(FILE *f)
-{
-    fputs(
-        "usage: graveyard init DIR [--llama PATH] [--out CONFIG] "
-        "[--questions FILE] [--force]\n"
-        "\n"
-        "Reads every GGUF file in DIR by its header (its type, bits per\n"
-        "weight, general.name; a split's parts as one file), orders them\n"
-        "into a ladder by bits per weight, takes the highest precision as\n"
-        "the reference and sets other files of one type beside the chain\n"
-        "as side rungs, then writes a ladder config with a \"_comment\" on\n"
-        "each rung and prints the one command that runs it.\n"
-        "\n"
-        "  --llama PATH      the llama-server binary, or a llama.cpp folder\n"
-        "                    (build/bin/llama-server in it); default\n"
-        "                    llama-server on PATH\n"
-        "  --out CONFIG      where the config goes (default DIRNAME-ladder.json\n"
-        "                    here); its paths are read against its folder\n"
-        "  --questions FILE  the questions (default: the study's 250-question\n"
-        "                    GSM8K split shipped with graveyard)\n"
-        "  --force           write over an existing CONFIG\n"
-        "\n"
-        "Exit status: 0 written, 1 a write failed, 2 bad input (no GGUF, a\n"
-        "file that is not one, a split with a part missing: one line names\n"
-        "it). docs/init.md.\n",
-        f);
-}
+static const char init_about[] =
+    "Reads every GGUF file in DIR by its header (its type, bits per\n"
+    "weight, general.name; a split's parts as one file), orders them\n"
+    "into a ladder by bits per weight, takes the highest precision as\n"
+    "the reference and sets other files of one type beside the chain\n"
+    "as side rungs, then writes a ladder config with a \"_comment\" on\n"
+    "each rung and prints the one command that runs it. The config's\n"
+    "paths are read against its own folder (docs/config.md, \"Paths\").\n";
+
+static const char init_after[] =
+    "example: graveyard init ~/models/gemma --llama ~/llama.cpp\n"
+    "Exit status: 0 written, 1 a write failed, 2 bad input (no GGUF, a\n"
+    "file that is not one, a split with a part missing: one line names\n"
+    "it). docs/init.md.\n";
 
 /* The shipped split's path (absolute), or "" when none is found. */
 static void find_split(char *out, size_t size)
@@ -125,8 +112,8 @@ static int write_config(const struct init_args *a, const struct init_plan *p,
     int rc;
 
     snprintf(run_dir, sizeof(run_dir), "runs/%s", name);
-    c = init_config(p, p->f[0].general[0] ? p->f[0].general : name,
-                    questions, run_dir, binary, a->dir);
+    c = init_config(p, p->f[0].general[0] ? p->f[0].general : name, questions,
+                    run_dir, binary, a->dir);
     text = c ? json_dumps(c, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
     json_decref(c);
     if (text == NULL)
@@ -200,8 +187,7 @@ static int init_go(const struct init_args *a)
     if (a->llama != NULL) {
         const char *l = cli_llama_path(a->llama, &lb);
         if (l == NULL || (real = realpath(l, NULL)) == NULL) {
-            cli_error("init", "--llama '%s': no llama-server there",
-                      a->llama);
+            cli_error("init", "--llama '%s': no llama-server there", a->llama);
             goto out;
         }
         snprintf(binary, sizeof(binary), "%s", real);
@@ -213,8 +199,10 @@ static int init_go(const struct init_args *a)
     else
         snprintf(out, sizeof(out), "%s-ladder.json", name);
     if (!a->force && lstat(out, &st) == 0) {
-        cli_error("init", "'%s' is there already: --force writes over it, "
-                  "or --out names another", out);
+        cli_error("init",
+                  "'%s' is there already: --force writes over it, "
+                  "or --out names another",
+                  out);
         goto out;
     }
     if (init_scan(dir, p, msg, sizeof(msg)) != 0 ||
@@ -233,23 +221,35 @@ out:
 
 int cmd_init(int argc, char **argv)
 {
-    const char *pos[2];
+    const char *pos[1];
     struct init_args a = {0};
-    int help = 0, rc;
     size_t npos = 0;
-    struct cli_flag flags[] = {
-        {"--llama", &a.llama, NULL, NULL, NULL, 0},
-        {"--out", &a.out, NULL, NULL, NULL, 0},
-        {"--questions", &a.questions, NULL, NULL, NULL, 0},
-        {"--force", NULL, &a.force, NULL, NULL, 0},
-        {NULL, NULL, NULL, NULL, NULL, 0},
-    };
+    int rc;
+    const struct cli_opt opts[] = {
+        CLI_STRING("--llama", "PATH", &a.llama,
+                   "the llama-server binary, or a llama.cpp folder "
+                   "(build/bin/llama-server in it); default llama-server on "
+                   "PATH"),
+        CLI_STRING("--out", "CONFIG", &a.out,
+                   "where the config goes (default DIRNAME-ladder.json "
+                   "here)"),
+        CLI_STRING("--questions", "FILE", &a.questions,
+                   "the questions (default: the study's 250-question GSM8K "
+                   "split shipped with graveyard)"),
+        CLI_SWITCH("--force", &a.force, "write over an existing CONFIG"),
+        CLI_END};
+    const struct cli_command cmd = {"init",
+                                    "graveyard init DIR [--llama PATH] [--out "
+                                    "CONFIG] [--questions FILE] [--force]",
+                                    init_about,
+                                    init_after,
+                                    opts,
+                                    "DIR",
+                                    1,
+                                    1};
 
-    rc = cli_parse("init", argc, argv, flags, pos, 1, &npos, &help);
-    if (rc != 0 || help || npos != 1) {
-        usage(help ? stdout : stderr);
-        return help && rc == 0 ? EXIT_OK : EXIT_USAGE;
-    }
+    if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)
+        return rc;
     a.dir = pos[0];
     return init_go(&a);
 }

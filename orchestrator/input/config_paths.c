@@ -119,8 +119,7 @@ void config_resolve_paths(struct config *c, const struct config_over *over,
                  *sides = json_object_get(root, "side_rungs"),
                  *server = json_object_get(root, "server"),
                  *canary = json_object_get(root, "canary");
-    size_t dlen = config_dir_len(c->path), nchain = json_array_size(rungs),
-           i;
+    size_t dlen = config_dir_len(c->path), nchain = json_array_size(rungs), i;
 
     if (dlen == 0) /* the working folder: every path as written */
         return;

@@ -23,21 +23,21 @@ static const struct {
     long id;
     const char *name;
 } ftypes[] = {
-    {0, "F32"},        {1, "F16"},       {2, "Q4_0"},     {3, "Q4_1"},
-    {7, "Q8_0"},       {8, "Q5_0"},      {9, "Q5_1"},     {10, "Q2_K"},
-    {11, "Q3_K_S"},    {12, "Q3_K_M"},   {13, "Q3_K_L"},  {14, "Q4_K_S"},
-    {15, "Q4_K_M"},    {16, "Q5_K_S"},   {17, "Q5_K_M"},  {18, "Q6_K"},
-    {19, "IQ2_XXS"},   {20, "IQ2_XS"},   {21, "Q2_K_S"},  {22, "IQ3_XS"},
-    {23, "IQ3_XXS"},   {24, "IQ1_S"},    {25, "IQ4_NL"},  {26, "IQ3_S"},
-    {27, "IQ3_M"},     {28, "IQ2_S"},    {29, "IQ2_M"},   {30, "IQ4_XS"},
-    {31, "IQ1_M"},     {32, "BF16"},     {33, "Q4_0_4_4"}, {34, "Q4_0_4_8"},
-    {35, "Q4_0_8_8"},  {36, "TQ1_0"},    {37, "TQ2_0"},   {38, "MXFP4"},
-    {39, "NVFP4"},     {40, "Q1_0"},     {41, "Q1_0_G128"}, {135, "Q6_0"},
-    {136, "IQ1_BN"},   {137, "IQ2_BN"},  {138, "IQ2_K"},  {139, "IQ3_K"},
-    {140, "IQ4_K"},    {141, "IQ5_K"},   {142, "IQ6_K"},  {145, "IQ4_KS"},
-    {146, "IQ3_KL"},   {147, "IQ2_KS"},  {148, "IQ4_KSS"}, {149, "Q8_KV"},
-    {150, "IQ5_KS"},   {151, "IQ2_KT"},  {152, "IQ3_KT"}, {153, "IQ4_KT"},
-    {154, "IQ3_KS"},   {155, "IQ2_KL"},  {156, "IQ1_KT"},
+    {0, "F32"},       {1, "F16"},      {2, "Q4_0"},       {3, "Q4_1"},
+    {7, "Q8_0"},      {8, "Q5_0"},     {9, "Q5_1"},       {10, "Q2_K"},
+    {11, "Q3_K_S"},   {12, "Q3_K_M"},  {13, "Q3_K_L"},    {14, "Q4_K_S"},
+    {15, "Q4_K_M"},   {16, "Q5_K_S"},  {17, "Q5_K_M"},    {18, "Q6_K"},
+    {19, "IQ2_XXS"},  {20, "IQ2_XS"},  {21, "Q2_K_S"},    {22, "IQ3_XS"},
+    {23, "IQ3_XXS"},  {24, "IQ1_S"},   {25, "IQ4_NL"},    {26, "IQ3_S"},
+    {27, "IQ3_M"},    {28, "IQ2_S"},   {29, "IQ2_M"},     {30, "IQ4_XS"},
+    {31, "IQ1_M"},    {32, "BF16"},    {33, "Q4_0_4_4"},  {34, "Q4_0_4_8"},
+    {35, "Q4_0_8_8"}, {36, "TQ1_0"},   {37, "TQ2_0"},     {38, "MXFP4"},
+    {39, "NVFP4"},    {40, "Q1_0"},    {41, "Q1_0_G128"}, {135, "Q6_0"},
+    {136, "IQ1_BN"},  {137, "IQ2_BN"}, {138, "IQ2_K"},    {139, "IQ3_K"},
+    {140, "IQ4_K"},   {141, "IQ5_K"},  {142, "IQ6_K"},    {145, "IQ4_KS"},
+    {146, "IQ3_KL"},  {147, "IQ2_KS"}, {148, "IQ4_KSS"},  {149, "Q8_KV"},
+    {150, "IQ5_KS"},  {151, "IQ2_KT"}, {152, "IQ3_KT"},   {153, "IQ4_KT"},
+    {154, "IQ3_KS"},  {155, "IQ2_KL"}, {156, "IQ1_KT"},
 };
 #define NFTYPES (sizeof ftypes / sizeof *ftypes)
 
@@ -150,8 +150,8 @@ static int read_one(const char *dir, const char *base, struct init_file *f,
         char other[4096];
         size_t stem = strlen(f->path) - 20;
         for (unsigned k = 2; k <= of; k++) {
-            snprintf(other, sizeof(other), "%.*s-%05u-of-%05u.gguf",
-                     (int)stem, f->path, k, of);
+            snprintf(other, sizeof(other), "%.*s-%05u-of-%05u.gguf", (int)stem,
+                     f->path, k, of);
             if (lstat(other, &st) != 0 || !S_ISREG(st.st_mode)) {
                 snprintf(msg, msgsize,
                          "%s: part %u of %u is missing (%s): a split GGUF "
@@ -171,8 +171,7 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int init_scan(const char *dir, struct init_plan *p, char *msg,
-              size_t msgsize)
+int init_scan(const char *dir, struct init_plan *p, char *msg, size_t msgsize)
 {
     char *names[1024];
     size_t n = 0, i;
@@ -256,8 +255,7 @@ static void usable(char *s)
     size_t n;
 
     for (p = s; *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' &&
-            *p != '-')
+        if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
             *p = '_';
     while (*s == '.' || *s == '-' || *s == '_')
         memmove(s, s + 1, strlen(s));
@@ -396,9 +394,9 @@ json_t *init_config(const struct init_plan *p, const char *name,
                  f->type[0] ? f->type : "", f->type[0] ? ", " : "", f->bpw,
                  size, f->parts > 1 ? " in parts" : "",
                  f->general[0] ? ", general.name " : "", f->general,
-                 i == p->ref  ? "; the reference: the highest precision"
-                 : f->side    ? "; beside the chain: another file of its type"
-                              : "");
+                 i == p->ref ? "; the reference: the highest precision"
+                 : f->side   ? "; beside the chain: another file of its type"
+                             : "");
         json_object_set_new(r, "name", json_string(f->name));
         json_object_set_new(r, "model", json_string(f->path));
         json_object_set_new(r, "_comment", json_string(note));

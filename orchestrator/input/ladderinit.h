@@ -19,15 +19,15 @@
 #include "config.h" /* CONFIG_MAX_RUNGS */
 
 struct init_file {
-    char path[4096];    /* the file (a split's first part) */
-    char type[32];      /* "Q4_K_M": general.file_type's name, or the file
-                           name's type word; "" when neither says */
-    char general[128];  /* general.name, printable, or "" */
-    char name[65];      /* its rung name (init_order) */
-    double bpw;         /* bits per weight over its tensors */
-    uint64_t bytes;     /* on disk, every part of a split */
-    unsigned parts;     /* a split's part count, or 1 */
-    int side;           /* a side rung (init_order) */
+    char path[4096];   /* the file (a split's first part) */
+    char type[32];     /* "Q4_K_M": general.file_type's name, or the file
+                          name's type word; "" when neither says */
+    char general[128]; /* general.name, printable, or "" */
+    char name[65];     /* its rung name (init_order) */
+    double bpw;        /* bits per weight over its tensors */
+    uint64_t bytes;    /* on disk, every part of a split */
+    unsigned parts;    /* a split's part count, or 1 */
+    int side;          /* a side rung (init_order) */
 };
 
 struct init_plan {
@@ -43,8 +43,7 @@ struct init_plan {
  * but a regular file, no GGUF at all, or more than CONFIG_MAX_RUNGS of
  * them: -1 with one line naming the file (or the folder) in msg.
  */
-int init_scan(const char *dir, struct init_plan *p, char *msg,
-              size_t msgsize);
+int init_scan(const char *dir, struct init_plan *p, char *msg, size_t msgsize);
 
 /*
  * Order p: bits per weight, highest first (ties: larger file first, then

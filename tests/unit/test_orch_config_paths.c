@@ -69,7 +69,7 @@ static void test_against_its_folder(void **state)
     snprintf(want, sizeof(want), "%s/models/a.gguf", sub);
     assert_string_equal(c.rungs[0].model, want);
     assert_string_equal(c.rungs[1].model, "/abs/b.gguf");
-    assert_string_equal(c.rungs[1].binary, "llama-b"); /* on PATH */
+    assert_string_equal(c.rungs[1].binary, "llama-b");   /* on PATH */
     assert_string_equal(c.rungs[2].model, "rel/c.gguf"); /* the variable's */
     snprintf(want, sizeof(want), "%s/bin/llama-c", sub);
     assert_string_equal(c.rungs[2].binary, want);
@@ -131,13 +131,14 @@ static void test_build_paths(void **state)
     char msg[512], want[600];
 
     (void)state;
-    write_cfg(sub, "{\"name\": \"n\", \"questions\": \"q.jsonl\", \"run_dir\": "
-                   "\"r\", \"reference\": \"A\", \"build\": {\"checkpoint\": "
-                   "\"ck\", \"convert\": \"convert_hf_to_gguf.py\", "
-                   "\"python\": \"python3\", \"quantize\": \"../t/q\"}, "
-                   "\"rungs\": [{\"name\": \"A\", \"model\": \"a.gguf\", "
-                   "\"convert\": \"bf16\"}], "
-                   "\"server\": {\"binary\": \"llama-server\"}}");
+    write_cfg(sub,
+              "{\"name\": \"n\", \"questions\": \"q.jsonl\", \"run_dir\": "
+              "\"r\", \"reference\": \"A\", \"build\": {\"checkpoint\": "
+              "\"ck\", \"convert\": \"convert_hf_to_gguf.py\", "
+              "\"python\": \"python3\", \"quantize\": \"../t/q\"}, "
+              "\"rungs\": [{\"name\": \"A\", \"model\": \"a.gguf\", "
+              "\"convert\": \"bf16\"}], "
+              "\"server\": {\"binary\": \"llama-server\"}}");
     assert_int_equal(config_load(cfg, NULL, &c, msg, sizeof(msg)), 0);
     assert_int_equal(config_build_expand(&c, msg, sizeof(msg)), 0);
     snprintf(want, sizeof(want), "%s/ck", sub);

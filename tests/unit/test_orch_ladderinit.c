@@ -37,8 +37,8 @@ static void test_study_folder(void **state)
     memset(&p, 0, sizeof(p));
     add(&p, "/m/gemma-4-e2b-it-Q2_K.gguf", "Q2_K", "Gemma 4 E2B", 3.2, 2);
     add(&p, "/m/gemma-4-e2b-it-Q4_0.gguf", "Q4_0", "Gemma 4 E2B", 4.6, 4);
-    add(&p, "/m/gemma-4-e2b-it-qat-q4_0.gguf", "Q4_0", "Gemma 4 E2B QAT",
-        4.6, 5);
+    add(&p, "/m/gemma-4-e2b-it-qat-q4_0.gguf", "Q4_0", "Gemma 4 E2B QAT", 4.6,
+        5);
     add(&p, "/m/gemma-4-e2b-it-BF16.gguf", "BF16", "Gemma 4 E2B", 16, 9);
     add(&p, "/m/gemma-4-e2b-it-F16.gguf", "F16", "Gemma 4 E2B", 16, 9);
     add(&p, "/m/gemma-4-e2b-it-Q8_0.gguf", "Q8_0", "Gemma 4 E2B", 8.5, 7);
