@@ -264,6 +264,16 @@ $(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
 	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
+# Forge unit tests (test_forge_*): linked as the orchestrator's.
+$(BUILD)/tests/test_forge_%: tests/unit/test_forge_%.c tests/unit/*.h \
+        $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) \
+        $(LIBWEIGHTS) $(LIBUTIL)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
+	    -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
+	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
+	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
+
 check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-size check-lines \
