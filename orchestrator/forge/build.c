@@ -226,7 +226,7 @@ static int source_changed(struct bld *b, size_t i, size_t f, const char *was)
  * or a build stopped before it made the rest again) or replaced by hand
  * never leaves a file made from bytes that are gone "there already".
  * What waits on a source this build makes is settled once that is made
- * (recheck; buildstep.c's settle). 0, or -1 when something is refused. */
+ * (recheck; buildjobs.c's settle). 0, or -1 when something is refused. */
 static int check_sources(struct bld *b)
 {
     const struct config *c = b->c;
