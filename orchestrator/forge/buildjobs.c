@@ -171,6 +171,7 @@ size_t buildjobs_step(struct buildjobs *j, const struct bj_event *ev,
 
     switch (ev->type) {
     case BJ_EV_BEGIN:
+    case BJ_EV_PASS:
         break;
     case BJ_EV_STOP:
         j->stopping = 1;
@@ -190,8 +191,11 @@ size_t buildjobs_step(struct buildjobs *j, const struct bj_event *ev,
             return 0;
         if (!ev->ok)
             fail(j, i, &o);
-        else
+        else {
             enter(j, i, next[ev->type].to, &o);
+            if (ev->type == BJ_EV_HASHED && ev->cached)
+                return o.n;
+        }
     }
     pass(j, &o);
     return o.n;

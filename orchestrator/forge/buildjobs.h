@@ -74,12 +74,16 @@ enum bj_ev {
     BJ_EV_CHECKED,  /* job: its output is a GGUF, renamed and hashed */
     BJ_EV_RECORDED, /* job: recorded (ok) with its file's sha256 hex */
     BJ_EV_STOP,     /* a stop signal: nothing starts any more */
+    BJ_EV_PASS,     /* steps were started and their actions carried
+                       out: a pass again */
 };
 
 struct bj_event {
     enum bj_ev type;
     size_t job;
     int ok;
+    int cached;      /* BJ_EV_HASHED: read from the sha cache as the
+                        step started: no pass (BJ_EV_PASS follows) */
     const char *hex; /* BJ_EV_RECORDED: the new file's sha256 */
 };
 
@@ -120,7 +124,10 @@ int buildjobs_open(struct buildjobs *j, int width);
 
 /* One event: the actions it leads to, in order, into out (BJ_MAX_ACTIONS
  * of room). Returns how many. An action that cannot be carried out is
- * the event of its phase with ok 0. */
+ * the event of its phase with ok 0. After carrying out actions that
+ * started steps (BJ_HASH_SOURCE), the caller sends BJ_EV_PASS: one whose
+ * source hash came from the cache at once (cached) lets the next of its
+ * source go then, after the others started with it have begun. */
 size_t buildjobs_step(struct buildjobs *j, const struct bj_event *ev,
                       struct bj_action *out);
 

@@ -51,6 +51,7 @@
 
 static void feed(struct bld *b, enum bj_ev type, size_t i, int ok,
                  const char *hex);
+static void carry_out(struct bld *b, const struct bj_action *a, size_t n);
 
 json_t *build_record(const struct bld *b, size_t i)
 {
@@ -138,7 +139,12 @@ static void hash_source(struct step *s)
                                 : s->b->c->run_dir);
         feed(s->b, BJ_EV_HASHED, s->i, 0, NULL);
     } else if (sha_cache_get(cache.p, src, s->source_sha, &bytes)) {
-        feed(s->b, BJ_EV_HASHED, s->i, 1, NULL);
+        /* at once: the next of its source goes in the pass after the
+         * others started with it have begun (carry_out) */
+        struct bj_action a[BJ_MAX_ACTIONS];
+        struct bj_event ev = {
+            .type = BJ_EV_HASHED, .job = s->i, .ok = 1, .cached = 1};
+        carry_out(s->b, a, buildjobs_step(&s->b->jobs, &ev, a));
     } else {
         hash_release(&s->hash);
         memset(&s->hash, 0, sizeof s->hash);
@@ -527,10 +533,12 @@ static void record(struct lockwait *lw, int lrc, int fd)
 /* ---- the loop ------------------------------------------------------ */
 
 /* What the step machine decided, done (buildjobs.h): the work of a
- * phase started, or what a step's end or a settle says. */
+ * phase started, or what a step's end or a settle says; after steps
+ * started, a pass again. */
 static void carry_out(struct bld *b, const struct bj_action *a, size_t n)
 {
     const struct config_rung *rungs = b->c->rungs;
+    int started = 0;
 
     for (size_t k = 0; k < n; k++) {
         struct step *s = &b->s[a[k].job];
@@ -538,6 +546,7 @@ static void carry_out(struct bld *b, const struct bj_action *a, size_t n)
         case BJ_HASH_SOURCE:
             s->t0 = uv_now(&b->sup.loop);
             hash_source(s);
+            started = 1;
             break;
         case BJ_RANGE:
             f16_range(s);
@@ -575,6 +584,8 @@ static void carry_out(struct bld *b, const struct bj_action *a, size_t n)
             break;
         }
     }
+    if (started)
+        feed(b, BJ_EV_PASS, 0, 1, NULL);
 }
 
 /* One event to the step machine, and its actions carried out (one that

@@ -167,6 +167,31 @@ static void test_quantize_after_source(void **state)
     assert_string_equal(states(), "DDDD");
 }
 
+/* A source hash read from the sha cache as the step started: the next
+ * of that source goes in the pass the caller asks once every step started
+ * with it has begun (as before the step machine: the disk is weighed for
+ * the steps in the order they started). */
+static void test_cached_hash(void **state)
+{
+    struct bj_action a[BJ_MAX_ACTIONS];
+    struct bj_event e = {.type = BJ_EV_HASHED, .job = 1, .ok = 1, .cached = 1};
+
+    (void)state;
+    ladder(3);
+    quantized(1, 0);
+    quantized(2, 0);
+    buildjobs_set(&J, 0, BJ_HAVE);
+    buildjobs_set(&J, 1, BJ_MAKE);
+    buildjobs_set(&J, 2, BJ_MAKE);
+    open_width(2);
+    assert_string_equal(ev(BJ_EV_BEGIN, 0, 1, NULL), "HASH 1");
+    assert_int_equal(buildjobs_step(&J, &e, a), 1);
+    assert_int_equal(a[0].type, BJ_TOOL);
+    assert_string_equal(states(), "DRP");
+    assert_string_equal(ev(BJ_EV_PASS, 0, 1, NULL), "HASH 2");
+    assert_string_equal(states(), "DRR");
+}
+
 /* A step that fails at any phase: what its tool left is removed, what
  * is quantized from it is blocked down the chain, and the next step
  * goes. A record that fails removes nothing: the file is in place. */
@@ -333,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_plan_states),
         cmocka_unit_test(test_phases_f16),
         cmocka_unit_test(test_quantize_after_source),
+        cmocka_unit_test(test_cached_hash),
         cmocka_unit_test(test_failures),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_stop_starts_nothing),
