@@ -283,6 +283,16 @@ $(BUILD)/tests/test_base_%: tests/unit/test_base_%.c tests/unit/*.h \
 	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
+# Forge unit tests (test_forge_*): linked as the orchestrator's.
+$(BUILD)/tests/test_forge_%: tests/unit/test_forge_%.c tests/unit/*.h \
+        $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) \
+        $(LIBWEIGHTS) $(LIBUTIL)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
+	    -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
+	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
+	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
+
 # make check: the tools it needs named first (scripts/check-tools.sh:
 # `sh scripts/deps.sh --test` installs them), then everything at once.
 check: check-tools

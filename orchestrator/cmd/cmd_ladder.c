@@ -177,7 +177,7 @@ static int check_files(struct ladder *l, const char *cfg)
 
     for (i = 0; i < l->njobs; i++) {
         const struct config_rung *r = l->jobs[i].rung;
-        if (l->jobs[i].state != J_PENDING || r->endpoint != NULL)
+        if (ladder_state(l, &l->jobs[i]) != SJ_PENDING || r->endpoint != NULL)
             continue; /* a served model has no file of ours */
         if (stat(r->model, &st) != 0 || !S_ISREG(st.st_mode) ||
             access(r->model, R_OK) != 0) {
@@ -228,7 +228,7 @@ static int check_ahead(struct ladder *l)
         rc = files_exit_code(errno);
     for (i = 0; i < l->njobs && rc == 0; i++) {
         const struct job *j = &l->jobs[i];
-        if (j->state != J_PENDING || j->canary)
+        if (ladder_state(l, j) != SJ_PENDING || j->canary)
             continue; /* a canary checks its own folder when it runs */
         if ((rc = runner_check_ahead(j->run_dir, j->rung->name, msg,
                                      sizeof(msg))) == 0 &&
@@ -323,7 +323,7 @@ static int build_first(struct ladder *l)
     size_t i, n = 0;
 
     for (i = 0; i < l->njobs; i++)
-        if (l->jobs[i].state == J_PENDING && !l->jobs[i].again &&
+        if (ladder_state(l, &l->jobs[i]) == SJ_PENDING && !l->jobs[i].again &&
             l->jobs[i].rung->recipe != RECIPE_NONE && n < CONFIG_MAX_RUNGS)
             names[n++] = l->jobs[i].rung->name;
     if (n == 0 || !build_needed(&l->c, names, n))

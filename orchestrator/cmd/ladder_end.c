@@ -172,11 +172,13 @@ static void tally(struct ladder *l, int *failed, int *bad, int *busy)
     buf_append(&badl, "", 0);
     for (i = 0; i < l->njobs; i++) {
         const struct job *j = &l->jobs[i];
-        *failed += j->state == J_FAILED;
-        *bad += j->state == J_BAD;
-        *busy += j->state == J_BUSY;
-        if (j->state == J_DONE || j->state == J_FAILED || j->state == J_BAD) {
-            struct buf *b = j->state == J_DONE ? &done : &badl;
+        enum sched_state st = ladder_state(l, j);
+        int fail = st == SJ_FAILED;
+        *failed += fail && j->end == JE_FAILED;
+        *bad += fail && j->end == JE_BAD;
+        *busy += fail && j->end == JE_BUSY;
+        if (st == SJ_DONE || (fail && j->end != JE_BUSY)) {
+            struct buf *b = st == SJ_DONE ? &done : &badl;
             buf_puts(b, b->len ? ", " : "");
             buf_puts(b, j->name);
         }
@@ -225,7 +227,7 @@ int ladder_end(struct ladder *l, const char *cfg, int replicate,
     }
     tally(l, &failed, &bad, &busy);
     for (size_t i = 0; i < l->njobs; i++)
-        if (l->jobs[i].canary && l->jobs[i].state != J_DONE) {
+        if (l->jobs[i].canary && ladder_state(l, &l->jobs[i]) != SJ_DONE) {
             struct buf path = {0};
             (void)rundir_path_buf(&path, l->jobs[i].run_dir, RD_CANARY_JSON,
                                   NULL); /* "" past the cap: said whole */
@@ -235,7 +237,10 @@ int ladder_end(struct ladder *l, const char *cfg, int replicate,
                     "canary.max_changed more room, then run: %s\n",
                     path.p[0] ? path.p : l->jobs[i].run_dir, again);
             buf_release(&path);
-            return l->jobs[i].state == J_BAD ? EXIT_USAGE : EXIT_FAILED;
+            return ladder_state(l, &l->jobs[i]) == SJ_FAILED &&
+                           l->jobs[i].end == JE_BAD
+                       ? EXIT_USAGE
+                       : EXIT_FAILED;
         }
     if (bad) {
         fprintf(stderr,

@@ -17,24 +17,17 @@
 #include "../night/sched.h"
 #include "../night/super.h"
 
-/* J_BAD: the child refused its input (exit 2): fixing it, not resuming,
- * is what helps */
-enum job_state {
-    J_PENDING,
-    J_RUNNING,
-    J_DONE,
-    J_FAILED,
-    J_BAD,
-    J_BUSY,
-    J_OTHER
-};
+/* How a job that failed (SJ_FAILED) ended, beyond its state: JE_BAD, the
+ * child refused its input (exit 2): fixing it, not resuming, is what
+ * helps; JE_BUSY, another process runs the rung. */
+enum job_end { JE_FAILED, JE_BAD, JE_BUSY };
 
 struct ladder;
 
 struct job {
     struct ladder *l;
     const struct config_rung *rung;
-    enum job_state state;
+    enum job_end end; /* its state is l->sj's (ladder_state) */
     struct proc *proc;
     uv_pipe_t progress; /* the child's GRAVEYARD_PROGRESS_FD */
     int progress_open;
@@ -56,7 +49,8 @@ struct ladder {
     struct super sup;     /* the loop, its signals, tick and lines */
     struct sched sched;   /* which job starts when, on which GPU */
     struct job *jobs;     /* rungs, or rungs x GPUs with --replicate */
-    struct sched_job *sj; /* the same jobs, as the scheduler sees them */
+    struct sched_job *sj; /* the same jobs, as the scheduler sees them:
+                             the one place their states live */
     size_t njobs;
     size_t ngpus;
     int per_gpu; /* rungs_per_gpu: at most this many at once on one GPU */
@@ -68,6 +62,15 @@ struct ladder {
     char chunk[4096]; /* every child's progress pipe reads into it: the
                          reader copies what it takes (progress.h) */
 };
+
+/* Job j's state: pending, running, done, failed, blocked (its canary
+ * failed) or other (another shard's, not --only's), as the scheduler
+ * keeps it (sched.h). */
+static inline enum sched_state ladder_state(const struct ladder *l,
+                                            const struct job *j)
+{
+    return l->sj[j - l->jobs].state;
+}
 
 /* A note on stderr unless --quiet, after the live lines are taken down
  * (ladder_plan.c). */

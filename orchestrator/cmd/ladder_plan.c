@@ -75,7 +75,7 @@ static void draw_cb(void *ctx)
     char line[256];
 
     for (size_t i = 0; i < l->njobs; i++) {
-        if (l->jobs[i].state != J_RUNNING)
+        if (ladder_state(l, &l->jobs[i]) != SJ_RUNNING)
             continue;
         describe(l, &l->jobs[i], line, sizeof(line));
         super_line(&l->sup, "%s", line);
@@ -130,6 +130,7 @@ static void exit_cb(void *ctx, long long status, int sig)
     struct sched_event ev = {
         .type = SE_EXITED, .job = (size_t)(j - l->jobs), .outcome = SO_FAILED};
     struct sched_action *acts;
+    enum sched_state st;
     size_t n;
 
     if (status == EXIT_OK && sig == 0)
@@ -137,16 +138,10 @@ static void exit_cb(void *ctx, long long status, int sig)
     else if (status == EXIT_NOMEM && sig == 0)
         ev.outcome = SO_NOMEM; /* beside others it waits (sched.h) */
     n = step(l, &ev, &acts);
-    if (status == EXIT_OK && sig == 0)
-        j->state = J_DONE;
-    else if (l->sj[ev.job].state == SJ_PENDING)
-        j->state = J_PENDING; /* it did not fit beside the others */
-    else if (status == EXIT_BUSY && sig == 0)
-        j->state = J_BUSY;
-    else if (status == EXIT_USAGE && sig == 0)
-        j->state = J_BAD;
-    else
-        j->state = J_FAILED;
+    st = l->sj[ev.job].state; /* pending again: it did not fit beside */
+    j->end = st == SJ_FAILED && status == EXIT_BUSY && sig == 0    ? JE_BUSY
+             : st == SJ_FAILED && status == EXIT_USAGE && sig == 0 ? JE_BAD
+                                                                   : JE_FAILED;
     /* the run is gone: whatever still holds its pipe is not our business */
     if (j->progress_open) {
         j->progress_open = 0;
@@ -155,7 +150,7 @@ static void exit_cb(void *ctx, long long status, int sig)
     }
     proc_free(j->proc);
     j->proc = NULL;
-    if (j->state == J_PENDING)
+    if (st == SJ_PENDING)
         ladder_note(
             l,
             "%s did not fit on GPU %s beside %d other rung(s); it waits "
@@ -164,22 +159,22 @@ static void exit_cb(void *ctx, long long status, int sig)
     else if (j->canary)
         ladder_note(
             l, "%s %s", j->name,
-            j->state == J_DONE ? "passed: the night starts"
-            : j->state == J_BAD
+            st == SJ_DONE ? "passed: the night starts"
+            : j->end == JE_BAD
                 ? "refused its input (its error is above)"
                 : "did not pass (its verdict is above): no rung starts");
-    else if (j->state == J_DONE && j->p.total > 0)
+    else if (st == SJ_DONE && j->p.total > 0)
         ladder_note(l, "%s%s%s finished: %ld/%ld right", j->name,
                     j->pin >= 0 ? " on GPU " : "",
                     j->pin >= 0 ? l->c.gpus[j->pin] : "", j->p.right,
                     j->p.total);
-    else if (j->state == J_FAILED && sig != 0)
+    else if (st == SJ_FAILED && sig != 0)
         ladder_note(l, "%s was stopped by signal %d", j->name, sig);
     else
         ladder_note(l, "%s %s", j->name,
-                    j->state == J_DONE   ? "finished"
-                    : j->state == J_BUSY ? "is being run by another process"
-                    : j->state == J_BAD
+                    st == SJ_DONE       ? "finished"
+                    : j->end == JE_BUSY ? "is being run by another process"
+                    : j->end == JE_BAD
                         ? "refused its input (its error is above)"
                         : "failed (its error is above)");
     carry_out(l, acts, n);
@@ -198,7 +193,7 @@ static void beside_note(struct ladder *l, const struct job *j)
     buf_append(&list, "", 0);
     for (i = 0; i < l->njobs; i++) {
         const struct job *o = &l->jobs[i];
-        if (o == j || o->state != J_RUNNING || o->gpu != j->gpu ||
+        if (o == j || ladder_state(l, o) != SJ_RUNNING || o->gpu != j->gpu ||
             n == CONFIG_MAX_RUNGS)
             continue;
         names[n++] = o->name;
@@ -254,7 +249,6 @@ static int start(struct ladder *l, struct job *j, int g)
     if (pipe2(fd, O_CLOEXEC) != 0) {
         fprintf(stderr, "graveyard ladder: cannot make a pipe: %s\n",
                 strerror(errno));
-        j->state = J_FAILED;
         return -1;
     }
     memset(&po, 0, sizeof(po));
@@ -268,7 +262,6 @@ static int start(struct ladder *l, struct job *j, int g)
     if (j->proc == NULL) {
         fprintf(stderr, "graveyard ladder: %s\n", msg);
         close(fd[0]);
-        j->state = J_FAILED;
         return -1;
     }
     uv_pipe_init(&l->sup.loop, &j->progress, 0);
@@ -280,7 +273,6 @@ static int start(struct ladder *l, struct job *j, int g)
         uv_close((uv_handle_t *)&j->progress, NULL);
         close(fd[0]);
     }
-    j->state = J_RUNNING;
     j->gpu = g;
     if (l->sj[j - l->jobs].beside > 0)
         beside_note(l, j);
@@ -343,7 +335,7 @@ static void stop_cb(void *ctx, int signum)
                 signum);
     feed(l, &ev);
     for (size_t i = 0; i < l->njobs; i++)
-        if (l->jobs[i].state == J_RUNNING)
+        if (ladder_state(l, &l->jobs[i]) == SJ_RUNNING)
             proc_stop(l->jobs[i].proc, GRACE_MS);
 }
 
@@ -352,7 +344,7 @@ static int busy_cb(void *ctx)
     const struct ladder *l = ctx;
 
     for (size_t i = 0; i < l->njobs; i++)
-        if (l->jobs[i].state == J_RUNNING)
+        if (ladder_state(l, &l->jobs[i]) == SJ_RUNNING)
             return 1;
     return 0;
 }
@@ -431,11 +423,11 @@ static int plan_job(struct ladder *l, const struct config_rung *rung, int g,
     j->again = again;
     snprintf(j->name, sizeof(j->name), "%s%s", rung->name,
              again ? " again" : "");
-    j->state = (long)l->njobs % sn == si ? J_PENDING : J_OTHER;
+    l->sj[l->njobs].state = (long)l->njobs % sn == si ? SJ_PENDING : SJ_OTHER;
     for (k = 0; k < nonly && strcmp(only[k], rung->name); k++)
         ;
     if (nonly > 0 && k == nonly)
-        j->state = J_OTHER;
+        l->sj[l->njobs].state = SJ_OTHER;
     l->njobs++;
     return 0;
 }
@@ -451,7 +443,7 @@ static int plan_canary(struct ladder *l, int g)
 
     for (i = 0; i < l->njobs; i++) {
         const struct job *r = &l->jobs[i];
-        if (r->pin == g && r->state == J_PENDING &&
+        if (r->pin == g && ladder_state(l, r) == SJ_PENDING &&
             (rundir_path_buf(&path, r->run_dir, RD_DONE, r->rung->name) != 0 ||
              access(path.p, F_OK) != 0))
             break;
@@ -471,20 +463,20 @@ static int plan_canary(struct ladder *l, int g)
     j->gpu = -1;
     j->pin = g;
     j->canary = 1;
-    j->state = J_PENDING;
+    l->sj[l->njobs].state = SJ_PENDING;
     snprintf(j->name, sizeof(j->name), "canary (%s)", j->rung->name);
     l->njobs++;
     return 0;
 }
 
-/* The jobs as the scheduler sees them: a rung waits for its folder's
- * canary, which goes first; its need is what it took when it last ran. */
+/* The jobs as the scheduler sees them, beside their states (plan_job):
+ * a rung waits for its folder's canary, which goes first; its need is
+ * what it took when it last ran. */
 static void plan_sched(struct ladder *l)
 {
     for (size_t i = 0; i < l->njobs; i++) {
         const struct job *j = &l->jobs[i];
         struct sched_job *s = &l->sj[i];
-        s->state = j->state == J_PENDING ? SJ_PENDING : SJ_OTHER;
         s->first = j->canary;
         s->pin = j->pin;
         s->need = need_of(l, j->rung->name);

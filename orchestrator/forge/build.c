@@ -120,9 +120,9 @@ static void want(struct bld *b, size_t i)
 {
     struct config_rung *r = &b->c->rungs[i];
 
-    if (b->s[i].st != ST_SKIP || r->recipe == RECIPE_NONE)
+    if (b->jobs.job[i].got != BJ_SKIP || r->recipe == RECIPE_NONE)
         return;
-    b->s[i].st = ST_PENDING;
+    buildjobs_set(&b->jobs, i, BJ_MAKE);
     if (r->recipe == RECIPE_QUANTIZE)
         want(b, r->from);
 }
@@ -139,7 +139,7 @@ static int existing(struct bld *b, size_t i, const struct stat *st)
 
     if (named(b->o->force, b->o->nforce, r->name))
         return 0; /* made again */
-    b->s[i].st = ST_HAVE;
+    buildjobs_set(&b->jobs, i, BJ_HAVE);
     if (rec == NULL || file == NULL || strcmp(file, r->model) != 0) {
         build_note(b,
                    "%s: %s is there, not made by graveyard build: used as is",
@@ -209,7 +209,7 @@ static int source_changed(struct bld *b, size_t i, size_t f, const char *was)
                    "graveyard build has made %s again since (sha256 %.12s): "
                    "making it again",
                    r->name, r->model, src->name, was, src->name, cur);
-        b->s[i].st = ST_PENDING;
+        buildjobs_set(&b->jobs, i, BJ_MAKE);
         return 0;
     }
     build_error(b,
@@ -226,7 +226,7 @@ static int source_changed(struct bld *b, size_t i, size_t f, const char *was)
  * or a build stopped before it made the rest again) or replaced by hand
  * never leaves a file made from bytes that are gone "there already".
  * What waits on a source this build makes is settled once that is made
- * (recheck; buildstep.c's settle). 0, or -1 when something is refused. */
+ * (recheck; buildjobs.c's settle). 0, or -1 when something is refused. */
 static int check_sources(struct bld *b)
 {
     const struct config *c = b->c;
@@ -237,7 +237,7 @@ static int check_sources(struct bld *b)
     for (i = 0; i < c->nrungs; i++) {
         const char *was = build_made_from(b, i);
         size_t f = c->rungs[i].from;
-        if (was == NULL || b->s[f].st == ST_PENDING ||
+        if (was == NULL || b->jobs.sj[f].state == SJ_PENDING ||
             !build_is_file(c->rungs[f].model, &st))
             continue;
         if (sha_now(b, f) != 0 || (strcmp(was, b->s[f].file_sha) != 0 &&
@@ -248,12 +248,39 @@ static int check_sources(struct bld *b)
         more = 0;
         for (i = 0; i < c->nrungs; i++) {
             size_t f = c->rungs[i].from;
-            if (!b->s[i].recheck && build_made_from(b, i) != NULL &&
-                (b->s[f].st == ST_PENDING || b->s[f].recheck))
-                more = b->s[i].recheck = 1;
+            const char *was = build_made_from(b, i);
+            if (!b->jobs.job[i].recheck && was != NULL &&
+                (b->jobs.sj[f].state == SJ_PENDING ||
+                 b->jobs.job[f].recheck)) {
+                buildjobs_recheck(&b->jobs, i, was);
+                more = 1;
+            }
         }
     } while (more);
     return bad ? -1 : 0;
+}
+
+/* Rung i's step as the scheduler sees it, once (buildjobs.h): a
+ * quantization waits for its source rung (gate), which counts as done
+ * when made or there (but not while it may be made again: recheck);
+ * steps of one source file (a rung's model, or the one checkpoint every
+ * conversion reads) are of one key; an F16 conversion runs f16-range
+ * first. */
+static void plan_job(struct bld *b, size_t i)
+{
+    const struct config_rung *rungs = b->c->rungs, *r = &rungs[i];
+    struct sched_job *j = &b->jobs.sj[i];
+    size_t k;
+
+    j->gate = r->recipe == RECIPE_QUANTIZE ? (int)r->from : -1;
+    j->key = (int)b->c->nrungs; /* the checkpoint */
+    for (k = 0; r->recipe == RECIPE_QUANTIZE && k <= r->from; k++)
+        if (strcmp(rungs[k].model, rungs[r->from].model) == 0) {
+            j->key = (int)k;
+            break;
+        }
+    b->jobs.job[i].range =
+        r->recipe == RECIPE_CONVERT && strcmp(r->convert, "f16") == 0;
 }
 
 static int plan(struct bld *b)
@@ -263,6 +290,7 @@ static int plan(struct bld *b)
     size_t i, k;
     int bad = 0;
 
+    buildjobs_init(&b->jobs, c->nrungs);
     for (k = 0; k < b->o->nonly + b->o->nforce; k++) {
         const char *n =
             k < b->o->nonly ? b->o->only[k] : b->o->force[k - b->o->nonly];
@@ -279,6 +307,7 @@ static int plan(struct bld *b)
     for (i = 0; i < c->nrungs; i++) {
         b->s[i].b = b;
         b->s[i].i = i;
+        plan_job(b, i);
         if (c->rungs[i].recipe != RECIPE_NONE)
             build_recipe(c, i, b->s[i].recipe, sizeof b->s[i].recipe);
     }
@@ -288,7 +317,7 @@ static int plan(struct bld *b)
             named(b->o->force, b->o->nforce, c->rungs[i].name))
             want(b, i);
     for (i = 0; i < c->nrungs; i++)
-        if (b->s[i].st == ST_PENDING &&
+        if (b->jobs.sj[i].state == SJ_PENDING &&
             build_is_file(c->rungs[i].model, &st) && existing(b, i, &st) != 0)
             bad = 1;
     if (!bad && check_sources(b) != 0)
@@ -297,7 +326,8 @@ static int plan(struct bld *b)
      * once and record each other's bytes */
     for (i = 0; i < c->nrungs; i++)
         for (k = i + 1; k < c->nrungs; k++)
-            if ((b->s[i].st == ST_PENDING || b->s[k].st == ST_PENDING) &&
+            if ((b->jobs.sj[i].state == SJ_PENDING ||
+                 b->jobs.sj[k].state == SJ_PENDING) &&
                 strcmp(c->rungs[i].model, c->rungs[k].model) == 0) {
                 build_error(b, "%s: rungs %s and %s name the same file %s",
                             c->path, c->rungs[i].name, c->rungs[k].name,
@@ -307,7 +337,7 @@ static int plan(struct bld *b)
     /* a source the build needs and cannot make */
     for (i = 0; i < c->nrungs; i++) {
         struct config_rung *r = &c->rungs[i];
-        if (b->s[i].st != ST_PENDING || r->recipe != RECIPE_QUANTIZE)
+        if (b->jobs.sj[i].state != SJ_PENDING || r->recipe != RECIPE_QUANTIZE)
             continue;
         if (c->rungs[r->from].recipe == RECIPE_NONE &&
             !build_is_file(c->rungs[r->from].model, &st)) {
@@ -435,7 +465,8 @@ static int preflight(struct bld *b)
 
     for (i = 0; i < c->nrungs; i++) {
         struct config_rung *r = &c->rungs[i];
-        if (b->s[i].st != ST_PENDING && !b->s[i].recheck) /* may run */
+        if (b->jobs.sj[i].state != SJ_PENDING &&
+            !b->jobs.job[i].recheck) /* may run */
             continue;
         convert |= r->recipe == RECIPE_CONVERT;
         quantize |= r->recipe == RECIPE_QUANTIZE;
@@ -556,9 +587,10 @@ static int the_end(struct bld *b)
     size_t i, made = 0, had = 0, failed = 0;
 
     for (i = 0; i < b->c->nrungs; i++) {
-        made += b->s[i].st == ST_DONE;
-        had += b->s[i].st == ST_HAVE;
-        failed += b->s[i].st == ST_FAILED || b->s[i].st == ST_BLOCKED;
+        const struct sched_job *j = &b->jobs.sj[i];
+        made += b->jobs.job[i].got == BJ_MAKE && j->state == SJ_DONE;
+        had += b->jobs.job[i].got == BJ_HAVE;
+        failed += j->state == SJ_FAILED || j->state == SJ_BLOCKED;
     }
     if (b->sup.stopping)
         return 128 + b->sup.sig;
@@ -574,7 +606,7 @@ static size_t count_pending(const struct bld *b)
     size_t i, n = 0;
 
     for (i = 0; i < b->c->nrungs; i++)
-        n += b->s[i].st == ST_PENDING;
+        n += b->jobs.sj[i].state == SJ_PENDING;
     return n;
 }
 
@@ -630,7 +662,7 @@ static int run(struct bld *b, size_t pending)
     int rc;
 
     for (i = 0; i < c->nrungs; i++)
-        maybe += (size_t)b->s[i].recheck;
+        maybe += (size_t)b->jobs.job[i].recheck;
     if (maybe > 0)
         snprintf(more, sizeof more,
                  "; %zu more if what they are made from comes out different",

@@ -18,7 +18,7 @@
 #include "../server/caplog.h"
 #include "../base/hash.h"
 #include "../base/lockwait.h"
-#include "../night/sched.h"
+#include "buildjobs.h"
 #include "../night/super.h"
 
 #define LOG_CAP     (1u << 20) /* a tool's log: head and tail, 1 MiB */
@@ -28,28 +28,15 @@
 #define SLACK_BYTES (64ull << 20)
 #define STALL_S     1800 /* a tool silent this long is stopped */
 
-enum st {
-    ST_SKIP,    /* not asked for */
-    ST_HAVE,    /* the file is there */
-    ST_PENDING, /* to make */
-    ST_RUNNING,
-    ST_DONE,
-    ST_FAILED,
-    ST_BLOCKED, /* its source failed */
-};
-
-enum phase { PH_SOURCE, PH_RANGE, PH_TOOL, PH_HASH, PH_RECORD };
-
 struct bld;
 
 struct step {
     struct bld *b;
-    size_t i;
-    enum st st;
-    enum phase ph;
-    struct buf tmp;     /* the tool's output, beside the target: a
-                           capped path (util.h), released by
-                           build_free_step */
+    size_t i;       /* its rung; its state is b->jobs.sj[i], its phase and what
+                       the plan found b->jobs.job[i] (buildjobs.h) */
+    struct buf tmp; /* the tool's output, beside the target: a
+                       capped path (util.h), released by
+                       build_free_step */
     struct buf logpath; /* its log, set when it starts */
     char recipe[1024];
     char source_sha[65], tool[512];
@@ -67,16 +54,13 @@ struct step {
     uint64_t seen_at;        /* when it last grew */
     int stalled;             /* stopped for saying nothing (stall_s) */
     struct lockwait lock;    /* files.lock, waited for to record it */
-    int recheck;             /* there, made from a rung this build makes
-                                first: made again if that comes out
-                                different (build_settle) */
     char file_sha[65];       /* its file's sha256 as the plan found it */
 };
 
 struct bld {
-    struct super sup;   /* the loop, its stop signals, tick and lines */
-    struct sched sched; /* which step starts when (--jobs, sources) */
-    struct sched_job sj[CONFIG_MAX_RUNGS];
+    struct super sup;      /* the loop, its stop signals, tick and lines */
+    struct buildjobs jobs; /* the steps' states, one table, and which
+                              starts when (--jobs, sources) */
     struct config *c;
     const struct build_opts *o;
     struct step s[CONFIG_MAX_RUNGS];
@@ -118,7 +102,7 @@ void build_remove_stale(struct step *s);
  * made the file there), else NULL. */
 json_t *build_record(const struct bld *b, size_t i);
 
-/* The sha256 of the file rung i, there (ST_HAVE), was quantized from, as
+/* The sha256 of the file rung i, there (BJ_HAVE), was quantized from, as
  * its record says; NULL for a rung graveyard did not make that way. */
 const char *build_made_from(const struct bld *b, size_t i);
 

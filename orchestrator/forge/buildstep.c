@@ -8,7 +8,12 @@
  * moment (hashes, f16-range, fsync) runs on libuv's thread pool: nothing
  * waits on the loop thread, so a signal stops the tools at once.
  *
- * This file has a step's life and the loop; what a step runs and leaves
+ * Which phase comes next, and what a step's end does to the others, is
+ * buildjobs.c's (events in, actions out, over the scheduler's one table
+ * of states): this file turns what happens on the loop into its events
+ * and carries out its actions.
+ *
+ * This file has a step's work and the loop; what a step runs and leaves
  * (the tool's argv, its log, its build line, the disk, temporary files
  * and the groups an earlier build left, the messages) is buildtool.c's.
  */
@@ -44,8 +49,9 @@
 
 /* ---- the steps ----------------------------------------------------- */
 
-static void schedule(struct bld *b);
-static void step_next(struct step *s);
+static void feed(struct bld *b, enum bj_ev type, size_t i, int ok,
+                 const char *hex);
+static void carry_out(struct bld *b, const struct bj_action *a, size_t n);
 
 json_t *build_record(const struct bld *b, size_t i)
 {
@@ -60,65 +66,21 @@ const char *build_made_from(const struct bld *b, size_t i)
 {
     const char *sha;
 
-    if (b->c->rungs[i].recipe != RECIPE_QUANTIZE || b->s[i].st != ST_HAVE)
+    if (b->c->rungs[i].recipe != RECIPE_QUANTIZE ||
+        b->jobs.job[i].got != BJ_HAVE)
         return NULL;
     sha = json_string_value(
         json_object_get(build_record(b, i), "source_sha256"));
     return sha != NULL && strlen(sha) == 64 ? sha : NULL;
 }
 
-/* Rung i is made (hex: its new file's sha256), or will not be (NULL).
- * What is there made from it, and waited for it (recheck), is made again
- * when i came out different from what it was made from: a file
- * quantized from a BF16 that no longer exists is not the rung the config
- * says. The rest is kept, and what waited for that is settled in turn. */
-static void settle(struct bld *b, size_t i, const char *hex)
+/* A step failed: what its tool left there, a folder it made included,
+ * is removed. */
+static void remove_tmp(struct step *s)
 {
-    size_t k;
-
-    for (k = 0; k < b->c->nrungs; k++) {
-        const struct config_rung *r = &b->c->rungs[k];
-        const char *was;
-        if (!b->s[k].recheck || r->recipe != RECIPE_QUANTIZE || r->from != i)
-            continue;
-        b->s[k].recheck = 0;
-        was = build_made_from(b, k);
-        if (hex != NULL && was != NULL && strcmp(was, hex) != 0) {
-            b->s[k].st = ST_PENDING;
-            build_note(b,
-                       "%s: made from %s as it was before this build "
-                       "(sha256 %.12s); %s is now %.12s: making it again",
-                       r->name, b->c->rungs[i].name, was, b->c->rungs[i].name,
-                       hex);
-        } else
-            settle(b, k, NULL);
-    }
-}
-
-static void block_dependents(struct bld *b, size_t i)
-{
-    size_t k;
-
-    settle(b, i, NULL);
-    for (k = 0; k < b->c->nrungs; k++)
-        if (b->c->rungs[k].recipe == RECIPE_QUANTIZE &&
-            b->c->rungs[k].from == i && b->s[k].st == ST_PENDING) {
-            b->s[k].st = ST_BLOCKED;
-            build_error(b, "%s: not made: its source %s was not made",
-                        b->c->rungs[k].name, b->c->rungs[i].name);
-            block_dependents(b, k);
-        }
-}
-
-static void step_fail(struct step *s)
-{
-    s->st = ST_FAILED;
-    /* what the tool left there, a folder it made included */
     if (s->tmp.p != NULL && build_remove_at(AT_FDCWD, s->tmp.p, 0) != 0)
         build_error(s->b, "%s: cannot remove %s: %s", build_rname(s), s->tmp.p,
                     strerror(errno));
-    block_dependents(s->b, s->i);
-    schedule(s->b);
 }
 
 /* -- source hash -- */
@@ -152,7 +114,7 @@ static void source_hashed(struct hash_job *job)
     if (job->err[0] != '\0') {
         build_error(s->b, "%s: cannot hash its source: %s", build_rname(s),
                     job->err);
-        step_fail(s);
+        feed(s->b, BJ_EV_HASHED, s->i, 0, NULL);
         return;
     }
     memcpy(s->source_sha, job->hex, sizeof s->source_sha);
@@ -160,9 +122,8 @@ static void source_hashed(struct hash_job *job)
     if (rundir_path_buf(&cache, s->b->c->run_dir, RD_HASH_CACHE, NULL) == 0)
         (void)sha_cache_put(cache.p, job->path.p, job->hex, msg, sizeof msg);
     buf_release(&cache);
-    s->ph = PH_RANGE;
-    step_next(s);
-    schedule(s->b); /* those of its source waited for this hash */
+    /* those of its source waited for this hash: a pass */
+    feed(s->b, BJ_EV_HASHED, s->i, 1, NULL);
 }
 
 static void hash_source(struct step *s)
@@ -176,17 +137,21 @@ static void hash_source(struct step *s)
         build_error(s->b, "%s: path too long: '%.200s...'", build_rname(s),
                     src == NULL ? s->b->c->build.checkpoint
                                 : s->b->c->run_dir);
-        step_fail(s);
+        feed(s->b, BJ_EV_HASHED, s->i, 0, NULL);
     } else if (sha_cache_get(cache.p, src, s->source_sha, &bytes)) {
-        s->ph = PH_RANGE;
-        step_next(s);
+        /* at once: the next of its source goes in the pass after the
+         * others started with it have begun (carry_out) */
+        struct bj_action a[BJ_MAX_ACTIONS];
+        struct bj_event ev = {
+            .type = BJ_EV_HASHED, .job = s->i, .ok = 1, .cached = 1};
+        carry_out(s->b, a, buildjobs_step(&s->b->jobs, &ev, a));
     } else {
         hash_release(&s->hash);
         memset(&s->hash, 0, sizeof s->hash);
         if (hash_file_async(&s->b->sup.loop, &s->hash, src, source_hashed,
                             s) != 0) {
             build_error(s->b, "%s: cannot hash %s", build_rname(s), src);
-            step_fail(s);
+            feed(s->b, BJ_EV_HASHED, s->i, 0, NULL);
         }
     }
     buf_release(&b);
@@ -250,7 +215,7 @@ static void range_done(uv_work_t *w, int status)
     if (status != 0 || s->work_rc != 0) {
         build_error(s->b, "%s: f16-range on the checkpoint failed: %s",
                     build_rname(s), status != 0 ? "cancelled" : s->work_msg);
-        step_fail(s);
+        feed(s->b, BJ_EV_RANGED, s->i, 0, NULL);
         return;
     }
     /* range_work wrote there: it fits */
@@ -258,27 +223,18 @@ static void range_done(uv_work_t *w, int status)
     build_note(s->b, "%s: what the F16 cast costs, per tensor: %s",
                build_rname(s), out.p);
     buf_release(&out);
-    s->ph = PH_TOOL;
-    step_next(s);
+    feed(s->b, BJ_EV_RANGED, s->i, 1, NULL);
 }
 
 static void f16_range(struct step *s)
 {
-    const struct config_rung *r = &s->b->c->rungs[s->i];
-
-    if (s->b->sup.stopping || r->recipe != RECIPE_CONVERT ||
-        strcmp(r->convert, "f16") != 0) {
-        s->ph = PH_TOOL;
-        step_next(s);
-        return;
-    }
     build_note(s->b, "%s: f16-range on %s first", build_rname(s),
                s->b->c->build.checkpoint);
     s->work.data = s;
     if (uv_queue_work(&s->b->sup.loop, &s->work, range_work, range_done) !=
         0) {
         build_error(s->b, "%s: cannot queue f16-range", build_rname(s));
-        step_fail(s);
+        feed(s->b, BJ_EV_RANGED, s->i, 0, NULL);
     }
 }
 
@@ -301,18 +257,12 @@ static void tool_exit(void *ctx, long long status, int sig)
     if (buf_path(&group, "%s.group", s->tmp.p) == 0)
         unlink(group.p);
     buf_release(&group);
-    if (s->b->sup.stopping) {
+    if (s->b->sup.stopping)
         build_note(s->b, "%s: stopped; its partial file is removed",
                    build_rname(s));
-        step_fail(s);
-        return;
-    }
-    if (s->stalled) { /* said when it was stopped */
+    else if (s->stalled) /* said when it was stopped */
         build_quote_log(s);
-        step_fail(s);
-        return;
-    }
-    if (status != 0 || sig != 0) {
+    else if (status != 0 || sig != 0) {
         if (sig != 0)
             build_error(s->b, "%s: %s was killed by signal %d", build_rname(s),
                         tool, sig);
@@ -320,17 +270,20 @@ static void tool_exit(void *ctx, long long status, int sig)
             build_error(s->b, "%s: %s exited with status %lld", build_rname(s),
                         tool, status);
         build_quote_log(s);
-        step_fail(s);
-        return;
-    }
-    if (s->b->c->rungs[s->i].recipe == RECIPE_QUANTIZE)
+    } else if (s->b->c->rungs[s->i].recipe == RECIPE_QUANTIZE)
         build_tool_identity(s);
-    s->ph = PH_HASH;
+    feed(s->b, BJ_EV_TOOL, s->i,
+         !s->b->sup.stopping && !s->stalled && status == 0 && sig == 0, NULL);
+}
+
+/* The output checked and hashed on the thread pool (BJ_CHECK). */
+static void check_result(struct step *s)
+{
     s->work.data = s;
     if (uv_queue_work(&s->b->sup.loop, &s->work, result_work, result_done) !=
         0) {
         build_error(s->b, "%s: cannot queue the hash", build_rname(s));
-        step_fail(s);
+        feed(s->b, BJ_EV_CHECKED, s->i, 0, NULL);
     }
 }
 
@@ -372,20 +325,20 @@ static void start_tool(struct step *s)
                  b->csha);
     s->est = build_estimate(b, s->i);
     if (!build_disk_ok(s)) {
-        step_fail(s);
+        feed(b, BJ_EV_TOOL, s->i, 0, NULL);
         return;
     }
     build_remove_stale(s);
     if (tool_paths(s, &group) != 0) {
         buf_release(&group);
-        step_fail(s);
+        feed(b, BJ_EV_TOOL, s->i, 0, NULL);
         return;
     }
     unlink(s->logpath.p); /* each attempt's log on its own */
     if (caplog_open(&s->log, s->logpath.p, LOG_CAP, msg, sizeof msg) != 0) {
         build_error(b, "%s: %s", build_rname(s), msg);
         buf_release(&group);
-        step_fail(s);
+        feed(b, BJ_EV_TOOL, s->i, 0, NULL);
         return;
     }
     build_make_argv(s);
@@ -408,7 +361,7 @@ static void start_tool(struct step *s)
         build_error(b, "%s: %s", build_rname(s), msg);
         caplog_close(&s->log);
         buf_release(&group);
-        step_fail(s);
+        feed(b, BJ_EV_TOOL, s->i, 0, NULL);
         return;
     }
     if (pidfile_write(group.p, proc_pid(s->proc), msg, sizeof msg) != 0)
@@ -476,23 +429,28 @@ static void result_done(uv_work_t *w, int status)
                     status != 0 ? "cancelled" : s->work_msg);
         if (s->work_rc != 0)
             build_quote_log(s);
-        step_fail(s);
+        feed(s->b, BJ_EV_CHECKED, s->i, 0, NULL);
         return;
     }
     if (rename(s->tmp.p, final) != 0 || files_sync_dir(final) != 0) {
         build_error(s->b, "%s: cannot rename %s to %s: %s", build_rname(s),
                     s->tmp.p, final, files_strerror(errno));
-        step_fail(s);
+        feed(s->b, BJ_EV_CHECKED, s->i, 0, NULL);
         return;
     }
-    s->ph = PH_RECORD;
+    feed(s->b, BJ_EV_CHECKED, s->i, 1, NULL);
+}
+
+/* The file in place: recorded under files.lock (BJ_RECORD). */
+static void start_record(struct step *s)
+{
     lockwait_init(&s->lock, &s->b->sup.loop);
     if (lockwait_start(&s->lock, s->b->c->run_dir, LOCKWAIT_LONG_MS, record,
                        s) != 0) {
         build_error(s->b, "%s: files.lock is waited for twice",
                     build_rname(s));
         lockwait_close(&s->lock, NULL);
-        step_fail(s);
+        feed(s->b, BJ_EV_RECORDED, s->i, 0, NULL);
     }
 }
 
@@ -561,102 +519,84 @@ static void record(struct lockwait *lw, int lrc, int fd)
          * next build sees a file it did not make and uses it as is */
         build_error(b, "%s: made %s, but cannot record it: %s", r->name,
                     r->model, msg);
-        s->st = ST_FAILED;
         /* what is made from it waits for a build that can record it;
          * what is there made from it is refused then (not graveyard's) */
-        block_dependents(b, s->i);
-    } else {
-        s->st = ST_DONE;
+    } else
         build_note(b, "%s: made %s, %s in %.1f s", r->name, r->model,
                    build_human(s->hash.bytes),
                    (double)(uv_now(&b->sup.loop) - s->tool_t0) / 1000.0);
-        settle(b, s->i, s->hash.hex);
-    }
     build_free_argv(s);
     lockwait_close(&s->lock, NULL);
-    schedule(b);
+    feed(b, BJ_EV_RECORDED, s->i, ok, s->hash.hex);
 }
 
 /* ---- the loop ------------------------------------------------------ */
 
-static void step_next(struct step *s)
+/* What the step machine decided, done (buildjobs.h): the work of a
+ * phase started, or what a step's end or a settle says; after steps
+ * started, a pass again. */
+static void carry_out(struct bld *b, const struct bj_action *a, size_t n)
 {
-    if (s->b->sup.stopping && s->ph != PH_RECORD) {
-        step_fail(s);
-        return;
-    }
-    switch (s->ph) {
-    case PH_SOURCE:
-        hash_source(s);
-        break;
-    case PH_RANGE:
-        f16_range(s);
-        break;
-    case PH_TOOL:
-        start_tool(s);
-        break;
-    default:
-        break;
-    }
-}
-
-/* The steps as the scheduler sees them (sched.h): a quantization waits
- * for its source rung, which counts as done when made or there (but not
- * while it may be made again: recheck, settle); steps of one source file
- * (source_file: a rung's model, or the one checkpoint every conversion
- * reads) are of one key, and a step hashing its source is early. */
-static void sched_sync(struct bld *b)
-{
-    static const enum sched_state of[] = {
-        [ST_SKIP] = SJ_DONE,       [ST_HAVE] = SJ_DONE,
-        [ST_PENDING] = SJ_PENDING, [ST_RUNNING] = SJ_RUNNING,
-        [ST_DONE] = SJ_DONE,       [ST_FAILED] = SJ_FAILED,
-        [ST_BLOCKED] = SJ_BLOCKED};
     const struct config_rung *rungs = b->c->rungs;
-    size_t i, k;
+    int started = 0;
 
-    for (i = 0; i < b->c->nrungs; i++) {
-        const struct config_rung *r = &rungs[i];
-        const struct step *s = &b->s[i];
-        struct sched_job *j = &b->sj[i];
-        j->state = s->st == ST_HAVE && s->recheck ? SJ_OTHER : of[s->st];
-        j->gate = r->recipe == RECIPE_QUANTIZE ? (int)r->from : -1;
-        j->early = s->st == ST_RUNNING && s->ph == PH_SOURCE;
-        j->key = (int)b->c->nrungs; /* the checkpoint */
-        for (k = 0; r->recipe == RECIPE_QUANTIZE && k <= r->from; k++)
-            if (strcmp(rungs[k].model, rungs[r->from].model) == 0) {
-                j->key = (int)k;
-                break;
-            }
+    for (size_t k = 0; k < n; k++) {
+        struct step *s = &b->s[a[k].job];
+        switch (a[k].type) {
+        case BJ_HASH_SOURCE:
+            s->t0 = uv_now(&b->sup.loop);
+            hash_source(s);
+            started = 1;
+            break;
+        case BJ_RANGE:
+            f16_range(s);
+            break;
+        case BJ_TOOL:
+            start_tool(s);
+            break;
+        case BJ_CHECK:
+            check_result(s);
+            break;
+        case BJ_RECORD:
+            start_record(s);
+            break;
+        case BJ_REMOVE_TMP:
+            remove_tmp(s);
+            break;
+        case BJ_BLOCKED:
+            build_error(b, "%s: not made: its source %s was not made",
+                        rungs[a[k].job].name, rungs[a[k].src].name);
+            break;
+        case BJ_AGAIN:
+            build_note(b,
+                       "%s: made from %s as it was before this build "
+                       "(sha256 %.12s); %s is now %.12s: making it again",
+                       rungs[a[k].job].name, rungs[a[k].src].name,
+                       b->jobs.job[a[k].job].made_from, rungs[a[k].src].name,
+                       b->s[a[k].src].hash.hex);
+            break;
+        case BJ_HALT:
+            if (s->proc != NULL)
+                proc_stop(s->proc, GRACE_MS);
+            else if (b->jobs.job[s->i].ph == PH_SOURCE ||
+                     b->jobs.job[s->i].ph == PH_HASH)
+                hash_cancel(&s->hash);
+            break;
+        }
     }
+    if (started)
+        feed(b, BJ_EV_PASS, 0, 1, NULL);
 }
 
-/* In the config's order, up to --jobs at once: the ladder's first rungs
- * are made first, and a source always comes before what is made from
- * it. Each step started is marked before any goes on (a step that fails
- * at once schedules again); one that left its source hash at once (the
- * sha cache) lets the next of its source go: a pass again. */
-static void schedule(struct bld *b)
+/* One event to the step machine, and its actions carried out (one that
+ * fails is an event in turn: this runs again inside). */
+static void feed(struct bld *b, enum bj_ev type, size_t i, int ok,
+                 const char *hex)
 {
-    struct sched_action a[CONFIG_MAX_RUNGS + 1];
-    struct sched_event ev = {.type = SE_PASS};
-    size_t i, n;
+    struct bj_action a[BJ_MAX_ACTIONS];
+    struct bj_event ev = {.type = type, .job = i, .ok = ok, .hex = hex};
 
-    if (b->sup.stopping)
-        return;
-    sched_sync(b);
-    n = sched_step(&b->sched, &ev, a, CONFIG_MAX_RUNGS + 1);
-    for (i = 0; i < n; i++) {
-        struct step *s = &b->s[a[i].job];
-        s->st = ST_RUNNING;
-        s->ph = PH_SOURCE;
-        s->t0 = uv_now(&b->sup.loop);
-    }
-    for (i = 0; i < n; i++)
-        if (b->s[a[i].job].st == ST_RUNNING && b->s[a[i].job].ph == PH_SOURCE)
-            step_next(&b->s[a[i].job]);
-    if (n > 0)
-        schedule(b);
+    carry_out(b, a, buildjobs_step(&b->jobs, &ev, a));
 }
 
 /* The first stop signal: the tools and hashes are stopped; each step
@@ -664,21 +604,12 @@ static void schedule(struct bld *b)
 static void stop_cb(void *ctx, int signum)
 {
     struct bld *b = ctx;
-    size_t i;
 
     build_note(b,
                "stopping on signal %d: the tools first; run the same command "
                "to go on",
                signum);
-    for (i = 0; i < b->c->nrungs; i++) {
-        struct step *s = &b->s[i];
-        if (s->st != ST_RUNNING)
-            continue;
-        if (s->proc != NULL)
-            proc_stop(s->proc, GRACE_MS);
-        else if (s->ph == PH_SOURCE || s->ph == PH_HASH)
-            hash_cancel(&s->hash);
-    }
+    feed(b, BJ_EV_STOP, 0, 1, NULL);
 }
 
 /* A tool that neither logs nor writes for build.stall_s (default 30
@@ -697,8 +628,8 @@ static void watch_cb(void *ctx)
         struct step *s = &b->s[i];
         struct stat st;
         unsigned long long out;
-        if (s->st != ST_RUNNING || s->ph != PH_TOOL || s->proc == NULL ||
-            s->stalled)
+        if (b->jobs.sj[i].state != SJ_RUNNING ||
+            b->jobs.job[i].ph != PH_TOOL || s->proc == NULL || s->stalled)
             continue;
         out = s->log.size + s->log.tail_pos +
               (stat(s->tmp.p, &st) == 0 ? (unsigned long long)st.st_size : 0);
@@ -729,9 +660,9 @@ static void draw_cb(void *ctx)
         static const char *const what[] = {"hashing its source", "f16-range",
                                            "", "checking and hashing",
                                            "recording"};
-        if (s->st != ST_RUNNING)
+        if (b->jobs.sj[i].state != SJ_RUNNING)
             continue;
-        if (s->ph == PH_TOOL)
+        if (b->jobs.job[i].ph == PH_TOOL)
             super_line(&b->sup,
                        "%-10s %s  %" PRIu64 "m%02" PRIu64 "s  %s written",
                        build_rname(s), s->recipe, sec / 60, sec % 60,
@@ -740,7 +671,8 @@ static void draw_cb(void *ctx)
                                        : 0));
         else
             super_line(&b->sup, "%-10s %s  %" PRIu64 "m%02" PRIu64 "s",
-                       build_rname(s), what[s->ph], sec / 60, sec % 60);
+                       build_rname(s), what[b->jobs.job[i].ph], sec / 60,
+                       sec % 60);
     }
 }
 
@@ -750,7 +682,7 @@ static int busy_cb(void *ctx)
     size_t i;
 
     for (i = 0; i < b->c->nrungs; i++)
-        if (b->s[i].st == ST_RUNNING)
+        if (b->jobs.sj[i].state == SJ_RUNNING)
             return 1;
     return 0;
 }
@@ -760,11 +692,10 @@ int build_run_loop(struct bld *b)
     static const struct super_ops ops = {stop_cb, watch_cb, draw_cb, busy_cb,
                                          NULL};
 
-    if (sched_init(&b->sched, b->sj, b->c->nrungs, 0, 1, (int)b->o->jobs) !=
-            0 ||
+    if (buildjobs_open(&b->jobs, (int)b->o->jobs) != 0 ||
         super_open(&b->sup, &ops, b) != 0)
         return EXIT_FAILED;
-    schedule(b);
+    feed(b, BJ_EV_BEGIN, 0, 1, NULL);
     super_run(&b->sup);
     return 0;
 }

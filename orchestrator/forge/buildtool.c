@@ -374,7 +374,8 @@ int build_disk_ok(struct step *s)
         return 0;
     }
     for (k = 0; k < b->c->nrungs; k++)
-        if (&b->s[k] != s && b->s[k].st == ST_RUNNING && b->s[k].ph <= PH_TOOL)
+        if (k != s->i && b->jobs.sj[k].state == SJ_RUNNING &&
+            b->jobs.job[k].ph <= PH_TOOL)
             need += b->s[k].est;
     have = build_free_bytes(dir.p);
     if (have < need) {

@@ -26,9 +26,14 @@
  *
  * Jobs of one key (the build: one source file) never start while another
  * of that key is early (hashing it): it is hashed once, and the others
- * then read its hash from the sha cache. A caller that keeps the jobs'
- * states itself (the build) may set them, gates, keys and early between
- * steps and ask for a pass (SE_PASS).
+ * then read its hash from the sha cache.
+ *
+ * The caller's array is the one place its jobs' states live: the ladder
+ * reads them there (ladder_int.h), and keeps beside them only how a
+ * failed rung ended. A caller whose jobs end otherwise than by SE_EXITED
+ * (the build, whose step machine is buildjobs.h) writes their states and
+ * early there itself, where they change, and asks for a pass (SE_PASS);
+ * gates and keys are set once, before sched_init.
  */
 #ifndef SCHED_H
 #define SCHED_H
