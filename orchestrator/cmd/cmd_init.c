@@ -19,6 +19,7 @@
 #include "../input/config.h"
 #include "../input/ladderinit.h"
 #include "commands.h"
+#include "init.h"
 
 /* The study's split, as shipped: beside the binary in a build (build/..
  * /data) or an install (bin/../share/graveyard/data), or where
@@ -97,12 +98,6 @@ static void folder_name(const char *dir, char *out, size_t size)
     snprintf(out, size, "%s", cli_rung_name_ok(p) ? p : "ladder");
 }
 
-/* An init's inputs, checked. */
-struct init_args {
-    const char *dir, *llama, *out, *questions;
-    int force;
-};
-
 static int write_config(const struct init_args *a, const struct init_plan *p,
                         const char *out, const char *questions,
                         const char *binary, const char *name)
@@ -148,7 +143,16 @@ static void say(const struct init_plan *p, const char *out)
     printf("run it: graveyard ladder %s\n", out);
 }
 
-static int init_go(const struct init_args *a)
+void init_default_out(const char *dir, char *out, size_t size)
+{
+    char name[80], *real = realpath(dir, NULL);
+
+    folder_name(real != NULL ? real : dir, name, sizeof(name));
+    free(real);
+    snprintf(out, size, "%s.json", name);
+}
+
+int init_write(const struct init_args *a, char *written, size_t size)
 {
     struct init_plan *p = xrealloc(NULL, sizeof(*p));
     char msg[4400], questions[PATH_MAX], binary[PATH_MAX], out[PATH_MAX],
@@ -197,7 +201,7 @@ static int init_go(const struct init_args *a)
     if (a->out != NULL)
         snprintf(out, sizeof(out), "%s", a->out);
     else
-        snprintf(out, sizeof(out), "%s-ladder.json", name);
+        snprintf(out, sizeof(out), "%s.json", name);
     if (!a->force && lstat(out, &st) == 0) {
         cli_error("init",
                   "'%s' is there already: --force writes over it, "
@@ -213,6 +217,8 @@ static int init_go(const struct init_args *a)
     rc = write_config(a, p, out, questions, binary, name);
     if (rc == EXIT_OK)
         say(p, out);
+    if (rc == EXIT_OK && written != NULL)
+        snprintf(written, size, "%s", out);
 out:
     buf_release(&lb);
     free(p);
@@ -231,7 +237,7 @@ int cmd_init(int argc, char **argv)
                    "(build/bin/llama-server in it); default llama-server on "
                    "PATH"),
         CLI_STRING("--out", "CONFIG", &a.out,
-                   "where the config goes (default DIRNAME-ladder.json "
+                   "where the config goes (default DIRNAME.json "
                    "here)"),
         CLI_STRING("--questions", "FILE", &a.questions,
                    "the questions (default: the study's 250-question GSM8K "
@@ -251,5 +257,5 @@ int cmd_init(int argc, char **argv)
     if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)
         return rc;
     a.dir = pos[0];
-    return init_go(&a);
+    return init_write(&a, NULL, 0);
 }

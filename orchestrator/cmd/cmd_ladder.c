@@ -31,6 +31,7 @@
 #include "../forge/build.h"
 #include "../base/cli.h"
 #include "commands.h"
+#include "init.h"
 #include "../input/config.h"
 #include "../base/hash.h"
 #include "ladder_int.h"
@@ -40,7 +41,7 @@
 #define VERSION_MS 30000
 
 static const char ladder_usage[] =
-    "graveyard ladder CONFIG [--llama PATH] [--gpus 0,1,...]\n"
+    "graveyard ladder CONFIG|DIR [--llama PATH] [--gpus 0,1,...]\n"
     "                        [--only RUNG]... [--run-dir DIR]\n"
     "                        [--shard I/N] [--replicate]\n"
     "                        [--repeat-reference] [--per-gpu K] [--quiet]";
@@ -51,7 +52,11 @@ static const char ladder_about[] =
     "continuing half-finished ones, then bury the ladder against its\n"
     "reference (RUNDIR/graveyard.json) and the side rungs beside it\n"
     "(RUNDIR/graveyard-side.json). With several GPUs, each idle GPU takes\n"
-    "the next rung. Exit 0 only when every rung finished.\n";
+    "the next rung. Exit 0 only when every rung finished.\n"
+    "\n"
+    "DIR, a folder of GGUF files instead of a config: 'graveyard init DIR'\n"
+    "writes DIRNAME.json here first (docs/init.md), or it is there\n"
+    "from before and is run again (the same command resumes).\n";
 
 static const char ladder_after[] =
     "The config is checked whole before anything starts. A model file\n"
@@ -470,6 +475,35 @@ static int own_binary(struct config *c)
     return 0;
 }
 
+/* `graveyard ladder DIR`: a folder of GGUF files where a config goes.
+ * init writes DIRNAME.json here (init.h), or it is there from a
+ * night before, and is run: the same command resumes. *pos becomes the
+ * config. 0, or an exit status. */
+static int folder_first(const char **pos, char *cfg, size_t size,
+                        const char *llama)
+{
+    struct init_args a = {0};
+    struct stat st;
+
+    if (stat(pos[0], &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    init_default_out(pos[0], cfg, size);
+    if (lstat(cfg, &st) == 0) {
+        fprintf(stderr,
+                "graveyard ladder: %s is a folder: running %s, which "
+                "graveyard init wrote for it before (remove it to read the "
+                "folder again)\n",
+                pos[0], cfg);
+    } else {
+        a.dir = pos[0];
+        a.llama = llama;
+        if (init_write(&a, cfg, size) != EXIT_OK)
+            return EXIT_USAGE;
+    }
+    pos[0] = cfg;
+    return 0;
+}
+
 int cmd_ladder(int argc, char **argv)
 {
     const char *pos[1];
@@ -478,11 +512,13 @@ int cmd_ladder(int argc, char **argv)
     struct config_over over = {NULL, NULL, NULL};
     struct ladder *l;
     struct buf again = {0};
-    char msg[4400], version[512];
+    char msg[4400], version[512], cfg[4096];
     long si, sn;
 
     memset(&f, 0, sizeof(f));
     if ((rc = ladder_flags(&f, argc, argv, pos)) != CLI_GO)
+        return rc;
+    if ((rc = folder_first(pos, cfg, sizeof(cfg), f.llama)) != 0)
         return rc;
     if (shard_of(f.shard, &si, &sn) != 0) {
         cli_error("ladder", "--shard wants I/N with 0 <= I < N, not '%s'",

@@ -97,4 +97,20 @@ assert len(c.get("side_rungs", [])) == 1, c.get("side_rungs")
 assert any("in parts" in r["_comment"] for r in rungs)
 PY
 }
-round4_cases="$round4_cases init_folder init_refused"
+# graveyard ladder DIR: init's config written in the working folder, run;
+# the same command again runs it again (a resume), saying so
+case_init_ladder_dir() {
+    local m=$work/ild
+    init_folder ild || { fail "the fake tools did not make the folder"; return; }
+    mkdir -p "$work/ild-here"
+    (cd "$work/ild-here" && $GT ladder "$m" --llama "$FAKE" --quiet) >"$work/out" 2>"$work/err" ||
+        { fail "ladder DIR: exit $? $(tail -3 "$work/err")"; return; }
+    [ -s "$work/ild-here/ild.json" ] || fail "no config written in the working folder"
+    [ -s "$work/ild-here/runs/ild/REPORT.md" ] || fail "no report"
+    grep -q "^wrote ild.json: 5 files, the reference BF16" "$work/out" || fail "init's lines: $(head -3 "$work/out")"
+    (cd "$work/ild-here" && $GT ladder "$m" --llama "$FAKE" --quiet) >/dev/null 2>"$work/err" ||
+        fail "ladder DIR again: exit $? $(tail -3 "$work/err")"
+    grep -q "is a folder: running ild.json, which graveyard init wrote" "$work/err" ||
+        fail "the second night did not say it reused the config: $(head -3 "$work/err")"
+}
+round4_cases="$round4_cases init_folder init_refused init_ladder_dir"
