@@ -30,6 +30,12 @@ orchestrator/input/config_endpoint.c allow_plain_http a config rung's endpoint.a
 orchestrator/input/config_endpoint.c ngl a config rung's "ngl", refused beside an endpoint
 orchestrator/input/config_endpoint.c server_args a config rung's "server_args", refused beside an endpoint
 orchestrator/input/config_json.c ngl a config rung's "ngl" (docs/config.md)
+orchestrator/input/config_paths.c rungs a config's "rungs", read back for their paths (docs/config.md, "Paths")
+orchestrator/input/ladderinit.c questions the ladder config graveyard init writes (docs/init.md), not the manifest
+orchestrator/input/ladderinit.c model a config rung's "model", written by graveyard init
+orchestrator/input/ladderinit.c rungs a config's "rungs", written by graveyard init
+orchestrator/input/ladderinit.c server a config's "server", written by graveyard init
+report/json.c questions report.json's decide.questions and each margin's questions that would tell (docs/report.md)
 orchestrator/input/taskfile.c prompt a task file's "prompt" (docs/tasks.md), the format taskfile.c owns
 orchestrator/input/taskfile.c max_tokens a task file's "max_tokens" (docs/tasks.md)
 orchestrator/run/request.c enable_thinking the chat request's chat_template_kwargs (the server's API), not the manifest
