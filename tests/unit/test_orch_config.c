@@ -617,8 +617,12 @@ static void test_build_recipes(void **state)
                      0);
     assert_int_equal(c.rungs[0].recipe, RECIPE_QUANTIZE);
     assert_int_equal(c.rungs[0].from, 1);
-    assert_string_equal(build_recipe(&c, 0, recipe, sizeof recipe),
-                        "quantize Q4_0 from F32 imatrix i.dat --pure");
+    { /* the imatrix is read against the config's folder */
+        char want[600];
+        snprintf(want, sizeof(want),
+                 "quantize Q4_0 from F32 imatrix %s/i.dat --pure", test_dir);
+        assert_string_equal(build_recipe(&c, 0, recipe, sizeof recipe), want);
+    }
     /* the unset ${VAR} in build.quantize matters only to a build */
     assert_int_equal(config_build_expand(&c, msg, sizeof(msg)), -1);
     assert_non_null(strstr(msg, "${GRAVEYARD_TEST_UNSET_Q} is not set"));

@@ -126,8 +126,15 @@ static void test_config(void **state)
     argv[2] = (char *)config();
     assert_int_equal(plan(&p, &f, 9, argv), 0);
     assert_string_equal(p.o.rung, "B");
-    assert_string_equal(p.o.model, "b.gguf");
-    assert_string_equal(p.o.questions, "q.jsonl");
+    /* the config's paths are read against its folder (config_paths.c);
+     * --run-dir is the user's */
+    {
+        char want[512];
+        snprintf(want, sizeof(want), "%s/b.gguf", test_dir);
+        assert_string_equal(p.o.model, want);
+        snprintf(want, sizeof(want), "%s/q.jsonl", test_dir);
+        assert_string_equal(p.o.questions, want);
+    }
     assert_string_equal(p.o.rundir, "elsewhere");
     assert_string_equal(p.o.llama, "/opt/llama-server");
     assert_string_equal(p.o.gpu, "1");

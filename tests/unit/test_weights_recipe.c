@@ -45,7 +45,7 @@ static const char *imatrix_file = "imatrix.dat";
 /* A GGUF v3 file: the quantize key-values (general.file_type u32,
  * general.quantization_version u32, quantize.imatrix.file string
  * (imatrix_file),
- * quantize.imatrix.chunks_count i32 -5, general.name not kept), then the
+ * quantize.imatrix.chunks_count i32 -5, general.name kept too), then the
  * tensors, each on its own 32-byte-aligned bytes, zeros. cut: bytes to
  * drop from the end. */
 static void write_gguf(const char *name, const struct gt *t, size_t nt,
@@ -148,7 +148,9 @@ static void test_recipe(void **state)
                          json_object_get(kind(r, "embeddings"), "bytes")),
                      272);
     m = json_object_get(r, "metadata");
-    assert_int_equal(json_object_size(m), 4);
+    assert_int_equal(json_object_size(m), 5); /* general.name too: init's */
+    assert_string_equal(json_string_value(json_object_get(m, "general.name")),
+                        "tiny");
     assert_string_equal(
         json_string_value(json_object_get(m, "general.file_type")), "7");
     assert_string_equal(json_string_value(json_object_get(
