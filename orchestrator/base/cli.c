@@ -68,6 +68,83 @@ static const struct cli_opt *find_opt(const struct cli_opt *o, const char *a,
     return NULL;
 }
 
+size_t cli_distance(const char *a, size_t la, const char *b)
+{
+    /* optimal string alignment (Damerau-Levenshtein with adjacent swaps),
+     * as git's levenshtein.c for "did you mean": rows of 65 at most, a
+     * longer word is as far as its length */
+    size_t lb = strlen(b), i, j, row[3][65];
+
+    if (la > 64 || lb > 64)
+        return la > lb ? la : lb;
+    for (j = 0; j <= lb; j++)
+        row[1][j] = j;
+    for (i = 1; i <= la; i++) {
+        size_t *cur = row[(i + 1) % 3], *prev = row[i % 3],
+               *prev2 = row[(i + 2) % 3];
+        cur[0] = i;
+        for (j = 1; j <= lb; j++) {
+            size_t cost = a[i - 1] != b[j - 1], best = prev[j - 1] + cost;
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+                a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+                best = prev2[j - 2] + 1;
+            cur[j] = best;
+        }
+    }
+    return row[(la + 1) % 3][lb];
+}
+
+/* The shown flag nearest a[0..len) in o (and its includes; a switch in
+ * either form), copied into out (size bytes) with its distance in *best;
+ * out is left alone when none is nearer than *best was. */
+static void nearest_opt(const struct cli_opt *o, const char *a, size_t len,
+                        size_t *best, char *out, size_t size)
+{
+    char other[80];
+    size_t d;
+
+    for (; o->type != CLI_T_END; o++) {
+        if (o->type == CLI_T_INCLUDE) {
+            nearest_opt(o->include, a, len, best, out, size);
+            continue;
+        }
+        if (o->type == CLI_T_GROUP || o->help == NULL)
+            continue;
+        if ((d = cli_distance(a, len, o->name)) < *best) {
+            *best = d;
+            snprintf(out, size, "%s", o->name);
+        }
+        if (o->type != CLI_T_SWITCH)
+            continue;
+        if (strncmp(o->name, "--no-", 5) == 0) /* --no-html: --html */
+            snprintf(other, sizeof(other), "--%s", o->name + 5);
+        else
+            snprintf(other, sizeof(other), "--no-%s", o->name + 2);
+        if ((d = cli_distance(a, len, other)) < *best) {
+            *best = d;
+            snprintf(out, size, "%s", other);
+        }
+    }
+}
+
+const char *cli_suggest(const char *word, size_t len, const char *const *names,
+                        size_t n)
+{
+    size_t best = len / 3 > 2 ? len / 3 + 1 : 3, d, i;
+    const char *found = NULL;
+
+    for (i = 0; i < n; i++)
+        if ((d = cli_distance(word, len, names[i])) < best) {
+            best = d;
+            found = names[i];
+        }
+    return found;
+}
+
 /* v, a whole number of o's range (or o's word), into o's destination. */
 static int set_whole(const char *cmd, const struct cli_opt *o, const char *v)
 {
@@ -138,7 +215,15 @@ static int one_flag(const struct cli_command *cmd, int argc, char **argv,
     if (o == NULL && (o = find_opt(cmd->opts, a, len, 1)) != NULL)
         neg = 1;
     if (o == NULL) {
-        cli_error(cmd->name, "unknown flag '%.*s' (see --help)", (int)len, a);
+        size_t best = len / 3 > 2 ? len / 3 + 1 : 3;
+        char near[80] = "";
+        nearest_opt(cmd->opts, a, len, &best, near, sizeof(near));
+        if (near[0] != '\0')
+            cli_error(cmd->name, "unknown flag '%.*s'; did you mean '%s'?",
+                      (int)len, a, near);
+        else
+            cli_error(cmd->name, "unknown flag '%.*s' (see --help)", (int)len,
+                      a);
         return EXIT_USAGE;
     }
     if (o->type == CLI_T_SWITCH) {

@@ -170,6 +170,17 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
  * argument, its text and its range, the groups, after. */
 void cli_help(const struct cli_command *cmd, FILE *out);
 
+/* The edits (insert, delete, change, swap two neighbours) from a[0..la)
+ * to b: what "did you mean" weighs. Words over 64 bytes are as far as the
+ * longer's length. */
+size_t cli_distance(const char *a, size_t la, const char *b);
+
+/* Of names[0..n), the one nearest word[0..len) when it is near enough to
+ * be a typo (within a third of the word's length, at least 2 edits), or
+ * NULL: unknown commands and flags say "did you mean ...?" with it. */
+const char *cli_suggest(const char *word, size_t len,
+                        const char *const *names, size_t n);
+
 /* "graveyard CMD: " + message on stderr, and a newline. */
 void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

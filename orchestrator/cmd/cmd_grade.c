@@ -46,9 +46,10 @@ int cmd_bury(int argc, char **argv)
     struct figures_bury_opts o = {0};
     const struct cli_opt opts[] = {
         CLI_STRING("--json", "FILE", &o.json_path,
-                   "where the per-question tombstones and ghosts go (default "
-                   "RUNDIR/graveyard.json); give side rungs such as a QAT "
-                   "file their own FILE"),
+                   "write the per-question tombstones and ghosts to FILE "
+                   "(none without it: a bury by hand never writes over the "
+                   "run folder's own graveyard.json, which the ladder "
+                   "writes)"),
         CLI_SWITCH("--partial", &o.partial,
                    "bury what is there when a rung lacks some of the "
                    "reference's questions (otherwise an error)"),

@@ -71,10 +71,18 @@ static int bury_all(struct ladder *l, const char *run_dir)
     o.rundir = run_dir;
     o.rungs = names;
     o.nrungs = n;
+    if (rundir_path_buf(&json, run_dir, RD_GRAVEYARD, NULL) != 0) {
+        cli_error("ladder", "path too long: '%.200s...'", run_dir);
+        buf_release(&json);
+        return EXIT_USAGE;
+    }
+    o.json_path = json.p; /* the ladder's own tombstones */
     printf("# %s: the ladder against %s, in %s\n", c->name, c->reference,
            run_dir);
     fflush(stdout);
-    if ((rc = bury(&o)) != 0)
+    rc = bury(&o);
+    buf_release(&json);
+    if (rc != 0)
         return rc;
     for (i = 0, n = 1; i < c->nrungs; i++)
         if (c->rungs[i].side)

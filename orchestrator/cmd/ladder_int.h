@@ -19,8 +19,9 @@
 
 /* How a job that failed (SJ_FAILED) ended, beyond its state: JE_BAD, the
  * child refused its input (exit 2): fixing it, not resuming, is what
- * helps; JE_BUSY, another process runs the rung. */
-enum job_end { JE_FAILED, JE_BAD, JE_BUSY };
+ * helps; JE_BUSY, another process runs the rung; JE_STOPPED, the user's
+ * stop signal stopped it (no failure: the same command resumes it). */
+enum job_end { JE_FAILED, JE_BAD, JE_BUSY, JE_STOPPED };
 
 struct ladder;
 

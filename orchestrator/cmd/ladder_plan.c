@@ -123,6 +123,18 @@ static size_t step(struct ladder *l, const struct sched_event *ev,
     return sched_step(&l->sched, ev, *acts, max);
 }
 
+/* A run that ended because the ladder was told to stop (Ctrl-C, SIGTERM
+ * to the ladder or its group): it exits 128 + the signal after keeping
+ * its rows, or dies of the signal itself. Not a failure. */
+static int stopped_as_asked(const struct ladder *l, long long status, int sig)
+{
+    if (!l->sup.stopping)
+        return 0;
+    return (sig != 0 && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)) ||
+           (sig == 0 && (status == 128 + SIGINT || status == 128 + SIGTERM ||
+                         status == 128 + SIGHUP));
+}
+
 static void exit_cb(void *ctx, long long status, int sig)
 {
     struct job *j = ctx;
@@ -141,6 +153,7 @@ static void exit_cb(void *ctx, long long status, int sig)
     st = l->sj[ev.job].state; /* pending again: it did not fit beside */
     j->end = st == SJ_FAILED && status == EXIT_BUSY && sig == 0    ? JE_BUSY
              : st == SJ_FAILED && status == EXIT_USAGE && sig == 0 ? JE_BAD
+             : st == SJ_FAILED && stopped_as_asked(l, status, sig) ? JE_STOPPED
                                                                    : JE_FAILED;
     /* the run is gone: whatever still holds its pipe is not our business */
     if (j->progress_open) {
@@ -168,6 +181,11 @@ static void exit_cb(void *ctx, long long status, int sig)
                     j->pin >= 0 ? " on GPU " : "",
                     j->pin >= 0 ? l->c.gpus[j->pin] : "", j->p.right,
                     j->p.total);
+    else if (j->end == JE_STOPPED)
+        ladder_note(l,
+                    "%s stopped as asked: %ld of %ld answered, kept; the "
+                    "same command resumes it",
+                    j->name, j->p.done, j->p.total);
     else if (st == SJ_FAILED && sig != 0)
         ladder_note(l, "%s was stopped by signal %d", j->name, sig);
     else

@@ -71,12 +71,14 @@ static void usage(FILE *f)
             "commands:\n");
     for (c = commands; c->name != NULL; c++)
         fprintf(f, "  %-9s %s\n", c->name, c->summary);
-    fprintf(f, "\n'graveyard COMMAND --help' explains one command.\n");
+    fprintf(f, "\n'graveyard help COMMAND' (or 'graveyard COMMAND --help')\n"
+               "explains one command; 'graveyard -V' says the version.\n");
 }
 
 int main(int argc, char **argv)
 {
     const struct command *c;
+    char help_flag[] = "--help", *again[4] = {NULL, NULL, help_flag, NULL};
 
     /* jansson on the grader's counted allocator: a failed allocation
      * inside a JSON dump is then seen, never a silently shortened line */
@@ -88,20 +90,45 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+        (strcmp(argv[1], "help") == 0 && argc == 2)) {
         usage(stdout);
         return EXIT_OK;
     }
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+    /* graveyard help CMD: CMD --help */
+    if (strcmp(argv[1], "help") == 0) {
+        if (argc > 3) {
+            fprintf(stderr, "graveyard help: one command at a time\n");
+            return EXIT_USAGE;
+        }
+        again[0] = argv[0];
+        again[1] = argv[2];
+        argv = again; /* graveyard CMD --help */
+        argc = 3;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 ||
+        strcmp(argv[1], "version") == 0) {
         printf("graveyard %s\n", GRAVEYARD_VERSION);
         return EXIT_OK;
     }
     for (c = commands; c->name != NULL; c++)
         if (strcmp(argv[1], c->name) == 0)
             return c->fn(argc - 1, argv + 1);
-    fprintf(stderr,
-            "graveyard: unknown command '%s' (see graveyard "
-            "--help)\n",
-            argv[1]);
+    {
+        const char *names[sizeof(commands) / sizeof(commands[0])];
+        const char *near;
+        size_t n = 0;
+        for (c = commands; c->name != NULL; c++)
+            names[n++] = c->name;
+        near = cli_suggest(argv[1], strlen(argv[1]), names, n);
+        if (near != NULL)
+            fprintf(stderr,
+                    "graveyard: unknown command '%s'; did you mean '%s'?\n",
+                    argv[1], near);
+        else
+            fprintf(stderr,
+                    "graveyard: unknown command '%s' (see graveyard "
+                    "--help)\n",
+                    argv[1]);
+    }
     return EXIT_USAGE;
 }

@@ -251,36 +251,29 @@ int figures_bury(const struct figures_bury_opts *o, struct figures_bury *r)
 int figures_bury_write(const struct figures_bury_opts *o,
                        const struct figures_bury *r)
 {
-    struct buf out = {0}, file = {0}, defpath = {0};
-    const char *json_path = o->json_path;
+    struct buf out = {0}, file = {0};
     char msg[4600];
     size_t i;
-    int rc;
+    int rc = 0;
 
     for (i = 0; i < r->b.nrungs; i++)
         add_line(&out, emit_bury_line(&r->b, i, &r->metas[i]));
     add_line(&out, emit_bury_summary(&r->b));
-    if (emit_graveyard(&r->b, r->s.qs, buf_sink, &file) != 0)
-        util_oom("the tombstones file");
-    if (json_path == NULL) {
-        /* never a cut path, which would name another file */
-        if (rundir_path_buf(&defpath, o->rundir, RD_GRAVEYARD, NULL) != 0) {
-            cli_error("bury", "path too long: '%.200s...'", o->rundir);
-            rc = EXIT_USAGE;
-            goto out;
+    /* the tombstones go where the caller says, or nowhere: a bury by hand
+     * (another order, a subset) never writes over the run folder's own
+     * graveyard.json, which the ladder writes */
+    if (o->json_path != NULL) {
+        if (emit_graveyard(&r->b, r->s.qs, buf_sink, &file) != 0)
+            util_oom("the tombstones file");
+        if (outfile_write(o->json_path, file.p, file.len, msg, sizeof(msg))) {
+            cli_error("bury", "%s", msg);
+            rc = EXIT_FAILED;
         }
-        json_path = defpath.p;
     }
-    if (outfile_write(json_path, file.p, file.len, msg, sizeof(msg))) {
-        cli_error("bury", "%s", msg);
-        rc = EXIT_FAILED;
-    } else {
+    if (rc == 0)
         rc = figures__write_stdout("bury", out.p, out.len);
-    }
-out:
     buf_release(&out);
     buf_release(&file);
-    buf_release(&defpath);
     return rc;
 }
 

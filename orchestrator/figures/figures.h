@@ -73,8 +73,7 @@ struct figures_bury_opts {
     const char *rundir;
     const char *const *rungs; /* the reference first, in ladder order */
     size_t nrungs;
-    const char *json_path; /* bury's tombstones; NULL: RUNDIR's
-                              graveyard.json */
+    const char *json_path; /* bury's tombstones; NULL: none written */
     const char *rule;      /* NULL: the task's first */
     int partial;           /* a rung short of questions is no error */
 };

@@ -16,6 +16,8 @@
 /* The top folder of a bundle, and of its stage (figures_stage.c): the
  * name the report gives the run folder, on both sides. */
 #define BUNDLE_TOP "bundle"
+/* the bundle graveyard publish writes into its folder */
+#define BUNDLE_NAME "bundle.tar.gz"
 /* figures__bundle_render's answers besides 0, each after a line on
  * stderr: the staged rows cannot be graded (for verify, a changed
  * bundle), or a failure of ours (out of memory, a path past its cap:

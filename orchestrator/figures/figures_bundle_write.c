@@ -274,7 +274,7 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
         rc = ours(msg);
         goto out;
     }
-    if (buf_path(&path, "%s/bundle.tar.gz", o->out_dir) != 0 ||
+    if (buf_path(&path, "%s/" BUNDLE_NAME, o->out_dir) != 0 ||
         outfile_write(path.p, gz.p, gz.len, msg, sizeof(msg)) != 0) {
         rc = ours(msg[0] ? msg : "path too long");
         goto out;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../rundir/rundir.h"
 #include "../base/cli.h"
 #include "../base/hash.h"
 #include "../base/tarball.h"
@@ -307,6 +308,47 @@ static size_t agree(const struct bundle *b, int rendered, int *paths, int *oom)
     return bad;
 }
 
+/* A folder that is not a bundle but something a user may take for one:
+ * graveyard publish's own folder (its bundle.tar.gz in it), or a run
+ * folder (its ladder.tsv or rows/). Said, with what to run instead:
+ * EXIT_USAGE; 0 when path is neither (the bundle's reader says why). */
+static int not_a_bundle(const char *path)
+{
+    struct buf p = {0};
+    struct stat st;
+    int what = 0;
+
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    if (buf_path(&p, "%s/SHA256SUMS", path) == 0 && lstat(p.p, &st) == 0) {
+        buf_release(&p);
+        return 0; /* a bundle's folder */
+    }
+    buf_release(&p);
+    if (buf_path(&p, "%s/" BUNDLE_NAME, path) == 0 && lstat(p.p, &st) == 0)
+        what = 1;
+    buf_release(&p);
+    if (what == 0 && ((rundir_path_buf(&p, path, RD_LADDER_TSV, NULL) == 0 &&
+                       lstat(p.p, &st) == 0) ||
+                      (rundir_path_buf(&p, path, RD_ROWS_DIR, NULL) == 0 &&
+                       lstat(p.p, &st) == 0)))
+        what = 2;
+    buf_release(&p);
+    if (what == 1)
+        cli_error("verify",
+                  "%s is graveyard publish's folder, not a bundle: verify "
+                  "the bundle in it: graveyard verify %s/" BUNDLE_NAME,
+                  path, path);
+    else if (what == 2)
+        cli_error("verify",
+                  "%s is a run folder, not a bundle (no SHA256SUMS): compare "
+                  "its files with another machine's: graveyard verify %s "
+                  "--against OTHER/ladder.tsv; or verify a bundle (graveyard "
+                  "publish's %s, or its folder unpacked)",
+                  path, path, BUNDLE_NAME);
+    return what ? EXIT_USAGE : 0;
+}
+
 int figures_verify_bundle(const char *path)
 {
     struct bundle *b = calloc(1, sizeof(*b));
@@ -320,6 +362,8 @@ int figures_verify_bundle(const char *path)
         cli_error("verify", "out of memory");
         return EXIT_USAGE;
     }
+    if ((rc = not_a_bundle(path)) != 0)
+        goto out;
     if ((rc = load_bundle(b, path)) != 0)
         goto out;
     bad = b->twice + check_sums(b) + agree(b, 0, &paths, &oom);

@@ -222,6 +222,38 @@ static void test_errors(void **state)
     assert_ptr_equal(strchr(s.err, '\n'), s.err + strlen(s.err) - 1);
 }
 
+/* "did you mean": the edits between two words (a swap is one), the
+ * nearest flag of the table and its includes, in either form of a
+ * switch; nothing offered for a word no flag is near */
+static void test_suggest(void **state)
+{
+    static const char *const cmds[] = {"ladder", "report", "run", "init"};
+    const char *pos[2];
+    size_t npos;
+
+    (void)state;
+    assert_int_equal(cli_distance("ladder", 6, "ladder"), 0);
+    assert_int_equal(cli_distance("ladedr", 6, "ladder"), 1); /* a swap */
+    assert_int_equal(cli_distance("ladr", 4, "ladder"), 2);
+    assert_int_equal(cli_distance("", 0, "run"), 3);
+    assert_string_equal(cli_suggest("ladr", 4, cmds, 4), "ladder");
+    assert_string_equal(cli_suggest("reprot", 6, cmds, 4), "report");
+    assert_null(cli_suggest("zzzz", 4, cmds, 4));
+    assert_null(cli_suggest("publish", 7, cmds, 4));
+    assert_int_equal(PARSE("a", "--need", "x", "--wholee", "3"), EXIT_USAGE);
+    assert_string_equal(
+        s.err,
+        "graveyard t: unknown flag '--wholee'; did you mean '--whole'?\n");
+    assert_int_equal(PARSE("a", "--need", "x", "--thikn"), EXIT_USAGE);
+    assert_non_null(strstr(s.err, "did you mean '--think'?")); /* included */
+    assert_int_equal(PARSE("a", "--need", "x", "--no-thinkk"), EXIT_USAGE);
+    assert_non_null(strstr(s.err, "did you mean '--no-think'?"));
+    assert_int_equal(PARSE("a", "--need", "x", "--htm"), EXIT_USAGE);
+    assert_non_null(strstr(s.err, "did you mean '--html'?")); /* --no-html's */
+    assert_int_equal(PARSE("a", "--need", "x", "--hiden", "v"), EXIT_USAGE);
+    assert_null(strstr(s.err, "--hidden")); /* a hidden flag is not offered */
+}
+
 /* --help: exit 0 before the positional and required checks, the text made
  * from the table: every shown flag with its argument, ranges, groups, the
  * included table; the hidden one not. */
@@ -281,7 +313,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_types),    cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_negation), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_help),     cmocka_unit_test(test_suggest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,7 @@ verify --against
 f16-range --out --quiet
 tensors --json
 sha256 --vocab
+init --llama --out --questions --force
 T
 }
 
@@ -75,6 +76,10 @@ case_cli_help() {
         awk '(/^  -/ || index($0, "      ") == 1) && length($0) > 78 { print; bad = 1 } END { exit bad }' "$work/h.out" >"$work/h.long" ||
             fail "$cmd --help: a line past 78 columns: $(head -n 1 "$work/h.long")"
     done < <(cli_flags)
+    # every command graveyard --help lists is one of those above
+    for cmd in $("$G" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+        cli_flags | grep -q "^$cmd " || fail "graveyard --help lists '$cmd', which cli_flags does not check"
+    done
     # -h is --help, wherever it stands
     rc=0; timeout -k 5 20 "$G" bury -h >"$work/h.out" 2>&1 || rc=$?
     [ $rc = 0 ] && grep -q -- "--partial" "$work/h.out" || fail "bury -h: exit $rc"
@@ -140,4 +145,28 @@ T
     true
 }
 
-round4_cases="$round4_cases cli_help cli_numbers"
+# The usual manners (issue 35): graveyard help CMD is CMD --help; -V the
+# version; a mistyped command or flag is offered the nearest; a word
+# nothing is near gets no guess.
+case_cli_manners() {
+    local cmd rc
+    for cmd in $("$G" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+        cmp -s <("$G" help "$cmd" 2>&1) <("$G" "$cmd" --help 2>&1) ||
+            fail "graveyard help $cmd is not $cmd --help"
+    done
+    "$G" -V | grep -qx "graveyard [0-9.]*" || fail "-V: $("$G" -V 2>&1)"
+    rc=0; "$G" ladr >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -qx "graveyard: unknown command 'ladr'; did you mean 'ladder'?" "$work/err" ||
+        fail "a mistyped command: exit $rc $(cat "$work/err")"
+    rc=0; "$G" qwerty >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -qx "graveyard: unknown command 'qwerty' (see graveyard --help)" "$work/err" ||
+        fail "a word no command is near: exit $rc $(cat "$work/err")"
+    rc=0; "$G" ladder C.json --gpu 0 >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -qx "graveyard ladder: unknown flag '--gpu'; did you mean '--gpus'?" "$work/err" ||
+        fail "a mistyped flag: exit $rc $(cat "$work/err")"
+    rc=0; "$G" help ladder run >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] || fail "help with two commands: exit $rc"
+    rc=0; "$G" help nosuch >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "unknown command 'nosuch'" "$work/err" || fail "help nosuch: exit $rc $(cat "$work/err")"
+}
+round4_cases="$round4_cases cli_help cli_numbers cli_manners"
