@@ -227,9 +227,9 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER) \
 	    -Igrader -Ipyre -o $@ $< $(LIBGRADER) $(LIBPYRE) $(JANSSON_LIBS) \
 	    $(CMOCKA_LIBS) -lm
 
-# Renderer unit tests (test_render_*) link report/ and the grader: still
+# Renderer unit tests (test_report_*) link report/ and the grader: still
 # no libuv, libcurl or OpenSSL.
-$(BUILD)/tests/test_render_%: tests/unit/test_render_%.c tests/unit/*.h \
+$(BUILD)/tests/test_report_%: tests/unit/test_report_%.c tests/unit/*.h \
         $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
@@ -253,9 +253,13 @@ $(BUILD)/tests/test_weights_%: tests/unit/test_weights_%.c tests/unit/*.h \
 	    -Iweights -o $@ $< $(LIBWEIGHTS) $(LIBUTIL) $(JANSSON_LIBS) \
 	    $(CMOCKA_LIBS) -lm
 
-# Orchestrator unit tests (test_orch_*) link its modules and their
-# libraries; GNU make picks this rule over the one above (shorter stem).
-$(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
+# Orchestrator unit tests (test_ROOM_* of its rooms, and the two of
+# another room that drive it too) link its modules and their libraries;
+# an explicit rule, so make picks it over the patterns above.
+ORCH_ROOMS := base cmd figures forge input night rows run server
+ORCH_UNIT_BIN := $(filter $(foreach r,$(ORCH_ROOMS),$(BUILD)/tests/test_$(r)_%), \
+        $(UNIT_BIN)) $(BUILD)/tests/test_rundir_store $(BUILD)/tests/test_util_buf
+$(ORCH_UNIT_BIN): $(BUILD)/tests/%: tests/unit/%.c tests/unit/*.h \
         $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) \
         $(LIBWEIGHTS) $(LIBUTIL)
 	@mkdir -p $(dir $@)

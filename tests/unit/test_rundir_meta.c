@@ -1,6 +1,8 @@
 /*
  * test_rundir_meta.c - bytes and GPU figures from rows/<RUNG>.done and
  * ladder.tsv (read by ladderfile.h, the one reader of it).
+ *
+ * Tests: rundir/meta.c
  */
 #include "helpers.h"
 
