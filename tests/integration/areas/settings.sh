@@ -4,7 +4,13 @@
 # settings ladder runs on the fake server (which takes -ctk/-ctv, -fa on
 # and -md and logs them); the manifest pins each rung's args, env and own
 # build, so a resume with any of them changed is refused. Sourced by
-# tests/integration/round3.sh.
+# tests/integration/cases.sh.
+#
+# Tests: orchestrator/input/config_rungs.c
+# Tests: orchestrator/server/launch.c
+# Tests: rundir/manifest_rec.c
+# Tests: rundir/differs.c
+# Tests: report/md_differs.c
 
 # settings_config NAME [EXTRA_RUNG_JSON] -> $work/NAME.json: the file
 # "good" five times (plain, KV q8_0 with an env, KV q4_0, flash attention,
@@ -94,7 +100,7 @@ case_settings_resume_refused() {
     [ $rc = 0 ] || fail "the same settings: exit $rc $(cat "$work/err")"
 }
 
-round3_cases="$round3_cases settings_ladder settings_resume_refused"
+area_cases="$area_cases settings_ladder settings_resume_refused"
 
 # The report of a ladder of settings: a "What differs" column (file,
 # settings, env, build), "same file" for the bytes, and the speculative
@@ -147,4 +153,4 @@ case_settings_spec_fault() {
     grep -q '"differ": 1,' "$d/report.json" || fail "report.json's count"
 }
 
-round3_cases="$round3_cases settings_report settings_spec_fault"
+area_cases="$area_cases settings_report settings_spec_fault"

@@ -1,5 +1,5 @@
 """Check graveyard publish's files against report.json (tests/integration/
-round3/publish.sh): model-index.yaml and eval_results.yaml parsed back by
+areas/publish.sh): model-index.yaml and eval_results.yaml parsed back by
 PyYAML, the lm-eval files and CARD.md, each rung's figures the report's;
 and no path of the machine in any of them.
 Usage: publish_check.py REPORT_JSON PUBLISH_DIR DATASET FORBIDDEN...

@@ -1,4 +1,9 @@
-# Round 3, the page (sourced by tests/integration/round3.sh).
+# Round 3, the page (sourced by tests/integration/cases.sh).
+#
+# Tests: report/page.c
+# Tests: report/doc_html.c
+# Tests: report/doc_md.c
+# Tests: orchestrator/cmd/ladder_end.c
 
 # G14: question ids with < > & " ' # a space or a line end. Each epitaph in
 # REPORT.html links to #q= and the id itself, percent-encoded (what the
@@ -34,4 +39,4 @@ JSON
             fail "no epitaph links to #q=$href: $(grep -o '<li><a href="[^"]*"' "$d/REPORT.html" | tr '\n' ' ')"
     done
 }
-round3_cases="$round3_cases page_epitaph_ids"
+area_cases="$area_cases page_epitaph_ids"

@@ -9,7 +9,14 @@
 # one token, a top N with one id twice), one rule for a probs file's
 # damaged tail in run and report, and the report's word on a finished
 # rung's missing or cut records.
-# Sourced by round4.sh (lib.sh's helpers).
+# Sourced by tests/integration/cases.sh (lib.sh's helpers).
+#
+# Tests: orchestrator/run/runner.c
+# Tests: orchestrator/run/runner_int.c
+# Tests: orchestrator/run/record.c
+# Tests: orchestrator/run/ask.c
+# Tests: rundir/probsfile.c
+# Tests: rundir/probsread.c
 
 # three questions; the last one is "figs" (its reply as the rule given)
 runner_q3() {
@@ -280,4 +287,4 @@ open(sys.argv[1], "wb").write(b)' "$d/rows/L.probs"
     done
 }
 
-round4_cases="$round4_cases last_row_full probs_report_missing probs_tail_rule probs_mismatch last_no_logprobs first_no_logprobs last_record_full id_256 term_states"
+area_cases="$area_cases last_row_full probs_report_missing probs_tail_rule probs_mismatch last_no_logprobs first_no_logprobs last_record_full id_256 term_states"

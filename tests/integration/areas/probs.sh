@@ -8,9 +8,15 @@
 # nothing; a probs file that is not what graveyard leaves is refused; a
 # server build that sends no log-probabilities stops the rung (and the
 # canary) at the first answer; N outside 1..20 is refused.
-# Sourced by round3.sh (lib.sh's helpers).
+# Sourced by tests/integration/cases.sh (lib.sh's helpers).
+#
+# Tests: rundir/probsfile.c
+# Tests: orchestrator/run/ask.c
+# Tests: orchestrator/run/record.c
+# Tests: orchestrator/cmd/cmd_canary.c
+# Tests: orchestrator/figures/figures_probs.c
 
-PROBS_CHECK="/usr/bin/python3 $ROOT/tests/integration/round3/probs_check.py"
+PROBS_CHECK="/usr/bin/python3 $ROOT/tests/integration/helpers/probs_check.py"
 
 # the demo ladder (configs/demo.json) with "logprobs": N into $work/NAME
 probs_demo_config() { # name n
@@ -207,4 +213,4 @@ b=open(sys.argv[1],"rb").read(); sys.exit(b[9+b[8]] != 3)' "$work/prx/rows/R.pro
     true
 }
 
-round3_cases="$round3_cases probs_demo probs_kill probs_resume probs_refused probs_range"
+area_cases="$area_cases probs_demo probs_kill probs_resume probs_refused probs_range"

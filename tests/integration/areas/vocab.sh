@@ -4,7 +4,12 @@
 # vocabulary is refused before any server starts (not even --version);
 # `run --config` of that rung too, and a rung whose vocabulary differs from
 # one the run folder's manifest recorded; the same ladder with logprobs
-# off runs as before. Sourced by tests/integration/round3.sh.
+# off runs as before. Sourced by tests/integration/cases.sh.
+#
+# Tests: orchestrator/cmd/ladder_plan.c
+# Tests: rundir/manifest.c
+# Tests: weights/gguf.c
+# Tests: orchestrator/cmd/cmd_sha256.c
 
 # The fake models as GGUFs with a vocabulary (tests/fake-tools/fake-gguf.c):
 # "demo" for most, "other" a second tokenizer's, "none" without one.
@@ -170,4 +175,4 @@ case_vocab_logprobs_range() {
     true
 }
 
-round3_cases="$round3_cases vocab_refused vocab_none vocab_off vocab_recorded vocab_fake_tools vocab_logprobs_range"
+area_cases="$area_cases vocab_refused vocab_none vocab_off vocab_recorded vocab_fake_tools vocab_logprobs_range"

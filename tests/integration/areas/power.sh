@@ -3,6 +3,10 @@
 # answers, as a child of the loop (tests/fake-tools/nvidia-smi, 50 + 10 x
 # the GPU's index watts), into rows/<RUNG>.power; no nvidia-smi, no file
 # and no failure; a hung one never holds the loop or a stop.
+#
+# Tests: orchestrator/run/energy.c
+# Tests: orchestrator/night/gpu.c
+# Tests: rundir/power.c
 
 # 4 questions of 10 tokens at 100 ms: about 4 s of answering
 power_model() {
@@ -113,4 +117,4 @@ case_power_hung() {
     wait_for 3 "! pgrep -f 'sleep $h' >/dev/null" || fail "the hung nvidia-smi outlived the run"
 }
 
-round3_cases="$round3_cases power_samples power_absent power_hung"
+area_cases="$area_cases power_samples power_absent power_hung"

@@ -1,8 +1,14 @@
-# Round 3, area build (issue 24: G5, G17), sourced by round3.sh: what a
+# Round 3, area build (issue 24: G5, G17), sourced by tests/integration/cases.sh: what a
 # build does with files made from a source that changed since (a new
 # checkpoint and --force BF16, a build killed half way, a BF16 replaced
 # by hand), and the build line of either lineage's llama-quantize in
 # build.json. Helpers as tests/integration/build.sh's, prefixed r3b_.
+#
+# Tests: orchestrator/forge/build.c
+# Tests: orchestrator/forge/buildstep.c
+# Tests: orchestrator/forge/buildtool.c
+# Tests: rundir/buildrec.c
+# Tests: orchestrator/cmd/cmd_build.c
 R3B_Q=$build/fake-llama-quantize
 R3B_C=$build/fake-convert-hf
 cp "$ROOT/tests/fake-tools/convert_hf_to_gguf.py" "$work/r3b-convert.py"
@@ -216,4 +222,4 @@ case_ladder_waited() {
     cmp -s "$work/r3b-old.sums" <(r3b_sums "$work/r3b-lw/m") || fail "after the wait, other bytes"
 }
 
-round3_cases="$round3_cases source_changed source_changed_killed source_by_hand tool_build_line ladder_waited"
+area_cases="$area_cases source_changed source_changed_killed source_by_hand tool_build_line ladder_waited"

@@ -4,7 +4,13 @@
 # ggml's docs/gguf.md): two files that differ in one tensor, side by side
 # in text and JSON; a bad table refused with one line naming the file; a
 # 300 GB sparse file read by its table only. Sourced by
-# tests/integration/round3.sh.
+# tests/integration/cases.sh.
+#
+# Tests: orchestrator/cmd/cmd_tensors.c
+# Tests: weights/tensors.c
+# Tests: weights/gguf.c
+# Tests: orchestrator/figures/figures_recipes.c
+# Tests: report/md_recipes.c
 
 # tensors_gguf OUT SIZE NAME:TYPE:D0:D1... -> a GGUF v3 with
 # general.file_type 2 and general.quantization_version 2, the tensors one
@@ -101,7 +107,7 @@ case_tensors_sparse() {
     grep -q "^  total .* 32.000$" "$work/t.out" || fail "no total: $(cat "$work/t.out")"
     rm -f "$work/big.gguf"
 }
-round3_cases="$round3_cases tensors_differ tensors_bad tensors_sparse"
+area_cases="$area_cases tensors_differ tensors_bad tensors_sparse"
 
 # The report's "Recipes": the golden t4-fewer folder with its ladder.tsv
 # pointed at GGUFs written here (Q2_K's left absent, QAT_Q4_0 a Q4_0 with
@@ -143,4 +149,76 @@ jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
     ! grep -q "Recipes" "$d/REPORT.md" && ! grep -q '"recipes"' "$d/report.json" ||
         fail "with no file here a Recipes section is still written"
 }
-round3_cases="$round3_cases tensors_report"
+area_cases="$area_cases tensors_report"
+
+# From round 4 (issue 33; each failed on 21b075f):
+# misc_gguf OUT NAME:TYPE... -> a GGUF v3 whose tensor names are given
+# with Python's escapes (\x1b, \xff), each 64 x 2 elements, 512 bytes
+# apart, with quantize.imatrix.file "im\x1b]0;x\x07\xc2\x9b\xff.dat".
+misc_gguf() {
+    /usr/bin/python3 - "$@" <<'PY'
+import struct, sys
+out, specs = sys.argv[1], sys.argv[2:]
+def s(x): return struct.pack("<Q", len(x)) + x
+h = b"GGUF" + struct.pack("<IQQ", 3, len(specs), 2)
+h += s(b"general.file_type") + struct.pack("<II", 4, 2)
+h += s(b"quantize.imatrix.file") + struct.pack("<I", 8) + s(b"im\x1b]0;x\x07\xc2\x9b\xff.dat")
+for i, sp in enumerate(specs):
+    name, ty = sp.rsplit(":", 1)
+    name = name.encode().decode("unicode_escape").encode("latin-1")
+    h += s(name) + struct.pack("<IQQIQ", 2, 64, 2, int(ty), 512 * i)
+h += b"\0" * (-len(h) % 32)
+open(out, "wb").write(h + b"\0" * (512 * len(specs)))
+PY
+}
+
+# graveyard tensors shows a tensor name holding ESC, BEL or bytes that
+# are not UTF-8 by the server log lines' rule (\xNN), never raw and never
+# "(null)"; a type id neither lineage has leaves '?' and every line its
+# end; --json keeps every name, shown, with its bytes in name_hex.
+case_tensors_shown() {
+    local rc=0
+    misc_gguf "$work/h1.gguf" 'blk.0.attn_q.\x1b[31mred\x07:0' \
+        'blk.0.attn_k.\xff\xfe:0' 'blk.0.attn_v.weight:200' ||
+        { fail "python3 could not write a GGUF"; return; }
+    misc_gguf "$work/h2.gguf" 'blk.0.attn_q.\x1b[31mred\x07:2' \
+        'blk.0.attn_k.\xff\xfe:2' 'blk.0.attn_v.weight:0'
+    timeout -k 5 30 "$G" tensors "$work/h1.gguf" "$work/h2.gguf" \
+        >"$work/t.out" 2>"$work/t.err" || rc=$?
+    [ $rc = 0 ] || fail "tensors exited $rc ($(cat "$work/t.err"))"
+    if LC_ALL=C grep -q '[^ -~]' "$work/t.out"; then
+        fail "a byte that is not printable ASCII: $(LC_ALL=C grep -n '[^ -~]' "$work/t.out" | cat -A)"
+    fi
+    grep -q '(null)' "$work/t.out" && fail "a name printed as (null)"
+    grep -Fq 'blk.0.attn_q.\x1b[31mred\x07 ' "$work/t.out" ||
+        fail "the ESC/BEL name not shown: $(cat -A "$work/t.out")"
+    grep -Fq 'blk.0.attn_k.\xff\xfe ' "$work/t.out" ||
+        fail "the bad UTF-8 name not shown: $(cat -A "$work/t.out")"
+    grep -Fxq '  quantize.imatrix.file = im\x1b]0;x\x07\xc2\x9b\xff.dat' "$work/t.out" ||
+        fail "the imatrix file not shown: $(cat -A "$work/t.out")"
+    grep -q '^/.*h1.gguf: 3 tensors, ? bytes, ? bits per weight$' "$work/t.out" ||
+        fail "the unknown size's line ran on: $(head -2 "$work/t.out" | cat -A)"
+    [ "$(grep -c '^  total ' "$work/t.out")" = 2 ] &&
+        ! grep -q '^  total .*h2.gguf' "$work/t.out" ||
+        fail "a total line ran on: $(grep 'total' "$work/t.out" | cat -A)"
+    rc=0
+    timeout -k 5 30 "$G" tensors --json "$work/h1.gguf" "$work/h2.gguf" \
+        >"$work/t.json" 2>"$work/t.err" || rc=$?
+    [ $rc = 0 ] || fail "tensors --json exited $rc ($(cat "$work/t.err"))"
+    /usr/bin/python3 - "$work/t.json" >"$work/t.py" 2>&1 <<'PY' || fail "--json: $(cat "$work/t.py")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = [b"blk.0.attn_q.\x1b[31mred\x07", b"blk.0.attn_k.\xff\xfe", b"blk.0.attn_v.weight"]
+shown = ["blk.0.attn_q.\\x1b[31mred\\x07", "blk.0.attn_k.\\xff\\xfe", "blk.0.attn_v.weight"]
+for f in d["files"]:
+    t = f["tensor_table"]
+    assert [e.get("name") for e in t] == shown, [e.get("name") for e in t]
+    raw = [bytes.fromhex(e["name_hex"]) if "name_hex" in e else e["name"].encode() for e in t]
+    assert raw == want, raw
+    m = f["metadata"]["quantize.imatrix.file"]
+    assert m == "im\\x1b]0;x\\x07\\xc2\\x9b\\xff.dat", m
+diff = d["differences"]["differ"]
+assert [e.get("tensor") for e in diff] == shown, diff
+PY
+}
+area_cases="$area_cases tensors_shown"

@@ -7,7 +7,13 @@
 # is gone but whose members live is stopped by the next run. The keeper
 # is not taken for graveyard by its command line. A server's
 # last log line reaches the terminal printable.
-# Sourced by round3.sh (lib.sh's helpers).
+# Sourced by tests/integration/cases.sh (lib.sh's helpers).
+#
+# Tests: orchestrator/server/spawn.c
+# Tests: orchestrator/server/proc.c
+# Tests: rundir/pidfile.c
+# Tests: orchestrator/forge/buildtool.c
+# Tests: util/printable.c
 
 # pid runs (a zombie does not: here init may never reap an orphan)
 procs_running() {
@@ -212,4 +218,4 @@ case_tool_lines_printable() {
     grep -qF 'quantize: bad \x1b[2J\x1b]0;owned\x07 end' "$work/err" || fail "not escaped as \\xNN: $(cat -v "$work/err")"
 }
 
-round3_cases="$round3_cases wrap_kill_run wrap_kill_ladder wrap_orphan_group wrap_kill_all wrap_kill_build wrap_build_kill_all last_line_printable tool_lines_printable"
+area_cases="$area_cases wrap_kill_run wrap_kill_ladder wrap_orphan_group wrap_kill_all wrap_kill_build wrap_build_kill_all last_line_printable tool_lines_printable"

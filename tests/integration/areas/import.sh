@@ -1,5 +1,10 @@
 # Round 3, import (issue 24: G6, G16, and the import of real lm-eval logs).
-# Sourced by round3.sh. Each case fails on b7f1902's import.
+# Sourced by tests/integration/cases.sh. Each case fails on b7f1902's import.
+#
+# Tests: orchestrator/cmd/cmd_import.c
+# Tests: orchestrator/cmd/import.c
+# Tests: orchestrator/cmd/import_task.c
+# Tests: orchestrator/cmd/import_write.c
 
 # G6: a reply past the row's escaped budget (9 MB of text, or 1.5 M
 # control characters in the reasoning, 6 bytes each once escaped) is a
@@ -39,7 +44,7 @@ PY
     rc=0; $G bury "$work/tm" LM >"$work/out" 2>"$work/err" || rc=$?
     [ $rc = 0 ] || fail "bury of the lm-eval import: exit $rc $(head -c 300 "$work/err")"
 }
-round3_cases="$round3_cases import_too_long"
+area_cases="$area_cases import_too_long"
 
 # G16: a gsm8k samples file that also holds gsm8k_cot records (other
 # stop strings in their "arguments") is refused, nothing written.
@@ -58,7 +63,7 @@ case_import_mixed_tasks() {
     rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-03T00-00-00.jsonl" "$work/mx" LM >"$work/out" 2>"$work/err" || rc=$?
     [ $rc = 2 ] && grep -q "a second .strict-match. record" "$work/err" || fail "a filter twice: exit $rc $(cat "$work/out" "$work/err")"
 }
-round3_cases="$round3_cases import_mixed_tasks"
+area_cases="$area_cases import_mixed_tasks"
 
 # Item 3: a reply logged past a stop string (a server that ignored the
 # stops) is graded as logged, as lm-eval graded it: its flexible-extract
@@ -85,7 +90,7 @@ PY
     $G bury "$work/al" A B --rule flexible-extract >"$work/out" 2>"$work/err" || fail "bury: $(cat "$work/err")"
     grep -q '"rung": "A".*"right": 0' "$work/out" || fail "bury grades another reply than was logged: $(head -1 "$work/out")"
 }
-round3_cases="$round3_cases import_as_logged"
+area_cases="$area_cases import_as_logged"
 
 # a samples file of records built by python: import_samples FILE TASK
 # JSON-LIST-OF-[doc_id, doc, target, reply, filter]
@@ -110,7 +115,7 @@ case_import_one_line() {
     rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-05T00-00-00.jsonl" "$work/ol" A >"$work/out" 2>"$work/err" || rc=$?
     [ $rc = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q 'a\\nb\\nc' "$work/err" || fail "exit $rc, $(wc -l <"$work/err") lines: $(cat "$work/err")"
 }
-round3_cases="$round3_cases import_one_line"
+area_cases="$area_cases import_one_line"
 
 # Item 5: a log of other questions in a folder is refused without
 # offering --force, which import does not take.
@@ -123,7 +128,7 @@ case_import_other_questions() {
     rc=0; $GT import lm-eval "$f/samples_gsm8k_cot_2026-11-01T10-00-00.jsonl" "$work/oq" B --force >/dev/null 2>&1 || rc=$?
     [ $rc = 2 ] || fail "--force taken: exit $rc"
 }
-round3_cases="$round3_cases import_other_questions"
+area_cases="$area_cases import_other_questions"
 
 # Item 6: an instruction-following log (target "0", a placeholder: no
 # field of the question holds it) is refused under --task.
@@ -140,7 +145,7 @@ case_import_no_reference() {
     $GT import lm-eval "$work/samples_aime_2026-01-06T00-00-00.jsonl" "$work/nr2" A --task lm-eval-gsm8k >"$work/out" 2>"$work/err" || fail "aime: $(cat "$work/err")"
     grep -q '"rows": 2, "right": 1' "$work/out" || fail "aime: $(cat "$work/out")"
 }
-round3_cases="$round3_cases import_no_reference"
+area_cases="$area_cases import_no_reference"
 
 # Item 8: a reference longer than graveyard's numbers is refused as
 # that, not as "not a number".
@@ -151,7 +156,7 @@ case_import_long_number() {
     rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-07T00-00-00.jsonl" "$work/ln" A >"$work/out" 2>"$work/err" || rc=$?
     [ $rc = 2 ] && grep -q "longer than" "$work/err" && ! grep -q "not a number" "$work/err" || fail "exit $rc $(cat "$work/err")"
 }
-round3_cases="$round3_cases import_long_number"
+area_cases="$area_cases import_long_number"
 
 # Item 1: lm-eval v0.4.3 to v0.4.6 wrote no "filter" (it came in v0.4.7):
 # the records of a question are in filter order, compared by position,
@@ -169,7 +174,7 @@ case_import_by_position() {
     rc=0; $GT import lm-eval "$work/samples_gsm8k_2026-01-09T00-00-00.jsonl" "$work/bp" B >"$work/out" 2>"$work/err" || rc=$?
     grep -q '"extraction_differs": 1' "$work/out" && grep -q "graveyard's 'flexible-extract' '4'" "$work/err" || fail "position 2 is not flexible-extract: $(cat "$work/out" "$work/err")"
 }
-round3_cases="$round3_cases import_by_position"
+area_cases="$area_cases import_by_position"
 
 # Item 2: a log of lm-eval v0.4.0/v0.4.1 (one JSON array, no "filter",
 # gsm8k stopped at "\n\n" and graded by get-answer without the trailing-
@@ -194,7 +199,7 @@ PY
     rc=0; $GT import lm-eval "$work/pretrained__gpt2_gsm8k.jsonl" "$work/ov" A --task "$ROOT/tasks/lm-eval-gsm8k-v0.4.1.json" >"$work/out" 2>"$work/err" || rc=$?
     [ $rc = 0 ] && grep -q '"right": 1, "skipped": 0, "compared": 2, "extraction_differs": 0, "verdict_differs": 0' "$work/out" || fail "under its version's task: exit $rc $(cat "$work/out" "$work/err")"
 }
-round3_cases="$round3_cases import_old_version"
+area_cases="$area_cases import_old_version"
 
 # Item 7: a chat log whose replies end "The best answer is C" (and the
 # other common phrasings) is read by tasks/choice-phrasings.json, each
@@ -226,4 +231,55 @@ PY
     $G bury "$work/ph" A B >"$work/out" 2>"$work/err" || fail "bury: $(cat "$work/err")"
     grep -q '"rung": "A", "n": 11, "right": 9' "$work/out" || fail "bury: $(head -1 "$work/out")"
 }
-round3_cases="$round3_cases import_phrasings"
+area_cases="$area_cases import_phrasings"
+
+# From round 4 (issue 33; each failed on 21b075f):
+# misc_samples FILE UNTIL_JSON: an lm-eval samples file (v0.4.3 and on:
+# "arguments" as gen_args_0) of two GSM8K-shaped records asked with the
+# stop strings UNTIL_JSON.
+misc_samples() {
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+until = json.loads(sys.argv[2])
+with open(sys.argv[1], "w") as f:
+    for i in range(2):
+        ans = "So %d.\n#### %d" % (i, i)
+        f.write(json.dumps({"doc_id": i, "doc": {"question": "q%d" % i, "answer": ans}, "target": ans,
+            "arguments": {"gen_args_0": {"arg_0": "Q: q", "arg_1": {"until": until, "do_sample": False}}},
+            "resps": [["#### %d" % i]], "filtered_resps": ["%d" % i], "filter": "strict-match",
+            "exact_match": 1.0}) + "\n")
+PY
+}
+
+# Another task's log (truthfulqa_gen, mmlu_pro_plus, humaneval: stop
+# strings no version of the task has) given to a GSM8K task is refused
+# as another task, named by its file, with the tasks graveyard knows; it
+# was called "a log of another version of the task". A log whose stops
+# are a known version's still names that version's task; without
+# --task, a samples file of another task says which it is.
+case_import_other_task() {
+    local rc t until
+    for t in 'truthfulqa_gen|["\n\n"]' 'mmlu_pro_plus|["</s>", "Q:", "<|im_end|>"]' \
+             'humaneval|["\nclass", "\ndef", "\n#", "\nif", "\nprint"]'; do
+        until=${t#*|}; t=${t%%|*}
+        misc_samples "$work/samples_${t}_2026-02-01T00-00-00.123456.jsonl" "$until"
+        rc=0; $GT import lm-eval "$work/samples_${t}_2026-02-01T00-00-00.123456.jsonl" "$work/ot" A --task lm-eval-gsm8k >"$work/out" 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] || fail "$t: exit $rc $(cat "$work/err")"
+        grep -q "a log of another task" "$work/err" && ! grep -q "another version" "$work/err" ||
+            fail "$t: not another task: $(cat "$work/err")"
+        grep -Fq "lm-eval's task '$t'" "$work/err" || fail "$t: the log's task not named: $(cat "$work/err")"
+        grep -q "gsm8k_cot_zeroshot (--task lm-eval-gsm8k-cot-zeroshot)" "$work/err" ||
+            fail "$t: the known tasks not listed: $(cat "$work/err")"
+        [ ! -e "$work/ot/rows/A.jsonl" ] || fail "$t: rows written"
+        # no --task: the file's name says which task it is
+        rc=0; $GT import lm-eval "$work/samples_${t}_2026-02-01T00-00-00.123456.jsonl" "$work/ot" A >"$work/out" 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && grep -Fq "lm-eval's task '$t'" "$work/err" && grep -q "gsm8k_cot (--task lm-eval-gsm8k-cot)" "$work/err" ||
+            fail "$t, no --task: exit $rc $(cat "$work/err")"
+    done
+    # a known version's stops: gsm8k_cot of v0.4.0 and v0.4.1
+    misc_samples "$work/samples_gsm8k_cot_2026-02-01T00-00-00.jsonl" '["Q:", "\n\n"]'
+    rc=0; $GT import lm-eval "$work/samples_gsm8k_cot_2026-02-01T00-00-00.jsonl" "$work/ov" A >"$work/out" 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "another version of the task.*--task tasks/lm-eval-gsm8k-cot-v0.4.1.json" "$work/err" &&
+        ! grep -q "another task" "$work/err" || fail "cot v0.4.1: exit $rc $(cat "$work/err")"
+}
+area_cases="$area_cases import_other_task"

@@ -1,6 +1,8 @@
 # Round 3, super (issue 25, item 2): one supervisor (orchestrator/night/super.c)
 # owns the stop signals of every loop, `graveyard run`'s too. Sourced by
-# round3.sh.
+# tests/integration/cases.sh.
+#
+# Tests: orchestrator/night/super.c
 
 # The stop signals have one handler: signal_cb is defined in super.c only,
 # and no other file starts a signal handle but proc.c's SIGCHLD (a child's
@@ -42,4 +44,23 @@ os.execv(sys.argv[1], sys.argv[1:])' $G run R1 "$work/slow.gguf" "$work/q.jsonl"
     no_servers_within 15 || fail "twice: a server outlived the run"
 }
 
-round3_cases="$round3_cases super_one_signal super_run_signals"
+area_cases="$area_cases super_one_signal super_run_signals"
+
+# From round 4 (issue 33; failed on 21b075f):
+# The suite run under nohup (SIGHUP ignored on entry, inherited by every
+# child, and not to be undone by a non-interactive bash's trap): the cases
+# that send a hangup and expect its default give the process they test a
+# default SIGHUP themselves ($HUP_DEFAULT), as the nohup cases set it
+# ignored on purpose. Each failed under nohup before ("exit 0 after
+# SIGHUP", "hangup without nohup: exit 0").
+case_suite_nohup() {
+    local rc=0
+    timeout -k 10 150 nohup bash "$ROOT/tests/integration/run.sh" "$build" \
+        sigterm_and_resume >"$work/nh-run.out" 2>&1 || rc=$?
+    [ $rc = 0 ] || fail "run.sh sigterm_and_resume under nohup: exit $rc $(tail -4 "$work/nh-run.out")"
+    rc=0
+    timeout -k 10 150 nohup bash "$ROOT/tests/integration/hostile.sh" "$build" \
+        nohup >"$work/nh-hostile.out" 2>&1 || rc=$?
+    [ $rc = 0 ] || fail "hostile.sh nohup under nohup: exit $rc $(tail -4 "$work/nh-hostile.out")"
+}
+area_cases="$area_cases suite_nohup"

@@ -1,7 +1,13 @@
 # shellcheck shell=bash
 # Round 3, verdicts (issue 27): the equivalence margin, from the config's
 # "margin_points" and from --margin on report and compare. Sourced by
-# tests/integration/round3.sh.
+# tests/integration/cases.sh.
+#
+# Tests: grader/verdict.c
+# Tests: report/md_verdict.c
+# Tests: orchestrator/cmd/cmd_report.c
+# Tests: orchestrator/figures/figures_compare.c
+# Tests: orchestrator/figures/pages.c
 
 # A margin that is not a number above 0 and below 100 is refused in one
 # line before anything is read or written: in a config (naming the file),
@@ -26,7 +32,7 @@ case_margin_refused() {
     [ -e "$work/mr" ] || [ -e "$work/mc" ] && fail "an output folder was made"
     true
 }
-round3_cases="$round3_cases margin_refused"
+area_cases="$area_cases margin_refused"
 
 # The study-shaped T4 ladder (tests/page/make_study.py) at 2 and 5 points:
 # each rung's verdict in report.json and in REPORT.md's ladder table as
@@ -76,7 +82,7 @@ print("; ".join(bad))
 sys.exit(1 if bad else 0)
 PY
 }
-round3_cases="$round3_cases margin_report"
+area_cases="$area_cases margin_report"
 
 # compare --margin: each run's verdict and whether it holds, at the margin
 # asked (the golden T4 and L4 folders: a floor of 1 of 8 questions, 12.5
@@ -109,7 +115,7 @@ print("; ".join(bad))
 sys.exit(1 if bad else 0)
 PY
 }
-round3_cases="$round3_cases margin_compare"
+area_cases="$area_cases margin_compare"
 
 # A ladder's "margin_points" reaches the report it ends with, and (through
 # ladder.json) a report made again from its folder.
@@ -128,4 +134,4 @@ case_margin_ladder() {
     $GT report "$work/mlad" --out "$work/mlad-3" --no-html --margin 3 >/dev/null 2>&1 || fail "report --margin 3"
     grep -q "Verdict at ±3 points" "$work/mlad-3/REPORT.md" || fail "--margin 3 did not win"
 }
-round3_cases="$round3_cases margin_ladder"
+area_cases="$area_cases margin_ladder"

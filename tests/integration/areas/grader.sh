@@ -1,5 +1,9 @@
 # Round 3, grader (issue 24: G3, G4): a rung whose answers are all in can
-# always be finished, buried and reported. Sourced by round3.sh.
+# always be finished, buried and reported. Sourced by tests/integration/cases.sh.
+#
+# Tests: grader/bury.c
+# Tests: grader/rows.c
+# Tests: orchestrator/cmd/cmd_grade.c
 
 # G3: a server that reports 1e40 tokens/s. It ended the rung's summary and
 # every bury with "out of memory" (SIGABRT, exit 134): 1e40 is inf as the
@@ -35,7 +39,7 @@ case_absurd_speed() {
     [ $rc = 0 ] && grep -q '"median_decode_tps": *null' "$d/rows/R1.done" ||
         fail "resume: exit $rc $(cat "$work/err" "$d/rows/R1.done")"
 }
-round3_cases="$round3_cases absurd_speed"
+area_cases="$area_cases absurd_speed"
 
 # G4: a user's rule that backtracks ((a+)+$) over a reply of a's then a b
 # runs past its step budget. The reply was an error on every read ("took
@@ -74,4 +78,4 @@ JSON
 assert [x.get("step_limit") for x in r["rungs"]] == [1, 1], r["rungs"]
 assert [c.get("step_limit") for c in r["rules"][0]["rungs"]] == [1, 1]' "$d/report.json" || fail "report.json"
 }
-round3_cases="$round3_cases step_limit"
+area_cases="$area_cases step_limit"

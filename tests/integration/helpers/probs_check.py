@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Read a run folder's probs files by the layout in grader/probs.h, apart
-from the C codec, for tests/integration/round3/probs_capture.sh.
+from the C codec, for tests/integration/areas/probs.sh.
 
   probs_check.py records RUNDIR RUNG...
       every record whole (magic, length, FNV-1a check, no bytes left

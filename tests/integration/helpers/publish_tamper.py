@@ -1,5 +1,14 @@
-"""Make hostile and contradicting bundles for tests/integration/round4/publish.sh.
-Usage: publish_tamper4.py MODE IN.tar.gz OUT.tar.gz
+"""Make changed, hostile and contradicting bundles for
+tests/integration/areas/publish.sh.
+Usage: publish_tamper.py MODE IN.tar.gz OUT.tar.gz
+  row       flip one answer's last line in rows/Q4_0.jsonl (line 10) and
+            fix its SHA256SUMS line: only the figures can tell
+  rowonly   the same row change, SHA256SUMS left as it was
+  figure    one figure in report.json changed, its SHA256SUMS line fixed
+  sums      one SHA256SUMS line changed
+  dotdot    an entry named bundle/../x
+  symlink   a symlink entry
+  huge      an entry past the 256 MiB cap (zeros)
   bomb      (IN unused) a 2 MB gzip whose one entry's header declares
             2 GiB, followed by 2 GiB of zeros
   dupentry  bundle/rows/Q4_0.jsonl a second time, the same bytes
@@ -10,9 +19,10 @@ Usage: publish_tamper4.py MODE IN.tar.gz OUT.tar.gz
   tsvpath   ladder.tsv's Q4_0 file /etc/hostname, SHA256SUMS fixed
   manrung   manifest.json's rung Q2_K left out, SHA256SUMS fixed
   manqs     manifest.json's questions.sha256 all zeros, SHA256SUMS fixed
-  row       rows/Q4_0.jsonl: the row of test-N, the first one the rung got
+  rowwrong  rows/Q4_0.jsonl: the row of test-N, the first one the rung got
             right, made wrong; SHA256SUMS fixed; prints its line and id
-The gzip is Python's; every other entry keeps the bundle's order."""
+Every entry keeps the bundle's order (dupentry adds one); the gzip is
+Python's."""
 import hashlib
 import io
 import json
@@ -81,8 +91,38 @@ def edit_manifest(fn):
     fix_sums(n)
 
 
+def edit_row():
+    name = "bundle/rows/Q4_0.jsonl"
+    lines = files[name].decode().split("\n")
+    # the first row the rung got right: now it says another number
+    for i, ln in enumerate(lines):
+        r = json.loads(ln)
+        if r.get("right") is True or (r.get("right") is None and ln):
+            r["content"] = r["content"] + "\nAnswer: 987654321"
+            lines[i] = json.dumps(r, ensure_ascii=False, separators=(",", ":"))
+            print("edited %s line %d" % (name, i + 1))
+            break
+    files[name] = "\n".join(lines).encode()
+    return name
+
+
 extra = []
-if mode == "dupentry":
+if mode in ("row", "rowonly"):
+    n = edit_row()
+    if mode == "row":
+        fix_sums(n)
+elif mode == "figure":
+    n = "bundle/report.json"
+    s = files[n].decode()
+    i = s.index('"accuracy": ', s.index('"rung": "Q4_0"'))
+    j = s.index(",", i)
+    files[n] = (s[:i] + '"accuracy": 0.999' + s[j:]).encode()
+    fix_sums(n)
+elif mode == "sums":
+    lines = files["bundle/SHA256SUMS"].decode().splitlines()
+    lines[3] = ("0" * 64) + lines[3][64:]
+    files["bundle/SHA256SUMS"] = ("\n".join(lines) + "\n").encode()
+elif mode == "dupentry":
     m = [m for m, _ in members if m.name == "bundle/rows/Q4_0.jsonl"][0]
     extra.append((m, files[m.name]))
 elif mode == "dupsums":
@@ -110,7 +150,7 @@ elif mode in ("tsvsha", "tsvpath"):
         lines[i] = "\t".join(f)
     files[n] = "\n".join(lines).encode()
     fix_sums(n)
-elif mode == "row":
+elif mode == "rowwrong":
     n = "bundle/rows/Q4_0.jsonl"
     lines = files[n].decode().split("\n")
     for i, ln in enumerate(lines):
@@ -133,3 +173,20 @@ with tarfile.open(dst, "w:gz", format=tarfile.USTAR_FORMAT,
             out.addfile(m, io.BytesIO(data))
         else:
             out.addfile(m)
+    if mode == "dotdot":
+        ti = tarfile.TarInfo("bundle/../x")
+        ti.size = 2
+        out.addfile(ti, io.BytesIO(b"x\n"))
+    elif mode == "symlink":
+        ti = tarfile.TarInfo("bundle/rows/link.jsonl")
+        ti.type = tarfile.SYMTYPE
+        ti.linkname = "/etc/passwd"
+        out.addfile(ti)
+    elif mode == "huge":
+        ti = tarfile.TarInfo("bundle/huge.jsonl")
+        ti.size = (256 << 20) + 1
+
+        class Zeros:
+            def read(self, n=-1):
+                return bytes(n if n >= 0 else 0)
+        out.addfile(ti, Zeros())

@@ -1,5 +1,13 @@
 # Round 3, paths (issue 24: G2, G8, G10, G12, G15): what graveyard reads
-# and writes where a file goes. Sourced by round3.sh.
+# and writes where a file goes. Sourced by tests/integration/cases.sh.
+#
+# Tests: rundir/files.c
+# Tests: rundir/outfile.c
+# Tests: rundir/rundir.c
+# Tests: orchestrator/run/prepare.c
+# Tests: orchestrator/forge/build.c
+# Tests: orchestrator/cmd/cmd_sha256.c
+# Tests: orchestrator/cmd/cmd_f16range.c
 
 # refused_now WHAT WANT CMD...: CMD exits 2 within a few seconds (a
 # `timeout 10` turns a hang into 124) and says WANT on its one line of
@@ -47,7 +55,7 @@ case_fifo_inputs() {
     [ ! -e "$work/ff1" ] && [ ! -e "$work/ff2" ] && [ ! -e "$work/ff3" ] ||
         fail "a refused run left a run folder"
 }
-round3_cases="$round3_cases fifo_inputs"
+area_cases="$area_cases fifo_inputs"
 
 # G2: build with a FIFO as the checkpoint's shard waited on it forever,
 # and a SIGTERM ("stopping on signal 15") never ended it.
@@ -76,7 +84,7 @@ JSON
     gone_within 5 $pid || { fail "build: SIGTERM did not end it"; kill -KILL $pid; }
     wait $pid 2>/dev/null
 }
-round3_cases="$round3_cases fifo_build"
+area_cases="$area_cases fifo_build"
 
 # G8: a resume was refused ("rows made two ways") when the same file was
 # spelled another way: q/q4.jsonl then ./q/q4.jsonl, GGUF_DIR=/x then
@@ -104,7 +112,7 @@ JSON
     GGUF_DIR=$s/m/ $GT ladder "$s/l.json" --quiet >/dev/null 2>"$work/err" || fail "GGUF_DIR/: exit $? $(tail -3 "$work/err")"
     [ "$(rows "$s/lrun" R1)" = 4 ] || fail "GGUF_DIR/: $(rows "$s/lrun" R1) rows"
 }
-round3_cases="$round3_cases spelling"
+area_cases="$area_cases spelling"
 
 # G12: a garbage or linked rows/R.done was printed as the rung's summary
 # with exit 0 (and bury failed after). It is read as any run-folder file.
@@ -130,7 +138,7 @@ case_done_checked() {
     rc=0; timeout -k 2 20 $G bury "$d" R1 >"$work/out" 2>"$work/err" || rc=$?
     [ $rc = 2 ] && grep -q "not a regular file" "$work/err" || fail "bury, a FIFO: exit $rc $(cat "$work/err")"
 }
-round3_cases="$round3_cases done_checked"
+area_cases="$area_cases done_checked"
 
 # G10: a full disk while manifest.json is written was exit 2 ("refused
 # their input" in a ladder): it is exit 1, "disk full", and resumes.
@@ -154,7 +162,7 @@ case_manifest_full() {
     [ "$(rows "$d" R1)" = 4 ] || fail "resume: $(rows "$d" R1) rows"
     umount "$mnt"
 }
-round3_cases="$round3_cases manifest_full"
+area_cases="$area_cases manifest_full"
 
 # G15: a tool that made a folder at its temporary output path left it
 # there for good. It goes when the step fails and when a later build
@@ -203,7 +211,7 @@ JSON
     [ $rc = 2 ] && grep -q "Q4_0.gguf' is a folder" "$work/err" || fail "a folder as the output: exit $rc $(tail -3 "$work/err")"
     [ -d "$w/m/Q4_0.gguf" ] || fail "the folder was touched"
 }
-round3_cases="$round3_cases tmp_folder"
+area_cases="$area_cases tmp_folder"
 
 # Issue 25 item 5: paths live in capped buffers (BUF_PATH_MAX, 4199
 # bytes), and a path past the cap is refused with a message naming it,
@@ -227,7 +235,7 @@ case_long_paths() {
         $G ladder --run-dir "$long" --llama "$FAKE" "$ROOT/configs/demo.json"
     [ ! -e "$work/lp" ] || fail "a refused long path left $work/lp"
 }
-round3_cases="$round3_cases long_paths"
+area_cases="$area_cases long_paths"
 
 # Issue 25, the rest of item 5: the build kept a rung's folder and its
 # temporary name in fixed arrays, and a tool's path in a PATH_MAX one: a
@@ -260,4 +268,42 @@ JSON
     refused_now "build.python" "'build.python': path too long: '$w/m/bbb" $G build "$w/b.json"
     [ ! -e "$w/BF16.gguf" ] && [ ! -e "$w/Q4_0.gguf" ] || fail "a refused build made a file"
 }
-round3_cases="$round3_cases long_build_paths"
+area_cases="$area_cases long_build_paths"
+
+# From round 4 (issue 33; failed on 21b075f):
+# A fresh run folder with a link planted where a rung's files go later
+# (rows/R1.done is written when the rung ends, rows/R1.power while it
+# runs): refused at the start, exit 2, naming the path, before any
+# server starts or a question is asked; it used to answer every question
+# and then refuse rows/R1.done (exit 1). A FIFO there is refused alike.
+# The ladder checks every rung's and its own end files (graveyard.json,
+# ladder.json) before its first rung: it used to run them all first.
+case_planted_ahead() {
+    local d=$work/pa rc what
+    printf 'precious\n' >"$work/victim"
+    for what in rows/R1.done rows/R1.power rows/R1.probs logs/R1.server.log R1.server.pid ladder.tsv; do
+        rm -rf "$d"; mkdir -p "$d/rows" "$d/logs"
+        ln -s "$work/victim" "$d/$what"
+        rc=0; timeout -k 5 60 $G run R1 "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && grep -Fq "'$d/$what' is a symbolic link" "$work/err" ||
+            fail "$what: exit $rc $(head -c 300 "$work/err")"
+        [ ! -s "$d/rows/R1.jsonl" ] || fail "$what: $(rows "$d" R1) questions answered first"
+        grep -qs "listening" "$d/logs/R1.server.log" && fail "$what: a server started"
+        [ "$(cat "$work/victim")" = precious ] || fail "$what: the link's target changed"
+    done
+    rm -rf "$d"; mkdir -p "$d/rows"; mkfifo "$d/rows/R1.done"
+    rc=0; timeout -k 5 60 $G run R1 "$work/slow.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -Fq "'$d/rows/R1.done': not a regular file" "$work/err" && [ ! -s "$d/rows/R1.jsonl" ] ||
+        fail "a FIFO: exit $rc, $(rows "$d" R1 2>/dev/null) rows, $(head -c 300 "$work/err")"
+    for what in rows/R2.done rows/R2.jsonl graveyard.json ladder.json; do
+        ladder_config pl 2 '"0"' good
+        rm -rf "$work/pl"; mkdir -p "$work/pl/rows"
+        ln -s "$work/victim" "$work/pl/$what"
+        rc=0; timeout -k 5 60 $G ladder "$work/pl.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && grep -Fq "'$work/pl/$what' is a symbolic link" "$work/err" ||
+            fail "ladder, $what: exit $rc $(head -c 300 "$work/err")"
+        [ ! -s "$work/pl/rows/R1.jsonl" ] || fail "ladder, $what: rung R1 answered first"
+        [ "$(cat "$work/victim")" = precious ] || fail "ladder, $what: the link's target changed"
+    done
+}
+area_cases="$area_cases planted_ahead"
