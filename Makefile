@@ -95,7 +95,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
         check-sleep check-edges check-lines check-guards check-formats \
-        check-format
+        check-format check-tests-map tests-map
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -272,7 +272,7 @@ check: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-size check-lines \
         check-commands check-rooms check-circles check-edges check-sleep \
-        check-formats check-format
+        check-formats check-format check-tests-map
 	@BUILD=$(BUILD) GUARDS_CC="$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)" \
 	    bash tests/run-all.sh $(UNIT_BIN)
 
@@ -403,6 +403,15 @@ check-formats:
 # that calls it (scripts/check-circles.sh).
 check-circles: $(LIBORCH)
 	@sh scripts/check-circles.sh $(LIBORCH)
+
+# Every product module named by a test's `Tests:` line, and
+# docs/testing.md's module map what those lines say
+# (scripts/check-tests-map.sh); make tests-map writes the map.
+check-tests-map:
+	@sh scripts/check-tests-map.sh
+
+tests-map:
+	@sh scripts/check-tests-map.sh --write
 
 # No function over 80 statements or 150 lines (scripts/check-size.sh).
 check-size:
