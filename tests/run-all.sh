@@ -112,29 +112,31 @@ if [ $unit_only -eq 1 ]; then
 else
     # longest first, so that the lanes end together (the times of
     # docs/testing.md); the integration cases one suite per area
-    areas procs endpoint publish
     start integration bash tests/integration/run.sh "$B"
     # the structure checks on the breaches they guard, planted in copies
     # of the archives and the sources (check-edges, check-rooms,
     # check-lines, check-tests-map)
     start guards sh tests/guards/run.sh "$B" \
         "${GUARDS_CC:-cc -std=c11 -D_POSIX_C_SOURCE=200809L}"
-    areas paths probs config runner
+    areas publish grader
     start hostile bash tests/integration/hostile.sh "$B"
     # the pages in Debian's chromium, headless, through selenium and
     # chromedriver (Debian's python3-selenium, for /usr/bin/python3); the
     # screenshots land in $BUILD/tests/page-shots for a person to look at
     start page /usr/bin/python3 tests/browser/page_test.py "$B/graveyard"
+    areas endpoint
     start build bash tests/integration/build.sh "$B"
-    areas import signals vocab settings rebuild
     start unit units "$@"
+    areas loop probs power procs
     # make check-formats' check on a scratch tree, a breach planted at a
     # time (each refused naming its file and line)
     start formats sh tests/formats/run.sh
-    areas loop power tensors verdict grader report
+    areas rebuild signals
     # pareto.svg: points where report.json's figures put them, the fronts
     start pareto python3 tests/report/pareto_test.py "$B/graveyard"
+    areas config settings runner paths
     start slurm bash tests/slurm/run.sh "$B"
+    areas import vocab tensors verdict report
     start golden sh tests/golden/run.sh "$B/graveyard"
     # the regular expressions against Python's re: 3,000 random cases
     # (make pyre-diff runs more)

@@ -34,7 +34,7 @@ for f in "$here"/round[0-9]*/*.sh; do
 done
 . "$here/lib.sh"
 
-all="" of=" "
+all="" of=" " round3_cases="" round4_cases=""
 for f in "$here"/areas/*.sh; do
     area_cases=""
     # shellcheck disable=SC1090
@@ -43,8 +43,8 @@ for f in "$here"/areas/*.sh; do
     for c in $area_cases; do of="$of$c=$a "; done
     all="$all $area_cases"
 done
-if [ -n "${round3_cases:-}${round4_cases:-}" ]; then
-    echo "cases.sh: cases added to round3_cases or round4_cases are not run: add them to area_cases (${round3_cases:-}${round4_cases:-})" >&2
+if [ -n "$round3_cases$round4_cases" ]; then
+    echo "cases.sh: cases added to round3_cases or round4_cases are not run: add them to area_cases ($round3_cases$round4_cases)" >&2
     exit 2
 fi
 label=cases
