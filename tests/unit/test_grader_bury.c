@@ -1,6 +1,6 @@
 /*
- * test_grader_bury.c - dead, ghosts, tombstones, the autopsy: the study's worked
- * numbers, and the rules for questions a rung lacks.
+ * test_grader_bury.c - dead, ghosts, tombstones, the autopsy: the study's
+ * worked numbers, and the rules for questions a rung lacks.
  *
  * Tests: grader/bury.c
  */

@@ -1,5 +1,6 @@
 /*
- * test_grader_rows.c - the row reader: grading on read, bad input, resumability.
+ * test_grader_rows.c - the row reader: grading on read, bad input,
+ * resumability.
  *
  * Tests: grader/rows.c
  * Tests: grader/qset.c

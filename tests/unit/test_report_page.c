@@ -24,7 +24,7 @@
 #include "page.h"
 #include "render.h"
 
-/* ---- the study's ladder, as test_grader_ladder builds it ----------------------- */
+/* ---- the study's ladder, as test_grader_ladder builds it ---------------- */
 
 /* The study's nine rungs; rung i decodes at 40 + 6i tok/s. */
 static void load_study(struct rungs *x)
