@@ -95,7 +95,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
         check-sleep check-edges check-lines check-guards check-formats \
-        check-format
+        check-format check-tests-map tests-map
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -227,17 +227,8 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER) \
 	    -Igrader -Ipyre -o $@ $< $(LIBGRADER) $(LIBPYRE) $(JANSSON_LIBS) \
 	    $(CMOCKA_LIBS) -lm
 
-# Renderer unit tests (test_render_*) link report/ and the grader: still
+# Renderer unit tests (test_report_*) link report/ and the grader: still
 # no libuv, libcurl or OpenSSL.
-$(BUILD)/tests/test_render_%: tests/unit/test_render_%.c tests/unit/*.h \
-        $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBUTIL)
-	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Ireport -Igrader -o $@ $< $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
-	    $(LIBPYRE) $(LIBUTIL) $(JANSSON_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
-
-# The report room's unit tests by their new name (test_report_*): as
-# test_render_*.
 $(BUILD)/tests/test_report_%: tests/unit/test_report_%.c tests/unit/*.h \
         $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBUTIL)
 	@mkdir -p $(dir $@)
@@ -262,29 +253,13 @@ $(BUILD)/tests/test_weights_%: tests/unit/test_weights_%.c tests/unit/*.h \
 	    -Iweights -o $@ $< $(LIBWEIGHTS) $(LIBUTIL) $(JANSSON_LIBS) \
 	    $(CMOCKA_LIBS) -lm
 
-# Orchestrator unit tests (test_orch_*) link its modules and their
-# libraries; GNU make picks this rule over the one above (shorter stem).
-$(BUILD)/tests/test_orch_%: tests/unit/test_orch_%.c tests/unit/*.h \
-        $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) \
-        $(LIBWEIGHTS) $(LIBUTIL)
-	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
-	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
-	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
-
-# Unit tests of the orchestrator's base room (test_base_*): as test_orch_*.
-$(BUILD)/tests/test_base_%: tests/unit/test_base_%.c tests/unit/*.h \
-        $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) \
-        $(LIBWEIGHTS) $(LIBUTIL)
-	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
-	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
-	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
-
-# Forge unit tests (test_forge_*): linked as the orchestrator's.
-$(BUILD)/tests/test_forge_%: tests/unit/test_forge_%.c tests/unit/*.h \
+# Orchestrator unit tests (test_ROOM_* of its rooms, and the two of
+# another room that drive it too) link its modules and their libraries;
+# an explicit rule, so make picks it over the patterns above.
+ORCH_ROOMS := base cmd figures forge input night rows run server
+ORCH_UNIT_BIN := $(filter $(foreach r,$(ORCH_ROOMS),$(BUILD)/tests/test_$(r)_%), \
+        $(UNIT_BIN)) $(BUILD)/tests/test_rundir_store $(BUILD)/tests/test_util_buf
+$(ORCH_UNIT_BIN): $(BUILD)/tests/%: tests/unit/%.c tests/unit/*.h \
         $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) \
         $(LIBWEIGHTS) $(LIBUTIL)
 	@mkdir -p $(dir $@)
@@ -305,7 +280,7 @@ check-all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-size check-lines \
         check-commands check-rooms check-circles check-edges check-sleep \
-        check-formats check-format
+        check-formats check-format check-tests-map
 	@BUILD=$(BUILD) GUARDS_CC="$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)" \
 	    bash tests/run-all.sh $(UNIT_BIN)
 
@@ -436,6 +411,15 @@ check-formats:
 # that calls it (scripts/check-circles.sh).
 check-circles: $(LIBORCH)
 	@sh scripts/check-circles.sh $(LIBORCH)
+
+# Every product module named by a test's `Tests:` line, and
+# docs/testing.md's module map what those lines say
+# (scripts/check-tests-map.sh); make tests-map writes the map.
+check-tests-map:
+	@sh scripts/check-tests-map.sh
+
+tests-map:
+	@sh scripts/check-tests-map.sh --write
 
 # No function over 80 statements or 150 lines (scripts/check-size.sh).
 check-size:

@@ -133,7 +133,7 @@ const char *grader_task_builtin_about(size_t i)
 }
 
 /* Build b into a new task; NULL only for no memory (the table is right
- * by construction: test_task builds every entry). */
+ * by construction: test_grader_task builds every entry). */
 static struct grader_task *build(const struct builtin *b)
 {
     struct grader_task *t = grader_task_new(b->name, b->ref);

@@ -13,7 +13,7 @@
  * file"). rundir/ links no grader function (check-rundir-deps): the
  * record's frame (magic, length, id) is read here from the layout in
  * probs.h, and whether the last record is whole is asked of the caller,
- * who decodes it with the codec (test_orch_store checks both against it).
+ * who decodes it with the codec (test_rundir_store checks both against it).
  */
 #ifndef PROBSFILE_H
 #define PROBSFILE_H

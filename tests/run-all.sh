@@ -3,10 +3,11 @@
 # the structure checks on planted breaches, the golden case folders
 # against $BUILD/graveyard, the regular expressions against Python's re,
 # graveyard run against the fake llama-server, the hostile nights (kills,
-# floods, hung tools, a full disk, planted links), graveyard build on the
-# fake tools, the Slurm job array, the report's reconstruction, cover and
-# pareto tests, the pages in a headless browser, then the JSON Schema
-# checks. Ends with one line that CI reads: "check: N passed, M failed".
+# floods, hung tools, a full disk, planted links), the integration cases
+# one suite per area (tests/integration/areas: endpoint, publish, ...),
+# graveyard build on the fake tools, the Slurm job array, the report's
+# reconstruction, cover and pareto tests, the pages in a headless
+# browser, then the JSON Schema checks. Ends with one line that CI reads: "check: N passed, M failed".
 #
 # The suites run side by side, CHECK_JOBS at a time (default: the cores),
 # longest first: most of their time is spent waiting on servers and
@@ -93,34 +94,49 @@ drain() {
     done
 }
 
+# Start the integration cases of each AREA (tests/integration/areas/
+# AREA.sh) as the suite AREA; an area's name is not another suite's.
+started=" "
+areas() {
+    local a
+    for a in "$@"; do
+        [ -e "tests/integration/areas/$a.sh" ] || continue
+        started="$started$a "
+        start "$a" bash tests/integration/cases.sh --area "$a" "$B"
+    done
+}
+
 if [ $unit_only -eq 1 ]; then
     jobs=1
     start unit units "$@"
 else
-    # longest first, so that the lanes end together
-    # hostile nights, round 3 (issue 24) and 4 (issue 33): one file of
-    # cases per area
-    start round3 bash tests/integration/round3.sh "$B"
+    # longest first, so that the lanes end together (the times of
+    # docs/testing.md); the integration cases one suite per area
     start integration bash tests/integration/run.sh "$B"
     # the structure checks on the breaches they guard, planted in copies
     # of the archives and the sources (check-edges, check-rooms,
-    # check-lines)
+    # check-lines, check-tests-map)
     start guards sh tests/guards/run.sh "$B" \
         "${GUARDS_CC:-cc -std=c11 -D_POSIX_C_SOURCE=200809L}"
-    start round4 bash tests/integration/round4.sh "$B"
+    areas publish grader
     start hostile bash tests/integration/hostile.sh "$B"
     # the pages in Debian's chromium, headless, through selenium and
     # chromedriver (Debian's python3-selenium, for /usr/bin/python3); the
     # screenshots land in $BUILD/tests/page-shots for a person to look at
     start page /usr/bin/python3 tests/browser/page_test.py "$B/graveyard"
+    areas endpoint
     start build bash tests/integration/build.sh "$B"
     start unit units "$@"
+    areas loop probs power procs
     # make check-formats' check on a scratch tree, a breach planted at a
     # time (each refused naming its file and line)
     start formats sh tests/formats/run.sh
+    areas rebuild signals
     # pareto.svg: points where report.json's figures put them, the fronts
     start pareto python3 tests/report/pareto_test.py "$B/graveyard"
+    areas config settings runner paths
     start slurm bash tests/slurm/run.sh "$B"
+    areas import vocab tensors verdict report
     start golden sh tests/golden/run.sh "$B/graveyard"
     # README's examples marked "# after make demo" against a demo of its own
     start readme sh tests/readme/run.sh "$B"
@@ -128,7 +144,7 @@ else
     # (make pyre-diff runs more)
     start pyre python3 tests/pyre/diff.py --driver "$B/pyre_driver" \
         --cases 3000 --seed 1
-    # the split view (issue 26) on a page test_render_probs builds
+    # the split view (issue 26) on a page test_report_probs builds
     start probs-page /usr/bin/python3 tests/browser/probs_test.py "$B"
     # the report: the study's counts read back from REPORT.md, and the
     # cover rendered (rsvg-convert) with every cell's colour read
@@ -138,6 +154,11 @@ else
     start rules python3 tests/tasks/rule_diff.py "$B/rule_driver"
     # the schemas need Debian's python3-jsonschema, for /usr/bin/python3
     start schemas /usr/bin/python3 tests/schemas/validate.py
+    # an area not placed above (a new one): last
+    for f in tests/integration/areas/*.sh; do
+        a=$(basename "$f" .sh)
+        case $started in *" $a "*) ;; *) areas "$a" ;; esac
+    done
 fi
 wait
 drain

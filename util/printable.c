@@ -10,7 +10,7 @@
 
 /* The length of the UTF-8 sequence at p[0..len) as RFC 3629 reads it
  * (pyre's grader_utf8_seq, which util/ may not call: the same answers,
- * checked byte for byte by test_orch_files): 1 for ASCII, 0 for a stray
+ * checked byte for byte by test_server_files): 1 for ASCII, 0 for a stray
  * continuation byte, an overlong form, a surrogate, past U+10FFFF or cut
  * short. */
 static size_t utf8_seq(const unsigned char *p, size_t len)

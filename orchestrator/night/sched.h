@@ -5,7 +5,7 @@
  * and its command turn what happens on the loop (a child's exit, its
  * first row, nvidia-smi's answer, a stop signal) into events, call
  * sched_step, and carry out the actions it returns (start job J on slot
- * S, ask slot S's free memory). tests/unit/test_orch_sched.c replays
+ * S, ask slot S's free memory). tests/unit/test_night_sched.c replays
  * event sequences against it.
  *
  * A job waits for its gate (another job that must end done first: the

@@ -5,7 +5,7 @@
  * timer, a signal) into events, calls rung_step, and carries out the
  * actions it returns (start a server, ask a question, write a row, stop
  * the server, finish). Every fault rule of docs/run.md ("Faults") is
- * decided here, and tests/unit/test_orch_rung.c replays event sequences
+ * decided here, and tests/unit/test_run_rung.c replays event sequences
  * against it without a loop or a server.
  *
  * Questions are named by their index in the question file in events and

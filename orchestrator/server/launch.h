@@ -1,7 +1,7 @@
 /*
  * launch.h - what a rung's llama-server is started with: a free port on
  * 127.0.0.1, its argv and its environment, built from a run's options
- * (runner.h) and nothing else, so that tests/unit/test_orch_launch.c can
+ * (runner.h) and nothing else, so that tests/unit/test_server_launch.c can
  * pin every rule without starting anything.
  *
  * The rules: the server binds 127.0.0.1 always (graveyard's own argv

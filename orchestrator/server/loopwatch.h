@@ -18,7 +18,7 @@
  *           max(LOOPWATCH_MIN_SPAN, LOOPWATCH_MIN_REPEATS x period)
  *           pieces all equal the piece one period before. Every reply in
  *           the golden folders and the test suites' replies leave it
- *           silent (tests/unit/test_orch_loopwatch.c); a normal GSM8K
+ *           silent (tests/unit/test_server_loopwatch.c); a normal GSM8K
  *           answer has no 200-token stretch that repeats itself.
  *
  * Pieces are compared by 64-bit hash. Memory is fixed: a ring of the last

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Tests: report/page.c
+# Tests: report/assets/embed.c
 """The page in a real browser: REPORT.html, COMPARE.html and THINK.html
 opened from disk in Debian's chromium, driven headless through selenium
 and chromedriver (browser.py: Debian's python3-selenium and

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
+# Tests: report/page.c
+# Tests: report/emit_probs.c
 """The page's "Where it split" view in a real browser (Debian's chromium,
 headless, through browser.py), on a page built from a hand-made fixture:
-test_render_probs (tests/unit) writes it with GY_PROBS_PAGE=PATH, the
+test_report_probs (tests/unit) writes it with GY_PROBS_PAGE=PATH, the
 study's ladder with split figures filled by hand, its one dead cell that
 split carrying hostile token texts (quotes, <script>, \\x01, a lone 0xC3).
 
@@ -15,7 +17,7 @@ Checks, after a click on that dead cell (Q8_0):
 - nothing ran from the texts: no dialog, no console error (a CSP
   violation is one), no request but the file.
 
-Usage: probs_test.py BUILD [OUTDIR]: BUILD holds tests/test_render_probs;
+Usage: probs_test.py BUILD [OUTDIR]: BUILD holds tests/test_report_probs;
 a screenshot of the panel goes to OUTDIR (default BUILD/tests/page-shots).
 Ends with "probs-page: N passed, M failed"."""
 import math
@@ -117,13 +119,13 @@ def main():
     os.makedirs(shots, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="graveyard-probs-") as tmp:
         path = os.path.join(tmp, "REPORT.html")
-        r = subprocess.run([os.path.join(build, "tests", "test_render_probs")],
+        r = subprocess.run([os.path.join(build, "tests", "test_report_probs")],
                            env=dict(os.environ, GY_PROBS_PAGE=path),
                            capture_output=True, text=True)
         if not os.path.exists(path):
-            g.fail(f"test_render_probs did not write the page: {r.stdout[-400:]}")
+            g.fail(f"test_report_probs did not write the page: {r.stdout[-400:]}")
             return g.end()
-        g.check("test_render_probs passes", [] if r.returncode == 0 else
+        g.check("test_report_probs passes", [] if r.returncode == 0 else
                 [r.stdout[-400:]])
         try:
             with browser.Browser(chromium) as b:

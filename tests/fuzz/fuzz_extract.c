@@ -3,6 +3,9 @@
  * rules and loop detection. Besides not crashing, it checks invariants:
  * an extracted number's canonical form parses back to itself, and the
  * loop detector answers the same on a fresh and on a reused scratch.
+ *
+ * Tests: grader/extract.c
+ * Tests: grader/number.c
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -9,6 +9,9 @@
  * WT_META_MAX, each one printable line "key=value", shown by the one rule
  * for outside text (util_printable shows it as it is), as every tensor
  * name is when graveyard tensors shows it.
+ *
+ * Tests: weights/tensors.c
+ * Tests: weights/gguf.c
  */
 #include <assert.h>
 #include <stdint.h>

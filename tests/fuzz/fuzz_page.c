@@ -13,6 +13,8 @@
  * makes itself, every attribute is one it writes, and the output is
  * UTF-8. So no text, however broken, can put an element, an attribute or
  * an event handler of its own on the page. doc_md writes the same doc.
+ *
+ * Tests: report/page.c
  */
 #include <jansson.h>
 #include <stdint.h>

@@ -9,6 +9,11 @@
  * catastrophic pattern costs milliseconds) and says the same thing again
  * once it has stopped; re.sub(p, "", text) is the text less the matches;
  * lower() of the text never more than doubles it.
+ *
+ * Tests: pyre/pyre.c
+ * Tests: pyre/pyre_parse.c
+ * Tests: pyre/pyre_compile.c
+ * Tests: pyre/pyre_match.c
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,6 +3,10 @@
  * the JSON emitters. The input is fed twice, whole and in slices whose
  * sizes come from the input itself; both readings must agree on the
  * outcome and the number of rows (the reader is resumable at any byte).
+ *
+ * Tests: grader/rows.c
+ * Tests: grader/bury.c
+ * Tests: report/emit.c
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -10,6 +10,8 @@
  *     numbers of fields it does not read without converting them.
  *   - the scanner refuses nesting past 64, more than 64 fields, and field
  *     names over 511 bytes, which jansson takes.
+ *
+ * Tests: grader/rowscan.c
  */
 #include <jansson.h>
 #include <math.h>

@@ -3,6 +3,9 @@
  * (weights/tensors.h): any bytes give a table or a one-line refusal,
  * never a crash, a leak or a read outside the input; a table it gives
  * names only bytes inside the file, in order, without overlaps.
+ *
+ * Tests: weights/tensors.c
+ * Tests: weights/safetensors.c
  */
 #include <assert.h>
 #include <stdint.h>

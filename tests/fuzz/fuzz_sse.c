@@ -7,6 +7,9 @@
  * The first byte also asks for log-probabilities (0 to 20 of them): the
  * reply's tokens must then make a probs record that decodes again
  * (grader/probs.h), whatever the stream held.
+ *
+ * Tests: orchestrator/server/sse.c
+ * Tests: orchestrator/server/reply.c
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -10,6 +10,8 @@
  * inside the unpacked archive, a folder with none; written again by the
  * writer (tarball_add, tarball_add_dir, tarball_gzip) it reads back the
  * same. tarball_gunzip under a small cap never passes it.
+ *
+ * Tests: orchestrator/base/tarball.c
  */
 #include <assert.h>
 #include <stdint.h>

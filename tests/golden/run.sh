@@ -13,6 +13,29 @@
 # No case may leave a temporary file behind. UPDATE=1 rewrites stdout,
 # stderr and rc from what the binary does now, and UPDATE=files the
 # files/ a case already lists too: read the diff before committing it.
+#
+# Tests: orchestrator/cmd/main.c
+# Tests: orchestrator/cmd/cmd_grade.c
+# Tests: orchestrator/cmd/cmd_report.c
+# Tests: orchestrator/cmd/cmd_import.c
+# Tests: orchestrator/cmd/import.c
+# Tests: orchestrator/cmd/import_task.c
+# Tests: orchestrator/cmd/import_write.c
+# Tests: orchestrator/figures/pages.c
+# Tests: grader/bury.c
+# Tests: grader/ladder.c
+# Tests: grader/compare.c
+# Tests: grader/repeat.c
+# Tests: grader/think.c
+# Tests: grader/error.c
+# Tests: grader/pick.c
+# Tests: report/md.c
+# Tests: report/md_compare.c
+# Tests: report/md_cost.c
+# Tests: report/md_settings.c
+# Tests: report/md_verdict.c
+# Tests: report/json.c
+# Tests: report/emit.c
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift

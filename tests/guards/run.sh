@@ -1,6 +1,7 @@
 #!/bin/sh
 # The guards' own tests: each structure check that reads the table
-# (check-edges, check-rooms) or the files' lengths (check-lines) run on
+# (check-edges, check-rooms), the files' lengths (check-lines) or the
+# tests' Tests: lines (check-tests-map) run on
 # the breach it guards, expecting it to refuse with the message that
 # names it; and on today's tree, expecting it to pass. Breaches are
 # planted in copies: objects added to or replacing members of copies of
@@ -265,6 +266,30 @@ expect "tools: a PATH without the test stack" 2 \
     env PATH="$tmp/nopath" /bin/sh "$here/scripts/check-tools.sh"
 expect "tools: each one missing is named" 2 "missing: clang clang-tidy" \
     env PATH="$tmp/nopath" /bin/sh "$here/scripts/check-tools.sh"
+
+# --- check-tests-map ------------------------------------------------
+# the scratch tree with the tests and docs/testing.md beside the sources
+maptree() {
+    tree
+    cp "$here/docs/testing.md" "$tmp/tree/docs/"
+    (cd "$here" && cp -R tests "$tmp/tree/")
+}
+maptree
+expect "tests-map: today's tree" 0 "" sh "$tmp/tree/scripts/check-tests-map.sh"
+echo "int plant_new(void) { return 0; }" >"$tmp/tree/orchestrator/forge/plant_new.c"
+expect "tests-map: a new module no test names" 1 \
+    "check-tests-map: 'orchestrator/forge/plant_new.c' is named by no test: add ' * Tests: orchestrator/forge/plant_new.c'" \
+    sh "$tmp/tree/scripts/check-tests-map.sh"
+maptree
+echo "// Tests: orchestrator/night/plant_gone.c" >>"$tmp/tree/tests/unit/test_night_sched.c"
+expect "tests-map: a test naming a module that is gone" 1 \
+    "check-tests-map: 'tests/unit/test_night_sched.c' says Tests: 'orchestrator/night/plant_gone.c', which is no product module" \
+    sh "$tmp/tree/scripts/check-tests-map.sh"
+maptree
+grep -v '^| orchestrator/night/sched.c |' "$here/docs/testing.md" >"$tmp/tree/docs/testing.md"
+expect "tests-map: a map that is not what the lines say" 1 \
+    "check-tests-map: the module map in 'docs/testing.md' is not what the tests' Tests: lines say: run make tests-map" \
+    sh "$tmp/tree/scripts/check-tests-map.sh"
 
 echo "guards: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

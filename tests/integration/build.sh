@@ -4,6 +4,14 @@
 # (nothing), faults of the tools, signals, SIGKILL at random moments, every
 # bad config, the disk, --jobs, and graveyard ladder building first.
 # Usage: build.sh BUILD_DIR [CASE...]   Ends with "build: N passed, M failed".
+#
+# Tests: orchestrator/cmd/cmd_build.c
+# Tests: orchestrator/cmd/cmd_f16range.c
+# Tests: orchestrator/forge/build.c
+# Tests: orchestrator/forge/buildstep.c
+# Tests: orchestrator/forge/buildtool.c
+# Tests: rundir/buildrec.c
+# Tests: rundir/ladderfile.c
 set -u
 . "$(dirname "$0")/lib.sh"
 Q=$build/fake-llama-quantize

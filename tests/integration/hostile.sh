@@ -5,6 +5,16 @@
 # is not a chat stream, or cut the connection; tools that hang; a full
 # disk; planted links; arguments and paths meant to escape.
 # Usage: hostile.sh BUILD_DIR [CASE...]   Ends with "hostile: N passed, M failed".
+#
+# Tests: orchestrator/night/super.c
+# Tests: orchestrator/night/sched.c
+# Tests: orchestrator/cmd/cmd_ladder.c
+# Tests: orchestrator/cmd/cmd_run.c
+# Tests: orchestrator/run/runner.c
+# Tests: orchestrator/run/serve.c
+# Tests: orchestrator/server/proc.c
+# Tests: orchestrator/server/spawn.c
+# Tests: rundir/pidfile.c
 set -u
 . "$(dirname "$0")/lib.sh"
 

@@ -6,10 +6,11 @@
 # many failed, and the exit status is 1 when any did.
 #
 # usage: tests/integration/repeat.sh N SUITE BUILD[,BUILD...] CASE...
-#   SUITE is run (run.sh), hostile (hostile.sh) or build (build.sh)
+#   SUITE is run (run.sh), hostile (hostile.sh), build (build.sh) or cases
+#   (cases.sh: the cases of tests/integration/areas/)
 #   e.g. tests/integration/repeat.sh 20 run build,build/sanitize ladder_kill
 set -u
-[ $# -ge 4 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+[ $# -ge 4 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
 n=$1 suite=$2 builds=$3; shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 script=$here/$suite.sh

@@ -3,6 +3,22 @@
 # llama-server (tests/fake-llama-server) on 127.0.0.1. Each case has a time limit and
 # ends by checking that no server is left behind.
 # Usage: run.sh BUILD_DIR [CASE...]   Ends with "integration: N passed, M failed".
+#
+# Tests: orchestrator/cmd/main.c
+# Tests: orchestrator/cmd/cmd_run.c
+# Tests: orchestrator/cmd/cmd_ladder.c
+# Tests: orchestrator/cmd/ladder_plan.c
+# Tests: orchestrator/cmd/ladder_end.c
+# Tests: orchestrator/cmd/cmd_canary.c
+# Tests: orchestrator/run/runner.c
+# Tests: orchestrator/run/runner_int.c
+# Tests: orchestrator/run/serve.c
+# Tests: orchestrator/run/ask.c
+# Tests: orchestrator/run/prepare.c
+# Tests: orchestrator/night/sched.c
+# Tests: orchestrator/night/super.c
+# Tests: rundir/beside.c
+# Tests: rundir/ladderfile.c
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -717,7 +733,7 @@ SH
     grep -q '"gpu_name": "Tesla T4"' "$d/rows/Q4_0.done" || fail "gpu_name: $(cat "$d/rows/Q4_0.done")"
     $G bury "$d" Q4_0 | grep -q '"gpu_mib_loaded": 1639, "gpu_mib_before": 0}' || fail "bury: $($G bury "$d" Q4_0)"
     # the rung answers in well under a second: a reading may not be back
-    # before it ends (round3/power.sh times one); any reading is 70.25 W
+    # before it ends (areas/power.sh times one); any reading is 70.25 W
     [ ! -e "$d/rows/Q4_0.power" ] || ! grep -qv '^\(b [0-9]*\|e [0-9]*\|[0-9]* 70.25\)$' "$d/rows/Q4_0.power" || fail "power: $(cat "$d/rows/Q4_0.power")"
 }
 

@@ -1,4 +1,9 @@
 #!/usr/bin/env python3
+# Tests: pyre/pyre.c
+# Tests: pyre/pyre_parse.c
+# Tests: pyre/pyre_compile.c
+# Tests: pyre/pyre_match.c
+# Tests: pyre/pyre_uni.c
 """Differential test: the grader's regular expressions (pyre/pyre.h)
 against the `re` of the CPython 3.11 that runs this script.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Tests: report/svg.c
 """The covers, read back as pixels. Writes small run folders with a known
 right/wrong pattern, runs `graveyard report` (cover.svg) and `graveyard
 compare --out` (compare.svg), renders each SVG to PNG with rsvg-convert

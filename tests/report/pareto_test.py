@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Tests: report/pareto.c
+# Tests: grader/pick.c
 """pareto.svg, checked like the cover: every point where the figures put
 it, the fronts, the words, and the picture as rendered.
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Tests: report/md.c
+# Tests: report/json.c
 """The T4 ladder, reconstructed from rows and read back from the report.
 
 Writes the rows of a 9-rung x 250-question ladder (test-0 .. test-249)

@@ -105,11 +105,11 @@ for path in sorted(glob.glob(os.path.join(ROOT, "configs", "*.json"))):
     with open(path) as f:
         check("config", json.load(f), path)
 
-# report.json with split figures: test_render_probs writes one from its
+# report.json with split figures: test_report_probs writes one from its
 # hand-filled figures (no run makes probs files until the capture side
 # lands), when built ($BUILD, default build)
 probs_bin = os.path.join(ROOT, os.environ.get("BUILD", "build"), "tests",
-                         "test_render_probs")
+                         "test_report_probs")
 if os.path.exists(probs_bin):
     import subprocess
     import tempfile
@@ -120,12 +120,12 @@ if os.path.exists(probs_bin):
         if os.path.exists(out):
             with open(out) as f:
                 rep = json.load(f)
-            check("report", rep, "test_render_probs report.json")
+            check("report", rep, "test_report_probs report.json")
             rep["probs"]["dead"][0]["ref_top"][0][2] = 7
             check("report", rep, "a token text that is a number", False)
         else:
             failed += 1
-            print("schemas: test_render_probs wrote no report.json")
+            print("schemas: test_report_probs wrote no report.json")
 
 # each schema must refuse something
 check("row", {"reference": "1"}, "row without id", expect_ok=False)

@@ -7,6 +7,9 @@
 # task, every task completed, the bury is there; the cluster is stopped
 # by PID afterwards. Skips (and says why) where Slurm cannot be had.
 # Usage: run.sh BUILD_DIR. Ends with "slurm: N passed, M failed".
+#
+# Tests: orchestrator/cmd/cmd_ladder.c
+# Tests: orchestrator/night/sched.c
 set -u
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,4 +1,9 @@
 #!/usr/bin/env python3
+# Tests: grader/task.c
+# Tests: grader/task_builtin.c
+# Tests: grader/task_grade.c
+# Tests: grader/rules.c
+# Tests: grader/extract.c
 """Differential test of graveyard's lm-eval rules (docs/tasks.md): random
 replies and references graded by graveyard's built-in tasks
 lm-eval-gsm8k, lm-eval-gsm8k-cot and lm-eval-gsm8k-cot-zeroshot (through

@@ -194,7 +194,7 @@ static inline struct grader_rung *load_text(struct grader_qset *qs,
     return r;
 }
 
-/* Rungs read into one question set (test_ladder, test_render_page). */
+/* Rungs read into one question set (test_grader_ladder, test_report_page). */
 struct rungs {
     struct grader_qset *qs;
     const struct grader_rung *r[16];

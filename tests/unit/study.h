@@ -1,8 +1,9 @@
 /*
  * study.h - the T4 article's ladder as rows can be built for it: the nine
  * rungs, and per rung the right / dead / ghosts the article reports. Which
- * questions those are is fixed by study_right, so that test_bury (the
- * bury lines) and test_ladder (the report's figures) test the same ladder.
+ * questions those are is fixed by study_right, so that test_grader_bury
+ * (the bury lines) and test_grader_ladder (the report's figures) test the
+ * same ladder.
  */
 #ifndef TEST_STUDY_H
 #define TEST_STUDY_H

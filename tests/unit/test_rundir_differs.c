@@ -3,6 +3,8 @@
  * (differs.h): what each rung changes against the reference, whether the
  * folder is one at all (a plain ladder's report must not change), and
  * which rung a speculative rung is the same as without its draft.
+ *
+ * Tests: rundir/differs.c
  */
 #include "helpers.h"
 

@@ -7,6 +7,10 @@
  * "max_token", and with the rung's "model" read as "file"). The study's
  * request record is pinned byte for byte, so the manifests of the golden
  * and integration cases keep their bytes.
+ *
+ * Tests: rundir/manifest.c
+ * Tests: rundir/manifest_rec.c
+ * Tests: rundir/run.c
  */
 #include "helpers.h"
 

@@ -2,6 +2,7 @@
  * test_rundir_meta.c - bytes and GPU figures from rows/<RUNG>.done and
  * ladder.tsv (read by ladderfile.h, the one reader of it), and .done's
  * writer read back by its reader.
+ *
  * Tests: rundir/meta.c
  * Tests: rundir/done.c
  */

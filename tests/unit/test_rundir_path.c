@@ -2,6 +2,8 @@
  * test_rundir_path.c - a run folder's paths in a capped, growable buffer
  * (rundir_path_buf) say what rundir_path says, refuse what it refuses,
  * and cut nothing.
+ *
+ * Tests: rundir/rundir.c
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -3,6 +3,8 @@
  * wait and go out in one append, no file without a reading, a resume
  * that appends and counts what is there against the cap, the cap itself,
  * and the reader (absent, whole, past its cap).
+ *
+ * Tests: rundir/power.c
  */
 #include "helpers.h"
 

@@ -4,6 +4,8 @@
  * read back byte for byte; a torn last record (short head, short body), a
  * second record of one id, and bytes that are no record refused with one
  * line naming the file; an absent file is no error.
+ *
+ * Tests: rundir/probsread.c
  */
 #include "helpers.h"
 

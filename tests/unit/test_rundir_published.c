@@ -4,6 +4,8 @@
  * secret and with file names only, ladder.tsv through the one reader with
  * file names only (a line it refuses named), a .done record's URLs cut,
  * and a rung's file names as rundir.c spells them.
+ *
+ * Tests: rundir/published.c
  */
 #include "helpers.h"
 

@@ -3,6 +3,8 @@
  * it (manifest_keys.h: MK_VOCAB_SHA256; manifest.h: rundir_vocab_hash,
  * rundir_vocab_other, manifest_vocab): what the grading side reads before
  * it compares two rungs' log-probabilities.
+ *
+ * Tests: rundir/manifest.c
  */
 #include "helpers.h"
 

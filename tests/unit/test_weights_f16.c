@@ -3,6 +3,9 @@
  * every boundary docs/f16-range.md names, every BF16 bit pattern and a
  * sweep of F32 ones against the compiler's own _Float16 conversion, the
  * blocks of the counting loops, and the Python-style float text.
+ *
+ * Tests: weights/f16.c
+ * Tests: weights/f16range.c
  */
 #include <math.h>
 #include <setjmp.h>

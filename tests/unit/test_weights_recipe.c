@@ -4,6 +4,8 @@
  * meta type of ik_llama.cpp's, an id neither has), the quantize
  * key-values, two files that differ in one tensor, a bad table refused
  * with the file's name.
+ *
+ * Tests: weights/recipe.c
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -3,6 +3,11 @@
  * (weights/f16range.h, tensors.h): safetensors files, folders, sharded
  * checkpoints and GGUF files, then every bad input docs/f16-range.md
  * lists, each refused with one line that names the file.
+ *
+ * Tests: weights/tensors.c
+ * Tests: weights/safetensors.c
+ * Tests: weights/gguf.c
+ * Tests: weights/f16range.c
  */
 #include <inttypes.h>
 #include <setjmp.h>

@@ -4,6 +4,8 @@
  * keys that change them and those that do not, a head past the first
  * read, and hostile files (counts and lengths past the file, wrong types,
  * a key twice, no vocabulary), each refused with one line naming the file.
+ *
+ * Tests: weights/gguf.c
  */
 #include <inttypes.h>
 #include <setjmp.h>

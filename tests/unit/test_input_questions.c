@@ -1,0 +1,298 @@
+/*
+ * test_input_questions.c - question files in both shapes, from the shared
+ * GSM8K data (by path, never copied), and the prompt.
+ *
+ * Tests: orchestrator/input/questions.c
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "../../orchestrator/input/questions.h"
+
+/* the split ships with the project (data/gsm8k, MIT); GSM8K's full test
+ * set stays in ../shared beside a checkout, and is read when it is there */
+#define HELDOUT "data/gsm8k/heldout-250.jsonl"
+#define TEST    "../shared/data/gsm8k/test.jsonl"
+
+static const struct question *find(const struct questions *qs, const char *id)
+{
+    size_t i;
+
+    for (i = 0; i < qs->n; i++)
+        if (strcmp(qs->q[i].id, id) == 0)
+            return &qs->q[i];
+    return NULL;
+}
+
+static void test_heldout(void **state)
+{
+    struct questions qs;
+    const struct question *q;
+    char msg[512];
+
+    (void)state;
+    if (questions_load(HELDOUT, 0, &qs, msg, sizeof(msg)) != 0)
+        fail_msg("%s", msg);
+    assert_int_equal(qs.n, 250);
+    assert_string_equal(qs.q[0].id, "test-788");
+    q = find(&qs, "test-687"); /* the twins and triplets */
+    assert_non_null(q);
+    assert_string_equal(q->answer, "13");
+    assert_non_null(strstr(q->text, "twin"));
+    assert_non_null(find(&qs, "test-1166"));
+    questions_release(&qs);
+    assert_int_equal(questions_load(HELDOUT, 50, &qs, msg, sizeof(msg)), 0);
+    assert_int_equal(qs.n, 50);
+    questions_release(&qs);
+}
+
+/* GSM8K's own shape, from a file written here: no id, the reference after
+ * the last "####", ids test-N by line (blank lines count). */
+static void test_gsm8k_shape_sample(void **state)
+{
+    char path[] = "/tmp/graveyard-gsm8k-XXXXXX", msg[512];
+    struct questions qs;
+    FILE *f;
+    int fd = mkstemp(path);
+
+    (void)state;
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    fputs("{\"question\": \"Tom has 3 apples and gets 2 more.\", "
+          "\"answer\": \"3 + 2 = 5\\n#### 5\"}\n"
+          "\n"
+          "{\"question\": \"A #### trick?\", \"answer\": \"#### 1\\n#### "
+          "1,250\"}\n",
+          f);
+    fclose(f);
+    if (questions_load(path, 0, &qs, msg, sizeof(msg)) != 0)
+        fail_msg("%s", msg);
+    unlink(path);
+    assert_int_equal(qs.n, 2);
+    assert_string_equal(qs.q[0].id, "test-0");
+    assert_string_equal(qs.q[0].answer, "5");
+    assert_string_equal(qs.q[1].id, "test-2");
+    assert_string_equal(qs.q[1].answer, "1,250");
+    /* each its line, the blank one counted (for messages) */
+    assert_int_equal(qs.q[0].line, 1);
+    assert_int_equal(qs.q[1].line, 3);
+    questions_release(&qs);
+}
+
+static void test_gsm8k_shape(void **state)
+{
+    struct questions qs, held;
+    char msg[512];
+    size_t i;
+
+    (void)state;
+    if (access(TEST, R_OK) != 0) {
+        /* a clone alone: the full test set is not shipped */
+        print_message("skip: %s is not here (../shared beside the "
+                      "checkout); the split is checked without it\n",
+                      TEST);
+        return;
+    }
+    if (questions_load(TEST, 0, &qs, msg, sizeof(msg)) != 0)
+        fail_msg("%s", msg);
+    assert_int_equal(qs.n, 1319);
+    assert_string_equal(qs.q[0].id, "test-0");
+    assert_string_equal(qs.q[0].answer, "18");
+    /* the split agrees with the full file on every question it has */
+    assert_int_equal(questions_load(HELDOUT, 0, &held, msg, sizeof(msg)), 0);
+    for (i = 0; i < held.n; i++) {
+        const struct question *q = find(&qs, held.q[i].id);
+        assert_non_null(q);
+        assert_string_equal(q->text, held.q[i].text);
+    }
+    questions_release(&held);
+    questions_release(&qs);
+}
+
+static void expect_bad(const char *text, const char *words)
+{
+    char path[] = "/tmp/graveyard-q-XXXXXX", msg[512];
+    struct questions qs;
+    FILE *f;
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(questions_load(path, 0, &qs, msg, sizeof(msg)), -1);
+    unlink(path);
+    if (strstr(msg, words) == NULL || strstr(msg, path) == NULL)
+        fail_msg("message '%s' lacks '%s' or the path", msg, words);
+}
+
+static void test_bad_files(void **state)
+{
+    (void)state;
+    expect_bad("{\"question\":\"q\",\"answer\":\"no marks\"}\n",
+               ":1: no \"id\"");
+    expect_bad("{\"id\":\"a\",\"question\":\"q\",\"answer\":\"1\"}\n"
+               "{\"id\":\"a\",\"question\":\"q\",\"answer\":\"2\"}\n",
+               ":2: duplicate id 'a'");
+    expect_bad("{\"id\":\"a\",\"question\":\"q\",\"answer\":\"lots\"}\n",
+               "not a number");
+    expect_bad("{\"id\":\"a\",\"answer\":\"1\"}\n", "no \"question\"");
+    expect_bad("\n\n{\"id\": \n", ":3: not a JSON object");
+    expect_bad("\n", "no questions");
+    expect_bad("", "no questions");
+}
+
+/* lm-eval compares against GSM8K's whole solution; graveyard's rows keep
+ * the text after "####". Its ignore list (",", "\\$", "(?s).*#### ",
+ * "\\.$", then lower-case) must make the two the same on every test
+ * question: a rule whose pattern takes the whole reply, graded with the
+ * solution as the reply against the stored reference, is then right. */
+static void test_lm_eval_reference(void **state)
+{
+    static const char *const ignore[] = {",", "\\$", "(?s).*#### ", "\\.$"};
+    struct grader_task *t = grader_task_new("whole", GRADER_REF_NUMBER);
+    char line[65536], msg[512];
+    size_t n = 0;
+    FILE *f;
+
+    (void)state;
+    assert_int_equal(grader_task_add_regex(t, "whole", "(?s).*", 0,
+                                           "[invalid]", ignore, 4, 1, msg,
+                                           sizeof(msg)),
+                     0);
+    if ((f = fopen(TEST, "r")) == NULL) {
+        grader_task_free(t);
+        return; /* no ../shared: as test_gsm8k_shape */
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        json_t *o = json_loads(line, 0, NULL);
+        const char *sol = json_string_value(json_object_get(o, "answer"));
+        const char *after = strrchr(sol, '#') + 1;
+        struct grader_num canon;
+        struct grader_grade g;
+        while (*after == ' ')
+            after++;
+        assert_int_equal(
+            grader_task_ref_parse(t, after, strlen(after), &canon), 0);
+        assert_int_equal(grader_task_grade(t, 0, sol, strlen(sol), after,
+                                           strlen(after), &canon, &g),
+                         0);
+        if (!g.right)
+            fail_msg("test-%zu: the solution and '%s' normalize apart", n,
+                     after);
+        json_decref(o);
+        n++;
+    }
+    fclose(f);
+    grader_task_free(t);
+    assert_int_equal(n, 1319);
+}
+
+/* The multiple-choice shapes of data/choice/tiny.jsonl, lettered. */
+static void test_choice_shapes(void **state)
+{
+    static const char *const want[] = {"C", "B", "B", "C", "B", "B", "B", "B"};
+    struct questions qs;
+    char msg[512], *p;
+    size_t i;
+
+    (void)state;
+    if (questions_load_as("data/choice/tiny.jsonl", 0, 1, &qs, msg,
+                          sizeof(msg)) != 0)
+        fail_msg("%s", msg);
+    assert_int_equal(qs.n, 8);
+    for (i = 0; i < qs.n; i++)
+        assert_string_equal(qs.q[i].answer, want[i]);
+    assert_string_equal(qs.q[4].text, "How many sides does a hexagon have?");
+    assert_int_equal(qs.q[4].nchoices, 3);
+    assert_string_equal(qs.q[3].choices[2], "carbon dioxide");
+    p = questions_prompt_for("{question}\n{choices}", &qs.q[4]);
+    assert_string_equal(p, "How many sides does a hexagon have?\n"
+                           "A. five\nB. six\nC. eight");
+    free(p);
+    questions_release(&qs);
+    /* the study's files are no multiple-choice files */
+    assert_int_equal(questions_load_as(HELDOUT, 0, 1, &qs, msg, sizeof(msg)),
+                     -1);
+    assert_non_null(strstr(msg, "choices"));
+}
+
+static void expect_bad_choice(const char *text, const char *words)
+{
+    char path[] = "/tmp/graveyard-q-XXXXXX", msg[512];
+    struct questions qs;
+    FILE *f;
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(questions_load_as(path, 0, 1, &qs, msg, sizeof(msg)), -1);
+    unlink(path);
+    if (strstr(msg, words) == NULL || strstr(msg, path) == NULL)
+        fail_msg("message '%s' lacks '%s' or the path", msg, words);
+}
+
+static void test_bad_choice_files(void **state)
+{
+    (void)state;
+    expect_bad_choice("{\"question\":\"q\",\"choices\":[\"a\"],"
+                      "\"answer\":0}\n",
+                      ":1: a question needs 2 to 26 options");
+    expect_bad_choice("{\"question\":\"q\",\"choices\":[\"a\",\"b\"],"
+                      "\"answer\":2}\n",
+                      "does not name one of the options");
+    expect_bad_choice("{\"question\":\"q\",\"choices\":{\"text\":[\"a\","
+                      "\"b\"],\"label\":[\"1\",\"2\"]},\"answerKey\":\"3\"}\n",
+                      "does not name one of the options");
+    expect_bad_choice("{\"question\":\"q\",\"choices\":{\"text\":[\"a\","
+                      "\"b\"]},\"answerKey\":\"A\"}\n",
+                      "\"label\"");
+    expect_bad_choice("{\"question\":\"q\",\"choices\":[\"a\",7],"
+                      "\"answer\":0}\n",
+                      "not a string");
+    expect_bad_choice("{\"id\":\"x\",\"question\":\"q\",\"choices\":"
+                      "[\"a\",\"b\"],\"answer\":\"A\"}\n"
+                      "{\"id\":\"x\",\"question\":\"q\",\"choices\":"
+                      "[\"a\",\"b\"],\"answer\":\"B\"}\n",
+                      ":2: duplicate id 'x'");
+}
+
+static void test_prompt(void **state)
+{
+    struct question q = {"test-1", "How many apples?", "3", NULL, 0, 1};
+    char *p = questions_prompt_for(questions_prompt, &q);
+
+    (void)state;
+    assert_non_null(strstr(p, "How many apples?"));
+    assert_non_null(strstr(p, "Answer: <number>"));
+    assert_null(strstr(p, "{question}"));
+    free(p);
+    p = questions_prompt_for("Q: {question}\nA:", &q);
+    assert_string_equal(p, "Q: How many apples?\nA:");
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_heldout),
+        cmocka_unit_test(test_gsm8k_shape_sample),
+        cmocka_unit_test(test_gsm8k_shape),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_prompt),
+        cmocka_unit_test(test_lm_eval_reference),
+        cmocka_unit_test(test_choice_shapes),
+        cmocka_unit_test(test_bad_choice_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

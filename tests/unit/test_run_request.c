@@ -1,0 +1,121 @@
+/*
+ * test_run_request.c - what a rung asks of its server, packed once
+ * (orchestrator/run/request.h): the request body as sent, byte for byte, and
+ * the manifest's record of the same settings, which follows each of them.
+ *
+ * Tests: orchestrator/run/request.c
+ * Tests: orchestrator/input/taskfile.c
+ */
+#include "helpers.h"
+
+#include "../../orchestrator/run/request.h"
+#include "../../orchestrator/input/taskfile.h"
+
+static struct grader_task *task(const char *name)
+{
+    char msg[512];
+    struct grader_task *t = taskfile_load(name, msg, sizeof(msg));
+
+    if (t == NULL)
+        fail_msg("%s", msg);
+    return t;
+}
+
+static char *dump(json_t *o)
+{
+    char *s = json_dumps(o, JSON_COMPACT);
+
+    assert_non_null(s);
+    json_decref(o);
+    return s;
+}
+
+/* The study's request, and its record. */
+static void test_default(void **state)
+{
+    struct grader_task *t = task("answer-line");
+    struct question q = {"q1", "What is 2+2?", "4", NULL, 0, 1};
+    struct run_opts o;
+    char *body, *rec;
+
+    (void)state;
+    run_opts_defaults(&o, 0);
+    o.task = t;
+    o.prompt = "Q: {question}";
+    body = request_body(&o, &q);
+    assert_string_equal(
+        body, "{\"messages\":[{\"role\":\"user\",\"content\":\"Q: What is "
+              "2+2?\"}],\"stream\":true,\"temperature\":0,\"seed\":0,"
+              "\"cache_prompt\":false,\"max_tokens\":1024,"
+              "\"chat_template_kwargs\":{\"enable_thinking\":false}}");
+    rec = dump(request_settings(&o));
+    assert_string_equal(rec, "{\"temperature\":0,\"seed\":0,\"cache_prompt\":"
+                             "false,\"max_tokens\":1024,\"enable_thinking\":"
+                             "false}");
+    free(body);
+    free(rec);
+    grader_task_free(t);
+}
+
+/* Thinking, a task's stops, a config's extra (its stop wins), several in
+ * flight and loops aborted: each in the body and in the record. */
+static void test_settings_follow(void **state)
+{
+    struct grader_task *t = task("lm-eval-gsm8k");
+    struct question q = {"q1", "Sum?", "4", NULL, 0, 1};
+    json_t *extra = json_pack("{s:i,s:[s]}", "top_k", 1, "stop", "END");
+    struct run_opts o;
+    char *body, *rec;
+
+    (void)state;
+    run_opts_defaults(&o, 1);
+    o.task = t;
+    o.prompt = "{question}";
+    o.request = extra;
+    o.parallel = 4;
+    o.abort_loops = 1;
+    body = request_body(&o, &q);
+    assert_string_equal(
+        body, "{\"messages\":[{\"role\":\"user\",\"content\":\"Sum?\"}],"
+              "\"stream\":true,\"temperature\":0,\"seed\":0,"
+              "\"cache_prompt\":false,\"max_tokens\":4096,"
+              "\"chat_template_kwargs\":{\"enable_thinking\":true},"
+              "\"stop\":[\"END\"],\"top_k\":1}");
+    rec = dump(request_settings(&o));
+    assert_string_equal(
+        rec, "{\"temperature\":0,\"seed\":0,\"cache_prompt\":false,"
+             "\"max_tokens\":4096,\"enable_thinking\":true,\"extra\":"
+             "{\"top_k\":1,\"stop\":[\"END\"]},\"in_flight\":4,"
+             "\"abort_loops\":true}");
+    free(body);
+    free(rec);
+    json_decref(extra);
+    grader_task_free(t);
+}
+
+/* The task's stop strings when no extra overrides them. */
+static void test_task_stops(void **state)
+{
+    struct grader_task *t = task("lm-eval-gsm8k");
+    struct question q = {"q1", "Sum?", "4", NULL, 0, 1};
+    struct run_opts o;
+    char *body;
+
+    (void)state;
+    run_opts_defaults(&o, 0);
+    o.task = t;
+    body = request_body(&o, &q);
+    assert_non_null(strstr(body, "\"stop\":[\"Question:\""));
+    free(body);
+    grader_task_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default),
+        cmocka_unit_test(test_settings_follow),
+        cmocka_unit_test(test_task_stops),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
