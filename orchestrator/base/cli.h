@@ -178,8 +178,8 @@ size_t cli_distance(const char *a, size_t la, const char *b);
 /* Of names[0..n), the one nearest word[0..len) when it is near enough to
  * be a typo (within a third of the word's length, at least 2 edits), or
  * NULL: unknown commands and flags say "did you mean ...?" with it. */
-const char *cli_suggest(const char *word, size_t len,
-                        const char *const *names, size_t n);
+const char *cli_suggest(const char *word, size_t len, const char *const *names,
+                        size_t n);
 
 /* "graveyard CMD: " + message on stderr, and a newline. */
 void cli_error(const char *cmd, const char *fmt, ...)
