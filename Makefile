@@ -91,7 +91,7 @@ FAKE_TOOLS := $(BUILD)/fake-llama-quantize $(BUILD)/fake-convert-hf \
 PYRE_DRIVER := $(BUILD)/pyre_driver
 RULE_DRIVER := $(BUILD)/rule_driver
 
-.PHONY: all check check-all check-tools unit golden check-grader-deps check-rundir-deps check-size fuzz \
+.PHONY: all check check-all check-tools install uninstall unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
         check-sleep check-edges check-lines check-guards check-formats \
@@ -516,10 +516,37 @@ demo:
 	@$(MAKE) --no-print-directory -j$$(nproc) $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 	sh scripts/demo.sh $(BUILD)
 
+# make install: the binary; its man page made from its own help
+# (scripts/man.sh); bash completion; and in PREFIX/share/graveyard what an
+# installed graveyard reads: the shipped questions (data/, init's default),
+# the configs (the demo's among them), the fake llama-server and tools the
+# demo runs (build/, where the demo configs find them) and the docs. The
+# demo then runs from any folder (docs/install.md). DESTDIR for packaging.
 PREFIX ?= /usr/local
-install: $(GRAVEYARD)
-	install -d $(DESTDIR)$(PREFIX)/bin
+SHAREDIR = $(DESTDIR)$(PREFIX)/share/graveyard
+install: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHAREDIR)/build \
+	    $(SHAREDIR)/tests/fake-tools $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 0755 $(GRAVEYARD) $(DESTDIR)$(PREFIX)/bin/graveyard
+	install -m 0755 $(FAKE) $(FAKE_TOOLS) $(SHAREDIR)/build/
+	install -m 0644 tests/fake-tools/convert_hf_to_gguf.py \
+	    $(SHAREDIR)/tests/fake-tools/
+	rm -rf $(SHAREDIR)/data $(SHAREDIR)/configs $(SHAREDIR)/docs
+	cp -R data configs docs $(SHAREDIR)/
+	install -m 0644 README.md $(SHAREDIR)/docs/README.md
+	chmod -R u+rwX,go+rX,go-w $(SHAREDIR)
+	sh scripts/man.sh $(GRAVEYARD) >$(DESTDIR)$(PREFIX)/share/man/man1/graveyard.1.tmp
+	mv $(DESTDIR)$(PREFIX)/share/man/man1/graveyard.1.tmp \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/graveyard.1
+	install -m 0644 scripts/graveyard-completion.bash \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/graveyard
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/graveyard \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/graveyard.1 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/graveyard
+	rm -rf $(SHAREDIR)
 
 valgrind:
 	$(MAKE) BUILD=build/valgrind CFLAGS="-O0" $(UNIT_BIN:$(BUILD)/%=build/valgrind/%) build/valgrind/graveyard

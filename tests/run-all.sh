@@ -140,6 +140,9 @@ else
     start golden sh tests/golden/run.sh "$B/graveyard"
     # README's examples marked "# after make demo" against a demo of its own
     start readme sh tests/readme/run.sh "$B"
+    # make install into a scratch DESTDIR: the demo from another folder,
+    # the man page, bash completion, uninstall
+    start install sh tests/install/run.sh "$B"
     # the regular expressions against Python's re: 3,000 random cases
     # (make pyre-diff runs more)
     start pyre python3 tests/pyre/diff.py --driver "$B/pyre_driver" \
