@@ -44,28 +44,17 @@ static void feed(struct ladder *l, const struct sched_event *ev);
 static void carry_out(struct ladder *l, const struct sched_action *a,
                       size_t n);
 
-/* One job's progress as a line: rung, GPU, done/total, right, speed, ETA. */
+/* One job's progress as a line: rung, GPU, then progress_show's. */
 static void describe(const struct ladder *l, const struct job *j, char *out,
                      size_t size)
 {
-    const struct progress *p = &j->p;
-    long eta = p->sec_per_q > 0
-                   ? (long)((double)(p->total - p->done) * p->sec_per_q)
-                   : -1;
-    char gpu[64] = "";
+    char gpu[64] = "", shown[160];
 
     if (j->gpu >= 0)
         snprintf(gpu, sizeof(gpu), " GPU %s%s", l->c.gpus[j->gpu],
                  l->sched.slots[j->gpu].busy > 1 ? " (shared)" : "");
-    if (p->total == 0) {
-        snprintf(out, size, "%-10s%s  starting", j->name, gpu);
-        return;
-    }
-    snprintf(out, size,
-             "%-10s%s  %ld/%ld answered  %ld right  %.1f tok/s  ETA "
-             "%ldm%02lds",
-             j->name, gpu, p->done, p->total, p->right, p->tps,
-             eta > 0 ? eta / 60 : 0, eta > 0 ? eta % 60 : 0);
+    progress_show(&j->p, shown, sizeof(shown));
+    snprintf(out, size, "%-10s%s  %s", j->name, gpu, shown);
 }
 
 /* The live lines: one per running job. */

@@ -56,3 +56,19 @@ int progress_take(struct progress_reader *r, const char *s, size_t n,
     }
     return lines;
 }
+
+void progress_show(const struct progress *p, char *out, size_t size)
+{
+    long eta = p->sec_per_q > 0
+                   ? (long)((double)(p->total - p->done) * p->sec_per_q)
+                   : -1;
+
+    if (p->total == 0) {
+        snprintf(out, size, "starting");
+        return;
+    }
+    snprintf(out, size,
+             "%ld/%ld answered  %ld right  %.1f tok/s  ETA %ldm%02lds",
+             p->done, p->total, p->right, p->tps, eta > 0 ? eta / 60 : 0,
+             eta > 0 ? eta % 60 : 0);
+}

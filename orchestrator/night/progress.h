@@ -22,6 +22,12 @@ struct progress {
 /* The line for p (with its newline) into out; returns its length. */
 size_t progress_format(const struct progress *p, char *out, size_t size);
 
+/* p as people read it, for the live lines of a ladder and of a run on a
+ * terminal: "12/250 answered  11 right  41.3 tok/s  ETA 5m03s" (the ETA
+ * is the seconds a question took so far times the questions left), or
+ * "starting" before the first answer. */
+void progress_show(const struct progress *p, char *out, size_t size);
+
 /* A reader of the pipe's bytes, in any slices. */
 struct progress_reader {
     char line[PROGRESS_LINE];

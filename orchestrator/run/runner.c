@@ -84,6 +84,20 @@ static void finished(struct runner *r, int code, const char *why)
  * decode speed, seconds per question in this process). A full pipe drops
  * the line: progress is never worth blocking a run for.
  */
+/* How far this rung is, from its rows so far. */
+static void progress_of(struct runner *r, struct progress *p)
+{
+    p->done = (long)r->rows;
+    p->total = (long)r->qs.n;
+    p->right = (long)r->right;
+    p->tps = r->last_tps;
+    p->sec_per_q =
+        r->rows_added == 0
+            ? -1
+            : (double)(uv_now(&r->sup.loop) - r->asks.first_ask_ms) / 1000.0 /
+                  (double)r->rows_added;
+}
+
 static void tell_ladder(struct runner *r)
 {
     char line[PROGRESS_LINE];
@@ -92,12 +106,7 @@ static void tell_ladder(struct runner *r)
 
     if (r->progress_fd < 0)
         return;
-    p.done = (long)r->rows;
-    p.total = (long)r->qs.n;
-    p.right = (long)r->right;
-    p.tps = r->last_tps;
-    p.sec_per_q = (double)(uv_now(&r->sup.loop) - r->asks.first_ask_ms) /
-                  1000.0 / (double)r->rows_added;
+    progress_of(r, &p);
     n = progress_format(&p, line, sizeof(line));
     if (write(r->progress_fd, line, n) < 0 && errno != EAGAIN)
         r->progress_fd = -1;
@@ -191,7 +200,9 @@ static void row_done(uv_work_t *req, int status)
         r->rows_added++;
         r->right += (size_t)j->right;
         tell_ladder(r);
-        if (!r->o->quiet && r->rows_added % 25 == 0)
+        /* off a terminal, a plain line each 25 answers (the live line
+         * says it on one) */
+        if (!r->o->quiet && !r->live && r->rows_added % 25 == 0)
             runner_say(r, "%zu/%zu answered", r->rows, r->qs.n);
         pump(r, 0);
         return;
@@ -626,15 +637,33 @@ static int busy_cb(void *ctx)
     return !r->ended;
 }
 
-/* The run's supervisor: its stop signals, no tick (each row tells the
- * ladder its progress), no probe (serve.c asks nvidia-smi itself). */
+/* On a terminal, not under a ladder: the rung's line, drawn each second
+ * (as the ladder's are), once answers come. */
+static void draw_cb(void *ctx)
+{
+    struct runner *r = ctx;
+    struct progress p;
+    char shown[160];
+
+    if (r->rows == 0 && r->rows_added == 0)
+        return;
+    progress_of(r, &p);
+    progress_show(&p, shown, sizeof(shown));
+    super_line(&r->sup, "%s  %s", r->o->rung, shown);
+}
+
+/* The run's supervisor: its stop signals, no probe (serve.c asks
+ * nvidia-smi itself); a tick and a live line only on a terminal with no
+ * ladder (whose pipe gets each row's progress instead). */
 static const struct super_ops run_ops = {stop_cb, NULL, NULL, busy_cb, NULL};
+static const struct super_ops run_live_ops = {stop_cb, NULL, draw_cb, busy_cb,
+                                              NULL};
 
 /* The loop, its timers and signals, and the model's hash to start the
  * chain (prepare.c). 0, or -1 when libuv does not start (said). */
 static int start_loop(struct runner *r)
 {
-    if (super_open(&r->sup, &run_ops, r) != 0)
+    if (super_open(&r->sup, r->live ? &run_live_ops : &run_ops, r) != 0)
         return -1;
     uv_timer_init(&r->sup.loop, &r->timer);
     r->timer.data = r;
@@ -687,6 +716,7 @@ int runner_run(const struct run_opts *given)
     r->srv.log.fd = -1;
     r->srv.gpu_before = r->srv.gpu_loaded = -1;
     r->progress_fd = progress_fd();
+    r->live = !o->quiet && r->progress_fd < 0 && isatty(STDERR_FILENO);
     snprintf(r->who, sizeof(r->who), "run %s", o->rung);
     super_init(&r->sup, r->who, o->quiet, SUPER_SECOND_AGAIN);
     /* a write to a ladder that is gone must fail, not kill us */

@@ -13,17 +13,17 @@ void runner_event(struct runner *r, const struct rung_event *ev)
     r->feed(r, ev);
 }
 
-void runner_say(const struct runner *r, const char *fmt, ...)
+void runner_say(struct runner *r, const char *fmt, ...)
 {
     va_list ap;
 
     if (r->o->quiet)
         return;
-    fprintf(stderr, "graveyard run %s: ", r->o->rung);
+    /* through the supervisor, which takes a live line down first
+     * ("graveyard run RUNG: ...", its who) */
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    super_vsay(&r->sup, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 /* The rung decides how to end (stopping the server first). */

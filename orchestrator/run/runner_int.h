@@ -203,6 +203,7 @@ struct runner {
     unsigned long long rows_added;
     double last_tps; /* the last row's decode speed, for progress */
     int progress_fd; /* a ladder's pipe, or -1 */
+    int live;        /* a terminal and no ladder: a live progress line */
     struct flights asks;
     struct serving srv;
     struct preparing prep;
@@ -217,7 +218,7 @@ struct runner {
 /* runner_int.c: an event for the rung (r->feed); a line on stderr
  * unless quiet; a failure of ours, as an event (EV_FAIL). */
 void runner_event(struct runner *r, const struct rung_event *ev);
-void runner_say(const struct runner *r, const char *fmt, ...)
+void runner_say(struct runner *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void runner_fail(struct runner *r, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -53,3 +53,21 @@ case_ctrl_c_not_failed() {
     ! grep -q "failed" "$work/cc.err" || fail "a Ctrl-C was called a failure: $(grep failed "$work/cc.err")"
 }
 area_cases="$area_cases bury_keeps_graveyard verify_says_what ctrl_c_not_failed"
+
+# graveyard run on a terminal draws its rung's line as the ladder does
+# (done/total, right, tok/s, ETA), redrawn in place; off a terminal, plain
+# lines as before, no escape sequences
+case_run_progress_tty() {
+    local d=$work/rpt
+    model rpslow '"token_ms": 60, "default": {"content": "Let me count it.\nAnswer: 7"}'
+    timeout -k 5 60 script -qefc "$G run R1 $work/rpslow.gguf $work/q.jsonl $d --llama $FAKE" \
+        /dev/null >"$work/rpt.tty" 2>&1 || fail "run on a terminal: exit $?"
+    grep -aq "R1  [0-9]*/4 answered  [0-9]* right  [0-9.]* tok/s  ETA [0-9]*m[0-9][0-9]s" "$work/rpt.tty" ||
+        fail "no live line on a terminal: $(tr -d '\033' <"$work/rpt.tty" | tail -5)"
+    grep -aq "$(printf '\033')\[1A" "$work/rpt.tty" || fail "the live line is not drawn in place"
+    $GT run R1 "$work/rpslow.gguf" "$work/q.jsonl" "$work/rpt2" --llama "$FAKE" >/dev/null 2>"$work/rpt.err" ||
+        fail "run off a terminal: exit $?"
+    ! grep -q "$(printf '\033')" "$work/rpt.err" || fail "escape sequences off a terminal"
+    ! grep -q "answered  " "$work/rpt.err" || fail "a live line off a terminal: $(cat "$work/rpt.err")"
+}
+area_cases="$area_cases run_progress_tty"
