@@ -276,7 +276,8 @@ static int carry_out(struct runner *r, const struct rung_action *a,
         if (ask_start(r, a->question) == 0)
             return 0;
         snprintf(fail->text, sizeof(fail->text),
-                 "cannot start a request to %s", r->srv.url);
+                 "cannot start a request to %s: %s", r->srv.url,
+                 http_error(r->http));
         break;
     case A_STOP_SERVER:
         energy_end(r);
