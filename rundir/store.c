@@ -15,8 +15,8 @@
 #include "files.h"
 #include "rundir.h"
 
-#define CUT_CHUNK 4096 /* bytes read at a time, backwards, to the last '\n'   \
-                        */
+/* bytes read at a time, backwards, to the last newline */
+#define CUT_CHUNK 4096
 
 /* Cut a last line that has no newline; returns bytes cut, or -1. */
 static long long cut_torn(int fd)
