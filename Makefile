@@ -95,7 +95,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
         check-sleep check-edges check-lines check-guards check-formats \
-        check-format check-tests-map tests-map
+        check-format check-tests-map tests-map check-leftovers
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -280,7 +280,7 @@ check-all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-size check-lines \
         check-commands check-rooms check-circles check-edges check-sleep \
-        check-formats check-format check-tests-map
+        check-formats check-format check-tests-map check-leftovers
 	@BUILD=$(BUILD) GUARDS_CC="$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)" \
 	    bash tests/run-all.sh $(UNIT_BIN)
 
@@ -387,6 +387,12 @@ check-edges: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
 # lays it out (scripts/check-format.sh; make lint adds cppcheck).
 check-format:
 	@sh scripts/check-format.sh
+
+# Leftovers of before, each a grep down to zero: a char[4096] path in
+# rundir/ or the bundle's stage, pyre's old prefix, a curl option set
+# unchecked (scripts/check-leftovers.sh).
+check-leftovers:
+	@sh scripts/check-leftovers.sh
 
 # No product file over 800 lines but those scripts/lines.exceptions
 # names with the reason (scripts/check-lines.sh).

@@ -38,7 +38,7 @@ void grader_set_alloc(grader_malloc_fn m, grader_realloc_fn r,
     g_free = f ? f : free;
     /* pyre (pyre/, a library of its own) allocates through these hooks
      * too, counted: one chaos test fails both libraries' allocations */
-    grader_re_set_alloc(grader__malloc, grader__realloc, grader__free);
+    pyre_set_alloc(grader__malloc, grader__realloc, grader__free);
 }
 
 void *grader_alloc_malloc(size_t size)

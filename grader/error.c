@@ -12,9 +12,9 @@
 
 /* pyre (pyre.h) returns the grader's codes without including this
  * library: its copies of their values must stay the same. */
-_Static_assert((int)GRADER_RE_ENOMEM == (int)GRADER_ENOMEM, "pyre's ENOMEM");
-_Static_assert((int)GRADER_RE_EARG == (int)GRADER_EARG, "pyre's EARG");
-_Static_assert((int)GRADER_RE_ELIMIT == (int)GRADER_ELIMIT, "pyre's ELIMIT");
+_Static_assert((int)PYRE_ENOMEM == (int)GRADER_ENOMEM, "pyre's ENOMEM");
+_Static_assert((int)PYRE_EARG == (int)GRADER_EARG, "pyre's EARG");
+_Static_assert((int)PYRE_ELIMIT == (int)GRADER_ELIMIT, "pyre's ELIMIT");
 
 const char *grader_err_name(int code)
 {

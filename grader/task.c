@@ -44,16 +44,16 @@ void grader_task_free(struct grader_task *t)
     for (i = 0; i < t->nstops; i++)
         grader__free(t->stops[i]);
     for (i = 0; i < t->nrules; i++) {
-        grader_re_free(t->rules[i].re);
+        pyre_free(t->rules[i].re);
         grader__free(t->rules[i].pattern);
         grader__free(t->rules[i].fallback);
         for (k = 0; k < t->rules[i].nignore; k++) {
-            grader_re_free(t->rules[i].ignore[k]);
+            pyre_free(t->rules[i].ignore[k]);
             grader__free(t->rules[i].ignore_src[k]);
         }
     }
-    grader_re_free(t->strip);
-    grader_re_free(t->digits);
+    pyre_free(t->strip);
+    pyre_free(t->digits);
     grader__free(t);
 }
 
@@ -148,11 +148,11 @@ static int shared_patterns(struct grader_task *t)
     /* lengths from the literals: a count by hand once took in the NUL */
     static const char strip[] = "\\A\\s+|\\s+\\Z", digits[] = "\\b(\\d+)\\b";
 
-    if (t->strip == NULL && grader_re_compile(strip, sizeof(strip) - 1, 0,
-                                              &t->strip, m, sizeof(m)))
+    if (t->strip == NULL &&
+        pyre_compile(strip, sizeof(strip) - 1, 0, &t->strip, m, sizeof(m)))
         return GRADER_ENOMEM;
-    if (t->digits == NULL && grader_re_compile(digits, sizeof(digits) - 1, 0,
-                                               &t->digits, m, sizeof(m)))
+    if (t->digits == NULL &&
+        pyre_compile(digits, sizeof(digits) - 1, 0, &t->digits, m, sizeof(m)))
         return GRADER_ENOMEM;
     return 0;
 }
@@ -210,17 +210,16 @@ int grader_task_add_regex(struct grader_task *t, const char *name,
     r->kind = GRADER_RULE_REGEX;
     r->group_select = group_select;
     r->ignore_case = ignore_case != 0;
-    rc = grader_re_compile(pattern, strlen(pattern), 0, &r->re, why,
-                           sizeof(why));
+    rc = pyre_compile(pattern, strlen(pattern), 0, &r->re, why, sizeof(why));
     if (rc == 0 &&
         (r->pattern = grader__strndup(pattern, strlen(pattern))) == NULL)
         rc = GRADER_ENOMEM;
     for (i = 0; rc == 0 && i < nignore; i++) {
-        rc = grader_re_compile(ignore[i], strlen(ignore[i]), 0, &r->ignore[i],
-                               why, sizeof(why));
+        rc = pyre_compile(ignore[i], strlen(ignore[i]), 0, &r->ignore[i], why,
+                          sizeof(why));
         if (rc == 0 && (r->ignore_src[i] = grader__strndup(
                             ignore[i], strlen(ignore[i]))) == NULL) {
-            grader_re_free(r->ignore[i]);
+            pyre_free(r->ignore[i]);
             rc = GRADER_ENOMEM;
         }
         if (rc == 0)
@@ -234,10 +233,10 @@ int grader_task_add_regex(struct grader_task *t, const char *name,
     if (rc != 0) {
         if (rc == GRADER_EARG)
             SAY("task '%s': rule '%s': %s", t->name, name, why);
-        grader_re_free(r->re);
+        pyre_free(r->re);
         grader__free(r->pattern);
         for (i = 0; i < r->nignore; i++) {
-            grader_re_free(r->ignore[i]);
+            pyre_free(r->ignore[i]);
             grader__free(r->ignore_src[i]);
         }
         grader__free(r->fallback);

@@ -44,15 +44,15 @@ static void text_own(struct text *x, char *out, size_t n)
 }
 
 /* x = re.sub(re, "", x). 0 or an error; x is unchanged on error. */
-static int sub(const struct grader_re *re, struct text *x)
+static int sub(const struct pyre *re, struct text *x)
 {
     char *out;
     size_t n;
     int rc;
 
-    if (!grader_re_may_match(re, x->p, x->n))
+    if (!pyre_may_match(re, x->p, x->n))
         return 0; /* nothing to take out: no copy */
-    if ((rc = grader_re_sub_empty(re, x->p ? x->p : "", x->n, &out, &n)) != 0)
+    if ((rc = pyre_sub_empty(re, x->p ? x->p : "", x->n, &out, &n)) != 0)
         return rc;
     text_own(x, out, n);
     return 0;
@@ -113,7 +113,7 @@ static size_t stop_cut(const struct grader_task *t, const char *text,
 static int select_match(const struct rule *r, const char *text, size_t len,
                         long *spans, size_t nspans, int *none)
 {
-    struct grader_re_iter it;
+    struct pyre_iter it;
     long want = r->group_select, count = 0, k = 0;
     int rc;
 
@@ -124,34 +124,34 @@ static int select_match(const struct rule *r, const char *text, size_t len,
         int h = 0;
         half[0] = spans;
         half[1] = spans + nspans / 2;
-        grader_re_iter_init(&it, r->re, text, len);
-        while ((rc = grader_re_iter_next(&it, half[h])) == 1) {
+        pyre_iter_init(&it, r->re, text, len);
+        while ((rc = pyre_iter_next(&it, half[h])) == 1) {
             *none = 0;
             h ^= 1;
         }
-        grader_re_iter_release(&it);
+        pyre_iter_release(&it);
         if (!*none && h == 0) /* the latest is in the second half */
             memcpy(spans, half[1], nspans / 2 * sizeof(*spans));
         return rc < 0 ? rc : 0;
     }
     if (want < 0) { /* count first: Python counts from the end */
-        grader_re_iter_init(&it, r->re, text, len);
-        while ((rc = grader_re_iter_next(&it, spans)) == 1)
+        pyre_iter_init(&it, r->re, text, len);
+        while ((rc = pyre_iter_next(&it, spans)) == 1)
             count++;
-        grader_re_iter_release(&it);
+        pyre_iter_release(&it);
         if (rc < 0)
             return rc;
         want += count;
         if (want < 0)
             return 0;
     }
-    grader_re_iter_init(&it, r->re, text, len);
-    while ((rc = grader_re_iter_next(&it, spans)) == 1)
+    pyre_iter_init(&it, r->re, text, len);
+    while ((rc = pyre_iter_next(&it, spans)) == 1)
         if (k++ == want) {
             *none = 0;
             break;
         }
-    grader_re_iter_release(&it);
+    pyre_iter_release(&it);
     return rc < 0 ? rc : 0;
 }
 
@@ -205,7 +205,7 @@ static int regex_rule(const struct grader_task *t, const struct rule *r,
                       const char *text, size_t len, const char *ref,
                       size_t ref_len, struct grader_grade *out)
 {
-    size_t groups = grader_re_groups(r->re);
+    size_t groups = pyre_groups(r->re);
     /* twice the spans a match has: select_match keeps one match while it
      * reads the next; on the stack for up to 7 groups */
     long small[4 * 8], *spans = small;
@@ -278,7 +278,7 @@ int grader__rule_last_digits(const struct grader_task *t, const char *text,
                              size_t len, const char *ref, size_t ref_len,
                              struct grader_grade *out)
 {
-    struct grader_re_iter it;
+    struct pyre_iter it;
     long spans[4], last[2] = {-1, -1};
     size_t start = 0, lines = 0, i, g0, g1;
     char gold[GRADER_GRADE_MAX];
@@ -291,12 +291,12 @@ int grader__rule_last_digits(const struct grader_task *t, const char *text,
             start = i;
             break;
         }
-    grader_re_iter_init(&it, t->digits, text + start, len - start);
-    while ((rc = grader_re_iter_next(&it, spans)) == 1) {
+    pyre_iter_init(&it, t->digits, text + start, len - start);
+    while ((rc = pyre_iter_next(&it, spans)) == 1) {
         last[0] = spans[2];
         last[1] = spans[3];
     }
-    grader_re_iter_release(&it);
+    pyre_iter_release(&it);
     if (rc < 0)
         return rc;
     if (last[0] < 0)

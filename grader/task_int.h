@@ -15,12 +15,12 @@ struct rule {
     char name[GRADER_TASK_NAME_MAX];
     enum grader_rule_kind kind;
     /* GRADER_RULE_REGEX */
-    struct grader_re *re;
+    struct pyre *re;
     char *pattern; /* the sources, as given: a manifest records them */
     char *ignore_src[GRADER_RULE_MAX_IGNORE];
     long group_select;
     char *fallback;
-    struct grader_re *ignore[GRADER_RULE_MAX_IGNORE];
+    struct pyre *ignore[GRADER_RULE_MAX_IGNORE];
     size_t nignore;
     int ignore_case;
 };
@@ -36,8 +36,8 @@ struct grader_task {
     size_t nrules;
     /* shared by every regex rule: strip() is \A\s+ and \s+\Z removed,
      * Python's whitespace being \s's (pyre.h); and llama-eval's digits */
-    struct grader_re *strip;
-    struct grader_re *digits;
+    struct pyre *strip;
+    struct pyre *digits;
 };
 
 /* Copy s[0..n) into out[GRADER_GRADE_MAX], cut at a character. */

@@ -10,8 +10,8 @@
 
 #include "pyre_impl.h"
 
-void grader_re_iter_init(struct grader_re_iter *it, const struct grader_re *re,
-                         const char *text, size_t len)
+void pyre_iter_init(struct pyre_iter *it, const struct pyre *re,
+                    const char *text, size_t len)
 {
     it->re = re;
     it->text = (const unsigned char *)text;
@@ -19,15 +19,15 @@ void grader_re_iter_init(struct grader_re_iter *it, const struct grader_re *re,
     it->pos = 0;
     it->must_advance = 0;
     it->state = 0;
-    it->budget = GRADER_RE_STEPS_BASE;
-    if (len > (ULLONG_MAX - GRADER_RE_STEPS_BASE) / GRADER_RE_STEPS_PER_BYTE)
+    it->budget = PYRE_STEPS_BASE;
+    if (len > (ULLONG_MAX - PYRE_STEPS_BASE) / PYRE_STEPS_PER_BYTE)
         it->budget = ULLONG_MAX;
     else
-        it->budget += GRADER_RE_STEPS_PER_BYTE * len;
+        it->budget += PYRE_STEPS_PER_BYTE * len;
     it->vm = NULL;
 }
 
-int grader_re_iter_next(struct grader_re_iter *it, long *spans)
+int pyre_iter_next(struct pyre_iter *it, long *spans)
 {
     int rc;
 
@@ -36,15 +36,15 @@ int grader_re_iter_next(struct grader_re_iter *it, long *spans)
     if (it->vm == NULL) {
         /* nothing to find: no matcher state allocated (the sub of "," on
          * a text without one, say) */
-        if (!grader__re_may_start(it->re, it->text, it->len, it->pos)) {
+        if (!pyre__may_start(it->re, it->text, it->len, it->pos)) {
             it->state = 1;
             return 0;
         }
-        if ((rc = grader__re_vm_new(it->re, &it->vm)) != 0)
+        if ((rc = pyre__vm_new(it->re, &it->vm)) != 0)
             return it->state = rc;
     }
-    rc = grader__re_search(it->vm, it->text, it->len, it->pos,
-                           it->must_advance, &it->budget, spans);
+    rc = pyre__search(it->vm, it->text, it->len, it->pos, it->must_advance,
+                      &it->budget, spans);
     if (rc <= 0) {
         it->state = rc == 0 ? 1 : rc;
         return rc;
@@ -56,42 +56,41 @@ int grader_re_iter_next(struct grader_re_iter *it, long *spans)
     return 1;
 }
 
-int grader_re_may_match(const struct grader_re *re, const char *text,
-                        size_t len)
+int pyre_may_match(const struct pyre *re, const char *text, size_t len)
 {
-    return grader__re_may_start(re, (const unsigned char *)text, len, 0);
+    return pyre__may_start(re, (const unsigned char *)text, len, 0);
 }
 
-void grader_re_iter_release(struct grader_re_iter *it)
+void pyre_iter_release(struct pyre_iter *it)
 {
-    grader__re_vm_free(it->vm);
+    pyre__vm_free(it->vm);
     it->vm = NULL;
 }
 
-int grader_re_sub_empty(const struct grader_re *re, const char *text,
-                        size_t len, char **out, size_t *outlen)
+int pyre_sub_empty(const struct pyre *re, const char *text, size_t len,
+                   char **out, size_t *outlen)
 {
-    long spans[2 * (GRADER_RE_GROUPS_MAX + 1)];
-    struct grader_re_iter it;
+    long spans[2 * (PYRE_GROUPS_MAX + 1)];
+    struct pyre_iter it;
     size_t last = 0, o = 0;
     char *buf;
     int rc;
 
     *out = NULL;
     *outlen = 0;
-    if ((buf = grader__re_malloc(len + 1)) == NULL)
-        return GRADER_RE_ENOMEM;
-    grader_re_iter_init(&it, re, text, len);
-    while ((rc = grader_re_iter_next(&it, spans)) == 1) {
+    if ((buf = pyre__malloc(len + 1)) == NULL)
+        return PYRE_ENOMEM;
+    pyre_iter_init(&it, re, text, len);
+    while ((rc = pyre_iter_next(&it, spans)) == 1) {
         size_t b = (size_t)spans[0];
         if (b > last) /* text may be NULL when len is 0 */
             memcpy(buf + o, text + last, b - last);
         o += b - last;
         last = (size_t)spans[1];
     }
-    grader_re_iter_release(&it);
+    pyre_iter_release(&it);
     if (rc != 0) {
-        grader__re_dealloc(buf);
+        pyre__dealloc(buf);
         return rc;
     }
     if (len > last)
@@ -116,16 +115,16 @@ static int final_sigma(const unsigned char *s, size_t len, size_t at,
     int found = 0;
 
     while (j > 0 && !found) {
-        j = grader__re_prev(s, j);
-        c = grader__re_decode(s, len, j, &k);
-        found = !grader__re_case_ignorable(c);
+        j = pyre__prev(s, j);
+        c = pyre__decode(s, len, j, &k);
+        found = !pyre__case_ignorable(c);
     }
-    if (!found || !grader__re_cased(c))
+    if (!found || !pyre__cased(c))
         return 0;
     for (j = end; j < len; j += k) {
-        c = grader__re_decode(s, len, j, &k);
-        if (!grader__re_case_ignorable(c))
-            return !grader__re_cased(c);
+        c = pyre__decode(s, len, j, &k);
+        if (!pyre__case_ignorable(c))
+            return !pyre__cased(c);
     }
     return 1;
 }
@@ -139,15 +138,15 @@ static size_t lower_into(const unsigned char *s, size_t len,
     uint32_t cp[3];
 
     while (i < len) {
-        uint32_t c = grader__re_decode(s, len, i, &k);
+        uint32_t c = pyre__decode(s, len, i, &k);
         if (c == 0x3a3) {
             cp[0] = final_sigma(s, len, i, i + k) ? 0x3c2 : 0x3c3;
             n = 1;
         } else {
-            n = grader__re_lower_full(c, cp);
+            n = pyre__lower_full(c, cp);
         }
         for (j = 0; j < n; j++) {
-            size_t w = grader__re_encode(cp[j], out ? out + o : tmp);
+            size_t w = pyre__encode(cp[j], out ? out + o : tmp);
             o += w;
         }
         i += k;
@@ -159,12 +158,12 @@ int grader_str_lower(const char *text, size_t len, char **out, size_t *outlen)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t n = lower_into(s, len, NULL);
-    unsigned char *buf = grader__re_malloc(n + 1);
+    unsigned char *buf = pyre__malloc(n + 1);
 
     *out = NULL;
     *outlen = 0;
     if (buf == NULL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     (void)lower_into(s, len, buf);
     buf[n] = '\0';
     *out = (char *)buf;

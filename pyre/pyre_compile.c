@@ -18,7 +18,7 @@
 /* ---- the compiler ------------------------------------------------------- */
 
 struct compiler {
-    const struct grader__re_tree *T;
+    const struct pyre__tree *T;
     uint32_t *code;
     size_t n, cap;
     uint32_t *sets;
@@ -36,12 +36,12 @@ static int grow(uint32_t **w, size_t *cap, size_t need)
     if (need <= *cap)
         return 0;
     if (need > PROGRAM_MAX)
-        return GRADER_RE_ELIMIT;
+        return PYRE_ELIMIT;
     while (c < need)
         c *= 2;
-    p = grader__re_reallocarray(*w, c, sizeof(**w));
+    p = pyre__reallocarray(*w, c, sizeof(**w));
     if (p == NULL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     *w = p;
     *cap = c;
     return 0;
@@ -84,7 +84,7 @@ static int iv_add(struct compiler *C, uint32_t lo, uint32_t hi)
 static int iv_add_folded(struct compiler *C, uint32_t lo)
 {
     uint32_t f[2];
-    size_t i, n = grader__re_fixes(lo, f);
+    size_t i, n = pyre__fixes(lo, f);
     int rc = iv_add(C, lo, lo);
 
     for (i = 0; rc == 0 && i < n; i++)
@@ -107,15 +107,15 @@ static int fold_range(struct compiler *C, uint32_t a, uint32_t b, int *cased)
 
     if (a <= top) {
         rc = iv_add(C, a, top);
-        n = grader__re_lower_in(a, top, &pairs);
+        n = pyre__lower_in(a, top, &pairs);
         for (i = 0; rc == 0 && i < n; i++)
             rc = iv_add_folded(C, pairs[i][1]);
-        for (i = 0; rc == 0 && (key = grader__re_fix_key(i)) != 0; i++) {
-            size_t nf = key >= a && key <= top ? grader__re_fixes(key, f) : 0;
+        for (i = 0; rc == 0 && (key = pyre__fix_key(i)) != 0; i++) {
+            size_t nf = key >= a && key <= top ? pyre__fixes(key, f) : 0;
             for (j = 0; rc == 0 && j < nf; j++)
                 rc = iv_add(C, f[j], f[j]);
         }
-        if (grader__re_cased_in(a, top))
+        if (pyre__cased_in(a, top))
             *cased = 1;
     }
     if (rc == 0 && b > 0xffff) {
@@ -125,7 +125,7 @@ static int fold_range(struct compiler *C, uint32_t a, uint32_t b, int *cased)
     return rc;
 }
 
-static int fold_item(struct compiler *C, const struct grader__re_item *it,
+static int fold_item(struct compiler *C, const struct pyre__item *it,
                      int *cased)
 {
     if (it->kind == GRADER__I_RANGE)
@@ -139,9 +139,9 @@ static int fold_item(struct compiler *C, const struct grader__re_item *it,
             C->raw[C->nraw++] = it->lo;
         return rc;
     }
-    if (grader__re_cased_in(it->lo, it->lo))
+    if (pyre__cased_in(it->lo, it->lo))
         *cased = 1;
-    return iv_add_folded(C, grader__re_lower(it->lo));
+    return iv_add_folded(C, pyre__lower(it->lo));
 }
 
 static int iv_cmp(const void *a, const void *b)
@@ -201,7 +201,7 @@ static int set_write(struct compiler *C, int negate, int lower, unsigned cats,
         memcpy(s + GRADER__SET_HEAD + C->niv + C->nraw, C->ur,
                C->nur * sizeof(*s));
     for (x = 0; x < 128; x++)
-        if (grader__re_set_lists(s, x))
+        if (pyre__set_lists(s, x))
             s[1 + x / 32] |= 1u << (x % 32);
     C->ns += need;
     *k = (uint32_t)at;
@@ -210,10 +210,10 @@ static int set_write(struct compiler *C, int negate, int lower, unsigned cats,
 
 /* A class (IN): sre's IN, or IN_UNI_IGNORE when IGNORECASE is on and the
  * class holds a cased character. */
-static int compile_set(struct compiler *C, const struct grader__re_node *n,
+static int compile_set(struct compiler *C, const struct pyre__node *n,
                        unsigned flags)
 {
-    const struct grader__re_item *items = C->T->items + n->a;
+    const struct pyre__item *items = C->T->items + n->a;
     unsigned cats = 0;
     int cased = 0, rc = 0;
     uint32_t i, k;
@@ -222,7 +222,7 @@ static int compile_set(struct compiler *C, const struct grader__re_node *n,
     for (i = 0; rc == 0 && i < n->b; i++) {
         if (items[i].kind == GRADER__I_CAT)
             cats |= items[i].lo;
-        else if (flags & GRADER_RE_IGNORECASE)
+        else if (flags & PYRE_IGNORECASE)
             rc = fold_item(C, &items[i], &cased);
         else
             rc = iv_add(C, items[i].lo, items[i].hi);
@@ -240,10 +240,10 @@ static int compile_lit(struct compiler *C, uint32_t c, int negate,
     uint32_t lo, f[2], k;
     int rc;
 
-    if (!(flags & GRADER_RE_IGNORECASE) || !grader__re_cased_in(c, c))
+    if (!(flags & PYRE_IGNORECASE) || !pyre__cased_in(c, c))
         return emit2(C, negate ? GRADER__OP_NLIT : GRADER__OP_LIT, c);
-    lo = grader__re_lower(c);
-    if (grader__re_fixes(lo, f) == 0)
+    lo = pyre__lower(c);
+    if (pyre__fixes(lo, f) == 0)
         return emit2(C, negate ? GRADER__OP_NLIT_I : GRADER__OP_LIT_I, lo);
     C->niv = C->nraw = C->nur = 0;
     if ((rc = iv_add_folded(C, lo)) != 0 ||
@@ -256,10 +256,9 @@ static int compile_seq(struct compiler *C, uint32_t k, unsigned flags);
 
 /* _simple: one character-wide item, so the repeat can be sre's
  * REPEAT_ONE (count, then give back) rather than REPEAT ... UNTIL. */
-static int is_simple(const struct grader__re_tree *T, uint32_t k)
+static int is_simple(const struct pyre__tree *T, uint32_t k)
 {
-    const struct grader__re_node *n =
-        k == GRADER__RE_NIL ? NULL : &T->nodes[k];
+    const struct pyre__node *n = k == GRADER__RE_NIL ? NULL : &T->nodes[k];
 
     if (n == NULL || n->next != GRADER__RE_NIL)
         return 0;
@@ -269,7 +268,7 @@ static int is_simple(const struct grader__re_tree *T, uint32_t k)
            n->kind == GRADER__N_ANY || n->kind == GRADER__N_IN;
 }
 
-static int compile_repeat(struct compiler *C, const struct grader__re_node *n,
+static int compile_repeat(struct compiler *C, const struct pyre__node *n,
                           unsigned flags)
 {
     int simple = is_simple(C->T, n->head), rc;
@@ -316,7 +315,7 @@ static int compile_branch(struct compiler *C, uint32_t alt, unsigned flags)
     return 0;
 }
 
-static int compile_group(struct compiler *C, const struct grader__re_node *n,
+static int compile_group(struct compiler *C, const struct pyre__node *n,
                          unsigned flags)
 {
     unsigned inner = (flags | n->add) & ~(unsigned)n->del;
@@ -331,7 +330,7 @@ static int compile_group(struct compiler *C, const struct grader__re_node *n,
     return rc;
 }
 
-static int compile_assert(struct compiler *C, const struct grader__re_node *n,
+static int compile_assert(struct compiler *C, const struct pyre__node *n,
                           unsigned flags)
 {
     size_t skip;
@@ -348,7 +347,7 @@ static int compile_assert(struct compiler *C, const struct grader__re_node *n,
 
 static uint32_t at_code(uint32_t at, unsigned flags)
 {
-    if (flags & GRADER_RE_MULTILINE) {
+    if (flags & PYRE_MULTILINE) {
         if (at == GRADER__AT_BEGINNING)
             return GRADER__AT_BEGINNING_LINE;
         if (at == GRADER__AT_END)
@@ -362,7 +361,7 @@ static int compile_seq(struct compiler *C, uint32_t k, unsigned flags)
     int rc = 0;
 
     for (; rc == 0 && k != GRADER__RE_NIL; k = C->T->nodes[k].next) {
-        const struct grader__re_node *n = &C->T->nodes[k];
+        const struct pyre__node *n = &C->T->nodes[k];
         switch (n->kind) {
         case GRADER__N_LIT:
         case GRADER__N_NLIT:
@@ -372,8 +371,8 @@ static int compile_seq(struct compiler *C, uint32_t k, unsigned flags)
             rc = compile_set(C, n, flags);
             break;
         case GRADER__N_ANY:
-            rc = emit(C, (flags & GRADER_RE_DOTALL) ? GRADER__OP_ANY_ALL
-                                                    : GRADER__OP_ANY);
+            rc = emit(C, (flags & PYRE_DOTALL) ? GRADER__OP_ANY_ALL
+                                               : GRADER__OP_ANY);
             break;
         case GRADER__N_AT:
             rc = emit2(C, GRADER__OP_AT, at_code(n->a, flags));
@@ -400,7 +399,7 @@ static int compile_seq(struct compiler *C, uint32_t k, unsigned flags)
  * ASCII: a class says so by its lists, unless it lowers the text's
  * character first, when a non-ASCII one that lowers into ASCII (U+212A
  * KELVIN SIGN to 'k', U+0130 to 'i') may pass too. */
-static int op_high(const struct grader_re *re, const uint32_t *op)
+static int op_high(const struct pyre *re, const uint32_t *op)
 {
     const uint32_t(*pairs)[2];
     const uint32_t *s = re->sets + op[1];
@@ -426,21 +425,21 @@ static int op_high(const struct grader_re *re, const uint32_t *op)
     default: /* NLIT, NLIT_I, ANY, ANY_ALL */
         return 1;
     }
-    n = grader__re_lower_in(0x80, UINT32_MAX, &pairs);
+    n = pyre__lower_in(0x80, UINT32_MAX, &pairs);
     for (i = 0; i < n; i++)
-        if (pairs[i][1] < 0x80 && grader__re_char_ok(re, op, pairs[i][0]))
+        if (pairs[i][1] < 0x80 && pyre__char_ok(re, op, pairs[i][0]))
             return 1;
     return 0;
 }
 
 /* The bytes the one-character operator at op can start a match with. */
-static void first_char(const struct grader_re *re, const uint32_t *op,
+static void first_char(const struct pyre *re, const uint32_t *op,
                        unsigned char *set)
 {
     uint32_t x;
 
     for (x = 0; x < 0x80; x++)
-        if (grader__re_char_ok(re, op, x))
+        if (pyre__char_ok(re, op, x))
             set[x] = 1;
     if (op_high(re, op))
         memset(set + 0x80, 1, 0x80);
@@ -452,7 +451,7 @@ static void first_char(const struct grader_re *re, const uint32_t *op,
  * none; a repeat with min 0 or an empty body may be passed over. With
  * follow, a branch's JUMP is followed to what comes after the branch, so
  * the sequence is the rest of the whole match. */
-static int first_seq(const struct grader_re *re, size_t pc, unsigned char *set,
+static int first_seq(const struct pyre *re, size_t pc, unsigned char *set,
                      int follow)
 {
     const uint32_t *code = re->code;
@@ -514,7 +513,7 @@ static int first_seq(const struct grader_re *re, size_t pc, unsigned char *set,
  * a character the item took, so it fails there: the first try is the
  * only one that can succeed, as with a possessive repeat.
  */
-static int gives_back_in_vain(const struct grader_re *re, size_t pc)
+static int gives_back_in_vain(const struct pyre *re, size_t pc)
 {
     const uint32_t *code = re->code;
     size_t q = pc + 1, tail = q + code[q], b;
@@ -537,7 +536,7 @@ static int gives_back_in_vain(const struct grader_re *re, size_t pc)
 
 /* Whether the sequence at pc, to its SUCCESS (a branch's JUMP followed),
  * is linear (pyre_impl.h); in_branch: a BRANCH was passed already. */
-static int linear_seq(const struct grader_re *re, size_t pc, int in_branch)
+static int linear_seq(const struct pyre *re, size_t pc, int in_branch)
 {
     const uint32_t *code = re->code;
     size_t alt;
@@ -581,7 +580,7 @@ static int linear_seq(const struct grader_re *re, size_t pc, int in_branch)
 }
 
 /* re's prefilter (pyre_impl.h), from its program. */
-static void first_fill(struct grader_re *re)
+static void first_fill(struct pyre *re)
 {
     size_t b, count = 0, last = 0;
 
@@ -609,14 +608,14 @@ static void first_fill(struct grader_re *re)
 /* SubPattern.getwidth()'s lower bound: the fewest characters a match of
  * the sequence at k takes (lookaheads and anchors none), saturated at
  * sre's MAXREPEAT - 1. */
-static uint64_t min_width(const struct grader__re_tree *T, uint32_t k)
+static uint64_t min_width(const struct pyre__tree *T, uint32_t k)
 {
     const uint64_t cap = UINT32_MAX - 1;
     uint64_t lo = 0, w, best;
     uint32_t alt;
 
     for (; k != GRADER__RE_NIL; k = T->nodes[k].next) {
-        const struct grader__re_node *n = &T->nodes[k];
+        const struct pyre__node *n = &T->nodes[k];
         switch (n->kind) {
         case GRADER__N_LIT:
         case GRADER__N_NLIT:
@@ -646,12 +645,12 @@ static uint64_t min_width(const struct grader__re_tree *T, uint32_t k)
     return lo;
 }
 
-static int finish(struct compiler *C, size_t groups, struct grader_re **out)
+static int finish(struct compiler *C, size_t groups, struct pyre **out)
 {
-    struct grader_re *re = grader__re_calloc(1, sizeof(*re));
+    struct pyre *re = pyre__calloc(1, sizeof(*re));
 
     if (re == NULL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     re->code = C->code;
     re->ncode = C->n;
     re->sets = C->sets;
@@ -665,50 +664,50 @@ static int finish(struct compiler *C, size_t groups, struct grader_re **out)
     return 0;
 }
 
-int grader_re_compile(const char *pat, size_t len, unsigned flags,
-                      struct grader_re **out, char *msg, size_t msgsize)
+int pyre_compile(const char *pat, size_t len, unsigned flags,
+                 struct pyre **out, char *msg, size_t msgsize)
 {
-    struct grader__re_tree T;
+    struct pyre__tree T;
     struct compiler C;
     int rc;
 
     *out = NULL;
     memset(&C, 0, sizeof(C));
-    rc = grader__re_parse(pat, len, flags, &T, msg, msgsize);
+    rc = pyre__parse(pat, len, flags, &T, msg, msgsize);
     if (rc != 0)
         return rc;
     C.T = &T;
     rc = compile_seq(&C, T.root, T.flags);
     if (rc == 0)
         rc = emit(&C, GRADER__OP_SUCCESS);
-    if (rc == GRADER_RE_ELIMIT) {
+    if (rc == PYRE_ELIMIT) {
         if (msgsize)
             snprintf(msg, msgsize,
                      "patterns this large are not supported "
                      "at position 0");
-        rc = GRADER_RE_EARG;
+        rc = PYRE_EARG;
     }
     if (rc == 0)
         rc = finish(&C, T.groups, out);
-    grader__re_tree_release(&T);
-    grader__re_dealloc(C.code);
-    grader__re_dealloc(C.sets);
-    grader__re_dealloc(C.iv);
-    grader__re_dealloc(C.raw);
-    grader__re_dealloc(C.ur);
+    pyre__tree_release(&T);
+    pyre__dealloc(C.code);
+    pyre__dealloc(C.sets);
+    pyre__dealloc(C.iv);
+    pyre__dealloc(C.raw);
+    pyre__dealloc(C.ur);
     return rc;
 }
 
-void grader_re_free(struct grader_re *re)
+void pyre_free(struct pyre *re)
 {
     if (re == NULL)
         return;
-    grader__re_dealloc(re->code);
-    grader__re_dealloc(re->sets);
-    grader__re_dealloc(re);
+    pyre__dealloc(re->code);
+    pyre__dealloc(re->sets);
+    pyre__dealloc(re);
 }
 
-size_t grader_re_groups(const struct grader_re *re)
+size_t pyre_groups(const struct pyre *re)
 {
     return re->groups;
 }

@@ -37,7 +37,7 @@
  *   REPEAT_ONE skip min max item SUCCESS tail   (MIN_ too); tail at q+skip
  *   ASSERT skip 0 body SUCCESS      (ASSERT_NOT too); after at q + skip
  */
-enum grader__re_op {
+enum pyre__op {
     GRADER__OP_FAILURE = 0,
     GRADER__OP_SUCCESS,
     GRADER__OP_ANY,
@@ -61,7 +61,7 @@ enum grader__re_op {
 };
 
 /* Anchors, str-pattern flavour (sre's AT_* with AT_UNICODE applied). */
-enum grader__re_at {
+enum pyre__at {
     GRADER__AT_BEGINNING,        /* ^ */
     GRADER__AT_BEGINNING_LINE,   /* ^ with MULTILINE */
     GRADER__AT_BEGINNING_STRING, /* \A */
@@ -73,7 +73,7 @@ enum grader__re_at {
 };
 
 /* Class shorthands (sre's CATEGORY_UNI_*), as bits of a class. */
-enum grader__re_cat {
+enum pyre__cat {
     GRADER__CAT_DIGIT = 1,
     GRADER__CAT_NOT_DIGIT = 2,
     GRADER__CAT_SPACE = 4,
@@ -93,7 +93,7 @@ enum grader__re_cat {
 #define GRADER__SET_LOWER  2u
 #define GRADER__SET_HEAD   8
 
-struct grader_re {
+struct pyre {
     uint32_t *code;
     size_t ncode;
     uint32_t *sets;
@@ -127,7 +127,7 @@ enum { GRADER__FIRST_ALL, GRADER__FIRST_BYTE, GRADER__FIRST_SET };
 /* pyre_parse.c: the tree of a parsed pattern, for pyre_compile.c. */
 #define GRADER__RE_NIL UINT32_MAX /* no node */
 
-enum grader__re_node_kind {
+enum pyre__node_kind {
     GRADER__N_LIT,
     GRADER__N_NLIT,
     GRADER__N_ANY,
@@ -141,7 +141,7 @@ enum grader__re_node_kind {
     GRADER__N_ASSERT_NOT
 };
 
-struct grader__re_node {
+struct pyre__node {
     uint32_t next; /* the next node of its sequence */
     uint32_t head; /* the first node of its body */
     uint32_t a, b; /* LIT: the character; AT: the anchor; IN: first
@@ -149,83 +149,82 @@ struct grader__re_node {
     uint8_t kind, flag, add, del; /* flag: IN negated, REPEAT lazy */
 };
 
-enum grader__re_item_kind { GRADER__I_LIT, GRADER__I_RANGE, GRADER__I_CAT };
+enum pyre__item_kind { GRADER__I_LIT, GRADER__I_RANGE, GRADER__I_CAT };
 
 /* One member of a class: a character, a range, or a shorthand (lo a
  * GRADER__CAT_* bit). */
-struct grader__re_item {
+struct pyre__item {
     uint32_t lo, hi;
     uint8_t kind;
 };
 
-struct grader__re_tree {
-    struct grader__re_node *nodes;
-    struct grader__re_item *items;
+struct pyre__tree {
+    struct pyre__node *nodes;
+    struct pyre__item *items;
     uint32_t root; /* the pattern's first node */
     size_t groups;
     unsigned flags; /* the caller's and global (?flags) */
 };
 
-/* Parse pat[0..len) into t (release it with grader__re_tree_release):
- * 0, GRADER_RE_EARG with the sentence in msg, or GRADER_RE_ENOMEM (t is then
+/* Parse pat[0..len) into t (release it with pyre__tree_release):
+ * 0, PYRE_EARG with the sentence in msg, or PYRE_ENOMEM (t is then
  * empty). */
-int grader__re_parse(const char *pat, size_t len, unsigned flags,
-                     struct grader__re_tree *t, char *msg, size_t msgsize);
-void grader__re_tree_release(struct grader__re_tree *t);
+int pyre__parse(const char *pat, size_t len, unsigned flags,
+                struct pyre__tree *t, char *msg, size_t msgsize);
+void pyre__tree_release(struct pyre__tree *t);
 
 /* pyre_match.c: the matcher state an iterator keeps between matches. */
-struct grader__re_vm;
-int grader__re_vm_new(const struct grader_re *re, struct grader__re_vm **out);
-void grader__re_vm_free(struct grader__re_vm *vm);
+struct pyre__vm;
+int pyre__vm_new(const struct pyre *re, struct pyre__vm **out);
+void pyre__vm_free(struct pyre__vm *vm);
 /* sre's search from byte `from` of s[0..n), must_advance as finditer
  * keeps it; *budget steps are taken off. 1 with spans filled (as
- * pyre.h's iterator gives them), 0 no match, GRADER_RE_ELIMIT,
- * GRADER_RE_ENOMEM. */
-int grader__re_search(struct grader__re_vm *vm, const unsigned char *s,
-                      size_t n, size_t from, int must_advance,
-                      unsigned long long *budget, long *spans);
+ * pyre.h's iterator gives them), 0 no match, PYRE_ELIMIT,
+ * PYRE_ENOMEM. */
+int pyre__search(struct pyre__vm *vm, const unsigned char *s, size_t n,
+                 size_t from, int must_advance, unsigned long long *budget,
+                 long *spans);
 /* Whether a search of s[0..n) from byte `from` may find a match: 0 when
  * no byte there is one the prefilter lets a match begin with (then the
  * search is not worth its matcher state). */
-int grader__re_may_start(const struct grader_re *re, const unsigned char *s,
-                         size_t n, size_t from);
+int pyre__may_start(const struct pyre *re, const unsigned char *s, size_t n,
+                    size_t from);
 /* Whether class k holds ch (the class's own lowering applied). */
-int grader__re_in_set(const struct grader_re *re, uint32_t k, uint32_t ch);
+int pyre__in_set(const struct pyre *re, uint32_t k, uint32_t ch);
 /* Whether the class at s holds x, read from its lists (not its ASCII
  * bitmap, which pyre_compile.c fills from this), negation included. */
-int grader__re_set_lists(const uint32_t *s, uint32_t x);
+int pyre__set_lists(const uint32_t *s, uint32_t x);
 
 /* pyre_alloc.c: every allocation of the library, through the hooks that
- * grader_re_set_alloc sets (the grader's counted allocator, so that its
+ * pyre_set_alloc sets (the grader's counted allocator, so that its
  * chaos test fails pyre's allocations too). calloc and reallocarray fail
  * (NULL, ptr kept) when n * size overflows. */
-void *grader__re_malloc(size_t size);
-void *grader__re_calloc(size_t n, size_t size);
-void *grader__re_realloc(void *ptr, size_t size);
-void *grader__re_reallocarray(void *ptr, size_t n, size_t size);
-void grader__re_dealloc(void *ptr);
+void *pyre__malloc(size_t size);
+void *pyre__calloc(size_t n, size_t size);
+void *pyre__realloc(void *ptr, size_t size);
+void *pyre__reallocarray(void *ptr, size_t n, size_t size);
+void pyre__dealloc(void *ptr);
 
 /* pyre_uni.c: Python 3.11's Unicode, from pyre_tables.h. */
-uint32_t grader__re_lower(uint32_t c);         /* _sre.unicode_tolower */
-uint32_t grader__re_upper(uint32_t c);         /* sre_upper_unicode */
-int grader__re_cat(unsigned cats, uint32_t c); /* any of the shorthands */
-int grader__re_word(uint32_t c);               /* \w */
+uint32_t pyre__lower(uint32_t c);         /* _sre.unicode_tolower */
+uint32_t pyre__upper(uint32_t c);         /* sre_upper_unicode */
+int pyre__cat(unsigned cats, uint32_t c); /* any of the shorthands */
+int pyre__word(uint32_t c);               /* \w */
 /* The extra matches of lower-case c under IGNORECASE (re._casefix):
  * the count (0 to 2), filled into out. */
-size_t grader__re_fixes(uint32_t c, uint32_t out[2]);
+size_t pyre__fixes(uint32_t c, uint32_t out[2]);
 /* The i'th letter that re._casefix pairs with others, 0 past the last. */
-uint32_t grader__re_fix_key(size_t i);
+uint32_t pyre__fix_key(size_t i);
 /* The code points in [a, b] whose lower case differs from them, as
  * (code point, lower) pairs: the count, and *first set. */
-size_t grader__re_lower_in(uint32_t a, uint32_t b,
-                           const uint32_t (**first)[2]);
+size_t pyre__lower_in(uint32_t a, uint32_t b, const uint32_t (**first)[2]);
 /* Whether some character in [a, b] is cased (_sre.unicode_iscased). */
-int grader__re_cased_in(uint32_t a, uint32_t b);
+int pyre__cased_in(uint32_t a, uint32_t b);
 /* str.lower() of c alone (no final sigma): the count (1 to 3). */
-size_t grader__re_lower_full(uint32_t c, uint32_t out[3]);
+size_t pyre__lower_full(uint32_t c, uint32_t out[3]);
 /* str.lower()'s final-sigma properties. */
-int grader__re_case_ignorable(uint32_t c);
-int grader__re_cased(uint32_t c); /* Cased and not Case_Ignorable */
+int pyre__case_ignorable(uint32_t c);
+int pyre__cased(uint32_t c); /* Cased and not Case_Ignorable */
 
 /*
  * The code point at s[p] (p < n) and its length in *len: a valid UTF-8
@@ -233,19 +232,18 @@ int grader__re_cased(uint32_t c); /* Cased and not Case_Ignorable */
  * byte b is one code point U+DC00 + b, as Python decodes bytes with
  * errors="surrogateescape".
  */
-uint32_t grader__re_decode(const unsigned char *s, size_t n, size_t p,
-                           size_t *len);
+uint32_t pyre__decode(const unsigned char *s, size_t n, size_t p, size_t *len);
 /* Where the code point that ends at p (0 < p) starts, by the same
  * reading; 0 for p == 0. */
-size_t grader__re_prev(const unsigned char *s, size_t p);
+size_t pyre__prev(const unsigned char *s, size_t p);
 /* UTF-8 of c (a surrogate U+DC80..U+DCFF is the byte it stands for):
  * the length, at most 4. */
-size_t grader__re_encode(uint32_t c, unsigned char *out);
+size_t pyre__encode(uint32_t c, unsigned char *out);
 
 /* Whether ch passes the one-character operator at op (LIT, NLIT, LIT_I,
  * NLIT_I, IN, ANY, ANY_ALL): the matcher's test, and the prefilter's. */
-static inline int grader__re_char_ok(const struct grader_re *re,
-                                     const uint32_t *op, uint32_t ch)
+static inline int pyre__char_ok(const struct pyre *re, const uint32_t *op,
+                                uint32_t ch)
 {
     switch (op[0]) {
     case GRADER__OP_LIT:
@@ -253,17 +251,17 @@ static inline int grader__re_char_ok(const struct grader_re *re,
     case GRADER__OP_NLIT:
         return ch != op[1];
     case GRADER__OP_LIT_I:
-        return grader__re_lower(ch) == op[1];
+        return pyre__lower(ch) == op[1];
     case GRADER__OP_NLIT_I:
-        return grader__re_lower(ch) != op[1];
+        return pyre__lower(ch) != op[1];
     case GRADER__OP_IN:
-        if (ch < 0x80) { /* grader__re_in_set's ASCII answer, inline */
+        if (ch < 0x80) { /* pyre__in_set's ASCII answer, inline */
             const uint32_t *s = re->sets + op[1];
             if ((s[0] & GRADER__SET_LOWER) && ch >= 'A' && ch <= 'Z')
                 ch += 'a' - 'A';
             return (int)((s[1 + ch / 32] >> (ch % 32)) & 1);
         }
-        return grader__re_in_set(re, op[1], ch);
+        return pyre__in_set(re, op[1], ch);
     case GRADER__OP_ANY:
         return ch != '\n';
     case GRADER__OP_ANY_ALL:

@@ -14,7 +14,7 @@
  *
  * sre recurses through "contexts" on a heap stack of its own; so does
  * this: a frame per pending sub-match on one byte stack (capped at
- * GRADER_RE_STACK_MAX), a handler per operator returning "next",
+ * PYRE_STACK_MAX), a handler per operator returning "next",
  * "call" (a frame was pushed) or a result, and a resume handler per
  * place where sre waits for a sub-match (its JUMP_* labels). A step
  * budget bounds the whole.
@@ -44,7 +44,7 @@ enum jump {
     J_ASSERT_NOT
 };
 
-/* What a handler tells the loop; errors are negative GRADER_RE_E*. */
+/* What a handler tells the loop; errors are negative PYRE_E*. */
 enum { R_NEXT = 1, R_CALL, R_OK, R_FAIL };
 
 /* sre's match context. */
@@ -67,8 +67,8 @@ struct rep {
     size_t last_ptr; /* where the last iteration began: NONE at first */
 };
 
-struct grader__re_vm {
-    const struct grader_re *re;
+struct pyre__vm {
+    const struct pyre *re;
     const uint32_t *code;
     const unsigned char *s;
     size_t n;
@@ -107,37 +107,36 @@ static int in_ranges(const uint32_t *r, uint32_t n, uint32_t x)
     return 0;
 }
 
-int grader__re_set_lists(const uint32_t *s, uint32_t x)
+int pyre__set_lists(const uint32_t *s, uint32_t x)
 {
     const uint32_t *r = s + GRADER__SET_HEAD, *raw = r + 2 * s[5];
     const uint32_t *ur = raw + s[6];
     uint32_t i, up;
-    int hit = in_ranges(r, s[5], x) || grader__re_cat(s[0] >> 8, x);
+    int hit = in_ranges(r, s[5], x) || pyre__cat(s[0] >> 8, x);
 
     for (i = 0; !hit && i < s[6]; i++)
         hit = raw[i] == x;
-    up = s[7] ? grader__re_upper(x) : x;
+    up = s[7] ? pyre__upper(x) : x;
     for (i = 0; !hit && i < s[7]; i++)
         hit = (ur[2 * i] <= x && x <= ur[2 * i + 1]) ||
               (ur[2 * i] <= up && up <= ur[2 * i + 1]);
     return hit != (int)(s[0] & GRADER__SET_NEGATE);
 }
 
-int grader__re_in_set(const struct grader_re *re, uint32_t k, uint32_t ch)
+int pyre__in_set(const struct pyre *re, uint32_t k, uint32_t ch)
 {
     const uint32_t *s = re->sets + k;
-    uint32_t x = (s[0] & GRADER__SET_LOWER) ? grader__re_lower(ch) : ch;
+    uint32_t x = (s[0] & GRADER__SET_LOWER) ? pyre__lower(ch) : ch;
 
     if (x < 128)
         return (int)((s[1 + x / 32] >> (x % 32)) & 1);
-    return grader__re_set_lists(s, x);
+    return pyre__set_lists(s, x);
 }
 
 /* ---- characters and anchors --------------------------------------------- */
 
 /* The operator at op on the character at p: its length, or 0. */
-static size_t char_at(const struct grader__re_vm *m, size_t p,
-                      const uint32_t *op)
+static size_t char_at(const struct pyre__vm *m, size_t p, const uint32_t *op)
 {
     size_t len;
 
@@ -145,39 +144,39 @@ static size_t char_at(const struct grader__re_vm *m, size_t p,
 
     if (p >= m->n)
         return 0;
-    if (m->s[p] < 0x80) /* ASCII: grader__re_decode's answer at once */
+    if (m->s[p] < 0x80) /* ASCII: pyre__decode's answer at once */
         ch = m->s[p], len = 1;
     else
-        ch = grader__re_decode(m->s, m->n, p, &len);
-    return grader__re_char_ok(m->re, op, ch) ? len : 0;
+        ch = pyre__decode(m->s, m->n, p, &len);
+    return pyre__char_ok(m->re, op, ch) ? len : 0;
 }
 
-/* grader_re_cancel_on's flag, one a thread: the grader runs on a pool */
+/* pyre_cancel_on's flag, one a thread: the grader runs on a pool */
 static _Thread_local const atomic_int *cancel_flag;
 
-void grader_re_cancel_on(const atomic_int *flag)
+void pyre_cancel_on(const atomic_int *flag)
 {
     cancel_flag = flag;
 }
 
-static int spend(struct grader__re_vm *m, unsigned long long k)
+static int spend(struct pyre__vm *m, unsigned long long k)
 {
     if (m->steps < k) {
         m->steps = 0;
-        return GRADER_RE_ELIMIT;
+        return PYRE_ELIMIT;
     }
     /* a look at the stop each time the count crosses a 2^20 boundary:
      * a branch a step, a load about every 10 ms */
     if (((m->steps ^ (m->steps - k)) >> 20) != 0 && cancel_flag != NULL &&
         atomic_load_explicit(cancel_flag, memory_order_relaxed) != 0)
-        return GRADER_RE_ELIMIT; /* the steps left say how soon it was */
+        return PYRE_ELIMIT; /* the steps left say how soon it was */
     m->steps -= k;
     return 0;
 }
 
 /* SRE(count): how many times (up to maxcount) the one-character item
  * at code[item] matches from ptr; *end where they stop. */
-static int count(struct grader__re_vm *m, size_t item, size_t ptr,
+static int count(struct pyre__vm *m, size_t item, size_t ptr,
                  uint32_t maxcount, size_t *end, long *got)
 {
     const uint32_t *op = m->code + item;
@@ -207,15 +206,15 @@ static int count(struct grader__re_vm *m, size_t item, size_t ptr,
     return spend(m, (unsigned long long)c);
 }
 
-static int word_at(const struct grader__re_vm *m, size_t p)
+static int word_at(const struct pyre__vm *m, size_t p)
 {
     size_t len;
 
-    return grader__re_word(grader__re_decode(m->s, m->n, p, &len));
+    return pyre__word(pyre__decode(m->s, m->n, p, &len));
 }
 
 /* SRE(at). \b and \B never hold in an empty text (sre's quirk). */
-static int at(const struct grader__re_vm *m, size_t p, uint32_t code)
+static int at(const struct pyre__vm *m, size_t p, uint32_t code)
 {
     int that, this;
 
@@ -234,45 +233,45 @@ static int at(const struct grader__re_vm *m, size_t p, uint32_t code)
     }
     if (m->n == 0)
         return 0;
-    that = p > 0 ? word_at(m, grader__re_prev(m->s, p)) : 0;
+    that = p > 0 ? word_at(m, pyre__prev(m->s, p)) : 0;
     this = p < m->n ? word_at(m, p) : 0;
     return code == GRADER__AT_BOUNDARY ? this != that : this == that;
 }
 
 /* ---- the stack ---------------------------------------------------------- */
 
-static int grow_stack(struct grader__re_vm *m, size_t need)
+static int grow_stack(struct pyre__vm *m, size_t need)
 {
     size_t cap = m->cap ? m->cap : 4096;
     unsigned char *p;
 
-    if (need > GRADER_RE_STACK_MAX)
-        return GRADER_RE_ELIMIT;
+    if (need > PYRE_STACK_MAX)
+        return PYRE_ELIMIT;
     while (cap < need)
         cap *= 2;
-    if (cap > GRADER_RE_STACK_MAX)
-        cap = GRADER_RE_STACK_MAX;
+    if (cap > PYRE_STACK_MAX)
+        cap = PYRE_STACK_MAX;
     if (m->stack == (unsigned char *)m->small) {
-        if ((p = grader__re_malloc(cap)) != NULL)
+        if ((p = pyre__malloc(cap)) != NULL)
             memcpy(p, m->stack, m->top);
     } else {
-        p = grader__re_realloc(m->stack, cap);
+        p = pyre__realloc(m->stack, cap);
     }
     if (p == NULL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     m->stack = p;
     m->cap = cap;
     return 0;
 }
 
 /* Room for bytes more on the stack: the common case inline. */
-static inline int reserve(struct grader__re_vm *m, size_t bytes)
+static inline int reserve(struct pyre__vm *m, size_t bytes)
 {
     return m->top + bytes <= m->cap ? 0 : grow_stack(m, m->top + bytes);
 }
 
 /* DO_JUMP: a frame for the sub-match at pc, starting at m->ptr. */
-static int call(struct grader__re_vm *m, size_t pc, int toplevel, int jump)
+static int call(struct pyre__vm *m, size_t pc, int toplevel, int jump)
 {
     struct frame *f;
     int rc = reserve(m, sizeof(*f));
@@ -293,7 +292,7 @@ static int call(struct grader__re_vm *m, size_t pc, int toplevel, int jump)
     return R_CALL;
 }
 
-static int push_word(struct grader__re_vm *m, size_t w)
+static int push_word(struct pyre__vm *m, size_t w)
 {
     int rc = reserve(m, sizeof(w));
 
@@ -304,7 +303,7 @@ static int push_word(struct grader__re_vm *m, size_t w)
     return 0;
 }
 
-static size_t pop_word(struct grader__re_vm *m)
+static size_t pop_word(struct pyre__vm *m)
 {
     size_t w;
 
@@ -314,7 +313,7 @@ static size_t pop_word(struct grader__re_vm *m)
 }
 
 /* MARK_PUSH: the marks up to lastmark. */
-static int mark_push(struct grader__re_vm *m, int lastmark)
+static int mark_push(struct pyre__vm *m, int lastmark)
 {
     size_t bytes = (size_t)(lastmark + 1) * sizeof(*m->mark);
     int rc;
@@ -329,7 +328,7 @@ static int mark_push(struct grader__re_vm *m, int lastmark)
 }
 
 /* MARK_POP (keep 0), MARK_POP_KEEP (keep 1). */
-static void mark_pop(struct grader__re_vm *m, int lastmark, int keep)
+static void mark_pop(struct pyre__vm *m, int lastmark, int keep)
 {
     size_t bytes = (size_t)(lastmark + 1) * sizeof(*m->mark);
 
@@ -340,13 +339,13 @@ static void mark_pop(struct grader__re_vm *m, int lastmark, int keep)
         m->top -= bytes;
 }
 
-static void mark_discard(struct grader__re_vm *m, int lastmark)
+static void mark_discard(struct pyre__vm *m, int lastmark)
 {
     if (lastmark >= 0)
         m->top -= (size_t)(lastmark + 1) * sizeof(*m->mark);
 }
 
-static void set_mark(struct grader__re_vm *m, uint32_t i, size_t ptr)
+static void set_mark(struct pyre__vm *m, uint32_t i, size_t ptr)
 {
     if ((int)i > m->lastmark) {
         int j;
@@ -372,7 +371,7 @@ static void set_mark(struct grader__re_vm *m, uint32_t i, size_t ptr)
 /* The sub-match a BRANCH or a REPEAT_ONE waited for returned ret: the
  * marks pushed for it dropped when it matched, else restored (MARK_POP_KEEP)
  * with lastmark (LASTMARK_RESTORE), as sre does at those JUMP_* labels. */
-static int sub_matched(struct grader__re_vm *m, const struct frame *f, int ret)
+static int sub_matched(struct pyre__vm *m, const struct frame *f, int ret)
 {
     if (m->repeat != NONE) {
         if (ret)
@@ -386,7 +385,7 @@ static int sub_matched(struct grader__re_vm *m, const struct frame *f, int ret)
 }
 
 /* BRANCH: try the alternatives from f->pc (a skip word) on. */
-static int branch_next(struct grader__re_vm *m)
+static int branch_next(struct pyre__vm *m)
 {
     struct frame *f = FR(m, m->cur);
     const uint32_t *code = m->code;
@@ -410,7 +409,7 @@ static int branch_next(struct grader__re_vm *m)
     return R_FAIL;
 }
 
-static int op_branch(struct grader__re_vm *m)
+static int op_branch(struct pyre__vm *m)
 {
     struct frame *f = FR(m, m->cur);
     int rc;
@@ -422,7 +421,7 @@ static int op_branch(struct grader__re_vm *m)
     return branch_next(m);
 }
 
-static int resume_branch(struct grader__re_vm *m, int ret)
+static int resume_branch(struct pyre__vm *m, int ret)
 {
     struct frame *f = FR(m, m->cur);
 
@@ -433,7 +432,7 @@ static int resume_branch(struct grader__re_vm *m, int ret)
 }
 
 /* REPEAT_ONE: the tail at each count from the most down to min. */
-static int repeat_one_next(struct grader__re_vm *m)
+static int repeat_one_next(struct pyre__vm *m)
 {
     struct frame *f = FR(m, m->cur);
     size_t q = f->pc + 1, tail = q + m->code[q], len;
@@ -443,13 +442,12 @@ static int repeat_one_next(struct grader__re_vm *m)
     if (m->code[tail] == GRADER__OP_LIT) {
         /* the tail starts with a literal: skip the counts where it
          * cannot */
-        while (
-            f->count >= min &&
-            (f->ptr >= m->n || grader__re_decode(m->s, m->n, f->ptr, &len) !=
-                                   m->code[tail + 1])) {
+        while (f->count >= min &&
+               (f->ptr >= m->n ||
+                pyre__decode(m->s, m->n, f->ptr, &len) != m->code[tail + 1])) {
             if ((rc = spend(m, 1)) != 0)
                 return rc;
-            f->ptr = grader__re_prev(m->s, f->ptr);
+            f->ptr = pyre__prev(m->s, f->ptr);
             f->count--;
         }
     }
@@ -466,7 +464,7 @@ static int repeat_one_next(struct grader__re_vm *m)
     return call(m, tail, f->toplevel, J_REPEAT_ONE);
 }
 
-static int op_repeat_one(struct grader__re_vm *m)
+static int op_repeat_one(struct pyre__vm *m)
 {
     struct frame *f = FR(m, m->cur);
     size_t q = f->pc + 1, tail = q + m->code[q], end;
@@ -491,7 +489,7 @@ static int op_repeat_one(struct grader__re_vm *m)
     return repeat_one_next(m);
 }
 
-static int resume_repeat_one(struct grader__re_vm *m, int ret)
+static int resume_repeat_one(struct pyre__vm *m, int ret)
 {
     struct frame *f = FR(m, m->cur);
     int rc;
@@ -500,13 +498,13 @@ static int resume_repeat_one(struct grader__re_vm *m, int ret)
         return R_OK;
     if ((rc = spend(m, 1)) != 0)
         return rc;
-    f->ptr = grader__re_prev(m->s, f->ptr);
+    f->ptr = pyre__prev(m->s, f->ptr);
     f->count--;
     return repeat_one_next(m);
 }
 
 /* MIN_REPEAT_ONE: the tail at each count from min up. */
-static int min_repeat_one_next(struct grader__re_vm *m)
+static int min_repeat_one_next(struct pyre__vm *m)
 {
     struct frame *f = FR(m, m->cur);
     size_t q = f->pc + 1;
@@ -521,7 +519,7 @@ static int min_repeat_one_next(struct grader__re_vm *m)
     return R_FAIL;
 }
 
-static int op_min_repeat_one(struct grader__re_vm *m)
+static int op_min_repeat_one(struct pyre__vm *m)
 {
     struct frame *f = FR(m, m->cur);
     size_t q = f->pc + 1, tail = q + m->code[q], end;
@@ -550,7 +548,7 @@ static int op_min_repeat_one(struct grader__re_vm *m)
     return min_repeat_one_next(m);
 }
 
-static int resume_min_repeat_one(struct grader__re_vm *m, int ret)
+static int resume_min_repeat_one(struct pyre__vm *m, int ret)
 {
     struct frame *f = FR(m, m->cur);
     size_t end;
@@ -574,7 +572,7 @@ static int resume_min_repeat_one(struct grader__re_vm *m, int ret)
 
 /* REPEAT: a repeat context for the UNTIL at its end, which does the
  * work. */
-static int op_repeat(struct grader__re_vm *m)
+static int op_repeat(struct pyre__vm *m)
 {
     size_t q = FR(m, m->cur)->pc + 1, at;
     struct rep *r;
@@ -595,7 +593,7 @@ static int op_repeat(struct grader__re_vm *m)
     return call(m, q + m->code[q], FR(m, m->cur)->toplevel, J_REPEAT);
 }
 
-static int resume_repeat(struct grader__re_vm *m, int ret)
+static int resume_repeat(struct pyre__vm *m, int ret)
 {
     struct frame *f = FR(m, m->cur);
 
@@ -606,7 +604,7 @@ static int resume_repeat(struct grader__re_vm *m, int ret)
 
 /* MAX_UNTIL: another iteration if it can (not after an empty one),
  * else the tail. */
-static int max_until_tail(struct grader__re_vm *m)
+static int max_until_tail(struct pyre__vm *m)
 {
     struct frame *f = FR(m, m->cur);
 
@@ -614,7 +612,7 @@ static int max_until_tail(struct grader__re_vm *m)
     return call(m, f->pc + 1, f->toplevel, J_MAX_UNTIL_3);
 }
 
-static int op_max_until(struct grader__re_vm *m)
+static int op_max_until(struct pyre__vm *m)
 {
     struct frame *f = FR(m, m->cur);
     struct rep *r;
@@ -622,7 +620,7 @@ static int op_max_until(struct grader__re_vm *m)
     int rc;
 
     if (m->repeat == NONE)
-        return GRADER_RE_EARG; /* cannot happen: the compiler pairs them */
+        return PYRE_EARG; /* cannot happen: the compiler pairs them */
     f->rep = m->repeat;
     r = REP(m, f->rep);
     m->ptr = f->ptr;
@@ -648,7 +646,7 @@ static int op_max_until(struct grader__re_vm *m)
 }
 
 /* MAX_UNTIL_1 and MIN_UNTIL_1: an iteration below the minimum ended. */
-static int resume_until_1(struct grader__re_vm *m, int ret)
+static int resume_until_1(struct pyre__vm *m, int ret)
 {
     struct frame *f = FR(m, m->cur);
 
@@ -659,7 +657,7 @@ static int resume_until_1(struct grader__re_vm *m, int ret)
     return R_FAIL;
 }
 
-static int resume_max_until_2(struct grader__re_vm *m, int ret)
+static int resume_max_until_2(struct pyre__vm *m, int ret)
 {
     struct frame *f = FR(m, m->cur);
     struct rep *r = REP(m, f->rep);
@@ -676,7 +674,7 @@ static int resume_max_until_2(struct grader__re_vm *m, int ret)
     return max_until_tail(m);
 }
 
-static int resume_max_until_3(struct grader__re_vm *m, int ret)
+static int resume_max_until_3(struct pyre__vm *m, int ret)
 {
     struct frame *f = FR(m, m->cur);
 
@@ -688,14 +686,14 @@ static int resume_max_until_3(struct grader__re_vm *m, int ret)
 }
 
 /* MIN_UNTIL: the tail first, another iteration if it fails. */
-static int op_min_until(struct grader__re_vm *m)
+static int op_min_until(struct pyre__vm *m)
 {
     struct frame *f = FR(m, m->cur);
     struct rep *r;
     int rc;
 
     if (m->repeat == NONE)
-        return GRADER_RE_EARG;
+        return PYRE_EARG;
     f->rep = m->repeat;
     r = REP(m, f->rep);
     m->ptr = f->ptr;
@@ -712,7 +710,7 @@ static int op_min_until(struct grader__re_vm *m)
                 J_MIN_UNTIL_2);
 }
 
-static int resume_min_until_2(struct grader__re_vm *m, int ret)
+static int resume_min_until_2(struct pyre__vm *m, int ret)
 {
     struct frame *f = FR(m, m->cur);
     size_t tail_repeat = m->repeat;
@@ -741,7 +739,7 @@ static int resume_min_until_2(struct grader__re_vm *m, int ret)
     return call(m, r->q + 3, f->toplevel, J_MIN_UNTIL_3);
 }
 
-static int resume_min_until_3(struct grader__re_vm *m, int ret)
+static int resume_min_until_3(struct pyre__vm *m, int ret)
 {
     struct frame *f = FR(m, m->cur);
     struct rep *r = REP(m, f->rep);
@@ -755,7 +753,7 @@ static int resume_min_until_3(struct grader__re_vm *m, int ret)
 }
 
 /* ASSERT, ASSERT_NOT (lookahead only): the body at toplevel 0. */
-static int op_assert(struct grader__re_vm *m, uint32_t op)
+static int op_assert(struct pyre__vm *m, uint32_t op)
 {
     struct frame *f = FR(m, m->cur);
     size_t q = f->pc + 1;
@@ -770,7 +768,7 @@ static int op_assert(struct grader__re_vm *m, uint32_t op)
     return call(m, q + 2, 0, J_ASSERT_NOT);
 }
 
-static int resume_assert(struct grader__re_vm *m, int jump, int ret)
+static int resume_assert(struct pyre__vm *m, int jump, int ret)
 {
     struct frame *f = FR(m, m->cur);
     size_t q = f->pc + 1;
@@ -792,7 +790,7 @@ static int resume_assert(struct grader__re_vm *m, int jump, int ret)
     return R_NEXT;
 }
 
-static int resume(struct grader__re_vm *m, int jump, int ret)
+static int resume(struct pyre__vm *m, int jump, int ret)
 {
     switch (jump) {
     case J_BRANCH:
@@ -823,7 +821,7 @@ static int resume(struct grader__re_vm *m, int jump, int ret)
 
 /* A one-character operator, an anchor, a mark, a jump, or success:
  * what the current frame does without waiting. */
-static inline int op_simple(struct grader__re_vm *m, struct frame *f,
+static inline int op_simple(struct pyre__vm *m, struct frame *f,
                             const uint32_t *op)
 {
     size_t len;
@@ -857,7 +855,7 @@ static inline int op_simple(struct grader__re_vm *m, struct frame *f,
 }
 
 /* Run the current frame until it calls a sub-match or ends. */
-static int dispatch(struct grader__re_vm *m)
+static int dispatch(struct pyre__vm *m)
 {
     for (;;) {
         struct frame *f = FR(m, m->cur);
@@ -890,7 +888,7 @@ static int dispatch(struct grader__re_vm *m)
 
 /* SRE(match): the program at m->ptr; 1 matched (m->ptr its end), 0 not,
  * or an error. */
-static int match(struct grader__re_vm *m, int toplevel)
+static int match(struct pyre__vm *m, int toplevel)
 {
     int rc;
 
@@ -922,7 +920,7 @@ static int match(struct grader__re_vm *m, int toplevel)
 /* The next alternative of a BRANCH from *alt on that is worth trying at
  * ptr (sre's shortcut, as branch_next takes it): its first operator's pc,
  * *alt moved past it; NONE when none is left. */
-static size_t next_alt(const struct grader__re_vm *m, size_t *alt, size_t ptr)
+static size_t next_alt(const struct pyre__vm *m, size_t *alt, size_t ptr)
 {
     const uint32_t *code = m->code;
 
@@ -946,7 +944,7 @@ static size_t next_alt(const struct grader__re_vm *m, size_t *alt, size_t ptr)
  * are all above that lastmark, so what a failed one set cannot be seen).
  * The same answer as match(), the same marks, fewer steps.
  */
-static int linear_match(struct grader__re_vm *m, int toplevel)
+static int linear_match(struct pyre__vm *m, int toplevel)
 {
     /* the one frame's place and position, for op_simple */
     struct frame f = {.pc = 0, .ptr = m->ptr, .toplevel = toplevel};
@@ -993,7 +991,7 @@ static int linear_match(struct grader__re_vm *m, int toplevel)
 }
 
 /* One start position (RESET_CAPTURE_GROUP, then SRE(match)). */
-static int attempt(struct grader__re_vm *m, size_t p, int toplevel)
+static int attempt(struct pyre__vm *m, size_t p, int toplevel)
 {
     int rc = spend(m, 1);
 
@@ -1005,7 +1003,7 @@ static int attempt(struct grader__re_vm *m, size_t p, int toplevel)
     return m->re->linear ? linear_match(m, toplevel) : match(m, toplevel);
 }
 
-static void fill_spans(const struct grader__re_vm *m, long *spans)
+static void fill_spans(const struct pyre__vm *m, long *spans)
 {
     size_t g;
 
@@ -1023,16 +1021,16 @@ static void fill_spans(const struct grader__re_vm *m, long *spans)
 /* sre's INFO check: where the last start worth trying is, minwidth - 1
  * characters before the end; 0 when fewer than minwidth characters are
  * left after from (then nothing can match, and sre does not try). */
-static int last_start(struct grader__re_vm *m, size_t from, size_t *end)
+static int last_start(struct pyre__vm *m, size_t from, size_t *end)
 {
     uint32_t lo = m->re->minwidth, i;
     size_t q = m->n;
 
     for (i = 0; i + 1 < lo && q > from; i++)
-        q = grader__re_prev(m->s, q);
+        q = pyre__prev(m->s, q);
     *end = q;
     if (spend(m, i) != 0)
-        return GRADER_RE_ELIMIT;
+        return PYRE_ELIMIT;
     return lo == 0 || q > from;
 }
 
@@ -1041,9 +1039,9 @@ static int last_start(struct grader__re_vm *m, size_t from, size_t *end)
  * when there is none. Only ASCII bytes are passed over (the set holds
  * every non-ASCII byte or none), each a code point of its own, so where
  * the scan stops is a code point's start too. */
-static size_t next_start(const struct grader__re_vm *m, size_t p, size_t end)
+static size_t next_start(const struct pyre__vm *m, size_t p, size_t end)
 {
-    const struct grader_re *re = m->re;
+    const struct pyre *re = m->re;
     const unsigned char *s = m->s, *hit;
     size_t lim = end < m->n ? end + 1 : m->n;
 
@@ -1056,7 +1054,7 @@ static size_t next_start(const struct grader__re_vm *m, size_t p, size_t end)
     return p < lim ? p : NONE;
 }
 
-static int search(struct grader__re_vm *m, const unsigned char *s, size_t n,
+static int search(struct pyre__vm *m, const unsigned char *s, size_t n,
                   size_t from, int must_advance, long *spans)
 {
     size_t p = from, end, len;
@@ -1077,7 +1075,7 @@ static int search(struct grader__re_vm *m, const unsigned char *s, size_t n,
          m->code[1] == GRADER__AT_BEGINNING_STRING))
         return 0;
     while (rc == 0 && p < end) {
-        (void)grader__re_decode(s, n, p, &len);
+        (void)pyre__decode(s, n, p, &len);
         p += len;
         if (filter && (p = next_start(m, p, end)) == NONE)
             break;
@@ -1088,9 +1086,9 @@ static int search(struct grader__re_vm *m, const unsigned char *s, size_t n,
     return rc;
 }
 
-int grader__re_search(struct grader__re_vm *m, const unsigned char *s,
-                      size_t n, size_t from, int must_advance,
-                      unsigned long long *budget, long *spans)
+int pyre__search(struct pyre__vm *m, const unsigned char *s, size_t n,
+                 size_t from, int must_advance, unsigned long long *budget,
+                 long *spans)
 {
     int rc;
 
@@ -1100,8 +1098,8 @@ int grader__re_search(struct grader__re_vm *m, const unsigned char *s,
     return rc;
 }
 
-int grader__re_may_start(const struct grader_re *re, const unsigned char *s,
-                         size_t n, size_t from)
+int pyre__may_start(const struct pyre *re, const unsigned char *s, size_t n,
+                    size_t from)
 {
     if (re->first_kind == GRADER__FIRST_ALL)
         return 1;
@@ -1115,17 +1113,17 @@ int grader__re_may_start(const struct grader_re *re, const unsigned char *s,
     return 0;
 }
 
-int grader__re_vm_new(const struct grader_re *re, struct grader__re_vm **out)
+int pyre__vm_new(const struct pyre *re, struct pyre__vm **out)
 {
     size_t marks = (2 * re->groups + 1) * sizeof(size_t);
     /* the matcher's state and its marks in one block; the small stack
      * needs no clearing */
-    struct grader__re_vm *m = grader__re_malloc(sizeof(*m) + marks);
+    struct pyre__vm *m = pyre__malloc(sizeof(*m) + marks);
 
     *out = NULL;
     if (m == NULL)
-        return GRADER_RE_ENOMEM;
-    memset(m, 0, offsetof(struct grader__re_vm, small));
+        return PYRE_ENOMEM;
+    memset(m, 0, offsetof(struct pyre__vm, small));
     m->mark = (size_t *)(void *)(m + 1);
     memset(m->mark, 0, marks);
     m->stack = (unsigned char *)m->small;
@@ -1136,11 +1134,11 @@ int grader__re_vm_new(const struct grader_re *re, struct grader__re_vm **out)
     return 0;
 }
 
-void grader__re_vm_free(struct grader__re_vm *m)
+void pyre__vm_free(struct pyre__vm *m)
 {
     if (m == NULL)
         return;
     if (m->stack != (unsigned char *)m->small)
-        grader__re_dealloc(m->stack);
-    grader__re_dealloc(m);
+        pyre__dealloc(m->stack);
+    pyre__dealloc(m);
 }

@@ -9,8 +9,8 @@
  * program).
  *
  * Nodes and class items live in two growing arrays and refer to each
- * other by index; a pattern is at most GRADER_RE_PATTERN_MAX bytes and
- * GRADER_RE_DEPTH_MAX parentheses deep, which bounds the recursion.
+ * other by index; a pattern is at most PYRE_PATTERN_MAX bytes and
+ * PYRE_DEPTH_MAX parentheses deep, which bounds the recursion.
  */
 #include "pyre_impl.h"
 
@@ -29,17 +29,17 @@ struct parser {
     size_t n, i;
     unsigned flags; /* the caller's, and global (?flags) */
     size_t groups;
-    uint32_t names[GRADER_RE_GROUPS_MAX][2]; /* start in p and length */
-    struct grader__re_node *nodes;
+    uint32_t names[PYRE_GROUPS_MAX][2]; /* start in p and length */
+    struct pyre__node *nodes;
     size_t nnodes, capnodes;
-    struct grader__re_item *items;
+    struct pyre__item *items;
     size_t nitems, capitems;
     int depth;
     char *msg;
     size_t msgsize;
 };
 
-/* Fail with "TEXT at position AT": GRADER_RE_EARG. */
+/* Fail with "TEXT at position AT": PYRE_EARG. */
 __attribute__((format(printf, 3, 4))) static int
 fail(struct parser *P, size_t at, const char *fmt, ...)
 {
@@ -47,13 +47,13 @@ fail(struct parser *P, size_t at, const char *fmt, ...)
     size_t k;
 
     if (P->msgsize == 0)
-        return GRADER_RE_EARG;
+        return PYRE_EARG;
     va_start(ap, fmt);
     vsnprintf(P->msg, P->msgsize, fmt, ap);
     va_end(ap);
     k = strlen(P->msg);
     snprintf(P->msg + k, P->msgsize - k, " at position %zu", at);
-    return GRADER_RE_EARG;
+    return PYRE_EARG;
 }
 
 /* ---- tokens: a character, or a backslash and the character after it */
@@ -113,11 +113,11 @@ static int ascii_letter(uint32_t c)
 
 static uint32_t node_new(struct parser *P, int kind, uint32_t a, uint32_t b)
 {
-    struct grader__re_node *n;
+    struct pyre__node *n;
 
     if (P->nnodes == P->capnodes) {
         size_t cap = P->capnodes ? P->capnodes * 2 : 64;
-        n = grader__re_reallocarray(P->nodes, cap, sizeof(*n));
+        n = pyre__reallocarray(P->nodes, cap, sizeof(*n));
         if (n == NULL)
             return GRADER__RE_NIL;
         P->nodes = n;
@@ -137,10 +137,9 @@ static int item_add(struct parser *P, int kind, uint32_t lo, uint32_t hi)
 {
     if (P->nitems == P->capitems) {
         size_t cap = P->capitems ? P->capitems * 2 : 64;
-        struct grader__re_item *it =
-            grader__re_reallocarray(P->items, cap, sizeof(*it));
+        struct pyre__item *it = pyre__reallocarray(P->items, cap, sizeof(*it));
         if (it == NULL)
-            return GRADER_RE_ENOMEM;
+            return PYRE_ENOMEM;
         P->items = it;
         P->capitems = cap;
     }
@@ -166,7 +165,7 @@ static int append_new(struct parser *P, struct seq *s, int kind, uint32_t a)
     uint32_t k = node_new(P, kind, a, 0);
 
     if (k == GRADER__RE_NIL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     seq_append(P, s, k);
     return 0;
 }
@@ -177,8 +176,7 @@ static int items_equal(const struct parser *P, uint32_t a, uint32_t b,
     uint32_t i;
 
     for (i = 0; i < n; i++) {
-        const struct grader__re_item *x = &P->items[a + i],
-                                     *y = &P->items[b + i];
+        const struct pyre__item *x = &P->items[a + i], *y = &P->items[b + i];
         if (x->kind != y->kind || x->lo != y->lo || x->hi != y->hi)
             return 0;
     }
@@ -189,7 +187,7 @@ static int items_equal(const struct parser *P, uint32_t a, uint32_t b,
  * classes; a node with a subpattern inside only equals itself. */
 static int node_equal(const struct parser *P, uint32_t x, uint32_t y)
 {
-    const struct grader__re_node *a = &P->nodes[x], *b = &P->nodes[y];
+    const struct pyre__node *a = &P->nodes[x], *b = &P->nodes[y];
 
     if (a->kind != b->kind)
         return 0;
@@ -449,7 +447,7 @@ static int parse_class(struct parser *P, size_t at, struct seq *s)
     k = node_new(P, GRADER__N_IN, (uint32_t)first,
                  (uint32_t)(P->nitems - first));
     if (k == GRADER__RE_NIL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     P->nodes[k].flag = (uint8_t)negate;
     seq_append(P, s, k);
     return 0;
@@ -504,7 +502,7 @@ static int parse_repeat(struct parser *P, uint32_t c, size_t at, struct seq *s)
 {
     uint32_t min = c == '+', max = c == '?' ? 1 : MAXREPEAT, item, copy;
     int rc, lazy;
-    struct grader__re_node *n;
+    struct pyre__node *n;
 
     if (c == '{' && !parse_braces(P, at, &min, &max, &rc))
         return append_new(P, s, GRADER__N_LIT, '{');
@@ -519,7 +517,7 @@ static int parse_repeat(struct parser *P, uint32_t c, size_t at, struct seq *s)
     if (!lazy && peek_is(P, '+'))
         return fail(P, at, "possessive quantifiers are not supported");
     if ((copy = node_new(P, GRADER__N_LIT, 0, 0)) == GRADER__RE_NIL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     P->nodes[copy] = P->nodes[item];
     P->nodes[copy].next = GRADER__RE_NIL;
     n = &P->nodes[item];
@@ -550,9 +548,9 @@ static int is_flag_letter(uint32_t c)
 #define FLAG_X 0x10u
 static int flag_bit(uint32_t c, unsigned *bit)
 {
-    *bit = c == 'i'   ? GRADER_RE_IGNORECASE
-           : c == 's' ? GRADER_RE_DOTALL
-           : c == 'm' ? GRADER_RE_MULTILINE
+    *bit = c == 'i'   ? PYRE_IGNORECASE
+           : c == 's' ? PYRE_DOTALL
+           : c == 'm' ? PYRE_MULTILINE
            : c == 'u' ? FLAG_U
            : c == 'x' ? FLAG_X
                       : 0;
@@ -682,7 +680,7 @@ static int parse_lookahead(struct parser *P, int kind, size_t at,
     if (!take(P, ')'))
         return fail(P, at, "missing ), unterminated subpattern");
     if ((k = node_new(P, kind, 0, 0)) == GRADER__RE_NIL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     P->nodes[k].head = body.head;
     seq_append(P, s, k);
     return 0;
@@ -756,9 +754,9 @@ static int parse_group(struct parser *P, int first, size_t at, struct seq *s)
         capture = name[1] > 0; /* not (?: nor scoped flags */
     }
     if (capture) {
-        if (P->groups == GRADER_RE_GROUPS_MAX)
+        if (P->groups == PYRE_GROUPS_MAX)
             return fail(P, at, "more than %d groups are not supported",
-                        GRADER_RE_GROUPS_MAX);
+                        PYRE_GROUPS_MAX);
         P->names[P->groups][0] = name[0];
         P->names[P->groups][1] = name[1];
         group = (uint32_t)++P->groups;
@@ -768,7 +766,7 @@ static int parse_group(struct parser *P, int first, size_t at, struct seq *s)
     if (!take(P, ')'))
         return fail(P, at, "missing ), unterminated subpattern");
     if ((k = node_new(P, GRADER__N_SUB, group, 0)) == GRADER__RE_NIL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     P->nodes[k].head = body.head;
     P->nodes[k].add = (uint8_t)add;
     P->nodes[k].del = (uint8_t)del;
@@ -789,7 +787,7 @@ static int parse_atom(struct parser *P, int first, struct seq *s)
         if (kind == E_CAT) {
             uint32_t k = node_new(P, GRADER__N_IN, (uint32_t)P->nitems, 1);
             if (k == GRADER__RE_NIL || item_add(P, GRADER__I_CAT, v, v) != 0)
-                return GRADER_RE_ENOMEM;
+                return PYRE_ENOMEM;
             seq_append(P, s, k);
             return 0;
         }
@@ -830,7 +828,7 @@ static int parse_seq(struct parser *P, int first, struct seq *out)
         if ((rc = parse_atom(P, first, &s)) != 0)
             return rc;
     for (k = s.head; k != GRADER__RE_NIL; k = next) {
-        const struct grader__re_node *n = &P->nodes[k];
+        const struct pyre__node *n = &P->nodes[k];
         next = n->next;
         if (n->kind != GRADER__N_SUB || n->a != 0 || n->add != 0 ||
             n->del != 0) {
@@ -876,7 +874,7 @@ static int branch_as_class(struct parser *P, uint32_t alts, struct seq *res)
     size_t first = P->nitems;
 
     for (a = alts; a != GRADER__RE_NIL; a = P->nodes[a].next) {
-        const struct grader__re_node *h;
+        const struct pyre__node *h;
         if (P->nodes[a].head == GRADER__RE_NIL)
             return 0;
         h = &P->nodes[P->nodes[a].head];
@@ -886,21 +884,21 @@ static int branch_as_class(struct parser *P, uint32_t alts, struct seq *res)
             return 0;
     }
     for (a = alts; a != GRADER__RE_NIL; a = P->nodes[a].next) {
-        const struct grader__re_node h = P->nodes[P->nodes[a].head];
+        const struct pyre__node h = P->nodes[P->nodes[a].head];
         if (h.kind == GRADER__N_LIT &&
             item_add(P, GRADER__I_LIT, h.a, h.a) != 0)
-            return GRADER_RE_ENOMEM;
+            return PYRE_ENOMEM;
         for (i = 0; h.kind == GRADER__N_IN && i < h.b; i++) {
-            struct grader__re_item it = P->items[h.a + i];
+            struct pyre__item it = P->items[h.a + i];
             if (item_add(P, it.kind, it.lo, it.hi) != 0)
-                return GRADER_RE_ENOMEM;
+                return PYRE_ENOMEM;
         }
     }
     items_uniq(P, first);
     k = node_new(P, GRADER__N_IN, (uint32_t)first,
                  (uint32_t)(P->nitems - first));
     if (k == GRADER__RE_NIL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     seq_append(P, res, k);
     return 1;
 }
@@ -913,16 +911,16 @@ static int parse_sub(struct parser *P, int top, struct seq *out)
     size_t nalt = 0;
     int rc;
 
-    if (++P->depth > GRADER_RE_DEPTH_MAX)
+    if (++P->depth > PYRE_DEPTH_MAX)
         return fail(P, P->i,
                     "parentheses nested over %d deep are not "
                     "supported",
-                    GRADER_RE_DEPTH_MAX);
+                    PYRE_DEPTH_MAX);
     do {
         if ((rc = parse_seq(P, top && nalt == 0, &s)) != 0)
             return rc;
         if ((k = node_new(P, GRADER__N_ALT, 0, 0)) == GRADER__RE_NIL)
-            return GRADER_RE_ENOMEM;
+            return PYRE_ENOMEM;
         P->nodes[k].head = s.head;
         if (alts == GRADER__RE_NIL)
             alts = k;
@@ -941,7 +939,7 @@ static int parse_sub(struct parser *P, int top, struct seq *out)
         return rc;
     if (rc == 0) {
         if ((k = node_new(P, GRADER__N_BRANCH, 0, 0)) == GRADER__RE_NIL)
-            return GRADER_RE_ENOMEM;
+            return PYRE_ENOMEM;
         P->nodes[k].head = alts;
         seq_append(P, &res, k);
     }
@@ -949,23 +947,23 @@ static int parse_sub(struct parser *P, int top, struct seq *out)
     return 0;
 }
 
-/* The pattern's code points into P->p: GRADER_RE_EARG if it is not UTF-8
+/* The pattern's code points into P->p: PYRE_EARG if it is not UTF-8
  * or ends in a lone backslash (the tokenizer's first complaint). */
 static int decode_pattern(struct parser *P, const unsigned char *s, size_t len,
                           uint32_t **cps)
 {
     size_t i = 0, n = 0, k;
 
-    *cps = grader__re_calloc(len + 1, sizeof(**cps));
+    *cps = pyre__calloc(len + 1, sizeof(**cps));
     if (*cps == NULL)
-        return GRADER_RE_ENOMEM;
+        return PYRE_ENOMEM;
     while (i < len) {
         if ((k = grader_utf8_seq(s + i, len - i)) == 0) {
             snprintf(P->msg, P->msgsize, "pattern is not UTF-8 at byte %zu",
                      i);
-            return GRADER_RE_EARG;
+            return PYRE_EARG;
         }
-        (*cps)[n++] = grader__re_decode(s, len, i, &k);
+        (*cps)[n++] = pyre__decode(s, len, i, &k);
         i += k;
     }
     P->p = *cps;
@@ -976,8 +974,8 @@ static int decode_pattern(struct parser *P, const unsigned char *s, size_t len,
     return 0;
 }
 
-int grader__re_parse(const char *pat, size_t len, unsigned flags,
-                     struct grader__re_tree *t, char *msg, size_t msgsize)
+int pyre__parse(const char *pat, size_t len, unsigned flags,
+                struct pyre__tree *t, char *msg, size_t msgsize)
 {
     struct parser P;
     struct seq root = {GRADER__RE_NIL, GRADER__RE_NIL};
@@ -992,29 +990,29 @@ int grader__re_parse(const char *pat, size_t len, unsigned flags,
         msg[0] = '\0';
     if ((flags & ~7u) != 0)
         return fail(&P, 0, "unknown flags 0x%x", flags);
-    if (len > GRADER_RE_PATTERN_MAX)
+    if (len > PYRE_PATTERN_MAX)
         return fail(&P, 0, "patterns over %d bytes are not supported",
-                    GRADER_RE_PATTERN_MAX);
+                    PYRE_PATTERN_MAX);
     P.flags = flags;
     rc = decode_pattern(&P, (const unsigned char *)pat, len, &cps);
     if (rc == 0)
         rc = parse_sub(&P, 1, &root);
     if (rc == 0 && P.i < P.n)
         rc = fail(&P, P.i, "unbalanced parenthesis");
-    grader__re_dealloc(cps);
+    pyre__dealloc(cps);
     t->nodes = P.nodes;
     t->items = P.items;
     t->root = root.head;
     t->groups = P.groups;
     t->flags = P.flags;
     if (rc != 0)
-        grader__re_tree_release(t);
+        pyre__tree_release(t);
     return rc;
 }
 
-void grader__re_tree_release(struct grader__re_tree *t)
+void pyre__tree_release(struct pyre__tree *t)
 {
-    grader__re_dealloc(t->nodes);
-    grader__re_dealloc(t->items);
+    pyre__dealloc(t->nodes);
+    pyre__dealloc(t->items);
     memset(t, 0, sizeof(*t));
 }

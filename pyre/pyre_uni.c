@@ -48,14 +48,14 @@ static uint32_t map_pairs(const uint32_t (*p)[2], size_t n, uint32_t c)
     return (i < n && p[i][0] == c) ? p[i][1] : c;
 }
 
-uint32_t grader__re_lower(uint32_t c)
+uint32_t pyre__lower(uint32_t c)
 {
     if (c < 0x80)
         return (c >= 'A' && c <= 'Z') ? c + 32 : c;
     return map_pairs(pyre_lower, NELEM(pyre_lower), c);
 }
 
-uint32_t grader__re_upper(uint32_t c)
+uint32_t pyre__upper(uint32_t c)
 {
     if (c < 0x80)
         return (c >= 'a' && c <= 'z') ? c - 32 : c;
@@ -76,7 +76,7 @@ static int is_space(uint32_t c)
     return in_ranges(pyre_space, NELEM(pyre_space), c);
 }
 
-int grader__re_word(uint32_t c)
+int pyre__word(uint32_t c)
 {
     if (c < 0x80)
         return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') ||
@@ -84,7 +84,7 @@ int grader__re_word(uint32_t c)
     return in_ranges(pyre_word, NELEM(pyre_word), c);
 }
 
-int grader__re_cat(unsigned cats, uint32_t c)
+int pyre__cat(unsigned cats, uint32_t c)
 {
     if ((cats & GRADER__CAT_DIGIT) && is_digit(c))
         return 1;
@@ -94,14 +94,14 @@ int grader__re_cat(unsigned cats, uint32_t c)
         return 1;
     if ((cats & GRADER__CAT_NOT_SPACE) && !is_space(c))
         return 1;
-    if ((cats & GRADER__CAT_WORD) && grader__re_word(c))
+    if ((cats & GRADER__CAT_WORD) && pyre__word(c))
         return 1;
-    if ((cats & GRADER__CAT_NOT_WORD) && !grader__re_word(c))
+    if ((cats & GRADER__CAT_NOT_WORD) && !pyre__word(c))
         return 1;
     return 0;
 }
 
-size_t grader__re_fixes(uint32_t c, uint32_t out[2])
+size_t pyre__fixes(uint32_t c, uint32_t out[2])
 {
     size_t lo = 0, hi = NELEM(pyre_fixes), n = 0;
 
@@ -121,12 +121,12 @@ size_t grader__re_fixes(uint32_t c, uint32_t out[2])
     return n;
 }
 
-uint32_t grader__re_fix_key(size_t i)
+uint32_t pyre__fix_key(size_t i)
 {
     return i < NELEM(pyre_fixes) ? pyre_fixes[i][0] : 0;
 }
 
-size_t grader__re_lower_in(uint32_t a, uint32_t b, const uint32_t (**first)[2])
+size_t pyre__lower_in(uint32_t a, uint32_t b, const uint32_t (**first)[2])
 {
     size_t i = lower_bound(pyre_lower, NELEM(pyre_lower), a);
     size_t j = b == UINT32_MAX
@@ -139,7 +139,7 @@ size_t grader__re_lower_in(uint32_t a, uint32_t b, const uint32_t (**first)[2])
 
 /* _sre.unicode_iscased(c) is lower(c) != c or upper(c) != c: some entry
  * of either table falls in [a, b]. */
-int grader__re_cased_in(uint32_t a, uint32_t b)
+int pyre__cased_in(uint32_t a, uint32_t b)
 {
     size_t i = lower_bound(pyre_lower, NELEM(pyre_lower), a);
 
@@ -149,7 +149,7 @@ int grader__re_cased_in(uint32_t a, uint32_t b)
     return i < NELEM(pyre_upper) && pyre_upper[i][0] <= b;
 }
 
-size_t grader__re_lower_full(uint32_t c, uint32_t out[3])
+size_t pyre__lower_full(uint32_t c, uint32_t out[3])
 {
     size_t i, n = 0;
 
@@ -162,16 +162,16 @@ size_t grader__re_lower_full(uint32_t c, uint32_t out[3])
         }
         return n;
     }
-    out[0] = grader__re_lower(c);
+    out[0] = pyre__lower(c);
     return 1;
 }
 
-int grader__re_case_ignorable(uint32_t c)
+int pyre__case_ignorable(uint32_t c)
 {
     return in_ranges(pyre_case_ignorable, NELEM(pyre_case_ignorable), c);
 }
 
-int grader__re_cased(uint32_t c)
+int pyre__cased(uint32_t c)
 {
     return in_ranges(pyre_cased, NELEM(pyre_cased), c);
 }
@@ -208,8 +208,7 @@ size_t grader_utf8_seq(const unsigned char *p, size_t len)
     return n;
 }
 
-uint32_t grader__re_decode(const unsigned char *s, size_t n, size_t p,
-                           size_t *len)
+uint32_t pyre__decode(const unsigned char *s, size_t n, size_t p, size_t *len)
 {
     size_t k, i;
     uint32_t c = s[p];
@@ -230,7 +229,7 @@ uint32_t grader__re_decode(const unsigned char *s, size_t n, size_t p,
     return c;
 }
 
-size_t grader__re_prev(const unsigned char *s, size_t p)
+size_t pyre__prev(const unsigned char *s, size_t p)
 {
     size_t k;
 
@@ -253,7 +252,7 @@ size_t grader__re_prev(const unsigned char *s, size_t p)
     return p - 1;
 }
 
-size_t grader__re_encode(uint32_t c, unsigned char *out)
+size_t pyre__encode(uint32_t c, unsigned char *out)
 {
     if (c < 0x80) {
         out[0] = (unsigned char)c;

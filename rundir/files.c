@@ -224,28 +224,43 @@ static int one_dir(const char *path, const char *full, int final, char *msg,
     return 0;
 }
 
+void files_too_long(const char *path, char *msg, size_t msgsize)
+{
+    snprintf(msg, msgsize, "path too long (over %d bytes): '%.200s...'",
+             BUF_PATH_MAX, path);
+    errno = ENAMETOOLONG;
+}
+
 int files_mkdir(const char *path, int link_ok, char *msg, size_t msgsize)
 {
-    char buf[4096];
+    struct buf b = {0};
     size_t n = strlen(path);
+    int rc = -1;
 
-    if (n == 0 || n >= sizeof(buf)) {
-        snprintf(msg, msgsize, "cannot create '%.200s': path too long", path);
+    if (n == 0) {
+        snprintf(msg, msgsize, "cannot create a folder: its path is empty");
         errno = ENAMETOOLONG;
         return -1;
     }
-    memcpy(buf, path, n + 1);
-    while (n > 1 && buf[n - 1] == '/')
-        buf[--n] = '\0';
-    for (char *p = buf + 1; *p; p++) {
+    if (buf_path(&b, "%s", path) != 0) {
+        files_too_long(path, msg, msgsize);
+        buf_release(&b);
+        return -1;
+    }
+    while (n > 1 && b.p[n - 1] == '/')
+        b.p[--n] = '\0';
+    for (char *p = b.p + 1; *p; p++) {
         if (*p != '/')
             continue;
         *p = '\0';
-        if (one_dir(buf, path, 0, msg, msgsize) != 0)
-            return -1;
+        if (one_dir(b.p, path, 0, msg, msgsize) != 0)
+            goto out;
         *p = '/';
     }
-    return one_dir(buf, path, !link_ok, msg, msgsize);
+    rc = one_dir(b.p, path, !link_ok, msg, msgsize);
+out:
+    buf_release(&b);
+    return rc;
 }
 
 int files_check_target(const char *path, char *msg, size_t msgsize)
@@ -269,18 +284,24 @@ int files_check_target(const char *path, char *msg, size_t msgsize)
 
 int files_sync_dir(const char *path)
 {
-    char copy[4096];
-    int fd, rc;
+    struct buf copy = {0};
+    int fd, rc = -1, e;
 
-    if ((size_t)snprintf(copy, sizeof(copy), "%s", path) >= sizeof(copy)) {
+    if (buf_path(&copy, "%s", path) != 0) {
+        buf_release(&copy);
         errno = ENAMETOOLONG;
         return -1;
     }
-    fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    rc = fsync(fd);
-    close(fd);
+    fd = open(dirname(copy.p), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        rc = fsync(fd);
+        e = errno;
+        close(fd);
+        errno = e;
+    }
+    e = errno;
+    buf_release(&copy);
+    errno = e;
     return rc;
 }
 

@@ -66,6 +66,12 @@ int files_check_target(const char *path, char *msg, size_t msgsize);
  * 0 or -1 (errno set). */
 int files_sync_dir(const char *path);
 
+/* The one message for a path past the cap (RUNDIR_PATH_MAX, util.h's
+ * BUF_PATH_MAX): "path too long (over 4199 bytes): 'START...'", its
+ * first 200 bytes named; errno is set to ENAMETOOLONG. A path past it is
+ * refused, never cut short: a cut path names another file. */
+void files_too_long(const char *path, char *msg, size_t msgsize);
+
 /* RUNDIR/locks/files.lock, held while the shared files change: the others
  * hold it for milliseconds, so it is tried, never waited for on a loop (a
  * signal must still stop us at once). 0 with *fd locked (close it to

@@ -76,11 +76,16 @@ int ladderfile_parse(FILE *f, const char *name, struct lrow **rows, size_t *n,
             continue;
         /* the sha256 is 64 hex digits, or empty: not known */
         if (fields(line, fld, 5) != 4 || strlen(fld[0]) >= sizeof(r.rung) ||
-            strlen(fld[1]) >= sizeof(r.file) ||
             (fld[3][0] != '\0' && !is_hex64(fld[3]))) {
             snprintf(msg, msgsize,
                      "%s:%ld: want 'rung<TAB>file<TAB>bytes<TAB>sha256'", name,
                      lineno);
+            goto bad;
+        }
+        if (strlen(fld[1]) >= sizeof(r.file)) {
+            snprintf(msg, msgsize,
+                     "%s:%ld: path too long (over %d bytes): '%.200s...'",
+                     name, lineno, BUF_PATH_MAX, fld[1]);
             goto bad;
         }
         errno = 0;
@@ -110,6 +115,24 @@ bad:
     *rows = NULL;
     *n = 0;
     return -1;
+}
+
+int ladderfile_row(struct lrow *row, const char *rung, const char *file,
+                   char *msg, size_t msgsize)
+{
+    if (strlen(rung) >= sizeof(row->rung)) {
+        snprintf(msg, msgsize,
+                 "rung name too long (over %zu bytes): '%.100s...'",
+                 sizeof(row->rung) - 1, rung);
+        return -1;
+    }
+    if (strlen(file) >= sizeof(row->file)) {
+        files_too_long(file, msg, msgsize);
+        return -1;
+    }
+    memcpy(row->rung, rung, strlen(rung) + 1);
+    memcpy(row->file, file, strlen(file) + 1);
+    return 0;
 }
 
 const struct lrow *ladderfile_find(const struct lrow *rows, size_t n,

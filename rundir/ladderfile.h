@@ -14,9 +14,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../util/util.h"
+
 struct lrow {
     char rung[65];
-    char file[4096];
+    char file[BUF_PATH_MAX + 1]; /* a path past the cap is refused */
     unsigned long long bytes;
     char sha256[65];
     long line; /* its line in the file, from 1 */
@@ -36,6 +38,14 @@ int ladderfile_read(const char *path, int missing_ok, struct lrow **rows,
  * name for the messages; f is left open. */
 int ladderfile_parse(FILE *f, const char *name, struct lrow **rows, size_t *n,
                      char *msg, size_t msgsize);
+
+/*
+ * row's rung and file set (bytes and sha256 are the caller's): 0, or -1
+ * with a message naming it when the rung passes 64 bytes or the file's
+ * path the cap (BUF_PATH_MAX): a path cut short would name another file.
+ */
+int ladderfile_row(struct lrow *row, const char *rung, const char *file,
+                   char *msg, size_t msgsize);
 
 /* The row of rung among rows[0..n), or NULL. */
 const struct lrow *ladderfile_find(const struct lrow *rows, size_t n,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/util.h"
 #include "files.h"
 
 static unsigned long long written;
@@ -23,7 +24,7 @@ int outfile_write(const char *path, const char *data, size_t len, char *msg,
                   size_t msgsize)
 {
     static unsigned serial;
-    char tmp[4096];
+    struct buf tmp = {0};
     size_t off = 0;
     int fd = -1, e, tries;
 
@@ -33,12 +34,13 @@ int outfile_write(const char *path, const char *data, size_t len, char *msg,
     /* a temporary name nobody else has: O_EXCL never opens what is there
      * (a planted link included), so on a clash the next name is tried */
     for (tries = 0; fd < 0 && tries < 100; tries++) {
-        if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld.%u", path,
-                             (long)getpid(), serial++) >= sizeof(tmp)) {
-            snprintf(msg, msgsize, "cannot write '%s': path too long", path);
+        if (buf_path(&tmp, "%s.tmp.%ld.%u", path, (long)getpid(), serial++) !=
+            0) {
+            files_too_long(path, msg, msgsize);
+            buf_release(&tmp);
             return -1;
         }
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+        fd = open(tmp.p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                   0644);
         if (fd < 0 && errno != EEXIST)
             break;
@@ -46,6 +48,7 @@ int outfile_write(const char *path, const char *data, size_t len, char *msg,
     if (fd < 0) {
         snprintf(msg, msgsize, "cannot write '%s': %s", path,
                  files_strerror(errno));
+        buf_release(&tmp);
         return -1;
     }
     while (off < len) {
@@ -63,8 +66,9 @@ int outfile_write(const char *path, const char *data, size_t len, char *msg,
         goto fail;
     }
     fd = -1;
-    if (rename(tmp, path) != 0)
+    if (rename(tmp.p, path) != 0)
         goto fail;
+    buf_release(&tmp);
     written += len;
     if (files_sync_dir(path) != 0) {
         snprintf(msg, msgsize, "cannot sync the folder of '%s': %s", path,
@@ -77,7 +81,8 @@ fail:
     snprintf(msg, msgsize, "cannot write '%s': %s", path, files_strerror(e));
     if (fd >= 0)
         close(fd);
-    unlink(tmp);
+    unlink(tmp.p);
+    buf_release(&tmp);
     errno = e;
     return -1;
 }

@@ -49,7 +49,7 @@ static int refuse(struct probsfile *p, int e, char *msg, size_t msgsize,
     char why[256];
 
     snprintf(why, sizeof(why), fmt, at);
-    snprintf(msg, msgsize, "'%s': %s", p->path, why);
+    snprintf(msg, msgsize, "'%s': %s", p->path.p, why);
     p->err = e;
     return -1;
 }
@@ -93,7 +93,7 @@ static int one(struct probsfile *p, struct scan *s, off_t pos, off_t size,
         size - pos < (off_t)sizeof(head) ? (size_t)(size - pos) : sizeof(head);
     if (pread(p->fd, head, want, pos) != (ssize_t)want) {
         p->err = errno ? errno : EIO;
-        snprintf(msg, msgsize, "cannot read '%s': %s", p->path,
+        snprintf(msg, msgsize, "cannot read '%s': %s", p->path.p,
                  files_strerror(p->err));
         return -1;
     }
@@ -157,7 +157,7 @@ static int scan_all(struct probsfile *p, struct scan *s, probsfile_whole whole,
     s->torn = -1;
     if (fstat(p->fd, &st) != 0) {
         p->err = errno;
-        snprintf(msg, msgsize, "cannot stat '%s': %s", p->path,
+        snprintf(msg, msgsize, "cannot stat '%s': %s", p->path.p,
                  files_strerror(errno));
         return -1;
     }
@@ -179,7 +179,7 @@ static int scan_all(struct probsfile *p, struct scan *s, probsfile_whole whole,
                       whole);
         if (rc < 0) {
             p->err = errno ? errno : EIO;
-            snprintf(msg, msgsize, "cannot read '%s': %s", p->path,
+            snprintf(msg, msgsize, "cannot read '%s': %s", p->path.p,
                      files_strerror(p->err));
             return -1;
         }
@@ -221,7 +221,7 @@ static int no_twice(struct probsfile *p, const struct scan *s, char *msg,
                      "'%s': question '%.*s' has two records (a probs file "
                      "graveyard does not leave; move it away to re-ask "
                      "the rung)",
-                     p->path, (int)e->len, s->ids.p + e->id);
+                     p->path.p, (int)e->len, s->ids.p + e->id);
             p->err = EINVAL;
             rc = -1;
         }
@@ -249,7 +249,7 @@ static int agree(struct probsfile *p, struct scan *s, probsfile_has_row has,
                      "'%s': the record of question '%.*s' (byte %lld) has "
                      "no row, yet rows follow it (a probs file graveyard "
                      "does not leave; move it away to re-ask the rung)",
-                     p->path, (int)s->e[i].len, s->ids.p + s->e[i].id,
+                     p->path.p, (int)s->e[i].len, s->ids.p + s->e[i].id,
                      (long long)s->e[i].off);
             p->err = EINVAL;
             return -1;
@@ -260,7 +260,7 @@ static int agree(struct probsfile *p, struct scan *s, probsfile_has_row has,
         if (fstat(p->fd, &st) != 0 || ftruncate(p->fd, cut) != 0 ||
             fsync(p->fd) != 0) {
             p->err = errno;
-            snprintf(msg, msgsize, "cannot recover '%s': %s", p->path,
+            snprintf(msg, msgsize, "cannot recover '%s': %s", p->path.p,
                      files_strerror(errno));
             return -1;
         }
@@ -278,10 +278,12 @@ int probsfile_open(struct probsfile *p, const char *rundir, const char *rung,
     int rc;
 
     memset(p, 0, sizeof(*p));
-    p->fd = store_open_file(rundir, RD_PROBS, rung, p->path, sizeof(p->path),
-                            &p->err, msg, msgsize);
-    if (p->fd < 0)
+    p->fd = store_open_file(rundir, RD_PROBS, rung, &p->path, &p->err, msg,
+                            msgsize);
+    if (p->fd < 0) {
+        probsfile_close(p);
         return -1;
+    }
     memset(&s, 0, sizeof(s));
     buf_init(&s.ids, INDEX_MAX);
     rc = scan_all(p, &s, whole, msg, msgsize);
@@ -297,8 +299,8 @@ int probsfile_open(struct probsfile *p, const char *rundir, const char *rung,
 int probsfile_append(struct probsfile *p, const unsigned char *rec, size_t len,
                      char *msg, size_t msgsize)
 {
-    if (store_write_synced(p->fd, p->path, rec, len, &p->err, msg, msgsize) !=
-        0)
+    if (store_write_synced(p->fd, p->path.p, rec, len, &p->err, msg,
+                           msgsize) != 0)
         return -1;
     p->records++;
     p->written += len;
@@ -310,4 +312,5 @@ void probsfile_close(struct probsfile *p)
     if (p->fd >= 0)
         close(p->fd);
     p->fd = -1;
+    buf_release(&p->path);
 }

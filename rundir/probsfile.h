@@ -20,14 +20,16 @@
 
 #include <stddef.h>
 
+#include "../util/util.h"
+
 struct probsfile {
     int fd;
-    char path[4096];
-    size_t records;             /* in the file once opened, then appended */
-    unsigned topn;              /* the N of the file's records (0: none
-                                   when opened) */
-    size_t cut_torn;            /* bytes of a torn last record cut back */
-    size_t cut_rowless;         /* trailing records without a row cut */
+    struct buf path;    /* the probs file's, capped (RUNDIR_PATH_MAX) */
+    size_t records;     /* in the file once opened, then appended */
+    unsigned topn;      /* the N of the file's records (0: none
+                           when opened) */
+    size_t cut_torn;    /* bytes of a torn last record cut back */
+    size_t cut_rowless; /* trailing records without a row cut */
     unsigned long long written; /* bytes appended by this process */
     int err;                    /* errno of the last failure, for the exit
                                    status (files_exit_code) */
@@ -67,6 +69,7 @@ int probsfile_open(struct probsfile *p, const char *rundir, const char *rung,
 int probsfile_append(struct probsfile *p, const unsigned char *rec, size_t len,
                      char *msg, size_t msgsize);
 
+/* Close the file and release the path (both safe after a failed open). */
 void probsfile_close(struct probsfile *p);
 
 #endif

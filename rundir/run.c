@@ -209,13 +209,15 @@ static int shape(struct rundir_run *r, int want_side, char *msg,
     return rc;
 }
 
+#define F16_TAIL 4096 /* f16-range.jsonl's last bytes read: its TOTAL */
+
 /* f16-range.jsonl's TOTAL (its last line) and build.json's F16 rung, if
  * graveyard build left them. Best effort: a report without them is still
  * a report, so a file that does not read is left out, not an error. */
 static void f16_total(struct rundir_run *r)
 {
     struct buf path = {0};
-    char buf[4096], *nl, why[4400];
+    char buf[F16_TAIL], *nl, why[4400];
     json_error_t jerr;
     json_t *t, *b, *v;
     const char *k;

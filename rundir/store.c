@@ -15,10 +15,13 @@
 #include "files.h"
 #include "rundir.h"
 
+/* bytes read at a time, backwards, to the last newline */
+#define CUT_CHUNK 4096
+
 /* Cut a last line that has no newline; returns bytes cut, or -1. */
 static long long cut_torn(int fd)
 {
-    char chunk[4096];
+    char chunk[CUT_CHUNK];
     struct stat st;
     off_t end, pos;
 
@@ -48,26 +51,27 @@ static long long cut_torn(int fd)
 }
 
 int store_open_file(const char *rundir, int which, const char *rung,
-                    char *path, size_t pathsize, int *err, char *msg,
-                    size_t msgsize)
+                    struct buf *path, int *err, char *msg, size_t msgsize)
 {
-    char dir[4096];
-    int fd;
+    struct buf dir = {0};
+    int fd = -1;
 
-    if (rundir_path(dir, sizeof(dir), rundir, RD_ROWS_DIR, NULL) != 0 ||
-        rundir_path(path, pathsize, rundir, which, rung) != 0) {
-        snprintf(msg, msgsize, "path too long: '%.200s'", rundir);
+    if (rundir_path_buf(&dir, rundir, RD_ROWS_DIR, NULL) != 0 ||
+        rundir_path_buf(path, rundir, which, rung) != 0) {
+        files_too_long(rundir, msg, msgsize);
         *err = ENAMETOOLONG;
-        return -1;
+        goto out;
     }
     if (files_mkdir(rundir, 1, msg, msgsize) != 0 ||
-        files_mkdir(dir, 0, msg, msgsize) != 0) {
+        files_mkdir(dir.p, 0, msg, msgsize) != 0) {
         *err = errno;
-        return -1;
+        goto out;
     }
-    fd = files_open(path, O_RDWR | O_CREAT | O_APPEND, 0644, msg, msgsize);
+    fd = files_open(path->p, O_RDWR | O_CREAT | O_APPEND, 0644, msg, msgsize);
     if (fd < 0)
         *err = errno;
+out:
+    buf_release(&dir);
     return fd;
 }
 
@@ -118,13 +122,15 @@ int store_open(struct store *s, const char *rundir, const char *rung,
     long long cut;
 
     memset(s, 0, sizeof(*s));
-    s->fd = store_open_file(rundir, RD_ROWS, rung, s->path, sizeof(s->path),
-                            &s->err, msg, msgsize);
-    if (s->fd < 0)
+    s->fd = store_open_file(rundir, RD_ROWS, rung, &s->path, &s->err, msg,
+                            msgsize);
+    if (s->fd < 0) {
+        store_close(s);
         return -1;
+    }
     if ((cut = cut_torn(s->fd)) < 0) {
         s->err = errno;
-        snprintf(msg, msgsize, "cannot recover '%s': %s", s->path,
+        snprintf(msg, msgsize, "cannot recover '%s': %s", s->path.p,
                  files_strerror(errno));
         store_close(s);
         return -1;
@@ -141,7 +147,7 @@ int store_append(struct store *s, const char *row, size_t len, char *msg,
 
     memcpy(line, row, len);
     line[len] = '\n';
-    rc = store_write_synced(s->fd, s->path, line, len + 1, &s->err, msg,
+    rc = store_write_synced(s->fd, s->path.p, line, len + 1, &s->err, msg,
                             msgsize);
     free(line);
     if (rc != 0)
@@ -156,4 +162,5 @@ void store_close(struct store *s)
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
+    buf_release(&s->path);
 }

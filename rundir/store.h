@@ -13,9 +13,11 @@
 
 #include <stddef.h>
 
+#include "../util/util.h"
+
 struct store {
     int fd;
-    char path[4096];
+    struct buf path;            /* the rows file's, capped (RUNDIR_PATH_MAX) */
     size_t rows;                /* rows appended by this process */
     size_t cut;                 /* bytes of a torn last line cut back */
     unsigned long long written; /* bytes appended by this process */
@@ -39,19 +41,21 @@ int store_open(struct store *s, const char *rundir, const char *rung,
 int store_append(struct store *s, const char *row, size_t len, char *msg,
                  size_t msgsize);
 
+/* Close the file and release the path (both safe after a failed open). */
 void store_close(struct store *s);
 
 /*
  * What every appended file of rows/ shares (the rows, the probs records):
  * open RUNDIR/rows/<RUNG>'s file `which` (rundir.h's RD_ROWS, RD_PROBS)
  * for appending, making the folders as needed, never through a link, its
- * path into path; the descriptor, or -1 with *err and a message. And
+ * path into path (a buffer capped at RUNDIR_PATH_MAX: past it the path
+ * is refused, "path too long", never cut short; the caller releases it);
+ * the descriptor, or -1 with *err and a message. And
  * append len bytes with one write, then fsync; on failure the file is cut
  * back to where it was and -1 returned with *err and a message.
  */
 int store_open_file(const char *rundir, int which, const char *rung,
-                    char *path, size_t pathsize, int *err, char *msg,
-                    size_t msgsize);
+                    struct buf *path, int *err, char *msg, size_t msgsize);
 int store_write_synced(int fd, const char *path, const void *data, size_t len,
                        int *err, char *msg, size_t msgsize);
 

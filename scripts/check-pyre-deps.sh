@@ -51,18 +51,18 @@ cat >"$tmp/main.c" <<'C'
 #include "pyre.h"
 int main(void)
 {
-    struct grader_re *re;
+    struct pyre *re;
     char msg[200], *out = NULL;
     size_t n = 0;
     int rc;
 
-    if (grader_re_compile("a+", 2, 0, &re, msg, sizeof(msg)) != 0)
+    if (pyre_compile("a+", 2, 0, &re, msg, sizeof(msg)) != 0)
         return 1;
-    rc = grader_re_sub_empty(re, "baab", 4, &out, &n);
-    grader_re_free(re);
+    rc = pyre_sub_empty(re, "baab", 4, &out, &n);
+    pyre_free(re);
     if (rc != 0 || n != 2 || strcmp(out, "bb") != 0)
         return 1;
-    grader_re_text_free(out);
+    pyre_text_free(out);
     return grader_utf8_seq((const unsigned char *)"\303\251", 2) == 2 ? 0 : 1;
 }
 C

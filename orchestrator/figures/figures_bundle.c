@@ -269,8 +269,9 @@ int figures__bundle_render(struct bundle *b, const json_t *j, const char *cmd)
         cli_error(cmd, "publish.json: no dataset or model");
         return BUNDLE_REFUSED;
     }
-    if (buf_path(&root, "%s/%s", b->stage.dir, BUNDLE_TOP) != 0) {
-        cli_error(cmd, "path too long: '%.200s'", b->stage.dir);
+    if (buf_path(&root, "%s/%s", b->stage.dir.p, BUNDLE_TOP) != 0) {
+        cli_error(cmd, "path too long (over %d bytes): '%.200s...'",
+                  BUF_PATH_MAX, b->stage.dir.p);
         return BUNDLE_OURS;
     }
     ro.rundir = root.p;
@@ -286,7 +287,7 @@ int figures__bundle_render(struct bundle *b, const json_t *j, const char *cmd)
         rc = BUNDLE_REFUSED; /* the rows, said */
     else if (rc != 0)
         rc = BUNDLE_OURS; /* out of memory, said */
-    else if (rundir_run_show_as(&r.run, BUNDLE_TOP, b->stage.dir) != 0 ||
+    else if (rundir_run_show_as(&r.run, BUNDLE_TOP, b->stage.dir.p) != 0 ||
              render_into(b, &r, &names) != 0) {
         (void)figures__oom(cmd);
         rc = BUNDLE_OURS;

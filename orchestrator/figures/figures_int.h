@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "../../rundir/run.h"
+#include "../../util/util.h"
 
 /* An output being rendered: a memory stream. */
 struct figures__out {
@@ -108,7 +109,7 @@ int figures__recipes(struct rundir_run *run, const struct grader_ladder *rep);
  * killed before it could clean up).
  */
 struct figures__stage {
-    char dir[4300]; /* "" when none */
+    struct buf dir; /* capped (BUF_PATH_MAX); empty when none */
 };
 /* 0, or -1 with msg. */
 int figures__stage_make(struct figures__stage *s, const char *parent,

@@ -96,16 +96,17 @@ int figures__stage_make(struct figures__stage *s, const char *parent,
                         const char *prefix, char *msg, size_t msgsize)
 {
     figures__stale_remove(parent, prefix);
-    if ((size_t)snprintf(s->dir, sizeof(s->dir), "%s/%s%ld.XXXXXX", parent,
-                         prefix, (long)getpid()) >= sizeof(s->dir)) {
-        snprintf(msg, msgsize, "path too long: '%.200s'", parent);
-        s->dir[0] = '\0';
+    if (buf_path(&s->dir, "%s/%s%ld.XXXXXX", parent, prefix, (long)getpid()) !=
+        0) {
+        snprintf(msg, msgsize, "path too long (over %d bytes): '%.200s...'",
+                 BUF_PATH_MAX, parent);
+        buf_release(&s->dir);
         return -1;
     }
-    if (mkdtemp(s->dir) == NULL) {
+    if (mkdtemp(s->dir.p) == NULL) {
         snprintf(msg, msgsize, "cannot make a folder in '%.900s': %s", parent,
                  strerror(errno));
-        s->dir[0] = '\0';
+        buf_release(&s->dir);
         return -1;
     }
     return 0;
@@ -118,12 +119,14 @@ int figures__stage_put(struct figures__stage *s, const char *name,
     char *slash;
     int rc = -1;
 
-    if (buf_path(&path, "%s/bundle/%s", s->dir, name) != 0) {
-        snprintf(msg, msgsize, "path too long: '%.200s'", s->dir);
+    if (buf_path(&path, "%s/bundle/%s", s->dir.p, name) != 0) {
+        snprintf(msg, msgsize, "path too long (over %d bytes): '%.200s...'",
+                 BUF_PATH_MAX, s->dir.p);
+        buf_release(&path);
         return -1;
     }
     /* each folder on the way, inside the stage (names are checked) */
-    for (slash = path.p + strlen(s->dir) + 1; (slash = strchr(slash, '/'));
+    for (slash = path.p + s->dir.len + 1; (slash = strchr(slash, '/'));
          slash++) {
         *slash = '\0';
         if (mkdir(path.p, 0700) != 0 && errno != EEXIST) {
@@ -141,7 +144,7 @@ out:
 
 void figures__stage_remove(struct figures__stage *s)
 {
-    if (s->dir[0] != '\0')
-        remove_tree(AT_FDCWD, s->dir, 0);
-    s->dir[0] = '\0';
+    if (s->dir.len != 0)
+        remove_tree(AT_FDCWD, s->dir.p, 0);
+    buf_release(&s->dir);
 }

@@ -496,11 +496,10 @@ static void record(struct lockwait *lw, int lrc, int fd)
 
     if (lrc != LOCKWAIT_HELD)
         snprintf(msg, sizeof msg, "%s", lw->msg);
-    snprintf(row.rung, sizeof row.rung, "%s", r->name);
-    snprintf(row.file, sizeof row.file, "%s", r->model);
+    ok = fd >= 0 &&
+         ladderfile_row(&row, r->name, r->model, msg, sizeof msg) == 0;
     row.bytes = s->hash.bytes;
     memcpy(row.sha256, s->hash.hex, sizeof row.sha256);
-    ok = fd >= 0;
     if (ok && rundir_path_buf(&path, b->c->run_dir, RD_LADDER_TSV, NULL)) {
         snprintf(msg, sizeof msg, "path too long: '%.200s...'", b->c->run_dir);
         ok = 0;

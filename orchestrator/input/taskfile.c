@@ -350,7 +350,7 @@ json_t *taskfile_grades(const struct grader_task *t, const char *text,
 /* What taskfile_grades_until returns when stopped: NULL, nothing kept. */
 static json_t *grades_stopped(json_t *grades, json_t **extracted)
 {
-    grader_re_cancel_on(NULL);
+    pyre_cancel_on(NULL);
     json_decref(grades);
     json_decref(*extracted);
     *extracted = NULL;
@@ -369,8 +369,8 @@ json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
     *right = 0;
     grader_task_ref_parse(t, ref, strlen(ref), &canon);
     /* a stop ends a rule's search too, not only the gap between rules
-     * (grader_re_cancel_on); a rule cut short by it is no grade */
-    grader_re_cancel_on(stop);
+     * (pyre_cancel_on); a rule cut short by it is no grade */
+    pyre_cancel_on(stop);
     for (size_t i = 0; grades != NULL && i < grader_task_nrules(t); i++) {
         json_t *one;
         int rc;
@@ -405,7 +405,7 @@ json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
             json_object_set_new(grades, grader_task_rule_name(t, i), one) != 0)
             util_oom("a row");
     }
-    grader_re_cancel_on(NULL);
+    pyre_cancel_on(NULL);
     if (grades == NULL)
         util_oom("a row");
     return grades;

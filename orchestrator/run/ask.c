@@ -351,13 +351,16 @@ static void later_cb(uv_timer_t *t)
 {
     struct slot *sl = t->data;
     struct rung_event ev;
+    char text[600];
 
     if (sl->r->ended || send_ask(sl) == 0)
         return;
+    snprintf(text, sizeof(text), "cannot start a request: %s",
+             http_error(sl->r->http));
     memset(&ev, 0, sizeof(ev));
     ev.type = EV_FAIL;
     ev.code = 1;
-    ev.text = "cannot start a request";
+    ev.text = text;
     runner_event(sl->r, &ev);
 }
 

@@ -39,9 +39,11 @@ static void begin(struct runner *r)
  * environment, then nvidia-smi's "before" figure and the rung begins. */
 static void ready_to_start(struct runner *r)
 {
-    r->http = http_new(&r->sup.loop);
+    char why[512];
+
+    r->http = http_new(&r->sup.loop, why, sizeof(why));
     if (r->http == NULL) {
-        runner_fail(r, EXIT_FAILED, "libcurl did not start");
+        runner_fail(r, EXIT_FAILED, "%s", why);
         return;
     }
     /* the key, from the environment only: libcurl's header holds it, and

@@ -387,8 +387,10 @@ int record_made_with(const struct run_opts *o, const char *version,
         rc = files_exit_code(errno);
         goto out;
     }
-    snprintf(lrow.rung, sizeof(lrow.rung), "%s", o->rung);
-    snprintf(lrow.file, sizeof(lrow.file), "%s", o->model);
+    if (ladderfile_row(&lrow, o->rung, o->model, msg, msgsize) != 0) {
+        rc = EXIT_USAGE;
+        goto out;
+    }
     lrow.bytes = job->bytes;
     memcpy(lrow.sha256, job->hex, sizeof(lrow.sha256));
     rc = ladderfile_upsert(path.p, &lrow, msg, msgsize) != 0

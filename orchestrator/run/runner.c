@@ -287,7 +287,8 @@ static int carry_out(struct runner *r, const struct rung_action *a,
         if (ask_start(r, a->question) == 0)
             return 0;
         snprintf(fail->text, sizeof(fail->text),
-                 "cannot start a request to %s", r->srv.url);
+                 "cannot start a request to %s: %s", r->srv.url,
+                 http_error(r->http));
         break;
     case A_STOP_SERVER:
         energy_end(r);
@@ -435,7 +436,7 @@ static int write_done(struct runner *r)
 {
     struct record_done d;
 
-    d.rows_path = r->store.path;
+    d.rows_path = r->store.path.p;
     d.bytes = r->prep.model_hash.bytes;
     d.server = r->version;
     d.gpu_before = r->srv.gpu_before;
@@ -503,15 +504,15 @@ static int open_probs(struct runner *r, struct grader_qset *answered,
                  "'%.600s' holds records of %u log-probabilities a token, "
                  "and this run asks %d: one probs file keeps one N (move it "
                  "away to ask the rung again)",
-                 r->probs.path, r->probs.topn, r->o->logprobs);
+                 r->probs.path.p, r->probs.topn, r->o->logprobs);
         return EXIT_USAGE;
     }
     if (r->probs.cut_torn > 0)
         runner_say(r, "cut back a torn last record (%zu bytes) in %s",
-                   r->probs.cut_torn, r->probs.path);
+                   r->probs.cut_torn, r->probs.path.p);
     if (r->probs.cut_rowless > 0)
         runner_say(r, "cut back %zu record(s) without a row in %s",
-                   r->probs.cut_rowless, r->probs.path);
+                   r->probs.cut_rowless, r->probs.path.p);
     return 0;
 }
 
@@ -590,10 +591,10 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
         return files_exit_code(r->store.err);
     if (r->store.cut > 0)
         runner_say(r, "cut back a torn last row (%zu bytes) in %s",
-                   r->store.cut, r->store.path);
+                   r->store.cut, r->store.path.p);
     /* what the file answers already (every row checked on the way) */
-    if (rowsfile_answered(r->store.path, o->rung, o->task, &answered, &r->rows,
-                          &r->right, msg, msgsize) != 0)
+    if (rowsfile_answered(r->store.path.p, o->rung, o->task, &answered,
+                          &r->rows, &r->right, msg, msgsize) != 0)
         return EXIT_USAGE;
     if (o->logprobs > 0 && (code = open_probs(r, answered, msg, msgsize))) {
         grader_qset_free(answered);

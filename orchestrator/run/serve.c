@@ -149,7 +149,8 @@ static void said_next(struct runner *r)
         buf_init(&r->srv.said, ENDPOINT_SAID_CAP);
         if (http_request(r->http, url, NULL, 5000, said_body, said_done, r) ==
             NULL)
-            runner_fail(r, EXIT_FAILED, "cannot ask %s", url);
+            runner_fail(r, EXIT_FAILED, "cannot ask %s: %s", url,
+                        http_error(r->http));
         return;
     }
     /* held by the others for milliseconds; the rung asks nothing until
@@ -274,7 +275,7 @@ static void health_poll(uv_timer_t *t)
              r->srv.health_models ? "/v1/models" : "/health");
     /* a per-poll timeout: the ik fork's /health hangs while loading */
     if (http_request(r->http, url, NULL, 2000, NULL, health_done, r) == NULL)
-        runner_fail(r, 1, "cannot poll %s", url);
+        runner_fail(r, 1, "cannot poll %s: %s", url, http_error(r->http));
 }
 
 static void server_exit(void *ctx, long long status, int sig)

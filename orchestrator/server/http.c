@@ -23,6 +23,7 @@ struct http {
     char *auth;            /* "Authorization: Bearer KEY", or NULL */
     long retry_after;      /* the request being ended: its Retry-After */
     int fresh;             /* the next request on a new connection */
+    char why[512];         /* why the last http_request did not start */
 };
 
 struct http_req {
@@ -231,13 +232,46 @@ static int handle_socket(CURL *easy, curl_socket_t fd, int action, void *userp,
  * uses curl from the loop thread only. */
 static int curl_ready;
 
-struct http *http_new(uv_loop_t *loop)
+/*
+ * Every option set is checked (libcurl refuses one it does not know, a
+ * value out of range, a string over its cap, a protocol it was built
+ * without): a failure names the option, and for a request its URL, in
+ * the client's message, and nothing is sent without it. The macros
+ * spell the option's name once.
+ */
+static int mset_ok(CURLMcode rc, const char *name, char *msg, size_t msgsize)
+{
+    if (rc == CURLM_OK)
+        return 0;
+    snprintf(msg, msgsize, "libcurl refused %s: %s", name,
+             curl_multi_strerror(rc));
+    return -1;
+}
+#define MSET(h, opt, val, msg, msgsize)                                       \
+    mset_ok(curl_multi_setopt((h)->multi, opt, val), #opt, msg, msgsize)
+
+static int set_ok(struct http_req *r, CURLcode rc, const char *name,
+                  const char *url)
+{
+    if (rc == CURLE_OK)
+        return 0;
+    snprintf(r->h->why, sizeof(r->h->why),
+             "libcurl refused %s for '%.200s%s': %s", name, url,
+             strlen(url) > 200 ? "..." : "", curl_easy_strerror(rc));
+    return -1;
+}
+#define SET(r, opt, val, url)                                                 \
+    set_ok((r), curl_easy_setopt((r)->easy, opt, val), #opt, url)
+
+struct http *http_new(uv_loop_t *loop, char *msg, size_t msgsize)
 {
     struct http *h;
 
     if (!curl_ready) {
-        if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+            snprintf(msg, msgsize, "libcurl did not start (curl_global_init)");
             return NULL;
+        }
         curl_ready = 1;
     }
     h = xrealloc(NULL, sizeof(*h));
@@ -245,15 +279,20 @@ struct http *http_new(uv_loop_t *loop)
     h->loop = loop;
     h->multi = curl_multi_init();
     if (h->multi == NULL) {
+        snprintf(msg, msgsize, "libcurl did not start (curl_multi_init)");
+        free(h);
+        return NULL;
+    }
+    if (MSET(h, CURLMOPT_SOCKETFUNCTION, handle_socket, msg, msgsize) != 0 ||
+        MSET(h, CURLMOPT_SOCKETDATA, h, msg, msgsize) != 0 ||
+        MSET(h, CURLMOPT_TIMERFUNCTION, start_timeout, msg, msgsize) != 0 ||
+        MSET(h, CURLMOPT_TIMERDATA, h, msg, msgsize) != 0) {
+        curl_multi_cleanup(h->multi);
         free(h);
         return NULL;
     }
     uv_timer_init(loop, &h->timer);
     h->timer.data = h;
-    curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, handle_socket);
-    curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);
-    curl_multi_setopt(h->multi, CURLMOPT_TIMERFUNCTION, start_timeout);
-    curl_multi_setopt(h->multi, CURLMOPT_TIMERDATA, h);
     return h;
 }
 
@@ -302,6 +341,51 @@ static size_t write_cb(char *p, size_t size, size_t nmemb, void *userp)
     return n;
 }
 
+/* r's options for url (body: POST, else GET); 0, or -1 naming the
+ * option libcurl refused in r->h->why. */
+static int set_options(struct http_req *r, const char *url, const char *body,
+                       long timeout_ms)
+{
+    struct http *h = r->h;
+
+    if (SET(r, CURLOPT_URL, url, url) != 0 ||
+        SET(r, CURLOPT_PRIVATE, r, url) != 0 ||
+        SET(r, CURLOPT_ERRORBUFFER, r->errbuf, url) != 0 ||
+        SET(r, CURLOPT_WRITEFUNCTION, write_cb, url) != 0 ||
+        SET(r, CURLOPT_WRITEDATA, r, url) != 0 ||
+        SET(r, CURLOPT_NOSIGNAL, 1L, url) != 0 ||
+        SET(r, CURLOPT_PROXY, "", url) != 0 ||
+        SET(r, CURLOPT_TIMEOUT_MS, timeout_ms, url) != 0 ||
+        SET(r, CURLOPT_CONNECTTIMEOUT_MS, 5000L, url) != 0 ||
+        /* a redirect is answered as it is (its status), never followed:
+         * an endpoint's key must not travel to where a 3xx points; and
+         * the certificate checks stay libcurl's defaults (on), never
+         * turned off */
+        SET(r, CURLOPT_FOLLOWLOCATION, 0L, url) != 0)
+        return -1;
+    if (h->fresh) {
+        if (SET(r, CURLOPT_FRESH_CONNECT, 1L, url) != 0 ||
+            SET(r, CURLOPT_FORBID_REUSE, 1L, url) != 0)
+            return -1;
+        h->fresh = 0;
+    }
+    if (h->auth != NULL)
+        r->headers = curl_slist_append(NULL, h->auth);
+    if (body != NULL) {
+        size_t n = strlen(body);
+        r->body = xrealloc(NULL, n + 1);
+        memcpy(r->body, body, n + 1);
+        r->headers =
+            curl_slist_append(r->headers, "Content-Type: application/json");
+        if (SET(r, CURLOPT_POSTFIELDS, r->body, url) != 0 ||
+            SET(r, CURLOPT_POSTFIELDSIZE, (long)n, url) != 0)
+            return -1;
+    }
+    if (r->headers != NULL && SET(r, CURLOPT_HTTPHEADER, r->headers, url) != 0)
+        return -1;
+    return 0;
+}
+
 struct http_req *http_request(struct http *h, const char *url,
                               const char *body, long timeout_ms,
                               http_data_cb data, http_done_cb done, void *ctx)
@@ -313,54 +397,35 @@ struct http_req *http_request(struct http *h, const char *url,
     r->data = data;
     r->done = done;
     r->ctx = ctx;
+    h->why[0] = '\0';
     r->easy = curl_easy_init();
     if (r->easy == NULL) {
+        snprintf(h->why, sizeof(h->why), "libcurl cannot make a request");
         free(r);
         return NULL;
     }
-    curl_easy_setopt(r->easy, CURLOPT_URL, url);
-    curl_easy_setopt(r->easy, CURLOPT_PRIVATE, r);
-    curl_easy_setopt(r->easy, CURLOPT_ERRORBUFFER, r->errbuf);
-    curl_easy_setopt(r->easy, CURLOPT_WRITEFUNCTION, write_cb);
-    curl_easy_setopt(r->easy, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(r->easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(r->easy, CURLOPT_PROXY, "");
-    curl_easy_setopt(r->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(r->easy, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
-    /* a redirect is answered as it is (its status), never followed: an
-     * endpoint's key must not travel to where a 3xx points; and the
-     * certificate checks stay libcurl's defaults (on), never turned off */
-    curl_easy_setopt(r->easy, CURLOPT_FOLLOWLOCATION, 0L);
-    if (h->fresh) {
-        curl_easy_setopt(r->easy, CURLOPT_FRESH_CONNECT, 1L);
-        curl_easy_setopt(r->easy, CURLOPT_FORBID_REUSE, 1L);
-        h->fresh = 0;
-    }
-    if (h->auth != NULL)
-        r->headers = curl_slist_append(NULL, h->auth);
-    if (body != NULL) {
-        size_t n = strlen(body);
-        r->body = xrealloc(NULL, n + 1);
-        memcpy(r->body, body, n + 1);
-        r->headers =
-            curl_slist_append(r->headers, "Content-Type: application/json");
-        curl_easy_setopt(r->easy, CURLOPT_POSTFIELDS, r->body);
-        curl_easy_setopt(r->easy, CURLOPT_POSTFIELDSIZE, (long)n);
-    }
-    if (r->headers != NULL)
-        curl_easy_setopt(r->easy, CURLOPT_HTTPHEADER, r->headers);
+    if (set_options(r, url, body, timeout_ms) != 0)
+        goto fail;
     if (curl_multi_add_handle(h->multi, r->easy) != CURLM_OK) {
-        curl_easy_cleanup(r->easy);
-        curl_slist_free_all(r->headers);
-        free(r->body);
-        free(r);
-        return NULL;
+        snprintf(h->why, sizeof(h->why), "libcurl cannot start '%.200s'", url);
+        goto fail;
     }
     r->next = h->reqs;
     if (h->reqs)
         h->reqs->prev = r;
     h->reqs = r;
     return r;
+fail:
+    curl_easy_cleanup(r->easy);
+    curl_slist_free_all(r->headers);
+    free(r->body);
+    free(r);
+    return NULL;
+}
+
+const char *http_error(const struct http *h)
+{
+    return h->why;
 }
 
 void http_cancel(struct http *h, struct http_req *r)

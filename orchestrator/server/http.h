@@ -27,8 +27,9 @@ typedef int (*http_data_cb)(void *ctx, long status, const char *p, size_t n);
  */
 typedef void (*http_done_cb)(void *ctx, long status, const char *err);
 
-/* A client on loop. Returns NULL if libcurl cannot start. */
-struct http *http_new(uv_loop_t *loop);
+/* A client on loop. Returns NULL with a message in msg if libcurl cannot
+ * start (an option of the multi handle refused is named). */
+struct http *http_new(uv_loop_t *loop, char *msg, size_t msgsize);
 
 /* Close every handle; cb (may be NULL) runs once all are closed. Pending
  * requests are cancelled without their callbacks. Safe to call from a done
@@ -44,11 +45,17 @@ void http_global_cleanup(void);
  * (application/json). timeout_ms bounds the whole transfer (0: none; a
  * stream's idle and deadline limits are the caller's, counted in tokens,
  * not bytes). Returns the request, or NULL when it could not start (done
- * is then not called).
+ * is then not called; http_error says why: every curl option set is
+ * checked, and one libcurl refuses is named with the URL).
  */
 struct http_req *http_request(struct http *h, const char *url,
                               const char *body, long timeout_ms,
                               http_data_cb data, http_done_cb done, void *ctx);
+
+/* Why the last http_request of h returned NULL ("libcurl refused
+ * CURLOPT_URL for 'http://...': ..."), "" after one that started. The
+ * text is h's, until its next request. */
+const char *http_error(const struct http *h);
 
 /* Every later request of h carries "Authorization: Bearer KEY" (an
  * endpoint's key, docs/run.md "A served model"); h keeps a copy, wiped

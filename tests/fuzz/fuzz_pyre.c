@@ -59,19 +59,19 @@ static void boundaries(const unsigned char *s, size_t n, unsigned char *at)
 /* Every match, checked; the text less the matches into rest (n + 1
  * bytes), its length in *restlen. 0 when the iteration ended, or its
  * error. */
-static int iterate(const struct grader_re *re, const char *text, size_t n,
+static int iterate(const struct pyre *re, const char *text, size_t n,
                    const unsigned char *at, long *spans, char *rest,
                    size_t *restlen)
 {
-    struct grader_re_iter it;
-    size_t ng = grader_re_groups(re), g;
+    struct pyre_iter it;
+    size_t ng = pyre_groups(re), g;
     long last = 0;
     int rc, last_empty = 0;
 
     *restlen = 0;
-    grader_re_iter_init(&it, re, text, n);
+    pyre_iter_init(&it, re, text, n);
     it.budget = BUDGET;
-    while ((rc = grader_re_iter_next(&it, spans)) == 1) {
+    while ((rc = pyre_iter_next(&it, spans)) == 1) {
         long s = spans[0], e = spans[1];
         if (s < last || e < s || (size_t)e > n || !at[s] || !at[e])
             abort();
@@ -88,21 +88,21 @@ static int iterate(const struct grader_re *re, const char *text, size_t n,
         last = e;
         last_empty = e == s;
     }
-    if (it.budget > BUDGET || grader_re_iter_next(&it, spans) != rc)
+    if (it.budget > BUDGET || pyre_iter_next(&it, spans) != rc)
         abort();
     memcpy(rest + *restlen, text + last, n - (size_t)last);
     *restlen += n - (size_t)last;
-    grader_re_iter_release(&it);
+    pyre_iter_release(&it);
     return rc;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    long spans[2 * (GRADER_RE_GROUPS_MAX + 1)];
+    long spans[2 * (PYRE_GROUPS_MAX + 1)];
     const uint8_t *nul;
     const char *pat, *text;
     size_t plen, n, restlen, outlen;
-    struct grader_re *re;
+    struct pyre *re;
     unsigned char *at;
     char msg[128], *out, *rest;
     unsigned flags;
@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (grader_str_lower(text, n, &out, &outlen) != 0 || outlen > 2 * n)
         abort();
     grader_alloc_free(out);
-    rc = grader_re_compile(pat, plen, flags, &re, msg, sizeof(msg));
+    rc = pyre_compile(pat, plen, flags, &re, msg, sizeof(msg));
     if (rc != 0) {
         if (rc != GRADER_EARG || msg[0] == '\0' || re != NULL)
             abort();
@@ -133,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     /* within the budget the iteration ended, so sub takes the same steps */
     if (rc == 0) {
-        if (grader_re_sub_empty(re, text, n, &out, &outlen) != 0 ||
+        if (pyre_sub_empty(re, text, n, &out, &outlen) != 0 ||
             outlen != restlen || memcmp(out, rest, restlen) != 0 ||
             out[outlen] != '\0')
             abort();
@@ -141,6 +141,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(at);
     free(rest);
-    grader_re_free(re);
+    pyre_free(re);
     return 0;
 }

@@ -291,5 +291,40 @@ expect "tests-map: a map that is not what the lines say" 1 \
     "check-tests-map: the module map in 'docs/testing.md' is not what the tests' Tests: lines say: run make tests-map" \
     sh "$tmp/tree/scripts/check-tests-map.sh"
 
+# --- check-leftovers ------------------------------------------------
+# each leftover planted once in a scratch tree: the check names it
+tree
+expect "leftovers: today's tree" 0 "" sh "$tmp/tree/scripts/check-leftovers.sh" "$tmp/tree"
+printf 'struct plant {\n    char path[4096];\n};\n' >"$tmp/tree/rundir/plant.h"
+expect "leftovers: a char[4096] path in rundir/" 1 \
+    "a fixed path array in rundir/ (use a struct buf: rundir_path_buf): rundir/plant.h:2:    char path[4096];" \
+    sh "$tmp/tree/scripts/check-leftovers.sh" "$tmp/tree"
+tree
+sed 's|    struct buf dir; /\* capped|    char dir[4300]; /* capped|' \
+    "$here/orchestrator/figures/figures_int.h" \
+    >"$tmp/tree/orchestrator/figures/figures_int.h"
+expect "leftovers: a fixed array in the bundle's stage" 1 \
+    "a fixed array in the bundle's stage (use a struct buf: buf_path): orchestrator/figures/figures_int.h:" \
+    sh "$tmp/tree/scripts/check-leftovers.sh" "$tmp/tree"
+tree
+old=grader
+old="${old}_re_"
+printf 'int %sfree_planted(void);\n' "$old" >>"$tmp/tree/grader/task_int.h"
+expect "leftovers: pyre's old prefix" 1 \
+    "pyre's old prefix (pyre_*, pyre__*): grader/task_int.h:$(wc -l <"$tmp/tree/grader/task_int.h"):" \
+    sh "$tmp/tree/scripts/check-leftovers.sh" "$tmp/tree"
+tree
+printf 'static void planted(CURL *e)\n{\n    curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);\n}\n' \
+    >>"$tmp/tree/orchestrator/server/http.c"
+expect "leftovers: a curl option set unchecked" 1 \
+    "a curl option set unchecked (check its CURLcode, name the option): orchestrator/server/http.c:$(($(wc -l <"$tmp/tree/orchestrator/server/http.c") - 1)):    curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);" \
+    sh "$tmp/tree/scripts/check-leftovers.sh" "$tmp/tree"
+tree
+printf 'static void planted(CURLM *m)\n{\n    (void)curl_multi_setopt(m, CURLMOPT_PIPELINING, 0L);\n}\n' \
+    >>"$tmp/tree/orchestrator/server/http.c"
+expect "leftovers: a curl option's result cast away" 1 \
+    "orchestrator/server/http.c:$(($(wc -l <"$tmp/tree/orchestrator/server/http.c") - 1)):    (void)curl_multi_setopt(m, CURLMOPT_PIPELINING, 0L);" \
+    sh "$tmp/tree/scripts/check-leftovers.sh" "$tmp/tree"
+
 echo "guards: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -71,29 +71,29 @@ static json_t *hex(const char *s, size_t n)
 static json_t *run_re(const char *pat, unsigned flags, const char *text,
                       size_t len)
 {
-    long spans[2 * (GRADER_RE_GROUPS_MAX + 1)];
-    struct grader_re *re;
-    struct grader_re_iter it;
+    long spans[2 * (PYRE_GROUPS_MAX + 1)];
+    struct pyre *re;
+    struct pyre_iter it;
     char msg[256], *sub;
     size_t i, ng, sublen;
     json_t *out, *list;
-    int rc = grader_re_compile(pat, strlen(pat), flags, &re, msg, sizeof(msg));
+    int rc = pyre_compile(pat, strlen(pat), flags, &re, msg, sizeof(msg));
 
     if (rc != 0)
         return json_pack("{ss}", "error", rc == GRADER_EARG ? msg : "?");
-    ng = grader_re_groups(re);
+    ng = pyre_groups(re);
     list = json_array();
-    grader_re_iter_init(&it, re, text, len);
-    while ((rc = grader_re_iter_next(&it, spans)) == 1) {
+    pyre_iter_init(&it, re, text, len);
+    while ((rc = pyre_iter_next(&it, spans)) == 1) {
         json_t *m = json_array();
         for (i = 0; i < 2 * (ng + 1); i++)
             json_array_append_new(m, json_integer(spans[i]));
         json_array_append_new(list, m);
     }
-    grader_re_iter_release(&it);
+    pyre_iter_release(&it);
     if (rc == 0)
-        rc = grader_re_sub_empty(re, text, len, &sub, &sublen);
-    grader_re_free(re);
+        rc = pyre_sub_empty(re, text, len, &sub, &sublen);
+    pyre_free(re);
     if (rc != 0) {
         json_decref(list);
         return rc == GRADER_ELIMIT ? json_pack("{sb}", "limit", 1)

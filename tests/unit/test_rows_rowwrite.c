@@ -231,7 +231,7 @@ static void test_append(void **state)
     assert_int_equal(row_append(&s, &w, t, &right, msg, sizeof(msg)), 0);
     assert_int_equal(right, 1);
     assert_int_equal(s.rows, 1);
-    if (rowsfile_answered(s.path, "R", NULL, &ids, &rows, &right_n, msg,
+    if (rowsfile_answered(s.path.p, "R", NULL, &ids, &rows, &right_n, msg,
                           sizeof(msg)))
         fail_msg("%s", msg);
     assert_int_equal(rows, 1);

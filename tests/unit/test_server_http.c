@@ -128,12 +128,12 @@ static void test_request_and_free_in_callback(void **state)
     uv_loop_t loop;
     struct http *h;
     struct result r = {{0}, 0, "", 0, NULL};
-    char url[64];
+    char url[64], msg[512];
 
     (void)state;
     uv_loop_init(&loop);
     listen_on_loopback(&loop);
-    h = http_new(&loop);
+    h = http_new(&loop, msg, sizeof(msg));
     assert_non_null(h);
     r.free_me = h;
     snprintf(url, sizeof(url), "http://127.0.0.1:%d/health", port);
@@ -154,14 +154,14 @@ static void test_refused(void **state)
     uv_loop_t loop;
     struct http *h;
     struct result r = {{0}, 0, "", 0, NULL};
-    char url[64];
+    char url[64], msg[512];
 
     (void)state;
     uv_loop_init(&loop);
     listen_on_loopback(&loop); /* find a free port, then close it */
     uv_close((uv_handle_t *)&server, NULL);
     uv_run(&loop, UV_RUN_DEFAULT);
-    h = http_new(&loop);
+    h = http_new(&loop, msg, sizeof(msg));
     snprintf(url, sizeof(url), "http://127.0.0.1:%d/health", port);
     assert_non_null(
         http_request(h, url, NULL, 5000, data_cb, done_cb, &r));
@@ -177,11 +177,43 @@ static void test_refused(void **state)
     buf_release(&r.body);
 }
 
+/* A curl option libcurl refuses is an error that names it, never a
+ * request sent without it: a URL over libcurl's 8,000,000-byte cap for
+ * a string option (CURLE_BAD_FUNCTION_ARGUMENT) does not start. */
+static void test_refused_option_named(void **state)
+{
+    uv_loop_t loop;
+    struct http *h;
+    struct result r = {{0}, 0, "", 0, NULL};
+    size_t n = 8000001;
+    char *url = malloc(n + 1), msg[512];
+
+    (void)state;
+    assert_non_null(url);
+    memcpy(url, "http://127.0.0.1:1/", 19);
+    memset(url + 19, 'a', n - 19);
+    url[n] = '\0';
+    uv_loop_init(&loop);
+    h = http_new(&loop, msg, sizeof(msg));
+    assert_non_null(h);
+    assert_null(http_request(h, url, NULL, 5000, data_cb, done_cb, &r));
+    assert_int_equal(r.done, 0);
+    /* the option and the URL's start named */
+    assert_non_null(strstr(http_error(h), "libcurl refused CURLOPT_URL for "
+                                          "'http://127.0.0.1:1/aaa"));
+    assert_non_null(strstr(http_error(h), "...': "));
+    free(url);
+    http_free(h, NULL, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_request_and_free_in_callback),
         cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_refused_option_named),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -44,13 +44,13 @@
 #define PY_MAXREPEAT 4294967295ULL
 #define PCRE2_REPEAT_MAX 65535ULL
 
-struct grader_re {
+struct pyre {
     pcre2_code *code;
     size_t groups;
     int first_ascii; /* a byte every match begins with, or -1 */
 };
 
-struct grader__re_vm {
+struct pyre__vm {
     pcre2_match_data *md;
     pcre2_match_context *mc; /* the thread's (match_context) */
     const unsigned char *subj; /* the text, or its transcoding */
@@ -151,10 +151,10 @@ struct tr {
     uint32_t opts;   /* from leading global flags */
     int caseless;    /* (?i) anywhere */
     size_t groups;
-    size_t names[GRADER_RE_GROUPS_MAX][2]; /* offset, length in p */
+    size_t names[PYRE_GROUPS_MAX][2]; /* offset, length in p */
     size_t nnames;
     int depth;
-    struct level lv[GRADER_RE_DEPTH_MAX + 1];
+    struct level lv[PYRE_DEPTH_MAX + 1];
 };
 
 /* Characters before byte offset at, as Python counts positions. */
@@ -546,9 +546,9 @@ static int quantifier(struct tr *t, unsigned char c)
 
 static int push(struct tr *t, const char *open)
 {
-    if (t->depth >= GRADER_RE_DEPTH_MAX)
+    if (t->depth >= PYRE_DEPTH_MAX)
         return fail(t, "parentheses nested over %d deep are not supported",
-                    GRADER_RE_DEPTH_MAX);
+                    PYRE_DEPTH_MAX);
     puts_(t, open);
     t->depth++;
     t->lv[t->depth].last = 0;
@@ -559,9 +559,9 @@ static int push(struct tr *t, const char *open)
 
 static int new_group(struct tr *t)
 {
-    if (t->groups >= GRADER_RE_GROUPS_MAX)
+    if (t->groups >= PYRE_GROUPS_MAX)
         return fail(t, "more than %d groups are not supported",
-                    GRADER_RE_GROUPS_MAX);
+                    PYRE_GROUPS_MAX);
     t->groups++;
     return push(t, "(");
 }
@@ -589,7 +589,7 @@ static int named_group(struct tr *t)
         if (t->names[k][1] == e - s &&
             memcmp(t->p + t->names[k][0], t->p + s, e - s) == 0)
             return fail(t, "redefinition of group name");
-    if (t->nnames < GRADER_RE_GROUPS_MAX) {
+    if (t->nnames < PYRE_GROUPS_MAX) {
         t->names[t->nnames][0] = s;
         t->names[t->nnames][1] = e - s;
         t->nnames++;
@@ -866,11 +866,11 @@ static int token(struct tr *t)
 
 /* ---- pyre.h --------------------------------------------------------------- */
 
-int grader_re_compile(const char *pat, size_t len, unsigned flags,
-                      struct grader_re **out, char *msg, size_t msgsize)
+int pyre_compile(const char *pat, size_t len, unsigned flags,
+                      struct pyre **out, char *msg, size_t msgsize)
 {
     struct tr *t;
-    struct grader_re *re;
+    struct pyre *re;
     pcre2_compile_context *cc;
     uint32_t opts, cap, ftype = 0, funit = 0, all = 0;
     int err, rc = 0;
@@ -879,9 +879,9 @@ int grader_re_compile(const char *pat, size_t len, unsigned flags,
     *out = NULL;
     if (msgsize)
         msg[0] = '\0';
-    if (len > GRADER_RE_PATTERN_MAX) {
+    if (len > PYRE_PATTERN_MAX) {
         snprintf(msg, msgsize, "patterns over %d bytes are not supported",
-                 GRADER_RE_PATTERN_MAX);
+                 PYRE_PATTERN_MAX);
         return GRADER_EARG;
     }
     if ((t = calloc(1, sizeof(*t))) == NULL)
@@ -902,9 +902,9 @@ int grader_re_compile(const char *pat, size_t len, unsigned flags,
     }
     opts = PCRE2_UTF | PCRE2_UCP | PCRE2_ALT_CIRCUMFLEX |
            PCRE2_NEVER_BACKSLASH_C | t->opts |
-           (flags & GRADER_RE_IGNORECASE ? PCRE2_CASELESS : 0) |
-           (flags & GRADER_RE_DOTALL ? PCRE2_DOTALL : 0) |
-           (flags & GRADER_RE_MULTILINE ? PCRE2_MULTILINE : 0);
+           (flags & PYRE_IGNORECASE ? PCRE2_CASELESS : 0) |
+           (flags & PYRE_DOTALL ? PCRE2_DOTALL : 0) |
+           (flags & PYRE_MULTILINE ? PCRE2_MULTILINE : 0);
     if ((cc = pcre2_compile_context_create(NULL)) == NULL) {
         rc = GRADER_ENOMEM;
         goto done;
@@ -944,7 +944,7 @@ done:
     return rc;
 }
 
-void grader_re_free(struct grader_re *re)
+void pyre_free(struct pyre *re)
 {
     if (re == NULL)
         return;
@@ -952,12 +952,12 @@ void grader_re_free(struct grader_re *re)
     grader__free(re);
 }
 
-size_t grader_re_groups(const struct grader_re *re)
+size_t pyre_groups(const struct pyre *re)
 {
     return re->groups;
 }
 
-void grader_re_iter_init(struct grader_re_iter *it, const struct grader_re *re,
+void pyre_iter_init(struct pyre_iter *it, const struct pyre *re,
                          const char *text, size_t len)
 {
     it->re = re;
@@ -966,15 +966,15 @@ void grader_re_iter_init(struct grader_re_iter *it, const struct grader_re *re,
     it->pos = 0;
     it->must_advance = 0;
     it->state = 0;
-    it->budget = GRADER_RE_STEPS_BASE;
-    if (len > (ULLONG_MAX - GRADER_RE_STEPS_BASE) / GRADER_RE_STEPS_PER_BYTE)
+    it->budget = PYRE_STEPS_BASE;
+    if (len > (ULLONG_MAX - PYRE_STEPS_BASE) / PYRE_STEPS_PER_BYTE)
         it->budget = ULLONG_MAX;
     else
-        it->budget += GRADER_RE_STEPS_PER_BYTE * len;
+        it->budget += PYRE_STEPS_PER_BYTE * len;
     it->vm = NULL;
 }
 
-static void vm_free(struct grader__re_vm *vm)
+static void vm_free(struct pyre__vm *vm)
 {
     if (vm == NULL)
         return;
@@ -1007,7 +1007,7 @@ static pcre2_match_context *match_context(void)
 
 /* The text as PCRE2 reads it: itself when it is UTF-8, else with each
  * stray byte as U+10FF00 + byte and a map of offsets back. */
-static int transcode(struct grader__re_vm *vm, const unsigned char *s,
+static int transcode(struct pyre__vm *vm, const unsigned char *s,
                      size_t n)
 {
     size_t i = 0, o = 0, k;
@@ -1039,10 +1039,10 @@ static int transcode(struct grader__re_vm *vm, const unsigned char *s,
     return 0;
 }
 
-static int vm_new(const struct grader_re *re, const unsigned char *s,
-                  size_t n, struct grader__re_vm **out)
+static int vm_new(const struct pyre *re, const unsigned char *s,
+                  size_t n, struct pyre__vm **out)
 {
-    struct grader__re_vm *vm = calloc(1, sizeof(*vm));
+    struct pyre__vm *vm = calloc(1, sizeof(*vm));
 
     *out = NULL;
     if (vm == NULL)
@@ -1057,9 +1057,9 @@ static int vm_new(const struct grader_re *re, const unsigned char *s,
     return 0;
 }
 
-int grader_re_iter_next(struct grader_re_iter *it, long *spans)
+int pyre_iter_next(struct pyre_iter *it, long *spans)
 {
-    struct grader__re_vm *vm;
+    struct pyre__vm *vm;
     PCRE2_SIZE *ov;
     uint32_t opts = PCRE2_NO_UTF_CHECK;
     size_t g;
@@ -1068,7 +1068,7 @@ int grader_re_iter_next(struct grader_re_iter *it, long *spans)
     if (it->state != 0)
         return it->state == 1 ? 0 : it->state;
     if (it->vm == NULL) {
-        if (!grader_re_may_match(it->re, (const char *)it->text, it->len)) {
+        if (!pyre_may_match(it->re, (const char *)it->text, it->len)) {
             it->state = 1;
             return 0;
         }
@@ -1109,7 +1109,7 @@ int grader_re_iter_next(struct grader_re_iter *it, long *spans)
 /* PCRE2 reports one first code unit for "A|a" (caseless inside, not
  * said): a letter stands for both cases, and for any character past
  * ASCII (the Kelvin sign is a K). */
-int grader_re_may_match(const struct grader_re *re, const char *text,
+int pyre_may_match(const struct pyre *re, const char *text,
                         size_t len)
 {
     int c = re->first_ascii, other = c;
@@ -1131,17 +1131,17 @@ int grader_re_may_match(const struct grader_re *re, const char *text,
     return 0;
 }
 
-void grader_re_iter_release(struct grader_re_iter *it)
+void pyre_iter_release(struct pyre_iter *it)
 {
     vm_free(it->vm);
     it->vm = NULL;
 }
 
-int grader_re_sub_empty(const struct grader_re *re, const char *text,
+int pyre_sub_empty(const struct pyre *re, const char *text,
                         size_t len, char **out, size_t *outlen)
 {
-    long spans[2 * (GRADER_RE_GROUPS_MAX + 1)];
-    struct grader_re_iter it;
+    long spans[2 * (PYRE_GROUPS_MAX + 1)];
+    struct pyre_iter it;
     size_t last = 0, o = 0;
     char *buf;
     int rc;
@@ -1150,15 +1150,15 @@ int grader_re_sub_empty(const struct grader_re *re, const char *text,
     *outlen = 0;
     if ((buf = grader__malloc(len + 1)) == NULL)
         return GRADER_ENOMEM;
-    grader_re_iter_init(&it, re, text, len);
-    while ((rc = grader_re_iter_next(&it, spans)) == 1) {
+    pyre_iter_init(&it, re, text, len);
+    while ((rc = pyre_iter_next(&it, spans)) == 1) {
         size_t b = (size_t)spans[0];
         if (b > last)
             memcpy(buf + o, text + last, b - last);
         o += b - last;
         last = (size_t)spans[1];
     }
-    grader_re_iter_release(&it);
+    pyre_iter_release(&it);
     if (rc != 0) {
         grader__free(buf);
         return rc;
