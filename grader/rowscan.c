@@ -226,8 +226,8 @@ static const char *string(struct cur *c, const char *p, struct out *o,
         } else if ((unsigned char)*q < 0x20) {
             return fail(c, q, "control character in string");
         } else {
-            size_t n = grader_utf8_seq((const unsigned char *)q,
-                                       (size_t)(c->end - q));
+            size_t n =
+                pyre_utf8_seq((const unsigned char *)q, (size_t)(c->end - q));
             if (n == 0)
                 return fail(c, q, "invalid UTF-8 in string");
             q += n;

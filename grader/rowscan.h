@@ -73,6 +73,6 @@ void grader_rowscan_release(struct grader_rowscan *s);
 int grader_rowscan(struct grader_rowscan *s, const char *p, size_t len,
                    struct grader_row *row, char *msg, size_t msgsize);
 
-/* The scanner reads UTF-8 with pyre's grader_utf8_seq (pyre/pyre.h). */
+/* The scanner reads UTF-8 with pyre's pyre_utf8_seq (pyre/pyre.h). */
 
 #endif

@@ -71,7 +71,7 @@ static int lower(struct text *x)
             break;
     if (i == x->n)
         return 0;
-    if ((rc = grader_str_lower(x->p, x->n, &out, &n)) != 0)
+    if ((rc = pyre_str_lower(x->p, x->n, &out, &n)) != 0)
         return rc;
     text_own(x, out, n);
     return 0;

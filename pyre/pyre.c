@@ -154,7 +154,7 @@ static size_t lower_into(const unsigned char *s, size_t len,
     return o;
 }
 
-int grader_str_lower(const char *text, size_t len, char **out, size_t *outlen)
+int pyre_str_lower(const char *text, size_t len, char **out, size_t *outlen)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t n = lower_into(s, len, NULL);

@@ -57,7 +57,7 @@ typedef void *(*pyre_malloc_fn)(size_t size);
 typedef void *(*pyre_realloc_fn)(void *ptr, size_t size);
 typedef void (*pyre_free_fn)(void *ptr);
 void pyre_set_alloc(pyre_malloc_fn m, pyre_realloc_fn r, pyre_free_fn f);
-/* Free a text that pyre_sub_empty or grader_str_lower returned
+/* Free a text that pyre_sub_empty or pyre_str_lower returned
  * (NULL is fine). In the grader, grader_alloc_free does the same. */
 void pyre_text_free(char *text);
 
@@ -163,7 +163,7 @@ int pyre_may_match(const struct pyre *re, const char *text, size_t len);
  * not one (a stray continuation byte, an overlong form, a surrogate, past
  * U+10FFFF, cut short). The report's writers of HTML and XML text use it
  * too. */
-size_t grader_utf8_seq(const unsigned char *p, size_t len);
+size_t pyre_utf8_seq(const unsigned char *p, size_t len);
 
 /*
  * Python's str.lower() of UTF-8 text: the full mapping (U+0130 becomes
@@ -172,6 +172,6 @@ size_t grader_utf8_seq(const unsigned char *p, size_t len);
  * NUL-terminated, *outlen bytes (free with pyre_text_free). Returns 0
  * or PYRE_ENOMEM.
  */
-int grader_str_lower(const char *text, size_t len, char **out, size_t *outlen);
+int pyre_str_lower(const char *text, size_t len, char **out, size_t *outlen);
 
 #endif

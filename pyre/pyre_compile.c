@@ -182,23 +182,23 @@ static int set_write(struct compiler *C, int negate, int lower, unsigned cats,
     int rc;
 
     iv_merge(C);
-    need = GRADER__SET_HEAD + C->niv + C->nraw + C->nur;
+    need = PYRE__SET_HEAD + C->niv + C->nraw + C->nur;
     if ((rc = grow(&C->sets, &C->capsets, C->ns + need)) != 0)
         return rc;
     s = C->sets + at;
-    memset(s, 0, GRADER__SET_HEAD * sizeof(*s));
-    s[0] = (negate ? GRADER__SET_NEGATE : 0) |
-           (lower ? GRADER__SET_LOWER : 0) | (uint32_t)cats << 8;
+    memset(s, 0, PYRE__SET_HEAD * sizeof(*s));
+    s[0] = (negate ? PYRE__SET_NEGATE : 0) | (lower ? PYRE__SET_LOWER : 0) |
+           (uint32_t)cats << 8;
     s[5] = (uint32_t)(C->niv / 2);
     s[6] = (uint32_t)C->nraw;
     s[7] = (uint32_t)(C->nur / 2);
     /* a list never grown is NULL, which memcpy may not take even for 0 */
     if (C->niv)
-        memcpy(s + GRADER__SET_HEAD, C->iv, C->niv * sizeof(*s));
+        memcpy(s + PYRE__SET_HEAD, C->iv, C->niv * sizeof(*s));
     if (C->nraw)
-        memcpy(s + GRADER__SET_HEAD + C->niv, C->raw, C->nraw * sizeof(*s));
+        memcpy(s + PYRE__SET_HEAD + C->niv, C->raw, C->nraw * sizeof(*s));
     if (C->nur)
-        memcpy(s + GRADER__SET_HEAD + C->niv + C->nraw, C->ur,
+        memcpy(s + PYRE__SET_HEAD + C->niv + C->nraw, C->ur,
                C->nur * sizeof(*s));
     for (x = 0; x < 128; x++)
         if (pyre__set_lists(s, x))
@@ -258,9 +258,9 @@ static int compile_seq(struct compiler *C, uint32_t k, unsigned flags);
  * REPEAT_ONE (count, then give back) rather than REPEAT ... UNTIL. */
 static int is_simple(const struct pyre__tree *T, uint32_t k)
 {
-    const struct pyre__node *n = k == GRADER__RE_NIL ? NULL : &T->nodes[k];
+    const struct pyre__node *n = k == PYRE__NIL ? NULL : &T->nodes[k];
 
-    if (n == NULL || n->next != GRADER__RE_NIL)
+    if (n == NULL || n->next != PYRE__NIL)
         return 0;
     if (n->kind == GRADER__N_SUB)
         return n->a == 0 && is_simple(T, n->head);
@@ -296,7 +296,7 @@ static int compile_branch(struct compiler *C, uint32_t alt, unsigned flags)
     size_t skip, link = 0, p;
     int rc = emit(C, GRADER__OP_BRANCH);
 
-    for (; rc == 0 && alt != GRADER__RE_NIL; alt = C->T->nodes[alt].next) {
+    for (; rc == 0 && alt != PYRE__NIL; alt = C->T->nodes[alt].next) {
         skip = C->n;
         if ((rc = emit(C, 0)) ||
             (rc = compile_seq(C, C->T->nodes[alt].head, flags)) ||
@@ -360,7 +360,7 @@ static int compile_seq(struct compiler *C, uint32_t k, unsigned flags)
 {
     int rc = 0;
 
-    for (; rc == 0 && k != GRADER__RE_NIL; k = C->T->nodes[k].next) {
+    for (; rc == 0 && k != PYRE__NIL; k = C->T->nodes[k].next) {
         const struct pyre__node *n = &C->T->nodes[k];
         switch (n->kind) {
         case GRADER__N_LIT:
@@ -414,12 +414,12 @@ static int op_high(const struct pyre *re, const uint32_t *op)
             return 1;
         break;
     case GRADER__OP_IN:
-        if ((s[0] & GRADER__SET_NEGATE) || (s[0] >> 8) != 0 || s[6] || s[7])
+        if ((s[0] & PYRE__SET_NEGATE) || (s[0] >> 8) != 0 || s[6] || s[7])
             return 1;
         for (r = 0; r < s[5]; r++)
-            if (s[GRADER__SET_HEAD + 2 * r + 1] >= 0x80)
+            if (s[PYRE__SET_HEAD + 2 * r + 1] >= 0x80)
                 return 1;
-        if (!(s[0] & GRADER__SET_LOWER))
+        if (!(s[0] & PYRE__SET_LOWER))
             return 0;
         break;
     default: /* NLIT, NLIT_I, ANY, ANY_ALL */
@@ -614,7 +614,7 @@ static uint64_t min_width(const struct pyre__tree *T, uint32_t k)
     uint64_t lo = 0, w, best;
     uint32_t alt;
 
-    for (; k != GRADER__RE_NIL; k = T->nodes[k].next) {
+    for (; k != PYRE__NIL; k = T->nodes[k].next) {
         const struct pyre__node *n = &T->nodes[k];
         switch (n->kind) {
         case GRADER__N_LIT:
@@ -631,8 +631,7 @@ static uint64_t min_width(const struct pyre__tree *T, uint32_t k)
             break;
         case GRADER__N_BRANCH:
             best = cap;
-            for (alt = n->head; alt != GRADER__RE_NIL;
-                 alt = T->nodes[alt].next)
+            for (alt = n->head; alt != PYRE__NIL; alt = T->nodes[alt].next)
                 if ((w = min_width(T, T->nodes[alt].head)) < best)
                     best = w;
             w = best;

@@ -19,9 +19,9 @@
 #include "pyre.h"
 
 /* sre's MAXREPEAT: an open upper bound. */
-#define GRADER__RE_INF UINT32_MAX
+#define PYRE__INF UINT32_MAX
 /* A position that is no position (sre's NULL pointer). */
-#define GRADER__RE_NONE SIZE_MAX
+#define PYRE__NONE SIZE_MAX
 
 /* Operators. FAILURE is 0: it also ends a BRANCH's list. Layouts, with
  * pc at the operator (q = pc + 1):
@@ -89,9 +89,9 @@ enum pyre__cat {
  * [6] raw literals, [7] ranges tested with upper() too (sre's
  * RANGE_UNI_IGNORE), then 2 words a range, 1 a literal, 2 an upper range.
  */
-#define GRADER__SET_NEGATE 1u
-#define GRADER__SET_LOWER  2u
-#define GRADER__SET_HEAD   8
+#define PYRE__SET_NEGATE 1u
+#define PYRE__SET_LOWER  2u
+#define PYRE__SET_HEAD   8
 
 struct pyre {
     uint32_t *code;
@@ -125,7 +125,7 @@ struct pyre {
 enum { GRADER__FIRST_ALL, GRADER__FIRST_BYTE, GRADER__FIRST_SET };
 
 /* pyre_parse.c: the tree of a parsed pattern, for pyre_compile.c. */
-#define GRADER__RE_NIL UINT32_MAX /* no node */
+#define PYRE__NIL UINT32_MAX /* no node */
 
 enum pyre__node_kind {
     GRADER__N_LIT,
@@ -228,7 +228,7 @@ int pyre__cased(uint32_t c); /* Cased and not Case_Ignorable */
 
 /*
  * The code point at s[p] (p < n) and its length in *len: a valid UTF-8
- * sequence (grader_utf8_seq, pyre.h) is one code point, any other
+ * sequence (pyre_utf8_seq, pyre.h) is one code point, any other
  * byte b is one code point U+DC00 + b, as Python decodes bytes with
  * errors="surrogateescape".
  */
@@ -257,7 +257,7 @@ static inline int pyre__char_ok(const struct pyre *re, const uint32_t *op,
     case GRADER__OP_IN:
         if (ch < 0x80) { /* pyre__in_set's ASCII answer, inline */
             const uint32_t *s = re->sets + op[1];
-            if ((s[0] & GRADER__SET_LOWER) && ch >= 'A' && ch <= 'Z')
+            if ((s[0] & PYRE__SET_LOWER) && ch >= 'A' && ch <= 'Z')
                 ch += 'a' - 'A';
             return (int)((s[1 + ch / 32] >> (ch % 32)) & 1);
         }

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#define NONE GRADER__RE_NONE
-#define INF  GRADER__RE_INF
+#define NONE PYRE__NONE
+#define INF  PYRE__INF
 
 /* Where a parent resumes when a sub-match ends (sre's JUMP_*). */
 enum jump {
@@ -109,7 +109,7 @@ static int in_ranges(const uint32_t *r, uint32_t n, uint32_t x)
 
 int pyre__set_lists(const uint32_t *s, uint32_t x)
 {
-    const uint32_t *r = s + GRADER__SET_HEAD, *raw = r + 2 * s[5];
+    const uint32_t *r = s + PYRE__SET_HEAD, *raw = r + 2 * s[5];
     const uint32_t *ur = raw + s[6];
     uint32_t i, up;
     int hit = in_ranges(r, s[5], x) || pyre__cat(s[0] >> 8, x);
@@ -120,13 +120,13 @@ int pyre__set_lists(const uint32_t *s, uint32_t x)
     for (i = 0; !hit && i < s[7]; i++)
         hit = (ur[2 * i] <= x && x <= ur[2 * i + 1]) ||
               (ur[2 * i] <= up && up <= ur[2 * i + 1]);
-    return hit != (int)(s[0] & GRADER__SET_NEGATE);
+    return hit != (int)(s[0] & PYRE__SET_NEGATE);
 }
 
 int pyre__in_set(const struct pyre *re, uint32_t k, uint32_t ch)
 {
     const uint32_t *s = re->sets + k;
-    uint32_t x = (s[0] & GRADER__SET_LOWER) ? pyre__lower(ch) : ch;
+    uint32_t x = (s[0] & PYRE__SET_LOWER) ? pyre__lower(ch) : ch;
 
     if (x < 128)
         return (int)((s[1 + x / 32] >> (x % 32)) & 1);
@@ -186,7 +186,7 @@ static int count(struct pyre__vm *m, size_t item, size_t ptr,
 
     /* a class that does not lower: its ASCII bitmap, byte by byte, up to
      * a byte it does not hold or a non-ASCII one (then the loop below) */
-    if (op[0] == GRADER__OP_IN && !(m->re->sets[op[1]] & GRADER__SET_LOWER)) {
+    if (op[0] == GRADER__OP_IN && !(m->re->sets[op[1]] & PYRE__SET_LOWER)) {
         const uint32_t *bits = m->re->sets + op[1] + 1;
         if (maxcount != INF && maxcount < lim - ptr)
             lim = ptr + maxcount;

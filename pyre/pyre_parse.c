@@ -119,14 +119,14 @@ static uint32_t node_new(struct parser *P, int kind, uint32_t a, uint32_t b)
         size_t cap = P->capnodes ? P->capnodes * 2 : 64;
         n = pyre__reallocarray(P->nodes, cap, sizeof(*n));
         if (n == NULL)
-            return GRADER__RE_NIL;
+            return PYRE__NIL;
         P->nodes = n;
         P->capnodes = cap;
     }
     n = &P->nodes[P->nnodes];
     memset(n, 0, sizeof(*n));
-    n->next = GRADER__RE_NIL;
-    n->head = GRADER__RE_NIL;
+    n->next = PYRE__NIL;
+    n->head = PYRE__NIL;
     n->kind = (uint8_t)kind;
     n->a = a;
     n->b = b;
@@ -152,8 +152,8 @@ static int item_add(struct parser *P, int kind, uint32_t lo, uint32_t hi)
 
 static void seq_append(struct parser *P, struct seq *s, uint32_t k)
 {
-    P->nodes[k].next = GRADER__RE_NIL;
-    if (s->head == GRADER__RE_NIL)
+    P->nodes[k].next = PYRE__NIL;
+    if (s->head == PYRE__NIL)
         s->head = k;
     else
         P->nodes[s->tail].next = k;
@@ -164,7 +164,7 @@ static int append_new(struct parser *P, struct seq *s, int kind, uint32_t a)
 {
     uint32_t k = node_new(P, kind, a, 0);
 
-    if (k == GRADER__RE_NIL)
+    if (k == PYRE__NIL)
         return PYRE_ENOMEM;
     seq_append(P, s, k);
     return 0;
@@ -446,7 +446,7 @@ static int parse_class(struct parser *P, size_t at, struct seq *s)
     }
     k = node_new(P, GRADER__N_IN, (uint32_t)first,
                  (uint32_t)(P->nitems - first));
-    if (k == GRADER__RE_NIL)
+    if (k == PYRE__NIL)
         return PYRE_ENOMEM;
     P->nodes[k].flag = (uint8_t)negate;
     seq_append(P, s, k);
@@ -509,17 +509,17 @@ static int parse_repeat(struct parser *P, uint32_t c, size_t at, struct seq *s)
     if (c == '{' && rc != 0)
         return rc;
     item = s->tail;
-    if (item == GRADER__RE_NIL || P->nodes[item].kind == GRADER__N_AT)
+    if (item == PYRE__NIL || P->nodes[item].kind == GRADER__N_AT)
         return fail(P, at, "nothing to repeat");
     if (P->nodes[item].kind == GRADER__N_REPEAT)
         return fail(P, at, "multiple repeat");
     lazy = take(P, '?');
     if (!lazy && peek_is(P, '+'))
         return fail(P, at, "possessive quantifiers are not supported");
-    if ((copy = node_new(P, GRADER__N_LIT, 0, 0)) == GRADER__RE_NIL)
+    if ((copy = node_new(P, GRADER__N_LIT, 0, 0)) == PYRE__NIL)
         return PYRE_ENOMEM;
     P->nodes[copy] = P->nodes[item];
-    P->nodes[copy].next = GRADER__RE_NIL;
+    P->nodes[copy].next = PYRE__NIL;
     n = &P->nodes[item];
     /* a bare (?:...) repeated is its content repeated */
     if (n->kind == GRADER__N_SUB && n->a == 0 && n->add == 0 && n->del == 0)
@@ -530,7 +530,7 @@ static int parse_repeat(struct parser *P, uint32_t c, size_t at, struct seq *s)
     n->b = max;
     n->flag = (uint8_t)lazy;
     n->head = copy;
-    n->next = GRADER__RE_NIL;
+    n->next = PYRE__NIL;
     return 0;
 }
 
@@ -679,7 +679,7 @@ static int parse_lookahead(struct parser *P, int kind, size_t at,
         return rc;
     if (!take(P, ')'))
         return fail(P, at, "missing ), unterminated subpattern");
-    if ((k = node_new(P, kind, 0, 0)) == GRADER__RE_NIL)
+    if ((k = node_new(P, kind, 0, 0)) == PYRE__NIL)
         return PYRE_ENOMEM;
     P->nodes[k].head = body.head;
     seq_append(P, s, k);
@@ -735,7 +735,7 @@ static int group_ext(struct parser *P, int first, size_t at, struct seq *s,
         return fail(P, at, "unknown extension ?%c", c < 0x80 ? (char)c : '?');
     if ((rc = parse_flags(P, c, add, del)) <= 0)
         return rc;
-    if (!first || s->head != GRADER__RE_NIL)
+    if (!first || s->head != PYRE__NIL)
         return fail(P, at, "global flags not at the start of the expression");
     P->flags |= *add;
     return 1;
@@ -765,7 +765,7 @@ static int parse_group(struct parser *P, int first, size_t at, struct seq *s)
         return rc;
     if (!take(P, ')'))
         return fail(P, at, "missing ), unterminated subpattern");
-    if ((k = node_new(P, GRADER__N_SUB, group, 0)) == GRADER__RE_NIL)
+    if ((k = node_new(P, GRADER__N_SUB, group, 0)) == PYRE__NIL)
         return PYRE_ENOMEM;
     P->nodes[k].head = body.head;
     P->nodes[k].add = (uint8_t)add;
@@ -786,7 +786,7 @@ static int parse_atom(struct parser *P, int first, struct seq *s)
             return rc;
         if (kind == E_CAT) {
             uint32_t k = node_new(P, GRADER__N_IN, (uint32_t)P->nitems, 1);
-            if (k == GRADER__RE_NIL || item_add(P, GRADER__I_CAT, v, v) != 0)
+            if (k == PYRE__NIL || item_add(P, GRADER__I_CAT, v, v) != 0)
                 return PYRE_ENOMEM;
             seq_append(P, s, k);
             return 0;
@@ -819,15 +819,14 @@ static int parse_atom(struct parser *P, int first, struct seq *s)
  * may stand. */
 static int parse_seq(struct parser *P, int first, struct seq *out)
 {
-    struct seq s = {GRADER__RE_NIL, GRADER__RE_NIL},
-               flat = {GRADER__RE_NIL, GRADER__RE_NIL};
+    struct seq s = {PYRE__NIL, PYRE__NIL}, flat = {PYRE__NIL, PYRE__NIL};
     uint32_t k, next, j, jn;
     int rc;
 
     while (P->i < P->n && !peek_is(P, '|') && !peek_is(P, ')'))
         if ((rc = parse_atom(P, first, &s)) != 0)
             return rc;
-    for (k = s.head; k != GRADER__RE_NIL; k = next) {
+    for (k = s.head; k != PYRE__NIL; k = next) {
         const struct pyre__node *n = &P->nodes[k];
         next = n->next;
         if (n->kind != GRADER__N_SUB || n->a != 0 || n->add != 0 ||
@@ -835,7 +834,7 @@ static int parse_seq(struct parser *P, int first, struct seq *out)
             seq_append(P, &flat, k);
             continue;
         }
-        for (j = n->head; j != GRADER__RE_NIL; j = jn) {
+        for (j = n->head; j != PYRE__NIL; j = jn) {
             jn = P->nodes[j].next;
             seq_append(P, &flat, j);
         }
@@ -851,16 +850,16 @@ static void factor_prefix(struct parser *P, uint32_t alts, struct seq *res)
     uint32_t a, prefix;
 
     for (;;) {
-        prefix = GRADER__RE_NIL;
-        for (a = alts; a != GRADER__RE_NIL; a = P->nodes[a].next) {
+        prefix = PYRE__NIL;
+        for (a = alts; a != PYRE__NIL; a = P->nodes[a].next) {
             uint32_t h = P->nodes[a].head;
-            if (h == GRADER__RE_NIL ||
-                (prefix != GRADER__RE_NIL && !node_equal(P, h, prefix)))
+            if (h == PYRE__NIL ||
+                (prefix != PYRE__NIL && !node_equal(P, h, prefix)))
                 return;
-            if (prefix == GRADER__RE_NIL)
+            if (prefix == PYRE__NIL)
                 prefix = h;
         }
-        for (a = alts; a != GRADER__RE_NIL; a = P->nodes[a].next)
+        for (a = alts; a != PYRE__NIL; a = P->nodes[a].next)
             P->nodes[a].head = P->nodes[P->nodes[a].head].next;
         seq_append(P, res, prefix);
     }
@@ -873,17 +872,17 @@ static int branch_as_class(struct parser *P, uint32_t alts, struct seq *res)
     uint32_t a, k, i;
     size_t first = P->nitems;
 
-    for (a = alts; a != GRADER__RE_NIL; a = P->nodes[a].next) {
+    for (a = alts; a != PYRE__NIL; a = P->nodes[a].next) {
         const struct pyre__node *h;
-        if (P->nodes[a].head == GRADER__RE_NIL)
+        if (P->nodes[a].head == PYRE__NIL)
             return 0;
         h = &P->nodes[P->nodes[a].head];
-        if (h->next != GRADER__RE_NIL ||
+        if (h->next != PYRE__NIL ||
             !(h->kind == GRADER__N_LIT ||
               (h->kind == GRADER__N_IN && h->flag == 0)))
             return 0;
     }
-    for (a = alts; a != GRADER__RE_NIL; a = P->nodes[a].next) {
+    for (a = alts; a != PYRE__NIL; a = P->nodes[a].next) {
         const struct pyre__node h = P->nodes[P->nodes[a].head];
         if (h.kind == GRADER__N_LIT &&
             item_add(P, GRADER__I_LIT, h.a, h.a) != 0)
@@ -897,7 +896,7 @@ static int branch_as_class(struct parser *P, uint32_t alts, struct seq *res)
     items_uniq(P, first);
     k = node_new(P, GRADER__N_IN, (uint32_t)first,
                  (uint32_t)(P->nitems - first));
-    if (k == GRADER__RE_NIL)
+    if (k == PYRE__NIL)
         return PYRE_ENOMEM;
     seq_append(P, res, k);
     return 1;
@@ -906,8 +905,8 @@ static int branch_as_class(struct parser *P, uint32_t alts, struct seq *res)
 /* _parse_sub: alternatives separated by '|'. */
 static int parse_sub(struct parser *P, int top, struct seq *out)
 {
-    uint32_t alts = GRADER__RE_NIL, last = GRADER__RE_NIL, k;
-    struct seq s, res = {GRADER__RE_NIL, GRADER__RE_NIL};
+    uint32_t alts = PYRE__NIL, last = PYRE__NIL, k;
+    struct seq s, res = {PYRE__NIL, PYRE__NIL};
     size_t nalt = 0;
     int rc;
 
@@ -919,10 +918,10 @@ static int parse_sub(struct parser *P, int top, struct seq *out)
     do {
         if ((rc = parse_seq(P, top && nalt == 0, &s)) != 0)
             return rc;
-        if ((k = node_new(P, GRADER__N_ALT, 0, 0)) == GRADER__RE_NIL)
+        if ((k = node_new(P, GRADER__N_ALT, 0, 0)) == PYRE__NIL)
             return PYRE_ENOMEM;
         P->nodes[k].head = s.head;
-        if (alts == GRADER__RE_NIL)
+        if (alts == PYRE__NIL)
             alts = k;
         else
             P->nodes[last].next = k;
@@ -938,7 +937,7 @@ static int parse_sub(struct parser *P, int top, struct seq *out)
     if ((rc = branch_as_class(P, alts, &res)) < 0)
         return rc;
     if (rc == 0) {
-        if ((k = node_new(P, GRADER__N_BRANCH, 0, 0)) == GRADER__RE_NIL)
+        if ((k = node_new(P, GRADER__N_BRANCH, 0, 0)) == PYRE__NIL)
             return PYRE_ENOMEM;
         P->nodes[k].head = alts;
         seq_append(P, &res, k);
@@ -958,7 +957,7 @@ static int decode_pattern(struct parser *P, const unsigned char *s, size_t len,
     if (*cps == NULL)
         return PYRE_ENOMEM;
     while (i < len) {
-        if ((k = grader_utf8_seq(s + i, len - i)) == 0) {
+        if ((k = pyre_utf8_seq(s + i, len - i)) == 0) {
             snprintf(P->msg, P->msgsize, "pattern is not UTF-8 at byte %zu",
                      i);
             return PYRE_EARG;
@@ -978,7 +977,7 @@ int pyre__parse(const char *pat, size_t len, unsigned flags,
                 struct pyre__tree *t, char *msg, size_t msgsize)
 {
     struct parser P;
-    struct seq root = {GRADER__RE_NIL, GRADER__RE_NIL};
+    struct seq root = {PYRE__NIL, PYRE__NIL};
     uint32_t *cps = NULL;
     int rc;
 

@@ -178,7 +178,7 @@ int pyre__cased(uint32_t c)
 
 /* ---- UTF-8 ------------------------------------------------------------ */
 
-size_t grader_utf8_seq(const unsigned char *p, size_t len)
+size_t pyre_utf8_seq(const unsigned char *p, size_t len)
 {
     unsigned c = p[0];
     size_t n, i;
@@ -217,7 +217,7 @@ uint32_t pyre__decode(const unsigned char *s, size_t n, size_t p, size_t *len)
         *len = 1;
         return c;
     }
-    k = grader_utf8_seq(s + p, n - p);
+    k = pyre_utf8_seq(s + p, n - p);
     if (k == 0) {
         *len = 1;
         return 0xdc00 + c; /* surrogateescape */
@@ -245,7 +245,7 @@ size_t pyre__prev(const unsigned char *s, size_t p)
         unsigned b = s[p - k];
         if ((b & 0xc0) == 0x80)
             continue;
-        if (b >= 0xc0 && grader_utf8_seq(s + p - k, k) == k)
+        if (b >= 0xc0 && pyre_utf8_seq(s + p - k, k) == k)
             return p - k;
         return p - 1;
     }

@@ -231,7 +231,7 @@ void fmt_markup(FILE *f, const char *s, size_t len)
         default:
             if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' &&
                  p[i] != '\r') ||
-                (n = grader_utf8_seq(p + i, len - i)) == 0) {
+                (n = pyre_utf8_seq(p + i, len - i)) == 0) {
                 fputs(FMT_REPLACEMENT, f);
                 break;
             }
@@ -282,7 +282,7 @@ char *fmt_shown(char *out, size_t size, const char *s, size_t len, int lines)
             }
             put = esc;
             n = 1;
-        } else if ((n = grader_utf8_seq(p + i, len - i)) == 0) {
+        } else if ((n = pyre_utf8_seq(p + i, len - i)) == 0) {
             put = FMT_REPLACEMENT;
             n = 1;
             w = 3;

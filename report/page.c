@@ -35,7 +35,7 @@ void page_json_string(FILE *f, const char *s, size_t len)
             i++;
             continue;
         }
-        if (c >= 0x80 && (n = grader_utf8_seq(p + i, len - i)) > 0 &&
+        if (c >= 0x80 && (n = pyre_utf8_seq(p + i, len - i)) > 0 &&
             !(n == 3 && c == 0xe2 && p[i + 1] == 0x80 &&
               (p[i + 2] == 0xa8 || p[i + 2] == 0xa9))) {
             i += n;
@@ -51,7 +51,7 @@ void page_json_string(FILE *f, const char *s, size_t len)
             fputs("\\t", f);
         } else if (c < 0x80) {
             fprintf(f, "\\u%04x", c);
-        } else if (grader_utf8_seq(p + i, len - i) == 0) {
+        } else if (pyre_utf8_seq(p + i, len - i) == 0) {
             fputs("\\ufffd", f);
         } else { /* U+2028 and U+2029 end a line in older JavaScript */
             fprintf(f, "\\u202%c", p[i + 2] == 0xa8 ? '8' : '9');

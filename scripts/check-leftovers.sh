@@ -8,7 +8,9 @@
 #     figures_stage.c, struct figures__stage in figures_int.h): its
 #     folder's path is a struct buf too;
 #   - pyre's names from when it lived in the grader (the prefix "grader"
-#     + "_re_"): pyre's calls are pyre_*, its private ones pyre__*;
+#     + "_re_", its macros' upper-case forms, and the grader-named
+#     str_lower and utf8_seq): pyre's calls are pyre_*, its private ones
+#     pyre__*;
 #   - a curl_easy_setopt / curl_multi_setopt whose result is not used (a
 #     statement of its own, or cast to void): every option set is checked
 #     and a failure names the option (orchestrator/server/http.c).
@@ -29,7 +31,10 @@ for d in rundir orchestrator/figures pyre grader; do
 done
 cd "$root"
 
-old="grader""_re_" # spelt in two so that this file is no hit of its own
+# spelt in pieces so that this file is no hit of its own: the functions,
+# their private macros (GRADER__RE_NIL...) and the two helpers pyre's
+# header gave the grader's name (str_lower, utf8_seq)
+old="grader""_re_|GRADER""_{1,2}RE_|GRADER""__SET_|grader""_(str_lower|utf8_seq)"
 found=0
 # hits WHAT PATTERN FILE...: each line of FILE... that PATTERN (ERE)
 # matches, named as FILE:LINE: text

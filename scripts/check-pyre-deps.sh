@@ -63,7 +63,7 @@ int main(void)
     if (rc != 0 || n != 2 || strcmp(out, "bb") != 0)
         return 1;
     pyre_text_free(out);
-    return grader_utf8_seq((const unsigned char *)"\303\251", 2) == 2 ? 0 : 1;
+    return pyre_utf8_seq((const unsigned char *)"\303\251", 2) == 2 ? 0 : 1;
 }
 C
 # shellcheck disable=SC2086

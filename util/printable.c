@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* The length of the UTF-8 sequence at p[0..len) as RFC 3629 reads it
- * (pyre's grader_utf8_seq, which util/ may not call: the same answers,
+ * (pyre's pyre_utf8_seq, which util/ may not call: the same answers,
  * checked byte for byte by test_server_files): 1 for ASCII, 0 for a stray
  * continuation byte, an overlong form, a surrogate, past U+10FFFF or cut
  * short. */

@@ -45,7 +45,7 @@ static int utf8(const char *s, size_t n)
     size_t i = 0, k;
 
     while (i < n) {
-        if ((k = grader_utf8_seq((const unsigned char *)s + i, n - i)) == 0)
+        if ((k = pyre_utf8_seq((const unsigned char *)s + i, n - i)) == 0)
             return 0;
         i += k;
     }

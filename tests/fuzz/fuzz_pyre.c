@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     plen = nul ? (size_t)(nul - data - 1) : size - 1;
     text = nul ? (const char *)nul + 1 : "";
     n = nul ? size - plen - 2 : 0;
-    if (grader_str_lower(text, n, &out, &outlen) != 0 || outlen > 2 * n)
+    if (pyre_str_lower(text, n, &out, &outlen) != 0 || outlen > 2 * n)
         abort();
     grader_alloc_free(out);
     rc = pyre_compile(pat, plen, flags, &re, msg, sizeof(msg));

@@ -314,6 +314,12 @@ expect "leftovers: pyre's old prefix" 1 \
     "pyre's old prefix (pyre_*, pyre__*): grader/task_int.h:$(wc -l <"$tmp/tree/grader/task_int.h"):" \
     sh "$tmp/tree/scripts/check-leftovers.sh" "$tmp/tree"
 tree
+old=GRADER
+printf '#define %s__RE_PLANTED 1\n' "$old" >>"$tmp/tree/pyre/pyre_impl.h"
+expect "leftovers: pyre's old macro prefix" 1 \
+    "pyre's old prefix (pyre_*, pyre__*): pyre/pyre_impl.h:$(wc -l <"$tmp/tree/pyre/pyre_impl.h"):" \
+    sh "$tmp/tree/scripts/check-leftovers.sh" "$tmp/tree"
+tree
 printf 'static void planted(CURL *e)\n{\n    curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);\n}\n' \
     >>"$tmp/tree/orchestrator/server/http.c"
 expect "leftovers: a curl option set unchecked" 1 \

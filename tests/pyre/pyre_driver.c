@@ -114,7 +114,7 @@ static json_t *answer(json_t *in)
 
     if (json_unpack(in, "{ss}", "lower", &h) == 0) {
         if ((text = unhex(h, &len)) == NULL ||
-            grader_str_lower(text, len, &low, &olen) != 0)
+            pyre_str_lower(text, len, &low, &olen) != 0)
             return NULL;
         out = json_pack("{so}", "lower", hex(low, olen));
         grader_alloc_free(low);

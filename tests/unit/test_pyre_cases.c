@@ -164,7 +164,7 @@ static void lm_normalize(const char *x, char *out, size_t size)
         grader_alloc_free(next);
         pyre_free(re);
     }
-    assert_int_equal(grader_str_lower(cur, strlen(cur), &low, &n), 0);
+    assert_int_equal(pyre_str_lower(cur, strlen(cur), &low, &n), 0);
     snprintf(out, size, "%s", low);
     grader_alloc_free(low);
     free(cur);
@@ -439,7 +439,7 @@ static void test_lower(void **state)
     (void)state;
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         assert_int_equal(
-            grader_str_lower(cases[i][0], strlen(cases[i][0]), &out, &n), 0);
+            pyre_str_lower(cases[i][0], strlen(cases[i][0]), &out, &n), 0);
         if (strcmp(out, cases[i][1]) != 0 || n != strlen(cases[i][1]))
             fail_msg("lower('%s') gave '%s', want '%s'", cases[i][0], out,
                      cases[i][1]);
@@ -798,7 +798,7 @@ static int everything(void)
         (rc = pyre_sub_empty(re, text, strlen(text), &out, &n)) == 0)
         pyre_text_free(out);
     pyre_free(re);
-    if (rc == 0 && (rc = grader_str_lower(text, strlen(text), &out, &n)) == 0)
+    if (rc == 0 && (rc = pyre_str_lower(text, strlen(text), &out, &n)) == 0)
         pyre_text_free(out);
     return rc;
 }

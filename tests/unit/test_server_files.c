@@ -330,11 +330,11 @@ static void test_printable(void **state)
     assert_int_equal(util_printable("x", 1, out, 0), 0);
 }
 
-/* util/ may not call pyre's grader_utf8_seq, so util_printable reads
+/* util/ may not call pyre's pyre_utf8_seq, so util_printable reads
  * UTF-8 itself: it must read it as pyre does. Every string of one or two
  * bytes, every three bytes led by 0xe0..0xef, and four led by 0xf0..0xf4
  * with their last two bytes at the edges of a continuation byte: kept
- * whole exactly when grader_utf8_seq takes it as one character. */
+ * whole exactly when pyre_utf8_seq takes it as one character. */
 static void test_printable_utf8(void **state)
 {
     static const unsigned char edge[] = {0x00, 0x7f, 0x80, 0x8f, 0x90,
@@ -349,7 +349,7 @@ static void test_printable_utf8(void **state)
         for (b = 0; b < 0x100; b++) {
             in[0] = (unsigned char)a, in[1] = (unsigned char)b;
             for (len = 1; len <= 2; len++) {
-                whole = grader_utf8_seq(in, len) == len &&
+                whole = pyre_utf8_seq(in, len) == len &&
                         !(a == 0xc2 && b < 0xa0);
                 if (whole !=
                     (util_printable((char *)in, len, out, sizeof out) == len &&
@@ -365,7 +365,7 @@ static void test_printable_utf8(void **state)
                     in[0] = (unsigned char)a, in[1] = (unsigned char)b;
                     in[2] = a < 0xf0 ? (unsigned char)c : edge[c];
                     in[3] = edge[d];
-                    whole = grader_utf8_seq(in, len) == len;
+                    whole = pyre_utf8_seq(in, len) == len;
                     if (whole != (util_printable((char *)in, len, out,
                                                  sizeof out) == len &&
                                   memcmp(out, in, len) == 0))
