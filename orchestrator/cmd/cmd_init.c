@@ -22,8 +22,8 @@
 #include "init.h"
 
 /* The study's split, as shipped: beside the binary in a build (build/..
- * /data) or an install (bin/../share/graveyard/data), or where
- * GRAVEYARD_DATA says. */
+ * /data, or build/sanitize/../../data) or an install (bin/../share/
+ * graveyard/data), or where GRAVEYARD_DATA says. */
 #define SPLIT "gsm8k/heldout-250.jsonl"
 
 static const char init_about[] =
@@ -65,7 +65,9 @@ static void find_split(char *out, size_t size)
         return;
     *slash = '\0';
     {
-        static const char *const rel[] = {"/../data/",
+        /* a build (build/graveyard, or build/sanitize/graveyard), an
+         * install (bin/graveyard) */
+        static const char *const rel[] = {"/../data/", "/../../data/",
                                           "/../share/graveyard/data/"};
         for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
             snprintf(cand, sizeof(cand), "%s%s" SPLIT, exe, rel[i]);

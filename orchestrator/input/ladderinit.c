@@ -232,19 +232,23 @@ static int by_bits(const void *a, const void *b)
     return strcmp(x->path, y->path);
 }
 
-/* The file's name without its folder, ".gguf" and a split's tail. */
+/* The file's name without its folder, ".gguf" and a split's tail, cut
+ * to size (a name only: nothing opens it). */
 static void stem_of(const struct init_file *f, char *out, size_t size)
 {
     const char *base = strrchr(f->path, '/');
     size_t n;
 
     base = base ? base + 1 : f->path;
-    snprintf(out, size, "%s", base);
-    n = strlen(out);
+    n = strlen(base);
     if (f->parts > 1 && n > 20)
-        out[n - 20] = '\0';
+        n -= 20;
     else if (n > 5)
-        out[n - 5] = '\0';
+        n -= 5;
+    if (n >= size)
+        n = size - 1;
+    memcpy(out, base, n);
+    out[n] = '\0';
 }
 
 /* s made a usable rung name: other bytes as '_', no leading '.' or '-',
