@@ -198,7 +198,12 @@ function start(D) {
     /* names are text: set after the markup, never inside it */
     grid.querySelectorAll('.row').forEach(function (r) {
       var row = D.rows[+r.dataset.row], name = row.name, lab = r.firstChild;
-      lab.textContent = name;
+      var v = verdictMark(row.verdict);
+      lab.textContent = '';
+      /* the verdict before the name, so a long name's ellipsis never
+         hides it: a glyph and a colour, the words in the title */
+      if (v) lab.appendChild(el('b', 'vm ' + v[1], v[0]));
+      lab.appendChild(document.createTextNode(name));
       lab.title = name + (row.verdict ? ': ' + row.verdict : '');
     });
     countEl.textContent = cols.length.toLocaleString('en-US') + ' of ' +
@@ -474,6 +479,16 @@ function start(D) {
     l.appendChild(s);
     return l;
   }
+  /* A rung's verdict (report.json's words: "equivalent", "worse, by
+     ...", "better, by ...", "cannot tell") as the grid's label shows it:
+     [glyph, class], or null for the reference and an unknown word. */
+  var VERDICTS = [['equivalent', '\u2248', 'v-eq'], ['worse', '\u25bc', 'v-worse'],
+    ['better', '\u25b2', 'v-better'], ['cannot tell', '?', 'v-tell']];
+  function verdictMark(words) {
+    for (var i = 0; words && i < VERDICTS.length; i++)
+      if (words.indexOf(VERDICTS[i][0]) === 0) return [VERDICTS[i][1], VERDICTS[i][2]];
+    return null;
+  }
   function legend() {
     var lg = el('div', 'legend');
     var items = NRUN > 1
@@ -488,6 +503,15 @@ function start(D) {
     items.forEach(function (it) {
       var s = el('span'), sw = el('i', 'sw ' + it[0]);
       s.appendChild(sw); s.appendChild(document.createTextNode(it[1]));
+      lg.appendChild(s);
+    });
+    /* the labels' verdict marks, those the ladder has */
+    VERDICTS.forEach(function (v) {
+      if (!D.rows.some(function (r) { return r.verdict && r.verdict.indexOf(v[0]) === 0; }))
+        return;
+      var s = el('span');
+      s.appendChild(el('b', 'vm ' + v[2], v[1]));
+      s.appendChild(document.createTextNode(v[0]));
       lg.appendChild(s);
     });
     return lg;

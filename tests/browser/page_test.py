@@ -222,6 +222,26 @@ def report_checks(g, b, rundir, shots):
     names = page.eval(f"{DATA}.rows.map(r => r.name)")
     g.check("report: one grid row per rung, side rungs below",
             [] if names == rows else [f"rows {names}, want {rows}"])
+    # each rung's label carries its verdict, visibly: a glyph of its class
+    # before the name (the reference none), the words in the title
+    marks = page.eval("""Array.from(document.querySelectorAll('#grid .band')[0]
+        .querySelectorAll('.row')).map(r => {
+          const v = r.querySelector('.lab .vm');
+          return [r.querySelector('.lab').textContent, v ? v.className : '',
+                  r.querySelector('.lab').title];
+        })""")
+    want_class = {"equivalent": "v-eq", "worse": "v-worse",
+                  "better": "v-better", "cannot tell": "v-tell"}
+    bad = []
+    for i, (text, cls, title) in enumerate(marks):
+        words = (page.eval(f"{DATA}.rows[{i}].verdict") or "")
+        want = next((c for w, c in want_class.items() if words.startswith(w)), "")
+        if (want and want not in cls) or (not want and cls):
+            bad.append(f"{rows[i]}: mark '{cls}' for '{words}'")
+        if not text.endswith(rows[i]):
+            bad.append(f"{rows[i]}: label '{text}'")
+    g.check("report: each rung's label carries its verdict (a glyph, coloured)",
+            bad if len(marks) == len(rows) else [f"{len(marks)} labels"])
     per = cells_per_row(page)
     g.check("report: one cell per question on every rung",
             [f"{rows[int(i)]}: {n} cells, want {nq}" for i, n in per.items()
