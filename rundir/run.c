@@ -285,15 +285,15 @@ static void f16_total(struct rundir_run *r)
 static int canary_open(struct rundir_run *r, char *msg, size_t msgsize)
 {
     struct buf path = {0};
-    json_t *o;
-    int absent, rc = 0;
+    json_t *o = NULL;
+    int absent = 0, rc = 0;
 
-    o = load(r->dir, RD_CANARY_JSON, &absent, msg, msgsize);
-    if (o == NULL)
-        return absent ? 0 : -1;
-    /* canary.json was read through load(), so its path fits */
-    (void)rundir_path_buf(&path, r->dir, RD_CANARY_JSON, NULL);
-    if ((r->canary = calloc(1, sizeof(*r->canary))) == NULL) {
+    if (rundir_path_buf(&path, r->dir, RD_CANARY_JSON, NULL) != 0) {
+        snprintf(msg, msgsize, "%.200s: path too long", r->dir);
+        rc = -1;
+    } else if ((o = load_path(path.p, &absent, msg, msgsize)) == NULL)
+        rc = absent ? 0 : -1;
+    else if ((r->canary = calloc(1, sizeof(*r->canary))) == NULL) {
         snprintf(msg, msgsize, "%s: out of memory", path.p);
         rc = -1;
     } else if (rundir_canary_read(o, path.p, r->canary, msg, msgsize) != 0)

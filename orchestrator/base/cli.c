@@ -131,10 +131,18 @@ static void nearest_opt(const struct cli_opt *o, const char *a, size_t len,
     }
 }
 
+/* The edits within which a word of len bytes is taken for a typo: a
+ * third of it, at least 2 (one "did you mean" rule for commands and
+ * flags). */
+static size_t typo_edits(size_t len)
+{
+    return len / 3 > 2 ? len / 3 : 2;
+}
+
 const char *cli_suggest(const char *word, size_t len, const char *const *names,
                         size_t n)
 {
-    size_t best = len / 3 > 2 ? len / 3 + 1 : 3, d, i;
+    size_t best = typo_edits(len) + 1, d, i;
     const char *found = NULL;
 
     for (i = 0; i < n; i++)
@@ -215,7 +223,7 @@ static int one_flag(const struct cli_command *cmd, int argc, char **argv,
     if (o == NULL && (o = find_opt(cmd->opts, a, len, 1)) != NULL)
         neg = 1;
     if (o == NULL) {
-        size_t best = len / 3 > 2 ? len / 3 + 1 : 3;
+        size_t best = typo_edits(len) + 1;
         char near[80] = "";
         nearest_opt(cmd->opts, a, len, &best, near, sizeof(near));
         if (near[0] != '\0')

@@ -305,6 +305,30 @@ static size_t same_type(const struct init_plan *p, const struct init_file *f)
     return k;
 }
 
+/* Of p's files of type (two or more), one stays in the chain: the
+ * reference itself when it is of that type, else the one whose
+ * general.name is the reference's, else the first by path; the others
+ * become side rungs. */
+static void side_rungs(struct init_plan *p, const char *type)
+{
+    size_t keep = p->n, k;
+
+    if (strcmp(type, p->f[0].type) == 0)
+        keep = 0; /* the reference's own type: it is the one */
+    for (k = 1; k < p->n && keep == p->n; k++)
+        if (strcmp(p->f[k].type, type) == 0 && p->f[0].general[0] &&
+            strcmp(p->f[k].general, p->f[0].general) == 0)
+            keep = k;
+    if (keep == p->n) /* none is the reference's: the first by path */
+        for (k = 1; k < p->n; k++)
+            if (strcmp(p->f[k].type, type) == 0 &&
+                (keep == p->n || strcmp(p->f[k].path, p->f[keep].path) < 0))
+                keep = k;
+    for (k = 1; k < p->n; k++)
+        if (strcmp(p->f[k].type, type) == 0 && k != keep)
+            p->f[k].side = 1;
+}
+
 int init_order(struct init_plan *p, char *msg, size_t msgsize)
 {
     char stems[CONFIG_MAX_RUNGS][128], name[128];
@@ -336,28 +360,16 @@ int init_order(struct init_plan *p, char *msg, size_t msgsize)
         }
         snprintf(f->name, sizeof(f->name), "%s", name);
     }
-    /* of the files of one type, one in the chain: the reference's model
-     * (its general.name) if one is, else the first by path */
+    /* of the files of one type, one in the chain: each type once, at
+     * its first file */
     for (i = 1; i < p->n; i++) {
-        struct init_file *f = &p->f[i];
-        size_t keep = p->n;
-        if (f->type[0] == '\0' || same_type(p, f) < 2)
+        int first = 1;
+        if (p->f[i].type[0] == '\0' || same_type(p, &p->f[i]) < 2)
             continue;
-        if (strcmp(f->type, p->f[0].type) == 0)
-            keep = 0; /* the reference's own type: it is the one */
-        for (k = 1; k < p->n && keep == p->n; k++)
-            if (strcmp(p->f[k].type, f->type) == 0 && p->f[0].general[0] &&
-                strcmp(p->f[k].general, p->f[0].general) == 0)
-                keep = k;
-        if (keep == p->n) /* none is the reference's: the first by path */
-            for (k = 1; k < p->n; k++)
-                if (strcmp(p->f[k].type, f->type) == 0 &&
-                    (keep == p->n ||
-                     strcmp(p->f[k].path, p->f[keep].path) < 0))
-                    keep = k;
-        for (k = 1; k < p->n; k++)
-            if (strcmp(p->f[k].type, f->type) == 0 && k != keep)
-                p->f[k].side = 1;
+        for (k = 1; k < i && first; k++)
+            first = strcmp(p->f[k].type, p->f[i].type) != 0;
+        if (first)
+            side_rungs(p, p->f[i].type);
     }
     return 0;
 }
