@@ -40,7 +40,10 @@ void doc_para(struct doc *d);
 /* A paragraph that ends the file with one line end, not a blank line. */
 void doc_para_last(struct doc *d);
 /* A table; align has one letter a column: 'l' left, 'r' right (figures).
- * Its first row is its header. */
+ * Its first row is its header. An upper-case letter ('L', 'R') is a
+ * column that folds on the page: a line in its row's drawer, opened from
+ * the row's first cell, so that a wide table fits 1280 px without a
+ * scrollbar; the Markdown keeps it as a column. */
 void doc_table(struct doc *d, const char *align);
 void doc_row(struct doc *d);
 void doc_cell(struct doc *d);

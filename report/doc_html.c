@@ -21,6 +21,11 @@ struct html {
     long row;       /* the open table's open row, -1 before the first */
     size_t col;     /* the open row's cells so far */
     int item, skip; /* an item open; the runs of the first heading */
+    /* a table with folding columns: its header row's symbols, whose
+     * cells name the drawer's lines; 1 when the open row is written whole
+     * (fold_row) */
+    size_t head_from, head_to;
+    int folding, row_done;
 };
 
 /* A fragment's value: letters, digits and -_. as they are, the rest as
@@ -97,7 +102,7 @@ static void end_cell(struct html *h)
 
 static void end_row(struct html *h)
 {
-    if (h->row < 0)
+    if (h->row < 0 || h->row_done)
         return;
     end_cell(h);
     fputs(h->row == 0 ? "</tr></thead><tbody>\n" : "</tr>\n", h->f);
@@ -106,11 +111,93 @@ static void end_row(struct html *h)
 static void open_cell(struct html *h)
 {
     size_t col = h->col;
-    int right = col < strlen(h->align) && h->align[col] == 'r';
+    int right = col < strlen(h->align) && tolower(h->align[col]) == 'r';
 
     end_cell(h);
     h->col++;
     fprintf(h->f, "<%s%s>", cell_tag(h), right ? " class=\"n\"" : "");
+}
+
+/* ---- folding columns ------------------------------------------------------
+ * A table's column whose alignment letter is upper-case ('R', 'L') folds
+ * on the page: its header and its cells are not columns but lines in the
+ * row's drawer, a row of its own under it, shown when the row's fold
+ * (a <details> before its first cell's text) is open. The CSS opens it
+ * (tr:has(details[open]) + tr.drawer), so it works without the script,
+ * and a wide table fits the page without a scrollbar. The Markdown keeps
+ * every column. */
+
+static int folds(const char *align, size_t col)
+{
+    return col < strlen(align) && isupper((unsigned char)align[col]);
+}
+
+/* The symbols of cell col of the row [from, to): its runs [*a, *b). */
+static int cell_runs(const struct doc *d, size_t from, size_t to, size_t col,
+                     size_t *a, size_t *b)
+{
+    size_t i, k = 0;
+
+    for (i = from; i < to; i++)
+        if (d->sym[i].kind == DOC_CELL && k++ == col) {
+            for (*a = *b = i + 1; *b < to && d->sym[*b].kind == DOC_RUN;)
+                ++*b;
+            return 1;
+        }
+    return 0;
+}
+
+static void runs(struct html *h, const struct doc *d, size_t a, size_t b)
+{
+    for (; a < b; a++)
+        run_html(h, &d->sym[a]);
+}
+
+/* The row [from, to) of a folding table, written whole: its columns that
+ * stay, then (a body row) its drawer. */
+static void fold_row(struct html *h, const struct doc *d, size_t from,
+                     size_t to)
+{
+    size_t ncol = 0, shown = 0, col, a, b, ha, hb;
+    int head = h->row == 0;
+
+    for (size_t i = from; i < to; i++)
+        ncol += d->sym[i].kind == DOC_CELL;
+    if (head) {
+        h->head_from = from;
+        h->head_to = to;
+    }
+    fputs(head ? "<thead><tr>" : "<tr>", h->f);
+    for (col = 0; col < ncol; col++) {
+        if (folds(h->align, col) || !cell_runs(d, from, to, col, &a, &b))
+            continue;
+        shown++;
+        fprintf(h->f, "<%s%s>", head ? "th" : "td",
+                tolower(h->align[col]) == 'r' ? " class=\"n\"" : "");
+        if (col == 0 && !head)
+            fputs("<details class=\"fold\"><summary title=\"the row's "
+                  "other figures\" aria-label=\"the row's other figures\">"
+                  "</summary></details>",
+                  h->f);
+        runs(h, d, a, b);
+        fprintf(h->f, "</%s>", head ? "th" : "td");
+    }
+    fputs(head ? "</tr></thead><tbody>\n" : "</tr>\n", h->f);
+    if (!head) {
+        fprintf(h->f, "<tr class=\"drawer\"><td colspan=\"%zu\"><dl>", shown);
+        for (col = 0; col < ncol; col++) {
+            if (!folds(h->align, col) || !cell_runs(d, from, to, col, &a, &b))
+                continue;
+            fputs("<div><dt>", h->f);
+            if (cell_runs(d, h->head_from, h->head_to, col, &ha, &hb))
+                runs(h, d, ha, hb);
+            fputs("</dt><dd>", h->f);
+            runs(h, d, a, b);
+            fputs("</dd></div>", h->f);
+        }
+        fputs("</dl></td></tr>\n", h->f);
+    }
+    h->row_done = 1;
 }
 
 static void close_block(struct html *h)
@@ -153,9 +240,13 @@ static void open_block(struct html *h, const struct doc_sym *s)
         h->close = "</p>\n";
         break;
     case DOC_TABLE:
-        fputs("<div class=\"tw\"><table>\n", h->f);
         h->align = s->s;
         h->row = -1;
+        h->row_done = 0;
+        h->folding = strpbrk(s->s, "LR") != NULL;
+        fputs(h->folding ? "<div class=\"tw\"><table class=\"folds\">\n"
+                         : "<div class=\"tw\"><table>\n",
+              h->f);
         break;
     case DOC_LIST:
         fputs("<ul>\n", h->f);
@@ -186,6 +277,17 @@ static void range(struct html *h, const struct doc *d, size_t from, size_t to)
             end_row(h);
             h->row++;
             h->col = 0;
+            h->row_done = 0;
+            if (h->folding) { /* the row whole, to its last run */
+                size_t e = i + 1;
+                while (
+                    e < to && e < d->n &&
+                    (d->sym[e].kind == DOC_CELL || d->sym[e].kind == DOC_RUN))
+                    e++;
+                fold_row(h, d, i + 1, e);
+                i = e - 1;
+                break;
+            }
             fputs(h->row == 0 ? "<thead><tr>" : "<tr>", h->f);
             break;
         case DOC_CELL:
@@ -208,7 +310,13 @@ static void range(struct html *h, const struct doc *d, size_t from, size_t to)
 
 void doc_html(FILE *f, const struct doc *d, const char *svg, size_t svg_len)
 {
-    struct html h = {f, svg, svg_len, "", "", DOC_RUN, -1, 0, 0, 0};
+    struct html h = {.f = f,
+                     .svg = svg,
+                     .svg_len = svg_len,
+                     .close = "",
+                     .align = "",
+                     .open = DOC_RUN,
+                     .row = -1};
 
     if (d->top_end > d->top_begin) { /* the top is the page's, above */
         range(&h, d, 0, d->top_begin);
@@ -220,7 +328,8 @@ void doc_html(FILE *f, const struct doc *d, const char *svg, size_t svg_len)
 
 void doc_html_top(FILE *f, const struct doc *d)
 {
-    struct html h = {f, NULL, 0, "", "", DOC_RUN, -1, 0, 0, 0};
+    struct html h = {
+        .f = f, .close = "", .align = "", .open = DOC_RUN, .row = -1};
 
     if (d->top_end <= d->top_begin)
         return;

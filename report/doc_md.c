@@ -62,7 +62,7 @@ static void rule(FILE *f, const char *align)
 {
     fputc('|', f);
     for (; *align != '\0'; align++)
-        fputs(*align == 'r' ? "---:|" : "---|", f);
+        fputs(*align == 'r' || *align == 'R' ? "---:|" : "---|", f);
     fputc('\n', f);
 }
 

@@ -530,6 +530,94 @@ static int data(FILE *f, struct strtab *t, const struct page *p)
     return rc;
 }
 
+/* ---- the first paint ----------------------------------------------------
+ * The grid as a picture, in the page's markup: what a browser shows
+ * before the script has unpacked the data (or without a script at all, as
+ * a CI's headless screenshot may), one row per rung with its label and
+ * verdict mark, and its cells as runs of one colour and cap in an SVG
+ * that stretches to the row's width. The script takes it away when it
+ * draws the live grid in its place. */
+
+/* A verdict's glyph and class, as page.js's verdictMark says (page_test
+ * holds the two to the same labels); NULL for none. */
+static const char *verdict_mark(const char *words, const char **cls)
+{
+    static const char *const v[][3] = {{"equivalent", "\xe2\x89\x88", "v-eq"},
+                                       {"worse", "\xe2\x96\xbc", "v-worse"},
+                                       {"better", "\xe2\x96\xb2", "v-better"},
+                                       {"cannot tell", "?", "v-tell"}};
+
+    for (size_t i = 0; words != NULL && i < sizeof(v) / sizeof(v[0]); i++)
+        if (strncmp(words, v[i][0], strlen(v[i][0])) == 0) {
+            *cls = v[i][2];
+            return v[i][1];
+        }
+    return NULL;
+}
+
+/* Row i's cells as runs: a rectangle per run of one cell kind, and a cap
+ * per run of one mark. */
+static void first_strip(FILE *f, const struct page *p, size_t i)
+{
+    const uint8_t *c = p->cells + i * p->ncols;
+    const uint8_t *m = p->marks ? p->marks + i * p->ncols : NULL;
+    size_t j, k, w = p->ncols * 22; /* the live grid's widest cells */
+
+    fprintf(f,
+            "<svg class=\"strip\" width=\"%zu\" viewBox=\"0 0 %zu 20\" "
+            "preserveAspectRatio=\"none\" aria-hidden=\"true\">",
+            w ? w : 1, p->ncols ? p->ncols : 1);
+    for (j = 0; j < p->ncols; j = k) {
+        for (k = j + 1; k < p->ncols && c[k] == c[j]; k++)
+            ;
+        fprintf(f,
+                "<rect class=\"c%u\" x=\"%zu\" width=\"%zu\" height=\"20\"/>",
+                (unsigned)c[j], j, k - j);
+    }
+    for (j = 0; m != NULL && j < p->ncols; j = k) {
+        for (k = j + 1; k < p->ncols && m[k] == m[j]; k++)
+            ;
+        if (m[j] != 0)
+            fprintf(f,
+                    "<rect class=\"m%u\" x=\"%zu\" width=\"%zu\" "
+                    "height=\"7\"/>",
+                    (unsigned)m[j], j, k - j);
+    }
+    fputs("</svg>", f);
+}
+
+static void first_paint(FILE *f, const struct page *p)
+{
+    size_t i;
+
+    fprintf(f,
+            "<div id=\"first\"%s role=\"img\" aria-label=\"the graveyard as "
+            "a picture: one row per rung, one cell per question\">\n",
+            p->nrows > 14 ? " class=\"many\"" : "");
+    for (i = 0; i < p->nrows; i++) {
+        const char *words = p->verdicts ? p->verdicts[i] : NULL;
+        const char *cls = NULL, *mark = verdict_mark(words, &cls);
+        int side = p->side != NULL && p->side[i];
+        if (side && (i == 0 || !p->side[i - 1]))
+            fputs("<div class=\"sep\">beside the ladder</div>\n", f);
+        fprintf(f, "<div class=\"row%s\"><span class=\"lab\" title=\"",
+                side ? " side" : "");
+        fmt_markup(f, p->names[i], strlen(p->names[i]));
+        if (words != NULL) {
+            fputs(": ", f);
+            fmt_markup(f, words, strlen(words));
+        }
+        fputs("\">", f);
+        if (mark != NULL)
+            fprintf(f, "<b class=\"vm %s\">%s</b>", cls, mark);
+        fmt_markup(f, p->names[i], strlen(p->names[i]));
+        fputs("</span>", f);
+        first_strip(f, p, i);
+        fputs("</div>\n", f);
+    }
+    fputs("</div>\n", f);
+}
+
 int render_page(FILE *f, const struct page *p)
 {
     struct strtab t = {0};
@@ -558,8 +646,13 @@ int render_page(FILE *f, const struct page *p)
     fputs("</header>\n", f);
     if (p->doc != NULL) /* the answer first: "Which file?" */
         doc_html_top(f, p->doc);
-    fputs("<main id=\"app\"><noscript><p>The grid needs "
-          "JavaScript; the report below does not.</p></noscript></main>\n"
+    fputs("<main id=\"app\">", f);
+    first_paint(f, p);
+    fputs("<noscript><p class=\"note\">The grid above is a picture "
+          "(marigold: right; grey: wrong; a dark top: dead, the reference "
+          "right; a pale top: a ghost, the reference wrong): hovering, "
+          "filtering and opening each answer need JavaScript; the report "
+          "below does not.</p></noscript></main>\n"
           "<section id=\"report\">\n",
           f);
     if (p->doc != NULL)

@@ -520,6 +520,9 @@ function start(D) {
     chooseColumns(); drawGrid(); writeHash();
   }
   function build() {
+    /* the first paint (page.c's picture of the grid) gives way */
+    var first = document.getElementById('first');
+    if (first) first.parentNode.removeChild(first);
     var bar = el('div', 'bar');
     bar.appendChild(select('Show', 'f', FILTERS, S.f, function (v) { S.f = v; rebuild(); }));
     var rungOpts = [['', 'at any rung']].concat(D.rows.map(function (r) { return [r.name, 'at ' + r.name]; }));

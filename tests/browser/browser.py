@@ -94,13 +94,20 @@ def quit_on_sigterm():
 
 
 class Browser:
-    def __init__(self, chromium, width=1280, height=900):
+    def __init__(self, chromium, width=1280, height=900, script=True):
         self.profile = tempfile.mkdtemp(prefix="graveyard-chromium-")
         opts = webdriver.ChromeOptions()
         opts.binary_location = chromium
         for flag in FLAGS + [f"--user-data-dir={self.profile}",
                              f"--window-size={width},{height}"]:
             opts.add_argument(flag)
+        if not script:
+            # the pages' own scripts off (a reader without JavaScript, or a
+            # first paint before the script ran); WebDriver's execute_script
+            # still runs, so a test can read the page it drew
+            opts.add_experimental_option(
+                "prefs",
+                {"profile.managed_default_content_settings.javascript": 2})
         opts.set_capability("goog:loggingPrefs",
                             {"browser": "ALL", "performance": "ALL"})
         opts.set_capability("unhandledPromptBehavior", "dismiss")

@@ -28,7 +28,10 @@ each page, against report.json and compare.json (the grader's figures):
 - question ids with < > & " ' # a space or a line end (a ladder on the fake
   server): each epitaph's link opens that very question's panel;
 - the page at 1,319 questions x 10 rungs still draws every cell and opens
-  its panel.
+  its panel;
+- at 1280 x 800 (issue 35): the decision block above the fold, the ladder's
+  tables without a scrollbar (the rest of a rung's figures in its drawer),
+  and the grid painted from the markup with the script off.
 
 Screenshots for a person go to OUTDIR (default build/tests/page-shots).
 Usage: page_test.py GRAVEYARD [OUTDIR]. Ends with "page: N passed, M
@@ -153,6 +156,7 @@ def fold_checks(g, chromium, pages, shots):
     rung; and "which one?" is said in words once (pareto.svg's caption),
     not again in a paragraph. pages: (name, REPORT.html, report.json)."""
     import browser
+    live = {}
     with browser.Browser(chromium, 1280, 800) as b:
         for name, path, rep_path in pages:
             rep = json.load(open(rep_path))
@@ -195,7 +199,110 @@ def fold_checks(g, chromium, pages, shots):
                     ([f"{said} paragraph(s) say it again"] if said else []) +
                     ([] if caption else ["pareto.svg's caption lost it"]))
             page.screenshot(os.path.join(shots, f"decide-{name}-1280x800.png"))
+            table_fit_checks(g, page, name, rep, shots)
+            live[name] = page.eval(f"""({{labels: [...document.querySelectorAll(
+                '#grid .row .lab')].map(l => l.textContent),
+                first: !!document.getElementById('first'),
+                ncols: {DATA}.order.length,
+                col687: {DATA}.order.indexOf({DATA}.ids.indexOf('test-687'))}})""")
             no_leaks(g, page, name, path)
+    return live
+
+
+def table_fit_checks(g, page, name, rep, shots):
+    """The ladder table (and the side rungs' table) fit 1280 px without a
+    scrollbar (issue 35): the figures that do not fit are folded into each
+    rung's drawer, hidden until its fold opens, and the drawer holds the
+    rung's own figures (report.json's)."""
+    fit = page.eval("""[...document.querySelectorAll('#report h2')]
+        .filter(h => /^(The ladder|Beside the ladder)$/.test(h.textContent))
+        .map(h => { let t = h.nextElementSibling;
+            while (t && !t.classList.contains('tw')) t = t.nextElementSibling;
+            return [h.textContent, t ? t.clientWidth : -1,
+                    t ? t.scrollWidth : -1]; })""")
+    problems = [f"{h}: {sw} px wide in {cw} px" for h, cw, sw in fit
+                if cw < 0 or sw > cw]
+    if not fit:
+        problems.append("no ladder table")
+    g.check(f"{name}: the ladder's tables fit 1280 px, no scrollbar",
+            problems, ", ".join(f"{h} {sw} px" for h, _, sw in fit))
+    rung = rep["rungs"][-1]
+    drawer = page.eval(f"""(() => {{
+        const row = [...document.querySelectorAll('#report table.folds tr')]
+            .find(r => r.cells[0] && r.cells[0].textContent ===
+                  {json.dumps(rung["rung"])});
+        if (!row) return null;
+        const d = row.nextElementSibling, shut = getComputedStyle(d).display;
+        row.querySelector('details.fold > summary').click();
+        const open = getComputedStyle(d).display;
+        const lines = [...d.querySelectorAll('dl > div')].map(
+            x => [x.children[0].textContent, x.children[1].textContent]);
+        return {{shut, open, lines}};
+    }})()""")
+    problems = []
+    if drawer is None:
+        problems.append(f"no folding row for {rung['rung']}")
+    else:
+        got = dict(drawer["lines"])
+        if drawer["shut"] != "none" or drawer["open"] != "table-row":
+            problems.append(f"drawer {drawer['shut']} then {drawer['open']}")
+        if got.get("Right") != f"{rung['right']:,}":
+            problems.append(f"Right {got.get('Right')!r}, report.json "
+                            f"{rung['right']}")
+        if "GPU MiB" not in got or "McNemar p" not in got:
+            problems.append(f"drawer lines {sorted(got)}")
+    g.check(f"{name}: {rung['rung']}'s drawer opens on its figures", problems)
+    page.screenshot(os.path.join(shots, f"ladder-{name}-drawer.png"))
+
+
+def first_paint_checks(g, chromium, pages, live, shots):
+    """The grid is in the page's markup (issue 35): with the page's script
+    off, as a headless screenshot or a reader without JavaScript sees it,
+    a picture of the grid stands above the fold at 1280 x 800, its rows
+    labelled as the live grid labels them (verdict glyphs included), and
+    the screenshot shows test-687's cells in their colours; with the
+    script on, the live grid has taken its place (live)."""
+    import browser
+    with browser.Browser(chromium, 1280, 800, script=False) as b:
+        for name, path, _ in pages:
+            page = b.new_page()
+            page.goto(url(path))
+            got = page.eval("""(f => f && {labels: [...f.querySelectorAll(
+                '.row .lab')].map(l => l.textContent), box: (r => [r.top,
+                r.bottom])(f.getBoundingClientRect()),
+                strips: [...f.querySelectorAll('svg.strip')].map(s => (r =>
+                [r.left, r.top, r.width, r.height])(
+                s.getBoundingClientRect()))})(document.getElementById(
+                'first'))""")
+            want = live[name]
+            problems = []
+            if got is None:
+                problems.append("no #first in the page's markup")
+            else:
+                if got["labels"] != want["labels"]:
+                    problems.append(f"labels {got['labels']}, the live "
+                                    f"grid's {want['labels']}")
+                if got["box"][0] > 800 or got["box"][0] < 0:
+                    problems.append(f"the picture starts at y {got['box'][0]}")
+            if want["first"]:
+                problems.append("the live page kept the picture")
+            png = os.path.join(shots, f"first-paint-{name}-1280x800.png")
+            page.screenshot(png)
+            if got is not None and want["col687"] >= 0:
+                img = read_png(png)
+                for row, part, rgb in ((0, 0.7, MARIGOLD_RGB),
+                                       (1, 0.15, DEAD_RGB),
+                                       (2, 0.7, MARIGOLD_RGB)):
+                    left, top, width, height = got["strips"][row]
+                    x = int(left + (want["col687"] + 0.5) * width /
+                            want["ncols"])
+                    y = int(top + height * part)
+                    if pixel(img, x, y) != rgb:
+                        problems.append(f"{CHAIN[row]} at ({x}, {y}): "
+                                        f"{pixel(img, x, y)}, want {rgb}")
+            g.check(f"{name}: the grid is painted without the script",
+                    problems, os.path.basename(png))
+            page.close()
 
 
 def demo_ladder(graveyard, tmp):
@@ -669,9 +776,11 @@ def main():
             odd_id_checks(g, b, graveyard, tmp, shots)
             big = big_checks(g, b, graveyard, tmp, shots)
         demo = demo_ladder(graveyard, tmp)
-        fold_checks(g, chromium, [
+        pages = [
             (n, os.path.join(d, "REPORT.html"), os.path.join(d, "report.json"))
-            for n, d in (("study", t4), ("demo", demo))], shots)
+            for n, d in (("study", t4), ("demo", demo))]
+        live = fold_checks(g, chromium, pages, shots)
+        first_paint_checks(g, chromium, pages, live, shots)
         print(f"page: ready at {tti} ms (250 x 10), {big} ms (1,319 x 10); "
               f"screenshots in {shots}")
     except Exception as e:  # a broken page must fail the suite, not crash it
