@@ -52,6 +52,10 @@ struct panel {
     struct box lines[MAX_LINES]; /* from (x0, y0) to (x1, y1): no label
                                     crosses the front or an interval */
     size_t nlines;
+    /* each point's sideways shift (dodge): intervals that would lie on
+     * one another are drawn apart; the first 64 points (the fronts' bit
+     * sets hold no more) */
+    double dx[64];
 };
 
 /* XML text (fmt.h): the title holds a folder's name. */
@@ -99,6 +103,84 @@ static double px(const struct panel *pn, double v)
 static double py(const struct panel *pn, double acc_pct)
 {
     return pn->y0 + (pn->ymax - acc_pct) / (pn->ymax - pn->ymin) * PANEL_H;
+}
+
+/* Point p on the floor: more than 20 points under the reference, below
+ * the y range (y_range). */
+static int floored(const struct panel *pn, const struct grader_figures *fg)
+{
+    return fg->acc * 100 < pn->ymin;
+}
+
+/* Where point p is drawn across: its figure's x, kept 8 px inside the
+ * plot (a floored point's figure may lie past it: the cost panel's range
+ * leaves those out), then moved by its dodge. *off: -1 past the left
+ * edge, 1 past the right, 0 on the scale. */
+static double point_x(const struct panel *pn, const struct grader_ladder *l,
+                      size_t p, int *off)
+{
+    double x = px(pn, xval(pn, grader_ladder_point(l, p)));
+    int o = x < pn->x0 + 8 ? -1 : x > pn->x0 + PANEL_W - 8 ? 1 : 0;
+
+    if (off != NULL)
+        *off = o;
+    x = o < 0 ? pn->x0 + 8 : o > 0 ? pn->x0 + PANEL_W - 8 : x;
+    return x + (p < 64 ? pn->dx[p] : 0);
+}
+
+/* Points whose intervals would be drawn on one another (their bars less
+ * than DODGE px apart, their intervals sharing some height) are moved
+ * apart sideways, in the order of their figures, each group around where
+ * its figures put it: BF16 and F16 at 100 % of the bytes, two Q4 files a
+ * tenth of a point of bytes apart. No point moves more than needed, and
+ * the SVG says how far each moved (data-dx). */
+#define DODGE 6.0
+static void dodge(struct panel *pn, const struct grader_ladder *l, size_t n)
+{
+    size_t ord[64], group[64], m = 0, i, j, k;
+    double x[64], lo[64], hi[64];
+
+    for (i = 0; i < n && i < 64; i++) {
+        const struct grader_figures *fg = grader_ladder_point(l, i);
+        pn->dx[i] = 0;
+        if (!known(pn, fg) || floored(pn, fg))
+            continue;
+        x[i] = point_x(pn, l, i, NULL);
+        lo[i] = fg->acc_lo * 100;
+        hi[i] = fg->acc_hi * 100;
+        for (j = m++; j > 0 && x[ord[j - 1]] > x[i]; j--)
+            ord[j] = ord[j - 1];
+        ord[j] = i;
+    }
+    /* left to right: each point at least DODGE right of every earlier one
+     * whose interval it shares, joined to its group */
+    for (i = 0; i < m; i++) {
+        size_t a = ord[i];
+        double at = x[a];
+        group[i] = i;
+        for (j = 0; j < i; j++) {
+            size_t b = ord[j];
+            if (lo[a] <= hi[b] && lo[b] <= hi[a] &&
+                x[b] + pn->dx[b] > at - DODGE) {
+                at = x[b] + pn->dx[b] + DODGE;
+                group[i] = group[j];
+            }
+        }
+        pn->dx[a] = at - x[a];
+    }
+    /* each group back around its figures: its mean shift taken off */
+    for (i = 0; i < m; i++) {
+        double sum = 0;
+        size_t cnt = 0;
+        for (k = i; k < m; k++)
+            if (group[k] == i) {
+                sum += pn->dx[ord[k]];
+                cnt++;
+            }
+        for (k = i; k < m && cnt > 1; k++)
+            if (group[k] == i)
+                pn->dx[ord[k]] -= sum / (double)cnt;
+    }
 }
 
 /* The y range: every point within 20 points of the reference, and the
@@ -359,7 +441,7 @@ static void front(struct panel *pn, const struct grader_ladder *l, size_t n,
     for (i = 0; i < m; i++) {
         const struct grader_figures *fg = grader_ladder_point(l, order[i]);
         double y = fg->acc * 100 < pn->ymin ? pn->ymin : fg->acc * 100;
-        double x = px(pn, xval(pn, fg)), yy = py(pn, y);
+        double x = point_x(pn, l, order[i], NULL), yy = py(pn, y);
         fprintf(pn->f, "%s%.1f,%.1f", i ? " " : "", x, yy);
         if (i > 0) /* no name is written across the front */
             line_taken(pn, x_prev, y_prev, x, yy);
@@ -397,8 +479,8 @@ static void marks_taken(struct panel *pn, const struct grader_ladder *l,
         double x, y, r, lo = fg->acc_lo * 100, hi = fg->acc_hi * 100;
         if (!known(pn, fg))
             continue;
-        x = px(pn, xval(pn, fg));
-        if (fg->acc * 100 < pn->ymin) { /* the floor's marker */
+        x = point_x(pn, l, p, NULL);
+        if (floored(pn, fg)) { /* the floor's marker */
             y = pn->y0 + PANEL_H - 8;
             take(pn, (struct box){x - 7, y - 5, x + 7, y + 5});
             continue;
@@ -424,25 +506,45 @@ static void point(struct panel *pn, const struct grader_ladder *l,
              1;
     int chosen = pn->speed != P_COST &&
                  (long)p == (pn->speed ? pk->fastest : pk->smallest);
-    double x = px(pn, xval(pn, fg)), acc = fg->acc * 100;
+    int off;
+    double x = point_x(pn, l, p, &off), acc = fg->acc * 100;
     double lo = fg->acc_lo * 100, hi = fg->acc_hi * 100, y, r;
     const char *fill = p == 0 ? REPORT_DEAD
                        : side ? "#ffffff"
                               : REPORT_MARIGOLD;
-    char text[160], a[FMT_SIZE];
+    char text[200], a[FMT_SIZE], b[FMT_SIZE];
 
-    if (acc < pn->ymin) {
-        /* far below the others: on the floor, pointing down (and on the
-         * cost panel at its right edge when past it) */
-        if (x > pn->x0 + PANEL_W - 8)
-            x = pn->x0 + PANEL_W - 8;
+    if (floored(pn, fg)) {
+        /* far below the others: on the floor, pointing down, its
+         * accuracy in its name; past an edge of the x scale (the cost
+         * panel leaves such points out of its range) at that edge, its
+         * figure and an arrow in its name too: off the scale, said so on
+         * each axis */
+        double xv = xval(pn, fg);
         y = pn->y0 + PANEL_H - 8;
         fprintf(pn->f,
-                "<path data-rung=\"%s\" data-below=\"1\" d=\"M%.1f %.1f "
+                "<path data-rung=\"%s\" data-below=\"1\"%s d=\"M%.1f %.1f "
                 "l-6 -8 h12 z\" fill=\"%s\" stroke=\"#2e2f33\"/>\n",
-                name, x, y + 4, fill);
-        snprintf(text, sizeof(text), "%s %s %% \xe2\x86\x93", name,
-                 fmt_fixed(a, acc, 1));
+                name,
+                off > 0   ? " data-off=\"right\""
+                : off < 0 ? " data-off=\"left\""
+                          : "",
+                x, y + 4, fill);
+        if (off == 0)
+            snprintf(text, sizeof(text), "%s %s %% \xe2\x86\x93", name,
+                     fmt_fixed(a, acc, 1));
+        else
+            snprintf(text, sizeof(text), "%s%s %s %% \xe2\x86\x93, %s %s%s",
+                     off < 0 ? "\xe2\x86\x90 " : "", name,
+                     fmt_fixed(a, acc, 1),
+                     fmt_fixed(b, xv,
+                               pn->speed == P_COST && pn->wh ? 4
+                               : pn->speed == P_COST         ? 2
+                                                             : 1),
+                     pn->speed == P_COST    ? (pn->wh ? "Wh" : "s")
+                     : pn->speed == P_SPEED ? "tok/s"
+                                            : "% of the bytes",
+                     off > 0 ? " \xe2\x86\x92" : "");
         label(pn, x, y - 4, text, chosen, 7); /* its mark: marks_taken */
         return;
     }
@@ -453,17 +555,22 @@ static void point(struct panel *pn, const struct grader_ladder *l,
             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
             "stroke=\"%s\" stroke-width=\"2\" stroke-opacity=\"0.55\"/>\n",
             x, py(pn, lo), x, py(pn, hi), side ? REPORT_VIOLET : "#5b5f66");
+    if (p < 64 && pn->dx[p] != 0) /* moved apart: how far (dodge) */
+        snprintf(b, sizeof(b), " data-dx=\"%.1f\"", pn->dx[p]);
+    else
+        b[0] = '\0';
     if (side)
         fprintf(pn->f,
-                "<path data-rung=\"%s\" data-cx=\"%.1f\" data-cy=\"%.1f\" "
-                "d=\"M%.1f %.1f l6 6 l-6 6 l-6 -6 z\" fill=\"%s\" "
-                "stroke=\"%s\" stroke-width=\"2\"/>\n",
-                name, x, y, x, y - 6, fill, REPORT_VIOLET);
+                "<path data-rung=\"%s\"%s data-cx=\"%.1f\" "
+                "data-cy=\"%.1f\" d=\"M%.1f %.1f l6 6 l-6 6 l-6 -6 z\" "
+                "fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+                name, b, x, y, x, y - 6, fill, REPORT_VIOLET);
     else
         fprintf(pn->f,
-                "<circle data-rung=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
-                "fill=\"%s\" stroke=\"#2e2f33\" stroke-width=\"1.2\"/>\n",
-                name, x, y, fill);
+                "<circle data-rung=\"%s\"%s cx=\"%.1f\" cy=\"%.1f\" "
+                "r=\"5\" fill=\"%s\" stroke=\"#2e2f33\" "
+                "stroke-width=\"1.2\"/>\n",
+                name, b, x, y, fill);
     if (on || chosen)
         fprintf(pn->f,
                 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"none\" "
@@ -497,6 +604,7 @@ static void draw_panel(FILE *f, const struct grader_ladder *l, int speed,
     y_range(l, n, &pn.ymin, &pn.ymax);
     x_range(l, n, &pn, &pn.xmin, &pn.xmax, &pn.xstep);
     pn.ystep = nice_step(pn.ymax - pn.ymin);
+    dodge(&pn, l, n);
     fprintf(f,
             "<g data-panel=\"%s\" data-xmin=\"%g\" data-xmax=\"%g\" "
             "data-ymin=\"%g\" data-ymax=\"%g\" data-x0=\"%.1f\" "

@@ -53,7 +53,8 @@ WHITE = (0xff, 0xff, 0xff)
 
 def figures(rep):
     """name -> (accuracy %, % bytes or None, tok/s or None, equivalent, side,
-    cost per right answer or None: Wh when which_one says so, else s)"""
+    cost per right answer or None: Wh when which_one says so, else s,
+    None, the accuracy's 95 % interval low and high, as fractions)"""
     out = {}
     unit = "wh_per_right" if rep["which_one"]["cost_unit"] == "Wh" \
         else "seconds_per_right"
@@ -61,7 +62,8 @@ def figures(rep):
         within = i == 0 or r["verdict"] == "equivalent"
         out[r["rung"]] = (r["accuracy"] * 100, r["pct_reference_bytes"],
                           r["median_decode_tps"], within, i >= len(rep["rungs"]),
-                          r["cost"][unit])
+                          r["cost"][unit], None, r["accuracy_ci95"][0],
+                          r["accuracy_ci95"][1])
     return out
 
 
@@ -94,13 +96,17 @@ def panels(svg_path):
             r = el.attrib.get("data-rung")
             if r is None:
                 continue
+            # a point moved apart from another (dodge) says how far: its
+            # figure is where it is drawn less data-dx
+            dx = float(el.attrib.get("data-dx", "0"))
             if el.tag == SVG + "circle":
-                pts[r] = (float(el.attrib["cx"]), float(el.attrib["cy"]), "circle")
+                pts[r] = (float(el.attrib["cx"]) - dx, float(el.attrib["cy"]),
+                          "circle", dx)
             elif "data-below" in el.attrib:
-                pts[r] = (None, None, "below")
+                pts[r] = (None, None, "below", el.attrib.get("data-off"))
             else:
-                pts[r] = (float(el.attrib["data-cx"]), float(el.attrib["data-cy"]),
-                          "diamond")
+                pts[r] = (float(el.attrib["data-cx"]) - dx,
+                          float(el.attrib["data-cy"]), "diamond", dx)
         line = [el for el in g if el.tag == SVG + "polyline"]
         verts = []
         if line:
@@ -197,6 +203,67 @@ def where(box, v, acc):
     return x, y
 
 
+DODGE = 6.0  # pareto.c's least distance between two intervals' bars
+
+
+def apart(box, pts, fig):
+    """Two intervals that share some height are drawn at least DODGE px
+    apart (BF16 and F16 at 100 % of the bytes lay on one another), and no
+    point is moved further than its group needs."""
+    drawn = {r: (p[0] + p[3], fig[r][7] * 100, fig[r][8] * 100, p[3])
+             for r, p in pts.items() if p[2] != "below"}
+    problems, moved = [], 0
+    names = sorted(drawn)
+    for i, a in enumerate(names):
+        xa, loa, hia, dxa = drawn[a]
+        moved += dxa != 0
+        if abs(dxa) > 3 * DODGE:
+            problems.append(f"{a} moved {dxa} px")
+        for b in names[i + 1:]:
+            xb, lob, hib, _ = drawn[b]
+            if loa <= hib and lob <= hia and abs(xa - xb) < DODGE - 0.11:
+                problems.append(f"{a} and {b}: bars {abs(xa - xb):.1f} px "
+                                f"apart, intervals {loa:.1f}-{hia:.1f} and "
+                                f"{lob:.1f}-{hib:.1f}")
+    return problems, f"{moved} moved"
+
+
+def off_scale(svg, panel, box, pts, fig, axis, rep):
+    """A point off the scale says so on each axis: under the y range on the
+    floor with its accuracy and a down arrow (the name's text), and, when
+    its x figure lies past the panel's x range too (the cost panel leaves
+    such points out of it), at that edge with its figure, unit and an
+    arrow that way."""
+    root = ET.parse(svg).getroot()
+    texts = [t.text or "" for g in root.iter(SVG + "g")
+             if g.attrib.get("data-panel") == panel
+             for t in g.iter(SVG + "text")]
+    unit = {1: "% of the bytes", 2: "tok/s",
+            5: "Wh" if rep["which_one"]["cost_unit"] == "Wh" else "s"}[axis]
+    problems, said = [], []
+    for r, p in pts.items():
+        if p[2] != "below":
+            continue
+        f = fig[r]
+        text = [t for t in texts if t.startswith(r + " ") or
+                t.startswith("\u2190 " + r + " ")]
+        if not text or f"{f[0]:.1f} % \u2193" not in text[0]:
+            problems.append(f"{r}: on the floor, named {text}")
+            continue
+        v = f[axis]
+        past = "right" if v > box["xmax"] else "left" if v < box["xmin"] else None
+        if p[3] != past:
+            problems.append(f"{r}: x {v} in {box['xmin']}..{box['xmax']}, "
+                            f"drawn as off {p[3]}")
+        arrow = {"right": "\u2192", "left": "\u2190"}.get(past)
+        if past and (unit not in text[0] or arrow not in text[0] or
+                     not any(c.isdigit() for c in text[0].split("\u2193")[1])):
+            problems.append(f"{r}: past the {past} edge, named {text[0]!r}")
+        if past:
+            said.append(text[0])
+    return problems, "; ".join(said)
+
+
 def check_panels(g, d, tmp, what):
     """Every panel's points and front against report.json's figures."""
     rep = json.load(open(os.path.join(d, "report.json")))
@@ -215,7 +282,7 @@ def check_panels(g, d, tmp, what):
             if rung not in pts:
                 problems.append(f"{rung}: no point")
                 continue
-            x, y, kind = pts[rung]
+            x, y, kind, _ = pts[rung]
             if f[0] < box["ymin"]:
                 if kind != "below" or f[0] >= ref_acc - 20:
                     problems.append(f"{rung}: {f[0]:.1f} % drawn as {kind}")
@@ -231,21 +298,28 @@ def check_panels(g, d, tmp, what):
             # rung whose centre a later one covers (its mark, or its
             # interval's bar, 2 px wide) is looked at no further
             order = list(fig)
+            dx = pts[rung][3]
             later = [m for m in order[:order.index(rung)] if m in pts and
                      pts[m][2] != "below" and
-                     abs(pts[m][0] - x) < 7 and
-                     (abs(pts[m][1] - y) < 7 or abs(pts[m][0] - x) < 1.5)]
-            colour = pixel(img, int(round(wx)), int(round(wy)))
+                     abs(pts[m][0] + pts[m][3] - x - dx) < 7 and
+                     (abs(pts[m][1] - y) < 7 or
+                      abs(pts[m][0] + pts[m][3] - x - dx) < 1.5)]
+            colour = pixel(img, int(round(wx + pts[rung][3])), int(round(wy)))
             want = WHITE if f[4] else DARK if rung == rep["reference"] else MARIGOLD
             if colour != want and not later:
                 problems.append(f"{rung}: pixel {colour} at its centre, want {want}")
         g.check(f"{what}, {name}: every rung where its figures put it",
                 problems, f"{len(fig)} rungs")
+        g.check(f"{what}, {name}: overlapping intervals drawn apart",
+                *apart(box, pts, fig))
+        g.check(f"{what}, {name}: off the scale, said so on each axis",
+                *off_scale(svg, name, box, pts, fig, axis, rep))
         want_front = front(fig, axis)
         got = sorted(rep["which_one"][name + "_front"])
         on_line = sorted(r for r, f in fig.items() for v in verts
                          if r in pts and pts[r][2] != "below" and
-                         abs(pts[r][0] - v[0]) < 0.05 and abs(pts[r][1] - v[1]) < 0.05)
+                         abs(pts[r][0] + pts[r][3] - v[0]) < 0.05 and
+                         abs(pts[r][1] - v[1]) < 0.05)
         below = sorted(r for r in want_front if pts.get(r, (0, 0, ""))[2] == "below")
         problems = []
         if got != want_front:
