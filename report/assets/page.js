@@ -532,11 +532,13 @@ function start(D) {
     countEl = el('span'); countEl.id = 'count';
     bar.appendChild(countEl);
     app.appendChild(bar);
-    app.appendChild(legend());
     grid = el('div'); grid.id = 'grid';
     grid.setAttribute('role', 'group');
     grid.setAttribute('aria-label', 'the graveyard: one row per rung, one cell per question; arrows move, Enter opens the answers');
     app.appendChild(grid);
+    /* the legend under the grid: a study's nine rungs and a side rung
+       stay whole above the fold at 1280 x 800 with the decision block */
+    app.appendChild(legend());
     tip = el('div', 'hidden'); tip.id = 'tip'; tip.setAttribute('role', 'tooltip');
     document.body.appendChild(tip);
     panel = el('aside', 'hidden'); panel.id = 'panel';

@@ -178,6 +178,13 @@ def fold_checks(g, chromium, pages, shots):
                     f"1280 x 800", problems,
                     f"bottom edge at y {box[3]:.0f} of {view[1]}"
                     if box else "")
+            # and under it the live grid, every rung's row whole
+            rows = page.eval("""[...document.querySelectorAll('#grid .row')]
+                .map(r => r.getBoundingClientRect().bottom)""")
+            g.check(f"{name}: the grid is above the fold too, every row",
+                    [] if rows and max(rows) <= view[1] else
+                    [f"rows end at y {max(rows or [0]):.0f} of {view[1]}"],
+                    f"last row's bottom at y {max(rows or [0]):.0f}")
             order = page.eval("""[...document.body.children].map(
                 e => e.id || e.tagName.toLowerCase()).slice(0, 3)""")
             rows = page.eval("""[...document.querySelectorAll(
