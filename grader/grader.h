@@ -31,6 +31,7 @@
 #include "cost.h"    /* what a right answer costs; power integrated */
 #include "ladder.h"  /* one run folder's figures */
 #include "decide.h"  /* which file, at margins 1, 2, 5 and the run's */
+#include "lengths.h" /* each rung at each prompt length (long items) */
 #include "compare.h" /* one ladder across runs */
 #include "think.h"   /* thinking off against on */
 /* regular expressions as Python's re runs them: pyre/, a library below */

@@ -17,6 +17,9 @@ struct question {
     char *ref;       /* as written in the first rows file that had it */
     char *canonical; /* its canonical number */
     char *origin;    /* that rows file, for error messages */
+    int32_t length;  /* a long item's target length in tokens, -1 none */
+    int32_t depth;   /* its asked needle's depth in %, -1 none */
+    int long_set;    /* the two read from a first row (grader_qset_long) */
 };
 
 struct grader_qset {
@@ -25,6 +28,7 @@ struct grader_qset {
     uint32_t *slots;   /* index + 1, 0 = empty */
     size_t nslots;     /* power of two */
     char *last_origin; /* shared by consecutive questions of one file */
+    int long_seen;     /* some question has a length */
 };
 
 struct grader_qset *grader_qset_new(void)
@@ -163,6 +167,7 @@ static int add(struct grader_qset *qs, uint64_t h, const char *id,
         qs->cap = cap;
     }
     x.hash = h;
+    x.length = x.depth = -1;
     x.id_len = id_len;
     x.id = grader__strndup(id, id_len);
     x.ref = grader__strndup(ref, ref_len);
@@ -206,4 +211,46 @@ int grader_qset_intern(struct grader_qset *qs, const char *id, size_t id_len,
     if (add(qs, h, id, id_len, ref, ref_len, num, file, q) != 0)
         return grader__fail(err, GRADER_ENOMEM, file, line, "out of memory");
     return 0;
+}
+
+int grader_qset_long(struct grader_qset *qs, uint32_t q, long long length,
+                     long long depth, const char *file, long line,
+                     struct grader_error *err)
+{
+    struct question *x = &qs->qs[q];
+
+    if (length < -1 || length > GRADER_LENGTH_MAX || depth < -1 || depth > 100)
+        return grader__fail(err, GRADER_EPARSE, file, line,
+                            "'%s': length %lld or depth %lld out of range "
+                            "(1 to %ld tokens, 0 to 100 %%)",
+                            x->id, length, depth, (long)GRADER_LENGTH_MAX);
+    if (!x->long_set) {
+        x->length = (int32_t)length;
+        x->depth = (int32_t)depth;
+        x->long_set = 1;
+        qs->long_seen |= length >= 0;
+        return 0;
+    }
+    if (x->length != length || x->depth != depth)
+        return grader__fail(
+            err, GRADER_EREFMISMATCH, file, line,
+            "'%s' has length %lld and depth %lld here, %d and %d in '%s'; "
+            "the rows come from different question files",
+            x->id, length, depth, (int)x->length, (int)x->depth, x->origin);
+    return 0;
+}
+
+long grader_qset_length(const struct grader_qset *qs, uint32_t q)
+{
+    return qs->qs[q].length;
+}
+
+int grader_qset_depth(const struct grader_qset *qs, uint32_t q)
+{
+    return qs->qs[q].depth;
+}
+
+int grader_qset_has_lengths(const struct grader_qset *qs)
+{
+    return qs->long_seen;
 }

@@ -44,6 +44,25 @@ int grader_qset_intern(struct grader_qset *qs, const char *id, size_t id_len,
                        const struct grader_num *num, const char *file,
                        long line, uint32_t *q, struct grader_error *err);
 
+/* A long item's target length, at most 2^24 tokens (haystack.h's cap). */
+#define GRADER_LENGTH_MAX (1L << 24)
+
+/*
+ * Question q's long-item attributes, from a row (docs/longctx.md): its
+ * prompt's target length in tokens and its asked needle's depth in %
+ * (-1 each: none, a row of any other question file). The first row of q
+ * sets them; a later row of q must say the same, or GRADER_EREFMISMATCH
+ * against file:line (rows of two question files never compared
+ * silently); one out of range is GRADER_EPARSE.
+ */
+int grader_qset_long(struct grader_qset *qs, uint32_t q, long long length,
+                     long long depth, const char *file, long line,
+                     struct grader_error *err);
+/* q's length (-1 none) and depth (-1 none); whether any q has a length. */
+long grader_qset_length(const struct grader_qset *qs, uint32_t q);
+int grader_qset_depth(const struct grader_qset *qs, uint32_t q);
+int grader_qset_has_lengths(const struct grader_qset *qs);
+
 /* Look an id up without adding it: 0 and *q, or -1 when absent. */
 int grader_qset_find(const struct grader_qset *qs, const char *id,
                      size_t id_len, uint32_t *q);

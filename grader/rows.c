@@ -389,6 +389,9 @@ static int row_line(struct grader_reader *rd, const char *p, size_t len,
                         : "a number");
     rc = grader_qset_intern(rd->qs, w.id, w.id_len, w.ref, w.ref_len, &ref,
                             r->path, rd->line, &q, err);
+    if (rc == 0) /* a long item's length and depth (docs/longctx.md) */
+        rc = grader_qset_long(rd->qs, q, w.length, w.depth, r->path, rd->line,
+                              err);
     if (rc != 0)
         return rc;
     if (by_q_reserve(r, q) != 0 ||

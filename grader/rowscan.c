@@ -351,6 +351,8 @@ enum field {
     F_SAVED,
     F_PROMPT_MS,
     F_PREDICTED_MS,
+    F_LENGTH,
+    F_DEPTH,
     F_OTHER
 };
 
@@ -366,7 +368,9 @@ static const char *const field_names[] = {"id",
                                           "violations",
                                           "tokens_saved",
                                           "prompt_ms",
-                                          "predicted_ms"};
+                                          "predicted_ms",
+                                          "length",
+                                          "depth"};
 
 struct keyseen {
     uint64_t hash[MAX_KEYS];
@@ -556,11 +560,14 @@ static const char *number_value(struct scan *x, enum field f, const char *p)
 
     long long *whole = f == F_TOKENS       ? &r->tokens
                        : f == F_VIOLATIONS ? &r->violations
+                       : f == F_LENGTH     ? &r->length
+                       : f == F_DEPTH      ? &r->depth
                                            : &r->saved;
     double *real = f == F_TPS         ? &r->tps
                    : f == F_PROMPT_MS ? &r->prompt_ms
                                       : &r->predicted_ms;
-    int integer = f == F_TOKENS || f == F_VIOLATIONS || f == F_SAVED;
+    int integer = f == F_TOKENS || f == F_VIOLATIONS || f == F_SAVED ||
+                  f == F_LENGTH || f == F_DEPTH;
 
     if (*p == 'n') {
         if (integer)
@@ -637,6 +644,8 @@ static const char *value(struct scan *x, enum field f, const char *p)
     case F_SAVED:
     case F_PROMPT_MS:
     case F_PREDICTED_MS:
+    case F_LENGTH:
+    case F_DEPTH:
         return number_value(x, f, p);
     case F_OTHER:
         break;
@@ -712,6 +721,7 @@ int grader_rowscan(struct grader_rowscan *s, const char *p, size_t len,
     row->violations = -1;
     row->saved = -1;
     row->prompt_ms = row->predicted_ms = -1;
+    row->length = row->depth = -1;
     x->c = (struct cur){p, end, msg, msgsize, 0};
     x->s = s;
     x->row = row;

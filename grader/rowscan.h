@@ -46,6 +46,10 @@ struct grader_row {
                              constraint, or none checked) */
     double tps;           /* decode_tps, -1 when null */
     double prompt_ms, predicted_ms; /* the server's timings, -1 when null */
+    /* a long item's (docs/longctx.md): the prompt's target length in the
+     * server's tokens and the asked needle's depth in %, -1 when null or
+     * absent (every other row) */
+    long long length, depth;
 };
 
 #define GRADER_ROWSCAN_SMALL 512
