@@ -23,6 +23,8 @@
 #include "task.h"
 #include "verdict.h"
 
+struct grader_lengths; /* lengths.h */
+
 /* One rung's figures beside its bury line. */
 struct grader_figures {
     const struct grader_bury_line *line; /* borrowed from the report */
@@ -148,6 +150,9 @@ struct grader_ladder {
      * by the caller, not owned; nspec 0 when none */
     const struct grader_repeat_line *spec;
     size_t nspec;
+    /* a run of long items: each rung at each prompt length (lengths.h),
+     * set by the caller that built it, not owned; NULL for any other run */
+    const struct grader_lengths *lengths;
 };
 
 /*

@@ -314,6 +314,74 @@ static json_t *decide_object(const struct grader_ladder *rep)
     return o;
 }
 
+/* A run of long items (grader/lengths.h): each rung at each length, and
+ * the lost needles by tenth of depth; absent for any other run. */
+static json_t *length_cell(long length, const struct grader_figures *x,
+                           int ref)
+{
+    json_t *c = json_pack(
+        "{s:I,s:I,s:I,s:o,s:[oo],s:I,s:I}", "length", (json_int_t)length, "n",
+        (json_int_t)x->line->sum.n, "right", (json_int_t)x->line->sum.right,
+        "accuracy", real4(x->acc), "accuracy_ci95", real4(x->acc_lo),
+        real4(x->acc_hi), "dead", (json_int_t)(ref ? 0 : x->line->dead),
+        "ghosts", (json_int_t)(ref ? 0 : x->line->ghosts));
+
+    if (c == NULL)
+        return NULL;
+    json_object_set_new(c, "agreement",
+                        ref ? json_null()
+                            : real4(1.0 - x->verdict.discordant));
+    json_object_set_new(c, "change", ref ? json_null() : real4(x->delta));
+    verdict_fields(c, &x->verdict);
+    return c;
+}
+
+static json_t *lengths_object(const struct grader_ladder *rep)
+{
+    const struct grader_lengths *l = rep->lengths;
+    json_t *o = json_object(), *lens = json_array(), *rungs = json_array(),
+           *asked = json_array(), *dead = json_object();
+    size_t i, k, b;
+
+    for (k = 0; k < l->nlengths; k++)
+        json_array_append_new(lens, json_integer((json_int_t)l->lengths[k]));
+    for (b = 0; b < GRADER_DEPTH_BINS; b++)
+        json_array_append_new(asked,
+                              json_integer((json_int_t)l->asked_by_depth[b]));
+    for (i = 0; i < l->nrungs; i++) {
+        const char *name = rep->chain.lines[i].rung->name;
+        json_t *r = json_object(), *cells = json_array(), *d = json_array();
+        long first = l->first_not_eq[i];
+        for (k = 0; k < l->nlengths; k++)
+            json_array_append_new(
+                cells,
+                length_cell(l->lengths[k], &l->per[k].rungs[i], i == 0));
+        json_object_set_new(r, "rung", json_string(name));
+        json_object_set_new(r, "first_not_equivalent",
+                            first < 0
+                                ? json_null()
+                                : json_integer((json_int_t)l->lengths[first]));
+        json_object_set_new(r, "cells", cells);
+        json_array_append_new(rungs, r);
+        for (b = 0; i > 0 && b < GRADER_DEPTH_BINS; b++)
+            json_array_append_new(
+                d, json_integer((json_int_t)l->dead_by_depth[i][b]));
+        if (i > 0)
+            json_object_set_new(dead, name, d);
+        else
+            json_decref(d);
+    }
+    json_object_set_new(o, "lengths", lens);
+    json_object_set_new(o, "margin_points", real4(rep->margin_used));
+    json_object_set_new(o, "rungs", rungs);
+    json_object_set_new(o, "depth",
+                        json_pack("{s:i,s:o,s:o}", "bins", GRADER_DEPTH_BINS,
+                                  "asked", asked, "dead", dead));
+    json_object_set_new(o, "no_length",
+                        json_integer((json_int_t)l->no_length));
+    return o;
+}
+
 int render_report_json(FILE *f, const struct rundir_run *run,
                        const struct grader_ladder *rep,
                        const struct grader_qset *qs)
@@ -389,6 +457,8 @@ int render_report_json(FILE *f, const struct rundir_run *run,
         return -1;
     }
     json_object_set_new(o, "decide", decide_object(rep)); /* last: new */
+    if (rep->lengths != NULL) /* absent but for a run of long items */
+        json_object_set_new(o, "lengths", lengths_object(rep));
     return put(f, o);
 }
 

@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "md_cost.h"
 #include "md_decide.h"
+#include "md_lengths.h"
 #include "md_recipes.h"
 #include "md_differs.h"
 #include "md_probs.h"
@@ -710,6 +711,7 @@ struct doc *render_report_doc(const struct rundir_run *run,
               "marigold right, grey wrong",
               "cover.svg", 0);
     ladder_table(d, run, rep);
+    md_lengths(d, rep);
     md_speculative(d, rep);
     rules_table(d, rep);
     step_limit_table(d, rep);

@@ -162,6 +162,8 @@ struct figures_report {
     int have_probs;                   /* the chain has probs files */
     int settings; /* a ladder of settings (rundir/differs.h) */
     struct grader_repeat_line spec[GRADER_MAX_RUNGS * 2]; /* rep.spec */
+    struct grader_lengths *lengths; /* rep.lengths: a run of long items
+                                       (docs/longctx.md), else NULL */
 };
 
 int figures_report(const struct figures_report_opts *o,

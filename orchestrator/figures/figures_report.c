@@ -245,6 +245,30 @@ static int report_load(const struct figures_report_opts *o,
     return 0;
 }
 
+/* A run of long items (its rows carry lengths): each chain rung at each
+ * length against the reference at the same length (grader/lengths.h),
+ * at the report's margin. 0, or the exit status after one line. */
+static int long_axis(const struct figures_report_opts *o,
+                     struct figures_report *r)
+{
+    struct grader_error err;
+
+    if (!grader_qset_has_lengths(r->s.qs) || r->run.nchain < 2)
+        return 0;
+    if ((r->lengths = calloc(1, sizeof(*r->lengths))) == NULL)
+        return figures__oom("report");
+    if (grader_lengths_build(r->s.qs, r->metas, r->s.r, r->run.nchain,
+                             r->rep.margin, o->partial ? GRADER_PARTIAL : 0,
+                             r->lengths, &err) != 0) {
+        free(r->lengths);
+        r->lengths = NULL;
+        grade_report("report", &err);
+        return EXIT_USAGE;
+    }
+    r->rep.lengths = r->lengths;
+    return 0;
+}
+
 int figures_report(const struct figures_report_opts *o,
                    struct figures_report *r)
 {
@@ -278,7 +302,7 @@ int figures_report(const struct figures_report_opts *o,
     r->rep.probs = r->have_probs ? &r->probs : NULL;
     if (figures__recipes(&r->run, &r->rep) != 0)
         return figures__oom("report");
-    return 0;
+    return long_axis(o, r);
 }
 
 int figures_report_write(const struct figures_report_opts *o,
@@ -309,6 +333,10 @@ void figures_report_release(struct figures_report *r)
         grader_ladder_release(&r->rep);
     if (r->have_probs)
         grader_probs_ladder_free(&r->probs);
+    if (r->lengths != NULL) {
+        grader_lengths_release(r->lengths);
+        free(r->lengths);
+    }
     free(r->metas);
     buf_release(&r->repeat_dir);
     rungset_release(&r->s);
