@@ -178,7 +178,8 @@ static void test_bad_targets(void **state)
 }
 
 /* A target below the item without filler: the needles are longer than
- * the length. */
+ * the length (one token short of it refused, the length itself taken
+ * with no filler). */
 static void test_needle_longer_than_target(void **state)
 {
     struct haystack_item it;
@@ -186,15 +187,23 @@ static void test_needle_longer_than_target(void **state)
     struct haystack_fit fit;
     struct counter c = {0, 0, 1};
     char msg[256];
+    long t0;
 
     (void)state;
     assert_int_equal(haystack_item_make(HAYSTACK_NIAH_MULTIKEY, 1, 2, &it), 0);
+    assert_int_equal(haystack_render(&it, 0, &p), 0);
+    t0 = (long)(p.len / 4);
     assert_int_equal(
-        haystack_fit(&it, 50, bytes4_cb, &c, &p, &fit, msg, sizeof(msg)),
+        haystack_fit(&it, t0 - 1, bytes4_cb, &c, &p, &fit, msg, sizeof(msg)),
         HAYSTACK_ESHORT);
     assert_int_equal(c.calls, 1);
     assert_non_null(strstr(msg, "niah-multikey item 2 of seed 1 is "));
-    assert_non_null(strstr(msg, "tokens without filler, over the target 50"));
+    assert_non_null(strstr(msg, "tokens without filler, over the target"));
+    c.calls = 0;
+    assert_int_equal(
+        haystack_fit(&it, t0, bytes4_cb, &c, &p, &fit, msg, sizeof(msg)), 0);
+    assert_int_equal(fit.fill, 0);
+    assert_int_equal(fit.tokens, t0);
     haystack_prompt_release(&p);
 }
 
