@@ -99,7 +99,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
         check-sleep check-edges check-lines check-guards check-formats \
         check-format check-tests-map tests-map check-leftovers \
-        check-haystack-deps
+        check-haystack-deps bench-haystack
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -529,6 +529,14 @@ bench: $(GRAVEYARD) $(FAKE)
 	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 	/usr/bin/python3 tests/bench/f16_bench.py --graveyard $(GRAVEYARD)
 	$(MAKE) bench-probs
+	$(MAKE) bench-haystack
+
+# The long-context generator: a 64K-token item per kind, under 50 ms
+# with a cheap counter (tests/bench/haystack_bench.c, docs/performance.md)
+bench-haystack: $(LIBHAYSTACK)
+	$(CC) $(BASEFLAGS) -Ihaystack -o $(BUILD)/haystack_bench \
+	    tests/bench/haystack_bench.c $(LIBHAYSTACK)
+	$(BUILD)/haystack_bench
 
 # What logprobs cost the report: a 10 x 1,319 ladder with probs files
 # (tests/bench/probsgen.c writes them with the runner's encoder) against
