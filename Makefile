@@ -425,7 +425,7 @@ check-lines:
 # archives and of the sources (tests/guards/run.sh; make check runs it
 # as the suite "guards").
 check-guards: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
-        $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
+        $(LIBHAYSTACK) $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
 	@sh tests/guards/run.sh $(BUILD) "$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)"
 
 # One owner per run-folder format: no manifest key read or written by
