@@ -93,6 +93,7 @@ FAKE_TOOLS := $(BUILD)/fake-llama-quantize $(BUILD)/fake-convert-hf \
               $(BUILD)/fake-gguf
 PYRE_DRIVER := $(BUILD)/pyre_driver
 RULE_DRIVER := $(BUILD)/rule_driver
+HAYSTACK_DRIVER := $(BUILD)/haystack_driver
 
 .PHONY: all check check-all check-tools install uninstall unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
@@ -298,7 +299,7 @@ check-tools:
 	@sh scripts/check-tools.sh
 
 check-all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
-        $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
+        $(RULE_DRIVER) $(HAYSTACK_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-haystack-deps \
         check-size check-lines \
         check-commands check-rooms check-circles check-edges check-sleep \
@@ -328,6 +329,11 @@ $(RULE_DRIVER): tests/tasks/rule_driver.c $(LIBGRADER) $(LIBPYRE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -o $@ $< $(LIBGRADER) \
 	    $(LIBPYRE) $(JANSSON_LIBS) -lm
+# tests/tasks/haystack_port.py's driver: libhaystack and jansson
+$(HAYSTACK_DRIVER): tests/tasks/haystack_driver.c $(LIBHAYSTACK)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -o $@ $< $(LIBHAYSTACK) \
+	    $(JANSSON_LIBS)
 rule-diff: $(RULE_DRIVER)
 	$(PYTHON) tests/tasks/rule_diff.py $(RULE_DRIVER) \
 	    --cases $(RULE_CASES) --seed $$(date +%s)

@@ -195,14 +195,17 @@ static void draw_depths(uint64_t *st, uint64_t seed, uint32_t index, size_t n,
         depth[i] = depth_of_slot(used[i]);
 }
 
-/* A key: adjective-noun, distinct from keys[0..n). */
+/* A key: adjective-noun, distinct from keys[0..n); the adjective drawn
+ * first (in statements of their own: a function's arguments are
+ * evaluated in no set order, and a port must draw as this does). */
 static void draw_key(uint64_t *st, char (*keys)[HAYSTACK_ANSWER_MAX], size_t n)
 {
     size_t j;
 
     do {
-        snprintf(keys[n], HAYSTACK_ANSWER_MAX, "%s-%s",
-                 adjs[haystack_below(st, 32)], nouns[haystack_below(st, 32)]);
+        const char *adj = adjs[haystack_below(st, 32)];
+        const char *noun = nouns[haystack_below(st, 32)];
+        snprintf(keys[n], HAYSTACK_ANSWER_MAX, "%s-%s", adj, noun);
         for (j = 0; j < n && strcmp(keys[j], keys[n]) != 0; j++)
             ;
     } while (j < n);
