@@ -229,6 +229,48 @@ static void test_too_coarse(void **state)
     haystack_prompt_release(&p);
 }
 
+/* bytes/4, but every count that would land in the window of the
+ * target in ctx jumps over it: no fill fits */
+static long jump_cb(void *ctx, const char *text, size_t len)
+{
+    long target = *(long *)ctx, t = (long)(len / 4);
+
+    (void)text;
+    return t >= target - target / 100 ? (t > target ? t : target + 1) : t;
+}
+
+/* Whatever count the search ended on (below or above), the prompt left is
+ * the best fill below the target's, and counts what *out says. */
+static void test_no_fit_leaves_best(void **state)
+{
+    static const long targets[] = {3000, 4500, 7001};
+    size_t t;
+    uint32_t i;
+
+    (void)state;
+    for (t = 0; t < sizeof(targets) / sizeof(targets[0]); t++)
+        for (i = 0; i < 20; i++) {
+            struct haystack_item it;
+            struct haystack_prompt p = {0};
+            struct haystack_fit fit;
+            long target = targets[t];
+            char msg[256];
+            assert_int_equal(haystack_item_make(i % HAYSTACK_CWE, 5, i, &it),
+                             0);
+            assert_int_equal(haystack_fit(&it, target, jump_cb, &target, &p,
+                                          &fit, msg, sizeof(msg)),
+                             HAYSTACK_ENOFIT);
+            if (p.fill != fit.fill ||
+                jump_cb(&target, p.text, p.len) != fit.tokens)
+                fail_msg("target %ld, item %u: prompt of fill %zu left, "
+                         "counting %ld; the fit says fill %zu, %ld tokens",
+                         target, i, p.fill, jump_cb(&target, p.text, p.len),
+                         fit.fill, fit.tokens);
+            assert_true(fit.tokens < target - target / 100);
+            haystack_prompt_release(&p);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_bad_targets),
         cmocka_unit_test(test_needle_longer_than_target),
         cmocka_unit_test(test_too_coarse),
+        cmocka_unit_test(test_no_fit_leaves_best),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
