@@ -25,9 +25,15 @@ const char *haystack_strerror(int code)
     return "unknown error";
 }
 
-static const char *const kind_names[HAYSTACK_NKINDS] = {
-    "niah-single", "niah-multikey", "niah-multivalue", "niah-multiquery", "vt",
-    "cwe"};
+static const char *const kind_names[] = {"niah-single",
+                                         "niah-multikey",
+                                         "niah-multivalue",
+                                         "niah-multiquery",
+                                         "vt",
+                                         "cwe",
+                                         "fwe"};
+_Static_assert(sizeof(kind_names) / sizeof(kind_names[0]) == HAYSTACK_NKINDS,
+               "a name for every kind");
 
 const char *haystack_kind_name(enum haystack_kind kind)
 {
@@ -322,6 +328,25 @@ static void make_cwe(struct haystack_item *it, uint64_t *st)
     it->depth = HAYSTACK_NO_DEPTH;
 }
 
+/* Frequent words: ranks 2 to 4, three distinct words of the 2^18, and
+ * where the walk of the other ranks starts. */
+static void make_fwe(struct haystack_item *it, uint64_t *st)
+{
+    size_t i, j;
+
+    for (i = 0; i < 3; i++) {
+        do {
+            it->words[i] = (uint32_t)haystack_below(st, HAYSTACK_CWE_WORDS);
+            for (j = 0; j < i && it->words[j] != it->words[i]; j++)
+                ;
+        } while (j < i);
+        haystack__word(it->words[i], it->answers[i]);
+    }
+    it->words[3] = (uint32_t)haystack_below(st, HAYSTACK_CWE_WORDS);
+    it->nanswers = 3;
+    it->depth = HAYSTACK_NO_DEPTH;
+}
+
 int haystack_item_make(enum haystack_kind kind, uint64_t seed, uint32_t index,
                        struct haystack_item *out)
 {
@@ -350,8 +375,11 @@ int haystack_item_make(enum haystack_kind kind, uint64_t seed, uint32_t index,
     case HAYSTACK_VT:
         make_vt(out, &st);
         break;
-    default:
+    case HAYSTACK_CWE:
         make_cwe(out, &st);
+        break;
+    default:
+        make_fwe(out, &st);
         break;
     }
     return 0;

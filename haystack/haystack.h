@@ -61,6 +61,8 @@ enum haystack_kind {
     HAYSTACK_NIAH_MULTIQUERY, /* 4 keys asked, each one number */
     HAYSTACK_VT,              /* variable tracking: a chain of 5 */
     HAYSTACK_CWE,             /* the 10 most common words of a list */
+    HAYSTACK_FWE,             /* the 3 most frequent words of a coded text
+                                 (RULER's counts n k^-2 / zeta(2)) */
     HAYSTACK_NKINDS
 };
 
@@ -82,8 +84,10 @@ struct haystack_item {
     int depth;                      /* the asked needle's depth, 0..100 %, or
                                        HAYSTACK_NO_DEPTH (cwe) */
     char query[HAYSTACK_QUERY_MAX]; /* the keys asked, the value traced,
-                                       "" for cwe */
-    uint32_t words[HAYSTACK_MAX_ANSWERS]; /* cwe: the common words' */
+                                       "" for cwe and fwe */
+    uint32_t words[HAYSTACK_MAX_ANSWERS]; /* cwe: the common words'; fwe:
+                                             ranks 2 to 4's and the start
+                                             of the others' walk */
 };
 
 /*
@@ -107,7 +111,8 @@ void haystack_prompt_release(struct haystack_prompt *p);
 /*
  * The prompt of it with fill units of filler (words of the filler
  * sentences, the last sentence cut short ending with a period; for cwe,
- * rare words each written 3 times) into p. 0, or HAYSTACK_EARG (fill over
+ * rare words each written 3 times; for fwe, words of the coded text over
+ * its first 200) into p. 0, or HAYSTACK_EARG (fill over
  * HAYSTACK_FILL_MAX), HAYSTACK_ELIMIT (over HAYSTACK_PROMPT_MAX bytes),
  * HAYSTACK_ENOMEM; p's text is then unspecified.
  */

@@ -24,6 +24,12 @@
 /* the rare words' walk through the 2^18 (odd: a permutation) */
 #define HAYSTACK_CWE_STEP 104729u
 
+/* fwe (RULER's alpha 2): word rank k written floor(n * 6 / pi^2 / k^2)
+ * times in n = 200 + fill words, rank 1 the noise "...", ranks 2 to 4 the
+ * answers; 6 / pi^2 = 1 / zeta(2) as a double, so no libm. */
+#define HAYSTACK_FWE_BASE 200
+#define HAYSTACK_FWE_ZETA 0.6079271018540267
+
 /* The longest filler sentence, NUL included. */
 #define HAYSTACK_SENTENCE_MAX 128
 

@@ -242,6 +242,73 @@ static int render_cwe(const struct haystack_item *it, size_t fill,
     return rc;
 }
 
+/* The word of fwe's rank k (from 2), or of the next rank of the walk at
+ * *j (from 5): a word of the 2^18 other than the answers. */
+static uint32_t fwe_word(const struct haystack_item *it, size_t k, uint32_t *j)
+{
+    if (k <= 4)
+        return it->words[k - 2];
+    do
+        *j = (*j + HAYSTACK_CWE_STEP) % HAYSTACK_CWE_WORDS;
+    while (*j == it->words[0] || *j == it->words[1] || *j == it->words[2]);
+    return *j;
+}
+
+/* fwe: RULER's coded text, n = 200 + fill words, rank k written
+ * floor(n / zeta(2) / k^2) times (rank 1 the noise "..."), shuffled by a
+ * stream of (seed ^ fill * K, index). */
+static int render_fwe(const struct haystack_item *it, size_t fill,
+                      struct haystack_prompt *p)
+{
+    size_t n = HAYSTACK_FWE_BASE + fill, m = 0, k, c, i, r;
+    uint64_t st = haystack_stream(
+        it->seed ^ ((uint64_t)fill * 0x9e3779b97f4a7c15ULL), it->index,
+        HAYSTACK_TAG(HAYSTACK_TAG_SHUFFLE, it->kind));
+    uint32_t *ids, j = it->words[3], w, t;
+    char word[8];
+    int rc;
+
+    if (n > HAYSTACK_PROMPT_MAX / 7) /* "bakoti " for each */
+        return HAYSTACK_ELIMIT;
+    if ((ids = malloc(n * sizeof(*ids))) == NULL)
+        return HAYSTACK_ENOMEM;
+    for (k = 1;; k++) {
+        c = (size_t)((double)n * HAYSTACK_FWE_ZETA / ((double)k * (double)k));
+        if (c == 0)
+            break;
+        w = k == 1 ? UINT32_MAX : fwe_word(it, k, &j);
+        for (i = 0; i < c && m < n; i++)
+            ids[m++] = w;
+    }
+    for (i = m; i-- > 1;) { /* Fisher-Yates */
+        r = (size_t)haystack_below(&st, (uint64_t)i + 1);
+        t = ids[i];
+        ids[i] = ids[r];
+        ids[r] = t;
+    }
+    rc = puts_(p, "Read the following coded text and track the frequency of "
+                  "each coded word. Find the three most frequently appeared "
+                  "coded words. ");
+    for (i = 0; rc == 0 && i < m; i++) {
+        if (i > 0)
+            rc = put(p, " ", 1);
+        if (ids[i] == UINT32_MAX) {
+            if (rc == 0)
+                rc = put(p, "...", 3);
+            continue;
+        }
+        haystack__word(ids[i], word);
+        if (rc == 0)
+            rc = put(p, word, 6);
+    }
+    free(ids);
+    if (rc == 0)
+        rc = puts_(p, "\nQuestion: Do not provide any explanation. Please "
+                      "ignore the dots '....'. What are the three most "
+                      "frequently appeared words in the above coded text?");
+    return rc;
+}
+
 int haystack_render(const struct haystack_item *it, size_t fill,
                     struct haystack_prompt *p)
 {
@@ -252,6 +319,9 @@ int haystack_render(const struct haystack_item *it, size_t fill,
     memset(p->needle_at, 0, sizeof(p->needle_at));
     if (p->text != NULL)
         p->text[0] = '\0';
-    return it->kind == HAYSTACK_CWE ? render_cwe(it, fill, p)
-                                    : render_text(it, fill, p);
+    if (it->kind == HAYSTACK_CWE)
+        return render_cwe(it, fill, p);
+    if (it->kind == HAYSTACK_FWE)
+        return render_fwe(it, fill, p);
+    return render_text(it, fill, p);
 }

@@ -6,7 +6,7 @@
 haystack/haystack.c and haystack_render.c, held to the C library byte
 for byte through tests/tasks/haystack_driver: every kind, seeds 0, 1,
 2026 and 2^64 - 1, items 0, 1, 7, 39 and 123456, fills 0, 1, 13 and 700
-(every answer, needle, depth and query, and the whole prompt). So the
+(every answer, needle, depth and query, and the whole prompt): 560 cases. So the
 description is enough to make the same items elsewhere, and a change to
 the generator that the docs do not follow fails here.
 
@@ -19,7 +19,7 @@ import sys
 M = (1 << 64) - 1
 K1, K2 = 0x9E3779B97F4A7C15, 0xD1B54A32D192ED03
 KINDS = ["niah-single", "niah-multikey", "niah-multivalue",
-         "niah-multiquery", "vt", "cwe"]
+         "niah-multiquery", "vt", "cwe", "fwe"]
 
 ADJS = ["quiet", "bright", "narrow", "gentle", "distant", "hollow", "silver",
         "rapid", "brown", "crooked", "patient", "woolen", "sudden", "humble",
@@ -145,6 +145,15 @@ def make(kind, seed, index):
         item["depths"] = sorted(depths(st, seed, index, 5))
         item["depth"] = item["depths"][0]
         item["query"] = str(v)
+    elif kind == "fwe":
+        words = []
+        while len(words) < 3:
+            w = st.below(1 << 18)
+            if w not in words:
+                words.append(w)
+        item["answers"] = [word(w) for w in words]
+        item["words"] = words + [st.below(1 << 18)]
+        item["depth"] = -1
     else:
         words = []
         while len(words) < 10:
@@ -212,6 +221,35 @@ def render(item, kind, fill):
                             for i, w in enumerate(ids))
                 + "\nQuestion: What are the 10 most common words in the "
                   "above list?")
+    if kind == "fwe":
+        n, ids, j, k = 200 + fill, [], item["words"][3], 1
+        while True:
+            c = int(n * 0.6079271018540267 / (float(k) * float(k)))
+            if c == 0:
+                break
+            if k == 1:
+                w = None
+            elif k <= 4:
+                w = item["words"][k - 2]
+            else:
+                j = (j + 104729) % (1 << 18)
+                while j in item["words"][:3]:
+                    j = (j + 104729) % (1 << 18)
+                w = j
+            ids += [w] * min(c, n - len(ids))
+            k += 1
+        st = Stream(item["seed"] ^ ((fill * K1) & M), item["index"], 3,
+                    KINDS.index(kind))
+        for i in range(len(ids) - 1, 0, -1):
+            r = st.below(i + 1)
+            ids[i], ids[r] = ids[r], ids[i]
+        return ("Read the following coded text and track the frequency of "
+                "each coded word. Find the three most frequently appeared "
+                "coded words. "
+                + " ".join("..." if w is None else word(w) for w in ids)
+                + "\nQuestion: Do not provide any explanation. Please "
+                  "ignore the dots '....'. What are the three most "
+                  "frequently appeared words in the above coded text?")
     head, question = frame(item, kind)
     pos = [fill * d // 100 for d in item["depths"]]
     order = sorted(range(len(pos)), key=lambda i: (pos[i], i))

@@ -2,7 +2,8 @@
  * test_haystack_make.c - the long-context items (haystack/): the same
  * seed gives the same bytes and another seed others, the answers do not
  * depend on the fill, each needle sits in the prompt where it is recorded
- * and at its depth, cwe's common words are the ten most common, and bad
+ * and at its depth, cwe's common words are the ten most common and fwe's
+ * three the most frequent, and bad
  * input and the caps are refused.
  *
  * Tests: haystack/haystack.c
@@ -94,7 +95,7 @@ static void test_needles_where_recorded(void **state)
         struct haystack_item it, before;
         struct haystack_prompt p = {0};
         size_t f, i, j;
-        if (k == HAYSTACK_CWE)
+        if (k == HAYSTACK_CWE || k == HAYSTACK_FWE)
             continue;
         assert_int_equal(haystack_item_make(k, 9, 11, &it), 0);
         before = it;
@@ -214,6 +215,57 @@ static void test_cwe_counts(void **state)
     haystack_prompt_release(&p);
 }
 
+/* fwe: at every fill, the three answers are the most frequent words of
+ * the coded text after the dots, in order, each strictly above the next
+ * (RULER's counts n * k^-2 / zeta(2), n = 200 + fill). */
+static void test_fwe_counts(void **state)
+{
+    struct haystack_item it;
+    struct haystack_prompt p = {0};
+    size_t f, i;
+
+    (void)state;
+    assert_int_equal(haystack_item_make(HAYSTACK_FWE, 8, 3, &it), 0);
+    assert_int_equal(it.nanswers, 3);
+    assert_int_equal(it.nneedles, 0);
+    assert_int_equal(it.depth, HAYSTACK_NO_DEPTH);
+    for (f = 0; f < NFILLS; f++) {
+        size_t n = 200 + fills[f], most = 0, c[3], words = 0;
+        char *text, *w, *save = NULL, *start, *end;
+        assert_int_equal(haystack_render(&it, fills[f], &p), 0);
+        start = strstr(p.text, "coded words. ");
+        end = strstr(p.text, "\nQuestion: ");
+        assert_non_null(start);
+        assert_non_null(end);
+        start += strlen("coded words. ");
+        text = strndup(start, (size_t)(end - start));
+        assert_non_null(text);
+        for (i = 0; i < 3; i++) {
+            c[i] = occurrences(text, strlen(text), it.answers[i]);
+            if (c[i] != (size_t)((double)n * 0.6079271018540267 /
+                                 (double)((i + 2) * (i + 2))))
+                fail_msg("fill %zu: answer %zu '%s' %zu times", fills[f], i,
+                         it.answers[i], c[i]);
+        }
+        assert_true(c[0] > c[1] && c[1] > c[2]);
+        for (w = strtok_r(text, " ", &save); w;
+             w = strtok_r(NULL, " ", &save)) {
+            size_t k = occurrences(start, (size_t)(end - start), w);
+            words++;
+            if (strcmp(w, "...") != 0 && strcmp(w, it.answers[0]) != 0 &&
+                strcmp(w, it.answers[1]) != 0 &&
+                strcmp(w, it.answers[2]) != 0 && k > most)
+                most = k;
+        }
+        if (most >= c[2])
+            fail_msg("fill %zu: another word %zu times, the third answer %zu",
+                     fills[f], most, c[2]);
+        assert_true(words <= n && words > n * 9 / 10);
+        free(text);
+    }
+    haystack_prompt_release(&p);
+}
+
 static void test_bad_input_and_caps(void **state)
 {
     struct haystack_item it;
@@ -255,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_needles_where_recorded),
         cmocka_unit_test(test_depth_recorded),
         cmocka_unit_test(test_cwe_counts),
+        cmocka_unit_test(test_fwe_counts),
         cmocka_unit_test(test_bad_input_and_caps),
     };
 
