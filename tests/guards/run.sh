@@ -332,5 +332,33 @@ expect "leftovers: a curl option's result cast away" 1 \
     "orchestrator/server/http.c:$(($(wc -l <"$tmp/tree/orchestrator/server/http.c") - 1)):    (void)curl_multi_setopt(m, CURLMOPT_PIPELINING, 0L);" \
     sh "$tmp/tree/scripts/check-leftovers.sh" "$tmp/tree"
 
+# --- check-haystack-deps: the long-context items stand on libc alone --
+hsdeps() { (cd "$here" && sh scripts/check-haystack-deps.sh "$1" "$cc"); }
+expect "haystack-deps: today's libhaystack.a" 0 "" hsdeps "$build/libhaystack.a"
+copy_libs "$tmp/hs1"
+plant "$tmp/hs1" libhaystack.a haystack_planted.o <<'EOF'
+#include <stdio.h>
+int haystack_planted(void);
+int haystack_planted(void)
+{
+    FILE *f = fopen("/etc/hostname", "r");
+    return f != NULL;
+}
+EOF
+expect "haystack-deps: a file opened in libhaystack.a" 1 \
+    "uses symbols it must not (files, outside libraries, the grader):" \
+    hsdeps "$tmp/hs1/libhaystack.a"
+copy_libs "$tmp/hs2"
+plant "$tmp/hs2" libhaystack.a haystack_planted.o <<'EOF'
+int pyre_compile(void);
+int haystack_planted(void);
+int haystack_planted(void)
+{
+    return pyre_compile();
+}
+EOF
+expect "haystack-deps: the grader's regular expressions called" 1 \
+    "pyre_compile" hsdeps "$tmp/hs2/libhaystack.a"
+
 echo "guards: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
