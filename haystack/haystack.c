@@ -120,7 +120,8 @@ static const char *const templates[8] = {
     "Every morning the # @ ^ a @ at the ~."};
 
 /* Sentence from the filler stream at *state into out (cap bytes, NUL
- * included; every sentence is under 120 bytes); its length. */
+ * included; every sentence is under 80 bytes, and one longer than cap
+ * would end at the word that does not fit); its length. */
 size_t haystack__sentence(uint64_t *state, char *out, size_t cap)
 {
     const char *t = templates[haystack_below(state, 8)];
@@ -145,7 +146,7 @@ size_t haystack__sentence(uint64_t *state, char *out, size_t cap)
         if (w != NULL) {
             size_t l = strlen(w);
             if (n + l + 1 >= cap)
-                return n;
+                break; /* never: the longest is under 80 bytes */
             memcpy(out + n, w, l);
             n += l;
         } else if (n + 2 < cap) {
