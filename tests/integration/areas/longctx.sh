@@ -9,6 +9,7 @@
 # Sourced by tests/integration/cases.sh (lib.sh's helpers).
 #
 # Tests: orchestrator/input/questions.c
+# Tests: orchestrator/input/taskfile.c
 # Tests: grader/ruler.c
 
 # three items: all strings said, one of two, none
@@ -66,3 +67,34 @@ case_longctx_bad_answers() {
     [ ! -e "$d" ] || fail "a run folder was made: $(ls "$d")"
 }
 area_cases="$area_cases longctx_bad_answers"
+
+# A task file of one's own over long items: "reference": "answers" and a
+# RULER rule, recorded in the manifest as given; a rule that reads one
+# answer on such a task refused with exit 2, naming the task and rule.
+case_longctx_task_file() {
+    local d=$work/lctf rc=0
+    longctx_items
+    model ruler '"default": {"content": "I could not find it."},
+ "replies": [{"match": "beta-key", "content": "It is 2222222, I think."}]'
+    printf '{"name": "my-long", "reference": "answers", "prompt": "{question}",
+ "rules": [{"name": "any", "kind": "ruler-part"}]}\n' >"$work/my-long.json"
+    rm -rf "$d"
+    $GT run R1 "$work/ruler.gguf" "$work/long.jsonl" "$d" --llama "$FAKE" \
+        --task "$work/my-long.json" --quiet >/dev/null 2>"$work/err" || fail "run: exit $? $(cat "$work/err")"
+    [ "$(field "$d/rows/R1.jsonl" niah-1 right)" = true ] ||
+        fail "niah-1 by ruler-part: $(grep niah-1 "$d/rows/R1.jsonl" | head -c 400)"
+    [ "$(field "$d/rows/R1.jsonl" niah-1 extracted)" = '"1/2"' ] ||
+        fail "niah-1's share: $(field "$d/rows/R1.jsonl" niah-1 extracted)"
+    grep -q '"reference": "answers"' "$d/manifest.json" ||
+        fail "manifest: $(grep -A3 '"task"' "$d/manifest.json" | head -c 400)"
+    printf '{"name": "mixed", "reference": "answers", "prompt": "{question}",
+ "rules": [{"name": "num", "kind": "answer-line"}]}\n' >"$work/mixed.json"
+    rm -rf "$d.2"
+    $GT run R1 "$work/ruler.gguf" "$work/long.jsonl" "$d.2" --llama "$FAKE" \
+        --task "$work/mixed.json" --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] || fail "a number rule on lists: exit $rc, want 2"
+    grep -q "task 'mixed': rule 'num' reads one answer, not a list" "$work/err" ||
+        fail "message: $(cat "$work/err")"
+    [ ! -e "$d.2" ] || fail "a run folder was made for the refused task"
+}
+area_cases="$area_cases longctx_task_file"
