@@ -68,6 +68,8 @@ GRADER_SRC := $(wildcard grader/*.c)
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
 PYRE_SRC   := $(wildcard pyre/*.c)
 PYRE_OBJ   := $(PYRE_SRC:%.c=$(BUILD)/%.o)
+HAYSTACK_SRC := $(wildcard haystack/*.c)
+HAYSTACK_OBJ := $(HAYSTACK_SRC:%.c=$(BUILD)/%.o)
 REPORT_SRC := $(wildcard report/*.c)
 REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/report/assets.o
 # The orchestrator's rooms (docs/design.md, "Rooms of the orchestrator").
@@ -82,6 +84,7 @@ LIBRUNDIR  := $(BUILD)/librundir.a
 LIBWEIGHTS := $(BUILD)/libweights.a
 LIBGRADER  := $(BUILD)/libgrader.a
 LIBPYRE    := $(BUILD)/libpyre.a
+LIBHAYSTACK := $(BUILD)/libhaystack.a
 LIBREPORT  := $(BUILD)/libreport.a
 LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
@@ -90,12 +93,14 @@ FAKE_TOOLS := $(BUILD)/fake-llama-quantize $(BUILD)/fake-convert-hf \
               $(BUILD)/fake-gguf
 PYRE_DRIVER := $(BUILD)/pyre_driver
 RULE_DRIVER := $(BUILD)/rule_driver
+HAYSTACK_DRIVER := $(BUILD)/haystack_driver
 
 .PHONY: all check check-all check-tools install uninstall unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
         check-sleep check-edges check-lines check-guards check-formats \
-        check-format check-tests-map tests-map check-leftovers
+        check-format check-tests-map tests-map check-leftovers \
+        check-haystack-deps bench-haystack
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -130,6 +135,12 @@ $(BUILD)/pyre/%.o: pyre/%.c pyre/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
 
+# haystack/: the long-context items (docs/longctx.md), libc alone, like
+# pyre: the grader and the orchestrator may both link it.
+$(BUILD)/haystack/%.o: haystack/%.c haystack/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
+
 # The renderers (report/) need the grader, jansson and (the page's data
 # block, gzipped) zlib, nothing more.
 $(BUILD)/report/%.o: report/%.c report/*.h grader/*.h pyre/*.h rundir/*.h \
@@ -159,6 +170,10 @@ $(LIBGRADER): $(GRADER_OBJ)
 	$(AR) rcs $@ $^
 
 $(LIBPYRE): $(PYRE_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBHAYSTACK): $(HAYSTACK_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -227,6 +242,13 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER) \
 	    -Igrader -Ipyre -o $@ $< $(LIBGRADER) $(LIBPYRE) $(JANSSON_LIBS) \
 	    $(CMOCKA_LIBS) -lm
 
+# haystack's unit tests (test_haystack_*): libhaystack and cmocka alone.
+$(BUILD)/tests/test_haystack_%: tests/unit/test_haystack_%.c tests/unit/*.h \
+        $(LIBHAYSTACK)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) -Ihaystack -o $@ $< \
+	    $(LIBHAYSTACK) $(CMOCKA_LIBS)
+
 # Renderer unit tests (test_report_*) link report/ and the grader: still
 # no libuv, libcurl or OpenSSL.
 $(BUILD)/tests/test_report_%: tests/unit/test_report_%.c tests/unit/*.h \
@@ -277,7 +299,8 @@ check-tools:
 	@sh scripts/check-tools.sh
 
 check-all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
-        $(RULE_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
+        $(RULE_DRIVER) $(HAYSTACK_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
+        check-haystack-deps \
         check-size check-lines \
         check-commands check-rooms check-circles check-edges check-sleep \
         check-formats check-format check-tests-map check-leftovers
@@ -306,6 +329,11 @@ $(RULE_DRIVER): tests/tasks/rule_driver.c $(LIBGRADER) $(LIBPYRE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -o $@ $< $(LIBGRADER) \
 	    $(LIBPYRE) $(JANSSON_LIBS) -lm
+# tests/tasks/haystack_port.py's driver: libhaystack and jansson
+$(HAYSTACK_DRIVER): tests/tasks/haystack_driver.c $(LIBHAYSTACK)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -o $@ $< $(LIBHAYSTACK) \
+	    $(JANSSON_LIBS)
 rule-diff: $(RULE_DRIVER)
 	$(PYTHON) tests/tasks/rule_diff.py $(RULE_DRIVER) \
 	    --cases $(RULE_CASES) --seed $$(date +%s)
@@ -378,10 +406,10 @@ check-sleep:
 # libraries and main.o, is one scripts/rooms.table allows, and every
 # outside library a part needs is one of its own (scripts/check-edges.sh).
 check-edges: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
-        $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
+        $(LIBHAYSTACK) $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
 	@CC="$(CC)" sh scripts/check-edges.sh $(LIBUTIL) $(LIBRUNDIR) \
-	    $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) $(LIBREPORT) $(LIBORCH) \
-	    $(MAIN_OBJ)
+	    $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBREPORT) \
+	    $(LIBORCH) $(MAIN_OBJ)
 
 # Every product file (and the fake server and tools) as .clang-format
 # lays it out (scripts/check-format.sh; make lint adds cppcheck).
@@ -403,7 +431,7 @@ check-lines:
 # archives and of the sources (tests/guards/run.sh; make check runs it
 # as the suite "guards").
 check-guards: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
-        $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
+        $(LIBHAYSTACK) $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
 	@sh tests/guards/run.sh $(BUILD) "$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)"
 
 # One owner per run-folder format: no manifest key read or written by
@@ -439,6 +467,11 @@ check-grader-deps: $(LIBGRADER) $(LIBPYRE)
 # no header of the grader's (scripts/check-pyre-deps.sh).
 check-pyre-deps: $(LIBPYRE)
 	@sh scripts/check-pyre-deps.sh $(LIBPYRE) "$(CC) $(BASEFLAGS)"
+
+# haystack (the long-context items) likewise: libc alone, no file, no
+# header but its own (scripts/check-haystack-deps.sh).
+check-haystack-deps: $(LIBHAYSTACK)
+	@sh scripts/check-haystack-deps.sh $(LIBHAYSTACK) "$(CC) $(BASEFLAGS)"
 
 FUZZ_SECONDS ?= 30
 FUZZ_BUILD   := build/fuzz
@@ -502,6 +535,14 @@ bench: $(GRAVEYARD) $(FAKE)
 	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 	/usr/bin/python3 tests/bench/f16_bench.py --graveyard $(GRAVEYARD)
 	$(MAKE) bench-probs
+	$(MAKE) bench-haystack
+
+# The long-context generator: a 64K-token item per kind, under 50 ms
+# with a cheap counter (tests/bench/haystack_bench.c, docs/performance.md)
+bench-haystack: $(LIBHAYSTACK)
+	$(CC) $(BASEFLAGS) -Ihaystack -o $(BUILD)/haystack_bench \
+	    tests/bench/haystack_bench.c $(LIBHAYSTACK)
+	$(BUILD)/haystack_bench
 
 # What logprobs cost the report: a 10 x 1,319 ladder with probs files
 # (tests/bench/probsgen.c writes them with the runner's encoder) against
@@ -560,10 +601,10 @@ valgrind:
 	    valgrind -q --error-exitcode=1 --leak-check=full $$t || exit 1; done
 
 lint: check-size
-	clang-format --dry-run --Werror grader/*.[ch] pyre/*.[ch] report/*.[ch] \
+	clang-format --dry-run --Werror grader/*.[ch] pyre/*.[ch] haystack/*.[ch] report/*.[ch] \
 	    orchestrator/*/*.[ch] rundir/*.[ch] util/*.[ch] weights/*.[ch] \
 	    tests/fake-llama-server/*.c tests/fake-tools/*.[ch]
-	cppcheck --quiet --error-exitcode=1 --std=c11 grader pyre report \
+	cppcheck --quiet --error-exitcode=1 --std=c11 grader pyre haystack report \
 	    orchestrator rundir util weights
 
 clean:

@@ -157,6 +157,37 @@ static int shared_patterns(struct grader_task *t)
     return 0;
 }
 
+static int ruler_kind(enum grader_rule_kind kind)
+{
+    return kind == GRADER_RULE_RULER_ALL || kind == GRADER_RULE_RULER_PART;
+}
+
+/* Whether a rule of kind reads the task's references: a choice rule
+ * letters, a RULER rule lists of expected strings (and a task of those
+ * takes nothing else), boxed numbers or letters, the others numbers. 0,
+ * or GRADER_EARG with msg. */
+static int rule_fits(const struct grader_task *t, const char *name,
+                     enum grader_rule_kind kind, char *msg, size_t msgsize)
+{
+    static const char *const refs[] = {"numbers", "letters",
+                                       "lists of expected strings"};
+    const char *reads = "a number";
+
+    if (ruler_kind(kind) || t->ref == GRADER_REF_ANSWERS) {
+        if (ruler_kind(kind) && t->ref == GRADER_REF_ANSWERS)
+            return 0;
+        reads = ruler_kind(kind) ? "lists of expected strings"
+                                 : "one answer, not a list";
+    } else if ((kind == GRADER_RULE_CHOICE) == (t->ref == GRADER_REF_LETTER) ||
+               kind == GRADER_RULE_BOXED)
+        return 0;
+    else if (kind == GRADER_RULE_CHOICE)
+        reads = "a letter";
+    SAY("task '%s': rule '%s' reads %s, and the task's references are %s",
+        t->name, name, reads, refs[t->ref]);
+    return GRADER_EARG;
+}
+
 int grader_task_add_rule(struct grader_task *t, const char *name,
                          enum grader_rule_kind kind, char *msg, size_t msgsize)
 {
@@ -167,17 +198,12 @@ int grader_task_add_rule(struct grader_task *t, const char *name,
         SAY("task '%s': rule '%s' needs a pattern", t->name, name);
         return GRADER_EARG;
     }
-    if ((kind == GRADER_RULE_CHOICE) != (t->ref == GRADER_REF_LETTER) &&
-        kind != GRADER_RULE_BOXED) {
-        SAY("task '%s': rule '%s' %s", t->name, name,
-            kind == GRADER_RULE_CHOICE
-                ? "reads a letter, and the task's references are numbers"
-                : "reads a number, and the task's references are letters");
-        return GRADER_EARG;
-    }
+    if ((rc = rule_fits(t, name, kind, msg, msgsize)) != 0)
+        return rc;
     if ((r = new_rule(t, name, msg, msgsize)) == NULL)
         return GRADER_EARG;
-    if (kind == GRADER_RULE_LAST_DIGITS && (rc = shared_patterns(t)) != 0)
+    if ((kind == GRADER_RULE_LAST_DIGITS || ruler_kind(kind)) &&
+        (rc = shared_patterns(t)) != 0)
         return rc;
     r->kind = kind;
     t->nrules++;
@@ -195,6 +221,12 @@ int grader_task_add_regex(struct grader_task *t, const char *name,
     size_t i;
     int rc;
 
+    if (t->ref == GRADER_REF_ANSWERS) {
+        SAY("task '%s': rule '%s' reads one answer, and the task's "
+            "references are lists of expected strings",
+            t->name, name);
+        return GRADER_EARG;
+    }
     if (nignore > GRADER_RULE_MAX_IGNORE) {
         SAY("task '%s': rule '%s' has more than %d patterns to ignore",
             t->name, name, GRADER_RULE_MAX_IGNORE);
@@ -297,6 +329,33 @@ long grader_task_rule_index(const struct grader_task *t, const char *name)
     return -1;
 }
 
+/* A list of expected strings, one a line: each 1 to GRADER_ANSWER_BYTES
+ * bytes with no control character, at most GRADER_ANSWERS_MAX of them and
+ * GRADER_ANSWERS_BYTES in all. Canonical: "answers:N:" and the text's
+ * hash, so two files that list other strings are told apart. */
+static int answers_parse(const char *s, size_t len, struct grader_num *out)
+{
+    size_t i, start = 0, n = 0;
+
+    if (len == 0 || len > GRADER_ANSWERS_BYTES)
+        return -1;
+    for (i = 0; i <= len; i++) {
+        if (i < len && s[i] != '\n') {
+            if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+                return -1;
+            continue;
+        }
+        if (i == start || i - start > GRADER_ANSWER_BYTES ||
+            ++n > GRADER_ANSWERS_MAX)
+            return -1;
+        start = i + 1;
+    }
+    snprintf(out->s, sizeof(out->s), "answers:%zu:%016llx", n,
+             (unsigned long long)grader__hash64(s, len, 0x52554c4552ULL));
+    out->v = (double)n;
+    return 0;
+}
+
 int grader_task_ref_parse(const struct grader_task *t, const char *s,
                           size_t len, struct grader_num *out)
 {
@@ -304,6 +363,8 @@ int grader_task_ref_parse(const struct grader_task *t, const char *s,
 
     if (t->ref == GRADER_REF_NUMBER)
         return grader_num_parse(s, len, out);
+    if (t->ref == GRADER_REF_ANSWERS)
+        return answers_parse(s, len, out);
     while (b < len && (s[b] == ' ' || s[b] == '\t'))
         b++;
     while (len > b && (s[len - 1] == ' ' || s[len - 1] == '\t'))

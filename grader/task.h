@@ -41,12 +41,26 @@ enum grader_rule_kind {
     GRADER_RULE_LAST_DIGITS, /* llama-eval's: last \b(\d+)\b of the last
                                 10 lines, against the reference's leading
                                 digits */
+    GRADER_RULE_RULER_ALL,   /* lm-eval's RULER string_match_all: every
+                                expected string in the reply */
+    GRADER_RULE_RULER_PART,  /* its string_match_part: right when one is
+                                (docs/tasks.md, "RULER's scorers") */
 };
 
 enum grader_ref_kind {
-    GRADER_REF_NUMBER, /* grader_num_parse reads it ("2,350") */
-    GRADER_REF_LETTER, /* one letter A to Z (any case; kept upper-case) */
+    GRADER_REF_NUMBER,  /* grader_num_parse reads it ("2,350") */
+    GRADER_REF_LETTER,  /* one letter A to Z (any case; kept upper-case) */
+    GRADER_REF_ANSWERS, /* expected strings, one a line ("a\nb"): a
+                           question file's "answers" list (RULER's
+                           outputs), GRADER_ANSWERS_MAX of them at most */
 };
+
+/* The expected strings of one reference: at most this many, each at most
+ * GRADER_ANSWER_BYTES bytes, all of them (with their newlines) at most
+ * GRADER_ANSWERS_BYTES; none empty, none with a control character. */
+#define GRADER_ANSWERS_MAX   32
+#define GRADER_ANSWER_BYTES  1024
+#define GRADER_ANSWERS_BYTES 4096
 
 struct grader_task;
 
@@ -140,7 +154,9 @@ long grader_task_rule_index(const struct grader_task *t, const char *name);
 
 /*
  * Whether s[0..len) is a reference this task reads: 0 with its canonical
- * form in out (a number's canonical form; a letter upper-cased), or -1.
+ * form in out (a number's canonical form; a letter upper-cased; for
+ * answers "answers:N:" and a 64-bit hash of the text in hex, out->v N),
+ * or -1.
  */
 int grader_task_ref_parse(const struct grader_task *t, const char *s,
                           size_t len, struct grader_num *out);

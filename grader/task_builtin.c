@@ -119,6 +119,19 @@ static const struct builtin builtins[] = {
      0,
      {{NULL, NULL, 0}},
      {{"choice", GRADER_RULE_CHOICE}}},
+    /* lm-eval's RULER tasks (lm_eval/tasks/ruler/common_utils.py): the
+     * item's own prompt, its expected strings ("answers"), graded by
+     * string_match_all and string_match_part; 128 tokens, RULER's
+     * tokens_to_generate for the needle tasks */
+    {"ruler",
+     "long-context items, RULER's scorers: every expected string, or one",
+     GRADER_REF_ANSWERS,
+     "{question}",
+     {NULL},
+     128,
+     {{NULL, NULL, 0}},
+     {{"ruler-all", GRADER_RULE_RULER_ALL},
+      {"ruler-part", GRADER_RULE_RULER_PART}}},
 };
 #define NBUILTIN (sizeof(builtins) / sizeof(builtins[0]))
 

@@ -377,6 +377,10 @@ static int grade_by(const struct grader_task *t, const struct rule *r,
         return grader__rule_last_digits(t, text, len, ref, ref_len, out);
     case GRADER_RULE_REGEX:
         return regex_rule(t, r, text, len, ref, ref_len, out);
+    case GRADER_RULE_RULER_ALL:
+    case GRADER_RULE_RULER_PART:
+        return grader__rule_ruler(t, r->kind == GRADER_RULE_RULER_ALL, text,
+                                  len, ref, ref_len, out);
     }
     return GRADER_EARG;
 }

@@ -51,6 +51,10 @@ int grader__rule_boxed(enum grader_ref_kind kind, const char *text, size_t len,
 int grader__rule_choice(const char *text, size_t len,
                         const struct grader_num *canon,
                         struct grader_grade *out);
+/* lm-eval's RULER scorers, all (string_match_all) or part (ruler.c). */
+int grader__rule_ruler(const struct grader_task *t, int all, const char *text,
+                       size_t len, const char *ref, size_t ref_len,
+                       struct grader_grade *out);
 /* llama-eval's digits (task_grade.c). */
 int grader__rule_last_digits(const struct grader_task *t, const char *text,
                              size_t len, const char *ref, size_t ref_len,

@@ -194,7 +194,12 @@ char *fmt_number(char *out, const char *canonical)
     const char *digits = canonical + (canonical[0] == '-');
     size_t whole = strcspn(digits, "."), i, o = 0;
 
-    if (strlen(canonical) > FMT_SIZE / 2) { /* no room to group: as is */
+    /* no room to group, or no number (a letter; a list of expected
+     * strings' canonical form, "answers:2:..."): as it is */
+    if (strlen(canonical) > FMT_SIZE / 2 || whole == 0 ||
+        strspn(digits, "0123456789") != whole ||
+        (digits[whole] == '.' && strspn(digits + whole + 1, "0123456789") !=
+                                     strlen(digits + whole + 1))) {
         snprintf(out, FMT_SIZE, "%.*s", FMT_SIZE - 1, canonical);
         return out;
     }

@@ -33,7 +33,7 @@ char *fmt_pp_ci(char *out, double v, double lo,
 
 /* A canonical number (grader/number.h) with its thousands grouped, as
  * the study writes answers: "120000" -> "120,000", "-1234.5" ->
- * "-1,234.5". */
+ * "-1,234.5"; anything else (a letter, "answers:2:...") as it is. */
 char *fmt_number(char *out, const char *canonical);
 
 /* Markdown cell text: '|' and newlines would break a table. */

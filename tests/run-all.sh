@@ -155,6 +155,11 @@ else
     start reconstruct python3 tests/report/reconstruct_test.py "$B/graveyard"
     # lm-eval's rules, differentially against a transcription of its code
     start rules python3 tests/tasks/rule_diff.py "$B/rule_driver"
+    # lm-eval's RULER scorers, copied, on 500+ canned replies
+    start ruler /usr/bin/python3 tests/tasks/ruler_diff.py "$B/rule_driver"
+    # the long-context items made again by a Python port of their docs
+    start haystack-port /usr/bin/python3 tests/tasks/haystack_port.py \
+        "$B/haystack_driver"
     # the schemas need Debian's python3-jsonschema, for /usr/bin/python3
     start schemas /usr/bin/python3 tests/schemas/validate.py
     # an area not placed above (a new one): last

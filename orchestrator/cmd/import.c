@@ -71,9 +71,8 @@ int import_references(struct import *im, const char *qfile)
     struct questions qs;
     char msg[4400];
 
-    if (questions_load_as(qfile, 0,
-                          grader_task_ref(im->task) == GRADER_REF_LETTER, &qs,
-                          msg, sizeof(msg)) != 0)
+    if (questions_load_as(qfile, 0, grader_task_ref(im->task), &qs, msg,
+                          sizeof(msg)) != 0)
         BAD("%s", msg);
     im->refs = json_object();
     for (size_t i = 0; im->refs != NULL && i < qs.n; i++)

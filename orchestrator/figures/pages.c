@@ -82,8 +82,8 @@ static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
      * file's references are letters) */
     task = taskfile_from_manifest(run->manifest, path, msg, sizeof(msg));
     if (t->text == NULL || task == NULL ||
-        questions_load_as(read, 0, grader_task_ref(task) == GRADER_REF_LETTER,
-                          &t->file, msg, sizeof(msg)) != 0) {
+        questions_load_as(read, 0, grader_task_ref(task), &t->file, msg,
+                          sizeof(msg)) != 0) {
         snprintf(t->note, sizeof(t->note), "%s", t->text ? msg : "no memory");
         note_shown(t->note, run->base);
         grader_task_free(task);

@@ -267,6 +267,92 @@ static int choice_line(const char *path, long line, const char *text,
     return rc;
 }
 
+/* Why the "answers" list a of a long item is refused, or NULL with
+ * the strings one a line in out (GRADER_ANSWERS_BYTES + 1 bytes). */
+static const char *answers_list(const json_t *a, char *out, char *why,
+                                size_t whysize)
+{
+    size_t i, j, n = 0, len;
+
+    if (!json_is_array(a) || json_array_size(a) == 0 ||
+        json_array_size(a) > GRADER_ANSWERS_MAX) {
+        snprintf(why, whysize, "\"answers\" must be a list of 1 to %d strings",
+                 GRADER_ANSWERS_MAX);
+        return why;
+    }
+    for (i = 0; i < json_array_size(a); i++) {
+        const char *s = json_string_value(json_array_get(a, i));
+        const char *bad = NULL;
+        len = s ? json_string_length(json_array_get(a, i)) : 0;
+        for (j = 0; s != NULL && j < len; j++)
+            if ((unsigned char)s[j] < 0x20 || s[j] == 0x7f)
+                bad = "holds a control character (a newline, a tab)";
+        if (s == NULL)
+            bad = "is not a string";
+        else if (len == 0)
+            bad = "is empty";
+        else if (len > GRADER_ANSWER_BYTES)
+            bad = "is over the cap for one";
+        else if (n + len + (i > 0) > GRADER_ANSWERS_BYTES)
+            bad = "takes them over the cap for all";
+        if (bad != NULL) {
+            int cap = len > 0 && s != NULL && bad[0] != 'h';
+            snprintf(why, whysize, "\"answers\" item %zu %s", i + 1, bad);
+            if (cap) /* the caps named */
+                snprintf(why + strlen(why), whysize - strlen(why),
+                         " (%d bytes each, %d in all)", GRADER_ANSWER_BYTES,
+                         GRADER_ANSWERS_BYTES);
+            return why;
+        }
+        if (i > 0)
+            out[n++] = '\n';
+        memcpy(out + n, s, len);
+        n += len;
+    }
+    out[n] = '\0';
+    return NULL;
+}
+
+/* One long item (line is 0-based) into q; -1 with msg. */
+static int answers_line(const char *path, long line, const char *text,
+                        size_t len, struct question *q, char *msg,
+                        size_t msgsize)
+{
+    json_error_t jerr;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *id, *prompt, *a;
+    char ref[GRADER_ANSWERS_BYTES + 1], idbuf[32], why[160];
+    const char *bad = NULL;
+
+    id = json_object_get(o, "id");
+    prompt = json_object_get(o, "prompt");
+    if (prompt == NULL)
+        prompt = json_object_get(o, "question");
+    if ((a = json_object_get(o, "answers")) == NULL)
+        a = json_object_get(o, "outputs"); /* RULER's own key */
+    if (!json_is_object(o))
+        bad = o ? "not a JSON object" : jerr.text;
+    else if (json_object_get(o, "prompt") && json_object_get(o, "question"))
+        bad = "both \"prompt\" and \"question\": give one";
+    else if (!json_is_string(prompt) || json_string_length(prompt) == 0)
+        bad = "no \"prompt\" (or \"question\") text";
+    else if (id != NULL &&
+             (!json_is_string(id) || json_string_length(id) == 0 ||
+              json_string_length(id) > 256))
+        bad = "\"id\" must be a non-empty string of at most 256 bytes";
+    else
+        bad = answers_list(a, ref, why, sizeof(why));
+    if (bad == NULL) {
+        snprintf(idbuf, sizeof(idbuf), "test-%ld", line);
+        q->id = xstrdup(id ? json_string_value(id) : idbuf);
+        q->text = xstrdup(json_string_value(prompt));
+        q->answer = xstrdup(ref);
+    } else
+        snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, bad);
+    json_decref(o);
+    return bad == NULL ? 0 : -1;
+}
+
 /* Whether id was seen before: the ids go into a hash set (the grader's
  * qset), so a file of 100,000 questions loads in linear time. */
 static int duplicate(struct grader_qset *seen, const struct question *q)
@@ -290,10 +376,11 @@ static int duplicate(struct grader_qset *seen, const struct question *q)
 int questions_load(const char *path, long limit, struct questions *out,
                    char *msg, size_t msgsize)
 {
-    return questions_load_as(path, limit, 0, out, msg, msgsize);
+    return questions_load_as(path, limit, GRADER_REF_NUMBER, out, msg,
+                             msgsize);
 }
 
-int questions_load_as(const char *path, long limit, int letters,
+int questions_load_as(const char *path, long limit, enum grader_ref_kind kind,
                       struct questions *out, char *msg, size_t msgsize)
 {
     char why[4400];
@@ -326,8 +413,10 @@ int questions_load_as(const char *path, long limit, int letters,
         if (strspn(line, " \t\r\n") == (size_t)got)
             continue;
         memset(&q, 0, sizeof(q));
-        rc = letters
+        rc = kind == GRADER_REF_LETTER
                  ? choice_line(path, n, line, (size_t)got, &q, msg, msgsize)
+             : kind == GRADER_REF_ANSWERS
+                 ? answers_line(path, n, line, (size_t)got, &q, msg, msgsize)
                  : parse_line(path, n, line, (size_t)got, &q, msg, msgsize);
         if (rc != 0)
             break;

@@ -44,8 +44,14 @@ int questions_load(const char *path, long limit, struct questions *out,
                    char *msg, size_t msgsize);
 
 /*
- * The same for a task's kind of reference: GRADER_REF_LETTER reads
- * multiple-choice files instead, in the common shapes (docs/tasks.md):
+ * The same for a task's kind of reference (GRADER_REF_NUMBER the shapes
+ * above). GRADER_REF_ANSWERS reads long items: {"id", "prompt" or
+ * "question", "answers": ["...", ...]} (RULER's "outputs" is read as
+ * "answers"), 1 to GRADER_ANSWERS_MAX strings, none empty or holding a
+ * control character, each at most GRADER_ANSWER_BYTES bytes and all at
+ * most GRADER_ANSWERS_BYTES; the reference is the strings one a line
+ * (docs/longctx.md). GRADER_REF_LETTER reads multiple-choice files
+ * instead, in the common shapes (docs/tasks.md):
  *   {"id", "question", "choices": ["...", ...], "answer": "B" or 1}
  *     (MMLU's export: answer a 0-based index; or the letter)
  *   {"id", "question", "choices": {"text": [...], "label": [...]},
@@ -55,7 +61,7 @@ int questions_load(const char *path, long limit, struct questions *out,
  * The reference becomes the right option's letter by position (A for
  * the first); 2 to 26 options. A line without an id is "test-N".
  */
-int questions_load_as(const char *path, long limit, int letters,
+int questions_load_as(const char *path, long limit, enum grader_ref_kind kind,
                       struct questions *out, char *msg, size_t msgsize);
 void questions_release(struct questions *qs);
 

@@ -21,6 +21,8 @@ static const struct {
     {"boxed", GRADER_RULE_BOXED},
     {"choice", GRADER_RULE_CHOICE},
     {"last-digits", GRADER_RULE_LAST_DIGITS},
+    {"ruler-all", GRADER_RULE_RULER_ALL},
+    {"ruler-part", GRADER_RULE_RULER_PART},
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -198,6 +200,16 @@ static int fill(struct grader_task *t, const json_t *def, const char *where,
     return 0;
 }
 
+/* A task file's "reference" (absent: numbers). */
+static enum grader_ref_kind ref_kind(const char *ref)
+{
+    if (ref != NULL && strcmp(ref, "letter") == 0)
+        return GRADER_REF_LETTER;
+    if (ref != NULL && strcmp(ref, "answers") == 0)
+        return GRADER_REF_ANSWERS;
+    return GRADER_REF_NUMBER;
+}
+
 struct grader_task *taskfile_from_json(const json_t *def, const char *where,
                                        char *msg, size_t msgsize)
 {
@@ -218,12 +230,11 @@ struct grader_task *taskfile_from_json(const json_t *def, const char *where,
     else if (name == NULL)
         say(msg, msgsize, where, "\"name\" must be a string");
     else if (json_object_get(def, "reference") != NULL &&
-             (ref == NULL || (strcmp(ref, "number") && strcmp(ref, "letter"))))
+             (ref == NULL || (strcmp(ref, "number") && strcmp(ref, "letter") &&
+                              strcmp(ref, "answers"))))
         say(msg, msgsize, where,
-            "\"reference\" must be \"number\" or \"letter\"");
-    else if ((t = grader_task_new(name, ref && strcmp(ref, "letter") == 0
-                                            ? GRADER_REF_LETTER
-                                            : GRADER_REF_NUMBER)) == NULL)
+            "\"reference\" must be \"number\", \"letter\" or \"answers\"");
+    else if ((t = grader_task_new(name, ref_kind(ref))) == NULL)
         say(msg, msgsize, where, "\"name\" must be 1 to %d bytes",
             GRADER_TASK_NAME_MAX - 1);
     else if (fill(t, def, where, msg, msgsize) != 0)
@@ -268,7 +279,9 @@ json_t *taskfile_to_json(const struct grader_task *t)
         bad |= json_object_set_new(
             o, "reference",
             json_string(grader_task_ref(t) == GRADER_REF_LETTER ? "letter"
-                                                                : "number"));
+                        : grader_task_ref(t) == GRADER_REF_ANSWERS
+                            ? "answers"
+                            : "number"));
         if (grader_task_prompt(t) != NULL)
             bad |= json_object_set_new(o, "prompt",
                                        json_string(grader_task_prompt(t)));

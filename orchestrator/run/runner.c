@@ -570,8 +570,7 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     int code;
 
     /* check first, then create: bad input leaves nothing behind */
-    if (questions_load_as(o->questions, o->limit,
-                          grader_task_ref(o->task) == GRADER_REF_LETTER,
+    if (questions_load_as(o->questions, o->limit, grader_task_ref(o->task),
                           &r->qs, msg, msgsize))
         return EXIT_USAGE;
     if ((code = ids_fit_records(o, &r->qs, msg, msgsize)) != 0)

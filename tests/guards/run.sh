@@ -34,7 +34,7 @@ expect() {
     fi
 }
 
-libs="libutil.a librundir.a libweights.a libgrader.a libpyre.a libreport.a liborch.a"
+libs="libutil.a librundir.a libweights.a libgrader.a libpyre.a libhaystack.a libreport.a liborch.a"
 # a copy of the seven archives in DIR, to plant objects in
 copy_libs() {
     mkdir -p "$1"
@@ -44,8 +44,8 @@ edges() {
     d=$1
     shift
     sh "$here/scripts/check-edges.sh" "$@" "$d/libutil.a" "$d/librundir.a" \
-        "$d/libweights.a" "$d/libgrader.a" "$d/libpyre.a" "$d/libreport.a" \
-        "$d/liborch.a" "$build/orchestrator/cmd/main.o"
+        "$d/libweights.a" "$d/libgrader.a" "$d/libpyre.a" "$d/libhaystack.a" \
+        "$d/libreport.a" "$d/liborch.a" "$build/orchestrator/cmd/main.o"
 }
 # plant DIR LIB MEMBER: compile the C on stdin as MEMBER and put it in
 # DIR's copy of LIB, replacing a member of that name; a plant that does
@@ -151,8 +151,8 @@ tree() {
     mkdir "$tmp/tree/docs"
     cp "$here/docs/design.md" "$tmp/tree/docs/"
     cp "$here/.clang-format" "$tmp/tree/"
-    (cd "$here" && cp -R grader pyre report orchestrator rundir util \
-        weights scripts "$tmp/tree/")
+    (cd "$here" && cp -R grader pyre haystack report orchestrator rundir \
+        util weights scripts "$tmp/tree/")
 }
 tree
 sed 's|^orchestrator/input  *uses  orchestrator/base$|& orchestrator/nigth|' \
@@ -331,6 +331,34 @@ printf 'static void planted(CURLM *m)\n{\n    (void)curl_multi_setopt(m, CURLMOP
 expect "leftovers: a curl option's result cast away" 1 \
     "orchestrator/server/http.c:$(($(wc -l <"$tmp/tree/orchestrator/server/http.c") - 1)):    (void)curl_multi_setopt(m, CURLMOPT_PIPELINING, 0L);" \
     sh "$tmp/tree/scripts/check-leftovers.sh" "$tmp/tree"
+
+# --- check-haystack-deps: the long-context items stand on libc alone --
+hsdeps() { (cd "$here" && sh scripts/check-haystack-deps.sh "$1" "$cc"); }
+expect "haystack-deps: today's libhaystack.a" 0 "" hsdeps "$build/libhaystack.a"
+copy_libs "$tmp/hs1"
+plant "$tmp/hs1" libhaystack.a haystack_planted.o <<'EOF'
+#include <stdio.h>
+int haystack_planted(void);
+int haystack_planted(void)
+{
+    FILE *f = fopen("/etc/hostname", "r");
+    return f != NULL;
+}
+EOF
+expect "haystack-deps: a file opened in libhaystack.a" 1 \
+    "uses symbols it must not (files, outside libraries, the grader):" \
+    hsdeps "$tmp/hs1/libhaystack.a"
+copy_libs "$tmp/hs2"
+plant "$tmp/hs2" libhaystack.a haystack_planted.o <<'EOF'
+int pyre_compile(void);
+int haystack_planted(void);
+int haystack_planted(void)
+{
+    return pyre_compile();
+}
+EOF
+expect "haystack-deps: the grader's regular expressions called" 1 \
+    "pyre_compile" hsdeps "$tmp/hs2/libhaystack.a"
 
 echo "guards: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

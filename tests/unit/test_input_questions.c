@@ -1,6 +1,8 @@
 /*
  * test_input_questions.c - question files in both shapes, from the shared
- * GSM8K data (by path, never copied), and the prompt.
+ * GSM8K data (by path, never copied), long items with their "answers"
+ * lists (and each bad list refused naming its file and line), and the
+ * prompt.
  *
  * Tests: orchestrator/input/questions.c
  */
@@ -267,6 +269,94 @@ static void test_bad_choice_files(void **state)
                       ":2: duplicate id 'x'");
 }
 
+/* text written to a file and loaded as kind: 0, or -1 with msg. */
+static int load_text(const char *text, enum grader_ref_kind kind,
+                     struct questions *qs, char *msg, size_t msgsize,
+                     char *path)
+{
+    FILE *f;
+    int fd = mkstemp(path), rc;
+
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    rc = questions_load_as(path, 0, kind, qs, msg, msgsize);
+    unlink(path);
+    return rc;
+}
+
+/* Long items: "prompt" or "question", "answers" (or RULER's "outputs")
+ * joined one a line as the reference the grader's answers parse. */
+static void test_answers(void **state)
+{
+    char path[] = "/tmp/graveyard-q-XXXXXX", msg[512];
+    struct questions qs;
+
+    (void)state;
+    if (load_text("{\"id\":\"niah-1\",\"prompt\":\"long text\","
+                  "\"answers\":[\"1234567\",\"uuid-x\"]}\n"
+                  "{\"question\":\"q2\",\"outputs\":[\"ABCDE\"]}\n",
+                  GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path) != 0)
+        fail_msg("%s", msg);
+    assert_int_equal(qs.n, 2);
+    assert_string_equal(qs.q[0].id, "niah-1");
+    assert_string_equal(qs.q[0].text, "long text");
+    assert_string_equal(qs.q[0].answer, "1234567\nuuid-x");
+    assert_string_equal(qs.q[1].id, "test-1");
+    assert_string_equal(qs.q[1].answer, "ABCDE");
+    questions_release(&qs);
+}
+
+static void expect_bad_answers(const char *text, const char *words)
+{
+    char path[] = "/tmp/graveyard-q-XXXXXX", msg[512];
+    struct questions qs;
+
+    assert_int_equal(
+        load_text(text, GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path), -1);
+    if (strstr(msg, words) == NULL || strstr(msg, path) == NULL)
+        fail_msg("message '%s' lacks '%s' or the path", msg, words);
+}
+
+static void test_bad_answers(void **state)
+{
+    char line[6000];
+
+    (void)state;
+    expect_bad_answers("{\"prompt\":\"p\",\"answers\":\"7\"}\n",
+                       ":1: \"answers\" must be a list of 1 to 32 strings");
+    expect_bad_answers("{\"prompt\":\"p\",\"answers\":[]}\n",
+                       ":1: \"answers\" must be a list of 1 to 32 strings");
+    expect_bad_answers("{\"prompt\":\"p\",\"answer\":\"7\"}\n",
+                       ":1: \"answers\" must be a list");
+    expect_bad_answers("\n{\"prompt\":\"p\",\"answers\":[\"a\",7]}\n",
+                       ":2: \"answers\" item 2 is not a string");
+    expect_bad_answers("{\"prompt\":\"p\",\"answers\":[\"\"]}\n",
+                       ":1: \"answers\" item 1 is empty");
+    expect_bad_answers("{\"prompt\":\"p\",\"answers\":[\"a\\nb\"]}\n",
+                       ":1: \"answers\" item 1 holds a control character");
+    expect_bad_answers("{\"answers\":[\"a\"]}\n",
+                       ":1: no \"prompt\" (or \"question\") text");
+    expect_bad_answers("{\"prompt\":\"p\",\"question\":\"q\","
+                       "\"answers\":[\"a\"]}\n",
+                       "both \"prompt\" and \"question\"");
+    expect_bad_answers("[1]\n", ":1: not a JSON object");
+    snprintf(line, sizeof(line),
+             "{\"prompt\":\"p\",\"answers\":[\"%01025d\"]}\n", 0);
+    expect_bad_answers(line, ":1: \"answers\" item 1 is over the cap for "
+                             "one (1024 bytes each, 4096 in all)");
+    snprintf(line, sizeof(line),
+             "{\"prompt\":\"p\",\"answers\":[\"%01000d\",\"%01000d\","
+             "\"%01000d\",\"%01000d\",\"%0100d\"]}\n",
+             1, 2, 3, 4, 5);
+    expect_bad_answers(line, ":1: \"answers\" item 5 takes them over the "
+                             "cap for all");
+    expect_bad_answers("{\"id\":\"x\",\"prompt\":\"p\",\"answers\":[\"a\"]}\n"
+                       "{\"id\":\"x\",\"prompt\":\"p\",\"answers\":[\"b\"]}\n",
+                       ":2: duplicate id 'x'");
+}
+
 static void test_prompt(void **state)
 {
     struct question q = {"test-1", "How many apples?", "3", NULL, 0, 1};
@@ -293,6 +383,8 @@ int main(void)
         cmocka_unit_test(test_lm_eval_reference),
         cmocka_unit_test(test_choice_shapes),
         cmocka_unit_test(test_bad_choice_files),
+        cmocka_unit_test(test_answers),
+        cmocka_unit_test(test_bad_answers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

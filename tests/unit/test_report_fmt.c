@@ -46,6 +46,12 @@ static void test_numbers(void **state)
     assert_string_equal(fmt_number(b, "2350"), "2,350");
     assert_string_equal(fmt_number(b, "-1234.5"), "-1,234.5");
     assert_string_equal(fmt_number(b, "0.125"), "0.125");
+    /* a reference that is no number (a letter, a list of expected
+     * strings' canonical form) is shown as it is, never grouped */
+    assert_string_equal(fmt_number(b, "B"), "B");
+    assert_string_equal(fmt_number(b, "answers:2:2935920367ba354a"),
+                        "answers:2:2935920367ba354a");
+    assert_string_equal(fmt_number(b, "1/2"), "1/2");
     assert_string_equal(fmt_number(b, "1000000"), "1,000,000");
 }
 
