@@ -202,10 +202,10 @@ $(LIBORCH): $(ORCH_OBJ)
 	$(AR) rcs $@ $^
 
 $(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
-        $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL)
+        $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL)
 	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBORCH) \
-	    $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) \
-	    $(LIBUTIL) \
+	    $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) \
+	    $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) -lm
 
 # The fake llama-server for tests and the demo (tests/fake-llama-server): libmicrohttpd
@@ -283,12 +283,12 @@ ORCH_UNIT_BIN := $(filter $(foreach r,$(ORCH_ROOMS),$(BUILD)/tests/test_$(r)_%),
         $(UNIT_BIN)) $(BUILD)/tests/test_rundir_store $(BUILD)/tests/test_util_buf
 $(ORCH_UNIT_BIN): $(BUILD)/tests/%: tests/unit/%.c tests/unit/*.h \
         $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) \
-        $(LIBWEIGHTS) $(LIBUTIL)
+        $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
 	    -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
-	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBWEIGHTS) $(LIBUTIL) \
-	    $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
+	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) \
+	    $(LIBUTIL) $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
 # make check: the tools it needs named first (scripts/check-tools.sh:
 # `sh scripts/deps.sh --test` installs them), then everything at once.
@@ -364,10 +364,10 @@ $(PCRE2_BUILD)/rule_driver: tests/tasks/rule_driver.c $(PCRE2_OBJ)
 	    $(PCRE2_LIBS) $(JANSSON_LIBS) -lm
 # graveyard itself on PCRE2, for tests/bench/rule_bench.py's timing
 $(PCRE2_BUILD)/graveyard: $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
-        $(PCRE2_OBJ) $(LIBWEIGHTS) $(LIBUTIL)
+        $(PCRE2_OBJ) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL)
 	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBORCH) \
-	    $(LIBREPORT) $(LIBRUNDIR) $(PCRE2_OBJ) $(LIBWEIGHTS) $(LIBUTIL) \
-	    $(PCRE2_LIBS) $(ORCH_LIBS) -lm
+	    $(LIBREPORT) $(LIBRUNDIR) $(PCRE2_OBJ) $(LIBHAYSTACK) $(LIBWEIGHTS) \
+	    $(LIBUTIL) $(PCRE2_LIBS) $(ORCH_LIBS) -lm
 pcre2-diff: $(PYRE_DRIVER) $(RULE_DRIVER) $(PCRE2_BUILD)/pyre_driver \
         $(PCRE2_BUILD)/rule_driver
 	$(PYTHON) tests/pyre/pcre2/measure.py --build $(BUILD) \
@@ -530,7 +530,7 @@ bench: $(GRAVEYARD) $(FAKE)
 	    --dir $(BUILD)/bench-page
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -o $(BUILD)/qload \
 	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
-	    $(LIBGRADER) $(LIBPYRE) $(LIBUTIL) \
+	    $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBUTIL) \
 	    $(ORCH_LIBS) -lm
 	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 	/usr/bin/python3 tests/bench/f16_bench.py --graveyard $(GRAVEYARD)

@@ -23,5 +23,6 @@ int cmd_canary(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
 int cmd_init(int argc, char **argv);
+int cmd_long(int argc, char **argv);
 
 #endif

@@ -53,6 +53,8 @@ static const struct command commands[] = {
     {"tensors", cmd_tensors,
      "what is in each GGUF file: types and bits per weight by tensor kind"},
     {"sha256", cmd_sha256, "the sha256 graveyard records for a file"},
+    {"long", cmd_long,
+     "long-context items made here, fitted to lengths in a server's tokens"},
     {NULL, NULL, NULL},
 };
 

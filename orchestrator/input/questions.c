@@ -12,21 +12,31 @@
 #include "../../grader/grader.h"
 #include "../../rundir/files.h"
 #include "../base/cli.h"
+#include "longitem.h"
 
 char *questions_prompt_for(const char *prompt, const struct question *q)
 {
-    char *g, *out;
+    char *g, *out, *made = NULL, why[300];
+    const char *text = q->text;
     struct buf b = {0};
+
+    if (q->lng != NULL) { /* a long item made here: its prompt, again */
+        if ((made = longitem_prompt(q->lng, why, sizeof(why))) == NULL)
+            util_oom("a long item's prompt"); /* it was made at load */
+        text = made;
+    }
 
     if (strstr(prompt, "{question}") == NULL) {
         /* checked by callers; the question goes last */
         buf_puts(&b, prompt);
         buf_puts(&b, "\n\n");
-        buf_puts(&b, q->text);
+        buf_puts(&b, text);
+        free(made);
         return b.p;
     }
-    g = grader_prompt_fill(prompt, q->text, (const char *const *)q->choices,
+    g = grader_prompt_fill(prompt, text, (const char *const *)q->choices,
                            q->nchoices);
+    free(made);
     if (g == NULL)
         util_oom("a prompt");
     out = xstrdup(g); /* the grader's allocator is not free()'s */
@@ -39,6 +49,7 @@ static void question_release(struct question *q)
     free(q->id);
     free(q->text);
     free(q->answer);
+    free(q->lng);
     for (size_t k = 0; k < q->nchoices; k++)
         free(q->choices[k]);
     free(q->choices);
@@ -313,6 +324,72 @@ static const char *answers_list(const json_t *a, char *out, char *why,
     return NULL;
 }
 
+/* A long item's "length" (its prompt's length in tokens, 1 to 2^24) and
+ * "depth" (0 to 100 %), each optional, into q; why when out of range. */
+static const char *length_depth(json_t *o, struct question *q, char *why,
+                                size_t whysize)
+{
+    json_t *l = json_object_get(o, "length"), *d = json_object_get(o, "depth");
+
+    if (l != NULL &&
+        (!json_is_integer(l) || json_integer_value(l) < 1 ||
+         json_integer_value(l) > GRADER_LENGTH_MAX)) {
+        snprintf(why, whysize,
+                 "\"length\" must be a whole number of tokens from 1 to %ld",
+                 (long)GRADER_LENGTH_MAX);
+        return why;
+    }
+    if (d != NULL && (!json_is_integer(d) || json_integer_value(d) < 0 ||
+                      json_integer_value(d) > 100)) {
+        snprintf(why, whysize, "\"depth\" must be a whole %% from 0 to 100");
+        return why;
+    }
+    q->length = l ? (long)json_integer_value(l) : -1;
+    q->depth = d ? (int)json_integer_value(d) : -1;
+    return NULL;
+}
+
+/* A long item made here (longitem.h): its recipe read and checked, its
+ * prompt made once to be sure it can be (the runner makes it again for
+ * each ask), its summary the text the page shows. */
+static int long_line(const char *path, long line, json_t *o,
+                     struct question *q, char *msg, size_t msgsize)
+{
+    json_t *id = json_object_get(o, "id");
+    char ref[GRADER_ANSWERS_BYTES + 1], why[300], *p;
+    struct longitem it;
+
+    if (json_object_get(o, "prompt") || json_object_get(o, "question")) {
+        snprintf(msg, msgsize,
+                 "%s:%ld: a \"long\" item's prompt is made from its recipe: "
+                 "give no \"prompt\" or \"question\" beside it",
+                 path, line + 1);
+        return -1;
+    }
+    if (!json_is_string(id) || json_string_length(id) == 0 ||
+        json_string_length(id) > 256) {
+        snprintf(msg, msgsize,
+                 "%s:%ld: \"id\" must be a non-empty string of at most 256 "
+                 "bytes",
+                 path, line + 1);
+        return -1;
+    }
+    if (longitem_read(o, &it, ref, sizeof(ref), why, sizeof(why)) != 0 ||
+        (p = longitem_prompt(&it, why, sizeof(why))) == NULL) {
+        snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, why);
+        return -1;
+    }
+    free(p);
+    q->id = xstrdup(json_string_value(id));
+    q->answer = xstrdup(ref);
+    q->lng = xrealloc(NULL, sizeof(*q->lng));
+    *q->lng = it;
+    q->text = longitem_summary(&it);
+    q->length = it.length;
+    q->depth = it.depth;
+    return 0;
+}
+
 /* One long item (line is 0-based) into q; -1 with msg. */
 static int answers_line(const char *path, long line, const char *text,
                         size_t len, struct question *q, char *msg,
@@ -324,6 +401,11 @@ static int answers_line(const char *path, long line, const char *text,
     char ref[GRADER_ANSWERS_BYTES + 1], idbuf[32], why[160];
     const char *bad = NULL;
 
+    if (json_is_object(o) && json_object_get(o, "long") != NULL) {
+        int rc = long_line(path, line, o, q, msg, msgsize);
+        json_decref(o);
+        return rc;
+    }
     id = json_object_get(o, "id");
     prompt = json_object_get(o, "prompt");
     if (prompt == NULL)
@@ -340,8 +422,8 @@ static int answers_line(const char *path, long line, const char *text,
              (!json_is_string(id) || json_string_length(id) == 0 ||
               json_string_length(id) > 256))
         bad = "\"id\" must be a non-empty string of at most 256 bytes";
-    else
-        bad = answers_list(a, ref, why, sizeof(why));
+    else if ((bad = answers_list(a, ref, why, sizeof(why))) == NULL)
+        bad = length_depth(o, q, why, sizeof(why));
     if (bad == NULL) {
         snprintf(idbuf, sizeof(idbuf), "test-%ld", line);
         q->id = xstrdup(id ? json_string_value(id) : idbuf);
@@ -413,6 +495,8 @@ int questions_load_as(const char *path, long limit, enum grader_ref_kind kind,
         if (strspn(line, " \t\r\n") == (size_t)got)
             continue;
         memset(&q, 0, sizeof(q));
+        q.length = -1; /* none, but for a long item */
+        q.depth = -1;
         rc = kind == GRADER_REF_LETTER
                  ? choice_line(path, n, line, (size_t)got, &q, msg, msgsize)
              : kind == GRADER_REF_ANSWERS

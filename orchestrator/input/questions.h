@@ -26,6 +26,13 @@ struct question {
                        prompt letters them A, B, ...), or NULL */
     size_t nchoices;
     long line; /* its line in the file, from 1 (for messages) */
+    /* a long item (docs/longctx.md): its target length in tokens and its
+     * needle's depth in % (-1 each: none); lng its recipe when it was made
+     * here (text is then a summary, and the prompt is made again from the
+     * recipe by questions_prompt_for), else NULL */
+    long length;
+    int depth;
+    struct longitem *lng;
 };
 
 struct questions {

@@ -18,6 +18,8 @@ void row_init(struct row *w)
     w->tokens = w->prompt_tokens = w->latency_ms = -1;
     w->tps = w->prompt_ms = w->predicted_ms = -1;
     w->violations = -1;
+    w->length = w->depth = -1;
+    w->seed = w->fill = -1;
     w->digits = 10;
 }
 
@@ -103,6 +105,14 @@ static json_t *row_json(const struct row *w, const struct grader_task *task,
             w->violations >= 0 ? json_integer(w->violations) : json_null());
         set(o, "violation",
             w->violation ? json_string(w->violation) : json_null());
+    }
+    if (w->length >= 0) { /* a long item: what remakes and groups it */
+        set(o, "length", json_integer(w->length));
+        set(o, "depth", w->depth >= 0 ? json_integer(w->depth) : json_null());
+        if (w->seed >= 0) {
+            set(o, "seed", json_integer((json_int_t)w->seed));
+            set(o, "fill", json_integer((json_int_t)w->fill));
+        }
     }
     if (w->aborted != NULL) { /* what it would have cost at most */
         set(o, "aborted", json_string(w->aborted));

@@ -56,6 +56,13 @@ struct row {
     const char *aborted;
     long long tokens_saved;
 
+    /* a long item (docs/longctx.md): its target length in tokens and its
+     * needle's depth in %, and when made here the seed and fill it was
+     * made from (-1 each: none, not written) */
+    long length;
+    int depth;
+    long long seed, fill;
+
     const char *imported; /* the tool an import read, or NULL */
     int digits;           /* significant digits of a real: a run's
                              measurements 10, an import's as logged 15 */

@@ -12,6 +12,7 @@
 #include "request.h"
 #include "runner_int.h"
 #include "../server/shape.h"
+#include "../input/longitem.h"
 #include "../input/taskfile.h"
 
 #define ERRBODY_CAP 65536 /* an HTTP error's body kept */
@@ -507,6 +508,12 @@ static void slot_row(struct runner *r, const struct slot *sl, size_t qi,
     w->id = q->id;
     w->rung = r->o->rung;
     w->reference = q->answer;
+    w->length = q->length;
+    w->depth = q->depth;
+    if (q->lng != NULL) {
+        w->seed = q->lng->seed;
+        w->fill = (long long)q->lng->fill;
+    }
     if (!error && reply->content.len > 0) {
         w->content = reply->content.p;
         w->content_len = reply->content.len;
