@@ -135,6 +135,13 @@ static long n_ctx = -1;     /* -c, --ctx-size, LLAMA_ARG_CTX_SIZE (-1: none) */
 static long n_parallel = 1; /* -np: slots, each n_ctx / n_parallel */
 static const char *cache_k = "f16"; /* -ctk: which "cliff" applies */
 static int ctx_shift = 1; /* the ik fork's context shift (on by default) */
+static int kv_unified;    /* -kvu: every slot may fill the whole context */
+
+/* A slot's context: n_ctx shared by the slots, or all of it unified. */
+static long slot_ctx(void)
+{
+    return kv_unified ? n_ctx : n_ctx / n_parallel;
+}
 
 static void die(const char *fmt, ...)
 {
@@ -558,7 +565,7 @@ static void build(struct body *b, json_t *req, json_t *rule)
     if (ik) {
         json_t *c = chunk(json_object(), finish);
         /* the fork's timings say the slot's context and what fills it */
-        json_object_set_new(t, "n_ctx", json_integer(n_ctx / n_parallel));
+        json_object_set_new(t, "n_ctx", json_integer(slot_ctx()));
         json_object_set_new(t, "n_past", json_integer(b->prompt_n + tokens));
         json_object_set_new(c, "timings", t);
         add_event(b, c, NULL);
@@ -849,10 +856,10 @@ static enum MHD_Result reply_self(struct MHD_Connection *c, int props)
     if (props) {
         /* the slot's context, where both lineages put it; the fork also
          * says the whole context at the top */
-        json_object_set_new(
-            v, "default_generation_settings",
-            json_pack("{s:i,s:i,s:I,s:b}", "id", 0, "id_task", -1, "n_ctx",
-                      (json_int_t)(n_ctx / n_parallel), "is_processing", 0));
+        json_object_set_new(v, "default_generation_settings",
+                            json_pack("{s:i,s:i,s:I,s:b}", "id", 0, "id_task",
+                                      -1, "n_ctx", (json_int_t)(slot_ctx()),
+                                      "is_processing", 0));
         if (json_is_true(json_object_get(model, "ik")))
             json_object_set_new(v, "n_ctx", json_integer(n_ctx));
     }
@@ -875,10 +882,9 @@ static enum MHD_Result reply_slots(struct MHD_Connection *c)
     enum MHD_Result ret;
 
     for (long i = 0; i < n_parallel; i++)
-        json_array_append_new(v, json_pack("{s:I,s:I,s:b}", "id",
-                                           (json_int_t)i, "n_ctx",
-                                           (json_int_t)(n_ctx / n_parallel),
-                                           "is_processing", 0));
+        json_array_append_new(
+            v, json_pack("{s:I,s:I,s:b}", "id", (json_int_t)i, "n_ctx",
+                         (json_int_t)(slot_ctx()), "is_processing", 0));
     text = json_dumps(v, JSON_COMPACT);
     ret = reply_json(c, 200, text ? text : "[]");
     free(text);
@@ -912,7 +918,7 @@ static double prompt_tps(void)
 static int fits(struct MHD_Connection *c, const char **prompt, long *count,
                 enum MHD_Result *ret)
 {
-    long slot = n_ctx / n_parallel, discard = (slot - 1) / 2, gone = 0, skip;
+    long slot = slot_ctx(), discard = (slot - 1) / 2, gone = 0, skip;
     long own = fake_tok_count(*prompt, strlen(*prompt));
     char *text;
 
@@ -1323,12 +1329,17 @@ static const char *const with_value[] = {"-m",
                                          "--draft-max",
                                          "--spec-type",
                                          "--context-shift",
+                                         "--rope-scaling",
+                                         "--rope-scale",
+                                         "--rope-freq-base",
+                                         "--rope-freq-scale",
+                                         "--yarn-orig-ctx",
                                          NULL};
 static const char *const switches[] = {
     "--jinja",   "--no-webui",      "--verbose",
     "--metrics", "--no-mmap",       "--send-done",
     "-no-fa",    "--no-flash-attn", "--no-context-shift",
-    NULL};
+    "-kvu",      "--kv-unified",    NULL};
 
 /* A number of tokens as upstream reads one (std::stoi: leading digits,
  * the rest ignored), or exit 1 as it does on none. */
@@ -1400,6 +1411,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--no-context-shift") == 0)
             ctx_shift = 0;
+        if (strcmp(a, "-kvu") == 0 || strcmp(a, "--kv-unified") == 0)
+            kv_unified = 1;
         if (listed(switches, a))
             continue;
         if (fa_value(a, i + 1 < argc ? argv[i + 1] : NULL) >= 0) {

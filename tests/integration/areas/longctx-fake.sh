@@ -70,8 +70,9 @@ case_longctx_tokenize() {
 }
 
 # the context size: -c, --ctx-size, --ctx_size (upstream turns _ into -),
-# LLAMA_ARG_CTX_SIZE (the command line wins), -np's share per slot, the
-# default 4096, the ik fork's top-level n_ctx; a bad value refused.
+# LLAMA_ARG_CTX_SIZE (the command line wins), -np's share per slot (all
+# of it with -kvu), the default 4096, the ik fork's top-level n_ctx, the
+# RoPE scaling flags taken; a bad value refused.
 case_longctx_ctx_size() {
     lc_start lcplain -c 8192
     lc_check props 8192 8192 up
@@ -90,6 +91,14 @@ case_longctx_ctx_size() {
     lc_stop
     lc_start lcplain
     lc_check props 4096 4096 up
+    lc_stop
+    # a unified KV cache: every slot may fill the whole context
+    lc_start lcplain -c 4000 -np 4 -kvu
+    lc_check props 4000 4000 up
+    lc_stop
+    # the flags a long rung's server_args may add past the trained context
+    lc_start lcplain -c 65536 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 16384 --rope-freq-base 10000 --rope-freq-scale 0.25 --kv-unified
+    lc_check props 65536 65536 up
     lc_stop
     lc_start lcik -c 5000
     lc_check props 5000 5000 ik
