@@ -278,6 +278,8 @@ static const struct {
     const char *vt_ask, *vt_end;   /* the value asked between these */
     const char *vt_var;            /* an assignment's start */
     const char *cwe_ask, *cwe_end; /* how many words between these */
+    const char *fwe_start, *fwe_end; /* the coded text after this, the
+                                        question's end */
 } W = {" mentioned in the provided text?",
        "special magic ",
        "One of the special magic ",
@@ -286,7 +288,9 @@ static const struct {
        " in the text above",
        "VAR ",
        "What are the ",
-       " most common words in the above list?"};
+       " most common words in the above list?",
+       "Find the three most frequently appeared coded words. ",
+       " most frequently appeared words in the above coded text?"};
 
 struct answer {
     size_t n;
@@ -441,18 +445,65 @@ static int by_count(const void *x, const void *y)
     return a->first < b->first ? -1 : a->first > b->first;
 }
 
+/* A tally of words: each counted where it was first seen. */
+struct tally {
+    struct word *words;
+    size_t n, cap;
+};
+
+static void count_word(struct tally *t, const char *prompt, const char *w,
+                       size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < t->n; i++)
+        if (t->words[i].n == n && memcmp(t->words[i].w, w, n) == 0)
+            break;
+    if (i == t->n && t->n < t->cap)
+        t->words[t->n++] = (struct word){w, n, (size_t)(w - prompt), 0};
+    if (i < t->n)
+        t->words[i].count++;
+}
+
+/* The want words of t that occur most (ties: first seen first) into a. */
+static int most(struct tally *t, long want, struct answer *a)
+{
+    qsort(t->words, t->n, sizeof(*t->words), by_count);
+    a->sep = ", ";
+    for (size_t i = 0; i < t->n && (long)i < want; i++)
+        add_value(a, t->words[i].w, t->words[i].n, t->words[i].first);
+    free(t->words);
+    return a->n > 0;
+}
+
+/* How many words the question asks for: digits, or "three" and the like
+ * (RULER's fwe); 0 for neither. */
+static long how_many(const char *s)
+{
+    static const char *const names[] = {"one",  "two", "three", "four",
+                                        "five", "six", "seven", "eight",
+                                        "nine", "ten", NULL};
+
+    if (*s >= '0' && *s <= '9')
+        return strtol(s, NULL, 10);
+    for (long i = 0; names[i]; i++)
+        if (strncmp(s, names[i], strlen(names[i])) == 0 &&
+            s[strlen(names[i])] == ' ')
+            return i + 1;
+    return 0;
+}
+
 /* cwe: the N words of "1. word" lines that occur most often. */
 static int cwe(const char *prompt, struct answer *a)
 {
     const char *ask = strstr(prompt, W.cwe_end), *p, *q;
-    size_t cap = 1u << 16, i, n, nw = 0;
-    struct word *words;
+    struct tally t = {NULL, 0, 1u << 16};
     long want;
+    size_t n;
 
     if (ask == NULL || (q = last_of(prompt, W.cwe_ask, ask)) == NULL ||
-        (want = strtol(q + strlen(W.cwe_ask), NULL, 10)) <= 0)
-        return 0;
-    if ((words = calloc(cap, sizeof(*words))) == NULL)
+        (want = how_many(q + strlen(W.cwe_ask))) <= 0 ||
+        (t.words = calloc(t.cap, sizeof(*t.words))) == NULL)
         return 0;
     for (p = prompt; (p = strchr(p, '\n')) != NULL && p < q; p++) {
         const char *w = p + 1;
@@ -461,21 +512,35 @@ static int cwe(const char *prompt, struct answer *a)
         if (w == p + 1 || w[0] != '.' || w[1] != ' ' ||
             (n = name_len(w + 2)) == 0)
             continue;
-        w += 2;
-        for (i = 0; i < nw; i++)
-            if (words[i].n == n && memcmp(words[i].w, w, n) == 0)
-                break;
-        if (i == nw && nw < cap)
-            words[nw++] = (struct word){w, n, (size_t)(w - prompt), 0};
-        if (i < nw)
-            words[i].count++;
+        count_word(&t, prompt, w + 2, n);
     }
-    qsort(words, nw, sizeof(*words), by_count);
-    a->sep = ", ";
-    for (i = 0; i < nw && (long)i < want; i++)
-        add_value(a, words[i].w, words[i].n, words[i].first);
-    free(words);
-    return a->n > 0;
+    return most(&t, want, a);
+}
+
+/* fwe: the N most frequent words of the coded text (after the intro's
+ * end, before the question), the dots' noise left out. */
+static int fwe(const char *prompt, struct answer *a)
+{
+    const char *ask = strstr(prompt, W.fwe_end), *p, *q, *from;
+    struct tally t = {NULL, 0, 1u << 16};
+    long want;
+    size_t n;
+
+    if (ask == NULL || (q = last_of(prompt, W.cwe_ask, ask)) == NULL ||
+        (want = how_many(q + strlen(W.cwe_ask))) <= 0 ||
+        (from = strstr(prompt, W.fwe_start)) == NULL || from > q ||
+        (t.words = calloc(t.cap, sizeof(*t.words))) == NULL)
+        return 0;
+    for (p = from + strlen(W.fwe_start); p < q; p += n ? n : 1) {
+        n = name_len(p);
+        /* a whole word: between spaces (or the text's ends) */
+        if (n > 0 && (p[n] == ' ' || p[n] == '\n') &&
+            (p[-1] == ' ' || p == from + strlen(W.fwe_start)))
+            count_word(&t, prompt, p, n);
+        if (p[n] == '\n')
+            break; /* the coded text is one line */
+    }
+    return most(&t, want, a);
 }
 
 /* ---- the cliff ---------------------------------------------------------- */
@@ -609,7 +674,8 @@ char *fake_longctx_reply(json_t *model, const char *ctk, json_t *rule,
 
     if (json_is_true(json_object_get(model, "needles")) &&
         (niah(prompt, &a) || (memset(&a, 0, sizeof a), vt(prompt, &a)) ||
-         (memset(&a, 0, sizeof a), cwe(prompt, &a))))
+         (memset(&a, 0, sizeof a), cwe(prompt, &a)) ||
+         (memset(&a, 0, sizeof a), fwe(prompt, &a))))
         right = mine = joined(&a, prompt, 0, 0);
     if (!json_is_integer(tokens) || count <= json_integer_value(tokens))
         return mine;

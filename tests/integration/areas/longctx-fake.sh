@@ -135,7 +135,8 @@ case_longctx_prompt_tokens() {
 
 # "needles": true answers RULER's shapes as a perfect reader: niah single,
 # uuid, multikey, multivalue, multiquery (asked order), vt (the chain,
-# not the decoy), cwe (the 10 common words); other prompts by the rules.
+# not the decoy), cwe (the 10 common words), fwe (the 3 most frequent
+# coded words, not the noise); other prompts by the rules.
 case_longctx_needles() {
     lc_start lcneedles -c 65536
     lc_check needles

@@ -229,6 +229,26 @@ def cwe(common, rare, seed=4):
             "\nQuestion: What are the 10 most common words in the above list?")
 
 
+def fwe(top, n=400, seed=6):
+    """RULER's fwe: a coded text whose rank k word is written n * 6 / pi^2
+    / k^2 times, rank 1 the noise '...'; the 3 most frequent asked."""
+    rng = random.Random(seed)
+    ids, k = [], 1
+    while True:
+        c = int(n * 0.6079271018540267 / (k * k))
+        if c == 0:
+            break
+        w = "..." if k == 1 else top[k - 2] if k <= 4 else "zq%04d" % k
+        ids += [w] * c
+        k += 1
+    rng.shuffle(ids)
+    return ("Read the following coded text and track the frequency of each "
+            "coded word. Find the three most frequently appeared coded words. "
+            + " ".join(ids) + "\nQuestion: Do not provide any explanation. "
+            "Please ignore the dots '....'. What are the three most frequently "
+            "appeared words in the above coded text?")
+
+
 # ---- the checks ------------------------------------------------------------
 
 def c_tokenize(base):
@@ -415,6 +435,8 @@ def c_needles(base):
         ("cwe", cwe(["alpha%d" % i for i in range(10)],
                     ["rare%03d" % i for i in range(200)]),
          ["alpha%d" % i for i in range(10)]),
+        ("fwe", fwe(["bakoti", "mereld", "sunaph"]),
+         ["bakoti", "mereld", "sunaph"]),
     ]
     for name, prompt, want in cases:
         st, content, _, err = chat(base, prompt, max_tokens=400)
@@ -433,6 +455,9 @@ def c_needles(base):
             check("ZZZZZ" not in content, "vt: the decoy in %r" % content)
         if name == "cwe":
             check("rare" not in content, "cwe: a rare word in %r" % content)
+        if name == "fwe":
+            check("..." not in content and "zq" not in content,
+                  "fwe: the noise or a rank past 4 in %r" % content)
     # a prompt of no known shape: the rules' reply
     st, content, _, _ = chat(base, "Tom has 3 apples and gets 2 more.")
     check(content == "Answer: 5", "no shape: %r" % content)
