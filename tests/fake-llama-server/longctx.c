@@ -216,11 +216,16 @@ static int content_tokens(json_t *out, json_t *content, int add, int ps,
             if (content_tokens(out, v, add && i == 0, ps, pieces, msg, size) !=
                 0)
                 return -1;
-        } else if (json_is_integer(v)) {
+        } else if (json_is_number(v)) { /* a real cut, as get<int> */
+            json_int_t id = json_is_integer(v)
+                                ? json_integer_value(v)
+                                : (json_int_t)json_real_value(v);
+            const char *piece = id == FAKE_TOK_BOS   ? "<s>"
+                                : id == FAKE_TOK_EOS ? "</s>"
+                                                     : "";
             json_array_append_new(
-                out, pieces ? json_pack("{s:I,s:s}", "id",
-                                        json_integer_value(v), "piece", "")
-                            : json_integer(json_integer_value(v)));
+                out, pieces ? json_pack("{s:I,s:s}", "id", id, "piece", piece)
+                            : json_integer(id));
         } else {
             snprintf(msg, size,
                      "[json.exception.type_error.302] type must be number, "
@@ -235,7 +240,9 @@ static int content_tokens(json_t *out, json_t *content, int add, int ps,
 char *fake_tokenize(const char *body, size_t len, int ik, unsigned *status)
 {
     json_error_t jerr;
-    json_t *req = json_loadb(body, len, 0, &jerr), *tokens, *content;
+    json_t *req =
+               json_loadb(body, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr),
+           *tokens, *content;
     char msg[300], *s;
     int add, ps, pieces;
 

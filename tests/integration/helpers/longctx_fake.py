@@ -291,6 +291,16 @@ def c_tokenize(base):
     st, js, _ = post(u, {"content": [7, "ab", 9]})
     check(st == 200 and js and js["tokens"] == [7, _fnv(b"ab"), 9],
           "mixed content: %s %s" % (st, js))
+    # a NUL is text like any other byte; a float id is cut to an int,
+    # as nlohmann's get<int>; a body of null has no content
+    st, js, _ = post(u, {"content": "a\u0000b"})
+    check(st == 200 and js and js["tokens"] ==
+          [t for t, _ in tokenize("a\u0000b")], "a NUL: %s %s" % (st, js))
+    st, js, _ = post(u, {"content": [1.5, "x"]})
+    check(st == 200 and js and js["tokens"] == [1, _fnv(b"x")],
+          "a float id: %s %s" % (st, js))
+    st, js, _ = post(u, None, raw=b"null")
+    check(st == 200 and js == {"tokens": []}, "null body: %s %s" % (st, js))
     # bad bodies: the real server's 500 with nlohmann's message
     st, js, raw = post(u, None, raw=b"{not json")
     check(st == 500 and js and js["error"]["type"] == "server_error" and
