@@ -210,10 +210,12 @@ $(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
 
 # The fake llama-server for tests and the demo (tests/fake-llama-server): libmicrohttpd
 # serves its streamed responses. asprintf wants _GNU_SOURCE.
-$(FAKE): tests/fake-llama-server/fake-llama-server.c tests/fake-tools/*.h
+$(FAKE): tests/fake-llama-server/fake-llama-server.c \
+        tests/fake-llama-server/longctx.c tests/fake-llama-server/longctx.h \
+        tests/fake-tools/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -D_GNU_SOURCE $(MHD_CFLAGS) $(JANSSON_CFLAGS) \
-	    $(CFLAGS) -o $@ $< $(MHD_LIBS) $(JANSSON_LIBS) -lm
+	    $(CFLAGS) -o $@ $(filter %.c,$^) $(MHD_LIBS) $(JANSSON_LIBS) -lm
 
 # The fake llama-quantize and converter (tests/fake-tools): jansson only.
 $(BUILD)/fake-llama-quantize: tests/fake-tools/fake-quantize.c \

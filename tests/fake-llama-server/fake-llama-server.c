@@ -88,6 +88,14 @@
  * draft model (-md), which leaves every answer as it was unless
  * FAKE_DRAFT_DIFFERS names a text: a prompt holding it then gets its
  * content with " (drafted)" added, a draft that changed an answer.
+ *
+ * Long contexts (issue 36; longctx.c): its own tokenizer behind POST
+ * /tokenize ("tokenize": false -> 404), the context from -c/--ctx-size or
+ * LLAMA_ARG_CTX_SIZE in /props and /slots, a prompt past it refused with
+ * upstream's 400 exceed_context_size_error (the ik fork: cut by its
+ * context shift, or 500 with --no-context-shift), the prompt's count in
+ * usage and timings ("prompt_tps"), "needles": true to answer RULER's
+ * shapes as a perfect reader, and "cliff" past which answers die.
  * docs/fake-llama-server.md is the user's page for all of this.
  */
 #include <dirent.h>
@@ -107,6 +115,7 @@
 #include <unistd.h>
 
 #include "../fake-tools/fakegguf.h"
+#include "longctx.h"
 
 extern char **environ;
 static json_t *model;
@@ -121,7 +130,18 @@ static FILE *logf_;   /* stderr, or stdout in ik mode */
 static long requests; /* chat requests so far */
 static int active;    /* chat streams being answered now (a thread each) */
 static int health_ok_logged;
-static long model_bytes; /* the model file's size: its logprobs' drift */
+static long model_bytes;    /* the model file's size: its logprobs' drift */
+static long n_ctx = -1;     /* -c, --ctx-size, LLAMA_ARG_CTX_SIZE (-1: none) */
+static long n_parallel = 1; /* -np: slots, each n_ctx / n_parallel */
+static const char *cache_k = "f16"; /* -ctk: which "cliff" applies */
+static int ctx_shift = 1; /* the ik fork's context shift (on by default) */
+static int kv_unified;    /* -kvu: every slot may fill the whole context */
+
+/* A slot's context: n_ctx shared by the slots, or all of it unified. */
+static long slot_ctx(void)
+{
+    return kv_unified ? n_ctx : n_ctx / n_parallel;
+}
 
 static void die(const char *fmt, ...)
 {
@@ -263,6 +283,8 @@ struct body {
     double drift;         /* how far this model's distributions move */
     const char *lp_fault; /* the rule's "logprobs_fault", or NULL */
     size_t lp_chunks;     /* token chunks streamed so far */
+    long prompt_n;        /* the prompt's tokens (after a context shift) */
+    double prompt_ms;     /* its time: prompt_n / "prompt_tps" */
 };
 
 /* ---- log-probabilities ---------------------------------------------------
@@ -535,20 +557,25 @@ static void build(struct body *b, json_t *req, json_t *rule)
     if (left == 0 || (size_t)tokens >= max)
         tokens = (long)max;
     finish = (!ik && (size_t)tokens >= max) ? "length" : "stop";
-    t = json_pack("{s:i,s:f,s:i,s:f,s:f}", "prompt_n", 41, "prompt_ms", 92.5,
-                  "predicted_n", tokens, "predicted_ms",
+    t = json_pack("{s:I,s:f,s:i,s:f,s:f}", "prompt_n", (json_int_t)b->prompt_n,
+                  "prompt_ms", b->prompt_ms, "predicted_n", tokens,
+                  "predicted_ms",
                   tps > 0 ? 1000.0 * (double)tokens / tps : 0.0,
                   "predicted_per_second", tps > 0 ? tps : 50.0);
     if (ik) {
         json_t *c = chunk(json_object(), finish);
+        /* the fork's timings say the slot's context and what fills it */
+        json_object_set_new(t, "n_ctx", json_integer(slot_ctx()));
+        json_object_set_new(t, "n_past", json_integer(b->prompt_n + tokens));
         json_object_set_new(c, "timings", t);
         add_event(b, c, NULL);
     } else {
         add_event(b, chunk(json_object(), finish), NULL);
         add_event(b,
-                  json_pack("{s:[],s:{s:i,s:i},s:o}", "choices", "usage",
-                            "completion_tokens", tokens, "prompt_tokens", 41,
-                            "timings", t),
+                  json_pack("{s:[],s:{s:i,s:I,s:I},s:o}", "choices", "usage",
+                            "completion_tokens", tokens, "prompt_tokens",
+                            (json_int_t)b->prompt_n, "total_tokens",
+                            (json_int_t)(b->prompt_n + tokens), "timings", t),
                   NULL);
     }
     add_event(b, NULL, "[DONE]");
@@ -826,12 +853,40 @@ static enum MHD_Result reply_self(struct MHD_Connection *c, int props)
         json_object_get(model, props ? "props_extra" : "models_extra");
     char *text;
 
+    if (props) {
+        /* the slot's context, where both lineages put it; the fork also
+         * says the whole context at the top */
+        json_object_set_new(v, "default_generation_settings",
+                            json_pack("{s:i,s:i,s:I,s:b}", "id", 0, "id_task",
+                                      -1, "n_ctx", (json_int_t)(slot_ctx()),
+                                      "is_processing", 0));
+        if (json_is_true(json_object_get(model, "ik")))
+            json_object_set_new(v, "n_ctx", json_integer(n_ctx));
+    }
     if (json_is_object(extra))
         json_object_update(
             props ? v : json_array_get(json_object_get(v, "data"), 0), extra);
     text = json_dumps(v, JSON_COMPACT);
     enum MHD_Result ret = reply_json(c, 200, text ? text : "{}");
 
+    free(text);
+    json_decref(v);
+    return ret;
+}
+
+/* GET /slots: one {"id", "n_ctx", "is_processing"} a slot. */
+static enum MHD_Result reply_slots(struct MHD_Connection *c)
+{
+    json_t *v = json_array();
+    char *text;
+    enum MHD_Result ret;
+
+    for (long i = 0; i < n_parallel; i++)
+        json_array_append_new(
+            v, json_pack("{s:I,s:I,s:b}", "id", (json_int_t)i, "n_ctx",
+                         (json_int_t)(slot_ctx()), "is_processing", 0));
+    text = json_dumps(v, JSON_COMPACT);
+    ret = reply_json(c, 200, text ? text : "[]");
     free(text);
     json_decref(v);
     return ret;
@@ -847,6 +902,136 @@ static int key_ok(struct MHD_Connection *c)
                                strcmp(h + 7, api_key) == 0);
 }
 
+/* The model's "prompt_tps" (default 2000): prompt_ms follows from it. */
+static double prompt_tps(void)
+{
+    json_t *v = json_object_get(model, "prompt_tps");
+
+    return json_is_number(v) && json_number_value(v) > 0 ? json_number_value(v)
+                                                         : 2000.0;
+}
+
+/* Whether a prompt of *count tokens fits the slot: 1 when it goes on
+ * (the ik fork's context shift may have cut *prompt's front and *count),
+ * 0 when the real server's error was queued into *ret: upstream's 400
+ * exceed_context_size_error, the fork's 500 without a context shift. */
+static int fits(struct MHD_Connection *c, const char **prompt, long *count,
+                enum MHD_Result *ret)
+{
+    long slot = slot_ctx(), discard = (slot - 1) / 2, gone = 0, skip;
+    long own = fake_tok_count(*prompt, strlen(*prompt));
+    char *text;
+
+    if (*count < slot)
+        return 1;
+    if (!json_is_true(json_object_get(model, "ik"))) {
+        json_t *e = json_pack("{s:{s:i,s:s%,s:s,s:I,s:I}}", "error", "code",
+                              400, "message", "", (size_t)0, "type",
+                              "exceed_context_size_error", "n_prompt_tokens",
+                              (json_int_t)*count, "n_ctx", (json_int_t)slot);
+        json_object_set_new(
+            json_object_get(e, "error"), "message",
+            json_sprintf("request (%ld tokens) exceeds the available context "
+                         "size (%ld tokens), try increasing it",
+                         *count, slot));
+        text = json_dumps(e, JSON_COMPACT);
+        json_decref(e);
+        fprintf(logf_, "fake: prompt of %ld tokens over n_ctx %ld\n", *count,
+                slot);
+        *ret = reply_json(c, 400, text ? text : "{}");
+        free(text);
+        return 0;
+    }
+    if (!ctx_shift || discard <= 0) {
+        *ret = reply_json(c, 500,
+                          "{\"error\":{\"code\":500,\"message\":\"the "
+                          "request exceeds the available context size, try "
+                          "increasing it\",\"type\":\"server_error\"}}");
+        return 0;
+    }
+    /* the fork keeps the BOS and drops blocks of (slot - 1) / 2 tokens
+     * after it until the rest fits: the last message loses its front */
+    while (*count - gone >= slot)
+        gone += discard;
+    skip = gone - (*count - own - FAKE_CHAT_GEN - 1);
+    if (skip > 0)
+        *prompt = fake_tok_skip(*prompt, strlen(*prompt), skip);
+    fprintf(logf_, "fake: context shift: %ld of %ld prompt tokens dropped\n",
+            gone, *count);
+    *count -= gone;
+    return 1;
+}
+
+/* The rule for a prompt of count tokens: the rule itself, or a copy
+ * that req holds (gone with it) whose content is the "needles" reply or
+ * the one past the "cliff" (longctx.h). */
+static json_t *longctx_rule(json_t *req, json_t *rule, const char *prompt,
+                            long count)
+{
+    char *text = fake_longctx_reply(model, cache_k, rule, prompt, count);
+    json_t *own, *s;
+
+    if (text == NULL)
+        return rule;
+    own = rule ? json_deep_copy(rule) : json_object();
+    if ((s = json_string(text)) != NULL)
+        json_object_set_new(own, "content", s);
+    free(text);
+    json_object_set_new(req, " fake rule", own);
+    return own;
+}
+
+/* The stream's events as one chat.completion (stream false), queued. */
+static enum MHD_Result reply_whole(struct MHD_Connection *c, struct body *b)
+{
+    json_t *msg = json_pack("{s:s}", "role", "assistant"), *out, *last = NULL;
+    char finish[16] = "", *text;
+    enum MHD_Result ret;
+    size_t i;
+
+    for (i = 0; i < b->n; i++) {
+        json_t *e = json_loads(b->events[i] + 6, 0, NULL), *ch, *d, *v;
+        const char *key;
+        if (e == NULL)
+            continue; /* [DONE] */
+        ch = json_array_get(json_object_get(e, "choices"), 0);
+        d = json_object_get(ch, "delta");
+        json_object_foreach(d, key, v)
+        {
+            const char *have = json_string_value(json_object_get(msg, key));
+            if (json_is_string(v) && strcmp(key, "role") != 0)
+                json_object_set_new(msg, key,
+                                    json_sprintf("%s%s", have ? have : "",
+                                                 json_string_value(v)));
+        }
+        if (json_is_string(json_object_get(ch, "finish_reason")))
+            snprintf(finish, sizeof finish, "%s",
+                     json_string_value(json_object_get(ch, "finish_reason")));
+        if (json_object_get(e, "timings") != NULL) {
+            json_decref(last);
+            last = json_incref(e);
+        }
+        json_decref(e);
+    }
+    if (json_object_get(msg, "content") == NULL)
+        json_object_set_new(msg, "content", json_string(""));
+    out = json_pack("{s:[{s:i,s:o,s:o}],s:s,s:s}", "choices", "index", 0,
+                    "message", msg, "finish_reason",
+                    finish[0] ? json_string(finish) : json_null(), "object",
+                    "chat.completion", "model", "fake");
+    if (last != NULL) {
+        json_object_set(out, "timings", json_object_get(last, "timings"));
+        if (json_object_get(last, "usage") != NULL)
+            json_object_set(out, "usage", json_object_get(last, "usage"));
+    }
+    json_decref(last);
+    text = json_dumps(out, JSON_COMPACT);
+    json_decref(out);
+    ret = reply_json(c, 200, text ? text : "{}");
+    free(text);
+    return ret;
+}
+
 static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
                             size_t len)
 {
@@ -856,6 +1041,7 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     struct body *b;
     const char *prompt, *fault;
     enum MHD_Result ret;
+    long count;
 
     msgs = json_object_get(req, "messages");
     last = json_array_get(msgs, json_array_size(msgs) - 1);
@@ -879,7 +1065,12 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
         fflush(NULL);
         _exit(1);
     }
-    rule = rule_for(prompt);
+    count = fake_chat_tokens(msgs);
+    if (!fits(c, &prompt, &count, &ret)) {
+        json_decref(req);
+        return ret;
+    }
+    rule = longctx_rule(req, rule_for(prompt), prompt, count);
     fault = json_string_value(json_object_get(rule, "fault"));
     if (fault && strcmp(fault, "http429") == 0) {
         json_t *times = json_object_get(rule, "times");
@@ -941,6 +1132,10 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     b = calloc(1, sizeof(*b));
     if (b == NULL)
         die("fake-llama-server: out of memory");
+    b->prompt_n = count;
+    b->prompt_ms = 1000.0 * (double)count / prompt_tps();
+    if (json_is_true(json_object_get(model, "prompt_sleep")))
+        sleep_ms(b->prompt_ms < 60000 ? (long)b->prompt_ms : 60000);
     /* another stream in progress: this one is decoded in a batch */
     if (__atomic_fetch_add(&active, 1, __ATOMIC_SEQ_CST) > 0 &&
         json_is_string(json_object_get(rule, "batched"))) {
@@ -963,6 +1158,12 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     } else {
         build(b, req, rule);
     }
+    if (json_is_false(json_object_get(req, "stream"))) {
+        json_decref(req);
+        ret = reply_whole(c, b);
+        free_body(b);
+        return ret;
+    }
     json_decref(req);
     r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 65536, stream_cb,
                                           b, free_body);
@@ -983,6 +1184,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
                                size_t *size, void **state)
 {
     struct upload *u = *state;
+    int tok;
 
     (void)cls;
     (void)version;
@@ -1023,8 +1225,12 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
                               "\"unavailable_error\"}}");
         return reply_json(c, 200, "{\"status\":\"ok\"}");
     }
+    if (strcmp(url, "/slots") == 0 && strcmp(method, "GET") == 0)
+        return reply_slots(c);
+    tok = strcmp(url, "/tokenize") == 0 &&
+          !json_is_false(json_object_get(model, "tokenize"));
     if (strcmp(method, "POST") != 0 ||
-        (strcmp(url, "/v1/chat/completions") != 0 &&
+        (!tok && strcmp(url, "/v1/chat/completions") != 0 &&
          strcmp(url, "/chat/completions") != 0))
         return reply_json(c, 404,
                           "{\"error\":{\"code\":404,\"message\":\"File Not "
@@ -1034,6 +1240,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
         return *state ? MHD_YES : MHD_NO;
     }
     if (*size > 0) {
+        if (*size > FAKE_BODY_MAX - u->len) {
+            fprintf(logf_, "fake: a request body over %u bytes\n",
+                    FAKE_BODY_MAX);
+            return MHD_NO;
+        }
         u->p = realloc(u->p, u->len + *size);
         if (u->p == NULL)
             return MHD_NO;
@@ -1041,6 +1252,15 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
         u->len += *size;
         *size = 0;
         return MHD_YES;
+    }
+    if (tok) {
+        unsigned status;
+        char *text =
+            fake_tokenize(u->p ? u->p : "", u->len,
+                          json_is_true(json_object_get(model, "ik")), &status);
+        enum MHD_Result ret = reply_json(c, status, text ? text : "{}");
+        free(text);
+        return ret;
     }
     return chat(c, u->p ? u->p : "", u->len);
 }
@@ -1108,10 +1328,48 @@ static const char *const with_value[] = {"-m",
                                          "--n-gpu-layers-draft",
                                          "--draft-max",
                                          "--spec-type",
+                                         "--context-shift",
+                                         "--rope-scaling",
+                                         "--rope-scale",
+                                         "--rope-freq-base",
+                                         "--rope-freq-scale",
+                                         "--yarn-orig-ctx",
                                          NULL};
 static const char *const switches[] = {
-    "--jinja",     "--no-webui", "--verbose",       "--metrics", "--no-mmap",
-    "--send-done", "-no-fa",     "--no-flash-attn", NULL};
+    "--jinja",   "--no-webui",      "--verbose",
+    "--metrics", "--no-mmap",       "--send-done",
+    "-no-fa",    "--no-flash-attn", "--no-context-shift",
+    "-kvu",      "--kv-unified",    NULL};
+
+/* A number of tokens as upstream reads one (std::stoi: leading digits,
+ * the rest ignored), or exit 1 as it does on none. */
+static long ctx_value(const char *flag, const char *v)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+
+    if (end == v)
+        die("error while handling argument \"%s\": stoi\n\nusage:\n%s N", flag,
+            flag);
+    return n;
+}
+
+/* The flags of the context: -c/--ctx-size, -np, -ctk and the fork's
+ * --context-shift VALUE; 1 when a is one of them (its value taken). */
+static int ctx_flag(const char *a, const char *v)
+{
+    if (!strcmp(a, "-c") || !strcmp(a, "--ctx-size"))
+        n_ctx = ctx_value(a, v);
+    else if (!strcmp(a, "-np") || !strcmp(a, "--parallel"))
+        n_parallel = ctx_value(a, v) > 0 ? ctx_value(a, v) : 1;
+    else if (!strcmp(a, "-ctk") || !strcmp(a, "--cache-type-k"))
+        cache_k = v;
+    else if (!strcmp(a, "--context-shift"))
+        ctx_shift = strcmp(v, "off") != 0 && strcmp(v, "0") != 0;
+    else
+        return 0;
+    return 1;
+}
 
 /* -fa as both lineages take it now (on, off, auto; the fork also 0 and
  * 1), or alone as older builds did. 1 when argv[i + 1] is its value. */
@@ -1137,13 +1395,24 @@ int main(int argc, char **argv)
     logf_ = stderr;
     api_key = getenv("LLAMA_API_KEY");
     for (i = 1; i < argc; i++) {
+        char norm[64];
         const char *a = argv[i];
+        if (strncmp(a, "--", 2) == 0 && strlen(a) < sizeof norm) {
+            /* upstream reads --ctx_size as --ctx-size */
+            for (size_t k = 0; k <= strlen(a); k++)
+                norm[k] = a[k] == '_' ? '-' : a[k];
+            a = norm;
+        }
         if (strcmp(a, "--version") == 0) {
             fprintf(stderr,
                     "version: 1 (fa4e0001)\nbuilt with cc for "
                     "x86_64-linux-gnu (graveyard fake-llama-server)\n");
             return 0;
         }
+        if (strcmp(a, "--no-context-shift") == 0)
+            ctx_shift = 0;
+        if (strcmp(a, "-kvu") == 0 || strcmp(a, "--kv-unified") == 0)
+            kv_unified = 1;
         if (listed(switches, a))
             continue;
         if (fa_value(a, i + 1 < argc ? argv[i + 1] : NULL) >= 0) {
@@ -1165,6 +1434,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "-md") || !strcmp(a, "--model-draft") ||
                  !strcmp(a, "--spec-draft-model"))
             draft_model = argv[i + 1];
+        else
+            ctx_flag(a, argv[i + 1]);
         i++;
     }
     if (path == NULL)
@@ -1194,6 +1465,12 @@ int main(int argc, char **argv)
             path, model ? "no \"fake_llama_server\" key" : jerr.text);
     if (json_is_true(json_object_get(model, "ik")))
         logf_ = stdout;
+    if (n_ctx < 0 && getenv("LLAMA_ARG_CTX_SIZE") != NULL)
+        n_ctx = ctx_value("LLAMA_ARG_CTX_SIZE", getenv("LLAMA_ARG_CTX_SIZE"));
+    if (n_ctx < 0)
+        n_ctx = 4096; /* upstream's default */
+    if (n_ctx == 0)   /* "0 = loaded from model" */
+        n_ctx = mint("n_ctx_train", 32768);
     setvbuf(logf_, NULL, _IOLBF, 0);
     fprintf(stderr, "llama_model_loader: loaded meta data from %s\n", path);
     /* so tests can see the command line and the GPU a server was given */
@@ -1233,6 +1510,7 @@ int main(int argc, char **argv)
     if (json_is_string(json_object_get(model, "fail_start")))
         die("%s", json_string_value(json_object_get(model, "fail_start")));
     gpu_register(mint("gpu_mib", 1639));
+    fprintf(stderr, "fake: n_ctx %ld\n", n_ctx);
     fprintf(stderr, "load_tensors: offloaded 36/36 layers to GPU\n"
                     "load_tensors:        CUDA0 model buffer size =  "
                     "1639.00 MiB\n");
