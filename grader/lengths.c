@@ -166,13 +166,14 @@ int grader_lengths_build(const struct grader_qset *qs,
         return rc;
     }
     for (i = 0; i < nchain; i++) {
-        out->first_not_eq[i] = -1;
-        for (k = 0; i > 0 && k < out->nlengths; k++)
-            if (out->per[k].rungs[i].verdict.kind !=
-                GRADER_VERDICT_EQUIVALENT) {
+        out->first_not_eq[i] = out->first_worse[i] = -1;
+        for (k = out->nlengths; i > 0 && k-- > 0;) { /* the first of each */
+            int v = out->per[k].rungs[i].verdict.kind;
+            if (v != GRADER_VERDICT_EQUIVALENT)
                 out->first_not_eq[i] = (long)k;
-                break;
-            }
+            if (v == GRADER_VERDICT_WORSE)
+                out->first_worse[i] = (long)k;
+        }
     }
     by_depth(qs, chain, nchain, out);
     return 0;

@@ -36,6 +36,9 @@ struct grader_lengths {
      * not equivalent, -1 when it is equivalent at every length; -1 for
      * the reference */
     long first_not_eq[GRADER_MAX_RUNGS];
+    /* and its first length where it is shown worse (the 95 % interval
+     * below 0): where its cliff is; -1 when it is worse at none */
+    long first_worse[GRADER_MAX_RUNGS];
     /* needles by depth: the reference-right questions (over every
      * length) whose needle sat in bin b, and those of them dead at rung
      * i; a question without a depth (common words) is in neither */

@@ -361,6 +361,11 @@ static json_t *lengths_object(const struct grader_ladder *rep)
                             first < 0
                                 ? json_null()
                                 : json_integer((json_int_t)l->lengths[first]));
+        json_object_set_new(
+            r, "first_worse",
+            l->first_worse[i] < 0
+                ? json_null()
+                : json_integer((json_int_t)l->lengths[l->first_worse[i]]));
         json_object_set_new(r, "cells", cells);
         json_array_append_new(rungs, r);
         for (b = 0; i > 0 && b < GRADER_DEPTH_BINS; b++)

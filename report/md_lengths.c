@@ -65,18 +65,32 @@ static void first_cell(struct doc *d, const struct grader_lengths *l, size_t i)
         doc_raw(d, " (%s)", render_verdict_words(a, v));
 }
 
+/* The first length where rung i is shown worse: its cliff. */
+static void worse_cell(struct doc *d, const struct grader_lengths *l, size_t i)
+{
+    long k = l->first_worse[i];
+
+    doc_cell(d);
+    if (i == 0 || k < 0) {
+        doc_raw(d, "%s", i == 0 ? FMT_DASH : "none");
+        return;
+    }
+    length_words(d, l->lengths[k]);
+}
+
 static void by_length(struct doc *d, const struct grader_ladder *rep)
 {
     const struct grader_lengths *l = rep->lengths;
     const char *ref = rep->chain.lines[0].rung->name;
-    char align[GRADER_MAX_LENGTHS + 4], m[FMT_SIZE];
+    char align[GRADER_MAX_LENGTHS + 5], m[FMT_SIZE];
     size_t i, k;
 
     for (k = 0; k < l->nlengths; k++)
         align[1 + k] = 'l';
     align[0] = 'l';
     align[1 + l->nlengths] = 'l';
-    align[2 + l->nlengths] = '\0';
+    align[2 + l->nlengths] = 'l';
+    align[3 + l->nlengths] = '\0';
     doc_heading(d, 2);
     doc_raw(d, "Length: where each rung's answers die");
     doc_para(d);
@@ -97,6 +111,7 @@ static void by_length(struct doc *d, const struct grader_ladder *rep)
         length_words(d, l->lengths[k]);
     }
     doc_cellf(d, "First length not shown equivalent");
+    doc_cellf(d, "First length shown worse");
     for (i = 0; i < l->nrungs; i++) {
         doc_row(d);
         doc_cell(d);
@@ -104,6 +119,7 @@ static void by_length(struct doc *d, const struct grader_ladder *rep)
         for (k = 0; k < l->nlengths; k++)
             cell(d, &l->per[k].rungs[i], i == 0);
         first_cell(d, l, i);
+        worse_cell(d, l, i);
     }
     if (l->no_length > 0) {
         doc_para(d);

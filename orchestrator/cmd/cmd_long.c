@@ -127,8 +127,8 @@ static int one_item(struct counter *c, enum haystack_kind k, long seed,
                       : "");
         return rc == HAYSTACK_ENOMEM ? EXIT_FAILED : EXIT_USAGE;
     }
-    li = (struct longitem){(int)k,          seed,  index, fit.fill, length,
-                           fit.tokens,      it.depth};
+    li = (struct longitem){(int)k, seed,       index,   fit.fill,
+                           length, fit.tokens, it.depth};
     snprintf(id, sizeof(id), "%s-%u@%ld", haystack_kind_name(k), index,
              length);
     if ((rec = longitem_record(id, &li)) == NULL ||
@@ -172,8 +172,7 @@ static int make_all(const struct long_args *a, const long *lengths,
     if (tty)
         fputc('\n', stderr);
     if (rc == 0)
-        fprintf(stderr,
-                "long: %lu items, %lu counts in %.1f s at %s\n", made,
+        fprintf(stderr, "long: %lu items, %lu counts in %.1f s at %s\n", made,
                 tokenize_calls(c.t), tokenize_seconds(c.t), a->tokenize);
     haystack_prompt_release(&p);
     tokenize_close(c.t);
@@ -190,8 +189,7 @@ int cmd_long(int argc, char **argv)
     struct buf out = {0};
     struct stat st;
     const struct cli_opt opts[] = {
-        CLI_NEEDED("--tokenize", "URL",
-                   &a.tokenize,
+        CLI_NEEDED("--tokenize", "URL", &a.tokenize,
                    "a running llama-server of the ladder's model "
                    "(http://127.0.0.1:PORT): lengths are counted by its "
                    "POST /tokenize"),

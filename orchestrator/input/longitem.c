@@ -21,8 +21,9 @@ static const char *whole(json_t *o, const char *key, long long lo,
         return NULL;
     if (!json_is_integer(v) || json_integer_value(v) < lo ||
         json_integer_value(v) > hi) {
-        snprintf(why, whysize, "\"long\".\"%s\" must be a whole number from "
-                               "%lld to %lld",
+        snprintf(why, whysize,
+                 "\"long\".\"%s\" must be a whole number from "
+                 "%lld to %lld",
                  key, lo, hi);
         return why;
     }
@@ -31,8 +32,7 @@ static const char *whole(json_t *o, const char *key, long long lo,
 }
 
 /* The item's answers, one a line, into ref. */
-static int answers_of(const struct haystack_item *h, char *ref,
-                      size_t refsize)
+static int answers_of(const struct haystack_item *h, char *ref, size_t refsize)
 {
     size_t i, n = 0, len;
 
@@ -90,7 +90,8 @@ int longitem_read(json_t *o, struct longitem *it, char *ref, size_t refsize,
         snprintf(why, whysize, "\"long\" must be an object");
         return -1;
     }
-    json_object_foreach(l, key, v) {
+    json_object_foreach(l, key, v)
+    {
         size_t i;
         for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
             if (strcmp(key, keys[i]) == 0)
@@ -107,8 +108,7 @@ int longitem_read(json_t *o, struct longitem *it, char *ref, size_t refsize,
     }
     if (whole(l, "seed", 0, LONGITEM_SEED_MAX, 1, &seed, why, whysize) ||
         whole(l, "index", 0, 0xffffffffLL, 1, &index, why, whysize) ||
-        whole(l, "length", 1, HAYSTACK_TARGET_MAX, 1, &length, why,
-              whysize) ||
+        whole(l, "length", 1, HAYSTACK_TARGET_MAX, 1, &length, why, whysize) ||
         whole(l, "fill", 0, (long long)HAYSTACK_FILL_MAX, 1, &fill, why,
               whysize) ||
         whole(l, "tokens", 0, 2 * (long long)HAYSTACK_TARGET_MAX, 0, &tokens,
@@ -134,9 +134,9 @@ int longitem_read(json_t *o, struct longitem *it, char *ref, size_t refsize,
                  index, kind, seed);
         return -1;
     }
-    *it = (struct longitem){(int)k,         seed,   (unsigned long)index,
-                            (size_t)fill,   (long)length,
-                            (long)tokens,   h.depth};
+    *it = (struct longitem){(int)k,       seed,         (unsigned long)index,
+                            (size_t)fill, (long)length, (long)tokens,
+                            h.depth};
     return 0;
 }
 
@@ -154,10 +154,10 @@ json_t *longitem_record(const char *id, const struct longitem *it)
             util_oom("a long item");
     o = json_pack("{s:s,s:{s:s,s:I,s:I,s:I,s:I,s:I},s:o}", "id", id, "long",
                   "kind", haystack_kind_name((enum haystack_kind)it->kind),
-                  "seed", (json_int_t)it->seed, "index",
-                  (json_int_t)it->index, "length", (json_int_t)it->length,
-                  "fill", (json_int_t)it->fill, "tokens",
-                  (json_int_t)it->tokens, "answers", a);
+                  "seed", (json_int_t)it->seed, "index", (json_int_t)it->index,
+                  "length", (json_int_t)it->length, "fill",
+                  (json_int_t)it->fill, "tokens", (json_int_t)it->tokens,
+                  "answers", a);
     if (o == NULL)
         util_oom("a long item");
     if (h.depth != HAYSTACK_NO_DEPTH &&

@@ -331,9 +331,8 @@ static const char *length_depth(json_t *o, struct question *q, char *why,
 {
     json_t *l = json_object_get(o, "length"), *d = json_object_get(o, "depth");
 
-    if (l != NULL &&
-        (!json_is_integer(l) || json_integer_value(l) < 1 ||
-         json_integer_value(l) > GRADER_LENGTH_MAX)) {
+    if (l != NULL && (!json_is_integer(l) || json_integer_value(l) < 1 ||
+                      json_integer_value(l) > GRADER_LENGTH_MAX)) {
         snprintf(why, whysize,
                  "\"length\" must be a whole number of tokens from 1 to %ld",
                  (long)GRADER_LENGTH_MAX);

@@ -140,6 +140,9 @@ static void test_cliff_found(void **state)
     assert_int_equal(l.first_not_eq[0], -1);
     assert_int_equal(l.first_not_eq[1], -1);
     assert_int_equal(l.first_not_eq[2], 2);
+    assert_int_equal(l.first_worse[0], -1);
+    assert_int_equal(l.first_worse[1], -1);
+    assert_int_equal(l.first_worse[2], 2);
     /* by depth: 60 reference-right items a tenth (20 a length), and the
      * cliff's 100 dead at 16384 spread evenly: 10 a tenth */
     for (size_t b = 0; b < GRADER_DEPTH_BINS; b++) {
@@ -165,6 +168,7 @@ static void test_cliff_moves(void **state)
                              3, 2.0, 0, &l, &err),
         0);
     assert_int_equal(l.first_not_eq[2], 1);
+    assert_int_equal(l.first_worse[2], 1);
     assert_int_equal(l.per[0].rungs[2].line->dead, 0);
     assert_int_equal(l.per[2].rungs[2].line->dead, 0);
     grader_lengths_release(&l);

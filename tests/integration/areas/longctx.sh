@@ -98,3 +98,109 @@ case_longctx_task_file() {
     [ ! -e "$d.2" ] || fail "a run folder was made for the refused task"
 }
 area_cases="$area_cases longctx_task_file"
+
+# Length as an axis (issue 36), end to end on the fake: `graveyard long`
+# fits RULER-shaped items to 1K and 4K tokens by the fake's /tokenize; a
+# ladder of three rungs asks them (the reference and a twin answer every
+# needle; the third, a cliff at 3,000 tokens, answers wrong past it); the
+# rows carry length, depth, seed and fill and no prompt; the report finds
+# the cliff at 4,096 and nowhere else, says the twin is equivalent at both
+# lengths, and counts the lost needles by depth.
+# Tests: orchestrator/cmd/cmd_long.c
+# Tests: orchestrator/input/longitem.c
+# Tests: orchestrator/server/tokenize.c
+# Tests: report/md_lengths.c
+# Tests: grader/lengths.c
+case_longctx_cliff_ladder() {
+    local d=$work/lcl
+    model lclref '"needles": true, "default": {"content": "I do not know."}'
+    model lcltwin '"needles": true, "decode_tps": 60.0, "default": {"content": "I do not know."}'
+    model lclcliff '"needles": true, "cliff": {"tokens": 3000, "mode": "wrong"},
+ "default": {"content": "I do not know."}'
+    lc_start lclref
+    rm -f "$work/lcl.jsonl"
+    timeout -k 5 60 $GT long --tokenize "$lc_url" --lengths 1K,4096 \
+        --kinds niah-single,niah-multikey --items 80 --out "$work/lcl.jsonl" \
+        >"$work/lcl.out" 2>&1 || fail "long: exit $? $(cat "$work/lcl.out")"
+    lc_stop
+    [ "$(wc -l <"$work/lcl.jsonl")" = 320 ] || { fail "$(wc -l <"$work/lcl.jsonl") items"; return; }
+    cat >"$work/lcl.json" <<JSON
+{"name": "long cliff", "questions": "$work/lcl.jsonl", "run_dir": "$d",
+ "task": "ruler", "ctx": 8192, "server": {"binary": "$FAKE"},
+ "rungs": [{"name": "REF", "model": "$work/lclref.gguf"},
+           {"name": "TWIN", "model": "$work/lcltwin.gguf"},
+           {"name": "CLIFF", "model": "$work/lclcliff.gguf"}]}
+JSON
+    rm -rf "$d"
+    timeout -k 5 240 $GT ladder "$work/lcl.json" --quiet >"$work/lcl.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -5 "$work/lcl.out")"; return; }
+    /usr/bin/python3 - "$d" >"$work/lcl-check" 2>&1 <<'PY' || fail "$(cat "$work/lcl-check")"
+import json, sys
+d = sys.argv[1]
+rep = json.load(open(f"{d}/report.json"))
+L = rep["lengths"]
+assert L["lengths"] == [1024, 4096], L["lengths"]
+r = {x["rung"]: x for x in L["rungs"]}
+assert r["CLIFF"]["first_worse"] == 4096, r["CLIFF"]
+assert r["CLIFF"]["first_not_equivalent"] == 4096, r["CLIFF"]
+assert r["TWIN"]["first_not_equivalent"] is None, r["TWIN"]
+assert r["TWIN"]["first_worse"] is None, r["TWIN"]
+c = r["CLIFF"]["cells"]
+assert c[0]["dead"] == 0 and c[0]["verdict"] == "equivalent", c[0]
+assert c[1]["dead"] == 160 and c[1]["verdict"] == "worse", c[1]
+assert sum(L["depth"]["dead"]["CLIFF"]) == 160, L["depth"]
+assert sum(L["depth"]["asked"]) == 320, L["depth"]
+for line in open(f"{d}/rows/CLIFF.jsonl"):
+    row = json.loads(line)
+    assert row["length"] in (1024, 4096) and "fill" in row and row["seed"] == 1, row
+    assert row["id"].endswith("@%d" % row["length"]), row["id"]
+    assert row["prompt_tokens"] > 0.9 * row["length"], row
+    assert len(line) < 2000, len(line)  # the prompt is never in the row
+md = open(f"{d}/REPORT.md").read()
+assert "## Length: where each rung's answers die" in md
+sec = md.split("## Length: where each rung's answers die")[1].split("\n## ")[0]
+row = [x for x in sec.splitlines() if x.startswith("| CLIFF |")][0]
+assert row.endswith("| 4,096 tokens (worse, by \u2265 96.7) | 4,096 tokens |"), row
+PY
+}
+area_cases="$area_cases longctx_cliff_ladder"
+
+# graveyard long's bad input: one line each, exit 2 (a count the server
+# cannot make: exit 1), and nothing written.
+case_longctx_long_bad_input() {
+    local out=$work/lcb.jsonl rc bad
+    model lclref '"needles": true, "default": {"content": "I do not know."}'
+    model lclnotok '"tokenize": false, "default": {"content": "x"}'
+    lc_start lclref
+    for bad in 0 -1 abc 16777217 1K,1K ""; do
+        rc=0
+        timeout -k 5 30 $GT long --tokenize "$lc_url" --lengths "$bad" --out "$out" \
+            >/dev/null 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q -- "--lengths" "$work/err" ||
+            fail "--lengths '$bad': exit $rc $(cat "$work/err")"
+    done
+    rc=0 # a needle longer than the length: cwe's list does not fit 512
+    timeout -k 5 30 $GT long --tokenize "$lc_url" --lengths 512 --kinds cwe --out "$out" \
+        >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "a needle longer than the length" "$work/err" ||
+        fail "cwe at 512: exit $rc $(cat "$work/err")"
+    rc=0
+    timeout -k 5 30 $GT long --tokenize "$lc_url" --lengths 1K --kinds nope --out "$out" \
+        >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "no kind 'nope'" "$work/err" || fail "--kinds nope: exit $rc $(cat "$work/err")"
+    lc_stop
+    rc=0 # nothing listens there any more
+    timeout -k 5 30 $GT long --tokenize "$lc_url" --lengths 1K --out "$out" \
+        >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 1 ] && grep -q "cannot count tokens at '$lc_url/tokenize'" "$work/err" ||
+        fail "no server: exit $rc $(cat "$work/err")"
+    lc_start lclnotok
+    rc=0
+    timeout -k 5 30 $GT long --tokenize "$lc_url" --lengths 1K --out "$out" \
+        >/dev/null 2>"$work/err" || rc=$?
+    lc_stop
+    [ $rc = 1 ] && grep -q "HTTP 404: this server has no /tokenize" "$work/err" ||
+        fail "no /tokenize: exit $rc $(cat "$work/err")"
+    [ ! -e "$out" ] || fail "a file was written: $(head -c 200 "$out")"
+}
+area_cases="$area_cases longctx_long_bad_input"
