@@ -425,6 +425,19 @@ static int key_values(struct rd *r, uint64_t nkv, uint64_t *align,
     for (i = 0; i < nkv; i++) {
         if (str(r, &k, &kn, "a key") != 0 || u32(r, &type, "a value type"))
             return -1;
+        /* ARCH.context_length: the context the model was trained on
+         * (a long ladder's lengths are checked against it) */
+        if (v != NULL && kn > 15 &&
+            memcmp(k + kn - 15, ".context_length", 15) == 0 &&
+            (type == T_U32 || type == T_U64)) {
+            uint32_t c32;
+            if (type == T_U32 ? u32(r, &c32, "a context length")
+                              : u64(r, &v->ctx_train, "a context length"))
+                return -1;
+            if (type == T_U32)
+                v->ctx_train = c32;
+            continue;
+        }
         if (v != NULL) {
             int e = vocab_value(r, k, kn, type, v);
             if (e <= 0) {

@@ -46,6 +46,8 @@ struct vocab {
         size_t off, len;
     } kv[VOCAB_NKEYS];
     uint64_t ntokens, nmerges;
+    uint64_t ctx_train;      /* ARCH.context_length, the context the model was
+                                trained on; 0 when the file does not say */
     char model[64], pre[64]; /* printable, cut; "" when absent */
     int gguf; /* vocab_read_file: 1 the file starts with "GGUF"; 0 it is
                  a plain file that does not (another kind, which no

@@ -9,6 +9,9 @@
 
 #include "../../haystack/haystack.h"
 #include "../../util/util.h"
+#include "../../weights/f16range.h"
+#include "../../weights/vocab.h"
+#include "questions.h"
 
 /* An integer member of o from lo to hi into *out; why when not. */
 static const char *whole(json_t *o, const char *key, long long lo,
@@ -268,4 +271,103 @@ int longitem_lengths(const char *list, long *out, size_t max, size_t *n,
         p = e ? e + 1 : NULL;
     } while (p != NULL);
     return 0;
+}
+
+int longitem_longest(const char *path, long *longest, char *msg,
+                     size_t msgsize)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+
+    *longest = 0;
+    if (f == NULL) {
+        snprintf(msg, msgsize, "cannot read '%s'", path);
+        return -1;
+    }
+    while ((got = getline(&line, &cap, f)) > 0) {
+        json_t *o, *l;
+        long n = 0;
+        if ((size_t)got > QUESTIONS_LINE_MAX ||
+            strstr(line, "\"length\"") == NULL)
+            continue; /* the loader refuses it, or says nothing of length */
+        o = json_loadb(line, (size_t)got, 0, NULL);
+        l = json_object_get(o, "long");
+        if (json_is_integer(json_object_get(l, "tokens")))
+            n = (long)json_integer_value(json_object_get(l, "tokens"));
+        else if (json_is_integer(json_object_get(l, "length")))
+            n = (long)json_integer_value(json_object_get(l, "length"));
+        else if (json_is_integer(json_object_get(o, "length")))
+            n = (long)json_integer_value(json_object_get(o, "length"));
+        if (n > *longest && n <= 2 * HAYSTACK_TARGET_MAX)
+            *longest = n;
+        json_decref(o);
+    }
+    free(line);
+    fclose(f);
+    return 0;
+}
+
+static void no_sink(void *ctx, const void *p, size_t n)
+{
+    (void)ctx;
+    (void)p;
+    (void)n;
+}
+
+static const char *rope_arg(const char *const *args, size_t nargs)
+{
+    static const char *const rope[] = {"--rope-scaling", "--rope-scale",
+                                       "--rope-freq-scale", "--yarn-orig-ctx"};
+
+    for (size_t i = 0; i < nargs; i++)
+        for (size_t k = 0; k < sizeof(rope) / sizeof(rope[0]); k++)
+            if (strncmp(args[i], rope[k], strlen(rope[k])) == 0 &&
+                (args[i][strlen(rope[k])] == '\0' ||
+                 args[i][strlen(rope[k])] == '='))
+                return rope[k];
+    return NULL;
+}
+
+int longitem_context(const char *rung, const char *path, long max_tokens,
+                     int given, long *ctx, const char *model,
+                     const char *const *args, size_t nargs, const char **rope,
+                     char *msg, size_t msgsize)
+{
+    long longest, need;
+    struct vocab v;
+    char why[600];
+
+    *rope = rope_arg(args, nargs);
+    if (longitem_longest(path, &longest, why, sizeof(why)) != 0 ||
+        longest == 0)
+        return 0; /* short questions; an unreadable file is said later */
+    need = longest + LONGITEM_TEMPLATE_TOKENS + max_tokens;
+    if (given && *ctx < need) {
+        snprintf(msg, msgsize,
+                 "rung %s: ctx %ld cannot hold '%s''s longest prompt (%ld "
+                 "tokens) with the token cap (%ld) and %d for the chat "
+                 "template: give ctx %ld or more, or leave it out",
+                 rung, *ctx, path, longest, max_tokens,
+                 LONGITEM_TEMPLATE_TOKENS, need);
+        return -1;
+    }
+    if (*ctx < need)
+        *ctx = (need + 255) / 256 * 256;
+    memset(&v, 0, sizeof(v));
+    if (model == NULL || *rope != NULL ||
+        vocab_read_file(model, &v, no_sink, NULL, why, sizeof(why)) !=
+            F16R_OK ||
+        v.ctx_train == 0 || (uint64_t)need <= v.ctx_train)
+        return 0; /* not a GGUF (the fake's scripts), or it fits */
+    snprintf(msg, msgsize,
+             "rung %s: '%s''s longest prompt (%ld tokens) with the token cap "
+             "and the chat template (%ld) is past what '%s' was trained on "
+             "(context_length %llu): give shorter lengths, or RoPE scaling "
+             "in the rung's server_args (--rope-scaling yarn, ...) to ask "
+             "for it knowingly",
+             rung, path, longest, need, model,
+             (unsigned long long)v.ctx_train);
+    return -1;
 }

@@ -68,4 +68,30 @@ char *longitem_summary(const struct longitem *it);
 int longitem_lengths(const char *list, long *out, size_t max, size_t *n,
                      char *why, size_t whysize);
 
+/* What a chat template may add to a prompt, at most, in tokens: room
+ * kept in the context beside the longest prompt and the token cap. */
+#define LONGITEM_TEMPLATE_TOKENS 256
+
+/* The longest prompt of a question file in tokens: each long item's
+ * "tokens" counted when it was made (else its "length"), or a "length"
+ * given; 0 when none says (a question file of short questions). 0, or -1
+ * with msg (the file cannot be read). */
+int longitem_longest(const char *path, long *longest, char *msg,
+                     size_t msgsize);
+
+/*
+ * The context a rung's server needs for path's long items: the longest
+ * prompt, LONGITEM_TEMPLATE_TOKENS and max_tokens. When given (a config's
+ * "ctx", --ctx) *ctx must hold it; else *ctx is raised to it (rounded up
+ * to 256). And it must fit model's trained context (its GGUF's
+ * ARCH.context_length) unless args set RoPE scaling (--rope-scaling,
+ * --rope-scale, --rope-freq-scale, --yarn-orig-ctx), which *rope then
+ * names. 0, or -1 with one line in msg naming the rung, the lengths and
+ * what to do. Nothing is asked of a question file without long items.
+ */
+int longitem_context(const char *rung, const char *path, long max_tokens,
+                     int given, long *ctx, const char *model,
+                     const char *const *args, size_t nargs, const char **rope,
+                     char *msg, size_t msgsize);
+
 #endif

@@ -17,6 +17,7 @@
 #include "../../grader/grader.h"
 #include "../base/cli.h"
 #include "../input/config.h"
+#include "../input/longitem.h"
 #include "../base/hash.h"
 #include "runner.h"
 #include "runplan.h"
@@ -216,6 +217,7 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
         o->max_tokens = c->max_tokens;
     if (c->ctx > 0)
         o->ctx = c->ctx;
+    p->ctx_given = c->ctx > 0;
     o->ngl = r->ngl != -2 ? r->ngl : c->ngl;
     if (c->idle_s > 0)
         o->idle_s = c->idle_s;
@@ -565,6 +567,26 @@ static int served_plan(struct runplan *p, const struct runplan_flags *f,
     return server_flags(f, &p->o);
 }
 
+/* A question file of long items: the server's context raised to hold
+ * the longest prompt, or a given one refused that cannot, and a length
+ * past the model's trained context refused (longitem.h), before anything
+ * starts. 0, or EXIT_USAGE after one line. */
+static int long_context(struct runplan *p)
+{
+    const char *rope;
+    char msg[1400];
+
+    if (p->o.endpoint != NULL)
+        return 0;
+    if (longitem_context(p->o.rung, p->o.questions, p->o.max_tokens,
+                         p->ctx_given, &p->o.ctx, p->o.model, p->o.server_args,
+                         p->o.n_server_args, &rope, msg, sizeof(msg)) != 0) {
+        cli_error("run", "%s", msg);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 int runplan_build(struct runplan *p, const struct runplan_flags *f,
                   const char **pos, size_t npos)
 {
@@ -573,7 +595,7 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
     memset(p, 0, sizeof(*p));
     if (f->config != NULL || f->rung != NULL || f->run_dir != NULL ||
         f->sha != NULL || f->qfile != NULL)
-        return config_mode(p, f, npos);
+        return (rc = config_mode(p, f, npos)) != 0 ? rc : long_context(p);
     if (f->url != NULL)
         return served_plan(p, f, pos, npos);
     if (f->key_env != NULL || f->plain_http) {
@@ -597,7 +619,8 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
     p->o.server_args = p->args;
     p->o.n_server_args = f->nserver;
     numbers(f, &p->o);
-    return server_flags(f, &p->o);
+    p->ctx_given = f->ctx != 0;
+    return (rc = server_flags(f, &p->o)) != 0 ? rc : long_context(p);
 }
 
 int runplan_execute(struct runplan *p)

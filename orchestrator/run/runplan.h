@@ -47,6 +47,7 @@ struct runplan {
     json_t *env;      /* server.env with the rung's "env" over it, or
                          NULL (o.env_template then the config's) */
     int owns_json;    /* o's request and templates are the plan's */
+    int ctx_given;    /* a config's "ctx" or --ctx: kept, never raised */
 };
 
 /* The run options (the server, the request, what is asked) as a table of

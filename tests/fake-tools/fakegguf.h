@@ -112,7 +112,14 @@ static inline long fg_write_head(FILE *f, const struct fg_kv *kv, size_t nkv,
     fg_u64(f, nt);
     fg_u64(f, nkv + (has_vocab ? 4 : 0));
     for (i = 0; i < nkv; i++) {
+        size_t kl = strlen(kv[i].key);
         fg_str(f, kv[i].key);
+        /* ARCH.context_length is a u32, as llama.cpp writes it */
+        if (kl > 15 && strcmp(kv[i].key + kl - 15, ".context_length") == 0) {
+            fg_u32(f, 4);
+            fg_u32(f, (uint32_t)strtoul(kv[i].value, NULL, 10));
+            continue;
+        }
         fg_u32(f, 8);
         fg_str(f, kv[i].value);
     }

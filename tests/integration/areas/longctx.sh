@@ -204,3 +204,57 @@ case_longctx_long_bad_input() {
     [ ! -e "$out" ] || fail "a file was written: $(head -c 200 "$out")"
 }
 area_cases="$area_cases longctx_long_bad_input"
+
+# The server's context and a long question file (issue 36), before any
+# server starts: no "ctx" given, each rung's -c is raised to hold the
+# longest prompt (the 4,096-token items as the server counted them, a few
+# under), the chat template's 256 and the token cap (ruler's 128), rounded
+# up to 4,608; a "ctx" of 2,048
+# given is refused, naming the rung and what would hold it; a GGUF that
+# says it was trained on 4,096 tokens is refused, unless the rung asks for
+# RoPE scaling.
+# Tests: orchestrator/input/longitem.c
+# Tests: orchestrator/run/runplan.c
+# Tests: weights/gguf.c
+case_longctx_ctx_sized() {
+    local d=$work/lcs rc
+    model lclref '"needles": true, "default": {"content": "I do not know."}'
+    lc_start lclref
+    rm -f "$work/lcs.jsonl"
+    timeout -k 5 60 $GT long --tokenize "$lc_url" --lengths 1K,4096 --kinds niah-single \
+        --items 3 --out "$work/lcs.jsonl" >"$work/lcs.out" 2>&1 || fail "long: $(cat "$work/lcs.out")"
+    lc_stop
+    lcs_config() { # name ctx-json model extra
+        cat >"$work/$1.json" <<JSON
+{"name": "$1", "questions": "$work/lcs.jsonl", "run_dir": "$work/$1", "task": "ruler",
+ $2 "server": {"binary": "$FAKE"},
+ "rungs": [{"name": "A", "model": "$3"}, {"name": "B", "model": "$3"$4}]}
+JSON
+    }
+    lcs_config lcs1 "" "$work/lclref.gguf" ""
+    rm -rf "$work/lcs1"
+    timeout -k 5 120 $GT ladder "$work/lcs1.json" --quiet >"$work/lcs.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -3 "$work/lcs.out")"; return; }
+    grep -q "fake: n_ctx 4608" "$work/lcs1/logs/A.server.log" ||
+        fail "the server's -c: $(grep -h 'n_ctx' "$work/lcs1/logs/A.server.log" | head -2)"
+    lcs_config lcs2 '"ctx": 2048,' "$work/lclref.gguf" ""
+    rc=0
+    timeout -k 5 60 $GT ladder "$work/lcs2.json" --quiet >"$work/lcs.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -q "rung A: ctx 2048 cannot hold .*longest prompt (40[0-9][0-9] tokens) with the token cap (128) .*give ctx 44[0-9][0-9] or more" "$work/lcs.out" ||
+        fail "ctx 2048: exit $rc $(tail -3 "$work/lcs.out")"
+    [ ! -e "$work/lcs2/rows/A.jsonl" ] || fail "a rung ran with ctx 2048"
+    printf '{"fake_llama_server": 1, "needles": true, "default": {"content": "x"}}\n' >"$work/lcs-script.json"
+    "$build/fake-gguf" "$work/lcs-script.json" "$work/lcs4k.gguf" demo 4096 || fail "fake-gguf"
+    lcs_config lcs3 "" "$work/lcs4k.gguf" ""
+    rc=0
+    timeout -k 5 60 $GT ladder "$work/lcs3.json" --quiet >"$work/lcs.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -q "is past what '$work/lcs4k.gguf' was trained on (context_length 4096)" "$work/lcs.out" ||
+        fail "trained on 4,096: exit $rc $(tail -3 "$work/lcs.out")"
+    [ ! -e "$work/lcs3/rows/A.jsonl" ] || fail "a rung ran past its trained context"
+    lcs_config lcs4 "" "$work/lcs4k.gguf" ', "server_args": ["--rope-scaling", "yarn"]'
+    rc=0
+    timeout -k 5 60 $GT ladder "$work/lcs4.json" --quiet >"$work/lcs.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -q "rung A: .*trained on" "$work/lcs.out" && ! grep -q "rung B:" "$work/lcs.out" ||
+        fail "RoPE scaling on B: exit $rc $(tail -3 "$work/lcs.out")"
+}
+area_cases="$area_cases longctx_ctx_sized"
