@@ -3,6 +3,7 @@
  */
 #include "lengths.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -132,6 +133,70 @@ static void release_cut(struct grader_lengths *l)
         }
 }
 
+/* The length of an "@LENGTH" suffix of id that is len's, or 0: the
+ * bytes of the item's own name before it. */
+static size_t item_name(const char *id, long len)
+{
+    const char *at = strrchr(id, '@');
+    char *end;
+
+    if (at == NULL || len < 0 || strtol(at + 1, &end, 10) != len ||
+        *end != '\0')
+        return strlen(id);
+    return (size_t)(at - id);
+}
+
+/* Each item's first death by length, at each rung: the questions of the
+ * reference's rows grouped by item, in the reference's order (a
+ * quadratic walk over small sets: a long run holds a few thousand). */
+static void first_deaths(const struct grader_qset *qs,
+                         const struct grader_rung *const *chain, size_t nchain,
+                         struct grader_lengths *l)
+{
+    const struct grader_rung *ref = chain[0];
+    size_t a, b, i, k;
+
+    for (a = 0; a < ref->n; a++) {
+        uint32_t qa = ref->answers[a].q;
+        const char *ida = grader_qset_id(qs, qa);
+        size_t na = item_name(ida, grader_qset_length(qs, qa));
+        long dead[GRADER_MAX_RUNGS];
+        int first = 1, all_right = 1;
+        if (grader_qset_length(qs, qa) < 0)
+            continue;
+        for (i = 0; i < nchain; i++)
+            dead[i] = -1;
+        for (b = 0; b < ref->n && first; b++) {
+            uint32_t qb = ref->answers[b].q;
+            const char *idb = grader_qset_id(qs, qb);
+            long len = grader_qset_length(qs, qb);
+            if (len < 0 || item_name(idb, len) != na ||
+                memcmp(ida, idb, na) != 0)
+                continue;
+            if (b < a) { /* the item was counted at its first question */
+                first = 0;
+                break;
+            }
+            all_right &= (ref->answers[b].flags & GRADER_A_RIGHT) != 0;
+            for (k = 0; k < l->nlengths && l->lengths[k] != len; k++)
+                ;
+            for (i = 1; i < nchain; i++) {
+                const struct grader_answer *x = grader_rung_find(chain[i], qb);
+                if (x != NULL && !(x->flags & GRADER_A_RIGHT) &&
+                    (ref->answers[b].flags & GRADER_A_RIGHT) &&
+                    (dead[i] < 0 || (long)k < dead[i]))
+                    dead[i] = (long)k;
+            }
+        }
+        if (!first || !all_right)
+            continue;
+        l->items++;
+        for (i = 1; i < nchain; i++)
+            if (dead[i] >= 0)
+                l->items_dead_at[i][dead[i]]++;
+    }
+}
+
 int grader_lengths_build(const struct grader_qset *qs,
                          const struct grader_meta *metas,
                          const struct grader_rung *const *chain, size_t nchain,
@@ -176,6 +241,7 @@ int grader_lengths_build(const struct grader_qset *qs,
         }
     }
     by_depth(qs, chain, nchain, out);
+    first_deaths(qs, chain, nchain, out);
     return 0;
 }
 

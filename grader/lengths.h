@@ -44,6 +44,13 @@ struct grader_lengths {
      * i; a question without a depth (common words) is in neither */
     size_t asked_by_depth[GRADER_DEPTH_BINS];
     size_t dead_by_depth[GRADER_MAX_RUNGS][GRADER_DEPTH_BINS];
+    /* the length at which each item first dies: an item is its question
+     * id less an "@LENGTH" suffix that is its length (graveyard long's
+     * ids), else the question alone; items_dead_at[i][k] counts the items
+     * dead at rung i at lengths[k] and at no shorter length, items the
+     * items the reference answered right at every length asked */
+    size_t items_dead_at[GRADER_MAX_RUNGS][GRADER_MAX_LENGTHS];
+    size_t items;
     /* questions of no length (a mixed file): counted, left out */
     size_t no_length;
     /* the rungs cut down to each length (grader_rung_at_length): the

@@ -151,6 +151,8 @@ json_t *emit_tombstone(const struct grader_bury *b,
     put(o, "answer", json_string(grader_qset_reference(qs, t->q)), &ok);
     put(o, "said", emit_number(t->said), &ok);
     put(o, "right_again_at", rung_names(b, t->right_again), &ok);
+    if (grader_qset_length(qs, t->q) >= 0) /* a long item's (longctx.md) */
+        put(o, "length", json_integer(grader_qset_length(qs, t->q)), &ok);
     return finish(o, ok);
 }
 

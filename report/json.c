@@ -336,6 +336,23 @@ static json_t *length_cell(long length, const struct grader_figures *x,
     return c;
 }
 
+/* Each rung's items (below the reference) by the length where they
+ * first died, in the lengths' order. */
+static json_t *first_dead_object(const struct grader_ladder *rep)
+{
+    const struct grader_lengths *l = rep->lengths;
+    json_t *fd = json_object();
+
+    for (size_t i = 1; i < l->nrungs; i++) {
+        json_t *c = json_array();
+        for (size_t k = 0; k < l->nlengths; k++)
+            json_array_append_new(
+                c, json_integer((json_int_t)l->items_dead_at[i][k]));
+        json_object_set_new(fd, rep->chain.lines[i].rung->name, c);
+    }
+    return fd;
+}
+
 static json_t *lengths_object(const struct grader_ladder *rep)
 {
     const struct grader_lengths *l = rep->lengths;
@@ -384,6 +401,8 @@ static json_t *lengths_object(const struct grader_ladder *rep)
                                   "asked", asked, "dead", dead));
     json_object_set_new(o, "no_length",
                         json_integer((json_int_t)l->no_length));
+    json_object_set_new(o, "items", json_integer((json_int_t)l->items));
+    json_object_set_new(o, "items_first_dead_at", first_dead_object(rep));
     return o;
 }
 

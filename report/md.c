@@ -635,6 +635,9 @@ static void tombstones(struct doc *d, const struct grader_ladder *rep,
         doc_raw(d, ", answer %s. Died at %s, ",
                 fmt_number(n1, grader_qset_canonical(qs, t->q)),
                 b->lines[t->died_at].rung->name);
+        if (grader_qset_length(qs, t->q) >= 0) /* a long item's length */
+            doc_raw(d, "at %s tokens, ",
+                    fmt_count(n2, grader_qset_length(qs, t->q)));
         if (t->said != NULL)
             doc_raw(d, "said %s. ", fmt_number(n2, t->said));
         else

@@ -172,10 +172,55 @@ static void by_depth(struct doc *d, const struct grader_ladder *rep)
     }
 }
 
+/* The length at which each item first dies, at each rung. */
+static void first_deaths(struct doc *d, const struct grader_ladder *rep)
+{
+    const struct grader_lengths *l = rep->lengths;
+    char align[GRADER_MAX_LENGTHS + 3], a[FMT_SIZE];
+    size_t i, k;
+
+    if (l->items == 0 || l->nlengths < 2)
+        return;
+    align[0] = 'l';
+    for (k = 0; k <= l->nlengths; k++)
+        align[1 + k] = 'r';
+    align[2 + l->nlengths] = '\0';
+    doc_heading(d, 2);
+    doc_raw(d, "The length where each item first dies");
+    doc_para(d);
+    doc_raw(d,
+            "Each of the %zu items %s answered right at every length, by "
+            "the shortest length at which it died at each rung (an item is "
+            "one question asked at every length).",
+            l->items, rep->chain.lines[0].rung->name);
+    doc_table(d, align);
+    doc_row(d);
+    doc_cellf(d, "Rung");
+    for (k = 0; k < l->nlengths; k++) {
+        doc_cell(d);
+        doc_raw(d, "First dead at ");
+        length_words(d, l->lengths[k]);
+    }
+    doc_cellf(d, "Never dead");
+    for (i = 1; i < l->nrungs; i++) {
+        size_t dead = 0;
+        doc_row(d);
+        doc_cell(d);
+        doc_rung(d, rep->chain.lines[i].rung->name, 1);
+        for (k = 0; k < l->nlengths; k++) {
+            dead += l->items_dead_at[i][k];
+            doc_cellf(d, "%s",
+                      fmt_count(a, (long long)l->items_dead_at[i][k]));
+        }
+        doc_cellf(d, "%s", fmt_count(a, (long long)(l->items - dead)));
+    }
+}
+
 void md_lengths(struct doc *d, const struct grader_ladder *rep)
 {
     if (rep->lengths == NULL || rep->lengths->nlengths == 0)
         return;
     by_length(d, rep);
+    first_deaths(d, rep);
     by_depth(d, rep);
 }

@@ -143,6 +143,13 @@ static void test_cliff_found(void **state)
     assert_int_equal(l.first_worse[0], -1);
     assert_int_equal(l.first_worse[1], -1);
     assert_int_equal(l.first_worse[2], 2);
+    /* each item first dies at 16,384 at the cliff, never at the twin */
+    assert_int_equal(l.items, ITEMS);
+    assert_int_equal(l.items_dead_at[2][2], ITEMS / 2);
+    assert_int_equal(l.items_dead_at[2][0] + l.items_dead_at[2][1], 0);
+    assert_int_equal(l.items_dead_at[1][0] + l.items_dead_at[1][1] +
+                         l.items_dead_at[1][2],
+                     0);
     /* by depth: 60 reference-right items a tenth (20 a length), and the
      * cliff's 100 dead at 16384 spread evenly: 10 a tenth */
     for (size_t b = 0; b < GRADER_DEPTH_BINS; b++) {
@@ -169,6 +176,8 @@ static void test_cliff_moves(void **state)
         0);
     assert_int_equal(l.first_not_eq[2], 1);
     assert_int_equal(l.first_worse[2], 1);
+    assert_int_equal(l.items_dead_at[2][1], ITEMS / 2);
+    assert_int_equal(l.items_dead_at[2][2], 0);
     assert_int_equal(l.per[0].rungs[2].line->dead, 0);
     assert_int_equal(l.per[2].rungs[2].line->dead, 0);
     grader_lengths_release(&l);

@@ -134,6 +134,7 @@ JSON
     rm -rf "$d"
     timeout -k 5 240 $GT ladder "$work/lcl.json" --quiet >"$work/lcl.out" 2>&1 ||
         { fail "ladder: exit $? $(tail -5 "$work/lcl.out")"; return; }
+    LC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd) \
     /usr/bin/python3 - "$d" >"$work/lcl-check" 2>&1 <<'PY' || fail "$(cat "$work/lcl-check")"
 import json, sys
 d = sys.argv[1]
@@ -150,6 +151,13 @@ assert c[0]["dead"] == 0 and c[0]["verdict"] == "equivalent", c[0]
 assert c[1]["dead"] == 160 and c[1]["verdict"] == "worse", c[1]
 assert sum(L["depth"]["dead"]["CLIFF"]) == 160, L["depth"]
 assert sum(L["depth"]["asked"]) == 320, L["depth"]
+assert L["items"] == 160 and L["items_first_dead_at"]["CLIFF"] == [0, 160], L
+assert L["items_first_dead_at"]["TWIN"] == [0, 0], L
+assert all(t["length"] == 4096 and t["died_at"] == "CLIFF" for t in rep["tombstones"]), rep["tombstones"][:2]
+import os, jsonschema
+root = os.environ["LC_ROOT"]
+for doc, name in ((rep, "report"), (json.load(open(f"{d}/graveyard.json")), "graveyard")):
+    jsonschema.Draft202012Validator(json.load(open(f"{root}/schemas/{name}.schema.json"))).validate(doc)
 for line in open(f"{d}/rows/CLIFF.jsonl"):
     row = json.loads(line)
     assert row["length"] in (1024, 4096) and "fill" in row and row["seed"] == 1, row
