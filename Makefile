@@ -100,7 +100,7 @@ HAYSTACK_DRIVER := $(BUILD)/haystack_driver
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
         check-sleep check-edges check-lines check-guards check-formats \
         check-format check-tests-map tests-map check-leftovers \
-        check-haystack-deps bench-haystack
+        check-haystack-deps bench-haystack bench-longctx
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -537,10 +537,17 @@ bench: $(GRAVEYARD) $(FAKE)
 	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 	/usr/bin/python3 tests/bench/f16_bench.py --graveyard $(GRAVEYARD)
 	$(MAKE) bench-probs
-	$(MAKE) bench-haystack
+	$(MAKE) bench-longctx
 
 # The long-context generator: a 64K-token item per kind, under 50 ms
 # with a cheap counter (tests/bench/haystack_bench.c, docs/performance.md)
+# What a long answer costs the client (docs/performance.md, "Long
+# answers"): CPU, RSS and bytes written per answer at 64K tokens against
+# 1K, on the fake; the generator alone first.
+bench-longctx: $(GRAVEYARD) $(FAKE) bench-haystack
+	/usr/bin/python3 tests/bench/longctx_bench.py --graveyard $(GRAVEYARD) \
+	    --fake $(FAKE)
+
 bench-haystack: $(LIBHAYSTACK)
 	$(CC) $(BASEFLAGS) -Ihaystack -o $(BUILD)/haystack_bench \
 	    tests/bench/haystack_bench.c $(LIBHAYSTACK)
