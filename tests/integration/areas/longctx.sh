@@ -266,3 +266,49 @@ JSON
         fail "RoPE scaling on B: exit $rc $(tail -3 "$work/lcs.out")"
 }
 area_cases="$area_cases longctx_ctx_sized"
+
+# A long ladder killed mid-night (SIGKILL to its whole process group) and
+# run again: it resumes, asking only what has no row, each prompt made
+# again from its recipe; no question is answered twice, and the report's
+# length tables are a clean run's, figure for figure.
+# Tests: orchestrator/input/longitem.c
+case_longctx_resume() {
+    local d=$work/lcr c=$work/lcrc pid
+    model lcrref '"needles": true, "token_ms": 20, "default": {"content": "no"}'
+    model lcrcliff '"needles": true, "token_ms": 20, "cliff": {"tokens": 3000, "mode": "wrong"},
+ "default": {"content": "no"}'
+    lc_start lcrref
+    rm -f "$work/lcr.jsonl"
+    timeout -k 5 60 $GT long --tokenize "$lc_url" --lengths 1K,4K --kinds niah-single,vt \
+        --items 8 --out "$work/lcr.jsonl" >"$work/lcr.out" 2>&1 || fail "long: $(cat "$work/lcr.out")"
+    lc_stop
+    for name in lcr lcrc; do
+        cat >"$work/$name.json" <<JSON
+{"name": "long resume", "questions": "$work/lcr.jsonl", "run_dir": "$work/$name", "task": "ruler",
+ "server": {"binary": "$FAKE"},
+ "rungs": [{"name": "REF", "model": "$work/lcrref.gguf"}, {"name": "CLIFF", "model": "$work/lcrcliff.gguf"}]}
+JSON
+    done
+    rm -rf "$d" "$c"
+    setsid $G ladder "$work/lcr.json" --quiet >/dev/null 2>&1 &
+    pid=$!
+    wait_for 60 "[ \$(cat '$d'/rows/*.jsonl 2>/dev/null | wc -l) -ge 12 ]" || fail "no rows came"
+    kill -KILL -- -$pid 2>/dev/null
+    wait $pid 2>/dev/null
+    no_servers_within 5 || fail "a server outlived the killed ladder"
+    timeout -k 5 180 $G ladder "$work/lcr.json" --quiet >"$work/lcr.out" 2>&1 ||
+        { fail "resume: exit $? $(tail -3 "$work/lcr.out")"; return; }
+    timeout -k 5 180 $G ladder "$work/lcrc.json" --quiet >"$work/lcrc.out" 2>&1 ||
+        { fail "clean: exit $? $(tail -3 "$work/lcrc.out")"; return; }
+    /usr/bin/python3 - "$d" "$c" >"$work/lcr-check" 2>&1 <<'PY' || fail "$(cat "$work/lcr-check")"
+import json, sys
+d, c = sys.argv[1:]
+for rung in ("REF", "CLIFF"):
+    ids = [json.loads(l)["id"] for l in open(f"{d}/rows/{rung}.jsonl")]
+    assert len(ids) == 32 and len(set(ids)) == 32, (rung, len(ids), len(set(ids)))
+a = json.load(open(f"{d}/report.json"))["lengths"]
+b = json.load(open(f"{c}/report.json"))["lengths"]
+assert a == b, (a, b)
+PY
+}
+area_cases="$area_cases longctx_resume"
