@@ -273,7 +273,7 @@ int longitem_lengths(const char *list, long *out, size_t max, size_t *n,
     return 0;
 }
 
-int longitem_longest(const char *path, long *longest, char *msg,
+int longitem_longest(const char *path, long *longest, long *guess, char *msg,
                      size_t msgsize)
 {
     FILE *f = fopen(path, "r");
@@ -281,17 +281,19 @@ int longitem_longest(const char *path, long *longest, char *msg,
     size_t cap = 0;
     ssize_t got;
 
-    *longest = 0;
+    *longest = *guess = 0;
     if (f == NULL) {
         snprintf(msg, msgsize, "cannot read '%s'", path);
         return -1;
     }
     while ((got = getline(&line, &cap, f)) > 0) {
-        json_t *o, *l;
+        json_t *o, *l, *p;
         long n = 0;
         if ((size_t)got > QUESTIONS_LINE_MAX ||
-            strstr(line, "\"length\"") == NULL)
-            continue; /* the loader refuses it, or says nothing of length */
+            (strstr(line, "\"length\"") == NULL &&
+             strstr(line, "\"answers\"") == NULL &&
+             strstr(line, "\"outputs\"") == NULL))
+            continue; /* the loader refuses it, or it is no long item */
         o = json_loadb(line, (size_t)got, 0, NULL);
         l = json_object_get(o, "long");
         if (json_is_integer(json_object_get(l, "tokens")))
@@ -300,6 +302,14 @@ int longitem_longest(const char *path, long *longest, char *msg,
             n = (long)json_integer_value(json_object_get(l, "length"));
         else if (json_is_integer(json_object_get(o, "length")))
             n = (long)json_integer_value(json_object_get(o, "length"));
+        else if ((p = json_object_get(o, "prompt")) != NULL ||
+                 (p = json_object_get(o, "question")) != NULL) {
+            /* a long item of one's own without its length: a guess that
+             * errs long (English runs near 4 bytes a token) */
+            long g = (long)(json_string_length(p) / 3);
+            if (g > *guess)
+                *guess = g;
+        }
         if (n > *longest && n <= 2 * HAYSTACK_TARGET_MAX)
             *longest = n;
         json_decref(o);
@@ -335,14 +345,21 @@ int longitem_context(const char *rung, const char *path, long max_tokens,
                      const char *const *args, size_t nargs, const char **rope,
                      char *msg, size_t msgsize)
 {
-    long longest, need;
+    long longest, guess, need;
     struct vocab v;
     char why[600];
 
     *rope = rope_arg(args, nargs);
-    if (longitem_longest(path, &longest, why, sizeof(why)) != 0 ||
-        longest == 0)
+    if (longitem_longest(path, &longest, &guess, why, sizeof(why)) != 0 ||
+        (longest == 0 && guess == 0))
         return 0; /* short questions; an unreadable file is said later */
+    if (!given && guess > longest) { /* raised, never refused, on a guess */
+        need = guess + LONGITEM_TEMPLATE_TOKENS + max_tokens;
+        if (*ctx < need)
+            *ctx = (need + 255) / 256 * 256;
+    }
+    if (longest == 0)
+        return 0;
     need = longest + LONGITEM_TEMPLATE_TOKENS + max_tokens;
     if (given && *ctx < need) {
         snprintf(msg, msgsize,

@@ -74,17 +74,20 @@ int longitem_lengths(const char *list, long *out, size_t max, size_t *n,
 
 /* The longest prompt of a question file in tokens: each long item's
  * "tokens" counted when it was made (else its "length"), or a "length"
- * given; 0 when none says (a question file of short questions). 0, or -1
- * with msg (the file cannot be read). */
-int longitem_longest(const char *path, long *longest, char *msg,
+ * given; 0 when none says (a question file of short questions). *guess:
+ * the longest of one's own long items without a length, from its bytes
+ * (a third of them: long rather than short), 0 when none. 0, or -1 with
+ * msg (the file cannot be read). */
+int longitem_longest(const char *path, long *longest, long *guess, char *msg,
                      size_t msgsize);
 
 /*
  * The context a rung's server needs for path's long items: the longest
  * prompt, LONGITEM_TEMPLATE_TOKENS and max_tokens. When given (a config's
  * "ctx", --ctx) *ctx must hold it; else *ctx is raised to it (rounded up
- * to 256). And it must fit model's trained context (its GGUF's
- * ARCH.context_length) unless args set RoPE scaling (--rope-scaling,
+ * to 256), or to the guess for items of one's own without a length. And it
+ * must fit model's trained context (its GGUF's ARCH.context_length) unless
+ * args set RoPE scaling (--rope-scaling,
  * --rope-scale, --rope-freq-scale, --yarn-orig-ctx), which *rope then
  * names. 0, or -1 with one line in msg naming the rung, the lengths and
  * what to do. Nothing is asked of a question file without long items.
