@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../haystack/haystack.h"
+#include "../../rundir/files.h"
 #include "../../util/util.h"
 #include "../../weights/f16range.h"
 #include "../../weights/vocab.h"
@@ -276,16 +277,15 @@ int longitem_lengths(const char *list, long *out, size_t max, size_t *n,
 int longitem_longest(const char *path, long *longest, long *guess, char *msg,
                      size_t msgsize)
 {
-    FILE *f = fopen(path, "r");
+    /* never waited on: a FIFO or a device is refused, not opened */
+    FILE *f = files_fopen_read(path, 0, msg, msgsize);
     char *line = NULL;
     size_t cap = 0;
     ssize_t got;
 
     *longest = *guess = 0;
-    if (f == NULL) {
-        snprintf(msg, msgsize, "cannot read '%s'", path);
+    if (f == NULL)
         return -1;
-    }
     while ((got = getline(&line, &cap, f)) > 0) {
         json_t *o, *l, *p;
         long n = 0;

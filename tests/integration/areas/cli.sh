@@ -28,6 +28,7 @@ f16-range --out --quiet
 tensors --json
 sha256 --vocab
 init --llama --out --questions --force
+long --tokenize --lengths --out --kinds --items --seed --force
 T
 }
 
@@ -53,6 +54,8 @@ canary --questions 1:to:2147483647 Q4_0 M.gguf R.jsonl
 canary --max-changed 0:to:2147483647 Q4_0 M.gguf R.jsonl
 canary --ngl 0:to:10000:or:'auto' Q4_0 M.gguf R.jsonl
 canary --logprobs 1:to:20 Q4_0 M.gguf R.jsonl
+long --items 1:to:10000 --tokenize http://127.0.0.1:1 --lengths 1K --out O.jsonl
+long --seed 0:to:9007199254740991 --tokenize http://127.0.0.1:1 --lengths 1K --out O.jsonl
 T
 }
 
