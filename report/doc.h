@@ -98,10 +98,19 @@ void doc_question(struct doc *d, const char *id, size_t cap);
 
 /* The Markdown file, byte for byte what the reports have always written. */
 void doc_md(FILE *f, const struct doc *d);
+/* A picture the page shows in its place: an image whose src is src
+ * becomes text[0..len) (an SVG). */
+struct doc_svg {
+    const char *src;
+    const char *text;
+    size_t len;
+};
+
 /* The HTML of the page's report section: the first heading left out (the
- * page has its own), a picture marked inline_svg replaced by svg (when
- * not NULL), the others left out. */
-void doc_html(FILE *f, const struct doc *d, const char *svg, size_t svg_len);
+ * page has its own), a picture marked inline_svg replaced by the one of
+ * svgs[0..nsvgs) with its src (when there is one), the others left out. */
+void doc_html(FILE *f, const struct doc *d, const struct doc_svg *svgs,
+              size_t nsvgs);
 /* The HTML of the page's top (doc_top_begin) in a <section
  * id="decide">; nothing when the doc has none. */
 void doc_html_top(FILE *f, const struct doc *d);

@@ -13,8 +13,8 @@
 
 struct html {
     FILE *f;
-    const char *svg;
-    size_t svg_len;
+    const struct doc_svg *svgs;
+    size_t nsvgs;
     const char *close; /* what closes the open heading or paragraph */
     const char *align; /* the open table's alignment letters */
     enum doc_kind open;
@@ -253,11 +253,14 @@ static void open_block(struct html *h, const struct doc_sym *s)
         h->item = 0;
         break;
     case DOC_IMAGE:
-        if (s->n && h->svg != NULL) {
-            fputs("<figure class=\"pic\">", h->f);
-            fwrite(h->svg, 1, h->svg_len, h->f);
-            fputs("</figure>\n", h->f);
-        }
+        for (size_t k = 0; s->n && k < h->nsvgs; k++)
+            if (strcmp(h->svgs[k].src, s->target) == 0 &&
+                h->svgs[k].text != NULL) {
+                fputs("<figure class=\"pic\">", h->f);
+                fwrite(h->svgs[k].text, 1, h->svgs[k].len, h->f);
+                fputs("</figure>\n", h->f);
+                break;
+            }
         h->open = DOC_RUN;
         break;
     default:
@@ -308,11 +311,12 @@ static void range(struct html *h, const struct doc *d, size_t from, size_t to)
     close_block(h);
 }
 
-void doc_html(FILE *f, const struct doc *d, const char *svg, size_t svg_len)
+void doc_html(FILE *f, const struct doc *d, const struct doc_svg *svgs,
+              size_t nsvgs)
 {
     struct html h = {.f = f,
-                     .svg = svg,
-                     .svg_len = svg_len,
+                     .svgs = svgs,
+                     .nsvgs = nsvgs,
                      .close = "",
                      .align = "",
                      .open = DOC_RUN,

@@ -93,6 +93,11 @@ static void by_length(struct doc *d, const struct grader_ladder *rep)
     align[3 + l->nlengths] = '\0';
     doc_heading(d, 2);
     doc_raw(d, "Length: where each rung's answers die");
+    doc_image(d,
+              "Each rung at each prompt length against the reference at the "
+              "same length: accuracy, dead and the verdict; a thick frame "
+              "marks the first length a rung is shown worse",
+              "lengths.svg", 1);
     doc_para(d);
     doc_raw(d,
             "Every rung answered every item at every length; each cell is "

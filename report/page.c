@@ -656,7 +656,7 @@ int render_page(FILE *f, const struct page *p)
           "<section id=\"report\">\n",
           f);
     if (p->doc != NULL)
-        doc_html(f, p->doc, p->svg, p->svg_len);
+        doc_html(f, p->doc, p->svgs, p->nsvgs);
     fputs("</section>\n", f);
     rc = data(f, &t, p);
     fprintf(f, "</script>\n<script>%s</script>\n</body>\n</html>\n", page_js);

@@ -28,6 +28,7 @@
 #include "../grader/grader.h"
 
 struct doc;
+struct doc_svg;
 
 /* One run's rungs, in the grid's row order: rungs[i] read with
  * GRADER_READ_KEEP, facts[i * nq + q] its cells (grader_bury_cells). */
@@ -53,13 +54,13 @@ struct page {
     /* the overlay grid: cells[i * ncols + j] (enum grader_cell) and its
      * marks (enum grader_mark) for row i and question order[j] */
     const uint8_t *cells, *marks;
-    const char *const *qtext; /* per question index, NULL unknown; the
-                                 array itself may be NULL */
-    const char *qnote;        /* where the question texts came from */
-    const struct doc *doc;    /* the report, shown below; may be NULL */
-    const char *svg;          /* the picture the doc shows inline (pareto.svg);
-                                 may be NULL */
-    size_t svg_len;
+    const char *const *qtext;   /* per question index, NULL unknown; the
+                                   array itself may be NULL */
+    const char *qnote;          /* where the question texts came from */
+    const struct doc *doc;      /* the report, shown below; may be NULL */
+    const struct doc_svg *svgs; /* the pictures the doc shows inline
+                                   (pareto.svg, lengths.svg), by src */
+    size_t nsvgs;
     int plain; /* 1: the data block as JSON; 0 (the default): gzipped and
                   in base64, a fifth of the bytes, which the browser reads
                   three times as fast (the script unpacks it) */

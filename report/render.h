@@ -74,6 +74,13 @@ int render_report_json(FILE *f, const struct rundir_run *run,
  * Wilson interval; the Pareto fronts and the picks of l->pick (ladder.h).
  * A panel whose figure is missing is left out, and the picture says why. */
 void render_pareto(FILE *f, const char *title, const struct grader_ladder *l);
+
+/* lengths.svg (lengths_svg.c): a run of long items as a picture, a row
+ * per rung and a column per length, each cell coloured by its verdict
+ * against the reference at that length and naming its accuracy; the
+ * first length each rung is shown worse marked. Nothing but a note when
+ * l->lengths is NULL. */
+void render_lengths(FILE *f, const char *title, const struct grader_ladder *l);
 /* The "which one?" under the picture and in REPORT.md, from l->pick. */
 void render_pick_words(char *out, size_t size, const struct grader_ladder *l);
 

@@ -237,19 +237,20 @@ void figures__publish_free(struct publish_outs *po)
 static int render_into(struct bundle *b, struct figures_report *r,
                        const struct card_names *names)
 {
-    struct figures__out outs[5] = {{0}, {0}, {0}, {0}, {0}};
+    struct figures__out outs[FIGURES_REPORT_OUTS] = {{0}};
     struct publish_outs *po = calloc(1, sizeof(*po));
-    size_t i;
-    int rc = po == NULL ||
-             figures__report_outputs(&r->run, &r->rep, &r->s, outs, 1) != 0 ||
-             figures__publish_render(r, names, po) != 0;
+    size_t i, n = 0;
+    int rc =
+        po == NULL ||
+        figures__report_outputs(&r->run, &r->rep, &r->s, outs, 1, &n) != 0 ||
+        figures__publish_render(r, names, po) != 0;
 
-    for (i = 0; rc == 0 && i < 5 + po->n; i++) {
-        struct figures__out *x = i < 5 ? &outs[i] : &po->o[i - 5];
+    for (i = 0; rc == 0 && i < n + po->n; i++) {
+        struct figures__out *x = i < n ? &outs[i] : &po->o[i - n];
         rc = figures__bundle_take(b, x->name, x->p, x->len, 1) != 0;
         x->p = NULL; /* taken, or freed by the take */
     }
-    for (i = 0; i < 5; i++)
+    for (i = 0; i < FIGURES_REPORT_OUTS; i++)
         figures__out_free(&outs[i]);
     figures__publish_free(po);
     return rc ? -1 : 0;

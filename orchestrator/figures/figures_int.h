@@ -32,12 +32,14 @@ struct doc;
 int figures__md_close(struct figures__out *o, const struct doc *d);
 
 struct rungset;
-/* REPORT.md, report.json, cover.svg, pareto.svg and (html) REPORT.html of
- * a report into outs[0..5), each closed: 0, or -1 out of memory. */
+/* REPORT.md, report.json, cover.svg, pareto.svg, a run of long items'
+ * lengths.svg and (html) REPORT.html of a report into outs[0..*n), each
+ * closed (outs holds FIGURES_REPORT_OUTS): 0, or -1 out of memory. */
+#define FIGURES_REPORT_OUTS 6
 int figures__report_outputs(const struct rundir_run *run,
                             const struct grader_ladder *rep,
                             const struct rungset *s, struct figures__out *outs,
-                            int html);
+                            int html, size_t *n);
 
 /* publish's files, rendered by figures_bundle.c for both publish and
  * verify (one way: figures_publish.c calls it, never the reverse) */

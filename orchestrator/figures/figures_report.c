@@ -60,18 +60,21 @@ static int load_repeats(struct rungset *s, const char *rundir, const char *dir,
 }
 
 /* report's files rendered in memory: REPORT.md, report.json, cover.svg,
- * pareto.svg and (html) REPORT.html, which shows the first and the
- * fourth. 0, or -1 out of memory. */
+ * pareto.svg, for a run of long items lengths.svg, and (html)
+ * REPORT.html, which shows the first and the pictures. *n: how many. 0,
+ * or -1 out of memory. */
 int figures__report_outputs(const struct rundir_run *run,
                             const struct grader_ladder *rep,
                             const struct rungset *s, struct figures__out *outs,
-                            int html)
+                            int html, size_t *n)
 {
+    struct doc_svg svgs[2];
     struct page_doc doc;
     struct doc *d;
     uint8_t *marks;
     char title[400];
     int rc = -1;
+    size_t k = 4;
 
     snprintf(title, sizeof(title), "graveyard: %s",
              run->name ? run->name : run->dir);
@@ -94,12 +97,23 @@ int figures__report_outputs(const struct rundir_run *run,
         (render_pareto(outs[3].f, title, rep),
          figures__out_close(&outs[3], 0)))
         goto done;
-    doc = (struct page_doc){d, outs[3].p, outs[3].len};
-    if (html && (figures__out_open(&outs[4], "REPORT.html") != 0 ||
+    svgs[0] = (struct doc_svg){"pareto.svg", outs[3].p, outs[3].len};
+    svgs[1] = (struct doc_svg){"lengths.svg", NULL, 0};
+    if (rep->lengths != NULL) { /* a run of long items: its picture */
+        if (figures__out_open(&outs[k], "lengths.svg") != 0 ||
+            (render_lengths(outs[k].f, title, rep),
+             figures__out_close(&outs[k], 0)))
+            goto done;
+        svgs[1] = (struct doc_svg){"lengths.svg", outs[k].p, outs[k].len};
+        k++;
+    }
+    doc = (struct page_doc){d, svgs, 2};
+    if (html && (figures__out_open(&outs[k], "REPORT.html") != 0 ||
                  figures__out_close(
-                     &outs[4], pages_report(outs[4].f, run, rep, s->qs, s->r,
+                     &outs[k], pages_report(outs[k].f, run, rep, s->qs, s->r,
                                             s->r + run->nchain, &doc)) != 0))
         goto done;
+    *n = k + (html != 0);
     rc = 0;
 done:
     doc_free(d);
@@ -308,10 +322,11 @@ int figures_report(const struct figures_report_opts *o,
 int figures_report_write(const struct figures_report_opts *o,
                          const struct figures_report *r)
 {
-    struct figures__out outs[5] = {{0}, {0}, {0}, {0}, {0}};
+    struct figures__out outs[FIGURES_REPORT_OUTS] = {{0}};
+    size_t n = 0;
     int rc;
 
-    rc = figures__report_outputs(&r->run, &r->rep, &r->s, outs, o->html);
+    rc = figures__report_outputs(&r->run, &r->rep, &r->s, outs, o->html, &n);
     if (rc != 0) {
         rc = figures__oom("report");
     } else if (render_decision_lines(stdout, &r->rep) != 0 ||
@@ -320,9 +335,9 @@ int figures_report_write(const struct figures_report_opts *o,
         rc = EXIT_FAILED;
     } else {
         rc = figures__write_all("report", o->out_dir ? o->out_dir : r->run.dir,
-                                outs, o->html ? 5 : 4);
+                                outs, n);
     }
-    for (size_t i = 0; i < 5; i++)
+    for (size_t i = 0; i < FIGURES_REPORT_OUTS; i++)
         figures__out_free(&outs[i]);
     return rc;
 }

@@ -170,8 +170,8 @@ static void subtitle(char *out, size_t size, const struct rundir_run *run,
 static void doc_into(struct page *p, const struct page_doc *doc)
 {
     p->doc = doc->doc;
-    p->svg = doc->svg;
-    p->svg_len = doc->svg_len;
+    p->svgs = doc->svgs;
+    p->nsvgs = doc->nsvgs;
 }
 
 /* Row i's verdict in words at the margin the verdicts used ("cannot tell

@@ -21,10 +21,12 @@
 /* The report's doc (report/doc.h), the one its Markdown was written
  * from, and the picture it shows inline (pareto.svg), or NULL, for the
  * page's lower half. */
+struct doc_svg;
+
 struct page_doc {
     const struct doc *doc;
-    const char *svg;
-    size_t svg_len;
+    const struct doc_svg *svgs; /* the pictures shown inline, by src */
+    size_t nsvgs;
 };
 
 /* One run folder: chain[0..nchain) then side[0..nside) as the report read

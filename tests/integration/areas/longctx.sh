@@ -105,11 +105,13 @@ area_cases="$area_cases longctx_task_file"
 # needle; the third, a cliff at 3,000 tokens, answers wrong past it); the
 # rows carry length, depth, seed and fill and no prompt; the report finds
 # the cliff at 4,096 and nowhere else, says the twin is equivalent at both
-# lengths, and counts the lost needles by depth.
+# lengths, and counts the lost needles by depth; lengths.svg colours each
+# cell by its verdict and frames the cliff, and the page shows it.
 # Tests: orchestrator/cmd/cmd_long.c
 # Tests: orchestrator/input/longitem.c
 # Tests: orchestrator/server/tokenize.c
 # Tests: report/md_lengths.c
+# Tests: report/lengths_svg.c
 # Tests: grader/lengths.c
 case_longctx_cliff_ladder() {
     local d=$work/lcl
@@ -154,6 +156,19 @@ assert sum(L["depth"]["asked"]) == 320, L["depth"]
 assert L["items"] == 160 and L["items_first_dead_at"]["CLIFF"] == [0, 160], L
 assert L["items_first_dead_at"]["TWIN"] == [0, 0], L
 assert all(t["length"] == 4096 and t["died_at"] == "CLIFF" for t in rep["tombstones"]), rep["tombstones"][:2]
+import re
+svg = open(f"{d}/lengths.svg").read()
+cells = re.findall(r'<rect data-rung="(\d+)" data-length="(\d+)" data-verdict="([^"]+)"[^>]*stroke-width="(\d)"', svg)
+assert len(cells) == 6, cells
+names = [x["rung"] for x in L["rungs"]]
+for i, k, verdict, width in cells:
+    want = L["rungs"][int(i)]["cells"][int(k)]["verdict"] or "the reference"
+    assert verdict == want, (names[int(i)], k, verdict, want)
+    cliff = L["rungs"][int(i)]["first_worse"] == L["lengths"][int(k)]
+    assert (width == "3") == cliff, (names[int(i)], k, width)
+html = open(f"{d}/REPORT.html").read()
+assert html.count('data-length="') == 6, "the page does not show lengths.svg"
+assert "](lengths.svg)" in open(f"{d}/REPORT.md").read()
 import os, jsonschema
 root = os.environ["LC_ROOT"]
 for doc, name in ((rep, "report"), (json.load(open(f"{d}/graveyard.json")), "graveyard")):
