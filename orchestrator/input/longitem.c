@@ -12,7 +12,6 @@
 #include "../../util/util.h"
 #include "../../weights/f16range.h"
 #include "../../weights/vocab.h"
-#include "questions.h"
 
 /* An integer member of o from lo to hi into *out; why when not. */
 static const char *whole(json_t *o, const char *key, long long lo,
@@ -274,6 +273,10 @@ int longitem_lengths(const char *list, long *out, size_t max, size_t *n,
     return 0;
 }
 
+/* A line past this is one the question loader refuses (its
+ * QUESTIONS_LINE_MAX): it says no length here. */
+#define SCAN_LINE_MAX ((size_t)1 << 20)
+
 int longitem_longest(const char *path, long *longest, long *guess, char *msg,
                      size_t msgsize)
 {
@@ -289,7 +292,7 @@ int longitem_longest(const char *path, long *longest, long *guess, char *msg,
     while ((got = getline(&line, &cap, f)) > 0) {
         json_t *o, *l, *p;
         long n = 0;
-        if ((size_t)got > QUESTIONS_LINE_MAX ||
+        if ((size_t)got > SCAN_LINE_MAX ||
             (strstr(line, "\"length\"") == NULL &&
              strstr(line, "\"answers\"") == NULL &&
              strstr(line, "\"outputs\"") == NULL))

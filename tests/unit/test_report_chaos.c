@@ -191,7 +191,10 @@ static int report_doc(const struct rundir_run *run,
     f = open_memstream(&p, &len);
     assert_non_null(f);
     doc_md(f, d);
-    doc_html(f, d, "<svg></svg>", 11);
+    {
+        const struct doc_svg pic = {"pareto.svg", "<svg></svg>", 11};
+        doc_html(f, d, &pic, 1);
+    }
     assert_int_equal(fclose(f), 0);
     text_addf(out, "%s", p);
     free(p);

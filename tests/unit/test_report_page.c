@@ -388,8 +388,11 @@ static char *doc_out(const struct doc *d, int html)
     FILE *f = open_memstream(&p, &len);
 
     assert_non_null(f);
-    if (html)
-        doc_html(f, d, "<svg id=\"pic\"></svg>", 20);
+    if (html) {
+        const struct doc_svg pic = {"pareto.svg", "<svg id=\"pic\"></svg>",
+                                    20};
+        doc_html(f, d, &pic, 1);
+    }
     else
         doc_md(f, d);
     assert_int_equal(fclose(f), 0);
