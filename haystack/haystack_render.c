@@ -196,6 +196,18 @@ static int put_entry(struct haystack_prompt *p, size_t i, uint32_t word,
     return put(p, line, n);
 }
 
+/* ids[0..n) shuffled by st (Fisher-Yates, from the end: the draws
+ * docs/longctx.md writes down for a port). */
+static void shuffle(uint32_t *ids, size_t n, uint64_t *st)
+{
+    for (size_t i = n; i-- > 1;) {
+        size_t k = (size_t)haystack_below(st, (uint64_t)i + 1);
+        uint32_t t = ids[i];
+        ids[i] = ids[k];
+        ids[k] = t;
+    }
+}
+
 /* cwe: the 10 common words 30 times each and fill rare words 3 times
  * each, shuffled by a stream of (seed ^ fill * K, index). */
 static int render_cwe(const struct haystack_item *it, size_t fill,
@@ -206,7 +218,7 @@ static int render_cwe(const struct haystack_item *it, size_t fill,
     uint64_t st = haystack_stream(
         it->seed ^ ((uint64_t)fill * 0x9e3779b97f4a7c15ULL), it->index,
         HAYSTACK_TAG(HAYSTACK_TAG_SHUFFLE, it->kind));
-    uint32_t *ids, j = it->words[0], t;
+    uint32_t *ids, j = it->words[0];
     int rc;
 
     if (n > HAYSTACK_PROMPT_MAX / 10) /* "1. xxxxxx\n" at the least */
@@ -224,12 +236,7 @@ static int render_cwe(const struct haystack_item *it, size_t fill,
         for (r = 0; r < HAYSTACK_CWE_RARE; r++)
             ids[i++] = j;
     }
-    for (i = n - 1; i > 0; i--) { /* Fisher-Yates */
-        k = (size_t)haystack_below(&st, (uint64_t)i + 1);
-        t = ids[i];
-        ids[i] = ids[k];
-        ids[k] = t;
-    }
+    shuffle(ids, n, &st);
     rc = puts_(p, "Below is a numbered list of words. In these words, some "
                   "appear more often than others. Memorize the ones that "
                   "appear most often.\n");
@@ -260,11 +267,11 @@ static uint32_t fwe_word(const struct haystack_item *it, size_t k, uint32_t *j)
 static int render_fwe(const struct haystack_item *it, size_t fill,
                       struct haystack_prompt *p)
 {
-    size_t n = HAYSTACK_FWE_BASE + fill, m = 0, k, c, i, r;
+    size_t n = HAYSTACK_FWE_BASE + fill, m = 0, k, c, i;
     uint64_t st = haystack_stream(
         it->seed ^ ((uint64_t)fill * 0x9e3779b97f4a7c15ULL), it->index,
         HAYSTACK_TAG(HAYSTACK_TAG_SHUFFLE, it->kind));
-    uint32_t *ids, j = it->words[3], w, t;
+    uint32_t *ids, j = it->words[3], w;
     char word[8];
     int rc;
 
@@ -280,12 +287,7 @@ static int render_fwe(const struct haystack_item *it, size_t fill,
         for (i = 0; i < c && m < n; i++)
             ids[m++] = w;
     }
-    for (i = m; i-- > 1;) { /* Fisher-Yates */
-        r = (size_t)haystack_below(&st, (uint64_t)i + 1);
-        t = ids[i];
-        ids[i] = ids[r];
-        ids[r] = t;
-    }
+    shuffle(ids, m, &st);
     rc = puts_(p, "Read the following coded text and track the frequency of "
                   "each coded word. Find the three most frequently appeared "
                   "coded words. ");

@@ -359,7 +359,8 @@ static void test_bad_answers(void **state)
 
 static void test_prompt(void **state)
 {
-    struct question q = {"test-1", "How many apples?", "3", NULL, 0, 1};
+    struct question q = {"test-1", "How many apples?", "3", NULL, 0, 1, -1, -1,
+                         NULL};
     char *p = questions_prompt_for(questions_prompt, &q);
 
     (void)state;
