@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../../haystack/haystack.h"
+#include "../../rundir/files.h"
 #include "../../rundir/outfile.h"
 #include "../../util/util.h"
 #include "../base/cli.h"
@@ -233,6 +234,11 @@ int cmd_long(int argc, char **argv)
                   "'%s' is there already: --force writes over it, or --out "
                   "names another",
                   a.out);
+        return EXIT_USAGE;
+    }
+    /* a link or a FIFO where FILE goes: said now, not after the counts */
+    if (files_check_target(a.out, msg, sizeof(msg)) != 0) {
+        cli_error("long", "%s", msg);
         return EXIT_USAGE;
     }
     buf_init(&out, (size_t)1 << 30);

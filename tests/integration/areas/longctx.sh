@@ -225,6 +225,13 @@ case_longctx_long_bad_input() {
     [ $rc = 1 ] && grep -q "HTTP 404: this server has no /tokenize" "$work/err" ||
         fail "no /tokenize: exit $rc $(cat "$work/err")"
     [ ! -e "$out" ] || fail "a file was written: $(head -c 200 "$out")"
+    rc=0 # a link where the file goes: refused before any count, untouched
+    printf 'keep\n' >"$work/lcb-target"
+    ln -sf "$work/lcb-target" "$work/lcb-link.jsonl"
+    timeout -k 5 30 $GT long --tokenize http://127.0.0.1:1 --lengths 1K \
+        --out "$work/lcb-link.jsonl" --force >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "is a symbolic link" "$work/err" &&
+        [ "$(cat "$work/lcb-target")" = keep ] || fail "a link as --out: exit $rc $(cat "$work/err")"
 }
 area_cases="$area_cases longctx_long_bad_input"
 
