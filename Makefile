@@ -477,7 +477,11 @@ check-haystack-deps: $(LIBHAYSTACK)
 
 FUZZ_SECONDS ?= 30
 FUZZ_BUILD   := build/fuzz
+# a call that no longer fits its prototype is an error here too (the
+# fuzzers are built by clang, outside DEV=1's -Werror)
 FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 \
+                -Werror=incompatible-pointer-types -Werror=int-conversion \
+                -Werror=implicit-function-declaration \
                 -fsanitize=fuzzer,address,undefined $(JANSSON_CFLAGS)
 fuzz: $(BUILD)/report/assets.c
 	@mkdir -p $(FUZZ_BUILD)

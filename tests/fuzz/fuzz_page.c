@@ -164,7 +164,10 @@ static void check_md(const char *s, size_t n)
     if (fclose(f) != 0 || (f = open_memstream(&out, &len)) == NULL)
         abort();
     free(md);
-    doc_html(f, d, "<svg id=\"fz\"></svg>", 20);
+    {
+        const struct doc_svg pic = {"pareto.svg", "<svg id=\"fz\"></svg>", 20};
+        doc_html(f, d, &pic, 1);
+    }
     doc_free(d);
     if (fclose(f) != 0)
         abort();

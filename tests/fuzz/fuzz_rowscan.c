@@ -38,6 +38,7 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
     w->violations = -1;
     w->saved = -1;
     w->prompt_ms = w->predicted_ms = -1;
+    w->length = w->depth = -1;
     if (!json_is_object(o))
         return -1;
     v = json_object_get(o, "id");
@@ -110,6 +111,19 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
         if (!json_is_integer(v) || json_integer_value(v) < 0)
             return -1;
         w->saved = json_integer_value(v);
+    }
+    /* a long item's (docs/longctx.md) */
+    v = json_object_get(o, "length");
+    if (v && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return -1;
+        w->length = json_integer_value(v);
+    }
+    v = json_object_get(o, "depth");
+    if (v && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return -1;
+        w->depth = json_integer_value(v);
     }
     v = json_object_get(o, "decode_tps");
     if (v && !json_is_null(v)) {
@@ -199,6 +213,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     theirs.error_len) ||
         ours.truncated != theirs.truncated || ours.tokens != theirs.tokens ||
         ours.violations != theirs.violations || ours.saved != theirs.saved ||
+        ours.length != theirs.length || ours.depth != theirs.depth ||
         !(ours.tps == theirs.tps || (isnan(ours.tps) && isnan(theirs.tps))) ||
         ours.prompt_ms != theirs.prompt_ms ||
         ours.predicted_ms != theirs.predicted_ms)
