@@ -89,6 +89,19 @@ static int gsm8k_reference(const char *answer, char *out, size_t size)
     return 0;
 }
 
+/* Why a line's "id" (NULL: none given) is refused, or NULL: a string of
+ * 1 to GRADER_ID_MAX bytes, the one rule of every shape read here. */
+static const char id_rule[] =
+    "\"id\" must be a non-empty string of at most 256 bytes";
+
+static const char *id_bad(const json_t *id)
+{
+    if (id == NULL || (json_is_string(id) && json_string_length(id) > 0 &&
+                       json_string_length(id) <= GRADER_ID_MAX))
+        return NULL;
+    return id_rule;
+}
+
 /* One line (line is 0-based) into a question; -1 with msg. */
 static int parse_line(const char *path, long line, const char *text,
                       size_t len, struct question *q, char *msg,
@@ -116,9 +129,8 @@ static int parse_line(const char *path, long line, const char *text,
     if (!json_is_string(question) || json_string_length(question) == 0)
         BAD("no \"question\" text");
     if (id != NULL) {
-        if (!json_is_string(id) || json_string_length(id) == 0 ||
-            json_string_length(id) > 256)
-            BAD("\"id\" must be a non-empty string of at most 256 bytes");
+        if (id_bad(id) != NULL)
+            BAD("%s", id_bad(id));
         if (json_is_integer(answer))
             snprintf(ref, sizeof(ref), "%" JSON_INTEGER_FORMAT,
                      json_integer_value(answer));
@@ -250,10 +262,8 @@ static int choice_line(const char *path, long line, const char *text,
                               : json_string_value(qv);
     if (stem == NULL || stem[0] == '\0')
         why = "no \"question\" text (or ARC's {\"stem\"})";
-    else if (id != NULL &&
-             (!json_is_string(id) || json_string_length(id) == 0 ||
-              json_string_length(id) > 256))
-        why = "\"id\" must be a non-empty string of at most 256 bytes";
+    else if (id_bad(id) != NULL)
+        why = id_bad(id);
     else
         why = choice_options(o, q, &labels, &own_labels);
     if (why == NULL && (right = choice_answer(o, labels, q->nchoices)) < 0)
@@ -365,12 +375,8 @@ static int long_line(const char *path, long line, json_t *o,
                  path, line + 1);
         return -1;
     }
-    if (!json_is_string(id) || json_string_length(id) == 0 ||
-        json_string_length(id) > 256) {
-        snprintf(msg, msgsize,
-                 "%s:%ld: \"id\" must be a non-empty string of at most 256 "
-                 "bytes",
-                 path, line + 1);
+    if (id == NULL || id_bad(id) != NULL) { /* a recipe names its item */
+        snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, id_rule);
         return -1;
     }
     if (longitem_read(o, &it, ref, sizeof(ref), why, sizeof(why)) != 0 ||
@@ -417,10 +423,8 @@ static int answers_line(const char *path, long line, const char *text,
         bad = "both \"prompt\" and \"question\": give one";
     else if (!json_is_string(prompt) || json_string_length(prompt) == 0)
         bad = "no \"prompt\" (or \"question\") text";
-    else if (id != NULL &&
-             (!json_is_string(id) || json_string_length(id) == 0 ||
-              json_string_length(id) > 256))
-        bad = "\"id\" must be a non-empty string of at most 256 bytes";
+    else if (id_bad(id) != NULL)
+        bad = id_bad(id);
     else if ((bad = answers_list(a, ref, why, sizeof(why))) == NULL)
         bad = length_depth(o, q, why, sizeof(why));
     if (bad == NULL) {
