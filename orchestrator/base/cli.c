@@ -498,6 +498,19 @@ int cli_hup_ignored(void)
     return hup_ignored;
 }
 
+int cli_out_absent(const char *cmd, const char *path, int force)
+{
+    struct stat st;
+
+    if (force || lstat(path, &st) != 0)
+        return 0;
+    cli_error(cmd,
+              "'%s' is there already: --force writes over it, or --out "
+              "names another",
+              path);
+    return EXIT_USAGE;
+}
+
 const char *cli_llama_path(const char *path, struct buf *b)
 {
     struct stat st;

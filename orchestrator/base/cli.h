@@ -199,6 +199,11 @@ int cli_hup_ignored(void);
  * cap (BUF_PATH_MAX): the caller refuses it. */
 const char *cli_llama_path(const char *path, struct buf *b);
 
+/* A command's output file that is there already, without --force: said
+ * ("'FILE' is there already: --force writes over it, or --out names
+ * another") and EXIT_USAGE; 0 when it is absent or force is set. */
+int cli_out_absent(const char *cmd, const char *path, int force);
+
 /* Whether name is a usable rung name: 1 to 64 of [A-Za-z0-9._-], not
  * starting with '.' or '-', so it is safe as a file name and as an
  * argument. */

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../rundir/outfile.h"
@@ -160,7 +159,6 @@ int init_write(const struct init_args *a, char *written, size_t size)
     char msg[4400], questions[PATH_MAX], binary[PATH_MAX], out[PATH_MAX],
         name[80], dir[PATH_MAX], *real;
     struct buf lb = {0};
-    struct stat st;
     int rc = EXIT_USAGE;
 
     if ((real = realpath(a->dir, NULL)) == NULL) {
@@ -204,13 +202,8 @@ int init_write(const struct init_args *a, char *written, size_t size)
         snprintf(out, sizeof(out), "%s", a->out);
     else
         snprintf(out, sizeof(out), "%s.json", name);
-    if (!a->force && lstat(out, &st) == 0) {
-        cli_error("init",
-                  "'%s' is there already: --force writes over it, "
-                  "or --out names another",
-                  out);
+    if (cli_out_absent("init", out, a->force) != 0)
         goto out;
-    }
     if (init_scan(dir, p, msg, sizeof(msg)) != 0 ||
         init_order(p, msg, sizeof(msg)) != 0) {
         cli_error("init", "%s", msg);

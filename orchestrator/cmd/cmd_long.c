@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../haystack/haystack.h"
@@ -188,7 +187,6 @@ int cmd_long(int argc, char **argv)
     size_t nlen = 0, npos = 0;
     char why[300], msg[4400];
     struct buf out = {0};
-    struct stat st;
     const struct cli_opt opts[] = {
         CLI_NEEDED("--tokenize", "URL", &a.tokenize,
                    "a running llama-server of the ladder's model "
@@ -229,13 +227,8 @@ int cmd_long(int argc, char **argv)
     }
     if ((rc = kinds_of(a.kinds, want)) != 0)
         return rc;
-    if (!a.force && lstat(a.out, &st) == 0) {
-        cli_error("long",
-                  "'%s' is there already: --force writes over it, or --out "
-                  "names another",
-                  a.out);
-        return EXIT_USAGE;
-    }
+    if ((rc = cli_out_absent("long", a.out, a.force)) != 0)
+        return rc;
     /* a link or a FIFO where FILE goes: said now, not after the counts */
     if (files_check_target(a.out, msg, sizeof(msg)) != 0) {
         cli_error("long", "%s", msg);
