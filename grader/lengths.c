@@ -240,6 +240,7 @@ int grader_lengths_build(const struct grader_qset *qs,
                 out->first_worse[i] = (long)k;
         }
     }
+    out->margin = out->per[0].margin_used;
     by_depth(qs, chain, nchain, out);
     first_deaths(qs, chain, nchain, out);
     return 0;

@@ -29,6 +29,9 @@ struct grader_lengths {
     size_t nlengths;
     long lengths[GRADER_MAX_LENGTHS]; /* ascending */
     size_t nrungs;                    /* chain rungs, the reference first */
+    double margin; /* the margin every cell's verdict used, points: the one
+                      asked (a length's ladder has no noise floor to raise
+                      it, so it may be under the whole ladder's) */
     /* per[k]: the ladder of the questions of lengths[k] alone, its
      * rungs[i] rung i's figures there (with its verdict at the margin) */
     struct grader_ladder per[GRADER_MAX_LENGTHS];

@@ -394,7 +394,7 @@ static json_t *lengths_object(const struct grader_ladder *rep)
             json_decref(d);
     }
     json_object_set_new(o, "lengths", lens);
-    json_object_set_new(o, "margin_points", real4(rep->margin_used));
+    json_object_set_new(o, "margin_points", real4(l->margin));
     json_object_set_new(o, "rungs", rungs);
     json_object_set_new(o, "depth",
                         json_pack("{s:i,s:o,s:o}", "bins", GRADER_DEPTH_BINS,

@@ -129,7 +129,7 @@ void render_lengths(FILE *f, const char *title, const struct grader_ladder *l)
             "<text x=\"8\" y=\"42\" fill=\"#5b5f66\">each rung against %s at "
             "the same length: accuracy, dead, and the verdict at "
             "\xc2\xb1%s points</text>\n",
-            l->chain.lines[0].rung->name, fmt_margin(m, l->margin_used));
+            l->chain.lines[0].rung->name, fmt_margin(m, g->margin));
     for (k = 0; k < nl; k++)
         fprintf(f,
                 "<text x=\"%.0f\" y=\"%d\" text-anchor=\"middle\" "

@@ -107,7 +107,7 @@ static void by_length(struct doc *d, const struct grader_ladder *rep)
             "agree, and the verdict at %s%s points on those questions "
             "alone (docs/grading.md, \"Verdicts\"). A length is the "
             "prompt's target in the server's own tokens (docs/longctx.md).",
-            ref, ref, "\xc2\xb1", fmt_margin(m, rep->margin_used));
+            ref, ref, "\xc2\xb1", fmt_margin(m, l->margin));
     doc_table(d, align);
     doc_row(d);
     doc_cellf(d, "Rung");

@@ -125,6 +125,7 @@ static void test_cliff_found(void **state)
                              3, 2.0, 0, &l, &err),
         0);
     assert_int_equal(l.nlengths, 3);
+    assert_near(l.margin, 2.0, 0, "the margin the cells used");
     assert_int_equal(l.lengths[0], 1024);
     assert_int_equal(l.lengths[2], 16384);
     for (size_t k = 0; k < 3; k++) {
