@@ -60,16 +60,11 @@ struct tokenizer *tokenize_open(const char *base, long timeout_ms, char *msg,
     return t;
 }
 
-static void freed(void *ctx)
-{
-    (void)ctx;
-}
-
 void tokenize_close(struct tokenizer *t)
 {
     if (t == NULL)
         return;
-    http_free(t->http, freed, NULL);
+    http_free(t->http, NULL, NULL);
     (void)uv_run(&t->loop, UV_RUN_DEFAULT); /* the handles' closes */
     (void)uv_loop_close(&t->loop);
     buf_release(&t->body);
