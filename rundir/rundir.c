@@ -44,6 +44,8 @@ static const struct {
     [RD_POWER] = {"%s/rows/%s.power", 1},
     [RD_AUDIT_DIR] = {"%s/audit", 0},
     [RD_AUDIT] = {"%s/audit/%s", 1},
+    [RD_LONG_ITEMS] = {"%s/long.jsonl", 0},
+    [RD_LONG_LOG] = {"%s/logs/long.tokenizer.log", 0},
 };
 
 const char *rundir_file_name(enum rundir_file what)

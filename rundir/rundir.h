@@ -63,9 +63,11 @@ enum rundir_file {
     RD_CANARY_QUESTIONS,
     RD_CANARY_JSON,
     RD_BESIDE,
-    RD_POWER,     /* per rung */
-    RD_AUDIT_DIR, /* RUNDIR/audit: graveyard audit's runs */
-    RD_AUDIT,     /* per audit: RUNDIR/audit/NAME, a run folder of its own */
+    RD_POWER,      /* per rung */
+    RD_AUDIT_DIR,  /* RUNDIR/audit: graveyard audit's runs */
+    RD_AUDIT,      /* per audit: RUNDIR/audit/NAME, a run folder of its own */
+    RD_LONG_ITEMS, /* a config's "lengths": the long items made for them */
+    RD_LONG_LOG,   /* the log of the server that counted their tokens */
 };
 
 /*

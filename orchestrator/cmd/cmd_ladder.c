@@ -32,6 +32,7 @@
 #include "../base/cli.h"
 #include "commands.h"
 #include "init.h"
+#include "long.h"
 #include "../input/config.h"
 #include "../base/hash.h"
 #include "ladder_int.h"
@@ -249,10 +250,11 @@ static int check_ahead(struct ladder *l)
 }
 
 /*
- * With logprobs on, before any server starts: every rung's vocabulary
- * (the files there now: another shard's rung may not be built yet) is
- * the reference's, so that a KLD is never taken between the tokens of
- * two tokenizers. A file that is not a GGUF at all passes with a note.
+ * With logprobs on, or "lengths", before any server starts: every rung's
+ * vocabulary (the files there now: another shard's rung may not be built
+ * yet) is the reference's, so that a KLD is never taken between the
+ * tokens of two tokenizers, and 16K counted in one rung's tokens is 16K
+ * in every rung's. A file that is not a GGUF at all passes with a note.
  * Returns 0, or EXIT_USAGE (a GGUF without one, or two vocabularies: one
  * line naming both rungs and both files) or EXIT_FAILED (a read failed),
  * having said why.
@@ -267,7 +269,7 @@ static int check_vocab(struct ladder *l, const char *cfg)
     struct stat st;
     int rc;
 
-    if (c->logprobs <= 0)
+    if (c->logprobs <= 0 && c->nlengths == 0)
         return 0;
     for (k = 0; k < c->nrungs; k++)
         if (strcmp(c->rungs[k].name, c->reference) == 0)
@@ -291,9 +293,12 @@ static int check_vocab(struct ladder *l, const char *cfg)
         }
         if (rc != 0) {
             cli_error("ladder",
-                      "%s: rung %s: %s (\"logprobs\" compares rungs token by "
-                      "token, so every rung's vocabulary must be read)",
-                      cfg, r->name, msg);
+                      "%s: rung %s: %s (%s, so every rung's vocabulary must "
+                      "be read)",
+                      cfg, r->name, msg,
+                      c->logprobs > 0
+                          ? "\"logprobs\" compares rungs token by token"
+                          : "\"lengths\" are counted in one rung's tokens");
             return rc;
         }
         n++;
@@ -553,7 +558,8 @@ int cmd_ladder(int argc, char **argv)
         (rc = build_first(l)) != 0 || (rc = check_files(l, pos[0])) != 0 ||
         (rc = check_ahead(l)) != 0 || (rc = check_vocab(l, pos[0])) != 0 ||
         (rc = check_build(l, pos[0], version, sizeof(version))) != 0 ||
-        (rc = check_rung_builds(l, pos[0])) != 0)
+        (rc = check_rung_builds(l, pos[0])) != 0 ||
+        (rc = long_for_ladder(pos[0], &l->c, f.llama)) != 0)
         goto out;
     l->env = ladder_child_env();
     /* writes to a terminal or pipe that went away must not kill us */

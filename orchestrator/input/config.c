@@ -24,33 +24,21 @@ static int load_top(struct config_ctx *x, const struct config_over *over,
                     json_t *root, struct config *c)
 {
     char dev[130];
-    static const char *const top[] = {"name",
-                                      "questions",
-                                      "run_dir",
-                                      "reference",
-                                      "rungs",
-                                      "side_rungs",
-                                      "server",
-                                      "request",
-                                      "thinking",
-                                      "gpus",
-                                      "ngl",
-                                      "ctx",
-                                      "limit",
-                                      "prompt",
-                                      "build",
-                                      "repeat_reference",
-                                      "canary",
-                                      "batching",
-                                      "rungs_per_gpu",
-                                      "task",
-                                      "logprobs",
-                                      "margin_points",
-                                      NULL};
+    /* with "lengths" the ladder makes them (config_long.c) */
+    int need_questions = json_object_get(root, "lengths") == NULL &&
+                         json_object_get(root, "long") == NULL;
+    static const char *const top[] = {
+        "name",     "questions",     "run_dir",       "reference",
+        "rungs",    "side_rungs",    "server",        "request",
+        "thinking", "gpus",          "ngl",           "ctx",
+        "limit",    "prompt",        "build",         "repeat_reference",
+        "canary",   "batching",      "rungs_per_gpu", "task",
+        "logprobs", "margin_points", "lengths",       "long",
+        NULL};
 
     if (config_known_keys(x, root, "", top) ||
         config_str(x, root, "name", "", 1, &c->name) ||
-        config_str(x, root, "questions", "", 1, &c->questions) ||
+        config_str(x, root, "questions", "", need_questions, &c->questions) ||
         (over->run_dir == NULL &&
          config_str(x, root, "run_dir", "", 1, &c->run_dir)) ||
         config_rungs(x, c, root, "rungs", 0) ||
@@ -99,8 +87,8 @@ static int load_top(struct config_ctx *x, const struct config_over *over,
                  c->run_dir);
         return -1;
     }
-    if (!config_path_ok(c->questions) || !config_path_ok(c->run_dir) ||
-        !config_path_ok(c->name)) {
+    if ((c->questions != NULL && !config_path_ok(c->questions)) ||
+        !config_path_ok(c->run_dir) || !config_path_ok(c->name)) {
         snprintf(x->msg, x->msgsize,
                  "%s: 'name', 'questions' and 'run_dir' may not hold "
                  "control characters",
@@ -283,12 +271,13 @@ int config_load(const char *path, const struct config_over *over,
     else if (load_top(&cx, over, root, c) == 0 &&
              load_server(&cx, over, root, c) == 0 &&
              config_load_request(&cx, root, c) == 0 &&
+             config_load_long(&cx, root, c) == 0 &&
              load_canary(&cx, root, c) == 0 && rung_slots(&cx, c) == 0 &&
              load_margin(&cx, root, c) == 0 &&
              config_load_build(&cx, root, c) == 0 &&
              config_recipes(&cx, c, root) == 0) {
         config_resolve_paths(c, over, root);
-        rc = 0;
+        rc = config_long_questions(&cx, c);
     }
     json_decref(root);
     if (rc != 0)

@@ -10,9 +10,10 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#define CONFIG_MAX_RUNGS 64
-#define CONFIG_MAX_GPUS  64
-#define CONFIG_MAX_ARGS  32
+#define CONFIG_MAX_RUNGS   64
+#define CONFIG_MAX_GPUS    64
+#define CONFIG_MAX_ARGS    32
+#define CONFIG_MAX_LENGTHS 16 /* the grader's GRADER_MAX_LENGTHS */
 
 /* How graveyard build makes a rung's file (docs/build.md). */
 enum config_recipe {
@@ -89,6 +90,14 @@ struct config {
     struct config_build build;
     double margin_points; /* the report's equivalence margin, points
                              (default 2; docs/grading.md, "Verdicts") */
+    /* "lengths" (docs/longctx.md, "A ladder of lengths"): the ladder makes
+     * its long items itself, into RUNDIR/long.jsonl (then "questions"),
+     * fitted in a server of its own files; nlengths 0: none */
+    long lengths[CONFIG_MAX_LENGTHS]; /* ascending */
+    size_t nlengths;
+    unsigned long_kinds; /* "long.kinds": bit k for haystack kind k */
+    long long_items;     /* "long.items": of each kind at each length */
+    long long long_seed; /* "long.seed" */
 };
 
 /* What the command line gives over the config: a key given here is not

@@ -19,6 +19,11 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
 int config_load_request(struct config_ctx *x, json_t *root, struct config *c);
 int config_load_build(struct config_ctx *x, json_t *root, struct config *c);
 int config_recipes(struct config_ctx *x, struct config *c, json_t *root);
+/* "lengths" and "long" (config_long.c), after the request (the task);
+ * then, once the run folder's path is resolved, the question file they
+ * make there as "questions". */
+int config_load_long(struct config_ctx *x, json_t *root, struct config *c);
+int config_long_questions(struct config_ctx *x, struct config *c);
 /* A rung's "endpoint" (config_endpoint.c), into r: 0 when absent. */
 int config_endpoint(struct config_ctx *x, json_t *e, const char *where,
                     struct config_rung *r);

@@ -343,33 +343,23 @@ static const char *rope_arg(const char *const *args, size_t nargs)
     return NULL;
 }
 
-int longitem_context(const char *rung, const char *path, long max_tokens,
-                     int given, long *ctx, const char *model,
-                     const char *const *args, size_t nargs, const char **rope,
-                     char *msg, size_t msgsize)
+int longitem_context_for(const char *rung, const char *what, long longest,
+                         long max_tokens, int given, long *ctx,
+                         const char *model, const char *const *args,
+                         size_t nargs, const char **rope, char *msg,
+                         size_t msgsize)
 {
-    long longest, guess, need;
+    long need = longest + LONGITEM_TEMPLATE_TOKENS + max_tokens;
     struct vocab v;
     char why[600];
 
     *rope = rope_arg(args, nargs);
-    if (longitem_longest(path, &longest, &guess, why, sizeof(why)) != 0 ||
-        (longest == 0 && guess == 0))
-        return 0; /* short questions; an unreadable file is said later */
-    if (!given && guess > longest) { /* raised, never refused, on a guess */
-        need = guess + LONGITEM_TEMPLATE_TOKENS + max_tokens;
-        if (*ctx < need)
-            *ctx = (need + 255) / 256 * 256;
-    }
-    if (longest == 0)
-        return 0;
-    need = longest + LONGITEM_TEMPLATE_TOKENS + max_tokens;
     if (given && *ctx < need) {
         snprintf(msg, msgsize,
-                 "rung %s: ctx %ld cannot hold '%s''s longest prompt (%ld "
-                 "tokens) with the token cap (%ld) and %d for the chat "
-                 "template: give ctx %ld or more, or leave it out",
-                 rung, *ctx, path, longest, max_tokens,
+                 "rung %s: ctx %ld cannot hold %s (%ld tokens) with the token "
+                 "cap (%ld) and %d for the chat template: give ctx %ld or "
+                 "more, or leave it out",
+                 rung, *ctx, what, longest, max_tokens,
                  LONGITEM_TEMPLATE_TOKENS, need);
         return -1;
     }
@@ -382,12 +372,36 @@ int longitem_context(const char *rung, const char *path, long max_tokens,
         v.ctx_train == 0 || (uint64_t)need <= v.ctx_train)
         return 0; /* not a GGUF (the fake's scripts), or it fits */
     snprintf(msg, msgsize,
-             "rung %s: '%s''s longest prompt (%ld tokens) with the token cap "
-             "and the chat template (%ld) is past what '%s' was trained on "
+             "rung %s: %s (%ld tokens) with the token cap and the chat "
+             "template (%ld) is past what '%s' was trained on "
              "(context_length %llu): give shorter lengths, or RoPE scaling "
              "in the rung's server_args (--rope-scaling yarn, ...) to ask "
              "for it knowingly",
-             rung, path, longest, need, model,
+             rung, what, longest, need, model,
              (unsigned long long)v.ctx_train);
     return -1;
+}
+
+int longitem_context(const char *rung, const char *path, long max_tokens,
+                     int given, long *ctx, const char *model,
+                     const char *const *args, size_t nargs, const char **rope,
+                     char *msg, size_t msgsize)
+{
+    long longest, guess, need;
+    char why[600], what[700];
+
+    *rope = rope_arg(args, nargs);
+    if (longitem_longest(path, &longest, &guess, why, sizeof(why)) != 0 ||
+        (longest == 0 && guess == 0))
+        return 0; /* short questions; an unreadable file is said later */
+    if (!given && guess > longest) { /* raised, never refused, on a guess */
+        need = guess + LONGITEM_TEMPLATE_TOKENS + max_tokens;
+        if (*ctx < need)
+            *ctx = (need + 255) / 256 * 256;
+    }
+    if (longest == 0)
+        return 0;
+    snprintf(what, sizeof(what), "'%.600s''s longest prompt", path);
+    return longitem_context_for(rung, what, longest, max_tokens, given, ctx,
+                                model, args, nargs, rope, msg, msgsize);
 }

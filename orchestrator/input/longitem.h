@@ -97,4 +97,13 @@ int longitem_context(const char *rung, const char *path, long max_tokens,
                      const char *const *args, size_t nargs, const char **rope,
                      char *msg, size_t msgsize);
 
+/* The same rules for a longest prompt known otherwise (a config's
+ * "lengths", before its items are made): what names it in msg ("the
+ * longest of 'lengths'"). */
+int longitem_context_for(const char *rung, const char *what, long longest,
+                         long max_tokens, int given, long *ctx,
+                         const char *model, const char *const *args,
+                         size_t nargs, const char **rope, char *msg,
+                         size_t msgsize);
+
 #endif

@@ -206,6 +206,15 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->model = r->model;
     endpoint_opts(o, r);
     o->questions = f->qfile ? f->qfile : c->questions;
+    if (!f->serve_only && f->qfile == NULL && c->nlengths > 0 &&
+        access(o->questions, F_OK) != 0) {
+        cli_error("run",
+                  "%s: the long items of its \"lengths\" are not made yet "
+                  "('%s'): 'graveyard ladder %s' makes them first, or "
+                  "'graveyard long --config %s'",
+                  f->config, o->questions, f->config, f->config);
+        return EXIT_USAGE;
+    }
     o->rundir = c->run_dir;
     if ((rc = rung_server(p, r)) != 0)
         return rc;
@@ -595,7 +604,9 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
     memset(p, 0, sizeof(*p));
     if (f->config != NULL || f->rung != NULL || f->run_dir != NULL ||
         f->sha != NULL || f->qfile != NULL)
-        return (rc = config_mode(p, f, npos)) != 0 ? rc : long_context(p);
+        return (rc = config_mode(p, f, npos)) != 0 ? rc
+               : f->serve_only                     ? 0
+                                                   : long_context(p);
     if (f->url != NULL)
         return served_plan(p, f, pos, npos);
     if (f->key_env != NULL || f->plain_http) {

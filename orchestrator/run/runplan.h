@@ -34,6 +34,9 @@ struct runplan_flags {
     int logprobs;       /* --logprobs N */
     int ngl, ngl_given; /* --ngl N, or -1 for auto */
     int think, force, quiet, batching, abort_loops, plain_http;
+    int serve_only; /* not a flag: graveyard long starts the rung's server
+                       to count tokens, and asks nothing, so the question
+                       file (the one it makes) is not read */
 };
 
 /* One rung's run: o, and what o borrows. */

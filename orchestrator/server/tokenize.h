@@ -8,8 +8,8 @@
  * its own for each count, so its caller blocks, as a command may; no room
  * whose code runs on the runner's loop calls it.
  *
- * Owns nothing between calls: a struct tokenizer holds the loop and the
- * HTTP client from tokenize_open to tokenize_close.
+ * A struct tokenizer holds the loop, the HTTP client and, from
+ * tokenize_serve, the server it started, from open to tokenize_close.
  */
 #ifndef TOKENIZE_H
 #define TOKENIZE_H
@@ -26,6 +26,21 @@ struct tokenizer;
  * path); timeout_ms bounds each count. NULL with a message in msg. */
 struct tokenizer *tokenize_open(const char *base, long timeout_ms, char *msg,
                                 size_t msgsize);
+/*
+ * A server of o's rung started here to count (graveyard long --config,
+ * and the ladder making a config's "lengths"): o's binary, model,
+ * arguments and environment as the rung's own server gets them (launch.h:
+ * 127.0.0.1, a session of its own, killed if we die), its output into a
+ * capped log at log (o->log_cap), its /health waited for within
+ * o->health_timeout_s. tokenize_close stops it (SIGTERM, then SIGKILL
+ * after o->grace_ms) and waits for it. NULL with a message naming the
+ * model and the log when it cannot start or is not ready.
+ */
+struct run_opts;
+struct tokenizer *tokenize_serve(const struct run_opts *o, const char *log,
+                                 long timeout_ms, char *msg, size_t msgsize);
+
+/* Stops tokenize_serve's server first, when there is one. */
 void tokenize_close(struct tokenizer *t);
 
 /*

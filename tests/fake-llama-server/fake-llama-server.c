@@ -1339,7 +1339,8 @@ static const char *const switches[] = {
     "--jinja",   "--no-webui",      "--verbose",
     "--metrics", "--no-mmap",       "--send-done",
     "-no-fa",    "--no-flash-attn", "--no-context-shift",
-    "-kvu",      "--kv-unified",    NULL};
+    "-kvu",      "--kv-unified",    "--no-warmup",
+    NULL};
 
 /* A number of tokens as upstream reads one (std::stoi: leading digits,
  * the rest ignored), or exit 1 as it does on none. */

@@ -10,6 +10,7 @@
  * Tests: orchestrator/input/config_rungs.c
  * Tests: orchestrator/input/config_request.c
  * Tests: orchestrator/input/redact.c
+ * Tests: orchestrator/input/config_long.c
  */
 #include "helpers.h"
 
@@ -33,13 +34,13 @@ static void test_server_args(void **state)
     (void)state;
     assert_int_equal(config_check_server_args(ok, 5, "w", msg, sizeof(msg)),
                      0);
-    assert_int_equal(
-        config_check_server_args(host, 3, "w", msg, sizeof(msg)), -1);
+    assert_int_equal(config_check_server_args(host, 3, "w", msg, sizeof(msg)),
+                     -1);
     assert_non_null(strstr(msg, "'--host' is graveyard's to set"));
     assert_int_equal(
         config_check_server_args(host_eq, 1, "w", msg, sizeof(msg)), -1);
-    assert_int_equal(
-        config_check_server_args(port, 2, "w", msg, sizeof(msg)), -1);
+    assert_int_equal(config_check_server_args(port, 2, "w", msg, sizeof(msg)),
+                     -1);
     assert_int_equal(config_check_server_args(ctl, 2, "w", msg, sizeof(msg)),
                      -1);
 }
@@ -80,8 +81,8 @@ static void test_argv_template(void **state)
 
 static void test_env_template(void **state)
 {
-    json_t *good = json_loads("{\"CUDA_VISIBLE_DEVICES\": \"{gpu}\"}", 0,
-                              NULL),
+    json_t *good =
+               json_loads("{\"CUDA_VISIBLE_DEVICES\": \"{gpu}\"}", 0, NULL),
            *host = json_loads("{\"LLAMA_ARG_HOST\": \"0.0.0.0\"}", 0, NULL),
            *eq = json_loads("{\"A=B\": \"x\"}", 0, NULL);
     char msg[256];
@@ -343,17 +344,18 @@ static void test_ranges(void **state)
  * line naming the file and the key. */
 static void test_margin_points(void **state)
 {
-    static const char *const bad[] = {"0", "-1", "100", "250.5", "\"2\"",
-                                      "true", "null", NULL};
+    static const char *const bad[] = {"0",     "-1",   "100",  "250.5",
+                                      "\"2\"", "true", "null", NULL};
     struct config c;
     char msg[512], body[256];
     size_t i;
 
     (void)state;
-    assert_int_equal(config_load(config("m0.json", BASE "\"server\": "
-                                                        "{\"binary\": \"x\"}}"),
-                                 NULL, &c, msg, sizeof(msg)),
-                     0);
+    assert_int_equal(
+        config_load(config("m0.json", BASE "\"server\": "
+                                           "{\"binary\": \"x\"}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        0);
     assert_true(c.margin_points == GRADER_MARGIN_DEFAULT);
     config_release(&c);
     assert_int_equal(
@@ -375,9 +377,9 @@ static void test_margin_points(void **state)
                  BASE "\"margin_points\": %s, \"server\": {\"binary\": "
                       "\"x\"}}",
                  bad[i]);
-        assert_int_equal(config_load(config("mbad.json", body), NULL, &c, msg,
-                                     sizeof(msg)),
-                         -1);
+        assert_int_equal(
+            config_load(config("mbad.json", body), NULL, &c, msg, sizeof(msg)),
+            -1);
         assert_non_null(strstr(msg, "mbad.json: 'margin_points' must be a "
                                     "number of points above 0 and below 100"));
         assert_null(strchr(msg, '\n'));
@@ -390,10 +392,10 @@ static void test_overrides(void **state)
 {
     struct config c;
     struct config_over over = {"/opt/llama-server", "/runs/x", "2,3"};
-    const char *path = config(
-        "var.json", BASE "\"server\": {\"binary\": "
-                         "\"${GRAVEYARD_TEST_UNSET}/bin/llama-server\"}, "
-                         "\"gpus\": [\"${GRAVEYARD_TEST_UNSET}\"]}");
+    const char *path = config("var.json", BASE
+                              "\"server\": {\"binary\": "
+                              "\"${GRAVEYARD_TEST_UNSET}/bin/llama-server\"}, "
+                              "\"gpus\": [\"${GRAVEYARD_TEST_UNSET}\"]}");
     char msg[512];
 
     (void)state;
@@ -408,9 +410,9 @@ static void test_overrides(void **state)
     config_release(&c);
     over.gpus = "0,../../x";
     assert_int_equal(config_load(path, &over, &c, msg, sizeof(msg)), -1);
-    assert_int_equal(config_load("/nonexistent/graveyard.json", NULL, &c, msg,
-                                 sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        config_load("/nonexistent/graveyard.json", NULL, &c, msg, sizeof(msg)),
+        -1);
     assert_string_equal(msg, "cannot read config "
                              "'/nonexistent/graveyard.json': No such file or "
                              "directory");
@@ -464,9 +466,8 @@ static void test_settings_rungs(void **state)
              "{\"name\": \"Q-ik\", \"model\": \"m\", \"binary\": "
              "\"/ik/llama-server\", \"version\": \"version: 4840 (x)\"}]}",
              head);
-    assert_int_equal(config_load(config("set.json", text), NULL, &c, msg,
-                                 sizeof(msg)),
-                     0);
+    assert_int_equal(
+        config_load(config("set.json", text), NULL, &c, msg, sizeof(msg)), 0);
     assert_int_equal(c.nrungs, 3);
     assert_string_equal(c.rungs[0].model, c.rungs[1].model);
     assert_null(c.rungs[0].env);
@@ -483,34 +484,32 @@ static void test_settings_rungs(void **state)
              "{\"name\": \"Q\", \"model\": \"m\", \"server_args\": "
              "[\"-fa\", \"on\"]}]}",
              head);
-    assert_int_equal(config_load(config("twice.json", text), NULL, &c, msg,
-                                 sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        config_load(config("twice.json", text), NULL, &c, msg, sizeof(msg)),
+        -1);
     assert_non_null(strstr(msg, "rung 'Q' is named twice"));
     snprintf(text, sizeof text,
              "%s\"rungs\": [{\"name\": \"Q\", \"model\": \"m\", "
              "\"env\": {\"LLAMA_ARG_PORT\": \"1\"}}]}",
              head);
-    assert_int_equal(config_load(config("envport.json", text), NULL, &c,
-                                 msg, sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        config_load(config("envport.json", text), NULL, &c, msg, sizeof(msg)),
+        -1);
     assert_non_null(strstr(msg, "'rungs[0].env'"));
     assert_non_null(strstr(msg, "LLAMA_ARG_PORT"));
     snprintf(text, sizeof text,
              "%s\"rungs\": [{\"name\": \"Q\", \"model\": \"m\", "
              "\"version\": \"version: 1\"}]}",
              head);
-    assert_int_equal(config_load(config("ver.json", text), NULL, &c, msg,
-                                 sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        config_load(config("ver.json", text), NULL, &c, msg, sizeof(msg)), -1);
     assert_non_null(strstr(msg, "'rungs[0].version' pins a rung's own build"));
     snprintf(text, sizeof text,
              "%s\"rungs\": [{\"name\": \"Q\", \"model\": \"m\", "
              "\"binary\": 3}]}",
              head);
-    assert_int_equal(config_load(config("bin.json", text), NULL, &c, msg,
-                                 sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        config_load(config("bin.json", text), NULL, &c, msg, sizeof(msg)), -1);
     assert_non_null(strstr(msg, "'rungs[0].binary' must be a non-empty"));
 }
 
@@ -570,13 +569,13 @@ static void test_endpoint_rungs(void **state)
         {"{\"name\": \"E\", \"ngl\": 9, \"endpoint\": {\"url\": "
          "\"https://h\"}}",
          "takes no server_args, ngl"},
-        {"{\"name\": \"E\", \"endpoint\": \"https://h\"}", "must be an object"},
+        {"{\"name\": \"E\", \"endpoint\": \"https://h\"}",
+         "must be an object"},
         {"{\"name\": \"E\"}", "missing key 'rungs[1].model'"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        assert_int_equal(config_load(ep_config(bad[i][0]), NULL, &c, msg,
-                                     sizeof(msg)),
-                         -1);
+        assert_int_equal(
+            config_load(ep_config(bad[i][0]), NULL, &c, msg, sizeof(msg)), -1);
         if (strstr(msg, bad[i][1]) == NULL)
             fail_msg("%s: %s", bad[i][0], msg);
     }
@@ -597,7 +596,7 @@ static void test_build_recipes(void **state)
     (void)state;
     assert_string_equal(config_quant_type("q4_k_m"), "Q4_K_M");
     assert_string_equal(config_quant_type("IQ4_KS"), "IQ4_KS"); /* ik */
-    assert_string_equal(config_quant_type("tq1_0"), "TQ1_0");  /* mainline */
+    assert_string_equal(config_quant_type("tq1_0"), "TQ1_0");   /* mainline */
     assert_null(config_quant_type("Q9_X"));
     assert_null(config_quant_type("Q4_K_M "));
     /* A <- C <- B <- A: a cycle three long */
@@ -608,9 +607,9 @@ static void test_build_recipes(void **state)
              "{\"from\": \"A\", \"type\": \"Q4_0\"}},"
              "{\"name\": \"C\", \"model\": \"c\", \"quantize\": "
              "{\"from\": \"B\", \"type\": \"Q2_K\"}}]}");
-    assert_int_equal(config_load(config("cycle.json", text), NULL, &c, msg,
-                                 sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        config_load(config("cycle.json", text), NULL, &c, msg, sizeof(msg)),
+        -1);
     assert_non_null(strstr(msg, "through a cycle"));
     /* a chain is fine, and a "from" may name a rung further down */
     snprintf(text, sizeof text, "%s%s", head,
@@ -618,9 +617,9 @@ static void test_build_recipes(void **state)
              "{\"from\": \"F32\", \"type\": \"q4_0\", \"imatrix\": "
              "\"i.dat\", \"args\": [\"--pure\"]}},"
              "{\"name\": \"F32\", \"model\": \"f\"}]}");
-    assert_int_equal(config_load(config("chain.json", text), NULL, &c, msg,
-                                 sizeof(msg)),
-                     0);
+    assert_int_equal(
+        config_load(config("chain.json", text), NULL, &c, msg, sizeof(msg)),
+        0);
     assert_int_equal(c.rungs[0].recipe, RECIPE_QUANTIZE);
     assert_int_equal(c.rungs[0].from, 1);
     { /* the imatrix is read against the config's folder */
@@ -818,8 +817,9 @@ static void test_request_merge(void **state)
 
 static void test_redact(void **state)
 {
-    char *args[] = {"--api-key", "sk-secret", "--threads", "8",
-                    "--ssl-key-file=/k.pem", "-fa"};
+    char *args[] = {
+        "--api-key", "sk-secret", "--threads", "8", "--ssl-key-file=/k.pem",
+        "-fa"};
     json_t *a = redact_args(args, 6), *env, *r;
     char *text;
 
@@ -936,6 +936,55 @@ static void test_redact_each_flag(void **state)
     json_decref(env);
 }
 
+/* "lengths" and "long" (issue 36): the lengths read as numbers or "16K",
+ * sorted; the kinds as bits; the defaults; the task ruler; the question
+ * file the run folder's long.jsonl, read against the config's folder. */
+#define LBASE                                                                 \
+    "{\"name\": \"t\", \"run_dir\": \"r\", \"server\": {\"binary\": "         \
+    "\"llama-server\"}, \"rungs\": [{\"name\": \"A\", \"model\": "            \
+    "\"a.gguf\"}], "
+
+static void test_lengths(void **state)
+{
+    struct config c;
+    char msg[2048], want[512];
+
+    (void)state;
+    assert_int_equal(config_load(config("len.json", LBASE
+                                        "\"lengths\": [\"16K\", 4096, "
+                                        "\"1k\"], \"long\": {\"kinds\": "
+                                        "[\"vt\", \"cwe\"], \"items\": 7, "
+                                        "\"seed\": 9007199254740991}}"),
+                                 NULL, &c, msg, sizeof(msg)),
+                     0);
+    assert_int_equal(c.nlengths, 3);
+    assert_int_equal(c.lengths[0], 1024);
+    assert_int_equal(c.lengths[1], 4096);
+    assert_int_equal(c.lengths[2], 16384);
+    assert_int_equal(c.long_kinds, (1u << 4) | (1u << 5)); /* vt, cwe */
+    assert_int_equal(c.long_items, 7);
+    assert_true(c.long_seed == 9007199254740991LL);
+    assert_string_equal(c.task, "ruler");
+    snprintf(want, sizeof(want), "%s/r/long.jsonl", test_dir);
+    assert_string_equal(c.questions, want);
+    config_release(&c);
+    assert_int_equal(
+        config_load(config("len2.json", LBASE "\"lengths\": [512]}"), NULL, &c,
+                    msg, sizeof(msg)),
+        0);
+    assert_int_equal(c.long_kinds, (1u << 7) - 1); /* all seven */
+    assert_int_equal(c.long_items, 30);
+    assert_true(c.long_seed == 1);
+    config_release(&c);
+    assert_int_equal(
+        config_load(config("len3.json", LBASE "\"lengths\": [512], "
+                                              "\"long\": {\"seed\": "
+                                              "9007199254740992}}"),
+                    NULL, &c, msg, sizeof(msg)),
+        -1);
+    assert_non_null(strstr(msg, "'long.seed'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -960,6 +1009,7 @@ int main(void)
         cmocka_unit_test(test_request_merge),
         cmocka_unit_test(test_redact),
         cmocka_unit_test(test_redact_each_flag),
+        cmocka_unit_test(test_lengths),
     };
 
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -334,3 +334,144 @@ assert a == b, (a, b)
 PY
 }
 area_cases="$area_cases longctx_resume"
+
+# A config's "lengths" (issue 36): the ladder makes its long items itself,
+# before its first rung, counted in a server of the ladder's smallest
+# model file started for it (-c 2048, -ngl 0, --no-warmup, its log in
+# logs/long.tokenizer.log) and stopped; the items land in the run folder's
+# long.jsonl, graded by ruler without "task" said, and the cliff is found
+# where it is. Run again, the file is reused, not made again; a config
+# whose "long" changed since is refused naming the line; `graveyard long
+# --config` writes the same bytes. Killed while counting (SIGKILL to the
+# ladder's group), no server is left, nothing half-written.
+# Tests: orchestrator/cmd/cmd_long.c
+# Tests: orchestrator/input/config_long.c
+# Tests: orchestrator/server/tokenize.c
+# Tests: orchestrator/cmd/cmd_ladder.c
+# Tests: orchestrator/run/runplan.c
+case_longctx_lengths_config() {
+    local d=$work/llc rc sum pid
+    model llcref '"needles": true, "default": {"content": "I do not know."}'
+    model llccliff '"needles": true, "cliff": {"tokens": 3000, "mode": "wrong"}, "decode_tps": 49.0,
+ "default": {"content": "I do not know."}'
+    llc_config() { # file items
+        cat >"$1" <<JSON
+{"name": "long config", "run_dir": "$d", "server": {"binary": "$FAKE"},
+ "lengths": [1024, "4K"], "long": {"kinds": ["niah-single", "vt"], "items": $2, "seed": 7},
+ "rungs": [{"name": "REF", "model": "$work/llcref.gguf"},
+           {"name": "CLIFF", "model": "$work/llccliff.gguf"}]}
+JSON
+    }
+    llc_config "$work/llc.json" 6
+    rm -rf "$d"
+    rc=0 # a rung run alone before the items are made: told how to make them
+    timeout -k 5 30 $GT run --config "$work/llc.json" --rung REF >"$work/llc.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -q "long items of its \"lengths\" are not made yet .*'graveyard ladder " "$work/llc.out" ||
+        fail "run before the items: exit $rc $(cat "$work/llc.out")"
+    timeout -k 5 180 $GT ladder "$work/llc.json" --quiet >"$work/llc.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -5 "$work/llc.out")"; return; }
+    no_servers_within 5 || fail "a server outlived the ladder"
+    grep -q "long: counting in a server of rung REF" "$work/llc.out" ||
+        fail "not counted in the smaller file's server: $(grep long: "$work/llc.out")"
+    grep -q -- "-c 2048 .*--no-warmup\|--no-warmup.*-c 2048" "$d/logs/long.tokenizer.log" ||
+        grep -q "fake: n_ctx 2048" "$d/logs/long.tokenizer.log" ||
+        fail "the counting server's log: $(head -c 300 "$d/logs/long.tokenizer.log")"
+    /usr/bin/python3 - "$d" >"$work/llc-check" 2>&1 <<'PY' || fail "$(cat "$work/llc-check")"
+import json, sys
+d = sys.argv[1]
+items = [json.loads(l) for l in open(f"{d}/long.jsonl")]
+assert len(items) == 24, len(items)
+want = [f"{k}-{i}@{n}" for n in (1024, 4096) for k in ("niah-single", "vt") for i in range(6)]
+assert [x["id"] for x in items] == want, [x["id"] for x in items][:4]
+assert all(x["long"]["seed"] == 7 for x in items)
+assert all(0.95 * x["long"]["length"] <= x["long"]["tokens"] <= x["long"]["length"] for x in items), items[0]
+L = json.load(open(f"{d}/report.json"))["lengths"]
+r = {x["rung"]: x for x in L["rungs"]}
+assert L["lengths"] == [1024, 4096], L["lengths"]
+assert r["CLIFF"]["first_worse"] == 4096, r["CLIFF"]
+assert r["CLIFF"]["cells"][0]["dead"] == 0 and r["CLIFF"]["cells"][1]["dead"] == 12, r["CLIFF"]["cells"]
+m = json.load(open(f"{d}/manifest.json"))
+assert m["task"]["name"] == "ruler", m.get("task")
+PY
+    sum=$(sha256sum <"$d/long.jsonl")
+    timeout -k 5 120 $GT ladder "$work/llc.json" --quiet >"$work/llc.out" 2>&1 ||
+        fail "again: exit $? $(tail -3 "$work/llc.out")"
+    ! grep -q "long: counting" "$work/llc.out" || fail "the items were made again"
+    [ "$(sha256sum <"$d/long.jsonl")" = "$sum" ] || fail "long.jsonl changed"
+    rm -f "$work/llc-long.jsonl"
+    timeout -k 5 60 $GT long --config "$work/llc.json" --out "$work/llc-long.jsonl" \
+        >"$work/llc.out" 2>&1 || fail "long --config: exit $? $(tail -3 "$work/llc.out")"
+    cmp -s "$work/llc-long.jsonl" "$d/long.jsonl" || fail "long --config made other items"
+    llc_config "$work/llc5.json" 5
+    rc=0
+    timeout -k 5 60 $GT ladder "$work/llc5.json" --quiet >"$work/llc.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -q "long.jsonl: line 6 is not the item that .*llc5.json's \"lengths\" and \"long\" ask for" "$work/llc.out" ||
+        fail "changed items: exit $rc $(tail -3 "$work/llc.out")"
+    [ "$(sha256sum <"$d/long.jsonl")" = "$sum" ] || fail "long.jsonl changed by a refused config"
+    # killed while it counts: 600 items a kind
+    llc_config "$work/llck.json" 600
+    rm -rf "$d"
+    setsid $G ladder "$work/llck.json" --quiet >/dev/null 2>&1 &
+    pid=$!
+    wait_for 30 "servers_left" || fail "no counting server came"
+    sleep 0.5
+    kill -KILL -- -$pid 2>/dev/null
+    wait $pid 2>/dev/null
+    no_servers_within 5 || fail "the counting server outlived the killed ladder"
+    [ ! -e "$d/long.jsonl" ] || fail "a long.jsonl was left by a killed count: $(wc -l <"$d/long.jsonl") lines"
+    ls "$d"/long.jsonl.* >/dev/null 2>&1 && fail "a temporary file was left: $(ls "$d")"
+    return 0
+}
+area_cases="$area_cases longctx_lengths_config"
+
+# A config's "lengths", bad: one line each, exit 2, before any server
+# starts (no counting server's log) and nothing written.
+# Tests: orchestrator/input/config_long.c
+case_longctx_lengths_bad() {
+    local d=$work/llb rc body
+    model llbref '"needles": true, "default": {"content": "x"}'
+    printf '{"fake_llama_server": 1, "needles": true, "default": {"content": "x"}}\n' >"$work/llb-script.json"
+    "$build/fake-gguf" "$work/llb-script.json" "$work/llb4k.gguf" demo 4096 || fail "fake-gguf"
+    while IFS='|' read -r body want; do
+        cat >"$work/llb.json" <<JSON
+{"name": "bad", "run_dir": "$d", "server": {"binary": "$FAKE"}, $body
+ "rungs": [{"name": "A", "model": "$work/llbref.gguf"}]}
+JSON
+        rm -rf "$d"
+        rc=0
+        timeout -k 5 60 $GT ladder "$work/llb.json" --quiet >"$work/llb.out" 2>&1 || rc=$?
+        [ $rc = 2 ] && [ "$(wc -l <"$work/llb.out")" = 1 ] && grep -q -- "$want" "$work/llb.out" ||
+            fail "$body: exit $rc $(cat "$work/llb.out")"
+        [ ! -e "$d" ] || fail "$body: the run folder was made: $(ls -R "$d" | head -5)"
+    done <<'CASES'
+"lengths": [0],|'lengths': '0' is not a length
+"lengths": [-5],|'lengths':
+"lengths": ["abc"],|'lengths':
+"lengths": [16777217],|'lengths':
+"lengths": [1024, "1K"],|'lengths':
+"lengths": [],|'lengths' must be a list
+"lengths": 4096,|'lengths' must be a list
+"lengths": [1.5],|'lengths\[0\]' is not a length
+"lengths": [1024], "questions": "q.jsonl",|'questions' and 'lengths' both given
+"lengths": [1024], "task": "lm-eval-gsm8k",|the long items made for 'lengths' are graded by the task ruler
+"long": {"items": 3},|'long' says which long items to make at 'lengths'
+"lengths": [1024], "long": {"kinds": ["nope"]},|'long.kinds\[0\]': no kind 'nope'
+"lengths": [1024], "long": {"kinds": ["vt", "vt"]},|names 'vt' twice
+"lengths": [1024], "long": {"items": 0},|long.items
+"lengths": [1024], "long": {"seed": -1},|'long.seed'
+"lengths": [1024], "long": {"depth": 3},|depth
+CASES
+    # past the trained context, refused before the counting server starts
+    cat >"$work/llb.json" <<JSON
+{"name": "bad", "run_dir": "$d", "server": {"binary": "$FAKE"}, "lengths": [1024, 8192],
+ "rungs": [{"name": "A", "model": "$work/llb4k.gguf"}]}
+JSON
+    rm -rf "$d"
+    rc=0
+    timeout -k 5 60 $GT ladder "$work/llb.json" --quiet >"$work/llb.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -q "rung A: the longest of 'lengths' (8192 tokens) .* trained on (context_length 4096)" "$work/llb.out" ||
+        fail "past the trained context: exit $rc $(cat "$work/llb.out")"
+    [ ! -e "$d/logs/long.tokenizer.log" ] || fail "a counting server was started"
+    [ ! -e "$d/long.jsonl" ] || fail "items were made"
+}
+area_cases="$area_cases longctx_lengths_bad"
