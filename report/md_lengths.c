@@ -148,6 +148,13 @@ static void by_depth(struct doc *d, const struct grader_ladder *rep)
         return;
     doc_heading(d, 2);
     doc_raw(d, "Where the lost needles sat");
+    if (render_depth_has(rep))
+        doc_image(d,
+                  "Each rung (at each length) by where in the prompt the "
+                  "needle sat: of the questions the reference answered "
+                  "right there, those the rung lost, darker the more; a "
+                  "dashed empty cell has nothing to count",
+                  "depth.svg", 1);
     doc_para(d);
     doc_raw(d,
             "The questions %s answered right, over every length, by where "
