@@ -107,6 +107,7 @@ static void by_depth(const struct grader_qset *qs,
             const struct grader_answer *b = grader_rung_find(chain[i], a->q);
             if (b == NULL)
                 continue;
+            l->answered_by_depth[i][bin]++;
             l->depth_answered_at[len][i][bin]++;
             l->depth_answered[i]++;
             if (!(b->flags & GRADER_A_RIGHT)) {

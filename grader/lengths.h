@@ -43,9 +43,11 @@ struct grader_lengths {
      * below 0): where its cliff is; -1 when it is worse at none */
     long first_worse[GRADER_MAX_RUNGS];
     /* needles by depth: the reference-right questions (over every
-     * length) whose needle sat in bin b, and those of them dead at rung
-     * i; a question without a depth (common words) is in neither */
+     * length) whose needle sat in bin b, those of them rung i answered (a
+     * partial rung may lack some) and those dead at rung i; a question
+     * without a depth (common words) is in none */
     size_t asked_by_depth[GRADER_DEPTH_BINS];
+    size_t answered_by_depth[GRADER_MAX_RUNGS][GRADER_DEPTH_BINS];
     size_t dead_by_depth[GRADER_MAX_RUNGS][GRADER_DEPTH_BINS];
     /* the same at each length alone (depth.svg): at lengths[k], the
      * reference-right questions whose needle sat in bin b, those of them

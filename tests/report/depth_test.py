@@ -209,6 +209,27 @@ def check_shades(g, d, seen, tmp):
     g.check("the shades as rendered", problems)
 
 
+def check_table(g, d):
+    """REPORT.md's depth table: each rung's dead of the questions it
+    answered there (the rows' count, over both lengths), an em dash where
+    it answered none, and SHORT's row all dashes"""
+    _, want = expected()
+    sec = open(os.path.join(d, "REPORT.md")).read().split(
+        "## Where the lost needles sat")[1].split("\n## ")[0]
+    rows = {ln.split("|")[1].strip(): [c.strip() for c in ln.split("|")[2:-1]]
+            for ln in sec.splitlines() if ln.startswith("| ")}
+    problems = []
+    for rung in RUNGS[1:]:
+        cells = [[sum(want.get((rung, ln, b), (0, 0))[j]
+                      for ln in (1024, 4096)) for j in (0, 1)]
+                 for b in range(10)]
+        exp = [f"{dead} of {n}" if n else "\u2014" for n, dead in cells]
+        got = rows.get(rung)
+        if got != exp:
+            problems.append(f"{rung}: {got}, the rows say {exp}")
+    g.check("REPORT.md's depth table against the rows", problems)
+
+
 def check_shown(g, d):
     md = open(os.path.join(d, "REPORT.md")).read()
     html = open(os.path.join(d, "REPORT.html")).read()
@@ -263,6 +284,7 @@ def main():
             seen = check_cells(g, d, rep)
             check_shades(g, d, seen, tmp)
         check_shown(g, d)
+        check_table(g, d)
         check_absent(g, graveyard, tmp)
     except (RuntimeError, ValueError, OSError, KeyError, ET.ParseError) as e:
         g.fail(f"{type(e).__name__}: {e}")

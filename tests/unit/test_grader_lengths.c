@@ -250,6 +250,14 @@ static void test_depth_empty(void **state)
     assert_int_equal(l.depth_answered_at[1][1][1], 0);
     assert_near(grader_lengths_depth_lost(&l, 1, 1, 1), -1.0, 0, "none");
     assert_int_equal(l.depth_answered[1], 2);
+    /* over every length (REPORT.md's table): Half answered the 0-9 % and
+     * 50-59 % needles, not the 10-19 % one; Short none */
+    assert_int_equal(l.answered_by_depth[1][0], 1);
+    assert_int_equal(l.answered_by_depth[1][1], 0);
+    assert_int_equal(l.answered_by_depth[1][5], 1);
+    assert_int_equal(l.asked_by_depth[1], 1);
+    for (size_t b = 0; b < GRADER_DEPTH_BINS; b++)
+        assert_int_equal(l.answered_by_depth[2][b], 0);
     assert_int_equal(l.depth_answered[2], 0); /* Short: no long row */
     assert_near(grader_lengths_depth_lost(&l, 0, 2, 0), -1.0, 0, "Short");
     /* out of range: empty */
