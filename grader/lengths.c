@@ -72,14 +72,24 @@ static int lengths_of(const struct grader_qset *qs, struct grader_lengths *l)
     return 0;
 }
 
+/* The index of len in l->lengths (there: lengths_of put every one). */
+static size_t length_index(const struct grader_lengths *l, long len)
+{
+    size_t k;
+
+    for (k = 0; k + 1 < l->nlengths && l->lengths[k] != len; k++)
+        ;
+    return k;
+}
+
 /* Where the needles of the reference-right questions sat, and which of
- * them died at each rung (over every length). */
+ * them died at each rung, over every length and at each length. */
 static void by_depth(const struct grader_qset *qs,
                      const struct grader_rung *const *chain, size_t nchain,
                      struct grader_lengths *l)
 {
     const struct grader_rung *ref = chain[0];
-    size_t i, k;
+    size_t i, k, len;
 
     for (k = 0; k < ref->n; k++) {
         const struct grader_answer *a = &ref->answers[k];
@@ -89,13 +99,34 @@ static void by_depth(const struct grader_qset *qs,
             !(a->flags & GRADER_A_RIGHT))
             continue;
         bin = depth >= 100 ? GRADER_DEPTH_BINS - 1 : (size_t)depth / 10;
+        len = length_index(l, grader_qset_length(qs, a->q));
         l->asked_by_depth[bin]++;
+        l->depth_asked_at[len][bin]++;
+        l->depth_asked_len[len]++;
         for (i = 1; i < nchain; i++) {
             const struct grader_answer *b = grader_rung_find(chain[i], a->q);
-            if (b != NULL && !(b->flags & GRADER_A_RIGHT))
+            if (b == NULL)
+                continue;
+            l->answered_by_depth[i][bin]++;
+            l->depth_answered_at[len][i][bin]++;
+            l->depth_answered[i]++;
+            if (!(b->flags & GRADER_A_RIGHT)) {
                 l->dead_by_depth[i][bin]++;
+                l->depth_dead_at[len][i][bin]++;
+            }
         }
     }
+}
+
+double grader_lengths_depth_lost(const struct grader_lengths *l, size_t k,
+                                 size_t i, size_t b)
+{
+    size_t n;
+
+    if (k >= l->nlengths || i >= l->nrungs || b >= GRADER_DEPTH_BINS)
+        return -1;
+    n = l->depth_answered_at[k][i][b];
+    return n == 0 ? -1 : (double)l->depth_dead_at[k][i][b] / (double)n;
 }
 
 /* The ladder of length k's questions: the rungs cut down (kept in l,

@@ -43,10 +43,25 @@ struct grader_lengths {
      * below 0): where its cliff is; -1 when it is worse at none */
     long first_worse[GRADER_MAX_RUNGS];
     /* needles by depth: the reference-right questions (over every
-     * length) whose needle sat in bin b, and those of them dead at rung
-     * i; a question without a depth (common words) is in neither */
+     * length) whose needle sat in bin b, those of them rung i answered (a
+     * partial rung may lack some) and those dead at rung i; a question
+     * without a depth (common words) is in none */
     size_t asked_by_depth[GRADER_DEPTH_BINS];
+    size_t answered_by_depth[GRADER_MAX_RUNGS][GRADER_DEPTH_BINS];
     size_t dead_by_depth[GRADER_MAX_RUNGS][GRADER_DEPTH_BINS];
+    /* the same at each length alone (depth.svg): at lengths[k], the
+     * reference-right questions whose needle sat in bin b, those of them
+     * rung i answered (a partial rung may lack some) and those of them it
+     * got wrong, dead; depth_asked_len[k] the first's sum over the bins
+     * (0: no needle at that length, common words only), depth_answered[i]
+     * the second's over every length and bin (0: a rung with no long row) */
+    size_t depth_asked_at[GRADER_MAX_LENGTHS][GRADER_DEPTH_BINS];
+    size_t depth_answered_at[GRADER_MAX_LENGTHS][GRADER_MAX_RUNGS]
+                            [GRADER_DEPTH_BINS];
+    size_t depth_dead_at[GRADER_MAX_LENGTHS][GRADER_MAX_RUNGS]
+                        [GRADER_DEPTH_BINS];
+    size_t depth_asked_len[GRADER_MAX_LENGTHS];
+    size_t depth_answered[GRADER_MAX_RUNGS];
     /* the length at which each item first dies: an item is its question
      * id less an "@LENGTH" suffix that is its length (graveyard long's
      * ids), else the question alone; items_dead_at[i][k] counts the items
@@ -78,6 +93,13 @@ int grader_lengths_build(const struct grader_qset *qs,
                          struct grader_lengths *out, struct grader_error *err);
 
 void grader_lengths_release(struct grader_lengths *l);
+
+/* The share of the questions rung i answered at lengths[k] with their
+ * needle in depth bin b that it lost (dead over answered, 0 to 1); -1
+ * when there is none to count (no needle sat there, or the rung answered
+ * none of them) or k, i or b is out of range: an empty cell, never 0. */
+double grader_lengths_depth_lost(const struct grader_lengths *l, size_t k,
+                                 size_t i, size_t b);
 
 /* Rung r cut down to the questions of qs whose length is length (new,
  * grader_rung_free; no kept texts), or NULL out of memory. */

@@ -148,12 +148,20 @@ static void by_depth(struct doc *d, const struct grader_ladder *rep)
         return;
     doc_heading(d, 2);
     doc_raw(d, "Where the lost needles sat");
+    if (render_depth_has(rep))
+        doc_image(d,
+                  "Each rung (at each length) by where in the prompt the "
+                  "needle sat: of the questions the reference answered "
+                  "right there, those the rung lost, darker the more; a "
+                  "dashed empty cell has nothing to count",
+                  "depth.svg", 1);
     doc_para(d);
     doc_raw(d,
             "The questions %s answered right, over every length, by where "
             "in the prompt their needle sat (0 %% the start, 100 %% the "
-            "end), and of them the ones each rung lost. Common-words items "
-            "have no needle and are left out.",
+            "end), and of those each rung answered the ones it lost (a "
+            "dash: it answered none there). Common-words items have no "
+            "needle and are left out.",
             rep->chain.lines[0].rung->name);
     doc_table(d, "lrrrrrrrrrr");
     doc_row(d);
@@ -169,10 +177,12 @@ static void by_depth(struct doc *d, const struct grader_ladder *rep)
             if (i == 0)
                 doc_cellf(d, "%s asked",
                           fmt_count(a, (long long)l->asked_by_depth[b]));
+            else if (l->answered_by_depth[i][b] == 0) /* none answered */
+                doc_cellf(d, "%s", FMT_DASH);
             else
                 doc_cellf(d, "%s of %s",
                           fmt_count(a, (long long)l->dead_by_depth[i][b]),
-                          fmt_count(c, (long long)l->asked_by_depth[b]));
+                          fmt_count(c, (long long)l->answered_by_depth[i][b]));
         }
     }
 }

@@ -81,6 +81,15 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l);
  * first length each rung is shown worse marked. Nothing but a note when
  * l->lengths is NULL. */
 void render_lengths(FILE *f, const char *title, const struct grader_ladder *l);
+/* depth.svg (depth_svg.c): where in the prompt each rung lost its
+ * needles, a row per rung (per rung and length when there are several), a
+ * column per tenth of depth, each cell its dead of those it answered
+ * (grader/lengths.h's depth_*_at) and shaded by that share; a cell with
+ * nothing to count empty. render_depth_has: 1 when l is a run of long
+ * items with a needle and a rung that answered one (the picture has a
+ * row: report writes it, REPORT.md shows it), else 0. */
+int render_depth_has(const struct grader_ladder *l);
+void render_depth(FILE *f, const char *title, const struct grader_ladder *l);
 /* The "which one?" under the picture and in REPORT.md, from l->pick. */
 void render_pick_words(char *out, size_t size, const struct grader_ladder *l);
 

@@ -134,6 +134,8 @@ else
     areas rebuild signals
     # pareto.svg: points where report.json's figures put them, the fronts
     start pareto python3 tests/report/pareto_test.py "$B/graveyard"
+    # depth.svg: each cell the rows' dead of answered, empty cells empty
+    start depth python3 tests/report/depth_test.py "$B/graveyard"
     areas config settings runner paths
     start slurm bash tests/slurm/run.sh "$B"
     areas import vocab tensors verdict report

@@ -33,9 +33,10 @@ int figures__md_close(struct figures__out *o, const struct doc *d);
 
 struct rungset;
 /* REPORT.md, report.json, cover.svg, pareto.svg, a run of long items'
- * lengths.svg and (html) REPORT.html of a report into outs[0..*n), each
- * closed (outs holds FIGURES_REPORT_OUTS): 0, or -1 out of memory. */
-#define FIGURES_REPORT_OUTS 6
+ * lengths.svg (and depth.svg, with needles) and (html) REPORT.html of a
+ * report into outs[0..*n), each closed (outs holds FIGURES_REPORT_OUTS):
+ * 0, or -1 out of memory. */
+#define FIGURES_REPORT_OUTS 7
 int figures__report_outputs(const struct rundir_run *run,
                             const struct grader_ladder *rep,
                             const struct rungset *s, struct figures__out *outs,

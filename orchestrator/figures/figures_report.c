@@ -60,15 +60,15 @@ static int load_repeats(struct rungset *s, const char *rundir, const char *dir,
 }
 
 /* report's files rendered in memory: REPORT.md, report.json, cover.svg,
- * pareto.svg, for a run of long items lengths.svg, and (html)
- * REPORT.html, which shows the first and the pictures. *n: how many. 0,
- * or -1 out of memory. */
+ * pareto.svg, for a run of long items lengths.svg and, when its needles
+ * have depths, depth.svg, and (html) REPORT.html, which shows the first
+ * and the pictures. *n: how many. 0, or -1 out of memory. */
 int figures__report_outputs(const struct rundir_run *run,
                             const struct grader_ladder *rep,
                             const struct rungset *s, struct figures__out *outs,
                             int html, size_t *n)
 {
-    struct doc_svg svgs[2];
+    struct doc_svg svgs[3];
     struct page_doc doc;
     struct doc *d;
     uint8_t *marks;
@@ -107,7 +107,16 @@ int figures__report_outputs(const struct rundir_run *run,
         svgs[1] = (struct doc_svg){"lengths.svg", outs[k].p, outs[k].len};
         k++;
     }
-    doc = (struct page_doc){d, svgs, 2};
+    svgs[2] = (struct doc_svg){"depth.svg", NULL, 0};
+    if (render_depth_has(rep)) { /* and where its needles died */
+        if (figures__out_open(&outs[k], "depth.svg") != 0 ||
+            (render_depth(outs[k].f, title, rep),
+             figures__out_close(&outs[k], 0)))
+            goto done;
+        svgs[2] = (struct doc_svg){"depth.svg", outs[k].p, outs[k].len};
+        k++;
+    }
+    doc = (struct page_doc){d, svgs, 3};
     if (html && (figures__out_open(&outs[k], "REPORT.html") != 0 ||
                  figures__out_close(
                      &outs[k], pages_report(outs[k].f, run, rep, s->qs, s->r,

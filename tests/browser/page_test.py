@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # Tests: report/page.c
 # Tests: report/assets/embed.c
+# Tests: report/depth_svg.c
 """The page in a real browser: REPORT.html, COMPARE.html and THINK.html
 opened from disk in Debian's chromium, driven headless through selenium
 and chromedriver (browser.py: Debian's python3-selenium and
@@ -567,6 +568,72 @@ HOSTILE = ["</script><script>alert(1)</script>Answer: 7",
            "line\u2028sep\u2029 <!-- </SCRIPT > Answer: 7"]
 
 
+def depth_checks(g, b, graveyard, tmp, shots):
+    """A run of long items (tests/report/depth_test.py's canned folder):
+    depth.svg inline in the page, under lengths.svg, drawn at its own size
+    in a 1280 px window (no scroll bar, not shrunk), every cell with its
+    <title> naming rung, length and count, and on the screenshot a cell
+    all lost is the dead dark, one with nothing to count white."""
+    import depth_test
+    folder = os.path.join(tmp, "long")
+    depth_test.write_folder(folder)
+    depth_test.report(graveyard, folder)
+    path = os.path.join(folder, "REPORT.html")
+    page = b.new_page()
+    page.goto(url(path))
+    ready(page)
+    if not page.eval("!!document.querySelector('figure g[data-bin]')"):
+        g.check("long run: depth.svg inline under lengths.svg",
+                ["no depth.svg cell on the page"])
+        page.close()
+        return
+    page.eval("document.querySelector('g[data-bin]').closest('figure')"
+              ".scrollIntoView()")
+    got = page.eval("""(() => {
+        const f = document.querySelector('g[data-bin]').closest('figure');
+        const l = document.querySelector('rect[data-verdict]')
+            .closest('figure');
+        const svg = f.querySelector('svg'), r = svg.getBoundingClientRect();
+        const at = (i, k, b) => (e => e && (q => [q.left, q.top])(
+            e.querySelector('rect').getBoundingClientRect()))(
+            f.querySelector(`g[data-rung="${i}"][data-length="${k}"]` +
+                            `[data-bin="${b}"]`));
+        return {under: l.getBoundingClientRect().bottom <= r.top,
+                scroll: [f.scrollWidth, f.clientWidth],
+                size: [r.width, +svg.getAttribute('width')],
+                titles: [...f.querySelectorAll('g[data-bin]')].map(
+                    g => g.querySelector('title').textContent),
+                dead: at(1, 1, 4), empty: at(1, 1, 1)};
+    })()""")
+    problems = []
+    if not got["under"]:
+        problems.append("depth.svg is not under lengths.svg")
+    if got["scroll"][0] > got["scroll"][1]:
+        problems.append(f"the figure scrolls: {got['scroll']}")
+    if abs(got["size"][0] - got["size"][1]) > 0.5:
+        problems.append(f"drawn {got['size'][0]} px wide, not its "
+                        f"{got['size'][1]}")
+    bad = [t for t in got["titles"]
+           if not (t.startswith("A at ") or t.startswith("B at "))
+           or " tokens, needles at " not in t]
+    if len(got["titles"]) != 40 or bad:
+        problems.append(f"{len(got['titles'])} cells, titles {bad[:3]}")
+    png = os.path.join(shots, "depth-1280x900.png")
+    page.screenshot(png)
+    img = read_png(png)
+    for name, xy, rgb in (("A at 4,096, 40-49 %: all lost", got["dead"],
+                           DEAD_RGB),
+                          ("A at 4,096, 10-19 %: none answered",
+                           got["empty"], (0xff, 0xff, 0xff))):
+        x, y = int(xy[0] + 6), int(xy[1] + 4)
+        if pixel(img, x, y) != rgb:
+            problems.append(f"{name}: {pixel(img, x, y)} at ({x}, {y})")
+    g.check("long run: depth.svg inline under lengths.svg", problems,
+            f"{got['size'][0]:.0f} px wide, 40 cells")
+    no_leaks(g, page, "long run", path)
+    page.close()
+
+
 def hostile_checks(g, b, graveyard, tmp, shots):
     # bytes 0xff 0xfe in the folder's name (surrogateescape): not UTF-8
     folder = os.path.join(tmp, "bad-\udcff\udcfe-<script>alert(3)</script>")
@@ -780,6 +847,7 @@ def main():
             compare_checks(g, b, os.path.join(tmp, "cmp"), shots)
             think_checks(g, b, graveyard, tmp, shots)
             hostile_checks(g, b, graveyard, tmp, shots)
+            depth_checks(g, b, graveyard, tmp, shots)
             odd_id_checks(g, b, graveyard, tmp, shots)
             big = big_checks(g, b, graveyard, tmp, shots)
         demo = demo_ladder(graveyard, tmp)

@@ -158,8 +158,116 @@ static void test_cliff_found(void **state)
         assert_int_equal(l.dead_by_depth[2][b], 10);
         assert_int_equal(l.dead_by_depth[1][b], 0);
     }
+    /* and at each length alone (depth.svg's cells): 20 asked a tenth, all
+     * answered; the cliff's 10 a tenth dead at 16384 alone, half */
+    for (size_t k = 0; k < 3; k++) {
+        assert_int_equal(l.depth_asked_len[k], ITEMS);
+        for (size_t b = 0; b < GRADER_DEPTH_BINS; b++) {
+            assert_int_equal(l.depth_asked_at[k][b], 20);
+            assert_int_equal(l.depth_answered_at[k][2][b], 20);
+            assert_int_equal(l.depth_dead_at[k][2][b], k == 2 ? 10 : 0);
+            assert_int_equal(l.depth_dead_at[k][1][b], 0);
+            assert_near(grader_lengths_depth_lost(&l, k, 2, b),
+                        k == 2 ? 0.5 : 0.0, 1e-12, "the cliff's share dead");
+        }
+    }
+    assert_int_equal(l.depth_answered[1], 3 * ITEMS);
+    assert_int_equal(l.depth_answered[2], 3 * ITEMS);
     grader_lengths_release(&l);
     free_three(&x);
+}
+
+/* depth.svg's empty cells: a tenth of depth no needle sat in at a length
+ * (its share -1, never 0), a rung that answered none of a length's
+ * questions (partial), and a rung with no long rows at all (its
+ * depth_answered 0: the picture leaves it out). The reference asks two
+ * items at 1024 (depths 5 and 55) and one at 4096 (depth 15); "Half"
+ * answers only the 1024 ones, wrong at depth 55; "Short" has no long row. */
+static void test_depth_empty(void **state)
+{
+    char p[3][300];
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *r[3];
+    struct grader_meta m[3];
+    struct grader_lengths l;
+    struct grader_error err;
+    const char *ref = "{\"id\": \"a@1024\", \"reference\": \"7\", "
+                      "\"content\": \"Answer: 7\", \"length\": 1024, "
+                      "\"depth\": 5}\n"
+                      "{\"id\": \"b@1024\", \"reference\": \"7\", "
+                      "\"content\": \"Answer: 7\", \"length\": 1024, "
+                      "\"depth\": 55}\n"
+                      "{\"id\": \"a@4096\", \"reference\": \"7\", "
+                      "\"content\": \"Answer: 7\", \"length\": 4096, "
+                      "\"depth\": 15}\n"
+                      "{\"id\": \"s\", \"reference\": \"7\", "
+                      "\"content\": \"Answer: 7\"}\n";
+
+    (void)state;
+    write_file(test_dir, "dref.jsonl", ref, p[0], sizeof(p[0]));
+    write_file(test_dir, "dhalf.jsonl",
+               "{\"id\": \"a@1024\", \"reference\": \"7\", "
+               "\"content\": \"Answer: 7\", \"length\": 1024, "
+               "\"depth\": 5}\n"
+               "{\"id\": \"b@1024\", \"reference\": \"7\", "
+               "\"content\": \"Answer: 8\", \"length\": 1024, "
+               "\"depth\": 55}\n",
+               p[1], sizeof(p[1]));
+    write_file(test_dir, "dshort.jsonl",
+               "{\"id\": \"s\", \"reference\": \"7\", \"content\": "
+               "\"Answer: 7\"}\n",
+               p[2], sizeof(p[2]));
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal(test_rung_read(qs,
+                                        i == 0   ? "Ref"
+                                        : i == 1 ? "Half"
+                                                 : "Short",
+                                        p[i], 0, &r[i], &err),
+                         0);
+    memset(m, 0, sizeof(m));
+    for (size_t i = 0; i < 3; i++) {
+        m[i].bytes = m[i].gpu_mib_loaded = m[i].gpu_mib_before = -1;
+        m[i].power.joules = -1;
+    }
+    assert_int_equal(grader_lengths_build(qs, m,
+                                          (const struct grader_rung *const *)r,
+                                          3, 2.0, GRADER_PARTIAL, &l, &err),
+                     0);
+    assert_int_equal(l.nlengths, 2);
+    assert_int_equal(l.depth_asked_len[0], 2);
+    assert_int_equal(l.depth_asked_len[1], 1);
+    assert_int_equal(l.depth_asked_at[0][0], 1);
+    assert_int_equal(l.depth_asked_at[0][5], 1);
+    assert_int_equal(l.depth_asked_at[0][1], 0);
+    assert_int_equal(l.depth_asked_at[1][1], 1);
+    assert_int_equal(l.depth_dead_at[0][1][5], 1);
+    assert_int_equal(l.depth_dead_at[0][1][0], 0);
+    assert_near(grader_lengths_depth_lost(&l, 0, 1, 5), 1.0, 0, "dead");
+    assert_near(grader_lengths_depth_lost(&l, 0, 1, 0), 0.0, 0, "right");
+    /* no needle there: empty, not 0 */
+    assert_near(grader_lengths_depth_lost(&l, 0, 1, 1), -1.0, 0, "no item");
+    /* asked at 4096, not answered by Half: empty */
+    assert_int_equal(l.depth_answered_at[1][1][1], 0);
+    assert_near(grader_lengths_depth_lost(&l, 1, 1, 1), -1.0, 0, "none");
+    assert_int_equal(l.depth_answered[1], 2);
+    /* over every length (REPORT.md's table): Half answered the 0-9 % and
+     * 50-59 % needles, not the 10-19 % one; Short none */
+    assert_int_equal(l.answered_by_depth[1][0], 1);
+    assert_int_equal(l.answered_by_depth[1][1], 0);
+    assert_int_equal(l.answered_by_depth[1][5], 1);
+    assert_int_equal(l.asked_by_depth[1], 1);
+    for (size_t b = 0; b < GRADER_DEPTH_BINS; b++)
+        assert_int_equal(l.answered_by_depth[2][b], 0);
+    assert_int_equal(l.depth_answered[2], 0); /* Short: no long row */
+    assert_near(grader_lengths_depth_lost(&l, 0, 2, 0), -1.0, 0, "Short");
+    /* out of range: empty */
+    assert_near(grader_lengths_depth_lost(&l, 2, 1, 0), -1.0, 0, "k");
+    assert_near(grader_lengths_depth_lost(&l, 0, 3, 0), -1.0, 0, "i");
+    assert_near(grader_lengths_depth_lost(&l, 0, 1, 10), -1.0, 0, "b");
+    grader_lengths_release(&l);
+    for (size_t i = 0; i < 3; i++)
+        grader_rung_free(r[i]);
+    grader_qset_free(qs);
 }
 
 /* The cliff where it is and nowhere else: at 4096 it is found at 4096. */
@@ -274,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_cut),
         cmocka_unit_test(test_cliff_found),
         cmocka_unit_test(test_cliff_moves),
+        cmocka_unit_test(test_depth_empty),
         cmocka_unit_test(test_length_mismatch),
         cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_not_long),

@@ -167,7 +167,7 @@ for i, k, verdict, width in cells:
     cliff = L["rungs"][int(i)]["first_worse"] == L["lengths"][int(k)]
     assert (width == "3") == cliff, (names[int(i)], k, width)
 html = open(f"{d}/REPORT.html").read()
-assert html.count('data-length="') == 6, "the page does not show lengths.svg"
+assert html.count('data-verdict="') == 6, "the page does not show lengths.svg"
 assert "](lengths.svg)" in open(f"{d}/REPORT.md").read()
 import os, jsonschema
 root = os.environ["LC_ROOT"]
@@ -187,6 +187,66 @@ assert row.endswith("| 4,096 tokens (worse, by \u2265 96.7) | 4,096 tokens |"), 
 PY
 }
 area_cases="$area_cases longctx_cliff_ladder"
+
+# The depth view as a picture (issue 36): a rung whose cliff at 3,000
+# tokens spares the needles in the first and last 30 % of the prompt
+# (the fake's cliff_depth) loses, at 4,096 tokens, the middle tenths'
+# needles and none at either end, and none at 1,024; depth.svg has a row
+# for it at each length (none for the reference), each cell its dead of
+# those it answered, the two lengths' cells summing to report.json's
+# depth table, and the page shows it inline under lengths.svg.
+# Tests: report/depth_svg.c
+# Tests: orchestrator/figures/figures_report.c
+case_longctx_depth_picture() {
+    local d=$work/lcd
+    model lcdref '"needles": true, "default": {"content": "I do not know."}'
+    model lcdmid '"needles": true, "cliff": {"tokens": 3000, "mode": "wrong",
+ "cliff_depth": 30}, "default": {"content": "I do not know."}'
+    lc_start lcdref
+    rm -f "$work/lcd.jsonl"
+    timeout -k 5 60 $GT long --tokenize "$lc_url" --lengths 1K,4096 \
+        --kinds niah-single --items 40 --out "$work/lcd.jsonl" \
+        >"$work/lcd.out" 2>&1 || fail "long: exit $? $(cat "$work/lcd.out")"
+    lc_stop
+    cat >"$work/lcd.json" <<JSON
+{"name": "long depth", "questions": "$work/lcd.jsonl", "run_dir": "$d",
+ "task": "ruler", "ctx": 8192, "server": {"binary": "$FAKE"},
+ "rungs": [{"name": "REF", "model": "$work/lcdref.gguf"},
+           {"name": "MID", "model": "$work/lcdmid.gguf"}]}
+JSON
+    rm -rf "$d"
+    timeout -k 5 180 $GT ladder "$work/lcd.json" --quiet >"$work/lcd.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -5 "$work/lcd.out")"; return; }
+    /usr/bin/python3 - "$d" >"$work/lcd-check" 2>&1 <<'PY' || fail "$(cat "$work/lcd-check")"
+import json, sys, xml.etree.ElementTree as ET
+d = sys.argv[1]
+L = json.load(open(f"{d}/report.json"))["lengths"]
+assert L["lengths"] == [1024, 4096], L["lengths"]
+S = "{http://www.w3.org/2000/svg}"
+cells = {}
+for g in ET.parse(f"{d}/depth.svg").getroot().iter(S + "g"):
+    if "data-bin" in g.attrib:
+        key = (int(g.get("data-rung")), int(g.get("data-length")), int(g.get("data-bin")))
+        cells[key] = (int(g.get("data-dead", -1)), int(g.get("data-answered", 0)))
+assert sorted({k[:2] for k in cells}) == [(1, 0), (1, 1)], sorted(cells)
+assert len(cells) == 20, len(cells)
+asked, dead = L["depth"]["asked"], L["depth"]["dead"]["MID"]
+for b in range(10):
+    short, long = cells[1, 0, b], cells[1, 1, b]
+    assert short[0] in (0, -1), ("1,024", b, short)
+    assert short[1] + long[1] == asked[b], (b, short, long, asked[b])
+    assert max(long[0], 0) == dead[b], (b, long, dead[b])
+assert cells[1, 1, 0][0] == 0 and cells[1, 1, 9][0] == 0, (cells[1, 1, 0], cells[1, 1, 9])
+for b in (4, 5):
+    assert cells[1, 1, b][0] == cells[1, 1, b][1] > 0, (b, cells[1, 1, b])
+html = open(f"{d}/REPORT.html").read()
+assert html.count('data-bin="') == 20, "the page does not show depth.svg"
+assert html.find('data-verdict="') < html.find('data-bin="'), "depth.svg above lengths.svg"
+md = open(f"{d}/REPORT.md").read()
+assert "](depth.svg)" in md.split("## Where the lost needles sat")[1], "not in REPORT.md"
+PY
+}
+area_cases="$area_cases longctx_depth_picture"
 
 # graveyard long's bad input: one line each, exit 2 (a count the server
 # cannot make: exit 1), and nothing written.
