@@ -166,6 +166,32 @@ static void endpoint_opts(struct run_opts *o, const struct config_rung *r)
     o->allow_plain_http = r->allow_plain_http;
 }
 
+/* The reference rung and its file into o, for the vocabulary check. */
+static void reference_of(struct run_opts *o, const struct config *c)
+{
+    for (size_t i = 0; i < c->nrungs; i++)
+        if (strcmp(c->rungs[i].name, c->reference) == 0) {
+            o->ref_rung = c->rungs[i].name;
+            o->ref_model = c->rungs[i].model;
+        }
+}
+
+/* A config's "lengths": its items made before a rung runs alone (the
+ * ladder makes them first). 0, or EXIT_USAGE after one line. */
+static int long_made(const struct runplan_flags *f, const struct config *c,
+                     const char *questions)
+{
+    if (f->serve_only || f->qfile != NULL || c->nlengths == 0 ||
+        access(questions, F_OK) == 0)
+        return 0;
+    cli_error("run",
+              "%s: the long items of its \"lengths\" are not made yet "
+              "('%s'): 'graveyard ladder %s' makes them first, or "
+              "'graveyard long --config %s'",
+              f->config, questions, f->config, f->config);
+    return EXIT_USAGE;
+}
+
 /*
  * One rung of a config, with every setting the config gives: the one way
  * graveyard ladder starts a rung, so a config is read and checked by the
@@ -206,15 +232,8 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->model = r->model;
     endpoint_opts(o, r);
     o->questions = f->qfile ? f->qfile : c->questions;
-    if (!f->serve_only && f->qfile == NULL && c->nlengths > 0 &&
-        access(o->questions, F_OK) != 0) {
-        cli_error("run",
-                  "%s: the long items of its \"lengths\" are not made yet "
-                  "('%s'): 'graveyard ladder %s' makes them first, or "
-                  "'graveyard long --config %s'",
-                  f->config, o->questions, f->config, f->config);
-        return EXIT_USAGE;
-    }
+    if ((rc = long_made(f, c, o->questions)) != 0)
+        return rc;
     o->rundir = c->run_dir;
     if ((rc = rung_server(p, r)) != 0)
         return rc;
@@ -243,11 +262,7 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->parallel = c->batching ? r->slots : 1;
     o->abort_loops = c->abort_loops;
     o->logprobs = (int)c->logprobs;
-    for (i = 0; i < c->nrungs; i++)
-        if (strcmp(c->rungs[i].name, c->reference) == 0) {
-            o->ref_rung = c->rungs[i].name;
-            o->ref_model = c->rungs[i].model;
-        }
+    reference_of(o, c);
     run_opts_finish(o);
     return 0;
 }
