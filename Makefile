@@ -8,7 +8,9 @@
 #   make fuzz                 libFuzzer: extractor, row reader, scanner vs
 #                             jansson, SSE parser, safetensors and GGUF
 #                             table readers, regular expressions, the
-#                             bundle's tar.gz reader
+#                             bundle's tar.gz reader, the tool-call checker
+#   make bfcl-fixture BFCL=DIR  BFCL's own verdicts on the tool-call cases,
+#                             from a gorilla checkout (tests/tools)
 #   make pyre-diff            the regular expressions against Python's re
 #                             on PYRE_CASES random cases (PYRE_SEED)
 #   make pcre2-diff           the same cases, the real texts and the rules
@@ -464,7 +466,7 @@ check-lines:
 # The checks above on the breaches they guard, planted in copies of the
 # archives and of the sources (tests/guards/run.sh; make check runs it
 # as the suite "guards").
-check-guards: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
+check-guards: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) $(LIBTOOLCALL) \
         $(LIBHAYSTACK) $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
 	@sh tests/guards/run.sh $(BUILD) "$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)"
 
@@ -651,7 +653,7 @@ lint: check-size
 	clang-format --dry-run --Werror grader/*.[ch] pyre/*.[ch] haystack/*.[ch] toolcall/*.[ch] report/*.[ch] \
 	    orchestrator/*/*.[ch] rundir/*.[ch] util/*.[ch] weights/*.[ch] \
 	    tests/fake-llama-server/*.c tests/fake-tools/*.[ch]
-	cppcheck --quiet --error-exitcode=1 --std=c11 grader pyre haystack report \
+	cppcheck --quiet --error-exitcode=1 --std=c11 grader pyre haystack toolcall report \
 	    orchestrator rundir util weights
 
 clean:
