@@ -465,7 +465,7 @@ static int check_names(const json_t *props, const json_t *required,
     json_array_foreach(required, i, v)
     {
         if (json_object_get(args, json_string_value(v)) == NULL) {
-            snprintf(why, why_size, "required argument '%s' missing",
+            snprintf(why, why_size, "missing required argument '%s'",
                      json_string_value(v));
             return TOOLCALL_WRONG_ARGS;
         }
@@ -482,7 +482,7 @@ static int check_names(const json_t *props, const json_t *required,
     {
         if (json_object_get(args, key) == NULL && !has_empty(v)) {
             snprintf(why, why_size,
-                     "argument '%s' left out, which the answer needs", key);
+                     "missing argument '%s', which the answer needs", key);
             return TOOLCALL_WRONG_ARGS;
         }
     }
@@ -508,7 +508,8 @@ static int check_arg(const json_t *schema, const char *key,
         value = conv;
     }
     if (!type_check(value, accepted, want, nested, &is_var)) {
-        snprintf(why, why_size, "argument '%s' is a %s, not the %s asked", key,
+        snprintf(why, why_size,
+                 "wrong type for argument '%s': a %s, not the %s asked", key,
                  pt_name(toolcall__pytype(value)), pt_name(want));
         rc = TOOLCALL_WRONG_TYPE;
     } else if (pass == 1) {
@@ -516,8 +517,7 @@ static int check_arg(const json_t *schema, const char *key,
         if (ok < 0)
             rc = TOOLCALL_ENOMEM;
         else if (ok == 0) {
-            snprintf(why, why_size,
-                     "argument '%s' has a value the answer does not accept",
+            snprintf(why, why_size, "value not accepted for argument '%s'",
                      key);
             rc = TOOLCALL_WRONG_VALUE;
         }

@@ -97,8 +97,8 @@ static json_t *load_item(const char *text, size_t len, const char *what,
     }
     if (len > TOOLCALL_MAX_ITEM ||
         json_depth(text, len, TOOLCALL_MAX_DEPTH) > TOOLCALL_MAX_DEPTH) {
-        *rc =
-            fail(err, TOOLCALL_ECAP, "%s over a cap (1 MiB, depth 32)", what);
+        *rc = fail(err, TOOLCALL_ECAP, "over a cap (1 MiB, depth 32): the %s",
+                   what);
         return NULL;
     }
     j = json_loadb(text, len, 0, &je);
@@ -106,7 +106,7 @@ static json_t *load_item(const char *text, size_t len, const char *what,
         *rc = fail(err,
                    strcmp(what, "function docs") == 0 ? TOOLCALL_EDOCS
                                                       : TOOLCALL_EANSWERS,
-                   "%s are not a JSON list", what);
+                   "not a JSON list: the %s", what);
         json_decref(j);
         return NULL;
     }
@@ -134,7 +134,7 @@ static int check_param(const char *fname, const char *pname,
 bad:
     if (err != NULL)
         snprintf(err->text, sizeof err->text,
-                 "parameter '%s' of '%s' has no type BFCL knows", pname,
+                 "no type BFCL knows for parameter '%s' of '%s'", pname,
                  fname);
     return TOOLCALL_EDOCS;
 }
@@ -155,7 +155,7 @@ static const json_t *read_doc(const json_t *doc, size_t index,
     name = json_string_value(json_object_get(doc, "name"));
     snprintf(at, sizeof at, "%zu", index);
     if (!json_is_object(doc) || name == NULL || name[0] == '\0') {
-        *rc = fail(err, TOOLCALL_EDOCS, "function doc %s has no name", at);
+        *rc = fail(err, TOOLCALL_EDOCS, "no name in function doc %s", at);
         return NULL;
     }
     params = json_object_get(doc, "parameters");
@@ -166,14 +166,14 @@ static const json_t *read_doc(const json_t *doc, size_t index,
         (req != NULL && !json_is_array(req))) {
         *rc =
             fail(err, TOOLCALL_EDOCS,
-                 "function '%s' has parameters not in a schema's shape", name);
+                 "parameters not in a schema's shape in function '%s'", name);
         return NULL;
     }
     json_array_foreach(req, i, v)
     {
         if (!json_is_string(v)) {
             *rc = fail(err, TOOLCALL_EDOCS,
-                       "function '%s' has a required name not a string", name);
+                       "a required name not a string in function '%s'", name);
             return NULL;
         }
     }
@@ -227,27 +227,27 @@ static int read_answers(const json_t *answers, const json_t **fns, size_t nfns,
 
     if (shape == TOOLCALL_ONE && json_array_size(answers) > 1)
         return fail(err, TOOLCALL_EANSWERS, "%s",
-                    "possible answers hold several calls where the item "
-                    "asks one");
+                    "several calls in the possible answers where the "
+                    "item asks one");
     json_array_foreach(answers, i, a)
     {
         if (!json_is_object(a) || json_object_size(a) != 1)
             return fail(err, TOOLCALL_EANSWERS, "%s",
-                        "a possible answer is not one {name: arguments}");
+                        "not one {name: arguments}: a possible answer");
         fname = json_object_iter_key(json_object_iter((json_t *)a));
         params = json_object_get(a, fname);
         if (find_doc(fns, nfns, fname) == NULL)
             return fail(err, TOOLCALL_EUNKNOWN,
-                        "possible answer '%s' names no function of the docs",
+                        "unknown function '%s' in the possible answers",
                         fname);
         if (!json_is_object(params))
             return fail(err, TOOLCALL_EANSWERS,
-                        "possible answer '%s' has no arguments object", fname);
+                        "no arguments object in possible answer '%s'", fname);
         json_object_foreach((json_t *)params, key, acc)
         {
             if (!json_is_array(acc))
                 return fail(err, TOOLCALL_EANSWERS,
-                            "possible answer's argument '%s' is not a list",
+                            "accepted values not a list for argument '%s'",
                             key);
         }
     }
@@ -337,22 +337,21 @@ static void decode_call(const json_t *j, struct toolcall__call *c)
     c->args = NULL;
     c->bucket = TOOLCALL_MALFORMED;
     if (!json_is_object(j) || c->name == NULL || text == NULL) {
-        snprintf(c->why, sizeof c->why,
-                 "a call without a name or "
-                 "arguments");
+        snprintf(c->why, sizeof c->why, "no name or arguments in a call");
         return;
     }
     if (len > TOOLCALL_MAX_ARGS ||
         json_depth(text, len, TOOLCALL_MAX_DEPTH) > TOOLCALL_MAX_DEPTH) {
         c->bucket = TOOLCALL_OVER_CAP;
         snprintf(c->why, sizeof c->why,
-                 "arguments of '%.64s' over a cap (1 MiB, depth 32)", c->name);
+                 "over a cap (1 MiB, depth 32): the arguments of '%.64s'",
+                 c->name);
         return;
     }
     c->args = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
     if (!json_is_object(c->args)) {
         snprintf(c->why, sizeof c->why,
-                 "arguments of '%.64s' are not a JSON object", c->name);
+                 "not a JSON object: the arguments of '%.64s'", c->name);
         json_decref(c->args);
         c->args = NULL;
         return;
@@ -379,12 +378,12 @@ static int decode_calls(const struct toolcall_reply *reply, json_t **list,
     if (reply->calls_len > TOOLCALL_MAX_REPLY ||
         json_depth(reply->calls, reply->calls_len, TOOLCALL_MAX_DEPTH) >
             TOOLCALL_MAX_DEPTH) {
-        set(res, TOOLCALL_OVER_CAP, -1, "the calls over a cap (8 MiB)");
+        set(res, TOOLCALL_OVER_CAP, -1, "over a cap (8 MiB): the calls");
         return 0;
     }
     *list = json_loadb(reply->calls, reply->calls_len, JSON_ALLOW_NUL, &je);
     if (!json_is_array(*list)) {
-        set(res, TOOLCALL_MALFORMED, -1, "the calls are not a JSON list");
+        set(res, TOOLCALL_MALFORMED, -1, "not a JSON list: the calls");
         return 0;
     }
     if (json_array_size(*list) > TOOLCALL_MAX_CALLS) {
@@ -429,7 +428,7 @@ static int refuse_calls(const struct toolcall__call *calls, size_t n,
     for (size_t i = 0; i < n; i++)
         if (find_doc(fns, nfns, calls[i].name) == NULL) {
             char why[TOOLCALL_DETAIL];
-            snprintf(why, sizeof why, "'%.64s' is no function of the item",
+            snprintf(why, sizeof why, "unknown function '%.64s'",
                      calls[i].name);
             set(res, TOOLCALL_UNKNOWN_FUNCTION, (int)i, why);
             return 1;
@@ -480,7 +479,8 @@ static int match_answer(const json_t *a, const json_t **fns, size_t nfns,
         snprintf(why, sizeof why, "too few calls: none for '%.64s'", fname);
         set(res, TOOLCALL_WRONG_COUNT, -1, why);
     } else {
-        snprintf(why, sizeof why, "no call of '%.64s', the one asked", fname);
+        snprintf(why, sizeof why, "no call of '%.64s', the function asked",
+                 fname);
         set(res, TOOLCALL_WRONG_FUNCTION, tried, why);
     }
     return -1;

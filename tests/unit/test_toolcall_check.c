@@ -268,23 +268,23 @@ static void test_bad_items(void **state)
 {
     (void)state;
     refused("[{\"description\":\"x\"}]", "[]", TOOLCALL_ONE, TOOLCALL_EDOCS,
-            "function doc 0 has no name");
+            "no name in function doc 0");
     refused("[{\"type\":\"function\",\"function\":{\"name\":\"\"}}]", "[]",
-            TOOLCALL_ONE, TOOLCALL_EDOCS, "function doc 0 has no name");
+            TOOLCALL_ONE, TOOLCALL_EDOCS, "no name in function doc 0");
     refused(DOCS, "[{\"g\":{\"a\":[1]}}]", TOOLCALL_ONE, TOOLCALL_EUNKNOWN,
-            "possible answer 'g' names no function of the docs");
+            "unknown function 'g' in the possible answers");
     refused(DOCS, "[{\"f\":{\"a\":1}}]", TOOLCALL_ONE, TOOLCALL_EANSWERS,
-            "argument 'a' is not a list");
+            "accepted values not a list for argument 'a'");
     refused(DOCS, "[{\"f\":{}},{\"f\":{}}]", TOOLCALL_ONE, TOOLCALL_EANSWERS,
-            "several calls where the item asks one");
+            "several calls in the possible answers");
     refused(DOCS, "{}", TOOLCALL_ONE, TOOLCALL_EANSWERS,
-            "possible answers are not a JSON list");
+            "not a JSON list: the possible answers");
     refused("not json", "[]", TOOLCALL_ONE, TOOLCALL_EDOCS,
-            "function docs are not a JSON list");
+            "not a JSON list: the function docs");
     refused("[{\"name\":\"f\",\"parameters\":{\"properties\":{\"a\":"
             "{\"type\":\"complex\"}}}}]",
             "[]", TOOLCALL_ONE, TOOLCALL_EDOCS,
-            "parameter 'a' of 'f' has no type BFCL knows");
+            "no type BFCL knows for parameter 'a' of 'f'");
     refused("[{\"name\":\"f\",\"parameters\":{\"properties\":{\"a\":"
             "{\"type\":\"array\",\"items\":{}}}}}]",
             "[]", TOOLCALL_ONE, TOOLCALL_EDOCS, "parameter 'a' of 'f'");
@@ -304,7 +304,8 @@ static void test_item_caps(void **state)
     docs[0] = '[';
     docs[len - 1] = ']';
     docs[len] = '\0';
-    refused(docs, "[]", TOOLCALL_ONE, TOOLCALL_ECAP, "function docs over");
+    refused(docs, "[]", TOOLCALL_ONE, TOOLCALL_ECAP,
+            "over a cap (1 MiB, depth 32): the function docs");
     free(docs);
     deep[o++] = '[';
     for (int i = 0; i < 40; i++)
@@ -312,7 +313,8 @@ static void test_item_caps(void **state)
     for (int i = 0; i < 41; i++)
         deep[o++] = ']';
     deep[o] = '\0';
-    refused(DOCS, deep, TOOLCALL_ONE, TOOLCALL_ECAP, "possible answers over");
+    refused(DOCS, deep, TOOLCALL_ONE, TOOLCALL_ECAP,
+            "over a cap (1 MiB, depth 32): the possible answers");
 }
 
 static void test_args_and_names(void **state)
