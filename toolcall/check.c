@@ -160,7 +160,7 @@ static void lower_char(const unsigned char *s, size_t len, size_t *i,
 char *toolcall__standardize(const char *s, size_t len, size_t *out_len)
 {
     const unsigned char *u = (const unsigned char *)s;
-    unsigned char *out = malloc(len + 1);
+    unsigned char *out = toolcall__alloc(len + 1);
     size_t o = 0;
 
     if (out == NULL)
@@ -206,8 +206,8 @@ static int std_eq(const json_t *a, const json_t *b)
                                      json_string_length(b), &lb);
     int eq = sa && sb && la == lb && memcmp(sa, sb, la) == 0;
     int rc = (sa == NULL || sb == NULL) ? -1 : eq;
-    free(sa);
-    free(sb);
+    toolcall__free(sa);
+    toolcall__free(sb);
     return rc;
 }
 

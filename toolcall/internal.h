@@ -52,6 +52,17 @@ struct toolcall__call {
 int toolcall__check_call(const json_t *params, const json_t *args,
                          const json_t *answer, char *why, size_t why_size);
 
+/* n zeroed bytes through toolcall_set_alloc's hooks (counted), or NULL;
+ * toolcall__free gives them back. */
+void *toolcall__alloc(size_t n);
+void toolcall__free(void *p);
+
+/* A json_loadb that failed with je (zeroed before it), with failures
+ * the count of toolcall_alloc_failures() before it, failed for memory:
+ * jansson said so, or one of its allocations through toolcall's hooks
+ * failed (jansson reports some as syntax errors). 1, or 0. */
+int toolcall__oom(const json_error_t *je, unsigned long failures);
+
 /* BFCL's standardize_string: ' ,./-_*^' removed, lower-cased (ASCII,
  * Latin-1 and Cyrillic capitals), ' made ". Returns a new string of
  * *out_len bytes (NUL-terminated), or NULL out of memory. */

@@ -12,6 +12,54 @@
 
 #include "internal.h"
 
+static toolcall_malloc_fn t_malloc = malloc;
+static toolcall_free_fn t_free = free;
+static _Thread_local unsigned long t_failures;
+
+void toolcall_set_alloc(toolcall_malloc_fn m, toolcall_free_fn f)
+{
+    t_malloc = m ? m : malloc;
+    t_free = f ? f : free;
+}
+
+void *toolcall_alloc_malloc(size_t size)
+{
+    void *p = t_malloc(size ? size : 1);
+    if (p == NULL)
+        t_failures++;
+    return p;
+}
+
+void toolcall_alloc_free(void *ptr)
+{
+    if (ptr != NULL)
+        t_free(ptr);
+}
+
+unsigned long toolcall_alloc_failures(void)
+{
+    return t_failures;
+}
+
+void *toolcall__alloc(size_t n)
+{
+    void *p = toolcall_alloc_malloc(n);
+    if (p != NULL)
+        memset(p, 0, n ? n : 1);
+    return p;
+}
+
+void toolcall__free(void *p)
+{
+    toolcall_alloc_free(p);
+}
+
+int toolcall__oom(const json_error_t *je, unsigned long failures)
+{
+    return json_error_code(je) == json_error_out_of_memory ||
+           t_failures != failures;
+}
+
 static const struct {
     const char *name;
 } buckets[] = {
@@ -89,6 +137,7 @@ static json_t *load_item(const char *text, size_t len, const char *what,
                          struct toolcall_error *err, int *rc)
 {
     json_error_t je;
+    unsigned long failures;
     json_t *j;
 
     if (text == NULL) {
@@ -101,7 +150,14 @@ static json_t *load_item(const char *text, size_t len, const char *what,
                    what);
         return NULL;
     }
+    memset(&je, 0, sizeof je);
+    failures = t_failures;
     j = json_loadb(text, len, 0, &je);
+    if (toolcall__oom(&je, failures)) {
+        json_decref(j);
+        *rc = fail(err, TOOLCALL_ENOMEM, "out of memory reading the %s", what);
+        return NULL;
+    }
     if (j == NULL || !json_is_array(j)) {
         *rc = fail(err,
                    strcmp(what, "function docs") == 0 ? TOOLCALL_EDOCS
@@ -194,7 +250,7 @@ static int read_docs(const json_t *docs, const json_t ***fns,
     const json_t *d;
     int rc = 0;
 
-    *fns = calloc(n ? n : 1, sizeof **fns);
+    *fns = toolcall__alloc(n * sizeof **fns);
     if (*fns == NULL)
         return fail(err, TOOLCALL_ENOMEM, "%s", "out of memory");
     json_array_foreach(docs, i, d)
@@ -273,7 +329,7 @@ static const char *find(const char *hay, size_t n, const char *needle)
 }
 
 /* A JSON object with "name" and "arguments" or "parameters" starting at
- * one of the content's first 64 '{': 1 or 0. */
+ * one of the content's first 64 '{': 1, 0, or -1 out of memory. */
 static int leaked_json(const char *s, size_t n)
 {
     int tries = 0;
@@ -284,7 +340,13 @@ static int leaked_json(const char *s, size_t n)
         if (s[i] != '{')
             continue;
         tries++;
+        unsigned long failures = t_failures;
+        memset(&je, 0, sizeof je);
         j = json_loadb(s + i, n - i, JSON_DISABLE_EOF_CHECK, &je);
+        if (toolcall__oom(&je, failures)) {
+            json_decref(j);
+            return -1;
+        }
         hit = json_is_object(j) &&
               json_is_string(json_object_get(j, "name")) &&
               (json_object_get(j, "arguments") != NULL ||
@@ -297,13 +359,15 @@ static int leaked_json(const char *s, size_t n)
 }
 
 /* No structured call came back: a call leaked into the content (its
- * first TOOLCALL_MAX_CONTENT bytes), or none at all. */
-static void no_call(const struct toolcall_reply *reply,
-                    struct toolcall_result *res)
+ * first TOOLCALL_MAX_CONTENT bytes), or none at all. Returns 0, or
+ * TOOLCALL_ENOMEM. */
+static int no_call(const struct toolcall_reply *reply,
+                   struct toolcall_result *res)
 {
     const char *s = reply->content;
     size_t n = s == NULL ? 0 : reply->content_len;
     const char *tag;
+    int leak;
 
     if (n > TOOLCALL_MAX_CONTENT)
         n = TOOLCALL_MAX_CONTENT;
@@ -317,28 +381,33 @@ static void no_call(const struct toolcall_reply *reply,
                 "a '<tool_call>' in the content, never closed");
     } else if (find(s, n, "[TOOL_CALLS]") != NULL) {
         set(res, TOOLCALL_LEAKED, -1, "a '[TOOL_CALLS]' in the content");
-    } else if (leaked_json(s, n)) {
+    } else if ((leak = leaked_json(s, n)) < 0) {
+        return TOOLCALL_ENOMEM;
+    } else if (leak) {
         set(res, TOOLCALL_LEAKED, -1,
             "a JSON call ('name', 'arguments') written in the content");
     } else {
         set(res, TOOLCALL_NO_CALL, -1, "no call where one was expected");
     }
+    return 0;
 }
 
-/* One call of the reply decoded into c; c->bucket says why not. */
-static void decode_call(const json_t *j, struct toolcall__call *c)
+/* One call of the reply decoded into c; c->bucket says why not.
+ * Returns 0, or TOOLCALL_ENOMEM. */
+static int decode_call(const json_t *j, struct toolcall__call *c)
 {
     const json_t *args = json_object_get(j, "arguments");
     const char *text = json_string_value(args);
     size_t len = json_string_length(args);
     json_error_t je;
+    unsigned long failures;
 
     c->name = json_string_value(json_object_get(j, "name"));
     c->args = NULL;
     c->bucket = TOOLCALL_MALFORMED;
     if (!json_is_object(j) || c->name == NULL || text == NULL) {
         snprintf(c->why, sizeof c->why, "no name or arguments in a call");
-        return;
+        return 0;
     }
     if (len > TOOLCALL_MAX_ARGS ||
         json_depth(text, len, TOOLCALL_MAX_DEPTH) > TOOLCALL_MAX_DEPTH) {
@@ -346,17 +415,22 @@ static void decode_call(const json_t *j, struct toolcall__call *c)
         snprintf(c->why, sizeof c->why,
                  "over a cap (1 MiB, depth 32): the arguments of '%.64s'",
                  c->name);
-        return;
+        return 0;
     }
+    memset(&je, 0, sizeof je);
+    failures = t_failures;
     c->args = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    if (toolcall__oom(&je, failures))
+        return TOOLCALL_ENOMEM; /* free_calls frees c->args */
     if (!json_is_object(c->args)) {
         snprintf(c->why, sizeof c->why,
                  "not a JSON object: the arguments of '%.64s'", c->name);
         json_decref(c->args);
         c->args = NULL;
-        return;
+        return 0;
     }
     c->bucket = TOOLCALL_RIGHT;
+    return 0;
 }
 
 /* The reply's calls, decoded: *calls new (*n of them, their names
@@ -367,6 +441,7 @@ static int decode_calls(const struct toolcall_reply *reply, json_t **list,
                         struct toolcall_result *res)
 {
     json_error_t je;
+    unsigned long failures;
     json_t *j;
     size_t i;
 
@@ -381,7 +456,11 @@ static int decode_calls(const struct toolcall_reply *reply, json_t **list,
         set(res, TOOLCALL_OVER_CAP, -1, "over a cap (8 MiB): the calls");
         return 0;
     }
+    memset(&je, 0, sizeof je);
+    failures = t_failures;
     *list = json_loadb(reply->calls, reply->calls_len, JSON_ALLOW_NUL, &je);
+    if (toolcall__oom(&je, failures))
+        return TOOLCALL_ENOMEM; /* grade frees *list */
     if (!json_is_array(*list)) {
         set(res, TOOLCALL_MALFORMED, -1, "not a JSON list: the calls");
         return 0;
@@ -392,14 +471,15 @@ static int decode_calls(const struct toolcall_reply *reply, json_t **list,
     }
     if (json_array_size(*list) == 0)
         return 0;
-    *calls = calloc(json_array_size(*list), sizeof **calls);
+    *calls = toolcall__alloc(json_array_size(*list) * sizeof **calls);
     if (*calls == NULL)
         return TOOLCALL_ENOMEM;
+    *n = json_array_size(*list);
     json_array_foreach(*list, i, j)
     {
-        decode_call(j, &(*calls)[i]);
+        if (decode_call(j, &(*calls)[i]) != 0)
+            return TOOLCALL_ENOMEM;
     }
-    *n = json_array_size(*list);
     return 0;
 }
 
@@ -407,7 +487,7 @@ static void free_calls(struct toolcall__call *calls, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         json_decref(calls[i].args);
-    free(calls);
+    toolcall__free(calls);
 }
 
 /* The first refused call (the bucket first in precedence), the first
@@ -491,7 +571,7 @@ static int match_calls(const json_t *answers, const json_t **fns, size_t nfns,
                        const struct toolcall__call *calls, size_t n,
                        struct toolcall_result *res)
 {
-    char *used = calloc(n, 1);
+    char *used = toolcall__alloc(n);
     size_t i;
     const json_t *a;
 
@@ -501,11 +581,11 @@ static int match_calls(const json_t *answers, const json_t **fns, size_t nfns,
     {
         int c = match_answer(a, fns, nfns, calls, n, used, res);
         if (c < -1) {
-            free(used);
+            toolcall__free(used);
             return TOOLCALL_ENOMEM;
         }
         if (c < 0) {
-            free(used);
+            toolcall__free(used);
             return 0;
         }
         used[c] = 1;
@@ -516,7 +596,7 @@ static int match_calls(const json_t *answers, const json_t **fns, size_t nfns,
                 "too many calls: this one matches no answer");
             break;
         }
-    free(used);
+    toolcall__free(used);
     return 0;
 }
 
@@ -534,7 +614,7 @@ static int grade(const json_t *answers, const json_t **fns, size_t nfns,
         goto out;
     if (n == 0) {
         if (json_array_size(answers) > 0)
-            no_call(reply, res);
+            rc = no_call(reply, res);
     } else if (refuse_calls(calls, n, fns, nfns, res)) {
         /* res set */
     } else if (json_array_size(answers) == 0) {
@@ -574,7 +654,7 @@ int toolcall_check(const struct toolcall_item *item,
         rc = grade(answers, fns, json_array_size(docs), reply, res);
     if (rc == TOOLCALL_ENOMEM && err != NULL && err->text[0] == '\0')
         snprintf(err->text, sizeof err->text, "out of memory");
-    free(fns);
+    toolcall__free((void *)fns);
     json_decref(docs);
     json_decref(answers);
     return rc;

@@ -80,6 +80,23 @@ enum {
 /* The message of an error code ("unknown error" for another). */
 const char *toolcall_strerror(int code);
 
+/*
+ * The allocator (the grader's way, grader/alloc.h): toolcall's own
+ * allocations go through these hooks (NULLs restore the C library's; not
+ * thread-safe: set them before any other call). A caller may hand jansson
+ * toolcall_alloc_malloc and toolcall_alloc_free (json_set_alloc_funcs):
+ * then an allocation of jansson's that fails inside toolcall_check is
+ * TOOLCALL_ENOMEM too, even one jansson reports as a syntax error or
+ * survives by dropping a byte (its lexer's lex_save ignores a failed
+ * append). toolcall_alloc_failures counts the failures on this thread.
+ */
+typedef void *(*toolcall_malloc_fn)(size_t size);
+typedef void (*toolcall_free_fn)(void *ptr);
+void toolcall_set_alloc(toolcall_malloc_fn m, toolcall_free_fn f);
+void *toolcall_alloc_malloc(size_t size);
+void toolcall_alloc_free(void *ptr);
+unsigned long toolcall_alloc_failures(void);
+
 /* How many calls the item wants: one (BFCL's simple and multiple) or a
  * set in any order (parallel, parallel_multiple). */
 enum toolcall_shape { TOOLCALL_ONE, TOOLCALL_PARALLEL };

@@ -5,7 +5,9 @@
  * doc without a name, a possible answer naming a function the docs lack;
  * each a bucket or a named error, never a crash. The verdicts themselves
  * are BFCL's parity's (tests/tools/bfcl_diff.py); here a few of the
- * rules where they meet the caps, and the buckets' stable names.
+ * rules where they meet the caps, and the buckets' stable names. And
+ * out of memory: each allocation failed in turn, toolcall's own and then
+ * jansson's too, is TOOLCALL_ENOMEM with nothing leaked, never a verdict.
  *
  * Tests: toolcall/toolcall.c
  * Tests: toolcall/check.c
@@ -19,7 +21,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <jansson.h>
 
+#include "chaos.h"
 #include "toolcall.h"
 
 static const char DOCS[] =
@@ -32,21 +39,21 @@ static const char ANSWERS[] = "[{\"f\":{\"a\":[1],\"s\":[\"hi\",\"\"],"
 
 /* Grade calls (JSON text, may hold NULs: len given) and content against
  * DOCS/ANSWERS (or docs/answers); returns the call's code, *res set. */
-static int grade_n(const char *docs, const char *answers, const char *calls,
+static int grade_n(const char *docs, const char *answers, const char *ctext,
                    size_t calls_len, const char *content, size_t content_len,
                    struct toolcall_result *res, struct toolcall_error *err)
 {
     struct toolcall_item item = {docs, strlen(docs), answers, strlen(answers),
                                  TOOLCALL_ONE};
-    struct toolcall_reply reply = {calls, calls_len, content, content_len};
+    struct toolcall_reply reply = {ctext, calls_len, content, content_len};
     return toolcall_check(&item, &reply, res, err);
 }
 
-static enum toolcall_bucket grade(const char *calls, const char *content)
+static enum toolcall_bucket grade(const char *ctext, const char *content)
 {
     struct toolcall_result res;
     struct toolcall_error err;
-    int rc = grade_n(DOCS, ANSWERS, calls, calls ? strlen(calls) : 0, content,
+    int rc = grade_n(DOCS, ANSWERS, ctext, ctext ? strlen(ctext) : 0, content,
                      content ? strlen(content) : 0, &res, &err);
     assert_int_equal(rc, 0);
     return res.bucket;
@@ -79,9 +86,9 @@ static enum toolcall_bucket grade_args(const char *args, size_t len)
 {
     struct toolcall_result res;
     size_t n;
-    char *calls = one_call(args, len, &n);
-    int rc = grade_n(DOCS, ANSWERS, calls, n, NULL, 0, &res, NULL);
-    free(calls);
+    char *list = one_call(args, len, &n);
+    int rc = grade_n(DOCS, ANSWERS, list, n, NULL, 0, &res, NULL);
+    free(list);
     assert_int_equal(rc, 0);
     return res.bucket;
 }
@@ -198,20 +205,20 @@ static void test_nul_bytes(void **state)
 static void test_many_calls(void **state)
 {
     size_t cap = 70 * 40 + 8, o = 0;
-    char *calls = malloc(cap);
+    char *list = malloc(cap);
     struct toolcall_result res;
     (void)state;
-    assert_non_null(calls);
-    calls[o++] = '[';
+    assert_non_null(list);
+    list[o++] = '[';
     for (int i = 0; i < 65; i++)
-        o += (size_t)sprintf(calls + o,
+        o += (size_t)sprintf(list + o,
                              "%s{\"name\":\"f\",\"arguments\":"
                              "\"{\\\"a\\\":1}\"}",
                              i ? "," : "");
-    calls[o++] = ']';
-    assert_int_equal(grade_n(DOCS, ANSWERS, calls, o, NULL, 0, &res, NULL), 0);
+    list[o++] = ']';
+    assert_int_equal(grade_n(DOCS, ANSWERS, list, o, NULL, 0, &res, NULL), 0);
     assert_int_equal(res.bucket, TOOLCALL_OVER_CAP);
-    free(calls);
+    free(list);
     /* 2 calls where one is asked: too many, the second */
     assert_int_equal(grade("[{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":1}\"},"
                            "{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":1}\"}]",
@@ -348,6 +355,132 @@ static void test_args_and_names(void **state)
     assert_string_equal(toolcall_strerror(42), "unknown error");
 }
 
+/* An item and a reply that take each path that allocates. */
+static const struct {
+    const char *docs, *answers, *calls, *content;
+    enum toolcall_shape shape;
+    enum toolcall_bucket bucket;
+} chaos_cases[] = {
+    {DOCS, ANSWERS,
+     "[{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":1,\\\"s\\\":\\\"H "
+     "I\\\"}\"}]",
+     NULL, TOOLCALL_ONE, TOOLCALL_RIGHT},
+    {"[{\"name\":\"g\",\"parameters\":{\"properties\":{\"d\":{\"type\":"
+     "\"dict\"},\"l\":{\"type\":\"array\",\"items\":{\"type\":\"dict\"}},"
+     "\"t\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+     "\"n\":{\"type\":\"float\"}}}}]",
+     "[{\"g\":{\"d\":[{\"k\":[\"V\"]}],\"l\":[[{\"k\":[1]}]],"
+     "\"t\":[[\"A b\"]],\"n\":[2.0]}},{\"g\":{\"n\":[3.0]}}]",
+     "[{\"name\":\"g\",\"arguments\":\"{\\\"n\\\":3}\"},"
+     "{\"name\":\"g\",\"arguments\":\"{\\\"d\\\":{\\\"k\\\":\\\"v\\\"},"
+     "\\\"l\\\":[{\\\"k\\\":1}],\\\"t\\\":[\\\"ab\\\"],"
+     "\\\"n\\\":2}\"}]",
+     NULL, TOOLCALL_PARALLEL, TOOLCALL_RIGHT},
+    {DOCS, ANSWERS, NULL, "x {\"name\":\"f\",\"arguments\":{\"a\":1}}",
+     TOOLCALL_ONE, TOOLCALL_LEAKED},
+    {DOCS, ANSWERS, "[{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":\"}]", NULL,
+     TOOLCALL_ONE, TOOLCALL_MALFORMED},
+};
+
+/* chaos_cases[c] graded: the code, *res set; jansson on toolcall's
+ * hooks too when jansson_too. */
+static int chaos_grade(size_t c, int jansson_too, struct toolcall_result *res)
+{
+    const char *ctext = chaos_cases[c].calls;
+    const char *content = chaos_cases[c].content;
+    struct toolcall_item item = {
+        chaos_cases[c].docs, strlen(chaos_cases[c].docs),
+        chaos_cases[c].answers, strlen(chaos_cases[c].answers),
+        chaos_cases[c].shape};
+    struct toolcall_reply reply = {ctext, ctext ? strlen(ctext) : 0, content,
+                                   content ? strlen(content) : 0};
+    struct toolcall_error err;
+    int rc;
+
+    toolcall_set_alloc(chaos_malloc, chaos_free);
+    if (jansson_too)
+        json_set_alloc_funcs(toolcall_alloc_malloc, toolcall_alloc_free);
+    rc = toolcall_check(&item, &reply, res, &err);
+    json_set_alloc_funcs(malloc, free);
+    toolcall_set_alloc(NULL, NULL);
+    if (rc == TOOLCALL_ENOMEM)
+        assert_string_not_equal(err.text, "");
+    return rc;
+}
+
+/* How many allocations case c makes, checking its verdict. */
+static long chaos_count(size_t c, int jansson_too)
+{
+    struct toolcall_result res;
+
+    fail_at = -1;
+    calls = live = 0;
+    assert_int_equal(chaos_grade(c, jansson_too, &res), 0);
+    assert_int_equal(res.bucket, chaos_cases[c].bucket);
+    assert_int_equal(live, 0);
+    assert_true(calls > 0);
+    return calls;
+}
+
+/* toolcall's own allocations (jansson on the C library's), each failed
+ * in turn: TOOLCALL_ENOMEM, no block left. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    (void)chaos_realloc; /* neither library reallocates through it */
+    for (size_t c = 0; c < sizeof chaos_cases / sizeof chaos_cases[0]; c++) {
+        long total = chaos_count(c, 0);
+        for (fail_at = 1; fail_at <= total; fail_at++) {
+            struct toolcall_result res;
+            int rc;
+            calls = live = 0;
+            rc = chaos_grade(c, 0, &res);
+            if (rc != TOOLCALL_ENOMEM || live != 0)
+                fail_msg("case %zu, allocation %ld of %ld failed: rc %d "
+                         "(bucket %s), %ld blocks left",
+                         c, fail_at, total, rc,
+                         toolcall_bucket_name(res.bucket), live);
+        }
+    }
+    fail_at = -1;
+}
+
+/* jansson on toolcall's hooks too, each allocation failed in turn, in a
+ * child: TOOLCALL_ENOMEM and no block left, even where jansson calls the
+ * failure a syntax error or drops a byte and carries on; a child that
+ * jansson's own assert ends (load.c's lex_scan_string, after lex_save
+ * dropped a byte) is counted and said, not failed: jansson's, not ours. */
+static void test_out_of_memory_jansson(void **state)
+{
+    (void)state;
+    for (size_t c = 0; c < sizeof chaos_cases / sizeof chaos_cases[0]; c++) {
+        long total = chaos_count(c, 1), aborted = 0;
+        for (fail_at = 1; fail_at <= total; fail_at++) {
+            int status;
+            pid_t pid = fork();
+            assert_true(pid >= 0);
+            if (pid == 0) {
+                struct toolcall_result res;
+                calls = live = 0;
+                _exit(chaos_grade(c, 1, &res) == TOOLCALL_ENOMEM && live == 0
+                          ? 0
+                          : 1);
+            }
+            assert_int_equal(waitpid(pid, &status, 0), pid);
+            if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT)
+                aborted++;
+            else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                fail_msg("case %zu, allocation %ld of %ld (jansson's "
+                         "too) failed: not TOOLCALL_ENOMEM, or blocks left",
+                         c, fail_at, total);
+        }
+        printf("out of memory, case %zu: %ld allocations failed in turn, "
+               "%ld ended by jansson's assert\n",
+               c, total, aborted);
+    }
+    fail_at = -1;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +494,8 @@ int main(void)
         cmocka_unit_test(test_bad_items),
         cmocka_unit_test(test_item_caps),
         cmocka_unit_test(test_args_and_names),
+        cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_out_of_memory_jansson),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
