@@ -8,7 +8,9 @@
 #   make fuzz                 libFuzzer: extractor, row reader, scanner vs
 #                             jansson, SSE parser, safetensors and GGUF
 #                             table readers, regular expressions, the
-#                             bundle's tar.gz reader
+#                             bundle's tar.gz reader, the tool-call checker
+#   make bfcl-fixture BFCL=DIR  BFCL's own verdicts on the tool-call cases,
+#                             from a gorilla checkout (tests/tools)
 #   make pyre-diff            the regular expressions against Python's re
 #                             on PYRE_CASES random cases (PYRE_SEED)
 #   make pcre2-diff           the same cases, the real texts and the rules
@@ -70,6 +72,8 @@ PYRE_SRC   := $(wildcard pyre/*.c)
 PYRE_OBJ   := $(PYRE_SRC:%.c=$(BUILD)/%.o)
 HAYSTACK_SRC := $(wildcard haystack/*.c)
 HAYSTACK_OBJ := $(HAYSTACK_SRC:%.c=$(BUILD)/%.o)
+TOOLCALL_SRC := $(wildcard toolcall/*.c)
+TOOLCALL_OBJ := $(TOOLCALL_SRC:%.c=$(BUILD)/%.o)
 REPORT_SRC := $(wildcard report/*.c)
 REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/report/assets.o
 # The orchestrator's rooms (docs/design.md, "Rooms of the orchestrator").
@@ -85,6 +89,7 @@ LIBWEIGHTS := $(BUILD)/libweights.a
 LIBGRADER  := $(BUILD)/libgrader.a
 LIBPYRE    := $(BUILD)/libpyre.a
 LIBHAYSTACK := $(BUILD)/libhaystack.a
+LIBTOOLCALL := $(BUILD)/libtoolcall.a
 LIBREPORT  := $(BUILD)/libreport.a
 LIBORCH    := $(BUILD)/liborch.a
 GRAVEYARD  := $(BUILD)/graveyard
@@ -94,13 +99,14 @@ FAKE_TOOLS := $(BUILD)/fake-llama-quantize $(BUILD)/fake-convert-hf \
 PYRE_DRIVER := $(BUILD)/pyre_driver
 RULE_DRIVER := $(BUILD)/rule_driver
 HAYSTACK_DRIVER := $(BUILD)/haystack_driver
+TOOLCALL_DRIVER := $(BUILD)/toolcall_driver
 
 .PHONY: all check check-all check-tools install uninstall unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
         check-sleep check-edges check-lines check-guards check-formats \
         check-format check-tests-map tests-map check-leftovers \
-        check-haystack-deps bench-haystack bench-longctx
+        check-haystack-deps bench-haystack bench-longctx bfcl-fixture
 
 all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS)
 
@@ -153,6 +159,12 @@ $(BUILD)/orchestrator/%.o: orchestrator/%.c orchestrator/*/*.h grader/*.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CFLAGS) -c $< -o $@
 
+# toolcall/: tool calls graded as BFCL's AST checker (issue 37), libc
+# and jansson alone, so that the grader may link it.
+$(BUILD)/toolcall/%.o: toolcall/%.c toolcall/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -c $< -o $@
+
 $(LIBUTIL): $(UTIL_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
@@ -174,6 +186,10 @@ $(LIBPYRE): $(PYRE_OBJ)
 	$(AR) rcs $@ $^
 
 $(LIBHAYSTACK): $(HAYSTACK_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBTOOLCALL): $(TOOLCALL_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -251,6 +267,13 @@ $(BUILD)/tests/test_haystack_%: tests/unit/test_haystack_%.c tests/unit/*.h \
 	$(CC) $(BASEFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) -Ihaystack -o $@ $< \
 	    $(LIBHAYSTACK) $(CMOCKA_LIBS)
 
+# toolcall's unit tests (test_toolcall_*): libtoolcall, jansson, cmocka.
+$(BUILD)/tests/test_toolcall_%: tests/unit/test_toolcall_%.c tests/unit/*.h \
+        $(LIBTOOLCALL)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
+	    -Itoolcall -o $@ $< $(LIBTOOLCALL) $(JANSSON_LIBS) $(CMOCKA_LIBS)
+
 # Renderer unit tests (test_report_*) link report/ and the grader: still
 # no libuv, libcurl or OpenSSL.
 $(BUILD)/tests/test_report_%: tests/unit/test_report_%.c tests/unit/*.h \
@@ -301,7 +324,7 @@ check-tools:
 	@sh scripts/check-tools.sh
 
 check-all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
-        $(RULE_DRIVER) $(HAYSTACK_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
+        $(RULE_DRIVER) $(HAYSTACK_DRIVER) $(TOOLCALL_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
         check-haystack-deps \
         check-size check-lines \
         check-commands check-rooms check-circles check-edges check-sleep \
@@ -336,6 +359,17 @@ $(HAYSTACK_DRIVER): tests/tasks/haystack_driver.c $(LIBHAYSTACK)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -o $@ $< $(LIBHAYSTACK) \
 	    $(JANSSON_LIBS)
+# tests/tools/bfcl_diff.py's driver (BFCL's verdicts against
+# toolcall's): libtoolcall and jansson
+$(TOOLCALL_DRIVER): tests/tools/toolcall_driver.c $(LIBTOOLCALL)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -Itoolcall -o $@ $< \
+	    $(LIBTOOLCALL) $(JANSSON_LIBS)
+# BFCL's own verdicts on tests/tools/bfcl_cases.jsonl, written again from
+# a checkout of gorilla (BFCL=path/to/gorilla; not part of make check,
+# which compares against the committed tests/tools/bfcl_verdicts.json)
+bfcl-fixture:
+	$(PYTHON) tests/tools/bfcl_fixture.py $(BFCL)
 rule-diff: $(RULE_DRIVER)
 	$(PYTHON) tests/tasks/rule_diff.py $(RULE_DRIVER) \
 	    --cases $(RULE_CASES) --seed $$(date +%s)
@@ -408,10 +442,10 @@ check-sleep:
 # libraries and main.o, is one scripts/rooms.table allows, and every
 # outside library a part needs is one of its own (scripts/check-edges.sh).
 check-edges: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
-        $(LIBHAYSTACK) $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
+        $(LIBHAYSTACK) $(LIBTOOLCALL) $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
 	@CC="$(CC)" sh scripts/check-edges.sh $(LIBUTIL) $(LIBRUNDIR) \
-	    $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBREPORT) \
-	    $(LIBORCH) $(MAIN_OBJ)
+	    $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBTOOLCALL) \
+	    $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
 
 # Every product file (and the fake server and tools) as .clang-format
 # lays it out (scripts/check-format.sh; make lint adds cppcheck).
@@ -432,7 +466,7 @@ check-lines:
 # The checks above on the breaches they guard, planted in copies of the
 # archives and of the sources (tests/guards/run.sh; make check runs it
 # as the suite "guards").
-check-guards: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) \
+check-guards: $(LIBUTIL) $(LIBRUNDIR) $(LIBWEIGHTS) $(LIBGRADER) $(LIBPYRE) $(LIBTOOLCALL) \
         $(LIBHAYSTACK) $(LIBREPORT) $(LIBORCH) $(MAIN_OBJ)
 	@sh tests/guards/run.sh $(BUILD) "$(CC) $(BASEFLAGS) $(ORCH_CFLAGS)"
 
@@ -506,6 +540,8 @@ fuzz: $(BUILD)/report/assets.c
 	    $(JANSSON_LIBS) $(ZLIB_LIBS) -lm
 	clang $(FUZZ_FLAGS) -o $(FUZZ_BUILD)/fuzz_tar tests/fuzz/fuzz_tar.c \
 	    orchestrator/base/tarball.c util/util.c util/printable.c $(ZLIB_LIBS)
+	clang $(FUZZ_FLAGS) -Itoolcall -o $(FUZZ_BUILD)/fuzz_toolcall \
+	    tests/fuzz/fuzz_toolcall.c $(TOOLCALL_SRC) $(JANSSON_LIBS)
 	for f in safetensors gguf; do \
 	    clang $(FUZZ_FLAGS) -Iweights -o $(FUZZ_BUILD)/fuzz_$$f \
 	        tests/fuzz/fuzz_$$f.c weights/tensors.c weights/$$f.c \
@@ -614,10 +650,10 @@ valgrind:
 	    valgrind -q --error-exitcode=1 --leak-check=full $$t || exit 1; done
 
 lint: check-size
-	clang-format --dry-run --Werror grader/*.[ch] pyre/*.[ch] haystack/*.[ch] report/*.[ch] \
+	clang-format --dry-run --Werror grader/*.[ch] pyre/*.[ch] haystack/*.[ch] toolcall/*.[ch] report/*.[ch] \
 	    orchestrator/*/*.[ch] rundir/*.[ch] util/*.[ch] weights/*.[ch] \
 	    tests/fake-llama-server/*.c tests/fake-tools/*.[ch]
-	cppcheck --quiet --error-exitcode=1 --std=c11 grader pyre haystack report \
+	cppcheck --quiet --error-exitcode=1 --std=c11 grader pyre haystack toolcall report \
 	    orchestrator rundir util weights
 
 clean:

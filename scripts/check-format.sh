@@ -17,7 +17,7 @@ command -v clang-format >/dev/null 2>&1 || {
 [ -r .clang-format ] || { echo "check-format: no '.clang-format' in '$root'" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for d in grader pyre haystack report orchestrator rundir util weights \
+for d in grader pyre haystack toolcall report orchestrator rundir util weights \
     tests/fake-llama-server tests/fake-tools; do
     [ -d "$d" ] && find "$d" -type f -name '*.[ch]'
 done | LC_ALL=C sort >"$tmp/files"

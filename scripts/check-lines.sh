@@ -21,7 +21,7 @@ if awk 'NF < 2' "$tmp/ex" | grep . >"$tmp/bare"; then
     cat "$tmp/bare" >&2
     exit 1
 fi
-find grader pyre haystack report orchestrator rundir util weights -type f \
+find grader pyre haystack toolcall report orchestrator rundir util weights -type f \
     -name '*.[ch]' | LC_ALL=C sort >"$tmp/files"
 [ -s "$tmp/files" ] || { echo "check-lines: no product file found" >&2; exit 1; }
 bad=0 n=0

@@ -18,7 +18,7 @@ clang-tidy --quiet --checks='-*,readability-function-size' \
     --config='{CheckOptions: [
         {key: readability-function-size.StatementThreshold, value: 80},
         {key: readability-function-size.LineThreshold, value: 150}]}' \
-    grader/*.c pyre/*.c haystack/*.c report/*.c rundir/*.c util/*.c weights/*.c \
+    grader/*.c pyre/*.c haystack/*.c toolcall/*.c report/*.c rundir/*.c util/*.c weights/*.c \
     orchestrator/*/*.c \
     -- -std=c11 -D_POSIX_C_SOURCE=200809L $cflags >"$out" 2>/dev/null || {
     echo "check-size: clang-tidy failed:" >&2

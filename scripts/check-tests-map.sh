@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 LC_ALL=C
 export LC_ALL
 
-find orchestrator grader rundir report pyre haystack weights util -name '*.c' \
+find orchestrator grader rundir report pyre haystack toolcall weights util -name '*.c' \
     -type f | sort >"$tmp/modules"
 # "TEST MODULE" for each module a Tests: line under tests/ names (C
 # comments, shell and Python ones; several on a line, spaces between),
@@ -42,7 +42,7 @@ bad=0
 awk '{ print $2 }' "$tmp/pairs" | sort -u | comm -23 - "$tmp/modules" >"$tmp/stray"
 while read -r m; do
     t=$(awk -v m="$m" '$2 == m { print "tests/" $1 }' "$tmp/pairs" | head -n 1)
-    echo "check-tests-map: '$t' says Tests: '$m', which is no product module (a .c of orchestrator/, grader/, rundir/, report/, pyre/, haystack/, weights/ or util/)" >&2
+    echo "check-tests-map: '$t' says Tests: '$m', which is no product module (a .c of orchestrator/, grader/, rundir/, report/, pyre/, haystack/, toolcall/, weights/ or util/)" >&2
     bad=1
 done <"$tmp/stray"
 # a module no test names

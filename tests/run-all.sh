@@ -159,6 +159,9 @@ else
     start rules python3 tests/tasks/rule_diff.py "$B/rule_driver"
     # lm-eval's RULER scorers, copied, on 500+ canned replies
     start ruler /usr/bin/python3 tests/tasks/ruler_diff.py "$B/rule_driver"
+    # tool calls: BFCL's own AST checker's committed verdicts on 300+
+    # canned cases (tests/tools/bfcl_fixture.py), graveyard's against them
+    start bfcl python3 tests/tools/bfcl_diff.py "$B/toolcall_driver"
     # the long-context items made again by a Python port of their docs
     start haystack-port /usr/bin/python3 tests/tasks/haystack_port.py \
         "$B/haystack_driver"

@@ -8,7 +8,7 @@
 # Usage: run.sh BUILD_DIR SECONDS
 set -eu
 build=$1 secs=$2
-for f in extract rows rowscan sse safetensors gguf page pyre tar; do
+for f in extract rows rowscan sse safetensors gguf page pyre tar toolcall; do
     set -- tests/fuzz/regressions/$f/*
     if [ -e "$1" ]; then
         echo "fuzz_$f: replaying $# regression input(s)"
@@ -16,7 +16,7 @@ for f in extract rows rowscan sse safetensors gguf page pyre tar; do
             tail -40 "$build/fuzz_$f.replay.log"; exit 1; }
     fi
 done
-for f in extract rows rowscan sse safetensors gguf page pyre tar; do
+for f in extract rows rowscan sse safetensors gguf page pyre tar toolcall; do
     corpus=$build/corpus-$f
     mkdir -p "$corpus"
     # seeds: every golden row, one per file, and a few bare answers

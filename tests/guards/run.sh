@@ -34,7 +34,7 @@ expect() {
     fi
 }
 
-libs="libutil.a librundir.a libweights.a libgrader.a libpyre.a libhaystack.a libreport.a liborch.a"
+libs="libutil.a librundir.a libweights.a libgrader.a libpyre.a libhaystack.a libtoolcall.a libreport.a liborch.a"
 # a copy of the seven archives in DIR, to plant objects in
 copy_libs() {
     mkdir -p "$1"
@@ -45,7 +45,7 @@ edges() {
     shift
     sh "$here/scripts/check-edges.sh" "$@" "$d/libutil.a" "$d/librundir.a" \
         "$d/libweights.a" "$d/libgrader.a" "$d/libpyre.a" "$d/libhaystack.a" \
-        "$d/libreport.a" "$d/liborch.a" "$build/orchestrator/cmd/main.o"
+        "$d/libtoolcall.a" "$d/libreport.a" "$d/liborch.a" "$build/orchestrator/cmd/main.o"
 }
 # plant DIR LIB MEMBER: compile the C on stdin as MEMBER and put it in
 # DIR's copy of LIB, replacing a member of that name; a plant that does
@@ -151,7 +151,7 @@ tree() {
     mkdir "$tmp/tree/docs"
     cp "$here/docs/design.md" "$tmp/tree/docs/"
     cp "$here/.clang-format" "$tmp/tree/"
-    (cd "$here" && cp -R grader pyre haystack report orchestrator rundir \
+    (cd "$here" && cp -R grader pyre haystack toolcall report orchestrator rundir \
         util weights scripts "$tmp/tree/")
 }
 tree
