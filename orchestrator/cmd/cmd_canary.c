@@ -33,6 +33,7 @@
 #include "../input/config.h"
 #include "../figures/figures.h"
 #include "../base/hash.h"
+#include "../input/longitem.h"
 #include "../input/questions.h"
 #include "../rows/rowsfile.h"
 #include "../run/runplan.h"
@@ -127,6 +128,48 @@ static int qfile_from_manifest(struct canary *c)
     return rc;
 }
 
+/* q as its question file gave it: a long item made here as its recipe
+ * (the same record), one of one's own (answers: a task of expected
+ * strings) with its prompt and answers list,
+ * a choice question with its options, else the question and its answer.
+ * New, or NULL out of memory. */
+static json_t *subset_line(const struct question *q, int answers)
+{
+    json_t *line, *list;
+
+    if (q->lng != NULL)
+        return longitem_record(q->id, q->lng);
+    if (answers) {
+        /* "answers" is one a line (the ref the grader reads) */
+        line = json_pack("{s:s,s:s}", "id", q->id, "prompt", q->text);
+        list = json_array();
+        for (const char *p = q->answer, *e; line && list && p;
+             p = e ? e + 1 : NULL) {
+            e = strchr(p, '\n');
+            json_array_append_new(
+                list, json_stringn(p, e ? (size_t)(e - p) : strlen(p)));
+        }
+        if (line == NULL || list == NULL ||
+            json_object_set_new(line, "answers", list) != 0 ||
+            (q->length >= 0 &&
+             json_object_set_new(line, "length", json_integer(q->length)) !=
+                 0)) {
+            json_decref(line);
+            return NULL;
+        }
+        return line;
+    }
+    line = json_pack("{s:s,s:s,s:s}", "id", q->id, "question", q->text,
+                     "answer", q->answer);
+    if (line != NULL && q->nchoices > 0) { /* a choice task's */
+        json_t *opts = json_array();
+        for (size_t o = 0; opts != NULL && o < q->nchoices; o++)
+            json_array_append_new(opts, json_string(q->choices[o]));
+        json_object_set_new(line, "choices", opts);
+    }
+    return line;
+}
+
 /* RUNDIR/canary/questions.jsonl: the text of trusted's first n questions,
  * in its order. Every one must be in the question file. */
 static int write_subset(struct canary *c, const struct grader_rung *trusted,
@@ -157,14 +200,8 @@ static int write_subset(struct canary *c, const struct grader_rung *trusted,
                       c->rows, trusted->answers[j].line, id, c->qfile);
             goto done;
         }
-        line = json_pack("{s:s,s:s,s:s}", "id", id, "question", all.q[k].text,
-                         "answer", all.q[k].answer);
-        if (line != NULL && all.q[k].nchoices > 0) { /* a choice task's */
-            json_t *opts = json_array();
-            for (size_t o = 0; opts != NULL && o < all.q[k].nchoices; o++)
-                json_array_append_new(opts, json_string(all.q[k].choices[o]));
-            json_object_set_new(line, "choices", opts);
-        }
+        line = subset_line(&all.q[k],
+                           grader_task_ref(c->task) == GRADER_REF_ANSWERS);
         s = line ? json_dumps(line, JSON_COMPACT) : NULL;
         json_decref(line);
         if (s == NULL)

@@ -242,6 +242,12 @@ static int start(struct ladder *l, struct job *j, int g)
     }
     argv[n++] = "--run-dir";
     argv[n++] = j->run_dir;
+    if (c->nlengths > 0 && !j->canary) {
+        /* a config's long items are the ladder's folder's, not the
+         * repeat's or a GPU's (whose --run-dir would move them) */
+        argv[n++] = "--question-file";
+        argv[n++] = c->questions;
+    }
     argv[n++] = "--llama";
     argv[n++] = c->binary;
     argv[n++] = "--quiet";

@@ -240,7 +240,9 @@ static int config_plan(struct runplan *p, const struct runplan_flags *f,
     o->gpu = f->gpu;
     o->force = f->force;
     o->quiet = f->quiet;
-    o->limit = f->qfile ? 0 : c->limit;
+    /* a canary's few questions whole; a config's long items (the
+     * ladder's folder's, given to its repeat) as the config limits them */
+    o->limit = f->qfile && c->nlengths == 0 ? 0 : c->limit;
     if (c->max_tokens > 0)
         o->max_tokens = c->max_tokens;
     if (c->ctx > 0)

@@ -535,3 +535,61 @@ JSON
     [ ! -e "$d/long.jsonl" ] || fail "items were made"
 }
 area_cases="$area_cases longctx_lengths_bad"
+
+# Long rows as short ones (issue 36): a config's "lengths" with the
+# reference run twice (the noise floor), log-probabilities (the split
+# token, KLD) and a canary against a trusted folder's rows, end to end.
+# The repeat's folder asks the ladder's own long.jsonl (it was asked
+# RUNDIR/repeat/long.jsonl, which no one makes, before the ladder handed
+# its children the file); the canary passes on the same server (its
+# questions.jsonl wrote each long item as a question and an answer, which
+# the ruler task refused, before each item was written as its record); the
+# report has the floor, the repeat, the split tokens of the cliff's dead
+# answers, each answer's cost, and the length table.
+# Tests: orchestrator/cmd/ladder_plan.c
+# Tests: orchestrator/run/runplan.c
+# Tests: orchestrator/cmd/cmd_canary.c
+case_longctx_floor_probs() {
+    local d=$work/lfp e=$work/lfpc
+    model lfpref '"needles": true, "default": {"content": "I do not know."}'
+    model lfpcliff '"needles": true, "decode_tps": 40.0, "cliff": {"tokens": 3000, "mode": "wrong"},
+ "default": {"content": "I do not know."}'
+    lfp_config() { # file run_dir extra
+        cat >"$1" <<JSON
+{"name": "long floor", "run_dir": "$2", "server": {"binary": "$FAKE"},
+ "lengths": [1024, "4K"], "long": {"kinds": ["niah-single"], "items": 6},
+ "repeat_reference": true, "logprobs": 2, $3
+ "rungs": [{"name": "REF", "model": "$work/lfpref.gguf"}, {"name": "CLIFF", "model": "$work/lfpcliff.gguf"}]}
+JSON
+    }
+    lfp_config "$work/lfp.json" "$d" ""
+    rm -rf "$d" "$e"
+    timeout -k 5 180 $GT ladder "$work/lfp.json" --quiet >"$work/lfp.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -5 "$work/lfp.out")"; return; }
+    lfp_config "$work/lfpc.json" "$e" "\"canary\": {\"rows\": \"$d/rows/REF.jsonl\", \"questions\": 8},"
+    timeout -k 5 180 $GT ladder "$work/lfpc.json" --quiet >"$work/lfpc.out" 2>&1 ||
+        { fail "canary ladder: exit $? $(tail -5 "$work/lfpc.out")"; return; }
+    /usr/bin/python3 - "$d" "$e" >"$work/lfp-check" 2>&1 <<'PY' || fail "$(cat "$work/lfp-check")"
+import json, sys
+d, e = sys.argv[1:]
+rep = json.load(open(f"{d}/report.json"))
+assert [len(open(f"{d}/{p}/rows/REF.jsonl").readlines()) for p in (".", "repeat")] == [12, 12]
+ids = [json.loads(l)["id"] for l in open(f"{d}/repeat/rows/REF.jsonl")]
+assert sorted(ids) == sorted(json.loads(l)["id"] for l in open(f"{d}/long.jsonl")), ids[:3]
+assert rep["repeats"][0]["rung"] == "REF" and rep["repeats"][0]["n"] == 12, rep["repeats"]
+assert rep["floor"] == 0, rep["floor"]
+p = {x["rung"]: x for x in rep["probs"]["rungs"]}
+assert p["CLIFF"]["split_died"] == 6 and p["CLIFF"]["compared"] == 12, p["CLIFF"]
+assert all(x["id"].endswith("@4096") for x in rep["probs"]["dead"]), rep["probs"]["dead"][:2]
+L = {x["rung"]: x for x in rep["lengths"]["rungs"]}
+assert L["CLIFF"]["first_worse"] == 4096, L["CLIFF"]
+md = open(f"{d}/REPORT.md").read()
+for s in ("## What an answer costs", "## Above the noise?", "## Where they split",
+          "## Repeat: the same rung run twice", "## Length: where each rung's answers die"):
+    assert s in md, s
+c = json.load(open(f"{e}/canary/canary.json"))
+assert c.get("passed") is True or c.get("verdict") in ("pass", "passed"), c
+assert len(open(f"{e}/canary/questions.jsonl").readlines()) == 8
+PY
+}
+area_cases="$area_cases longctx_floor_probs"
