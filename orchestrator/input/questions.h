@@ -33,6 +33,12 @@ struct question {
     long length;
     int depth;
     struct longitem *lng;
+    /* a tool item (docs/toolcalls.md): its "tools" and "tool_choice" as
+     * compact JSON, sent with each request as given (NULL each: none, and
+     * tool_choice NULL for a tool item that gives none); its "possible"
+     * answers are its reference (answer), as compact JSON */
+    char *tools;
+    char *tool_choice;
 };
 
 struct questions {

@@ -34,7 +34,8 @@ static char *dump(json_t *o)
 static void test_default(void **state)
 {
     struct grader_task *t = task("answer-line");
-    struct question q = {"q1", "What is 2+2?", "4", NULL, 0, 1, -1, -1, NULL};
+    struct question q = {"q1", "What is 2+2?", "4",  NULL, 0, 1, -1,
+                         -1,   NULL,           NULL, NULL};
     struct run_opts o;
     char *body, *rec;
 
@@ -62,7 +63,8 @@ static void test_default(void **state)
 static void test_settings_follow(void **state)
 {
     struct grader_task *t = task("lm-eval-gsm8k");
-    struct question q = {"q1", "Sum?", "4", NULL, 0, 1, -1, -1, NULL};
+    struct question q = {"q1", "Sum?", "4",  NULL, 0,   1,
+                         -1,   -1,     NULL, NULL, NULL};
     json_t *extra = json_pack("{s:i,s:[s]}", "top_k", 1, "stop", "END");
     struct run_opts o;
     char *body, *rec;
@@ -97,7 +99,8 @@ static void test_settings_follow(void **state)
 static void test_task_stops(void **state)
 {
     struct grader_task *t = task("lm-eval-gsm8k");
-    struct question q = {"q1", "Sum?", "4", NULL, 0, 1, -1, -1, NULL};
+    struct question q = {"q1", "Sum?", "4",  NULL, 0,   1,
+                         -1,   -1,     NULL, NULL, NULL};
     struct run_opts o;
     char *body;
 
