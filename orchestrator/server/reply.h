@@ -64,8 +64,24 @@ struct reply_probs {
                               text, "" when they do (reply_want_probs) */
 };
 
+/* The most tool calls one reply may make (indexes 0 to 63). */
+#define REPLY_CALLS_MAX 64
+
+/* What one tool call takes in a row beside its name and arguments,
+ * escaped: {"name":"","arguments":""} and a comma. */
+#define REPLY_CALL_ROOM 27
+
+/* One tool call as streamed (choices[0].delta.tool_calls[] of one
+ * "index"): its function's name (the first sent) and its arguments' text
+ * exactly as streamed, the pieces joined, never parsed. */
+struct reply_call {
+    struct buf name, args;
+};
+
 struct reply {
     struct buf content, reasoning;  /* the deltas, joined */
+    struct reply_call *calls;       /* tool calls by index, or NULL */
+    size_t ncalls;                  /* 1 + the highest index seen */
     size_t cap;                     /* most bytes content and reasoning
                                        may take in a row, JSON-escaped */
     size_t escaped;                 /* what they take now */
@@ -96,6 +112,7 @@ enum {
     REPLY_EUTF8 = -2,   /* not valid UTF-8 */
     REPLY_ENUL = -3,    /* a \u0000 in it */
     REPLY_ETOOBIG = -4, /* the answer would not fit in a row */
+    REPLY_ECALLS = -5,  /* a tool call's index past REPLY_CALLS_MAX */
 };
 
 /* cap: the most bytes content and reasoning may take together once
