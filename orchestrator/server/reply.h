@@ -157,7 +157,7 @@ int reply_fits(const char *content, size_t clen, const char *reasoning,
                size_t rlen, size_t cap, char *msg, size_t msgsize);
 
 /* The fault's name in a row's error_kind: "bad_stream", "bad_utf8",
- * "nul", "too_long". */
+ * "nul", "too_long", "too_many_calls". */
 const char *reply_error_kind(int code);
 
 enum reply_outcome reply_outcome(const struct reply *r);
