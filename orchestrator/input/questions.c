@@ -312,6 +312,10 @@ static int tool_line(const char *path, long line, json_t *o,
                  "reference)",
                  POSSIBLE_MAX);
         bad = why;
+    } else if (ref != NULL && strchr(ref, 0x7f) != NULL) {
+        /* the reference is one line of text without a control character
+         * (compact JSON escapes the others) */
+        bad = "\"possible\" holds a DEL character";
     }
     if (bad != NULL) {
         snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, bad);
@@ -349,10 +353,10 @@ static int parse_line(const char *path, long line, const char *text,
 
     if (!json_is_object(o))
         BAD("not a JSON object%s%s", o ? "" : ": ", o ? "" : jerr.text);
-    if (json_object_get(o, "tools") != NULL) {
-        rc = tool_line(path, line, o, q, msg, msgsize);
-        goto done;
-    }
+    if (json_object_get(o, "tools") != NULL)
+        BAD("a tool item (it has \"tools\"): run it with a task that reads "
+            "\"answers\" references (--task ruler) until graveyard grades "
+            "tool calls (docs/toolcalls.md)");
     id = json_object_get(o, "id");
     question = json_object_get(o, "question");
     answer = json_object_get(o, "answer");

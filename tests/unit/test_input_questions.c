@@ -371,6 +371,7 @@ static void test_tools(void **state)
 {
     char path[] = "/tmp/graveyard-q-XXXXXX", msg[512];
     char path2[] = "/tmp/graveyard-q-XXXXXX";
+    char path3[] = "/tmp/graveyard-q-XXXXXX";
     struct questions qs;
 
     (void)state;
@@ -384,7 +385,7 @@ static void test_tools(void **state)
                   "],\"tool_choice\":\"none\",\"possible\":[]}\n"
                   "{\"id\":\"w3\",\"question\":\"q\",\"tools\":[" TOOL_T
                   "],\"possible\":[]}\n",
-                  GRADER_REF_NUMBER, &qs, msg, sizeof(msg), path) != 0)
+                  GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path) != 0)
         fail_msg("%s", msg);
     assert_int_equal(qs.n, 3);
     assert_string_equal(qs.q[0].id, "w1");
@@ -400,7 +401,15 @@ static void test_tools(void **state)
     assert_string_equal(qs.q[1].tool_choice, "\"none\"");
     assert_null(qs.q[2].tool_choice);
     questions_release(&qs);
-    /* the long items' reader takes them too */
+    /* the numbers' reader refuses them: the grader could not read their
+     * references (one line of JSON) as numbers */
+    assert_int_equal(load_text("{\"id\":\"w1\",\"question\":\"q\","
+                               "\"tools\":[" TOOL_T "],\"possible\":[]}\n",
+                               GRADER_REF_NUMBER, &qs, msg, sizeof(msg),
+                               path3),
+                     -1);
+    assert_non_null(strstr(msg, ":1: a tool item (it has \"tools\"): run it "
+                                "with a task that reads \"answers\""));
     if (load_text("{\"id\":\"w1\",\"question\":\"q\",\"tools\":[" TOOL_T
                   "],\"possible\":[{\"get.time-2_x\":{}}]}\n",
                   GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path2) != 0)
@@ -415,7 +424,7 @@ static void expect_bad_tools(const char *text, const char *words)
     struct questions qs;
 
     assert_int_equal(
-        load_text(text, GRADER_REF_NUMBER, &qs, msg, sizeof(msg), path), -1);
+        load_text(text, GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path), -1);
     if (strstr(msg, words) == NULL || strstr(msg, path) == NULL)
         fail_msg("message '%s' lacks '%s' or the path", msg, words);
 }
