@@ -13,6 +13,7 @@
 #include "../../rundir/files.h"
 #include "../base/cli.h"
 #include "longitem.h"
+#include "toolitem.h"
 
 char *questions_prompt_for(const char *prompt, const struct question *q)
 {
@@ -104,196 +105,16 @@ static const char *id_bad(const json_t *id)
     return id_rule;
 }
 
-/* ---- tool items (docs/toolcalls.md) ------------------------------------ */
-
-#define TOOLS_MAX     128 /* functions an item offers */
-#define TOOL_NAME_MAX 64  /* OpenAI's: [A-Za-z0-9_.-]{1,64} */
-/* A tool item's "possible" is its row's reference, which the grader's row
- * scanner keeps in GRADER_ROWSCAN_SMALL bytes with its NUL */
-#define POSSIBLE_MAX 511
-
-/* Whether s is a function name OpenAI takes: 1 to 64 of [A-Za-z0-9_.-]. */
-static int tool_name_ok(const json_t *v)
-{
-    const char *s = json_string_value(v);
-    size_t n = s ? json_string_length(v) : 0;
-
-    if (n == 0 || n > TOOL_NAME_MAX)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
-              (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '.' ||
-              s[i] == '-'))
-            return 0;
-    return 1;
-}
-
-/* Whether tools (checked) offers a function named name. */
-static int tool_offered(const json_t *tools, const char *name)
-{
-    size_t i;
-    json_t *t;
-
-    json_array_foreach(tools, i, t)
-    {
-        const char *n = json_string_value(
-            json_object_get(json_object_get(t, "function"), "name"));
-        if (n != NULL && strcmp(n, name) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-/* Why "tools" is refused, or NULL: 1 to TOOLS_MAX OpenAI function schemas
- * ({"type": "function", "function": {"name", "description",
- * "parameters"}}), each name well formed and offered once. */
-static const char *tools_bad(const json_t *tools, char *why, size_t whysize)
-{
-    size_t i;
-    json_t *t;
-
-    if (!json_is_array(tools) || json_array_size(tools) == 0 ||
-        json_array_size(tools) > TOOLS_MAX) {
-        snprintf(why, whysize, "\"tools\" must be a list of 1 to %d functions",
-                 TOOLS_MAX);
-        return why;
-    }
-    json_array_foreach(tools, i, t)
-    {
-        json_t *type = json_object_get(t, "type"), *f;
-        json_t *params, *name;
-        const char *bad = NULL;
-
-        f = json_object_get(t, "function");
-        params = json_object_get(f, "parameters");
-        name = json_object_get(f, "name");
-        if (!json_is_object(t))
-            bad = "is not a JSON object";
-        else if (!json_is_object(f))
-            bad = "has no \"function\" object";
-        else if (type != NULL && (!json_is_string(type) ||
-                                  strcmp(json_string_value(type), "function")))
-            bad = ": \"type\" must be \"function\"";
-        else if (!tool_name_ok(name))
-            bad = ": \"function\".\"name\" must be 1 to 64 of A-Z a-z 0-9 _ "
-                  ". -";
-        else if (params != NULL && !json_is_object(params))
-            bad = ": \"function\".\"parameters\" must be a JSON object";
-        if (bad != NULL) {
-            snprintf(why, whysize, "\"tools\" item %zu%s%s", i + 1,
-                     bad[0] == ':' ? "" : " ", bad);
-            return why;
-        }
-        /* earlier ones are checked: a name offered twice is ambiguous */
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(
-                    json_string_value(json_object_get(
-                        json_object_get(json_array_get(tools, j), "function"),
-                        "name")),
-                    json_string_value(name)) == 0) {
-                snprintf(why, whysize, "\"tools\" item %zu names '%s' again",
-                         i + 1, json_string_value(name));
-                return why;
-            }
-    }
-    return NULL;
-}
-
-/* Why "tool_choice" (NULL: none) is refused, or NULL: "auto", "required",
- * "none", or {"type": "function", "function": {"name"}} naming one of
- * tools. */
-static const char *tool_choice_bad(const json_t *c, const json_t *tools,
-                                   char *why, size_t whysize)
-{
-    const char *s = json_string_value(c), *name;
-    json_t *type = json_object_get(c, "type");
-
-    if (c == NULL ||
-        (s != NULL && (strcmp(s, "auto") == 0 || strcmp(s, "required") == 0 ||
-                       strcmp(s, "none") == 0)))
-        return NULL;
-    name = json_string_value(
-        json_object_get(json_object_get(c, "function"), "name"));
-    if (!json_is_object(c) || !json_is_string(type) ||
-        strcmp(json_string_value(type), "function") != 0 || name == NULL) {
-        snprintf(why, whysize,
-                 "\"tool_choice\" must be \"auto\", \"required\", \"none\" "
-                 "or {\"type\": \"function\", \"function\": {\"name\": "
-                 "...}}");
-        return why;
-    }
-    if (!tool_offered(tools, name)) {
-        snprintf(why, whysize,
-                 "\"tool_choice\" names '%.64s', which is not in \"tools\"",
-                 name);
-        return why;
-    }
-    return NULL;
-}
-
-/* Why "possible" is refused, or NULL: BFCL's possible answers, a list of
- * calls {"FUNCTION": {"ARG": [accepted values...]}} ([] when no call is
- * right), each function one of tools. */
-static const char *possible_bad(const json_t *p, const json_t *tools,
-                                char *why, size_t whysize)
-{
-    size_t i;
-    json_t *call;
-
-    if (!json_is_array(p)) {
-        snprintf(why, whysize,
-                 "\"possible\" must be a list of calls (BFCL's possible "
-                 "answers; [] when no call is right)");
-        return why;
-    }
-    json_array_foreach(p, i, call)
-    {
-        const char *fname, *arg;
-        json_t *args, *v;
-        int shaped = json_is_object(call) && json_object_size(call) == 1;
-
-        fname = shaped ? json_object_iter_key(json_object_iter(call)) : NULL;
-        args = shaped ? json_object_get(call, fname) : NULL;
-        shaped = json_is_object(args);
-        json_object_foreach(args, arg, v) shaped &= json_is_array(v);
-        if (!shaped) {
-            snprintf(why, whysize,
-                     "\"possible\" item %zu must be {\"FUNCTION\": {\"ARG\": "
-                     "[VALUES...]}}",
-                     i + 1);
-            return why;
-        }
-        if (!tool_offered(tools, fname)) {
-            snprintf(why, whysize,
-                     "\"possible\" item %zu names '%.64s', which is not in "
-                     "\"tools\"",
-                     i + 1, fname);
-            return why;
-        }
-    }
-    return NULL;
-}
-
-static char *compact(const json_t *v)
-{
-    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-
-    if (s == NULL)
-        util_oom("a tool item");
-    return s;
-}
-
-/* One tool item (line is 0-based) into q: its question, tools,
- * tool_choice and possible answers checked; -1 with msg naming the key. */
+/* One tool item (line is 0-based) into q (toolitem.h checks its tools,
+ * tool_choice and possible answers); -1 with msg naming the key. */
 static int tool_line(const char *path, long line, json_t *o,
                      struct question *q, char *msg, size_t msgsize)
 {
     json_t *id = json_object_get(o, "id"),
            *qv = json_object_get(o, "question");
-    json_t *tools = json_object_get(o, "tools");
-    json_t *possible = json_object_get(o, "possible");
-    char why[300], idbuf[32], *ref = NULL;
+    char why[300], idbuf[32];
     const char *bad = NULL;
+    struct toolitem it;
 
     if (!json_is_string(qv) || json_string_length(qv) == 0)
         bad = "no \"question\" text";
@@ -302,33 +123,18 @@ static int tool_line(const char *path, long line, json_t *o,
     else if (json_object_get(o, "answer") || json_object_get(o, "answers"))
         bad = "a tool item has no \"answer\": its \"possible\" calls are "
               "its reference";
-    else if ((bad = tools_bad(tools, why, sizeof(why))) == NULL &&
-             (bad = tool_choice_bad(json_object_get(o, "tool_choice"), tools,
-                                    why, sizeof(why))) == NULL &&
-             (bad = possible_bad(possible, tools, why, sizeof(why))) == NULL &&
-             strlen(ref = compact(possible)) > POSSIBLE_MAX) {
-        snprintf(why, sizeof(why),
-                 "\"possible\" is over %d bytes as compact JSON (a row's "
-                 "reference)",
-                 POSSIBLE_MAX);
+    else if (toolitem_read(o, &it, why, sizeof(why)) != 0)
         bad = why;
-    } else if (ref != NULL && strchr(ref, 0x7f) != NULL) {
-        /* the reference is one line of text without a control character
-         * (compact JSON escapes the others) */
-        bad = "\"possible\" holds a DEL character";
-    }
     if (bad != NULL) {
         snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, bad);
-        free(ref);
         return -1;
     }
     snprintf(idbuf, sizeof(idbuf), "test-%ld", line);
     q->id = xstrdup(id ? json_string_value(id) : idbuf);
     q->text = xstrdup(json_string_value(qv));
-    q->answer = ref;
-    q->tools = compact(tools);
-    if (json_object_get(o, "tool_choice") != NULL)
-        q->tool_choice = compact(json_object_get(o, "tool_choice"));
+    q->answer = it.possible;
+    q->tools = it.tools;
+    q->tool_choice = it.tool_choice;
     return 0;
 }
 

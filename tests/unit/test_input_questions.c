@@ -6,6 +6,7 @@
  * bad one refused naming its file, line and key), and the prompt.
  *
  * Tests: orchestrator/input/questions.c
+ * Tests: orchestrator/input/toolitem.c
  */
 #include <stdarg.h>
 #include <stddef.h>

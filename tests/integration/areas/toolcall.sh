@@ -10,6 +10,7 @@
 # Sourced by tests/integration/cases.sh (lib.sh's helpers).
 #
 # Tests: orchestrator/input/questions.c
+# Tests: orchestrator/input/toolitem.c
 # Tests: orchestrator/run/request.c
 # Tests: orchestrator/run/runplan.c
 # Tests: orchestrator/server/reply.c
