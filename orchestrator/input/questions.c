@@ -138,6 +138,13 @@ static int tool_line(const char *path, long line, json_t *o,
     return 0;
 }
 
+/* A tool item read by a reader of numbers or letters: the rung's summary
+ * could not read its reference (one line of JSON) as either. */
+static const char tool_elsewhere[] =
+    "a tool item (it has \"tools\"): run it with a task that reads "
+    "\"answers\" references (--task ruler) until graveyard grades tool "
+    "calls (docs/toolcalls.md)";
+
 /* One line (line is 0-based) into a question; -1 with msg. */
 static int parse_line(const char *path, long line, const char *text,
                       size_t len, struct question *q, char *msg,
@@ -160,9 +167,7 @@ static int parse_line(const char *path, long line, const char *text,
     if (!json_is_object(o))
         BAD("not a JSON object%s%s", o ? "" : ": ", o ? "" : jerr.text);
     if (json_object_get(o, "tools") != NULL)
-        BAD("a tool item (it has \"tools\"): run it with a task that reads "
-            "\"answers\" references (--task ruler) until graveyard grades "
-            "tool calls (docs/toolcalls.md)");
+        BAD("%s", tool_elsewhere);
     id = json_object_get(o, "id");
     question = json_object_get(o, "question");
     answer = json_object_get(o, "answer");
@@ -300,7 +305,9 @@ static int choice_line(const char *path, long line, const char *text,
     qv = json_object_get(o, "question");
     stem = json_is_object(qv) ? json_string_value(json_object_get(qv, "stem"))
                               : json_string_value(qv);
-    if (stem == NULL || stem[0] == '\0')
+    if (json_object_get(o, "tools") != NULL)
+        why = tool_elsewhere;
+    else if (stem == NULL || stem[0] == '\0')
         why = "no \"question\" text (or ARC's {\"stem\"})";
     else if (id_bad(id) != NULL)
         why = id_bad(id);

@@ -8,7 +8,10 @@
  *     (GSM8K's own test.jsonl: the reference is what follows "####", and
  *     the id is "test-N" for the 0-based line N)
  * Every reference must be a number as the grader reads one; ids must be
- * unique. Errors name the file and line.
+ * unique. Errors name the file and line. A line with "tools" is a tool
+ * item (docs/toolcalls.md, toolitem.h), read by the long items' reader
+ * only (its reference, the possible answers as compact JSON, is one
+ * expected string to the grader).
  */
 #ifndef QUESTIONS_H
 #define QUESTIONS_H

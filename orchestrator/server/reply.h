@@ -2,7 +2,8 @@
  * reply.h - one streamed answer, put together from its SSE events.
  *
  * Each event of /v1/chat/completions is a JSON chunk: the role chunk,
- * content and reasoning_content deltas, the finish chunk (finish_reason,
+ * content, reasoning_content and tool_calls deltas (a tool item's calls,
+ * docs/toolcalls.md), the finish chunk (finish_reason,
  * and "timings" on the last chunk), an optional usage chunk, "[DONE]", or
  * an {"error": ...} event mid-stream. reply_event takes them in order and
  * keeps what a row needs; reply_outcome says whether the stream finished.

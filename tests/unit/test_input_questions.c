@@ -373,6 +373,7 @@ static void test_tools(void **state)
     char path[] = "/tmp/graveyard-q-XXXXXX", msg[512];
     char path2[] = "/tmp/graveyard-q-XXXXXX";
     char path3[] = "/tmp/graveyard-q-XXXXXX";
+    char path4[] = "/tmp/graveyard-q-XXXXXX";
     struct questions qs;
 
     (void)state;
@@ -408,6 +409,13 @@ static void test_tools(void **state)
                                "\"tools\":[" TOOL_T "],\"possible\":[]}\n",
                                GRADER_REF_NUMBER, &qs, msg, sizeof(msg),
                                path3),
+                     -1);
+    assert_non_null(strstr(msg, ":1: a tool item (it has \"tools\"): run it "
+                                "with a task that reads \"answers\""));
+    assert_int_equal(load_text("{\"id\":\"w1\",\"question\":\"q\","
+                               "\"tools\":[" TOOL_T "],\"possible\":[]}\n",
+                               GRADER_REF_LETTER, &qs, msg, sizeof(msg),
+                               path4),
                      -1);
     assert_non_null(strstr(msg, ":1: a tool item (it has \"tools\"): run it "
                                 "with a task that reads \"answers\""));
