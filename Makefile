@@ -228,6 +228,7 @@ $(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
 # serves its streamed responses. asprintf wants _GNU_SOURCE.
 $(FAKE): tests/fake-llama-server/fake-llama-server.c \
         tests/fake-llama-server/longctx.c tests/fake-llama-server/longctx.h \
+        tests/fake-llama-server/toolcalls.c tests/fake-llama-server/toolcalls.h \
         tests/fake-tools/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -D_GNU_SOURCE $(MHD_CFLAGS) $(JANSSON_CFLAGS) \

@@ -13,6 +13,7 @@
 #include "../../rundir/files.h"
 #include "../base/cli.h"
 #include "longitem.h"
+#include "toolitem.h"
 
 char *questions_prompt_for(const char *prompt, const struct question *q)
 {
@@ -50,6 +51,8 @@ static void question_release(struct question *q)
     free(q->text);
     free(q->answer);
     free(q->lng);
+    free(q->tools);
+    free(q->tool_choice);
     for (size_t k = 0; k < q->nchoices; k++)
         free(q->choices[k]);
     free(q->choices);
@@ -102,6 +105,46 @@ static const char *id_bad(const json_t *id)
     return id_rule;
 }
 
+/* One tool item (line is 0-based) into q (toolitem.h checks its tools,
+ * tool_choice and possible answers); -1 with msg naming the key. */
+static int tool_line(const char *path, long line, json_t *o,
+                     struct question *q, char *msg, size_t msgsize)
+{
+    json_t *id = json_object_get(o, "id"),
+           *qv = json_object_get(o, "question");
+    char why[300], idbuf[32];
+    const char *bad = NULL;
+    struct toolitem it;
+
+    if (!json_is_string(qv) || json_string_length(qv) == 0)
+        bad = "no \"question\" text";
+    else if (id_bad(id) != NULL)
+        bad = id_bad(id);
+    else if (json_object_get(o, "answer") || json_object_get(o, "answers"))
+        bad = "a tool item has no \"answer\": its \"possible\" calls are "
+              "its reference";
+    else if (toolitem_read(o, &it, why, sizeof(why)) != 0)
+        bad = why;
+    if (bad != NULL) {
+        snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, bad);
+        return -1;
+    }
+    snprintf(idbuf, sizeof(idbuf), "test-%ld", line);
+    q->id = xstrdup(id ? json_string_value(id) : idbuf);
+    q->text = xstrdup(json_string_value(qv));
+    q->answer = it.possible;
+    q->tools = it.tools;
+    q->tool_choice = it.tool_choice;
+    return 0;
+}
+
+/* A tool item read by a reader of numbers or letters: the rung's summary
+ * could not read its reference (one line of JSON) as either. */
+static const char tool_elsewhere[] =
+    "a tool item (it has \"tools\"): run it with a task that reads "
+    "\"answers\" references (--task ruler) until graveyard grades tool "
+    "calls (docs/toolcalls.md)";
+
 /* One line (line is 0-based) into a question; -1 with msg. */
 static int parse_line(const char *path, long line, const char *text,
                       size_t len, struct question *q, char *msg,
@@ -123,6 +166,8 @@ static int parse_line(const char *path, long line, const char *text,
 
     if (!json_is_object(o))
         BAD("not a JSON object%s%s", o ? "" : ": ", o ? "" : jerr.text);
+    if (json_object_get(o, "tools") != NULL)
+        BAD("%s", tool_elsewhere);
     id = json_object_get(o, "id");
     question = json_object_get(o, "question");
     answer = json_object_get(o, "answer");
@@ -260,7 +305,9 @@ static int choice_line(const char *path, long line, const char *text,
     qv = json_object_get(o, "question");
     stem = json_is_object(qv) ? json_string_value(json_object_get(qv, "stem"))
                               : json_string_value(qv);
-    if (stem == NULL || stem[0] == '\0')
+    if (json_object_get(o, "tools") != NULL)
+        why = tool_elsewhere;
+    else if (stem == NULL || stem[0] == '\0')
         why = "no \"question\" text (or ARC's {\"stem\"})";
     else if (id_bad(id) != NULL)
         why = id_bad(id);
@@ -406,8 +453,11 @@ static int answers_line(const char *path, long line, const char *text,
     char ref[GRADER_ANSWERS_BYTES + 1], idbuf[32], why[160];
     const char *bad = NULL;
 
-    if (json_is_object(o) && json_object_get(o, "long") != NULL) {
-        int rc = long_line(path, line, o, q, msg, msgsize);
+    if (json_is_object(o) && (json_object_get(o, "long") != NULL ||
+                              json_object_get(o, "tools") != NULL)) {
+        int rc = json_object_get(o, "tools") != NULL
+                     ? tool_line(path, line, o, q, msg, msgsize)
+                     : long_line(path, line, o, q, msg, msgsize);
         json_decref(o);
         return rc;
     }

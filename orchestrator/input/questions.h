@@ -8,7 +8,10 @@
  *     (GSM8K's own test.jsonl: the reference is what follows "####", and
  *     the id is "test-N" for the 0-based line N)
  * Every reference must be a number as the grader reads one; ids must be
- * unique. Errors name the file and line.
+ * unique. Errors name the file and line. A line with "tools" is a tool
+ * item (docs/toolcalls.md, toolitem.h), read by the long items' reader
+ * only (its reference, the possible answers as compact JSON, is one
+ * expected string to the grader).
  */
 #ifndef QUESTIONS_H
 #define QUESTIONS_H
@@ -33,6 +36,12 @@ struct question {
     long length;
     int depth;
     struct longitem *lng;
+    /* a tool item (docs/toolcalls.md): its "tools" and "tool_choice" as
+     * compact JSON, sent with each request as given (NULL each: none, and
+     * tool_choice NULL for a tool item that gives none); its "possible"
+     * answers are its reference (answer), as compact JSON */
+    char *tools;
+    char *tool_choice;
 };
 
 struct questions {

@@ -4,6 +4,7 @@
 #include "rowwrite.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,8 @@ void row_too_long(struct row *w, const char *why)
     w->violations = -1;
     w->violation = NULL;
     w->aborted = NULL;
+    w->calls = NULL; /* a tool item's row: "tool_calls": null */
+    w->ncalls = 0;
 }
 
 static json_t *str_or_null(const char *s, size_t len)
@@ -69,21 +72,60 @@ static void measured(json_t *o, const struct row *w)
     set(o, "latency_ms", json_integer((json_int_t)w->latency_ms));
 }
 
+/* A tool item's calls (docs/toolcalls.md): a list in the order of their
+ * index, each name and arguments' text as streamed; null in an error row. */
+static json_t *tool_calls(const struct row *w)
+{
+    json_t *a;
+
+    if (w->error != NULL)
+        return json_null();
+    if ((a = json_array()) == NULL)
+        util_oom("a row");
+    for (size_t i = 0; i < w->ncalls; i++) {
+        const struct reply_call *c = &w->calls[i];
+        json_t *one = json_pack(
+            "{s:o,s:o}", "name",
+            json_stringn(c->name.p ? c->name.p : "", c->name.len), "arguments",
+            json_stringn(c->args.p ? c->args.p : "", c->args.len));
+        if (one == NULL || json_array_append_new(a, one) != 0)
+            util_oom("a row");
+    }
+    return a;
+}
+
+/* What a row's calls take in it, escaped (reply.h's count). */
+static size_t calls_escaped(const struct row *w)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < w->ncalls; i++)
+        n += REPLY_CALL_ROOM +
+             reply_escaped_len(w->calls[i].name.p, w->calls[i].name.len) +
+             reply_escaped_len(w->calls[i].args.p, w->calls[i].args.len);
+    return n;
+}
+
 /* The row as JSON, in the fields' documented order, graded by task. */
 static json_t *row_json(const struct row *w, const struct grader_task *task,
                         int *right, const atomic_int *stop)
 {
-    json_t *o, *grades, *extracted;
+    json_t *o, *rest, *grades, *extracted;
 
     grades = taskfile_grades_until(task, w->error ? NULL : w->content,
                                    w->content ? w->content_len : 0,
                                    w->reference, &extracted, right, stop);
     if (grades == NULL) /* stopped */
         return NULL;
-    o = json_pack(
-        "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b}", "id", w->id,
-        "rung", w->rung, "reference", w->reference, "content",
-        str_or_null(w->content, w->content_len), "reasoning_content",
+    o = json_pack("{s:s,s:s,s:s,s:o}", "id", w->id, "rung", w->rung,
+                  "reference", w->reference, "content",
+                  str_or_null(w->content, w->content_len));
+    if (o == NULL)
+        util_oom("a row");
+    if (w->tool_item || w->ncalls > 0) /* beside its content */
+        set(o, "tool_calls", tool_calls(w));
+    rest = json_pack(
+        "{s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b}", "reasoning_content",
         str_or_null(w->reasoning, w->reasoning_len), "finish_reason",
         w->finish ? json_string(w->finish) : json_null(), "truncated",
         w->truncated, "completion_tokens", int_or_null(w->tokens),
@@ -91,8 +133,9 @@ static json_t *row_json(const struct row *w, const struct grader_task *task,
         w->error ? json_string(w->error) : json_null(), "error_kind",
         w->error_kind ? json_string(w->error_kind) : json_null(), "extracted",
         extracted, "right", *right);
-    if (o == NULL)
+    if (rest == NULL || json_object_update(o, rest) != 0)
         util_oom("a row");
+    json_decref(rest);
     if (w->measured)
         measured(o, w);
     /* the study's task keeps its rows as they always were */
@@ -127,16 +170,23 @@ static json_t *row_json(const struct row *w, const struct grader_task *task,
 static char *row_text_until(struct row *w, const struct grader_task *task,
                             int *right, const atomic_int *stop)
 {
+    size_t calls = calls_escaped(w);
     char *text;
     json_t *o;
 
     /* a streamed reply was kept to the budget as it came (reply.h); an
      * import's comes whole */
     if (w->error == NULL &&
-        reply_fits(w->content, w->content ? w->content_len : 0, w->reasoning,
-                   w->reasoning ? w->reasoning_len : 0, REPLY_ROW_CAP, w->why,
-                   sizeof(w->why)) != 0)
+        (calls > REPLY_ROW_CAP ||
+         reply_fits(w->content, w->content ? w->content_len : 0, w->reasoning,
+                    w->reasoning ? w->reasoning_len : 0, REPLY_ROW_CAP - calls,
+                    w->why, sizeof(w->why)) != 0)) {
+        if (calls > REPLY_ROW_CAP) /* reply_fits did not say why */
+            snprintf(w->why, sizeof(w->why),
+                     "reply longer than a row holds (%zu bytes once escaped)",
+                     (size_t)REPLY_ROW_CAP);
         row_too_long(w, w->why);
+    }
     for (int pass = 0;; pass++) {
         o = row_json(w, task, right, stop);
         if (o == NULL)

@@ -19,6 +19,7 @@
 #include "../../grader/grader.h"
 
 struct store;
+struct reply_call;
 
 /* One answer, as the writer's caller knows it; every pointer borrowed.
  * A NULL string, or a negative number, is written as null. */
@@ -62,6 +63,13 @@ struct row {
     long length;
     int depth;
     long long seed, fill;
+
+    /* a tool item (docs/toolcalls.md): its calls as streamed, ncalls of
+     * them in the order of their index ("tool_calls": [] when none, null
+     * in an error row); other rows have no "tool_calls" */
+    int tool_item;
+    const struct reply_call *calls;
+    size_t ncalls;
 
     const char *imported; /* the tool an import read, or NULL */
     int digits;           /* significant digits of a real: a run's

@@ -207,8 +207,8 @@ static void scrub_probs(struct reply_probs *p, const char *key)
 }
 
 /* Every text of sl's request that its row or the log may keep (content,
- * reasoning, an error body, an error event, a fault's message, the
- * finish_reason) and error (NULL or a text made of them), with the
+ * reasoning, the tool calls, an error body, an error event, a fault's message,
+ * the finish_reason) and error (NULL or a text made of them), with the
  * endpoint's key's traces overwritten (endpoint_redact): an endpoint
  * that echoes its key puts it in none of them. */
 static void scrub(struct slot *sl, char *error)
@@ -220,6 +220,10 @@ static void scrub(struct slot *sl, char *error)
     scrub_probs(&sl->reply.probs, key);
     scrub_buf(&sl->reply.content, key);
     scrub_buf(&sl->reply.reasoning, key);
+    for (size_t i = 0; i < sl->reply.ncalls; i++) {
+        scrub_buf(&sl->reply.calls[i].name, key);
+        scrub_buf(&sl->reply.calls[i].args, key);
+    }
     scrub_buf(&sl->errbody, key);
     scrub_str(sl->reply.error, key);
     scrub_str(sl->reply.finish, key);
@@ -521,6 +525,11 @@ static void slot_row(struct runner *r, const struct slot *sl, size_t qi,
     if (!error && reply->reasoning.len > 0) {
         w->reasoning = reply->reasoning.p;
         w->reasoning_len = reply->reasoning.len;
+    }
+    w->tool_item = q->tools != NULL; /* its calls, as streamed */
+    if (!error) {
+        w->calls = reply->calls;
+        w->ncalls = reply->ncalls;
     }
     w->finish = reply->finish[0] ? reply->finish : NULL;
     w->truncated =

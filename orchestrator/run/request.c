@@ -72,6 +72,13 @@ char *request_body(const struct run_opts *o, const struct question *q)
         set(body, "logprobs", json_true());
         set(body, "top_logprobs", json_integer(o->logprobs));
     }
+    /* a tool item's functions (docs/toolcalls.md), as the question file
+     * gave them; the item's own over any extra's */
+    if (q->tools != NULL)
+        set(body, "tools", json_loads(q->tools, 0, NULL));
+    if (q->tool_choice != NULL)
+        set(body, "tool_choice",
+            json_loads(q->tool_choice, JSON_DECODE_ANY, NULL));
     text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
     if (text == NULL)

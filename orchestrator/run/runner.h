@@ -9,7 +9,8 @@
  * sends no token for idle_s ("hung") is restarted and asked again, and
  * after 3 times the question becomes an error row; a server that is alive
  * and sends what is not a chat stream ("bad_stream", "bad_utf8", "nul"),
- * an answer too long for a row ("too_long"), an HTTP error ("http"), an
+ * an answer too long for a row ("too_long"), more than 64 tool calls
+ * ("too_many_calls"), an HTTP error ("http"), an
  * error event ("stream_error"), no whole answer by the deadline
  * ("deadline") or a connection cut while it stays up ("cut") gives an
  * error row at once and the same server goes on. A server that cannot

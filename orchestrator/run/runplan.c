@@ -18,6 +18,7 @@
 #include "../base/cli.h"
 #include "../input/config.h"
 #include "../input/longitem.h"
+#include "../input/questions.h"
 #include "../base/hash.h"
 #include "runner.h"
 #include "runplan.h"
@@ -613,6 +614,46 @@ static int long_context(struct runplan *p)
     return 0;
 }
 
+/* A question file with tool items asked of a server whose args turn its
+ * chat templates off (--no-jinja last of --jinja and --no-jinja): its
+ * calls would never be parsed, so the rung is refused before it starts.
+ * Without either flag the build's default holds, which graveyard cannot
+ * know before the server runs (on in newer upstream builds, off in older
+ * ones and the ik fork: docs/toolcalls.md). 0, or EXIT_USAGE after one
+ * line. */
+static int tool_jinja(struct runplan *p)
+{
+    struct questions qs;
+    char msg[1400];
+    int off = 0, rc = 0;
+
+    if (p->o.endpoint != NULL)
+        return 0;
+    for (size_t i = 0; i < p->o.n_server_args; i++)
+        if (strcmp(p->o.server_args[i], "--no-jinja") == 0 ||
+            strcmp(p->o.server_args[i], "--jinja") == 0)
+            off = strcmp(p->o.server_args[i], "--no-jinja") == 0;
+    /* a file that does not load is refused by the runner, in its words */
+    /* no task given: the default, which reads numbers */
+    if (!off || questions_load_as(p->o.questions, p->o.limit,
+                                  p->o.task ? grader_task_ref(p->o.task)
+                                            : GRADER_REF_NUMBER,
+                                  &qs, msg, sizeof(msg)) != 0)
+        return 0;
+    for (size_t i = 0; i < qs.n && rc == 0; i++)
+        if (qs.q[i].tools != NULL) {
+            cli_error("run",
+                      "rung %s: tool item '%.256s' ('%.300s' line %ld) "
+                      "offers tools, and the server args turn templates off "
+                      "(--no-jinja): llama-server parses tool calls only "
+                      "with --jinja (docs/toolcalls.md)",
+                      p->o.rung, qs.q[i].id, p->o.questions, qs.q[i].line);
+            rc = EXIT_USAGE;
+        }
+    questions_release(&qs);
+    return rc;
+}
+
 int runplan_build(struct runplan *p, const struct runplan_flags *f,
                   const char **pos, size_t npos)
 {
@@ -623,7 +664,8 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
         f->sha != NULL || f->qfile != NULL)
         return (rc = config_mode(p, f, npos)) != 0 ? rc
                : f->serve_only                     ? 0
-                                                   : long_context(p);
+               : (rc = long_context(p)) != 0       ? rc
+                                                   : tool_jinja(p);
     if (f->url != NULL)
         return served_plan(p, f, pos, npos);
     if (f->key_env != NULL || f->plain_http) {
@@ -648,7 +690,9 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
     p->o.n_server_args = f->nserver;
     numbers(f, &p->o);
     p->ctx_given = f->ctx != 0;
-    return (rc = server_flags(f, &p->o)) != 0 ? rc : long_context(p);
+    return (rc = server_flags(f, &p->o)) != 0 ? rc
+           : (rc = long_context(p)) != 0      ? rc
+                                              : tool_jinja(p);
 }
 
 int runplan_execute(struct runplan *p)

@@ -29,6 +29,13 @@ void reply_release(struct reply *r)
 {
     buf_release(&r->content);
     buf_release(&r->reasoning);
+    for (size_t i = 0; i < r->ncalls; i++) {
+        buf_release(&r->calls[i].name);
+        buf_release(&r->calls[i].args);
+    }
+    free(r->calls);
+    r->calls = NULL;
+    r->ncalls = 0;
     free(r->error);
     r->error = NULL;
     free(r->probs.tok);
@@ -96,6 +103,8 @@ const char *reply_error_kind(int code)
         return "nul";
     case REPLY_ETOOBIG:
         return "too_long";
+    case REPLY_ECALLS:
+        return "too_many_calls";
     default:
         return "bad_stream";
     }
@@ -118,28 +127,13 @@ int reply_fits(const char *content, size_t clen, const char *reasoning,
     return 0;
 }
 
-/* A delta's text field (key) into b. Absent or null is no text (the role
- * chunk's "content": null); any other non-string is a broken stream, not
- * a piece to drop: the reply would be graded with a hole in it. */
-static int append(struct reply *r, struct buf *b, json_t *delta,
-                  const char *key, char *msg, size_t msgsize)
+/* Text s[0..n) into b, within the row's budget: a NUL refused by name,
+ * and what would pass the budget refused whole (nothing of it kept). */
+static int add_text(struct reply *r, struct buf *b, const char *s, size_t n,
+                    char *msg, size_t msgsize)
 {
-    json_t *v = json_object_get(delta, key);
-    const char *s;
-    size_t n, e;
+    size_t e;
 
-    if (v == NULL || json_is_null(v))
-        return 0;
-    if (!json_is_string(v)) {
-        snprintf(msg, msgsize, "stream delta's \"%s\" is not text (a %s)", key,
-                 json_is_number(v)   ? "number"
-                 : json_is_object(v) ? "JSON object"
-                 : json_is_array(v)  ? "JSON array"
-                                     : "boolean");
-        return REPLY_EBAD;
-    }
-    s = json_string_value(v);
-    n = json_string_length(v);
     if (n == 0)
         return 0;
     if (memchr(s, '\0', n) != NULL) {
@@ -155,6 +149,127 @@ static int append(struct reply *r, struct buf *b, json_t *delta,
     }
     r->escaped += e;
     r->progress++;
+    return 0;
+}
+
+/* What a value that should be text is instead, for a message. */
+static const char *not_text(const json_t *v)
+{
+    return json_is_number(v)   ? "number"
+           : json_is_object(v) ? "JSON object"
+           : json_is_array(v)  ? "JSON array"
+                               : "boolean";
+}
+
+/* A delta's text field (key) into b. Absent or null is no text (the role
+ * chunk's "content": null); any other non-string is a broken stream, not
+ * a piece to drop: the reply would be graded with a hole in it. */
+static int append(struct reply *r, struct buf *b, json_t *delta,
+                  const char *key, char *msg, size_t msgsize)
+{
+    json_t *v = json_object_get(delta, key);
+
+    if (v == NULL || json_is_null(v))
+        return 0;
+    if (!json_is_string(v)) {
+        snprintf(msg, msgsize, "stream delta's \"%s\" is not text (a %s)", key,
+                 not_text(v));
+        return REPLY_EBAD;
+    }
+    return add_text(r, b, json_string_value(v), json_string_length(v), msg,
+                    msgsize);
+}
+
+/* ---- tool calls --------------------------------------------------------- */
+
+static int bad_call(char *msg, size_t msgsize, const char *what)
+{
+    snprintf(msg, msgsize, "stream delta's tool call: %s", what);
+    return REPLY_EBAD;
+}
+
+/* The call of index i, made with those before it when new (each taking
+ * its room in the row's budget). */
+static int call_at(struct reply *r, json_int_t i, struct reply_call **out,
+                   char *msg, size_t msgsize)
+{
+    if (i >= REPLY_CALLS_MAX) {
+        snprintf(
+            msg, msgsize,
+            "more than %d tool calls in one reply (index %" JSON_INTEGER_FORMAT
+            ")",
+            REPLY_CALLS_MAX, i);
+        return REPLY_ECALLS;
+    }
+    while (r->ncalls <= (size_t)i) {
+        if (r->escaped + REPLY_CALL_ROOM > r->cap)
+            return too_big(r->cap, msg, msgsize);
+        r->calls = xrealloc(r->calls, (r->ncalls + 1) * sizeof(*r->calls));
+        buf_init(&r->calls[r->ncalls].name, r->cap);
+        buf_init(&r->calls[r->ncalls].args, r->cap);
+        r->ncalls++;
+        r->escaped += REPLY_CALL_ROOM;
+    }
+    *out = &r->calls[i];
+    return 0;
+}
+
+/* One entry of delta.tool_calls: {"index", "id", "type", "function":
+ * {"name", "arguments"}}. The name is its first delta's (a later one is
+ * not joined: servers that repeat it send it whole); the arguments'
+ * pieces are joined as sent. */
+static int tool_call(struct reply *r, json_t *c, char *msg, size_t msgsize)
+{
+    json_t *i = json_object_get(c, "index"), *f, *name, *args;
+    struct reply_call *call;
+    int rc;
+
+    if (!json_is_object(c))
+        return bad_call(msg, msgsize, "a tool call is not a JSON object");
+    if (!json_is_integer(i) || json_integer_value(i) < 0)
+        return bad_call(msg, msgsize, "a tool call without an \"index\"");
+    f = json_object_get(c, "function");
+    name = json_object_get(f, "name");
+    args = json_object_get(f, "arguments");
+    if (f != NULL && !json_is_null(f) && !json_is_object(f))
+        return bad_call(msg, msgsize, "\"function\" is not a JSON object");
+    if (name != NULL && !json_is_null(name) && !json_is_string(name))
+        return bad_call(msg, msgsize, "its \"name\" is not text");
+    if (args != NULL && !json_is_null(args) && !json_is_string(args))
+        return bad_call(msg, msgsize,
+                        "its \"arguments\" is not text (the "
+                        "arguments' JSON as a string)");
+    if ((rc = call_at(r, json_integer_value(i), &call, msg, msgsize)) != 0)
+        return rc;
+    if (call->name.len == 0 && json_is_string(name) &&
+        (rc = add_text(r, &call->name, json_string_value(name),
+                       json_string_length(name), msg, msgsize)) != 0)
+        return rc;
+    if (json_is_string(args))
+        return add_text(r, &call->args, json_string_value(args),
+                        json_string_length(args), msg, msgsize);
+    return 0;
+}
+
+/* A delta's "tool_calls" (absent or null: none). */
+static int tool_calls(struct reply *r, json_t *delta, char *msg,
+                      size_t msgsize)
+{
+    json_t *tc = json_object_get(delta, "tool_calls"), *c;
+    size_t k;
+    int rc;
+
+    if (tc == NULL || json_is_null(tc))
+        return 0;
+    if (!json_is_array(tc)) {
+        snprintf(msg, msgsize, "stream delta's \"tool_calls\" is not a list");
+        return REPLY_EBAD;
+    }
+    json_array_foreach(tc, k, c)
+    {
+        if ((rc = tool_call(r, c, msg, msgsize)) != 0)
+            return rc;
+    }
     return 0;
 }
 
@@ -490,6 +605,8 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
         if (rc == 0)
             rc = append(r, &r->reasoning, delta, "reasoning_content", msg,
                         msgsize);
+        if (rc == 0)
+            rc = tool_calls(r, delta, msg, msgsize);
     }
     if (rc == 0)
         rc = probs(r, choice, delta, msg, msgsize);

@@ -2,7 +2,8 @@
  * reply.h - one streamed answer, put together from its SSE events.
  *
  * Each event of /v1/chat/completions is a JSON chunk: the role chunk,
- * content and reasoning_content deltas, the finish chunk (finish_reason,
+ * content, reasoning_content and tool_calls deltas (a tool item's calls,
+ * docs/toolcalls.md), the finish chunk (finish_reason,
  * and "timings" on the last chunk), an optional usage chunk, "[DONE]", or
  * an {"error": ...} event mid-stream. reply_event takes them in order and
  * keeps what a row needs; reply_outcome says whether the stream finished.
@@ -64,8 +65,24 @@ struct reply_probs {
                               text, "" when they do (reply_want_probs) */
 };
 
+/* The most tool calls one reply may make (indexes 0 to 63). */
+#define REPLY_CALLS_MAX 64
+
+/* What one tool call takes in a row beside its name and arguments,
+ * escaped: {"name":"","arguments":""} and a comma. */
+#define REPLY_CALL_ROOM 27
+
+/* One tool call as streamed (choices[0].delta.tool_calls[] of one
+ * "index"): its function's name (the first sent) and its arguments' text
+ * exactly as streamed, the pieces joined, never parsed. */
+struct reply_call {
+    struct buf name, args;
+};
+
 struct reply {
     struct buf content, reasoning;  /* the deltas, joined */
+    struct reply_call *calls;       /* tool calls by index, or NULL */
+    size_t ncalls;                  /* 1 + the highest index seen */
     size_t cap;                     /* most bytes content and reasoning
                                        may take in a row, JSON-escaped */
     size_t escaped;                 /* what they take now */
@@ -96,6 +113,7 @@ enum {
     REPLY_EUTF8 = -2,   /* not valid UTF-8 */
     REPLY_ENUL = -3,    /* a \u0000 in it */
     REPLY_ETOOBIG = -4, /* the answer would not fit in a row */
+    REPLY_ECALLS = -5,  /* a tool call's index past REPLY_CALLS_MAX */
 };
 
 /* cap: the most bytes content and reasoning may take together once
@@ -140,7 +158,7 @@ int reply_fits(const char *content, size_t clen, const char *reasoning,
                size_t rlen, size_t cap, char *msg, size_t msgsize);
 
 /* The fault's name in a row's error_kind: "bad_stream", "bad_utf8",
- * "nul", "too_long". */
+ * "nul", "too_long", "too_many_calls". */
 const char *reply_error_kind(int code);
 
 enum reply_outcome reply_outcome(const struct reply *r);

@@ -58,6 +58,8 @@
  *                 for the first "times" such requests (default: always),
  *                 then the reply: a keep-alive connection the server had
  *                 just closed
+ * "tool_calls" (in a reply): the calls streamed after its content when the
+ * request carries "tools", finish_reason "tool_calls" (toolcalls.c).
  * "message" (in a reply) is the error message of "http400", "http401",
  * "http429", "http500" and "error_event" instead of the fixed one: an
  * endpoint that echoes what it was sent (the key) in its errors.
@@ -116,6 +118,7 @@
 
 #include "../fake-tools/fakegguf.h"
 #include "longctx.h"
+#include "toolcalls.h"
 
 extern char **environ;
 static json_t *model;
@@ -511,6 +514,12 @@ static char *stopped(json_t *req, const char *content)
     return cut;
 }
 
+/* An event made whole by toolcalls.c (it may hold raw bytes). */
+static void raw_event(void *ctx, const char *data)
+{
+    add_event(ctx, NULL, data);
+}
+
 static void build(struct body *b, json_t *req, json_t *rule)
 {
     const char *content = json_string_value(json_object_get(rule, "content"));
@@ -527,6 +536,7 @@ static void build(struct body *b, json_t *req, json_t *rule)
                      : json_number_value(json_object_get(model, "decode_tps"));
     const char *finish;
     char *cut;
+    int calls;
 
     b->lp_fault = json_string_value(json_object_get(rule, "logprobs_fault"));
     if (json_is_true(json_object_get(req, "logprobs")) &&
@@ -551,12 +561,15 @@ static void build(struct body *b, json_t *req, json_t *rule)
     cut = stopped(req, content);
     sent += deltas(b, "content", cut ? cut : content, &left);
     free(cut);
+    sent += fake_tool_calls(req, rule, &left, raw_event, b, logf_, &calls);
     tokens = json_is_integer(json_object_get(rule, "tokens"))
                  ? (long)json_integer_value(json_object_get(rule, "tokens"))
                  : (long)sent;
     if (left == 0 || (size_t)tokens >= max)
         tokens = (long)max;
-    finish = (!ik && (size_t)tokens >= max) ? "length" : "stop";
+    finish = (!ik && (size_t)tokens >= max) ? "length"
+             : calls > 0                    ? "tool_calls"
+                                            : "stop";
     t = json_pack("{s:I,s:f,s:i,s:f,s:f}", "prompt_n", (json_int_t)b->prompt_n,
                   "prompt_ms", b->prompt_ms, "predicted_n", tokens,
                   "predicted_ms",

@@ -57,7 +57,7 @@ static int run(const uint8_t *data, size_t size, size_t slice,
                struct seen *s)
 {
     struct sse p;
-    size_t off = 0;
+    size_t off = 0, kept;
     int rc = 0, pending;
     unsigned topn = size ? data[0] % 21 : 0;
 
@@ -73,13 +73,19 @@ static int run(const uint8_t *data, size_t size, size_t slice,
     pending = sse_pending(&p);
     sse_release(&p);
     (void)reply_outcome(&s->reply);
-    /* the row budget: what is kept, escaped, is what was counted, and
-     * never more than the cap */
-    if (s->reply.escaped != reply_escaped_len(s->reply.content.p,
-                                              s->reply.content.len) +
-                                reply_escaped_len(s->reply.reasoning.p,
-                                                  s->reply.reasoning.len) ||
-        s->reply.escaped > s->reply.cap)
+    /* the row budget: what is kept, escaped, is what was counted (a tool
+     * call's name and arguments with their room), and never more than
+     * the cap */
+    kept = reply_escaped_len(s->reply.content.p, s->reply.content.len) +
+           reply_escaped_len(s->reply.reasoning.p, s->reply.reasoning.len);
+    for (size_t i = 0; i < s->reply.ncalls; i++)
+        kept += REPLY_CALL_ROOM +
+                reply_escaped_len(s->reply.calls[i].name.p,
+                                  s->reply.calls[i].name.len) +
+                reply_escaped_len(s->reply.calls[i].args.p,
+                                  s->reply.calls[i].args.len);
+    if (s->reply.escaped != kept || s->reply.escaped > s->reply.cap ||
+        s->reply.ncalls > REPLY_CALLS_MAX)
         abort();
     if (topn > 0)
         record_round_trip(&s->reply);

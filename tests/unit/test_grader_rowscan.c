@@ -1,6 +1,7 @@
 /*
- * test_grader_rowscan.c - the row scanner on the corners of JSON: every escape,
- * \u and surrogate pairs, UTF-8, numbers, types, duplicates, structure.
+ * test_grader_rowscan.c - the row scanner on the corners of JSON: every
+ * escape, \u and surrogate pairs, UTF-8, numbers, types, duplicates,
+ * structure, and a tool item's row (its calls skipped, its reference's cap).
  * Each accepted row's content is checked byte for byte.
  *
  * Tests: grader/rowscan.c
@@ -189,6 +190,53 @@ static void test_depth(void **state)
     refused(line, "nested too deeply");
 }
 
+/* A tool item's row (docs/toolcalls.md): its "tool_calls" list is
+ * skipped like any field the grader does not read, its content and
+ * finish_reason are read, and its reference (the possible answers as
+ * compact JSON) is kept whole up to the 511 bytes questions.c allows
+ * for one, a byte more refused. */
+static void test_tool_row(void **state)
+{
+    const char *line =
+        "{\"id\":\"w1\",\"rung\":\"R\",\"reference\":\"[{\\\"get_weather\\\":"
+        "{\\\"city\\\":[\\\"Zurich\\\"]}}]\",\"content\":\"Let me look.\","
+        "\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":"
+        "\"{\\\"city\\\": \\\"Z\xc3\xbcrich\\\"\"},{\"name\":\"f\","
+        "\"arguments\":\"not json {\"}],\"reasoning_content\":null,"
+        "\"finish_reason\":\"tool_calls\",\"truncated\":false,"
+        "\"completion_tokens\":null,\"decode_tps\":null,\"error\":null,"
+        "\"error_kind\":null,\"extracted\":null,\"right\":false}";
+    struct grader_row r;
+    char msg[256], *big;
+    size_t n;
+
+    (void)state;
+    if (grader_rowscan(&scan, line, strlen(line), &r, msg, sizeof(msg)) != 0)
+        fail_msg("refused: %s", msg);
+    assert_int_equal(r.content_len, 12);
+    assert_memory_equal(r.content, "Let me look.", 12);
+    assert_int_equal(r.finish_len, 10);
+    assert_memory_equal(r.finish, "tool_calls", 10);
+    assert_int_equal(r.finish_length, 0);
+    assert_string_equal(r.ref, "[{\"get_weather\":{\"city\":[\"Zurich\"]}}]");
+    /* the reference's cap: "[...]" of 511 bytes, then 512 */
+    big = malloc(700);
+    assert_non_null(big);
+    for (n = 511; n <= 512; n++) {
+        int k = snprintf(big, 700, "{\"reference\":\"[");
+        memset(big + k, 'x', n - 2);
+        snprintf(big + k + n - 2, 700 - (size_t)k - n + 2, "]\"}");
+        if (n == 511) {
+            if (grader_rowscan(&scan, big, strlen(big), &r, msg,
+                               sizeof(msg)) != 0)
+                fail_msg("511 bytes refused: %s", msg);
+            assert_int_equal(r.ref_len, 511);
+        } else
+            refused(big, "\"reference\" must be a string of at most 511");
+    }
+    free(big);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -205,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_long_numbers),
         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_depth),
+        cmocka_unit_test(test_tool_row),
     };
     grader_rowscan_init(&scan);
     return cmocka_run_group_tests(tests, NULL, teardown);

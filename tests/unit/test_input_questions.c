@@ -1,10 +1,12 @@
 /*
  * test_input_questions.c - question files in both shapes, from the shared
  * GSM8K data (by path, never copied), long items with their "answers"
- * lists (and each bad list refused naming its file and line), and the
- * prompt.
+ * lists (and each bad list refused naming its file and line), tool items
+ * (docs/toolcalls.md: their tools, tool_choice and possible answers, each
+ * bad one refused naming its file, line and key), and the prompt.
  *
  * Tests: orchestrator/input/questions.c
+ * Tests: orchestrator/input/toolitem.c
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -357,10 +359,182 @@ static void test_bad_answers(void **state)
                        ":2: duplicate id 'x'");
 }
 
+/* A tool item (docs/toolcalls.md), its tools and tool_choice kept as
+ * compact JSON for the request, its possible answers the reference. */
+#define TOOL_W                                                                \
+    "{\"type\":\"function\",\"function\":{\"name\":\"get_weather\","          \
+    "\"description\":\"the weather\",\"parameters\":{\"type\":\"object\","    \
+    "\"properties\":{\"city\":{\"type\":\"string\"}}}}}"
+#define TOOL_T                                                                \
+    "{\"type\":\"function\",\"function\":{\"name\":\"get.time-2_x\"}}"
+
+static void test_tools(void **state)
+{
+    char path[] = "/tmp/graveyard-q-XXXXXX", msg[512];
+    char path2[] = "/tmp/graveyard-q-XXXXXX";
+    char path3[] = "/tmp/graveyard-q-XXXXXX";
+    char path4[] = "/tmp/graveyard-q-XXXXXX";
+    struct questions qs;
+
+    (void)state;
+    if (load_text("{\"id\":\"w1\",\"question\":\"Weather in Paris?\","
+                  "\"tools\":[" TOOL_W "," TOOL_T "],"
+                  "\"tool_choice\":{\"type\":\"function\",\"function\":"
+                  "{\"name\":\"get_weather\"}},"
+                  "\"possible\":[{\"get_weather\":{\"city\":[\"Paris\","
+                  "\"paris\"]}}]}\n"
+                  "{\"id\":\"w2\",\"question\":\"Hello\",\"tools\":[" TOOL_T
+                  "],\"tool_choice\":\"none\",\"possible\":[]}\n"
+                  "{\"id\":\"w3\",\"question\":\"q\",\"tools\":[" TOOL_T
+                  "],\"possible\":[]}\n",
+                  GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path) != 0)
+        fail_msg("%s", msg);
+    assert_int_equal(qs.n, 3);
+    assert_string_equal(qs.q[0].id, "w1");
+    assert_string_equal(qs.q[0].text, "Weather in Paris?");
+    assert_string_equal(
+        qs.q[0].answer,
+        "[{\"get_weather\":{\"city\":[\"Paris\",\"paris\"]}}]");
+    assert_string_equal(qs.q[0].tools, "[" TOOL_W "," TOOL_T "]");
+    assert_string_equal(qs.q[0].tool_choice,
+                        "{\"type\":\"function\",\"function\":"
+                        "{\"name\":\"get_weather\"}}");
+    assert_string_equal(qs.q[1].answer, "[]");
+    assert_string_equal(qs.q[1].tool_choice, "\"none\"");
+    assert_null(qs.q[2].tool_choice);
+    questions_release(&qs);
+    /* the numbers' reader refuses them: the grader could not read their
+     * references (one line of JSON) as numbers */
+    assert_int_equal(load_text("{\"id\":\"w1\",\"question\":\"q\","
+                               "\"tools\":[" TOOL_T "],\"possible\":[]}\n",
+                               GRADER_REF_NUMBER, &qs, msg, sizeof(msg),
+                               path3),
+                     -1);
+    assert_non_null(strstr(msg, ":1: a tool item (it has \"tools\"): run it "
+                                "with a task that reads \"answers\""));
+    assert_int_equal(load_text("{\"id\":\"w1\",\"question\":\"q\","
+                               "\"tools\":[" TOOL_T "],\"possible\":[]}\n",
+                               GRADER_REF_LETTER, &qs, msg, sizeof(msg),
+                               path4),
+                     -1);
+    assert_non_null(strstr(msg, ":1: a tool item (it has \"tools\"): run it "
+                                "with a task that reads \"answers\""));
+    if (load_text("{\"id\":\"w1\",\"question\":\"q\",\"tools\":[" TOOL_T
+                  "],\"possible\":[{\"get.time-2_x\":{}}]}\n",
+                  GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path2) != 0)
+        fail_msg("%s", msg);
+    assert_string_equal(qs.q[0].answer, "[{\"get.time-2_x\":{}}]");
+    questions_release(&qs);
+}
+
+static void expect_bad_tools(const char *text, const char *words)
+{
+    char path[] = "/tmp/graveyard-q-XXXXXX", msg[512];
+    struct questions qs;
+
+    assert_int_equal(
+        load_text(text, GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path), -1);
+    if (strstr(msg, words) == NULL || strstr(msg, path) == NULL)
+        fail_msg("message '%s' lacks '%s' or the path", msg, words);
+}
+
+#define TOOL_LINE(tools, rest)                                                \
+    "{\"id\":\"t\",\"question\":\"q\",\"tools\":" tools rest "}\n"
+
+static void test_bad_tools(void **state)
+{
+    char line[1200];
+
+    (void)state;
+    expect_bad_tools(TOOL_LINE("[]", ",\"possible\":[]"),
+                     ":1: \"tools\" must be a list of 1 to 128 functions");
+    expect_bad_tools(TOOL_LINE("{}", ",\"possible\":[]"),
+                     ":1: \"tools\" must be a list of 1 to 128 functions");
+    expect_bad_tools(TOOL_LINE("[7]", ",\"possible\":[]"),
+                     ":1: \"tools\" item 1 is not a JSON object");
+    expect_bad_tools(
+        TOOL_LINE("[{\"type\":\"function\"}]", ",\"possible\":[]"),
+        ":1: \"tools\" item 1 has no \"function\" object");
+    expect_bad_tools(
+        TOOL_LINE("[{\"type\":\"code\",\"function\":{\"name\":\"f\"}}]",
+                  ",\"possible\":[]"),
+        ":1: \"tools\" item 1: \"type\" must be \"function\"");
+    expect_bad_tools(
+        TOOL_LINE("[{\"type\":\"function\",\"function\":{\"name\":7}}]",
+                  ",\"possible\":[]"),
+        ":1: \"tools\" item 1: \"function\".\"name\" must be 1 to 64 of "
+        "A-Z a-z 0-9 _ . -");
+    expect_bad_tools(TOOL_LINE("[" TOOL_T ",{\"type\":\"function\","
+                               "\"function\":{\"name\":\"a b\"}}]",
+                               ",\"possible\":[]"),
+                     ":1: \"tools\" item 2: \"function\".\"name\" must be");
+    snprintf(line, sizeof(line),
+             TOOL_LINE("[{\"type\":\"function\",\"function\":{\"name\":"
+                       "\"%065d\"}}]",
+                       ",\"possible\":[]"),
+             0);
+    expect_bad_tools(line, "\"function\".\"name\" must be 1 to 64");
+    expect_bad_tools(
+        TOOL_LINE("[{\"type\":\"function\",\"function\":{\"name\":\"f\","
+                  "\"parameters\":[]}}]",
+                  ",\"possible\":[]"),
+        ":1: \"tools\" item 1: \"function\".\"parameters\" must be a JSON "
+        "object");
+    expect_bad_tools(TOOL_LINE("[" TOOL_T "," TOOL_T "]", ",\"possible\":[]"),
+                     ":1: \"tools\" item 2 names 'get.time-2_x' again");
+    expect_bad_tools(
+        TOOL_LINE("[" TOOL_T "]", ",\"tool_choice\":\"any\",\"possible\":[]"),
+        ":1: \"tool_choice\" must be \"auto\", \"required\", "
+        "\"none\" or {\"type\": \"function\", \"function\": "
+        "{\"name\": ...}}");
+    expect_bad_tools(TOOL_LINE("[" TOOL_T "]",
+                               ",\"tool_choice\":{\"type\":\"function\","
+                               "\"function\":{\"name\":\"nope\"}},"
+                               "\"possible\":[]"),
+                     ":1: \"tool_choice\" names 'nope', which is not in "
+                     "\"tools\"");
+    expect_bad_tools(TOOL_LINE("[" TOOL_T "]", ""),
+                     ":1: \"possible\" must be a list of calls");
+    expect_bad_tools(TOOL_LINE("[" TOOL_T "]", ",\"possible\":{}"),
+                     ":1: \"possible\" must be a list of calls");
+    expect_bad_tools(TOOL_LINE("[" TOOL_T "]", ",\"possible\":[7]"),
+                     ":1: \"possible\" item 1 must be {\"FUNCTION\": "
+                     "{\"ARG\": [VALUES...]}}");
+    expect_bad_tools(
+        TOOL_LINE("[" TOOL_T "]", ",\"possible\":[{\"f\":{},\"g\":{}}]"),
+        ":1: \"possible\" item 1 must be {\"FUNCTION\"");
+    expect_bad_tools(TOOL_LINE("[" TOOL_T "]",
+                               ",\"possible\":[{\"get.time-2_x\":"
+                               "{\"a\":7}}]"),
+                     ":1: \"possible\" item 1 must be {\"FUNCTION\"");
+    expect_bad_tools(
+        TOOL_LINE("[" TOOL_T "]", ",\"possible\":[{\"other\":{}}]"),
+        ":1: \"possible\" item 1 names 'other', which is not "
+        "in \"tools\"");
+    snprintf(line, sizeof(line),
+             TOOL_LINE("[" TOOL_T "]", ",\"possible\":[{\"get.time-2_x\":"
+                                       "{\"a\":[\"%0500d\"]}}]"),
+             0);
+    expect_bad_tools(line, ":1: \"possible\" is over 511 bytes as compact "
+                           "JSON");
+    expect_bad_tools(
+        TOOL_LINE("[" TOOL_T "]", ",\"possible\":[],\"answer\":\"5\""),
+        ":1: a tool item has no \"answer\"");
+    expect_bad_tools("{\"id\":\"t\",\"tools\":[" TOOL_T "],\"possible\":[]}\n",
+                     ":1: no \"question\" text");
+    expect_bad_tools("{\"id\":\"\",\"question\":\"q\",\"tools\":[" TOOL_T
+                     "],\"possible\":[]}\n",
+                     ":1: \"id\" must be a non-empty string");
+    expect_bad_tools(TOOL_LINE("[" TOOL_T "]", ",\"possible\":[]")
+                         TOOL_LINE("[" TOOL_T "]", ",\"possible\":[]"),
+                     ":2: duplicate id 't'");
+}
+
 static void test_prompt(void **state)
 {
-    struct question q = {"test-1", "How many apples?", "3", NULL, 0, 1, -1, -1,
-                         NULL};
+    struct question q = {
+        "test-1", "How many apples?", "3", NULL, 0, 1, -1, -1, NULL, NULL,
+        NULL};
     char *p = questions_prompt_for(questions_prompt, &q);
 
     (void)state;
@@ -386,6 +560,8 @@ int main(void)
         cmocka_unit_test(test_bad_choice_files),
         cmocka_unit_test(test_answers),
         cmocka_unit_test(test_bad_answers),
+        cmocka_unit_test(test_tools),
+        cmocka_unit_test(test_bad_tools),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -208,6 +208,94 @@ static void test_row_over_reader_cap(void **state)
     grader_task_free(t);
 }
 
+/* A tool item's row: its calls beside the content in the order of their
+ * index, each call's arguments the text as streamed (not JSON, here), its
+ * reference the possible answers as given; with no call, an empty list;
+ * an error row, null. Every other row has no "tool_calls". */
+static void test_tool_row(void **state)
+{
+    struct grader_task *t = task("answer-line");
+    struct reply_call calls[2];
+    struct row w;
+    int right;
+    char *text;
+
+    (void)state;
+    buf_init(&calls[0].name, 64);
+    buf_init(&calls[0].args, 64);
+    buf_init(&calls[1].name, 64);
+    buf_init(&calls[1].args, 64);
+    buf_puts(&calls[0].name, "get_weather");
+    buf_puts(&calls[0].args, "{\"city\": \"Z\xc3\xbcrich\"");
+    buf_puts(&calls[1].name, "get_time");
+    row_init(&w);
+    w.id = "w1";
+    w.rung = "R";
+    w.reference = "[{\"get_weather\":{\"city\":[\"Zurich\"]}}]";
+    w.content = "Let me look.";
+    w.content_len = strlen(w.content);
+    w.finish = "tool_calls";
+    w.tool_item = 1;
+    w.calls = calls;
+    w.ncalls = 2;
+    text = row_text(&w, t, &right);
+    assert_string_equal(
+        text,
+        "{\"id\":\"w1\",\"rung\":\"R\",\"reference\":\"[{\\\"get_weather\\\":"
+        "{\\\"city\\\":[\\\"Zurich\\\"]}}]\",\"content\":\"Let me look.\","
+        "\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":"
+        "\"{\\\"city\\\": \\\"Z\xc3\xbcrich\\\"\"},{\"name\":\"get_time\","
+        "\"arguments\":\"\"}],\"reasoning_content\":null,"
+        "\"finish_reason\":\"tool_calls\",\"truncated\":false,"
+        "\"completion_tokens\":null,\"decode_tps\":null,\"error\":null,"
+        "\"error_kind\":null,\"extracted\":null,\"right\":false}");
+    free(text);
+    w.ncalls = 0;
+    text = row_text(&w, t, &right);
+    assert_non_null(strstr(text, "\"content\":\"Let me look.\","
+                                 "\"tool_calls\":[],"));
+    free(text);
+    w.error = "HTTP 500: boom";
+    w.error_kind = "http";
+    w.content = NULL;
+    text = row_text(&w, t, &right);
+    assert_non_null(strstr(text, "\"content\":null,\"tool_calls\":null,"));
+    free(text);
+    /* another item's row is as it always was */
+    row_init(&w);
+    w.id = "q";
+    w.rung = "R";
+    w.reference = "1";
+    w.content = "Answer: 1";
+    w.content_len = strlen(w.content);
+    text = row_text(&w, t, &right);
+    assert_null(strstr(text, "tool_calls"));
+    free(text);
+    /* calls past the budget: "too_long", and none kept */
+    row_init(&w);
+    w.id = "w1";
+    w.rung = "R";
+    w.reference = "[]";
+    w.tool_item = 1;
+    w.calls = calls;
+    w.ncalls = 1;
+    w.content = "x";
+    w.content_len = 1;
+    buf_release(&calls[0].args);
+    buf_init(&calls[0].args, REPLY_ROW_CAP);
+    for (size_t i = 0; i < REPLY_ROW_CAP / 2; i += 4)
+        buf_puts(&calls[0].args, "\"\"\"\"");
+    text = row_text(&w, t, &right);
+    assert_non_null(strstr(text, "\"content\":null,\"tool_calls\":null,"));
+    assert_non_null(strstr(text, "\"error_kind\":\"too_long\""));
+    free(text);
+    for (size_t i = 0; i < 2; i++) {
+        buf_release(&calls[i].name);
+        buf_release(&calls[i].args);
+    }
+    grader_task_free(t);
+}
+
 /* Appended and synced (store.h), and read back by the reader. */
 static void test_append(void **state)
 {
@@ -284,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_import_row),
         cmocka_unit_test(test_reply_over_budget),
         cmocka_unit_test(test_row_over_reader_cap),
+        cmocka_unit_test(test_tool_row),
         cmocka_unit_test(test_append),
         cmocka_unit_test(test_append_stopped),
     };

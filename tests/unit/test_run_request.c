@@ -34,7 +34,8 @@ static char *dump(json_t *o)
 static void test_default(void **state)
 {
     struct grader_task *t = task("answer-line");
-    struct question q = {"q1", "What is 2+2?", "4", NULL, 0, 1, -1, -1, NULL};
+    struct question q = {"q1", "What is 2+2?", "4",  NULL, 0, 1, -1,
+                         -1,   NULL,           NULL, NULL};
     struct run_opts o;
     char *body, *rec;
 
@@ -62,7 +63,8 @@ static void test_default(void **state)
 static void test_settings_follow(void **state)
 {
     struct grader_task *t = task("lm-eval-gsm8k");
-    struct question q = {"q1", "Sum?", "4", NULL, 0, 1, -1, -1, NULL};
+    struct question q = {"q1", "Sum?", "4",  NULL, 0,   1,
+                         -1,   -1,     NULL, NULL, NULL};
     json_t *extra = json_pack("{s:i,s:[s]}", "top_k", 1, "stop", "END");
     struct run_opts o;
     char *body, *rec;
@@ -97,7 +99,8 @@ static void test_settings_follow(void **state)
 static void test_task_stops(void **state)
 {
     struct grader_task *t = task("lm-eval-gsm8k");
-    struct question q = {"q1", "Sum?", "4", NULL, 0, 1, -1, -1, NULL};
+    struct question q = {"q1", "Sum?", "4",  NULL, 0,   1,
+                         -1,   -1,     NULL, NULL, NULL};
     struct run_opts o;
     char *body;
 
@@ -110,12 +113,55 @@ static void test_task_stops(void **state)
     grader_task_free(t);
 }
 
+/* A tool item's tools and tool_choice go into the body as the question
+ * file gave them, after a config's extra (the item's own win); an item
+ * without them sends neither. */
+static void test_tools(void **state)
+{
+    struct grader_task *t = task("answer-line");
+    char tools[] = "[{\"type\":\"function\",\"function\":{\"name\":\"f\","
+                   "\"parameters\":{\"type\":\"object\",\"properties\":"
+                   "{\"z\":{\"type\":\"string\"},\"a\":{}}}}}]";
+    char choice[] = "\"required\"";
+    struct question q = {"q1", "Call f", "[]", NULL,  0,     1,
+                         -1,   -1,       NULL, tools, choice};
+    struct run_opts o;
+    json_t *extra = json_pack("{s:s}", "tools", "not these");
+    char *body;
+
+    (void)state;
+    run_opts_defaults(&o, 0);
+    o.task = t;
+    o.prompt = "{question}";
+    o.request = extra;
+    body = request_body(&o, &q);
+    assert_string_equal(
+        body, "{\"messages\":[{\"role\":\"user\",\"content\":\"Call f\"}],"
+              "\"stream\":true,\"temperature\":0,\"seed\":0,"
+              "\"cache_prompt\":false,\"max_tokens\":1024,"
+              "\"chat_template_kwargs\":{\"enable_thinking\":false},"
+              "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":"
+              "\"f\",\"parameters\":{\"type\":\"object\",\"properties\":"
+              "{\"z\":{\"type\":\"string\"},\"a\":{}}}}}],"
+              "\"tool_choice\":\"required\"}");
+    free(body);
+    q.tool_choice = NULL;
+    q.tools = NULL;
+    o.request = NULL;
+    body = request_body(&o, &q);
+    assert_null(strstr(body, "tool"));
+    free(body);
+    json_decref(extra);
+    grader_task_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default),
         cmocka_unit_test(test_settings_follow),
         cmocka_unit_test(test_task_stops),
+        cmocka_unit_test(test_tools),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

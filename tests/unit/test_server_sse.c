@@ -622,6 +622,130 @@ static void test_logprobs_cap(void **state)
     buf_release(&ev);
 }
 
+/* Tool calls as upstream streams them: the name in the first delta of an
+ * index, the arguments' text over many deltas (split inside a JSON string
+ * and between a character's escape and the next), two indexes
+ * interleaved, content beside them, finish_reason "tool_calls". The text
+ * is kept exactly as streamed, joined, never parsed. */
+static const char tools_stream[] =
+    "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":"
+    "{\"role\":\"assistant\",\"content\":null}}]}\n\n"
+    "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":"
+    "{\"content\":\"Let me look.\"}}]}\n\n"
+    "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":"
+    "{\"tool_calls\":[{\"index\":0,\"id\":\"c0\",\"type\":\"function\","
+    "\"function\":{\"name\":\"get_weather\",\"arguments\":\"{\\\"ci\"}}]}}]}"
+    "\n\n"
+    "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":"
+    "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+    "\"ty\\\": \\\"Z\\u00fc\"}}]}}]}\n\n"
+    "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":"
+    "{\"tool_calls\":[{\"index\":1,\"id\":\"c1\",\"type\":\"function\","
+    "\"function\":{\"name\":\"get_time\",\"arguments\":\"\"}}]}}]}\n\n"
+    "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":"
+    "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+    "\"rich\\\"}\"}},{\"index\":1,\"function\":{\"arguments\":"
+    "\"{\\\"tz\\\":\\\"CET\\\"}\"}}]}}]}\n\n"
+    "data: {\"choices\":[{\"finish_reason\":\"tool_calls\",\"index\":0,"
+    "\"delta\":{}}]}\n\n"
+    "data: [DONE]\n\n";
+
+static void test_tool_calls(void **state)
+{
+    struct reply r;
+
+    (void)state;
+    reply_init(&r, 1 << 20);
+    take(&r, tools_stream);
+    assert_int_equal(reply_outcome(&r), REPLY_FINISHED);
+    assert_string_equal(r.finish, "tool_calls");
+    assert_string_equal(r.content.p, "Let me look.");
+    assert_int_equal(r.ncalls, 2);
+    assert_string_equal(r.calls[0].name.p, "get_weather");
+    assert_string_equal(r.calls[0].args.p, "{\"city\": \"Z\xc3\xbcrich\"}");
+    assert_string_equal(r.calls[1].name.p, "get_time");
+    assert_string_equal(r.calls[1].args.p, "{\"tz\":\"CET\"}");
+    reply_release(&r);
+    /* no tool call: none kept */
+    reply_init(&r, 1 << 20);
+    take(&r, upstream);
+    assert_int_equal(r.ncalls, 0);
+    reply_release(&r);
+}
+
+static void expect_tool_fault(size_t cap, const char *event, int code,
+                              const char *words)
+{
+    struct reply r;
+    char msg[256] = "";
+
+    reply_init(&r, cap);
+    if (reply_event(&r, event, strlen(event), msg, sizeof(msg)) != code ||
+        strstr(msg, words) == NULL)
+        fail_msg("'%s': got '%s', want %d and '%s'", event, msg, code, words);
+    reply_release(&r);
+}
+
+#define TC(calls) "{\"choices\":[{\"delta\":{\"tool_calls\":" calls "}}]}"
+
+/* Each malformed tool call is its own named fault: more than 64 indexes,
+ * a NUL, text that is not text, no index, no list; arguments count
+ * against the row's budget with the content (a reply over it: too_long,
+ * nothing kept past it). */
+static void test_tool_call_faults(void **state)
+{
+    struct reply r;
+    char msg[256], ev[256];
+
+    (void)state;
+    expect_tool_fault(1 << 20,
+                      TC("[{\"index\":64,\"function\":{\"name\":\"f\"}}]"),
+                      REPLY_ECALLS, "more than 64 tool calls");
+    assert_string_equal(reply_error_kind(REPLY_ECALLS), "too_many_calls");
+    expect_tool_fault(1 << 20,
+                      TC("[{\"index\":0,\"function\":{\"arguments\":"
+                         "\"a\\u0000\"}}]"),
+                      REPLY_ENUL, "\\u0000");
+    expect_tool_fault(1 << 20,
+                      TC("[{\"index\":0,\"function\":{\"arguments\":{}}}]"),
+                      REPLY_EBAD, "\"arguments\" is not text");
+    expect_tool_fault(1 << 20, TC("[{\"index\":0,\"function\":{\"name\":5}}]"),
+                      REPLY_EBAD, "\"name\" is not text");
+    expect_tool_fault(1 << 20, TC("[{\"function\":{\"name\":\"f\"}}]"),
+                      REPLY_EBAD, "tool call without an \"index\"");
+    expect_tool_fault(1 << 20, TC("[{\"index\":-1}]"), REPLY_EBAD,
+                      "tool call without an \"index\"");
+    expect_tool_fault(1 << 20, TC("{}"), REPLY_EBAD,
+                      "\"tool_calls\" is not a list");
+    expect_tool_fault(1 << 20, TC("[7]"), REPLY_EBAD,
+                      "a tool call is not a JSON object");
+    /* 63 is the last index taken */
+    reply_init(&r, 1 << 20);
+    snprintf(ev, sizeof(ev), "%s",
+             TC("[{\"index\":63,\"function\":{\"name\":\"f\"}}]"));
+    assert_int_equal(reply_event(&r, ev, strlen(ev), msg, sizeof(msg)), 0);
+    assert_int_equal(r.ncalls, 64);
+    assert_string_equal(r.calls[63].name.p, "f");
+    assert_int_equal(r.calls[0].name.len, 0);
+    reply_release(&r);
+    /* the budget: a call's name and arguments escaped, and its braces */
+    reply_init(&r, 60);
+    snprintf(ev, sizeof(ev), "%s",
+             TC("[{\"index\":0,\"function\":{\"name\":\"f\",\"arguments\":"
+                "\"\\\"\\\"\"}}]"));
+    assert_int_equal(reply_event(&r, ev, strlen(ev), msg, sizeof(msg)), 0);
+    assert_int_equal(r.escaped, 27 + 1 + 4);
+    assert_int_equal(reply_event(&r, ev, strlen(ev), msg, sizeof(msg)), 0);
+    assert_int_equal(r.escaped, 27 + 1 + 8);
+    snprintf(ev, sizeof(ev), "%s",
+             TC("[{\"index\":0,\"function\":{\"arguments\":"
+                "\"0123456789012345678901234\"}}]"));
+    assert_int_equal(reply_event(&r, ev, strlen(ev), msg, sizeof(msg)),
+                     REPLY_ETOOBIG);
+    assert_string_equal(r.calls[0].args.p, "\"\"\"\"");
+    reply_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -639,6 +763,8 @@ int main(void)
         cmocka_unit_test(test_logprobs_malformed),
         cmocka_unit_test(test_logprobs_mismatch),
         cmocka_unit_test(test_logprobs_cap),
+        cmocka_unit_test(test_tool_calls),
+        cmocka_unit_test(test_tool_call_faults),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -1,0 +1,28 @@
+/*
+ * toolcalls.h - the fake llama-server's tool calls (issue 37,
+ * docs/fake-llama-server.md "Tool calls"): a reply rule's "tool_calls"
+ * streamed as upstream streams them, each call's name in the first delta
+ * of its index and its arguments' text over many deltas, cut where the
+ * script says (inside a JSON string, inside a UTF-8 character: the raw
+ * bytes are sent as they are, as a broken server would), or in pieces of
+ * "chunk" bytes that never cut a character (as the real server does).
+ */
+#ifndef FAKE_TOOLCALLS_H
+#define FAKE_TOOLCALLS_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Called with one event's data (a chunk's JSON, not NUL-free in general:
+ * it is the text as made, with raw bytes where the script cut a
+ * character). */
+typedef void (*fake_event_cb)(void *ctx, const char *data);
+
+/* The rule's "tool_calls" (absent: none) for request req: streamed only
+ * when req carries "tools" (logged either way, with tool_choice), each
+ * piece one "token" taken from *left. Returns the pieces sent; *calls the
+ * calls begun (0: finish as a plain reply). */
+size_t fake_tool_calls(json_t *req, json_t *rule, size_t *left,
+                       fake_event_cb add, void *ctx, FILE *log, int *calls);
+
+#endif
