@@ -17,6 +17,7 @@
 #include "../base/cli.h"
 #include "../input/config.h"
 #include "../input/ladderinit.h"
+#include "../input/longitem.h"
 #include "commands.h"
 #include "init.h"
 
@@ -99,9 +100,48 @@ static void folder_name(const char *dir, char *out, size_t size)
     snprintf(out, size, "%s", cli_rung_name_ok(p) ? p : "ladder");
 }
 
+/* c (taken) with "lengths" in the place of "questions": the ladder then
+ * makes its long items itself (docs/longctx.md, "A ladder of lengths"). */
+static json_t *with_lengths(json_t *c, const long *len, size_t n)
+{
+    json_t *out = json_object(), *list = json_array(), *v;
+    const char *k;
+
+    if (out == NULL || list == NULL)
+        util_oom("the config");
+    for (size_t i = 0; i < n; i++)
+        if (json_array_append_new(list, json_integer(len[i])) != 0)
+            util_oom("the config");
+    json_object_foreach(c, k, v)
+    {
+        int rc = strcmp(k, "questions") == 0
+                     ? json_object_set(out, "lengths", list)
+                     : json_object_set(out, k, v);
+        if (rc != 0)
+            util_oom("the config");
+    }
+    json_decref(list);
+    json_decref(c);
+    /* below 2K, cwe's list alone does not fit (about 1,300 tokens), and a
+     * coded word of fwe (about 10 tokens a step) cannot come within 1 %
+     * of the length: both left out, said, rather than refused when the
+     * ladder makes them */
+    if (n > 0 && len[0] < 2048 &&
+        json_object_set_new(
+            out, "long",
+            json_pack("{s:s,s:[s,s,s,s,s]}", "_comment",
+                      "cwe and fwe left out: they do not fit under 2K tokens "
+                      "(docs/longctx.md)",
+                      "kinds", "niah-single", "niah-multikey",
+                      "niah-multivalue", "niah-multiquery", "vt")) != 0)
+        util_oom("the config");
+    return out;
+}
+
 static int write_config(const struct init_args *a, const struct init_plan *p,
                         const char *out, const char *questions,
-                        const char *binary, const char *name)
+                        const char *binary, const char *name,
+                        const long *lengths, size_t nlen)
 {
     char run_dir[200], msg[4400], *text;
     json_t *c;
@@ -110,6 +150,8 @@ static int write_config(const struct init_args *a, const struct init_plan *p,
     snprintf(run_dir, sizeof(run_dir), "runs/%s", name);
     c = init_config(p, p->f[0].general[0] ? p->f[0].general : name, questions,
                     run_dir, binary, a->dir);
+    if (c != NULL && nlen > 0)
+        c = with_lengths(c, lengths, nlen);
     text = c ? json_dumps(c, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
     json_decref(c);
     if (text == NULL)
@@ -157,7 +199,9 @@ int init_write(const struct init_args *a, char *written, size_t size)
 {
     struct init_plan *p = xrealloc(NULL, sizeof(*p));
     char msg[4400], questions[PATH_MAX], binary[PATH_MAX], out[PATH_MAX],
-        name[80], dir[PATH_MAX], *real;
+        name[80], dir[PATH_MAX], why[300], *real;
+    long lengths[CONFIG_MAX_LENGTHS];
+    size_t nlen = 0;
     struct buf lb = {0};
     int rc = EXIT_USAGE;
 
@@ -170,7 +214,20 @@ int init_write(const struct init_args *a, char *written, size_t size)
     snprintf(dir, sizeof(dir), "%s", real);
     free(real);
     folder_name(dir, name, sizeof(name));
-    if (a->questions != NULL) {
+    if (a->lengths != NULL &&
+        (a->questions != NULL ||
+         longitem_lengths(a->lengths, lengths, CONFIG_MAX_LENGTHS, &nlen, why,
+                          sizeof(why)) != 0)) {
+        cli_error("init", "%s%s",
+                  a->questions ? "--lengths and --questions: long items are "
+                                 "made for lengths; give one"
+                               : "--lengths: ",
+                  a->questions ? "" : why);
+        goto out;
+    }
+    if (a->lengths != NULL)
+        questions[0] = '\0'; /* not asked: the ladder makes them */
+    else if (a->questions != NULL) {
         if ((real = realpath(a->questions, NULL)) == NULL) {
             cli_error("init", "cannot read questions '%s': %s", a->questions,
                       strerror(errno));
@@ -209,7 +266,7 @@ int init_write(const struct init_args *a, char *written, size_t size)
         cli_error("init", "%s", msg);
         goto out;
     }
-    rc = write_config(a, p, out, questions, binary, name);
+    rc = write_config(a, p, out, questions, binary, name, lengths, nlen);
     if (rc == EXIT_OK)
         say(p, out);
     if (rc == EXIT_OK && written != NULL)
@@ -237,11 +294,16 @@ int cmd_init(int argc, char **argv)
         CLI_STRING("--questions", "FILE", &a.questions,
                    "the questions (default: the study's 250-question GSM8K "
                    "split shipped with graveyard)"),
+        CLI_STRING("--lengths", "LIST", &a.lengths,
+                   "long contexts instead: \"lengths\" (4K,16K: K is 1024) "
+                   "in place of \"questions\", the ladder making its long "
+                   "items (docs/longctx.md)"),
         CLI_SWITCH("--force", &a.force, "write over an existing CONFIG"),
         CLI_END};
     const struct cli_command cmd = {"init",
                                     "graveyard init DIR [--llama PATH] [--out "
-                                    "CONFIG] [--questions FILE] [--force]",
+                                    "CONFIG] [--questions FILE | --lengths "
+                                    "LIST] [--force]",
                                     init_about,
                                     init_after,
                                     opts,

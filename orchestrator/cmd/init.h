@@ -10,6 +10,7 @@
 
 struct init_args {
     const char *dir, *llama, *out, *questions;
+    const char *lengths; /* --lengths: "lengths" in place of "questions" */
     int force;
 };
 

@@ -114,3 +114,46 @@ case_init_ladder_dir() {
         fail "the second night did not say it reused the config: $(head -3 "$work/err")"
 }
 area_cases="$area_cases init_folder init_refused init_ladder_dir"
+
+# init --lengths (issue 36): the config asks long contexts in place of
+# questions ("lengths", and below 2K the kinds that fit there); the ladder
+# runs it with no edits, making its items in a server of the folder's
+# smallest file. --lengths refused beside --questions and when bad, one
+# line each, nothing written.
+# Tests: orchestrator/cmd/cmd_init.c
+case_init_lengths() {
+    local m=$work/inl rc
+    init_folder inl || { fail "the fake tools did not make the folder"; return; }
+    rm -f "$m"/*qat* "$m"/*Q4_0* "$m"/*Q8_0*
+    $GT init "$m" --llama "$FAKE" --lengths 1K,3K --out "$work/inl.json" >/dev/null 2>"$work/err" ||
+        { fail "init --lengths: exit $? $(cat "$work/err")"; return; }
+    /usr/bin/python3 - "$work/inl.json" "$ROOT" >"$work/inl-check" 2>&1 <<'PY' || fail "$(cat "$work/inl-check")"
+import json, sys, jsonschema
+c = json.load(open(sys.argv[1]))
+assert "questions" not in c and c["lengths"] == [1024, 3072], c
+assert c["long"]["kinds"] == ["niah-single", "niah-multikey", "niah-multivalue", "niah-multiquery", "vt"], c["long"]
+assert list(c)[:4] == ["_comment", "name", "lengths", "run_dir"], list(c)
+jsonschema.Draft202012Validator(json.load(open(sys.argv[2] + "/schemas/config.schema.json"))).validate(c)
+PY
+    python3 - "$work/inl.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1])); c["long"]["items"] = 2
+json.dump(c, open(sys.argv[1], "w"))
+PY
+    (cd "$work" && timeout -k 5 180 $G ladder "$work/inl.json" --quiet >"$work/inl.out" 2>&1) ||
+        { fail "ladder: exit $? $(tail -3 "$work/inl.out")"; return; }
+    grep -q "long: counting in a server of rung Q2_K" "$work/inl.out" ||
+        fail "not counted in the smallest file's server: $(grep long: "$work/inl.out")"
+    [ "$(wc -l <"$work/runs/inl/long.jsonl")" = 20 ] || fail "$(wc -l <"$work/runs/inl/long.jsonl") items"
+    $GT init "$m" --llama "$FAKE" --lengths 4K,16K --out "$work/inl4.json" --force >/dev/null 2>&1 ||
+        fail "init --lengths 4K,16K"
+    grep -q '"long"' "$work/inl4.json" && fail "\"long\" written at 4K: $(cat "$work/inl4.json")"
+    for bad in "--lengths 0" "--lengths 1K --questions $work/q.jsonl"; do
+        rc=0
+        # shellcheck disable=SC2086
+        $GT init "$m" --llama "$FAKE" $bad --out "$work/inlb.json" >/dev/null 2>"$work/err" || rc=$?
+        [ $rc = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && [ ! -e "$work/inlb.json" ] ||
+            fail "init $bad: exit $rc $(cat "$work/err")"
+    done
+}
+area_cases="$area_cases init_lengths"
