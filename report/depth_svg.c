@@ -201,15 +201,7 @@ void render_depth(FILE *f, const char *title, const struct grader_ladder *l)
     left = LEFT + (nlen > 1 ? LEN_W : 0);
     w = left + GRADER_DEPTH_BINS * CELL_W + 20;
     h = TOP + (double)nrows * CELL_H + BOTTOM;
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-            "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-            "font-family=\"sans-serif\" font-size=\"12\">\n"
-            "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
-            "<text x=\"8\" y=\"22\" font-size=\"15\">",
-            w, h, w, h);
-    text(f, title);
-    fputs("</text>\n", f);
+    fmt_svg_open(f, w, h, 8, 22, title);
     if (!render_depth_has(l)) {
         fputs("<text x=\"8\" y=\"50\">no needle of a long item to place"
               "</text>\n</svg>\n",

@@ -310,3 +310,17 @@ int fmt_kld_level(double k)
         return 0;
     return k < 0.01 ? 1 : k < 0.1 ? 2 : k < 1.0 ? 3 : 4;
 }
+
+void fmt_svg_open(FILE *f, double w, double h, double tx, double ty,
+                  const char *title)
+{
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+            "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+            "font-family=\"sans-serif\" font-size=\"12\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
+            "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\">",
+            w, h, w, h, tx, ty);
+    fmt_markup(f, title, strlen(title));
+    fputs("</text>\n", f);
+}

@@ -68,6 +68,13 @@ void fmt_code(char *out, size_t size, const char *s);
  * stays well-formed whatever a folder's name or a reply holds. */
 void fmt_markup(FILE *f, const char *s, size_t len);
 
+/* An SVG picture's opening: the <svg> element w x h (its viewBox the
+ * same), a white ground, and title (escaped) at (tx, ty) in 15 px; the
+ * caller closes it with "</svg>". One head for every picture the report
+ * draws (cover, pareto, lengths, depth). */
+void fmt_svg_open(FILE *f, double w, double h, double tx, double ty,
+                  const char *title);
+
 /* The KLD shading's scale, the cover's and the page's grid alike: a
  * question's mean top-N KLD in decades, 0 for none (below 0.001, or NAN:
  * not compared), 1 for 0.001 to 0.01, ... FMT_KLD_LEVELS for 1 and over. */

@@ -110,15 +110,7 @@ void render_lengths(FILE *f, const char *title, const struct grader_ladder *l)
 
     if (w < 900)
         w = 900;
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-            "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-            "font-family=\"sans-serif\" font-size=\"12\">\n"
-            "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
-            "<text x=\"8\" y=\"22\" font-size=\"15\">",
-            w, h, w, h);
-    text(f, title);
-    fputs("</text>\n", f);
+    fmt_svg_open(f, w, h, 8, 22, title);
     if (g == NULL || nl == 0) {
         fputs("<text x=\"8\" y=\"50\">not a run of long items</text>\n"
               "</svg>\n",

@@ -723,16 +723,7 @@ void render_pareto(FILE *f, const char *title, const struct grader_ladder *l)
         why[--k] = '\0'; /* each reason ends in a space for the next */
     lines = wrap(NULL, words, 0, 0) + (why[0] ? wrap(NULL, why, 0, 0) : 0);
     y = TOP + panels * step - (panels ? GAP_Y : 0) + 12;
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-            "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-            "font-family=\"sans-serif\" font-size=\"12\">\n"
-            "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
-            "<text x=\"16\" y=\"24\" font-size=\"15\">",
-            width, y + (double)lines * LINE_H + 8, width,
-            y + (double)lines * LINE_H + 8);
-    xml(f, title);
-    fputs("</text>\n", f);
+    fmt_svg_open(f, width, y + (double)lines * LINE_H + 8, 16, 24, title);
     if (bytes)
         draw_panel(f, l, P_BYTES, TOP);
     if (speed)

@@ -247,15 +247,7 @@ static void cover(FILE *f, const char *title, const char *const *names,
         width = 16 + 8 * strlen(title);
     ly = TOP + nrungs * (ROW_H + GAP) + 12;
     height = ly + 22 * legend_lines(it, nwhat, width - 8) + 8;
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" "
-            "height=\"%zu\" viewBox=\"0 0 %zu %zu\" "
-            "font-family=\"sans-serif\" font-size=\"12\">\n"
-            "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
-            "<text x=\"8\" y=\"24\" font-size=\"15\">",
-            width, height, width, height);
-    text(f, title);
-    fputs("</text>\n", f);
+    fmt_svg_open(f, (double)width, (double)height, 8, 24, title);
     for (i = 0; i < nrungs; i++)
         draw_row(f, names[i], TOP + i * (ROW_H + GAP), nq, cells + i * nq,
                  marks ? marks + i * nq : NULL,
