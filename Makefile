@@ -573,7 +573,7 @@ bench: $(GRAVEYARD) $(FAKE)
 	    --dir $(BUILD)/bench-page
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -o $(BUILD)/qload \
 	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
-	    $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBUTIL) \
+	    $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) -lm
 	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 	/usr/bin/python3 tests/bench/f16_bench.py --graveyard $(GRAVEYARD)
