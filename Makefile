@@ -573,7 +573,7 @@ bench: $(GRAVEYARD) $(FAKE)
 	    --dir $(BUILD)/bench-page
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -o $(BUILD)/qload \
 	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
-	    $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBUTIL) \
+	    $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) -lm
 	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 	/usr/bin/python3 tests/bench/f16_bench.py --graveyard $(GRAVEYARD)
@@ -585,9 +585,17 @@ bench: $(GRAVEYARD) $(FAKE)
 # What a long answer costs the client (docs/performance.md, "Long
 # answers"): CPU, RSS and bytes written per answer at 64K tokens against
 # 1K, on the fake; the generator alone first.
-bench-longctx: $(GRAVEYARD) $(FAKE) bench-haystack
+bench-longctx: $(GRAVEYARD) $(FAKE) bench-haystack $(BUILD)/qload
 	/usr/bin/python3 tests/bench/longctx_bench.py --graveyard $(GRAVEYARD) \
-	    --fake $(FAKE)
+	    --fake $(FAKE) --qload $(BUILD)/qload
+
+# the question loader alone (longctx_bench.py: a load as the runner's
+# against as the report's pages')
+$(BUILD)/qload: tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
+	    $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL)
+	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -o $@ tests/bench/qload.c $(LIBORCH) \
+	    $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) \
+	    $(LIBWEIGHTS) $(LIBUTIL) $(ORCH_LIBS) -lm
 
 bench-haystack: $(LIBHAYSTACK)
 	$(CC) $(BASEFLAGS) -Ihaystack -o $(BUILD)/haystack_bench \

@@ -181,8 +181,10 @@ static int write_subset(struct canary *c, const struct grader_rung *trusted,
     size_t j, k, n = (size_t)c->n < trusted->n ? (size_t)c->n : trusted->n;
     int rc = EXIT_USAGE;
 
-    if (questions_load_as(c->qfile, 0, grader_task_ref(c->task), &all, msg,
-                          sizeof(msg)) != 0) {
+    /* a long item is written as its record: no prompt made here (the
+     * canary's rung, a runner, makes it and refuses one that cannot be) */
+    if (questions_load_texts(c->qfile, 0, grader_task_ref(c->task), &all, msg,
+                             sizeof(msg)) != 0) {
         cli_error("canary", "%s", msg);
         return EXIT_USAGE;
     }

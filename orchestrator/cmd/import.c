@@ -71,8 +71,9 @@ int import_references(struct import *im, const char *qfile)
     struct questions qs;
     char msg[4400];
 
-    if (questions_load_as(qfile, 0, grader_task_ref(im->task), &qs, msg,
-                          sizeof(msg)) != 0)
+    /* ids and references only: no long item's prompt made */
+    if (questions_load_texts(qfile, 0, grader_task_ref(im->task), &qs, msg,
+                             sizeof(msg)) != 0)
         BAD("%s", msg);
     im->refs = json_object();
     for (size_t i = 0; im->refs != NULL && i < qs.n; i++)

@@ -79,11 +79,12 @@ static void qtexts_load(struct qtexts *t, const struct rundir_run *run,
         }
     }
     /* the file is read as the folder's task reads it (a multiple-choice
-     * file's references are letters) */
+     * file's references are letters); the page needs no long item's
+     * prompt, only its summary (the run made each prompt already) */
     task = taskfile_from_manifest(run->manifest, path, msg, sizeof(msg));
     if (t->text == NULL || task == NULL ||
-        questions_load_as(read, 0, grader_task_ref(task), &t->file, msg,
-                          sizeof(msg)) != 0) {
+        questions_load_texts(read, 0, grader_task_ref(task), &t->file, msg,
+                             sizeof(msg)) != 0) {
         snprintf(t->note, sizeof(t->note), "%s", t->text ? msg : "no memory");
         note_shown(t->note, run->base);
         grader_task_free(task);

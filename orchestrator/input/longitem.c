@@ -155,13 +155,18 @@ json_t *longitem_record(const char *id, const struct longitem *it)
     for (size_t i = 0; a != NULL && i < h.nanswers; i++)
         if (json_array_append_new(a, json_string(h.answers[i])) != 0)
             util_oom("a long item");
-    o = json_pack("{s:s,s:{s:s,s:I,s:I,s:I,s:I,s:I},s:o}", "id", id, "long",
+    o = json_pack("{s:s,s:{s:s,s:I,s:I,s:I,s:I},s:o}", "id", id, "long",
                   "kind", haystack_kind_name((enum haystack_kind)it->kind),
                   "seed", (json_int_t)it->seed, "index", (json_int_t)it->index,
                   "length", (json_int_t)it->length, "fill",
-                  (json_int_t)it->fill, "tokens", (json_int_t)it->tokens,
-                  "answers", a);
+                  (json_int_t)it->fill, "answers", a);
     if (o == NULL)
+        util_oom("a long item");
+    /* a recipe written by hand may not say (-1): then neither does this
+     * one, which longitem_read would refuse with -1 in it */
+    if (it->tokens >= 0 &&
+        json_object_set_new(json_object_get(o, "long"), "tokens",
+                            json_integer(it->tokens)) != 0)
         util_oom("a long item");
     if (h.depth != HAYSTACK_NO_DEPTH &&
         json_object_set_new(json_object_get(o, "long"), "depth",

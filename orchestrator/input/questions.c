@@ -406,13 +406,14 @@ static const char *length_depth(json_t *o, struct question *q, char *why,
 }
 
 /* A long item made here (longitem.h): its recipe read and checked, its
- * prompt made once to be sure it can be (the runner makes it again for
- * each ask), its summary the text the page shows. */
-static int long_line(const char *path, long line, json_t *o,
+ * prompt made once to be sure it can be when render is set (the runner's
+ * load: it makes it again for each ask), its summary the text the page
+ * shows. */
+static int long_line(const char *path, long line, json_t *o, int render,
                      struct question *q, char *msg, size_t msgsize)
 {
     json_t *id = json_object_get(o, "id");
-    char ref[GRADER_ANSWERS_BYTES + 1], why[300], *p;
+    char ref[GRADER_ANSWERS_BYTES + 1], why[300], *p = NULL;
     struct longitem it;
 
     if (json_object_get(o, "prompt") || json_object_get(o, "question")) {
@@ -427,7 +428,7 @@ static int long_line(const char *path, long line, json_t *o,
         return -1;
     }
     if (longitem_read(o, &it, ref, sizeof(ref), why, sizeof(why)) != 0 ||
-        (p = longitem_prompt(&it, why, sizeof(why))) == NULL) {
+        (render && (p = longitem_prompt(&it, why, sizeof(why))) == NULL)) {
         snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, why);
         return -1;
     }
@@ -442,9 +443,10 @@ static int long_line(const char *path, long line, json_t *o,
     return 0;
 }
 
-/* One long item (line is 0-based) into q; -1 with msg. */
+/* One long item (line is 0-based) into q; -1 with msg. render: a recipe's
+ * prompt is made once (long_line). */
 static int answers_line(const char *path, long line, const char *text,
-                        size_t len, struct question *q, char *msg,
+                        size_t len, int render, struct question *q, char *msg,
                         size_t msgsize)
 {
     json_error_t jerr;
@@ -457,7 +459,7 @@ static int answers_line(const char *path, long line, const char *text,
                               json_object_get(o, "tools") != NULL)) {
         int rc = json_object_get(o, "tools") != NULL
                      ? tool_line(path, line, o, q, msg, msgsize)
-                     : long_line(path, line, o, q, msg, msgsize);
+                     : long_line(path, line, o, render, q, msg, msgsize);
         json_decref(o);
         return rc;
     }
@@ -515,8 +517,10 @@ int questions_load(const char *path, long limit, struct questions *out,
                              msgsize);
 }
 
-int questions_load_as(const char *path, long limit, enum grader_ref_kind kind,
-                      struct questions *out, char *msg, size_t msgsize)
+/* questions_load_as and questions_load_texts: render, whether a long
+ * item's prompt is made once at load. */
+static int load(const char *path, long limit, enum grader_ref_kind kind,
+                int render, struct questions *out, char *msg, size_t msgsize)
 {
     char why[4400];
     FILE *f = files_fopen_read(path, 0, why, sizeof why);
@@ -553,7 +557,8 @@ int questions_load_as(const char *path, long limit, enum grader_ref_kind kind,
         rc = kind == GRADER_REF_LETTER
                  ? choice_line(path, n, line, (size_t)got, &q, msg, msgsize)
              : kind == GRADER_REF_ANSWERS
-                 ? answers_line(path, n, line, (size_t)got, &q, msg, msgsize)
+                 ? answers_line(path, n, line, (size_t)got, render, &q, msg,
+                                msgsize)
                  : parse_line(path, n, line, (size_t)got, &q, msg, msgsize);
         if (rc != 0)
             break;
@@ -585,4 +590,17 @@ int questions_load_as(const char *path, long limit, enum grader_ref_kind kind,
     if (rc != 0)
         questions_release(out);
     return rc;
+}
+
+int questions_load_as(const char *path, long limit, enum grader_ref_kind kind,
+                      struct questions *out, char *msg, size_t msgsize)
+{
+    return load(path, limit, kind, 1, out, msg, msgsize);
+}
+
+int questions_load_texts(const char *path, long limit,
+                         enum grader_ref_kind kind, struct questions *out,
+                         char *msg, size_t msgsize)
+{
+    return load(path, limit, kind, 0, out, msg, msgsize);
 }

@@ -79,6 +79,20 @@ int questions_load(const char *path, long limit, struct questions *out,
  */
 int questions_load_as(const char *path, long limit, enum grader_ref_kind kind,
                       struct questions *out, char *msg, size_t msgsize);
+
+/*
+ * The same for readers that need only ids, texts and references (the
+ * report's pages, the canary's subset, import, the run's checks before
+ * the runner's own load): a long item's recipe is read and checked as
+ * above (its answers must be the item's), but its prompt is not made, so
+ * a recipe whose prompt cannot be made (over the prompt cap) loads here.
+ * A question loaded so is never handed to questions_prompt_for: the
+ * runner loads with questions_load_as, which refuses such an item before
+ * any server starts. At 64K tokens a prompt costs ~3 ms to make.
+ */
+int questions_load_texts(const char *path, long limit,
+                         enum grader_ref_kind kind, struct questions *out,
+                         char *msg, size_t msgsize);
 void questions_release(struct questions *qs);
 
 /* The default prompt's text, the default task's (grader/task_builtin.c,

@@ -633,12 +633,13 @@ static int tool_jinja(struct runplan *p)
         if (strcmp(p->o.server_args[i], "--no-jinja") == 0 ||
             strcmp(p->o.server_args[i], "--jinja") == 0)
             off = strcmp(p->o.server_args[i], "--no-jinja") == 0;
-    /* a file that does not load is refused by the runner, in its words */
+    /* a file that does not load is refused by the runner, in its words
+     * (and a long item's prompt made there: only "tools" are read here) */
     /* no task given: the default, which reads numbers */
-    if (!off || questions_load_as(p->o.questions, p->o.limit,
-                                  p->o.task ? grader_task_ref(p->o.task)
-                                            : GRADER_REF_NUMBER,
-                                  &qs, msg, sizeof(msg)) != 0)
+    if (!off || questions_load_texts(p->o.questions, p->o.limit,
+                                     p->o.task ? grader_task_ref(p->o.task)
+                                               : GRADER_REF_NUMBER,
+                                     &qs, msg, sizeof(msg)) != 0)
         return 0;
     for (size_t i = 0; i < qs.n && rc == 0; i++)
         if (qs.q[i].tools != NULL) {

@@ -9,12 +9,17 @@ own figures: its CPU seconds, its peak RSS, the bytes it wrote to rows/)
 the bench reports, per answer: client CPU milliseconds, bytes written,
 peak RSS; the 64K figures over the 1K ones (the baseline, same run); and
 `graveyard long`'s seconds per 64K item (its /tokenize counts included).
+Then the question loader on 540 64K items (the 20 made, each 27 times
+under other ids), by qload (tests/bench/qload.c): as the runner loads
+them (each prompt made once, to be sure it can be) against as the
+report's pages do (no prompt made), best of 3 each, and the ratio.
 
 It fails (exit 1) when a 64K answer's row passes 2 KiB (the prompt must
-never be in the row: docs/longctx.md) or the fake's needles are not all
-found (the prompt not the one fitted). The generator alone, under 50 ms
+never be in the row: docs/longctx.md), the fake's needles are not all
+found (the prompt not the one fitted), or the pages' load is not at least
+5x the runner's (a prompt made where none is needed). The generator alone, under 50 ms
 a 64K item, is make bench-haystack's (it runs first).
-Usage: longctx_bench.py --graveyard G --fake F."""
+Usage: longctx_bench.py --graveyard G --fake F --qload Q."""
 import argparse
 import json
 import os
@@ -73,10 +78,34 @@ def run(g, fake, model, qfile, rundir):
     return done, longest
 
 
+LOAD_ITEMS = 540
+
+
+def load_times(qload, src, dst):
+    """The best of 3 loads of LOAD_ITEMS long items from src's, each way."""
+    lines = [json.loads(x) for x in open(src) if x.strip()]
+    with open(dst, "w") as f:
+        for k in range(LOAD_ITEMS):
+            o = dict(lines[k % len(lines)])
+            o["id"] = f"{o['id']}#{k}"
+            f.write(json.dumps(o) + "\n")
+    best = {}
+    for mode in ("render", "texts"):
+        for _ in range(3):
+            out = subprocess.run([qload, "--long", mode, dst], check=True,
+                                 capture_output=True, text=True,
+                                 timeout=600).stdout.split()
+            if int(out[0]) != LOAD_ITEMS:
+                sys.exit(f"longctx_bench: qload read {out[0]} items")
+            best[mode] = min(best.get(mode, 1e9), float(out[1]))
+    return best
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--graveyard", required=True)
     ap.add_argument("--fake", required=True)
+    ap.add_argument("--qload", required=True)
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="graveyard-longbench-")
     try:
@@ -115,7 +144,16 @@ def main():
         s, l = fig[1024], fig[65536]
         print(f"64K over 1K: CPU {l[0] / s[0]:.2f}x, bytes {l[1] / s[1]:.2f}x, "
               f"peak RSS {l[2] / s[2]:.2f}x")
+        load = load_times(a.qload, os.path.join(tmp, "q65536.jsonl"),
+                          os.path.join(tmp, "q540.jsonl"))
+        print(f"question load, {LOAD_ITEMS} items at 64K: as the runner "
+              f"(each prompt made once) {load['render']:.3f} s, as the "
+              f"report's pages (none made) {load['texts']:.3f} s: "
+              f"{load['render'] / load['texts']:.1f}x")
         bad = []
+        if load["render"] < 5 * load["texts"]:
+            bad.append(f"the pages' load is {load['texts']:.3f} s, not 5x "
+                       f"under the runner's {load['render']:.3f} s")
         if l[3] > 2048:
             bad.append(f"a 64K row of {l[3]} bytes (over 2 KiB: a prompt?)")
         if l[4] != l[5]:

@@ -3,7 +3,9 @@
  * GSM8K data (by path, never copied), long items with their "answers"
  * lists (and each bad list refused naming its file and line), tool items
  * (docs/toolcalls.md: their tools, tool_choice and possible answers, each
- * bad one refused naming its file, line and key), and the prompt.
+ * bad one refused naming its file, line and key), long items made here
+ * (a recipe whose prompt cannot be made: refused by the runner's load,
+ * read by a reader of texts), and the prompt.
  *
  * Tests: orchestrator/input/questions.c
  * Tests: orchestrator/input/toolitem.c
@@ -19,6 +21,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "../../orchestrator/input/longitem.h"
 #include "../../orchestrator/input/questions.h"
 
 /* the split ships with the project (data/gsm8k, MIT); GSM8K's full test
@@ -310,6 +313,58 @@ static void test_answers(void **state)
     questions_release(&qs);
 }
 
+/* A long item made here (docs/longctx.md) whose recipe reads but whose
+ * prompt cannot be made (a fill over the 8 MiB prompt cap): the runner's
+ * load (questions_load_as) refuses it, naming file, line and why, before
+ * any server starts; a reader of texts (questions_load_texts: the report's
+ * pages, the canary's subset) makes no prompt, so it loads, with its
+ * recipe, summary and answers. */
+static void test_long_render(void **state)
+{
+    char path[] = "/tmp/graveyard-q-XXXXXX", msg[512], *p;
+    struct questions qs;
+    FILE *f;
+    int fd = mkstemp(path);
+
+    (void)state;
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("{\"id\":\"ok\",\"long\":{\"kind\":\"niah-single\",\"seed\":7,"
+          "\"index\":0,\"length\":1024,\"fill\":40}}\n"
+          "{\"id\":\"big\",\"long\":{\"kind\":\"niah-single\",\"seed\":7,"
+          "\"index\":1,\"length\":1024,\"fill\":4194304}}\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(
+        questions_load_as(path, 0, GRADER_REF_ANSWERS, &qs, msg, sizeof(msg)),
+        -1);
+    if (strstr(msg, path) == NULL ||
+        strstr(msg, ":2: item 1 of niah-single at fill 4194304: over a cap") ==
+            NULL)
+        fail_msg("the runner's load said '%s'", msg);
+    /* the first line alone loads, and its prompt is made for the runner */
+    assert_int_equal(
+        questions_load_as(path, 1, GRADER_REF_ANSWERS, &qs, msg, sizeof(msg)),
+        0);
+    p = questions_prompt_for("{question}", &qs.q[0]);
+    assert_true(strlen(p) > strlen(qs.q[0].text));
+    free(p);
+    questions_release(&qs);
+    if (questions_load_texts(path, 0, GRADER_REF_ANSWERS, &qs, msg,
+                             sizeof(msg)) != 0)
+        fail_msg("the texts' load said '%s'", msg);
+    unlink(path);
+    assert_int_equal(qs.n, 2);
+    assert_string_equal(qs.q[1].id, "big");
+    assert_non_null(qs.q[1].lng);
+    assert_int_equal(qs.q[1].lng->fill, 4194304);
+    assert_int_equal(qs.q[1].length, 1024);
+    assert_non_null(strstr(qs.q[1].text, "niah-single item 1 (seed 7)"));
+    assert_true(qs.q[1].answer[0] != '\0');
+    questions_release(&qs);
+}
+
 static void expect_bad_answers(const char *text, const char *words)
 {
     char path[] = "/tmp/graveyard-q-XXXXXX", msg[512];
@@ -560,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_bad_choice_files),
         cmocka_unit_test(test_answers),
         cmocka_unit_test(test_bad_answers),
+        cmocka_unit_test(test_long_render),
         cmocka_unit_test(test_tools),
         cmocka_unit_test(test_bad_tools),
     };

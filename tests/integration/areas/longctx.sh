@@ -593,3 +593,55 @@ assert len(open(f"{e}/canary/questions.jsonl").readlines()) == 8
 PY
 }
 area_cases="$area_cases longctx_floor_probs"
+
+# Issue 37, the question loader's readers: the report's pages and the
+# canary's subset need a long item's summary and answers, never its
+# prompt, so they do not make it (questions_load_texts); the runner still
+# does, and refuses a recipe whose prompt cannot be made before any
+# server starts. Two recipes laddered on the fake; then the second's fill is
+# set past the 8 MiB prompt cap (its answers unchanged): `graveyard
+# report`'s page shows both texts, the canary writes its subset (n0) and
+# runs it, and `graveyard run` of the file exits 2 naming its line, with
+# no rows file and no server started.
+# Tests: orchestrator/figures/pages.c
+# Tests: orchestrator/cmd/cmd_canary.c
+case_longctx_page_no_render() {
+    local d=$work/lpr rc
+    model lprref '"needles": true, "default": {"content": "I do not know."}'
+    lpr_item() { # index fill
+        printf '{"id": "n%s", "long": {"kind": "niah-single", "seed": 7, "index": %s, "length": 1024, "fill": %s}}\n' \
+            "$1" "$1" "$2"
+    }
+    { lpr_item 0 40; lpr_item 1 40; } >"$work/lpr.jsonl"
+    cat >"$work/lpr.json" <<JSON
+{"name": "page texts", "questions": "$work/lpr.jsonl", "run_dir": "$d",
+ "task": "ruler", "server": {"binary": "$FAKE"},
+ "rungs": [{"name": "REF", "model": "$work/lprref.gguf"},
+           {"name": "R1", "model": "$work/lprref.gguf"}]}
+JSON
+    rm -rf "$d" "$work/lpr2"
+    timeout -k 5 120 $GT ladder "$work/lpr.json" --quiet >"$work/lpr.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -3 "$work/lpr.out")"; return; }
+    { lpr_item 0 40; lpr_item 1 4194304; } >"$work/lpr.jsonl"
+    timeout -k 5 60 $GT report "$d" >"$work/lpr.out" 2>&1 ||
+        { fail "report: exit $? $(tail -3 "$work/lpr.out")"; return; }
+    /usr/bin/python3 -c 'import re,base64,gzip,json,sys
+h=open(sys.argv[1]).read()
+d=json.loads(gzip.decompress(base64.b64decode(re.search(r"id=\"gy-z\">(.*?)</script>",h,re.S).group(1).strip())))
+assert "(2 of 2)" in d["qnote"], d["qnote"]
+assert any("niah-single item 1 (seed 7)" in t for t in d["T"] if isinstance(t, str)), "no summary of n1"' \
+        "$d/REPORT.html" 2>"$work/err" || fail "the page's question texts: $(tail -1 "$work/err")"
+    rc=0 # the canary's subset (its first question, n0) is written, and run
+    timeout -k 5 60 $GT canary R1 "$work/lprref.gguf" "$d/rows/R1.jsonl" --run-dir "$work/lprc" \
+        --questions 1 --llama "$FAKE" --task ruler --quiet >"$work/lpr.out" 2>&1 || rc=$?
+    [ $rc = 0 ] && grep -q '"compared": 1, "missing": 0' "$work/lpr.out" ||
+        fail "the canary: exit $rc $(tail -2 "$work/lpr.out")"
+    rc=0
+    timeout -k 5 60 $GT run R1 "$work/lprref.gguf" "$work/lpr.jsonl" "$work/lpr2" --llama "$FAKE" \
+        --task ruler --quiet >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -q "lpr.jsonl:2: item 1 of niah-single at fill 4194304: over a cap" "$work/err" ||
+        fail "the runner's load: exit $rc $(cat "$work/err")"
+    [ ! -e "$work/lpr2/rows/R1.jsonl" ] && [ ! -e "$work/lpr2/logs/R1.server.log" ] ||
+        fail "the runner went on: $(ls -R "$work/lpr2" | head -5)"
+}
+area_cases="$area_cases longctx_page_no_render"
