@@ -14,6 +14,8 @@ struct http {
     uv_loop_t *loop;
     CURLM *multi;
     uv_timer_t timer;
+    uv_idle_t wake; /* keeps the loop from sleeping after a done in timer_cb */
+    int wake_turns; /* wake's runs since it was started */
     int closing, pending_closes;
     void (*closed_cb)(void *ctx);
     void *closed_ctx;
@@ -100,10 +102,12 @@ int http_set_bearer(struct http *h, const char *key)
     return 0;
 }
 
-static void check_done(struct http *h)
+/* Report each finished transfer to its done callback; the count
+ * reported. */
+static int check_done(struct http *h)
 {
     CURLMsg *m;
-    int left;
+    int left, n = 0;
 
     while ((m = curl_multi_info_read(h->multi, &left)) != NULL) {
         struct http_req *r;
@@ -122,6 +126,7 @@ static void check_done(struct http *h)
         r->done(r->ctx, status, err);
         h->in_done--;
         free_req(r);
+        n++;
         if (h->free_pending)
             break;
     }
@@ -129,6 +134,7 @@ static void check_done(struct http *h)
         h->free_pending = 0;
         http_free(h, h->closed_cb, h->closed_ctx);
     }
+    return n;
 }
 
 static void poll_cb(uv_poll_t *p, int status, int events)
@@ -146,13 +152,39 @@ static void poll_cb(uv_poll_t *p, int status, int events)
     check_done(s->h);
 }
 
+static void wake_cb(uv_idle_t *w)
+{
+    struct http *h = w->data;
+
+    if (++h->wake_turns >= 2)
+        uv_idle_stop(w);
+}
+
+/*
+ * curl's timer. A transfer can end in here: on a kept-alive connection
+ * curl sends the request, finds the whole reply already there and
+ * finishes, all inside this socket action. libuv 1.44 (Debian 12) runs a
+ * due timer at the start of a loop turn, before it polls, and a
+ * UV_RUN_ONCE turn then polls with no timeout when nothing else is due:
+ * a caller that turns the loop until its done callback ran (tokenize.c)
+ * slept on with its request done, until some other handle woke the loop
+ * (a server's log line), or never. An active idle handle makes libuv
+ * poll without waiting: wake is started after a done reported here, and
+ * stops at its second run, so that it is still active when the turn's
+ * poll timeout is chosen in every libuv (1.44.2 looks before running
+ * idle callbacks, older ones after). It is unreferenced: it keeps no
+ * loop alive by itself.
+ */
 static void timer_cb(uv_timer_t *t)
 {
     struct http *h = t->data;
     int running;
 
     curl_multi_socket_action(h->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-    check_done(h);
+    if (check_done(h) > 0 && !h->closing) {
+        h->wake_turns = 0;
+        (void)uv_idle_start(&h->wake, wake_cb); /* only fails on a NULL cb */
+    }
 }
 
 static int start_timeout(CURLM *multi, long ms, void *userp)
@@ -293,10 +325,13 @@ struct http *http_new(uv_loop_t *loop, char *msg, size_t msgsize)
     }
     uv_timer_init(loop, &h->timer);
     h->timer.data = h;
+    uv_idle_init(loop, &h->wake);
+    h->wake.data = h;
+    uv_unref((uv_handle_t *)&h->wake);
     return h;
 }
 
-static void timer_closed(uv_handle_t *handle)
+static void handle_closed(uv_handle_t *handle)
 {
     struct http *h = handle->data;
 
@@ -324,8 +359,9 @@ void http_free(struct http *h, void (*cb)(void *ctx), void *ctx)
     while (h->reqs != NULL)
         free_req(h->reqs);
     curl_multi_cleanup(h->multi);
-    h->pending_closes++;
-    uv_close((uv_handle_t *)&h->timer, timer_closed);
+    h->pending_closes += 2;
+    uv_close((uv_handle_t *)&h->timer, handle_closed);
+    uv_close((uv_handle_t *)&h->wake, handle_closed);
 }
 
 static size_t write_cb(char *p, size_t size, size_t nmemb, void *userp)

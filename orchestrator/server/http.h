@@ -24,6 +24,14 @@ typedef int (*http_data_cb)(void *ctx, long status, const char *p, size_t n);
  * response came); err is NULL on a complete transfer, else a sentence
  * ("connection refused", "no data for 30 s", ...). The request is freed
  * after this returns.
+ *
+ * It may run from curl's timer, before the loop polls (a kept-alive
+ * connection whose reply is there the moment the request is sent: libuv
+ * 1.44 runs due timers first in a turn). The client then keeps that
+ * turn's poll from waiting, so that a caller turning the loop with
+ * UV_RUN_ONCE until this ran gets control back; without that a count
+ * once slept on in epoll_wait, done, while its server's pipes kept the
+ * loop alive (tokenize.c, docs/longctx.md).
  */
 typedef void (*http_done_cb)(void *ctx, long status, const char *err);
 

@@ -292,11 +292,9 @@ int tokenize_count(struct tokenizer *t, const char *text, size_t len,
     t->status = 0;
     t->done = t->over = 0;
     t->err[0] = '\0';
-    /* a connection of its own for each count: libcurl 7.88 was seen to
-     * read a whole reply on a kept-alive connection at once and then wait
-     * on that socket without asking the loop to watch it (a count that
-     * never ends, one run in three, with a server started here) */
-    http_fresh_next(t->http);
+    /* counts share a kept-alive connection; a count that ends inside
+     * curl's timer does not leave the UV_RUN_ONCE below asleep (http.c's
+     * timer_cb, http.h) */
     if (http_request(t->http, t->url, body, t->timeout_ms, data_cb, done_cb,
                      t) == NULL) {
         snprintf(msg, msgsize, "%s", http_error(t->http));

@@ -3,7 +3,10 @@
  * server on 127.0.0.1 in the same loop: a request completes with its
  * status and body, a refused connection reports an error, and freeing the
  * client from inside a done callback is safe (the runner does that when a
- * rung ends on a request's result); ASan checks the last.
+ * rung ends on a request's result); ASan checks the last. And a waiter
+ * that turns the loop with UV_RUN_ONCE until its done callback ran (the
+ * token counter's way) is not left asleep when the request ends inside
+ * curl's timer on a kept-alive connection.
  *
  * Tests: orchestrator/server/http.c
  */
@@ -13,6 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -208,12 +216,168 @@ static void test_refused_option_named(void **state)
     assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+/* A keep-alive server in a child process, on its own core: it answers a
+ * request the moment its last byte arrives, so that the reply is often
+ * there before curl, still inside the socket action that sent the
+ * request, first looks (libcurl 7.88 polls the socket once, 0 ms, right
+ * after sending). */
+static pid_t keepalive_pid = -1;
+
+/* The length up to and with the first blank line, 0 when none. */
+static size_t blank_line_end(const char *p, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i + 4 <= n; i++)
+        if (memcmp(p + i, "\r\n\r\n", 4) == 0)
+            return i + 4;
+    return 0;
+}
+
+static void keepalive_serve(int c)
+{
+    static const char reply[] = "HTTP/1.1 200 OK\r\nContent-Type: "
+                                "application/json\r\nContent-Length: "
+                                "15\r\n\r\n{\"status\":\"ok\"}";
+    char in[8192];
+    size_t have = 0, used;
+    ssize_t n;
+
+    while ((n = read(c, in + have, sizeof(in) - have)) > 0) {
+        have += (size_t)n;
+        /* requests are GETs: a request ends at its blank line */
+        while ((used = blank_line_end(in, have)) > 0) {
+            if (write(c, reply, sizeof(reply) - 1) !=
+                (ssize_t)(sizeof(reply) - 1))
+                return;
+            memmove(in, in + used, have - used);
+            have -= used;
+        }
+        if (have == sizeof(in))
+            return;
+    }
+}
+
+static int keepalive_up(void **state)
+{
+    struct sockaddr_in a;
+    socklen_t len = sizeof(a);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    (void)state;
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 ||
+        listen(fd, 8) != 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &len) != 0)
+        return -1;
+    port = ntohs(a.sin_port);
+    keepalive_pid = fork();
+    if (keepalive_pid < 0)
+        return -1;
+    if (keepalive_pid == 0) {
+        int c;
+        alarm(60); /* never outlives a test that forgot it */
+        while ((c = accept(fd, NULL, NULL)) >= 0) {
+            keepalive_serve(c);
+            close(c);
+        }
+        _exit(0);
+    }
+    close(fd);
+    return 0;
+}
+
+static int keepalive_down(void **state)
+{
+    (void)state;
+    if (keepalive_pid > 0) {
+        kill(keepalive_pid, SIGKILL);
+        (void)waitpid(keepalive_pid, NULL, 0);
+    }
+    keepalive_pid = -1;
+    return 0;
+}
+
+struct waiter {
+    int done, woken;
+    long status;
+};
+
+static void waiter_done_cb(void *ctx, long status, const char *err)
+{
+    struct waiter *w = ctx;
+
+    (void)err;
+    w->status = status;
+    w->done = 1;
+}
+
+static void watchdog_cb(uv_timer_t *t)
+{
+    ((struct waiter *)t->data)->woken = 1;
+}
+
+/*
+ * Sequential requests on one kept-alive connection, each awaited as
+ * tokenize_count awaits a count: uv_run(UV_RUN_ONCE) until the done
+ * callback ran. A few milliseconds of work between two requests (JSON, a
+ * haystack's fill) leave curl's 1 ms timer due when the loop next turns:
+ * libuv 1.44 runs due timers before it polls, curl sends, finds the reply
+ * there and ends the transfer inside that timer callback, and the loop
+ * then polled with no timeout. A loop kept alive by another handle (there
+ * the server's pipes; here a watchdog timer, 2 s) slept on with the count
+ * done. Each wait must end well before the watchdog.
+ */
+static void test_keepalive_once_waits(void **state)
+{
+    uv_loop_t loop;
+    uv_timer_t watchdog;
+    struct http *h;
+    struct waiter w;
+    char url[64], msg[512];
+    struct timespec work = {0, 2000000};
+    int i;
+
+    (void)state;
+    assert_int_equal(uv_loop_init(&loop), 0);
+    assert_int_equal(uv_timer_init(&loop, &watchdog), 0);
+    watchdog.data = &w;
+    h = http_new(&loop, msg, sizeof(msg));
+    assert_non_null(h);
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d/health", port);
+    for (i = 0; i < 200; i++) {
+        memset(&w, 0, sizeof(w));
+        assert_int_equal(uv_timer_start(&watchdog, watchdog_cb, 2000, 0), 0);
+        assert_non_null(
+            http_request(h, url, NULL, 5000, NULL, waiter_done_cb, &w));
+        nanosleep(&work, NULL); /* the work between two counts */
+        while (!w.done && !w.woken)
+            if (uv_run(&loop, UV_RUN_ONCE) == 0)
+                break;
+        if (w.woken) {
+            fail_msg("request %d of 200: done %d, but uv_run(UV_RUN_ONCE) "
+                     "slept until the 2 s watchdog",
+                     i + 1, w.done);
+        }
+        assert_int_equal(w.done, 1);
+        assert_int_equal(w.status, 200);
+    }
+    uv_close((uv_handle_t *)&watchdog, NULL);
+    http_free(h, NULL, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_request_and_free_in_callback),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_refused_option_named),
+        cmocka_unit_test_setup_teardown(test_keepalive_once_waits,
+                                        keepalive_up, keepalive_down),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
 
