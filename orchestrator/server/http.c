@@ -255,8 +255,9 @@ static int handle_socket(CURL *easy, curl_socket_t fd, int action, void *userp,
         events |= UV_READABLE;
     if (action != CURL_POLL_IN)
         events |= UV_WRITABLE;
-    uv_poll_start(&s->poll, events, poll_cb);
-    return 0;
+    /* a poll libuv refuses fails the transfer (curl takes -1 as an
+     * error), rather than leaving it unwatched for ever */
+    return uv_poll_start(&s->poll, events, poll_cb) == 0 ? 0 : -1;
 }
 
 /* curl_global_init has run (and curl_global_cleanup has not). libcurl's
