@@ -12,54 +12,6 @@
 
 #include "internal.h"
 
-static toolcall_malloc_fn t_malloc = malloc;
-static toolcall_free_fn t_free = free;
-static _Thread_local unsigned long t_failures;
-
-void toolcall_set_alloc(toolcall_malloc_fn m, toolcall_free_fn f)
-{
-    t_malloc = m ? m : malloc;
-    t_free = f ? f : free;
-}
-
-void *toolcall_alloc_malloc(size_t size)
-{
-    void *p = t_malloc(size ? size : 1);
-    if (p == NULL)
-        t_failures++;
-    return p;
-}
-
-void toolcall_alloc_free(void *ptr)
-{
-    if (ptr != NULL)
-        t_free(ptr);
-}
-
-unsigned long toolcall_alloc_failures(void)
-{
-    return t_failures;
-}
-
-void *toolcall__alloc(size_t n)
-{
-    void *p = toolcall_alloc_malloc(n);
-    if (p != NULL)
-        memset(p, 0, n ? n : 1);
-    return p;
-}
-
-void toolcall__free(void *p)
-{
-    toolcall_alloc_free(p);
-}
-
-int toolcall__oom(const json_error_t *je, unsigned long failures)
-{
-    return json_error_code(je) == json_error_out_of_memory ||
-           t_failures != failures;
-}
-
 static const struct {
     const char *name;
 } buckets[] = {
@@ -151,7 +103,7 @@ static json_t *load_item(const char *text, size_t len, const char *what,
         return NULL;
     }
     memset(&je, 0, sizeof je);
-    failures = t_failures;
+    failures = toolcall_alloc_failures();
     j = json_loadb(text, len, 0, &je);
     if (toolcall__oom(&je, failures)) {
         json_decref(j);
@@ -340,7 +292,7 @@ static int leaked_json(const char *s, size_t n)
         if (s[i] != '{')
             continue;
         tries++;
-        unsigned long failures = t_failures;
+        unsigned long failures = toolcall_alloc_failures();
         memset(&je, 0, sizeof je);
         j = json_loadb(s + i, n - i, JSON_DISABLE_EOF_CHECK, &je);
         if (toolcall__oom(&je, failures)) {
@@ -418,7 +370,7 @@ static int decode_call(const json_t *j, struct toolcall__call *c)
         return 0;
     }
     memset(&je, 0, sizeof je);
-    failures = t_failures;
+    failures = toolcall_alloc_failures();
     c->args = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
     if (toolcall__oom(&je, failures))
         return TOOLCALL_ENOMEM; /* free_calls frees c->args */
@@ -457,7 +409,7 @@ static int decode_calls(const struct toolcall_reply *reply, json_t **list,
         return 0;
     }
     memset(&je, 0, sizeof je);
-    failures = t_failures;
+    failures = toolcall_alloc_failures();
     *list = json_loadb(reply->calls, reply->calls_len, JSON_ALLOW_NUL, &je);
     if (toolcall__oom(&je, failures))
         return TOOLCALL_ENOMEM; /* grade frees *list */

@@ -10,6 +10,7 @@
  * jansson's too, is TOOLCALL_ENOMEM with nothing leaked, never a verdict.
  *
  * Tests: toolcall/toolcall.c
+ * Tests: toolcall/alloc.c
  * Tests: toolcall/check.c
  */
 #include <setjmp.h>
