@@ -327,9 +327,11 @@ static int make_served(const char *cfg, const struct config *c,
     if (r == NULL) {
         cli_error("long",
                   "%s: no rung's model file is here to count tokens with "
-                  "(every rung a served model, or not built yet): give "
-                  "--tokenize URL of a server of the ladder's model",
-                  cfg);
+                  "(every rung a served model, or not built yet): make '%s' "
+                  "with 'graveyard long --tokenize URL --out %s' and the "
+                  "config's lengths, kinds, items and seed, and the ladder "
+                  "takes it",
+                  cfg, out, out);
         return EXIT_USAGE;
     }
     memset(&f, 0, sizeof(f));
