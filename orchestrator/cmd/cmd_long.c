@@ -27,7 +27,6 @@
 #include "commands.h"
 
 #define LONG_MAX_LENGTHS CONFIG_MAX_LENGTHS /* the grader's too */
-#define LONG_ITEMS_MAX   10000
 #define COUNT_TIMEOUT_MS 120000 /* one /tokenize of a 2^24-token prompt */
 #define COUNT_CTX                                                             \
     2048                   /* the counting server's -c: /tokenize             \
@@ -77,6 +76,44 @@ struct long_spec {
     long items;
     long long seed;
 };
+
+/* Where one is in s's items, in the one order the file holds them:
+ * length, then kind, then index (make_all writes it, file_matches reads
+ * it back). */
+struct cursor {
+    size_t li;
+    int k;
+    long i;
+    int started;
+};
+
+/* The next item of s into c: 1, or 0 past the last. */
+static int next_item(const struct long_spec *s, struct cursor *c)
+{
+    if (!c->started) {
+        c->started = 1;
+        c->li = 0;
+        c->k = 0;
+        c->i = -1;
+    }
+    while (c->li < s->nlen) {
+        if (s->want[c->k] && ++c->i < s->items)
+            return 1;
+        c->i = -1;
+        if (++c->k == HAYSTACK_NKINDS) {
+            c->k = 0;
+            c->li++;
+        }
+    }
+    return 0;
+}
+
+/* An item's id: "KIND-INDEX@LENGTH", one question at each length. */
+static void item_id(char *id, size_t size, enum haystack_kind k,
+                    unsigned long index, long length)
+{
+    snprintf(id, size, "%s-%lu@%ld", haystack_kind_name(k), index, length);
+}
 
 /* The counter haystack_fit calls: the server's count, or -1 with the
  * reason kept. */
@@ -158,8 +195,7 @@ static int one_item(struct counter *c, enum haystack_kind k, long long seed,
     }
     li = (struct longitem){(int)k, seed,       index,   fit.fill,
                            length, fit.tokens, it.depth};
-    snprintf(id, sizeof(id), "%s-%u@%ld", haystack_kind_name(k), index,
-             length);
+    item_id(id, sizeof(id), k, index, length);
     if ((rec = longitem_record(id, &li)) == NULL ||
         (line = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER)) == NULL)
         util_oom("a long item");
@@ -176,23 +212,21 @@ static int make_all(const struct long_spec *s, struct tokenizer *t,
 {
     struct counter c = {t, ""};
     struct haystack_prompt p;
-    size_t li;
+    struct cursor at = {0};
     int rc = 0, tty = isatty(2);
     unsigned long made = 0, total = 0;
 
     for (int k = 0; k < HAYSTACK_NKINDS; k++)
         total += s->want[k] ? (unsigned long)s->items * s->nlen : 0;
     memset(&p, 0, sizeof(p));
-    for (li = 0; li < s->nlen && rc == 0; li++)
-        for (int k = 0; k < HAYSTACK_NKINDS && rc == 0; k++)
-            for (long i = 0; s->want[k] && i < s->items && rc == 0; i++) {
-                rc = one_item(&c, (enum haystack_kind)k, s->seed, (uint32_t)i,
-                              s->lengths[li], &p, out);
-                made++;
-                if (tty && rc == 0)
-                    fprintf(stderr, "\rlong: %lu of %lu items, %ld tokens ",
-                            made, total, s->lengths[li]);
-            }
+    while (rc == 0 && next_item(s, &at)) {
+        rc = one_item(&c, (enum haystack_kind)at.k, s->seed, (uint32_t)at.i,
+                      s->lengths[at.li], &p, out);
+        made++;
+        if (tty && rc == 0)
+            fprintf(stderr, "\rlong: %lu of %lu items, %ld tokens ", made,
+                    total, s->lengths[at.li]);
+    }
     if (tty)
         fputc('\n', stderr);
     if (rc == 0)
@@ -400,21 +434,19 @@ static int file_matches(const char *cfg, const char *path,
     char msg[4400], id[96], *line = NULL;
     size_t cap = 0, n = 0;
     FILE *f = files_fopen_read(path, 1, msg, sizeof(msg));
+    struct cursor at = {0};
     int rc = 0;
 
     if (f == NULL) {
         cli_error("ladder", "%s", msg);
         return errno == EINVAL || errno == ELOOP ? EXIT_USAGE : EXIT_FAILED;
     }
-    for (size_t li = 0; li < s->nlen && rc == 0; li++)
-        for (int k = 0; k < HAYSTACK_NKINDS && rc == 0; k++)
-            for (long i = 0; s->want[k] && i < s->items && rc == 0; i++) {
-                n++;
-                snprintf(id, sizeof(id), "%s-%ld@%ld",
-                         haystack_kind_name((enum haystack_kind)k), i,
-                         s->lengths[li]);
-                rc = next_is(f, &line, &cap, id, s->seed);
-            }
+    while (rc == 0 && next_item(s, &at)) {
+        n++;
+        item_id(id, sizeof(id), (enum haystack_kind)at.k, (unsigned long)at.i,
+                s->lengths[at.li]);
+        rc = next_is(f, &line, &cap, id, s->seed);
+    }
     if (rc == 0 && getline(&line, &cap, f) >= 0)
         rc = -1, n++;
     free(line);
@@ -571,7 +603,7 @@ int cmd_long(int argc, char **argv)
         CLI_STRING("--kinds", "LIST", &a.kinds,
                    "all (default), or some of niah-single, niah-multikey, "
                    "niah-multivalue, niah-multiquery, vt, cwe, fwe"),
-        CLI_LONG("--items", "N", &a.items, 1, LONG_ITEMS_MAX,
+        CLI_LONG("--items", "N", &a.items, 1, LONGITEM_ITEMS_MAX,
                  "items of each kind at each length (default 30)"),
         CLI_LONG("--seed", "S", &a.seed, 0, LONGITEM_SEED_MAX,
                  "the seed every item is made from (default 1)"),

@@ -16,8 +16,6 @@
 #include "config_int.h"
 #include "longitem.h"
 
-#define LONG_ITEMS_MAX 10000 /* graveyard long's --items */
-
 /* One length as written: a whole number, or a string "16K". Appended to
  * the list text out (comma-separated) for longitem_lengths. */
 static int length_text(struct config_ctx *x, json_t *v, size_t i,
@@ -57,7 +55,7 @@ static int long_object(struct config_ctx *x, json_t *o, struct config *c)
     if (!json_is_object(o))
         BAD("'long' must be an object (\"kinds\", \"items\", \"seed\")");
     if (config_known_keys(x, o, "long", keys) ||
-        config_integer(x, o, "items", "long", 1, LONG_ITEMS_MAX,
+        config_integer(x, o, "items", "long", 1, LONGITEM_ITEMS_MAX,
                        &c->long_items))
         return -1;
     if ((seed = json_object_get(o, "seed")) != NULL) {

@@ -25,6 +25,10 @@
 #include <jansson.h>
 #include <stddef.h>
 
+/* Items of each kind at each length, at most (graveyard long's --items,
+ * a config's "long.items"). */
+#define LONGITEM_ITEMS_MAX 10000
+
 /* The largest seed a record may hold: JSON's exact integers. */
 #define LONGITEM_SEED_MAX ((1LL << 53) - 1)
 
