@@ -59,6 +59,28 @@ static int load_repeats(struct rungset *s, const char *rundir, const char *dir,
     return 0;
 }
 
+/* A picture the report draws only for some runs: when wanted, rendered
+ * into outs[*k] (then *k + 1) and shown on the page as name; else the
+ * page's entry for it stays empty. 0, or -1 out of memory. */
+static int optional_svg(struct doc_svg *svg, const char *name, int wanted,
+                        void (*render)(FILE *, const char *,
+                                       const struct grader_ladder *),
+                        const char *title, const struct grader_ladder *rep,
+                        struct figures__out *outs, size_t *k)
+{
+    struct figures__out *o = &outs[*k];
+
+    *svg = (struct doc_svg){name, NULL, 0};
+    if (!wanted)
+        return 0;
+    if (figures__out_open(o, name) != 0 ||
+        (render(o->f, title, rep), figures__out_close(o, 0)))
+        return -1;
+    *svg = (struct doc_svg){name, o->p, o->len};
+    (*k)++;
+    return 0;
+}
+
 /* report's files rendered in memory: REPORT.md, report.json, cover.svg,
  * pareto.svg, for a run of long items lengths.svg and, when its needles
  * have depths, depth.svg, and (html) REPORT.html, which shows the first
@@ -98,24 +120,12 @@ int figures__report_outputs(const struct rundir_run *run,
          figures__out_close(&outs[3], 0)))
         goto done;
     svgs[0] = (struct doc_svg){"pareto.svg", outs[3].p, outs[3].len};
-    svgs[1] = (struct doc_svg){"lengths.svg", NULL, 0};
-    if (rep->lengths != NULL) { /* a run of long items: its picture */
-        if (figures__out_open(&outs[k], "lengths.svg") != 0 ||
-            (render_lengths(outs[k].f, title, rep),
-             figures__out_close(&outs[k], 0)))
-            goto done;
-        svgs[1] = (struct doc_svg){"lengths.svg", outs[k].p, outs[k].len};
-        k++;
-    }
-    svgs[2] = (struct doc_svg){"depth.svg", NULL, 0};
-    if (render_depth_has(rep)) { /* and where its needles died */
-        if (figures__out_open(&outs[k], "depth.svg") != 0 ||
-            (render_depth(outs[k].f, title, rep),
-             figures__out_close(&outs[k], 0)))
-            goto done;
-        svgs[2] = (struct doc_svg){"depth.svg", outs[k].p, outs[k].len};
-        k++;
-    }
+    /* a run of long items: its picture, and where its needles died */
+    if (optional_svg(&svgs[1], "lengths.svg", rep->lengths != NULL,
+                     render_lengths, title, rep, outs, &k) != 0 ||
+        optional_svg(&svgs[2], "depth.svg", render_depth_has(rep),
+                     render_depth, title, rep, outs, &k) != 0)
+        goto done;
     doc = (struct page_doc){d, svgs, 3};
     if (html && (figures__out_open(&outs[k], "REPORT.html") != 0 ||
                  figures__out_close(
