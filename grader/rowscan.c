@@ -50,7 +50,8 @@ static const char *ws(const char *p, const char *end)
 
 /* A destination for an unescaped string: fixed, growable, or none. */
 struct out {
-    char *fixed; /* SMALL bytes, or NULL */
+    char *fixed; /* fixedcap bytes, or NULL */
+    size_t fixedcap;
     char **grow; /* a scanner buffer, or NULL */
     size_t *growcap;
     size_t len;
@@ -60,7 +61,7 @@ struct out {
 static int put(struct cur *c, struct out *o, const char *s, size_t n)
 {
     if (o->fixed != NULL) {
-        if (o->len + n >= SMALL) {
+        if (o->len + n >= o->fixedcap) {
             o->over = 1;
             return 0;
         }
@@ -403,7 +404,7 @@ static const char *type_error(struct scan *x, enum field f, const char *want)
 static const char *text_value(struct scan *x, const char *p, int which,
                               const char **s, size_t *len)
 {
-    struct out o = {NULL, &x->s->buf[which], &x->s->cap[which], 0, 0};
+    struct out o = {NULL, 0, &x->s->buf[which], &x->s->cap[which], 0, 0};
     const char *q;
     int esc;
 
@@ -428,7 +429,9 @@ static const char *text_value(struct scan *x, const char *p, int which,
 static const char *small_string(struct scan *x, const char *p, char *buf,
                                 size_t *len, int *over)
 {
-    struct out o = {buf, NULL, NULL, 0, 0};
+    /* every small buffer is SMALL bytes but the reference's */
+    size_t cap = buf == x->s->ref ? sizeof(x->s->ref) : SMALL;
+    struct out o = {buf, cap, NULL, NULL, 0, 0};
     const char *q;
     int esc;
 
@@ -473,7 +476,8 @@ static const char *ref_value(struct scan *x, const char *p)
         if ((q = small_string(x, p, x->s->ref, &n, &over)) == NULL)
             return NULL;
         if (over)
-            return type_error(x, F_REFERENCE, "a string of at most 511 bytes");
+            return type_error(x, F_REFERENCE,
+                              "a string of at most 4095 bytes");
         r->ref = x->s->ref;
         r->ref_len = n;
         r->ref_is_string = 1;
@@ -498,7 +502,7 @@ static const char *ref_value(struct scan *x, const char *p)
 static const char *finish_or_error(struct scan *x, enum field f, const char *p)
 {
     struct grader_row *r = x->row;
-    struct out o = {NULL, &x->s->buf[2], &x->s->cap[2], 0, 0};
+    struct out o = {NULL, 0, &x->s->buf[2], &x->s->cap[2], 0, 0};
     char *fin = x->s->small;
     const char *q;
     size_t n;

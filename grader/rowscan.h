@@ -53,12 +53,15 @@ struct grader_row {
 };
 
 #define GRADER_ROWSCAN_SMALL 512
+/* a reference: a tool item's possible answers as compact JSON are one
+ * (BFCL's longest, parallel_multiple's, is 1,393 bytes) */
+#define GRADER_ROWSCAN_REF 4096
 
 struct grader_rowscan {
     char *buf[3]; /* unescaped content, reasoning_content and error */
     size_t cap[3];
     /* id, reference, finish_reason and field names are unescaped here */
-    char id[GRADER_ROWSCAN_SMALL], ref[GRADER_ROWSCAN_SMALL];
+    char id[GRADER_ROWSCAN_SMALL], ref[GRADER_ROWSCAN_REF];
     char key[GRADER_ROWSCAN_SMALL], small[GRADER_ROWSCAN_SMALL];
     /* a number too long for a small copy ("64.3000...0001" is valid
      * JSON, and strtod needs it whole to round as jansson does) */

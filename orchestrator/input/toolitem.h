@@ -12,11 +12,13 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "../../grader/rowscan.h"
+
 #define TOOLITEM_TOOLS_MAX 128 /* functions an item offers */
 #define TOOLITEM_NAME_MAX  64  /* OpenAI's: [A-Za-z0-9_.-]{1,64} */
 /* "possible" as compact JSON is the row's reference, which the grader's
- * row scanner keeps in GRADER_ROWSCAN_SMALL bytes with its NUL */
-#define TOOLITEM_POSSIBLE_MAX 511
+ * row scanner keeps in GRADER_ROWSCAN_REF bytes with its NUL */
+#define TOOLITEM_POSSIBLE_MAX (GRADER_ROWSCAN_REF - 1)
 
 /* A tool item's keys as compact JSON (new, each free()); tool_choice NULL
  * when the line gives none. */

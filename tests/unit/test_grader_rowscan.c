@@ -36,9 +36,9 @@ static void refused(const char *line, const char *words)
     char msg[256];
     struct grader_row r;
 
-    assert_int_equal(grader_rowscan(&scan, line, strlen(line), &r, msg,
-                                    sizeof(msg)),
-                     GRADER_EPARSE);
+    assert_int_equal(
+        grader_rowscan(&scan, line, strlen(line), &r, msg, sizeof(msg)),
+        GRADER_EPARSE);
     if (strstr(msg, words) == NULL)
         fail_msg("%s: message '%s' lacks '%s'", line, msg, words);
 }
@@ -81,7 +81,8 @@ static void test_fields_and_types(void **state)
         "\"reasoning_content\": \"hm\", \"finish_reason\": \"length\", "
         "\"truncated\": true, \"completion_tokens\": 1024, "
         "\"decode_tps\": 9.35e1, \"error\": \"HTTP 500\", "
-        "\"violations\": 2, \"extra\": {\"nested\": [1, 2.5e-3, {\"x\": null}], \"t\": false}}";
+        "\"violations\": 2, \"extra\": {\"nested\": [1, 2.5e-3, {\"x\": "
+        "null}], \"t\": false}}";
     struct grader_row r;
     char msg[256];
 
@@ -138,7 +139,8 @@ static void test_long_numbers(void **state)
             fail_msg("%s refused: %s", line, msg);
         o = json_loads(line, 0, NULL);
         assert_non_null(o);
-        assert_true(r.tps == json_real_value(json_object_get(o, "decode_tps")));
+        assert_true(r.tps ==
+                    json_real_value(json_object_get(o, "decode_tps")));
         json_decref(o);
     }
     refused("{\"completion_tokens\": 10000000000000000000000000000000000000}",
@@ -167,8 +169,7 @@ static void test_structure(void **state)
     refused("{\"a\": [1, 2}", "',' or ']' expected");
     refused("{\"id\": \"x\", \"id\": \"y\"}", "duplicate field \"id\"");
     refused("{\"k\": 1, \"\\u006b\": 2}", "duplicate field \"k\"");
-    assert_int_equal(grader_rowscan(&scan, "{}", 2, &r, msg, sizeof(msg)),
-                     0);
+    assert_int_equal(grader_rowscan(&scan, "{}", 2, &r, msg, sizeof(msg)), 0);
     assert_null(r.id);
     assert_int_equal(r.tokens, -1);
     assert_true(r.tps < 0);
@@ -193,7 +194,7 @@ static void test_depth(void **state)
 /* A tool item's row (docs/toolcalls.md): its "tool_calls" list is
  * skipped like any field the grader does not read, its content and
  * finish_reason are read, and its reference (the possible answers as
- * compact JSON) is kept whole up to the 511 bytes questions.c allows
+ * compact JSON) is kept whole up to the 4,095 bytes questions.c allows
  * for one, a byte more refused. */
 static void test_tool_row(void **state)
 {
@@ -219,20 +220,20 @@ static void test_tool_row(void **state)
     assert_memory_equal(r.finish, "tool_calls", 10);
     assert_int_equal(r.finish_length, 0);
     assert_string_equal(r.ref, "[{\"get_weather\":{\"city\":[\"Zurich\"]}}]");
-    /* the reference's cap: "[...]" of 511 bytes, then 512 */
-    big = malloc(700);
+    /* the reference's cap: "[...]" of 4,095 bytes, then 4,096 */
+    big = malloc(4300);
     assert_non_null(big);
-    for (n = 511; n <= 512; n++) {
-        int k = snprintf(big, 700, "{\"reference\":\"[");
+    for (n = 4095; n <= 4096; n++) {
+        int k = snprintf(big, 4300, "{\"reference\":\"[");
         memset(big + k, 'x', n - 2);
-        snprintf(big + k + n - 2, 700 - (size_t)k - n + 2, "]\"}");
-        if (n == 511) {
+        snprintf(big + k + n - 2, 4300 - (size_t)k - n + 2, "]\"}");
+        if (n == 4095) {
             if (grader_rowscan(&scan, big, strlen(big), &r, msg,
                                sizeof(msg)) != 0)
-                fail_msg("511 bytes refused: %s", msg);
-            assert_int_equal(r.ref_len, 511);
+                fail_msg("4095 bytes refused: %s", msg);
+            assert_int_equal(r.ref_len, 4095);
         } else
-            refused(big, "\"reference\" must be a string of at most 511");
+            refused(big, "\"reference\" must be a string of at most 4095");
     }
     free(big);
 }

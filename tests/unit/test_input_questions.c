@@ -498,7 +498,7 @@ static void expect_bad_tools(const char *text, const char *words)
 
 static void test_bad_tools(void **state)
 {
-    char line[1200];
+    char line[5000];
 
     (void)state;
     expect_bad_tools(TOOL_LINE("[]", ",\"possible\":[]"),
@@ -568,9 +568,9 @@ static void test_bad_tools(void **state)
         "in \"tools\"");
     snprintf(line, sizeof(line),
              TOOL_LINE("[" TOOL_T "]", ",\"possible\":[{\"get.time-2_x\":"
-                                       "{\"a\":[\"%0500d\"]}}]"),
+                                       "{\"a\":[\"%04090d\"]}}]"),
              0);
-    expect_bad_tools(line, ":1: \"possible\" is over 511 bytes as compact "
+    expect_bad_tools(line, ":1: \"possible\" is over 4095 bytes as compact "
                            "JSON");
     expect_bad_tools(
         TOOL_LINE("[" TOOL_T "]", ",\"possible\":[],\"answer\":\"5\""),
