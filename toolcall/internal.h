@@ -68,6 +68,11 @@ int toolcall__oom(const json_error_t *je, unsigned long failures);
  * *out_len bytes (NUL-terminated), or NULL out of memory. */
 char *toolcall__standardize(const char *s, size_t len, size_t *out_len);
 
+/* The deepest nesting of [ and { in JSON text s[0..n), counted up to
+ * cap + 1 (strings and escapes skipped), without parsing it (summary.c):
+ * what jansson would recurse through, checked before it is asked to. */
+size_t toolcall__json_depth(const char *s, size_t n, size_t cap);
+
 /* Python's == on two decoded values (1 == 1.0 == True, [1] == [1.0]). */
 int toolcall__py_eq(const json_t *a, const json_t *b);
 

@@ -58,32 +58,6 @@ static int fail(struct toolcall_error *err, int code, const char *fmt,
     return code;
 }
 
-/* The deepest nesting of [ and { in JSON text, counted up to cap + 1
- * (strings skipped, escapes too), without parsing it. */
-static size_t json_depth(const char *s, size_t n, size_t cap)
-{
-    size_t depth = 0, max = 0;
-    int in_str = 0;
-
-    for (size_t i = 0; i < n && max <= cap; i++) {
-        char c = s[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = 0;
-        } else if (c == '"') {
-            in_str = 1;
-        } else if (c == '[' || c == '{') {
-            if (++depth > max)
-                max = depth;
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            depth--;
-        }
-    }
-    return max;
-}
-
 /* The item's text read under its caps: new, or NULL and err. */
 static json_t *load_item(const char *text, size_t len, const char *what,
                          struct toolcall_error *err, int *rc)
@@ -97,7 +71,8 @@ static json_t *load_item(const char *text, size_t len, const char *what,
         return NULL;
     }
     if (len > TOOLCALL_MAX_ITEM ||
-        json_depth(text, len, TOOLCALL_MAX_DEPTH) > TOOLCALL_MAX_DEPTH) {
+        toolcall__json_depth(text, len, TOOLCALL_MAX_DEPTH) >
+            TOOLCALL_MAX_DEPTH) {
         *rc = fail(err, TOOLCALL_ECAP, "over a cap (1 MiB, depth 32): the %s",
                    what);
         return NULL;
@@ -233,6 +208,9 @@ static int read_answers(const json_t *answers, const json_t **fns, size_t nfns,
     const char *fname, *key;
     const json_t *params;
 
+    if (shape == TOOLCALL_BY_ANSWERS)
+        shape =
+            json_array_size(answers) > 1 ? TOOLCALL_PARALLEL : TOOLCALL_ONE;
     if (shape == TOOLCALL_ONE && json_array_size(answers) > 1)
         return fail(err, TOOLCALL_EANSWERS, "%s",
                     "several calls in the possible answers where the "
@@ -362,7 +340,8 @@ static int decode_call(const json_t *j, struct toolcall__call *c)
         return 0;
     }
     if (len > TOOLCALL_MAX_ARGS ||
-        json_depth(text, len, TOOLCALL_MAX_DEPTH) > TOOLCALL_MAX_DEPTH) {
+        toolcall__json_depth(text, len, TOOLCALL_MAX_DEPTH) >
+            TOOLCALL_MAX_DEPTH) {
         c->bucket = TOOLCALL_OVER_CAP;
         snprintf(c->why, sizeof c->why,
                  "over a cap (1 MiB, depth 32): the arguments of '%.64s'",
@@ -403,8 +382,8 @@ static int decode_calls(const struct toolcall_reply *reply, json_t **list,
     if (reply->calls == NULL || reply->calls_len == 0)
         return 0;
     if (reply->calls_len > TOOLCALL_MAX_REPLY ||
-        json_depth(reply->calls, reply->calls_len, TOOLCALL_MAX_DEPTH) >
-            TOOLCALL_MAX_DEPTH) {
+        toolcall__json_depth(reply->calls, reply->calls_len,
+                             TOOLCALL_MAX_DEPTH) > TOOLCALL_MAX_DEPTH) {
         set(res, TOOLCALL_OVER_CAP, -1, "over a cap (8 MiB): the calls");
         return 0;
     }

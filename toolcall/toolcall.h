@@ -98,8 +98,10 @@ void toolcall_alloc_free(void *ptr);
 unsigned long toolcall_alloc_failures(void);
 
 /* How many calls the item wants: one (BFCL's simple and multiple) or a
- * set in any order (parallel, parallel_multiple). */
-enum toolcall_shape { TOOLCALL_ONE, TOOLCALL_PARALLEL };
+ * set in any order (parallel, parallel_multiple); or as its possible
+ * answers say (one when they list one call or none, else a set): what
+ * an item that names no category of BFCL's means. */
+enum toolcall_shape { TOOLCALL_ONE, TOOLCALL_PARALLEL, TOOLCALL_BY_ANSWERS };
 
 /* The item: borrowed text, the caller's. An empty list of answers ("[]")
  * means no call is right (BFCL's irrelevance). */
@@ -145,5 +147,20 @@ struct toolcall_error {
 int toolcall_check(const struct toolcall_item *item,
                    const struct toolcall_reply *reply,
                    struct toolcall_result *res, struct toolcall_error *err);
+
+/*
+ * The reply's calls as one short line for a report, in out[0..outsize)
+ * (outsize 12 or more): "name(ARGS); name2(ARGS)", each ARGS the call's
+ * arguments re-serialised compactly with their keys sorted (so that two
+ * servers' spacing or key order reads as one answer), or its text as
+ * sent when that is not JSON. A longer line is cut at a character and
+ * ends "~" and 8 hex digits of a hash of the whole line, so that two
+ * different lines stay apart. Control characters become spaces.
+ * Returns the number of calls (0, out "", when none), TOOLCALL_EARG when
+ * the calls are not a list of {"name", "arguments"} under the caps
+ * (out ""), or TOOLCALL_ENOMEM.
+ */
+int toolcall_summary(const struct toolcall_reply *reply, char *out,
+                     size_t outsize);
 
 #endif
