@@ -218,9 +218,9 @@ $(LIBORCH): $(ORCH_OBJ)
 	$(AR) rcs $@ $^
 
 $(GRAVEYARD): $(MAIN_OBJ) $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
-        $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL)
+        $(LIBTOOLCALL) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL)
 	$(CC) $(BASEFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBORCH) \
-	    $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) \
+	    $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE) $(LIBHAYSTACK) \
 	    $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) -lm
 
@@ -254,11 +254,11 @@ $(BUILD)/fake-convert-hf: tests/fake-tools/fake-convert.c tests/fake-tools/*.h
 
 # Unit tests link the grader (and its pyre) with jansson, cmocka and libm:
 # nothing else.
-$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER) \
+$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/*.h $(LIBGRADER) $(LIBTOOLCALL) \
         $(LIBPYRE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Igrader -Ipyre -o $@ $< $(LIBGRADER) $(LIBPYRE) $(JANSSON_LIBS) \
+	    -Igrader -Ipyre -o $@ $< $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE) $(JANSSON_LIBS) \
 	    $(CMOCKA_LIBS) -lm
 
 # haystack's unit tests (test_haystack_*): libhaystack and cmocka alone.
@@ -278,10 +278,10 @@ $(BUILD)/tests/test_toolcall_%: tests/unit/test_toolcall_%.c tests/unit/*.h \
 # Renderer unit tests (test_report_*) link report/ and the grader: still
 # no libuv, libcurl or OpenSSL.
 $(BUILD)/tests/test_report_%: tests/unit/test_report_%.c tests/unit/*.h \
-        $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBUTIL)
+        $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
-	    -Ireport -Igrader -o $@ $< $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) \
+	    -Ireport -Igrader -o $@ $< $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBTOOLCALL) \
 	    $(LIBPYRE) $(LIBUTIL) $(JANSSON_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
 
 # Run-folder unit tests (test_rundir_*): librundir, util, jansson, cmocka.
@@ -308,12 +308,12 @@ ORCH_ROOMS := base cmd figures forge input night rows run server
 ORCH_UNIT_BIN := $(filter $(foreach r,$(ORCH_ROOMS),$(BUILD)/tests/test_$(r)_%), \
         $(UNIT_BIN)) $(BUILD)/tests/test_rundir_store $(BUILD)/tests/test_util_buf
 $(ORCH_UNIT_BIN): $(BUILD)/tests/%: tests/unit/%.c tests/unit/*.h \
-        $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) \
+        $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE) \
         $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) \
 	    -Irundir -Igrader -o $@ $< $(LIBORCH) $(LIBREPORT) \
-	    $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) \
+	    $(LIBRUNDIR) $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) \
 	    $(LIBUTIL) $(ORCH_LIBS) $(CMOCKA_LIBS) -lm
 
 # make check: the tools it needs named first (scripts/check-tools.sh:
@@ -335,10 +335,10 @@ check-all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
 
 # The differential test's driver (tests/pyre): the grader, pyre and
 # jansson.
-$(PYRE_DRIVER): tests/pyre/pyre_driver.c $(LIBGRADER) $(LIBPYRE)
+$(PYRE_DRIVER): tests/pyre/pyre_driver.c $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -Igrader -o $@ $< \
-	    $(LIBGRADER) $(LIBPYRE) $(JANSSON_LIBS) -lm
+	    $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE) $(JANSSON_LIBS) -lm
 
 # make check runs 3,000 cases with seed 1 (tests/run-all.sh); this, more.
 PYRE_CASES ?= 200000
@@ -351,9 +351,9 @@ pyre-diff: $(PYRE_DRIVER)
 # (tests/tasks/rule_diff.py): make check runs 3,000 cases; this, more,
 # with a new seed each time
 RULE_CASES ?= 100000
-$(RULE_DRIVER): tests/tasks/rule_driver.c $(LIBGRADER) $(LIBPYRE)
+$(RULE_DRIVER): tests/tasks/rule_driver.c $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -o $@ $< $(LIBGRADER) \
+	$(CC) $(BASEFLAGS) $(JANSSON_CFLAGS) $(CFLAGS) -o $@ $< $(LIBGRADER) $(LIBTOOLCALL) \
 	    $(LIBPYRE) $(JANSSON_LIBS) -lm
 # tests/tasks/haystack_port.py's driver: libhaystack and jansson
 $(HAYSTACK_DRIVER): tests/tasks/haystack_driver.c $(LIBHAYSTACK)
@@ -383,7 +383,7 @@ rule-diff: $(RULE_DRIVER)
 PCRE2_BUILD := $(BUILD)/pcre2
 PCRE2_CFLAGS = $(shell $(PKG) --cflags libpcre2-8)
 PCRE2_LIBS   = $(shell $(PKG) --libs libpcre2-8)
-PCRE2_OBJ    := $(GRADER_OBJ) $(PYRE_SRC:pyre/%.c=$(PCRE2_BUILD)/sre/%.o) \
+PCRE2_OBJ    := $(GRADER_OBJ) $(TOOLCALL_OBJ) $(PYRE_SRC:pyre/%.c=$(PCRE2_BUILD)/sre/%.o) \
                 $(PCRE2_BUILD)/pyre_pcre2.o
 $(PCRE2_BUILD)/sre/%.o: pyre/%.c pyre/*.h tests/pyre/pcre2/rename.h
 	@mkdir -p $(dir $@)
@@ -496,9 +496,9 @@ tests-map:
 check-size:
 	sh scripts/check-size.sh "$(ORCH_CFLAGS)"
 
-check-grader-deps: $(LIBGRADER) $(LIBPYRE)
+check-grader-deps: $(LIBGRADER) $(LIBPYRE) $(LIBTOOLCALL)
 	@sh scripts/check-grader-deps.sh $(LIBGRADER) $(LIBPYRE) \
-	    "$(CC) $(BASEFLAGS)" "-lm"
+	    "$(CC) $(BASEFLAGS)" "$(LIBTOOLCALL) $(JANSSON_LIBS) -lm"
 
 # pyre (the regular expressions) under the grader: libc alone, no file,
 # no header of the grader's (scripts/check-pyre-deps.sh).
@@ -573,7 +573,7 @@ bench: $(GRAVEYARD) $(FAKE)
 	    --dir $(BUILD)/bench-page
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -o $(BUILD)/qload \
 	    tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
-	    $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL) \
+	    $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL) \
 	    $(ORCH_LIBS) -lm
 	$(PYTHON) tests/bench/questions_bench.py --qload $(BUILD)/qload
 	/usr/bin/python3 tests/bench/f16_bench.py --graveyard $(GRAVEYARD)
@@ -592,9 +592,9 @@ bench-longctx: $(GRAVEYARD) $(FAKE) bench-haystack $(BUILD)/qload
 # the question loader alone (longctx_bench.py: a load as the runner's
 # against as the report's pages')
 $(BUILD)/qload: tests/bench/qload.c $(LIBORCH) $(LIBREPORT) $(LIBRUNDIR) \
-	    $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL)
+	    $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE) $(LIBHAYSTACK) $(LIBWEIGHTS) $(LIBUTIL)
 	$(CC) $(BASEFLAGS) $(ORCH_CFLAGS) -o $@ tests/bench/qload.c $(LIBORCH) \
-	    $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBPYRE) $(LIBHAYSTACK) \
+	    $(LIBREPORT) $(LIBRUNDIR) $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE) $(LIBHAYSTACK) \
 	    $(LIBWEIGHTS) $(LIBUTIL) $(ORCH_LIBS) -lm
 
 bench-haystack: $(LIBHAYSTACK)
@@ -605,9 +605,9 @@ bench-haystack: $(LIBHAYSTACK)
 # What logprobs cost the report: a 10 x 1,319 ladder with probs files
 # (tests/bench/probsgen.c writes them with the runner's encoder) against
 # the same without (docs/performance.md).
-$(BUILD)/probsgen: tests/bench/probsgen.c grader/probs.h $(LIBGRADER) \
+$(BUILD)/probsgen: tests/bench/probsgen.c grader/probs.h $(LIBGRADER) $(LIBTOOLCALL) \
         $(LIBPYRE)
-	$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LIBGRADER) $(LIBPYRE) -lm
+	$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LIBGRADER) $(LIBTOOLCALL) $(LIBPYRE) -lm
 bench-probs: $(GRAVEYARD) $(BUILD)/probsgen
 	$(PYTHON) tests/bench/probs_bench.py --graveyard $(GRAVEYARD) \
 	    --probsgen $(BUILD)/probsgen --dir $(BUILD)/bench

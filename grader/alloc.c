@@ -4,6 +4,7 @@
 #include "alloc.h"
 #include "internal.h"
 #include "../pyre/pyre.h"
+#include "../toolcall/toolcall.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,6 +40,8 @@ void grader_set_alloc(grader_malloc_fn m, grader_realloc_fn r,
     /* pyre (pyre/, a library of its own) allocates through these hooks
      * too, counted: one chaos test fails both libraries' allocations */
     pyre_set_alloc(grader__malloc, grader__realloc, grader__free);
+    /* and the tool-call checker (toolcall/), the same way */
+    toolcall_set_alloc(grader__malloc, grader__free);
 }
 
 void *grader_alloc_malloc(size_t size)

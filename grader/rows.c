@@ -259,6 +259,42 @@ static int by_rule(struct grader_reader *rd, const struct grader_row *w,
     return 0;
 }
 
+/* A tool item's row graded by the reader's tool-call rule: its calls
+ * and content against its possible answers and its item's docs. An error
+ * row is wrong with no bucket (its calls never came). */
+static int by_calls(struct grader_reader *rd, const struct grader_row *w,
+                    struct grader_answer *a, struct grader_error *err)
+{
+    struct grader_reply reply = {w->id,          w->id_len, w->content,
+                                 w->content_len, w->calls,  w->calls_len};
+    struct grader_grade g;
+    char why[300];
+    int rc;
+
+    if (w->has_error)
+        return 0;
+    rc = grader_task_grade_calls(rd->task, rd->rule, &reply, w->ref,
+                                 w->ref_len, &g, why, sizeof(why));
+    if (rc == GRADER_ENOMEM)
+        return grader__fail(err, rc, rd->rung->path, rd->line,
+                            "out of memory");
+    if (rc != 0)
+        return grader__fail(err, rc, rd->rung->path, rd->line, "%s", why);
+    if (g.said) {
+        a->said = pool_add(rd->rung, g.compared);
+        if (a->said == GRADER_NONE)
+            return grader__fail(err, GRADER_ENOMEM, rd->rung->path, rd->line,
+                                "out of memory");
+        a->flags |= GRADER_A_SAID;
+    }
+    if (g.calls > 0)
+        a->flags |= GRADER_A_CALLED;
+    if (g.right)
+        a->flags |= GRADER_A_RIGHT;
+    a->flags |= (uint32_t)(g.bucket + 1) << GRADER_A_BUCKET_SHIFT;
+    return 0;
+}
+
 /* The row's thinking tokens, estimated (llama-server counts the reply's
  * tokens as one): completion_tokens times the thinking block's share of
  * the reply's bytes (docs/report.md, "What an answer costs"). */
@@ -277,14 +313,20 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
                  struct grader_error *err)
 {
     struct grader_num said;
-    int looped;
+    int looped, calls = rd->task != NULL &&
+                        grader_task_rule_kind(rd->task, rd->rule) ==
+                            GRADER_RULE_TOOLCALL;
 
     a->flags = 0;
     a->said = GRADER_NONE;
     if (w->has_error)
         a->flags |= GRADER_A_ERROR;
-    if (rd->task != NULL &&
-        grader_task_rule_kind(rd->task, rd->rule) != GRADER_RULE_ANSWER_LINE) {
+    if (calls) {
+        int rc = by_calls(rd, w, a, err);
+        if (rc != 0)
+            return rc;
+    } else if (rd->task != NULL && grader_task_rule_kind(rd->task, rd->rule) !=
+                                       GRADER_RULE_ANSWER_LINE) {
         int rc = by_rule(rd, w, ref, a, err);
         if (rc != 0)
             return rc;
@@ -308,11 +350,15 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
         a->flags |= GRADER_A_LOOPED;
     if (w->reasoning && !blank(w->reasoning, w->reasoning_len))
         a->flags |= GRADER_A_THOUGHT;
-    if (!w->has_error &&
+    /* a reply of calls alone has no text, and is no empty reply */
+    if (!w->has_error && !(a->flags & GRADER_A_CALLED) &&
         (w->content == NULL || blank(w->content, w->content_len))) {
         a->flags |= GRADER_A_EMPTY;
-        if (rd->task != NULL && grader_task_rule_kind(rd->task, rd->rule) !=
-                                    GRADER_RULE_ANSWER_LINE) {
+        if (calls) /* a call in the thinking block is no call */
+            ;
+        else if (rd->task != NULL &&
+                 grader_task_rule_kind(rd->task, rd->rule) !=
+                     GRADER_RULE_ANSWER_LINE) {
             struct grader_grade g;
             int rc = grader_task_grade(rd->task, rd->rule, w->reasoning,
                                        w->reasoning_len, w->ref, w->ref_len,

@@ -60,7 +60,13 @@ enum grader_answer_flag {
     GRADER_A_STEP_LIMIT = 1 << 11, /* the rule's pattern ran past its step
                                       budget on the content: graded by the
                                       rule's fallback (task.h) */
+    GRADER_A_CALLED = 1 << 12,     /* a tool item's reply made a call */
 };
+
+/* A tool item's answer keeps its verdict's bucket (toolcall.h's enum
+ * toolcall_bucket) plus one in the flags' top byte: 0 for every other
+ * answer and for an error row (no verdict on calls a server never sent). */
+#define GRADER_A_BUCKET_SHIFT 24
 
 struct grader_answer {
     uint32_t q;       /* question index in the qset */
@@ -140,6 +146,13 @@ const struct grader_answer *grader_rung_find(const struct grader_rung *r,
 static inline int grader_answer_right(const struct grader_answer *a)
 {
     return a != NULL && (a->flags & GRADER_A_RIGHT);
+}
+
+/* A tool item's answer's bucket (enum toolcall_bucket), or -1: not a
+ * tool item's, an error row, or no answer. */
+static inline int grader_answer_bucket(const struct grader_answer *a)
+{
+    return a == NULL ? -1 : (int)(a->flags >> GRADER_A_BUCKET_SHIFT) - 1;
 }
 
 /* The canonical number a graded answer extracted, or NULL. */

@@ -354,6 +354,7 @@ enum field {
     F_PREDICTED_MS,
     F_LENGTH,
     F_DEPTH,
+    F_TOOL_CALLS,
     F_OTHER
 };
 
@@ -371,7 +372,8 @@ static const char *const field_names[] = {"id",
                                           "prompt_ms",
                                           "predicted_ms",
                                           "length",
-                                          "depth"};
+                                          "depth",
+                                          "tool_calls"};
 
 struct keyseen {
     uint64_t hash[MAX_KEYS];
@@ -622,6 +624,27 @@ static const char *number_value(struct scan *x, enum field f, const char *p)
     return q;
 }
 
+/* "tool_calls": a list (kept as its raw JSON text, which the tool-call
+ * checker parses; the line is checked as JSON here) or null. */
+static const char *calls_value(struct scan *x, const char *p)
+{
+    struct grader_row *r = x->row;
+    const char *q;
+
+    if (*p == 'n') {
+        r->calls = NULL;
+        r->calls_len = 0;
+        return word(&x->c, p, "null");
+    }
+    if (*p != '[')
+        return type_error(x, F_TOOL_CALLS, "a list or null");
+    if ((q = skip_value(&x->c, p, 1)) == NULL)
+        return NULL;
+    r->calls = p;
+    r->calls_len = (size_t)(q - p);
+    return q;
+}
+
 static const char *value(struct scan *x, enum field f, const char *p)
 {
     struct grader_row *r = x->row;
@@ -651,6 +674,8 @@ static const char *value(struct scan *x, enum field f, const char *p)
     case F_LENGTH:
     case F_DEPTH:
         return number_value(x, f, p);
+    case F_TOOL_CALLS:
+        return calls_value(x, p);
     case F_OTHER:
         break;
     }

@@ -50,6 +50,10 @@ struct grader_row {
      * server's tokens and the asked needle's depth in %, -1 when null or
      * absent (every other row) */
     long long length, depth;
+    /* a tool item's (docs/toolcalls.md): its "tool_calls" list as raw
+     * JSON text in the line, NULL when null or absent */
+    const char *calls;
+    size_t calls_len;
 };
 
 #define GRADER_ROWSCAN_SMALL 512

@@ -54,6 +54,7 @@ void grader_task_free(struct grader_task *t)
     }
     pyre_free(t->strip);
     pyre_free(t->digits);
+    grader__tooldocs_free(&t->docs);
     grader__free(t);
 }
 
@@ -170,10 +171,16 @@ static int rule_fits(const struct grader_task *t, const char *name,
                      enum grader_rule_kind kind, char *msg, size_t msgsize)
 {
     static const char *const refs[] = {"numbers", "letters",
-                                       "lists of expected strings"};
+                                       "lists of expected strings",
+                                       "tool calls' possible answers"};
     const char *reads = "a number";
+    int calls = kind == GRADER_RULE_TOOLCALL;
 
-    if (ruler_kind(kind) || t->ref == GRADER_REF_ANSWERS) {
+    if (calls || t->ref == GRADER_REF_CALLS) {
+        if (calls && t->ref == GRADER_REF_CALLS)
+            return 0;
+        reads = calls ? "tool calls' possible answers" : "one answer";
+    } else if (ruler_kind(kind) || t->ref == GRADER_REF_ANSWERS) {
         if (ruler_kind(kind) && t->ref == GRADER_REF_ANSWERS)
             return 0;
         reads = ruler_kind(kind) ? "lists of expected strings"
@@ -221,10 +228,12 @@ int grader_task_add_regex(struct grader_task *t, const char *name,
     size_t i;
     int rc;
 
-    if (t->ref == GRADER_REF_ANSWERS) {
+    if (t->ref == GRADER_REF_ANSWERS || t->ref == GRADER_REF_CALLS) {
         SAY("task '%s': rule '%s' reads one answer, and the task's "
-            "references are lists of expected strings",
-            t->name, name);
+            "references are %s",
+            t->name, name,
+            t->ref == GRADER_REF_CALLS ? "tool calls' possible answers"
+                                       : "lists of expected strings");
         return GRADER_EARG;
     }
     if (nignore > GRADER_RULE_MAX_IGNORE) {
@@ -356,6 +365,25 @@ static int answers_parse(const char *s, size_t len, struct grader_num *out)
     return 0;
 }
 
+/* A tool item's possible answers: a JSON list's text, one line (the
+ * checker reads it whole when it grades); canonical "calls:" and its
+ * hash, so that two rows of one item are seen to agree. */
+static int calls_parse(const char *s, size_t len, struct grader_num *out)
+{
+    size_t i;
+
+    if (len < 2 || len >= GRADER_CALLS_REF_BYTES || s[0] != '[' ||
+        s[len - 1] != ']')
+        return -1;
+    for (i = 0; i < len; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return -1;
+    snprintf(out->s, sizeof(out->s), "calls:%016llx",
+             (unsigned long long)grader__hash64(s, len, 0x43414c4c53ULL));
+    out->v = 0;
+    return 0;
+}
+
 int grader_task_ref_parse(const struct grader_task *t, const char *s,
                           size_t len, struct grader_num *out)
 {
@@ -365,6 +393,8 @@ int grader_task_ref_parse(const struct grader_task *t, const char *s,
         return grader_num_parse(s, len, out);
     if (t->ref == GRADER_REF_ANSWERS)
         return answers_parse(s, len, out);
+    if (t->ref == GRADER_REF_CALLS)
+        return calls_parse(s, len, out);
     while (b < len && (s[b] == ' ' || s[b] == '\t'))
         b++;
     while (len > b && (s[len - 1] == ' ' || s[len - 1] == '\t'))

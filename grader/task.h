@@ -45,6 +45,9 @@ enum grader_rule_kind {
                                 expected string in the reply */
     GRADER_RULE_RULER_PART,  /* its string_match_part: right when one is
                                 (docs/tasks.md, "RULER's scorers") */
+    GRADER_RULE_TOOLCALL,    /* BFCL's AST checker on the reply's tool
+                                calls (toolcall/toolcall.h): graded by
+                                grader_task_grade_calls only */
 };
 
 enum grader_ref_kind {
@@ -53,6 +56,9 @@ enum grader_ref_kind {
     GRADER_REF_ANSWERS, /* expected strings, one a line ("a\nb"): a
                            question file's "answers" list (RULER's
                            outputs), GRADER_ANSWERS_MAX of them at most */
+    GRADER_REF_CALLS,   /* a tool item's possible answers, BFCL's shape
+                           ([{"fn": {"arg": [accepted...]}}]), as JSON
+                           text (docs/toolcalls.md) */
 };
 
 /* The expected strings of one reference: at most this many, each at most
@@ -61,6 +67,10 @@ enum grader_ref_kind {
 #define GRADER_ANSWERS_MAX   32
 #define GRADER_ANSWER_BYTES  1024
 #define GRADER_ANSWERS_BYTES 4096
+
+/* A tool item's possible answers as JSON text: less than this (the row
+ * scanner's cap on a reference, GRADER_ROWSCAN_REF). */
+#define GRADER_CALLS_REF_BYTES 4096
 
 struct grader_task;
 
@@ -176,6 +186,9 @@ struct grader_grade {
                                          canonical form), cut likewise:
                                          two answers are the same answer
                                          when these are equal */
+    int bucket; /* a tool-call rule's verdict, enum toolcall_bucket
+                   (TOOLCALL_RIGHT when right); -1 for other rules */
+    int calls;  /* a tool-call rule's: the reply's calls, 0 when none */
 };
 
 /*
@@ -185,12 +198,58 @@ struct grader_grade {
  * pattern that took too long on this reply): *out then holds the grade
  * by the rule's fallback, as when nothing matched (nothing said; a regex
  * rule's fallback extracted and compared, so "[invalid]" is wrong), which
- * a caller uses and counts rather than failing (docs/tasks.md).
+ * a caller uses and counts rather than failing (docs/tasks.md). A
+ * tool-call rule needs the reply's calls and id: GRADER_EARG here
+ * (grader_task_grade_calls grades them).
  */
 int grader_task_grade(const struct grader_task *t, size_t rule,
                       const char *text, size_t len, const char *ref,
                       size_t ref_len, const struct grader_num *canon,
                       struct grader_grade *out);
+
+/* ---- tool calls (docs/toolcalls.md) ------------------------------------ */
+
+/*
+ * A tool-call task grades each reply against its item's function docs,
+ * which the rows do not carry: the caller adds every item's, read from
+ * the question file the run asked (the manifest pins it by sha256), before
+ * any reply is graded. docs is the item's "tools" (OpenAI's function
+ * schemas) or BFCL's "function" list, as JSON text (copied). 0, or
+ * GRADER_EARG with msg (an id given twice, docs over TOOLCALL_MAX_ITEM,
+ * a task whose rules are not tool-call rules), or GRADER_ENOMEM.
+ */
+int grader_task_add_docs(struct grader_task *t, const char *id, size_t id_len,
+                         const char *docs, size_t docs_len, char *msg,
+                         size_t msgsize);
+/* How many items' docs t holds. */
+size_t grader_task_ndocs(const struct grader_task *t);
+
+/* A tool item's reply as its row keeps it: borrowed. */
+struct grader_reply {
+    const char *id; /* the item's: its docs are looked up by it */
+    size_t id_len;
+    const char *content; /* the message's text, NULL when none */
+    size_t content_len;
+    const char *calls; /* the row's "tool_calls" as JSON text, NULL when
+                          null or absent */
+    size_t calls_len;
+};
+
+/*
+ * Grade reply by rule of t, a tool-call rule, against the possible
+ * answers ref[0..ref_len) (the row's reference) and the item's docs:
+ * out->right, out->bucket (the failure's kind), out->calls; said when the
+ * reply made a call, extracted and compared then a line of its calls
+ * (toolcall_summary: keys sorted, so the same calls are one answer
+ * however a server spaced them). 0; GRADER_EARG with why (no docs for the
+ * item, the item's docs or answers unusable, the rule not a tool-call
+ * rule); GRADER_ENOMEM. A reply, however hostile, is a verdict, never an
+ * error.
+ */
+int grader_task_grade_calls(const struct grader_task *t, size_t rule,
+                            const struct grader_reply *reply, const char *ref,
+                            size_t ref_len, struct grader_grade *out,
+                            char *why, size_t whysize);
 
 /*
  * Fill a prompt template for one question: {question} -> question,

@@ -132,6 +132,19 @@ static const struct builtin builtins[] = {
      {{NULL, NULL, 0}},
      {{"ruler-all", GRADER_RULE_RULER_ALL},
       {"ruler-part", GRADER_RULE_RULER_PART}}},
+    /* tool items (docs/toolcalls.md): the question as the user message,
+     * the item's tools sent beside it, the calls graded by BFCL's AST
+     * checker against its possible answers; 512 tokens, past any call of
+     * BFCL's (its longest answer is 1,393 bytes) */
+    {"tool-call",
+     "tool calls, BFCL's AST checker: the function, its arguments' names, "
+     "types and values",
+     GRADER_REF_CALLS,
+     "{question}",
+     {NULL},
+     512,
+     {{NULL, NULL, 0}},
+     {{"ast", GRADER_RULE_TOOLCALL}}},
 };
 #define NBUILTIN (sizeof(builtins) / sizeof(builtins[0]))
 

@@ -337,6 +337,8 @@ int grader_task_grade(const struct grader_task *t, size_t rule,
     int rc;
 
     out->said = out->right = 0;
+    out->bucket = -1;
+    out->calls = 0;
     out->extracted[0] = out->compared[0] = '\0';
     rc = grade_by(t, r, text, len, ref, ref_len, canon, out);
     if (rc == 0 && out->said && out->compared[0] == '\0')
@@ -381,6 +383,8 @@ static int grade_by(const struct grader_task *t, const struct rule *r,
     case GRADER_RULE_RULER_PART:
         return grader__rule_ruler(t, r->kind == GRADER_RULE_RULER_ALL, text,
                                   len, ref, ref_len, out);
+    case GRADER_RULE_TOOLCALL: /* needs the calls: grader_task_grade_calls */
+        break;
     }
     return GRADER_EARG;
 }

@@ -6,6 +6,7 @@
 #define GRADER_TASK_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "number.h"
 #include "../pyre/pyre.h"
@@ -25,6 +26,20 @@ struct rule {
     int ignore_case;
 };
 
+/* A tool-call task's function docs, by item id (task_calls.c): an
+ * open-addressing table of indexes into docs. */
+struct tooldoc {
+    char *id, *docs;
+    size_t id_len, docs_len;
+    uint64_t hash;
+};
+struct tooldocs {
+    struct tooldoc *v;
+    size_t n, cap;
+    uint32_t *slot; /* index + 1, 0 empty */
+    size_t nslot;
+};
+
 struct grader_task {
     char name[GRADER_TASK_NAME_MAX];
     enum grader_ref_kind ref;
@@ -38,7 +53,11 @@ struct grader_task {
      * Python's whitespace being \s's (pyre.h); and llama-eval's digits */
     struct pyre *strip;
     struct pyre *digits;
+    struct tooldocs docs;
 };
+
+/* A tool-call task's docs given back (task_calls.c). */
+void grader__tooldocs_free(struct tooldocs *d);
 
 /* Copy s[0..n) into out[GRADER_GRADE_MAX], cut at a character. */
 void grader__grade_copy(char *out, const char *s, size_t n);

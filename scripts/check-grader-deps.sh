@@ -1,8 +1,9 @@
 #!/bin/sh
-# Prove that libgrader.a stands without libuv, libcurl, OpenSSL and
-# jansson: it must link into a program with libc, libm and its own
-# regular expressions (libpyre.a, held to the same border by
-# check-pyre-deps.sh) alone, and name
+# Prove that libgrader.a stands without libuv, libcurl and OpenSSL, and
+# names no jansson symbol itself: it must link into a program with libc,
+# libm, its own regular expressions (libpyre.a, held to the same border
+# by check-pyre-deps.sh) and the tool-call checker (libtoolcall.a, which
+# alone reads JSON: a reply's calls and an item's docs) alone, and name
 # none of their symbols (it scans rows with a parser of its own, and the
 # JSON it is reported in is report/'s business); and that it reads no file (numbers only: callers feed it rows):
 # no open, fopen, read or stat; and that code outside grader/ reaches it
@@ -43,4 +44,4 @@ C
 # shellcheck disable=SC2086
 $cc -Igrader -o "$tmp/main" "$tmp/main.c" "$lib" "$pyre" $libs
 "$tmp/main"
-echo "check-grader-deps: libgrader.a links with libc, libm and libpyre.a only, opens no file, and is reached through grader.h"
+echo "check-grader-deps: libgrader.a links with libc, libm, libpyre.a and libtoolcall.a only, opens no file, and is reached through grader.h"

@@ -138,12 +138,35 @@ static int tool_line(const char *path, long line, json_t *o,
     return 0;
 }
 
-/* A tool item read by a reader of numbers or letters: the rung's summary
- * could not read its reference (one line of JSON) as either. */
+/* A tool item read by another task's reader: its reference is possible
+ * calls, which only a tool-call task grades. */
 static const char tool_elsewhere[] =
-    "a tool item (it has \"tools\"): run it with a task that reads "
-    "\"answers\" references (--task ruler) until graveyard grades tool "
-    "calls (docs/toolcalls.md)";
+    "a tool item (it has \"tools\"): run it with a task that grades tool "
+    "calls (--task tool-call; docs/toolcalls.md)";
+
+/* One line of a tool-call task's file (line is 0-based): a tool item,
+ * nothing else (its rows' references are possible calls). */
+static int calls_line(const char *path, long line, const char *text,
+                      size_t len, struct question *q, char *msg,
+                      size_t msgsize)
+{
+    json_error_t jerr;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    int rc = -1;
+
+    if (!json_is_object(o))
+        snprintf(msg, msgsize, "%s:%ld: not a JSON object%s%s", path, line + 1,
+                 o ? "" : ": ", o ? "" : jerr.text);
+    else if (json_object_get(o, "tools") == NULL)
+        snprintf(msg, msgsize,
+                 "%s:%ld: not a tool item (no \"tools\"): a tool-call "
+                 "task asks tool items only (docs/toolcalls.md)",
+                 path, line + 1);
+    else
+        rc = tool_line(path, line, o, q, msg, msgsize);
+    json_decref(o);
+    return rc;
+}
 
 /* One line (line is 0-based) into a question; -1 with msg. */
 static int parse_line(const char *path, long line, const char *text,
@@ -455,11 +478,13 @@ static int answers_line(const char *path, long line, const char *text,
     char ref[GRADER_ANSWERS_BYTES + 1], idbuf[32], why[160];
     const char *bad = NULL;
 
-    if (json_is_object(o) && (json_object_get(o, "long") != NULL ||
-                              json_object_get(o, "tools") != NULL)) {
-        int rc = json_object_get(o, "tools") != NULL
-                     ? tool_line(path, line, o, q, msg, msgsize)
-                     : long_line(path, line, o, render, q, msg, msgsize);
+    if (json_is_object(o) && json_object_get(o, "tools") != NULL) {
+        snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, tool_elsewhere);
+        json_decref(o);
+        return -1;
+    }
+    if (json_is_object(o) && json_object_get(o, "long") != NULL) {
+        int rc = long_line(path, line, o, render, q, msg, msgsize);
         json_decref(o);
         return rc;
     }
@@ -559,6 +584,8 @@ static int load(const char *path, long limit, enum grader_ref_kind kind,
              : kind == GRADER_REF_ANSWERS
                  ? answers_line(path, n, line, (size_t)got, render, &q, msg,
                                 msgsize)
+             : kind == GRADER_REF_CALLS
+                 ? calls_line(path, n, line, (size_t)got, &q, msg, msgsize)
                  : parse_line(path, n, line, (size_t)got, &q, msg, msgsize);
         if (rc != 0)
             break;

@@ -9,9 +9,9 @@
  *     the id is "test-N" for the 0-based line N)
  * Every reference must be a number as the grader reads one; ids must be
  * unique. Errors name the file and line. A line with "tools" is a tool
- * item (docs/toolcalls.md, toolitem.h), read by the long items' reader
- * only (its reference, the possible answers as compact JSON, is one
- * expected string to the grader).
+ * item (docs/toolcalls.md, toolitem.h), read by a tool-call task's
+ * reader (GRADER_REF_CALLS) only, which reads nothing else: its
+ * reference is the possible answers as compact JSON.
  */
 #ifndef QUESTIONS_H
 #define QUESTIONS_H

@@ -23,6 +23,7 @@ static const struct {
     {"last-digits", GRADER_RULE_LAST_DIGITS},
     {"ruler-all", GRADER_RULE_RULER_ALL},
     {"ruler-part", GRADER_RULE_RULER_PART},
+    {"toolcall", GRADER_RULE_TOOLCALL},
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -207,6 +208,8 @@ static enum grader_ref_kind ref_kind(const char *ref)
         return GRADER_REF_LETTER;
     if (ref != NULL && strcmp(ref, "answers") == 0)
         return GRADER_REF_ANSWERS;
+    if (ref != NULL && strcmp(ref, "calls") == 0)
+        return GRADER_REF_CALLS;
     return GRADER_REF_NUMBER;
 }
 
@@ -231,9 +234,10 @@ struct grader_task *taskfile_from_json(const json_t *def, const char *where,
         say(msg, msgsize, where, "\"name\" must be a string");
     else if (json_object_get(def, "reference") != NULL &&
              (ref == NULL || (strcmp(ref, "number") && strcmp(ref, "letter") &&
-                              strcmp(ref, "answers"))))
+                              strcmp(ref, "answers") && strcmp(ref, "calls"))))
         say(msg, msgsize, where,
-            "\"reference\" must be \"number\", \"letter\" or \"answers\"");
+            "\"reference\" must be \"number\", \"letter\", \"answers\" or "
+            "\"calls\"");
     else if ((t = grader_task_new(name, ref_kind(ref))) == NULL)
         say(msg, msgsize, where, "\"name\" must be 1 to %d bytes",
             GRADER_TASK_NAME_MAX - 1);
@@ -278,10 +282,10 @@ json_t *taskfile_to_json(const struct grader_task *t)
             json_object_set_new(o, "name", json_string(grader_task_name(t)));
         bad |= json_object_set_new(
             o, "reference",
-            json_string(grader_task_ref(t) == GRADER_REF_LETTER ? "letter"
-                        : grader_task_ref(t) == GRADER_REF_ANSWERS
-                            ? "answers"
-                            : "number"));
+            json_string(grader_task_ref(t) == GRADER_REF_LETTER    ? "letter"
+                        : grader_task_ref(t) == GRADER_REF_ANSWERS ? "answers"
+                        : grader_task_ref(t) == GRADER_REF_CALLS   ? "calls"
+                                                                 : "number"));
         if (grader_task_prompt(t) != NULL)
             bad |= json_object_set_new(o, "prompt",
                                        json_string(grader_task_prompt(t)));

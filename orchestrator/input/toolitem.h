@@ -12,7 +12,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "../../grader/rowscan.h"
+#include "../../grader/grader.h"
 
 #define TOOLITEM_TOOLS_MAX 128 /* functions an item offers */
 #define TOOLITEM_NAME_MAX  64  /* OpenAI's: [A-Za-z0-9_.-]{1,64} */

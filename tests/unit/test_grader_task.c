@@ -9,6 +9,8 @@
  * Tests: grader/task_builtin.c
  * Tests: grader/task_grade.c
  * Tests: grader/alloc.c
+ * Tests: grader/task_calls.c
+ * Tests: toolcall/summary.c
  */
 #include "helpers.h"
 
@@ -18,6 +20,19 @@
 #include "chaos.h"
 #include "error.h"
 #include "task.h"
+#include "../../toolcall/toolcall.h"
+
+/* A tool item: its docs, possible answers and a reply's calls. */
+#define TOOL_DOCS                                                             \
+    "[{\"type\":\"function\",\"function\":{\"name\":\"get_weather\","         \
+    "\"parameters\":{\"type\":\"object\",\"properties\":{\"city\":"           \
+    "{\"type\":\"string\"},\"days\":{\"type\":\"number\"}},"                  \
+    "\"required\":[\"city\"]}}}]"
+#define TOOL_ANSWERS                                                          \
+    "[{\"get_weather\":{\"city\":[\"Paris\"],\"days\":[2,\"\"]}}]"
+#define TOOL_CALLS                                                            \
+    "[{\"name\":\"get_weather\",\"arguments\":\"{\\\"days\\\": 2, "           \
+    "\\\"city\\\": \\\"Paris\\\"}\"}]"
 
 static struct grader_task *builtin(const char *name)
 {
@@ -379,12 +394,32 @@ static void test_chaos(void **state)
                 assert_int_equal(rc, GRADER_ENOMEM);
                 failed = 1;
             }
+            if (t != NULL && grader_task_ref(t) == GRADER_REF_CALLS) {
+                /* a tool-call task: its docs, then a reply of calls */
+                rc = grader_task_add_docs(t, "w", 1, TOOL_DOCS,
+                                          strlen(TOOL_DOCS), NULL, 0);
+                if (rc != 0) {
+                    assert_int_equal(rc, GRADER_ENOMEM);
+                    failed = 1;
+                }
+            }
             for (r = 0; t != NULL && r < grader_task_nrules(t); r++) {
-                const char *ref =
-                    grader_task_ref(t) == GRADER_REF_LETTER ? "B" : "1,072";
+                const char *ref = grader_task_ref(t) == GRADER_REF_LETTER ? "B"
+                                  : grader_task_ref(t) == GRADER_REF_CALLS
+                                      ? TOOL_ANSWERS
+                                      : "1,072";
                 grader_task_ref_parse(t, ref, strlen(ref), &canon);
-                rc = grader_task_grade(t, r, reply, strlen(reply), ref,
-                                       strlen(ref), &canon, &g);
+                if (grader_task_rule_kind(t, r) == GRADER_RULE_TOOLCALL) {
+                    struct grader_reply rp = {"w",        1,
+                                              reply,      strlen(reply),
+                                              TOOL_CALLS, strlen(TOOL_CALLS)};
+                    rc = failed ? 0
+                                : grader_task_grade_calls(t, r, &rp, ref,
+                                                          strlen(ref), &g,
+                                                          NULL, 0);
+                } else
+                    rc = grader_task_grade(t, r, reply, strlen(reply), ref,
+                                           strlen(ref), &canon, &g);
                 if (rc != 0) {
                     assert_int_equal(rc, GRADER_ENOMEM);
                     failed = 1;
@@ -400,6 +435,131 @@ static void test_chaos(void **state)
     }
 }
 
+/* A tool-call task (docs/toolcalls.md): the item's docs by id, a reply
+ * graded by the checker into a verdict and a bucket, what it said as one
+ * line of its calls (keys sorted, so two servers' spacing is one answer;
+ * a long line cut with a hash), and each refusal named. */
+static void grade_one(const struct grader_task *t, const char *id,
+                      const char *list, const char *content,
+                      struct grader_grade *g)
+{
+    struct grader_reply rp = {id,      strlen(id),
+                              content, content ? strlen(content) : 0,
+                              list,    list ? strlen(list) : 0};
+    char why[300];
+    int rc = grader_task_grade_calls(
+        t, 0, &rp, TOOL_ANSWERS, strlen(TOOL_ANSWERS), g, why, sizeof(why));
+    if (rc != 0)
+        fail_msg("graded with %d: %s", rc, why);
+}
+
+static void test_tool_calls(void **state)
+{
+    struct grader_task *t;
+    struct grader_grade g, g2;
+    struct grader_num canon, canon2;
+    char why[300], big[2000];
+    int rc;
+
+    (void)state;
+    t = grader_task_builtin("tool-call", &rc);
+    assert_non_null(t);
+    assert_int_equal(grader_task_ref(t), GRADER_REF_CALLS);
+    assert_int_equal(grader_task_rule_kind(t, 0), GRADER_RULE_TOOLCALL);
+    assert_int_equal(grader_task_add_docs(t, "w", 1, TOOL_DOCS,
+                                          strlen(TOOL_DOCS), why, sizeof(why)),
+                     0);
+    assert_int_equal(grader_task_add_docs(t, "w", 1, TOOL_DOCS,
+                                          strlen(TOOL_DOCS), why, sizeof(why)),
+                     GRADER_EARG);
+    assert_string_equal(why, "tool item 'w' given twice");
+    assert_int_equal(grader_task_ndocs(t), 1);
+    /* right, with its keys in another order: the line sorts them */
+    grade_one(t, "w", TOOL_CALLS, NULL, &g);
+    assert_true(g.right);
+    assert_int_equal(g.bucket, TOOLCALL_RIGHT);
+    assert_int_equal(g.calls, 1);
+    assert_true(g.said);
+    assert_string_equal(g.extracted,
+                        "get_weather({\"city\":\"Paris\",\"days\":2})");
+    assert_string_equal(g.compared, g.extracted);
+    /* the same call spaced otherwise is the same answer */
+    grade_one(t, "w",
+              "[{\"name\":\"get_weather\",\"arguments\":"
+              "\"{\\\"city\\\":\\\"Paris\\\",\\\"days\\\":2}\"}]",
+              "", &g2);
+    assert_string_equal(g2.compared, g.compared);
+    /* a wrong value, a wrong type, an unknown function, a leak, none */
+    grade_one(t, "w",
+              "[{\"name\":\"get_weather\",\"arguments\":"
+              "\"{\\\"city\\\":\\\"Rome\\\"}\"}]",
+              NULL, &g);
+    assert_false(g.right);
+    assert_int_equal(g.bucket, TOOLCALL_WRONG_VALUE);
+    grade_one(t, "w",
+              "[{\"name\":\"get_weather\",\"arguments\":"
+              "\"{\\\"city\\\":7}\"}]",
+              NULL, &g);
+    assert_int_equal(g.bucket, TOOLCALL_WRONG_TYPE);
+    grade_one(t, "w", "[{\"name\":\"nope\",\"arguments\":\"{}\"}]", NULL, &g);
+    assert_int_equal(g.bucket, TOOLCALL_UNKNOWN_FUNCTION);
+    grade_one(t, "w", "[]",
+              "<tool_call>{\"name\": \"get_weather\", \"arguments\": "
+              "{\"city\": \"Paris\"}}</tool_call>",
+              &g);
+    assert_int_equal(g.bucket, TOOLCALL_LEAKED);
+    assert_false(g.said);
+    assert_int_equal(g.calls, 0);
+    grade_one(t, "w", NULL, "It is sunny.", &g);
+    assert_int_equal(g.bucket, TOOLCALL_NO_CALL);
+    /* a long call: cut, with a hash that keeps two apart */
+    snprintf(big, sizeof(big),
+             "[{\"name\":\"get_weather\",\"arguments\":"
+             "\"{\\\"city\\\":\\\"%0300d\\\"}\"}]",
+             1);
+    grade_one(t, "w", big, NULL, &g);
+    big[strlen(big) - 12] = '2';
+    grade_one(t, "w", big, NULL, &g2);
+    assert_int_equal(strlen(g.extracted), GRADER_GRADE_MAX - 1);
+    assert_int_equal(g.extracted[GRADER_GRADE_MAX - 10], '~');
+    assert_string_not_equal(g.compared, g2.compared);
+    /* an item the task has no docs for, a rule that is not a tool rule */
+    {
+        struct grader_reply rp = {"x", 1, NULL, 0, NULL, 0};
+        assert_int_equal(grader_task_grade_calls(t, 0, &rp, TOOL_ANSWERS,
+                                                 strlen(TOOL_ANSWERS), &g, why,
+                                                 sizeof(why)),
+                         GRADER_EARG);
+        assert_non_null(strstr(why, "no function docs for tool item 'x'"));
+    }
+    assert_int_equal(grader_task_grade(t, 0, "x", 1, TOOL_ANSWERS,
+                                       strlen(TOOL_ANSWERS), &canon, &g),
+                     GRADER_EARG);
+    /* the reference: a JSON list's text, one line */
+    assert_int_equal(
+        grader_task_ref_parse(t, TOOL_ANSWERS, strlen(TOOL_ANSWERS), &canon),
+        0);
+    assert_int_equal(grader_task_ref_parse(t, "[]", 2, &canon2), 0);
+    assert_string_not_equal(canon.s, canon2.s);
+    assert_int_equal(grader_task_ref_parse(t, "70", 2, &canon2), -1);
+    assert_int_equal(grader_task_ref_parse(t, "[\n]", 3, &canon2), -1);
+    /* rules and references must fit */
+    assert_int_equal(grader_task_add_regex(t, "re", "x", 0, "[invalid]", NULL,
+                                           0, 0, why, sizeof(why)),
+                     GRADER_EARG);
+    assert_non_null(strstr(why, "tool calls' possible answers"));
+    grader_task_free(t);
+    t = grader_task_builtin("answer-line", &rc);
+    assert_int_equal(
+        grader_task_add_rule(t, "ast", GRADER_RULE_TOOLCALL, why, sizeof(why)),
+        GRADER_EARG);
+    assert_non_null(strstr(why, "reads tool calls' possible answers"));
+    assert_int_equal(
+        grader_task_add_docs(t, "w", 1, "[]", 2, why, sizeof(why)),
+        GRADER_EARG);
+    grader_task_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -413,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_user_task),
         cmocka_unit_test(test_step_limit),
         cmocka_unit_test(test_chaos),
+        cmocka_unit_test(test_tool_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

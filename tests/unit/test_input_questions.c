@@ -429,6 +429,8 @@ static void test_tools(void **state)
     char path2[] = "/tmp/graveyard-q-XXXXXX";
     char path3[] = "/tmp/graveyard-q-XXXXXX";
     char path4[] = "/tmp/graveyard-q-XXXXXX";
+    char path5[] = "/tmp/graveyard-q-XXXXXX";
+    char path6[] = "/tmp/graveyard-q-XXXXXX";
     struct questions qs;
 
     (void)state;
@@ -442,7 +444,7 @@ static void test_tools(void **state)
                   "],\"tool_choice\":\"none\",\"possible\":[]}\n"
                   "{\"id\":\"w3\",\"question\":\"q\",\"tools\":[" TOOL_T
                   "],\"possible\":[]}\n",
-                  GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path) != 0)
+                  GRADER_REF_CALLS, &qs, msg, sizeof(msg), path) != 0)
         fail_msg("%s", msg);
     assert_int_equal(qs.n, 3);
     assert_string_equal(qs.q[0].id, "w1");
@@ -458,25 +460,40 @@ static void test_tools(void **state)
     assert_string_equal(qs.q[1].tool_choice, "\"none\"");
     assert_null(qs.q[2].tool_choice);
     questions_release(&qs);
-    /* the numbers' reader refuses them: the grader could not read their
-     * references (one line of JSON) as numbers */
+    /* every other reader refuses them (their references are possible
+     * calls, which only a tool-call task grades), and the tool-call
+     * reader refuses anything else */
     assert_int_equal(load_text("{\"id\":\"w1\",\"question\":\"q\","
                                "\"tools\":[" TOOL_T "],\"possible\":[]}\n",
                                GRADER_REF_NUMBER, &qs, msg, sizeof(msg),
                                path3),
                      -1);
     assert_non_null(strstr(msg, ":1: a tool item (it has \"tools\"): run it "
-                                "with a task that reads \"answers\""));
+                                "with a task that grades tool calls "
+                                "(--task tool-call"));
     assert_int_equal(load_text("{\"id\":\"w1\",\"question\":\"q\","
                                "\"tools\":[" TOOL_T "],\"possible\":[]}\n",
                                GRADER_REF_LETTER, &qs, msg, sizeof(msg),
                                path4),
                      -1);
     assert_non_null(strstr(msg, ":1: a tool item (it has \"tools\"): run it "
-                                "with a task that reads \"answers\""));
+                                "with a task that grades tool calls "
+                                "(--task tool-call"));
+    assert_int_equal(load_text("{\"id\":\"w1\",\"question\":\"q\","
+                               "\"tools\":[" TOOL_T "],\"possible\":[]}\n",
+                               GRADER_REF_ANSWERS, &qs, msg, sizeof(msg),
+                               path5),
+                     -1);
+    assert_non_null(strstr(msg, ":1: a tool item (it has \"tools\"): run it "
+                                "with a task that grades tool calls"));
+    assert_int_equal(load_text("{\"id\":\"n1\",\"question\":\"q\","
+                               "\"answer\":\"5\"}\n",
+                               GRADER_REF_CALLS, &qs, msg, sizeof(msg), path6),
+                     -1);
+    assert_non_null(strstr(msg, ":1: not a tool item (no \"tools\")"));
     if (load_text("{\"id\":\"w1\",\"question\":\"q\",\"tools\":[" TOOL_T
                   "],\"possible\":[{\"get.time-2_x\":{}}]}\n",
-                  GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path2) != 0)
+                  GRADER_REF_CALLS, &qs, msg, sizeof(msg), path2) != 0)
         fail_msg("%s", msg);
     assert_string_equal(qs.q[0].answer, "[{\"get.time-2_x\":{}}]");
     questions_release(&qs);
@@ -488,7 +505,7 @@ static void expect_bad_tools(const char *text, const char *words)
     struct questions qs;
 
     assert_int_equal(
-        load_text(text, GRADER_REF_ANSWERS, &qs, msg, sizeof(msg), path), -1);
+        load_text(text, GRADER_REF_CALLS, &qs, msg, sizeof(msg), path), -1);
     if (strstr(msg, words) == NULL || strstr(msg, path) == NULL)
         fail_msg("message '%s' lacks '%s' or the path", msg, words);
 }
