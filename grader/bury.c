@@ -218,6 +218,7 @@ void grader_autopsy(const struct grader_bury *b,
 {
     const struct grader_rung *ref = rungs[0];
     size_t i, j;
+    int bucket;
 
     for (i = 0; i < b->nrungs; i++) {
         const struct grader_rung *r = rungs[i];
@@ -235,6 +236,12 @@ void grader_autopsy(const struct grader_bury *b,
             l->empty_content += (f & GRADER_A_EMPTY) != 0;
             l->empty_right_in_reasoning +=
                 (f & GRADER_A_RIGHT_IN_REASONING) != 0;
+            bucket = grader_answer_bucket(&r->answers[j]);
+            if (bucket >= 0 && bucket < TOOLCALL_NBUCKETS) {
+                l->tool_answers++;
+                l->called += (f & GRADER_A_CALLED) != 0;
+                l->buckets[bucket]++;
+            }
             if (i == 0 || (f & GRADER_A_RIGHT))
                 continue;
             ra = grader_rung_find(ref, r->answers[j].q);
@@ -244,6 +251,8 @@ void grader_autopsy(const struct grader_bury *b,
             l->dead_cut_off += (f & GRADER_A_CUT_OFF) != 0;
             l->dead_looped += (f & GRADER_A_LOOPED) != 0;
             l->dead_empty_content += (f & GRADER_A_EMPTY) != 0;
+            if (bucket >= 0 && bucket < TOOLCALL_NBUCKETS)
+                l->dead_buckets[bucket]++;
         }
         l->first_deaths = b->lines[i].first_deaths;
         l->first_deaths_right_again_lower =

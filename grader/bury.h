@@ -19,6 +19,7 @@
 #include "qset.h"
 #include "rows.h"
 #include "stats.h"
+#include "../toolcall/toolcall.h"
 
 /* Rungs in one bury: right_again_at is a bit set of rung indexes. */
 #define GRADER_MAX_RUNGS 64
@@ -118,6 +119,12 @@ struct grader_autopsy_line {
     size_t cut_off, looped, thought, empty_content, empty_right_in_reasoning;
     size_t dead, dead_cut_off, dead_looped, dead_empty_content;
     size_t first_deaths, first_deaths_right_again_lower;
+    /* tool items' answers graded by a tool-call rule (docs/toolcalls.md;
+     * 0 everywhere on other rungs): how many, how many made a call, and
+     * each verdict's bucket (enum toolcall_bucket; an error row has
+     * none), of all of them and of the dead */
+    size_t tool_answers, called;
+    size_t buckets[TOOLCALL_NBUCKETS], dead_buckets[TOOLCALL_NBUCKETS];
 };
 
 /* One line per rung of b (which must come from the same rungs). */

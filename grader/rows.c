@@ -307,6 +307,35 @@ static void think_tokens(struct grader_rung *r, const struct grader_row *w)
         r->think_tokens += (double)w->tokens * think / all;
 }
 
+/* An empty reply (no error, no call, blank content): counted, and
+ * whether its thinking block held the reference (a call there is no
+ * call: a tool-call rule looks no further). */
+static int empty_reply(struct grader_reader *rd, const struct grader_row *w,
+                       const struct grader_num *ref, struct grader_answer *a,
+                       int calls, struct grader_error *err)
+{
+    struct grader_num said;
+
+    a->flags |= GRADER_A_EMPTY;
+    if (calls)
+        return 0;
+    if (rd->task != NULL &&
+        grader_task_rule_kind(rd->task, rd->rule) != GRADER_RULE_ANSWER_LINE) {
+        struct grader_grade g;
+        int rc =
+            grader_task_grade(rd->task, rd->rule, w->reasoning,
+                              w->reasoning_len, w->ref, w->ref_len, ref, &g);
+        /* past the budget on the thinking block: not found there */
+        if (rc != 0 && rc != GRADER_ELIMIT)
+            return rule_failed(rd, rc, w, err);
+        if (rc == 0 && g.right)
+            a->flags |= GRADER_A_RIGHT_IN_REASONING;
+    } else if (grader_extract(w->reasoning, w->reasoning_len, &said) &&
+               strcmp(said.s, ref->s) == 0)
+        a->flags |= GRADER_A_RIGHT_IN_REASONING;
+    return 0;
+}
+
 /* Grade the fields of a row into a (all but q and line). */
 static int grade(struct grader_reader *rd, const struct grader_row *w,
                  const struct grader_num *ref, struct grader_answer *a,
@@ -353,24 +382,9 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
     /* a reply of calls alone has no text, and is no empty reply */
     if (!w->has_error && !(a->flags & GRADER_A_CALLED) &&
         (w->content == NULL || blank(w->content, w->content_len))) {
-        a->flags |= GRADER_A_EMPTY;
-        if (calls) /* a call in the thinking block is no call */
-            ;
-        else if (rd->task != NULL &&
-                 grader_task_rule_kind(rd->task, rd->rule) !=
-                     GRADER_RULE_ANSWER_LINE) {
-            struct grader_grade g;
-            int rc = grader_task_grade(rd->task, rd->rule, w->reasoning,
-                                       w->reasoning_len, w->ref, w->ref_len,
-                                       ref, &g);
-            /* past the budget on the thinking block: not found there */
-            if (rc != 0 && rc != GRADER_ELIMIT)
-                return rule_failed(rd, rc, w, err);
-            if (rc == 0 && g.right)
-                a->flags |= GRADER_A_RIGHT_IN_REASONING;
-        } else if (grader_extract(w->reasoning, w->reasoning_len, &said) &&
-                   strcmp(said.s, ref->s) == 0)
-            a->flags |= GRADER_A_RIGHT_IN_REASONING;
+        int rc = empty_reply(rd, w, ref, a, calls, err);
+        if (rc != 0)
+            return rc;
     }
     a->saved = 0;
     if (w->finish != NULL && w->finish_len == 4 &&

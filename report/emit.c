@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../grader/grader.h"
+#include "../toolcall/toolcall.h"
 
 /* Set key to value (stolen); remembers the first failure in *ok. */
 static void put(json_t *o, const char *key, json_t *value, int *ok)
@@ -238,6 +239,32 @@ int emit_graveyard(const struct grader_bury *b, const struct grader_qset *qs,
     return rc ? rc : out(ctx, "}\n", 2);
 }
 
+/* A rung's tool-call verdicts: {"answers", "called", "buckets": {NAME:
+ * n}, "dead_buckets": {NAME: n}}, every bucket named (0 included), so a
+ * reader need not know the taxonomy to sum it. */
+static json_t *tool_calls_v(const struct grader_autopsy_line *l)
+{
+    json_t *o = json_object(), *all = json_object(), *dead = json_object();
+    int ok = o != NULL && all != NULL && dead != NULL;
+
+    for (int b = 0; ok && b < TOOLCALL_NBUCKETS; b++) {
+        const char *name = toolcall_bucket_name((enum toolcall_bucket)b);
+        put(all, name, size_v(l->buckets[b]), &ok);
+        put(dead, name, size_v(l->dead_buckets[b]), &ok);
+    }
+    if (o == NULL || !ok) {
+        json_decref(all);
+        json_decref(dead);
+        json_decref(o);
+        return NULL;
+    }
+    put(o, "answers", size_v(l->tool_answers), &ok);
+    put(o, "called", size_v(l->called), &ok);
+    put(o, "buckets", all, &ok);
+    put(o, "dead_buckets", dead, &ok);
+    return finish(o, ok);
+}
+
 json_t *emit_autopsy_line(const struct grader_autopsy_line *l)
 {
     json_t *o = json_object();
@@ -261,6 +288,8 @@ json_t *emit_autopsy_line(const struct grader_autopsy_line *l)
     put(o, "first_deaths", size_v(l->first_deaths), &ok);
     put(o, "first_deaths_right_again_lower",
         size_v(l->first_deaths_right_again_lower), &ok);
+    if (l->tool_answers > 0) /* only where tool items were asked */
+        put(o, "tool_calls", tool_calls_v(l), &ok);
     return finish(o, ok);
 }
 

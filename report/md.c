@@ -11,6 +11,7 @@
 #include "md_cost.h"
 #include "md_decide.h"
 #include "md_lengths.h"
+#include "md_toolcalls.h"
 #include "md_recipes.h"
 #include "md_differs.h"
 #include "md_probs.h"
@@ -731,6 +732,7 @@ struct doc *render_report_doc(const struct rundir_run *run,
     partial_note(d, rep);
     deaths_table(d, rep);
     autopsy_table(d, rep);
+    md_toolcalls(d, rep);
     side_table(d, rep);
     repeat_table(d, rep);
     if (rep->chain.ntombs > 0) {

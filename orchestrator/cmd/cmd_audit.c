@@ -26,6 +26,7 @@
 #include "commands.h"
 #include "../figures/figures.h"
 #include "../input/taskfile.h"
+#include "../input/tooldocs.h"
 #include "../rows/rowsfile.h"
 #include "../run/runner.h"
 
@@ -232,6 +233,11 @@ static int open_against(struct audit *a)
     }
     a->task =
         taskfile_from_manifest(a->manifest, a->against, msg, sizeof(msg));
+    if (a->task != NULL &&
+        tooldocs_for_run(a->task, a->manifest, a->against, msg, sizeof(msg))) {
+        grader_task_free(a->task);
+        a->task = NULL;
+    }
     if (a->task == NULL) {
         cli_error("audit", "%s", msg);
         return EXIT_USAGE;

@@ -28,6 +28,7 @@
 #include "figures_int.h"
 #include "../rows/rowsfile.h"
 #include "../input/taskfile.h"
+#include "../input/tooldocs.h"
 
 void rungset_release(struct rungset *s)
 {
@@ -78,6 +79,11 @@ const struct grader_task *rungset_task(const char *cmd, struct rungset *s,
         return NULL;
     }
     t = taskfile_from_manifest(m, path.p, msg, sizeof(msg));
+    /* a tool-call task grades against the docs of the file the run asked */
+    if (t != NULL && tooldocs_for_run(t, m, rundir, msg, sizeof(msg)) != 0) {
+        grader_task_free(t);
+        t = NULL;
+    }
     json_decref(m);
     buf_release(&path);
     if (t == NULL) {

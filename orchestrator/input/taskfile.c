@@ -10,6 +10,7 @@
 #include "../../report/emit.h"
 #include "../../rundir/files.h"
 #include "../../rundir/manifest.h"
+#include "../../toolcall/toolcall.h"
 #include "../base/cli.h"
 
 static const struct {
@@ -361,7 +362,8 @@ json_t *taskfile_grades(const struct grader_task *t, const char *text,
                         size_t len, const char *ref, json_t **extracted,
                         int *right)
 {
-    return taskfile_grades_until(t, text, len, ref, extracted, right, NULL);
+    return taskfile_grades_until(t, text, len, ref, NULL, extracted, right,
+                                 NULL);
 }
 
 /* What taskfile_grades_until returns when stopped: NULL, nothing kept. */
@@ -374,10 +376,32 @@ static json_t *grades_stopped(json_t *grades, json_t **extracted)
     return NULL;
 }
 
-json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
-                              size_t len, const char *ref, json_t **extracted,
-                              int *right, const atomic_int *stop)
+/* Rule i of t on one reply into g: 0, GRADER_ELIMIT, or another error
+ * (no grade; a tool-call rule's refusal of its item in *why). */
+static int grade_rule(const struct grader_task *t, size_t i, const char *text,
+                      size_t len, const char *ref,
+                      const struct grader_reply *calls,
+                      const struct grader_num *canon, struct grader_grade *g,
+                      char *why, size_t whysize)
 {
+    why[0] = '\0';
+    if (grader_task_rule_kind(t, i) == GRADER_RULE_TOOLCALL)
+        return calls == NULL
+                   ? -1
+                   : grader_task_grade_calls(t, i, calls, ref, strlen(ref), g,
+                                             why, whysize);
+    return text == NULL ? -1
+                        : grader_task_grade(t, i, text, len, ref, strlen(ref),
+                                            canon, g);
+}
+
+json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
+                              size_t len, const char *ref,
+                              const struct grader_reply *calls,
+                              json_t **extracted, int *right,
+                              const atomic_int *stop)
+{
+    char why[300];
     json_t *grades = json_object();
     struct grader_num canon;
     struct grader_grade g;
@@ -394,9 +418,8 @@ json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
 
         if (stop != NULL && atomic_load(stop))
             return grades_stopped(grades, extracted);
-        rc = text == NULL ? -1
-                          : grader_task_grade(t, i, text, len, ref,
-                                              strlen(ref), &canon, &g);
+        rc = grade_rule(t, i, text, len, ref, calls, &canon, &g, why,
+                        sizeof(why));
         if (rc == GRADER_ELIMIT && stop != NULL && atomic_load(stop))
             return grades_stopped(grades, extracted);
         if (rc == GRADER_ENOMEM)
@@ -404,7 +427,7 @@ json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
         /* an error row: no grade; a pattern over its budget: g is the
          * rule's fallback grade, and the row says why */
         if (rc != 0 && rc != GRADER_ELIMIT)
-            g.said = g.right = 0, g.extracted[0] = '\0';
+            g.said = g.right = 0, g.extracted[0] = '\0', g.bucket = -1;
         if (i == 0) {
             *right = g.right;
             *extracted =
@@ -419,6 +442,12 @@ json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
         if (one == NULL ||
             (rc == GRADER_ELIMIT &&
              json_object_set_new(one, "error", json_string("step limit"))) ||
+            (why[0] != '\0' &&
+             json_object_set_new(one, "error", json_string(why))) ||
+            (rc == 0 && g.bucket >= 0 &&
+             json_object_set_new(one, "bucket",
+                                 json_string(toolcall_bucket_name(
+                                     (enum toolcall_bucket)g.bucket)))) ||
             json_object_set_new(grades, grader_task_rule_name(t, i), one) != 0)
             util_oom("a row");
     }

@@ -62,9 +62,14 @@ json_t *taskfile_grades(const struct grader_task *t, const char *text,
 /* taskfile_grades, stopping before a rule when *stop is set (a run's
  * row graded on the thread pool while a stop signal comes: a user's
  * pattern can take a second a rule): then NULL, nothing made. stop may
- * be NULL. */
+ * be NULL. calls: a tool item's reply (its id, content and calls as the
+ * row keeps them), graded by a tool-call rule, whose grade also names its
+ * bucket ("bucket": "wrong_value"); NULL for every other row (and an
+ * error row: no grade). */
 json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
-                              size_t len, const char *ref, json_t **extracted,
-                              int *right, const atomic_int *stop);
+                              size_t len, const char *ref,
+                              const struct grader_reply *calls,
+                              json_t **extracted, int *right,
+                              const atomic_int *stop);
 
 #endif

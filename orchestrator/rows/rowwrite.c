@@ -110,20 +110,37 @@ static size_t calls_escaped(const struct row *w)
 static json_t *row_json(const struct row *w, const struct grader_task *task,
                         int *right, const atomic_int *stop)
 {
-    json_t *o, *rest, *grades, *extracted;
+    json_t *o, *rest, *grades, *extracted, *calls = NULL;
+    struct grader_reply reply = {w->id,      strlen(w->id),
+                                 w->content, w->content ? w->content_len : 0,
+                                 NULL,       0};
+    char *text = NULL;
 
-    grades = taskfile_grades_until(task, w->error ? NULL : w->content,
-                                   w->content ? w->content_len : 0,
-                                   w->reference, &extracted, right, stop);
-    if (grades == NULL) /* stopped */
+    if (w->tool_item || w->ncalls > 0) {
+        /* the calls as the row keeps them: what the grader reads back */
+        calls = tool_calls(w);
+        if (!json_is_null(calls) &&
+            (text = json_dumps(calls, JSON_COMPACT)) == NULL)
+            util_oom("a row");
+        reply.calls = text;
+        reply.calls_len = text ? strlen(text) : 0;
+    }
+    grades = taskfile_grades_until(
+        task, w->error ? NULL : w->content, w->content ? w->content_len : 0,
+        w->reference, w->tool_item && !w->error ? &reply : NULL, &extracted,
+        right, stop);
+    free(text);
+    if (grades == NULL) { /* stopped */
+        json_decref(calls);
         return NULL;
+    }
     o = json_pack("{s:s,s:s,s:s,s:o}", "id", w->id, "rung", w->rung,
                   "reference", w->reference, "content",
                   str_or_null(w->content, w->content_len));
     if (o == NULL)
         util_oom("a row");
-    if (w->tool_item || w->ncalls > 0) /* beside its content */
-        set(o, "tool_calls", tool_calls(w));
+    if (calls != NULL) /* beside its content */
+        set(o, "tool_calls", calls);
     rest = json_pack(
         "{s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:b}", "reasoning_content",
         str_or_null(w->reasoning, w->reasoning_len), "finish_reason",

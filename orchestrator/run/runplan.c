@@ -23,6 +23,7 @@
 #include "runner.h"
 #include "runplan.h"
 #include "../input/taskfile.h"
+#include "../input/tooldocs.h"
 
 /* --server-argv and --server-env: JSON, checked as a config's are. */
 static int template(const char *flag, const char *text, int object,
@@ -655,6 +656,23 @@ static int tool_jinja(struct runplan *p)
     return rc;
 }
 
+/* A tool-call task's function docs, from the file the run asks (each
+ * item's "tools"): the runner grades each reply against them as it writes
+ * its row. 0, or EXIT_USAGE after one line (a file that does not load is
+ * refused here in the loader's words, as the runner would). */
+static int tool_docs(struct runplan *p)
+{
+    char msg[1400];
+
+    if (p->task == NULL || grader_task_ref(p->task) != GRADER_REF_CALLS)
+        return 0;
+    if (tooldocs_load(p->task, p->o.questions, msg, sizeof(msg)) != 0) {
+        cli_error("run", "%s", msg);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 int runplan_build(struct runplan *p, const struct runplan_flags *f,
                   const char **pos, size_t npos)
 {
@@ -666,7 +684,8 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
         return (rc = config_mode(p, f, npos)) != 0 ? rc
                : f->serve_only                     ? 0
                : (rc = long_context(p)) != 0       ? rc
-                                                   : tool_jinja(p);
+               : (rc = tool_jinja(p)) != 0         ? rc
+                                                   : tool_docs(p);
     if (f->url != NULL)
         return served_plan(p, f, pos, npos);
     if (f->key_env != NULL || f->plain_http) {
@@ -693,7 +712,8 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
     p->ctx_given = f->ctx != 0;
     return (rc = server_flags(f, &p->o)) != 0 ? rc
            : (rc = long_context(p)) != 0      ? rc
-                                              : tool_jinja(p);
+           : (rc = tool_jinja(p)) != 0        ? rc
+                                              : tool_docs(p);
 }
 
 int runplan_execute(struct runplan *p)

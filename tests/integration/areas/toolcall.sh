@@ -16,6 +16,11 @@
 # Tests: orchestrator/server/reply.c
 # Tests: orchestrator/rows/rowwrite.c
 # Tests: orchestrator/run/ask.c
+# Tests: orchestrator/input/tooldocs.c
+# Tests: orchestrator/input/taskfile.c
+# Tests: report/md_toolcalls.c
+# Tests: report/emit.c
+# Tests: grader/bury.c
 
 TC_PY="/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/../helpers/toolcall_rows.py"
 TC_W='{"type": "function", "function": {"name": "get_weather", "description": "the weather in a city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}'
@@ -56,7 +61,7 @@ JSON
 # tools and tool_choice (the fake logs them).
 case_toolcall_ladder() {
     local out
-    tc_config tcl "$work/tq.jsonl" ruler R:tcright W:tcwrong S:tcsplit
+    tc_config tcl "$work/tq.jsonl" tool-call R:tcright W:tcwrong S:tcsplit
     rm -rf "$work/tcl"
     timeout -k 5 120 $GT ladder "$work/tcl.json" --quiet >"$work/tcl.out" 2>&1 ||
         { fail "ladder: exit $? $(tail -3 "$work/tcl.out")"; return; }
@@ -71,6 +76,81 @@ case_toolcall_ladder() {
 }
 area_cases="$area_cases toolcall_ladder"
 
+# The same ladder graded (the built-in task tool-call): each reply's
+# verdict and bucket, per rung and of the dead, in report.json's autopsy
+# and REPORT.md's "Tool calls" table, computed from the rows against the
+# question file's function docs. R is right on all four; W names an
+# unknown function and gives a wrong value (its parallel calls in another
+# order are right, and a call leaked as text where no call is right is
+# no call: right, as BFCL's function-calling mode grades it); S's
+# arguments are twice malformed (an escape that ends the string early,
+# and arguments cut short; its unclosed leaked tag where no call is right
+# is right too).
+case_toolcall_graded() {
+    local out
+    tc_config tcg "$work/tq.jsonl" tool-call R:tcright W:tcwrong S:tcsplit
+    rm -rf "$work/tcg"
+    timeout -k 5 120 $GT ladder "$work/tcg.json" --quiet >"$work/tcg.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -3 "$work/tcg.out")"; return; }
+    [ -n "${TC_KEEP:-}" ] && cp -r "$work/tcg" "$TC_KEEP"
+    out=$(timeout -k 5 30 /usr/bin/python3 - "$work/tcg" <<'PY' 2>&1
+import json, sys
+d = sys.argv[1]
+rep = json.load(open(d + "/report.json"))
+lines = {l["rung"]: l for l in rep["rungs"]}
+want = {"R": ({"right": 4}, {}),
+        "W": ({"right": 2, "unknown_function": 1, "wrong_value": 1},
+              {"unknown_function": 1, "wrong_value": 1}),
+        "S": ({"right": 2, "malformed_call": 2}, {"malformed_call": 2})}
+for rung, (b, dead) in want.items():
+    tc = lines[rung]["tool_calls"]
+    got = {k: v for k, v in tc["buckets"].items() if v}
+    gotd = {k: v for k, v in tc["dead_buckets"].items() if v}
+    if tc["answers"] != 4 or got != b or gotd != dead:
+        sys.exit("%s: %s, want %s / dead %s" % (rung, tc, b, dead))
+    if lines[rung]["right"] != b.get("right", 0):
+        sys.exit("%s: right %s" % (rung, lines[rung]["right"]))
+    if rung != "R" and lines[rung]["dead"] != 2:
+        sys.exit("%s: dead %s" % (rung, lines[rung]["dead"]))
+md = open(d + "/REPORT.md").read()
+table = md[md.find("## Tool calls: how each rung's calls fail"):]
+rows = {l.split("|")[1].strip(): [c.strip() for c in l.split("|")[2:-1]]
+        for l in table.splitlines() if l.startswith("| ")}
+# replies, made a call, then the buckets in toolcall.h's order
+if rows.get("W") != ["4", "3", "2", "0", "0", "0", "0", "1 (1 dead)", "0", "0",
+                     "0", "1 (1 dead)", "0", "0"] or \
+   rows.get("S") != ["4", "3", "2", "0", "0", "2 (2 dead)", "0", "0", "0", "0",
+                     "0", "0", "0", "0"]:
+    sys.exit("REPORT.md's table: %s" % rows)
+# the rows say what the runner graded: the bucket beside each grade
+for line in open(d + "/rows/W.jsonl"):
+    r = json.loads(line)
+    if r["id"] == "weather" and r["grades"]["ast"].get("bucket") != "unknown_function":
+        sys.exit("row: %s" % r["grades"])
+PY
+) || fail "$out"
+    # the docs come from the question file the manifest pins: moved away,
+    # it is found by its name in the run folder (a bundle keeps it so);
+    # changed or gone, the report says so and grades nothing
+    cp "$work/tq.jsonl" "$work/tcg/tq.jsonl"
+    mv "$work/tq.jsonl" "$work/tq.away"
+    timeout -k 5 60 $G report "$work/tcg" >"$work/tcg.rep" 2>&1 ||
+        fail "report with the file in the run folder: $(tail -2 "$work/tcg.rep")"
+    echo >>"$work/tcg/tq.jsonl"
+    timeout -k 5 60 $G report "$work/tcg" >"$work/tcg.rep" 2>&1 &&
+        fail "report with a changed question file: exit 0"
+    grep -qF "grading tool calls needs the function docs of the question file the run asked, '$work/tq.jsonl' (sha256 " "$work/tcg.rep" &&
+        grep -qF "the file found there has other bytes now" "$work/tcg.rep" ||
+        fail "a changed file: $(cat "$work/tcg.rep")"
+    rm "$work/tcg/tq.jsonl"
+    timeout -k 5 60 $G report "$work/tcg" >"$work/tcg.rep" 2>&1 &&
+        fail "report without the question file: exit 0"
+    grep -qF "no such file as named or in the run folder" "$work/tcg.rep" ||
+        fail "no file: $(cat "$work/tcg.rep")"
+    mv "$work/tq.away" "$work/tq.jsonl"
+}
+area_cases="$area_cases toolcall_graded"
+
 # A ladder killed -9 (its whole group) mid-rung, then run again: each item
 # answered once, none lost, each row what the fake streamed.
 case_toolcall_resume() {
@@ -80,7 +160,7 @@ case_toolcall_resume() {
         echo "{\"id\": \"t$i\", \"question\": \"The weather in town $i?\", \"tools\": [$TC_W], \"possible\": [{\"get_weather\": {\"city\": [\"town $i\"]}}]}" >>"$work/tqr.jsonl"
     done
     model tcslow '"token_ms": 25, "default": {"content": "Looking.", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"a town with a long name\"}", "chunk": 2}]}'
-    tc_config tcr "$work/tqr.jsonl" ruler A:tcslow B:tcslow
+    tc_config tcr "$work/tqr.jsonl" tool-call A:tcslow B:tcslow
     rm -rf "$work/tcr"
     setsid $G ladder "$work/tcr.json" --quiet >/dev/null 2>&1 &
     pid=$!
@@ -103,7 +183,7 @@ case_toolcall_bad_input() {
     while IFS='|' read -r line want; do
         n=$((n + 1))
         printf '%s\n%s\n' "{\"id\": \"ok\", \"question\": \"q\", \"tools\": [$TC_T], \"possible\": []}" "$line" >"$work/tqb$n.jsonl"
-        tc_config "tcb$n" "$work/tqb$n.jsonl" ruler R:tcright
+        tc_config "tcb$n" "$work/tqb$n.jsonl" tool-call R:tcright
         rm -rf "$work/tcb$n"
         rc=0
         timeout -k 5 60 $GT ladder "$work/tcb$n.json" --quiet >"$work/tcb.out" 2>&1 || rc=$?
@@ -126,10 +206,10 @@ BAD
     tc_config tcbn "$work/tq.jsonl" answer-line R:tcright
     rc=0
     timeout -k 5 60 $GT ladder "$work/tcbn.json" --quiet >"$work/tcb.out" 2>&1 || rc=$?
-    [ $rc = 2 ] && grep -qF "$work/tq.jsonl:1: a tool item (it has \"tools\"): run it with a task that reads \"answers\"" "$work/tcb.out" ||
+    [ $rc = 2 ] && grep -qF "$work/tq.jsonl:1: a tool item (it has \"tools\"): run it with a task that grades tool calls (--task tool-call" "$work/tcb.out" ||
         fail "the numbers' task: exit $rc $(tail -2 "$work/tcb.out")"
     # --no-jinja: refused before the server starts; --jinja runs
-    tc_config tcbj "$work/tq.jsonl" ruler 'A:tcright:, "server_args": ["--jinja"]' 'B:tcright:, "server_args": ["--jinja", "--no-jinja"]'
+    tc_config tcbj "$work/tq.jsonl" tool-call 'A:tcright:, "server_args": ["--jinja"]' 'B:tcright:, "server_args": ["--jinja", "--no-jinja"]'
     rm -rf "$work/tcbj"
     rc=0
     timeout -k 5 60 $GT ladder "$work/tcbj.json" --quiet >"$work/tcb.out" 2>&1 || rc=$?
@@ -149,9 +229,9 @@ case_toolcall_flood() {
  "replies": [{"match": "Paris", "expect_error": "too_long", "tool_calls": [{"name": "get_weather", "arguments": "'"$(printf 'x%.0s' $(seq 1024))"'", "repeat": 10240, "chunk": 16384}]},
              {"match": "Oslo", "expect_error": "bad_utf8", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"\u00d8slo\"}", "split": [11]}]},
              {"match": "Rome", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Rome\"}"}, {"name": "get_time", "arguments": "{\"tz\": \"CET\"}"}]}]'
-    tc_config tcf "$work/tq.jsonl" ruler F:tcflood
+    tc_config tcf "$work/tq.jsonl" tool-call F:tcflood
     # a piece is a token to the fake: room for 10 MB of them
-    sed -i 's/"task": "ruler",/"task": "ruler", "request": {"max_tokens": 100000},/' "$work/tcf.json"
+    sed -i 's/"task": "tool-call",/"task": "tool-call", "request": {"max_tokens": 100000},/' "$work/tcf.json"
     rm -rf "$work/tcf"
     timeout -k 5 120 $GT ladder "$work/tcf.json" --quiet >"$work/tcf.out" 2>&1 ||
         { fail "ladder: exit $? $(tail -3 "$work/tcf.out")"; return; }
