@@ -38,6 +38,7 @@
 #include "../rows/rowsfile.h"
 #include "../run/runplan.h"
 #include "../input/taskfile.h"
+#include "../input/tooldocs.h"
 
 #define CANARY_QUESTIONS 20 /* default N: minutes on a GPU */
 #define CANARY_MAX_CHANGED                                                    \
@@ -128,6 +129,39 @@ static int qfile_from_manifest(struct canary *c)
     return rc;
 }
 
+/* A tool item's line: its id, question, tools, tool_choice and possible
+ * answers (its reference), each the compact JSON the loader kept. New, or
+ * NULL out of memory (or JSON the loader would not have kept). */
+static json_t *tool_record(const struct question *q)
+{
+    json_t *line = json_pack("{s:s,s:s}", "id", q->id, "question", q->text);
+    json_t *tools = json_loads(q->tools, 0, NULL),
+           *possible = json_loads(q->answer, 0, NULL),
+           *choice = q->tool_choice
+                         ? json_loads(q->tool_choice, JSON_DECODE_ANY, NULL)
+                         : NULL;
+    int bad;
+
+    if (line == NULL || tools == NULL || possible == NULL ||
+        (q->tool_choice != NULL && choice == NULL)) {
+        json_decref(line);
+        json_decref(tools);
+        json_decref(possible);
+        json_decref(choice);
+        return NULL;
+    }
+    /* each set steals its value, set or not: all three are tried */
+    bad = json_object_set_new(line, "tools", tools) != 0;
+    bad |= json_object_set_new(line, "possible", possible) != 0;
+    if (choice != NULL)
+        bad |= json_object_set_new(line, "tool_choice", choice) != 0;
+    if (bad) {
+        json_decref(line);
+        return NULL;
+    }
+    return line;
+}
+
 /* q as its question file gave it: a long item made here as its recipe
  * (the same record), one of one's own (answers: a task of expected
  * strings) with its prompt and answers list,
@@ -139,6 +173,8 @@ static json_t *subset_line(const struct question *q, int answers)
 
     if (q->lng != NULL)
         return longitem_record(q->id, q->lng);
+    if (q->tools != NULL) /* a tool item: its keys as the file gave them */
+        return tool_record(q);
     if (answers) {
         /* "answers" is one a line (the ref the grader reads) */
         line = json_pack("{s:s,s:s}", "id", q->id, "prompt", q->text);
@@ -348,6 +384,20 @@ static int canary_go(struct canary *c)
         rc = EXIT_USAGE;
         goto done;
     }
+    if (c->qfile == NULL && qfile_from_manifest(c) != 0) {
+        cli_error("canary",
+                  "%s: no manifest.json beside its rows/ folder names the "
+                  "question file; give it with --question-file",
+                  c->rows);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    /* a tool-call task grades against its items' docs: the file's */
+    if (tooldocs_load(c->task, c->qfile, msg, sizeof(msg)) != 0) {
+        cli_error("canary", "%s", msg);
+        rc = EXIT_USAGE;
+        goto done;
+    }
     if (rowsfile_read_rule(qs, c->rung, c->rows, GRADER_READ_TEXT, c->task, 0,
                            &trusted, &err) != 0) {
         grade_report("canary", &err);
@@ -356,14 +406,6 @@ static int canary_go(struct canary *c)
     }
     if (trusted->n == 0) {
         cli_error("canary", "%s: no rows to compare with", c->rows);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (c->qfile == NULL && qfile_from_manifest(c) != 0) {
-        cli_error("canary",
-                  "%s: no manifest.json beside its rows/ folder names the "
-                  "question file; give it with --question-file",
-                  c->rows);
         rc = EXIT_USAGE;
         goto done;
     }

@@ -100,6 +100,16 @@ int cmd_import(int argc, char **argv)
         cli_error("import", "--task %s: %s", task_spec, msg);
         return EXIT_USAGE;
     }
+    if (grader_task_ref(task) == GRADER_REF_CALLS) {
+        /* lm-eval's and llama-eval's logs keep text, not calls */
+        cli_error("import",
+                  "--task %s: a tool-call task grades calls, which no "
+                  "imported log keeps; run the items with graveyard "
+                  "(docs/toolcalls.md)",
+                  task_spec);
+        grader_task_free(task);
+        return EXIT_USAGE;
+    }
     graded = import_task_as_logged(task);
     import_init(&im, pos[0], pos[1], pos[2], pos[3], graded);
     im.asked = task;

@@ -21,6 +21,8 @@
 # Tests: report/md_toolcalls.c
 # Tests: report/emit.c
 # Tests: grader/bury.c
+# Tests: orchestrator/cmd/cmd_canary.c
+# Tests: orchestrator/cmd/cmd_import.c
 
 TC_PY="/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/../helpers/toolcall_rows.py"
 TC_W='{"type": "function", "function": {"name": "get_weather", "description": "the weather in a city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}'
@@ -151,6 +153,46 @@ PY
 }
 area_cases="$area_cases toolcall_graded"
 
+# Tool items through the features around a rung: the reference asked
+# twice (the noise floor: the same calls, graded the same) and a canary
+# of a later ladder against the first one's trusted rows (its subset
+# writes each tool item as the file gave it, and passes on the same
+# server).
+case_toolcall_floor_canary() {
+    local d=$work/tcfl e=$work/tcflc
+    tcfl_config() { # file run_dir extra
+        cat >"$1" <<JSON
+{"name": "tool floor", "questions": "$work/tq.jsonl", "run_dir": "$2", "task": "tool-call",
+ "server": {"binary": "$FAKE"}, "repeat_reference": true, $3
+ "rungs": [{"name": "R", "model": "$work/tcright.gguf"}, {"name": "W", "model": "$work/tcwrong.gguf"}]}
+JSON
+    }
+    tcfl_config "$work/tcfl.json" "$d" ""
+    rm -rf "$d" "$e"
+    timeout -k 5 120 $GT ladder "$work/tcfl.json" --quiet >"$work/tcfl.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -5 "$work/tcfl.out")"; return; }
+    tcfl_config "$work/tcflc.json" "$e" "\"canary\": {\"rows\": \"$d/rows/R.jsonl\", \"questions\": 4},"
+    timeout -k 5 120 $GT ladder "$work/tcflc.json" --quiet >"$work/tcflc.out" 2>&1 ||
+        { fail "canary ladder: exit $? $(tail -5 "$work/tcflc.out")"; return; }
+    /usr/bin/python3 - "$d" "$e" >"$work/tcfl-check" 2>&1 <<'PY' || fail "$(cat "$work/tcfl-check")"
+import json, sys
+d, e = sys.argv[1:]
+rep = json.load(open(f"{d}/report.json"))
+assert rep["repeats"][0]["rung"] == "R" and rep["repeats"][0]["n"] == 4, rep["repeats"]
+assert rep["repeats"][0]["mismatched_right"] == 0, rep["repeats"]
+assert rep["floor"] == 0, rep["floor"]
+c = json.load(open(f"{e}/canary/canary.json"))
+assert c.get("passed") is True or c.get("verdict") in ("pass", "passed"), c
+sub = [json.loads(l) for l in open(f"{e}/canary/questions.jsonl")]
+src = {json.loads(l)["id"]: json.loads(l) for l in open(sys.argv[1] + "/../tq.jsonl")}
+for q in sub:
+    for k in ("tools", "possible", "question"):
+        assert q[k] == src[q["id"]][k], (q["id"], k, q[k])
+    assert q.get("tool_choice") == src[q["id"]].get("tool_choice"), q["id"]
+PY
+}
+area_cases="$area_cases toolcall_floor_canary"
+
 # A ladder killed -9 (its whole group) mid-rung, then run again: each item
 # answered once, none lost, each row what the fake streamed.
 case_toolcall_resume() {
@@ -217,6 +259,12 @@ BAD
         ! grep -q "rung A:" "$work/tcb.out" ||
         fail "--no-jinja: exit $rc $(tail -3 "$work/tcb.out")"
     [ ! -e "$work/tcbj/rows/B.jsonl" ] || fail "a rung ran with --no-jinja"
+    # import: no other tool's log keeps calls
+    echo '{"doc_id": 0}' >"$work/tcb-samples.jsonl"
+    rc=0
+    timeout -k 5 60 $G import lm-eval "$work/tcb-samples.jsonl" "$work/tcbi" R --task tool-call >"$work/tcb.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -qF "a tool-call task grades calls, which no imported log keeps" "$work/tcb.out" &&
+        [ ! -e "$work/tcbi" ] || fail "import --task tool-call: exit $rc $(cat "$work/tcb.out")"
 }
 area_cases="$area_cases toolcall_bad_input"
 
