@@ -33,8 +33,8 @@ int tooldocs_load(struct grader_task *t, const char *path, char *msg,
  * The docs of a run folder's question file: the manifest's questions.path
  * as named, else inside dir (a relative path as named there, then any by
  * its base name: a published bundle keeps it so), the first whose sha256
- * is the one the manifest records. 0, or -1 with msg naming what was looked for (no
- * such file, or only files with other bytes).
+ * is the one the manifest records. 0, or -1 with msg naming what was looked
+ * for (no such file, or only files with other bytes).
  */
 int tooldocs_for_run(struct grader_task *t, const json_t *manifest,
                      const char *dir, char *msg, size_t msgsize);
