@@ -104,7 +104,7 @@ static int keep(struct grader_rung *r, struct grader_kept *k, int field,
     return 0;
 }
 
-/* Keep the row's four texts for answer index i. */
+/* Keep the row's texts for answer index i. */
 static int keep_row(struct grader_reader *rd, const struct grader_row *w,
                     size_t i, struct grader_error *err)
 {
@@ -116,7 +116,8 @@ static int keep_row(struct grader_reader *rd, const struct grader_row *w,
         (rc = keep(r, k, GRADER_KEEP_REASONING, w->reasoning,
                    w->reasoning_len)) ||
         (rc = keep(r, k, GRADER_KEEP_FINISH, w->finish, w->finish_len)) ||
-        (rc = keep(r, k, GRADER_KEEP_ERROR, w->error, w->error_len)))
+        (rc = keep(r, k, GRADER_KEEP_ERROR, w->error, w->error_len)) ||
+        (rc = keep(r, k, GRADER_KEEP_CALLS, w->calls, w->calls_len)))
         return grader__fail(err, rc, r->path, rd->line,
                             rc == GRADER_ETOOBIG
                                 ? "the rung's texts pass %u bytes: too many "

@@ -97,6 +97,7 @@ enum {
     GRADER_KEEP_REASONING,
     GRADER_KEEP_FINISH,
     GRADER_KEEP_ERROR,
+    GRADER_KEEP_CALLS, /* a tool row's "tool_calls" as JSON text */
     GRADER_KEEP_FIELDS
 };
 #define GRADER_KEPT_NULL UINT64_MAX
@@ -131,8 +132,9 @@ struct grader_rung {
 /* Read flags. */
 enum {
     GRADER_READ_TEXT = 1 << 0, /* hash content and reasoning (repeat) */
-    GRADER_READ_KEEP = 1 << 1, /* keep content, reasoning, finish_reason
-                                  and error (the page shows them) */
+    GRADER_READ_KEEP = 1 << 1, /* keep content, reasoning, finish_reason,
+                                  error and tool_calls (the page shows
+                                  them) */
 };
 
 void grader_rung_free(struct grader_rung *r);

@@ -12,6 +12,7 @@
 
 #include "doc.h"
 #include "fmt.h"
+#include "../toolcall/toolcall.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -170,16 +171,21 @@ enum field {
     F_CONTENT,
     F_REASONING,
     F_FINISH,
-    F_ERROR
+    F_ERROR,
+    F_CALLS, /* a tool row's calls, and its verdict's bucket: written */
+    F_BUCKET /* only for a rung that answered tool items (tool_rung) */
 };
-static const char *const field_key[] = {"c", "s", "k", "x", "y", "fr", "e"};
+static const char *const field_key[] = {"c", "s", "k", "x", "y",
+                                        "fr", "e", "tc", "b"};
 static const int keep_field[] = {-1,
                                  -1,
                                  -1,
                                  GRADER_KEEP_CONTENT,
                                  GRADER_KEEP_REASONING,
                                  GRADER_KEEP_FINISH,
-                                 GRADER_KEEP_ERROR};
+                                 GRADER_KEEP_ERROR,
+                                 GRADER_KEEP_CALLS,
+                                 -1};
 
 static long value(struct strtab *t, const struct page *p,
                   const struct page_run *run, size_t i, uint32_t q,
@@ -199,20 +205,39 @@ static long value(struct strtab *t, const struct page *p,
         return add_str(t, grader_rung_said(r, a));
     case F_TOKENS:
         return a->tokens;
+    case F_BUCKET: /* its stable name (toolcall.h), or none */
+        return grader_answer_bucket(a) < 0
+                   ? -1
+                   : add_str(t, toolcall_bucket_name((enum toolcall_bucket)
+                                                         grader_answer_bucket(
+                                                             a)));
     default:
         s = grader_rung_kept(r, a, keep_field[fl], &len);
         return s ? strtab_add(t, s, len) : -1;
     }
 }
 
+/* Whether rung i answered a tool item (its calls are then shown). */
+static int tool_rung(const struct page *p, const struct page_run *run,
+                     size_t i)
+{
+    const struct grader_rung *r = run->rungs[i];
+
+    (void)p;
+    for (size_t k = 0; k < r->n; k++)
+        if (grader_answer_bucket(&r->answers[k]) >= 0)
+            return 1;
+    return 0;
+}
+
 static void rung_arrays(FILE *f, struct strtab *t, const struct page *p,
                         const struct page_run *run, size_t i)
 {
-    size_t fl;
+    size_t fl, last = tool_rung(p, run, i) ? F_BUCKET : F_ERROR;
     uint32_t q;
 
     fputc('{', f);
-    for (fl = F_FACTS; fl <= F_ERROR; fl++) {
+    for (fl = F_FACTS; fl <= last; fl++) {
         fprintf(f, "%s\"%s\":[", fl ? "," : "", field_key[fl]);
         for (q = 0; q < p->nq; q++)
             fprintf(f, "%s%ld", q ? "," : "",

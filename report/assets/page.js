@@ -369,6 +369,82 @@ function start(D) {
     box.appendChild(two);
     return box;
   }
+  /* a tool item's calls (docs/toolcalls.md): undefined when the rung
+   * answered no tool item, null when its row keeps none, else the list */
+  function callsOf(run, row, q) {
+    var rr = D.runs[run].r[row];
+    if (!rr.tc) return undefined;
+    var t = str(rr.tc[q]), a = null;
+    if (t === null) return null;
+    try { a = JSON.parse(t); } catch (e) { return null; }
+    return Array.isArray(a) ? a : null;
+  }
+  function argsOf(c) {
+    var o = null;
+    try { o = JSON.parse(c.arguments); } catch (e) { return null; }
+    return o !== null && typeof o === 'object' && !Array.isArray(o) ? o : null;
+  }
+  /* the rung's calls beside the reference's, call by call and argument
+   * by argument; a name or an argument that differs is marked */
+  function callsView(run, row, q) {
+    var mine = callsOf(run, row, q);
+    if (mine === undefined) return null;
+    var theirs = row > 0 ? callsOf(run, 0, q) : null, rr = D.runs[run].r[row];
+    var b = rr.b ? str(rr.b[q]) : null, box = el('div', 'calls');
+    box.appendChild(el('h4', null, 'Tool calls' + (b ? ' \u00b7 ' + b.replace(/_/g, ' ') : '')));
+    var n = Math.max(mine ? mine.length : 0, theirs ? theirs.length : 0), i;
+    if (!mine || !mine.length)
+      box.appendChild(el('p', 'note', mine ? 'no call' : 'calls: none kept'));
+    if (!n) return box;
+    var tbl = el('table', 'calls'), hr = el('tr');
+    hr.appendChild(el('th'));
+    hr.appendChild(el('th', null, D.rows[row].name));
+    if (row > 0) hr.appendChild(el('th', null, D.rows[0].name));
+    tbl.appendChild(hr);
+    function line(head, a, t, differ) {
+      var tr = el('tr'), x = el('td', differ ? 'diff' : null, a);
+      tr.appendChild(el('th', null, head));
+      tr.appendChild(x);
+      if (row > 0) tr.appendChild(el('td', null, t));
+      if (differ) x.title = 'differs from ' + D.rows[0].name;
+      tbl.appendChild(tr);
+    }
+    /* pairs: each of the rung's calls beside the reference's first
+     * unused call of its name (parallel calls are a set: order is no
+     * difference), then each by position, then the reference's left */
+    var pairs = [], used = [], j;
+    (mine || []).forEach(function (c) {
+      var at = -1;
+      for (j = 0; theirs && j < theirs.length && at < 0; j++)
+        if (!used[j] && theirs[j].name === c.name) at = j;
+      if (at >= 0) used[at] = 1;
+      pairs.push([c, at]);
+    });
+    pairs.forEach(function (pr) {
+      for (j = 0; pr[1] < 0 && theirs && j < theirs.length; j++)
+        if (!used[j]) { used[j] = 1; pr[1] = j; }
+    });
+    for (j = 0; theirs && j < theirs.length; j++) if (!used[j]) pairs.push([null, j]);
+    n = pairs.length;
+    for (i = 0; i < n; i++) {
+      var m = pairs[i][0], t = pairs[i][1] >= 0 ? theirs[pairs[i][1]] : null;
+      var ma = m ? argsOf(m) : null, ta = t ? argsOf(t) : null, keys = [], k;
+      line('call ' + (i + 1), m ? m.name : '\u2014', t ? t.name : '\u2014',
+        row > 0 && (!m || !t || m.name !== t.name));
+      if (m && !ma) line('arguments', String(m.arguments), t ? String(t.arguments) : '\u2014', row > 0);
+      if (ma) for (k in ma) if (keys.indexOf(k) < 0) keys.push(k);
+      if (ta && ma) for (k in ta) if (keys.indexOf(k) < 0) keys.push(k);
+      keys.forEach(function (key) {
+        var a = ma && key in ma ? JSON.stringify(ma[key]) : '\u2014';
+        var z = ta && key in ta ? JSON.stringify(ta[key]) : '\u2014';
+        line('\u00a0\u00a0' + key, a, z, row > 0 && a !== z);
+      });
+    }
+    var w = el('div', 'tw');
+    w.appendChild(tbl);
+    box.appendChild(w);
+    return box;
+  }
   function openPanel(focus) {
     var q = S.q, run = S.run, row = S.at;
     if (q < 0) { closePanel(); return; }
@@ -413,7 +489,8 @@ function start(D) {
     var err = str(r.e[q]), content = str(r.x[q]), reasoning = str(r.y[q]);
     if (err !== null) { box.appendChild(el('h4', null, 'Error')); box.appendChild(folded(err, 'err')); }
     if (!(facts(run, row, q) & ANS)) box.appendChild(el('p', 'note', 'This rung has no row for the question.'));
-    else if (content === null) box.appendChild(el('p', 'note', 'content: null'));
+    else if (content === null) box.appendChild(el('p', 'note', 'content: null' +
+      (callsOf(run, row, q) && callsOf(run, row, q).length ? ' (the reply is its calls, below)' : '')));
     else if (content.length === 0) box.appendChild(el('p', 'note', 'content: empty'));
     else box.appendChild(folded(content));
     if (reasoning !== null) {
@@ -423,6 +500,8 @@ function start(D) {
       d.appendChild(folded(reasoning));
       box.appendChild(d);
     }
+    var cv = callsView(run, row, q);
+    if (cv) box.appendChild(cv);
     var sv = PK && run === 0 ? splitView(row, q) : null;
     if (sv) box.appendChild(sv);
     panel.appendChild(box);
