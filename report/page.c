@@ -175,7 +175,7 @@ enum field {
     F_CALLS, /* a tool row's calls, and its verdict's bucket: written */
     F_BUCKET /* only for a rung that answered tool items (tool_rung) */
 };
-static const char *const field_key[] = {"c", "s", "k", "x", "y",
+static const char *const field_key[] = {"c",  "s", "k",  "x", "y",
                                         "fr", "e", "tc", "b"};
 static const int keep_field[] = {-1,
                                  -1,
@@ -208,9 +208,9 @@ static long value(struct strtab *t, const struct page *p,
     case F_BUCKET: /* its stable name (toolcall.h), or none */
         return grader_answer_bucket(a) < 0
                    ? -1
-                   : add_str(t, toolcall_bucket_name((enum toolcall_bucket)
-                                                         grader_answer_bucket(
-                                                             a)));
+                   : add_str(
+                         t, toolcall_bucket_name((
+                                enum toolcall_bucket)grader_answer_bucket(a)));
     default:
         s = grader_rung_kept(r, a, keep_field[fl], &len);
         return s ? strtab_add(t, s, len) : -1;
