@@ -193,6 +193,58 @@ PY
 }
 area_cases="$area_cases toolcall_floor_canary"
 
+# Every bucket of the checker's taxonomy from a real stream, each counted
+# as itself: X leaks a call as text (no structured call), gives one call
+# of two, a number for a string, and a call where none is right; Y calls
+# the other function offered, adds an argument not asked, answers in
+# text, and is right; Z's arguments nest 40 deep (over the checker's cap
+# of 32) and it answers the rest in text. R (right on all) is the
+# reference, so each failure is dead.
+case_toolcall_buckets() {
+    model tcx '"default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "content": "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>"},
+             {"match": "Rome", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Rome\"}"}]},
+             {"match": "Oslo", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": 7}"}]},
+             {"match": "hello", "tool_calls": [{"name": "get_time", "arguments": "{\"tz\": \"CET\"}"}]}]'
+    model tcy '"default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_time", "arguments": "{\"tz\": \"CET\"}"}]},
+             {"match": "Rome", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Rome\", \"days\": 2}"}, {"name": "get_time", "arguments": "{\"tz\": \"CET\"}"}]},
+             {"match": "Oslo", "content": "It is Oslo."}]'
+    local deep out
+    deep="$(printf '{\\"a\\":%.0s' $(seq 40))1$(printf '}%.0s' $(seq 40))"
+    model tcz '"default": {"content": "I cannot say."},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "'"$deep"'"}]}]'
+    tc_config tcbk "$work/tq.jsonl" tool-call R:tcright X:tcx Y:tcy Z:tcz
+    rm -rf "$work/tcbk"
+    timeout -k 5 120 $GT ladder "$work/tcbk.json" --quiet >"$work/tcbk.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -3 "$work/tcbk.out")"; return; }
+    [ -n "${TC_KEEP:-}" ] && cp -r "$work/tcbk" "$TC_KEEP"
+    out=$(timeout -k 5 30 /usr/bin/python3 - "$work/tcbk" <<'PY' 2>&1
+import json, sys
+d = sys.argv[1]
+lines = {l["rung"]: l["tool_calls"] for l in json.load(open(d + "/report.json"))["rungs"]}
+want = {"R": {"right": 4},
+        "X": {"leaked_call": 1, "wrong_count": 1, "wrong_type": 1, "call_not_expected": 1},
+        "Y": {"wrong_function": 1, "wrong_arguments": 1, "no_call": 1, "right": 1},
+        "Z": {"over_cap": 1, "no_call": 2, "right": 1}}
+bad = []
+for rung, b in want.items():
+    got = {k: v for k, v in lines[rung]["buckets"].items() if v}
+    dead = {k: v for k, v in lines[rung]["dead_buckets"].items() if v}
+    wd = {k: v for k, v in b.items() if k != "right"}
+    if got != b or dead != wd:
+        bad.append("%s: %s dead %s, want %s" % (rung, got, dead, b))
+every = set(json.load(open(d + "/report.json"))["rungs"][0]["tool_calls"]["buckets"])
+seen = {k for b in want.values() for k in b} | {"unknown_function", "wrong_value", "malformed_call"}
+if every - seen:
+    bad.append("buckets no case shows: %s" % sorted(every - seen))
+if bad:
+    sys.exit("\n".join(bad))
+PY
+) || fail "$out"
+}
+area_cases="$area_cases toolcall_buckets"
+
 # A ladder killed -9 (its whole group) mid-rung, then run again: each item
 # answered once, none lost, each row what the fake streamed.
 case_toolcall_resume() {
