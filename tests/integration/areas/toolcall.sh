@@ -95,7 +95,7 @@ case_toolcall_graded() {
     timeout -k 5 120 $GT ladder "$work/tcg.json" --quiet >"$work/tcg.out" 2>&1 ||
         { fail "ladder: exit $? $(tail -3 "$work/tcg.out")"; return; }
     [ -n "${TC_KEEP:-}" ] && cp -r "$work/tcg" "$TC_KEEP"
-    out=$(timeout -k 5 30 /usr/bin/python3 - "$work/tcg" <<'PY' 2>&1
+    out=$(timeout -k 5 30 /usr/bin/python3 - "$work/tcg" "$(dirname "${BASH_SOURCE[0]}")/../../../schemas" <<'PY' 2>&1
 import json, sys
 d = sys.argv[1]
 rep = json.load(open(d + "/report.json"))
@@ -129,6 +129,17 @@ for line in open(d + "/rows/W.jsonl"):
     r = json.loads(line)
     if r["id"] == "weather" and r["grades"]["ast"].get("bucket") != "unknown_function":
         sys.exit("row: %s" % r["grades"])
+# rows and report.json as their schemas say
+try:
+    import jsonschema
+except ImportError:
+    sys.exit(0)
+schemas = sys.argv[2]
+row = json.load(open(schemas + "/row.schema.json"))
+for rung in ("R", "W", "S"):
+    for line in open(d + "/rows/%s.jsonl" % rung):
+        jsonschema.validate(json.loads(line), row)
+jsonschema.validate(rep, json.load(open(schemas + "/report.schema.json")))
 PY
 ) || fail "$out"
     # the docs come from the question file the manifest pins: moved away,
