@@ -161,3 +161,27 @@ case_toolcall_flood() {
     [ "$(stat -c %s "$work/tcf/rows/F.jsonl")" -lt 100000 ] || fail "the rows file kept the flood"
 }
 area_cases="$area_cases toolcall_flood"
+
+# Templates off without --no-jinja (a build whose default is off: the ik
+# fork, older upstream): both lineages answer every request with "tools"
+# HTTP 500 "tools param requires --jinja flag" (seen on ik 8337e4cd).
+# The rung stops at its first tool item, one line naming the rung, the
+# item and the flag, exit 1, no row a question; the rung given --jinja
+# answers every item.
+case_toolcall_jinja_off() {
+    local rc=0
+    model tcik '"jinja": false, "default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]}]'
+    tc_config tcj "$work/tq.jsonl" ruler A:tcik 'B:tcik:, "server_args": ["--jinja"]'
+    rm -rf "$work/tcj"
+    timeout -k 5 120 $GT ladder "$work/tcj.json" --quiet >"$work/tcj.out" 2>&1 || rc=$?
+    [ $rc = 1 ] || fail "exit $rc, want 1: $(tail -3 "$work/tcj.out")"
+    grep -qF "graveyard run A: the server refused tool item 'weather' (HTTP 500: tools param requires --jinja flag): its chat templates are off; give \"--jinja\" in the rung's server_args (docs/toolcalls.md); stopping the rung" "$work/tcj.out" ||
+        fail "no line naming the flag: $(tail -5 "$work/tcj.out")"
+    [ ! -s "$work/tcj/rows/A.jsonl" ] || fail "rung A wrote $(rows "$work/tcj" A) rows"
+    [ "$(grep -c 'request: POST /v1/chat/completions' "$work/tcj/logs/A.server.log")" = 1 ] ||
+        fail "rung A asked $(grep -c 'request: POST /v1/chat/completions' "$work/tcj/logs/A.server.log") questions, want 1"
+    [ "$(rows "$work/tcj" B)" = 4 ] && grep -q '"tool_calls":\[{"name":"get_weather"' "$work/tcj/rows/B.jsonl" ||
+        fail "rung B (--jinja): $(head -c 300 "$work/tcj/rows/B.jsonl")"
+}
+area_cases="$area_cases toolcall_jinja_off"
