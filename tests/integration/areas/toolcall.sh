@@ -16,6 +16,7 @@
 # Tests: orchestrator/server/reply.c
 # Tests: orchestrator/rows/rowwrite.c
 # Tests: orchestrator/run/ask.c
+# Tests: orchestrator/run/serve.c
 
 TC_PY="/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/../helpers/toolcall_rows.py"
 TC_W='{"type": "function", "function": {"name": "get_weather", "description": "the weather in a city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}'
@@ -185,3 +186,31 @@ case_toolcall_jinja_off() {
         fail "rung B (--jinja): $(head -c 300 "$work/tcj/rows/B.jsonl")"
 }
 area_cases="$area_cases toolcall_jinja_off"
+
+# A chat template that cannot take tools: upstream (a135ec0ba) with a
+# GGUF whose template never renders "tools" takes them silently, asks the
+# model without them and with no grammar, and every row is text with
+# "tool_calls": [] and exit 0 (seen: 12 of 12 items). Its /props says so
+# (chat_template_caps.supports_tools false): the rung stops before its
+# first question, one line, exit 1; caps that say true, or none (the ik
+# fork's /props has an empty chat_template_caps), run as before.
+case_toolcall_caps_no_tools() {
+    local rc=0
+    model tcnocaps '"props_extra": {"chat_template_caps": {"supports_tools": false, "supports_tool_calls": false}},
+ "default": {"content": "Hello!"}'
+    model tccaps '"props_extra": {"chat_template_caps": {"supports_tools": true}}, "default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]}]'
+    model tcikcaps '"props_extra": {"chat_template_caps": {}}, "default": {"content": "Hello!"}'
+    tc_config tcc "$work/tq.jsonl" ruler N:tcnocaps Y:tccaps I:tcikcaps
+    rm -rf "$work/tcc"
+    timeout -k 5 120 $GT ladder "$work/tcc.json" --quiet >"$work/tcc.out" 2>&1 || rc=$?
+    [ $rc = 1 ] || fail "exit $rc, want 1: $(tail -3 "$work/tcc.out")"
+    grep -qF "graveyard run N: the server's chat template cannot take tools (its /props: chat_template_caps.supports_tools false), so its tool items would be asked without them: give a template that renders \"tools\" (--chat-template-file) in the rung's server_args (docs/toolcalls.md); stopping the rung" "$work/tcc.out" ||
+        fail "no line for the template: $(grep -v '^wrote' "$work/tcc.out" | tail -4)"
+    [ "$(grep -c 'request: POST /v1/chat/completions' "$work/tcc/logs/N.server.log")" = 0 ] ||
+        fail "rung N asked $(grep -c 'request: POST /v1/chat/completions' "$work/tcc/logs/N.server.log") questions"
+    [ "$(rows "$work/tcc" Y)" = 4 ] && grep -q '"tool_calls":\[{"name":"get_weather"' "$work/tcc/rows/Y.jsonl" ||
+        fail "rung Y (supports_tools true): $(head -c 300 "$work/tcc/rows/Y.jsonl")"
+    [ "$(rows "$work/tcc" I)" = 4 ] || fail "rung I (no caps): $(rows "$work/tcc" I) rows"
+}
+area_cases="$area_cases toolcall_caps_no_tools"
