@@ -25,7 +25,7 @@ cat >"$work/tq.jsonl" <<Q
 {"id": "weather", "question": "What is the weather in Paris?", "tools": [$TC_W, $TC_T], "tool_choice": "auto", "possible": [{"get_weather": {"city": ["Paris", "paris"]}}]}
 {"id": "pair", "question": "The weather in Rome, and the time in CET?", "tools": [$TC_W, $TC_T], "possible": [{"get_weather": {"city": ["Rome"]}}, {"get_time": {"tz": ["CET"]}}]}
 {"id": "hello", "question": "Say hello to me.", "tools": [$TC_T], "tool_choice": "none", "possible": []}
-{"id": "forced", "question": "Which city is it? Oslo.", "tools": [$TC_W], "tool_choice": {"type": "function", "function": {"name": "get_weather"}}, "possible": [{"get_weather": {"city": ["Oslo"]}}]}
+{"id": "forced", "question": "Which city is it? Oslo.", "tools": [$TC_W], "tool_choice": "required", "possible": [{"get_weather": {"city": ["Oslo"]}}]}
 Q
 model tcright '"default": {"content": "Hello!"},
  "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]},
@@ -64,7 +64,7 @@ case_toolcall_ladder() {
     out=$(timeout -k 5 30 $TC_PY "$work/tcl.json" 2>&1) || fail "$out"
     grep -q 'fake: tools 2 tool_choice "auto"' "$work/tcl/logs/R.server.log" &&
         grep -q 'fake: tools 1 tool_choice "none"' "$work/tcl/logs/R.server.log" &&
-        grep -q 'fake: tools 1 tool_choice {"type":"function","function":{"name":"get_weather"}}' "$work/tcl/logs/R.server.log" &&
+        grep -q 'fake: tools 1 tool_choice "required"' "$work/tcl/logs/R.server.log" &&
         grep -q 'fake: tools 2 tool_choice (none)' "$work/tcl/logs/R.server.log" ||
         fail "the requests' tools: $(grep 'fake: tools' "$work/tcl/logs/R.server.log")"
     # the other rows of the file are as they were: no tool_calls key
@@ -214,3 +214,22 @@ case_toolcall_caps_no_tools() {
     [ "$(rows "$work/tcc" I)" = 4 ] || fail "rung I (no caps): $(rows "$work/tcc" I) rows"
 }
 area_cases="$area_cases toolcall_caps_no_tools"
+
+# A function named in "tool_choice" (an object) on a rung graveyard
+# starts: both lineages read tool_choice only as text and take an object
+# as "auto" (upstream a135ec0ba and ik 8337e4cd log "Wrong type supplied
+# for parameter 'tool_choice'" and answered in text), so the item would
+# be asked as another: refused before the rung starts, one line naming
+# the file, its line and the fix, exit 2, nothing run.
+case_toolcall_named_choice() {
+    local rc=0
+    printf '%s\n%s\n' "{\"id\": \"ok\", \"question\": \"Paris?\", \"tools\": [$TC_W], \"tool_choice\": \"required\", \"possible\": []}" \
+        "{\"id\": \"named\", \"question\": \"Oslo?\", \"tools\": [$TC_W, $TC_T], \"tool_choice\": {\"type\": \"function\", \"function\": {\"name\": \"get_weather\"}}, \"possible\": []}" >"$work/tqn.jsonl"
+    tc_config tcn "$work/tqn.jsonl" ruler R:tcright
+    rm -rf "$work/tcn"
+    timeout -k 5 60 $GT ladder "$work/tcn.json" --quiet >"$work/tcn.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -qF "rung R: tool item 'named' ('$work/tqn.jsonl' line 2) names its function in \"tool_choice\" (an object), which llama-server reads as \"auto\" (it takes tool_choice only as text): give \"required\" and only that function in \"tools\" (docs/toolcalls.md)" "$work/tcn.out" ||
+        fail "exit $rc: $(grep -v '^wrote' "$work/tcn.out" | tail -3)"
+    [ ! -e "$work/tcn/rows/R.jsonl" ] || fail "the rung ran"
+}
+area_cases="$area_cases toolcall_named_choice"
