@@ -418,6 +418,47 @@ static int key_refused(struct slot *sl, long status)
     return 1;
 }
 
+/* A tool item refused because the server's chat templates are off (a
+ * build whose default is off, the ik fork's, run without --jinja): both
+ * lineages answer every request with "tools" so, HTTP 500 "tools param
+ * requires --jinja flag" ("tool_choice param ..." the same), so every tool
+ * item would be an error row and the rung a night of them: it ends at
+ * once, in one line naming the flag, not a row a question. 1 when so. */
+static int jinja_refused(struct slot *sl, long status)
+{
+    struct runner *r = sl->r;
+    const struct question *q = &r->qs.q[sl->asked];
+    struct rung_event ev;
+    char text[RUNG_TEXT], shown[256];
+    json_t *body;
+    const char *m;
+
+    if (status < 400 || q->tools == NULL || sl->errbody.len == 0)
+        return 0;
+    body = json_loadb(sl->errbody.p, sl->errbody.len, 0, NULL);
+    m = json_string_value(
+        json_object_get(json_object_get(body, "error"), "message"));
+    if (m == NULL || strstr(m, "requires --jinja") == NULL) {
+        json_decref(body);
+        return 0;
+    }
+    util_printable(m, strlen(m), shown, sizeof(shown));
+    json_decref(body);
+    snprintf(text, sizeof(text),
+             "the server refused tool item '%.256s' (HTTP %ld: %s): its chat "
+             "templates are off; give \"--jinja\" in %s (docs/toolcalls.md); "
+             "stopping the rung",
+             q->id, status, shown,
+             r->o->endpoint ? "the endpoint's server args"
+                            : "the rung's server_args");
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_FAIL;
+    ev.code = 1;
+    ev.text = text;
+    runner_event(r, &ev);
+    return 1;
+}
+
 /* The end of a request, as an event for the rung. */
 static void request_done(void *ctx, long status, const char *err)
 {
@@ -437,7 +478,8 @@ static void request_done(void *ctx, long status, const char *err)
     rearm_watch(r);
     scrub(sl, NULL);
     if (sl->fault == NULL &&
-        (busy_wait(sl, sl->http_status) || key_refused(sl, sl->http_status)))
+        (busy_wait(sl, sl->http_status) || key_refused(sl, sl->http_status) ||
+         jinja_refused(sl, sl->http_status)))
         return;
     outcome(sl, err, &ev, error, sizeof(error));
     /* an error body's message is JSON-unescaped: its traces again */

@@ -79,6 +79,12 @@ char *request_body(const struct run_opts *o, const struct question *q)
     if (q->tool_choice != NULL)
         set(body, "tool_choice",
             json_loads(q->tool_choice, JSON_DECODE_ANY, NULL));
+    /* parallel calls allowed, as OpenAI's default (BFCL's parallel items
+     * need it): both lineages default to off, one call at most; an
+     * extra's own "parallel_tool_calls" stands */
+    if (q->tools != NULL &&
+        json_object_get(body, "parallel_tool_calls") == NULL)
+        set(body, "parallel_tool_calls", json_true());
     text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
     if (text == NULL)

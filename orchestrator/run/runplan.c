@@ -615,13 +615,38 @@ static int long_context(struct runplan *p)
     return 0;
 }
 
-/* A question file with tool items asked of a server whose args turn its
- * chat templates off (--no-jinja last of --jinja and --no-jinja): its
- * calls would never be parsed, so the rung is refused before it starts.
- * Without either flag the build's default holds, which graveyard cannot
- * know before the server runs (on in newer upstream builds, off in older
- * ones and the ik fork: docs/toolcalls.md). 0, or EXIT_USAGE after one
- * line. */
+/* A tool item a started llama-server cannot ask as written: its chat
+ * templates off (--no-jinja last of --jinja and --no-jinja: its calls
+ * would never be parsed), or a function named in "tool_choice" (an
+ * object, which both lineages read as "auto": json_value with a text
+ * default). Without either flag the build's default holds, which
+ * graveyard cannot know before the server runs (on in newer upstream
+ * builds, off in older ones and the ik fork: docs/toolcalls.md). An
+ * endpoint may be another server: nothing refused. 0, or EXIT_USAGE after
+ * one line. */
+static int tool_item_refused(const struct runplan *p, const struct question *q,
+                             int off)
+{
+    if (off)
+        cli_error("run",
+                  "rung %s: tool item '%.256s' ('%.300s' line %ld) "
+                  "offers tools, and the server args turn templates off "
+                  "(--no-jinja): llama-server parses tool calls only "
+                  "with --jinja (docs/toolcalls.md)",
+                  p->o.rung, q->id, p->o.questions, q->line);
+    else if (q->tool_choice != NULL && q->tool_choice[0] == '{')
+        cli_error("run",
+                  "rung %s: tool item '%.256s' ('%.300s' line %ld) names its "
+                  "function in \"tool_choice\" (an object), which "
+                  "llama-server reads as \"auto\" (it takes tool_choice only "
+                  "as text): give \"required\" and only that function in "
+                  "\"tools\" (docs/toolcalls.md)",
+                  p->o.rung, q->id, p->o.questions, q->line);
+    else
+        return 0;
+    return EXIT_USAGE;
+}
+
 static int tool_jinja(struct runplan *p)
 {
     struct questions qs;
@@ -637,21 +662,14 @@ static int tool_jinja(struct runplan *p)
     /* a file that does not load is refused by the runner, in its words
      * (and a long item's prompt made there: only "tools" are read here) */
     /* no task given: the default, which reads numbers */
-    if (!off || questions_load_texts(p->o.questions, p->o.limit,
-                                     p->o.task ? grader_task_ref(p->o.task)
-                                               : GRADER_REF_NUMBER,
-                                     &qs, msg, sizeof(msg)) != 0)
+    if (questions_load_texts(p->o.questions, p->o.limit,
+                             p->o.task ? grader_task_ref(p->o.task)
+                                       : GRADER_REF_NUMBER,
+                             &qs, msg, sizeof(msg)) != 0)
         return 0;
     for (size_t i = 0; i < qs.n && rc == 0; i++)
-        if (qs.q[i].tools != NULL) {
-            cli_error("run",
-                      "rung %s: tool item '%.256s' ('%.300s' line %ld) "
-                      "offers tools, and the server args turn templates off "
-                      "(--no-jinja): llama-server parses tool calls only "
-                      "with --jinja (docs/toolcalls.md)",
-                      p->o.rung, qs.q[i].id, p->o.questions, qs.q[i].line);
-            rc = EXIT_USAGE;
-        }
+        if (qs.q[i].tools != NULL)
+            rc = tool_item_refused(p, &qs.q[i], off);
     questions_release(&qs);
     return rc;
 }

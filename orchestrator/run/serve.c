@@ -237,6 +237,77 @@ static void endpoint_health(struct runner *r, long status, const char *err)
         r->srv.health_wait *= 2;
 }
 
+/* Whether the rung's questions hold a tool item. */
+static int tool_items(const struct runner *r)
+{
+    for (size_t i = 0; i < r->qs.n; i++)
+        if (r->qs.q[i].tools != NULL)
+            return 1;
+    return 0;
+}
+
+static int caps_body(void *ctx, long status, const char *p, size_t n)
+{
+    struct runner *r = ctx;
+    size_t room = ENDPOINT_SAID_CAP - r->srv.said.len;
+
+    (void)status;
+    /* the first ENDPOINT_SAID_CAP bytes: more is cut (not JSON: unknown) */
+    return buf_add(&r->srv.said, p, n < room ? n : room) == 0 ? 0 : 1;
+}
+
+/* The server's /props on its chat template: a template that cannot take
+ * tools (upstream's chat_template_caps.supports_tools false: it never
+ * renders them) is asked tool items without them, no grammar and no call,
+ * and every row is text: the rung stops. Unknown (no /props, no caps: the
+ * ik fork's are empty) goes on. */
+static void caps_done(void *ctx, long status, const char *err)
+{
+    struct runner *r = ctx;
+    json_t *props = NULL, *tools;
+
+    if (status == 200 && err == NULL && r->srv.said.len > 0)
+        props = json_loadb(r->srv.said.p, r->srv.said.len, 0, NULL);
+    buf_release(&r->srv.said);
+    /* the server gone meanwhile (its exit is the rung's event), or a stop */
+    if (r->ended || r->rung.state != RS_STARTING || r->srv.server == NULL) {
+        json_decref(props);
+        return;
+    }
+    tools = json_object_get(json_object_get(props, "chat_template_caps"),
+                            "supports_tools");
+    if (json_is_false(tools)) {
+        json_decref(props);
+        runner_fail(r, EXIT_FAILED,
+                    "the server's chat template cannot take tools (its "
+                    "/props: chat_template_caps.supports_tools false), so its "
+                    "tool items would be asked without them: give a template "
+                    "that renders \"tools\" (--chat-template-file) in the "
+                    "rung's server_args (docs/toolcalls.md); stopping the "
+                    "rung");
+        return;
+    }
+    json_decref(props);
+    healthy(r);
+}
+
+/* Ready: with tool items, its /props first (2 s), else healthy now. */
+static void ready(struct runner *r)
+{
+    char url[ENDPOINT_URL_MAX + 32];
+
+    if (!tool_items(r)) {
+        healthy(r);
+        return;
+    }
+    snprintf(url, sizeof(url), "%s/props", r->srv.url);
+    buf_init(&r->srv.said, ENDPOINT_SAID_CAP);
+    if (http_request(r->http, url, NULL, 2000, caps_body, caps_done, r) ==
+        NULL)
+        runner_fail(r, EXIT_FAILED, "cannot ask %s: %s", url,
+                    http_error(r->http));
+}
+
 static void health_done(void *ctx, long status, const char *err)
 {
     struct runner *r = ctx;
@@ -253,7 +324,7 @@ static void health_done(void *ctx, long status, const char *err)
     if (status == 200) {
         runner_say(r, "server ready on port %d (pid %d)", r->srv.port,
                    proc_pid(r->srv.server));
-        healthy(r);
+        ready(r);
         return;
     }
     if (uv_now(&r->sup.loop) > r->srv.health_deadline) {

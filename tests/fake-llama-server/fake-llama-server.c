@@ -60,6 +60,10 @@
  *                 just closed
  * "tool_calls" (in a reply): the calls streamed after its content when the
  * request carries "tools", finish_reason "tool_calls" (toolcalls.c).
+ * "jinja": false (top level): a build whose chat templates are off unless
+ * --jinja is given (the ik fork; --no-jinja turns them off in any): a
+ * request with "tools" is HTTP 500 "tools param requires --jinja flag",
+ * as both lineages answer it.
  * "message" (in a reply) is the error message of "http400", "http401",
  * "http429", "http500" and "error_event" instead of the fixed one: an
  * endpoint that echoes what it was sent (the key) in its errors.
@@ -125,6 +129,7 @@ static json_t *model;
 static const char *host = "127.0.0.1";
 static const char *api_key;    /* --api-key: a Bearer token wanted */
 static const char *model_path; /* -m, for /props and /v1/models */
+static int jinja_arg = -1;     /* --jinja 1, --no-jinja 0, neither -1 */
 static long busy_sent;         /* "http429" replies so far */
 static long closed_sent;       /* "close_first" connections dropped */
 static int port = 8080;
@@ -1045,6 +1050,15 @@ static enum MHD_Result reply_whole(struct MHD_Connection *c, struct body *b)
     return ret;
 }
 
+/* The chat templates on: --jinja or --no-jinja, else the build's default,
+ * the model's "jinja" (default on, as newer upstream; false: the ik fork
+ * and older upstream). */
+static int jinja_on(void)
+{
+    return jinja_arg >= 0 ? jinja_arg
+                          : !json_is_false(json_object_get(model, "jinja"));
+}
+
 static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
                             size_t len)
 {
@@ -1052,7 +1066,7 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     json_t *req = json_loadb(data, len, 0, &jerr), *msgs, *last, *rule;
     struct MHD_Response *r;
     struct body *b;
-    const char *prompt, *fault;
+    const char *prompt, *fault, *refused;
     enum MHD_Result ret;
     long count;
 
@@ -1070,6 +1084,11 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     if (__atomic_fetch_add(&requests, 1, __ATOMIC_SEQ_CST) == 0)
         fprintf(logf_, "fake: first chat request at %ld ms\n",
                 ms_since_start());
+    if ((refused = fake_tools_refused(req, jinja_on())) != NULL) {
+        ret = reply_error(c, NULL, 500, refused, "server_error");
+        json_decref(req);
+        return ret;
+    }
     for (long spam = mint("log_spam", 0); spam > 0; spam -= 64)
         fprintf(logf_, "fake: spam %054ld\n", spam);
     if (mint("exit_after", 0) > 0 && requests > mint("exit_after", 0)) {
@@ -1425,6 +1444,10 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--no-context-shift") == 0)
             ctx_shift = 0;
+        if (strcmp(a, "--jinja") == 0 || strcmp(a, "--no-jinja") == 0) {
+            jinja_arg = strcmp(a, "--jinja") == 0;
+            continue;
+        }
         if (strcmp(a, "-kvu") == 0 || strcmp(a, "--kv-unified") == 0)
             kv_unified = 1;
         if (listed(switches, a))

@@ -170,3 +170,18 @@ size_t fake_tool_calls(json_t *req, json_t *rule, size_t *left,
     }
     return sent;
 }
+
+const char *fake_tools_refused(json_t *req, int jinja)
+{
+    json_t *tools = json_object_get(req, "tools");
+    json_t *choice = json_object_get(req, "tool_choice");
+
+    if (jinja)
+        return NULL;
+    if (json_array_size(tools) > 0)
+        return "tools param requires --jinja flag";
+    /* read as text, else "auto" (json_value's default) */
+    if (json_is_string(choice) && strcmp(json_string_value(choice), "auto"))
+        return "tool_choice param requires --jinja flag";
+    return NULL;
+}

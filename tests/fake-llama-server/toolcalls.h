@@ -25,4 +25,11 @@ typedef void (*fake_event_cb)(void *ctx, const char *data);
 size_t fake_tool_calls(json_t *req, json_t *rule, size_t *left,
                        fake_event_cb add, void *ctx, FILE *log, int *calls);
 
+/* What both lineages answer, as HTTP 500, a request whose "tools" (a
+ * list, not empty) or "tool_choice" (other than "auto") a server with its
+ * chat templates off (jinja 0) cannot take: "tools param requires --jinja
+ * flag" (upstream server-common.cpp, the fork the same; seen on ik
+ * 8337e4cd). NULL when it takes it. */
+const char *fake_tools_refused(json_t *req, int jinja);
+
 #endif

@@ -143,13 +143,51 @@ static void test_tools(void **state)
               "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":"
               "\"f\",\"parameters\":{\"type\":\"object\",\"properties\":"
               "{\"z\":{\"type\":\"string\"},\"a\":{}}}}}],"
-              "\"tool_choice\":\"required\"}");
+              "\"tool_choice\":\"required\",\"parallel_tool_calls\":true}");
     free(body);
     q.tool_choice = NULL;
     q.tools = NULL;
     o.request = NULL;
     body = request_body(&o, &q);
     assert_null(strstr(body, "tool"));
+    free(body);
+    json_decref(extra);
+    grader_task_free(t);
+}
+
+/* A tool item asks for parallel calls ("parallel_tool_calls": true,
+ * OpenAI's default, which BFCL's parallel items assume): both lineages
+ * default to off (upstream: the template's caps, false for Llama 3.1's;
+ * the ik fork: its --parallel-tool-calls flag) and then stream one call
+ * at most (seen: 1 call without it, 2 and 3 with it, on a135ec0ba and
+ * 8337e4cd). A config's extra that says otherwise wins; an item without
+ * tools sends none. */
+static void test_tools_parallel(void **state)
+{
+    struct grader_task *t = task("answer-line");
+    char tools[] = "[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}]";
+    struct question q = {"q1", "Call f", "[]", NULL,  0,   1,
+                         -1,   -1,       NULL, tools, NULL};
+    struct run_opts o;
+    json_t *extra = json_pack("{s:b}", "parallel_tool_calls", 0);
+    char *body;
+
+    (void)state;
+    run_opts_defaults(&o, 0);
+    o.task = t;
+    o.prompt = "{question}";
+    body = request_body(&o, &q);
+    assert_non_null(strstr(body, ",\"parallel_tool_calls\":true"));
+    free(body);
+    o.request = extra;
+    body = request_body(&o, &q);
+    assert_non_null(strstr(body, "\"parallel_tool_calls\":false"));
+    assert_null(strstr(body, "\"parallel_tool_calls\":true"));
+    free(body);
+    q.tools = NULL;
+    o.request = NULL;
+    body = request_body(&o, &q);
+    assert_null(strstr(body, "parallel_tool_calls"));
     free(body);
     json_decref(extra);
     grader_task_free(t);
@@ -162,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_settings_follow),
         cmocka_unit_test(test_task_stops),
         cmocka_unit_test(test_tools),
+        cmocka_unit_test(test_tools_parallel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 # Tests: grader/bury.c
 # Tests: orchestrator/cmd/cmd_canary.c
 # Tests: orchestrator/cmd/cmd_import.c
+# Tests: orchestrator/run/serve.c
 
 TC_PY="/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/../helpers/toolcall_rows.py"
 TC_W='{"type": "function", "function": {"name": "get_weather", "description": "the weather in a city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}'
@@ -31,7 +32,7 @@ cat >"$work/tq.jsonl" <<Q
 {"id": "weather", "question": "What is the weather in Paris?", "tools": [$TC_W, $TC_T], "tool_choice": "auto", "possible": [{"get_weather": {"city": ["Paris", "paris"]}}]}
 {"id": "pair", "question": "The weather in Rome, and the time in CET?", "tools": [$TC_W, $TC_T], "possible": [{"get_weather": {"city": ["Rome"]}}, {"get_time": {"tz": ["CET"]}}]}
 {"id": "hello", "question": "Say hello to me.", "tools": [$TC_T], "tool_choice": "none", "possible": []}
-{"id": "forced", "question": "Which city is it? Oslo.", "tools": [$TC_W], "tool_choice": {"type": "function", "function": {"name": "get_weather"}}, "possible": [{"get_weather": {"city": ["Oslo"]}}]}
+{"id": "forced", "question": "Which city is it? Oslo.", "tools": [$TC_W], "tool_choice": "required", "possible": [{"get_weather": {"city": ["Oslo"]}}]}
 Q
 model tcright '"default": {"content": "Hello!"},
  "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]},
@@ -70,7 +71,7 @@ case_toolcall_ladder() {
     out=$(timeout -k 5 30 $TC_PY "$work/tcl.json" 2>&1) || fail "$out"
     grep -q 'fake: tools 2 tool_choice "auto"' "$work/tcl/logs/R.server.log" &&
         grep -q 'fake: tools 1 tool_choice "none"' "$work/tcl/logs/R.server.log" &&
-        grep -q 'fake: tools 1 tool_choice {"type":"function","function":{"name":"get_weather"}}' "$work/tcl/logs/R.server.log" &&
+        grep -q 'fake: tools 1 tool_choice "required"' "$work/tcl/logs/R.server.log" &&
         grep -q 'fake: tools 2 tool_choice (none)' "$work/tcl/logs/R.server.log" ||
         fail "the requests' tools: $(grep 'fake: tools' "$work/tcl/logs/R.server.log")"
     # the other rows of the file are as they were: no tool_calls key
@@ -352,3 +353,74 @@ case_toolcall_flood() {
     [ "$(stat -c %s "$work/tcf/rows/F.jsonl")" -lt 100000 ] || fail "the rows file kept the flood"
 }
 area_cases="$area_cases toolcall_flood"
+
+# Templates off without --no-jinja (a build whose default is off: the ik
+# fork, older upstream): both lineages answer every request with "tools"
+# HTTP 500 "tools param requires --jinja flag" (seen on ik 8337e4cd).
+# The rung stops at its first tool item, one line naming the rung, the
+# item and the flag, exit 1, no row a question; the rung given --jinja
+# answers every item.
+case_toolcall_jinja_off() {
+    local rc=0
+    model tcik '"jinja": false, "default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]}]'
+    tc_config tcj "$work/tq.jsonl" tool-call A:tcik 'B:tcik:, "server_args": ["--jinja"]'
+    rm -rf "$work/tcj"
+    timeout -k 5 120 $GT ladder "$work/tcj.json" --quiet >"$work/tcj.out" 2>&1 || rc=$?
+    [ $rc = 1 ] || fail "exit $rc, want 1: $(tail -3 "$work/tcj.out")"
+    grep -qF "graveyard run A: the server refused tool item 'weather' (HTTP 500: tools param requires --jinja flag): its chat templates are off; give \"--jinja\" in the rung's server_args (docs/toolcalls.md); stopping the rung" "$work/tcj.out" ||
+        fail "no line naming the flag: $(tail -5 "$work/tcj.out")"
+    [ ! -s "$work/tcj/rows/A.jsonl" ] || fail "rung A wrote $(rows "$work/tcj" A) rows"
+    [ "$(grep -c 'request: POST /v1/chat/completions' "$work/tcj/logs/A.server.log")" = 1 ] ||
+        fail "rung A asked $(grep -c 'request: POST /v1/chat/completions' "$work/tcj/logs/A.server.log") questions, want 1"
+    [ "$(rows "$work/tcj" B)" = 4 ] && grep -q '"tool_calls":\[{"name":"get_weather"' "$work/tcj/rows/B.jsonl" ||
+        fail "rung B (--jinja): $(head -c 300 "$work/tcj/rows/B.jsonl")"
+}
+area_cases="$area_cases toolcall_jinja_off"
+
+# A chat template that cannot take tools: upstream (a135ec0ba) with a
+# GGUF whose template never renders "tools" takes them silently, asks the
+# model without them and with no grammar, and every row is text with
+# "tool_calls": [] and exit 0 (seen: 12 of 12 items). Its /props says so
+# (chat_template_caps.supports_tools false): the rung stops before its
+# first question, one line, exit 1; caps that say true, or none (the ik
+# fork's /props has an empty chat_template_caps), run as before.
+case_toolcall_caps_no_tools() {
+    local rc=0
+    model tcnocaps '"props_extra": {"chat_template_caps": {"supports_tools": false, "supports_tool_calls": false}},
+ "default": {"content": "Hello!"}'
+    model tccaps '"props_extra": {"chat_template_caps": {"supports_tools": true}}, "default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]}]'
+    model tcikcaps '"props_extra": {"chat_template_caps": {}}, "default": {"content": "Hello!"}'
+    tc_config tcc "$work/tq.jsonl" tool-call N:tcnocaps Y:tccaps I:tcikcaps
+    rm -rf "$work/tcc"
+    timeout -k 5 120 $GT ladder "$work/tcc.json" --quiet >"$work/tcc.out" 2>&1 || rc=$?
+    [ $rc = 1 ] || fail "exit $rc, want 1: $(tail -3 "$work/tcc.out")"
+    grep -qF "graveyard run N: the server's chat template cannot take tools (its /props: chat_template_caps.supports_tools false), so its tool items would be asked without them: give a template that renders \"tools\" (--chat-template-file) in the rung's server_args (docs/toolcalls.md); stopping the rung" "$work/tcc.out" ||
+        fail "no line for the template: $(grep -v '^wrote' "$work/tcc.out" | tail -4)"
+    [ "$(grep -c 'request: POST /v1/chat/completions' "$work/tcc/logs/N.server.log")" = 0 ] ||
+        fail "rung N asked $(grep -c 'request: POST /v1/chat/completions' "$work/tcc/logs/N.server.log") questions"
+    [ "$(rows "$work/tcc" Y)" = 4 ] && grep -q '"tool_calls":\[{"name":"get_weather"' "$work/tcc/rows/Y.jsonl" ||
+        fail "rung Y (supports_tools true): $(head -c 300 "$work/tcc/rows/Y.jsonl")"
+    [ "$(rows "$work/tcc" I)" = 4 ] || fail "rung I (no caps): $(rows "$work/tcc" I) rows"
+}
+area_cases="$area_cases toolcall_caps_no_tools"
+
+# A function named in "tool_choice" (an object) on a rung graveyard
+# starts: both lineages read tool_choice only as text and take an object
+# as "auto" (upstream a135ec0ba and ik 8337e4cd log "Wrong type supplied
+# for parameter 'tool_choice'" and answered in text), so the item would
+# be asked as another: refused before the rung starts, one line naming
+# the file, its line and the fix, exit 2, nothing run.
+case_toolcall_named_choice() {
+    local rc=0
+    printf '%s\n%s\n' "{\"id\": \"ok\", \"question\": \"Paris?\", \"tools\": [$TC_W], \"tool_choice\": \"required\", \"possible\": []}" \
+        "{\"id\": \"named\", \"question\": \"Oslo?\", \"tools\": [$TC_W, $TC_T], \"tool_choice\": {\"type\": \"function\", \"function\": {\"name\": \"get_weather\"}}, \"possible\": []}" >"$work/tqn.jsonl"
+    tc_config tcn "$work/tqn.jsonl" tool-call R:tcright
+    rm -rf "$work/tcn"
+    timeout -k 5 60 $GT ladder "$work/tcn.json" --quiet >"$work/tcn.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -qF "rung R: tool item 'named' ('$work/tqn.jsonl' line 2) names its function in \"tool_choice\" (an object), which llama-server reads as \"auto\" (it takes tool_choice only as text): give \"required\" and only that function in \"tools\" (docs/toolcalls.md)" "$work/tcn.out" ||
+        fail "exit $rc: $(grep -v '^wrote' "$work/tcn.out" | tail -3)"
+    [ ! -e "$work/tcn/rows/R.jsonl" ] || fail "the rung ran"
+}
+area_cases="$area_cases toolcall_named_choice"
