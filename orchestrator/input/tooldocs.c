@@ -86,12 +86,13 @@ int tooldocs_for_run(struct grader_task *t, const json_t *manifest,
         buf_release(&where[1]);
     if (buf_path(&where[2], "%s/%s", dir, base_of(named)) != 0)
         buf_release(&where[2]);
+    why[0] = '\0';
     for (int i = 0; i < 3 && found < 0; i++) {
         if (where[i].p == NULL || access(where[i].p, R_OK) != 0)
             continue;
-        if (want != NULL &&
-            (hash_path(where[i].p, hex, why, sizeof(why)) != 0 ||
-             strcmp(hex, want) != 0)) {
+        if (want != NULL && hash_path(where[i].p, hex, why, sizeof(why)) != 0)
+            continue; /* why says: not a regular file, unreadable */
+        if (want != NULL && strcmp(hex, want) != 0) {
             other = 1;
             continue;
         }
@@ -103,8 +104,9 @@ int tooldocs_for_run(struct grader_task *t, const json_t *manifest,
                  "file the run asked, '%s'%s%s%s: %s",
                  named, want ? " (sha256 " : "", want ? want : "",
                  want ? ")" : "",
-                 other ? "the file found there has other bytes now"
-                       : "no such file as named or in the run folder");
+                 other    ? "the file found there has other bytes now"
+                 : why[0] ? why
+                          : "no such file as named or in the run folder");
     else
         rc = tooldocs_load(t, where[found].p, msg, msgsize);
     for (int i = 0; i < 3; i++)

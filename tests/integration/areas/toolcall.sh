@@ -161,6 +161,12 @@ PY
         fail "report without the question file: exit 0"
     grep -qF "no such file as named or in the run folder" "$work/tcg.rep" ||
         fail "no file: $(cat "$work/tcg.rep")"
+    mkfifo "$work/tcg/tq.jsonl" # a FIFO in its place: refused, never read
+    timeout -k 5 20 $G report "$work/tcg" >"$work/tcg.rep" 2>&1 &&
+        fail "report with a FIFO for the question file: exit 0"
+    grep -qF "$work/tcg/tq.jsonl': not a regular file" "$work/tcg.rep" ||
+        fail "a FIFO: $(cat "$work/tcg.rep")"
+    rm -f "$work/tcg/tq.jsonl"
     mv "$work/tq.away" "$work/tq.jsonl"
 }
 area_cases="$area_cases toolcall_graded"
