@@ -128,14 +128,19 @@ static int answers_read(struct bfclitem_answers *a, FILE *f, char *msg,
     char *line = NULL;
     size_t cap = 0;
     ssize_t got;
-    long n = 0;
+    long n = 0, bytes = 0;
     int rc = 0;
 
     while (rc == 0 && (got = getline(&line, &cap, f)) >= 0) {
         n++;
+        bytes += (long)got;
         if ((size_t)got > LINE_MAX_BYTES) {
             snprintf(msg, msgsize, "%s:%ld: line longer than %u bytes",
                      a->path, n, LINE_MAX_BYTES);
+            rc = -1;
+        } else if (bytes > BFCLITEM_ANSWERS_BYTES) {
+            snprintf(msg, msgsize, "%s:%ld: possible answers over %ld bytes",
+                     a->path, n, BFCLITEM_ANSWERS_BYTES);
             rc = -1;
         } else if (strspn(line, " \t\r\n") != (size_t)got)
             rc = answers_line(a, n, line, (size_t)got, msg, msgsize);

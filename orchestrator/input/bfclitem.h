@@ -31,8 +31,10 @@
 
 #include "toolitem.h"
 
-/* Possible answers read from one file: at most this many. */
-#define BFCLITEM_ANSWERS_MAX 100000
+/* Possible answers read from one file: at most this many, in at most
+ * this many bytes (BFCL_v4's largest file is 0.2 MB). */
+#define BFCLITEM_ANSWERS_MAX   100000
+#define BFCLITEM_ANSWERS_BYTES (64L << 20)
 
 /* A question file's possible answers by id (opaque). */
 struct bfclitem_answers;

@@ -349,6 +349,21 @@ static void test_bad(void **state)
                ",\"involved_classes\":[\"A\"]}\n",
                NULL,
                "BFCL_v4_memory.json:1: ", "a BFCL line without \"function\"");
+    {
+        /* a possible-answers line over its cap (1 MiB) */
+        size_t n = (1u << 20) + 100, k;
+        char *big = malloc(n + 200);
+        assert_non_null(big);
+        k = (size_t)snprintf(big, n + 200,
+                             "{\"id\":\"x_0\",\"ground_truth\":[],\"p\":\"");
+        memset(big + k, 'p', n);
+        snprintf(big + k + n, 200, "\"}\n");
+        expect_bad("BFCL_v4_x.json", LINE("x_0", Q_USER, FN_F), big,
+                   "possible_answer/BFCL_v4_x.json:1: ",
+                   "line longer than 1048576 bytes");
+        free(big);
+    }
+#undef OK
 }
 
 /*
