@@ -10,9 +10,15 @@ from BFCL but its categories and its possible-answers conventions.
 
 Run from the repository root: python3 data/toolcalls/make_items.py
 The output is deterministic; commit both files after a change.
+
+  --bfcl-cases FILE  also writes every reply as a case of
+      tests/tools/bfcl_fixture.py, to hold BFCL's own checker to the set:
+      python3 tests/tools/bfcl_fixture.py GORILLA --cases FILE --out V.json
+      (each case's id ends in the bucket the reply must get)
 """
 import json
 import os
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -300,6 +306,27 @@ def main():
                 f.write(json.dumps({"id": it["id"], "bucket": bucket, "calls": calls,
                                     "content": text}, ensure_ascii=False) + "\n")
     print("%d items" % len(ITEMS))
+    if len(sys.argv) == 3 and sys.argv[1] == "--bfcl-cases":
+        bfcl_cases(sys.argv[2])
+
+
+def bfcl_cases(path):
+    """The replies as tests/tools/bfcl_cases.jsonl's cases."""
+    items = {it["id"]: it for it in ITEMS}
+    n = 0
+    with open(os.path.join(ROOT, "tests/data/toolcalls/replies.jsonl")) as f, \
+            open(path, "w") as out:
+        for line in f:
+            r = json.loads(line)
+            it = items[r["id"]]
+            out.write(json.dumps({
+                "id": "%s/%d/%s" % (r["id"], n, r["bucket"]),
+                "category": it["category"],
+                "shape": "parallel" if it["category"].startswith("parallel") else "one",
+                "docs": [t["function"] for t in it["tools"]],
+                "answers": it["possible"], "calls": r["calls"],
+                "content": r["content"] or ""}, sort_keys=True) + "\n")
+            n += 1
 
 
 if __name__ == "__main__":
