@@ -148,6 +148,17 @@ static const char bfcl_elsewhere[] =
     "a line of BFCL's (it has \"function\"): run it with a task that "
     "grades tool calls (--task tool-call; docs/toolcalls.md)";
 
+/* Why another task's reader refuses line o, a tool item's or BFCL's, or
+ * NULL. */
+static const char *calls_elsewhere(const json_t *o)
+{
+    if (json_object_get(o, "tools") != NULL)
+        return tool_elsewhere;
+    if (json_object_get(o, "function") != NULL)
+        return bfcl_elsewhere;
+    return NULL;
+}
+
 /* A line of BFCL's own files (bfclitem.h), its possible answers read
  * from the sibling file at the first such line (*bfcl, the file's). */
 static int bfcl_line(const char *path, long line, const json_t *o,
@@ -227,10 +238,8 @@ static int parse_line(const char *path, long line, const char *text,
 
     if (!json_is_object(o))
         BAD("not a JSON object%s%s", o ? "" : ": ", o ? "" : jerr.text);
-    if (json_object_get(o, "tools") != NULL)
-        BAD("%s", tool_elsewhere);
-    if (json_object_get(o, "function") != NULL)
-        BAD("%s", bfcl_elsewhere);
+    if (calls_elsewhere(o) != NULL)
+        BAD("%s", calls_elsewhere(o));
     id = json_object_get(o, "id");
     question = json_object_get(o, "question");
     answer = json_object_get(o, "answer");
@@ -368,10 +377,8 @@ static int choice_line(const char *path, long line, const char *text,
     qv = json_object_get(o, "question");
     stem = json_is_object(qv) ? json_string_value(json_object_get(qv, "stem"))
                               : json_string_value(qv);
-    if (json_object_get(o, "tools") != NULL)
-        why = tool_elsewhere;
-    else if (json_object_get(o, "function") != NULL)
-        why = bfcl_elsewhere;
+    if (calls_elsewhere(o) != NULL)
+        why = calls_elsewhere(o);
     else if (stem == NULL || stem[0] == '\0')
         why = "no \"question\" text (or ARC's {\"stem\"})";
     else if (id_bad(id) != NULL)
@@ -520,11 +527,9 @@ static int answers_line(const char *path, long line, const char *text,
     char ref[GRADER_ANSWERS_BYTES + 1], idbuf[32], why[160];
     const char *bad = NULL;
 
-    if (json_is_object(o) && (json_object_get(o, "tools") != NULL ||
-                              json_object_get(o, "function") != NULL)) {
+    if (json_is_object(o) && calls_elsewhere(o) != NULL) {
         snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1,
-                 json_object_get(o, "tools") ? tool_elsewhere
-                                             : bfcl_elsewhere);
+                 calls_elsewhere(o));
         json_decref(o);
         return -1;
     }
