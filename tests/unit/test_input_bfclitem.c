@@ -231,6 +231,20 @@ static void write_pair(char *dir, const char *name, const char *lines,
     fclose(f);
 }
 
+/* write_pair's folder removed. */
+static void remove_pair(const char *dir, const char *name)
+{
+    char p[400];
+
+    snprintf(p, sizeof(p), "%s/possible_answer/%s", dir, name);
+    (void)unlink(p);
+    snprintf(p, sizeof(p), "%s/possible_answer", dir);
+    (void)rmdir(p);
+    snprintf(p, sizeof(p), "%s/%s", dir, name);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void expect_bad(const char *name, const char *lines, const char *ans,
                        const char *where, const char *words)
 {
@@ -245,6 +259,7 @@ static void expect_bad(const char *name, const char *lines, const char *ans,
     snprintf(want, sizeof(want), "%s/%s", dir, where);
     if (strstr(msg, want) == NULL || strstr(msg, words) == NULL)
         fail_msg("message '%s' lacks '%s' or '%s'", msg, want, words);
+    remove_pair(dir, name);
 }
 
 #define FN_F                                                                  \
@@ -273,6 +288,7 @@ static void test_bad(void **state)
             fail_msg("%s", msg);
         assert_string_equal(qs.q[0].answer, "[{\"f_g\":{\"x\":[1]}}]");
         questions_release(&qs);
+        remove_pair(dir, "BFCL_v4_x.json");
     }
     expect_bad(
         "BFCL_v4_x.json", LINE("x_0", "\"call f\"", FN_F), ok,
