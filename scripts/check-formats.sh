@@ -35,6 +35,7 @@ orchestrator/input/ladderinit.c questions the ladder config graveyard init write
 orchestrator/input/ladderinit.c model a config rung's "model", written by graveyard init
 orchestrator/input/ladderinit.c rungs a config's "rungs", written by graveyard init
 orchestrator/input/ladderinit.c server a config's "server", written by graveyard init
+orchestrator/cmd/cmd_init.c task a config's "task", written by graveyard init for a file of tool items (docs/init.md)
 report/json.c questions report.json's decide.questions and each margin's questions that would tell (docs/report.md)
 orchestrator/input/taskfile.c prompt a task file's "prompt" (docs/tasks.md), the format taskfile.c owns
 orchestrator/input/taskfile.c max_tokens a task file's "max_tokens" (docs/tasks.md)

@@ -18,6 +18,7 @@
 #include "../input/config.h"
 #include "../input/ladderinit.h"
 #include "../input/longitem.h"
+#include "../input/questions.h"
 #include "commands.h"
 #include "init.h"
 
@@ -41,16 +42,17 @@ static const char init_after[] =
     "file that is not one, a split with a part missing: one line names\n"
     "it). docs/init.md.\n";
 
-/* The shipped split's path (absolute), or "" when none is found. */
-static void find_split(char *out, size_t size)
+/* The path (absolute) of a file shipped in data/ (name is its path
+ * there: SPLIT, "toolcalls/items.jsonl"), or "" when none is found. */
+static void find_shipped(const char *name, char *out, size_t size)
 {
-    char exe[PATH_MAX], cand[PATH_MAX + 64], *slash, *real;
+    char exe[PATH_MAX], cand[2 * PATH_MAX + 64], *slash, *real;
     const char *env = getenv("GRAVEYARD_DATA");
     ssize_t n;
 
     out[0] = '\0';
     if (env != NULL && env[0] != '\0') {
-        snprintf(cand, sizeof(cand), "%s/" SPLIT, env);
+        snprintf(cand, sizeof(cand), "%s/%s", env, name);
         if ((real = realpath(cand, NULL)) != NULL) {
             snprintf(out, size, "%s", real);
             free(real);
@@ -70,7 +72,7 @@ static void find_split(char *out, size_t size)
         static const char *const rel[] = {"/../data/", "/../../data/",
                                           "/../share/graveyard/data/"};
         for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-            snprintf(cand, sizeof(cand), "%s%s" SPLIT, exe, rel[i]);
+            snprintf(cand, sizeof(cand), "%s%s%s", exe, rel[i], name);
             if ((real = realpath(cand, NULL)) != NULL) {
                 snprintf(out, size, "%s", real);
                 free(real);
@@ -78,6 +80,44 @@ static void find_split(char *out, size_t size)
             }
         }
     }
+}
+
+/* --questions FILE into out (absolute): FILE as given, or, when it is
+ * not there and is named "data/NAME", the file shipped as NAME (the
+ * built-in tool-call items: --questions data/toolcalls/items.jsonl from
+ * any folder). -1, said, when neither is. */
+static int find_questions(const char *file, char *out, size_t size)
+{
+    char *real = realpath(file, NULL);
+    int e = errno;
+
+    if (real != NULL) {
+        snprintf(out, size, "%s", real);
+        free(real);
+        return 0;
+    }
+    out[0] = '\0';
+    if (e == ENOENT && strncmp(file, "data/", 5) == 0)
+        find_shipped(file + 5, out, size);
+    if (out[0] != '\0')
+        return 0;
+    cli_error("init", "cannot read questions '%s': %s", file, strerror(e));
+    return -1;
+}
+
+/* The task a question file asks for: "tool-call" when its first item is
+ * a tool item or a line of BFCL's (docs/toolcalls.md), else NULL (the
+ * config's default). */
+static const char *questions_task(const char *path)
+{
+    struct questions qs;
+    char msg[600];
+
+    if (questions_load_texts(path, 1, GRADER_REF_CALLS, &qs, msg,
+                             sizeof(msg)) != 0)
+        return NULL;
+    questions_release(&qs);
+    return "tool-call";
 }
 
 /* The folder's last name ("/models/gemma/" is "gemma"), usable as a rung
@@ -144,6 +184,7 @@ static int write_config(const struct init_args *a, const struct init_plan *p,
                         const long *lengths, size_t nlen)
 {
     char run_dir[200], msg[4400], *text;
+    const char *task = questions[0] ? questions_task(questions) : NULL;
     json_t *c;
     int rc;
 
@@ -152,6 +193,9 @@ static int write_config(const struct init_args *a, const struct init_plan *p,
                     run_dir, binary, a->dir);
     if (c != NULL && nlen > 0)
         c = with_lengths(c, lengths, nlen);
+    if (c != NULL && task != NULL &&
+        json_object_set_new(c, "task", json_string(task)) != 0)
+        util_oom("the config");
     text = c ? json_dumps(c, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
     json_decref(c);
     if (text == NULL)
@@ -228,15 +272,10 @@ int init_write(const struct init_args *a, char *written, size_t size)
     if (a->lengths != NULL)
         questions[0] = '\0'; /* not asked: the ladder makes them */
     else if (a->questions != NULL) {
-        if ((real = realpath(a->questions, NULL)) == NULL) {
-            cli_error("init", "cannot read questions '%s': %s", a->questions,
-                      strerror(errno));
+        if (find_questions(a->questions, questions, sizeof(questions)) != 0)
             goto out;
-        }
-        snprintf(questions, sizeof(questions), "%s", real);
-        free(real);
     } else {
-        find_split(questions, sizeof(questions));
+        find_shipped(SPLIT, questions, sizeof(questions));
         if (questions[0] == '\0') {
             cli_error("init",
                       "cannot find the shipped questions (" SPLIT
@@ -293,7 +332,8 @@ int cmd_init(int argc, char **argv)
                    "here)"),
         CLI_STRING("--questions", "FILE", &a.questions,
                    "the questions (default: the study's 250-question GSM8K "
-                   "split shipped with graveyard)"),
+                   "split shipped with graveyard; data/NAME, a file shipped "
+                   "with it, e.g. data/toolcalls/items.jsonl)"),
         CLI_STRING("--lengths", "LIST", &a.lengths,
                    "long contexts instead: \"lengths\" (4K,16K: K is 1024) "
                    "in place of \"questions\", the ladder making its long "

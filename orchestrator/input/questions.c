@@ -12,6 +12,7 @@
 #include "../../grader/grader.h"
 #include "../../rundir/files.h"
 #include "../base/cli.h"
+#include "bfclitem.h"
 #include "longitem.h"
 #include "toolitem.h"
 
@@ -143,12 +144,55 @@ static int tool_line(const char *path, long line, json_t *o,
 static const char tool_elsewhere[] =
     "a tool item (it has \"tools\"): run it with a task that grades tool "
     "calls (--task tool-call; docs/toolcalls.md)";
+static const char bfcl_elsewhere[] =
+    "a line of BFCL's (it has \"function\"): run it with a task that "
+    "grades tool calls (--task tool-call; docs/toolcalls.md)";
 
-/* One line of a tool-call task's file (line is 0-based): a tool item,
- * nothing else (its rows' references are possible calls). */
+/* Why another task's reader refuses line o, a tool item's or BFCL's, or
+ * NULL. */
+static const char *calls_elsewhere(const json_t *o)
+{
+    if (json_object_get(o, "tools") != NULL)
+        return tool_elsewhere;
+    if (json_object_get(o, "function") != NULL)
+        return bfcl_elsewhere;
+    return NULL;
+}
+
+/* A line of BFCL's own files (bfclitem.h), its possible answers read
+ * from the sibling file at the first such line (*bfcl, the file's). */
+static int bfcl_line(const char *path, long line, const json_t *o,
+                     struct bfclitem_answers **bfcl, struct question *q,
+                     char *msg, size_t msgsize)
+{
+    struct bfclitem it;
+
+    if (json_object_get(o, "function") == NULL) {
+        snprintf(msg, msgsize,
+                 "%s:%ld: a BFCL line without \"function\" (a multi-turn "
+                 "or agentic category): graveyard reads BFCL's single-turn "
+                 "ones (docs/toolcalls.md)",
+                 path, line + 1);
+        return -1;
+    }
+    if (*bfcl == NULL && bfclitem_answers_load(path, bfcl, msg, msgsize) != 0)
+        return -1;
+    if (bfclitem_read(path, line, o, *bfcl, &it, msg, msgsize) != 0)
+        return -1;
+    q->id = it.id;
+    q->text = it.text;
+    q->answer = it.tool.possible;
+    q->tools = it.tool.tools;
+    q->tool_choice = it.tool.tool_choice;
+    return 0;
+}
+
+/* One line of a tool-call task's file (line is 0-based): a tool item or
+ * a line of BFCL's own files (a "question" list), nothing else (its
+ * rows' references are possible calls). */
 static int calls_line(const char *path, long line, const char *text,
-                      size_t len, struct question *q, char *msg,
-                      size_t msgsize)
+                      size_t len, struct bfclitem_answers **bfcl,
+                      struct question *q, char *msg, size_t msgsize)
 {
     json_error_t jerr;
     json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -157,10 +201,15 @@ static int calls_line(const char *path, long line, const char *text,
     if (!json_is_object(o))
         snprintf(msg, msgsize, "%s:%ld: not a JSON object%s%s", path, line + 1,
                  o ? "" : ": ", o ? "" : jerr.text);
+    else if (json_object_get(o, "tools") == NULL &&
+             (json_object_get(o, "function") != NULL ||
+              json_is_array(json_object_get(o, "question"))))
+        rc = bfcl_line(path, line, o, bfcl, q, msg, msgsize);
     else if (json_object_get(o, "tools") == NULL)
         snprintf(msg, msgsize,
-                 "%s:%ld: not a tool item (no \"tools\"): a tool-call "
-                 "task asks tool items only (docs/toolcalls.md)",
+                 "%s:%ld: not a tool item (no \"tools\"): a tool-call task "
+                 "asks tool items only, or BFCL's own lines "
+                 "(docs/toolcalls.md)",
                  path, line + 1);
     else
         rc = tool_line(path, line, o, q, msg, msgsize);
@@ -189,8 +238,8 @@ static int parse_line(const char *path, long line, const char *text,
 
     if (!json_is_object(o))
         BAD("not a JSON object%s%s", o ? "" : ": ", o ? "" : jerr.text);
-    if (json_object_get(o, "tools") != NULL)
-        BAD("%s", tool_elsewhere);
+    if (calls_elsewhere(o) != NULL)
+        BAD("%s", calls_elsewhere(o));
     id = json_object_get(o, "id");
     question = json_object_get(o, "question");
     answer = json_object_get(o, "answer");
@@ -328,8 +377,8 @@ static int choice_line(const char *path, long line, const char *text,
     qv = json_object_get(o, "question");
     stem = json_is_object(qv) ? json_string_value(json_object_get(qv, "stem"))
                               : json_string_value(qv);
-    if (json_object_get(o, "tools") != NULL)
-        why = tool_elsewhere;
+    if (calls_elsewhere(o) != NULL)
+        why = calls_elsewhere(o);
     else if (stem == NULL || stem[0] == '\0')
         why = "no \"question\" text (or ARC's {\"stem\"})";
     else if (id_bad(id) != NULL)
@@ -478,8 +527,9 @@ static int answers_line(const char *path, long line, const char *text,
     char ref[GRADER_ANSWERS_BYTES + 1], idbuf[32], why[160];
     const char *bad = NULL;
 
-    if (json_is_object(o) && json_object_get(o, "tools") != NULL) {
-        snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, tool_elsewhere);
+    if (json_is_object(o) && calls_elsewhere(o) != NULL) {
+        snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1,
+                 calls_elsewhere(o));
         json_decref(o);
         return -1;
     }
@@ -550,6 +600,7 @@ static int load(const char *path, long limit, enum grader_ref_kind kind,
     char why[4400];
     FILE *f = files_fopen_read(path, 0, why, sizeof why);
     struct grader_qset *seen = grader_qset_new();
+    struct bfclitem_answers *bfcl = NULL; /* BFCL's files: their answers */
     char *line = NULL;
     size_t cap = 0;
     ssize_t got;
@@ -585,7 +636,8 @@ static int load(const char *path, long limit, enum grader_ref_kind kind,
                  ? answers_line(path, n, line, (size_t)got, render, &q, msg,
                                 msgsize)
              : kind == GRADER_REF_CALLS
-                 ? calls_line(path, n, line, (size_t)got, &q, msg, msgsize)
+                 ? calls_line(path, n, line, (size_t)got, &bfcl, &q, msg,
+                              msgsize)
                  : parse_line(path, n, line, (size_t)got, &q, msg, msgsize);
         if (rc != 0)
             break;
@@ -614,6 +666,7 @@ static int load(const char *path, long limit, enum grader_ref_kind kind,
     free(line);
     fclose(f);
     grader_qset_free(seen);
+    bfclitem_answers_free(bfcl);
     if (rc != 0)
         questions_release(out);
     return rc;

@@ -430,3 +430,62 @@ case_toolcall_named_choice() {
     [ ! -e "$work/tcn/rows/R.jsonl" ] || fail "the rung ran"
 }
 area_cases="$area_cases toolcall_named_choice"
+
+# BFCL's own files (docs/toolcalls.md, "BFCL's files"): each bad input of
+# a BFCL file or its possible answers refused by `graveyard run` before
+# anything runs, one line naming the file, its line and the key, exit 2,
+# no rows written.
+# Tests: orchestrator/input/bfclitem.c
+case_toolcall_bfcl_bad() {
+    local n=0 q pa where want rc d
+    model tcbfcl '"default": {"content": "Hello!"}'
+    while IFS='|' read -r q pa where want; do
+        n=$((n + 1))
+        d=$work/bfcl$n
+        mkdir -p "$d/possible_answer"
+        printf '%s\n' "$q" >"$d/BFCL_v4_x.json"
+        [ "$pa" = - ] || printf '%s\n' "$pa" >"$d/possible_answer/BFCL_v4_x.json"
+        rc=0
+        timeout -k 5 60 $G run R "$work/tcbfcl.gguf" "$d/BFCL_v4_x.json" "$d/run" --llama "$FAKE" --task tool-call --quiet >"$d/out" 2>&1 || rc=$?
+        [ $rc = 2 ] && grep -qF -- "$d/$where" "$d/out" && grep -qF -- "$want" "$d/out" &&
+            [ "$(grep -c "BFCL_v4_x.json" "$d/out")" = 1 ] ||
+            fail "bfcl $n: exit $rc, want '$d/$where' and '$want' on one line: $(cat "$d/out")"
+        [ ! -e "$d/run/rows" ] || fail "bfcl $n: rows were written"
+    done <<BAD
+{"id": "x_0", "question": "call f", "function": [{"name": "f", "parameters": {"type": "dict", "properties": {}}}]}|{"id": "x_0", "ground_truth": [{"f": {}}]}|BFCL_v4_x.json:1|"question" must be a list of turn lists
+{"id": "x_0", "question": [[{"role": "user", "content": "call f"}]], "function": [{"description": "no name", "parameters": {"type": "dict", "properties": {}}}]}|{"id": "x_0", "ground_truth": [{"f": {}}]}|BFCL_v4_x.json:1|"function" item 1 has no "name"
+{"id": "x_0", "question": [[{"role": "user", "content": "call f"}]], "function": [{"name": "f.g", "parameters": {"type": "dict", "properties": {}}}]}|{"id": "x_0", "ground_truth": [{"nope": {}}]}|possible_answer/BFCL_v4_x.json:1|"ground_truth" item 1 names 'nope', which is not one of 'x_0''s "function"s
+{"id": "x_0", "question": [[{"role": "user", "content": "call f"}]], "function": [{"name": "f.g", "parameters": {"type": "dict", "properties": {}}}]}|{"id": "x_0", "ground_truth": {"f.g": {}}}|possible_answer/BFCL_v4_x.json:1|"ground_truth" must be a list of calls
+{"id": "x_0", "question": [[{"role": "user", "content": "call f"}]], "function": [{"name": "f.g", "parameters": {"type": "dict", "properties": {}}}]}|-|possible_answer/BFCL_v4_x.json': No such file|only an irrelevance file has none
+BAD
+}
+area_cases="$area_cases toolcall_bfcl_bad"
+
+# The built-in items (data/toolcalls) found by name from any folder:
+# `graveyard init --questions data/toolcalls/items.jsonl` writes the
+# shipped file's path and the tool-call task into the config, and the
+# file loads under that task (a run of it refused for no item).
+# Tests: orchestrator/cmd/cmd_init.c
+case_toolcall_builtin_set() {
+    local m=$work/tcini rc
+    init_folder tcini || { fail "the fake tools did not make the folder"; return; }
+    (cd "$work" && $GT init "$m" --llama "$FAKE" --out "$work/tcini.json" \
+        --questions data/toolcalls/items.jsonl >/dev/null 2>"$work/err") ||
+        { fail "init --questions data/toolcalls/items.jsonl: exit $? $(cat "$work/err")"; return; }
+    /usr/bin/python3 - "$work/tcini.json" "$ROOT" <<'PY' || fail "the config: $(cat "$work/tcini.json")"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["questions"] == sys.argv[2] + "/data/toolcalls/items.jsonl", c["questions"]
+assert c["task"] == "tool-call", c.get("task")
+PY
+    # the study's numbers are still init's default, with no task
+    (cd "$work" && $GT init "$m" --llama "$FAKE" --out "$work/tcini2.json" >/dev/null 2>"$work/err") ||
+        { fail "init: exit $? $(cat "$work/err")"; return; }
+    grep -q '"task"' "$work/tcini2.json" && fail "a task in the default config: $(cat "$work/tcini2.json")"
+    # a name that is neither here nor shipped: refused, one line
+    rc=0; (cd "$work" && $GT init "$m" --llama "$FAKE" --out "$work/tcini3.json" \
+        --questions data/toolcalls/nope.jsonl >/dev/null 2>"$work/err") || rc=$?
+    [ $rc = 2 ] && grep -q "cannot read questions 'data/toolcalls/nope.jsonl'" "$work/err" ||
+        fail "an unknown name: exit $rc $(cat "$work/err")"
+}
+area_cases="$area_cases toolcall_builtin_set"
