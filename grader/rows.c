@@ -233,6 +233,18 @@ static int rule_failed(struct grader_reader *rd, int rc,
                         grader_task_name(rd->task), w->id);
 }
 
+/* What a rule said, as it compares it, kept in the rung's pool. */
+static int keep_said(struct grader_reader *rd, const struct grader_grade *g,
+                     struct grader_answer *a, struct grader_error *err)
+{
+    a->said = pool_add(rd->rung, g->compared);
+    if (a->said == GRADER_NONE)
+        return grader__fail(err, GRADER_ENOMEM, rd->rung->path, rd->line,
+                            "out of memory");
+    a->flags |= GRADER_A_SAID;
+    return 0;
+}
+
 /* The said and right of a row graded by the reader's task rule. */
 static int by_rule(struct grader_reader *rd, const struct grader_row *w,
                    const struct grader_num *ref, struct grader_answer *a,
@@ -246,15 +258,10 @@ static int by_rule(struct grader_reader *rd, const struct grader_row *w,
         a->flags |= GRADER_A_STEP_LIMIT; /* g is the fallback's grade */
     else if (rc != 0)
         return rule_failed(rd, rc, w, err);
-    if (g.said) {
-        /* the answer as the rule compares it: "70,000." and "70000"
-         * are one answer to lm-eval's rules, as to the study's */
-        a->said = pool_add(rd->rung, g.compared);
-        if (a->said == GRADER_NONE)
-            return grader__fail(err, GRADER_ENOMEM, rd->rung->path, rd->line,
-                                "out of memory");
-        a->flags |= GRADER_A_SAID;
-    }
+    /* the answer as the rule compares it: "70,000." and "70000" are one
+     * answer to lm-eval's rules, as to the study's */
+    if (g.said && (rc = keep_said(rd, &g, a, err)) != 0)
+        return rc;
     if (!w->has_error && g.right)
         a->flags |= GRADER_A_RIGHT;
     return 0;
@@ -281,13 +288,8 @@ static int by_calls(struct grader_reader *rd, const struct grader_row *w,
                             "out of memory");
     if (rc != 0)
         return grader__fail(err, rc, rd->rung->path, rd->line, "%s", why);
-    if (g.said) {
-        a->said = pool_add(rd->rung, g.compared);
-        if (a->said == GRADER_NONE)
-            return grader__fail(err, GRADER_ENOMEM, rd->rung->path, rd->line,
-                                "out of memory");
-        a->flags |= GRADER_A_SAID;
-    }
+    if (g.said && (rc = keep_said(rd, &g, a, err)) != 0)
+        return rc;
     if (g.calls > 0)
         a->flags |= GRADER_A_CALLED;
     if (g.right)

@@ -13,6 +13,7 @@
 
 #include "../../rundir/files.h"
 #include "../../util/util.h"
+#include "toolitem.h"
 
 #define LINE_MAX_BYTES (1u << 20) /* a line of either file */
 #define SCHEMA_DEPTH   64         /* nesting converted, no deeper */
@@ -383,22 +384,6 @@ static json_t *convert_tools(const json_t *fns, char *why, size_t whysize)
     return tools;
 }
 
-/* Whether tools (converted) offers a function named name. */
-static int offered(const json_t *tools, const char *name)
-{
-    size_t i;
-    json_t *t;
-
-    json_array_foreach(tools, i, t)
-    {
-        const char *n = json_string_value(
-            json_object_get(json_object_get(t, "function"), "name"));
-        if (n != NULL && strcmp(n, name) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* Item id's possible answers from a, names read as in tools (new), or
  * NULL with msg (naming the answers' file and line). */
 static json_t *convert_possible(const struct bfclitem_answers *a,
@@ -421,7 +406,7 @@ static json_t *convert_possible(const struct bfclitem_answers *a,
     {
         void *it = json_object_iter(call);
         char *n = openai_name(json_object_iter_key(it));
-        if (!offered(tools, n)) {
+        if (!toolitem_offers(tools, n)) {
             snprintf(msg, msgsize,
                      "%s:%ld: \"ground_truth\" item %zu names '%.64s', which "
                      "is not one of '%s''s \"function\"s",

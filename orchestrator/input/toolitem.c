@@ -26,8 +26,7 @@ static int tool_name_ok(const json_t *v)
     return 1;
 }
 
-/* Whether tools (checked) offers a function named name. */
-static int tool_offered(const json_t *tools, const char *name)
+int toolitem_offers(const json_t *tools, const char *name)
 {
     size_t i;
     json_t *t;
@@ -121,7 +120,7 @@ static int tool_choice_bad(const json_t *c, const json_t *tools, char *why,
                  "...}}");
         return -1;
     }
-    if (!tool_offered(tools, name)) {
+    if (!toolitem_offers(tools, name)) {
         snprintf(why, whysize,
                  "\"tool_choice\" names '%.64s', which is not in \"tools\"",
                  name);
@@ -162,7 +161,7 @@ static int possible_bad(const json_t *p, const json_t *tools, char *why,
                      i + 1);
             return -1;
         }
-        if (!tool_offered(tools, fname)) {
+        if (!toolitem_offers(tools, fname)) {
             snprintf(why, whysize,
                      "\"possible\" item %zu names '%.64s', which is not in "
                      "\"tools\"",

@@ -39,4 +39,8 @@ struct toolitem {
 int toolitem_read(const json_t *o, struct toolitem *it, char *why,
                   size_t whysize);
 
+/* Whether tools, a list of OpenAI function schemas ({"function":
+ * {"name"}}), offers a function named name: 1 or 0. */
+int toolitem_offers(const json_t *tools, const char *name);
+
 #endif
