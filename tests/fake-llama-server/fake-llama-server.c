@@ -64,6 +64,10 @@
  * --jinja is given (the ik fork; --no-jinja turns them off in any): a
  * request with "tools" is HTTP 500 "tools param requires --jinja flag",
  * as both lineages answer it.
+ * "logprobs_tools": 400 or 500 (top level): a streamed request with
+ * "tools" and "logprobs": true is refused with that status, "logprobs is
+ * not supported with tools + stream", as upstream (400) and the ik fork
+ * (500) answer it.
  * "message" (in a reply) is the error message of "http400", "http401",
  * "http429", "http500" and "error_event" instead of the fixed one: an
  * endpoint that echoes what it was sent (the key) in its errors.
@@ -1086,6 +1090,14 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
                 ms_since_start());
     if ((refused = fake_tools_refused(req, jinja_on())) != NULL) {
         ret = reply_error(c, NULL, 500, refused, "server_error");
+        json_decref(req);
+        return ret;
+    }
+    if (fake_tools_logprobs_refused(req, mint("logprobs_tools", 0))) {
+        long st = mint("logprobs_tools", 0);
+        ret = reply_error(
+            c, NULL, (int)st, "logprobs is not supported with tools + stream",
+            st == 400 ? "invalid_request_error" : "server_error");
         json_decref(req);
         return ret;
     }

@@ -185,3 +185,10 @@ const char *fake_tools_refused(json_t *req, int jinja)
         return "tool_choice param requires --jinja flag";
     return NULL;
 }
+
+int fake_tools_logprobs_refused(json_t *req, long status)
+{
+    return status != 0 && json_array_size(json_object_get(req, "tools")) > 0 &&
+           json_is_true(json_object_get(req, "logprobs")) &&
+           json_is_true(json_object_get(req, "stream"));
+}

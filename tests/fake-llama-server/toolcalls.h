@@ -32,4 +32,11 @@ size_t fake_tool_calls(json_t *req, json_t *rule, size_t *left,
  * 8337e4cd). NULL when it takes it. */
 const char *fake_tools_refused(json_t *req, int jinja);
 
+/* 1 when a build that refuses log-probabilities beside tools on a stream
+ * (status: the model file's "logprobs_tools", 400 upstream's, 500 the
+ * fork's; 0 a build that takes them) refuses req: "tools" a list, not
+ * empty, "logprobs" true and "stream" true ("logprobs is not supported
+ * with tools + stream", upstream a135ec0ba and ik 8337e4cd alike). */
+int fake_tools_logprobs_refused(json_t *req, long status);
+
 #endif
