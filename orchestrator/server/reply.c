@@ -505,6 +505,9 @@ static int probs(struct reply *r, json_t *choice, json_t *delta, char *msg,
             return rc;
         sum += len;
     }
+    /* a call's tokens: the runner refuses calls that came without any */
+    if (json_array_size(json_object_get(delta, "tool_calls")) > 0)
+        p->calls_seen += json_array_size(c);
     if (json_array_size(c) > 1 && sum > tlen)
         mismatch(p,
                  "%zu entries for a chunk of %zu bytes of text hold %zu "

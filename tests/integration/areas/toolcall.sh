@@ -456,3 +456,27 @@ case_toolcall_logprobs_refused() {
         fail "without logprobs: rows U $(rows "$work/tclr" U), I $(rows "$work/tclr" I), want 4 each"
 }
 area_cases="$area_cases toolcall_logprobs_refused"
+
+# "logprobs" with tool items on a server that takes them but sends its
+# entries on content chunks only, none on the chunks of its calls (the
+# fake by default; an endpoint may): each tool reply's record held the
+# content's tokens and not one of its calls', so the report compared
+# records of nothing and called a dead call's replies agreeing, no
+# split, as if the rung had answered as the reference did. Such a reply
+# is a build that sends no log-probabilities for calls: the rung stops
+# at it, as for a build that sends none at all, exit 2, one line naming
+# the server, the item and why, no record and no row of it.
+case_toolcall_logprobs_bare() {
+    local rc=0
+    tc_config tclb "$work/tq.jsonl" tool-call R:tcright W:tcwrong
+    sed -i 's/"task": "tool-call"/"task": "tool-call", "logprobs": 4/' "$work/tclb.json"
+    rm -rf "$work/tclb"
+    timeout -k 5 120 $GT ladder "$work/tclb.json" --quiet >"$work/tclb.out" 2>&1 || rc=$?
+    [ $rc = 2 ] || fail "exit $rc, want 2: $(grep -v '^wrote' "$work/tclb.out" | tail -3)"
+    grep -qF "graveyard run R: the server '$FAKE' (" "$work/tclb.out" &&
+        grep -qF ") streamed the calls of tool item 'weather' without log-probabilities though \"logprobs\": 4 was asked: a record would hold none of their tokens, and the report would call a dead call's replies agreeing; no split can be shown for tool items with this server (leave \"logprobs\" off for them; docs/toolcalls.md, \"Logprobs\")" "$work/tclb.out" ||
+        fail "no line naming the calls: $(grep -v '^wrote' "$work/tclb.out" | tail -4)"
+    [ ! -s "$work/tclb/rows/R.jsonl" ] && [ ! -s "$work/tclb/rows/R.probs" ] ||
+        fail "rung R wrote $(rows "$work/tclb" R) rows, $(wc -c <"$work/tclb/rows/R.probs") probs bytes"
+}
+area_cases="$area_cases toolcall_logprobs_bare"
