@@ -529,6 +529,28 @@ static void raw_event(void *ctx, const char *data)
     add_event(ctx, NULL, data);
 }
 
+/* fake_lp_cb: the log-probabilities of a tool call's raw text, a token
+ * of 4 bytes at most as deltas() makes them ("logprobs_calls"). */
+static char *call_lp(void *ctx, const char *raw, size_t n)
+{
+    struct body *b = ctx;
+    json_t *all = json_array(), *lp;
+    char *s;
+
+    for (size_t off = 0; off < n; off += 4) {
+        size_t k = n - off < 4 ? n - off : 4;
+        lp = logprobs(b, raw + off, k);
+        json_array_extend(all, json_object_get(lp, "content"));
+        json_decref(lp);
+    }
+    lp = json_pack("{s:o}", "content", all);
+    s = json_dumps(lp, JSON_COMPACT);
+    json_decref(lp);
+    if (s == NULL)
+        die("fake-llama-server: out of memory");
+    return s;
+}
+
 static void build(struct body *b, json_t *req, json_t *rule)
 {
     const char *content = json_string_value(json_object_get(rule, "content"));
@@ -570,7 +592,12 @@ static void build(struct body *b, json_t *req, json_t *rule)
     cut = stopped(req, content);
     sent += deltas(b, "content", cut ? cut : content, &left);
     free(cut);
-    sent += fake_tool_calls(req, rule, &left, raw_event, b, logf_, &calls);
+    sent += fake_tool_calls(
+        req, rule, &left, raw_event,
+        b->topn > 0 && json_is_true(json_object_get(model, "logprobs_calls"))
+            ? call_lp
+            : NULL,
+        b, logf_, &calls);
     tokens = json_is_integer(json_object_get(rule, "tokens"))
                  ? (long)json_integer_value(json_object_get(rule, "tokens"))
                  : (long)sent;

@@ -480,3 +480,43 @@ case_toolcall_logprobs_bare() {
         fail "rung R wrote $(rows "$work/tclb" R) rows, $(wc -c <"$work/tclb/rows/R.probs") probs bytes"
 }
 area_cases="$area_cases toolcall_logprobs_bare"
+
+# "logprobs" with tool items on a server that sends the log-probabilities
+# of its calls' tokens (the fake's "logprobs_calls": each call delta
+# carries the tokens of the raw text the model generated, Llama 3.1's
+# '{"name": "get_weather", "parameters": {"city": "Paris"}}', so a head
+# delta of '{"ci' holds eleven tokens; no lineage sends them: both refuse
+# the request, toolcall_logprobs_refused). Each tool reply's record holds
+# its calls' tokens and the report's split view works on a dead call:
+# report.json's probs names the split of the item whose call died, at the
+# token where the rung's call text left the reference's (' "Ro' for
+# ' "Pa'). Was: the chunk's several entries against its 0 bytes of text
+# refused the rung (exit 2) as a mismatch.
+case_toolcall_logprobs_split() {
+    local out
+    head -1 "$work/tq.jsonl" >"$work/tq1.jsonl"
+    model tclpright '"logprobs_calls": true, "default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]}]'
+    model tclpwrong '"logprobs_calls": true, "default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Rome\"}"}]}]'
+    tc_config tcls "$work/tq1.jsonl" tool-call R:tclpright W:tclpwrong
+    sed -i 's/"task": "tool-call"/"task": "tool-call", "logprobs": 4/' "$work/tcls.json"
+    rm -rf "$work/tcls"
+    timeout -k 5 120 $GT ladder "$work/tcls.json" --quiet >"$work/tcls.out" 2>&1 ||
+        { fail "ladder: exit $? $(grep -v '^wrote' "$work/tcls.out" | tail -3)"; return; }
+    out=$(timeout -k 5 30 /usr/bin/python3 - "$work/tcls/report.json" <<'PY' 2>&1
+import json, sys
+p = json.load(open(sys.argv[1]))["probs"]
+w = [r for r in p["rungs"] if r["rung"] == "W"][0]
+assert w["compared"] == 1 and w["split"] == 1 and w["split_died"] == 1, w
+d = p["dead"]
+assert len(d) == 1 and d[0]["rung"] == "W" and d[0]["id"] == "weather", d
+d = d[0]
+assert d["split"] == 12 and d["ref_token"][2] == ' "Pa' and d["rung_token"][2] == ' "Ro', d
+assert d["before"].endswith('"parameters": {"city":'), d["before"]
+PY
+) || fail "report.json's probs: $out"
+    grep -q '^| W | 1 | .* | 1 of 1 | 1 | 0 |' "$work/tcls/REPORT.md" ||
+        fail "REPORT.md's split row: $(grep '^| W |' "$work/tcls/REPORT.md")"
+}
+area_cases="$area_cases toolcall_logprobs_split"
