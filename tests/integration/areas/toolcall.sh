@@ -7,6 +7,9 @@
 # ladder killed -9 mid-rung and resumed; bad tool items and a rung with
 # --no-jinja refused before anything runs; a 10 MB arguments stream and a
 # split inside a UTF-8 character are error rows and the run goes on.
+# With "logprobs": the lineages' refusal of tools + logprobs stops the
+# rung; calls streamed without log-probabilities stop it; calls with them
+# are kept, and a dead call's split is named.
 # Sourced by tests/integration/cases.sh (lib.sh's helpers).
 #
 # Tests: orchestrator/input/questions.c
@@ -24,6 +27,7 @@
 # Tests: orchestrator/cmd/cmd_canary.c
 # Tests: orchestrator/cmd/cmd_import.c
 # Tests: orchestrator/run/serve.c
+# Tests: orchestrator/run/runner.c
 
 TC_PY="/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/../helpers/toolcall_rows.py"
 TC_W='{"type": "function", "function": {"name": "get_weather", "description": "the weather in a city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}'
