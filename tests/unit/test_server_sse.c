@@ -587,8 +587,8 @@ static void test_logprobs_calls(void **state)
     static const char *const chunks[] = {
         "{\"content\":\"ok\"}|" E(1, "ok"),
         "{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"f\","
-        "\"arguments\":\"{\"}}]}|" E(2, "{\\\"name") "," E(3, "\\\": \\\"f") "," E(
-            4, "\\\", \\\"parameters\\\": {"),
+        "\"arguments\":\"{\"}}]}|" E(2, "{\\\"name") "," E(
+            3, "\\\": \\\"f") "," E(4, "\\\", \\\"parameters\\\": {"),
         "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
         "\"}\"}}]}|" E(5, "}}"),
         "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
