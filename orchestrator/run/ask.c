@@ -418,39 +418,60 @@ static int key_refused(struct slot *sl, long status)
     return 1;
 }
 
-/* A tool item refused because the server's chat templates are off (a
- * build whose default is off, the ik fork's, run without --jinja): both
- * lineages answer every request with "tools" so, HTTP 500 "tools param
- * requires --jinja flag" ("tool_choice param ..." the same), so every tool
- * item would be an error row and the rung a night of them: it ends at
- * once, in one line naming the flag, not a row a question. 1 when so. */
-static int jinja_refused(struct slot *sl, long status)
+/* Why a server refuses every tool item, by the words of its error body,
+ * and what to do: both lineages answer every request with "tools" HTTP 500
+ * "tools param requires --jinja flag" ("tool_choice param ..." the same)
+ * when their chat templates are off (a build whose default is off, the ik
+ * fork's, run without --jinja), and every streamed request with "tools"
+ * and "logprobs" "logprobs is not supported with tools + stream"
+ * (upstream a135ec0ba HTTP 400, ik 8337e4cd HTTP 500). */
+static const struct {
+    const char *words; /* in the error's message */
+    const char *why;   /* after the message; %s: where the flag goes */
+} TOOL_REFUSALS[] = {
+    {"requires --jinja", "its chat templates are off; give \"--jinja\" in %s "
+                         "(docs/toolcalls.md)"},
+    {"logprobs is not supported with tools",
+     "llama-server streams no log-probabilities beside tools, so no split "
+     "can be shown for tool items; leave \"logprobs\" off for them "
+     "(docs/toolcalls.md, \"Logprobs\")"},
+};
+
+/* A tool item refused for a reason every tool item shares
+ * (TOOL_REFUSALS): every tool item would be an error row and the rung a
+ * night of them, so it ends at once, in one line naming the item, the
+ * server's words and the fix, not a row a question. 1 when so. */
+static int tool_refused(struct slot *sl, long status)
 {
     struct runner *r = sl->r;
     const struct question *q = &r->qs.q[sl->asked];
     struct rung_event ev;
-    char text[RUNG_TEXT], shown[256];
+    char text[RUNG_TEXT], shown[256], why[300];
     json_t *body;
     const char *m;
+    size_t i, n = sizeof(TOOL_REFUSALS) / sizeof(TOOL_REFUSALS[0]);
 
     if (status < 400 || q->tools == NULL || sl->errbody.len == 0)
         return 0;
     body = json_loadb(sl->errbody.p, sl->errbody.len, 0, NULL);
     m = json_string_value(
         json_object_get(json_object_get(body, "error"), "message"));
-    if (m == NULL || strstr(m, "requires --jinja") == NULL) {
+    for (i = 0; m != NULL && i < n; i++)
+        if (strstr(m, TOOL_REFUSALS[i].words) != NULL)
+            break;
+    if (m == NULL || i == n) {
         json_decref(body);
         return 0;
     }
     util_printable(m, strlen(m), shown, sizeof(shown));
     json_decref(body);
-    snprintf(text, sizeof(text),
-             "the server refused tool item '%.256s' (HTTP %ld: %s): its chat "
-             "templates are off; give \"--jinja\" in %s (docs/toolcalls.md); "
-             "stopping the rung",
-             q->id, status, shown,
+    snprintf(why, sizeof(why), TOOL_REFUSALS[i].why,
              r->o->endpoint ? "the endpoint's server args"
                             : "the rung's server_args");
+    snprintf(text, sizeof(text),
+             "the server refused tool item '%.256s' (HTTP %ld: %s): %s; "
+             "stopping the rung",
+             q->id, status, shown, why);
     memset(&ev, 0, sizeof(ev));
     ev.type = EV_FAIL;
     ev.code = 1;
@@ -479,7 +500,7 @@ static void request_done(void *ctx, long status, const char *err)
     scrub(sl, NULL);
     if (sl->fault == NULL &&
         (busy_wait(sl, sl->http_status) || key_refused(sl, sl->http_status) ||
-         jinja_refused(sl, sl->http_status)))
+         tool_refused(sl, sl->http_status)))
         return;
     outcome(sl, err, &ev, error, sizeof(error));
     /* an error body's message is JSON-unescaped: its traces again */

@@ -140,6 +140,22 @@ static int append_probs(struct runner *r, size_t q, int *code, char *msg,
         return -1;
     }
     r->probs_asked = 1;
+    /* calls without their tokens: a record of the content alone would
+     * show a dead call's replies agreeing (no split) */
+    if (y->ncalls > 0 && y->probs.calls_seen == 0) {
+        snprintf(msg, msgsize,
+                 "the server '%s' (%s) streamed the calls of tool item "
+                 "'%.200s' without log-probabilities though \"logprobs\": "
+                 "%d was asked: a record would hold none of their tokens, "
+                 "and the report would call a dead call's replies "
+                 "agreeing; no split can be shown for tool items with this "
+                 "server (leave \"logprobs\" off for them; "
+                 "docs/toolcalls.md, \"Logprobs\")",
+                 r->o->llama, r->version[0] ? r->version : "?", r->ids[q],
+                 r->o->logprobs);
+        *code = EXIT_USAGE;
+        return -1;
+    }
     /* tokens that do not rebuild the reply would be compared out of
      * place with every answer after: the rung stops at the first */
     if (y->probs.bad[0] != '\0') {

@@ -469,7 +469,10 @@ static int text_of(json_t *delta, size_t *len)
  * final result's deltas; the fork may send a held run of tokens in one
  * chunk, whose text they are. So a chunk of text without entries is a
  * hole only when a chunk of the same text with entries follows it, and
- * several entries may not hold more bytes than their chunk's text.
+ * several entries may not hold more bytes than their chunk's text. A
+ * chunk of tool calls has no text of its own: its entries are the raw
+ * text the calls were parsed from, kept as they come (neither lineage
+ * sends any: both refuse logprobs beside tools on a stream).
  */
 static int probs(struct reply *r, json_t *choice, json_t *delta, char *msg,
                  size_t msgsize)
@@ -504,6 +507,13 @@ static int probs(struct reply *r, json_t *choice, json_t *delta, char *msg,
         if ((rc = probs_token(p, e, &len, msg, msgsize)) != 0)
             return rc;
         sum += len;
+    }
+    /* a call's tokens spell the text the model generated ('{"name": ...'
+     * or a template's tags), not the deltas' arguments: no bytes to
+     * hold them to; the runner refuses calls that came without any */
+    if (json_array_size(json_object_get(delta, "tool_calls")) > 0) {
+        p->calls_seen += json_array_size(c);
+        return 0;
     }
     if (json_array_size(c) > 1 && sum > tlen)
         mismatch(p,

@@ -49,20 +49,21 @@ struct reply_tok {
  * whole, as without logprobs).
  */
 struct reply_probs {
-    unsigned topn;         /* N asked, 0: off (entries are ignored) */
-    unsigned flags;        /* GRADER_PROBS_CUT */
-    size_t ntok;           /* tokens kept */
-    size_t room;           /* tokens tok has room for */
-    struct reply_tok *tok; /* ntok * (1 + topn): the chosen token, then
-                              the top N as listed */
-    size_t bytes;          /* what the kept tokens take in a record, at
-                              most (the chosen token's entry counted) */
-    unsigned long seen;    /* entries streamed, kept or not */
-    struct buf text;       /* the tokens' texts */
-    int hole;              /* a chunk of text came without entries: 1
-                              content, 2 reasoning, 0 none pending */
-    char bad[200];         /* how the entries do not match the reply's
-                              text, "" when they do (reply_want_probs) */
+    unsigned topn;            /* N asked, 0: off (entries are ignored) */
+    unsigned flags;           /* GRADER_PROBS_CUT */
+    size_t ntok;              /* tokens kept */
+    size_t room;              /* tokens tok has room for */
+    struct reply_tok *tok;    /* ntok * (1 + topn): the chosen token, then
+                                 the top N as listed */
+    size_t bytes;             /* what the kept tokens take in a record, at
+                                 most (the chosen token's entry counted) */
+    unsigned long seen;       /* entries streamed, kept or not */
+    unsigned long calls_seen; /* those on chunks of tool calls */
+    struct buf text;          /* the tokens' texts */
+    int hole;                 /* a chunk of text came without entries: 1
+                                 content, 2 reasoning, 0 none pending */
+    char bad[200];            /* how the entries do not match the reply's
+                                 text, "" when they do (reply_want_probs) */
 };
 
 /* The most tool calls one reply may make (indexes 0 to 63). */

@@ -64,6 +64,10 @@
  * --jinja is given (the ik fork; --no-jinja turns them off in any): a
  * request with "tools" is HTTP 500 "tools param requires --jinja flag",
  * as both lineages answer it.
+ * "logprobs_tools": 400 or 500 (top level): a streamed request with
+ * "tools" and "logprobs": true is refused with that status, "logprobs is
+ * not supported with tools + stream", as upstream (400) and the ik fork
+ * (500) answer it.
  * "message" (in a reply) is the error message of "http400", "http401",
  * "http429", "http500" and "error_event" instead of the fixed one: an
  * endpoint that echoes what it was sent (the key) in its errors.
@@ -525,6 +529,28 @@ static void raw_event(void *ctx, const char *data)
     add_event(ctx, NULL, data);
 }
 
+/* fake_lp_cb: the log-probabilities of a tool call's raw text, a token
+ * of 4 bytes at most as deltas() makes them ("logprobs_calls"). */
+static char *call_lp(void *ctx, const char *raw, size_t n)
+{
+    struct body *b = ctx;
+    json_t *all = json_array(), *lp;
+    char *s;
+
+    for (size_t off = 0; off < n; off += 4) {
+        size_t k = n - off < 4 ? n - off : 4;
+        lp = logprobs(b, raw + off, k);
+        json_array_extend(all, json_object_get(lp, "content"));
+        json_decref(lp);
+    }
+    lp = json_pack("{s:o}", "content", all);
+    s = json_dumps(lp, JSON_COMPACT);
+    json_decref(lp);
+    if (s == NULL)
+        die("fake-llama-server: out of memory");
+    return s;
+}
+
 static void build(struct body *b, json_t *req, json_t *rule)
 {
     const char *content = json_string_value(json_object_get(rule, "content"));
@@ -566,7 +592,12 @@ static void build(struct body *b, json_t *req, json_t *rule)
     cut = stopped(req, content);
     sent += deltas(b, "content", cut ? cut : content, &left);
     free(cut);
-    sent += fake_tool_calls(req, rule, &left, raw_event, b, logf_, &calls);
+    sent += fake_tool_calls(
+        req, rule, &left, raw_event,
+        b->topn > 0 && json_is_true(json_object_get(model, "logprobs_calls"))
+            ? call_lp
+            : NULL,
+        b, logf_, &calls);
     tokens = json_is_integer(json_object_get(rule, "tokens"))
                  ? (long)json_integer_value(json_object_get(rule, "tokens"))
                  : (long)sent;
@@ -1086,6 +1117,14 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
                 ms_since_start());
     if ((refused = fake_tools_refused(req, jinja_on())) != NULL) {
         ret = reply_error(c, NULL, 500, refused, "server_error");
+        json_decref(req);
+        return ret;
+    }
+    if (fake_tools_logprobs_refused(req, mint("logprobs_tools", 0))) {
+        long st = mint("logprobs_tools", 0);
+        ret = reply_error(
+            c, NULL, (int)st, "logprobs is not supported with tools + stream",
+            st == 400 ? "invalid_request_error" : "server_error");
         json_decref(req);
         return ret;
     }

@@ -46,10 +46,28 @@ static char *quoted(const char *p, size_t n)
     return q;
 }
 
+/* The raw text a delta came of: before (the call's head, or NULL), the
+ * piece p[0..n), after (its closing, or NULL) (new). */
+static char *raw_of(const char *before, const char *p, size_t n,
+                    const char *after)
+{
+    size_t b = before ? strlen(before) : 0, a = after ? strlen(after) : 0;
+    char *t = malloc(b + n + a + 1);
+
+    if (t == NULL)
+        die("out of memory");
+    memcpy(t, before ? before : "", b);
+    memcpy(t + b, p, n);
+    memcpy(t + b + n, after ? after : "", a);
+    t[b + n + a] = '\0';
+    return t;
+}
+
 /* One delta of call index: its head (id, type, name) when name is given,
- * and the piece of arguments p[0..n). */
+ * and the piece of arguments p[0..n); lp: its log-probabilities' JSON,
+ * or NULL. */
 static void delta(fake_event_cb add, void *ctx, long index, const char *name,
-                  const char *p, size_t n)
+                  const char *p, size_t n, const char *lp)
 {
     char *args = quoted(p, n), *nm = NULL, *head = NULL, *e;
 
@@ -62,10 +80,11 @@ static void delta(fake_event_cb add, void *ctx, long index, const char *name,
     if (asprintf(&e,
                  "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":%ld,"
                  "%s\"function\":{%s%s%s\"arguments\":%s}}]},\"index\":0,"
-                 "\"finish_reason\":null}],\"object\":"
+                 "%s%s%s\"finish_reason\":null}],\"object\":"
                  "\"chat.completion.chunk\",\"model\":\"fake\"}",
                  index, head ? head : "", nm ? "\"name\":" : "", nm ? nm : "",
-                 nm ? "," : "", args) < 0)
+                 nm ? "," : "", args, lp ? "\"logprobs\":" : "", lp ? lp : "",
+                 lp ? "," : "") < 0)
         die("out of memory");
     add(ctx, e);
     free(e);
@@ -116,8 +135,23 @@ static char *arguments(json_t *c, size_t *len)
     return t;
 }
 
+/* One delta of the call and, with lp, the log-probabilities of the raw
+ * text it came of (before, the piece, after). */
+static void delta_lp(fake_event_cb add, fake_lp_cb lp, void *ctx, long index,
+                     const char *name, const char *p, size_t n,
+                     const char *before, const char *after)
+{
+    char *raw = lp ? raw_of(before, p, n, after) : NULL;
+    char *l = raw ? lp(ctx, raw, strlen(raw)) : NULL;
+
+    delta(add, ctx, index, name, p, n, l);
+    free(l);
+    free(raw);
+}
+
 size_t fake_tool_calls(json_t *req, json_t *rule, size_t *left,
-                       fake_event_cb add, void *ctx, FILE *log, int *calls)
+                       fake_event_cb add, fake_lp_cb lp, void *ctx, FILE *log,
+                       int *calls)
 {
     json_t *list = json_object_get(rule, "tool_calls"), *c;
     json_t *tools = json_object_get(req, "tools");
@@ -147,21 +181,27 @@ size_t fake_tool_calls(json_t *req, json_t *rule, size_t *left,
                            : 4;
         const char *name = json_string_value(json_object_get(c, "name"));
         size_t len, off = 0, si = 0;
-        char *t;
+        char *t, *head;
 
         if (*left == 0)
             break;
         t = arguments(c, &len);
+        if (asprintf(&head, "{\"name\": \"%s\", \"parameters\": ",
+                     name ? name : "") < 0)
+            die("out of memory");
         /* the head, with the first piece */
         off = piece_end(t, len, 0, json_object_get(c, "split"), &si, chunk);
-        delta(add, ctx, index, name ? name : "", t, off);
+        delta_lp(add, lp, ctx, index, name ? name : "", t, off, head,
+                 off == len ? "}" : NULL);
+        free(head);
         (*calls)++;
         sent++;
         (*left)--;
         while (off<len && * left> 0) {
             size_t end = piece_end(t, len, off, json_object_get(c, "split"),
                                    &si, chunk);
-            delta(add, ctx, index, NULL, t + off, end - off);
+            delta_lp(add, lp, ctx, index, NULL, t + off, end - off, NULL,
+                     end == len ? "}" : NULL);
             off = end;
             sent++;
             (*left)--;
@@ -184,4 +224,11 @@ const char *fake_tools_refused(json_t *req, int jinja)
     if (json_is_string(choice) && strcmp(json_string_value(choice), "auto"))
         return "tool_choice param requires --jinja flag";
     return NULL;
+}
+
+int fake_tools_logprobs_refused(json_t *req, long status)
+{
+    return status != 0 && json_array_size(json_object_get(req, "tools")) > 0 &&
+           json_is_true(json_object_get(req, "logprobs")) &&
+           json_is_true(json_object_get(req, "stream"));
 }

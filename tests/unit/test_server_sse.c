@@ -577,6 +577,54 @@ static void test_logprobs_mismatch(void **state)
     assert_string_equal(mismatch(fine, 8), "");
 }
 
+/* A chunk of tool calls has no text of its own: its entries (the raw
+ * text the calls were parsed from, several for a head delta) are kept as
+ * they come, not held to the deltas' bytes, and counted in calls_seen;
+ * calls without entries leave calls_seen 0 (the runner refuses such a
+ * reply). Was: "3 entries for a chunk of 0 bytes of text". */
+static void test_logprobs_calls(void **state)
+{
+    static const char *const chunks[] = {
+        "{\"content\":\"ok\"}|" E(1, "ok"),
+        "{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"f\","
+        "\"arguments\":\"{\"}}]}|" E(2, "{\\\"name") "," E(
+            3, "\\\": \\\"f") "," E(4, "\\\", \\\"parameters\\\": {"),
+        "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+        "\"}\"}}]}|" E(5, "}}"),
+        "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+        "\"\"}}]}|"};
+    char ev[1024], msg[256];
+    struct reply r;
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < 2; k++) {
+        reply_init(&r, 1 << 20);
+        reply_want_probs(&r, 2);
+        for (size_t i = 0; i < 4; i++) {
+            const char *bar = strchr(chunks[i], '|');
+            if (bar[1] == '\0' || (k == 1 && i > 0))
+                snprintf(ev, sizeof(ev), "{\"choices\":[{\"delta\":%.*s}]}",
+                         (int)(bar - chunks[i]), chunks[i]);
+            else
+                snprintf(ev, sizeof(ev),
+                         "{\"choices\":[{\"delta\":%.*s,\"logprobs\":{"
+                         "\"content\":[%s]}}]}",
+                         (int)(bar - chunks[i]), chunks[i], bar + 1);
+            if (reply_event(&r, ev, strlen(ev), msg, sizeof(msg)) != 0)
+                fail_msg("%s: %s", ev, msg);
+        }
+        assert_string_equal(r.probs.bad, "");
+        assert_int_equal(r.ncalls, 1);
+        assert_string_equal(r.calls[0].args.p, "{}");
+        assert_int_equal(r.probs.ntok, k == 0 ? 5 : 1);
+        assert_int_equal(r.probs.calls_seen, k == 0 ? 4 : 0);
+        if (k == 0)
+            expect_tok(&r, 3, 0, 4, -1.0f, "\", \"parameters\": {", 18);
+        reply_release(&r);
+    }
+}
+
 /* Tokens past GRADER_PROBS_TOKENS_MAX are dropped and the answer marked
  * CUT; a text past 255 bytes is cut there. Memory stays one record's. */
 static void test_logprobs_cap(void **state)
@@ -762,6 +810,7 @@ int main(void)
         cmocka_unit_test(test_logprobs),
         cmocka_unit_test(test_logprobs_malformed),
         cmocka_unit_test(test_logprobs_mismatch),
+        cmocka_unit_test(test_logprobs_calls),
         cmocka_unit_test(test_logprobs_cap),
         cmocka_unit_test(test_tool_calls),
         cmocka_unit_test(test_tool_call_faults),

@@ -7,6 +7,9 @@
 # ladder killed -9 mid-rung and resumed; bad tool items and a rung with
 # --no-jinja refused before anything runs; a 10 MB arguments stream and a
 # split inside a UTF-8 character are error rows and the run goes on.
+# With "logprobs": the lineages' refusal of tools + logprobs stops the
+# rung; calls streamed without log-probabilities stop it; calls with them
+# are kept, and a dead call's split is named.
 # Sourced by tests/integration/cases.sh (lib.sh's helpers).
 #
 # Tests: orchestrator/input/questions.c
@@ -24,6 +27,7 @@
 # Tests: orchestrator/cmd/cmd_canary.c
 # Tests: orchestrator/cmd/cmd_import.c
 # Tests: orchestrator/run/serve.c
+# Tests: orchestrator/run/runner.c
 
 TC_PY="/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/../helpers/toolcall_rows.py"
 TC_W='{"type": "function", "function": {"name": "get_weather", "description": "the weather in a city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}'
@@ -489,3 +493,99 @@ PY
         fail "an unknown name: exit $rc $(cat "$work/err")"
 }
 area_cases="$area_cases toolcall_builtin_set"
+
+# "logprobs" with tool items: both lineages refuse every streamed request
+# with "tools" and "logprobs": true, "logprobs is not supported with tools
+# + stream" (upstream a135ec0ba HTTP 400, ik 8337e4cd HTTP 500; by curl,
+# docs/toolcalls.md "Logprobs"), so every tool item would be an error row
+# and a night of them said nothing of why. The rung stops at its first
+# tool item, one line naming the item, the server's words and the fix,
+# exit 1, no row; the same rungs without logprobs answer every item.
+case_toolcall_logprobs_refused() {
+    local rc=0 r
+    model tclpup '"logprobs_tools": 400, "default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]}]'
+    model tclpik '"logprobs_tools": 500, "ik": true, "default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]}]'
+    tc_config tclr "$work/tq.jsonl" tool-call U:tclpup I:tclpik
+    sed -i 's/"task": "tool-call"/"task": "tool-call", "logprobs": 4/' "$work/tclr.json"
+    rm -rf "$work/tclr"
+    timeout -k 5 120 $GT ladder "$work/tclr.json" --quiet >"$work/tclr.out" 2>&1 || rc=$?
+    [ $rc = 1 ] || fail "exit $rc, want 1: $(grep -v '^wrote' "$work/tclr.out" | tail -3)"
+    for r in U:400 I:500; do
+        grep -qF "graveyard run ${r%:*}: the server refused tool item 'weather' (HTTP ${r#*:}: logprobs is not supported with tools + stream): llama-server streams no log-probabilities beside tools, so no split can be shown for tool items; leave \"logprobs\" off for them (docs/toolcalls.md, \"Logprobs\"); stopping the rung" "$work/tclr.out" ||
+            fail "rung ${r%:*}: no line naming the refusal: $(grep -v '^wrote' "$work/tclr.out" | tail -4)"
+        [ ! -s "$work/tclr/rows/${r%:*}.jsonl" ] || fail "rung ${r%:*} wrote $(rows "$work/tclr" "${r%:*}") rows"
+    done
+    sed -i 's/"task": "tool-call", "logprobs": 4/"task": "tool-call"/' "$work/tclr.json"
+    rm -rf "$work/tclr"
+    timeout -k 5 120 $GT ladder "$work/tclr.json" --quiet >"$work/tclr.out" 2>&1 ||
+        fail "without logprobs: exit $? $(grep -v '^wrote' "$work/tclr.out" | tail -3)"
+    [ "$(rows "$work/tclr" U)" = 4 ] && [ "$(rows "$work/tclr" I)" = 4 ] ||
+        fail "without logprobs: rows U $(rows "$work/tclr" U), I $(rows "$work/tclr" I), want 4 each"
+}
+area_cases="$area_cases toolcall_logprobs_refused"
+
+# "logprobs" with tool items on a server that takes them but sends its
+# entries on content chunks only, none on the chunks of its calls (the
+# fake by default; an endpoint may): each tool reply's record held the
+# content's tokens and not one of its calls', so the report compared
+# records of nothing and called a dead call's replies agreeing, no
+# split, as if the rung had answered as the reference did. Such a reply
+# is a build that sends no log-probabilities for calls: the rung stops
+# at it, as for a build that sends none at all, exit 2, one line naming
+# the server, the item and why, no record and no row of it.
+case_toolcall_logprobs_bare() {
+    local rc=0
+    tc_config tclb "$work/tq.jsonl" tool-call R:tcright W:tcwrong
+    sed -i 's/"task": "tool-call"/"task": "tool-call", "logprobs": 4/' "$work/tclb.json"
+    rm -rf "$work/tclb"
+    timeout -k 5 120 $GT ladder "$work/tclb.json" --quiet >"$work/tclb.out" 2>&1 || rc=$?
+    [ $rc = 2 ] || fail "exit $rc, want 2: $(grep -v '^wrote' "$work/tclb.out" | tail -3)"
+    grep -qF "graveyard run R: the server '$FAKE' (" "$work/tclb.out" &&
+        grep -qF ") streamed the calls of tool item 'weather' without log-probabilities though \"logprobs\": 4 was asked: a record would hold none of their tokens, and the report would call a dead call's replies agreeing; no split can be shown for tool items with this server (leave \"logprobs\" off for them; docs/toolcalls.md, \"Logprobs\")" "$work/tclb.out" ||
+        fail "no line naming the calls: $(grep -v '^wrote' "$work/tclb.out" | tail -4)"
+    [ ! -s "$work/tclb/rows/R.jsonl" ] && [ ! -s "$work/tclb/rows/R.probs" ] ||
+        fail "rung R wrote $(rows "$work/tclb" R) rows, $(wc -c <"$work/tclb/rows/R.probs") probs bytes"
+}
+area_cases="$area_cases toolcall_logprobs_bare"
+
+# "logprobs" with tool items on a server that sends the log-probabilities
+# of its calls' tokens (the fake's "logprobs_calls": each call delta
+# carries the tokens of the raw text the model generated, Llama 3.1's
+# '{"name": "get_weather", "parameters": {"city": "Paris"}}', so a head
+# delta of '{"ci' holds eleven tokens; no lineage sends them: both refuse
+# the request, toolcall_logprobs_refused). Each tool reply's record holds
+# its calls' tokens and the report's split view works on a dead call:
+# report.json's probs names the split of the item whose call died, at the
+# token where the rung's call text left the reference's (' "Ro' for
+# ' "Pa'). Was: the chunk's several entries against its 0 bytes of text
+# refused the rung (exit 2) as a mismatch.
+case_toolcall_logprobs_split() {
+    local out
+    head -1 "$work/tq.jsonl" >"$work/tq1.jsonl"
+    model tclpright '"logprobs_calls": true, "default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]}]'
+    model tclpwrong '"logprobs_calls": true, "default": {"content": "Hello!"},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"Rome\"}"}]}]'
+    tc_config tcls "$work/tq1.jsonl" tool-call R:tclpright W:tclpwrong
+    sed -i 's/"task": "tool-call"/"task": "tool-call", "logprobs": 4/' "$work/tcls.json"
+    rm -rf "$work/tcls"
+    timeout -k 5 120 $GT ladder "$work/tcls.json" --quiet >"$work/tcls.out" 2>&1 ||
+        { fail "ladder: exit $? $(grep -v '^wrote' "$work/tcls.out" | tail -3)"; return; }
+    out=$(timeout -k 5 30 /usr/bin/python3 - "$work/tcls/report.json" <<'PY' 2>&1
+import json, sys
+p = json.load(open(sys.argv[1]))["probs"]
+w = [r for r in p["rungs"] if r["rung"] == "W"][0]
+assert w["compared"] == 1 and w["split"] == 1 and w["split_died"] == 1, w
+d = p["dead"]
+assert len(d) == 1 and d[0]["rung"] == "W" and d[0]["id"] == "weather", d
+d = d[0]
+assert d["split"] == 12 and d["ref_token"][2] == ' "Pa' and d["rung_token"][2] == ' "Ro', d
+assert d["before"].endswith('"parameters": {"city":'), d["before"]
+PY
+) || fail "report.json's probs: $out"
+    grep -q '^| W | 1 | .* | 1 of 1 | 1 | 0 |' "$work/tcls/REPORT.md" ||
+        fail "REPORT.md's split row: $(grep '^| W |' "$work/tcls/REPORT.md")"
+}
+area_cases="$area_cases toolcall_logprobs_split"
