@@ -241,6 +241,7 @@ void grader_autopsy(const struct grader_bury *b,
                 l->tool_answers++;
                 l->called += (f & GRADER_A_CALLED) != 0;
                 l->buckets[bucket]++;
+                l->cut_buckets[bucket] += (f & GRADER_A_CUT_OFF) != 0;
             }
             if (i == 0 || (f & GRADER_A_RIGHT))
                 continue;

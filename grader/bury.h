@@ -122,9 +122,12 @@ struct grader_autopsy_line {
     /* tool items' answers graded by a tool-call rule (docs/toolcalls.md;
      * 0 everywhere on other rungs): how many, how many made a call, and
      * each verdict's bucket (enum toolcall_bucket; an error row has
-     * none), of all of them and of the dead */
+     * none), of all of them, of the dead, and of those cut off at the
+     * token cap (a call cut there is malformed for want of its end,
+     * which is the cap's doing before the model's) */
     size_t tool_answers, called;
     size_t buckets[TOOLCALL_NBUCKETS], dead_buckets[TOOLCALL_NBUCKETS];
+    size_t cut_buckets[TOOLCALL_NBUCKETS];
 };
 
 /* One line per rung of b (which must come from the same rungs). */

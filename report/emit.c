@@ -240,21 +240,25 @@ int emit_graveyard(const struct grader_bury *b, const struct grader_qset *qs,
 }
 
 /* A rung's tool-call verdicts: {"answers", "called", "buckets": {NAME:
- * n}, "dead_buckets": {NAME: n}}, every bucket named (0 included), so a
- * reader need not know the taxonomy to sum it. */
+ * n}, "dead_buckets": {NAME: n}, "cut_off_buckets": {NAME: n}}, every
+ * bucket named (0 included), so a reader need not know the taxonomy to
+ * sum it. */
 static json_t *tool_calls_v(const struct grader_autopsy_line *l)
 {
-    json_t *o = json_object(), *all = json_object(), *dead = json_object();
-    int ok = o != NULL && all != NULL && dead != NULL;
+    json_t *o = json_object(), *all = json_object(), *dead = json_object(),
+           *cut = json_object();
+    int ok = o != NULL && all != NULL && dead != NULL && cut != NULL;
 
     for (int b = 0; ok && b < TOOLCALL_NBUCKETS; b++) {
         const char *name = toolcall_bucket_name((enum toolcall_bucket)b);
         put(all, name, size_v(l->buckets[b]), &ok);
         put(dead, name, size_v(l->dead_buckets[b]), &ok);
+        put(cut, name, size_v(l->cut_buckets[b]), &ok);
     }
     if (o == NULL || !ok) {
         json_decref(all);
         json_decref(dead);
+        json_decref(cut);
         json_decref(o);
         return NULL;
     }
@@ -262,6 +266,7 @@ static json_t *tool_calls_v(const struct grader_autopsy_line *l)
     put(o, "called", size_v(l->called), &ok);
     put(o, "buckets", all, &ok);
     put(o, "dead_buckets", dead, &ok);
+    put(o, "cut_off_buckets", cut, &ok);
     return finish(o, ok);
 }
 

@@ -29,16 +29,24 @@ static int any(const struct grader_ladder *rep)
     return 0;
 }
 
-/* A bucket's cell: "n", or "n (d dead)". */
-static void cell(struct doc *d, size_t n, size_t dead)
+/* A bucket's cell: "n", or "n (d dead)", "n (c cut off)", "n (d dead, c
+ * cut off)": a reply cut at the token cap is counted where its verdict
+ * puts it (a call cut short is malformed), and said to be cut. */
+static void cell(struct doc *d, size_t n, size_t dead, size_t cut)
 {
-    char a[FMT_SIZE], b[FMT_SIZE];
+    char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 
-    if (dead > 0)
-        doc_cellf(d, "%s (%s dead)", fmt_count(a, (long long)n),
-                  fmt_count(b, (long long)dead));
+    fmt_count(a, (long long)n);
+    fmt_count(b, (long long)dead);
+    fmt_count(c, (long long)cut);
+    if (dead > 0 && cut > 0)
+        doc_cellf(d, "%s (%s dead, %s cut off)", a, b, c);
+    else if (dead > 0)
+        doc_cellf(d, "%s (%s dead)", a, b);
+    else if (cut > 0)
+        doc_cellf(d, "%s (%s cut off)", a, c);
     else
-        doc_cellf(d, "%s", fmt_count(a, (long long)n));
+        doc_cellf(d, "%s", a);
 }
 
 void md_toolcalls(struct doc *d, const struct grader_ladder *rep)
@@ -58,7 +66,9 @@ void md_toolcalls(struct doc *d, const struct grader_ladder *rep)
             "types and values, parallel calls as a set. A reply lands in "
             "the first bucket that applies, in the columns' order; "
             "\"dead\" counts the replies of items whose call was right "
-            "at %s. Error rows have no bucket.",
+            "at %s; \"cut off\" those stopped at the token cap (a call "
+            "cut short is malformed: the cap's doing before the model's). "
+            "Error rows have no bucket.",
             rep->chain.lines[0].rung->name);
     memset(align, 'r', sizeof(align));
     align[0] = 'l';
@@ -78,6 +88,6 @@ void md_toolcalls(struct doc *d, const struct grader_ladder *rep)
         doc_cellf(d, "%s", fmt_count(a, (long long)l->tool_answers));
         doc_cellf(d, "%s", fmt_count(b, (long long)l->called));
         for (k = 0; k < TOOLCALL_NBUCKETS; k++)
-            cell(d, l->buckets[k], l->dead_buckets[k]);
+            cell(d, l->buckets[k], l->dead_buckets[k], l->cut_buckets[k]);
     }
 }

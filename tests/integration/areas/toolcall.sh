@@ -220,7 +220,8 @@ area_cases="$area_cases toolcall_floor_canary"
 # of two, a number for a string, and a call where none is right; Y calls
 # the other function offered, adds an argument not asked, answers in
 # text, and is right; Z's arguments nest 40 deep (over the checker's cap
-# of 32) and it answers the rest in text. R (right on all) is the
+# of 32) and it answers the rest in text; C's call is cut at the token
+# cap (malformed, counted as cut off too). R (right on all) is the
 # reference, so each failure is dead.
 case_toolcall_buckets() {
     model tcx '"default": {"content": "Hello!"},
@@ -236,7 +237,11 @@ case_toolcall_buckets() {
     deep="$(printf '{\\"a\\":%.0s' $(seq 40))1$(printf '}%.0s' $(seq 40))"
     model tcz '"default": {"content": "I cannot say."},
  "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "'"$deep"'"}]}]'
-    tc_config tcbk "$work/tq.jsonl" tool-call R:tcright X:tcx Y:tcy Z:tcz
+    # C's call is cut at the task's token cap (512; a piece is a token to
+    # the fake): malformed, and said to be cut off
+    model tcc '"default": {"content": "I cannot say."},
+ "replies": [{"match": "Paris", "tool_calls": [{"name": "get_weather", "arguments": "{\"city\": \"'"$(printf 'Paris %.0s' $(seq 120))"'\"}", "chunk": 1}]}]'
+    tc_config tcbk "$work/tq.jsonl" tool-call R:tcright X:tcx Y:tcy Z:tcz C:tcc
     rm -rf "$work/tcbk"
     timeout -k 5 120 $GT ladder "$work/tcbk.json" --quiet >"$work/tcbk.out" 2>&1 ||
         { fail "ladder: exit $? $(tail -3 "$work/tcbk.out")"; return; }
@@ -248,7 +253,8 @@ lines = {l["rung"]: l["tool_calls"] for l in json.load(open(d + "/report.json"))
 want = {"R": {"right": 4},
         "X": {"leaked_call": 1, "wrong_count": 1, "wrong_type": 1, "call_not_expected": 1},
         "Y": {"wrong_function": 1, "wrong_arguments": 1, "no_call": 1, "right": 1},
-        "Z": {"over_cap": 1, "no_call": 2, "right": 1}}
+        "Z": {"over_cap": 1, "no_call": 2, "right": 1},
+        "C": {"malformed_call": 1, "no_call": 2, "right": 1}}
 bad = []
 for rung, b in want.items():
     got = {k: v for k, v in lines[rung]["buckets"].items() if v}
@@ -256,6 +262,12 @@ for rung, b in want.items():
     wd = {k: v for k, v in b.items() if k != "right"}
     if got != b or dead != wd:
         bad.append("%s: %s dead %s, want %s" % (rung, got, dead, b))
+cut = {r: {k: v for k, v in l["cut_off_buckets"].items() if v} for r, l in lines.items()}
+if cut != {"R": {}, "X": {}, "Y": {}, "Z": {}, "C": {"malformed_call": 1}}:
+    bad.append("cut off: %s" % cut)
+md = open(d + "/REPORT.md").read()
+if "| C | 4 | 1 | 1 | 2 (2 dead) | 0 | 1 (1 dead, 1 cut off) |" not in md:
+    bad.append("REPORT.md: " + md[md.find("## Tool calls"):][:1500])
 every = set(json.load(open(d + "/report.json"))["rungs"][0]["tool_calls"]["buckets"])
 seen = {k for b in want.values() for k in b} | {"unknown_function", "wrong_value", "malformed_call"}
 if every - seen:
