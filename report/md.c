@@ -619,6 +619,51 @@ static void repeat_table(struct doc *d, const struct grader_ladder *rep)
                "only where a rung gives the same text twice.");
 }
 
+/* Whether question q's reference is a list (a tool item's possible
+ * calls, a long item's expected strings) rather than one answer. */
+static int list_ref(const struct grader_qset *qs, uint32_t q)
+{
+    const char *c = grader_qset_canonical(qs, q);
+
+    return strncmp(c, "calls:", 6) == 0 || strncmp(c, "answers:", 8) == 0;
+}
+
+/* An epitaph's answer: a number as the report writes one; a list as its
+ * question file wrote it, in a code span (its canonical form is a hash). */
+static void answer_run(struct doc *d, const struct grader_qset *qs, uint32_t q)
+{
+    char n[FMT_SIZE];
+
+    if (list_ref(qs, q))
+        doc_code(d, grader_qset_reference(qs, q), 160);
+    else
+        doc_raw(d, "%s", fmt_number(n, grader_qset_canonical(qs, q)));
+}
+
+/* What rung r said to question q, and the words for saying nothing (an
+ * error row said nothing either: it is named, so that "made no call"
+ * is never said of a reply that never came). */
+static void said_run(struct doc *d, const struct grader_qset *qs, uint32_t q,
+                     const struct grader_rung *r, const char *said)
+{
+    const struct grader_answer *a = grader_rung_find(r, q);
+    char n[FMT_SIZE];
+    int calls = strncmp(grader_qset_canonical(qs, q), "calls:", 6) == 0;
+
+    if (said == NULL && a != NULL && (a->flags & GRADER_A_ERROR))
+        doc_raw(d, "answered with an error");
+    else if (said == NULL)
+        doc_raw(d, "%s",
+                calls             ? "made no call"
+                : list_ref(qs, q) ? "said nothing"
+                                  : "gave no number");
+    else if (list_ref(qs, q)) {
+        doc_raw(d, "said ");
+        doc_code(d, said, 160);
+    } else
+        doc_raw(d, "said %s", fmt_number(n, said));
+}
+
 static void tombstones(struct doc *d, const struct grader_ladder *rep,
                        const struct grader_qset *qs)
 {
@@ -630,19 +675,17 @@ static void tombstones(struct doc *d, const struct grader_ladder *rep,
     doc_list(d);
     for (i = 0; i < b->ntombs; i++) {
         const struct grader_tombstone *t = &b->tombs[i];
-        char n1[FMT_SIZE], n2[FMT_SIZE];
+        char n2[FMT_SIZE];
         doc_item(d);
         doc_question(d, grader_qset_id(qs, t->q), 2048);
-        doc_raw(d, ", answer %s. Died at %s, ",
-                fmt_number(n1, grader_qset_canonical(qs, t->q)),
-                b->lines[t->died_at].rung->name);
+        doc_raw(d, ", answer ");
+        answer_run(d, qs, t->q);
+        doc_raw(d, ". Died at %s, ", b->lines[t->died_at].rung->name);
         if (grader_qset_length(qs, t->q) >= 0) /* a long item's length */
             doc_raw(d, "at %s tokens, ",
                     fmt_count(n2, grader_qset_length(qs, t->q)));
-        if (t->said != NULL)
-            doc_raw(d, "said %s. ", fmt_number(n2, t->said));
-        else
-            doc_raw(d, "gave no number. ");
+        said_run(d, qs, t->q, b->lines[t->died_at].rung, t->said);
+        doc_raw(d, ". ");
         if (t->right_again == 0) {
             doc_raw(d, "Never rose.");
         } else {
@@ -664,15 +707,13 @@ static void ghosts(struct doc *d, const struct grader_ladder *rep,
     doc_list(d);
     for (i = 0; i < b->nghosts; i++) {
         const struct grader_ghost *g = &b->ghosts[i];
-        char n1[FMT_SIZE], n2[FMT_SIZE] = "";
-        if (g->reference_said != NULL)
-            fmt_number(n2, g->reference_said);
         doc_item(d);
         doc_question(d, grader_qset_id(qs, g->q), 2048);
-        doc_raw(d, ", answer %s. %s %s%s; right at ",
-                fmt_number(n1, grader_qset_canonical(qs, g->q)),
-                b->lines[0].rung->name,
-                g->reference_said ? "said " : "gave no number", n2);
+        doc_raw(d, ", answer ");
+        answer_run(d, qs, g->q);
+        doc_raw(d, ". %s ", b->lines[0].rung->name);
+        said_run(d, qs, g->q, b->lines[0].rung, g->reference_said);
+        doc_raw(d, "; right at ");
         rung_list(d, b, g->right_at);
         doc_raw(d, ".");
     }

@@ -129,6 +129,10 @@ if rows.get("W") != ["4", "3", "2", "0", "0", "0", "0", "1 (1 dead)", "0", "0",
    rows.get("S") != ["4", "3", "2", "0", "0", "2 (2 dead)", "0", "0", "0", "0",
                      "0", "0", "0", "0"]:
     sys.exit("REPORT.md's table: %s" % rows)
+# an epitaph shows the possible calls as written and what the rung said,
+# never the reference's hash or "gave no number"
+if '- **weather**, answer `[{"get_weather":{"city":["Paris","paris"]}}]`. Died at W, said `get_wether({"city":"Paris"})`.' not in md:
+    sys.exit("tombstone: " + md[md.find("## Tombstones"):][:600])
 # the rows say what the runner graded: the bucket beside each grade
 for line in open(d + "/rows/W.jsonl"):
     r = json.loads(line)
