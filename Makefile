@@ -521,23 +521,24 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 \
 fuzz: $(BUILD)/report/assets.c
 	@mkdir -p $(FUZZ_BUILD)
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_extract \
-	    tests/fuzz/fuzz_extract.c $(GRADER_SRC) $(PYRE_SRC) \
+	    tests/fuzz/fuzz_extract.c $(GRADER_SRC) $(TOOLCALL_SRC) $(PYRE_SRC) \
 	    $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -Ireport -o $(FUZZ_BUILD)/fuzz_rows \
-	    tests/fuzz/fuzz_rows.c $(GRADER_SRC) $(PYRE_SRC) report/emit.c \
+	    tests/fuzz/fuzz_rows.c $(GRADER_SRC) $(TOOLCALL_SRC) $(PYRE_SRC) report/emit.c \
 	    $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -o $(FUZZ_BUILD)/fuzz_rowscan \
-	    tests/fuzz/fuzz_rowscan.c $(GRADER_SRC) $(PYRE_SRC) \
+	    tests/fuzz/fuzz_rowscan.c $(GRADER_SRC) $(TOOLCALL_SRC) $(PYRE_SRC) \
 	    $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -Igrader -Ipyre -o $(FUZZ_BUILD)/fuzz_pyre \
-	    tests/fuzz/fuzz_pyre.c $(GRADER_SRC) $(PYRE_SRC) -lm
+	    tests/fuzz/fuzz_pyre.c $(GRADER_SRC) $(TOOLCALL_SRC) $(PYRE_SRC) \
+	    $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -o $(FUZZ_BUILD)/fuzz_sse \
 	    tests/fuzz/fuzz_sse.c orchestrator/server/sse.c orchestrator/server/reply.c \
-	    util/util.c $(GRADER_SRC) $(PYRE_SRC) $(JANSSON_LIBS) -lm
+	    util/util.c $(GRADER_SRC) $(TOOLCALL_SRC) $(PYRE_SRC) $(JANSSON_LIBS) -lm
 	clang $(FUZZ_FLAGS) -D_GNU_SOURCE -Ireport -Igrader \
 	    -o $(FUZZ_BUILD)/fuzz_page tests/fuzz/fuzz_page.c report/page.c \
 	    report/doc.c report/doc_md.c report/doc_html.c report/fmt.c \
-	    $(BUILD)/report/assets.c $(GRADER_SRC) $(PYRE_SRC) \
+	    $(BUILD)/report/assets.c $(GRADER_SRC) $(TOOLCALL_SRC) $(PYRE_SRC) \
 	    $(JANSSON_LIBS) $(ZLIB_LIBS) -lm
 	clang $(FUZZ_FLAGS) -o $(FUZZ_BUILD)/fuzz_tar tests/fuzz/fuzz_tar.c \
 	    orchestrator/base/tarball.c util/util.c util/printable.c $(ZLIB_LIBS)

@@ -10,6 +10,8 @@
  *     numbers of fields it does not read without converting them.
  *   - the scanner refuses nesting past 64, more than 64 fields, and field
  *     names over 511 bytes, which jansson takes.
+ * A tool row's "tool_calls" is kept as its text, which must parse to the
+ * list jansson read.
  *
  * Tests: grader/rowscan.c
  */
@@ -52,7 +54,7 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
     }
     v = json_object_get(o, "reference");
     if (json_is_string(v)) {
-        if (json_string_length(v) > 511)
+        if (json_string_length(v) > 4095) /* GRADER_ROWSCAN_REF, its NUL */
             return -1;
         w->ref = json_string_value(v);
         w->ref_len = json_string_length(v);
@@ -125,6 +127,10 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
             return -1;
         w->depth = json_integer_value(v);
     }
+    /* a tool item's calls: a list (the scanner keeps its text) or null */
+    v = json_object_get(o, "tool_calls");
+    if (v && !json_is_null(v) && !json_is_array(v))
+        return -1;
     v = json_object_get(o, "decode_tps");
     if (v && !json_is_null(v)) {
         if (!json_is_number(v) || json_number_value(v) < 0)
@@ -151,6 +157,21 @@ static int same_bytes(const char *a, size_t an, const char *b, size_t bn)
     if (a == NULL || b == NULL)
         return a == b;
     return an == bn && memcmp(a, b, an) == 0;
+}
+
+/* The scanner's tool_calls text is the tree's value: both absent or
+ * null, or the text parses to an equal list. */
+static int same_calls(const struct grader_row *w, json_t *v)
+{
+    json_t *mine;
+    int eq;
+
+    if (w->calls == NULL)
+        return v == NULL || json_is_null(v);
+    mine = json_loadb(w->calls, w->calls_len, JSON_ALLOW_NUL, NULL);
+    eq = mine != NULL && json_equal(mine, v);
+    json_decref(mine);
+    return eq;
 }
 
 static int allowed_reject(const char *msg)
@@ -198,6 +219,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (typed != 0) {
         fprintf(stderr, "scanner took a field of the wrong type\n");
+        abort();
+    }
+    if (!same_calls(&ours, json_object_get(o, "tool_calls"))) {
+        fprintf(stderr, "tool_calls differ\n");
         abort();
     }
     if (!same_bytes(ours.id, ours.id_len, theirs.id, theirs.id_len) ||
