@@ -352,21 +352,28 @@ static void outcome(struct slot *sl, const char *err, struct rung_event *ev,
 static int send_ask(struct slot *sl);
 
 /* A 429's wait is over: the same ask again (not a new attempt). */
+/* The rung fails, exit 1, saying text (one line, the caller's). */
+static void fail_rung(struct runner *r, const char *text)
+{
+    struct rung_event ev;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.type = EV_FAIL;
+    ev.code = 1;
+    ev.text = text;
+    runner_event(r, &ev);
+}
+
 static void later_cb(uv_timer_t *t)
 {
     struct slot *sl = t->data;
-    struct rung_event ev;
     char text[600];
 
     if (sl->r->ended || send_ask(sl) == 0)
         return;
     snprintf(text, sizeof(text), "cannot start a request: %s",
              http_error(sl->r->http));
-    memset(&ev, 0, sizeof(ev));
-    ev.type = EV_FAIL;
-    ev.code = 1;
-    ev.text = text;
-    runner_event(sl->r, &ev);
+    fail_rung(sl->r, text);
 }
 
 /* HTTP 429, "too many requests": asked again after its Retry-After (at
@@ -400,7 +407,6 @@ static int busy_wait(struct slot *sl, long status)
 static int key_refused(struct slot *sl, long status)
 {
     struct runner *r = sl->r;
-    struct rung_event ev;
     char text[RUNG_TEXT];
 
     if (r->o->endpoint == NULL || (status != 401 && status != 403))
@@ -410,11 +416,7 @@ static int key_refused(struct slot *sl, long status)
              "(api_key_env%s%.100s); stopping the rung",
              r->srv.url, status, r->o->api_key_env ? " " : " not set",
              r->o->api_key_env ? r->o->api_key_env : "");
-    memset(&ev, 0, sizeof(ev));
-    ev.type = EV_FAIL;
-    ev.code = 1;
-    ev.text = text;
-    runner_event(r, &ev);
+    fail_rung(r, text);
     return 1;
 }
 
@@ -445,7 +447,6 @@ static int tool_refused(struct slot *sl, long status)
 {
     struct runner *r = sl->r;
     const struct question *q = &r->qs.q[sl->asked];
-    struct rung_event ev;
     char text[RUNG_TEXT], shown[256], why[300];
     json_t *body;
     const char *m;
@@ -472,11 +473,7 @@ static int tool_refused(struct slot *sl, long status)
              "the server refused tool item '%.256s' (HTTP %ld: %s): %s; "
              "stopping the rung",
              q->id, status, shown, why);
-    memset(&ev, 0, sizeof(ev));
-    ev.type = EV_FAIL;
-    ev.code = 1;
-    ev.text = text;
-    runner_event(r, &ev);
+    fail_rung(r, text);
     return 1;
 }
 

@@ -105,6 +105,8 @@ static void healthy(struct runner *r)
 static void said_next(struct runner *r);
 static void said_locked(struct lockwait *lw, int rc, int fd);
 
+/* The body of what the runner asks before the rung (an endpoint's model
+ * list, a started server's /props), into r->srv.said. */
 static int said_body(void *ctx, long status, const char *p, size_t n)
 {
     struct runner *r = ctx;
@@ -246,16 +248,6 @@ static int tool_items(const struct runner *r)
     return 0;
 }
 
-static int caps_body(void *ctx, long status, const char *p, size_t n)
-{
-    struct runner *r = ctx;
-    size_t room = ENDPOINT_SAID_CAP - r->srv.said.len;
-
-    (void)status;
-    /* the first ENDPOINT_SAID_CAP bytes: more is cut (not JSON: unknown) */
-    return buf_add(&r->srv.said, p, n < room ? n : room) == 0 ? 0 : 1;
-}
-
 /* The server's /props on its chat template: a template that cannot take
  * tools (upstream's chat_template_caps.supports_tools false: it never
  * renders them) is asked tool items without them, no grammar and no call,
@@ -302,7 +294,7 @@ static void ready(struct runner *r)
     }
     snprintf(url, sizeof(url), "%s/props", r->srv.url);
     buf_init(&r->srv.said, ENDPOINT_SAID_CAP);
-    if (http_request(r->http, url, NULL, 2000, caps_body, caps_done, r) ==
+    if (http_request(r->http, url, NULL, 2000, said_body, caps_done, r) ==
         NULL)
         runner_fail(r, EXIT_FAILED, "cannot ask %s: %s", url,
                     http_error(r->http));
