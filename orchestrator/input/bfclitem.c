@@ -66,16 +66,7 @@ static const char *truth_bad(const json_t *gt, char *why, size_t whysize)
                "({\"FUNCTION\": {\"ARG\": [VALUES...]}})";
     json_array_foreach(gt, i, call)
     {
-        int shaped = json_is_object(call) && json_object_size(call) == 1;
-        json_t *args =
-            shaped ? json_object_iter_value(json_object_iter((json_t *)call))
-                   : NULL;
-        const char *arg;
-        json_t *v;
-
-        shaped = json_is_object(args);
-        json_object_foreach(args, arg, v) shaped &= json_is_array(v);
-        if (!shaped) {
+        if (toolitem_call_name(call) == NULL) {
             snprintf(why, whysize,
                      "\"ground_truth\" item %zu must be {\"FUNCTION\": "
                      "{\"ARG\": [VALUES...]}}",

@@ -26,6 +26,20 @@ static int tool_name_ok(const json_t *v)
     return 1;
 }
 
+const char *toolitem_call_name(const json_t *call)
+{
+    const char *fname, *arg;
+    json_t *args, *v;
+    int shaped = json_is_object(call) && json_object_size(call) == 1;
+
+    fname =
+        shaped ? json_object_iter_key(json_object_iter((json_t *)call)) : NULL;
+    args = shaped ? json_object_get(call, fname) : NULL;
+    shaped = json_is_object(args);
+    json_object_foreach(args, arg, v) shaped &= json_is_array(v);
+    return shaped ? fname : NULL;
+}
+
 int toolitem_offers(const json_t *tools, const char *name)
 {
     size_t i;
@@ -146,15 +160,9 @@ static int possible_bad(const json_t *p, const json_t *tools, char *why,
     }
     json_array_foreach(p, i, call)
     {
-        const char *fname, *arg;
-        json_t *args, *v;
-        int shaped = json_is_object(call) && json_object_size(call) == 1;
+        const char *fname = toolitem_call_name(call);
 
-        fname = shaped ? json_object_iter_key(json_object_iter(call)) : NULL;
-        args = shaped ? json_object_get(call, fname) : NULL;
-        shaped = json_is_object(args);
-        json_object_foreach(args, arg, v) shaped &= json_is_array(v);
-        if (!shaped) {
+        if (fname == NULL) {
             snprintf(why, whysize,
                      "\"possible\" item %zu must be {\"FUNCTION\": {\"ARG\": "
                      "[VALUES...]}}",

@@ -39,6 +39,11 @@ struct toolitem {
 int toolitem_read(const json_t *o, struct toolitem *it, char *why,
                   size_t whysize);
 
+/* The function a possible answer calls, when it is one BFCL-shaped call
+ * {"FUNCTION": {"ARG": [VALUES...]}} (borrowed from call), else NULL:
+ * a tool item's "possible" and BFCL's "ground_truth" share the shape. */
+const char *toolitem_call_name(const json_t *call);
+
 /* Whether tools, a list of OpenAI function schemas ({"function":
  * {"name"}}), offers a function named name: 1 or 0. */
 int toolitem_offers(const json_t *tools, const char *name);
