@@ -35,6 +35,7 @@ struct proc {
     char line[LAST_LINE], last[4 * LAST_LINE]; /* last: escaped */
     size_t line_len;
     int polling, exited, reported, timed_out, open_handles, freed;
+    int cap_kill, overflowed;
     long long status;
     int signal;
     proc_exit_cb exit_cb;
@@ -58,6 +59,8 @@ static void track_lines(struct proc *p, const char *s, size_t n)
     }
 }
 
+static void signal_child(struct proc *p, int sig);
+
 static void take(struct proc *p, const char *s, size_t n)
 {
     track_lines(p, s, n);
@@ -68,6 +71,11 @@ static void take(struct proc *p, const char *s, size_t n)
         memcpy(p->cap + p->cap_len, s, k);
         p->cap_len += k;
         p->cap[p->cap_len] = '\0';
+        n -= k;
+    }
+    if (p->cap != NULL && n > 0 && p->cap_kill && !p->overflowed) {
+        p->overflowed = 1;
+        signal_child(p, SIGKILL);
     }
 }
 
@@ -215,12 +223,16 @@ struct proc *proc_start(uv_loop_t *loop, const struct proc_opts *o,
     memset(&s, 0, sizeof(s));
     s.argv = o->argv;
     s.env = o->env;
-    s.fd[0] = SPAWN_NULL;
+    s.fd[0] = o->stdin_fd > 0 ? o->stdin_fd : SPAWN_NULL;
     s.fd[1] = SPAWN_NULL;
     s.fd[2] = o->stderr_fd;
     s.fd[3] = o->fd3;
     s.new_session = o->new_session;
     s.pdeathsig = o->pdeathsig;
+    s.rlimits = o->rlimits;
+    s.nrlimits = o->nrlimits;
+    s.uid = o->uid;
+    s.gid = o->gid;
     if (o->log != NULL || o->capture > 0) {
         if (pipe2(out, O_CLOEXEC | O_NONBLOCK) != 0) {
             snprintf(msg, msgsize, "cannot start '%s': %s", o->argv[0],
@@ -231,9 +243,10 @@ struct proc *proc_start(uv_loop_t *loop, const struct proc_opts *o,
         /* the child's end must block like any stdout */
         fcntl(out[1], F_SETFL, 0);
         s.fd[1] = out[1];
-        if (o->log != NULL)
+        if (o->log != NULL || (o->capture > 0 && o->capture_stderr))
             s.fd[2] = out[1];
         if (o->capture > 0) {
+            p->cap_kill = o->capture_kill;
             p->cap_max = o->capture;
             p->cap = xrealloc(NULL, o->capture + 1);
             p->cap[0] = '\0';
@@ -292,6 +305,11 @@ int proc_exited(const struct proc *p)
 int proc_timed_out(const struct proc *p)
 {
     return p->timed_out;
+}
+
+int proc_overflowed(const struct proc *p)
+{
+    return p->overflowed;
 }
 
 int proc_pid(const struct proc *p)

@@ -23,6 +23,7 @@
 #include <uv.h>
 
 struct caplog;
+struct spawn_rlimit;
 struct proc;
 
 /* The process ended and what it wrote is read: status is its exit code,
@@ -40,6 +41,14 @@ struct proc_opts {
     int new_session;     /* a session (and process group) of its own */
     int pdeathsig;       /* sent to it if we die (0: none) */
     uint64_t timeout_ms; /* killed after this long (0: never) */
+    int stdin_fd;        /* > 0: its stdin (a descriptor of ours, read
+                            from where it stands); else /dev/null */
+    int capture_stderr;  /* a capture keeps stderr too, in one stream */
+    int capture_kill;    /* a capture past its cap kills it (its group):
+                            proc_overflowed(); else the rest is dropped */
+    const struct spawn_rlimit *rlimits; /* spawn.h's, set before exec */
+    size_t nrlimits;
+    unsigned uid, gid; /* spawn.h's: > 0 and we are root, it runs so */
 };
 
 /*
@@ -62,6 +71,9 @@ int proc_exited(const struct proc *p);
 
 /* Whether its time limit killed it. */
 int proc_timed_out(const struct proc *p);
+
+/* Whether it was killed for writing past its capture (capture_kill). */
+int proc_overflowed(const struct proc *p);
 
 /* Its pid (also its process group with new_session). */
 int proc_pid(const struct proc *p);

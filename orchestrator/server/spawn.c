@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -363,6 +365,43 @@ pid_t spawn_reap(pid_t pid, int group, int *status, int options)
     return w;
 }
 
+/* The child's limits (spawn_spec's rlimits): 0, or -1 with errno. Set
+ * last, after its descriptors are in place (RLIMIT_NOFILE would refuse
+ * the moves above it). Only system calls, async-signal-safe. */
+static int child_rlimits(const struct spawn_spec *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->nrlimits; i++) {
+        struct rlimit have, want;
+        if (getrlimit(s->rlimits[i].resource, &have) != 0)
+            return -1;
+        want.rlim_max = s->rlimits[i].hard;
+        if (have.rlim_max != RLIM_INFINITY &&
+            (want.rlim_max == RLIM_INFINITY || want.rlim_max > have.rlim_max))
+            want.rlim_max = have.rlim_max;
+        want.rlim_cur = s->rlimits[i].soft;
+        if (want.rlim_max != RLIM_INFINITY &&
+            (want.rlim_cur == RLIM_INFINITY || want.rlim_cur > want.rlim_max))
+            want.rlim_cur = want.rlim_max;
+        if (setrlimit(s->rlimits[i].resource, &want) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The child's user (spawn_spec's uid), before its parent-death signal:
+ * a change of credentials clears that. 0, or -1 with errno. */
+static int child_user(const struct spawn_spec *s)
+{
+    if (s->uid > 0 && geteuid() == 0) {
+        if (setgroups(0, NULL) != 0 || setgid((gid_t)s->gid) != 0 ||
+            setuid((uid_t)s->uid) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* The child, between fork and exec: never returns. Only async-signal-safe
  * calls: the parent may have other threads (libuv's pool hashing a
  * model), and a lock one of them held at fork would never be released
@@ -404,6 +443,8 @@ static void child(const struct spawn_spec *s, const char *path, pid_t parent,
         sa.sa_handler = SIG_DFL;
         sigaction(SIGPIPE, &sa, NULL);
     }
+    if (child_user(s) != 0)
+        goto fail;
 #ifdef __linux__
     if (s->pdeathsig != 0) {
         if (prctl(PR_SET_PDEATHSIG, s->pdeathsig) != 0)
@@ -436,6 +477,8 @@ static void child(const struct spawn_spec *s, const char *path, pid_t parent,
         }
     }
     close_from(4, errfd, maxfd);
+    if (child_rlimits(s) != 0)
+        goto fail;
     execve(path, s->argv, s->env ? s->env : environ);
 fail:
     err = errno;

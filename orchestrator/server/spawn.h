@@ -40,6 +40,13 @@ enum {
     SPAWN_CLOSED = -2, /* the child's descriptor is left closed */
 };
 
+/* A resource limit set in the child before it execs (setrlimit): never
+ * above the hard limit it inherits (a limit past it is lowered to it). */
+struct spawn_rlimit {
+    int resource;                  /* RLIMIT_CPU, RLIMIT_AS, ... */
+    unsigned long long soft, hard; /* RLIM_INFINITY: none */
+};
+
 struct spawn_spec {
     char *const *argv; /* argv[0]: a path, or a name looked up in PATH */
     char *const *env;  /* the child's whole environment; NULL: ours */
@@ -47,6 +54,12 @@ struct spawn_spec {
                           ours, SPAWN_NULL or SPAWN_CLOSED */
     int new_session;   /* setsid(): its process group is its pid */
     int pdeathsig;     /* sent to it when we die; 0 none */
+    const struct spawn_rlimit *rlimits; /* set before exec: nrlimits */
+    size_t nrlimits;
+    unsigned uid, gid; /* uid > 0 (and we are root): it becomes uid:gid,
+                          with no supplementary groups, before its
+                          parent-death signal is set (a change of
+                          credentials clears that signal) */
 };
 
 /*
