@@ -304,7 +304,7 @@ $(BUILD)/tests/test_weights_%: tests/unit/test_weights_%.c tests/unit/*.h \
 # Orchestrator unit tests (test_ROOM_* of its rooms, and the two of
 # another room that drive it too) link its modules and their libraries;
 # an explicit rule, so make picks it over the patterns above.
-ORCH_ROOMS := base cmd figures forge input night rows run server
+ORCH_ROOMS := base cmd figures forge input night rows run sandbox server
 ORCH_UNIT_BIN := $(filter $(foreach r,$(ORCH_ROOMS),$(BUILD)/tests/test_$(r)_%), \
         $(UNIT_BIN)) $(BUILD)/tests/test_rundir_store $(BUILD)/tests/test_util_buf
 $(ORCH_UNIT_BIN): $(BUILD)/tests/%: tests/unit/%.c tests/unit/*.h \

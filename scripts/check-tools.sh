@@ -12,7 +12,7 @@ need() {
         missing="$missing $1"
 }
 for c in clang clang-tidy clang-format python3 bc rsvg-convert chromium \
-    chromedriver sbatch slurmctld slurmd munged pgrep; do
+    chromedriver sbatch slurmctld slurmd munged pgrep bwrap; do
     need "$c"
 done
 [ -x /usr/bin/time ] || missing="$missing time(/usr/bin/time)"

@@ -5,8 +5,10 @@
 #                               demo need: a C compiler, make, pkg-config,
 #                               the -dev packages of libuv, libcurl,
 #                               jansson, OpenSSL and zlib, libmicrohttpd for
-#                               the fake llama-server the demo runs, and
+#                               the fake llama-server the demo runs,
 #                               Python 3 (the fake converter's wrapper)
+#                               and bubblewrap (the code ladder's
+#                               sandbox, docs/sandbox.md)
 #   sh scripts/deps.sh --test   that, and the test stack `make check` uses:
 #                               cmocka; clang (libFuzzer), clang-tidy (the
 #                               function size gate) and clang-format (the
@@ -39,7 +41,7 @@ case $# in
 esac
 
 DEMO="build-essential pkg-config libuv1-dev libcurl4-openssl-dev
-libjansson-dev libssl-dev zlib1g-dev libmicrohttpd-dev python3"
+libjansson-dev libssl-dev zlib1g-dev libmicrohttpd-dev python3 bubblewrap"
 TEST="libcmocka-dev clang libclang-rt-14-dev clang-tidy clang-format
 python3-jsonschema python3-numpy time bc
 slurmctld slurmd slurm-client munge procps librsvg2-bin chromium

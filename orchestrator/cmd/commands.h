@@ -24,5 +24,6 @@ int cmd_import(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_long(int argc, char **argv);
+int cmd_sandbox(int argc, char **argv);
 
 #endif

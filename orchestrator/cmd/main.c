@@ -55,6 +55,8 @@ static const struct command commands[] = {
     {"sha256", cmd_sha256, "the sha256 graveyard records for a file"},
     {"long", cmd_long,
      "long-context items made here, fitted to lengths in a server's tokens"},
+    {"sandbox", cmd_sandbox,
+     "Python programs run with their tests in the code ladder's sandbox"},
     {NULL, NULL, NULL},
 };
 

@@ -29,6 +29,7 @@ tensors --json
 sha256 --vocab
 init --llama --out --questions --force
 long --tokenize --lengths --out --kinds --items --seed --force
+sandbox --check --test --timeout --cpu --memory --nproc --fsize --output --jobs --bwrap --python --unsafe-exec
 T
 }
 
