@@ -119,7 +119,7 @@ int sandbox__argv(const struct sandbox_conf *c, const char **argv, size_t most,
 {
     size_t n = 0, i;
 
-    if (most < NFLAGS + 12 || numsize < 32)
+    if (most < NFLAGS + 14 || numsize < 32)
         return -1;
     if (!c->unsafe) {
         argv[n++] = c->bwrap;
@@ -131,6 +131,8 @@ int sandbox__argv(const struct sandbox_conf *c, const char **argv, size_t most,
         argv[n++] = nums;
         argv[n++] = "--tmpfs";
         argv[n++] = "/tmp";
+        argv[n++] = "--remount-ro"; /* its root: /tmp the one place */
+        argv[n++] = "/";            /* it may write */
         argv[n++] = "--chdir";
         argv[n++] = "/tmp";
         argv[n++] = "--";

@@ -96,6 +96,9 @@ static void test_argv(void **state)
     assert_string_equal(argv[i + 1], "3145728");
     assert_string_equal(argv[i + 2], "--tmpfs"); /* --size is the next's */
     assert_string_equal(argv[i + 3], "/tmp");
+    i = find(argv, n, "--remount-ro"); /* the root is not writable */
+    assert_true(i > 0);
+    assert_string_equal(argv[i + 1], "/");
     /* nothing of the host but /usr and the loader's cache */
     assert_int_equal(find(argv, n, "/root"), -1);
     assert_int_equal(find(argv, n, "/home"), -1);
