@@ -3,9 +3,9 @@
  * order; and the probe that says whether they can run here at all.
  *
  * Each execution is one child started by proc.h (argv from sandbox.c,
- * never a shell): its stdin a memfd holding the program as JSON with a
- * nonce, its fd 3 a memfd for the harness's result line, stdout and
- * stderr one capped capture that kills it past the cap; rlimits and the
+ * never a shell): its stdin a memfd holding the program (harness.c's
+ * frame) with a nonce, its fd 3 a memfd for the harness's result line, stdout
+ * and stderr one capped capture that kills it past the cap; rlimits and the
  * unprivileged user set between fork and exec (spawn.h); a session of its
  * own, named to spawn's keeper and given a parent-death SIGKILL, so that
  * bwrap, and with it the PID namespace and everything in it, goes when
@@ -26,8 +26,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "../server/proc.h"
 #include "../server/spawn.h"
 #include "../../util/util.h"
@@ -38,7 +36,7 @@
 struct job {
     struct sandbox_pool *pool;
     struct job *next; /* the queue, or the running list */
-    char *input;      /* the program as JSON */
+    char *input;      /* the program, framed for the harness */
     size_t input_len;
     char nonce[33];
     int ntests;
@@ -99,46 +97,55 @@ static void make_nonce(char *out)
         snprintf(out + 2 * i, 3, "%02x", r[i]);
 }
 
-/* The program as the harness reads it; NULL with msg past the cap. */
-static char *program_json(const struct sandbox_program *prog,
-                          const char *nonce, size_t *len, char *msg,
-                          size_t msgsize)
+/* The program as the harness reads it (harness.c): "GYH1\n", the nonce,
+ * the count of tests, then code, setup and each test as "LENGTH\n" and
+ * its bytes; NULL with msg past the cap. */
+static void frame_num(struct buf *b, const char *fmt, const char *nonce,
+                      size_t n)
+{
+    char head[96];
+    int k = snprintf(head, sizeof(head), fmt, nonce, n);
+
+    buf_append(b, head, (size_t)k);
+}
+
+static void frame_field(struct buf *b, const char *s, size_t n)
+{
+    char head[32];
+    int k = snprintf(head, sizeof(head), "%zu\n", n);
+
+    buf_append(b, head, (size_t)k);
+    buf_append(b, s, n);
+}
+
+static char *program_frame(const struct sandbox_program *prog,
+                           const char *nonce, size_t *len, char *msg,
+                           size_t msgsize)
 {
     size_t total = prog->code_len, i;
-    json_t *o, *tests;
-    char *s;
+    struct buf b;
 
     if (prog->setup != NULL)
         total += strlen(prog->setup);
-    for (i = 0; i < prog->ntests; i++)
+    for (i = 0; i < prog->ntests && total <= SANDBOX_PROGRAM_MAX; i++)
         total += strlen(prog->tests[i]);
     if (total > SANDBOX_PROGRAM_MAX || prog->ntests > SANDBOX_PROGRAM_MAX) {
         snprintf(msg, msgsize,
-                 "program of %zu bytes (code, setup and %zu tests) is over "
-                 "the sandbox's cap of %d bytes",
+                 "program of %zu bytes or more (code, setup and %zu tests) "
+                 "is over the sandbox's cap of %d bytes",
                  total, prog->ntests, SANDBOX_PROGRAM_MAX);
         return NULL;
     }
-    o = json_object();
-    tests = json_array();
-    json_object_set_new(o, "nonce", json_string(nonce));
-    /* code that is not UTF-8 still reaches the compiler, which says so */
-    json_object_set_new(o, "code",
-                        json_stringn_nocheck(prog->code, prog->code_len));
-    json_object_set_new(o, "setup",
-                        prog->setup ? json_string_nocheck(prog->setup)
-                                    : json_null());
+    /* the bytes above, the heads' digits and the nonce */
+    buf_init(&b, total + 64 + 24 * (prog->ntests + 2));
+    frame_num(&b, "GYH1\n%s\n%zu\n", nonce, prog->ntests);
+    frame_field(&b, prog->code, prog->code_len);
+    frame_field(&b, prog->setup ? prog->setup : "",
+                prog->setup ? strlen(prog->setup) : 0);
     for (i = 0; i < prog->ntests; i++)
-        json_array_append_new(tests, json_string_nocheck(prog->tests[i]));
-    json_object_set_new(o, "tests", tests);
-    s = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (s == NULL) {
-        snprintf(msg, msgsize, "program cannot be written as JSON");
-        return NULL;
-    }
-    *len = strlen(s);
-    return s;
+        frame_field(&b, prog->tests[i], strlen(prog->tests[i]));
+    *len = b.len;
+    return b.p;
 }
 
 static void kick_cb(uv_timer_t *t);
@@ -158,7 +165,7 @@ int sandbox_submit(struct sandbox_pool *p, const struct sandbox_program *prog,
 
     memset(j, 0, sizeof(*j));
     make_nonce(j->nonce);
-    j->input = program_json(prog, j->nonce, &j->input_len, msg, msgsize);
+    j->input = program_frame(prog, j->nonce, &j->input_len, msg, msgsize);
     if (j->input == NULL) {
         free(j);
         return -1;

@@ -139,6 +139,8 @@ int sandbox__argv(const struct sandbox_conf *c, const char **argv, size_t most,
     }
     argv[n++] = c->python;
     argv[n++] = "-I"; /* no user site, no PYTHON* variables, no cwd */
+    argv[n++] = "-S"; /* no site: the standard library alone, whatever
+                         the host installed (and 9 ms less a candidate) */
     argv[n++] = "-c";
     argv[n++] = sandbox_harness();
     argv[n] = NULL;

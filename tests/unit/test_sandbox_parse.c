@@ -111,16 +111,17 @@ static void test_argv(void **state)
     i = find(argv, n, "--");
     assert_string_equal(argv[i + 1], "/usr/bin/python3");
     assert_string_equal(argv[i + 2], "-I");
-    assert_string_equal(argv[i + 3], "-c");
-    assert_ptr_equal(argv[i + 4], sandbox_harness());
-    assert_int_equal(i + 5, n);
+    assert_string_equal(argv[i + 3], "-S");
+    assert_string_equal(argv[i + 4], "-c");
+    assert_ptr_equal(argv[i + 5], sandbox_harness());
+    assert_int_equal(i + 6, n);
     /* unsafe: python3 alone */
     c.unsafe = 1;
     c.python = "/opt/py3";
     n = sandbox__argv(&c, argv, 96, nums, sizeof(nums));
-    assert_int_equal(n, 4);
+    assert_int_equal(n, 5);
     assert_string_equal(argv[0], "/opt/py3");
-    assert_null(argv[4]);
+    assert_null(argv[5]);
     /* too small an array is refused, never overrun */
     assert_int_equal(sandbox__argv(&c, argv, 8, nums, sizeof(nums)), -1);
 }
@@ -133,6 +134,8 @@ static void test_harness_hash(void **state)
     assert_int_equal(strlen(h), 64);
     assert_string_equal(h, sandbox_harness_sha256());
     assert_non_null(strstr(sandbox_harness(), "nonce"));
+    assert_non_null(strstr(sandbox_harness(), "_graveyard_harness()\n"));
+    assert_int_equal(sandbox_harness()[strlen(sandbox_harness()) - 1], '\n');
 }
 
 #define NONCE "0123456789abcdef0123456789abcdef"
