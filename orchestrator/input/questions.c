@@ -589,7 +589,12 @@ static int code_line(const char *path, long line, const char *text, size_t len,
     char why[300];
     int rc = -1;
 
-    if (!json_is_object(o))
+    if (json_is_array(o))
+        snprintf(msg, msgsize,
+                 "%s:%ld: a JSON list (MBPP's sanitized-mbpp.json is one): a "
+                 "code task reads one object a line (jq -c '.[]' makes them)",
+                 path, line + 1);
+    else if (!json_is_object(o))
         snprintf(msg, msgsize, "%s:%ld: not a JSON object%s%s", path, line + 1,
                  o ? "" : ": ", o ? "" : jerr.text);
     else if (!codeitem_is(o))

@@ -452,6 +452,22 @@ static void test_questions(void **state)
     assert_string_equal(msg, want);
     remove_file(dir, path);
 
+    /* MBPP's sanitized-mbpp.json, a JSON list: named */
+    snprintf(text, sizeof(text),
+             "[{\"task_id\": 2, \"prompt\": \"t\", "
+             "\"test_list\": [\"assert f(1)\"]}]\n");
+    write_file(dir, sizeof(dir), path, sizeof(path), "sanitized-mbpp.json",
+               text, strlen(text));
+    assert_int_equal(
+        questions_load_as(path, 0, GRADER_REF_CODE, &qs, msg, sizeof(msg)),
+        -1);
+    snprintf(want, sizeof(want),
+             "%s:1: a JSON list (MBPP's sanitized-mbpp.json is one): a code "
+             "task reads one object a line (jq -c '.[]' makes them)",
+             path);
+    assert_string_equal(msg, want);
+    remove_file(dir, path);
+
     /* the same id twice */
     snprintf(text, sizeof(text), "%s\n%s\n", humaneval_line, humaneval_line);
     write_file(dir, sizeof(dir), path, sizeof(path), "twice.jsonl", text,
