@@ -132,6 +132,28 @@ static void test_humaneval_whole(void **state)
     }
 }
 
+/* 64 asserts are split; a 65th runs the check whole, as one test. */
+static void test_humaneval_many(void **state)
+{
+    char test[4096] = "def check(candidate):\n", **t;
+    size_t n;
+
+    (void)state;
+    for (int i = 0; i < CODEITEM_TESTS_MAX; i++)
+        strcat(test, "    assert candidate(1) == 1\n");
+    assert_int_equal(codeitem_split(test, "f", &t, &n), 1);
+    assert_int_equal(n, CODEITEM_TESTS_MAX);
+    for (size_t i = 0; i < n; i++)
+        free(t[i]);
+    free(t);
+    strcat(test, "    assert candidate(2) == 2\n");
+    assert_int_equal(codeitem_split(test, "f", &t, &n), 0);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(t[0], "check(f)\n"));
+    free(t[0]);
+    free(t);
+}
+
 /* Asserts at the body's indent only; a triple-quoted string over lines
  * keeps its lines as written. */
 static void test_humaneval_triple(void **state)
@@ -545,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_humaneval_split),
         cmocka_unit_test(test_humaneval_whole),
         cmocka_unit_test(test_humaneval_triple),
+        cmocka_unit_test(test_humaneval_many),
         cmocka_unit_test(test_mbpp),
         cmocka_unit_test(test_called),
         cmocka_unit_test(test_refusals),
