@@ -425,16 +425,20 @@ static const char *mbpp_setup(const json_t *o, struct codeitem *it, char *why,
     {
         if (text_bad(v, "a \"test_imports\" item", 4096, why, whysize))
             return why;
-        if (b.len > 0 || it->setup != NULL)
+    }
+    if (it->setup != NULL)
+        buf_puts(&b, it->setup);
+    json_array_foreach(imports, i, v)
+    {
+        if (b.len > 0)
             buf_puts(&b, "\n");
         buf_puts(&b, json_string_value(v));
     }
-    if (b.p != NULL) {
-        char *joined = it->setup ? it->setup : xstrdup("");
-        it->setup = xrealloc(joined, strlen(joined) + b.len + 1);
-        memcpy(it->setup + strlen(it->setup), b.p, b.len + 1);
-    }
-    buf_release(&b);
+    if (b.len > 0) { /* the setup, then the imports, one a line */
+        free(it->setup);
+        it->setup = b.p;
+    } else
+        buf_release(&b);
     return NULL;
 }
 

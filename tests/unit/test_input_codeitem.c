@@ -231,6 +231,16 @@ static void test_mbpp(void **state)
     codeitem_release(&it);
     question_free(&q);
 
+    /* the original's setup and the sanitized file's imports, joined */
+    if (read_line("{\"task_id\": 5, \"text\": \"t\", \"test_list\": "
+                  "[\"assert f()\"], \"test_setup_code\": \"x = 1\", "
+                  "\"test_imports\": [\"import os\", \"import re\"]}",
+                  &it, &q, why, sizeof(why)) != 0)
+        fail_msg("%s", why);
+    assert_string_equal(it.setup, "x = 1\nimport os\nimport re");
+    codeitem_release(&it);
+    question_free(&q);
+
     /* the same tests in another line: the same reference; the function
      * called inside math.isclose is found */
     if (read_line(mine, &it, &q, why, sizeof(why)) != 0)
@@ -280,6 +290,12 @@ static void test_refusals(void **state)
         {"{\"task_id\": 1, \"text\": \"t\", \"test_list\": [\"assert "
          "f()\"], \"test_setup_code\": 5}",
          "\"test_setup_code\" must be a string"},
+        {"{\"task_id\": 1, \"prompt\": \"t\", \"test_list\": [\"assert "
+         "f()\"], \"test_imports\": [\"import math\", \"\"]}",
+         "a \"test_imports\" item must be a non-empty string"},
+        {"{\"task_id\": 1, \"prompt\": \"t\", \"test_list\": [\"assert "
+         "f()\"], \"test_imports\": \"import math\"}",
+         "\"test_imports\" must be a list of at most 256 strings"},
         {"{\"task_id\": 1.5, \"text\": \"t\", \"test_list\": [\"a\"]}",
          "\"task_id\" must be a string of 1 to 256 bytes on one line, or a "
          "whole number"},
