@@ -59,6 +59,8 @@ enum grader_ref_kind {
     GRADER_REF_CALLS,   /* a tool item's possible answers, BFCL's shape
                            ([{"fn": {"arg": [accepted...]}}]), as JSON
                            text (docs/toolcalls.md) */
+    GRADER_REF_CODE,    /* a code item's tests as run, their sha256 in hex:
+                           the code is graded by running it (docs/code.md) */
 };
 
 /* The expected strings of one reference: at most this many, each at most

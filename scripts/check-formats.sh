@@ -40,6 +40,7 @@ report/json.c questions report.json's decide.questions and each margin's questio
 orchestrator/input/taskfile.c prompt a task file's "prompt" (docs/tasks.md), the format taskfile.c owns
 orchestrator/input/taskfile.c max_tokens a task file's "max_tokens" (docs/tasks.md)
 orchestrator/input/questions.c prompt a long item's "prompt" in a question file (docs/longctx.md), not the manifest's
+orchestrator/input/codeitem.c prompt HumanEval's "prompt" and the sanitized MBPP's (docs/code.md), not the manifest's
 orchestrator/cmd/cmd_canary.c prompt a long item's "prompt" in the canary's question file (docs/longctx.md), not the manifest's
 orchestrator/input/config_long.c seed a ladder config's "long"."seed" (docs/config.md), not the manifest's
 orchestrator/input/longitem.c seed a long item's "long"."seed" in a question file (docs/longctx.md), the format longitem.c owns, not the manifest's

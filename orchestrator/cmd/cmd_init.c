@@ -106,13 +106,19 @@ static int find_questions(const char *file, char *out, size_t size)
 }
 
 /* The task a question file asks for: "tool-call" when its first item is
- * a tool item or a line of BFCL's (docs/toolcalls.md), else NULL (the
+ * a tool item or a line of BFCL's (docs/toolcalls.md), "code" when it is
+ * a code item (HumanEval's or MBPP's, docs/code.md), else NULL (the
  * config's default). */
 static const char *questions_task(const char *path)
 {
     struct questions qs;
     char msg[600];
 
+    if (questions_load_texts(path, 1, GRADER_REF_CODE, &qs, msg,
+                             sizeof(msg)) == 0) {
+        questions_release(&qs);
+        return "code";
+    }
     if (questions_load_texts(path, 1, GRADER_REF_CALLS, &qs, msg,
                              sizeof(msg)) != 0)
         return NULL;

@@ -13,6 +13,7 @@
 #include "../../rundir/files.h"
 #include "../base/cli.h"
 #include "bfclitem.h"
+#include "codeitem.h"
 #include "longitem.h"
 #include "toolitem.h"
 
@@ -54,6 +55,9 @@ static void question_release(struct question *q)
     free(q->lng);
     free(q->tools);
     free(q->tool_choice);
+    if (q->code != NULL)
+        codeitem_release(q->code);
+    free(q->code);
     for (size_t k = 0; k < q->nchoices; k++)
         free(q->choices[k]);
     free(q->choices);
@@ -147,11 +151,17 @@ static const char tool_elsewhere[] =
 static const char bfcl_elsewhere[] =
     "a line of BFCL's (it has \"function\"): run it with a task that "
     "grades tool calls (--task tool-call; docs/toolcalls.md)";
+/* A code item (HumanEval's or MBPP's) read by another task's reader. */
+static const char code_elsewhere[] =
+    "a code item (it has \"entry_point\" or \"test_list\"): run it with "
+    "a task that runs code (--task code; docs/code.md)";
 
 /* Why another task's reader refuses line o, a tool item's or BFCL's, or
  * NULL. */
 static const char *calls_elsewhere(const json_t *o)
 {
+    if (codeitem_is(o))
+        return code_elsewhere;
     if (json_object_get(o, "tools") != NULL)
         return tool_elsewhere;
     if (json_object_get(o, "function") != NULL)
@@ -201,6 +211,8 @@ static int calls_line(const char *path, long line, const char *text,
     if (!json_is_object(o))
         snprintf(msg, msgsize, "%s:%ld: not a JSON object%s%s", path, line + 1,
                  o ? "" : ": ", o ? "" : jerr.text);
+    else if (codeitem_is(o))
+        snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, code_elsewhere);
     else if (json_object_get(o, "tools") == NULL &&
              (json_object_get(o, "function") != NULL ||
               json_is_array(json_object_get(o, "question"))))
@@ -565,6 +577,46 @@ static int answers_line(const char *path, long line, const char *text,
     return bad == NULL ? 0 : -1;
 }
 
+/* One code item (line is 0-based) into q: HumanEval's or MBPP's line,
+ * nothing else (codeitem.h); -1 with msg naming the key. */
+static int code_line(const char *path, long line, const char *text, size_t len,
+                     struct question *q, char *msg, size_t msgsize)
+{
+    json_error_t jerr;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    struct codeitem it;
+    struct codeitem_question cq;
+    char why[300];
+    int rc = -1;
+
+    if (json_is_array(o))
+        snprintf(msg, msgsize,
+                 "%s:%ld: a JSON list (MBPP's sanitized-mbpp.json is one): a "
+                 "code task reads one object a line (jq -c '.[]' makes them)",
+                 path, line + 1);
+    else if (!json_is_object(o))
+        snprintf(msg, msgsize, "%s:%ld: not a JSON object%s%s", path, line + 1,
+                 o ? "" : ": ", o ? "" : jerr.text);
+    else if (!codeitem_is(o))
+        snprintf(msg, msgsize,
+                 "%s:%ld: not a code item (no \"entry_point\" or "
+                 "\"test_list\"): a code task reads HumanEval's and MBPP's "
+                 "lines only (docs/code.md)",
+                 path, line + 1);
+    else if (codeitem_read(o, &it, &cq, why, sizeof(why)) != 0)
+        snprintf(msg, msgsize, "%s:%ld: %s", path, line + 1, why);
+    else {
+        q->id = cq.id;
+        q->text = cq.text;
+        q->answer = xstrdup(cq.ref);
+        q->code = xrealloc(NULL, sizeof(*q->code));
+        *q->code = it;
+        rc = 0;
+    }
+    json_decref(o);
+    return rc;
+}
+
 /* Whether id was seen before: the ids go into a hash set (the grader's
  * qset), so a file of 100,000 questions loads in linear time. */
 static int duplicate(struct grader_qset *seen, const struct question *q)
@@ -619,6 +671,13 @@ static int load(const char *path, long limit, enum grader_ref_kind kind,
            (got = getline(&line, &cap, f)) >= 0) {
         struct question q;
         n++;
+        if (n == 0 && got >= 2 && (unsigned char)line[0] == 0x1f &&
+            (unsigned char)line[1] == 0x8b) {
+            snprintf(msg, msgsize, "'%s' is gzip-compressed: gunzip it first",
+                     path);
+            rc = -1;
+            break;
+        }
         if ((size_t)got > QUESTIONS_LINE_MAX) {
             snprintf(msg, msgsize, "%s:%ld: line longer than %u bytes", path,
                      n + 1, QUESTIONS_LINE_MAX);
@@ -638,6 +697,8 @@ static int load(const char *path, long limit, enum grader_ref_kind kind,
              : kind == GRADER_REF_CALLS
                  ? calls_line(path, n, line, (size_t)got, &bfcl, &q, msg,
                               msgsize)
+             : kind == GRADER_REF_CODE
+                 ? code_line(path, n, line, (size_t)got, &q, msg, msgsize)
                  : parse_line(path, n, line, (size_t)got, &q, msg, msgsize);
         if (rc != 0)
             break;

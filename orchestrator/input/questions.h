@@ -11,7 +11,10 @@
  * unique. Errors name the file and line. A line with "tools" is a tool
  * item (docs/toolcalls.md, toolitem.h), read by a tool-call task's
  * reader (GRADER_REF_CALLS) only, which reads nothing else: its
- * reference is the possible answers as compact JSON.
+ * reference is the possible answers as compact JSON. A HumanEval or MBPP
+ * line (it has "entry_point" or "test_list") is a code item (codeitem.h,
+ * docs/code.md), read by a code task's reader (GRADER_REF_CODE) only,
+ * which reads nothing else; a gzip-compressed file is refused by name.
  */
 #ifndef QUESTIONS_H
 #define QUESTIONS_H
@@ -42,6 +45,10 @@ struct question {
      * answers are its reference (answer), as compact JSON */
     char *tools;
     char *tool_choice;
+    /* a code item (docs/code.md, codeitem.h), read by a code task's reader
+     * (GRADER_REF_CODE) only, which reads nothing else: its reference
+     * (answer) is the sha256 of its tests as run; NULL for other items */
+    struct codeitem *code;
 };
 
 struct questions {

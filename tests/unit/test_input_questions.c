@@ -606,7 +606,7 @@ static void test_prompt(void **state)
 {
     struct question q = {
         "test-1", "How many apples?", "3", NULL, 0, 1, -1, -1, NULL, NULL,
-        NULL};
+        NULL, NULL};
     char *p = questions_prompt_for(questions_prompt, &q);
 
     (void)state;

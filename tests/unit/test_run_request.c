@@ -34,8 +34,8 @@ static char *dump(json_t *o)
 static void test_default(void **state)
 {
     struct grader_task *t = task("answer-line");
-    struct question q = {"q1", "What is 2+2?", "4",  NULL, 0, 1, -1,
-                         -1,   NULL,           NULL, NULL};
+    struct question q = {"q1", "What is 2+2?", "4",  NULL, 0,   1, -1,
+                         -1,   NULL,           NULL, NULL, NULL};
     struct run_opts o;
     char *body, *rec;
 
@@ -63,8 +63,8 @@ static void test_default(void **state)
 static void test_settings_follow(void **state)
 {
     struct grader_task *t = task("lm-eval-gsm8k");
-    struct question q = {"q1", "Sum?", "4",  NULL, 0,   1,
-                         -1,   -1,     NULL, NULL, NULL};
+    struct question q = {"q1", "Sum?", "4",  NULL, 0,    1,
+                         -1,   -1,     NULL, NULL, NULL, NULL};
     json_t *extra = json_pack("{s:i,s:[s]}", "top_k", 1, "stop", "END");
     struct run_opts o;
     char *body, *rec;
@@ -99,8 +99,8 @@ static void test_settings_follow(void **state)
 static void test_task_stops(void **state)
 {
     struct grader_task *t = task("lm-eval-gsm8k");
-    struct question q = {"q1", "Sum?", "4",  NULL, 0,   1,
-                         -1,   -1,     NULL, NULL, NULL};
+    struct question q = {"q1", "Sum?", "4",  NULL, 0,    1,
+                         -1,   -1,     NULL, NULL, NULL, NULL};
     struct run_opts o;
     char *body;
 
@@ -123,8 +123,8 @@ static void test_tools(void **state)
                    "\"parameters\":{\"type\":\"object\",\"properties\":"
                    "{\"z\":{\"type\":\"string\"},\"a\":{}}}}}]";
     char choice[] = "\"required\"";
-    struct question q = {"q1", "Call f", "[]", NULL,  0,     1,
-                         -1,   -1,       NULL, tools, choice};
+    struct question q = {"q1", "Call f", "[]", NULL,  0,      1,
+                         -1,   -1,       NULL, tools, choice, NULL};
     struct run_opts o;
     json_t *extra = json_pack("{s:s}", "tools", "not these");
     char *body;
@@ -166,8 +166,8 @@ static void test_tools_parallel(void **state)
 {
     struct grader_task *t = task("answer-line");
     char tools[] = "[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}]";
-    struct question q = {"q1", "Call f", "[]", NULL,  0,   1,
-                         -1,   -1,       NULL, tools, NULL};
+    struct question q = {"q1", "Call f", "[]", NULL,  0,    1,
+                         -1,   -1,       NULL, tools, NULL, NULL};
     struct run_opts o;
     json_t *extra = json_pack("{s:b}", "parallel_tool_calls", 0);
     char *body;
