@@ -218,7 +218,7 @@ void grader_autopsy(const struct grader_bury *b,
 {
     const struct grader_rung *ref = rungs[0];
     size_t i, j;
-    int bucket;
+    int bucket, outcome;
 
     for (i = 0; i < b->nrungs; i++) {
         const struct grader_rung *r = rungs[i];
@@ -243,6 +243,12 @@ void grader_autopsy(const struct grader_bury *b,
                 l->buckets[bucket]++;
                 l->cut_buckets[bucket] += (f & GRADER_A_CUT_OFF) != 0;
             }
+            outcome = grader_answer_outcome(&r->answers[j]);
+            if (outcome >= 0 && outcome < GRADER_EXEC_OUTCOMES) {
+                l->code_answers++;
+                l->outcomes[outcome]++;
+                l->cut_outcomes[outcome] += (f & GRADER_A_CUT_OFF) != 0;
+            }
             if (i == 0 || (f & GRADER_A_RIGHT))
                 continue;
             ra = grader_rung_find(ref, r->answers[j].q);
@@ -254,6 +260,8 @@ void grader_autopsy(const struct grader_bury *b,
             l->dead_empty_content += (f & GRADER_A_EMPTY) != 0;
             if (bucket >= 0 && bucket < TOOLCALL_NBUCKETS)
                 l->dead_buckets[bucket]++;
+            if (outcome >= 0 && outcome < GRADER_EXEC_OUTCOMES)
+                l->dead_outcomes[outcome]++;
         }
         l->first_deaths = b->lines[i].first_deaths;
         l->first_deaths_right_again_lower =

@@ -20,6 +20,7 @@
 #include "rows.h"
 #include "stats.h"
 #include "../toolcall/toolcall.h"
+#include "task.h"
 
 /* Rungs in one bury: right_again_at is a bit set of rung indexes. */
 #define GRADER_MAX_RUNGS 64
@@ -128,6 +129,15 @@ struct grader_autopsy_line {
     size_t tool_answers, called;
     size_t buckets[TOOLCALL_NBUCKETS], dead_buckets[TOOLCALL_NBUCKETS];
     size_t cut_buckets[TOOLCALL_NBUCKETS];
+    /* code items' answers graded by an exec rule (docs/code.md; 0
+     * everywhere on other rungs): how many, and each one's recorded
+     * outcome (task.h's enum grader_exec_outcome: the autopsy's causes
+     * for code; an error row has none), of all, of the dead, and of
+     * those cut off at the token cap (code cut short is often a syntax
+     * error: the cap's doing before the model's) */
+    size_t code_answers;
+    size_t outcomes[GRADER_EXEC_OUTCOMES], dead_outcomes[GRADER_EXEC_OUTCOMES];
+    size_t cut_outcomes[GRADER_EXEC_OUTCOMES];
 };
 
 /* One line per rung of b (which must come from the same rungs). */

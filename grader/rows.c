@@ -117,7 +117,8 @@ static int keep_row(struct grader_reader *rd, const struct grader_row *w,
                    w->reasoning_len)) ||
         (rc = keep(r, k, GRADER_KEEP_FINISH, w->finish, w->finish_len)) ||
         (rc = keep(r, k, GRADER_KEEP_ERROR, w->error, w->error_len)) ||
-        (rc = keep(r, k, GRADER_KEEP_CALLS, w->calls, w->calls_len)))
+        (rc = keep(r, k, GRADER_KEEP_CALLS, w->calls, w->calls_len)) ||
+        (rc = keep(r, k, GRADER_KEEP_OUTPUT, w->output, w->output_len)))
         return grader__fail(err, rc, r->path, rd->line,
                             rc == GRADER_ETOOBIG
                                 ? "the rung's texts pass %u bytes: too many "
@@ -273,8 +274,9 @@ static int by_rule(struct grader_reader *rd, const struct grader_row *w,
 static int by_calls(struct grader_reader *rd, const struct grader_row *w,
                     struct grader_answer *a, struct grader_error *err)
 {
-    struct grader_reply reply = {w->id,          w->id_len, w->content,
-                                 w->content_len, w->calls,  w->calls_len};
+    struct grader_reply reply = {
+        w->id,    w->id_len,    w->content, w->content_len,
+        w->calls, w->calls_len, NULL};
     struct grader_grade g;
     char why[300];
     int rc;
@@ -295,6 +297,36 @@ static int by_calls(struct grader_reader *rd, const struct grader_row *w,
     if (g.right)
         a->flags |= GRADER_A_RIGHT;
     a->flags |= (uint32_t)(g.bucket + 1) << GRADER_A_BUCKET_SHIFT;
+    return 0;
+}
+
+/* A code item's row graded by the reader's exec rule: its recorded
+ * outcome, checked against the code of its content. An error row is
+ * wrong with no outcome (no reply came to run). */
+static int by_exec(struct grader_reader *rd, const struct grader_row *w,
+                   struct grader_answer *a, struct grader_error *err)
+{
+    struct grader_exec e = {w->exec,         w->tests_passed,  w->tests_total,
+                            w->exception,    w->exception_len, w->code_hash,
+                            w->code_hash_len};
+    struct grader_reply reply = {w->id, w->id_len, w->content, w->content_len,
+                                 NULL,  0,         &e};
+    struct grader_grade g;
+    char why[300];
+    int rc;
+
+    if (w->has_error)
+        return 0;
+    rc = grader_task_grade_exec(rd->task, rd->rule, &reply, &g, why,
+                                sizeof(why));
+    if (rc != 0)
+        return grader__fail(err, rc, rd->rung->path, rd->line, "%s", why);
+    if (g.said && (rc = keep_said(rd, &g, a, err)) != 0)
+        return rc;
+    if (g.right)
+        a->flags |= GRADER_A_RIGHT;
+    a->flags |= GRADER_A_EXECUTED | (uint32_t)(g.bucket + 1)
+                                        << GRADER_A_BUCKET_SHIFT;
     return 0;
 }
 
@@ -345,9 +377,12 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
                  struct grader_error *err)
 {
     struct grader_num said;
-    int looped, calls = rd->task != NULL &&
-                        grader_task_rule_kind(rd->task, rd->rule) ==
-                            GRADER_RULE_TOOLCALL;
+    enum grader_rule_kind kind =
+        rd->task != NULL ? grader_task_rule_kind(rd->task, rd->rule)
+                         : GRADER_RULE_ANSWER_LINE;
+    int looped,
+        calls = kind == GRADER_RULE_TOOLCALL,
+        exec = kind == GRADER_RULE_EXEC || kind == GRADER_RULE_EXEC_BODY;
 
     a->flags = 0;
     a->said = GRADER_NONE;
@@ -355,6 +390,10 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
         a->flags |= GRADER_A_ERROR;
     if (calls) {
         int rc = by_calls(rd, w, a, err);
+        if (rc != 0)
+            return rc;
+    } else if (exec) {
+        int rc = by_exec(rd, w, a, err);
         if (rc != 0)
             return rc;
     } else if (rd->task != NULL && grader_task_rule_kind(rd->task, rd->rule) !=
@@ -385,7 +424,7 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
     /* a reply of calls alone has no text, and is no empty reply */
     if (!w->has_error && !(a->flags & GRADER_A_CALLED) &&
         (w->content == NULL || blank(w->content, w->content_len))) {
-        int rc = empty_reply(rd, w, ref, a, calls, err);
+        int rc = empty_reply(rd, w, ref, a, calls || exec, err);
         if (rc != 0)
             return rc;
     }

@@ -61,11 +61,15 @@ enum grader_answer_flag {
                                       budget on the content: graded by the
                                       rule's fallback (task.h) */
     GRADER_A_CALLED = 1 << 12,     /* a tool item's reply made a call */
+    GRADER_A_EXECUTED = 1 << 13,   /* a code item's row: its recorded
+                                      outcome is in the top byte */
 };
 
 /* A tool item's answer keeps its verdict's bucket (toolcall.h's enum
  * toolcall_bucket) plus one in the flags' top byte: 0 for every other
- * answer and for an error row (no verdict on calls a server never sent). */
+ * answer and for an error row (no verdict on calls a server never sent).
+ * A code item's answer keeps its outcome (task.h's enum
+ * grader_exec_outcome) plus one there, with GRADER_A_EXECUTED set. */
 #define GRADER_A_BUCKET_SHIFT 24
 
 struct grader_answer {
@@ -97,7 +101,8 @@ enum {
     GRADER_KEEP_REASONING,
     GRADER_KEEP_FINISH,
     GRADER_KEEP_ERROR,
-    GRADER_KEEP_CALLS, /* a tool row's "tool_calls" as JSON text */
+    GRADER_KEEP_CALLS,  /* a tool row's "tool_calls" as JSON text */
+    GRADER_KEEP_OUTPUT, /* a code row's "exec_output" */
     GRADER_KEEP_FIELDS
 };
 #define GRADER_KEPT_NULL UINT64_MAX
@@ -154,7 +159,18 @@ static inline int grader_answer_right(const struct grader_answer *a)
  * tool item's, an error row, or no answer. */
 static inline int grader_answer_bucket(const struct grader_answer *a)
 {
-    return a == NULL ? -1 : (int)(a->flags >> GRADER_A_BUCKET_SHIFT) - 1;
+    return a == NULL || (a->flags & GRADER_A_EXECUTED)
+               ? -1
+               : (int)(a->flags >> GRADER_A_BUCKET_SHIFT) - 1;
+}
+
+/* A code item's answer's outcome (enum grader_exec_outcome), or -1: not
+ * a code item's, an error row, or no answer. */
+static inline int grader_answer_outcome(const struct grader_answer *a)
+{
+    return a == NULL || !(a->flags & GRADER_A_EXECUTED)
+               ? -1
+               : (int)(a->flags >> GRADER_A_BUCKET_SHIFT) - 1;
 }
 
 /* The canonical number a graded answer extracted, or NULL. */

@@ -17,324 +17,11 @@
 #include "alloc.h"
 #include "error.h"
 #include "qset.h"
+#include "task.h"
 #include "internal.h"
 #include "../pyre/pyre.h"
 
-/* Nesting deeper than this in a skipped value is refused (jansson's own
- * limit is 2048; a row has no reason to nest at all). */
-#define MAX_DEPTH 64
-/* Distinct keys one row may have: duplicates are found by comparing. */
-#define MAX_KEYS 64
-#define SMALL    GRADER_ROWSCAN_SMALL
-
-struct cur {
-    const char *start, *end;
-    char *msg;
-    size_t msgsize;
-    int nomem;
-};
-
-static const char *fail(struct cur *c, const char *at, const char *what)
-{
-    snprintf(c->msg, c->msgsize, "malformed JSON at column %ld: %s",
-             (long)(at - c->start) + 1, what);
-    return NULL;
-}
-
-static const char *ws(const char *p, const char *end)
-{
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-        p++;
-    return p;
-}
-
-/* A destination for an unescaped string: fixed, growable, or none. */
-struct out {
-    char *fixed; /* fixedcap bytes, or NULL */
-    size_t fixedcap;
-    char **grow; /* a scanner buffer, or NULL */
-    size_t *growcap;
-    size_t len;
-    int over; /* a fixed destination overflowed */
-};
-
-static int put(struct cur *c, struct out *o, const char *s, size_t n)
-{
-    if (o->fixed != NULL) {
-        if (o->len + n >= o->fixedcap) {
-            o->over = 1;
-            return 0;
-        }
-        memcpy(o->fixed + o->len, s, n);
-    } else if (o->grow != NULL) {
-        if (o->len + n + 1 > *o->growcap) {
-            size_t cap = *o->growcap ? *o->growcap : 1024;
-            char *b;
-            while (cap < o->len + n + 1)
-                cap *= 2;
-            b = grader__realloc(*o->grow, cap);
-            if (b == NULL) {
-                c->nomem = 1;
-                return -1;
-            }
-            *o->grow = b;
-            *o->growcap = cap;
-        }
-        memcpy(*o->grow + o->len, s, n);
-    } else {
-        return 0;
-    }
-    o->len += n;
-    return 0;
-}
-
-static int hexval(char h)
-{
-    if (h >= '0' && h <= '9')
-        return h - '0';
-    if (h >= 'a' && h <= 'f')
-        return h - 'a' + 10;
-    if (h >= 'A' && h <= 'F')
-        return h - 'A' + 10;
-    return -1;
-}
-
-/* Four hex digits at p, or -1. */
-static long hex4(const char *p, const char *end)
-{
-    long v = 0;
-    int i;
-
-    if (end - p < 4)
-        return -1;
-    for (i = 0; i < 4; i++) {
-        int h = hexval(p[i]);
-        if (h < 0)
-            return -1;
-        v = v * 16 + h;
-    }
-    return v;
-}
-
-static size_t utf8_put(uint32_t cp, char *b)
-{
-    if (cp < 0x80) {
-        b[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        b[0] = (char)(0xc0 | (cp >> 6));
-        b[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        b[0] = (char)(0xe0 | (cp >> 12));
-        b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        b[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    b[0] = (char)(0xf0 | (cp >> 18));
-    b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    b[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
-/* One escape after the backslash at p; returns the cursor after it. */
-static const char *escape(struct cur *c, const char *p, struct out *o)
-{
-    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-    const char *e = p + 1, *hit;
-    char b[4];
-    long u, lo;
-
-    if (e >= c->end)
-        return fail(c, p, "unterminated string");
-    if (*e != 'u') {
-        hit = memchr(from, *e, sizeof(from) - 1);
-        if (hit == NULL || *e == '\0')
-            return fail(c, p, "invalid escape");
-        if (put(c, o, &to[hit - from], 1) != 0)
-            return NULL;
-        return e + 1;
-    }
-    if ((u = hex4(e + 1, c->end)) < 0)
-        return fail(c, p, "invalid \\u escape");
-    e += 5;
-    if (u >= 0xdc00 && u <= 0xdfff)
-        return fail(c, p, "invalid Unicode: lone low surrogate");
-    if (u >= 0xd800 && u <= 0xdbff) {
-        if (c->end - e < 6 || e[0] != '\\' || e[1] != 'u' ||
-            (lo = hex4(e + 2, c->end)) < 0xdc00 || lo > 0xdfff)
-            return fail(c, p, "invalid Unicode: lone high surrogate");
-        u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-        e += 6;
-    }
-    if (put(c, o, b, utf8_put((uint32_t)u, b)) != 0)
-        return NULL;
-    return e;
-}
-
-/* Bytes that end a plain run inside a string: the quote, the backslash,
- * control characters (invalid) and the lead bytes of UTF-8 sequences. */
-/* clang-format off */
-static const unsigned char special[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-};
-/* clang-format on */
-
-/*
- * The string whose opening quote is at p. With o, unescaped into it; *in
- * is set to the bytes between the quotes when there was no escape (so a
- * caller may point into the line instead of copying).
- */
-static const char *string(struct cur *c, const char *p, struct out *o,
-                          int *had_escape)
-{
-    const char *q = p + 1, *run = q;
-
-    *had_escape = 0;
-    for (;;) {
-        /* the common case: plain ASCII, one table look-up a byte */
-        while (q < c->end && !special[(unsigned char)*q])
-            q++;
-        if (q >= c->end)
-            return fail(c, p, "unterminated string");
-        if (*q == '"')
-            break;
-        if (*q == '\\') {
-            if (o && put(c, o, run, (size_t)(q - run)) != 0)
-                return NULL;
-            *had_escape = 1;
-            if ((q = escape(c, q, o ? o : &(struct out){0})) == NULL)
-                return NULL;
-            run = q;
-        } else if ((unsigned char)*q < 0x20) {
-            return fail(c, q, "control character in string");
-        } else {
-            size_t n =
-                pyre_utf8_seq((const unsigned char *)q, (size_t)(c->end - q));
-            if (n == 0)
-                return fail(c, q, "invalid UTF-8 in string");
-            q += n;
-        }
-    }
-    if (o && put(c, o, run, (size_t)(q - run)) != 0)
-        return NULL;
-    return q + 1;
-}
-
-/* A JSON number at p; *is_int when it has no fraction or exponent. */
-static const char *number(struct cur *c, const char *p, int *is_int)
-{
-    const char *q = p;
-
-    *is_int = 1;
-    if (q < c->end && *q == '-')
-        q++;
-    if (q >= c->end || *q < '0' || *q > '9')
-        return fail(c, p, "invalid token");
-    if (*q == '0')
-        q++;
-    else
-        while (q < c->end && *q >= '0' && *q <= '9')
-            q++;
-    if (q < c->end && *q == '.') {
-        *is_int = 0;
-        q++;
-        if (q >= c->end || *q < '0' || *q > '9')
-            return fail(c, p, "invalid number");
-        while (q < c->end && *q >= '0' && *q <= '9')
-            q++;
-    }
-    if (q < c->end && (*q == 'e' || *q == 'E')) {
-        *is_int = 0;
-        q++;
-        if (q < c->end && (*q == '+' || *q == '-'))
-            q++;
-        if (q >= c->end || *q < '0' || *q > '9')
-            return fail(c, p, "invalid number");
-        while (q < c->end && *q >= '0' && *q <= '9')
-            q++;
-    }
-    return q;
-}
-
-static const char *word(struct cur *c, const char *p, const char *w)
-{
-    size_t n = strlen(w);
-
-    if ((size_t)(c->end - p) < n || memcmp(p, w, n) != 0)
-        return fail(c, p, "invalid token");
-    return p + n;
-}
-
-/* Any JSON value at p, validated and skipped. */
-static const char *skip_value(struct cur *c, const char *p, int depth)
-{
-    int esc, is_int, first = 1;
-    char close;
-
-    if (p >= c->end)
-        return fail(c, p, "unexpected end of row");
-    switch (*p) {
-    case '"':
-        return string(c, p, NULL, &esc);
-    case 't':
-        return word(c, p, "true");
-    case 'f':
-        return word(c, p, "false");
-    case 'n':
-        return word(c, p, "null");
-    case '{':
-    case '[':
-        break;
-    default:
-        return number(c, p, &is_int);
-    }
-    if (depth >= MAX_DEPTH)
-        return fail(c, p, "nested too deeply");
-    close = *p == '{' ? '}' : ']';
-    for (p = ws(p + 1, c->end);; first = 0) {
-        if (p < c->end && *p == close && first)
-            return p + 1;
-        if (close == '}') {
-            if (p >= c->end || *p != '"')
-                return fail(c, p, "string or '}' expected");
-            if ((p = string(c, p, NULL, &esc)) == NULL)
-                return NULL;
-            p = ws(p, c->end);
-            if (p >= c->end || *p != ':')
-                return fail(c, p, "':' expected");
-            p = ws(p + 1, c->end);
-        }
-        if ((p = skip_value(c, p, depth + 1)) == NULL)
-            return NULL;
-        p = ws(p, c->end);
-        if (p < c->end && *p == close)
-            return p + 1;
-        if (p >= c->end || *p != ',')
-            return fail(c, p,
-                        close == '}' ? "',' or '}' expected"
-                                     : "',' or ']' expected");
-        p = ws(p + 1, c->end);
-    }
-}
+#include "rowscan_lex.h" /* the JSON lexer: this file alone includes it */
 
 /* ---- the row object ---------------------------------------------------- */
 
@@ -355,6 +42,12 @@ enum field {
     F_LENGTH,
     F_DEPTH,
     F_TOOL_CALLS,
+    F_EXEC,
+    F_TESTS_PASSED,
+    F_TESTS_TOTAL,
+    F_EXCEPTION,
+    F_CODE_HASH,
+    F_EXEC_OUTPUT,
     F_OTHER
 };
 
@@ -373,7 +66,13 @@ static const char *const field_names[] = {"id",
                                           "predicted_ms",
                                           "length",
                                           "depth",
-                                          "tool_calls"};
+                                          "tool_calls",
+                                          "exec",
+                                          "tests_passed",
+                                          "tests_total",
+                                          "exception",
+                                          "code_hash",
+                                          "exec_output"};
 
 struct keyseen {
     uint64_t hash[MAX_KEYS];
@@ -416,7 +115,10 @@ static const char *text_value(struct scan *x, const char *p, int which,
         return word(&x->c, p, "null");
     }
     if (*p != '"')
-        return type_error(x, which ? F_REASONING : F_CONTENT,
+        return type_error(x,
+                          which == 3   ? F_EXEC_OUTPUT
+                          : which == 1 ? F_REASONING
+                                       : F_CONTENT,
                           "a string or null");
     /* Scan without copying first: most texts have escapes (\n), but the
      * copy is then one memcpy per run between escapes. */
@@ -564,16 +266,19 @@ static const char *number_value(struct scan *x, enum field f, const char *p)
     const char *q;
     int is_int;
 
-    long long *whole = f == F_TOKENS       ? &r->tokens
-                       : f == F_VIOLATIONS ? &r->violations
-                       : f == F_LENGTH     ? &r->length
-                       : f == F_DEPTH      ? &r->depth
-                                           : &r->saved;
+    long long *whole = f == F_TOKENS         ? &r->tokens
+                       : f == F_VIOLATIONS   ? &r->violations
+                       : f == F_LENGTH       ? &r->length
+                       : f == F_DEPTH        ? &r->depth
+                       : f == F_TESTS_PASSED ? &r->tests_passed
+                       : f == F_TESTS_TOTAL  ? &r->tests_total
+                                             : &r->saved;
     double *real = f == F_TPS         ? &r->tps
                    : f == F_PROMPT_MS ? &r->prompt_ms
                                       : &r->predicted_ms;
     int integer = f == F_TOKENS || f == F_VIOLATIONS || f == F_SAVED ||
-                  f == F_LENGTH || f == F_DEPTH;
+                  f == F_LENGTH || f == F_DEPTH || f == F_TESTS_PASSED ||
+                  f == F_TESTS_TOTAL;
 
     if (*p == 'n') {
         if (integer)
@@ -645,6 +350,59 @@ static const char *calls_value(struct scan *x, const char *p)
     return q;
 }
 
+/* "exec": an outcome's name (task.h's grader_exec_name), or null. */
+static const char *exec_value(struct scan *x, const char *p)
+{
+    char name[SMALL]; /* not small[]: finish_reason points there */
+    const char *q;
+    size_t n;
+    int over;
+
+    if (*p == 'n') {
+        x->row->exec = -1;
+        return word(&x->c, p, "null");
+    }
+    if (*p != '"')
+        return type_error(x, F_EXEC, "an outcome's name or null");
+    if ((q = small_string(x, p, name, &n, &over)) == NULL)
+        return NULL;
+    if (over || (x->row->exec = grader_exec_parse(name, n)) < 0)
+        return type_error(x, F_EXEC,
+                          "one of \"passed\", \"failed\", \"error\", "
+                          "\"syntax_error\", \"timeout\", \"killed\", "
+                          "\"no_code\" or null");
+    return q;
+}
+
+/* "exception" and "code_hash": a short string (at most 511 bytes, no
+ * NUL) or null. */
+static const char *code_string(struct scan *x, enum field f, const char *p)
+{
+    char *buf = f == F_EXCEPTION ? x->s->exception : x->s->code_hash;
+    const char **s =
+        f == F_EXCEPTION ? &x->row->exception : &x->row->code_hash;
+    size_t *len =
+        f == F_EXCEPTION ? &x->row->exception_len : &x->row->code_hash_len;
+    const char *q;
+    size_t n;
+    int over;
+
+    if (*p == 'n') {
+        *s = NULL;
+        *len = 0;
+        return word(&x->c, p, "null");
+    }
+    if (*p != '"')
+        return type_error(x, f, "a string or null");
+    if ((q = small_string(x, p, buf, &n, &over)) == NULL)
+        return NULL;
+    if (over || memchr(buf, '\0', n) != NULL)
+        return type_error(x, f, "a string of at most 511 bytes");
+    *s = buf;
+    *len = n;
+    return q;
+}
+
 static const char *value(struct scan *x, enum field f, const char *p)
 {
     struct grader_row *r = x->row;
@@ -676,6 +434,16 @@ static const char *value(struct scan *x, enum field f, const char *p)
         return number_value(x, f, p);
     case F_TOOL_CALLS:
         return calls_value(x, p);
+    case F_EXEC:
+        return exec_value(x, p);
+    case F_TESTS_PASSED:
+    case F_TESTS_TOTAL:
+        return number_value(x, f, p);
+    case F_EXCEPTION:
+    case F_CODE_HASH:
+        return code_string(x, f, p);
+    case F_EXEC_OUTPUT:
+        return text_value(x, p, 3, &r->output, &r->output_len);
     case F_OTHER:
         break;
     }
@@ -731,6 +499,7 @@ void grader_rowscan_release(struct grader_rowscan *s)
     grader__free(s->buf[0]);
     grader__free(s->buf[1]);
     grader__free(s->buf[2]);
+    grader__free(s->buf[3]);
     grader__free(s->num);
     grader_rowscan_init(s);
 }
@@ -751,6 +520,8 @@ int grader_rowscan(struct grader_rowscan *s, const char *p, size_t len,
     row->saved = -1;
     row->prompt_ms = row->predicted_ms = -1;
     row->length = row->depth = -1;
+    row->exec = -1;
+    row->tests_passed = row->tests_total = -1;
     x->c = (struct cur){p, end, msg, msgsize, 0};
     x->s = s;
     x->row = row;

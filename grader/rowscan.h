@@ -54,6 +54,17 @@ struct grader_row {
      * JSON text in the line, NULL when null or absent */
     const char *calls;
     size_t calls_len;
+    /* a code item's (docs/code.md): its recorded execution, "exec" (the
+     * outcome's name, enum grader_exec_outcome; -1 when null or absent),
+     * "tests_passed" and "tests_total" (-1 when null), "exception" and
+     * "code_hash" (NULL when null; at most 511 bytes each) */
+    int exec;
+    long long tests_passed, tests_total;
+    const char *output; /* "exec_output": the tail of what it printed,
+                           NULL when null or absent */
+    size_t output_len;
+    const char *exception, *code_hash;
+    size_t exception_len, code_hash_len;
 };
 
 #define GRADER_ROWSCAN_SMALL 512
@@ -62,11 +73,14 @@ struct grader_row {
 #define GRADER_ROWSCAN_REF 4096
 
 struct grader_rowscan {
-    char *buf[3]; /* unescaped content, reasoning_content and error */
-    size_t cap[3];
+    char *buf[4]; /* unescaped content, reasoning_content, error and
+                     exec_output */
+    size_t cap[4];
     /* id, reference, finish_reason and field names are unescaped here */
     char id[GRADER_ROWSCAN_SMALL], ref[GRADER_ROWSCAN_REF];
     char key[GRADER_ROWSCAN_SMALL], small[GRADER_ROWSCAN_SMALL];
+    /* a code row's exception type and code hash */
+    char exception[GRADER_ROWSCAN_SMALL], code_hash[GRADER_ROWSCAN_SMALL];
     /* a number too long for a small copy ("64.3000...0001" is valid
      * JSON, and strtod needs it whole to round as jansson does) */
     char *num;

@@ -170,13 +170,23 @@ static int ruler_kind(enum grader_rule_kind kind)
 static int rule_fits(const struct grader_task *t, const char *name,
                      enum grader_rule_kind kind, char *msg, size_t msgsize)
 {
-    static const char *const refs[] = {"numbers", "letters",
-                                       "lists of expected strings",
-                                       "tool calls' possible answers"};
+    static const char *const refs[] = {
+        "numbers", "letters", "lists of expected strings",
+        "tool calls' possible answers", "code items' tests"};
     const char *reads = "a number";
     int calls = kind == GRADER_RULE_TOOLCALL;
+    int exec = kind == GRADER_RULE_EXEC || kind == GRADER_RULE_EXEC_BODY;
 
-    if (calls || t->ref == GRADER_REF_CALLS) {
+    if (exec || t->ref == GRADER_REF_CODE) {
+        /* one execution a reply: the runner runs the first exec rule's
+         * code, and a second would grade a run that never happened */
+        if (exec && t->ref == GRADER_REF_CODE && t->nrules == 0)
+            return 0;
+        reads = !exec                       ? "one answer"
+                : t->ref == GRADER_REF_CODE ? "the one execution a reply "
+                                              "has, which another rule grades"
+                                            : "code items' tests";
+    } else if (calls || t->ref == GRADER_REF_CALLS) {
         if (calls && t->ref == GRADER_REF_CALLS)
             return 0;
         reads = calls ? "tool calls' possible answers" : "one answer";
@@ -228,12 +238,14 @@ int grader_task_add_regex(struct grader_task *t, const char *name,
     size_t i;
     int rc;
 
-    if (t->ref == GRADER_REF_ANSWERS || t->ref == GRADER_REF_CALLS) {
+    if (t->ref == GRADER_REF_ANSWERS || t->ref == GRADER_REF_CALLS ||
+        t->ref == GRADER_REF_CODE) {
         SAY("task '%s': rule '%s' reads one answer, and the task's "
             "references are %s",
             t->name, name,
-            t->ref == GRADER_REF_CALLS ? "tool calls' possible answers"
-                                       : "lists of expected strings");
+            t->ref == GRADER_REF_CALLS  ? "tool calls' possible answers"
+            : t->ref == GRADER_REF_CODE ? "code items' tests"
+                                        : "lists of expected strings");
         return GRADER_EARG;
     }
     if (nignore > GRADER_RULE_MAX_IGNORE) {
@@ -384,6 +396,21 @@ static int calls_parse(const char *s, size_t len, struct grader_num *out)
     return 0;
 }
 
+/* A code item's reference: its tests' sha256, 64 hex digits (lower
+ * case, as base/hash.h writes one); canonical "tests:" and its first 48
+ * (a canonical form holds 63 bytes). */
+static int code_ref_parse(const char *s, size_t len, struct grader_num *out)
+{
+    if (len != 64)
+        return -1;
+    for (size_t i = 0; i < len; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return -1;
+    snprintf(out->s, sizeof(out->s), "tests:%.48s", s);
+    out->v = 0;
+    return 0;
+}
+
 int grader_task_ref_parse(const struct grader_task *t, const char *s,
                           size_t len, struct grader_num *out)
 {
@@ -395,6 +422,8 @@ int grader_task_ref_parse(const struct grader_task *t, const char *s,
         return answers_parse(s, len, out);
     if (t->ref == GRADER_REF_CALLS)
         return calls_parse(s, len, out);
+    if (t->ref == GRADER_REF_CODE)
+        return code_ref_parse(s, len, out);
     while (b < len && (s[b] == ' ' || s[b] == '\t'))
         b++;
     while (len > b && (s[len - 1] == ' ' || s[len - 1] == '\t'))

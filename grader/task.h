@@ -48,6 +48,13 @@ enum grader_rule_kind {
     GRADER_RULE_TOOLCALL,    /* BFCL's AST checker on the reply's tool
                                 calls (toolcall/toolcall.h): graded by
                                 grader_task_grade_calls only */
+    GRADER_RULE_EXEC,        /* the code of the reply's first fenced
+                                block, run with the item's tests in the
+                                sandbox: graded from the row's recorded
+                                outcome by grader_task_grade_exec only */
+    GRADER_RULE_EXEC_BODY,   /* the same, the whole reply being the
+                                function's body after the item's prompt
+                                (a completion model's way) */
 };
 
 enum grader_ref_kind {
@@ -235,6 +242,7 @@ struct grader_reply {
     const char *calls; /* the row's "tool_calls" as JSON text, NULL when
                           null or absent */
     size_t calls_len;
+    const struct grader_exec *exec; /* a code item's, or NULL */
 };
 
 /*
@@ -252,6 +260,69 @@ int grader_task_grade_calls(const struct grader_task *t, size_t rule,
                             const struct grader_reply *reply, const char *ref,
                             size_t ref_len, struct grader_grade *out,
                             char *why, size_t whysize);
+
+/* ---- code (docs/code.md) ----------------------------------------------- */
+
+/* What running a reply's code came to: the sandbox's outcome as the row
+ * records it ("exec"), in the order the report's table shows them. */
+enum grader_exec_outcome {
+    GRADER_EXEC_PASSED,  /* every test passed */
+    GRADER_EXEC_FAILED,  /* a test's assertion failed */
+    GRADER_EXEC_ERROR,   /* an exception (its type recorded) */
+    GRADER_EXEC_SYNTAX,  /* the code does not compile */
+    GRADER_EXEC_TIMEOUT, /* the wall-clock limit */
+    GRADER_EXEC_KILLED,  /* a limit: cpu, memory, processes, file size,
+                            output */
+    GRADER_EXEC_NO_CODE, /* nothing to run in the reply */
+    GRADER_EXEC_OUTCOMES
+};
+
+/* "passed", "failed", "error", "syntax_error", "timeout", "killed",
+ * "no_code" (NULL past them); and back: the outcome, or -1. */
+const char *grader_exec_name(int outcome);
+int grader_exec_parse(const char *s, size_t len);
+
+/* A row's recorded execution, as the grader reads it. */
+struct grader_exec {
+    int outcome;           /* enum grader_exec_outcome, -1: not executed */
+    long passed, total;    /* tests passed of total, -1 when unknown */
+    const char *exception; /* its type, NULL when none */
+    size_t exception_len;
+    const char *code_hash; /* the executed code's, 16 hex digits
+                              (grader_code_hash), NULL when none */
+    size_t code_hash_len;
+};
+
+/*
+ * The code a rule of kind (GRADER_RULE_EXEC or _EXEC_BODY) takes from a
+ * reply text[0..len): a fenced block's contents (the first whose info
+ * string is empty, "python", "py" or "python3", any case; a block the
+ * token cap left open runs to the end), or the whole reply for a body
+ * rule. 1 with the span in *off, *n; 0 when there is none (no block, or
+ * nothing but white space in it).
+ */
+int grader_code_extract(enum grader_rule_kind kind, const char *text,
+                        size_t len, size_t *off, size_t *n);
+
+/* The 64-bit hash of code[0..len) as 16 hex digits and a NUL into hex
+ * (17 bytes): the row records it, so a row whose content is not the code
+ * that ran is refused. */
+void grader_code_hash(const char *code, size_t len, char *hex);
+
+/*
+ * Grade a code item's reply (reply->content, reply->exec) by rule of t,
+ * an exec rule: right when the recorded outcome is passed; out->bucket
+ * the outcome; said when the reply held code; extracted the outcome in
+ * words ("failed 3/5", "error TypeError 0/5"), compared those words and
+ * the code's hash ("failed 3/5 code:HEX16": two rungs that wrote the same
+ * code gave one answer). 0; GRADER_EARG
+ * with why (no recorded outcome, a hash that is not the content's code,
+ * the rule not an exec rule).
+ */
+int grader_task_grade_exec(const struct grader_task *t, size_t rule,
+                           const struct grader_reply *reply,
+                           struct grader_grade *out, char *why,
+                           size_t whysize);
 
 /*
  * Fill a prompt template for one question: {question} -> question,

@@ -145,6 +145,20 @@ static const struct builtin builtins[] = {
      512,
      {{NULL, NULL, 0}},
      {{"ast", GRADER_RULE_TOOLCALL}}},
+    /* code items (docs/code.md): the item's text (a HumanEval prompt in
+     * a fence, or an MBPP text with its tests), the code of the reply's
+     * first Python block run with the item's tests in the sandbox; 1024
+     * tokens, past the longest canonical solution of the built-in set
+     * with room for prose around it */
+    {"code",
+     "Python code run with its tests in a sandbox: passed, or how it failed",
+     GRADER_REF_CODE,
+     "Complete the following Python task. Reply with the complete code, its "
+     "imports included, in one ```python code block.\n\n{question}",
+     {NULL},
+     1024,
+     {{NULL, NULL, 0}},
+     {{"exec", GRADER_RULE_EXEC}}},
 };
 #define NBUILTIN (sizeof(builtins) / sizeof(builtins[0]))
 

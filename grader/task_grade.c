@@ -384,6 +384,8 @@ static int grade_by(const struct grader_task *t, const struct rule *r,
         return grader__rule_ruler(t, r->kind == GRADER_RULE_RULER_ALL, text,
                                   len, ref, ref_len, out);
     case GRADER_RULE_TOOLCALL: /* needs the calls: grader_task_grade_calls */
+    case GRADER_RULE_EXEC:     /* needs the outcome: grader_task_grade_exec */
+    case GRADER_RULE_EXEC_BODY:
         break;
     }
     return GRADER_EARG;

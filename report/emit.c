@@ -270,6 +270,34 @@ static json_t *tool_calls_v(const struct grader_autopsy_line *l)
     return finish(o, ok);
 }
 
+/* A rung's code outcomes (docs/code.md): {"answers", "outcomes": {NAME:
+ * n}, "dead_outcomes", "cut_off_outcomes"}, every outcome named. */
+static json_t *code_v(const struct grader_autopsy_line *l)
+{
+    json_t *o = json_object(), *all = json_object(), *dead = json_object(),
+           *cut = json_object();
+    int ok = o != NULL && all != NULL && dead != NULL && cut != NULL;
+
+    for (int k = 0; ok && k < GRADER_EXEC_OUTCOMES; k++) {
+        const char *name = grader_exec_name(k);
+        put(all, name, size_v(l->outcomes[k]), &ok);
+        put(dead, name, size_v(l->dead_outcomes[k]), &ok);
+        put(cut, name, size_v(l->cut_outcomes[k]), &ok);
+    }
+    if (o == NULL || !ok) {
+        json_decref(all);
+        json_decref(dead);
+        json_decref(cut);
+        json_decref(o);
+        return NULL;
+    }
+    put(o, "answers", size_v(l->code_answers), &ok);
+    put(o, "outcomes", all, &ok);
+    put(o, "dead_outcomes", dead, &ok);
+    put(o, "cut_off_outcomes", cut, &ok);
+    return finish(o, ok);
+}
+
 json_t *emit_autopsy_line(const struct grader_autopsy_line *l)
 {
     json_t *o = json_object();
@@ -295,6 +323,8 @@ json_t *emit_autopsy_line(const struct grader_autopsy_line *l)
         size_v(l->first_deaths_right_again_lower), &ok);
     if (l->tool_answers > 0) /* only where tool items were asked */
         put(o, "tool_calls", tool_calls_v(l), &ok);
+    if (l->code_answers > 0) /* only where code items were run */
+        put(o, "code", code_v(l), &ok);
     return finish(o, ok);
 }
 

@@ -14,29 +14,11 @@
 #include "md_toolcalls.h"
 #include "md_recipes.h"
 #include "md_differs.h"
+#include "md_epitaph.h"
 #include "md_probs.h"
 #include "md_verdict.h"
 #include "md_settings.h"
 #include "render.h"
-
-/* "Q8_0, Q6_K and Q4_0" from the rungs whose bits are set. */
-static void rung_list(struct doc *d, const struct grader_bury *b, uint64_t set)
-{
-    size_t i, n = 0, total = 0;
-
-    for (i = 0; i < b->nrungs; i++)
-        total += (set >> i) & 1;
-    for (i = 0; i < b->nrungs; i++) {
-        if (!((set >> i) & 1))
-            continue;
-        n++;
-        doc_raw(d, "%s%s",
-                n == 1       ? ""
-                : n == total ? " and "
-                             : ", ",
-                b->lines[i].rung->name);
-    }
-}
 
 /* A row's first cell, the rung it is about (the page links it). */
 static void rung_cell(struct doc *d, const char *name, int tomb)
@@ -619,106 +601,6 @@ static void repeat_table(struct doc *d, const struct grader_ladder *rep)
                "only where a rung gives the same text twice.");
 }
 
-/* Whether question q's reference is a list (a tool item's possible
- * calls, a long item's expected strings) rather than one answer. */
-static int list_ref(const struct grader_qset *qs, uint32_t q)
-{
-    const char *c = grader_qset_canonical(qs, q);
-
-    return strncmp(c, "calls:", 6) == 0 || strncmp(c, "answers:", 8) == 0;
-}
-
-/* An epitaph's answer: a number as the report writes one; a list as its
- * question file wrote it, in a code span (its canonical form is a hash). */
-static void answer_run(struct doc *d, const struct grader_qset *qs, uint32_t q)
-{
-    char n[FMT_SIZE];
-
-    if (list_ref(qs, q))
-        doc_code(d, grader_qset_reference(qs, q), 160);
-    else
-        doc_raw(d, "%s", fmt_number(n, grader_qset_canonical(qs, q)));
-}
-
-/* What rung r said to question q, and the words for saying nothing (an
- * error row said nothing either: it is named, so that "made no call"
- * is never said of a reply that never came). */
-static void said_run(struct doc *d, const struct grader_qset *qs, uint32_t q,
-                     const struct grader_rung *r, const char *said)
-{
-    const struct grader_answer *a = grader_rung_find(r, q);
-    char n[FMT_SIZE];
-    int calls = strncmp(grader_qset_canonical(qs, q), "calls:", 6) == 0;
-
-    if (said == NULL && a != NULL && (a->flags & GRADER_A_ERROR))
-        doc_raw(d, "answered with an error");
-    else if (said == NULL)
-        doc_raw(d, "%s",
-                calls             ? "made no call"
-                : list_ref(qs, q) ? "said nothing"
-                                  : "gave no number");
-    else if (list_ref(qs, q)) {
-        doc_raw(d, "said ");
-        doc_code(d, said, 160);
-    } else
-        doc_raw(d, "said %s", fmt_number(n, said));
-}
-
-static void tombstones(struct doc *d, const struct grader_ladder *rep,
-                       const struct grader_qset *qs)
-{
-    const struct grader_bury *b = &rep->chain;
-    size_t i;
-
-    doc_heading(d, 2);
-    doc_raw(d, "Tombstones");
-    doc_list(d);
-    for (i = 0; i < b->ntombs; i++) {
-        const struct grader_tombstone *t = &b->tombs[i];
-        char n2[FMT_SIZE];
-        doc_item(d);
-        doc_question(d, grader_qset_id(qs, t->q), 2048);
-        doc_raw(d, ", answer ");
-        answer_run(d, qs, t->q);
-        doc_raw(d, ". Died at %s, ", b->lines[t->died_at].rung->name);
-        if (grader_qset_length(qs, t->q) >= 0) /* a long item's length */
-            doc_raw(d, "at %s tokens, ",
-                    fmt_count(n2, grader_qset_length(qs, t->q)));
-        said_run(d, qs, t->q, b->lines[t->died_at].rung, t->said);
-        doc_raw(d, ". ");
-        if (t->right_again == 0) {
-            doc_raw(d, "Never rose.");
-        } else {
-            doc_raw(d, "Rose again at ");
-            rung_list(d, b, t->right_again);
-            doc_raw(d, ".");
-        }
-    }
-}
-
-static void ghosts(struct doc *d, const struct grader_ladder *rep,
-                   const struct grader_qset *qs)
-{
-    const struct grader_bury *b = &rep->chain;
-    size_t i;
-
-    doc_heading(d, 2);
-    doc_raw(d, "Ghosts");
-    doc_list(d);
-    for (i = 0; i < b->nghosts; i++) {
-        const struct grader_ghost *g = &b->ghosts[i];
-        doc_item(d);
-        doc_question(d, grader_qset_id(qs, g->q), 2048);
-        doc_raw(d, ", answer ");
-        answer_run(d, qs, g->q);
-        doc_raw(d, ". %s ", b->lines[0].rung->name);
-        said_run(d, qs, g->q, b->lines[0].rung, g->reference_said);
-        doc_raw(d, "; right at ");
-        rung_list(d, b, g->right_at);
-        doc_raw(d, ".");
-    }
-}
-
 /* The picture of the ladder's choices. Its caption says "which one?" in
  * words (render_pick_words): the picture is a file of its own, shown
  * without this report too, and the decision block at the top says it for
@@ -774,12 +656,13 @@ struct doc *render_report_doc(const struct rundir_run *run,
     deaths_table(d, rep);
     autopsy_table(d, rep);
     md_toolcalls(d, rep);
+    md_code(d, rep);
     side_table(d, rep);
     repeat_table(d, rep);
     if (rep->chain.ntombs > 0) {
-        tombstones(d, rep, qs);
+        md_tombstones(d, rep, qs);
         if (rep->chain.nghosts > 0)
-            ghosts(d, rep, qs);
+            md_ghosts(d, rep, qs);
     }
     if (!doc_ok(d)) {
         doc_free(d);

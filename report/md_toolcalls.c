@@ -29,10 +29,7 @@ static int any(const struct grader_ladder *rep)
     return 0;
 }
 
-/* A bucket's cell: "n", or "n (d dead)", "n (c cut off)", "n (d dead, c
- * cut off)": a reply cut at the token cap is counted where its verdict
- * puts it (a call cut short is malformed), and said to be cut. */
-static void cell(struct doc *d, size_t n, size_t dead, size_t cut)
+void md_cause_cell(struct doc *d, size_t n, size_t dead, size_t cut)
 {
     char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 
@@ -88,6 +85,7 @@ void md_toolcalls(struct doc *d, const struct grader_ladder *rep)
         doc_cellf(d, "%s", fmt_count(a, (long long)l->tool_answers));
         doc_cellf(d, "%s", fmt_count(b, (long long)l->called));
         for (k = 0; k < TOOLCALL_NBUCKETS; k++)
-            cell(d, l->buckets[k], l->dead_buckets[k], l->cut_buckets[k]);
+            md_cause_cell(d, l->buckets[k], l->dead_buckets[k],
+                          l->cut_buckets[k]);
     }
 }

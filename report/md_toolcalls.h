@@ -1,7 +1,9 @@
 /*
  * md_toolcalls.h - a run of tool items in REPORT.md and the page
  * (md_toolcalls.c): how each rung's calls fail, by the checker's buckets
- * (toolcall/toolcall.h), all of them and the dead.
+ * (toolcall/toolcall.h), all of them and the dead; and a run of code
+ * items (md_code.c): how each rung's code fails, by the sandbox's
+ * outcomes.
  */
 #ifndef REPORT_MD_TOOLCALLS_H
 #define REPORT_MD_TOOLCALLS_H
@@ -12,5 +14,15 @@
 /* "Tool calls: how each rung's calls fail", when a rung of the chain
  * graded tool items; nothing otherwise. */
 void md_toolcalls(struct doc *d, const struct grader_ladder *rep);
+
+/* A cause's cell, the tool calls' and the code's: "n", or "n (d dead)",
+ * "n (c cut off)", "n (d dead, c cut off)": a reply cut at the token cap
+ * is counted where its verdict puts it (a call cut short is malformed,
+ * code cut short a syntax error), and said to be cut. */
+void md_cause_cell(struct doc *d, size_t n, size_t dead, size_t cut);
+
+/* "Code: how each rung's code fails" (md_code.c), when a rung of the
+ * chain ran code items; nothing otherwise. */
+void md_code(struct doc *d, const struct grader_ladder *rep);
 
 #endif

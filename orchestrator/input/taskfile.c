@@ -25,6 +25,8 @@ static const struct {
     {"ruler-all", GRADER_RULE_RULER_ALL},
     {"ruler-part", GRADER_RULE_RULER_PART},
     {"toolcall", GRADER_RULE_TOOLCALL},
+    {"exec", GRADER_RULE_EXEC},
+    {"exec-body", GRADER_RULE_EXEC_BODY},
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -211,6 +213,8 @@ static enum grader_ref_kind ref_kind(const char *ref)
         return GRADER_REF_ANSWERS;
     if (ref != NULL && strcmp(ref, "calls") == 0)
         return GRADER_REF_CALLS;
+    if (ref != NULL && strcmp(ref, "code") == 0)
+        return GRADER_REF_CODE;
     return GRADER_REF_NUMBER;
 }
 
@@ -235,10 +239,11 @@ struct grader_task *taskfile_from_json(const json_t *def, const char *where,
         say(msg, msgsize, where, "\"name\" must be a string");
     else if (json_object_get(def, "reference") != NULL &&
              (ref == NULL || (strcmp(ref, "number") && strcmp(ref, "letter") &&
-                              strcmp(ref, "answers") && strcmp(ref, "calls"))))
+                              strcmp(ref, "answers") && strcmp(ref, "calls") &&
+                              strcmp(ref, "code"))))
         say(msg, msgsize, where,
-            "\"reference\" must be \"number\", \"letter\", \"answers\" or "
-            "\"calls\"");
+            "\"reference\" must be \"number\", \"letter\", \"answers\", "
+            "\"calls\" or \"code\"");
     else if ((t = grader_task_new(name, ref_kind(ref))) == NULL)
         say(msg, msgsize, where, "\"name\" must be 1 to %d bytes",
             GRADER_TASK_NAME_MAX - 1);
@@ -286,7 +291,8 @@ json_t *taskfile_to_json(const struct grader_task *t)
             json_string(grader_task_ref(t) == GRADER_REF_LETTER    ? "letter"
                         : grader_task_ref(t) == GRADER_REF_ANSWERS ? "answers"
                         : grader_task_ref(t) == GRADER_REF_CALLS   ? "calls"
-                                                                 : "number"));
+                        : grader_task_ref(t) == GRADER_REF_CODE    ? "code"
+                                                                : "number"));
         if (grader_task_prompt(t) != NULL)
             bad |= json_object_set_new(o, "prompt",
                                        json_string(grader_task_prompt(t)));
@@ -384,8 +390,14 @@ static int grade_rule(const struct grader_task *t, size_t i, const char *text,
                       const struct grader_num *canon, struct grader_grade *g,
                       char *why, size_t whysize)
 {
+    enum grader_rule_kind kind = grader_task_rule_kind(t, i);
+
     why[0] = '\0';
-    if (grader_task_rule_kind(t, i) == GRADER_RULE_TOOLCALL)
+    if (kind == GRADER_RULE_EXEC || kind == GRADER_RULE_EXEC_BODY)
+        return calls == NULL || calls->exec == NULL
+                   ? -1
+                   : grader_task_grade_exec(t, i, calls, g, why, whysize);
+    if (kind == GRADER_RULE_TOOLCALL)
         return calls == NULL
                    ? -1
                    : grader_task_grade_calls(t, i, calls, ref, strlen(ref), g,
@@ -393,6 +405,18 @@ static int grade_rule(const struct grader_task *t, size_t i, const char *text,
     return text == NULL ? -1
                         : grader_task_grade(t, i, text, len, ref, strlen(ref),
                                             canon, g);
+}
+
+/* A grade's bucket in words: a code rule's outcome, a tool-call rule's
+ * failure. */
+static const char *bucket_name(const struct grader_task *t, size_t i,
+                               int bucket)
+{
+    enum grader_rule_kind kind = grader_task_rule_kind(t, i);
+
+    if (kind == GRADER_RULE_EXEC || kind == GRADER_RULE_EXEC_BODY)
+        return grader_exec_name(bucket);
+    return toolcall_bucket_name((enum toolcall_bucket)bucket);
 }
 
 json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
@@ -446,8 +470,7 @@ json_t *taskfile_grades_until(const struct grader_task *t, const char *text,
              json_object_set_new(one, "error", json_string(why))) ||
             (rc == 0 && g.bucket >= 0 &&
              json_object_set_new(one, "bucket",
-                                 json_string(toolcall_bucket_name(
-                                     (enum toolcall_bucket)g.bucket)))) ||
+                                 json_string(bucket_name(t, i, g.bucket)))) ||
             json_object_set_new(grades, grader_task_rule_name(t, i), one) != 0)
             util_oom("a row");
     }

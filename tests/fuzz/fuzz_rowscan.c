@@ -24,6 +24,7 @@
 
 #include "number.h"
 #include "rowscan.h"
+#include "task.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -41,6 +42,8 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
     w->saved = -1;
     w->prompt_ms = w->predicted_ms = -1;
     w->length = w->depth = -1;
+    w->exec = -1;
+    w->tests_passed = w->tests_total = -1;
     if (!json_is_object(o))
         return -1;
     v = json_object_get(o, "id");
@@ -127,6 +130,38 @@ static int from_tree(json_t *o, struct grader_row *w, char *ref, size_t cap)
             return -1;
         w->depth = json_integer_value(v);
     }
+    /* a code item's execution (docs/code.md) */
+    v = json_object_get(o, "exec");
+    if (v && !json_is_null(v)) {
+        if (!json_is_string(v) ||
+            (w->exec = grader_exec_parse(json_string_value(v),
+                                         json_string_length(v))) < 0)
+            return -1;
+    }
+    v = json_object_get(o, "tests_passed");
+    if (v && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return -1;
+        w->tests_passed = json_integer_value(v);
+    }
+    v = json_object_get(o, "tests_total");
+    if (v && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return -1;
+        w->tests_total = json_integer_value(v);
+    }
+#define SHORT(key, s, n)                                                      \
+    v = json_object_get(o, key);                                              \
+    if (v && !json_is_null(v)) {                                              \
+        if (!json_is_string(v) || json_string_length(v) > 511 ||              \
+            memchr(json_string_value(v), 0, json_string_length(v)))           \
+            return -1;                                                        \
+        s = json_string_value(v);                                             \
+        n = json_string_length(v);                                            \
+    }
+    SHORT("exception", w->exception, w->exception_len)
+    SHORT("code_hash", w->code_hash, w->code_hash_len)
+    TEXT("exec_output", w->output, w->output_len)
     /* a tool item's calls: a list (the scanner keeps its text) or null */
     v = json_object_get(o, "tool_calls");
     if (v && !json_is_null(v) && !json_is_array(v))
@@ -239,6 +274,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ours.truncated != theirs.truncated || ours.tokens != theirs.tokens ||
         ours.violations != theirs.violations || ours.saved != theirs.saved ||
         ours.length != theirs.length || ours.depth != theirs.depth ||
+        ours.exec != theirs.exec || ours.tests_passed != theirs.tests_passed ||
+        ours.tests_total != theirs.tests_total ||
+        !same_bytes(ours.exception, ours.exception_len, theirs.exception,
+                    theirs.exception_len) ||
+        !same_bytes(ours.code_hash, ours.code_hash_len, theirs.code_hash,
+                    theirs.code_hash_len) ||
+        !same_bytes(ours.output, ours.output_len, theirs.output,
+                    theirs.output_len) ||
         !(ours.tps == theirs.tps || (isnan(ours.tps) && isnan(theirs.tps))) ||
         ours.prompt_ms != theirs.prompt_ms ||
         ours.predicted_ms != theirs.predicted_ms)

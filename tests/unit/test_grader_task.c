@@ -370,6 +370,10 @@ static void test_step_limit(void **state)
 
 /* Every allocation of building each built-in task and of grading by each
  * of its rules fails in turn: an error, and nothing leaked. */
+/* A code item's reference: its tests' sha256. */
+#define CODE_REF                                                              \
+    "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+
 static void test_chaos(void **state)
 {
     static const char reply[] =
@@ -407,16 +411,25 @@ static void test_chaos(void **state)
                 const char *ref = grader_task_ref(t) == GRADER_REF_LETTER ? "B"
                                   : grader_task_ref(t) == GRADER_REF_CALLS
                                       ? TOOL_ANSWERS
+                                  : grader_task_ref(t) == GRADER_REF_CODE
+                                      ? CODE_REF
                                       : "1,072";
                 grader_task_ref_parse(t, ref, strlen(ref), &canon);
                 if (grader_task_rule_kind(t, r) == GRADER_RULE_TOOLCALL) {
                     struct grader_reply rp = {"w",        1,
                                               reply,      strlen(reply),
-                                              TOOL_CALLS, strlen(TOOL_CALLS)};
+                                              TOOL_CALLS, strlen(TOOL_CALLS), NULL};
                     rc = failed ? 0
                                 : grader_task_grade_calls(t, r, &rp, ref,
                                                           strlen(ref), &g,
                                                           NULL, 0);
+                } else if (grader_task_rule_kind(t, r) == GRADER_RULE_EXEC) {
+                    /* a code task: the outcome its row records */
+                    struct grader_exec e = {GRADER_EXEC_NO_CODE, -1, -1, NULL,
+                                            0,                   NULL, 0};
+                    struct grader_reply rp = {"w",  1, reply, strlen(reply),
+                                              NULL, 0, &e};
+                    rc = grader_task_grade_exec(t, r, &rp, &g, NULL, 0);
                 } else
                     rc = grader_task_grade(t, r, reply, strlen(reply), ref,
                                            strlen(ref), &canon, &g);
@@ -445,7 +458,7 @@ static void grade_one(const struct grader_task *t, const char *id,
 {
     struct grader_reply rp = {id,      strlen(id),
                               content, content ? strlen(content) : 0,
-                              list,    list ? strlen(list) : 0};
+                              list,    list ? strlen(list) : 0, NULL};
     char why[300];
     int rc = grader_task_grade_calls(
         t, 0, &rp, TOOL_ANSWERS, strlen(TOOL_ANSWERS), g, why, sizeof(why));
@@ -525,7 +538,7 @@ static void test_tool_calls(void **state)
     assert_string_not_equal(g.compared, g2.compared);
     /* an item the task has no docs for, a rule that is not a tool rule */
     {
-        struct grader_reply rp = {"x", 1, NULL, 0, NULL, 0};
+        struct grader_reply rp = {"x", 1, NULL, 0, NULL, 0, NULL};
         assert_int_equal(grader_task_grade_calls(t, 0, &rp, TOOL_ANSWERS,
                                                  strlen(TOOL_ANSWERS), &g, why,
                                                  sizeof(why)),

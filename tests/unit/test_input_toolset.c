@@ -115,7 +115,7 @@ static int grade_line(const struct grader_task *t, const struct questions *qs,
         fail_msg("a fixture line for '%s' names no item or bucket", id);
     struct grader_reply rp = {q->id,   strlen(q->id),
                               content, content ? strlen(content) : 0,
-                              ctext,   ctext ? strlen(ctext) : 0};
+                              ctext,   ctext ? strlen(ctext) : 0, NULL};
     if (grader_task_grade_calls(t, 0, &rp, q->answer, strlen(q->answer), &g,
                                 why, sizeof(why)) != 0)
         fail_msg("'%s': %s", id, why);
