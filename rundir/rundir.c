@@ -46,6 +46,7 @@ static const struct {
     [RD_AUDIT] = {"%s/audit/%s", 1},
     [RD_LONG_ITEMS] = {"%s/long.jsonl", 0},
     [RD_LONG_LOG] = {"%s/logs/long.tokenizer.log", 0},
+    [RD_CANDIDATES] = {"%s/rows/%s.candidates", 1},
 };
 
 const char *rundir_file_name(enum rundir_file what)

@@ -68,6 +68,8 @@ enum rundir_file {
     RD_AUDIT,      /* per audit: RUNDIR/audit/NAME, a run folder of its own */
     RD_LONG_ITEMS, /* a config's "lengths": the long items made for them */
     RD_LONG_LOG,   /* the log of the server that counted their tokens */
+    RD_CANDIDATES, /* per rung: a code task's answers before their
+                      execution (candidates.h) */
 };
 
 /*

@@ -119,11 +119,17 @@ int store_write_synced(int fd, const char *path, const void *data, size_t len,
 int store_open(struct store *s, const char *rundir, const char *rung,
                char *msg, size_t msgsize)
 {
+    return store_open_as(s, rundir, RD_ROWS, rung, msg, msgsize);
+}
+
+int store_open_as(struct store *s, const char *rundir, int which,
+                  const char *rung, char *msg, size_t msgsize)
+{
     long long cut;
 
     memset(s, 0, sizeof(*s));
-    s->fd = store_open_file(rundir, RD_ROWS, rung, &s->path, &s->err, msg,
-                            msgsize);
+    s->fd =
+        store_open_file(rundir, which, rung, &s->path, &s->err, msg, msgsize);
     if (s->fd < 0) {
         store_close(s);
         return -1;

@@ -33,6 +33,11 @@ struct store {
 int store_open(struct store *s, const char *rundir, const char *rung,
                char *msg, size_t msgsize);
 
+/* The same for another appended file of rows/ (rundir.h's RD_CANDIDATES):
+ * one line at a time, a torn last line cut back on open. */
+int store_open_as(struct store *s, const char *rundir, int which,
+                  const char *rung, char *msg, size_t msgsize);
+
 /*
  * Append one row (a JSON object without a newline; one is added) with one
  * write, then fsync. Returns 0, or -1 with a message; on failure the file

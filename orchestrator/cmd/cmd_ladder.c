@@ -45,7 +45,8 @@ static const char ladder_usage[] =
     "graveyard ladder CONFIG|DIR [--llama PATH] [--gpus 0,1,...]\n"
     "                        [--only RUNG]... [--run-dir DIR]\n"
     "                        [--shard I/N] [--replicate]\n"
-    "                        [--repeat-reference] [--per-gpu K] [--quiet]";
+    "                        [--repeat-reference] [--per-gpu K] [--quiet]\n"
+    "                        [--exec-jobs N] [--unsafe-exec]";
 
 static const char ladder_about[] =
     "Run every rung of the ladder in CONFIG (docs/config.md), each with\n"
@@ -73,6 +74,8 @@ struct ladder_flags {
     size_t nonly;
     long per_gpu; /* 0: the config's */
     int quiet, replicate, repeat_ref;
+    long exec_jobs; /* 0: the cores */
+    int unsafe_exec;
 };
 
 /* argv into f. CLI_GO, or the exit status (0 after --help). */
@@ -108,6 +111,13 @@ static int ladder_flags(struct ladder_flags *f, int argc, char **argv,
                  "only when the GPU has the memory it took when it last "
                  "ran, and one that does not fit waits"),
         CLI_SWITCH("--quiet", &f->quiet, "no progress lines"),
+        CLI_LONG("--exec-jobs", "N", &f->exec_jobs, 1, 64,
+                 "a code task: each rung runs up to N answers' code at once "
+                 "(default: the cores; docs/sandbox.md)"),
+        CLI_SWITCH("--unsafe-exec", &f->unsafe_exec,
+                   "a code task where bubblewrap cannot run: the code runs "
+                   "as a plain child with rlimits only, knowingly "
+                   "(docs/sandbox.md)"),
         CLI_END};
     const struct cli_command cmd = {
         "ladder", ladder_usage, ladder_about, ladder_after, opts, "CONFIG", 1,
@@ -551,6 +561,9 @@ int cmd_ladder(int argc, char **argv)
      * batching changes on its own */
     l->c.repeat_reference |= f.repeat_ref || l->c.batching;
     l->quiet = f.quiet;
+    if (f.exec_jobs > 0)
+        snprintf(l->exec_jobs, sizeof(l->exec_jobs), "%ld", f.exec_jobs);
+    l->unsafe_exec = f.unsafe_exec;
     super_init(&l->sup, "ladder", f.quiet, SUPER_SECOND_KILLS);
     l->per_gpu = f.per_gpu ? (int)f.per_gpu : (int)l->c.rungs_per_gpu;
     if ((rc = ladder_plan(l, pos[0], f.only, f.nonly, si, sn, f.replicate)) !=

@@ -60,6 +60,9 @@ struct ladder {
     char cfg_sha256[65];  /* its sha256 when the ladder started */
     char **env;           /* ours, and the ladder's pid and progress fd */
     int quiet;
+    char exec_jobs[24]; /* --exec-jobs N ("": none), --unsafe-exec: a
+                           code task's, given to each rung's run */
+    int unsafe_exec;
     char chunk[4096]; /* every child's progress pipe reads into it: the
                          reader copies what it takes (progress.h) */
 };

@@ -251,6 +251,12 @@ static int start(struct ladder *l, struct job *j, int g)
     argv[n++] = "--llama";
     argv[n++] = c->binary;
     argv[n++] = "--quiet";
+    if (l->exec_jobs[0] != '\0' && !j->canary) {
+        argv[n++] = "--exec-jobs";
+        argv[n++] = l->exec_jobs;
+    }
+    if (l->unsafe_exec && !j->canary)
+        argv[n++] = "--unsafe-exec";
     if (g >= 0) {
         argv[n++] = "--gpu";
         argv[n++] = c->gpus[g];

@@ -113,7 +113,8 @@ static json_t *row_json(const struct row *w, const struct grader_task *task,
     json_t *o, *rest, *grades, *extracted, *calls = NULL;
     struct grader_reply reply = {w->id,      strlen(w->id),
                                  w->content, w->content ? w->content_len : 0,
-                                 NULL,       0};
+                                 NULL,       0,
+                                 NULL};
     char *text = NULL;
 
     if (w->tool_item || w->ncalls > 0) {
@@ -245,4 +246,76 @@ int row_append_until(struct store *s, struct row *w,
     rc = store_append(s, text, strlen(text), msg, msgsize);
     free(text);
     return rc;
+}
+
+/* ---- a code item's row from its candidate (docs/code.md) --------------- */
+
+static json_t *exec_fields(const struct row_exec *x)
+{
+    const struct grader_exec *e = &x->e;
+    json_t *f =
+        json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "exec",
+                  grader_exec_name(e->outcome), "tests_passed",
+                  int_or_null(e->passed), "tests_total", int_or_null(e->total),
+                  "exception", str_or_null(e->exception, e->exception_len),
+                  "limit", x->limit ? json_string(x->limit) : json_null(),
+                  "exec_ms", int_or_null(x->ms), "exec_output",
+                  str_or_null(x->output, x->output_len), "code_hash",
+                  str_or_null(e->code_hash, e->code_hash_len));
+
+    if (f == NULL)
+        util_oom("a row");
+    return f;
+}
+
+char *row_exec_text(const char *candidate, size_t len,
+                    const struct row_exec *x, const struct grader_task *task,
+                    int *right, char *msg, size_t msgsize)
+{
+    json_error_t jerr;
+    json_t *o = json_loadb(candidate, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *id, *content, *ref, *grades, *extracted, *fields;
+    struct grader_reply reply;
+    char *text;
+
+    if (o == NULL) {
+        snprintf(msg, msgsize, "a candidate that is not JSON: %s", jerr.text);
+        return NULL;
+    }
+    id = json_object_get(o, "id");
+    content = json_object_get(o, "content");
+    ref = json_object_get(o, "reference");
+    if (!json_is_string(id) || !json_is_string(ref) ||
+        !(json_is_string(content) || json_is_null(content)) ||
+        json_object_get(o, "exec") != NULL) {
+        snprintf(msg, msgsize,
+                 "a line that is no candidate (an id, a reference and a "
+                 "content, not yet executed)");
+        json_decref(o);
+        return NULL;
+    }
+    memset(&reply, 0, sizeof(reply));
+    reply.id = json_string_value(id);
+    reply.id_len = json_string_length(id);
+    reply.content = json_string_value(content);
+    reply.content_len = content ? json_string_length(content) : 0;
+    reply.exec = &x->e;
+    grades = taskfile_grades_until(task, reply.content, reply.content_len,
+                                   json_string_value(ref), &reply, &extracted,
+                                   right, NULL);
+    set(o, "extracted", extracted);
+    set(o, "right", json_boolean(*right));
+    if (json_object_get(o, "grades") != NULL)
+        set(o, "grades", grades);
+    else
+        json_decref(grades);
+    fields = exec_fields(x);
+    if (json_object_update(o, fields) != 0)
+        util_oom("a row");
+    json_decref(fields);
+    text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    json_decref(o);
+    if (text == NULL)
+        util_oom("a row");
+    return text;
 }

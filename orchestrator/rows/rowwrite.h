@@ -71,6 +71,12 @@ struct row {
     const struct reply_call *calls;
     size_t ncalls;
 
+    /* a code item (docs/code.md): code set for each of its rows. Its
+     * answer is first written as a candidate (rows/RUNG.candidates:
+     * exec NULL, graded by no rule) and becomes its row with the
+     * execution's record (row_exec_text) */
+    int code;
+
     const char *imported; /* the tool an import read, or NULL */
     int digits;           /* significant digits of a real: a run's
                              measurements 10, an import's as logged 15 */
@@ -106,5 +112,27 @@ int row_append(struct store *s, struct row *w, const struct grader_task *task,
 int row_append_until(struct store *s, struct row *w,
                      const struct grader_task *task, int *right,
                      const atomic_int *stop, char *msg, size_t msgsize);
+
+/* What running a candidate's code came to (the sandbox's record). */
+struct row_exec {
+    struct grader_exec e; /* outcome, tests, exception, code_hash */
+    const char *limit;    /* a limit that killed it ("memory"), or NULL */
+    long long ms;         /* its wall clock, -1: null */
+    const char *output;   /* the tail of what it printed, or NULL */
+    size_t output_len;
+};
+
+/*
+ * A code item's row: its candidate line (row_text of a row with code set,
+ * as the candidates file keeps it) graded by task with the execution's
+ * record x, whose fields follow the candidate's: "exec", "tests_passed",
+ * "tests_total", "exception", "limit", "exec_ms", "exec_output",
+ * "code_hash". New text (free()) with *right; NULL with msg when the line
+ * is no candidate (not JSON, no id, content or reference, already
+ * executed).
+ */
+char *row_exec_text(const char *candidate, size_t len,
+                    const struct row_exec *x, const struct grader_task *task,
+                    int *right, char *msg, size_t msgsize);
 
 #endif

@@ -54,6 +54,7 @@ static void close_all(struct runner *r)
         r->http = NULL;
     }
     ask_close(r);
+    execs_close(r);
     energy_close(r);
     serve_close(r);
     prepare_close(r);
@@ -77,40 +78,6 @@ static void finished(struct runner *r, int code, const char *why)
 }
 
 /* ---- rows -------------------------------------------------------------- */
-
-/*
- * Tell a ladder how far this rung is: one JSON line per row on the fd it
- * names in GRAVEYARD_PROGRESS_FD (done, total, right so far, the last
- * decode speed, seconds per question in this process). A full pipe drops
- * the line: progress is never worth blocking a run for.
- */
-/* How far this rung is, from its rows so far. */
-static void progress_of(struct runner *r, struct progress *p)
-{
-    p->done = (long)r->rows;
-    p->total = (long)r->qs.n;
-    p->right = (long)r->right;
-    p->tps = r->last_tps;
-    p->sec_per_q =
-        r->rows_added == 0
-            ? -1
-            : (double)(uv_now(&r->sup.loop) - r->asks.first_ask_ms) / 1000.0 /
-                  (double)r->rows_added;
-}
-
-static void tell_ladder(struct runner *r)
-{
-    char line[PROGRESS_LINE];
-    struct progress p;
-    size_t n;
-
-    if (r->progress_fd < 0)
-        return;
-    progress_of(r, &p);
-    n = progress_format(&p, line, sizeof(line));
-    if (write(r->progress_fd, line, n) < 0 && errno != EAGAIN)
-        r->progress_fd = -1;
-}
 
 /* "logprobs" on: an answer's record, before its row (the rows stay the
  * truth: a kill between the two leaves a record the next open cuts).
@@ -193,8 +160,30 @@ static void row_work(uv_work_t *req)
 {
     struct rowjob *j = req->data;
 
+    if (j->w.code) {
+        /* a code task: the answer's candidate line, synced (execs.c
+         * writes its row once its code has run); an error row's line
+         * waits there for its turn */
+        j->text = row_text(&j->w, j->task, &j->right);
+        j->rc = j->w.error != NULL
+                    ? 0
+                    : execs_candidate(j->r, j->text, j->msg, sizeof(j->msg));
+        return;
+    }
     j->rc = row_append_until(j->store, &j->w, j->task, &j->right, &j->stop,
                              j->msg, sizeof(j->msg));
+}
+
+/* A code task's line made: to execs.c, which writes its row in turn. */
+static void row_to_execs(struct runner *r, struct rowjob *j,
+                         const struct rung_action *a)
+{
+    execs_add(r, a->question, j->text, a->type == A_ERROR_ROW);
+    j->text = NULL;
+    ask_written(r, a->question);
+    if (a->type == A_ANSWER_ROW && j->tps > 0)
+        r->last_tps = j->tps;
+    pump(r, 0);
 }
 
 /* Back on the loop: the row is counted and told, and the rest of its
@@ -208,18 +197,17 @@ static void row_done(uv_work_t *req, int status)
     struct queued *f = &r->pump.cur;
 
     j->busy = 0;
+    if (status == 0 && j->rc == 0 && j->w.code) {
+        row_to_execs(r, j, a);
+        return;
+    }
+    free(j->text);
+    j->text = NULL;
     if (status == 0 && j->rc == 0) {
         ask_written(r, a->question);
         if (a->type == A_ANSWER_ROW && j->tps > 0)
             r->last_tps = j->tps;
-        r->rows++;
-        r->rows_added++;
-        r->right += (size_t)j->right;
-        tell_ladder(r);
-        /* off a terminal, a plain line each 25 answers (the live line
-         * says it on one) */
-        if (!r->o->quiet && !r->live && r->rows_added % 25 == 0)
-            runner_say(r, "%zu/%zu answered", r->rows, r->qs.n);
+        runner_counted(r, j->right);
         pump(r, 0);
         return;
     }
@@ -227,6 +215,7 @@ static void row_done(uv_work_t *req, int status)
     f->ev.type = j->rc == 1 ? EV_STOP : EV_FAIL;
     f->ev.code = j->rc == 1    ? j->stop_code
                  : status != 0 ? EXIT_FAILED
+                 : j->w.code   ? files_exit_code(r->execs.cands.err)
                                : files_exit_code(r->store.err);
     snprintf(f->text, sizeof(f->text), "%s",
              j->rc == 1    ? ""
@@ -251,6 +240,8 @@ static int row_start(struct runner *r, const struct rung_action *a, int *code,
         append_probs(r, a->question, code, msg, msgsize) != 0)
         return -1;
     j->tps = ask_row(r, a->question, a->attempts, kind, error, &j->w);
+    j->w.code = execs_on(r);
+    j->text = NULL;
     j->task = r->o->task;
     atomic_store(&j->stop, 0);
     j->stop_code = 0;
@@ -325,7 +316,9 @@ static int carry_out(struct runner *r, const struct rung_action *a,
         runner_say(r, "%s", a->text);
         return 0;
     case A_FINISH:
-        finished(r, a->code, a->text);
+        /* a code task's last rows may still be running */
+        if (!execs_hold(r, a->code, a->text))
+            finished(r, a->code, a->text);
         return 0;
     }
     memset(&fail->ev, 0, sizeof(fail->ev));
@@ -433,6 +426,11 @@ static void stop_cb(void *ctx, int signum)
         return;
     runner_say(r, "stopping on signal %d; run the same command to resume",
                signum);
+    /* every sandbox killed at once; a rung that only waited for them
+     * ends here */
+    execs_stop(r);
+    if (execs_signal(r, 128 + signum))
+        return;
     if (r->rowjob.busy && r->rowjob.stop_code == 0) {
         /* a row grading on the pool stops before its next rule, and the
          * question is asked again on resume */
@@ -539,8 +537,9 @@ int runner_check_ahead(const char *rundir, const char *rung, char *msg,
      * at once by open_rung, the others only later; all are here so that a
      * ladder can check its last rung before its first starts */
     static const enum rundir_file later[] = {
-        RD_ROWS, RD_DONE,  RD_PROBS,    RD_LOCK,       RD_LOG,
-        RD_PID,  RD_POWER, RD_MANIFEST, RD_LADDER_TSV, RD_FILES_LOCK};
+        RD_ROWS,       RD_DONE,       RD_PROBS,     RD_LOCK,
+        RD_LOG,        RD_PID,        RD_POWER,     RD_MANIFEST,
+        RD_LADDER_TSV, RD_FILES_LOCK, RD_CANDIDATES};
 
     if (rundir_check_ahead(rundir, rung, later, sizeof(later) / sizeof(*later),
                            msg, msgsize) != 0)
@@ -589,7 +588,8 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     if (questions_load_as(o->questions, o->limit, grader_task_ref(o->task),
                           &r->qs, msg, msgsize))
         return EXIT_USAGE;
-    if ((code = ids_fit_records(o, &r->qs, msg, msgsize)) != 0)
+    if ((code = ids_fit_records(o, &r->qs, msg, msgsize)) != 0 ||
+        (code = execs_probe(r, msg, msgsize)) != 0)
         return code;
     /* a link or a FIFO where a file goes later: now, not after a night */
     if ((code = runner_check_ahead(o->rundir, o->rung, msg, msgsize)) != 0)
@@ -624,6 +624,9 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
         r->ids[i] = id;
     }
     grader_qset_free(answered);
+    /* a code task's candidates a stop left: run, not asked again */
+    if ((code = execs_open(r, msg, msgsize)) != 0)
+        return code;
     rung_init(&r->rung, r->qs.n, r->had, r->ids, r->asks.width, o->idle_s,
               o->request_timeout_s);
     /* record_inputs kept the folder's paths under the cap already */
@@ -663,7 +666,7 @@ static void draw_cb(void *ctx)
 
     if (r->rows == 0 && r->rows_added == 0)
         return;
-    progress_of(r, &p);
+    runner_progress(r, &p);
     progress_show(&p, shown, sizeof(shown));
     super_line(&r->sup, "%s  %s", r->o->rung, shown);
 }
@@ -687,6 +690,8 @@ static int start_loop(struct runner *r)
     r->asks.watch.data = r;
     lockwait_init(&r->files_lock, &r->sup.loop);
     energy_init(r);
+    if (execs_start(r) != 0)
+        return -1;
     prepare_start(r);
     return 0;
 }
@@ -695,6 +700,7 @@ static void runner_free(struct runner *r)
 {
     serve_release(r);
     energy_release(r);
+    execs_release(r);
     if (r->lock_fd >= 0)
         close(r->lock_fd); /* releases the lock */
     store_close(&r->store);
@@ -727,7 +733,9 @@ int runner_run(const struct run_opts *given)
     memset(r, 0, sizeof(*r));
     r->o = o;
     r->feed = feed;
+    r->finish = finished;
     r->lock_fd = -1;
+    r->execs.cands.fd = -1;
     r->probs.fd = -1;
     r->srv.log.fd = -1;
     r->srv.gpu_before = r->srv.gpu_loaded = -1;

@@ -16,6 +16,8 @@
  *              its reply, watched for its idle limit and deadline, and
  *              the row it makes
  *   energy.c   the GPU's power read once a second while it answers
+ *   execs.c    a code task's executions: each answer's code run in the
+ *              sandbox, its row written once it has run
  */
 #ifndef RUNNER_INT_H
 #define RUNNER_INT_H
@@ -42,6 +44,7 @@
 #include "rung.h"
 #include "../server/runopts.h"
 #include "../server/sse.h"
+#include "../sandbox/sandbox.h"
 
 #define REPLY_CAP REPLY_ROW_CAP /* reply.h: every row writer's budget */
 
@@ -80,6 +83,7 @@ struct rowjob {
     int busy;        /* queued or running */
     int rc;          /* row_append_until's: 0, 1 stopped, -1 failed */
     int right;
+    char *text; /* a code task's: the line made (execs.c's then) */
     double tps;
     char msg[RUNG_TEXT]; /* its failure */
 };
@@ -156,6 +160,26 @@ struct sampling {
     int said_slow, said_cap, said_write;
 };
 
+/* execs.c's: a code task's executions (docs/code.md). */
+struct exec_entry;
+struct executing {
+    int on;                     /* the task is a code task */
+    enum grader_rule_kind kind; /* its exec rule's: how code is taken */
+    struct sandbox_conf conf;
+    struct sandbox_pool *pool;
+    struct store cands;    /* rows/RUNG.candidates */
+    struct exec_entry **v; /* in the candidates' order: each row is
+                              written when it and all before it are */
+    size_t n, cap;
+    uv_work_t work; /* the first one's row, appended on the pool */
+    int writing, write_rc;
+    char write_msg[RUNG_TEXT];
+    int stopped; /* a stop: no more runs, no more rows */
+    int holding; /* the rung ended (A_FINISH), its rows not all out */
+    int hold_code;
+    char hold_text[RUNG_TEXT];
+};
+
 /* prepare.c's: the model's hash, files.lock, a left server. */
 struct preparing {
     struct hash_job model_hash;
@@ -208,11 +232,14 @@ struct runner {
     struct serving srv;
     struct preparing prep;
     struct sampling power;
+    struct executing execs;
     /* runner.c's pump: the rung's step for an event, its actions carried
      * out. The parts raise events through it and never call runner.c by
      * name, so the files stand in layers: runner.c over prepare.c,
      * serve.c and ask.c, over runner_int.c. */
     void (*feed)(struct runner *r, const struct rung_event *ev);
+    /* the rung's end, which execs.c held until its rows were out */
+    void (*finish)(struct runner *r, int code, const char *why);
 };
 
 /* runner_int.c: an event for the rung (r->feed); a line on stderr
@@ -222,6 +249,13 @@ void runner_say(struct runner *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void runner_fail(struct runner *r, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* runner_int.c: a row written (runner.c's or execs.c's), counted and
+ * told to a ladder (GRAVEYARD_PROGRESS_FD) and, off a terminal, each 25;
+ * how far the rung is, from its rows so far. */
+struct progress;
+void runner_counted(struct runner *r, int right);
+void runner_progress(struct runner *r, struct progress *p);
 
 /* prepare.c: the model's hash (cached, or on the thread pool), then the
  * chain to EV_BEGIN. */
@@ -246,6 +280,28 @@ void energy_begin(struct runner *r);
 void energy_end(struct runner *r);
 void energy_close(struct runner *r);
 void energy_release(struct runner *r);
+
+/* execs.c: execs_probe in open_rung before anything is made (can code
+ * run here?); execs_open once the rows are read (the candidates a stop
+ * left held: their questions are not asked again); execs_start
+ * when the loop runs; execs_candidate on the thread pool (an answer's
+ * line, synced); execs_add on the loop once it is (text owned: the
+ * candidate, or an error row to append in order); execs_hold at A_FINISH
+ * (1: the end waits for the rows); execs_signal on a stop (1: it was
+ * holding, and ends now); execs_stop kills every sandbox. Each 0 or the
+ * exit status / -1 with the message as named. */
+int execs_on(const struct runner *r);
+int execs_probe(struct runner *r, char *msg, size_t msgsize);
+int execs_open(struct runner *r, char *msg, size_t msgsize);
+int execs_start(struct runner *r);
+int execs_candidate(struct runner *r, const char *text, char *msg,
+                    size_t msgsize);
+void execs_add(struct runner *r, size_t q, char *text, int error_row);
+int execs_hold(struct runner *r, int code, const char *why);
+int execs_signal(struct runner *r, int code);
+void execs_stop(struct runner *r);
+void execs_close(struct runner *r);
+void execs_release(struct runner *r);
 
 /* ask.c */
 void ask_init(struct runner *r);

@@ -484,6 +484,16 @@ void runplan_options(struct runplan_flags *f,
                 "ask every token's top N log-probabilities and keep them in "
                 "rows/RUNG.probs beside the rows (docs/rows.md, \"The probs "
                 "file\")"),
+        CLI_LONG("--exec-jobs", "N", &f->exec_jobs, 1, 64,
+                 "a code task: run up to N answers' code at once (default: "
+                 "the cores; docs/sandbox.md)"),
+        CLI_LONG("--exec-timeout", "S", &f->exec_timeout, 1, 3600,
+                 "a code task: each answer's code and tests get S s of wall "
+                 "clock, then the sandbox is killed (default 10)"),
+        CLI_SWITCH("--unsafe-exec", &f->unsafe_exec,
+                   "a code task where bubblewrap cannot run: run the code as "
+                   "a plain child with rlimits only, knowingly (never the "
+                   "default; docs/sandbox.md)"),
         CLI_SWITCH("--force", &f->force,
                    "resume although a setting changed (recorded)"),
         CLI_SWITCH("--quiet", &f->quiet, "no progress lines on stderr"),
@@ -691,8 +701,8 @@ static int tool_docs(struct runplan *p)
     return 0;
 }
 
-int runplan_build(struct runplan *p, const struct runplan_flags *f,
-                  const char **pos, size_t npos)
+static int build_plan(struct runplan *p, const struct runplan_flags *f,
+                      const char **pos, size_t npos)
 {
     int rc;
 
@@ -732,6 +742,18 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
            : (rc = long_context(p)) != 0      ? rc
            : (rc = tool_jinja(p)) != 0        ? rc
                                               : tool_docs(p);
+}
+
+int runplan_build(struct runplan *p, const struct runplan_flags *f,
+                  const char **pos, size_t npos)
+{
+    int rc = build_plan(p, f, pos, npos);
+
+    /* the machine's, not the measurement's: taken in every form */
+    p->o.exec_jobs = f->exec_jobs;
+    p->o.exec_timeout_s = f->exec_timeout;
+    p->o.unsafe_exec = f->unsafe_exec;
+    return rc;
 }
 
 int runplan_execute(struct runplan *p)

@@ -34,6 +34,8 @@ struct runplan_flags {
     int logprobs;       /* --logprobs N */
     int ngl, ngl_given; /* --ngl N, or -1 for auto */
     int think, force, quiet, batching, abort_loops, plain_http;
+    long exec_jobs, exec_timeout; /* --exec-jobs, --exec-timeout */
+    int unsafe_exec;              /* --unsafe-exec */
     int serve_only; /* not a flag: graveyard long starts the rung's server
                        to count tokens, and asks nothing, so the question
                        file (the one it makes) is not read */
@@ -56,7 +58,7 @@ struct runplan {
 /* The run options (the server, the request, what is asked) as a table of
  * cli_parse's into opts, pointing into f: graveyard run's, and those
  * graveyard canary passes on to its run. The last entry is CLI_END. */
-#define RUNPLAN_OPTS 22
+#define RUNPLAN_OPTS 25
 void runplan_options(struct runplan_flags *f,
                      struct cli_opt opts[RUNPLAN_OPTS]);
 

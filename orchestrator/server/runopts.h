@@ -55,6 +55,11 @@ struct run_opts {
                                 NULL: one is */
     const char *api_key_env; /* the variable holding its key, or NULL */
     int allow_plain_http;    /* http to another machine (endpoint.h) */
+    /* a code task's executions (docs/sandbox.md): how many at once (0:
+     * the cores), each one's wall-clock limit in s (0: the sandbox's
+     * default), and --unsafe-exec (no sandbox, knowingly) */
+    long exec_jobs, exec_timeout_s;
+    int unsafe_exec;
     const char *ref_rung, *ref_model; /* --config: the reference rung and
                                          its file, whose vocabulary a
                                          rung's must match with logprobs

@@ -3,7 +3,25 @@
 # items ask for. The reader itself (HumanEval's and MBPP's lines, the
 # split, the reference, the refusals) is unit-tested
 # (tests/unit/test_input_codeitem.c).
+# The run (issue 38, the runner): a code ladder on the fake server, each
+# answer's code run with its item's tests in the sandbox. The built-in
+# set's canned replies (right, wrong, crash, timeout, no code) graded as
+# the problems' tests say when run by hand (data/code/canned-expected.jsonl);
+# a ladder killed -9 while its code runs resumes without losing or asking
+# anything twice; the report's table of causes; no sandbox outlives a
+# killed graveyard; a machine without bubblewrap is refused, and
+# --unsafe-exec is knowing.
 # Sourced by tests/integration/cases.sh (lib.sh's helpers).
+#
+# Tests: orchestrator/run/execs.c
+# Tests: orchestrator/run/runner.c
+# Tests: orchestrator/run/runner_int.c
+# Tests: orchestrator/rows/rowwrite.c
+# Tests: rundir/candidates.c
+# Tests: report/md_code.c
+# Tests: report/md.c
+# Tests: report/md_epitaph.c
+# Tests: orchestrator/cmd/ladder_plan.c
 
 # `graveyard init --questions data/code/problems.jsonl` from another folder
 # writes the shipped file's path and the code task into the config.
@@ -22,3 +40,182 @@ assert c.get("task") == "code", c.get("task")
 PY
 }
 area_cases="$area_cases code_builtin_set"
+
+CODE_PY="/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/../helpers/code_canned.py"
+CODE_DATA="$ROOT/data/code"
+code_config() { # name questions [rung:model[:extra]...]
+    local name=$1 q=$2 rungs="" r; shift 2
+    for r in "$@"; do
+        rungs="$rungs${rungs:+, }{\"name\": \"${r%%:*}\", \"model\": \"$work/$(echo "$r" | cut -d: -f2).gguf\"$(echo "$r" | cut -s -d: -f3-)}"
+    done
+    cat >"$work/$name.json" <<JSON
+{"name": "$name", "questions": "$q", "run_dir": "$work/$name", "task": "code",
+ "server": {"binary": "$FAKE"}, "rungs": [$rungs]}
+JSON
+}
+# the canned replies as fake models: right.gguf, wrong.gguf, ...
+$CODE_PY models "$CODE_DATA/problems.jsonl" "$CODE_DATA/canned.jsonl" "$work" ||
+    echo "  code: cannot make the canned models"
+
+# Every canned reply of the built-in set, run in the sandbox through a
+# ladder, against what its problem's tests said by hand: outcome, the
+# exception's type, tests passed of total, right. The timeout replies on
+# six problems only, at a 1 s limit (each one is its limit long).
+case_code_canned() {
+    local k out
+    code_config cc "$CODE_DATA/problems.jsonl" R:right W:wrong C:crash N:no_code
+    rm -rf "$work/cc"
+    timeout -k 5 600 $GT ladder "$work/cc.json" --quiet --exec-jobs 2 >"$work/cc.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -3 "$work/cc.out")"; return; }
+    for k in R:right W:wrong C:crash N:no_code; do
+        out=$($CODE_PY check "$CODE_DATA/canned-expected.jsonl" "$work/cc/rows/${k%%:*}.jsonl" "${k#*:}" 2>&1) ||
+            fail "rung ${k%%:*}: $out"
+    done
+    rm -rf "$work/cct"
+    timeout -k 5 120 $GT run T "$work/timeout.gguf" "$CODE_DATA/problems.jsonl" "$work/cct" \
+        --llama "$FAKE" --task code --limit 6 --exec-timeout 1 --quiet >"$work/cct.out" 2>&1 ||
+        { fail "timeouts: exit $? $(tail -3 "$work/cct.out")"; return; }
+    out=$($CODE_PY check "$CODE_DATA/canned-expected.jsonl" "$work/cct/rows/T.jsonl" timeout 6 2>&1) ||
+        fail "timeouts: $out"
+    # each timeout took its limit, not more: the namespace was killed
+    out=$(/usr/bin/python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if not 900 <= r["exec_ms"] <= 2000:
+        print(r["id"], r["exec_ms"], "ms")' "$work/cct/rows/T.jsonl")
+    [ -z "$out" ] || fail "a timeout not at its limit: $out"
+}
+area_cases="$area_cases code_canned"
+
+# Rows and report.json as their schemas say, and the report's table of
+# causes cell by cell from the rows (one ladder of the canned kinds).
+case_code_report() {
+    local out
+    code_config cr "$CODE_DATA/problems.jsonl" R:right W:wrong C:crash
+    rm -rf "$work/cr"
+    timeout -k 5 600 $GT ladder "$work/cr.json" --quiet >"$work/cr.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -3 "$work/cr.out")"; return; }
+    timeout -k 5 60 $GT report "$work/cr" >"$work/cr.rep" 2>&1 ||
+        { fail "report: exit $? $(tail -3 "$work/cr.rep")"; return; }
+    out=$(timeout -k 5 60 /usr/bin/python3 - "$work/cr" "$(dirname "${BASH_SOURCE[0]}")/../../../schemas" <<'PY' 2>&1
+import collections, json, re, sys
+import jsonschema
+run, schemas = sys.argv[1], sys.argv[2]
+row = json.load(open(schemas + "/row.schema.json"))
+rep = json.load(open(schemas + "/report.schema.json"))
+count = {}
+for rung in ("R", "W", "C"):
+    c = collections.Counter()
+    for line in open("%s/rows/%s.jsonl" % (run, rung)):
+        r = json.loads(line)
+        jsonschema.validate(r, row)
+        c[r["exec"]] += 1
+    count[rung] = c
+report = json.load(open(run + "/report.json"))
+jsonschema.validate(report, rep)
+names = ["passed", "failed", "error", "syntax_error", "timeout", "killed", "no_code"]
+for line in report["rungs"]:
+    code = line["code"]
+    want = {k: count[line["rung"]].get(k, 0) for k in names}
+    if code["outcomes"] != want:
+        print(line["rung"], "report.json", code["outcomes"], "rows", want)
+md = open(run + "/REPORT.md").read()
+if "## Code: how each rung's code fails" not in md:
+    print("no table of causes in REPORT.md")
+for rung in ("R", "W", "C"):
+    m = re.search(r"^\| %s \| ([^\n]*)$" % rung, md.split("## Code:")[1], re.M)
+    cells = [c.strip() for c in m.group(1).split("|")][:8] if m else []
+    want = [str(sum(count[rung].values()))] + [str(count[rung].get(k, 0)) for k in names]
+    if [c.split(" ")[0] for c in cells] != want:
+        print(rung, "REPORT.md", cells, "rows", want)
+PY
+) || fail "$out"
+    [ -z "$out" ] || fail "$out"
+    grep -q "its code failed\|its code raised" "$work/cr/REPORT.md" ||
+        fail "no epitaph says what came of the code: $(grep -m2 'Died at' "$work/cr/REPORT.md")"
+}
+area_cases="$area_cases code_report"
+
+# A ladder killed -9 (the whole group) while its code runs: the resume
+# runs the candidates that had no row, asks nothing twice, loses nothing;
+# no sandbox is left behind.
+case_code_resume() {
+    local pid i asked out
+    : >"$work/cq.jsonl"
+    for i in $(seq 1 8); do
+        echo "{\"task_id\": \"s/$i\", \"prompt\": \"def slow$i(x):\\n    \\\"\\\"\\\"x, slowly\\\"\\\"\\\"\\n\", \"test\": \"def check(candidate):\\n    assert candidate(1) == 1\\n    assert candidate(2) == 2\\n\", \"entry_point\": \"slow$i\"}" >>"$work/cq.jsonl"
+    done
+    model codeslow '"default": {"content": "Here.\n```python\nimport time\ndef _s(x):\n    time.sleep(0.6)\n    return x\nslow1 = slow2 = slow3 = slow4 = slow5 = slow6 = slow7 = slow8 = _s  # graveyard-code-resume\n```"}'
+    code_config crs "$work/cq.jsonl" A:codeslow
+    rm -rf "$work/crs"
+    setsid $G ladder "$work/crs.json" --quiet --exec-jobs 2 >/dev/null 2>&1 &
+    pid=$!
+    wait_for 60 "[ \$(cat '$work/crs'/rows/A.jsonl 2>/dev/null | wc -l) -ge 2 ]" || fail "no rows came"
+    kill -KILL -- -$pid 2>/dev/null
+    wait $pid 2>/dev/null
+    gone_within 2 "pgrep -f graveyard-code-resume" || fail "a sandbox outlived the killed ladder: $(pgrep -af graveyard-code-resume | head -3)"
+    cp "$work/crs/logs/A.server.log" "$work/crs.log1"
+    [ "$(wc -l <"$work/crs/rows/A.jsonl")" -lt 8 ] || fail "the kill came after the rung"
+    [ "$(wc -l <"$work/crs/rows/A.candidates")" -gt "$(wc -l <"$work/crs/rows/A.jsonl")" ] ||
+        fail "the kill left no candidate without its row"
+    timeout -k 5 120 $G ladder "$work/crs.json" --quiet >"$work/crs.out" 2>&1 ||
+        { fail "resume: exit $? $(tail -3 "$work/crs.out")"; return; }
+    out=$(/usr/bin/python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+ids = [r["id"] for r in rows]
+if sorted(ids) != sorted(set(ids)) or len(ids) != 8:
+    print("rows:", ids)
+for r in rows:
+    if r["exec"] != "passed" or r["tests_passed"] != 2:
+        print(r["id"], r["exec"], r["tests_passed"])' "$work/crs/rows/A.jsonl")
+    [ -z "$out" ] || fail "$out"
+    # each question asked once over both runs: the fake logs every ask
+    # (the log is the second run's, or both runs' when kept whole)
+    asked=$(grep -c 'POST /v1/chat/completions' "$work/crs/logs/A.server.log")
+    cmp -s -n "$(wc -c <"$work/crs.log1")" "$work/crs.log1" "$work/crs/logs/A.server.log" ||
+        asked=$((asked + $(grep -c 'POST /v1/chat/completions' "$work/crs.log1")))
+    [ "$asked" = 8 ] || fail "questions asked $asked times over both runs, want 8"
+}
+area_cases="$area_cases code_resume"
+
+# Code that sleeps forever, four at once: kill -9 of graveyard alone (not
+# its group) leaves no sandbox process within 1 s (--die-with-parent).
+case_code_no_orphans() {
+    local pid
+    head -4 "$CODE_DATA/problems.jsonl" >"$work/co.jsonl"
+    # the program comes on a descriptor, so the marker is put in argv:
+    # the code becomes a sleep named for it
+    model codehang '"default": {"content": "```python\nimport os\nos.execv(\"/usr/bin/sleep\", [\"graveyard-code-orphan\", \"1000\"])\n```"}'
+    rm -rf "$work/co"
+    $G run O "$work/codehang.gguf" "$work/co.jsonl" "$work/co" --llama "$FAKE" --task code \
+        --exec-jobs 4 --exec-timeout 60 --quiet >"$work/co.out" 2>&1 &
+    pid=$!
+    wait_for 30 "[ \$(pgrep -f graveyard-code-orphan | wc -l) -ge 4 ]" || fail "four sandboxes did not start: $(cat "$work/co.out")"
+    kill -KILL $pid
+    wait $pid 2>/dev/null
+    gone_within 1 "pgrep -f graveyard-code-orphan" ||
+        fail "sandboxes outlived graveyard: $(pgrep -af graveyard-code-orphan | head -3)"
+    no_servers_within 5 || fail "a server outlived graveyard"
+}
+area_cases="$area_cases code_no_orphans"
+
+# No bubblewrap on PATH: refused before anything is made, saying why and
+# what to do; --unsafe-exec runs the code as a plain child, knowingly.
+case_code_refused() {
+    local rc=0 bin
+    bin=$(mktemp -d "$work/nobwrap.XXXX")
+    rm -rf "$work/cf"
+    timeout -k 5 60 env PATH="$bin" $G run F "$work/right.gguf" "$CODE_DATA/problems.jsonl" "$work/cf" \
+        --llama "$FAKE" --task code --limit 2 --quiet >"$work/cf.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -q "bubblewrap" "$work/cf.out" && grep -q -- "--unsafe-exec" "$work/cf.out" ||
+        fail "without bwrap: exit $rc: $(tail -2 "$work/cf.out")"
+    [ ! -e "$work/cf/rows" ] || fail "without bwrap: rows were made"
+    timeout -k 5 60 env PATH="$bin" $G run F "$work/right.gguf" "$CODE_DATA/problems.jsonl" "$work/cf" \
+        --llama "$FAKE" --task code --limit 2 --unsafe-exec >"$work/cf.out" 2>&1 ||
+        { fail "--unsafe-exec: exit $? $(tail -2 "$work/cf.out")"; return; }
+    grep -q "unsafe" "$work/cf.out" || fail "--unsafe-exec did not say so: $(head -3 "$work/cf.out")"
+    [ "$(grep -c '"exec":"passed"' "$work/cf/rows/F.jsonl")" = 2 ] || fail "--unsafe-exec: $(cut -c1-200 "$work/cf/rows/F.jsonl")"
+}
+area_cases="$area_cases code_refused"
