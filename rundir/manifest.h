@@ -87,6 +87,15 @@ json_t *manifest_request_raw(const json_t *manifest);
  * token cap and thinking, which have rows of their own. */
 int manifest_request_is_sampling(const char *key);
 
+/* Where a code task's code ran: the sandbox and its interpreter in words
+ * ("bwrap 0.8.0, Python 3.11.2"), the harness's sha256, the limits that
+ * decide outcomes. A resume under another is refused as any setting is:
+ * a timeout at 10 s and one at 2 s are not one measurement. */
+struct manifest_sandbox {
+    const char *runs_in, *harness_sha256;
+    long timeout_ms, memory_mb;
+};
+
 /* The folder's shared settings: every rung of it must share them. */
 struct manifest_shared {
     const char *graveyard;                  /* the tool's version */
@@ -98,6 +107,7 @@ struct manifest_shared {
     const char *server_version; /* NULL: not the folder's (own binary, */
     const char *binary_sha256;  /* a served model); else the server's */
     const char *binary_path;    /* --version line and its binary */
+    const struct manifest_sandbox *sandbox; /* a code task's, or NULL */
 };
 
 /* s as the manifest's shared object for manifest_check: new (s->task

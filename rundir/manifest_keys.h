@@ -27,6 +27,13 @@
 #define MK_SERVER_BINARY "server_binary"
 #define MK_RUNGS         "rungs"
 #define MK_FORCED        "forced"
+#define MK_SANDBOX       "sandbox"
+
+/* sandbox: where a code task's code ran (docs/code.md) */
+#define MK_RUNS_IN         "runs_in"
+#define MK_HARNESS_SHA256  "harness_sha256"
+#define MK_EXEC_TIMEOUT_MS "timeout_ms"
+#define MK_EXEC_MEMORY_MB  "memory_mb"
 
 /* request: what every chat request was asked with */
 #define MK_TEMPERATURE     "temperature"

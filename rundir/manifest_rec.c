@@ -168,6 +168,13 @@ json_t *manifest_shared_json(const struct manifest_shared *s)
                   json_pack("{s:s}", MKS_VERSION, s->server_version)) |
               put(o, MK_SERVER_BINARY,
                   binary_json(s->binary_sha256, s->binary_path));
+    if (!bad && s->sandbox != NULL)
+        bad = put(
+            o, MK_SANDBOX,
+            json_pack("{s:s,s:s,s:I,s:I}", MK_RUNS_IN, s->sandbox->runs_in,
+                      MK_HARNESS_SHA256, s->sandbox->harness_sha256,
+                      MK_EXEC_TIMEOUT_MS, (json_int_t)s->sandbox->timeout_ms,
+                      MK_EXEC_MEMORY_MB, (json_int_t)s->sandbox->memory_mb));
     if (bad) {
         json_decref(o);
         return NULL;

@@ -311,7 +311,6 @@ int execs_probe(struct runner *r, char *msg, size_t msgsize)
     const struct run_opts *o = r->o;
     struct executing *x = &r->execs;
     const struct grader_task *t = o->task;
-    char what[200];
 
     if (t == NULL || grader_task_ref(t) != GRADER_REF_CODE)
         return 0;
@@ -325,9 +324,14 @@ int execs_probe(struct runner *r, char *msg, size_t msgsize)
         x->conf.cpu_s = (unsigned)o->exec_timeout_s;
     }
     x->conf.unsafe = o->unsafe_exec;
-    if (sandbox_probe(&x->conf, what, sizeof(what), msg, msgsize) != 0)
+    if (sandbox_probe(&x->conf, x->runs_in, sizeof(x->runs_in), msg,
+                      msgsize) != 0)
         return EXIT_USAGE;
-    runner_say(r, "code runs in %s, %u at once", what, x->conf.jobs);
+    runner_say(r, "code runs in %s, %u at once", x->runs_in, x->conf.jobs);
+    x->record.runs_in = x->runs_in;
+    x->record.harness_sha256 = sandbox_harness_sha256();
+    x->record.timeout_ms = (long)x->conf.timeout_ms;
+    x->record.memory_mb = (long)x->conf.memory_mb;
     return 0;
 }
 

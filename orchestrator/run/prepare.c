@@ -133,6 +133,7 @@ static void locked(struct lockwait *lw, int lrc, int fd)
         return;
     }
     rc = record_made_with(r->o, r->version, r->binary_sha, job, r->vocab,
+                          r->execs.on ? &r->execs.record : NULL,
                           r->prep.hash_cached, warn, sizeof(warn), msg,
                           sizeof(msg));
     close(fd); /* the lock let go */

@@ -269,7 +269,8 @@ out:
  * the whole task, so the folder grades the same after its task file
  * moved, and a resume under another task is refused. */
 static json_t *settings(const struct run_opts *o, const char *version,
-                        const char *binary_sha, const char *qhash)
+                        const char *binary_sha, const char *qhash,
+                        const struct manifest_sandbox *sandbox)
 {
     struct manifest_request req;
     struct manifest_shared s = {
@@ -279,6 +280,7 @@ static json_t *settings(const struct run_opts *o, const char *version,
         .prompt = o->prompt ? o->prompt : grader_task_prompt(o->task),
         .task = taskfile_to_json(o->task),
         .request = &req,
+        .sandbox = sandbox,
     };
     json_t *j;
 
@@ -351,8 +353,9 @@ static json_t *rung_record(const struct run_opts *o, const char *version,
 
 int record_made_with(const struct run_opts *o, const char *version,
                      const char *binary_sha, const struct hash_job *job,
-                     const char *vocab, int cached, char *warn,
-                     size_t warnsize, char *msg, size_t msgsize)
+                     const char *vocab, const struct manifest_sandbox *sandbox,
+                     int cached, char *warn, size_t warnsize, char *msg,
+                     size_t msgsize)
 {
     struct lrow lrow;
     char qhex[65];
@@ -375,7 +378,7 @@ int record_made_with(const struct run_opts *o, const char *version,
     rc = EXIT_USAGE;
     if (hash_path(o->questions, qhex, msg, msgsize) != 0)
         goto out;
-    shared = settings(o, version, binary_sha, qhex);
+    shared = settings(o, version, binary_sha, qhex, sandbox);
     rung = rung_record(o, version, binary_sha, job, vocab);
     changed = manifest_check(o->rundir, o->rung, shared, rung, o->force, msg,
                              msgsize);

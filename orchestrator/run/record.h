@@ -22,6 +22,8 @@
 #include "../base/hash.h"
 #include "../server/runopts.h"
 
+struct manifest_sandbox;
+
 /* The model is a file we can read, the binary is there and answers
  * --version within 30 s (its "version:" line into version, its sha256
  * into binary_sha, 65 bytes; "" for a served model), the paths hold no
@@ -51,14 +53,16 @@ int record_lock(const struct run_opts *o, int *fd, char *msg, size_t msgsize);
  * the sha256 cache (unless the hash came from it: cached), the manifest
  * (a setting that differs is EXIT_USAGE unless --force: the server's
  * --version line and its binary's sha256 among them; the vocabulary's
- * sha256 when vocab is not "", record_vocab's) and ladder.tsv,
+ * sha256 when vocab is not "", record_vocab's; a code task's sandbox,
+ * when sandbox is not NULL) and ladder.tsv,
  * each written only when something in it is new. Called under files.lock,
  * which the caller holds (several graveyards may share a folder); a cache
  * that cannot be written is only a warning in warn. */
 int record_made_with(const struct run_opts *o, const char *version,
-                     const char *binary_sha, const struct hash_job *model,
-                     const char *vocab, int cached, char *warn,
-                     size_t warnsize, char *msg, size_t msgsize);
+                     const char *binary_sha, const struct hash_job *job,
+                     const char *vocab, const struct manifest_sandbox *sandbox,
+                     int cached, char *warn, size_t warnsize, char *msg,
+                     size_t msgsize);
 
 /* A finished rung: its .done line again on stdout, once it is read as
  * any run-folder file is (no link, a plain file, capped) and found to be

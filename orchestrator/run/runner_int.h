@@ -27,6 +27,7 @@
 #include <uv.h>
 
 #include "../../rundir/power.h"
+#include "../../rundir/manifest.h"
 #include "../../rundir/probsfile.h"
 #include "../../rundir/store.h"
 #include "../../util/util.h"
@@ -166,6 +167,8 @@ struct executing {
     int on;                     /* the task is a code task */
     enum grader_rule_kind kind; /* its exec rule's: how code is taken */
     struct sandbox_conf conf;
+    struct manifest_sandbox record; /* for the manifest: where it ran */
+    char runs_in[200];              /* sandbox_probe's words */
     struct sandbox_pool *pool;
     struct store cands;    /* rows/RUNG.candidates */
     struct exec_entry **v; /* in the candidates' order: each row is

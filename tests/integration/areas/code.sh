@@ -217,5 +217,13 @@ case_code_refused() {
         { fail "--unsafe-exec: exit $? $(tail -2 "$work/cf.out")"; return; }
     grep -q "unsafe" "$work/cf.out" || fail "--unsafe-exec did not say so: $(head -3 "$work/cf.out")"
     [ "$(grep -c '"exec":"passed"' "$work/cf/rows/F.jsonl")" = 2 ] || fail "--unsafe-exec: $(cut -c1-200 "$work/cf/rows/F.jsonl")"
+    # the folder records where its code ran: a resume in the sandbox, or
+    # with another time limit, is refused as any changed setting is
+    rc=0
+    timeout -k 5 60 $G run F "$work/right.gguf" "$CODE_DATA/problems.jsonl" "$work/cf" \
+        --llama "$FAKE" --task code --limit 3 --quiet >"$work/cf.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -q "manifest.sandbox differs" "$work/cf.out" ||
+        fail "a resume in the sandbox after --unsafe-exec: exit $rc $(tail -2 "$work/cf.out")"
+    [ "$(wc -l <"$work/cf/rows/F.jsonl")" = 2 ] || fail "the refused resume wrote rows"
 }
 area_cases="$area_cases code_refused"
