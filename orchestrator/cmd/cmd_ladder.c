@@ -112,8 +112,8 @@ static int ladder_flags(struct ladder_flags *f, int argc, char **argv,
                  "ran, and one that does not fit waits"),
         CLI_SWITCH("--quiet", &f->quiet, "no progress lines"),
         CLI_LONG("--exec-jobs", "N", &f->exec_jobs, 1, 64,
-                 "a code task: each rung runs up to N answers' code at once "
-                 "(default: the cores; docs/sandbox.md)"),
+                 "a code task: each rung runs up to N answers' code at once, "
+                 "at most the cores (the default; docs/sandbox.md)"),
         CLI_SWITCH("--unsafe-exec", &f->unsafe_exec,
                    "a code task where bubblewrap cannot run: the code runs "
                    "as a plain child with rlimits only, knowingly "

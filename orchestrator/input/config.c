@@ -27,14 +27,19 @@ static int load_top(struct config_ctx *x, const struct config_over *over,
     /* with "lengths" the ladder makes them (config_long.c) */
     int need_questions = json_object_get(root, "lengths") == NULL &&
                          json_object_get(root, "long") == NULL;
-    static const char *const top[] = {
-        "name",     "questions",     "run_dir",       "reference",
-        "rungs",    "side_rungs",    "server",        "request",
-        "thinking", "gpus",          "ngl",           "ctx",
-        "limit",    "prompt",        "build",         "repeat_reference",
-        "canary",   "batching",      "rungs_per_gpu", "task",
-        "logprobs", "margin_points", "lengths",       "long",
-        NULL};
+    static const char *const top[] = {"name",          "questions",
+                                      "run_dir",       "reference",
+                                      "rungs",         "side_rungs",
+                                      "server",        "request",
+                                      "thinking",      "gpus",
+                                      "ngl",           "ctx",
+                                      "limit",         "prompt",
+                                      "build",         "repeat_reference",
+                                      "canary",        "batching",
+                                      "rungs_per_gpu", "task",
+                                      "logprobs",      "margin_points",
+                                      "lengths",       "long",
+                                      "exec",          NULL};
 
     if (config_known_keys(x, root, "", top) ||
         config_str(x, root, "name", "", 1, &c->name) ||
@@ -241,6 +246,32 @@ static int load_margin(struct config_ctx *x, json_t *root, struct config *c)
     return 0;
 }
 
+/* "exec": a code task's executions (docs/code.md): {"jobs": N at once
+ * (at most the cores), "timeout_s": each one's wall clock}; absent: the
+ * sandbox's defaults. The flags --exec-jobs and --exec-timeout win. */
+static int load_exec(struct config_ctx *x, json_t *root, struct config *c)
+{
+    static const char *const keys[] = {"jobs", "timeout_s", NULL};
+    json_t *v = json_object_get(root, "exec");
+
+    if (v == NULL)
+        return 0;
+    if (!json_is_object(v)) {
+        snprintf(x->msg, x->msgsize,
+                 "%s: 'exec' must be an object: {\"jobs\": N, "
+                 "\"timeout_s\": S}",
+                 x->path);
+        return -1;
+    }
+    return config_known_keys(x, v, "exec", keys) ||
+                   config_integer(x, v, "jobs", "exec", 1, 64,
+                                  &c->exec_jobs) ||
+                   config_integer(x, v, "timeout_s", "exec", 1, 3600,
+                                  &c->exec_timeout_s)
+               ? -1
+               : 0;
+}
+
 int config_load(const char *path, const struct config_over *over,
                 struct config *c, char *msg, size_t msgsize)
 {
@@ -273,7 +304,7 @@ int config_load(const char *path, const struct config_over *over,
              config_load_request(&cx, root, c) == 0 &&
              config_load_long(&cx, root, c) == 0 &&
              load_canary(&cx, root, c) == 0 && rung_slots(&cx, c) == 0 &&
-             load_margin(&cx, root, c) == 0 &&
+             load_margin(&cx, root, c) == 0 && load_exec(&cx, root, c) == 0 &&
              config_load_build(&cx, root, c) == 0 &&
              config_recipes(&cx, c, root) == 0) {
         config_resolve_paths(c, over, root);

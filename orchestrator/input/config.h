@@ -68,25 +68,28 @@ struct config {
     char *gpus[CONFIG_MAX_GPUS];
     size_t ngpus;
     int think, ngl;
-    int repeat_reference;        /* run the reference a second time, into
-                                    RUNDIR/repeat/: the report's noise floor */
-    char *canary_rows;           /* "canary": a trusted rows file, or NULL */
-    long canary_questions;       /* its first N (default 20) */
-    long canary_max_changed;     /* answers that may change (default 2) */
-    int abort_loops;             /* request.abort_loops (loopwatch.h) */
-    long rungs_per_gpu;          /* rungs at once on one GPU (default 1) */
-    long logprobs;               /* "logprobs": top N a token, 0 off */
-    int batching;                /* several requests in flight on a server
-                                    of several slots: on purpose only */
-    long max_tokens, ctx, limit; /* 0: not given (run_opts_defaults) */
-    long timeout_s, idle_s;      /* request.timeout_s, request.idle_timeout_s;
-                                    0: graveyard run's defaults */
-    json_t *request;             /* extra request fields, or NULL */
-    char *prompt;                /* with {question}, or NULL */
-    char *task;                  /* a built-in task or a task file, or
-                                    NULL: answer-line (taskfile.h) */
-    json_t *argv_template;       /* server.argv, or NULL */
-    json_t *env_template;        /* server.env, or NULL */
+    int repeat_reference;    /* run the reference a second time, into
+                                RUNDIR/repeat/: the report's noise floor */
+    char *canary_rows;       /* "canary": a trusted rows file, or NULL */
+    long canary_questions;   /* its first N (default 20) */
+    long canary_max_changed; /* answers that may change (default 2) */
+    int abort_loops;         /* request.abort_loops (loopwatch.h) */
+    long rungs_per_gpu;      /* rungs at once on one GPU (default 1) */
+    long exec_jobs, exec_timeout_s; /* "exec": a code task's executions
+                                       at once and each one's limit in s
+                                       (0: the sandbox's defaults) */
+    long logprobs;                  /* "logprobs": top N a token, 0 off */
+    int batching;                   /* several requests in flight on a server
+                                       of several slots: on purpose only */
+    long max_tokens, ctx, limit;    /* 0: not given (run_opts_defaults) */
+    long timeout_s, idle_s; /* request.timeout_s, request.idle_timeout_s;
+                               0: graveyard run's defaults */
+    json_t *request;        /* extra request fields, or NULL */
+    char *prompt;           /* with {question}, or NULL */
+    char *task;             /* a built-in task or a task file, or
+                               NULL: answer-line (taskfile.h) */
+    json_t *argv_template;  /* server.argv, or NULL */
+    json_t *env_template;   /* server.env, or NULL */
     struct config_build build;
     double margin_points; /* the report's equivalence margin, points
                              (default 2; docs/grading.md, "Verdicts") */

@@ -317,8 +317,15 @@ int execs_probe(struct runner *r, char *msg, size_t msgsize)
     x->on = 1;
     x->kind = grader_task_rule_kind(t, 0);
     sandbox_conf_default(&x->conf);
-    if (o->exec_jobs > 0)
+    /* bounded by the cores (the default): more at once than cores makes
+     * a time limit a measure of the machine's load, not of the code */
+    if (o->exec_jobs > 0 && (unsigned)o->exec_jobs <= x->conf.jobs)
         x->conf.jobs = (unsigned)o->exec_jobs;
+    else if (o->exec_jobs > 0)
+        runner_say(r,
+                   "--exec-jobs %ld: %u at once, the cores (more would "
+                   "time the machine's load, not the code)",
+                   o->exec_jobs, x->conf.jobs);
     if (o->exec_timeout_s > 0) {
         x->conf.timeout_ms = (unsigned)o->exec_timeout_s * 1000u;
         x->conf.cpu_s = (unsigned)o->exec_timeout_s;

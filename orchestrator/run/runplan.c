@@ -485,8 +485,8 @@ void runplan_options(struct runplan_flags *f,
                 "rows/RUNG.probs beside the rows (docs/rows.md, \"The probs "
                 "file\")"),
         CLI_LONG("--exec-jobs", "N", &f->exec_jobs, 1, 64,
-                 "a code task: run up to N answers' code at once (default: "
-                 "the cores; docs/sandbox.md)"),
+                 "a code task: run up to N answers' code at once, at most "
+                 "the cores (the default; docs/sandbox.md)"),
         CLI_LONG("--exec-timeout", "S", &f->exec_timeout, 1, 3600,
                  "a code task: each answer's code and tests get S s of wall "
                  "clock, then the sandbox is killed (default 10)"),
@@ -749,9 +749,13 @@ int runplan_build(struct runplan *p, const struct runplan_flags *f,
 {
     int rc = build_plan(p, f, pos, npos);
 
-    /* the machine's, not the measurement's: taken in every form */
-    p->o.exec_jobs = f->exec_jobs;
-    p->o.exec_timeout_s = f->exec_timeout;
+    /* the flags, or a config's "exec" (docs/code.md) */
+    p->o.exec_jobs = f->exec_jobs     ? f->exec_jobs
+                     : p->have_config ? p->c.exec_jobs
+                                      : 0;
+    p->o.exec_timeout_s = f->exec_timeout  ? f->exec_timeout
+                          : p->have_config ? p->c.exec_timeout_s
+                                           : 0;
     p->o.unsafe_exec = f->unsafe_exec;
     return rc;
 }

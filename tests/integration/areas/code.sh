@@ -50,7 +50,7 @@ code_config() { # name questions [rung:model[:extra]...]
     done
     cat >"$work/$name.json" <<JSON
 {"name": "$name", "questions": "$q", "run_dir": "$work/$name", "task": "code",
- "server": {"binary": "$FAKE"}, "rungs": [$rungs]}
+ "server": {"binary": "$FAKE"}, "rungs": [$rungs], "exec": {"jobs": 2, "timeout_s": 5}}
 JSON
 }
 # the canned replies as fake models: right.gguf, wrong.gguf, ...
@@ -65,8 +65,11 @@ case_code_canned() {
     local k out
     code_config cc "$CODE_DATA/problems.jsonl" R:right W:wrong C:crash N:no_code
     rm -rf "$work/cc"
-    timeout -k 5 600 $GT ladder "$work/cc.json" --quiet --exec-jobs 2 >"$work/cc.out" 2>&1 ||
+    timeout -k 5 600 $GT ladder "$work/cc.json" --quiet >"$work/cc.out" 2>&1 ||
         { fail "ladder: exit $? $(tail -3 "$work/cc.out")"; return; }
+    # the config's "exec" reached each rung's run (the manifest records it)
+    grep -q '"timeout_ms": 5000' "$work/cc/manifest.json" ||
+        fail "the config's exec.timeout_s: $(grep -A5 sandbox "$work/cc/manifest.json")"
     for k in R:right W:wrong C:crash N:no_code; do
         out=$($CODE_PY check "$CODE_DATA/canned-expected.jsonl" "$work/cc/rows/${k%%:*}.jsonl" "${k#*:}" 2>&1) ||
             fail "rung ${k%%:*}: $out"
@@ -206,6 +209,13 @@ area_cases="$area_cases code_no_orphans"
 case_code_refused() {
     local rc=0 bin
     bin=$(mktemp -d "$work/nobwrap.XXXX")
+    # a config's "exec" out of its range: refused naming the key
+    code_config cfx "$CODE_DATA/problems.jsonl" R:right
+    sed -i 's|"jobs": 2|"jobs": 0|' "$work/cfx.json"
+    timeout -k 5 60 $G ladder "$work/cfx.json" --quiet >"$work/cf.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -q "'exec.jobs' must be an integer from 1 to 64" "$work/cf.out" ||
+        fail "exec.jobs 0: exit $rc $(tail -2 "$work/cf.out")"
+    rc=0
     rm -rf "$work/cf"
     timeout -k 5 60 env PATH="$bin" $G run F "$work/right.gguf" "$CODE_DATA/problems.jsonl" "$work/cf" \
         --llama "$FAKE" --task code --limit 2 --quiet >"$work/cf.out" 2>&1 || rc=$?
