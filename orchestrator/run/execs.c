@@ -362,6 +362,18 @@ int execs_open(struct runner *r, char *msg, size_t msgsize)
     return 0;
 }
 
+int execs_holds(const struct runner *r, const char *id, size_t len)
+{
+    const struct executing *x = &r->execs;
+
+    for (size_t i = 0; i < x->n; i++) {
+        const char *mine = r->ids[x->v[i]->q];
+        if (strlen(mine) == len && memcmp(mine, id, len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int execs_start(struct runner *r)
 {
     struct executing *x = &r->execs;

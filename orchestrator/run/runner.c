@@ -480,12 +480,21 @@ static int progress_fd(void)
     return (int)fd;
 }
 
-/* The probs file's resume: whether the rows answer id. */
+/* What the rows answer, for the probs file's resume. */
+struct answered {
+    const struct grader_qset *rows;
+    struct runner *r;
+};
+
+/* The probs file's resume: whether the rows answer id, or a code task's
+ * candidate whose row is on its way (execs.c). */
 static int has_row(void *ctx, const char *id, size_t len)
 {
+    const struct answered *a = ctx;
     uint32_t qi;
 
-    return grader_qset_find(ctx, id, len, &qi) == 0;
+    return grader_qset_find(a->rows, id, len, &qi) == 0 ||
+           execs_holds(a->r, id, len);
 }
 
 /* The probs file's resume: whether its last record is whole, by the
@@ -505,8 +514,8 @@ static int whole_record(const unsigned char *rec, size_t len)
 
 /* "logprobs" on: open the probs file and make it agree with the rows
  * just read (probsfile.h). 0, or the exit status with msg. */
-static int open_probs(struct runner *r, struct grader_qset *answered,
-                      char *msg, size_t msgsize)
+static int open_probs(struct runner *r, struct answered *answered, char *msg,
+                      size_t msgsize)
 {
     if (probsfile_open(&r->probs, r->o->rundir, r->o->rung, has_row, answered,
                        whole_record, msg, msgsize) != 0)
@@ -611,10 +620,6 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
     if (rowsfile_answered(r->store.path.p, o->rung, o->task, &answered,
                           &r->rows, &r->right, msg, msgsize) != 0)
         return EXIT_USAGE;
-    if (o->logprobs > 0 && (code = open_probs(r, answered, msg, msgsize))) {
-        grader_qset_free(answered);
-        return code;
-    }
     r->had = xrealloc(NULL, r->qs.n ? r->qs.n : 1);
     r->ids = xrealloc(NULL, (r->qs.n ? r->qs.n : 1) * sizeof(*r->ids));
     for (size_t i = 0; i < r->qs.n; i++) {
@@ -623,9 +628,15 @@ static int open_rung(struct runner *r, char *msg, size_t msgsize)
         r->had[i] = grader_qset_find(answered, id, strlen(id), &qi) == 0;
         r->ids[i] = id;
     }
+    /* a code task's candidates a stop left: run, not asked again (their
+     * probs records stay: their rows are on their way) */
+    code = execs_open(r, msg, msgsize);
+    if (code == 0 && o->logprobs > 0) {
+        struct answered a = {answered, r};
+        code = open_probs(r, &a, msg, msgsize);
+    }
     grader_qset_free(answered);
-    /* a code task's candidates a stop left: run, not asked again */
-    if ((code = execs_open(r, msg, msgsize)) != 0)
+    if (code != 0)
         return code;
     rung_init(&r->rung, r->qs.n, r->had, r->ids, r->asks.width, o->idle_s,
               o->request_timeout_s);

@@ -296,6 +296,8 @@ void energy_release(struct runner *r);
 int execs_on(const struct runner *r);
 int execs_probe(struct runner *r, char *msg, size_t msgsize);
 int execs_open(struct runner *r, char *msg, size_t msgsize);
+/* whether id is a candidate held for its row (its question answered) */
+int execs_holds(const struct runner *r, const char *id, size_t len);
 int execs_start(struct runner *r);
 int execs_candidate(struct runner *r, const char *text, char *msg,
                     size_t msgsize);

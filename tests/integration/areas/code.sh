@@ -151,6 +151,9 @@ case_code_resume() {
     done
     model codeslow '"default": {"content": "Here.\n```python\nimport time\ndef _s(x):\n    time.sleep(0.6)\n    return x\nslow1 = slow2 = slow3 = slow4 = slow5 = slow6 = slow7 = slow8 = _s  # graveyard-code-resume\n```"}'
     code_config crs "$work/cq.jsonl" A:codeslow
+    # with log-probabilities: the probs records of candidates without
+    # their rows must stay through the resume
+    sed -i 's|"task": "code",|"task": "code", "logprobs": 2,|' "$work/crs.json"
     rm -rf "$work/crs"
     setsid $G ladder "$work/crs.json" --quiet --exec-jobs 2 >/dev/null 2>&1 &
     pid=$!
@@ -174,6 +177,8 @@ for r in rows:
     if r["exec"] != "passed" or r["tests_passed"] != 2:
         print(r["id"], r["exec"], r["tests_passed"])' "$work/crs/rows/A.jsonl")
     [ -z "$out" ] || fail "$out"
+    out=$(timeout -k 5 30 /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/../helpers/probs_check.py" records "$work/crs" A 2>&1)
+    [ "$out" = "A records 8 rows 8" ] || fail "probs records after the resume: $out"
     # each question asked once over both runs: the fake logs every ask
     # (the log is the second run's, or both runs' when kept whole)
     asked=$(grep -c 'POST /v1/chat/completions' "$work/crs/logs/A.server.log")
