@@ -59,8 +59,8 @@ $CODE_PY models "$CODE_DATA/problems.jsonl" "$CODE_DATA/canned.jsonl" "$work" ||
 
 # Every canned reply of the built-in set, run in the sandbox through a
 # ladder, against what its problem's tests said by hand: outcome, the
-# exception's type, tests passed of total, right. The timeout replies on
-# six problems only, at a 1 s limit (each one is its limit long).
+# exception's type, tests passed of total, right. The timeout replies at a
+# 1 s limit (each one is its limit long: 45 of them, two at once).
 case_code_canned() {
     local k out
     code_config cc "$CODE_DATA/problems.jsonl" R:right W:wrong C:crash N:no_code
@@ -75,10 +75,10 @@ case_code_canned() {
             fail "rung ${k%%:*}: $out"
     done
     rm -rf "$work/cct"
-    timeout -k 5 120 $GT run T "$work/timeout.gguf" "$CODE_DATA/problems.jsonl" "$work/cct" \
-        --llama "$FAKE" --task code --limit 6 --exec-timeout 1 --quiet >"$work/cct.out" 2>&1 ||
+    timeout -k 5 200 $G run T "$work/timeout.gguf" "$CODE_DATA/problems.jsonl" "$work/cct" \
+        --llama "$FAKE" --task code --exec-timeout 1 --exec-jobs 2 --quiet >"$work/cct.out" 2>&1 ||
         { fail "timeouts: exit $? $(tail -3 "$work/cct.out")"; return; }
-    out=$($CODE_PY check "$CODE_DATA/canned-expected.jsonl" "$work/cct/rows/T.jsonl" timeout 6 2>&1) ||
+    out=$($CODE_PY check "$CODE_DATA/canned-expected.jsonl" "$work/cct/rows/T.jsonl" timeout 2>&1) ||
         fail "timeouts: $out"
     # each timeout took its limit, not more: the namespace was killed
     out=$(/usr/bin/python3 -c '
