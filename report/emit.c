@@ -239,62 +239,63 @@ int emit_graveyard(const struct grader_bury *b, const struct grader_qset *qs,
     return rc ? rc : out(ctx, "}\n", 2);
 }
 
+/* Causes counted three ways (the tool calls' buckets, the code's
+ * outcomes): {ALL: {NAME: n}, DEAD: {NAME: n}, CUT: {NAME: n}} into o,
+ * every name of the taxonomy (0 included), so a reader need not know the
+ * taxonomy to sum it. name(k) names cause k of n. */
+static void causes_v(json_t *o, const char *(*name)(int), int n,
+                     const char *const keys[3], const size_t *all,
+                     const size_t *dead, const size_t *cut, int *ok)
+{
+    const size_t *v[3] = {all, dead, cut};
+
+    for (int w = 0; w < 3 && *ok; w++) {
+        json_t *one = json_object();
+        int fine = one != NULL;
+        for (int k = 0; fine && k < n; k++)
+            put(one, name(k), size_v(v[w][k]), &fine);
+        if (!fine) {
+            json_decref(one);
+            *ok = 0;
+            return;
+        }
+        put(o, keys[w], one, ok);
+    }
+}
+
+static const char *bucket_name(int k)
+{
+    return toolcall_bucket_name((enum toolcall_bucket)k);
+}
+
 /* A rung's tool-call verdicts: {"answers", "called", "buckets": {NAME:
- * n}, "dead_buckets": {NAME: n}, "cut_off_buckets": {NAME: n}}, every
- * bucket named (0 included), so a reader need not know the taxonomy to
- * sum it. */
+ * n}, "dead_buckets", "cut_off_buckets"}. */
 static json_t *tool_calls_v(const struct grader_autopsy_line *l)
 {
-    json_t *o = json_object(), *all = json_object(), *dead = json_object(),
-           *cut = json_object();
-    int ok = o != NULL && all != NULL && dead != NULL && cut != NULL;
+    static const char *const keys[3] = {"buckets", "dead_buckets",
+                                        "cut_off_buckets"};
+    json_t *o = json_object();
+    int ok = o != NULL;
 
-    for (int b = 0; ok && b < TOOLCALL_NBUCKETS; b++) {
-        const char *name = toolcall_bucket_name((enum toolcall_bucket)b);
-        put(all, name, size_v(l->buckets[b]), &ok);
-        put(dead, name, size_v(l->dead_buckets[b]), &ok);
-        put(cut, name, size_v(l->cut_buckets[b]), &ok);
-    }
-    if (o == NULL || !ok) {
-        json_decref(all);
-        json_decref(dead);
-        json_decref(cut);
-        json_decref(o);
-        return NULL;
-    }
     put(o, "answers", size_v(l->tool_answers), &ok);
     put(o, "called", size_v(l->called), &ok);
-    put(o, "buckets", all, &ok);
-    put(o, "dead_buckets", dead, &ok);
-    put(o, "cut_off_buckets", cut, &ok);
+    causes_v(o, bucket_name, TOOLCALL_NBUCKETS, keys, l->buckets,
+             l->dead_buckets, l->cut_buckets, &ok);
     return finish(o, ok);
 }
 
 /* A rung's code outcomes (docs/code.md): {"answers", "outcomes": {NAME:
- * n}, "dead_outcomes", "cut_off_outcomes"}, every outcome named. */
+ * n}, "dead_outcomes", "cut_off_outcomes"}. */
 static json_t *code_v(const struct grader_autopsy_line *l)
 {
-    json_t *o = json_object(), *all = json_object(), *dead = json_object(),
-           *cut = json_object();
-    int ok = o != NULL && all != NULL && dead != NULL && cut != NULL;
+    static const char *const keys[3] = {"outcomes", "dead_outcomes",
+                                        "cut_off_outcomes"};
+    json_t *o = json_object();
+    int ok = o != NULL;
 
-    for (int k = 0; ok && k < GRADER_EXEC_OUTCOMES; k++) {
-        const char *name = grader_exec_name(k);
-        put(all, name, size_v(l->outcomes[k]), &ok);
-        put(dead, name, size_v(l->dead_outcomes[k]), &ok);
-        put(cut, name, size_v(l->cut_outcomes[k]), &ok);
-    }
-    if (o == NULL || !ok) {
-        json_decref(all);
-        json_decref(dead);
-        json_decref(cut);
-        json_decref(o);
-        return NULL;
-    }
     put(o, "answers", size_v(l->code_answers), &ok);
-    put(o, "outcomes", all, &ok);
-    put(o, "dead_outcomes", dead, &ok);
-    put(o, "cut_off_outcomes", cut, &ok);
+    causes_v(o, grader_exec_name, GRADER_EXEC_OUTCOMES, keys, l->outcomes,
+             l->dead_outcomes, l->cut_outcomes, &ok);
     return finish(o, ok);
 }
 

@@ -6,8 +6,6 @@
  * passed), how many. Every figure is the grader's (grader_autopsy), from
  * the outcomes the rows record.
  */
-#include <string.h>
-
 #include "../grader/grader.h"
 #include "fmt.h"
 #include "md_toolcalls.h"
@@ -28,11 +26,27 @@ static int any(const struct grader_ladder *rep)
     return 0;
 }
 
+/* A rung's code replies. */
+static void code_lead(struct doc *d, const struct grader_autopsy_line *l)
+{
+    char a[FMT_SIZE];
+
+    doc_cellf(d, "%s", fmt_count(a, (long long)l->code_answers));
+}
+
+static const size_t *code_counts(const struct grader_autopsy_line *l,
+                                 int which)
+{
+    return which == 0   ? l->outcomes
+           : which == 1 ? l->dead_outcomes
+                        : l->cut_outcomes;
+}
+
 void md_code(struct doc *d, const struct grader_ladder *rep)
 {
-    char align[GRADER_EXEC_OUTCOMES + 3], a[FMT_SIZE];
-    size_t i;
-    int k;
+    static const char *const heads[] = {"Code replies"};
+    const struct md_causes c = {
+        heads, 1, words, GRADER_EXEC_OUTCOMES, code_lead, code_counts};
 
     if (!any(rep))
         return;
@@ -49,23 +63,5 @@ void md_code(struct doc *d, const struct grader_ladder *rep)
             "rarely compiles: the cap's doing before the model's). Error "
             "rows have no outcome.",
             rep->chain.lines[0].rung->name);
-    memset(align, 'r', sizeof(align));
-    align[0] = 'l';
-    align[GRADER_EXEC_OUTCOMES + 2] = '\0';
-    doc_table(d, align);
-    doc_row(d);
-    doc_cellf(d, "Rung");
-    doc_cellf(d, "Code replies");
-    for (k = 0; k < GRADER_EXEC_OUTCOMES; k++)
-        doc_cellf(d, "%s", words[k]);
-    for (i = 0; i < rep->chain.nrungs; i++) {
-        const struct grader_autopsy_line *l = &rep->rungs[i].autopsy;
-        doc_row(d);
-        doc_cell(d);
-        doc_rung(d, l->rung->name, 0);
-        doc_cellf(d, "%s", fmt_count(a, (long long)l->code_answers));
-        for (k = 0; k < GRADER_EXEC_OUTCOMES; k++)
-            md_cause_cell(d, l->outcomes[k], l->dead_outcomes[k],
-                          l->cut_outcomes[k]);
-    }
+    md_causes_table(d, rep, &c);
 }

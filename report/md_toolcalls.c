@@ -46,11 +46,59 @@ void md_cause_cell(struct doc *d, size_t n, size_t dead, size_t cut)
         doc_cellf(d, "%s", a);
 }
 
+void md_causes_table(struct doc *d, const struct grader_ladder *rep,
+                     const struct md_causes *c)
+{
+    char align[40];
+    size_t i, k, cols = 1 + c->nheads + (size_t)c->n;
+
+    if (cols >= sizeof(align)) /* a taxonomy this wide is a bug */
+        return;
+    memset(align, 'r', cols);
+    align[0] = 'l';
+    align[cols] = '\0';
+    doc_table(d, align);
+    doc_row(d);
+    doc_cellf(d, "Rung");
+    for (k = 0; k < c->nheads; k++)
+        doc_cellf(d, "%s", c->heads[k]);
+    for (k = 0; k < (size_t)c->n; k++)
+        doc_cellf(d, "%s", c->words[k]);
+    for (i = 0; i < rep->chain.nrungs; i++) {
+        const struct grader_autopsy_line *l = &rep->rungs[i].autopsy;
+        const size_t *all = c->counts(l, 0), *dead = c->counts(l, 1),
+                     *cut = c->counts(l, 2);
+        doc_row(d);
+        doc_cell(d);
+        doc_rung(d, l->rung->name, 0);
+        c->lead(d, l);
+        for (k = 0; k < (size_t)c->n; k++)
+            md_cause_cell(d, all[k], dead[k], cut[k]);
+    }
+}
+
+/* A rung's tool replies and how many made a call. */
+static void tool_lead(struct doc *d, const struct grader_autopsy_line *l)
+{
+    char a[FMT_SIZE], b[FMT_SIZE];
+
+    doc_cellf(d, "%s", fmt_count(a, (long long)l->tool_answers));
+    doc_cellf(d, "%s", fmt_count(b, (long long)l->called));
+}
+
+static const size_t *tool_counts(const struct grader_autopsy_line *l,
+                                 int which)
+{
+    return which == 0   ? l->buckets
+           : which == 1 ? l->dead_buckets
+                        : l->cut_buckets;
+}
+
 void md_toolcalls(struct doc *d, const struct grader_ladder *rep)
 {
-    char align[TOOLCALL_NBUCKETS + 5], a[FMT_SIZE], b[FMT_SIZE];
-    size_t i;
-    int k;
+    static const char *const heads[] = {"Tool replies", "Made a call"};
+    const struct md_causes c = {
+        heads, 2, words, TOOLCALL_NBUCKETS, tool_lead, tool_counts};
 
     if (!any(rep))
         return;
@@ -67,25 +115,5 @@ void md_toolcalls(struct doc *d, const struct grader_ladder *rep)
             "cut short is malformed: the cap's doing before the model's). "
             "Error rows have no bucket.",
             rep->chain.lines[0].rung->name);
-    memset(align, 'r', sizeof(align));
-    align[0] = 'l';
-    align[TOOLCALL_NBUCKETS + 3] = '\0';
-    doc_table(d, align);
-    doc_row(d);
-    doc_cellf(d, "Rung");
-    doc_cellf(d, "Tool replies");
-    doc_cellf(d, "Made a call");
-    for (k = 0; k < TOOLCALL_NBUCKETS; k++)
-        doc_cellf(d, "%s", words[k]);
-    for (i = 0; i < rep->chain.nrungs; i++) {
-        const struct grader_autopsy_line *l = &rep->rungs[i].autopsy;
-        doc_row(d);
-        doc_cell(d);
-        doc_rung(d, l->rung->name, 0);
-        doc_cellf(d, "%s", fmt_count(a, (long long)l->tool_answers));
-        doc_cellf(d, "%s", fmt_count(b, (long long)l->called));
-        for (k = 0; k < TOOLCALL_NBUCKETS; k++)
-            md_cause_cell(d, l->buckets[k], l->dead_buckets[k],
-                          l->cut_buckets[k]);
-    }
+    md_causes_table(d, rep, &c);
 }

@@ -21,6 +21,20 @@ void md_toolcalls(struct doc *d, const struct grader_ladder *rep);
  * code cut short a syntax error), and said to be cut. */
 void md_cause_cell(struct doc *d, size_t n, size_t dead, size_t cut);
 
+/* A table of causes, one row a rung of the chain: its name, its leading
+ * cells (lead), then one cell a cause (md_cause_cell) from counts(l, 0)
+ * all, 1 the dead, 2 those cut off, each an array of n. */
+struct md_causes {
+    const char *const *heads; /* the leading columns' heads */
+    size_t nheads;
+    const char *const *words; /* each cause's column head */
+    int n;
+    void (*lead)(struct doc *d, const struct grader_autopsy_line *l);
+    const size_t *(*counts)(const struct grader_autopsy_line *l, int which);
+};
+void md_causes_table(struct doc *d, const struct grader_ladder *rep,
+                     const struct md_causes *c);
+
 /* "Code: how each rung's code fails" (md_code.c), when a rung of the
  * chain ran code items; nothing otherwise. */
 void md_code(struct doc *d, const struct grader_ladder *rep);
