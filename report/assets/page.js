@@ -71,7 +71,8 @@ function start(D) {
 
   /* ---- the words for a cell ------------------------------------------ */
   function said(run, row, q) {
-    var s = str(D.runs[run].r[row].s[q]);
+    var r = D.runs[run].r[row], s = str(r.s[q]);
+    if (s === null && r.oc && str(r.oc[q]) === 'no_code') return 'no code';
     return s === null ? 'no number' : s;
   }
   /* The status words of one cell: the grader's facts, spelt out. */
@@ -448,7 +449,7 @@ function start(D) {
   /* a code item's run (docs/code.md): the outcome's words, the code
    * that ran beside the reference rung's, what it printed. null for a
    * rung that ran no code item, or a row with no outcome (an error) */
-  var CODE_LINES = 2000; /* lines of each code compared line by line */
+  var CODE_LINES = 1000; /* lines of each code compared as a sequence */
   function codeLines(code) {
     var l = code.split('\n');
     if (l.length > 1 && l[l.length - 1] === '') l.pop();

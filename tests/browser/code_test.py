@@ -12,7 +12,9 @@ Checks:
   \u00b7 failed 0/3"), R's code and W's side by side, each the code the
   grader took from the reply, the changed line marked and no other, and
   the traceback the row kept under "what it printed";
-- W, rev: "no code in the reply", no columns;
+- W, rev: "no code in the reply", no columns; its chip and the reply's
+  line say "no code" (not "no number"); the heading's long reference (the
+  tests' sha256) wraps inside the panel;
 - R, add: the reference's code alone, nothing marked, no output;
 - C, sq: the markup in the code shown as text; nothing ran, nothing was
   asked for;
@@ -176,6 +178,15 @@ def checks(g, b, path, run, shots):
     g.check("W rev: no code in the reply, no columns",
             [] if v and v["h"] == "Code \u00b7 no code" and not v["cols"] and
             v["note"] == ["no code in the reply"] else [repr(v)])
+    # the strip's chip and the reply's line say "no code", not "no number"
+    # (a code row says no number); the heading's long reference (the
+    # tests' sha256) wraps inside the panel
+    said = page.eval("""[document.querySelector('#panel .chip.on .said').textContent,
+                         document.querySelector('#panel .reply .meta:last-of-type').textContent]""")
+    wide = page.eval("""(h => h.scrollWidth - h.clientWidth)(document.querySelector('#panel h2'))""")
+    g.check("W rev: the chip says no code; the heading fits the panel",
+            [] if "no code" in said[0] and "no number" not in " ".join(said) and
+            wide <= 0 else [f"said {said!r}, heading {wide} px too wide"])
     v = open_hash(page, path, "t/add", "R")
     g.check("R add: the reference's code alone, nothing marked, no output",
             [] if v and v["h"].startswith("Code \u00b7 passed") and
