@@ -942,12 +942,14 @@ static void test_page_code(void **state)
     struct grader_qset *qs = grader_qset_new();
     int rc;
     struct grader_task *task = grader_task_builtin("code", &rc);
-    const struct grader_rung *r[3];
-    struct text tr = {0}, tq = {0}, tn = {0};
-    uint16_t facts[3 * 2] = {0};
+    const struct grader_rung *r[4];
+    struct text tr = {0}, tq = {0}, tn = {0}, tbody = {0};
+    struct grader_task *body = grader_task_new("body", GRADER_REF_CODE);
+    char msg[200], hex[17];
+    uint16_t facts[4 * 2] = {0};
     uint32_t order[2] = {0, 1};
-    uint8_t cells[3 * 2] = {0}, marks[3 * 2] = {0};
-    const char *names[3] = {"REF", "Q", "G"};
+    uint8_t cells[4 * 2] = {0}, marks[4 * 2] = {0};
+    const char *names[4] = {"REF", "Q", "G", "B"};
     struct page_run run = {"run", r, facts};
     struct page p;
     char *h = NULL, *data, *end;
@@ -972,10 +974,24 @@ static void test_page_code(void **state)
     r[0] = code_rung(qs, task, "REF", &tr);
     r[1] = code_rung(qs, task, "Q", &tq);
     r[2] = code_rung(qs, task, "G", &tn);
+    /* B ran by a body rule: its reply whole is the code that ran */
+    assert_non_null(body);
+    assert_int_equal(grader_task_add_rule(body, "body", GRADER_RULE_EXEC_BODY,
+                                          msg, sizeof(msg)),
+                     0);
+    grader_code_hash(q_a + 10, strlen(q_a + 10), hex);
+    text_addf(
+        &tbody,
+        "{\"id\":\"a\",\"reference\":\"%s\",\"content\":\"    return x "
+        "- 1\\n\",\"exec\":\"failed\",\"tests_passed\":1,\"tests_total\":3,"
+        "\"exception\":null,\"code_hash\":\"%s\"}\n",
+        sha64, hex);
+    r[3] = code_rung(qs, body, "B", &tbody);
+    free(tbody.p);
     free(tr.p);
     free(tq.p);
     free(tn.p);
-    p = (struct page){"report", "code", NULL,  qs, 2,     names, NULL, 3,
+    p = (struct page){"report", "code", NULL,  qs, 2,     names, NULL, 4,
                       &run,     1,      order, 2,  cells, marks, NULL, NULL,
                       NULL,     NULL,   0,     1,  NULL,  NULL};
     f = open_memstream(&h, &len);
@@ -999,11 +1015,17 @@ static void test_page_code(void **state)
     assert_string_equal(code_field(d, 2, "oc", 0), "absent");
     assert_string_equal(code_field(d, 2, "o", 0), "absent");
     assert_string_equal(code_field(d, 1, "tc", 0), "absent");
+    {
+        const char *b = code_field(d, 3, "cd", 0);
+        if (b == NULL || strcmp(b, q_a + 10) != 0)
+            fail_msg("B's code: %s, want the reply whole", b ? b : "none");
+    }
     json_decref(d);
     free(h);
-    for (len = 0; len < 3; len++)
+    for (len = 0; len < 4; len++)
         grader_rung_free((struct grader_rung *)r[len]);
     grader_task_free(task);
+    grader_task_free(body);
     grader_qset_free(qs);
 }
 
