@@ -172,11 +172,15 @@ enum field {
     F_REASONING,
     F_FINISH,
     F_ERROR,
-    F_CALLS, /* a tool row's calls, and its verdict's bucket: written */
-    F_BUCKET /* only for a rung that answered tool items (tool_rung) */
+    F_CALLS,   /* a tool row's calls, and its verdict's bucket: written */
+    F_BUCKET,  /* only for a rung that answered tool items (tool_rung) */
+    F_CODE,    /* a code row's code that ran, its outcome's name and */
+    F_OUTCOME, /* what it printed: written only for a rung that ran */
+    F_OUTPUT,  /* code items (code_rung) */
+    F_FIELDS
 };
-static const char *const field_key[] = {"c",  "s", "k",  "x", "y",
-                                        "fr", "e", "tc", "b"};
+static const char *const field_key[] = {"c", "s",  "k", "x",  "y",  "fr",
+                                        "e", "tc", "b", "cd", "oc", "o"};
 static const int keep_field[] = {-1,
                                  -1,
                                  -1,
@@ -185,7 +189,30 @@ static const int keep_field[] = {-1,
                                  GRADER_KEEP_FINISH,
                                  GRADER_KEEP_ERROR,
                                  GRADER_KEEP_CALLS,
-                                 -1};
+                                 -1,
+                                 -1,
+                                 -1,
+                                 GRADER_KEEP_OUTPUT};
+
+/* The code that ran, from the kept reply: the span grader_code_extract
+ * takes (the one definition the runner ran and the grader hashed). The
+ * page is not told the task's rule: a fenced block's contents
+ * (GRADER_RULE_EXEC); a reply with none whose code still ran was a body
+ * rule's (GRADER_RULE_EXEC_BODY), the whole reply. -1: none. */
+static long code_ran(struct strtab *t, const struct grader_rung *r,
+                     const struct grader_answer *a)
+{
+    size_t len, off, n;
+    const char *s = grader_rung_kept(r, a, GRADER_KEEP_CONTENT, &len);
+    int outcome = grader_answer_outcome(a);
+
+    if (s == NULL || outcome < 0 || outcome == GRADER_EXEC_NO_CODE)
+        return -1;
+    if (grader_code_extract(GRADER_RULE_EXEC, s, len, &off, &n) ||
+        grader_code_extract(GRADER_RULE_EXEC_BODY, s, len, &off, &n))
+        return strtab_add(t, s + off, n);
+    return -1;
+}
 
 static long value(struct strtab *t, const struct page *p,
                   const struct page_run *run, size_t i, uint32_t q,
@@ -211,21 +238,29 @@ static long value(struct strtab *t, const struct page *p,
                    : add_str(
                          t, toolcall_bucket_name((
                                 enum toolcall_bucket)grader_answer_bucket(a)));
+    case F_CODE:
+        return code_ran(t, r, a);
+    case F_OUTCOME: /* its stable name (task.h), or none */
+        return grader_answer_outcome(a) < 0
+                   ? -1
+                   : add_str(t, grader_exec_name(grader_answer_outcome(a)));
     default:
         s = grader_rung_kept(r, a, keep_field[fl], &len);
         return s ? strtab_add(t, s, len) : -1;
     }
 }
 
-/* Whether rung i answered a tool item (its calls are then shown). */
-static int tool_rung(const struct page *p, const struct page_run *run,
-                     size_t i)
+/* Whether rung r answered a tool item (its calls are then shown), or
+ * ran a code item (its code is), as field fl needs: 1 to write it. */
+static int field_shown(const struct grader_rung *r, size_t fl)
 {
-    const struct grader_rung *r = run->rungs[i];
+    int code = fl >= F_CODE;
 
-    (void)p;
+    if (fl < F_CALLS)
+        return 1;
     for (size_t k = 0; k < r->n; k++)
-        if (grader_answer_bucket(&r->answers[k]) >= 0)
+        if ((code ? grader_answer_outcome(&r->answers[k])
+                  : grader_answer_bucket(&r->answers[k])) >= 0)
             return 1;
     return 0;
 }
@@ -233,11 +268,13 @@ static int tool_rung(const struct page *p, const struct page_run *run,
 static void rung_arrays(FILE *f, struct strtab *t, const struct page *p,
                         const struct page_run *run, size_t i)
 {
-    size_t fl, last = tool_rung(p, run, i) ? F_BUCKET : F_ERROR;
+    size_t fl;
     uint32_t q;
 
     fputc('{', f);
-    for (fl = F_FACTS; fl <= last; fl++) {
+    for (fl = F_FACTS; fl < F_FIELDS; fl++) {
+        if (!field_shown(run->rungs[i], fl))
+            continue;
         fprintf(f, "%s\"%s\":[", fl ? "," : "", field_key[fl]);
         for (q = 0; q < p->nq; q++)
             fprintf(f, "%s%ld", q ? "," : "",

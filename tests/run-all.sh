@@ -153,6 +153,8 @@ else
     start probs-page /usr/bin/python3 tests/browser/probs_test.py "$B"
     # the tool-call view (issue 37) on a ladder of tool items it runs
     start calls-page /usr/bin/python3 tests/browser/calls_test.py "$B"
+    # the code view (issue 38) on a code ladder it runs in the sandbox
+    start code-page /usr/bin/python3 tests/browser/code_test.py "$B"
     # the report: the study's counts read back from REPORT.md, and the
     # cover rendered (rsvg-convert) with every cell's colour read
     start cover python3 tests/report/cover_test.py "$B/graveyard"

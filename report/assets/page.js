@@ -71,7 +71,8 @@ function start(D) {
 
   /* ---- the words for a cell ------------------------------------------ */
   function said(run, row, q) {
-    var s = str(D.runs[run].r[row].s[q]);
+    var r = D.runs[run].r[row], s = str(r.s[q]);
+    if (s === null && r.oc && str(r.oc[q]) === 'no_code') return 'no code';
     return s === null ? 'no number' : s;
   }
   /* The status words of one cell: the grader's facts, spelt out. */
@@ -445,6 +446,81 @@ function start(D) {
     box.appendChild(w);
     return box;
   }
+  /* a code item's run (docs/code.md): the outcome's words, the code
+   * that ran beside the reference rung's, what it printed. null for a
+   * rung that ran no code item, or a row with no outcome (an error) */
+  var CODE_LINES = 1000; /* lines of each code compared as a sequence */
+  function codeLines(code) {
+    var l = code.split('\n');
+    if (l.length > 1 && l[l.length - 1] === '') l.pop();
+    return l;
+  }
+  /* which of a's lines are not in b (a longest common subsequence of
+   * lines; past CODE_LINES lines, line by line at the same place) */
+  function linesDiffer(a, b) {
+    var n = a.length, m = b.length, out = [], i, j;
+    if (n > CODE_LINES || m > CODE_LINES) {
+      for (i = 0; i < n; i++) out.push(i >= m || a[i] !== b[i]);
+      return out;
+    }
+    var L = [], z;
+    for (i = 0; i <= n; i++) {
+      for (z = [], j = 0; j <= m; j++) z.push(0);
+      L.push(z);
+    }
+    for (i = n - 1; i >= 0; i--)
+      for (j = m - 1; j >= 0; j--)
+        L[i][j] = a[i] === b[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+    for (i = 0; i < n; i++) out.push(true);
+    for (i = 0, j = 0; i < n && j < m;) {
+      if (a[i] === b[j]) { out[i] = false; i++; j++; }
+      else if (L[i + 1][j] >= L[i][j + 1]) i++;
+      else j++;
+    }
+    return out;
+  }
+  function codeColumn(name, lines, differ, ref) {
+    var col = el('div', 'col'), pre = el('pre', 'src');
+    col.appendChild(el('div', 'head', name));
+    lines.forEach(function (t, i) {
+      var s = el('span', differ && differ[i] ? 'diff' : null, t);
+      if (differ && differ[i]) s.title = 'not in ' + ref + '\u2019s code';
+      pre.appendChild(s);
+    });
+    col.appendChild(pre);
+    return col;
+  }
+  function codeView(run, row, q) {
+    var rr = D.runs[run].r[row];
+    if (!rr.oc) return null;
+    var oc = str(rr.oc[q]);
+    if (oc === null) return null;
+    var s = str(rr.s[q]), box = el('div', 'code');
+    /* the grader's words ("failed 3/5", "error TypeError 0/5") without
+     * the code's hash; the outcome's name when it said none */
+    var words = s !== null ? s.replace(/ code:[0-9a-f]*$/, '') : oc.replace(/_/g, ' ');
+    box.appendChild(el('h4', null, 'Code \u00b7 ' + words));
+    var mine = str(rr.cd[q]), r0 = D.runs[run].r[0];
+    var theirs = row > 0 && r0.cd ? str(r0.cd[q]) : null;
+    if (oc === 'no_code') box.appendChild(el('p', 'note', 'no code in the reply'));
+    else if (mine === null) box.appendChild(el('p', 'note', 'code: none kept'));
+    if (mine !== null) {
+      var cols = el('div', 'cols' + (theirs !== null ? ' two' : ''));
+      var a = codeLines(mine), b = theirs !== null ? codeLines(theirs) : null;
+      cols.appendChild(codeColumn(D.rows[row].name, a, b ? linesDiffer(a, b) : null,
+        D.rows[0].name));
+      if (b) cols.appendChild(codeColumn(D.rows[0].name + ', the reference', b, null));
+      box.appendChild(cols);
+      if (row > 0 && r0.oc && theirs === null)
+        box.appendChild(el('p', 'note', D.rows[0].name + ', the reference, ran no code here'));
+    }
+    var out = rr.o ? str(rr.o[q]) : null;
+    if (out !== null && out.length) {
+      box.appendChild(el('div', 'outhead', 'what it printed'));
+      box.appendChild(folded(out, 'out'));
+    }
+    return box;
+  }
   function openPanel(focus) {
     var q = S.q, run = S.run, row = S.at;
     if (q < 0) { closePanel(); return; }
@@ -500,7 +576,7 @@ function start(D) {
       d.appendChild(folded(reasoning));
       box.appendChild(d);
     }
-    var cv = callsView(run, row, q);
+    var cv = callsView(run, row, q) || codeView(run, row, q);
     if (cv) box.appendChild(cv);
     var sv = PK && run === 0 ? splitView(row, q) : null;
     if (sv) box.appendChild(sv);

@@ -790,6 +790,13 @@ static void test_page_hostile(void **state)
         assert_string_equal(
             json_string_value(json_array_get(json_object_get(d, "ids"), 0)),
             "</script>0");
+        /* no code view's arrays on a page of another task */
+        assert_null(json_object_get(
+            json_array_get(
+                json_object_get(json_array_get(json_object_get(d, "runs"), 0),
+                                "r"),
+                1),
+            "cd"));
         /* each row's verdict as written; none at the reference */
         x = json_object_get(d, "rows");
         assert_true(json_is_null(
@@ -846,6 +853,182 @@ static void test_page_hostile(void **state)
     grader_qset_free(qs);
 }
 
+/* ---- a code rung's code, outcome and output (docs/report.md) ----------- */
+
+static const char sha64[] =
+    "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+/* A code row: content "Here.\n```python\nCODE```\nDone." (no fence when
+ * code is NULL), its outcome, the hash of the code that ran, output. */
+static void code_row(struct text *t, const char *id, const char *code,
+                     const char *exec, int passed, const char *output)
+{
+    char hex[17] = "", content[512];
+    json_t *c, *o;
+    char *cs, *os;
+
+    if (code != NULL) {
+        grader_code_hash(code, strlen(code), hex);
+        snprintf(content, sizeof(content), "Here.\n```python\n%s```\nDone.",
+                 code);
+    } else {
+        snprintf(content, sizeof(content), "I would rather not.");
+    }
+    c = json_string(content);
+    o = output ? json_string(output) : json_null();
+    cs = json_dumps(c, JSON_ENCODE_ANY);
+    os = json_dumps(o, JSON_ENCODE_ANY);
+    text_addf(t,
+              "{\"id\":\"%s\",\"reference\":\"%s\",\"content\":%s,"
+              "\"exec\":\"%s\",\"tests_passed\":%d,\"tests_total\":3,"
+              "\"exception\":%s,\"code_hash\":%s%s%s,\"exec_output\":%s}\n",
+              id, sha64, cs, exec, passed,
+              strcmp(exec, "failed") == 0 ? "\"AssertionError\"" : "null",
+              code ? "\"" : "", code ? hex : "null", code ? "\"" : "", os);
+    free(cs);
+    free(os);
+    json_decref(c);
+    json_decref(o);
+}
+
+static struct grader_rung *code_rung(struct grader_qset *qs,
+                                     struct grader_task *task,
+                                     const char *name, const struct text *t)
+{
+    struct grader_rung *r = grader_rung_new(name, name);
+    struct grader_reader rd;
+    struct grader_error err;
+    int rc;
+
+    assert_non_null(r);
+    grader_reader_init(&rd, qs, r, GRADER_READ_KEEP);
+    grader_reader_set_rule(&rd, task, 0);
+    rc = grader_reader_feed(&rd, t->p, strlen(t->p), &err);
+    if (rc == 0)
+        rc = grader_reader_finish(&rd, &err);
+    grader_reader_release(&rd);
+    if (rc != 0)
+        fail_msg("%s:%ld: %s", err.file, err.line, err.text);
+    return r;
+}
+
+/* T[k] of run 0's row 'row', field 'key', question q: NULL for -1 (and
+ * the whole array absent: "absent"). */
+static const char *code_field(json_t *d, size_t row, const char *key, size_t q)
+{
+    json_t *r = json_array_get(
+        json_object_get(json_array_get(json_object_get(d, "runs"), 0), "r"),
+        row);
+    json_t *a = json_object_get(r, key);
+    json_int_t k;
+
+    if (a == NULL)
+        return "absent";
+    k = json_integer_value(json_array_get(a, q));
+    return k < 0 ? NULL
+                 : json_string_value(
+                       json_array_get(json_object_get(d, "T"), (size_t)k));
+}
+
+/* A code rung's arrays: "cd" the code grader_code_extract takes from the
+ * reply (not the words around it), "oc" the outcome's name, "o" what it
+ * printed; none of them for a rung that ran no code. */
+static void test_page_code(void **state)
+{
+    static const char ref_a[] = "def f(x):\n    return x + 1\n",
+                      q_a[] = "def f(x):\n    return x - 1\n",
+                      tb[] = "Traceback (most recent call last):\n"
+                             "AssertionError: f(1) == 2\n";
+    struct grader_qset *qs = grader_qset_new();
+    int rc;
+    struct grader_task *task = grader_task_builtin("code", &rc);
+    const struct grader_rung *r[4];
+    struct text tr = {0}, tq = {0}, tn = {0}, tbody = {0};
+    struct grader_task *body = grader_task_new("body", GRADER_REF_CODE);
+    char msg[200], hex[17];
+    uint16_t facts[4 * 2] = {0};
+    uint32_t order[2] = {0, 1};
+    uint8_t cells[4 * 2] = {0}, marks[4 * 2] = {0};
+    const char *names[4] = {"REF", "Q", "G", "B"};
+    struct page_run run = {"run", r, facts};
+    struct page p;
+    char *h = NULL, *data, *end;
+    size_t len;
+    FILE *f;
+    json_t *d;
+    json_error_t je;
+
+    (void)state;
+    assert_non_null(task);
+    code_row(&tr, "a", ref_a, "passed", 3, NULL);
+    code_row(&tr, "b", ref_a, "passed", 3, "");
+    code_row(&tq, "a", q_a, "failed", 1, tb);
+    code_row(&tq, "b", NULL, "no_code", 0, NULL);
+    /* G ran no code: its rows are errors (no outcome) */
+    text_addf(&tn,
+              "{\"id\":\"a\",\"reference\":\"%s\",\"content\":null,"
+              "\"error\":\"HTTP 500\",\"exec\":null}\n{\"id\":\"b\","
+              "\"reference\":\"%s\",\"content\":null,\"error\":\"HTTP 500\","
+              "\"exec\":null}\n",
+              sha64, sha64);
+    r[0] = code_rung(qs, task, "REF", &tr);
+    r[1] = code_rung(qs, task, "Q", &tq);
+    r[2] = code_rung(qs, task, "G", &tn);
+    /* B ran by a body rule: its reply whole is the code that ran */
+    assert_non_null(body);
+    assert_int_equal(grader_task_add_rule(body, "body", GRADER_RULE_EXEC_BODY,
+                                          msg, sizeof(msg)),
+                     0);
+    grader_code_hash(q_a + 10, strlen(q_a + 10), hex);
+    text_addf(
+        &tbody,
+        "{\"id\":\"a\",\"reference\":\"%s\",\"content\":\"    return x "
+        "- 1\\n\",\"exec\":\"failed\",\"tests_passed\":1,\"tests_total\":3,"
+        "\"exception\":null,\"code_hash\":\"%s\"}\n",
+        sha64, hex);
+    r[3] = code_rung(qs, body, "B", &tbody);
+    free(tbody.p);
+    free(tr.p);
+    free(tq.p);
+    free(tn.p);
+    p = (struct page){"report", "code", NULL,  qs, 2,     names, NULL, 4,
+                      &run,     1,      order, 2,  cells, marks, NULL, NULL,
+                      NULL,     NULL,   0,     1,  NULL,  NULL};
+    f = open_memstream(&h, &len);
+    assert_int_equal(render_page(f, &p), 0);
+    assert_int_equal(fclose(f), 0);
+    data = script_body(h, "gy-data", &end);
+    d = json_loadb(data, (size_t)(end - data), 0, &je);
+    if (d == NULL)
+        fail_msg("data block: %s", je.text);
+    assert_string_equal(code_field(d, 0, "cd", 0), ref_a);
+    assert_string_equal(code_field(d, 1, "cd", 0), q_a);
+    assert_null(code_field(d, 1, "cd", 1)); /* no code in the reply */
+    assert_string_equal(code_field(d, 0, "oc", 0), "passed");
+    assert_string_equal(code_field(d, 1, "oc", 0), "failed");
+    assert_string_equal(code_field(d, 1, "oc", 1), "no_code");
+    assert_string_equal(code_field(d, 1, "o", 0), tb);
+    assert_null(code_field(d, 0, "o", 0));
+    /* a rung that ran no code has none of them; a code rung no tool
+     * field */
+    assert_string_equal(code_field(d, 2, "cd", 0), "absent");
+    assert_string_equal(code_field(d, 2, "oc", 0), "absent");
+    assert_string_equal(code_field(d, 2, "o", 0), "absent");
+    assert_string_equal(code_field(d, 1, "tc", 0), "absent");
+    {
+        const char *b = code_field(d, 3, "cd", 0);
+        if (b == NULL || strcmp(b, q_a + 10) != 0)
+            fail_msg("B's code: %s, want the reply whole", b ? b : "none");
+    }
+    json_decref(d);
+    free(h);
+    for (len = 0; len < 4; len++)
+        grader_rung_free((struct grader_rung *)r[len]);
+    grader_task_free(task);
+    grader_task_free(body);
+    grader_qset_free(qs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -859,6 +1042,7 @@ int main(void)
         cmocka_unit_test(test_doc_epitaph_ids),
         cmocka_unit_test(test_report_doc),
         cmocka_unit_test(test_page_hostile),
+        cmocka_unit_test(test_page_code),
     };
 
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
