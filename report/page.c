@@ -220,7 +220,7 @@ static long value(struct strtab *t, const struct page *p,
 {
     const struct grader_rung *r = run->rungs[i];
     const struct grader_answer *a = grader_rung_find(r, q);
-    const char *s;
+    const char *s, *cut;
     size_t len;
 
     if (fl == F_FACTS)
@@ -228,8 +228,12 @@ static long value(struct strtab *t, const struct page *p,
     if (a == NULL)
         return -1;
     switch (fl) {
-    case F_SAID:
-        return add_str(t, grader_rung_said(r, a));
+    case F_SAID: /* a code answer's without its hash ("failed 0/3") */
+        s = grader_rung_said(r, a);
+        if (s != NULL && grader_answer_outcome(a) >= 0 &&
+            (cut = strstr(s, " code:")) != NULL)
+            return strtab_add(t, s, (size_t)(cut - s));
+        return add_str(t, s);
     case F_TOKENS:
         return a->tokens;
     case F_BUCKET: /* its stable name (toolcall.h), or none */
