@@ -56,7 +56,7 @@ struct sandbox_pool {
     size_t nqueued, nrunning;
     unsigned next_user; /* the next offset to try (sandbox_conf's uid) */
     uv_timer_t kick;    /* starts what can start, off the submitter's stack */
-    int kicking;
+    int kicking, freeing;
 };
 
 struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop,
@@ -155,7 +155,7 @@ static void kick_cb(uv_timer_t *t);
 
 static void kick(struct sandbox_pool *p)
 {
-    if (!p->kicking) {
+    if (!p->kicking && !p->freeing) { /* a callback may free the pool */
         p->kicking = 1;
         uv_timer_start(&p->kick, kick_cb, 0, 0);
     }
@@ -432,6 +432,7 @@ void sandbox_pool_free(struct sandbox_pool *p)
 {
     if (p == NULL)
         return;
+    p->freeing = 1;
     sandbox_cancel_all(p);
     uv_close((uv_handle_t *)&p->kick, pool_closed_cb);
 }
