@@ -2,8 +2,8 @@
 # check-sleep: nothing sleeps in the rooms that run on the loop
 # (docs/design.md, "nothing sleeps or blocks on the loop thread"): no
 # sleep, usleep, nanosleep, clock_nanosleep or thrd_sleep call in a C file
-# of orchestrator/run/, server/ or night/. A wait there is a timer on the
-# loop (files.lock: base/lockwait.h) or a wait on an event with a time
+# of orchestrator/run/, server/, night/ or sandbox/. A wait there is a
+# timer on the loop (files.lock: base/lockwait.h) or a wait on an event with a time
 # limit (poll on a descriptor, a pidfd), never a nap. Comments and string
 # literals are skipped, so a file may say why it does not sleep.
 # Usage: check-sleep.sh [ORCHESTRATOR_DIR]   (default: orchestrator/ of
@@ -21,7 +21,7 @@ if [ ! -d "$orch" ]; then
 fi
 
 n=0
-for room in run server night; do
+for room in run server night sandbox; do
     if [ ! -d "$orch/$room" ]; then
         echo "check-sleep: '$orch/$room' is missing" >&2
         exit 2
@@ -37,7 +37,7 @@ fi
 
 # each file's code without its comments and literals, line for line,
 # then every sleeping call in it as FILE:LINE: text
-hits=$(for room in run server night; do
+hits=$(for room in run server night sandbox; do
     for f in "$orch/$room"/*.c "$orch/$room"/*.h; do
         [ -e "$f" ] || continue
         awk '
@@ -73,4 +73,4 @@ if [ -n "$hits" ]; then
     echo "check-sleep: wait with a timer on the loop (base/lockwait.h for files.lock) or on an event with a time limit, never a nap" >&2
     exit 1
 fi
-echo "check-sleep: no sleep in $n files of run/, server/, night/"
+echo "check-sleep: no sleep in $n files of run/, server/, night/, sandbox/"

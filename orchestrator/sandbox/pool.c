@@ -44,7 +44,7 @@ struct job {
     void *ctx;
     struct proc *proc;
     int in_fd, res_fd;
-    int slot; /* its user's offset (sandbox_conf's uid), or -1 */
+    long user; /* its user's offset (sandbox_conf's uid), or -1 */
     uint64_t start_ns;
 };
 
@@ -54,9 +54,9 @@ struct sandbox_pool {
     struct job *head, *tail; /* queued, in submission order */
     struct job *running;
     size_t nqueued, nrunning;
-    uint64_t slots;  /* bit k: slot k's user runs an execution */
-    uv_timer_t kick; /* starts what can start, off the submitter's stack */
-    int kicking;
+    unsigned next_user; /* the next offset to try (sandbox_conf's uid) */
+    uv_timer_t kick;    /* starts what can start, off the submitter's stack */
+    int kicking, freeing;
 };
 
 struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop,
@@ -77,6 +77,9 @@ struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop,
         p->conf.cpu_s = 1;
     uv_timer_init(loop, &p->kick);
     p->kick.data = p;
+    /* another process's pool starts elsewhere in the range: the users
+     * it just used may still have zombies */
+    p->next_user = (unsigned)getpid() * 131u;
     return p;
 }
 
@@ -152,7 +155,7 @@ static void kick_cb(uv_timer_t *t);
 
 static void kick(struct sandbox_pool *p)
 {
-    if (!p->kicking) {
+    if (!p->kicking && !p->freeing) { /* a callback may free the pool */
         p->kicking = 1;
         uv_timer_start(&p->kick, kick_cb, 0, 0);
     }
@@ -175,7 +178,7 @@ int sandbox_submit(struct sandbox_pool *p, const struct sandbox_program *prog,
     j->cb = cb;
     j->ctx = ctx;
     j->in_fd = j->res_fd = -1;
-    j->slot = -1;
+    j->user = -1;
     if (p->tail != NULL)
         p->tail->next = j;
     else
@@ -193,8 +196,6 @@ size_t sandbox_pending(const struct sandbox_pool *p)
 
 static void job_free(struct job *j)
 {
-    if (j->slot >= 0)
-        j->pool->slots &= ~(1ull << j->slot);
     if (j->proc != NULL)
         proc_free(j->proc);
     if (j->in_fd >= 0)
@@ -290,6 +291,25 @@ static int memfd_with(const char *name, const char *data, size_t n)
     return fd;
 }
 
+/* A user of its own for j: the next offset in turn that no running
+ * execution has. A fresh one each time, not one a slot: bwrap leaves a
+ * zombie of its user behind (reparented to PID 1, which may take seconds
+ * to reap it), and RLIMIT_NPROC counts zombies, so one user running
+ * executions back to back reached its 64 ("bwrap: Can't fork for pid 1:
+ * Resource temporarily unavailable"). */
+static long next_user(struct sandbox_pool *p, const struct job *j)
+{
+    for (;;) {
+        long u = (long)(p->next_user++ % SANDBOX_USERS);
+        const struct job *r;
+        for (r = p->running; r != NULL; r = r->next)
+            if (r != j && r->user == u)
+                break;
+        if (r == NULL)
+            return u;
+    }
+}
+
 static char *const unsafe_env[] = {"PATH=/usr/bin:/bin", "HOME=/tmp",
                                    "LANG=C.UTF-8", NULL};
 
@@ -337,13 +357,10 @@ static int start_job(struct sandbox_pool *p, struct job *j, char *msg,
     po.timeout_ms = c->timeout_ms;
     po.rlimits = rl;
     po.nrlimits = sizeof(rl) / sizeof(rl[0]);
-    for (j->slot = 0; j->slot < SANDBOX_JOBS_MAX - 1; j->slot++)
-        if (!(p->slots & (1ull << j->slot)))
-            break;
-    p->slots |= 1ull << j->slot;
     if (geteuid() == 0 && c->uid > 0) {
-        po.uid = c->uid + (unsigned)j->slot;
-        po.gid = c->gid + (unsigned)j->slot;
+        j->user = next_user(p, j);
+        po.uid = c->uid + (unsigned)j->user;
+        po.gid = c->gid + (unsigned)j->user;
     }
     j->start_ns = uv_hrtime();
     j->proc = proc_start(p->loop, &po, exit_cb, j, msg, msgsize);
@@ -415,6 +432,7 @@ void sandbox_pool_free(struct sandbox_pool *p)
 {
     if (p == NULL)
         return;
+    p->freeing = 1;
     sandbox_cancel_all(p);
     uv_close((uv_handle_t *)&p->kick, pool_closed_cb);
 }

@@ -59,19 +59,21 @@ struct sandbox_conf {
                                 1..64) */
     int unsafe;              /* --unsafe-exec: no bwrap, python3 a plain
                                 child with the same rlimits and limits */
-    unsigned uid, gid;       /* when graveyard is root, the execution in
-                                slot k (0..jobs) runs as uid+k:gid+k
+    unsigned uid, gid;       /* when graveyard is root, each execution
+                                runs as uid+k:gid+k, k a fresh offset in
+                                0..SANDBOX_USERS that no running one has
                                 (default 2000000000, a range no account
                                 uses): RLIMIT_NPROC does not hold for
-                                root, and counts a user's processes, so
-                                each slot has a user of its own; 0: as we
-                                are */
+                                root, and counts a user's processes
+                                (zombies too), so each execution has a
+                                user of its own; 0: as we are */
 };
 void sandbox_conf_default(struct sandbox_conf *c);
 
 #define SANDBOX_PROGRAM_MAX (1024 * 1024) /* code + setup + tests */
 #define SANDBOX_JOBS_MAX    64
 #define SANDBOX_UID_BASE    2000000000u
+#define SANDBOX_USERS       65536 /* uid .. uid + SANDBOX_USERS - 1 */
 
 /*
  * Can executions run here? Runs one sandboxed python3 synchronously

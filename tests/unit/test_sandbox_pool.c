@@ -155,6 +155,97 @@ static void test_forked_child_silent(void **state)
     assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+/* setup runs after the code and before the tests, in their namespace; a
+ * HumanEval test source with its check(candidate) call is one test; a
+ * setup that raises is an error before any test. */
+static void test_setup_and_check(void **state)
+{
+    static const char *const humaneval[] = {
+        "def check(candidate):\n"
+        "    assert candidate(1) == 2 + OFFSET\n"
+        "    assert candidate(5) == 6 + OFFSET\n"
+        "check(f)\n"};
+    struct sandbox_program prog;
+    struct sandbox_pool *p;
+    struct got g[2];
+    uv_loop_t loop;
+    char msg[256];
+
+    (void)state;
+    memset(g, 0, sizeof(g));
+    uv_loop_init(&loop);
+    p = sandbox_pool_new(&loop, &conf);
+    memset(&prog, 0, sizeof(prog));
+    prog.code = "def f(x):\n    return x + 1 + OFFSET\n";
+    prog.code_len = strlen(prog.code);
+    prog.setup = "OFFSET = 10\n";
+    prog.tests = humaneval;
+    prog.ntests = 1;
+    assert_int_equal(
+        sandbox_submit(p, &prog, done_cb, &g[0], msg, sizeof(msg)), 0);
+    prog.setup = "import nosuchmodule\n";
+    assert_int_equal(
+        sandbox_submit(p, &prog, done_cb, &g[1], msg, sizeof(msg)), 0);
+    run_until_done(&loop, p);
+    assert_int_equal(g[0].r.outcome, SANDBOX_PASSED);
+    assert_int_equal(g[0].r.total, 1);
+    assert_int_equal(g[1].r.outcome, SANDBOX_ERROR);
+    assert_string_equal(g[1].r.exception, "ModuleNotFoundError");
+    assert_int_equal(g[1].r.failed_test, 0);
+    sandbox_pool_free(p);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+/* A candidate that finds the result channel and writes a "passed" line
+ * of its own (it cannot know the nonce): never passed. */
+static void test_forged_result(void **state)
+{
+    static const char *const tests[] = {"assert False"};
+    struct got g[2];
+    struct sandbox_pool *p;
+    uv_loop_t loop;
+
+    (void)state;
+    memset(g, 0, sizeof(g));
+    uv_loop_init(&loop);
+    p = sandbox_pool_new(&loop, &conf);
+    submit(p,
+           "import os\n"
+           "line = b'{\"outcome\": \"passed\", \"passed\": 1, \"total\": 1, "
+           "\"exception\": \"\", \"limit\": \"\", \"failed_test\": -1, "
+           "\"nonce\": \"x\"}\\n'\n"
+           "for fd in range(3, 64):\n"
+           "    try:\n"
+           "        if 'graveyard-result' in os.readlink('/proc/self/fd/%d' "
+           "% fd):\n"
+           "            os.write(fd, line)\n"
+           "            print('forged on', fd)\n"
+           "    except OSError:\n"
+           "        pass\n",
+           tests, 1, &g[0]);
+    /* and one that only garbles it, then passes its test */
+    submit(p,
+           "import os\n"
+           "for fd in range(3, 64):\n"
+           "    try:\n"
+           "        if 'graveyard-result' in os.readlink('/proc/self/fd/%d' "
+           "% fd):\n"
+           "            os.write(fd, b'\\x00\\x1b[2J' * 2000)\n"
+           "    except OSError:\n"
+           "        pass\n",
+           NULL, 0, &g[1]);
+    run_until_done(&loop, p);
+    assert_non_null(strstr(g[0].r.output, "forged on"));
+    assert_int_equal(g[0].r.outcome, SANDBOX_ERROR);
+    assert_string_equal(g[0].r.exception, "exit 0");
+    assert_int_equal(g[1].r.outcome, SANDBOX_ERROR);
+    assert_string_equal(g[1].r.exception, "exit 0");
+    sandbox_pool_free(p);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 /* One at a time runs them in submission order; a cancel calls nobody
  * back and leaves nothing pending. */
 static void test_order_and_cancel(void **state)
@@ -247,6 +338,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_outcomes),
         cmocka_unit_test(test_forked_child_silent),
+        cmocka_unit_test(test_setup_and_check),
+        cmocka_unit_test(test_forged_result),
         cmocka_unit_test(test_order_and_cancel),
         cmocka_unit_test(test_program_cap),
         cmocka_unit_test(test_probe_refuses),

@@ -84,7 +84,7 @@ area_cases="$area_cases loop_term_lock_wait"
 case_loop_check_sleep() {
     local o=$work/lcs rc=0 n
     mkdir -p "$o"
-    cp -r "$ROOT/orchestrator/run" "$ROOT/orchestrator/server" "$ROOT/orchestrator/night" "$o/"
+    cp -r "$ROOT/orchestrator/run" "$ROOT/orchestrator/server" "$ROOT/orchestrator/night" "$ROOT/orchestrator/sandbox" "$o/"
     timeout -k 5 60 sh "$ROOT/scripts/check-sleep.sh" "$o" >"$work/lcs-out" 2>&1 || rc=$?
     [ $rc = 0 ] || fail "the clean tree is refused (exit $rc): $(cat "$work/lcs-out")"
     # a comment and a string that name a sleep are not calls
