@@ -17,30 +17,31 @@
 
 #include <jansson.h>
 
+#include "../../grader/grader.h"
 #include "../../util/util.h"
 
-static const char *const outcome_names[SANDBOX_OUTCOMES] = {
-    "passed",  "failed", "error",   "syntax_error",
-    "timeout", "killed", "no_code",
-};
+/* The outcomes are the grader's (task.h): the row records them by these
+ * names, and the grader reads them back; one list, the grader's. */
+_Static_assert(SANDBOX_OUTCOMES == GRADER_EXEC_OUTCOMES &&
+                   (int)SANDBOX_PASSED == GRADER_EXEC_PASSED &&
+                   (int)SANDBOX_FAILED == GRADER_EXEC_FAILED &&
+                   (int)SANDBOX_ERROR == GRADER_EXEC_ERROR &&
+                   (int)SANDBOX_SYNTAX == GRADER_EXEC_SYNTAX &&
+                   (int)SANDBOX_TIMEOUT == GRADER_EXEC_TIMEOUT &&
+                   (int)SANDBOX_KILLED == GRADER_EXEC_KILLED &&
+                   (int)SANDBOX_NO_CODE == GRADER_EXEC_NO_CODE,
+               "the sandbox's outcomes are the grader's, in its order");
 
 const char *sandbox_outcome_name(enum sandbox_outcome o)
 {
-    if ((unsigned)o >= SANDBOX_OUTCOMES)
-        return "unknown";
-    return outcome_names[o];
+    const char *s = grader_exec_name((int)o);
+
+    return s != NULL ? s : "unknown";
 }
 
 int sandbox_outcome_parse(const char *name)
 {
-    int i;
-
-    if (name == NULL)
-        return -1;
-    for (i = 0; i < SANDBOX_OUTCOMES; i++)
-        if (strcmp(name, outcome_names[i]) == 0)
-            return i;
-    return -1;
+    return name == NULL ? -1 : grader_exec_parse(name, strlen(name));
 }
 
 void sandbox_conf_default(struct sandbox_conf *c)
