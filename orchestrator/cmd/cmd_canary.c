@@ -38,6 +38,7 @@
 #include "../rows/rowsfile.h"
 #include "../run/runplan.h"
 #include "../input/taskfile.h"
+#include "../input/codeitem.h"
 #include "../input/tooldocs.h"
 
 #define CANARY_QUESTIONS 20 /* default N: minutes on a GPU */
@@ -175,6 +176,8 @@ static json_t *subset_line(const struct question *q, int answers)
         return longitem_record(q->id, q->lng);
     if (q->tools != NULL) /* a tool item: its keys as the file gave them */
         return tool_record(q);
+    if (q->code != NULL) /* a code item: its line as the file gave it */
+        return json_loads(q->code->line, JSON_REJECT_DUPLICATES, NULL);
     if (answers) {
         /* "answers" is one a line (the ref the grader reads) */
         line = json_pack("{s:s,s:s}", "id", q->id, "prompt", q->text);

@@ -100,6 +100,17 @@ int cmd_import(int argc, char **argv)
         cli_error("import", "--task %s: %s", task_spec, msg);
         return EXIT_USAGE;
     }
+    if (grader_task_ref(task) == GRADER_REF_CODE) {
+        /* a row of code is graded by its run in the sandbox, which no
+         * other tool's log records in a form the grader can check */
+        cli_error("import",
+                  "--task %s: a code task grades each reply's code as run "
+                  "in graveyard's sandbox, which no imported log keeps; "
+                  "run the items with graveyard (docs/code.md)",
+                  task_spec);
+        grader_task_free(task);
+        return EXIT_USAGE;
+    }
     if (grader_task_ref(task) == GRADER_REF_CALLS) {
         /* lm-eval's and llama-eval's logs keep text, not calls */
         cli_error("import",

@@ -24,6 +24,7 @@ void codeitem_release(struct codeitem *it)
     for (size_t i = 0; i < it->ntests; i++)
         free(it->tests[i]);
     free(it->tests);
+    free(it->line);
     memset(it, 0, sizeof(*it));
 }
 

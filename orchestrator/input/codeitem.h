@@ -34,8 +34,11 @@ struct codeitem {
                      NULL */
     char **tests; /* separate test sources, run one by one in order */
     size_t ntests;
-    int split; /* 1 when HumanEval's check() was split into its
-                  asserts */
+    int split;  /* 1 when HumanEval's check() was split into its
+                   asserts */
+    char *line; /* the item's line as the file gave it (questions.c sets
+                   it): the canary's subset writes it again, so that the
+                   same tests make the same reference */
 };
 
 /* What a code line gives the question beside its item (new, free()). */

@@ -611,6 +611,9 @@ static int code_line(const char *path, long line, const char *text, size_t len,
         q->answer = xstrdup(cq.ref);
         q->code = xrealloc(NULL, sizeof(*q->code));
         *q->code = it;
+        q->code->line = xrealloc(NULL, len + 1);
+        memcpy(q->code->line, text, len);
+        q->code->line[len] = '\0';
         rc = 0;
     }
     json_decref(o);

@@ -22,6 +22,7 @@
 # Tests: report/md.c
 # Tests: report/md_epitaph.c
 # Tests: orchestrator/cmd/ladder_plan.c
+# Tests: orchestrator/cmd/cmd_import.c
 
 # `graveyard init --questions data/code/problems.jsonl` from another folder
 # writes the shipped file's path and the code task into the config.
@@ -240,5 +241,50 @@ case_code_refused() {
     [ $rc = 2 ] && grep -q "manifest.sandbox differs" "$work/cf.out" ||
         fail "a resume in the sandbox after --unsafe-exec: exit $rc $(tail -2 "$work/cf.out")"
     [ "$(wc -l <"$work/cf/rows/F.jsonl")" = 2 ] || fail "the refused resume wrote rows"
+    # import: no other tool's log keeps a run of the code in the sandbox
+    echo '{"doc_id": 0}' >"$work/cf-samples.jsonl"
+    rc=0
+    timeout -k 5 60 $G import lm-eval "$work/cf-samples.jsonl" "$work/cfi" R --task code >"$work/cf.out" 2>&1 || rc=$?
+    [ $rc = 2 ] && grep -qF "a code task grades each reply's code as run in graveyard's sandbox" "$work/cf.out" &&
+        [ ! -e "$work/cfi" ] || fail "import --task code: exit $rc $(cat "$work/cf.out")"
 }
 area_cases="$area_cases code_refused"
+
+# The reference run twice (its noise floor: 0 for code that runs the same)
+# and a canary on code items: the canary's subset holds each code item as
+# the file gave it (its tests, its reference), and passes against the
+# trusted rows.
+# Tests: orchestrator/cmd/cmd_canary.c
+case_code_floor_canary() {
+    local d=$work/cfl e=$work/cflc
+    head -6 "$CODE_DATA/problems.jsonl" >"$work/cfl.jsonl"
+    cfl_config() { # file run_dir extra
+        cat >"$1" <<JSON
+{"name": "code floor", "questions": "$work/cfl.jsonl", "run_dir": "$2", "task": "code",
+ "server": {"binary": "$FAKE"}, "repeat_reference": true, $3
+ "rungs": [{"name": "R", "model": "$work/right.gguf"}, {"name": "W", "model": "$work/wrong.gguf"}]}
+JSON
+    }
+    cfl_config "$work/cfl.json" "$d" ""
+    rm -rf "$d" "$e"
+    timeout -k 5 120 $GT ladder "$work/cfl.json" --quiet >"$work/cfl.out" 2>&1 ||
+        { fail "ladder: exit $? $(tail -5 "$work/cfl.out")"; return; }
+    cfl_config "$work/cflc.json" "$e" "\"canary\": {\"rows\": \"$d/rows/R.jsonl\", \"questions\": 4},"
+    timeout -k 5 120 $GT ladder "$work/cflc.json" --quiet >"$work/cflc.out" 2>&1 ||
+        { fail "canary ladder: exit $? $(tail -5 "$work/cflc.out")"; return; }
+    /usr/bin/python3 - "$d" "$e" "$work/cfl.jsonl" >"$work/cfl-check" 2>&1 <<'PY' || fail "$(cat "$work/cfl-check")"
+import json, sys
+d, e, qf = sys.argv[1:]
+rep = json.load(open(f"{d}/report.json"))
+assert rep["repeats"][0]["rung"] == "R" and rep["repeats"][0]["n"] == 6, rep["repeats"]
+assert rep["floor"] == 0, rep["floor"]
+c = json.load(open(f"{e}/canary/canary.json"))
+assert c.get("passed") is True or c.get("verdict") in ("pass", "passed"), c
+sub = [json.loads(l) for l in open(f"{e}/canary/questions.jsonl")]
+src = {json.loads(l)["task_id"]: json.loads(l) for l in open(qf)}
+assert len(sub) == 4, len(sub)
+for q in sub:
+    assert q == src[q["task_id"]], q
+PY
+}
+area_cases="$area_cases code_floor_canary"
