@@ -196,21 +196,30 @@ static const int keep_field[] = {-1,
 
 /* The code that ran, from the kept reply: the span grader_code_extract
  * takes (the one definition the runner ran and the grader hashed). The
- * page is not told the task's rule: a fenced block's contents
- * (GRADER_RULE_EXEC); a reply with none whose code still ran was a body
- * rule's (GRADER_RULE_EXEC_BODY), the whole reply. -1: none. */
+ * page is not told the task's rule, but the grader kept the hash of the
+ * code that ran ("failed 0/3 code:HEX16"): the rule whose span has that
+ * hash is the one (a fenced block's contents, GRADER_RULE_EXEC, or the
+ * whole reply, GRADER_RULE_EXEC_BODY). -1: none. */
 static long code_ran(struct strtab *t, const struct grader_rung *r,
                      const struct grader_answer *a)
 {
+    static const enum grader_rule_kind kinds[] = {GRADER_RULE_EXEC,
+                                                  GRADER_RULE_EXEC_BODY};
     size_t len, off, n;
     const char *s = grader_rung_kept(r, a, GRADER_KEEP_CONTENT, &len);
-    int outcome = grader_answer_outcome(a);
+    const char *said = grader_rung_said(r, a);
+    const char *ran = said ? strstr(said, " code:") : NULL;
+    char hex[17];
 
-    if (s == NULL || outcome < 0 || outcome == GRADER_EXEC_NO_CODE)
+    if (s == NULL || ran == NULL || grader_answer_outcome(a) < 0)
         return -1;
-    if (grader_code_extract(GRADER_RULE_EXEC, s, len, &off, &n) ||
-        grader_code_extract(GRADER_RULE_EXEC_BODY, s, len, &off, &n))
-        return strtab_add(t, s + off, n);
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        if (!grader_code_extract(kinds[k], s, len, &off, &n))
+            continue;
+        grader_code_hash(s + off, n, hex);
+        if (strncmp(ran + 6, hex, 16) == 0)
+            return strtab_add(t, s + off, n);
+    }
     return -1;
 }
 

@@ -134,8 +134,9 @@ static void check_picks(const struct grader_ladder *rep)
         if (eq &&
             (smallest < 0 || a->pct_bytes < rep->rungs[smallest].pct_bytes))
             smallest = (long)p;
-        if (eq && (fastest < 0 || a->line->sum.median_tps >
-                                      rep->rungs[fastest].line->sum.median_tps))
+        if (eq &&
+            (fastest < 0 || a->line->sum.median_tps >
+                                rep->rungs[fastest].line->sum.median_tps))
             fastest = (long)p;
     }
     assert_int_equal(rep->pick.smallest, smallest);
@@ -392,8 +393,7 @@ static char *doc_out(const struct doc *d, int html)
         const struct doc_svg pic = {"pareto.svg", "<svg id=\"pic\"></svg>",
                                     20};
         doc_html(f, d, &pic, 1);
-    }
-    else
+    } else
         doc_md(f, d);
     assert_int_equal(fclose(f), 0);
     return p;
@@ -733,28 +733,17 @@ static void test_page_hostile(void **state)
     doc_rung(doc, names[1], 0);
     doc_cell(doc);
     doc_celltext(doc, "<i>", 64);
-    p = (struct page){"report",
-                      "title </script>",
-                      "sub <b>",
-                      qs,
-                      4,
-                      names,
-                      NULL,
-                      2,
-                      &run,
-                      1,
-                      order,
-                      4,
-                      cells,
-                      marks,
-                      qtext,
-                      "note <i>",
-                      doc,
-                      NULL,
-                      0,
-                      1,
-                      NULL,
-                      verdicts};
+    p = (struct page){"report",  "title </script>",
+                      "sub <b>", qs,
+                      4,         names,
+                      NULL,      2,
+                      &run,      1,
+                      order,     4,
+                      cells,     marks,
+                      qtext,     "note <i>",
+                      doc,       NULL,
+                      0,         1,
+                      NULL,      verdicts};
     f = open_memstream(&h, &len);
     assert_int_equal(render_page(f, &p), 0);
     assert_int_equal(fclose(f), 0);
@@ -799,8 +788,8 @@ static void test_page_hostile(void **state)
             "cd"));
         /* each row's verdict as written; none at the reference */
         x = json_object_get(d, "rows");
-        assert_true(json_is_null(
-            json_object_get(json_array_get(x, 0), "verdict")));
+        assert_true(
+            json_is_null(json_object_get(json_array_get(x, 0), "verdict")));
         assert_string_equal(json_string_value(json_object_get(
                                 json_array_get(x, 1), "verdict")),
                             verdicts[1]);
@@ -933,6 +922,9 @@ static const char *code_field(json_t *d, size_t row, const char *key, size_t q)
 /* A code rung's arrays: "cd" the code grader_code_extract takes from the
  * reply (not the words around it), "oc" the outcome's name, "o" what it
  * printed; none of them for a rung that ran no code. */
+/* A body rule's reply that holds a fence (test_page_code's B, b). */
+static const char fenced_body[] = "    y = 1\n```python\n    return y\n";
+
 static void test_page_code(void **state)
 {
     static const char ref_a[] = "def f(x):\n    return x + 1\n",
@@ -986,6 +978,15 @@ static void test_page_code(void **state)
         "- 1\\n\",\"exec\":\"failed\",\"tests_passed\":1,\"tests_total\":3,"
         "\"exception\":null,\"code_hash\":\"%s\"}\n",
         sha64, hex);
+    /* ... and one whose reply holds a fence: the reply whole ran, not
+     * the block (the page finds which by the hash the grader kept) */
+    grader_code_hash(fenced_body, strlen(fenced_body), hex);
+    text_addf(&tbody,
+              "{\"id\":\"b\",\"reference\":\"%s\",\"content\":\"    y = "
+              "1\\n```python\\n    return y\\n\",\"exec\":\"failed\","
+              "\"tests_passed\":0,\"tests_total\":3,\"exception\":null,"
+              "\"code_hash\":\"%s\"}\n",
+              sha64, hex);
     r[3] = code_rung(qs, body, "B", &tbody);
     free(tbody.p);
     free(tr.p);
@@ -1019,6 +1020,10 @@ static void test_page_code(void **state)
         const char *b = code_field(d, 3, "cd", 0);
         if (b == NULL || strcmp(b, q_a + 10) != 0)
             fail_msg("B's code: %s, want the reply whole", b ? b : "none");
+        b = code_field(d, 3, "cd", 1);
+        if (b == NULL || strcmp(b, fenced_body) != 0)
+            fail_msg("B's code of b: '%s', want the reply whole",
+                     b ? b : "none");
     }
     json_decref(d);
     free(h);
