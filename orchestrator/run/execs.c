@@ -143,6 +143,17 @@ static int submit(struct runner *r, struct exec_entry *e, const char *code,
     prog.setup = it->setup;
     prog.tests = (const char *const *)it->tests;
     prog.ntests = it->ntests;
+    if (sandbox_program_size(&prog) > SANDBOX_PROGRAM_MAX) {
+        /* a reply can be 8 MiB: its program is not run, and is recorded
+         * as killed by the limit on its size (failing the rung would
+         * fail it again on every resume) */
+        buf_release(&text);
+        e->rec.e.outcome = GRADER_EXEC_KILLED;
+        snprintf(e->limit, sizeof(e->limit), "program");
+        e->rec.limit = e->limit;
+        e->ran = 1;
+        return 0;
+    }
     rc = sandbox_submit(r->execs.pool, &prog, ran_cb, e, msg, sizeof(msg));
     buf_release(&text);
     if (rc != 0)

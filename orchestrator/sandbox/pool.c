@@ -100,6 +100,19 @@ static void make_nonce(char *out)
         snprintf(out + 2 * i, 3, "%02x", r[i]);
 }
 
+size_t sandbox_program_size(const struct sandbox_program *prog)
+{
+    size_t total = prog->code_len, i;
+
+    if (prog->ntests > SANDBOX_PROGRAM_MAX)
+        return (size_t)SANDBOX_PROGRAM_MAX + 1;
+    if (prog->setup != NULL)
+        total += strlen(prog->setup);
+    for (i = 0; i < prog->ntests && total <= SANDBOX_PROGRAM_MAX; i++)
+        total += strlen(prog->tests[i]);
+    return total;
+}
+
 /* The program as the harness reads it (harness.c): "GYH1\n", the nonce,
  * the count of tests, then code, setup and each test as "LENGTH\n" and
  * its bytes; NULL with msg past the cap. */
@@ -125,14 +138,10 @@ static char *program_frame(const struct sandbox_program *prog,
                            const char *nonce, size_t *len, char *msg,
                            size_t msgsize)
 {
-    size_t total = prog->code_len, i;
+    size_t total = sandbox_program_size(prog);
     struct buf b;
 
-    if (prog->setup != NULL)
-        total += strlen(prog->setup);
-    for (i = 0; i < prog->ntests && total <= SANDBOX_PROGRAM_MAX; i++)
-        total += strlen(prog->tests[i]);
-    if (total > SANDBOX_PROGRAM_MAX || prog->ntests > SANDBOX_PROGRAM_MAX) {
+    if (total > SANDBOX_PROGRAM_MAX) {
         snprintf(msg, msgsize,
                  "program of %zu bytes or more (code, setup and %zu tests) "
                  "is over the sandbox's cap of %d bytes",
@@ -145,7 +154,7 @@ static char *program_frame(const struct sandbox_program *prog,
     frame_field(&b, prog->code, prog->code_len);
     frame_field(&b, prog->setup ? prog->setup : "",
                 prog->setup ? strlen(prog->setup) : 0);
-    for (i = 0; i < prog->ntests; i++)
+    for (size_t i = 0; i < prog->ntests; i++)
         frame_field(&b, prog->tests[i], strlen(prog->tests[i]));
     *len = b.len;
     return b.p;

@@ -125,6 +125,12 @@ struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop,
 /* Queue one; cb runs on the loop when it has ended (never from inside
  * submit), in any order. 0, or -1 with msg (program over its cap: 1 MiB
  * of code + tests); cb never runs then. */
+/* The program's bytes (code, setup and tests; past the cap, more than
+ * SANDBOX_PROGRAM_MAX without counting on): what sandbox_submit refuses
+ * over SANDBOX_PROGRAM_MAX. A caller with a model's reply records such a
+ * program as killed by its size rather than fail. */
+size_t sandbox_program_size(const struct sandbox_program *prog);
+
 int sandbox_submit(struct sandbox_pool *p, const struct sandbox_program *prog,
                    sandbox_done_cb cb, void *ctx, char *msg, size_t msgsize);
 

@@ -288,3 +288,24 @@ for q in sub:
 PY
 }
 area_cases="$area_cases code_floor_canary"
+
+# A reply whose program is over the sandbox's 1 MiB (a reply may be 8 MiB):
+# recorded as killed by the limit on its size, not run, and the rung ends
+# (before, its code could not be submitted and the rung failed, again on
+# every resume).
+# Tests: orchestrator/sandbox/pool.c
+case_code_huge_program() {
+    head -2 "$CODE_DATA/problems.jsonl" >"$work/chp.jsonl"
+    /usr/bin/python3 -c '
+import json, sys
+code = "x = 1\n# " + "a" * 1600000 + "\n"
+json.dump({"fake_llama_server": 1, "decode_tps": 50.0,
+           "default": {"content": "```python\n" + code + "```"}}, open(sys.argv[1], "w"))' "$work/codehuge.gguf"
+    rm -rf "$work/chp"
+    timeout -k 5 120 $G run H "$work/codehuge.gguf" "$work/chp.jsonl" "$work/chp" --llama "$FAKE" \
+        --task code --max-tokens 400000 --ctx 500000 --quiet >"$work/chp.out" 2>&1 ||
+        { fail "run: exit $? $(tail -2 "$work/chp.out" | cut -c1-300)"; return; }
+    [ "$(grep -c '"exec":"killed".*"limit":"program"' "$work/chp/rows/H.jsonl")" = 2 ] ||
+        fail "rows: $(cut -c1-100 "$work/chp/rows/H.jsonl")"
+}
+area_cases="$area_cases code_huge_program"
