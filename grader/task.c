@@ -105,6 +105,11 @@ void grader_task_set_max_tokens(struct grader_task *t, long max_tokens)
     t->max_tokens = max_tokens > 0 ? max_tokens : 0;
 }
 
+void grader_task_set_completions(struct grader_task *t, int on)
+{
+    t->completions = on != 0;
+}
+
 /* A new rule slot called name, or NULL with msg. */
 static struct rule *new_rule(struct grader_task *t, const char *name,
                              char *msg, size_t msgsize)
@@ -322,6 +327,11 @@ const char *grader_task_stop(const struct grader_task *t, size_t i)
 {
     return i < t->nstops ? t->stops[i] : NULL;
 }
+int grader_task_completions(const struct grader_task *t)
+{
+    return t->completions;
+}
+
 long grader_task_max_tokens(const struct grader_task *t)
 {
     return t->max_tokens;

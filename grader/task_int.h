@@ -47,6 +47,7 @@ struct grader_task {
     char *stops[GRADER_TASK_MAX_STOPS];
     size_t nstops;
     long max_tokens;
+    int completions; /* asked by /v1/completions */
     struct rule rules[GRADER_TASK_MAX_RULES];
     size_t nrules;
     /* shared by every regex rule: strip() is \A\s+ and \s+\Z removed,

@@ -61,6 +61,8 @@ struct manifest_request {
     long in_flight;         /* questions asked at a time: 1 not recorded */
     int abort_loops;        /* 0 not recorded */
     long logprobs;          /* top-N asked: 0 not recorded */
+    int completions;        /* asked by /v1/completions ("endpoint":
+                               "completions"); 0, chat: not recorded */
 };
 
 /* The study's greedy settings, no extra, one in flight, nothing else. */

@@ -45,6 +45,7 @@
 #define MK_IN_FLIGHT       "in_flight"
 #define MK_ABORT_LOOPS     "abort_loops"
 #define MK_LOGPROBS        "logprobs"
+#define MK_REQ_ENDPOINT    "endpoint" /* "completions"; absent: chat */
 
 /* rungs.RUNG: what one rung was made with */
 #define MK_MODEL          "model"

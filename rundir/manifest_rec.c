@@ -11,6 +11,9 @@
 
 #include "manifest_keys.h"
 
+/* request.endpoint's one value (absent: chat) */
+#define COMPLETIONS "completions"
+
 /* Set key to v (stolen) in o; 0, or -1 when v is NULL or o refused it. */
 static int put(json_t *o, const char *key, json_t *v)
 {
@@ -52,6 +55,10 @@ json_t *manifest_request_json(const struct manifest_request *r)
      * another N's: a resume under another "logprobs" is refused */
     if (r->logprobs > 0)
         bad |= put(o, MK_LOGPROBS, json_integer(r->logprobs));
+    /* a continued prompt is not a chat's answer: a resume across the
+     * two is refused (chat, as every folder before, is not written) */
+    if (r->completions)
+        bad |= put(o, MK_REQ_ENDPOINT, json_string(COMPLETIONS));
     if (bad) {
         json_decref(o);
         return NULL;
@@ -98,6 +105,24 @@ static int get_bool(const json_t *req, const char *key, int *v, char *msg,
     return 0;
 }
 
+/* The request's "endpoint" into *completions: absent is chat (0). 0, or
+ * -1 with msg when it is there and not "completions". */
+static int get_endpoint(const json_t *req, int *completions, char *msg,
+                        size_t msgsize)
+{
+    const json_t *x = json_object_get(req, MK_REQ_ENDPOINT);
+
+    if (x == NULL)
+        return 0;
+    if (!json_is_string(x) || strcmp(json_string_value(x), COMPLETIONS)) {
+        snprintf(msg, msgsize, "its manifest's %s.%s is not \"%s\"",
+                 MK_REQUEST, MK_REQ_ENDPOINT, COMPLETIONS);
+        return -1;
+    }
+    *completions = 1;
+    return 0;
+}
+
 int manifest_request_read(const json_t *manifest, struct manifest_request *r,
                           char *msg, size_t msgsize)
 {
@@ -119,7 +144,8 @@ int manifest_request_read(const json_t *manifest, struct manifest_request *r,
     /* what a night may have added: absent is the default */
     if (get_int(req, MK_IN_FLIGHT, &r->in_flight, msg, msgsize) < 0 ||
         get_bool(req, MK_ABORT_LOOPS, &r->abort_loops, msg, msgsize) < 0 ||
-        get_int(req, MK_LOGPROBS, &r->logprobs, msg, msgsize) < 0)
+        get_int(req, MK_LOGPROBS, &r->logprobs, msg, msgsize) < 0 ||
+        get_endpoint(req, &r->completions, msg, msgsize) < 0)
         return -1;
     x = json_object_get(req, MK_EXTRA);
     if (x != NULL && !json_is_object(x)) {

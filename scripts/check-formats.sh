@@ -39,6 +39,8 @@ orchestrator/cmd/cmd_init.c task a config's "task", written by graveyard init fo
 report/json.c questions report.json's decide.questions and each margin's questions that would tell (docs/report.md)
 orchestrator/input/taskfile.c prompt a task file's "prompt" (docs/tasks.md), the format taskfile.c owns
 orchestrator/input/taskfile.c max_tokens a task file's "max_tokens" (docs/tasks.md)
+orchestrator/input/taskfile.c endpoint a task file's "endpoint" (docs/tasks.md, docs/code.md), not a rung's
+orchestrator/run/request.c prompt a /v1/completions request's "prompt" (the server's API), not the manifest's
 orchestrator/input/questions.c prompt a long item's "prompt" in a question file (docs/longctx.md), not the manifest's
 orchestrator/input/codeitem.c prompt HumanEval's "prompt" and the sanitized MBPP's (docs/code.md), not the manifest's
 orchestrator/cmd/cmd_canary.c prompt a long item's "prompt" in the canary's question file (docs/longctx.md), not the manifest's

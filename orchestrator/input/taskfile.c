@@ -195,6 +195,13 @@ static int fill(struct grader_task *t, const json_t *def, const char *where,
             BAD("\"max_tokens\" must be an integer from 1 to 2147483647");
         grader_task_set_max_tokens(t, (long)json_integer_value(v));
     }
+    /* how it is asked (docs/code.md, "Completion style") */
+    if ((v = json_object_get(def, "endpoint")) != NULL) {
+        const char *e = json_string_value(v);
+        if (e == NULL || (strcmp(e, "chat") && strcmp(e, "completions")))
+            BAD("\"endpoint\" must be \"chat\" or \"completions\"");
+        grader_task_set_completions(t, strcmp(e, "completions") == 0);
+    }
     v = json_object_get(def, "rules");
     if (!json_is_array(v) || json_array_size(v) == 0)
         BAD("\"rules\" must be a list of at least one rule");
@@ -221,9 +228,9 @@ static enum grader_ref_kind ref_kind(const char *ref)
 struct grader_task *taskfile_from_json(const json_t *def, const char *where,
                                        char *msg, size_t msgsize)
 {
-    static const char *const keys[] = {"name",    "reference",  "prompt",
-                                       "stop",    "max_tokens", "rules",
-                                       "$schema", "about",      NULL};
+    static const char *const keys[] = {
+        "name",  "reference", "prompt", "stop",     "max_tokens",
+        "rules", "$schema",   "about",  "endpoint", NULL};
     struct grader_task *t;
     const char *name, *ref, *bad;
 
@@ -300,6 +307,10 @@ json_t *taskfile_to_json(const struct grader_task *t)
         if (grader_task_max_tokens(t) > 0)
             bad |= json_object_set_new(
                 o, "max_tokens", json_integer(grader_task_max_tokens(t)));
+        /* chat, the default, unwritten: a task's record is as before */
+        if (grader_task_completions(t))
+            bad |=
+                json_object_set_new(o, "endpoint", json_string("completions"));
         bad |= json_object_set(o, "rules", rules);
     }
     json_decref(rules);

@@ -538,6 +538,8 @@ static int send_ask(struct slot *sl)
     reply_release(&sl->reply);
     reply_init(&sl->reply, REPLY_CAP);
     reply_want_probs(&sl->reply, (unsigned)r->o->logprobs);
+    if (r->o->task != NULL && grader_task_completions(r->o->task))
+        reply_want_text(&sl->reply);
     sse_release(&sl->sse);
     sse_init(&sl->sse, REPLY_CAP, sse_event, sl);
     sl->progress_seen = 0;
@@ -547,7 +549,7 @@ static int send_ask(struct slot *sl)
     if (r->asks.first_ask_ms == 0)
         r->asks.first_ask_ms = sl->started_ms;
     body = request_body(r->o, &r->qs.q[q]);
-    snprintf(url, sizeof(url), "%s/v1/chat/completions", r->srv.url);
+    snprintf(url, sizeof(url), "%s%s", r->srv.url, request_path(r->o));
     sl->req = http_request(r->http, url, body, 0, body_cb, request_done, sl);
     free(body);
     if (sl->req == NULL)

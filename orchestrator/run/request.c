@@ -8,12 +8,19 @@
 #include "../../grader/grader.h"
 #include "../../rundir/manifest.h"
 #include "../../util/util.h"
+#include "../input/codeitem.h"
 #include "../input/config.h"
 
 static void set(json_t *o, const char *key, json_t *v)
 {
     if (v == NULL || json_object_set_new(o, key, v) != 0)
         util_oom("a request");
+}
+
+/* Whether o's task asks by /v1/completions. */
+static int completions(const struct run_opts *o)
+{
+    return o->task != NULL && grader_task_completions(o->task);
 }
 
 void request_record(const struct run_opts *o, struct manifest_request *r)
@@ -23,6 +30,12 @@ void request_record(const struct run_opts *o, struct manifest_request *r)
     r->in_flight = o->parallel;
     r->abort_loops = o->abort_loops;
     r->logprobs = o->logprobs;
+    r->completions = completions(o);
+}
+
+const char *request_path(const struct run_opts *o)
+{
+    return completions(o) ? "/v1/completions" : "/v1/chat/completions";
 }
 
 /* The settings of every request, into o in their order: greedy decoding,
@@ -38,21 +51,45 @@ static void greedy(json_t *o, const struct run_opts *opts)
     set(o, "max_tokens", json_integer((json_int_t)r.max_tokens));
 }
 
-char *request_body(const struct run_opts *o, const struct question *q)
+/* The body's start: the prompt as the user's message (chat), or as the
+ * text continued (completions); streamed either way. */
+static json_t *asked(const struct run_opts *o, const struct question *q)
 {
     const struct grader_task *task = o->task;
-    char *prompt = questions_prompt_for(
-             o->prompt ? o->prompt : grader_task_prompt(task), q),
-         *text;
-    json_t *body = json_pack("{s:[{s:s,s:s}],s:b}", "messages", "role", "user",
-                             "content", prompt, "stream", 1);
+    struct question raw;
+    char *prompt;
+    json_t *body;
 
+    /* a completion continues a code item's prompt as the file gave it
+     * (HumanEval's), not the chat task's fenced text (docs/code.md) */
+    if (completions(o) && q->code != NULL && q->code->prompt != NULL) {
+        raw = *q;
+        raw.text = q->code->prompt;
+        q = &raw;
+    }
+    prompt = questions_prompt_for(
+        o->prompt ? o->prompt : grader_task_prompt(task), q);
+    body = completions(o)
+               ? json_pack("{s:s,s:b}", "prompt", prompt, "stream", 1)
+               : json_pack("{s:[{s:s,s:s}],s:b}", "messages", "role", "user",
+                           "content", prompt, "stream", 1);
     free(prompt);
     if (body == NULL)
         util_oom("a request");
+    return body;
+}
+
+char *request_body(const struct run_opts *o, const struct question *q)
+{
+    const struct grader_task *task = o->task;
+    json_t *body = asked(o, q);
+    char *text;
+
     greedy(body, o);
-    set(body, "chat_template_kwargs",
-        json_pack("{s:b}", "enable_thinking", o->think));
+    /* a chat template's: a completion has no template to tell */
+    if (!completions(o))
+        set(body, "chat_template_kwargs",
+            json_pack("{s:b}", "enable_thinking", o->think));
     /* the task's stop strings (lm-eval's "until"); a request's own
      * "stop" below wins */
     if (grader_task_nstops(task) > 0) {

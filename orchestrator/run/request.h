@@ -1,7 +1,8 @@
 /*
  * request.h - what a rung asks of its server, packed in one place: the
- * body of each /v1/chat/completions request (runner.c) and the manifest's
- * record of the same settings (record.c), so the two cannot drift apart.
+ * body of each /v1/chat/completions or /v1/completions request (ask.c) and the
+ * manifest's record of the same settings (record.c), so the two cannot drift
+ * apart.
  *
  * Every request is greedy and reproducible: temperature 0, seed 0,
  * cache_prompt false, the rung's max_tokens, thinking on or off in
@@ -19,7 +20,14 @@
 #include "../input/questions.h"
 #include "../server/runopts.h"
 
-/* The request body for question q as sent (new: free()). */
+/* The path asked: "/v1/completions" when o's task asks so
+ * (grader_task_completions), else "/v1/chat/completions". */
+const char *request_path(const struct run_opts *o);
+
+/* The request body for question q as sent (new: free()): a chat task's
+ * {"messages": [the prompt as the user's]}, a completions task's
+ * {"prompt": the prompt} (a code item's HumanEval prompt as it is, not
+ * the chat text), then the same settings for both. */
 char *request_body(const struct run_opts *o, const struct question *q);
 
 /* What every request is asked with, as the manifest records it

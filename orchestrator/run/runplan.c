@@ -684,6 +684,22 @@ static int tool_jinja(struct runplan *p)
     return rc;
 }
 
+/* "logprobs" with a task asked by /v1/completions: refused by name, not
+ * left unread (docs/code.md, "Completion style"). 0 or EXIT_USAGE. */
+static int completion_logprobs(const struct runplan *p)
+{
+    if (p->o.logprobs <= 0 || p->o.task == NULL ||
+        !grader_task_completions(p->o.task))
+        return 0;
+    cli_error("run",
+              "\"logprobs\" with task '%s': its answers come from "
+              "/v1/completions, whose log-probabilities graveyard does not "
+              "read (docs/code.md, \"Completion style\"); leave out "
+              "--logprobs and the config's \"logprobs\"",
+              grader_task_name(p->o.task));
+    return EXIT_USAGE;
+}
+
 /* A tool-call task's function docs, from the file the run asks (each
  * item's "tools"): the runner grades each reply against them as it writes
  * its row. 0, or EXIT_USAGE after one line (a file that does not load is
@@ -738,10 +754,11 @@ static int build_plan(struct runplan *p, const struct runplan_flags *f,
     p->o.n_server_args = f->nserver;
     numbers(f, &p->o);
     p->ctx_given = f->ctx != 0;
-    return (rc = server_flags(f, &p->o)) != 0 ? rc
-           : (rc = long_context(p)) != 0      ? rc
-           : (rc = tool_jinja(p)) != 0        ? rc
-                                              : tool_docs(p);
+    return (rc = server_flags(f, &p->o)) != 0   ? rc
+           : (rc = long_context(p)) != 0        ? rc
+           : (rc = tool_jinja(p)) != 0          ? rc
+           : (rc = completion_logprobs(p)) != 0 ? rc
+                                                : tool_docs(p);
 }
 
 int runplan_build(struct runplan *p, const struct runplan_flags *f,

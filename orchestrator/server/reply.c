@@ -44,6 +44,11 @@ void reply_release(struct reply *r)
     buf_release(&r->probs.text);
 }
 
+void reply_want_text(struct reply *r)
+{
+    r->completion = 1;
+}
+
 void reply_want_probs(struct reply *r, unsigned topn)
 {
     r->probs.topn = topn <= GRADER_PROBS_TOPN_MAX ? topn : 0;
@@ -161,19 +166,21 @@ static const char *not_text(const json_t *v)
                                : "boolean";
 }
 
-/* A delta's text field (key) into b. Absent or null is no text (the role
- * chunk's "content": null); any other non-string is a broken stream, not
- * a piece to drop: the reply would be graded with a hole in it. */
+/* A delta's text field (key) into b (a completion's: its choice's,
+ * where "choice"). Absent or null is no text (the role chunk's
+ * "content": null); any other non-string is a broken stream, not a piece
+ * to drop: the reply would be graded with a hole in it. */
 static int append(struct reply *r, struct buf *b, json_t *delta,
-                  const char *key, char *msg, size_t msgsize)
+                  const char *where, const char *key, char *msg,
+                  size_t msgsize)
 {
     json_t *v = json_object_get(delta, key);
 
     if (v == NULL || json_is_null(v))
         return 0;
     if (!json_is_string(v)) {
-        snprintf(msg, msgsize, "stream delta's \"%s\" is not text (a %s)", key,
-                 not_text(v));
+        snprintf(msg, msgsize, "stream %s's \"%s\" is not text (a %s)", where,
+                 key, not_text(v));
         return REPLY_EBAD;
     }
     return add_text(r, b, json_string_value(v), json_string_length(v), msg,
@@ -610,11 +617,13 @@ int reply_event(struct reply *r, const char *data, size_t len, char *msg,
     }
     choice = json_array_get(v, 0); /* the usage chunk has choices: [] */
     delta = json_object_get(choice, "delta");
-    if (json_is_object(delta)) {
-        rc = append(r, &r->content, delta, "content", msg, msgsize);
+    if (r->completion) /* /v1/completions: the choice's "text" */
+        rc = append(r, &r->content, choice, "choice", "text", msg, msgsize);
+    else if (json_is_object(delta)) {
+        rc = append(r, &r->content, delta, "delta", "content", msg, msgsize);
         if (rc == 0)
-            rc = append(r, &r->reasoning, delta, "reasoning_content", msg,
-                        msgsize);
+            rc = append(r, &r->reasoning, delta, "delta", "reasoning_content",
+                        msg, msgsize);
         if (rc == 0)
             rc = tool_calls(r, delta, msg, msgsize);
     }

@@ -10,6 +10,9 @@
  * Both upstream llama.cpp and the ik_llama.cpp fork are handled (the fork
  * always says "stop" and sends no usage: truncation comes from the token
  * count reaching max_tokens). ../shared/reference/llama-server.md 3.3, 4.2.
+ * A /v1/completions stream (reply_want_text) is read the same way but for
+ * its text: each chunk's choices[0].text, no delta, no reasoning, no tool
+ * calls (docs/code.md, "Completion style").
  */
 #ifndef REPLY_H
 #define REPLY_H
@@ -99,6 +102,8 @@ struct reply {
     double prompt_ms, predicted_ms; /* timings, or -1 */
     char *error;                    /* message of an error event, or NULL */
     struct reply_probs probs;       /* "logprobs": N asked */
+    int completion;                 /* a /v1/completions stream: the text
+                                       is choices[0].text */
 };
 
 enum reply_outcome {
@@ -124,6 +129,11 @@ enum {
  * reader's cap. */
 void reply_init(struct reply *r, size_t cap);
 void reply_release(struct reply *r);
+
+/* Read r's events as /v1/completions sends them: each chunk's
+ * choices[0].text is the reply's content (a delta is not read). Call
+ * after reply_init. */
+void reply_want_text(struct reply *r);
 
 /* Ask for the tokens' log-probabilities: topn (1..GRADER_PROBS_TOPN_MAX)
  * alternatives each; 0 leaves them off. Call after reply_init. With it

@@ -297,6 +297,7 @@ struct body {
     size_t lp_chunks;     /* token chunks streamed so far */
     long prompt_n;        /* the prompt's tokens (after a context shift) */
     double prompt_ms;     /* its time: prompt_n / "prompt_tps" */
+    int completion;       /* /v1/completions: choices[0].text chunks */
 };
 
 /* ---- log-probabilities ---------------------------------------------------
@@ -455,6 +456,17 @@ static json_t *chunk(json_t *delta, const char *finish)
                      "chat.completion.chunk", "model", "fake");
 }
 
+/* A /v1/completions chunk, as both lineages stream one (upstream b9215,
+ * ik_llama.cpp by hand, docs/fake-llama-server.md): the text piece, no
+ * delta, no role. */
+static json_t *text_chunk(const char *text, const char *finish)
+{
+    return json_pack("{s:[{s:s,s:i,s:n,s:o}],s:s,s:s}", "choices", "text",
+                     text, "index", 0, "logprobs", "finish_reason",
+                     finish ? json_string(finish) : json_null(), "object",
+                     "text_completion", "model", "fake");
+}
+
 /* The reply rule for a prompt. */
 static json_t *rule_for(const char *prompt)
 {
@@ -483,7 +495,8 @@ static size_t deltas(struct body *b, const char *key, const char *text,
         json_t *c;
         memcpy(piece, text + off, k);
         piece[k] = '\0';
-        c = chunk(json_pack("{s:s}", key, piece), NULL);
+        c = b->completion ? text_chunk(piece, NULL)
+                          : chunk(json_pack("{s:s}", key, piece), NULL);
         if (b->topn > 0)
             json_object_set_new(
                 json_array_get(json_object_get(c, "choices"), 0), "logprobs",
@@ -585,10 +598,13 @@ static void build(struct body *b, json_t *req, json_t *rule)
         b->ctx = fnv(14695981039346656037ULL, prompt ? prompt : "",
                      prompt ? strlen(prompt) : 0);
     }
-    add_event(
-        b, chunk(json_pack("{s:s,s:n}", "role", "assistant", "content"), NULL),
-        NULL);
-    sent = deltas(b, "reasoning_content", reasoning, &left);
+    if (!b->completion) /* a completion has no role, nor reasoning */
+        add_event(b,
+                  chunk(json_pack("{s:s,s:n}", "role", "assistant", "content"),
+                        NULL),
+                  NULL);
+    sent =
+        b->completion ? 0 : deltas(b, "reasoning_content", reasoning, &left);
     cut = stopped(req, content);
     sent += deltas(b, "content", cut ? cut : content, &left);
     free(cut);
@@ -611,7 +627,23 @@ static void build(struct body *b, json_t *req, json_t *rule)
                   "predicted_ms",
                   tps > 0 ? 1000.0 * (double)tokens / tps : 0.0,
                   "predicted_per_second", tps > 0 ? tps : 50.0);
-    if (ik) {
+    if (b->completion) {
+        /* both lineages: one last chunk, its text empty, with the finish,
+         * usage and timings (the fork says "stop" at the cap here too) */
+        json_t *c = text_chunk("", finish);
+        if (ik) {
+            json_object_set_new(t, "n_ctx", json_integer(slot_ctx()));
+            json_object_set_new(t, "n_past",
+                                json_integer(b->prompt_n + tokens));
+        }
+        json_object_set_new(c, "usage",
+                            json_pack("{s:i,s:I,s:I}", "completion_tokens",
+                                      tokens, "prompt_tokens",
+                                      (json_int_t)b->prompt_n, "total_tokens",
+                                      (json_int_t)(b->prompt_n + tokens)));
+        json_object_set_new(c, "timings", t);
+        add_event(b, c, NULL);
+    } else if (ik) {
         json_t *c = chunk(json_object(), finish);
         /* the fork's timings say the slot's context and what fills it */
         json_object_set_new(t, "n_ctx", json_integer(slot_ctx()));
@@ -1091,7 +1123,7 @@ static int jinja_on(void)
 }
 
 static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
-                            size_t len)
+                            size_t len, int completion)
 {
     json_error_t jerr;
     json_t *req = json_loadb(data, len, 0, &jerr), *msgs, *last, *rule;
@@ -1103,15 +1135,27 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
 
     msgs = json_object_get(req, "messages");
     last = json_array_get(msgs, json_array_size(msgs) - 1);
-    prompt = json_string_value(json_object_get(last, "content"));
+    prompt = json_string_value(completion ? json_object_get(req, "prompt")
+                                          : json_object_get(last, "content"));
     if (prompt == NULL) {
         json_decref(req);
         return reply_json(c, 400,
-                          "{\"error\":{\"code\":400,\"message\":\"no "
-                          "messages\",\"type\":\"invalid_request_error\"}}");
+                          completion
+                              ? "{\"error\":{\"code\":400,\"message\":\""
+                                "\\\"prompt\\\" must be provided\",\"type\":"
+                                "\"invalid_request_error\"}}"
+                              : "{\"error\":{\"code\":400,\"message\":\"no "
+                                "messages\",\"type\":\"invalid_request_error"
+                                "\"}}");
     }
-    fprintf(logf_, "srv  log_server_r: request: POST /v1/chat/completions "
-                   "127.0.0.1 200\n");
+    fprintf(logf_, "srv  log_server_r: request: POST %s 127.0.0.1 200\n",
+            completion ? "/v1/completions" : "/v1/chat/completions");
+    if (completion) { /* what graveyard sent, one line, for the cases */
+        char *line = json_dumps(json_object_get(req, "prompt"),
+                                JSON_ENCODE_ANY | JSON_COMPACT);
+        fprintf(logf_, "fake: completion prompt: %s\n", line ? line : "");
+        free(line);
+    }
     if (__atomic_fetch_add(&requests, 1, __ATOMIC_SEQ_CST) == 0)
         fprintf(logf_, "fake: first chat request at %ld ms\n",
                 ms_since_start());
@@ -1136,7 +1180,8 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
         fflush(NULL);
         _exit(1);
     }
-    count = fake_chat_tokens(msgs);
+    count = completion ? fake_tok_count(prompt, strlen(prompt))
+                       : fake_chat_tokens(msgs);
     if (!fits(c, &prompt, &count, &ret)) {
         json_decref(req);
         return ret;
@@ -1204,6 +1249,7 @@ static enum MHD_Result chat(struct MHD_Connection *c, const char *data,
     if (b == NULL)
         die("fake-llama-server: out of memory");
     b->prompt_n = count;
+    b->completion = completion;
     b->prompt_ms = 1000.0 * (double)count / prompt_tps();
     if (json_is_true(json_object_get(model, "prompt_sleep")))
         sleep_ms(b->prompt_ms < 60000 ? (long)b->prompt_ms : 60000);
@@ -1302,7 +1348,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
           !json_is_false(json_object_get(model, "tokenize"));
     if (strcmp(method, "POST") != 0 ||
         (!tok && strcmp(url, "/v1/chat/completions") != 0 &&
-         strcmp(url, "/chat/completions") != 0))
+         strcmp(url, "/chat/completions") != 0 &&
+         strcmp(url, "/v1/completions") != 0 &&
+         strcmp(url, "/completions") != 0))
         return reply_json(c, 404,
                           "{\"error\":{\"code\":404,\"message\":\"File Not "
                           "Found\",\"type\":\"not_found_error\"}}");
@@ -1333,7 +1381,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
         free(text);
         return ret;
     }
-    return chat(c, u->p ? u->p : "", u->len);
+    return chat(c, u->p ? u->p : "", u->len,
+                strcmp(url, "/v1/completions") == 0 ||
+                    strcmp(url, "/completions") == 0);
 }
 
 static void done_cb(void *cls, struct MHD_Connection *c, void **state,

@@ -423,12 +423,25 @@ static void test_chaos(void **state)
                                 : grader_task_grade_calls(t, r, &rp, ref,
                                                           strlen(ref), &g,
                                                           NULL, 0);
-                } else if (grader_task_rule_kind(t, r) == GRADER_RULE_EXEC) {
-                    /* a code task: the outcome its row records */
+                } else if (grader_task_rule_kind(t, r) == GRADER_RULE_EXEC ||
+                           grader_task_rule_kind(t, r) ==
+                               GRADER_RULE_EXEC_BODY) {
+                    /* a code task: the outcome its row records, of the
+                     * code the rule takes from the reply (exec-body's:
+                     * the whole reply) */
                     struct grader_exec e = {GRADER_EXEC_NO_CODE, -1, -1, NULL,
                                             0,                   NULL, 0};
                     struct grader_reply rp = {"w",  1, reply, strlen(reply),
                                               NULL, 0, &e};
+                    size_t off, len;
+                    char hex[17];
+                    if (grader_code_extract(grader_task_rule_kind(t, r), reply,
+                                            strlen(reply), &off, &len)) {
+                        grader_code_hash(reply + off, len, hex);
+                        e.outcome = GRADER_EXEC_FAILED;
+                        e.code_hash = hex;
+                        e.code_hash_len = 16;
+                    }
                     rc = grader_task_grade_exec(t, r, &rp, &g, NULL, 0);
                 } else
                     rc = grader_task_grade(t, r, reply, strlen(reply), ref,

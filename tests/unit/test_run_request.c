@@ -5,10 +5,12 @@
  *
  * Tests: orchestrator/run/request.c
  * Tests: orchestrator/input/taskfile.c
+ * Tests: grader/task_builtin.c
  */
 #include "helpers.h"
 
 #include "../../orchestrator/run/request.h"
+#include "../../orchestrator/input/codeitem.h"
 #include "../../orchestrator/input/taskfile.h"
 
 static struct grader_task *task(const char *name)
@@ -193,6 +195,110 @@ static void test_tools_parallel(void **state)
     grader_task_free(t);
 }
 
+/* A completions task (code-completion): POST /v1/completions with the
+ * code item's HumanEval prompt as it is (not the chat task's fenced
+ * text) as "prompt", the same greedy settings, the Codex paper's stops,
+ * no chat template kwargs; a config's extra as for chat; and the record
+ * says the endpoint. */
+static void test_completion(void **state)
+{
+    struct grader_task *t = task("code-completion");
+    struct codeitem it = {
+        "def f(x):\n    \"\"\"One more.\"\"\"\n", "f", NULL, NULL, 0, 0};
+    struct question q = {"g/1",  "```python\ndef f(x):\n```",
+                         "ab12", NULL,
+                         0,      1,
+                         -1,     -1,
+                         NULL,   NULL,
+                         NULL,   &it};
+    json_t *extra = json_pack("{s:i}", "top_k", 1);
+    struct run_opts o;
+    char *body, *rec;
+
+    (void)state;
+    run_opts_defaults(&o, 0);
+    o.task = t;
+    o.max_tokens = grader_task_max_tokens(t);
+    o.request = extra;
+    assert_string_equal(request_path(&o), "/v1/completions");
+    body = request_body(&o, &q);
+    assert_string_equal(
+        body,
+        "{\"prompt\":\"def f(x):\\n    \\\"\\\"\\\"One "
+        "more.\\\"\\\"\\\"\\n\",\"stream\":true,\"temperature\":0,"
+        "\"seed\":0,\"cache_prompt\":false,\"max_tokens\":512,"
+        "\"stop\":[\"\\nclass\",\"\\ndef\",\"\\n#\",\"\\nif\",\"\\nprint\"],"
+        "\"top_k\":1}");
+    rec = dump(request_settings(&o));
+    assert_string_equal(rec, "{\"temperature\":0,\"seed\":0,\"cache_prompt\":"
+                             "false,\"max_tokens\":512,\"enable_thinking\":"
+                             "false,\"extra\":{\"top_k\":1},\"endpoint\":"
+                             "\"completions\"}");
+    free(body);
+    free(rec);
+    /* an item without a HumanEval prompt (MBPP's) continues its text */
+    q.code = NULL;
+    o.request = NULL;
+    body = request_body(&o, &q);
+    assert_non_null(strstr(body, "{\"prompt\":\"```python\\ndef f(x):"));
+    free(body);
+    /* the chat task asks the chat path with the fenced text */
+    grader_task_free(t);
+    t = task("code");
+    o.task = t;
+    q.code = &it;
+    assert_string_equal(request_path(&o), "/v1/chat/completions");
+    body = request_body(&o, &q);
+    assert_non_null(strstr(body, "\"content\":\"Complete the following"));
+    assert_non_null(strstr(body, "```python\\ndef f(x):\\n```\"}]"));
+    assert_non_null(strstr(body, "chat_template_kwargs"));
+    free(body);
+    json_decref(extra);
+    grader_task_free(t);
+}
+
+/* A task file's "endpoint": "completions" asks so and is written back;
+ * "chat" is the default and not written; another value is refused by
+ * name. */
+static void test_task_endpoint(void **state)
+{
+    char path[256], msg[512];
+    struct grader_task *t;
+    char *back;
+
+    (void)state;
+    write_file(test_dir, "c.json",
+               "{\"name\": \"c\", \"reference\": \"code\", \"prompt\": "
+               "\"{question}\", \"endpoint\": \"completions\", \"rules\": "
+               "[{\"name\": \"b\", \"kind\": \"exec-body\"}]}",
+               path, sizeof(path));
+    t = task(path);
+    assert_int_equal(grader_task_completions(t), 1);
+    back = dump(taskfile_to_json(t));
+    assert_non_null(strstr(back, "\"endpoint\":\"completions\""));
+    free(back);
+    grader_task_free(t);
+    write_file(test_dir, "h.json",
+               "{\"name\": \"c\", \"reference\": \"code\", \"endpoint\": "
+               "\"chat\", \"rules\": [{\"name\": \"b\", \"kind\": "
+               "\"exec-body\"}]}",
+               path, sizeof(path));
+    t = task(path);
+    assert_int_equal(grader_task_completions(t), 0);
+    back = dump(taskfile_to_json(t));
+    assert_null(strstr(back, "endpoint"));
+    free(back);
+    grader_task_free(t);
+    write_file(test_dir, "x.json",
+               "{\"name\": \"c\", \"reference\": \"code\", \"endpoint\": "
+               "\"/v1/completions\", \"rules\": [{\"name\": \"b\", "
+               "\"kind\": \"exec-body\"}]}",
+               path, sizeof(path));
+    assert_null(taskfile_load(path, msg, sizeof(msg)));
+    assert_non_null(strstr(msg, "\"endpoint\" must be \"chat\" or "
+                                "\"completions\""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +307,8 @@ int main(void)
         cmocka_unit_test(test_task_stops),
         cmocka_unit_test(test_tools),
         cmocka_unit_test(test_tools_parallel),
+        cmocka_unit_test(test_completion),
+        cmocka_unit_test(test_task_endpoint),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -81,6 +81,7 @@ static void test_request_round_trip(void **state)
     w.in_flight = 4;
     w.abort_loops = 1;
     w.logprobs = 7;
+    w.completions = 1;
     s.task = json_pack("{s:s}", "name", "gsm8k-cot");
     record("Q4_0", manifest_shared_json(&s),
            manifest_rung_json(&(struct manifest_rung){
@@ -97,6 +98,7 @@ static void test_request_round_trip(void **state)
     assert_int_equal(r.in_flight, 4);
     assert_int_equal(r.abort_loops, 1);
     assert_int_equal(r.logprobs, 7);
+    assert_int_equal(r.completions, 1);
     /* the shared record's other readers */
     assert_string_equal(manifest_questions(m), "q/gsm8k.jsonl");
     assert_string_equal(manifest_prompt(m), "Q: {question}");
@@ -134,6 +136,7 @@ static void test_request_defaults(void **state)
     assert_int_equal(r.in_flight, 1);
     assert_int_equal(r.abort_loops, 0);
     assert_int_equal(r.logprobs, 0);
+    assert_int_equal(r.completions, 0);
     json_decref(m);
 }
 
@@ -169,6 +172,13 @@ static void test_request_refused(void **state)
                    0, NULL);
     assert_int_equal(manifest_request_read(m, &r, msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "request.extra is not an object"));
+    json_decref(m);
+    m = json_loads("{\"request\": {\"temperature\": 0, \"seed\": 0, "
+                   "\"cache_prompt\": false, \"max_tokens\": 9, "
+                   "\"enable_thinking\": false, \"endpoint\": \"chat\"}}",
+                   0, NULL);
+    assert_int_equal(manifest_request_read(m, &r, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "request.endpoint is not \"completions\""));
     json_decref(m);
 }
 

@@ -321,6 +321,122 @@ static void test_delta_not_text(void **state)
     reply_release(&r);
 }
 
+/* A /v1/completions stream (reply_want_text) as both lineages send it
+ * (upstream b9215 and ik_llama.cpp by hand, a tiny model, 6 tokens):
+ * choices[0].text pieces, no role chunk, one last chunk with the finish,
+ * usage and timings; the fork says "stop" at the cap. */
+static const char completion_up[] =
+    "data: {\"choices\":[{\"text\":\"    return\",\"index\":0,\"logprobs\":"
+    "null,\"finish_reason\":null}],\"object\":\"text_completion\"}\n\n"
+    "data: {\"choices\":[{\"text\":\" a + b\",\"index\":0,\"logprobs\":"
+    "null,\"finish_reason\":null}],\"object\":\"text_completion\"}\n\n"
+    "data: {\"choices\":[{\"text\":\"\",\"index\":0,\"logprobs\":null,"
+    "\"finish_reason\":\"length\"}],\"object\":\"text_completion\","
+    "\"usage\":{\"completion_tokens\":6,\"prompt_tokens\":9,"
+    "\"total_tokens\":15},\"timings\":{\"prompt_n\":9,\"prompt_ms\":11.2,"
+    "\"predicted_n\":6,\"predicted_ms\":28.2,\"predicted_per_second\":"
+    "212.7}}\n\n"
+    "data: [DONE]\n\n";
+
+static void test_completion_stream(void **state)
+{
+    struct reply r;
+
+    (void)state;
+    reply_init(&r, 1 << 20);
+    reply_want_text(&r);
+    take(&r, completion_up);
+    assert_int_equal(reply_outcome(&r), REPLY_FINISHED);
+    assert_int_equal(r.content.len, 16);
+    assert_memory_equal(r.content.p, "    return a + b", 16);
+    assert_int_equal(r.reasoning.len, 0);
+    assert_string_equal(r.finish, "length");
+    assert_int_equal(reply_tokens(&r), 6);
+    assert_int_equal(r.prompt_n, 9);
+    assert_true(r.decode_tps == 212.7);
+    assert_true(reply_truncated(&r, 6));
+    reply_release(&r);
+    /* the fork's: "stop" at the cap, n_ctx and n_past in its timings */
+    reply_init(&r, 1 << 20);
+    reply_want_text(&r);
+    take(&r, "data: {\"choices\":[{\"text\":\" x\",\"index\":0,"
+             "\"logprobs\":null,\"finish_reason\":null}]}\n\n"
+             "data: {\"choices\":[{\"text\":\"\",\"index\":0,\"logprobs\":"
+             "null,\"finish_reason\":\"stop\"}],\"usage\":{"
+             "\"completion_tokens\":6},\"timings\":{\"prompt_n\":9,"
+             "\"predicted_n\":6,\"n_ctx\":2048,\"n_past\":14}}\n\n"
+             "data: [DONE]\n\n");
+    assert_int_equal(reply_outcome(&r), REPLY_FINISHED);
+    assert_memory_equal(r.content.p, " x", 2);
+    assert_true(reply_truncated(&r, 6));
+    reply_release(&r);
+    /* a chat reply does not read a completion's text: each reply reads
+     * the stream of the path it asked */
+    reply_init(&r, 1 << 20);
+    take(&r, completion_up);
+    assert_int_equal(r.content.len, 0);
+    reply_release(&r);
+}
+
+/* Hostile completion events: a text that is not text, no choices, a
+ * choices that is not a list, a NUL, past the cap: each its fault, by
+ * name; null text is none (no fault). A chat delta in a completion
+ * stream adds nothing. */
+static void test_completion_hostile(void **state)
+{
+    static const char *const bad[] = {
+        "{\"choices\":[{\"text\":5}]}",
+        "{\"choices\":[{\"text\":true}]}",
+        "{\"choices\":[{\"text\":[\"a\"]}]}",
+        "{\"choices\":[{\"text\":{\"a\":\"b\"}}]}",
+    };
+    static const char *const what[] = {"a number", "a boolean", "a JSON array",
+                                       "a JSON object"};
+    struct reply r;
+    char msg[256];
+    size_t i;
+    const char *ev;
+
+    (void)state;
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        reply_init(&r, 1 << 20);
+        reply_want_text(&r);
+        msg[0] = '\0';
+        assert_int_equal(
+            reply_event(&r, bad[i], strlen(bad[i]), msg, sizeof(msg)),
+            REPLY_EBAD);
+        assert_non_null(strstr(msg, "stream choice's \"text\" is not text"));
+        assert_non_null(strstr(msg, what[i]));
+        reply_release(&r);
+    }
+    reply_init(&r, 1 << 20);
+    reply_want_text(&r);
+    ev = "{\"object\":\"text_completion\",\"text\":\"x\"}";
+    assert_int_equal(reply_event(&r, ev, strlen(ev), msg, sizeof(msg)),
+                     REPLY_EBAD);
+    assert_non_null(strstr(msg, "no \"choices\""));
+    ev = "{\"choices\":{\"text\":\"x\"}}";
+    assert_int_equal(reply_event(&r, ev, strlen(ev), msg, sizeof(msg)),
+                     REPLY_EBAD);
+    ev = "{\"choices\":[{\"text\":\"a\\u0000b\"}]}";
+    assert_int_equal(reply_event(&r, ev, strlen(ev), msg, sizeof(msg)),
+                     REPLY_ENUL);
+    ev = "{\"choices\":[{\"text\":null,\"finish_reason\":null}]}";
+    assert_int_equal(reply_event(&r, ev, strlen(ev), msg, sizeof(msg)), 0);
+    ev = "{\"choices\":[{\"delta\":{\"content\":\"chat\"}}]}";
+    assert_int_equal(reply_event(&r, ev, strlen(ev), msg, sizeof(msg)), 0);
+    assert_int_equal(r.content.len, 0);
+    assert_int_equal(reply_outcome(&r), REPLY_CUT);
+    reply_release(&r);
+    /* the row's cap holds for a completion's text as for a chat's */
+    reply_init(&r, 8);
+    reply_want_text(&r);
+    ev = "{\"choices\":[{\"text\":\"0123456789\"}]}";
+    assert_int_equal(reply_event(&r, ev, strlen(ev), msg, sizeof(msg)),
+                     REPLY_ETOOBIG);
+    reply_release(&r);
+}
+
 /* The cap is on escaped bytes: a reply of control characters (six bytes
  * each in a row) stops at a sixth of the cap, so its row always fits the
  * row reader's cap. */
@@ -801,6 +917,8 @@ int main(void)
         cmocka_unit_test(test_cap),
         cmocka_unit_test(test_upstream_stream),
         cmocka_unit_test(test_ik_stream),
+        cmocka_unit_test(test_completion_stream),
+        cmocka_unit_test(test_completion_hostile),
         cmocka_unit_test(test_absurd_timings),
         cmocka_unit_test(test_named_faults),
         cmocka_unit_test(test_delta_not_text),
