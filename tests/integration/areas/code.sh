@@ -189,10 +189,11 @@ for r in rows:
 }
 area_cases="$area_cases code_resume"
 
-# Code that sleeps forever, four at once: kill -9 of graveyard alone (not
-# its group) leaves no sandbox process within 1 s (--die-with-parent).
+# Code that sleeps forever, as many at once as the cores (at most four):
+# kill -9 of graveyard alone (not its group) leaves no sandbox process
+# within 1 s (--die-with-parent).
 case_code_no_orphans() {
-    local pid
+    local pid n
     head -4 "$CODE_DATA/problems.jsonl" >"$work/co.jsonl"
     # the program comes on a descriptor, so the marker is put in argv:
     # the code becomes a sleep named for it
@@ -201,7 +202,9 @@ case_code_no_orphans() {
     $G run O "$work/codehang.gguf" "$work/co.jsonl" "$work/co" --llama "$FAKE" --task code \
         --exec-jobs 4 --exec-timeout 60 --quiet >"$work/co.out" 2>&1 &
     pid=$!
-    wait_for 30 "[ \$(pgrep -f graveyard-code-orphan | wc -l) -ge 4 ]" || fail "four sandboxes did not start: $(cat "$work/co.out")"
+    # --exec-jobs 4 runs as many as the cores allow, at most 4
+    n=$(nproc); [ "$n" -le 4 ] || n=4
+    wait_for 30 "[ \$(pgrep -f graveyard-code-orphan | wc -l) -ge $n ]" || fail "$n sandboxes did not start: $(cat "$work/co.out")"
     kill -KILL $pid
     wait $pid 2>/dev/null
     gone_within 1 "pgrep -f graveyard-code-orphan" ||
