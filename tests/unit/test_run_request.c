@@ -204,7 +204,7 @@ static void test_completion(void **state)
 {
     struct grader_task *t = task("code-completion");
     struct codeitem it = {
-        "def f(x):\n    \"\"\"One more.\"\"\"\n", "f", NULL, NULL, 0, 0};
+        "def f(x):\n    \"\"\"One more.\"\"\"\n", "f", NULL, NULL, 0, 0, NULL};
     struct question q = {"g/1",  "```python\ndef f(x):\n```",
                          "ab12", NULL,
                          0,      1,
