@@ -55,7 +55,9 @@ void md_code(struct doc *d, const struct grader_ladder *rep)
     doc_para(d);
     doc_raw(d,
             "Each reply's code run with its item's tests in the sandbox "
-            "(docs/code.md, docs/sandbox.md); right is passed, every test. "
+            "(docs/code.md, docs/sandbox.md); right is passed, every test, so "
+            "the ladder's accuracy is pass@1 (one greedy sample a problem) "
+            "with its interval. "
             "Failed is an assertion of a test, error another exception, "
             "killed a limit (CPU, memory, processes, file size, output); "
             "\"dead\" counts the replies of items whose code passed at %s, "
