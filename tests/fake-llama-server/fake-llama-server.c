@@ -483,15 +483,19 @@ static json_t *rule_for(const char *prompt)
     return r ? r : json_object_get(model, "none");
 }
 
-/* Stream text as deltas of key, 4 bytes a chunk, at most *left chunks. */
+/* Stream text as deltas of key, 4 bytes a chunk (the model's
+ * "chunk_bytes", 1 to 65536, for a huge reply streamed fast), at most
+ * *left chunks. */
 static size_t deltas(struct body *b, const char *key, const char *text,
                      size_t *left)
 {
     size_t len = text ? strlen(text) : 0, off = 0, n = 0;
+    long want = mint("chunk_bytes", 4);
+    size_t step = want < 1 ? 1 : want > 65536 ? 65536 : (size_t)want;
+    static char piece[65537];
 
     while (off<len && * left> 0) {
-        size_t k = len - off < 4 ? len - off : 4;
-        char piece[5];
+        size_t k = len - off < step ? len - off : step;
         json_t *c;
         memcpy(piece, text + off, k);
         piece[k] = '\0';

@@ -302,11 +302,11 @@ case_code_huge_program() {
     /usr/bin/python3 -c '
 import json, sys
 code = "x = 1\n# " + "a" * 1600000 + "\n"
-json.dump({"fake_llama_server": 1, "decode_tps": 50.0,
+json.dump({"fake_llama_server": 1, "decode_tps": 50.0, "chunk_bytes": 16384,
            "default": {"content": "```python\n" + code + "```"}}, open(sys.argv[1], "w"))' "$work/codehuge.gguf"
     rm -rf "$work/chp"
     timeout -k 5 120 $G run H "$work/codehuge.gguf" "$work/chp.jsonl" "$work/chp" --llama "$FAKE" \
-        --task code --max-tokens 400000 --ctx 500000 --quiet >"$work/chp.out" 2>&1 ||
+        --task code --max-tokens 1000 --ctx 500000 --quiet >"$work/chp.out" 2>&1 ||
         { fail "run: exit $? $(tail -2 "$work/chp.out" | cut -c1-300)"; return; }
     [ "$(grep -c '"exec":"killed".*"limit":"program"' "$work/chp/rows/H.jsonl")" = 2 ] ||
         fail "rows: $(cut -c1-100 "$work/chp/rows/H.jsonl")"
