@@ -429,7 +429,13 @@ case_batching() {
     grep -q '"in_flight": 4' "$d/manifest.json" || fail "the manifest does not say 4 in flight"
     n=$(grep -c 'batched reply' "$d/logs/R1.server.log")
     [ "$n" -ge 1 ] || fail "no request was answered in a batch"
-    [ "$(grep -c '"extracted":6' "$d/rows/R1.jsonl")" = "$n" ] || fail "batched answers: $n in the log, $(grep -c '"extracted":6' "$d/rows/R1.jsonl") in the rows"
+    # each batched reply is a row's answer, but for a question asked again
+    # (its first stream lost before a byte: attempts 2), whose row is the
+    # second, lone answer (seen once in a sanitized CI: 3 in the log, 2 in
+    # the rows)
+    [ "$(( $(grep -c '"extracted":6' "$d/rows/R1.jsonl") + $(grep -c '"attempts":[2-9]' "$d/rows/R1.jsonl") ))" -ge "$n" ] &&
+        [ "$(grep -c '"extracted":6' "$d/rows/R1.jsonl")" -le "$n" ] ||
+        fail "batched answers: $n in the log, $(grep -c '"extracted":6' "$d/rows/R1.jsonl") in the rows, $(grep -c '"attempts":[2-9]' "$d/rows/R1.jsonl") asked again"
     rc=0; $GT run R1 "$work/batch.gguf" "$work/q.jsonl" "$d" --llama "$FAKE" --quiet >/dev/null 2>"$work/err" || rc=$?
     [ $rc = 2 ] && grep -q "manifest.request differs" "$work/err" || fail "one-at-a-time over batched rows: exit $rc $(cat "$work/err")"
     # a question that kills the server with others in flight: they are
