@@ -46,14 +46,6 @@ int grader_exec_parse(const char *s, size_t len)
     return -1;
 }
 
-static int blank(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
-            return 0;
-    return 1;
-}
-
 /* Whether the fence's info string s[0..n) (the rest of its line) names
  * Python or nothing: "```python", "``` py", "```Python3". */
 static int python_info(const char *s, size_t n)
@@ -121,12 +113,12 @@ static int fenced(const char *text, size_t len, size_t *off, size_t *n)
         for (q = body; q < end;) {
             const char *qe = eol(q, end), *rest = fence(q, qe, &close);
             if (rest != NULL && close >= ticks &&
-                blank(rest, (size_t)(qe - rest)))
+                grader__blank(rest, (size_t)(qe - rest)))
                 break;
             q = qe < end ? qe + 1 : end;
         }
         if (python_info(info, (size_t)(line_end - info)) &&
-            !blank(body, (size_t)(q - body))) {
+            !grader__blank(body, (size_t)(q - body))) {
             *off = (size_t)(body - text);
             *n = (size_t)(q - body);
             return 1;
@@ -145,7 +137,7 @@ int grader_code_extract(enum grader_rule_kind kind, const char *text,
     if (text == NULL)
         return 0;
     if (kind == GRADER_RULE_EXEC_BODY) {
-        if (blank(text, len))
+        if (grader__blank(text, len))
             return 0;
         *n = len;
         return 1;

@@ -35,6 +35,10 @@ int grader__fail(struct grader_error *err, int code, const char *file,
  * identity). */
 uint64_t grader__hash64(const char *p, size_t len, uint64_t seed);
 
+/* Whether s[0..len) holds nothing but spaces, tabs and line ends (rows.c):
+ * an empty reply's test, and an empty code block's. */
+int grader__blank(const char *s, size_t len);
+
 /* extract.c: whether the 6 bytes before text[colon] spell "answer", any
  * case. */
 int grader__answer_before(const char *text, size_t colon);

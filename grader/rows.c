@@ -200,7 +200,7 @@ static int answers_reserve(struct grader_rung *r, int kept)
 #define FAIL(...)                                                             \
     grader__fail(err, GRADER_EPARSE, rd->rung->path, rd->line, __VA_ARGS__)
 
-static int blank(const char *s, size_t len)
+int grader__blank(const char *s, size_t len)
 {
     size_t i;
 
@@ -419,11 +419,11 @@ static int grade(struct grader_reader *rd, const struct grader_row *w,
                             "out of memory");
     if (looped)
         a->flags |= GRADER_A_LOOPED;
-    if (w->reasoning && !blank(w->reasoning, w->reasoning_len))
+    if (w->reasoning && !grader__blank(w->reasoning, w->reasoning_len))
         a->flags |= GRADER_A_THOUGHT;
     /* a reply of calls alone has no text, and is no empty reply */
     if (!w->has_error && !(a->flags & GRADER_A_CALLED) &&
-        (w->content == NULL || blank(w->content, w->content_len))) {
+        (w->content == NULL || grader__blank(w->content, w->content_len))) {
         int rc = empty_reply(rd, w, ref, a, calls || exec, err);
         if (rc != 0)
             return rc;
@@ -467,7 +467,7 @@ static int row_line(struct grader_reader *rd, const char *p, size_t len,
     uint32_t q;
     int rc;
 
-    if (blank(p, len))
+    if (grader__blank(p, len))
         return 0;
     rc = grader_rowscan(&rd->scan, p, len, &w, msg, sizeof(msg));
     if (rc == GRADER_ENOMEM)
