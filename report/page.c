@@ -463,6 +463,48 @@ static void split_block(FILE *f, const struct page *p)
     fputs("]}", f);
 }
 
+/* ---- the duels (docs/page.md, "Duels") --------------------------------- */
+
+/* The grid's row named name, or -1. */
+static long row_named(const struct page *p, const char *name)
+{
+    for (size_t i = 0; name != NULL && i < p->nrows; i++)
+        if (strcmp(p->names[i], name) == 0)
+            return (long)i;
+    return -1;
+}
+
+static void json_or_null(FILE *f, const char *s)
+{
+    if (s != NULL)
+        page_json_string(f, s, strlen(s));
+    else
+        fputs("null", f);
+}
+
+/* "duels": [{"a", "b": rows, "v": the verdict, "n": the counts, in
+ * words or null}]; a pair naming a rung the grid has not (the config
+ * refused it already), or one rung twice, is left out. */
+static void duel_block(FILE *f, const struct page *p)
+{
+    size_t i, k = 0;
+
+    fputs(",\"duels\":[", f);
+    for (i = 0; i < p->nduels; i++) {
+        const struct page_duel *d = &p->duels[i];
+        long a = row_named(p, d->a), b = row_named(p, d->b);
+        if (a < 0 || b < 0 || a == b)
+            continue;
+        fprintf(f, "%s{\"a\":%ld,\"b\":%ld,\"v\":", k++ ? "," : "", a,
+                b);
+        json_or_null(f, d->verdict);
+        fputs(",\"n\":", f);
+        json_or_null(f, d->counts);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
 static int data_block(FILE *f, struct strtab *t, const struct page *p)
 {
     size_t i, k;
@@ -472,20 +514,14 @@ static int data_block(FILE *f, struct strtab *t, const struct page *p)
     fputs(",\"title\":", f);
     page_json_string(f, p->title, strlen(p->title));
     fputs(",\"qnote\":", f);
-    if (p->qnote)
-        page_json_string(f, p->qnote, strlen(p->qnote));
-    else
-        fputs("null", f);
+    json_or_null(f, p->qnote);
     question_arrays(f, t, p);
     fputs(",\"rows\":[", f);
     for (i = 0; i < p->nrows; i++) {
         fprintf(f, "%s{\"name\":", i ? "," : "");
         page_json_string(f, p->names[i], strlen(p->names[i]));
         fprintf(f, ",\"side\":%d,\"verdict\":", p->side ? p->side[i] : 0);
-        if (p->verdicts != NULL && p->verdicts[i] != NULL)
-            page_json_string(f, p->verdicts[i], strlen(p->verdicts[i]));
-        else
-            fputs("null", f);
+        json_or_null(f, p->verdicts ? p->verdicts[i] : NULL);
         fputc('}', f);
     }
     fputc(']', f);
@@ -493,6 +529,8 @@ static int data_block(FILE *f, struct strtab *t, const struct page *p)
         return -1;
     if (p->probs != NULL)
         split_block(f, p);
+    if (p->duels != NULL && p->nduels > 0)
+        duel_block(f, p);
     fputs(",\"runs\":[", f);
     for (k = 0; k < p->nruns; k++) {
         fprintf(f, "%s{\"label\":", k ? "," : "");

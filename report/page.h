@@ -30,6 +30,19 @@
 struct doc;
 struct doc_svg;
 
+/* A duel (a ladder config's "duels": two rungs of one ladder, A against
+ * B directly; docs/page.md, "Duels"): the two rungs by their names on the
+ * grid's rows, and what the grader said of them, in words, when the caller
+ * has it. The page lists the questions A and B disagree on (one right,
+ * the other wrong), from the cells' facts; it computes no figure. */
+struct page_duel {
+    const char *a, *b;   /* rung names, as names[] holds them */
+    const char *verdict; /* the verdict in words; NULL: none shown */
+    const char *counts;  /* the grader's counts in words ("A right only
+                            on 7, B on 3"); NULL: the page says how many
+                            questions its list holds each way */
+};
+
 /* One run's rungs, in the grid's row order: rungs[i] read with
  * GRADER_READ_KEEP, facts[i * nq + q] its cells (grader_bury_cells). */
 struct page_run {
@@ -71,6 +84,11 @@ struct page {
      * \xc2\xb12 points"); NULL, or a NULL entry, for none (the reference,
      * a comparison) */
     const char *const *verdicts;
+    /* the duels, on the first run's rows; a pair naming a rung not on
+     * the grid is left out. NULL, 0: none, and the data block is what it
+     * was without them */
+    const struct page_duel *duels;
+    size_t nduels;
 };
 
 /* Render the whole page. 0, or -1 out of memory. */

@@ -216,7 +216,7 @@ static int compare_pieces(const struct render_compare *rc_,
                           const struct rungset *s, struct figures__out *outs,
                           uint8_t **marks, const struct doc *d, int html)
 {
-    struct page_doc doc = {d, NULL, 0};
+    struct page_doc doc = {d, NULL, 0, NULL, 0};
 
     if (figures__out_open(&outs[0], "COMPARE.md") != 0 ||
         figures__out_open(&outs[1], "compare.json") != 0 ||
@@ -303,7 +303,7 @@ static int think_write(const struct render_think *t, const struct rungset *s,
                        const char *out_dir, int html)
 {
     struct figures__out outs[3] = {{0}, {0}, {0}}, lines = {0};
-    struct page_doc doc = {NULL, NULL, 0};
+    struct page_doc doc = {NULL, NULL, 0, NULL, 0};
     int rc;
 
     if (figures__out_open(&lines, "-") != 0 ||

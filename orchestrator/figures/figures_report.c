@@ -126,7 +126,9 @@ int figures__report_outputs(const struct rundir_run *run,
         optional_svg(&svgs[2], "depth.svg", render_depth_has(rep),
                      render_depth, title, rep, outs, &k) != 0)
         goto done;
-    doc = (struct page_doc){d, svgs, 3};
+    /* the duels' pairs come from the folder (a rundir accessor, issue
+     * 39's other half): none until then, and the page is as it was */
+    doc = (struct page_doc){d, svgs, 3, NULL, 0};
     if (html && (figures__out_open(&outs[k], "REPORT.html") != 0 ||
                  figures__out_close(
                      &outs[k], pages_report(outs[k].f, run, rep, s->qs, s->r,

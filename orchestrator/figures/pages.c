@@ -173,6 +173,8 @@ static void doc_into(struct page *p, const struct page_doc *doc)
     p->doc = doc->doc;
     p->svgs = doc->svgs;
     p->nsvgs = doc->nsvgs;
+    p->duels = doc->duels;
+    p->nduels = doc->nduels;
 }
 
 /* Row i's verdict in words at the margin the verdicts used ("cannot tell
@@ -250,7 +252,7 @@ int pages_report(FILE *f, const struct rundir_run *run,
     p = (struct page){"report", title, sub,        qs,      nq,         names,
                       is_side,  nrows, &pr,        1,       rep->order, ncols,
                       cells,    marks, qt.text,    qt.note, NULL,       NULL,
-                      0,        0,     rep->probs, verdicts};
+                      0,        0,     rep->probs, verdicts, NULL, 0};
     doc_into(&p, doc);
     rc = render_page(f, &p);
     qtexts_release(&qt);
@@ -298,7 +300,7 @@ static int compare_page(FILE *f, const struct render_compare *rc,
                       c->cells, marks,    qt.text,
                       qt.note,  NULL,     NULL,
                       0,        0,        NULL,
-                      NULL};
+                      NULL,     NULL,     0};
     doc_into(&p, doc);
     r = render_page(f, &p);
     qtexts_release(&qt);

@@ -22,11 +22,17 @@
  * from, and the picture it shows inline (pareto.svg), or NULL, for the
  * page's lower half. */
 struct doc_svg;
+struct page_duel;
 
 struct page_doc {
     const struct doc *doc;
     const struct doc_svg *svgs; /* the pictures shown inline, by src */
     size_t nsvgs;
+    /* REPORT.html only: the folder's duels (report/page.h's page_duel, a
+     * ladder config's "duels"), A against B by rung name; NULL, 0: none,
+     * and the page is what it was without them */
+    const struct page_duel *duels;
+    size_t nduels;
 };
 
 /* One run folder: chain[0..nchain) then side[0..nside) as the report read

@@ -595,6 +595,118 @@ function start(D) {
     S.q = q; S.at = row; writeHash(); openPanel(focus);
   }
 
+  /* ---- the duels (docs/page.md, "Duels") ----------------------------
+   * Two rungs against each other directly (a ladder config's "duels"):
+   * the questions where one was right and the other wrong, by the cells'
+   * facts (the grader's right bit, on the first run), both replies side
+   * by side. A filter, as the grid's: nothing counted that the grader
+   * did not mark. */
+  var DUELS = D.duels || [];
+  function duelQuestions(d) {
+    var a = [], b = [], both = [];
+    D.order.forEach(function (q) {
+      var fa = facts(0, d.a, q), fb = facts(0, d.b, q);
+      if (!(fa & ANS) || !(fb & ANS) || !(fa & RIGHT) === !(fb & RIGHT)) return;
+      (fa & RIGHT ? a : b).push(q);
+      both.push(q);
+    });
+    return { a: a, b: b, both: both };
+  }
+  function duelReply(row, q, right) {
+    var r = D.runs[0].r[row], box = el('div', 'side ' + (right ? 'won' : 'lost'));
+    var who = el('div', 'who');
+    who.appendChild(el('b', 'mark', right ? '\u2713 right' : '\u2717 wrong'));
+    who.appendChild(el('span', 'name', D.rows[row].name));
+    who.appendChild(el('span', 'said', 'said ' + said(0, row, q)));
+    box.appendChild(who);
+    box.appendChild(el('p', 'meta', finish(0, row, q)));
+    var err = str(r.e[q]), content = str(r.x[q]), reasoning = str(r.y[q]);
+    if (err !== null) box.appendChild(folded(err, 'err'));
+    if (content === null) box.appendChild(el('p', 'note', 'content: null'));
+    else if (content.length === 0) box.appendChild(el('p', 'note', 'content: empty'));
+    else box.appendChild(folded(content));
+    if (reasoning !== null) {
+      var d = el('details');
+      d.appendChild(el('summary', null, 'thinking block (' +
+        reasoning.length.toLocaleString('en-US') + ' characters)'));
+      d.appendChild(folded(reasoning));
+      box.appendChild(d);
+    }
+    return box;
+  }
+  function duelItem(d, q) {
+    var li = el('li', 'dq'), h = el('div', 'dqh'), link = el('a', null, D.ids[q]);
+    /* an attribute, not markup: the id percent-encoded as the grid's links */
+    link.href = '#q=' + encodeURIComponent(D.ids[q]) + '&at=' + encodeURIComponent(D.rows[d.a].name);
+    link.title = 'open it in the grid';
+    h.appendChild(link);
+    h.appendChild(document.createTextNode(' \u00b7 answer ' + D.refs[q]));
+    li.appendChild(h);
+    var qt = str(D.qt[q]);
+    li.appendChild(qt !== null ? el('p', 'qtext', qt) : el('p', 'note', 'The question text is not available.'));
+    var pair = el('div', 'pair'), ra = facts(0, d.a, q) & RIGHT;
+    pair.appendChild(duelReply(d.a, q, ra));
+    pair.appendChild(duelReply(d.b, q, !ra));
+    li.appendChild(pair);
+    li.dataset.q = q;
+    return li;
+  }
+  function duelBody(box, d) {
+    var A = D.rows[d.a].name, B = D.rows[d.b].name, found = duelQuestions(d);
+    box.textContent = '';
+    box.appendChild(el('h3', null, A + ' against ' + B));
+    var head = el('p', 'dhead');
+    /* the grader's counts in words when the caller gave them; else how
+       many questions the list holds each way */
+    head.appendChild(el('span', 'dcount', d.n !== null && d.n !== undefined ? d.n :
+      A + ' right only: ' + found.a.length + ' \u00b7 ' + B + ' right only: ' + found.b.length));
+    if (d.v !== null && d.v !== undefined) head.appendChild(el('span', 'dverdict', d.v));
+    box.appendChild(head);
+    var bar = el('div', 'dbar'), list = el('ol', 'dlist'), n = el('span', 'dn');
+    var sel = select('Show', '', [['both', 'both ways'], ['a', A + ' right only'],
+      ['b', B + ' right only']], 'both', draw);
+    sel.lastChild.removeAttribute('id');
+    bar.appendChild(sel); bar.appendChild(n);
+    box.appendChild(bar);
+    box.appendChild(list);
+    function draw(way) {
+      var qs = found[way];
+      list.textContent = '';
+      qs.forEach(function (q) { list.appendChild(duelItem(d, q)); });
+      n.textContent = qs.length.toLocaleString('en-US') + (qs.length === 1 ? ' question' : ' questions');
+      if (!qs.length) list.appendChild(el('li', 'note', found.a.length + found.b.length ?
+        'none this way' : 'They agree on every question both answered.'));
+    }
+    draw('both');
+  }
+  function duelsView() {
+    if (!DUELS.length) return null;
+    var sec = el('section'), body = el('div', 'duel');
+    sec.id = 'duels';
+    sec.appendChild(el('h2', null, 'Duels'));
+    sec.appendChild(el('p', 'note', 'Two rungs against each other directly (the ladder\u2019s "duels"): ' +
+      'the questions one got right and the other wrong, both replies side by side.'));
+    if (DUELS.length > 1) {
+      var tabs = el('div', 'tabs');
+      tabs.setAttribute('role', 'tablist');
+      DUELS.forEach(function (d, i) {
+        var t = el('button', 'tab', D.rows[d.a].name + ' against ' + D.rows[d.b].name);
+        t.type = 'button'; t.setAttribute('role', 'tab');
+        t.setAttribute('aria-selected', String(i === 0));
+        t.addEventListener('click', function () {
+          tabs.querySelectorAll('.tab').forEach(function (x) { x.setAttribute('aria-selected', 'false'); });
+          t.setAttribute('aria-selected', 'true');
+          duelBody(body, d);
+        });
+        tabs.appendChild(t);
+      });
+      sec.appendChild(tabs);
+    }
+    sec.appendChild(body);
+    duelBody(body, DUELS[0]);
+    return sec;
+  }
+
   /* ---- keyboard ------------------------------------------------------ */
   function moveTo(row, pos) {
     if (!cols.length) return;
@@ -694,6 +806,15 @@ function start(D) {
     /* the legend under the grid: a study's nine rungs and a side rung
        stay whole above the fold at 1280 x 800 with the decision block */
     app.appendChild(legend());
+    /* the duels below the grid, only when the ladder has some */
+    var dv = duelsView();
+    if (dv) {
+      app.appendChild(dv);
+      var go = el('button', 'todu', 'Duels (' + DUELS.length + ') \u2193');
+      go.type = 'button';
+      go.addEventListener('click', function () { dv.scrollIntoView({ block: 'start' }); });
+      bar.appendChild(go);
+    }
     tip = el('div', 'hidden'); tip.id = 'tip'; tip.setAttribute('role', 'tooltip');
     document.body.appendChild(tip);
     panel = el('aside', 'hidden'); panel.id = 'panel';

@@ -743,7 +743,8 @@ static void test_page_hostile(void **state)
                       qtext,     "note <i>",
                       doc,       NULL,
                       0,         1,
-                      NULL,      verdicts};
+                      NULL,      verdicts,
+                      NULL,      0};
     f = open_memstream(&h, &len);
     assert_int_equal(render_page(f, &p), 0);
     assert_int_equal(fclose(f), 0);
@@ -994,7 +995,7 @@ static void test_page_code(void **state)
     free(tn.p);
     p = (struct page){"report", "code", NULL,  qs, 2,     names, NULL, 4,
                       &run,     1,      order, 2,  cells, marks, NULL, NULL,
-                      NULL,     NULL,   0,     1,  NULL,  NULL};
+                      NULL,     NULL,   0,     1,  NULL,  NULL, NULL, 0};
     f = open_memstream(&h, &len);
     assert_int_equal(render_page(f, &p), 0);
     assert_int_equal(fclose(f), 0);
