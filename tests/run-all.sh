@@ -155,6 +155,8 @@ else
     start calls-page /usr/bin/python3 tests/browser/calls_test.py "$B"
     # the code view (issue 38) on a code ladder it runs in the sandbox
     start code-page /usr/bin/python3 tests/browser/code_test.py "$B"
+    # the duels (issue 39) on a page test_report_page_duels builds
+    start duel-page /usr/bin/python3 tests/browser/duel_test.py "$B"
     # the report: the study's counts read back from REPORT.md, and the
     # cover rendered (rsvg-convert) with every cell's colour read
     start cover python3 tests/report/cover_test.py "$B/graveyard"

@@ -654,7 +654,8 @@ function start(D) {
   function duelBody(box, d) {
     var A = D.rows[d.a].name, B = D.rows[d.b].name, found = duelQuestions(d);
     box.textContent = '';
-    box.appendChild(el('h3', null, A + ' against ' + B));
+    /* one duel: its name as a heading; several: the tabs name them */
+    if (DUELS.length === 1) box.appendChild(el('h3', null, A + ' against ' + B));
     var head = el('p', 'dhead');
     /* the grader's counts in words when the caller gave them; else how
        many questions the list holds each way */
@@ -683,7 +684,7 @@ function start(D) {
     if (!DUELS.length) return null;
     var sec = el('section'), body = el('div', 'duel');
     sec.id = 'duels';
-    sec.appendChild(el('h2', null, 'Duels'));
+    sec.appendChild(el('h2', null, 'Duels, reply by reply'));
     sec.appendChild(el('p', 'note', 'Two rungs against each other directly (the ladder\u2019s "duels"): ' +
       'the questions one got right and the other wrong, both replies side by side.'));
     if (DUELS.length > 1) {
@@ -806,12 +807,17 @@ function start(D) {
     /* the legend under the grid: a study's nine rungs and a side rung
        stay whole above the fold at 1280 x 800 with the decision block */
     app.appendChild(legend());
-    /* the duels below the grid, only when the ladder has some */
-    var dv = duelsView();
+    /* the duels, only when the ladder has some: after the report (a
+       duel's list can be long, and the report's tables come first), the
+       bar's button there */
+    var dv = duelsView(), report = document.getElementById('report');
     if (dv) {
-      app.appendChild(dv);
+      if (report) report.parentNode.insertBefore(dv, report.nextSibling);
+      else app.appendChild(dv);
       var go = el('button', 'todu', 'Duels (' + DUELS.length + ') \u2193');
       go.type = 'button';
+      /* the section is past the grid's end, where the sticky bar has
+         gone with it: nothing covers its top */
       go.addEventListener('click', function () { dv.scrollIntoView({ block: 'start' }); });
       bar.appendChild(go);
     }

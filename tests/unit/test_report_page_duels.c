@@ -27,6 +27,7 @@
 
 #include "bury.h"
 #include "compare.h"
+#include "doc.h"
 #include "page.h"
 
 #define DQ 6
@@ -268,6 +269,7 @@ static void test_duels_fixture(void **state)
 {
     const char *path = getenv("GY_DUEL_PAGE");
     struct duel_fix x;
+    struct doc *doc;
     char *h = NULL;
     size_t len;
     FILE *f;
@@ -277,6 +279,27 @@ static void test_duels_fixture(void **state)
     x.p.duels = duels;
     x.p.nduels = sizeof(duels) / sizeof(duels[0]);
     x.p.plain = 0;
+    /* a report below the grid, as REPORT.md's duels table might read, so
+     * that the page is laid out as a report's: the section comes after */
+    assert_non_null(doc = doc_new());
+    doc_heading(doc, 2);
+    doc_raw(doc, "Duels");
+    doc_table(doc, "llrrl");
+    doc_row(doc);
+    doc_cellf(doc, "A");
+    doc_cellf(doc, "B");
+    doc_cellf(doc, "A right only");
+    doc_cellf(doc, "B right only");
+    doc_cellf(doc, "verdict");
+    doc_row(doc);
+    doc_cell(doc);
+    doc_rung(doc, names[1], 0);
+    doc_cell(doc);
+    doc_rung(doc, names[2], 0);
+    doc_cellf(doc, "3");
+    doc_cellf(doc, "2");
+    doc_cellf(doc, "cannot tell");
+    x.p.doc = doc;
     f = path != NULL ? fopen(path, "w") : open_memstream(&h, &len);
     assert_non_null(f);
     assert_int_equal(render_page(f, &x.p), 0);
@@ -284,6 +307,7 @@ static void test_duels_fixture(void **state)
     if (h != NULL)
         assert_non_null(strstr(h, "id=\"gy-z\""));
     free(h);
+    doc_free(doc);
     fix_free(&x);
 }
 
