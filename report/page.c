@@ -495,8 +495,7 @@ static void duel_block(FILE *f, const struct page *p)
         long a = row_named(p, d->a), b = row_named(p, d->b);
         if (a < 0 || b < 0 || a == b)
             continue;
-        fprintf(f, "%s{\"a\":%ld,\"b\":%ld,\"v\":", k++ ? "," : "", a,
-                b);
+        fprintf(f, "%s{\"a\":%ld,\"b\":%ld,\"v\":", k++ ? "," : "", a, b);
         json_or_null(f, d->verdict);
         fputs(",\"n\":", f);
         json_or_null(f, d->counts);

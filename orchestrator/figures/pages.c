@@ -249,10 +249,10 @@ int pages_report(FILE *f, const struct rundir_run *run,
              run->name ? run->name : run->dir);
     subtitle(sub, sizeof(sub), run, rep->rungs[0].meta.gpu_name, rep->nq);
     pr = (struct page_run){run->label, rows, facts};
-    p = (struct page){"report", title, sub,        qs,      nq,         names,
-                      is_side,  nrows, &pr,        1,       rep->order, ncols,
-                      cells,    marks, qt.text,    qt.note, NULL,       NULL,
-                      0,        0,     rep->probs, verdicts, NULL, 0};
+    p = (struct page){"report", title, sub,        qs,       nq,         names,
+                      is_side,  nrows, &pr,        1,        rep->order, ncols,
+                      cells,    marks, qt.text,    qt.note,  NULL,       NULL,
+                      0,        0,     rep->probs, verdicts, NULL,       0};
     doc_into(&p, doc);
     rc = render_page(f, &p);
     qtexts_release(&qt);

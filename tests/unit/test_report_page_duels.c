@@ -62,8 +62,8 @@ static void reply(char *out, size_t size, size_t i, size_t q)
                  "Answer: %ld",
                  said);
     else
-        snprintf(out, size, "%s works on question %zu.\nAnswer: %ld",
-                 names[i], q, said);
+        snprintf(out, size, "%s works on question %zu.\nAnswer: %ld", names[i],
+                 q, said);
 }
 
 struct duel_fix {
@@ -225,7 +225,8 @@ static void test_duels_data(void **state)
     assert_int_equal(count(h, "<script"), 2);
     assert_int_equal(count(h, "</script>"), 2);
     assert_int_equal(count(h, "<b>"), 0);
-    assert_non_null(strstr(h, "2 points \\u003c/script\\u003e\\u003cb\\u003e"));
+    assert_non_null(
+        strstr(h, "2 points \\u003c/script\\u003e\\u003cb\\u003e"));
     assert_null(strstr(h, "no such rung"));
     json_decref(d);
     free(h);
