@@ -585,11 +585,16 @@ function start(D) {
     markSelected();
     if (focus) x.focus();
   }
+  /* what gets the focus back when the panel closes: the grid's active
+   * cell, or the link that opened it (a duel's question) */
+  var returnTo = null;
   function closePanel() {
-    var was = !panel.classList.contains('hidden');
+    var was = !panel.classList.contains('hidden'), back = returnTo;
     panel.classList.add('hidden');
+    returnTo = null;
     S.q = -1; writeHash(); markSelected();
-    if (was) { var a = cellAt(active.row, active.pos); if (a) a.focus(); }
+    if (was && back) back.focus();
+    else if (was) { var a = cellAt(active.row, active.pos); if (a) a.focus(); }
   }
   function open(row, q, focus) {
     S.q = q; S.at = row; writeHash(); openPanel(focus);
@@ -638,7 +643,15 @@ function start(D) {
     var li = el('li', 'dq'), h = el('div', 'dqh'), link = el('a', null, D.ids[q]);
     /* an attribute, not markup: the id percent-encoded as the grid's links */
     link.href = '#q=' + encodeURIComponent(D.ids[q]) + '&at=' + encodeURIComponent(D.rows[d.a].name);
-    link.title = 'open it in the grid';
+    link.title = 'open its answers';
+    /* the panel over the list, the place in it kept (the fragment's own
+       way scrolls to the grid); a modified click still opens a tab */
+    link.addEventListener('click', function (e) {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
+      e.preventDefault();
+      open(d.a, q, true);
+      returnTo = link;
+    });
     h.appendChild(link);
     h.appendChild(document.createTextNode(' \u00b7 answer ' + D.refs[q]));
     li.appendChild(h);
@@ -666,7 +679,6 @@ function start(D) {
     var bar = el('div', 'dbar'), list = el('ol', 'dlist'), n = el('span', 'dn');
     var sel = select('Show', '', [['both', 'both ways'], ['a', A + ' right only'],
       ['b', B + ' right only']], 'both', draw);
-    sel.lastChild.removeAttribute('id');
     bar.appendChild(sel); bar.appendChild(n);
     box.appendChild(bar);
     box.appendChild(list);
@@ -737,7 +749,7 @@ function start(D) {
   /* ---- controls ------------------------------------------------------ */
   function select(label, id, options, value, onchange) {
     var l = el('label', null, label), s = el('select');
-    s.id = id;
+    if (id) s.id = id;
     options.forEach(function (o) {
       var opt = el('option', null, o[1]); opt.value = o[0];
       s.appendChild(opt);

@@ -25,7 +25,8 @@ Checks:
 - the "Show" filter: A right only d-1, d-3, d-4; B right only d-2, d-5;
 - the second tab (REF against A): the grader's counts in words in place
   of the page's, no verdict, d-2 alone, REF right;
-- a question's id opens its panel at A;
+- a question's id opens its panel at A, the list kept in view, and
+  Escape gives the focus back to the id;
 - nothing ran from the texts: no dialog, no console error, no request but
   the file; the page holds its own two scripts and no image;
 - a page with no duels (test_report_probs's) has no Duels section;
@@ -186,9 +187,16 @@ def checks(g, b, path, shots):
     g.check("REF against A: the grader's counts in words, no verdict, d-2 alone", bad)
     page.click_selector("#duels li.dq .dqh a")
     page.wait_for("document.querySelector('#panel .reply') !== null", 20)
-    h = page.eval("[document.querySelector('#panel h2').textContent, location.hash]")
-    g.check("a question's id opens its panel at the duel's first rung",
-            [] if h[0].startswith("d-2 \u00b7") and "at=REF" in h[1] else [repr(h)])
+    link = "document.querySelector('#duels li.dq .dqh a')"
+    inview = f"(r => r.top >= 0 && r.bottom <= innerHeight)({link}.getBoundingClientRect())"
+    h = page.eval(f"[document.querySelector('#panel h2').textContent, location.hash, {inview}]")
+    page.key("Escape")
+    back = page.eval(f"[document.activeElement === {link}, {inview}, "
+                     "document.querySelector('#panel').classList.contains('hidden')]")
+    g.check("a question's id opens its panel at the duel's first rung, the list "
+            "kept in view; Escape gives the focus back to the id",
+            [] if h[0].startswith("d-2 \u00b7") and "at=REF" in h[1] and h[2] and
+            back == [True, True, True] else [f"{h!r}, after Escape {back!r}"])
     bad = [f"{lv}: {t}" for lv, t in page.console if lv in ("severe", "warning")]
     bad += [f"dialog: {d}" for d in page.dialogs]
     bad += [u for u in page.requests if u.split("#")[0] != "file://" + path]
