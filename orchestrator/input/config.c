@@ -39,7 +39,8 @@ static int load_top(struct config_ctx *x, const struct config_over *over,
                                       "rungs_per_gpu", "task",
                                       "logprobs",      "margin_points",
                                       "lengths",       "long",
-                                      "exec",          NULL};
+                                      "exec",          "duels",
+                                      NULL};
 
     if (config_known_keys(x, root, "", top) ||
         config_str(x, root, "name", "", 1, &c->name) ||
@@ -305,6 +306,7 @@ int config_load(const char *path, const struct config_over *over,
              config_load_long(&cx, root, c) == 0 &&
              load_canary(&cx, root, c) == 0 && rung_slots(&cx, c) == 0 &&
              load_margin(&cx, root, c) == 0 && load_exec(&cx, root, c) == 0 &&
+             config_load_duels(&cx, root, c) == 0 &&
              config_load_build(&cx, root, c) == 0 &&
              config_recipes(&cx, c, root) == 0) {
         config_resolve_paths(c, over, root);
