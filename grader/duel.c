@@ -247,6 +247,7 @@ void grader_duel_set_finish(struct grader_duel_set *s, double margin,
             sum.neither += pool.neither;
         }
     grader_duel_pool(&sum, 1, margin, floor_points, &s->whole);
+    s->floor_points = floor_points < 0 ? -1.0 : floor_points;
 }
 
 void grader_duel_set_release(struct grader_duel_set *s)

@@ -60,6 +60,8 @@ struct grader_duel_set {
     struct grader_duel whole;      /* the pool of the folders */
     struct grader_duel *subjects;  /* owned */
     size_t nsubjects, nfolders;
+    double floor_points; /* the floor whole was judged at, points; -1
+                            none (set by grader_duel_set_finish) */
 };
 
 /* One folder's duel (subject its task's name) and its lengths' appended
