@@ -291,7 +291,8 @@ int figures_duel(const struct figures_duel_opts *o, struct figures_duel *r)
 {
     struct grader_error err;
     double margin, floor, most = -1.0;
-    size_t i;
+    char subject[GRADER_DUEL_SUBJECT];
+    size_t i, k;
     int rc;
 
     memset(r, 0, sizeof(*r));
@@ -314,7 +315,13 @@ int figures_duel(const struct figures_duel_opts *o, struct figures_duel *r)
         margin = o->margin > 0 ? o->margin : r->folders[0].run.margin;
         if (floor > most)
             most = floor;
-        if (grader_duel_set_add(&r->set, subject_of(&f->run), f->s.qs,
+        /* two folders of one task are told apart by their labels */
+        snprintf(subject, sizeof(subject), "%s", subject_of(&f->run));
+        for (k = 0; k < i; k++)
+            if (strcmp(subject_of(&r->folders[k].run), subject) == 0)
+                snprintf(subject, sizeof(subject), "%.40s (%.20s)",
+                         subject_of(&f->run), f->run.label);
+        if (grader_duel_set_add(&r->set, subject, f->s.qs,
                                 f->s.r[0], f->s.r[1], margin, floor,
                                 &err) != 0)
             return figures__oom("duel");
