@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../../grader/grader.h"
+#include "../../report/emit.h"
 #include "../../report/md_duel.h"
 #include "../../rundir/manifest.h"
 #include "../../rundir/rundir.h"
@@ -341,12 +342,12 @@ int figures_duel_write(const struct figures_duel *r, int json)
 
     if (json) {
         json_t *o = render_duel_json(&r->set, r->prov);
-        char *s = o ? json_dumps(o, JSON_PRESERVE_ORDER) : NULL;
+        char *s = o ? emit_dumps(o) : NULL; /* as report.json's figures */
         json_decref(o);
         if (s == NULL)
             return figures__oom("duel");
         rc = puts(s) < 0;
-        free(s);
+        emit_free(s);
     } else {
         rc = render_duel_text(stdout, &r->set, r->prov);
     }
