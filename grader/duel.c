@@ -153,9 +153,8 @@ void grader_duel_free_all(struct grader_duel *d, size_t n)
     grader__free(d);
 }
 
-void grader_duel_pool(const struct grader_duel *parts, size_t n,
-                      double margin, double floor_points,
-                      struct grader_duel *out)
+void grader_duel_pool(const struct grader_duel *parts, size_t n, double margin,
+                      double floor_points, struct grader_duel *out)
 {
     size_t i;
 
@@ -204,8 +203,7 @@ int grader_duel_set_add(struct grader_duel_set *s, const char *subject,
     size_t nl = 0, i;
     int rc;
 
-    if ((rc = grader_duel(qs, a, b, -1, margin, floor_points, &one, err)) !=
-        0)
+    if ((rc = grader_duel(qs, a, b, -1, margin, floor_points, &one, err)) != 0)
         return rc;
     snprintf(one.subject, sizeof(one.subject), "%s", subject);
     if ((rc = grader_duel_lengths(qs, a, b, margin, floor_points, &ls, &nl,

@@ -40,9 +40,9 @@ struct grader_duel {
     double lo95, hi95; /* Newcombe's paired interval, points */
     double lo90, hi90;
     struct grader_verdict v; /* kind GRADER_VERDICT_BETTER: A better */
-    uint32_t *disagree; /* the questions right on one side only (qs's
-                           indexes, in qs's order); NULL for a pooled
-                           duel; owned: grader_duel_release */
+    uint32_t *disagree;      /* the questions right on one side only (qs's
+                                indexes, in qs's order); NULL for a pooled
+                                duel; owned: grader_duel_release */
     size_t ndisagree;
     const struct grader_qset *qs; /* the set disagree indexes (borrowed);
                                      NULL for a pooled duel */
@@ -56,9 +56,9 @@ struct grader_duel {
  * grader_duel_set_add per folder, then grader_duel_set_finish.
  */
 struct grader_duel_set {
-    const char *a, *b;             /* the rungs' names (borrowed) */
-    struct grader_duel whole;      /* the pool of the folders */
-    struct grader_duel *subjects;  /* owned */
+    const char *a, *b;            /* the rungs' names (borrowed) */
+    struct grader_duel whole;     /* the pool of the folders */
+    struct grader_duel *subjects; /* owned */
     size_t nsubjects, nfolders;
     double floor_points; /* the floor whole was judged at, points; -1
                             none (set by grader_duel_set_finish) */
@@ -93,8 +93,8 @@ int grader_duel(const struct grader_qset *qs, const struct grader_rung *a,
 
 /*
  * One duel per prompt length of qs that A or B has a row at, shortest
- * first: *out (free with grader_duel_free_all) and *n. None (0, *out NULL) when qs has no
- * lengths. 0, or GRADER_ENOMEM (nothing to release).
+ * first: *out (free with grader_duel_free_all) and *n. None (0, *out NULL)
+ * when qs has no lengths. 0, or GRADER_ENOMEM (nothing to release).
  */
 int grader_duel_lengths(const struct grader_qset *qs,
                         const struct grader_rung *a,
@@ -118,9 +118,8 @@ void grader_duel_judge(struct grader_duel *d, double margin,
  * and floor_points (the caller's pick: graveyard duel takes the biggest
  * of its folders' floors), subject "all", no disagreeing list.
  */
-void grader_duel_pool(const struct grader_duel *parts, size_t n,
-                      double margin, double floor_points,
-                      struct grader_duel *out);
+void grader_duel_pool(const struct grader_duel *parts, size_t n, double margin,
+                      double floor_points, struct grader_duel *out);
 
 /* The noise floor's share in points from the reference's repeat: 100
  * mismatched_right / n (0 with n 0), as grader/ladder.c's floor; -1 when

@@ -23,8 +23,8 @@
 #include "task.h"
 #include "verdict.h"
 
-struct grader_lengths;   /* lengths.h */
-struct grader_duel_set;  /* duel.h */
+struct grader_lengths;  /* lengths.h */
+struct grader_duel_set; /* duel.h */
 
 /* One rung's figures beside its bury line. */
 struct grader_figures {

@@ -101,9 +101,8 @@ json_t *render_duel_json(const struct grader_duel_set *s, const json_t *prov)
         json_decref(o);
         o = w;
     }
-    json_object_set_new(o, "floor",
-                        s->floor_points < 0 ? json_null()
-                                            : r4(s->floor_points));
+    json_object_set_new(
+        o, "floor", s->floor_points < 0 ? json_null() : r4(s->floor_points));
     json_object_set_new(o, "disagree", dis);
     json_object_set_new(o, "subjects", subs);
     json_object_set_new(o, "provenance",
@@ -136,13 +135,11 @@ int render_duels_json(json_t *o, const struct rundir_run *run,
  * fractions; the duel keeps points). */
 static char *change_ci(char *out, const struct grader_duel *d)
 {
-    return fmt_pp_ci(out, d->change / 100.0, d->lo95 / 100.0,
-                     d->hi95 / 100.0);
+    return fmt_pp_ci(out, d->change / 100.0, d->lo95 / 100.0, d->hi95 / 100.0);
 }
 
-char *render_duel_verdict(char *out, size_t size, const char *a,
-                          const char *b, const struct grader_duel *d,
-                          int with_n)
+char *render_duel_verdict(char *out, size_t size, const char *a, const char *b,
+                          const struct grader_duel *d, int with_n)
 {
     char m[FMT_SIZE], n[FMT_SIZE];
     long long need = d->v.n_equiv >= 0 ? d->v.n_equiv : d->v.n_power;
@@ -185,14 +182,14 @@ static void side_line(char *out, size_t size, const char *label,
     char b[FMT_SIZE], im[PROV_LINE / 2];
     size_t len;
 
-    fmt_count(b, json_is_integer(bytes)
-                     ? (long long)json_integer_value(bytes)
-                     : -1);
+    fmt_count(b, json_is_integer(bytes) ? (long long)json_integer_value(bytes)
+                                        : -1);
     im[0] = '\0';
     if ((v = field(side, "quantize.imatrix.file")) != NULL ||
         (v = field(side, "quantize.imatrix.dataset")) != NULL)
-        snprintf(im, sizeof(im), "; imatrix %.60s, dataset %.60s, %s "
-                                 "entries, %s chunks",
+        snprintf(im, sizeof(im),
+                 "; imatrix %.60s, dataset %.60s, %s "
+                 "entries, %s chunks",
                  field(side, "quantize.imatrix.file")
                      ? field(side, "quantize.imatrix.file")
                      : FMT_DASH,
@@ -222,13 +219,13 @@ static void side_line(char *out, size_t size, const char *label,
         snprintf(out + len, size - len,
                  " (file not here: sha256 from the manifest)");
     else
-        snprintf(out + len, size - len, "; general.name %.80s, file_type %.8s%s",
-                 field(side, "general.name") ? field(side, "general.name")
+        snprintf(
+            out + len, size - len, "; general.name %.80s, file_type %.8s%s",
+            field(side, "general.name") ? field(side, "general.name")
+                                        : FMT_DASH,
+            field(side, "general.file_type") ? field(side, "general.file_type")
                                              : FMT_DASH,
-                 field(side, "general.file_type")
-                     ? field(side, "general.file_type")
-                     : FMT_DASH,
-                 im);
+            im);
 }
 
 /* The panel's lines into lines[]; how many. */
@@ -292,8 +289,8 @@ int render_duel_text(FILE *f, const struct grader_duel_set *s,
     char lines[PROV_LINES][PROV_LINE], line[PROV_LINE], id[512];
     size_t i, k, shown = 0, n;
 
-    fprintf(f, "duel: A = %s against B = %s, %zu questions both answered", s->a,
-            s->b, w->n);
+    fprintf(f, "duel: A = %s against B = %s, %zu questions both answered",
+            s->a, s->b, w->n);
     if (w->only_one)
         fprintf(f, " (%zu answered by one only, left out)", w->only_one);
     fprintf(f, "\n\n%-12s %10s %10s\n", "", "B right", "B wrong");
@@ -310,14 +307,14 @@ int render_duel_text(FILE *f, const struct grader_duel_set *s,
     fprintf(f, "verdict: %s\n", v);
     fmt_margin(m, w->v.asked);
     if (s->floor_points < 0)
-        fprintf(f, "floor: none (no repeat of the reference); margin "
-                   "\xc2\xb1%s\n",
+        fprintf(f,
+                "floor: none (no repeat of the reference); margin "
+                "\xc2\xb1%s\n",
                 m);
     else {
         fmt_fixed(x, s->floor_points, 2);
         fprintf(f, "floor: %s points (the reference against its repeat)%s\n",
-                x,
-                w->v.margin_raised ? ", which raised the margin" : "");
+                x, w->v.margin_raised ? ", which raised the margin" : "");
     }
     for (i = 0; i < s->nsubjects; i++) {
         subject_cells(line, sizeof(line), s, &s->subjects[i]);
@@ -326,8 +323,8 @@ int render_duel_text(FILE *f, const struct grader_duel_set *s,
     }
     fprintf(f, "\nthey disagree on %zu questions", w->a_only + w->b_only);
     for (i = 0; i < s->nsubjects && shown < MD_DUEL_FIRST; i++)
-        for (k = 0; s->subjects[i].length < 0 && k < s->subjects[i].ndisagree &&
-                    shown < MD_DUEL_FIRST;
+        for (k = 0; s->subjects[i].length < 0 &&
+                    k < s->subjects[i].ndisagree && shown < MD_DUEL_FIRST;
              k++) {
             qid(id, sizeof(id), s, &s->subjects[i], k);
             fprintf(f, "%s%s", shown++ ? ", " : ": ", id);
@@ -382,8 +379,7 @@ void md_duels(struct doc *d, const struct rundir_run *run,
         doc_cellf(d, "%s", fmt_count(a, (long long)w->neither));
         doc_cellf(d, "%s", change_ci(a, w));
         doc_cellf(d, "%s", fmt_p(a, w->p));
-        doc_cellf(d, "%s",
-                  render_duel_verdict(v, sizeof(v), "A", "B", w, 0));
+        doc_cellf(d, "%s", render_duel_verdict(v, sizeof(v), "A", "B", w, 0));
         doc_cellf(d, "%s",
                   w->v.kind == GRADER_VERDICT_CANNOT_TELL ? fmt_count(a, need)
                                                           : FMT_DASH);

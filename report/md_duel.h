@@ -42,8 +42,7 @@ int render_duel_text(FILE *f, const struct grader_duel_set *s,
  * better", "cannot tell" and, with with_n, "; N questions would tell"
  * (N the equivalence test's n needed, else McNemar's at 80 % power; a
  * and b the rungs' names) into out. */
-char *render_duel_verdict(char *out, size_t size, const char *a,
-                          const char *b, const struct grader_duel *d,
-                          int with_n);
+char *render_duel_verdict(char *out, size_t size, const char *a, const char *b,
+                          const struct grader_duel *d, int with_n);
 
 #endif

@@ -56,8 +56,7 @@ int cmd_duel(int argc, char **argv)
                    "docs/duel.md) instead of the text"),
         CLI_END};
     const struct cli_command cmd = {
-        "duel", duel_usage, duel_about, duel_after, opts, "RUNDIR A B",
-        3,      3};
+        "duel", duel_usage, duel_about, duel_after, opts, "RUNDIR A B", 3, 3};
     struct figures_duel r;
 
     if ((rc = cli_parse(&cmd, argc, argv, pos, &npos)) != CLI_GO)

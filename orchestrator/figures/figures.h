@@ -164,8 +164,8 @@ struct figures_report {
     struct grader_repeat_line spec[GRADER_MAX_RUNGS * 2]; /* rep.spec */
     struct grader_lengths *lengths; /* rep.lengths: a run of long items
                                        (docs/longctx.md), else NULL */
-    struct grader_duel_set *duels; /* rep.duels: ladder.json's duels
-                                      (docs/duel.md), nduels of them */
+    struct grader_duel_set *duels;  /* rep.duels: ladder.json's duels
+                                       (docs/duel.md), nduels of them */
     size_t nduels;
 };
 

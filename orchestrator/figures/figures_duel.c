@@ -29,9 +29,12 @@
 
 /* The metadata a panel shows (docs/tensors.md). */
 static const char *const meta_keys[] = {
-    "general.name",           "general.file_type",
-    "quantize.imatrix.file",  "quantize.imatrix.dataset",
-    "quantize.imatrix.entries_count", "quantize.imatrix.chunks_count",
+    "general.name",
+    "general.file_type",
+    "quantize.imatrix.file",
+    "quantize.imatrix.dataset",
+    "quantize.imatrix.entries_count",
+    "quantize.imatrix.chunks_count",
 };
 #define NMETA (sizeof meta_keys / sizeof *meta_keys)
 
@@ -112,11 +115,11 @@ json_t *figures__duel_prov(const struct rundir_run *run, const char *a,
                                         json_object_get(sb, "bytes")))
             : json_null());
     /* a re-upload under one name: the names alike, the sha256s not */
-    json_object_set_new(o, "same_name_other_sha256",
-                        json_boolean(fa && fb && ha && hb &&
-                                     strcmp(base_name(fa), base_name(fb)) ==
-                                         0 &&
-                                     strcmp(ha, hb) != 0));
+    json_object_set_new(
+        o, "same_name_other_sha256",
+        json_boolean(fa && fb && ha && hb &&
+                     strcmp(base_name(fa), base_name(fb)) == 0 &&
+                     strcmp(ha, hb) != 0));
     pair[0] = ra;
     pair[1] = rb;
     d = ra && rb ? recipe_diff(pair, 2) : NULL;
@@ -178,8 +181,9 @@ int figures__report_duels(struct figures_report *r)
         ia = rung_at(run, pairs[i].a);
         ib = rung_at(run, pairs[i].b);
         if (ia < 0 || ib < 0) {
-            cli_error("report", "%s: duel %s against %s: %s is no rung of "
-                                "this folder",
+            cli_error("report",
+                      "%s: duel %s against %s: %s is no rung of "
+                      "this folder",
                       run->dir, pairs[i].a, pairs[i].b,
                       ia < 0 ? pairs[i].a : pairs[i].b);
             return EXIT_USAGE;
@@ -194,8 +198,7 @@ int figures__report_duels(struct figures_report *r)
         grader_duel_set_finish(&r->duels[i], r->rep.margin,
                                r->rep.floor_points);
         json_array_append_new(r->run.duel_prov,
-                              figures__duel_prov(run, pairs[i].a,
-                                                 pairs[i].b));
+                              figures__duel_prov(run, pairs[i].a, pairs[i].b));
     }
     r->rep.duels = r->duels;
     r->rep.nduels = r->nduels;
@@ -322,16 +325,14 @@ int figures_duel(const struct figures_duel_opts *o, struct figures_duel *r)
             if (strcmp(subject_of(&r->folders[k].run), subject) == 0)
                 snprintf(subject, sizeof(subject), "%.40s (%.20s)",
                          subject_of(&f->run), f->run.label);
-        if (grader_duel_set_add(&r->set, subject, f->s.qs,
-                                f->s.r[0], f->s.r[1], margin, floor,
-                                &err) != 0)
+        if (grader_duel_set_add(&r->set, subject, f->s.qs, f->s.r[0],
+                                f->s.r[1], margin, floor, &err) != 0)
             return figures__oom("duel");
     }
     margin = o->margin > 0 ? o->margin : r->folders[0].run.margin;
     /* the pool is judged at the biggest floor of its folders */
     grader_duel_set_finish(&r->set, margin, most);
-    if ((r->prov = figures__duel_prov(&r->folders[0].run, o->a, o->b)) ==
-        NULL)
+    if ((r->prov = figures__duel_prov(&r->folders[0].run, o->a, o->b)) == NULL)
         return figures__oom("duel");
     return 0;
 }
