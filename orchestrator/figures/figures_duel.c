@@ -178,25 +178,27 @@ int figures__report_duels(struct figures_report *r)
         (r->run.duel_prov = json_array()) == NULL)
         return figures__oom("report");
     for (i = 0; i < n; i++) {
+        struct grader_duel_set *ds = &r->duels[r->nduels];
         ia = rung_at(run, pairs[i].a);
         ib = rung_at(run, pairs[i].b);
+        /* --rungs may leave a rung of a pair out: that duel is left out,
+         * said on stderr, and the report goes on */
         if (ia < 0 || ib < 0) {
-            cli_error("report",
-                      "%s: duel %s against %s: %s is no rung of "
-                      "this folder",
-                      run->dir, pairs[i].a, pairs[i].b,
-                      ia < 0 ? pairs[i].a : pairs[i].b);
-            return EXIT_USAGE;
+            fprintf(stderr,
+                    "graveyard report: %s: the duel %s against %s is left "
+                    "out: %s is not among the rungs reported\n",
+                    run->dir, pairs[i].a, pairs[i].b,
+                    ia < 0 ? pairs[i].a : pairs[i].b);
+            continue;
         }
-        r->duels[i].a = r->s.r[ia]->name;
-        r->duels[i].b = r->s.r[ib]->name;
-        r->nduels = i + 1;
-        if (grader_duel_set_add(&r->duels[i], subject_of(run), r->s.qs,
-                                r->s.r[ia], r->s.r[ib], r->rep.margin,
-                                r->rep.floor_points, &err) != 0)
+        ds->a = r->s.r[ia]->name;
+        ds->b = r->s.r[ib]->name;
+        r->nduels++;
+        if (grader_duel_set_add(ds, subject_of(run), r->s.qs, r->s.r[ia],
+                                r->s.r[ib], r->rep.margin, r->rep.floor_points,
+                                &err) != 0)
             return figures__oom("report");
-        grader_duel_set_finish(&r->duels[i], r->rep.margin,
-                               r->rep.floor_points);
+        grader_duel_set_finish(ds, r->rep.margin, r->rep.floor_points);
         json_array_append_new(r->run.duel_prov,
                               figures__duel_prov(run, pairs[i].a, pairs[i].b));
     }

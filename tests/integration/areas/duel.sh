@@ -120,6 +120,13 @@ PY
         fail "graveyard duel's text lacks a part: $(cat "$work/cli.txt")"
     $GT report "$d" --out "$work/dl-again" --no-html >/dev/null 2>&1 &&
         grep -q "^## Duels" "$work/dl-again/REPORT.md" || fail "a report made again has no Duels"
+    # --rungs without B: A-B is left out (said), A-SAME stays
+    $GT report "$d" --rungs REF,A,SAME --out "$work/dl-some" --no-html >/dev/null 2>"$work/err" ||
+        { fail "report --rungs without B: $(cat "$work/err")"; return; }
+    grep -q "the duel A against B is left out: B is not among the rungs reported" "$work/err" ||
+        fail "the left-out duel not said: $(cat "$work/err")"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["duels"]; sys.exit([(x["a"], x["b"]) for x in d] != [("A", "SAME")])' \
+        "$work/dl-some/report.json" || fail "report --rungs without B: not A-SAME alone"
 }
 area_cases="$area_cases duel_ladder"
 
