@@ -64,49 +64,42 @@ static void qid(char *out, size_t size, const struct grader_duel_set *s,
 
 json_t *render_duel_json(const struct grader_duel_set *s, const json_t *prov)
 {
-    json_t *o = counts(&s->whole), *dis = json_array(), *subs = json_array();
+    json_t *o = json_pack("{s:s,s:s}", "a", s->a, "b", s->b);
+    json_t *w = counts(&s->whole), *dis = json_array(), *subs = json_array();
     char id[512];
     size_t i, k;
+    int bad = o == NULL || w == NULL || dis == NULL || subs == NULL;
 
-    if (o == NULL || dis == NULL || subs == NULL) {
-        json_decref(o);
-        json_decref(dis);
-        json_decref(subs);
-        return NULL;
-    }
-    for (i = 0; i < s->nsubjects; i++) {
+    /* the shape docs/duel.md gives: the names, then the whole's counts */
+    bad = bad || json_object_update(o, w) != 0;
+    for (i = 0; !bad && i < s->nsubjects; i++) {
         const struct grader_duel *f = &s->subjects[i];
         json_t *x = json_pack("{s:s}", "subject", f->subject), *c = counts(f);
-        if (x != NULL && c != NULL)
-            json_object_update(x, c);
+        bad = x == NULL || c == NULL || json_object_update(x, c) != 0;
         json_decref(c);
-        json_array_append_new(subs, x);
+        bad = json_array_append_new(subs, x) != 0 || bad;
         if (f->length >= 0) /* a length's questions are its folder's */
             continue;
-        for (k = 0; k < f->ndisagree; k++) {
+        for (k = 0; !bad && k < f->ndisagree; k++) {
             qid(id, sizeof(id), s, f, k);
-            json_array_append_new(dis, json_string(id));
+            bad = json_array_append_new(dis, json_string(id)) != 0;
         }
     }
-    /* the shape docs/duel.md gives: names first */
-    {
-        json_t *w = json_pack("{s:s,s:s}", "a", s->a, "b", s->b);
-        if (w == NULL) {
-            json_decref(o);
-            json_decref(dis);
-            json_decref(subs);
-            return NULL;
-        }
-        json_object_update(w, o);
+    json_decref(w);
+    if (!bad)
+        bad = json_object_set_new(o, "floor",
+                                  s->floor_points < 0 ? json_null()
+                                                      : r4(s->floor_points)) ||
+              json_object_set(o, "disagree", dis) ||
+              json_object_set(o, "subjects", subs) ||
+              json_object_set_new(o, "provenance",
+                                  prov ? json_deep_copy(prov) : json_null());
+    json_decref(dis);
+    json_decref(subs);
+    if (bad) { /* out of memory: no duel rather than half of one */
         json_decref(o);
-        o = w;
+        return NULL;
     }
-    json_object_set_new(
-        o, "floor", s->floor_points < 0 ? json_null() : r4(s->floor_points));
-    json_object_set_new(o, "disagree", dis);
-    json_object_set_new(o, "subjects", subs);
-    json_object_set_new(o, "provenance",
-                        prov ? json_deep_copy(prov) : json_null());
     return o;
 }
 
