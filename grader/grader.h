@@ -34,6 +34,7 @@
 #include "lengths.h" /* each rung at each prompt length (long items) */
 #include "compare.h" /* one ladder across runs */
 #include "think.h"   /* thinking off against on */
+#include "duel.h"    /* two files of one type, A against B */
 /* regular expressions as Python's re runs them: pyre/, a library below */
 #include "../pyre/pyre.h"
 #include "task.h"  /* what is asked, and the rules that grade it */

@@ -23,7 +23,8 @@
 #include "task.h"
 #include "verdict.h"
 
-struct grader_lengths; /* lengths.h */
+struct grader_lengths;  /* lengths.h */
+struct grader_duel_set; /* duel.h */
 
 /* One rung's figures beside its bury line. */
 struct grader_figures {
@@ -153,6 +154,10 @@ struct grader_ladder {
     /* a run of long items: each rung at each prompt length (lengths.h),
      * set by the caller that built it, not owned; NULL for any other run */
     const struct grader_lengths *lengths;
+    /* the config's duels, A against B (duel.h): set by the caller that
+     * built them (graveyard report), not owned; nduels 0 when none */
+    const struct grader_duel_set *duels;
+    size_t nduels;
 };
 
 /*

@@ -12,6 +12,7 @@
 #include "../rundir/manifest.h"
 #include "emit.h"
 #include "md_differs.h"
+#include "md_duel.h"
 #include "render.h"
 
 /* A real rounded to 4 decimals (6 for p-values is the emitter's): short,
@@ -483,6 +484,10 @@ int render_report_json(FILE *f, const struct rundir_run *run,
     json_object_set_new(o, "decide", decide_object(rep)); /* last: new */
     if (rep->lengths != NULL) /* absent but for a run of long items */
         json_object_set_new(o, "lengths", lengths_object(rep));
+    if (render_duels_json(o, run, rep) != 0) { /* absent without duels */
+        json_decref(o);
+        return -1;
+    }
     return put(f, o);
 }
 

@@ -13,6 +13,7 @@
 #include "md_lengths.h"
 #include "md_toolcalls.h"
 #include "md_recipes.h"
+#include "md_duel.h"
 #include "md_differs.h"
 #include "md_epitaph.h"
 #include "md_probs.h"
@@ -650,6 +651,7 @@ struct doc *render_report_doc(const struct rundir_run *run,
     floor_table(d, rep);
     md_probs(d, rep);
     md_verdict_table(d, rep);
+    md_duels(d, run, rep);
     which_one(d, rep);
     md_f16_note(d, run, rep);
     partial_note(d, rep);

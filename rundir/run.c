@@ -303,6 +303,35 @@ static int canary_open(struct rundir_run *r, char *msg, size_t msgsize)
     return rc;
 }
 
+/* ladder.json's "duels": pairs of names that fit; anything else is left
+ * out (ladder.json is graveyard's own, written by rundir_shape_duels). */
+static void read_duels(struct rundir_run *r, const json_t *l)
+{
+    json_t *d = l ? json_object_get(l, "duels") : NULL, *p;
+    const char *a, *b;
+    size_t i;
+
+    json_array_foreach(d, i, p)
+    {
+        a = json_string_value(json_array_get(p, 0));
+        b = json_string_value(json_array_get(p, 1));
+        if (a == NULL || b == NULL || r->nduels >= RUNDIR_DUELS_MAX ||
+            strlen(a) >= sizeof(r->duels[0].a) ||
+            strlen(b) >= sizeof(r->duels[0].b))
+            continue;
+        snprintf(r->duels[r->nduels].a, sizeof(r->duels[0].a), "%s", a);
+        snprintf(r->duels[r->nduels].b, sizeof(r->duels[0].b), "%s", b);
+        r->nduels++;
+    }
+}
+
+const struct rundir_duel *rundir_run_duels(const struct rundir_run *r,
+                                           size_t *n)
+{
+    *n = r->nduels;
+    return r->duels;
+}
+
 int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
                     const char *side, const char *label, char *msg,
                     size_t msgsize)
@@ -358,6 +387,7 @@ int rundir_run_open(struct rundir_run *r, const char *dir, const char *rungs,
             r->margin = json_number_value(json_object_get(l, "margin_points"));
         if (!(r->margin > 0.0 && r->margin < 100.0))
             r->margin = 0.0;
+        read_duels(r, l);
         if (json_is_string(name) &&
             (r->name = strdup(json_string_value(name))) == NULL) {
             json_decref(l);
@@ -406,6 +436,7 @@ void rundir_run_close(struct rundir_run *r)
         rundir_canary_free(r->canary);
     free(r->canary);
     json_decref(r->recipes);
+    json_decref(r->duel_prov);
     json_decref(r->beside);
     memset(r, 0, sizeof(*r));
 }
@@ -489,6 +520,52 @@ int rundir_shape_write(const char *dir, const char *name, const char *ref,
             json_array_append_new(c, json_string(chain[i]));
     for (i = 0; i < nside; i++)
         json_array_append_new(sd, json_string(side[i]));
+    text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (text == NULL) {
+        snprintf(msg, msgsize, "out of memory");
+        return -1;
+    }
+    if (rundir_path_buf(&path, dir, RD_LADDER_JSON, NULL) != 0) {
+        free(text);
+        buf_release(&path);
+        snprintf(msg, msgsize, "%.200s: path too long", dir);
+        return -1;
+    }
+    rc = outfile_write(path.p, text, strlen(text), msg, msgsize);
+    free(text);
+    buf_release(&path);
+    return rc;
+}
+
+int rundir_shape_duels(const char *dir, const char *const *names, size_t n,
+                       char *msg, size_t msgsize)
+{
+    json_t *o, *d, *p;
+    struct buf path = {0};
+    char *text;
+    int absent, rc;
+    size_t i;
+
+    if (n == 0)
+        return 0;
+    if ((o = load(dir, RD_LADDER_JSON, &absent, msg, msgsize)) == NULL) {
+        if (absent)
+            snprintf(msg, msgsize, "%.200s: no ladder.json to add duels to",
+                     dir);
+        return -1;
+    }
+    d = json_array();
+    for (i = 0; i < n; i++) {
+        p = json_pack("[s,s]", names[2 * i], names[2 * i + 1]);
+        if (p == NULL || json_array_append_new(d, p) != 0) {
+            json_decref(d);
+            json_decref(o);
+            snprintf(msg, msgsize, "out of memory");
+            return -1;
+        }
+    }
+    json_object_set_new(o, "duels", d);
     text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(o);
     if (text == NULL) {

@@ -18,6 +18,14 @@
 #include "canary.h"
 #include "../grader/grader.h"
 
+/* A duel ladder.json asks for: rung a against rung b (docs/duel.md). */
+struct rundir_duel {
+    char a[65], b[65];
+};
+
+/* The most duels one ladder may ask for. */
+#define RUNDIR_DUELS_MAX 64
+
 struct rundir_run {
     char *dir;
     char *base;      /* the folder a relative dir (and a relative name read
@@ -28,6 +36,12 @@ struct rundir_run {
     char *name;      /* ladder.json's "name", or NULL */
     double margin;   /* ladder.json's "margin_points" (the config's
                         equivalence margin), or 0 when it has none */
+    struct rundir_duel duels[RUNDIR_DUELS_MAX]; /* ladder.json's "duels":
+                                                   rundir_run_duels */
+    size_t nduels;
+    json_t *duel_prov; /* the report's duels' provenance, one object per
+                          duel, set by graveyard report (figures_duel.c),
+                          else NULL */
     char *chain[GRADER_MAX_RUNGS]; /* [0] is the reference */
     size_t nchain;
     char *side[GRADER_MAX_RUNGS];
@@ -86,6 +100,21 @@ int rundir_run_thinking(const struct rundir_run *r);    /* 0, 1, -1 unknown */
  * one and they are equal (docs/run.md, "Logprobs and the vocabulary");
  * rundir_vocab_hash (manifest.h) reads it without opening the folder. */
 const char *rundir_run_vocab(const struct rundir_run *r, const char *rung);
+
+/* The duels the folder's config asked for (ladder.json's "duels", each
+ * pair's names rungs of the ladder): the first, and *n how many (0: none,
+ * and the report has no "Duels"). Borrowed from r. */
+const struct rundir_duel *rundir_run_duels(const struct rundir_run *r,
+                                           size_t *n);
+
+/*
+ * Add "duels" to dir's ladder.json (rundir_shape_write's, written whole
+ * again): n pairs, names[2 i] against names[2 i + 1]. n 0 leaves the file
+ * as it is (a ladder without duels is byte for byte what it was). 0, or
+ * -1 with a message.
+ */
+int rundir_shape_duels(const char *dir, const char *const *names, size_t n,
+                       char *msg, size_t msgsize);
 
 /*
  * Write dir's ladder.json (written whole): the ladder's name, its

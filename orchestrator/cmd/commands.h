@@ -15,6 +15,7 @@ int cmd_sha256(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_duel(int argc, char **argv);
 int cmd_think(int argc, char **argv);
 int cmd_f16range(int argc, char **argv);
 int cmd_tensors(int argc, char **argv);

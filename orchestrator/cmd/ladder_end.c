@@ -34,6 +34,19 @@ static int write_shape(const struct config *c, const char *run_dir)
         cli_error("ladder", "%s", msg);
         return EXIT_FAILED;
     }
+    /* the duels the report sets against each other (docs/duel.md) */
+    {
+        const char *names[2 * CONFIG_MAX_DUELS];
+        for (i = 0; i < c->nduels; i++) {
+            names[2 * i] = c->rungs[c->duels[i][0]].name;
+            names[2 * i + 1] = c->rungs[c->duels[i][1]].name;
+        }
+        if (rundir_shape_duels(run_dir, names, c->nduels, msg, sizeof(msg)) !=
+            0) {
+            cli_error("ladder", "%s", msg);
+            return EXIT_FAILED;
+        }
+    }
     return EXIT_OK;
 }
 

@@ -28,6 +28,7 @@ static const struct command commands[] = {
      "REPORT.md, cover.svg and report.json of a run folder"},
     {"compare", cmd_compare,
      "one ladder on several GPUs or machines, question by question"},
+    {"duel", cmd_duel, "two files of one type, A against B, answer by answer"},
     {"think", cmd_think, "thinking off against thinking on, per rung"},
     {"init", cmd_init,
      "a folder of GGUF files made a ladder config, and how to run it"},

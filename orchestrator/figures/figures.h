@@ -164,6 +164,9 @@ struct figures_report {
     struct grader_repeat_line spec[GRADER_MAX_RUNGS * 2]; /* rep.spec */
     struct grader_lengths *lengths; /* rep.lengths: a run of long items
                                        (docs/longctx.md), else NULL */
+    struct grader_duel_set *duels;  /* rep.duels: ladder.json's duels
+                                       (docs/duel.md), nduels of them */
+    size_t nduels;
 };
 
 int figures_report(const struct figures_report_opts *o,
@@ -174,6 +177,37 @@ int figures_report(const struct figures_report_opts *o,
 int figures_report_write(const struct figures_report_opts *o,
                          const struct figures_report *r);
 void figures_report_release(struct figures_report *r);
+
+/* ---- duel: two rungs, A against B (docs/duel.md) ------------------ */
+
+struct figures_duel_opts {
+    const char *a, *b;
+    const char *dirs[RUNGSET_DIRS]; /* RUNDIR, then each --also */
+    size_t ndirs;
+    double margin; /* --margin; 0: the first folder's ladder's, else
+                      GRADER_MARGIN_DEFAULT */
+};
+
+struct figures_duel_folder {
+    struct rundir_run run;
+    int open;
+    struct rungset s; /* A and B, then the reference and its repeat */
+};
+
+struct figures_duel {
+    struct figures_duel_folder *folders;
+    size_t nfolders;
+    struct grader_duel_set set; /* a subject per folder, pooled */
+    json_t *prov;               /* the provenance panel (the first
+                                   folder's manifest and files) */
+};
+
+/* A against B in every folder of o: exit 2 after one line when A is B,
+ * a folder has no such rung (naming its rungs) or no rows for one. */
+int figures_duel(const struct figures_duel_opts *o, struct figures_duel *r);
+/* The duel's text on stdout, or (json) its JSON on one line. */
+int figures_duel_write(const struct figures_duel *r, int json);
+void figures_duel_release(struct figures_duel *r);
 
 /* ---- publish: one run folder's evidence, to paste and to attach ----- */
 

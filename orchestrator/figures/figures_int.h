@@ -105,6 +105,20 @@ struct grader_ladder;
  */
 int figures__recipes(struct rundir_run *run, const struct grader_ladder *rep);
 
+/* A duel's provenance panel (figures_duel.c, docs/duel.md): each side's
+ * file, bytes, sha256 (the manifest's), general.name, file_type and
+ * imatrix keys read from the file when it is here, whether the sizes
+ * differ by more than 2 %, a name shared with another sha256, and the
+ * tensors whose type differs. New. */
+json_t *figures__duel_prov(const struct rundir_run *run, const char *a,
+                           const char *b);
+
+/* The report's duels (ladder.json's pairs) into r->duels and rep.duels,
+ * their provenance into run.duel_prov; nothing without pairs. 0, or the
+ * exit status after one line. */
+struct figures_report;
+int figures__report_duels(struct figures_report *r);
+
 /*
  * The folder a bundle is rendered from (figures_stage.c): PARENT/PREFIX
  * PID.XXXXXX, its inputs under bundle/. Making one first removes what

@@ -337,6 +337,8 @@ int figures_report(const struct figures_report_opts *o,
     r->rep.probs = r->have_probs ? &r->probs : NULL;
     if (figures__recipes(&r->run, &r->rep) != 0)
         return figures__oom("report");
+    if ((rc = figures__report_duels(r)) != 0)
+        return rc;
     return long_axis(o, r);
 }
 
@@ -373,6 +375,9 @@ void figures_report_release(struct figures_report *r)
         grader_lengths_release(r->lengths);
         free(r->lengths);
     }
+    for (size_t i = 0; i < r->nduels; i++)
+        grader_duel_set_release(&r->duels[i]);
+    free(r->duels);
     free(r->metas);
     buf_release(&r->repeat_dir);
     rungset_release(&r->s);

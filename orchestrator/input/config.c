@@ -27,19 +27,33 @@ static int load_top(struct config_ctx *x, const struct config_over *over,
     /* with "lengths" the ladder makes them (config_long.c) */
     int need_questions = json_object_get(root, "lengths") == NULL &&
                          json_object_get(root, "long") == NULL;
-    static const char *const top[] = {"name",          "questions",
-                                      "run_dir",       "reference",
-                                      "rungs",         "side_rungs",
-                                      "server",        "request",
-                                      "thinking",      "gpus",
-                                      "ngl",           "ctx",
-                                      "limit",         "prompt",
-                                      "build",         "repeat_reference",
-                                      "canary",        "batching",
-                                      "rungs_per_gpu", "task",
-                                      "logprobs",      "margin_points",
-                                      "lengths",       "long",
-                                      "exec",          NULL};
+    static const char *const top[] = {"name",
+                                      "questions",
+                                      "run_dir",
+                                      "reference",
+                                      "rungs",
+                                      "side_rungs",
+                                      "server",
+                                      "request",
+                                      "thinking",
+                                      "gpus",
+                                      "ngl",
+                                      "ctx",
+                                      "limit",
+                                      "prompt",
+                                      "build",
+                                      "repeat_reference",
+                                      "canary",
+                                      "batching",
+                                      "rungs_per_gpu",
+                                      "task",
+                                      "logprobs",
+                                      "margin_points",
+                                      "lengths",
+                                      "long",
+                                      "exec",
+                                      "duels",
+                                      NULL};
 
     if (config_known_keys(x, root, "", top) ||
         config_str(x, root, "name", "", 1, &c->name) ||
@@ -305,6 +319,7 @@ int config_load(const char *path, const struct config_over *over,
              config_load_long(&cx, root, c) == 0 &&
              load_canary(&cx, root, c) == 0 && rung_slots(&cx, c) == 0 &&
              load_margin(&cx, root, c) == 0 && load_exec(&cx, root, c) == 0 &&
+             config_load_duels(&cx, root, c) == 0 &&
              config_load_build(&cx, root, c) == 0 &&
              config_recipes(&cx, c, root) == 0) {
         config_resolve_paths(c, over, root);

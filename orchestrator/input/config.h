@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #define CONFIG_MAX_RUNGS   64
+#define CONFIG_MAX_DUELS   64 /* rundir/run.h's RUNDIR_DUELS_MAX */
 #define CONFIG_MAX_GPUS    64
 #define CONFIG_MAX_ARGS    32
 #define CONFIG_MAX_LENGTHS 16 /* the grader's GRADER_MAX_LENGTHS */
@@ -93,6 +94,10 @@ struct config {
     struct config_build build;
     double margin_points; /* the report's equivalence margin, points
                              (default 2; docs/grading.md, "Verdicts") */
+    /* "duels": pairs of rungs the report sets against each other
+     * (docs/duel.md), as indexes into rungs: A is duels[k][0] */
+    int duels[CONFIG_MAX_DUELS][2];
+    size_t nduels;
     /* "lengths" (docs/longctx.md, "A ladder of lengths"): the ladder makes
      * its long items itself, into RUNDIR/long.jsonl (then "questions"),
      * fitted in a server of its own files; nlengths 0: none */

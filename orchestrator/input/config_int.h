@@ -19,6 +19,8 @@ int config_rungs(struct config_ctx *x, struct config *c, json_t *root,
 int config_load_request(struct config_ctx *x, json_t *root, struct config *c);
 int config_load_build(struct config_ctx *x, json_t *root, struct config *c);
 int config_recipes(struct config_ctx *x, struct config *c, json_t *root);
+/* "duels" (config_duels.c), after the rungs: pairs of their names. */
+int config_load_duels(struct config_ctx *x, json_t *root, struct config *c);
 /* "lengths" and "long" (config_long.c), after the request (the task);
  * then, once the run folder's path is resolved, the question file they
  * make there as "questions". */

@@ -137,6 +137,24 @@ check("autopsy-line", {"rung": "x", "n": "8"}, "autopsy with a string", False)
 check("repeat-line", {"rung": "x"}, "repeat without counts", False)
 check("report", {"reference": "BF16", "rungs": []}, "report without rungs",
       False)
+# report.json's "duels" (docs/duel.md): a duel as graveyard writes it is
+# taken, one whose verdict is the ladder's word ("better") is refused
+DUEL = {"a": "A", "b": "B", "n": 4, "only_one": 0, "both_right": 1,
+        "a_only": 2, "b_only": 1, "neither": 0, "p_mcnemar": 1.0,
+        "change": 25.0, "ci95": [-46.1, 74.7], "ci90": [-38.3, 70.6],
+        "verdict": "cannot tell", "margin": 2.0, "margin_asked": 2.0,
+        "n_equiv": None, "n_power": 14715, "floor": None,
+        "disagree": ["q1"], "subjects": [], "provenance": None}
+DUELS = jsonschema.Draft202012Validator(
+    S["report"].schema["properties"]["duels"])
+for duel, ok, what in ((DUEL, True, "a duel"),
+                       (dict(DUEL, verdict="better"), False,
+                        "a duel whose verdict is the ladder's word")):
+    if bool(list(DUELS.iter_errors([duel]))) == ok:
+        failed += 1
+        print(f"schemas: report duels: {what}: wrong")
+    else:
+        passed += 1
 check("compare-line", {"rung": "Q4_0", "right": [1, -1]}, "negative right",
       False)
 check("compare-summary", {"runs": 2, "same_files": "yes"}, "string flag",

@@ -15,6 +15,7 @@ autopsy --partial --rule
 repeat --common --rule
 report --out --rungs --side --repeat --partial --no-html --rule --margin
 compare --rungs --labels --out --no-html --rule --margin
+duel --also --margin --json
 think --rungs --out --no-html --rule
 build --only --force --jobs --run-dir --quiet
 ladder --llama --gpus --only --run-dir --shard --replicate --repeat-reference --per-gpu --quiet
@@ -42,6 +43,7 @@ ladder --per-gpu 1:to:8 C.json
 audit --limit 1:to:100000 NAME --url http://127.0.0.1:1 --against RD
 report --margin above:0:and:below:100 RD
 compare --margin above:0:and:below:100 RD RD2
+duel --margin above:0:and:below:100 RD A B
 run --limit 1:to:2147483647 Q4_0 M.gguf Q.jsonl RD
 run --ngl 0:to:10000:or:'auto' Q4_0 M.gguf Q.jsonl RD
 run --max-tokens 1:to:2147483647 Q4_0 M.gguf Q.jsonl RD
