@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "../../report/doc.h"
+#include "../../report/md_duel.h"
+#include "../../report/page.h"
 #include "../../grader/grader.h"
 #include "../../report/render.h"
 #include "../../rundir/differs.h"
@@ -81,6 +83,38 @@ static int optional_svg(struct doc_svg *svg, const char *name, int wanted,
     return 0;
 }
 
+/* The page's duels (page.h) from the grader's (rep->duels): each pair's
+ * names, its verdict in graveyard duel's words and its counts. */
+struct page_duels {
+    struct page_duel *duels;
+    char *words; /* the verdicts' and counts' text, 2 x PAGE_DUEL_WORDS
+                    bytes a duel */
+};
+
+#define PAGE_DUEL_WORDS 256
+
+/* 0, or -1 out of memory; nothing made when rep has no duels. */
+static int page_duels(const struct grader_ladder *rep, struct page_duels *pd)
+{
+    if (rep->nduels == 0)
+        return 0;
+    if ((pd->duels = calloc(rep->nduels, sizeof(*pd->duels))) == NULL ||
+        (pd->words = calloc(rep->nduels, 2 * PAGE_DUEL_WORDS)) == NULL)
+        return -1;
+    for (size_t i = 0; i < rep->nduels; i++) {
+        const struct grader_duel_set *s = &rep->duels[i];
+        char *v = pd->words + 2 * PAGE_DUEL_WORDS * i,
+             *c = v + PAGE_DUEL_WORDS;
+
+        render_duel_verdict(v, PAGE_DUEL_WORDS, s->a, s->b, &s->whole, 1);
+        snprintf(c, PAGE_DUEL_WORDS,
+                 "%s right only: %zu \xc2\xb7 %s right only: %zu", s->a,
+                 s->whole.a_only, s->b, s->whole.b_only);
+        pd->duels[i] = (struct page_duel){s->a, s->b, v, c};
+    }
+    return 0;
+}
+
 /* report's files rendered in memory: REPORT.md, report.json, cover.svg,
  * pareto.svg, for a run of long items lengths.svg and, when its needles
  * have depths, depth.svg, and (html) REPORT.html, which shows the first
@@ -92,6 +126,7 @@ int figures__report_outputs(const struct rundir_run *run,
 {
     struct doc_svg svgs[3];
     struct page_doc doc;
+    struct page_duels pd = {NULL, NULL};
     struct doc *d;
     uint8_t *marks;
     char title[400];
@@ -126,9 +161,12 @@ int figures__report_outputs(const struct rundir_run *run,
         optional_svg(&svgs[2], "depth.svg", render_depth_has(rep),
                      render_depth, title, rep, outs, &k) != 0)
         goto done;
-    /* the duels' pairs come from the folder (a rundir accessor, issue
-     * 39's other half): none until then, and the page is as it was */
-    doc = (struct page_doc){d, svgs, 3, NULL, 0};
+    /* the config's duels (ladder.json's pairs, their figures the
+     * grader's in rep->duels): the page's duel view, the verdict in
+     * graveyard duel's words; none and the page is as it was */
+    if (page_duels(rep, &pd) != 0)
+        goto done;
+    doc = (struct page_doc){d, svgs, 3, pd.duels, rep->nduels};
     if (html && (figures__out_open(&outs[k], "REPORT.html") != 0 ||
                  figures__out_close(
                      &outs[k], pages_report(outs[k].f, run, rep, s->qs, s->r,
@@ -139,6 +177,8 @@ int figures__report_outputs(const struct rundir_run *run,
 done:
     doc_free(d);
     free(marks);
+    free(pd.duels);
+    free(pd.words);
     return rc;
 }
 

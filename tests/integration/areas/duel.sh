@@ -115,6 +115,25 @@ print("; ".join(bad))
 sys.exit(1 if bad else 0)
 PY
     grep -q '"duels"' "$d/ladder.json" || fail "ladder.json does not keep the duels"
+    # the page's duel view gets the config's pairs, in REPORT.md's words
+    python3 - "$d/REPORT.html" >"$work/out" 2>&1 <<'PY' || fail "the page's duels: $(cat "$work/out")"
+import base64, json, re, sys, zlib
+html = open(sys.argv[1]).read()
+m = re.search(r'<script type="application/gzip" id="gy-z">([^<]*)</script>', html)
+if m:
+    data = json.loads(zlib.decompress(base64.b64decode(m.group(1)), 47))
+else:
+    data = json.loads(re.search(r'<script type="application/json" id="gy-data">(.*?)</script>', html, re.S).group(1))
+duels = data.get("duels")
+assert duels and len(duels) == 2, f"duels in the data block: {duels}"
+rep = json.load(open(sys.argv[1].replace("REPORT.html", "report.json")))
+for x, r in zip(duels, rep["duels"]):
+    words = {"equivalent": f"{r['a']} \u2261 {r['b']} within", "a better": f"{r['a']} better",
+             "b better": f"{r['b']} better", "cannot tell": "cannot tell"}[r["verdict"]]
+    assert x["v"] and x["v"].startswith(words), f"verdict words {x['v']!r}, report.json {r['verdict']}"
+    want = f"{r['a']} right only: {r['a_only']} \u00b7 {r['b']} right only: {r['b_only']}"
+    assert x["n"] == want, f"counts {x['n']!r}, want {want!r}"
+PY
     grep -q "^verdict: " "$work/cli.txt" && grep -q "^provenance:" "$work/cli.txt" &&
         grep -q "^they disagree on [0-9]* questions: " "$work/cli.txt" ||
         fail "graveyard duel's text lacks a part: $(cat "$work/cli.txt")"
