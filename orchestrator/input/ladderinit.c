@@ -385,11 +385,39 @@ static void human(uint64_t b, char *out, size_t size)
         snprintf(out, size, "%.0f KB", (double)b / 1e3);
 }
 
+/*
+ * Two files of one type (two publishers' Q4_K_M, imatrix variants, a
+ * QAT Q4_0) are the duel a user has in mind: each side rung against the
+ * file of its type that stays in the chain, A the chain's (docs/duel.md,
+ * docs/init.md). A list of pairs, or NULL when no type has two files.
+ */
+static json_t *init_duels(const struct init_plan *p)
+{
+    json_t *duels = NULL;
+    size_t i, k;
+
+    for (i = 0; i < p->n; i++) {
+        if (!p->f[i].side)
+            continue;
+        for (k = 0; k < p->n; k++)
+            if (!p->f[k].side && strcmp(p->f[k].type, p->f[i].type) == 0)
+                break;
+        if (k == p->n)
+            continue;
+        if (duels == NULL)
+            duels = json_array();
+        json_array_append_new(duels,
+                              json_pack("[ss]", p->f[k].name, p->f[i].name));
+    }
+    return duels;
+}
+
 json_t *init_config(const struct init_plan *p, const char *name,
                     const char *questions, const char *run_dir,
                     const char *binary, const char *from)
 {
     json_t *c = json_object(), *rungs = json_array(), *sides = json_array();
+    json_t *duels;
     char note[512], size[32], why[256];
     size_t i;
 
@@ -423,6 +451,8 @@ json_t *init_config(const struct init_plan *p, const char *name,
         json_object_set_new(c, "side_rungs", sides);
     else
         json_decref(sides);
+    if ((duels = init_duels(p)) != NULL)
+        json_object_set_new(c, "duels", duels);
     json_object_set_new(c, "server", json_pack("{s:s}", "binary", binary));
     return c;
 }

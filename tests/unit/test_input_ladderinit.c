@@ -118,6 +118,26 @@ static void test_config(void **state)
         json_string_value(json_object_get(
             json_array_get(json_object_get(c, "rungs"), 1), "_comment")),
         "Q4_0, 4.50 bits per weight, 4.0 GB"));
+    /* the two Q4_0 files are a duel, the chain's first */
+    assert_int_equal(json_array_size(json_object_get(c, "duels")), 1);
+    assert_string_equal(
+        json_string_value(
+            json_array_get(json_array_get(json_object_get(c, "duels"), 0), 0)),
+        json_string_value(json_object_get(
+            json_array_get(json_object_get(c, "rungs"), 1), "name")));
+    assert_string_equal(
+        json_string_value(
+            json_array_get(json_array_get(json_object_get(c, "duels"), 0), 1)),
+        json_string_value(json_object_get(
+            json_array_get(json_object_get(c, "side_rungs"), 0), "name")));
+    json_decref(c);
+    /* no type twice: no duels */
+    memset(&p, 0, sizeof(p));
+    add(&p, "/m/a-Q4_0.gguf", "Q4_0", "", 4.5, 4000000000ULL);
+    add(&p, "/m/a-BF16.gguf", "BF16", "", 16, 9000000000ULL);
+    assert_int_equal(init_order(&p, msg, sizeof(msg)), 0);
+    c = init_config(&p, "a", "/q.jsonl", "runs/a", "llama-server", "/m");
+    assert_null(json_object_get(c, "duels"));
     json_decref(c);
 }
 
