@@ -84,8 +84,8 @@ static json_t *model_info(const struct eee_run *run, const struct eee_rung *r,
     put_s(o, "developer", run->developer, bad);
     put_s(o, "inference_platform", "local", bad);
     put_s(e, "name", "llama.cpp llama-server", bad);
-    put_s(e, "version",
-          r->server_version ? r->server_version : "unknown", bad);
+    put_s(e, "version", r->server_version ? r->server_version : "unknown",
+          bad);
     put(o, "inference_engine", e, bad);
     put_s(d, "deployment_type", "self_deployed", bad);
     put_s(d, "model_availability", "open_weights", bad);
@@ -266,9 +266,8 @@ json_t *render_eee_answer(const struct eee_run *run, const struct eee_rung *r,
     put(out, "raw", raw, &bad);
     if (a->reasoning != NULL) {
         json_t *t = json_array();
-        if (t == NULL ||
-            json_array_append_new(t, text(a->reasoning, a->reasoning_len)) !=
-                0)
+        if (t == NULL || json_array_append_new(
+                             t, text(a->reasoning, a->reasoning_len)) != 0)
             bad = 1;
         put(out, "reasoning_trace", t, &bad);
     }

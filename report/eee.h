@@ -63,8 +63,8 @@ struct eee_answer {
     size_t content_len;
     const char *reasoning; /* reasoning_content, or NULL */
     size_t reasoning_len;
-    const char *said;      /* the extracted answer, or NULL */
-    const char *finish;    /* finish_reason, or NULL */
+    const char *said;   /* the extracted answer, or NULL */
+    const char *finish; /* finish_reason, or NULL */
     size_t finish_len;
     const char *error; /* the row's error text, or NULL */
     size_t error_len;

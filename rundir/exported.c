@@ -44,7 +44,7 @@ static int secret_flag(const char *flag)
         return 0;
     for (i = 0; i < n; i++)
         low[i] = (char)((flag[i] >= 'A' && flag[i] <= 'Z') ? flag[i] + 32
-                                                            : flag[i]);
+                                                           : flag[i]);
     low[n] = '\0';
     if (strcmp(low, "-hft") == 0)
         return 1;

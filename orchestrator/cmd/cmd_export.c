@@ -60,14 +60,9 @@ int cmd_export(int argc, char **argv)
         CLI_STRING("--side", "LIST", &o.side, "as for graveyard report"),
         CLI_STRING("--rule", "NAME", &o.rule, "as for graveyard report"),
         CLI_END};
-    const struct cli_command cmd = {"export",
-                                    export_usage,
-                                    export_about,
-                                    export_after,
-                                    opts,
-                                    "RUNDIR",
-                                    1,
-                                    1};
+    const struct cli_command cmd = {
+        "export", export_usage, export_about, export_after, opts, "RUNDIR", 1,
+        1};
     struct figures_report r;
     size_t npos;
     int rc;

@@ -92,8 +92,8 @@ static void uuid_of(const char *s, char out[37])
 
     hash_bytes(s, strlen(s), hex);
     hex[12] = '4';
-    hex[16] = "89ab"[(hex[16] >= 'a' ? hex[16] - 'a' + 10 : hex[16] - '0') &
-                     3];
+    hex[16] =
+        "89ab"[(hex[16] >= 'a' ? hex[16] - 'a' + 10 : hex[16] - '0') & 3];
     snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
              hex + 16, hex + 20);
 }
@@ -250,7 +250,8 @@ static int render_point(const struct figures_report *r,
         struct eee_answer a;
         answer_of(r, st, rung, &rung->answers[i], &a);
         bad = dump_line(samp->f, render_eee_answer(&st->run, &e, &a),
-                        JSON_COMPACT | JSON_REAL_PRECISION(12)) != 0;
+                        JSON_COMPACT | JSON_ENSURE_ASCII |
+                            JSON_REAL_PRECISION(12)) != 0;
     }
     e.samples = rung->n;
     if (figures__out_close(samp, bad) != 0)
@@ -281,12 +282,13 @@ static int out_check(const char *out, int force)
     int other = 0;
 
     if (lstat(out, &sb) != 0)
-        return errno == ENOENT ? 0 : (cli_error("export", "'%s': %s", out,
-                                                strerror(errno)),
-                                      EXIT_USAGE);
+        return errno == ENOENT
+                   ? 0
+                   : (cli_error("export", "'%s': %s", out, strerror(errno)),
+                      EXIT_USAGE);
     if (S_ISLNK(sb.st_mode) || !S_ISDIR(sb.st_mode)) {
-        cli_error("export",
-                  "'%s' is %s: --out names a folder of export's own", out,
+        cli_error("export", "'%s' is %s: --out names a folder of export's own",
+                  out,
                   S_ISLNK(sb.st_mode) ? "a symbolic link" : "not a folder");
         return EXIT_USAGE;
     }
@@ -360,6 +362,29 @@ static int make_dirs(const char *out, const char *dir, struct buf *b)
     return 0;
 }
 
+/* Every rung's rows file the run folder's own: a link (to a file out of
+ * the folder, another run's rows) is refused, as publish's bundle refuses
+ * it. 0, or EXIT_USAGE after a line on stderr. */
+static int rows_own(const struct figures_report *r, size_t np)
+{
+    struct stat sb;
+    size_t p;
+
+    for (p = 0; p < np; p++) {
+        const char *path = grader_ladder_point(&r->rep, p)->line->rung->path;
+        if (path != NULL && lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+            cli_error("export",
+                      "'%s' is %s: export publishes the run folder's own "
+                      "rows, nothing written",
+                      path,
+                      S_ISLNK(sb.st_mode) ? "a symbolic link"
+                                          : "not a plain file");
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
 int figures_export_write(const struct figures_export_opts *o,
                          const struct figures_report *r)
 {
@@ -371,7 +396,8 @@ int figures_export_write(const struct figures_export_opts *o,
 
     if (st == NULL)
         return figures__oom("export");
-    if ((rc = out_check(o->out_dir, o->force)) != 0) {
+    if ((rc = rows_own(r, np)) != 0 ||
+        (rc = out_check(o->out_dir, o->force)) != 0) {
         free(st);
         return rc;
     }

@@ -69,7 +69,9 @@ def main():
         raw = open(sp, "rb").read()
         if hashlib.sha256(raw).hexdigest() != det.get("checksum"):
             bad(f"{rel}: the samples file's sha256 is not its checksum")
-        lines = raw.decode("utf-8").splitlines()
+        lines = raw.decode("utf-8").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
         if len(lines) != det.get("total_rows"):
             bad(f"{rel}: total_rows {det.get('total_rows')}, "
                 f"the file has {len(lines)}")
