@@ -158,8 +158,15 @@ static json_t *gguf_meta(const struct export_state *st, const char *rung)
     out = json_object();
     json_object_foreach(json_object_get(recipe, "metadata"), k, v)
     {
-        if (strcmp(k, "general.file_type") == 0 ||
-            strncmp(k, "quantize.imatrix.", 17) == 0)
+        const char *t = json_string_value(v), *slash;
+        if (strcmp(k, "general.file_type") != 0 &&
+            strncmp(k, "quantize.imatrix.", 17) != 0)
+            continue;
+        /* the imatrix's file and dataset by their names, as every path
+         * the export writes: never a folder of the machine that made it */
+        if (t != NULL && (slash = strrchr(t, '/')) != NULL)
+            json_object_set_new(out, k, json_string(slash + 1));
+        else
             json_object_set(out, k, v);
     }
     json_decref(recipe);

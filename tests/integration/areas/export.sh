@@ -44,12 +44,38 @@ case_export_demo() {
 }
 area_cases="$area_cases export_demo"
 
+# eee_gguf OUT IMATRIX -> a GGUF v3 of one tensor with general.file_type 2
+# (Q4_0) and an imatrix by the paths llama-quantize records: its file
+# IMATRIX, its dataset /opt1/calib/calibration.txt, 125 chunks
+eee_gguf() {
+    /usr/bin/python3 - "$@" <<'PY'
+import struct, sys
+out, im = sys.argv[1], sys.argv[2].encode()
+def s(x): return struct.pack("<Q", len(x)) + x
+h = b"GGUF" + struct.pack("<IQQ", 3, 1, 4)
+h += s(b"general.file_type") + struct.pack("<II", 4, 2)
+h += s(b"quantize.imatrix.file") + struct.pack("<I", 8) + s(im)
+h += s(b"quantize.imatrix.dataset") + struct.pack("<I", 8) + s(b"/opt1/calib/calibration.txt")
+h += s(b"quantize.imatrix.chunks_count") + struct.pack("<Ii", 5, 125)
+h += s(b"blk.0.attn_q.weight") + struct.pack("<IQQIQ", 2, 64, 2, 2, 0)
+h += b"\0" * (-len(h) % 32)
+open(out, "wb").write(h + b"\0" * 512)
+PY
+}
+
 # the study-shaped T4 folder: 10 records of 250 answers, each rung's
-# right and n those of report.json, the model and dataset as named
+# right and n those of report.json, the model and dataset as named; the
+# one rung whose GGUF is readable here carries its type and imatrix
 case_export_study() {
     local d=$work/eee-study
     /usr/bin/python3 "$ROOT/tests/page/make_study.py" "$d" >/dev/null ||
         { fail "make_study.py failed"; return; }
+    # Q4_0's file here: a GGUF with an imatrix, named in ladder.tsv by a
+    # path under a folder of this machine
+    mkdir -p "$work/eee-gguf" && eee_gguf "$work/eee-gguf/e2b-Q4_0.gguf" \
+        "$work/imatrix/e2b.imatrix" || { fail "eee_gguf failed"; return; }
+    sed -i "s|^Q4_0\t/opt1/graveyard-gguf/e2b-Q4_0.gguf|Q4_0\t$work/eee-gguf/e2b-Q4_0.gguf|" "$d/ladder.tsv"
+    grep -q "$work/eee-gguf" "$d/ladder.tsv" || { fail "ladder.tsv not edited"; return; }
     "$G" report "$d" --out "$work/eee-study-rep" --no-html >/dev/null ||
         { fail "report failed"; return; }
     "$G" export --eee "$d" --out "$work/eee-study-out" \
@@ -64,6 +90,20 @@ case_export_study() {
         fail "not 10 samples files under data/graveyard/google/gemma-3-4b-it"
     [ "$(cat "$work"/eee-study-out/data/graveyard/google/gemma-3-4b-it/*_samples.jsonl | wc -l)" = 2500 ] ||
         fail "not 2500 samples"
+    # the readable file's type and imatrix in Q4_0's record, no other's
+    /usr/bin/python3 - "$work/eee-study-out" >"$work/eee-py.out" 2>&1 <<'PY' || fail "the GGUF's key-values: $(tail -1 "$work/eee-py.out")"
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/data/**/*.json", recursive=True):
+    d = json.load(open(f))["model_info"]["additional_details"]
+    if d["rung"] == "Q4_0":
+        assert d.get("general.file_type") == "2", d
+        assert d.get("quantize.imatrix.file") == "e2b.imatrix", d
+        assert d.get("quantize.imatrix.dataset") == "calibration.txt", d
+        assert d.get("quantize.imatrix.chunks_count") == "125", d
+    else:
+        assert "general.file_type" not in d and not any(
+            k.startswith("quantize.imatrix.") for k in d), d
+PY
 }
 area_cases="$area_cases export_study"
 
