@@ -77,7 +77,11 @@ def main():
                 f"the file has {len(lines)}")
         right = 0
         for i, line in enumerate(lines, 1):
-            s = json.loads(line)
+            try:
+                s = json.loads(line)
+            except ValueError as e:
+                bad(f"{det['file_path']}:{i}: not JSON: {e}")
+                continue
             for e in inst_v.iter_errors(s):
                 bad(f"{det['file_path']}:{i}: "
                     f"{'/'.join(map(str, e.path))}: {e.message[:200]}")
