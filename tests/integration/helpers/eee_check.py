@@ -12,7 +12,8 @@ the aggregate's detailed_evaluation_results must name its samples file
 (path, sha256, rows) and each line its evaluation_id and model_id; a
 line's is_correct must sum to the aggregate's right count. With
 --report, each rung's right and n must equal report.json's (rungs and
-side_rungs). --rungs N: that many aggregates. --absent TEXT: no file
+side_rungs), its score and Wilson interval report.json's accuracy and
+accuracy_ci95 (to report.json's 4 places). --rungs N: that many aggregates. --absent TEXT: no file
 holds TEXT (a folder of this machine, a secret). Prints one line per
 problem and exits 1 if any, else "eee ok: N rungs, M samples".
 """
@@ -48,7 +49,8 @@ def main():
     if a.report:
         r = json.load(open(a.report))
         for x in r.get("rungs", []) + (r.get("side_rungs") or []):
-            report[x["rung"]] = (x["right"], x["n"])
+            report[x["rung"]] = (x["right"], x["n"], x.get("accuracy"),
+                                 x.get("accuracy_ci95"))
     files = sorted(glob.glob(os.path.join(a.out, "data", "**", "*.json"),
                              recursive=True))
     seen = set()
@@ -98,11 +100,20 @@ def main():
             bad(f"{rel}: right {sd['details']['right']}, its samples "
                 f"say {right}")
         if rung in report:
-            want = report[rung]
+            right_n, acc, ci = report[rung][:2], report[rung][2], \
+                report[rung][3]
             got = (int(sd["details"]["right"]),
                    sd["uncertainty"]["num_samples"])
-            if got != want:
-                bad(f"{rel}: {rung} right, n {got}; report.json {want}")
+            if got != right_n:
+                bad(f"{rel}: {rung} right, n {got}; report.json {right_n}")
+            # report.json rounds to 4 places: the same figure within that
+            iv = sd["uncertainty"]["confidence_interval"]
+            if acc is not None and abs(sd["score"] - acc) > 5e-4:
+                bad(f"{rel}: {rung} score {sd['score']}; report.json {acc}")
+            if ci is not None and (abs(iv["lower"] - ci[0]) > 5e-4 or
+                                   abs(iv["upper"] - ci[1]) > 5e-4):
+                bad(f"{rel}: {rung} interval {iv['lower']}, {iv['upper']}; "
+                    f"report.json {ci}")
     if a.report:
         for rung in sorted(set(report) - seen):
             bad(f"rung {rung} of report.json has no record")
