@@ -47,6 +47,8 @@ static const struct command commands[] = {
     {"publish", cmd_publish,
      "a run folder's results as a model-card block, Hub YAML and lm-eval "
      "JSON"},
+    {"export", cmd_export,
+     "a run folder's answers as Every Eval Ever records (--eee)"},
     {"verify", cmd_verify,
      "two ladders' files compared (ladder.tsv), or a bundle rechecked"},
     {"f16-range", cmd_f16range,

@@ -248,6 +248,25 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
  * verify's own (out of memory, the stage), never taken for a change. */
 int figures_verify_bundle(const char *path);
 
+/* ---- export: one run folder's answers in a shared format ------------ */
+
+struct figures_export_opts {
+    const char *out_dir; /* where the files go (not NULL) */
+    const char *model;   /* "developer/model" (a Hub id), or NULL:
+                            unknown/the ladder's name */
+    const char *dataset; /* the Hub dataset id, or NULL: the question file */
+    int force;           /* write into a folder that holds other files */
+};
+
+/* Every Eval Ever's files (report/eee.h) from figures_report's r, read
+ * with GRADER_READ_KEEP: per rung OUT/data/graveyard/DEV/MODEL/UUID.json
+ * and UUID_samples.jsonl, rendered in memory, then written all or none,
+ * then "wrote PATH" each (docs/export.md). OUT absent is made; a link, or
+ * a folder holding other files without force, is refused (EXIT_USAGE,
+ * nothing written). */
+int figures_export_write(const struct figures_export_opts *o,
+                         const struct figures_report *r);
+
 /* ---- compare: one ladder on several GPUs or machines ---------------- */
 
 struct figures_compare_opts {

@@ -142,6 +142,40 @@ static void qtexts_release(struct qtexts *t)
     free(t->text);
 }
 
+struct pages_qtexts *pages_qtexts_new(const struct rundir_run *run,
+                                      const struct grader_qset *qs, size_t nq)
+{
+    struct qtexts *t = malloc(sizeof(*t));
+
+    if (t == NULL)
+        return NULL;
+    qtexts_load(t, run, qs, nq);
+    if (t->text == NULL) {
+        qtexts_release(t);
+        free(t);
+        return NULL;
+    }
+    return (struct pages_qtexts *)t;
+}
+
+const char *pages_qtext(const struct pages_qtexts *t, uint32_t q)
+{
+    return ((const struct qtexts *)t)->text[q];
+}
+
+const char *pages_qtexts_note(const struct pages_qtexts *t)
+{
+    return ((const struct qtexts *)t)->note;
+}
+
+void pages_qtexts_free(struct pages_qtexts *t)
+{
+    if (t == NULL)
+        return;
+    qtexts_release((struct qtexts *)t);
+    free(t);
+}
+
 /* ---- the grid's rows --------------------------------------------------- */
 
 /* The settings in one line: GPU, build, questions, thinking, cap. */

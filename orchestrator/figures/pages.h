@@ -12,6 +12,7 @@
 #ifndef PAGES_H
 #define PAGES_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../../grader/grader.h"
@@ -55,5 +56,17 @@ int pages_think(FILE *f, const struct render_think *t,
                 const struct grader_rung *const *off,
                 const struct grader_rung *const *on,
                 const struct page_doc *doc);
+
+/* The question texts of the rows' questions, from the file the manifest
+ * names (as the report's page reads them; graveyard export's input too):
+ * new, or NULL out of memory. pages_qtext gives question q's text (q below
+ * nq), or NULL when the file does not have it; the note says which file
+ * and how many were found, or why none. */
+struct pages_qtexts;
+struct pages_qtexts *pages_qtexts_new(const struct rundir_run *run,
+                                      const struct grader_qset *qs, size_t nq);
+const char *pages_qtext(const struct pages_qtexts *t, uint32_t q);
+const char *pages_qtexts_note(const struct pages_qtexts *t);
+void pages_qtexts_free(struct pages_qtexts *t);
 
 #endif
