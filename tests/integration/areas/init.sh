@@ -41,6 +41,7 @@ assert names[0] == "BF16" and names[-1] == "Q2_K", names
 assert names == ["BF16", "Q8_0", "Q4_0", "Q2_K"], names
 sides = [r["name"] for r in c.get("side_rungs", [])]
 assert sides == ["qat-Q4_0"], sides
+assert c.get("duels") == [["Q4_0", "qat-Q4_0"]], c.get("duels")  # two files of one type
 assert all(r["model"].startswith(sys.argv[2] + "/") for r in c["rungs"])
 assert all("_comment" in r for r in c["rungs"] + c["side_rungs"])
 assert c["questions"].endswith("data/gsm8k/heldout-250.jsonl"), c["questions"]
@@ -52,6 +53,7 @@ PY
     (cd / && $GT ladder "$work/ini.json" --quiet) >/dev/null 2>"$work/err" ||
         { fail "ladder on init's config: exit $? $(tail -3 "$work/err")"; return; }
     [ -s "$work/runs/ini/REPORT.md" ] || fail "no report in $work/runs/ini (run_dir is read against the config's folder)"
+    grep -q "^## Duels" "$work/runs/ini/REPORT.md" || fail "init's duel of the two Q4_0 files is not in the report"
     rc=0; $GT init "$m" --llama "$FAKE" --out "$work/ini.json" >/dev/null 2>"$work/err" || rc=$?
     [ $rc = 2 ] && grep -q "is there already: --force" "$work/err" || fail "an existing config: exit $rc $(cat "$work/err")"
 }
