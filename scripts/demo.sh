@@ -42,6 +42,10 @@ say "the QAT side rung beside the plain Q4_0, in a file of its own" \
     "graveyard bury $run BF16 QAT_Q4_0 Q4_0 --json $run/graveyard-qat.json"
 "$build/graveyard" bury "$run" BF16 QAT_Q4_0 Q4_0 --json "$run/graveyard-qat.json"
 
+say "duel: the QAT Q4_0 against the plain Q4_0, answer by answer, and where each file came from" \
+    "graveyard duel $run Q4_0 QAT_Q4_0"
+"$build/graveyard" duel "$run" Q4_0 QAT_Q4_0
+
 say "repeat: Q4_0 run again, compared question by question" \
     "graveyard run Q4_0 ... $run/repeat && graveyard repeat $run $run/repeat Q4_0"
 "$build/graveyard" run Q4_0 "$m/demo-Q4_0.gguf" "$d/questions.jsonl" "$run/repeat" \
@@ -58,6 +62,11 @@ say "the report: REPORT.md, REPORT.html, cover.svg, pareto.svg and report.json, 
 "$build/graveyard" report "$run"
 echo "(the ladder table of $run/REPORT.md:)"
 sed -n '/^## The ladder/,/^Dead:/p' "$run/REPORT.md" | sed '1d;$d'
+say "export: each rung's answers as Every Eval Ever records (docs/export.md)" \
+    "graveyard export --eee $run --out $run/eee --model demo/made-up"
+"$build/graveyard" export --eee "$run" --out "$run/eee" --model demo/made-up >/dev/null
+find "$run/eee" -type f | sort | sed -n '1,4p'
+
 say "tasks: BF16 and Q4_0 asked lm-eval's gsm8k prompt, graded by both of its rules (docs/tasks.md)" \
     "graveyard run BF16 ... --task lm-eval-gsm8k && graveyard report $run-lm-eval"
 for r in BF16 Q4_0; do
