@@ -493,34 +493,15 @@ const char *rundir_run_vocab(const struct rundir_run *r, const char *rung)
     return r->manifest ? manifest_vocab(r->manifest, rung) : NULL;
 }
 
-int rundir_shape_write(const char *dir, const char *name, const char *ref,
-                       char *const *chain, size_t nchain, char *const *side,
-                       size_t nside, int thinking, double margin, char *msg,
-                       size_t msgsize)
+/* o (stolen) written as DIR/ladder.json, whole (outfile.h). 0, or -1
+ * with msg. */
+static int ladder_json_write(const char *dir, json_t *o, char *msg,
+                             size_t msgsize)
 {
-    json_t *o, *c, *sd;
     struct buf path = {0};
-    char *text;
-    size_t i;
+    char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     int rc;
 
-    o = json_pack("{s:s,s:s,s:[s],s:[],s:b}", "name", name, "reference", ref,
-                  "rungs", ref, "side_rungs", "thinking", thinking);
-    if (o == NULL) {
-        snprintf(msg, msgsize, "out of memory");
-        return -1;
-    }
-    /* so that a later graveyard report gives the ladder's verdicts */
-    if (margin > 0.0)
-        json_object_set_new(o, "margin_points", json_real(margin));
-    c = json_object_get(o, "rungs");
-    sd = json_object_get(o, "side_rungs");
-    for (i = 0; i < nchain; i++)
-        if (strcmp(chain[i], ref) != 0)
-            json_array_append_new(c, json_string(chain[i]));
-    for (i = 0; i < nside; i++)
-        json_array_append_new(sd, json_string(side[i]));
-    text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(o);
     if (text == NULL) {
         snprintf(msg, msgsize, "out of memory");
@@ -538,13 +519,38 @@ int rundir_shape_write(const char *dir, const char *name, const char *ref,
     return rc;
 }
 
+int rundir_shape_write(const char *dir, const char *name, const char *ref,
+                       char *const *chain, size_t nchain, char *const *side,
+                       size_t nside, int thinking, double margin, char *msg,
+                       size_t msgsize)
+{
+    json_t *o, *c, *sd;
+    size_t i;
+
+    o = json_pack("{s:s,s:s,s:[s],s:[],s:b}", "name", name, "reference", ref,
+                  "rungs", ref, "side_rungs", "thinking", thinking);
+    if (o == NULL) {
+        snprintf(msg, msgsize, "out of memory");
+        return -1;
+    }
+    /* so that a later graveyard report gives the ladder's verdicts */
+    if (margin > 0.0)
+        json_object_set_new(o, "margin_points", json_real(margin));
+    c = json_object_get(o, "rungs");
+    sd = json_object_get(o, "side_rungs");
+    for (i = 0; i < nchain; i++)
+        if (strcmp(chain[i], ref) != 0)
+            json_array_append_new(c, json_string(chain[i]));
+    for (i = 0; i < nside; i++)
+        json_array_append_new(sd, json_string(side[i]));
+    return ladder_json_write(dir, o, msg, msgsize);
+}
+
 int rundir_shape_duels(const char *dir, const char *const *names, size_t n,
                        char *msg, size_t msgsize)
 {
     json_t *o, *d, *p;
-    struct buf path = {0};
-    char *text;
-    int absent, rc;
+    int absent;
     size_t i;
 
     if (n == 0)
@@ -566,20 +572,5 @@ int rundir_shape_duels(const char *dir, const char *const *names, size_t n,
         }
     }
     json_object_set_new(o, "duels", d);
-    text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(o);
-    if (text == NULL) {
-        snprintf(msg, msgsize, "out of memory");
-        return -1;
-    }
-    if (rundir_path_buf(&path, dir, RD_LADDER_JSON, NULL) != 0) {
-        free(text);
-        buf_release(&path);
-        snprintf(msg, msgsize, "%.200s: path too long", dir);
-        return -1;
-    }
-    rc = outfile_write(path.p, text, strlen(text), msg, msgsize);
-    free(text);
-    buf_release(&path);
-    return rc;
+    return ladder_json_write(dir, o, msg, msgsize);
 }
