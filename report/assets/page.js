@@ -569,13 +569,7 @@ function start(D) {
       (callsOf(run, row, q) && callsOf(run, row, q).length ? ' (the reply is its calls, below)' : '')));
     else if (content.length === 0) box.appendChild(el('p', 'note', 'content: empty'));
     else box.appendChild(folded(content));
-    if (reasoning !== null) {
-      var d = el('details');
-      d.appendChild(el('summary', null, 'thinking block (' +
-        reasoning.length.toLocaleString('en-US') + ' characters)'));
-      d.appendChild(folded(reasoning));
-      box.appendChild(d);
-    }
+    if (reasoning !== null) box.appendChild(thinkingBlock(reasoning));
     var cv = callsView(run, row, q) || codeView(run, row, q);
     if (cv) box.appendChild(cv);
     var sv = PK && run === 0 ? splitView(row, q) : null;
@@ -617,6 +611,14 @@ function start(D) {
     });
     return { a: a, b: b, both: both };
   }
+  /* a reply's thinking block, folded under its length */
+  function thinkingBlock(reasoning) {
+    var d = el('details');
+    d.appendChild(el('summary', null, 'thinking block (' +
+      reasoning.length.toLocaleString('en-US') + ' characters)'));
+    d.appendChild(folded(reasoning));
+    return d;
+  }
   function duelReply(row, q, right) {
     var r = D.runs[0].r[row], box = el('div', 'side ' + (right ? 'won' : 'lost'));
     var who = el('div', 'who');
@@ -630,13 +632,10 @@ function start(D) {
     if (content === null) box.appendChild(el('p', 'note', 'content: null'));
     else if (content.length === 0) box.appendChild(el('p', 'note', 'content: empty'));
     else box.appendChild(folded(content));
-    if (reasoning !== null) {
-      var d = el('details');
-      d.appendChild(el('summary', null, 'thinking block (' +
-        reasoning.length.toLocaleString('en-US') + ' characters)'));
-      d.appendChild(folded(reasoning));
-      box.appendChild(d);
-    }
+    if (reasoning !== null) box.appendChild(thinkingBlock(reasoning));
+    /* a tool-call or code ladder's duel: its calls, or the code that ran */
+    var cv = callsView(0, row, q) || codeView(0, row, q);
+    if (cv) box.appendChild(cv);
     return box;
   }
   function duelItem(d, q) {
