@@ -97,6 +97,8 @@ area_cases="$area_cases code_canned"
 case_code_report() {
     local out
     code_config cr "$CODE_DATA/problems.jsonl" R:right W:wrong C:crash
+    # a duel of two ways to fail: REPORT.md's Duels, the page's code view
+    sed -i 's|"rungs": \[|"duels": [["R", "W"]], "rungs": [|' "$work/cr.json"
     rm -rf "$work/cr"
     timeout -k 5 600 $GT ladder "$work/cr.json" --quiet >"$work/cr.out" 2>&1 ||
         { fail "ladder: exit $? $(tail -3 "$work/cr.out")"; return; }
@@ -133,6 +135,12 @@ for rung in ("R", "W", "C"):
     want = [str(sum(count[rung].values()))] + [str(count[rung].get(k, 0)) for k in names]
     if [c.split(" ")[0] for c in cells] != want:
         print(rung, "REPORT.md", cells, "rows", want)
+duel = report.get("duels", [{}])[0]
+# R passes every problem's tests and W fails them: R right only on all
+if (duel.get("a"), duel.get("b"), duel.get("a_only")) != ("R", "W", duel.get("n")) or duel.get("n", 0) == 0:
+    print("the R-W duel:", {k: duel.get(k) for k in ("a", "b", "n", "a_only")})
+if "## Duels" not in md:
+    print("no Duels section in REPORT.md")
 PY
 ) || fail "$out"
     [ -z "$out" ] || fail "$out"
