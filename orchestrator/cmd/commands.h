@@ -22,6 +22,7 @@ int cmd_build(int argc, char **argv);
 int cmd_canary(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_long(int argc, char **argv);
 int cmd_sandbox(int argc, char **argv);

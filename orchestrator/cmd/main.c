@@ -46,6 +46,8 @@ static const struct command commands[] = {
     {"publish", cmd_publish,
      "a run folder's results as a model-card block, Hub YAML and lm-eval "
      "JSON"},
+    {"merge", cmd_merge,
+     "bundles of several machines made one run folder, if comparable"},
     {"verify", cmd_verify,
      "two ladders' files compared (ladder.tsv), or a bundle rechecked"},
     {"f16-range", cmd_f16range,
