@@ -19,9 +19,14 @@ static void shown(const json_t *v, char *out, size_t size)
     free(s);
 }
 
+/* Sorted, but a file's sha256 first: when its bytes differ, that is the
+ * difference to name, not the name it goes by. */
 static int by_name(const void *x, const void *y)
 {
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
+    const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+    int sa = strcmp(a, MKS_SHA256) == 0, sb = strcmp(b, MKS_SHA256) == 0;
+
+    return sa != sb ? sb - sa : strcmp(a, b);
 }
 
 /* The keys of a and b, each once, sorted, into out (at most max; more
