@@ -13,7 +13,8 @@
 /* key's value into out as compact JSON, or "absent" */
 static void shown(const json_t *v, char *out, size_t size)
 {
-    char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT |
+                                          JSON_REAL_PRECISION(15)) : NULL;
 
     snprintf(out, size, "%s", v == NULL ? "absent" : s ? s : "?");
     free(s);
