@@ -14,7 +14,8 @@
 static void shown(const json_t *v, char *out, size_t size)
 {
     char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT |
-                                          JSON_REAL_PRECISION(15)) : NULL;
+                                    JSON_REAL_PRECISION(15))
+                : NULL;
 
     snprintf(out, size, "%s", v == NULL ? "absent" : s ? s : "?");
     free(s);
@@ -65,8 +66,8 @@ static int walk(json_t *pa, json_t *pb, const char *where, const char *key,
 
     if (va != NULL && vb != NULL && manifest_same_value(pa, pb, key, va, vb))
         return 0;
-    if (va != NULL && vb != NULL && json_is_object(va) &&
-        json_is_object(vb) && depth < 8) {
+    if (va != NULL && vb != NULL && json_is_object(va) && json_is_object(vb) &&
+        depth < 8) {
         n = keys_of(va, vb, keys, sizeof(keys) / sizeof(keys[0]));
         for (i = 0; i < n; i++) {
             snprintf(sub, sizeof(sub), "%s.%s", where, keys[i]);
@@ -87,7 +88,8 @@ int comparable_shared(json_t *a, json_t *b, struct comparable_diff *d)
     size_t n = keys_of(a, b, keys, sizeof(keys) / sizeof(keys[0])), i;
 
     for (i = 0; i < n; i++) {
-        if (strcmp(keys[i], MK_RUNGS) == 0 || strcmp(keys[i], MK_FORCED) == 0 ||
+        if (strcmp(keys[i], MK_RUNGS) == 0 ||
+            strcmp(keys[i], MK_FORCED) == 0 ||
             strcmp(keys[i], MK_SERVER_BINARY) == 0)
             continue; /* per rung, or the machine's own */
         if (walk(a, b, keys[i], keys[i], json_object_get(a, keys[i]),

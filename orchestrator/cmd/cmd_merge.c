@@ -11,8 +11,7 @@
 
 #define MERGE_MAX_BUNDLES 64
 
-static const char merge_usage[] =
-    "graveyard merge BUNDLE... --out RUNDIR";
+static const char merge_usage[] = "graveyard merge BUNDLE... --out RUNDIR";
 
 static const char merge_about[] =
     "Bundles (graveyard publish's bundle.tar.gz, its folder unpacked, or\n"
@@ -42,14 +41,9 @@ int cmd_merge(int argc, char **argv)
         CLI_NEEDED("--out", "RUNDIR", &out,
                    "the run folder made (absent, or an empty folder)"),
         CLI_END};
-    const struct cli_command cmd = {"merge",
-                                    merge_usage,
-                                    merge_about,
-                                    merge_after,
-                                    opts,
-                                    "BUNDLE...",
-                                    1,
-                                    MERGE_MAX_BUNDLES};
+    const struct cli_command cmd = {
+        "merge", merge_usage, merge_about, merge_after,
+        opts,    "BUNDLE...", 1,           MERGE_MAX_BUNDLES};
     size_t npos;
     int rc;
 

@@ -17,8 +17,9 @@
 #include <unistd.h>
 
 #include "../../rundir/comparable.h"
-#include "../../rundir/ladderfile.h"
 #include "../../rundir/manifest.h"
+#include "../../rundir/merged.h"
+#include "../../rundir/rundir.h"
 #include "../../rundir/published.h"
 #include "../base/cli.h"
 #include "figures.h"
@@ -70,23 +71,18 @@ static const struct bfile *rows_of(const struct bundle *b, const char *rung)
     return published_rung_files(rung, pf) ? bget(b, pf[0].name) : NULL;
 }
 
-/* The GPU rows/RUNG.done names (gpu_name), or "not recorded". */
+/* The GPU rows/RUNG.done names, or "not recorded". */
 static void gpu_of(const struct bundle *b, const char *rung, char *out,
                    size_t size)
 {
     struct published_file pf[PUBLISHED_RUNG_FILES];
     const struct bfile *f = NULL;
-    json_t *d = NULL;
-    const char *g = NULL;
     size_t i, k = published_rung_files(rung, pf);
 
     for (i = 0; i < k; i++)
         if (pf[i].done)
             f = bget(b, pf[i].name);
-    if (f != NULL && (d = json_loadb(f->p, f->n, 0, NULL)) != NULL)
-        g = json_string_value(json_object_get(d, "gpu_name"));
-    snprintf(out, size, "%s", g && g[0] ? g : "not recorded");
-    json_decref(d);
+    merged_done_gpu(f ? f->p : NULL, f ? f->n : 0, out, size);
 }
 
 static const char *sha_of(json_t *man, const char *rung)
@@ -120,8 +116,8 @@ static void row_id(const char *p, size_t n, char *out, size_t size)
 
 /* Two rows files of one rung: 0 the same bytes, else 1 after naming the
  * first question whose line differs. */
-static int rows_differ(const struct merge *m, const struct mrung *e,
-                       size_t k, const struct bfile *a, const struct bfile *b)
+static int rows_differ(const struct merge *m, const struct mrung *e, size_t k,
+                       const struct bfile *a, const struct bfile *b)
 {
     const char *pa = a->p, *pb = b->p, *ea = a->p + a->n, *eb = b->p + b->n;
     char id[128];
@@ -141,8 +137,7 @@ static int rows_differ(const struct merge *m, const struct mrung *e,
                       "refused: rung %s has other rows in %s and %s: "
                       "question '%s' (rows/%s.jsonl:%zu) %s; the same rung "
                       "is kept once only when its rows are the same",
-                      e->name, m->path[e->from], m->path[k], id, e->orig,
-                      line,
+                      e->name, m->path[e->from], m->path[k], id, e->orig, line,
                       pa >= ea   ? "is only in the second"
                       : pb >= eb ? "is only in the first"
                                  : "differs");
@@ -211,43 +206,32 @@ static int add_rung(struct merge *m, size_t k, const char *orig, int side)
  * after a line naming the key and both values. */
 static int same_settings(const struct merge *m, size_t k)
 {
-    static const char *const lkeys[] = {"thinking", "margin_points", NULL};
     struct comparable_diff d;
-    const char *what = NULL;
-    json_t *a = NULL, *b = NULL;
+    const char *key = NULL, *file = rundir_file_name(RD_LADDER_JSON);
+    json_t *a, *b;
     char *x, *y;
-    size_t i;
 
-    if (comparable_shared(m->man[0], m->man[k], &d)) {
+    if (comparable_shared(m->man[0], m->man[k], &d) ||
+        merged_ladder_differs(m->lad[0], m->lad[k], &key, d.a, d.b,
+                              sizeof(d.a))) {
+        if (key != NULL)
+            snprintf(d.key, sizeof(d.key), "%s: %s", file, key);
         cli_error("merge",
                   "refused: %s differs: %s in %s, %s in %s (rows made two "
                   "ways must not mix)",
                   d.key, d.a, m->path[0], d.b, m->path[k]);
         return EXIT_USAGE;
     }
-    for (i = 0; lkeys[i] != NULL && what == NULL; i++) {
-        a = json_object_get(m->lad[0], lkeys[i]);
-        b = json_object_get(m->lad[k], lkeys[i]);
-        if (!(a == NULL && b == NULL) && (a == NULL || b == NULL ||
-                                          !json_equal(a, b)))
-            what = lkeys[i];
-    }
-    if (what == NULL) {
-        a = json_object_get(m->pub[0], "rule");
-        b = json_object_get(m->pub[k], "rule");
-        if (!json_equal(a ? a : json_null(), b ? b : json_null()))
-            what = "rule";
-    }
-    if (what == NULL)
+    a = json_object_get(m->pub[0], "rule");
+    b = json_object_get(m->pub[k], "rule");
+    if (json_equal(a ? a : json_null(), b ? b : json_null()))
         return 0;
     x = a ? json_dumps(a, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
     y = b ? json_dumps(b, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
     cli_error("merge",
-              "refused: %s.%s differs: %s in %s, %s in %s (rows made two "
-              "ways must not mix)",
-              strcmp(what, "rule") == 0 ? "publish.json" : "ladder.json",
-              what, x ? x : "absent", m->path[0], y ? y : "absent",
-              m->path[k]);
+              "refused: publish.json: rule differs: %s in %s, %s in %s (the "
+              "figures of another rule)",
+              x ? x : "absent", m->path[0], y ? y : "absent", m->path[k]);
     free(x);
     free(y);
     return EXIT_USAGE;
@@ -257,36 +241,31 @@ static int same_settings(const struct merge *m, size_t k)
  * then any other rows the bundle holds. Each must have rows. */
 static int bundle_rungs(struct merge *m, size_t k)
 {
-    static const char *const lists[] = {"rungs", "side_rungs"};
     const struct bundle *b = m->b[k];
-    size_t i, l;
-    json_t *v;
+    const char *list[2][MERGE_RUNGS];
+    size_t i, j, l, nl[2];
     int rc;
 
-    for (l = 0; l < 2; l++)
-        json_array_foreach(json_object_get(m->lad[k], lists[l]), i, v)
-        {
-            const char *s = json_string_value(v);
-            if (s != NULL && rows_of(b, s) != NULL &&
-                (rc = add_rung(m, k, s, (int)l)) != 0)
+    for (l = 0; l < 2; l++) {
+        nl[l] = merged_ladder_rungs(m->lad[k], (int)l, list[l], MERGE_RUNGS);
+        for (i = 0; i < nl[l]; i++)
+            if (rows_of(b, list[l][i]) != NULL &&
+                (rc = add_rung(m, k, list[l][i], (int)l)) != 0)
                 return rc;
-        }
+    }
     for (i = 0; i < b->n; i++) {
         const char *nm = b->f[i].name, *dot;
         char rung[65];
-        size_t j;
         int listed = 0;
         if (b->f[i].output != 0 || strncmp(nm, "rows/", 5) != 0 ||
-            (dot = strstr(nm + 5, ".jsonl")) == NULL || dot[6] != '\0' ||
+            (dot = strchr(nm + 5, '.')) == NULL ||
+            strcmp(dot, ".jsonl") != 0 ||
             (size_t)(dot - nm - 5) >= sizeof(rung))
             continue;
         snprintf(rung, sizeof(rung), "%.*s", (int)(dot - nm - 5), nm + 5);
         for (l = 0; l < 2; l++)
-            json_array_foreach(json_object_get(m->lad[k], lists[l]), j, v)
-            {
-                if (json_is_string(v) && strcmp(json_string_value(v), rung) == 0)
-                    listed = 1;
-            }
+            for (j = 0; j < nl[l]; j++)
+                listed |= strcmp(list[l][j], rung) == 0;
         if (!listed && (rc = add_rung(m, k, rung, 2)) != 0)
             return rc;
     }
@@ -321,50 +300,6 @@ static int one_gpu(const struct merge *m)
     return 0;
 }
 
-/* p[0..n) with each line's "rung":"OLD" (its first) made "rung":"NEW": a
- * renamed rung's rows. 0, or -1 past the cap (out stays owned). */
-static int renamed_rows(const char *p, size_t n, const char *old,
-                        const char *new, struct buf *out)
-{
-    char want[80], put[80];
-    const char *e = p + n;
-    int wl = snprintf(want, sizeof(want), "\"rung\":\"%s\"", old);
-    int pl = snprintf(put, sizeof(put), "\"rung\":\"%s\"", new);
-
-    buf_init(out, PUBLISHED_MAX);
-    while (p < e) {
-        const char *nl = memchr(p, '\n', (size_t)(e - p));
-        size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(e - p);
-        const char *at = NULL, *q;
-        for (q = p; q + wl <= p + len && at == NULL; q++)
-            if (memcmp(q, want, (size_t)wl) == 0)
-                at = q;
-        if (at == NULL ? buf_add(out, p, len) != 0
-                       : (buf_add(out, p, (size_t)(at - p)) != 0 ||
-                          buf_add(out, put, (size_t)pl) != 0 ||
-                          buf_add(out, at + wl, len - (size_t)(at - p) -
-                                                    (size_t)wl) != 0))
-            return -1;
-        p += len;
-    }
-    return 0;
-}
-
-/* A renamed rung's .done: its "rung" set to the new name. */
-static char *renamed_done(const char *p, size_t n, const char *new,
-                          size_t *out_n)
-{
-    json_t *o = json_loadb(p, n, 0, NULL);
-    char *s = NULL;
-
-    if (json_is_object(o) &&
-        json_object_set_new(o, "rung", json_string(new)) == 0)
-        s = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    *out_n = s ? strlen(s) : 0;
-    return s;
-}
-
 /* One rung's files staged under its merged name. 0, or -1 with msg. */
 static int stage_rung(struct figures__stage *st, const struct merge *m,
                       const struct mrung *e, char *msg, size_t msgsize)
@@ -387,14 +322,14 @@ static int stage_rung(struct figures__stage *st, const struct merge *m,
         if (same) {
             rc = figures__stage_put(st, to[i].name, f->p, f->n, msg, msgsize);
         } else if (from[i].done) {
-            if ((d = renamed_done(f->p, f->n, e->name, &dn)) == NULL) {
+            if ((d = merged_done(f->p, f->n, e->name, &dn)) == NULL) {
                 snprintf(msg, msgsize, "%s: not a JSON object", f->name);
                 rc = -1;
             } else {
                 rc = figures__stage_put(st, to[i].name, d, dn, msg, msgsize);
             }
         } else if (strstr(from[i].name, ".jsonl") != NULL) {
-            if (renamed_rows(f->p, f->n, e->orig, e->name, &b) != 0) {
+            if (merged_rows(f->p, f->n, e->orig, e->name, &b) != 0) {
                 snprintf(msg, msgsize, "%s: past the cap once renamed",
                          f->name);
                 rc = -1;
@@ -411,87 +346,47 @@ static int stage_rung(struct figures__stage *st, const struct merge *m,
     return rc;
 }
 
-/* manifest.json (bundle 0's settings, every merged rung's entry),
- * ladder.json (bundle 0's, the merged chain and side rungs), ladder.tsv
- * and the question file, staged. 0, or -1 with msg. */
+/* manifest.json, ladder.json and ladder.tsv of the merged folder
+ * (rundir/merged.h) and bundle 0's question file, staged. 0, or -1 with
+ * msg. */
 static int stage_shared(struct figures__stage *st, const struct merge *m,
                         char *msg, size_t msgsize)
 {
-    json_t *man = json_deep_copy(m->man[0]), *rungs = json_object(),
-           *lad = json_deep_copy(m->lad[0]), *chain = json_array(),
-           *side = json_array();
+    struct merged_rung *r = calloc(m->nr + 1, sizeof(*r));
     const char *qname = manifest_questions(m->man[0]);
     const struct bfile *q = qname ? bget(m->b[0], qname) : NULL;
-    struct buf tsv = {0};
-    char *text = NULL, line[4400];
-    size_t i;
+    char *man = NULL, *lad = NULL, *tsv = NULL;
+    size_t i, tn = 0;
     int rc = -1;
 
-    if (man == NULL || rungs == NULL || lad == NULL || chain == NULL ||
-        side == NULL) {
-        snprintf(msg, msgsize, "out of memory");
-        goto out;
-    }
-    buf_puts(&tsv, "rung\tfile\tbytes\tsha256\n");
-    for (i = 0; i < m->nr; i++) {
+    for (i = 0; r != NULL && i < m->nr; i++) {
         const struct mrung *e = &m->r[i];
-        const struct bfile *t = bget(m->b[e->from], "ladder.tsv");
-        struct lrow *rows = NULL;
-        const struct lrow *row;
-        size_t nrows = 0;
-        FILE *f;
-        json_object_set(
-            rungs, e->name,
-            json_object_get(json_object_get(m->man[e->from], "rungs"),
-                            e->orig));
-        if (e->side < 2)
-            json_array_append_new(e->side ? side : chain,
-                                  json_string(e->name));
-        /* verify read this ladder.tsv with the same reader */
-        if (t != NULL && t->n > 0 &&
-            (f = fmemopen((void *)t->p, t->n, "r")) != NULL) {
-            if (ladderfile_parse(f, "ladder.tsv", &rows, &nrows, line,
-                                 sizeof(line)) == 0 &&
-                (row = ladderfile_find(rows, nrows, e->orig)) != NULL) {
-                snprintf(line, sizeof(line), "%s\t%s\t%llu\t%s\n", e->name,
-                         row->file, row->bytes, row->sha256);
-                buf_puts(&tsv, line);
-            }
-            fclose(f);
-            free(rows);
-        }
+        const struct bfile *t =
+            bget(m->b[e->from], rundir_file_name(RD_LADDER_TSV));
+        r[i] = (struct merged_rung){e->name,         e->orig,
+                                    m->man[e->from], t ? t->p : NULL,
+                                    t ? t->n : 0,    e->side};
     }
-    json_object_set(man, "rungs", rungs);
-    json_object_set(lad, "rungs", chain);
-    json_object_set(lad, "side_rungs", side);
-    if ((text = published_manifest(man)) == NULL) {
+    if (r == NULL || (man = merged_manifest(m->man[0], r, m->nr)) == NULL ||
+        (lad = merged_ladder_json(m->lad[0], r, m->nr)) == NULL ||
+        (tsv = merged_ladder_tsv(r, m->nr, &tn)) == NULL) {
         snprintf(msg, msgsize, "out of memory");
         goto out;
     }
-    if (figures__stage_put(st, "manifest.json", text, strlen(text), msg,
-                           msgsize) != 0)
-        goto out;
-    free(text);
-    if ((text = json_dumps(lad, JSON_INDENT(2))) == NULL) {
-        snprintf(msg, msgsize, "out of memory");
-        goto out;
-    }
-    if (figures__stage_put(st, "ladder.json", text, strlen(text), msg,
-                           msgsize) != 0 ||
-        figures__stage_put(st, "ladder.tsv", tsv.p, tsv.len, msg, msgsize) !=
-            0 ||
-        (q != NULL &&
-         figures__stage_put(st, q->name, q->p, q->n, msg, msgsize) != 0))
-        goto out;
-    rc = 0;
+    if (figures__stage_put(st, rundir_file_name(RD_MANIFEST), man, strlen(man),
+                           msg, msgsize) == 0 &&
+        figures__stage_put(st, rundir_file_name(RD_LADDER_JSON), lad,
+                           strlen(lad), msg, msgsize) == 0 &&
+        figures__stage_put(st, rundir_file_name(RD_LADDER_TSV), tsv, tn, msg,
+                           msgsize) == 0 &&
+        (q == NULL ||
+         figures__stage_put(st, q->name, q->p, q->n, msg, msgsize) == 0))
+        rc = 0;
 out:
-    free(text);
-    buf_release(&tsv);
-    json_decref(man);
-    json_decref(rungs);
-    json_decref(lad);
-    json_decref(chain);
-    json_decref(side);
+    free(r);
+    free(man);
+    free(lad);
+    free(tsv);
     return rc;
 }
 
@@ -505,14 +400,16 @@ static int out_ok(const char *out)
     int empty = 1;
 
     if (lstat(out, &st) != 0)
-        return errno == ENOENT ? 0 : (cli_error("merge", "--out '%s': %s", out,
-                                                strerror(errno)),
-                                      EXIT_USAGE);
+        return errno == ENOENT ? 0
+                               : (cli_error("merge", "--out '%s': %s", out,
+                                            strerror(errno)),
+                                  EXIT_USAGE);
     if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode)) {
         cli_error("merge",
                   "--out '%s' is %s: it must not exist, or be an empty "
                   "folder",
-                  out, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder");
+                  out,
+                  S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder");
         return EXIT_USAGE;
     }
     if ((d = opendir(out)) == NULL) {
@@ -553,8 +450,7 @@ static int write_folder(const struct merge *m, const char *out)
         slash[1] = '\0';
     else
         *slash = '\0';
-    if (figures__stage_make(&st, parent.p, ".merge.", msg, sizeof(msg)) !=
-            0 ||
+    if (figures__stage_make(&st, parent.p, ".merge.", msg, sizeof(msg)) != 0 ||
         stage_shared(&st, m, msg, sizeof(msg)) != 0)
         goto said;
     for (i = 0; i < m->nr; i++)
@@ -579,8 +475,10 @@ static int write_folder(const struct merge *m, const char *out)
     if (out_ok(out) != 0) /* again: made meanwhile */
         goto out;
     if (rename(top.p, out) != 0) {
-        snprintf(msg, sizeof(msg), "cannot rename the merged folder to "
-                 "'%.900s': %s", out, strerror(errno));
+        snprintf(msg, sizeof(msg),
+                 "cannot rename the merged folder to "
+                 "'%.900s': %s",
+                 out, strerror(errno));
         goto said;
     }
     rc = EXIT_OK;
@@ -600,11 +498,11 @@ static void bundle_path(const char *given, struct buf *out)
     struct stat st;
     struct buf p = {0};
 
-    if (buf_path(&p, "%s/" BUNDLE_NAME, given) == 0 &&
-        lstat(p.p, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (buf_path(&p, "%s/" BUNDLE_NAME, given) == 0 && lstat(p.p, &st) == 0 &&
+        S_ISREG(st.st_mode)) {
         struct buf s = {0};
-        int sums = buf_path(&s, "%s/SHA256SUMS", given) == 0 &&
-                   lstat(s.p, &st) == 0;
+        int sums =
+            buf_path(&s, "%s/SHA256SUMS", given) == 0 && lstat(s.p, &st) == 0;
         buf_release(&s);
         if (!sums) {
             *out = p;
@@ -614,6 +512,38 @@ static void bundle_path(const char *given, struct buf *out)
     buf_release(&p);
     if (buf_path(out, "%s", given) != 0)
         buf_release(out);
+}
+
+/* Bundle k (given as given) verified as verify does, its manifest,
+ * ladder.json and publish.json read, its settings against bundle 0's.
+ * 0, or verify's code or EXIT_USAGE after a line. */
+static int load(struct merge *m, size_t k, const char *given, struct buf *path)
+{
+    int rc;
+
+    bundle_path(given, path);
+    m->path[k] = path->p ? path->p : given;
+    if ((m->b[k] = calloc(1, sizeof(*m->b[k]))) == NULL) {
+        cli_error("merge", "out of memory");
+        return EXIT_USAGE;
+    }
+    /* verify's own check, its lines printed as verify prints them */
+    if ((rc = figures__verify_into(m->b[k], m->path[k], "merge")) != 0) {
+        cli_error("merge",
+                  "refused: %s does not verify (above); nothing is written",
+                  m->path[k]);
+        return rc;
+    }
+    m->man[k] = bjson(m->b[k], rundir_file_name(RD_MANIFEST));
+    m->lad[k] = bjson(m->b[k], rundir_file_name(RD_LADDER_JSON));
+    m->pub[k] = bjson(m->b[k], "publish.json");
+    if (m->man[k] == NULL || m->lad[k] == NULL) {
+        cli_error("merge", "refused: %s has no %s", m->path[k],
+                  rundir_file_name(m->man[k] == NULL ? RD_MANIFEST
+                                                     : RD_LADDER_JSON));
+        return EXIT_USAGE;
+    }
+    return k > 0 ? same_settings(m, k) : 0;
 }
 
 int figures_merge(const char *const *bundles, size_t n, const char *out)
@@ -635,32 +565,9 @@ int figures_merge(const char *const *bundles, size_t n, const char *out)
     m->n = n;
     if ((rc = out_ok(out)) != 0)
         goto out;
-    for (k = 0; k < n; k++) {
-        bundle_path(bundles[k], &paths[k]);
-        m->path[k] = paths[k].p ? paths[k].p : bundles[k];
-        if ((m->b[k] = calloc(1, sizeof(*m->b[k]))) == NULL) {
-            cli_error("merge", "out of memory");
-            rc = EXIT_USAGE;
+    for (k = 0; k < n; k++)
+        if ((rc = load(m, k, bundles[k], &paths[k])) != 0)
             goto out;
-        }
-        /* verify's own check, its lines printed as verify prints them */
-        if ((rc = figures__verify_into(m->b[k], m->path[k], "merge")) != 0) {
-            cli_error("merge", "refused: %s does not verify (above); nothing "
-                      "is written", m->path[k]);
-            goto out;
-        }
-        m->man[k] = bjson(m->b[k], "manifest.json");
-        m->lad[k] = bjson(m->b[k], "ladder.json");
-        m->pub[k] = bjson(m->b[k], "publish.json");
-        if (m->man[k] == NULL || m->lad[k] == NULL) {
-            cli_error("merge", "refused: %s has no %s", m->path[k],
-                      m->man[k] == NULL ? "manifest.json" : "ladder.json");
-            rc = EXIT_USAGE;
-            goto out;
-        }
-        if (k > 0 && (rc = same_settings(m, k)) != 0)
-            goto out;
-    }
     for (k = 0; k < n; k++)
         if ((rc = bundle_rungs(m, k)) != 0)
             goto out;

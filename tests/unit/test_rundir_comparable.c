@@ -103,8 +103,8 @@ static void test_shared_differs(void **state)
     shared_names("prompt", NULL, "prompt", "\"p {question}\"", "absent");
     /* other bytes under another name: the sha256 is named, not the name */
     {
-        json_t *x = json_loads(base, 0, NULL), *y = with("questions.sha256",
-                                                         "\"bb\"");
+        json_t *x = json_loads(base, 0, NULL),
+               *y = with("questions.sha256", "\"bb\"");
         struct comparable_diff d;
         json_object_set_new(json_object_get(y, "questions"), "path",
                             json_string("q2.jsonl"));
