@@ -13,6 +13,7 @@
 # Tests: orchestrator/figures/figures_merge.c
 # Tests: orchestrator/figures/figures_verify.c
 # Tests: rundir/comparable.c
+# Tests: rundir/merged.c
 
 MERGE_SPLIT="/usr/bin/python3 $ROOT/tests/integration/helpers/merge_split.py"
 
