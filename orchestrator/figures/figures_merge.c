@@ -126,21 +126,26 @@ static int rows_differ(const struct merge *m, const struct mrung *e, size_t k,
     if (a->n == b->n && memcmp(a->p, b->p, a->n) == 0)
         return 0;
     for (;;) {
-        const char *na = memchr(pa, '\n', (size_t)(ea - pa));
-        const char *nb = memchr(pb, '\n', (size_t)(eb - pb));
-        size_t la = na ? (size_t)(na - pa) : (size_t)(ea - pa);
-        size_t lb = nb ? (size_t)(nb - pb) : (size_t)(eb - pb);
-        if (pa >= ea || pb >= eb || la != lb || memcmp(pa, pb, la) != 0) {
-            const char *p = pa < ea ? pa : pb;
-            row_id(p, pa < ea ? la : lb, id, sizeof(id));
+        int enda = pa >= ea, endb = pb >= eb;
+        const char *na = enda ? NULL : memchr(pa, '\n', (size_t)(ea - pa));
+        const char *nb = endb ? NULL : memchr(pb, '\n', (size_t)(eb - pb));
+        size_t la = enda ? 0 : na ? (size_t)(na - pa) : (size_t)(ea - pa);
+        size_t lb = endb ? 0 : nb ? (size_t)(nb - pb) : (size_t)(eb - pb);
+        if (enda || endb || la != lb || memcmp(pa, pb, la) != 0) {
+            /* both ended: the files differ in a last line end only */
+            if (enda && endb)
+                snprintf(id, sizeof(id), "?");
+            else
+                row_id(enda ? pb : pa, enda ? lb : la, id, sizeof(id));
             cli_error("merge",
                       "refused: rung %s has other rows in %s and %s: "
                       "question '%s' (rows/%s.jsonl:%zu) %s; the same rung "
                       "is kept once only when its rows are the same",
                       e->name, m->path[e->from], m->path[k], id, e->orig, line,
-                      pa >= ea   ? "is only in the second"
-                      : pb >= eb ? "is only in the first"
-                                 : "differs");
+                      enda && endb ? "ends its line otherwise"
+                      : enda       ? "is only in the second"
+                      : endb       ? "is only in the first"
+                                   : "differs");
             return 1;
         }
         pa += la + 1;
@@ -435,7 +440,7 @@ static int write_folder(const struct merge *m, const char *out)
 {
     struct figures__stage st = {0};
     struct buf parent = {0}, top = {0};
-    char msg[4600], *slash;
+    char msg[4600] = "", *slash;
     size_t i;
     int rc = EXIT_USAGE;
 
