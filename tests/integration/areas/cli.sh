@@ -23,6 +23,7 @@ audit --url --against --limit --api-key-env --allow-plain-http --json --quiet --
 canary --questions --max-changed --question-file --run-dir --config --llama --think --ngl --max-tokens --ctx --gpu --server-arg --request --health-timeout --idle-timeout --request-timeout --log-cap --task --prompt --server-argv --server-env --allow-batching --abort-loops --logprobs --force --quiet
 import --task --question-file
 publish --out --dataset --model --no-bundle --rungs --side --repeat --rule
+merge --out
 verify --against
 f16-range --out --quiet
 tensors --json
@@ -138,6 +139,7 @@ bury RD|graveyard bury: needs RUNDIR and the reference rung (see --help)
 think RD|graveyard think: needs OFF_DIR and ON_DIR (see --help)
 build|graveyard build: needs CONFIG (see --help)
 publish RD|graveyard publish: needs --out DIR (see --help)
+merge B.tgz|graveyard merge: needs --out RUNDIR (see --help)
 audit NAME --url http://127.0.0.1:1|graveyard audit: needs --against RUNDIR (see --help)
 sha256|graveyard sha256: needs at least one FILE (see --help)
 report RD RD2|graveyard report: too many arguments at 'RD2' (see --help)
