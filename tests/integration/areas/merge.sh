@@ -18,8 +18,8 @@
 MERGE_SPLIT="/usr/bin/python3 $ROOT/tests/integration/helpers/merge_split.py"
 
 # mg_config NAME RUNG=MODEL... [-- EXTRA_JSON]: $work/NAME.json, a ladder
-# into $work/NAME on the fake server; EXTRA_JSON (', "ctx": 8192') is
-# added to the config's top level
+# into $work/NAME on the fake server (MG_BIN: another binary); EXTRA_JSON
+# (', "ctx": 8192') is added to the config's top level
 mg_config() {
     local name=$1 rungs="" extra="" r
     shift
@@ -31,7 +31,7 @@ mg_config() {
     done
     cat >"$work/$name.json" <<JSON
 {"name": "mg", "questions": "${MG_Q:-$work/q.jsonl}", "run_dir": "$work/$name",
- "rungs": [$rungs], "server": {"binary": "$FAKE"}, "gpus": ["0"]$extra}
+ "rungs": [$rungs], "server": {"binary": "${MG_BIN:-$FAKE}"}, "gpus": ["0"]$extra}
 JSON
 }
 
@@ -123,9 +123,9 @@ case_merge_halves() {
 area_cases="$area_cases merge_halves"
 
 # Each setting that makes rows incomparable, run for real on the fake
-# server and refused by name: the token cap, the question file, a server
-# flag (--ctx, the rung's ctx) on the same rung, the rows of one rung,
-# the GPU.
+# server and refused by name: the token cap, the question file, the
+# server build, a server flag (--ctx, the rung's ctx) on the same rung,
+# the rows of one rung, the GPU.
 case_merge_refused() {
     mg_halves || return
     # the token cap: the second half run with another request.max_tokens
@@ -139,6 +139,12 @@ case_merge_refused() {
     mg_refused "another question file" \
         "refused: questions\.sha256 differs: \"$(sha256sum "$work/q.jsonl" | cut -c1-64)\" in .*, \"$(sha256sum "$work/q2.jsonl" | cut -c1-64)\" in .*mg-qs-pub" \
         "$work/mg-h1-pub/bundle.tar.gz" "$work/mg-qs-pub/bundle.tar.gz"
+    # another llama.cpp build: the fake behind a --version of its own
+    r4c_wrapper "$work/mg-fork" "version: 2 (f0f0f0f0)"
+    MG_BIN=$work/mg-fork mg_ladder mg-build Q2_K=drift IQ1_S=mthird || return
+    mg_refused "another server build" \
+        'refused: server\.version differs: "version: 1 \(fa4e0001\)" in .*mg-h1-pub/bundle\.tar\.gz, "version: 2 \(f0f0f0f0\)" in .*mg-build-pub' \
+        "$work/mg-h1-pub/bundle.tar.gz" "$work/mg-build-pub/bundle.tar.gz"
     # a server flag on the same rung: Q4_0 again with --ctx 8192
     mg_ladder mg-ctx Q4_0=good -- ', "ctx": 8192' || return
     mg_refused "another ctx on the same rung" \
