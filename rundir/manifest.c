@@ -52,6 +52,12 @@ static int same_value(json_t *have, json_t *want, const char *key, json_t *old,
     return 1;
 }
 
+int manifest_same_value(json_t *have, json_t *want, const char *key,
+                        json_t *old, json_t *v)
+{
+    return same_value(have, want, key, old, v, 0);
+}
+
 /* Compare want's keys with have's; report or record the first change.
  * *news counts keys that were new or changed. */
 static int merge(json_t *have, json_t *want, const char *where, int force,

@@ -27,6 +27,17 @@
 int manifest_check(const char *rundir, const char *rung_name, json_t *shared,
                    json_t *rung, int force, char *msg, size_t msgsize);
 
+/*
+ * The comparison manifest_check makes of a recorded value and a new one:
+ * old (key's value in the object have) and v (in want) say the same when
+ * they are equal, or when key is a file's path or model and have and want
+ * name the same sha256 (the same bytes spelled another way), at any
+ * depth of old and v. 1 the same, 0 not. rundir/comparable.h asks it of
+ * two bundles' manifests (graveyard merge).
+ */
+int manifest_same_value(json_t *have, json_t *want, const char *key,
+                        json_t *old, json_t *v);
+
 /* Set rungs.RUNG.endpoint_said to said (stolen) in RUNDIR/manifest.json,
  * whatever it held: what a rung observed rather than a setting compared on
  * resume (a served model's own word about itself, docs/run.md). The caller

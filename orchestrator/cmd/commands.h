@@ -24,6 +24,7 @@ int cmd_canary(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_long(int argc, char **argv);
 int cmd_sandbox(int argc, char **argv);

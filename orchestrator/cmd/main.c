@@ -49,6 +49,8 @@ static const struct command commands[] = {
      "JSON"},
     {"export", cmd_export,
      "a run folder's answers as Every Eval Ever records (--eee)"},
+    {"merge", cmd_merge,
+     "bundles of several machines made one run folder, if comparable"},
     {"verify", cmd_verify,
      "two ladders' files compared (ladder.tsv), or a bundle rechecked"},
     {"f16-range", cmd_f16range,

@@ -247,6 +247,12 @@ int figures_publish_bundle(const struct figures_publish_opts *o,
  * difference; 0 all same, 1 any differs, 2 not a bundle or a failure of
  * verify's own (out of memory, the stage), never taken for a change. */
 int figures_verify_bundle(const char *path);
+/* bundles[0..n) (tar.gz, unpacked folders, or publish's folders) each
+ * verified as figures_verify_bundle does, compared (docs/merge.md) and
+ * written as one run folder at out (absent or empty; staged beside it and
+ * renamed). EXIT_OK; verify's code for a bundle it refuses; EXIT_USAGE
+ * for bundles that are not comparable or a bad --out (nothing written). */
+int figures_merge(const char *const *bundles, size_t n, const char *out);
 
 /* ---- export: one run folder's answers in a shared format ------------ */
 

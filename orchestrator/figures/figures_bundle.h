@@ -65,5 +65,12 @@ int figures__bundle_stage(struct bundle *b, const char *parent,
  * choices from publish.json's j; the working folder is never changed. 0,
  * BUNDLE_REFUSED or BUNDLE_OURS after a line on stderr. */
 int figures__bundle_render(struct bundle *b, const json_t *j, const char *cmd);
+/* path (a tar.gz or an unpacked folder) read into b and checked exactly
+ * as graveyard verify checks it (figures_verify.c), its lines printed as
+ * verify prints them, errors naming cmd; b keeps the files (output 0 the
+ * bundle's, 1 what its rows render) for a caller that goes on (merge);
+ * the stage is removed. EXIT_OK, EXIT_FAILED (it differs from its rows
+ * or hashes) or EXIT_USAGE (not a bundle, or our own failure). */
+int figures__verify_into(struct bundle *b, const char *path, const char *cmd);
 
 #endif

@@ -34,7 +34,7 @@ static struct bfile *find(struct bundle *b, const char *name, int output);
 /* The bundle's files into b: from a tar.gz (its top folder cut) or from
  * a folder (the files its SHA256SUMS lists, and it). 0, or EXIT_USAGE
  * after a line. */
-static int load_bundle(struct bundle *b, const char *path)
+static int load_bundle(struct bundle *b, const char *path, const char *cmd)
 {
     struct stat st;
     struct tarball t;
@@ -87,7 +87,7 @@ static int load_bundle(struct bundle *b, const char *path)
         if ((copy = malloc(t.e[i].n + 1)) == NULL) {
             /* ours, not the bundle's: never a bundle missing the rest */
             tarball_release(&t);
-            cli_error("verify", "%.200s: out of memory", path);
+            cli_error(cmd, "%.200s: out of memory", path);
             return EXIT_USAGE;
         }
         memcpy(copy, t.e[i].p, t.e[i].n);
@@ -101,7 +101,7 @@ static int load_bundle(struct bundle *b, const char *path)
     tarball_release(&t);
     return 0;
 bad:
-    cli_error("verify", "%.200s: %s", path, msg);
+    cli_error(cmd, "%.200s: %s", path, msg);
     return EXIT_USAGE;
 }
 
@@ -312,7 +312,7 @@ static size_t agree(const struct bundle *b, int rendered, int *paths, int *oom)
  * graveyard publish's own folder (its bundle.tar.gz in it), or a run
  * folder (its ladder.tsv or rows/). Said, with what to run instead:
  * EXIT_USAGE; 0 when path is neither (the bundle's reader says why). */
-static int not_a_bundle(const char *path)
+static int not_a_bundle(const char *path, const char *cmd)
 {
     struct buf p = {0};
     struct stat st;
@@ -335,12 +335,12 @@ static int not_a_bundle(const char *path)
         what = 2;
     buf_release(&p);
     if (what == 1)
-        cli_error("verify",
+        cli_error(cmd,
                   "%s is graveyard publish's folder, not a bundle: verify "
                   "the bundle in it: graveyard verify %s/" BUNDLE_NAME,
                   path, path);
     else if (what == 2)
-        cli_error("verify",
+        cli_error(cmd,
                   "%s is a run folder, not a bundle (no SHA256SUMS): compare "
                   "its files with another machine's: graveyard verify %s "
                   "--against OTHER/ladder.tsv; or verify a bundle (graveyard "
@@ -349,26 +349,21 @@ static int not_a_bundle(const char *path)
     return what ? EXIT_USAGE : 0;
 }
 
-int figures_verify_bundle(const char *path)
+int figures__verify_into(struct bundle *b, const char *path, const char *cmd)
 {
-    struct bundle *b = calloc(1, sizeof(*b));
     struct bfile *pj;
     json_t *j = NULL;
     char msg[4600];
     size_t bad;
     int rc, paths = 0, oom = 0;
 
-    if (b == NULL) {
-        cli_error("verify", "out of memory");
-        return EXIT_USAGE;
-    }
-    if ((rc = not_a_bundle(path)) != 0)
+    if ((rc = not_a_bundle(path, cmd)) != 0)
         goto out;
-    if ((rc = load_bundle(b, path)) != 0)
+    if ((rc = load_bundle(b, path, cmd)) != 0)
         goto out;
     bad = b->twice + check_sums(b) + agree(b, 0, &paths, &oom);
     if (oom) {
-        cli_error("verify", "%.200s: out of memory", path);
+        cli_error(cmd, "%.200s: out of memory", path);
         rc = EXIT_USAGE;
         goto out;
     }
@@ -385,11 +380,11 @@ int figures_verify_bundle(const char *path)
     }
     if (figures__bundle_stage(b, tmp_dir(), "graveyard-bundle.", msg,
                               sizeof(msg)) != 0) {
-        cli_error("verify", "%s", msg); /* ours: a write */
+        cli_error(cmd, "%s", msg); /* ours: a write */
         rc = EXIT_USAGE;
         goto out;
     }
-    if ((rc = figures__bundle_render(b, j, "verify")) == BUNDLE_OURS) {
+    if ((rc = figures__bundle_render(b, j, cmd)) == BUNDLE_OURS) {
         rc = EXIT_USAGE; /* said; nothing about the bundle */
         goto out;
     }
@@ -402,7 +397,7 @@ int figures_verify_bundle(const char *path)
     bad += check_outputs(b);
     bad += agree(b, 1, &paths, &oom);
     if (oom) {
-        cli_error("verify", "%.200s: out of memory", path);
+        cli_error(cmd, "%.200s: out of memory", path);
         rc = EXIT_USAGE;
         goto out;
     }
@@ -413,6 +408,19 @@ int figures_verify_bundle(const char *path)
 out:
     json_decref(j);
     figures__stage_remove(&b->stage);
+    return rc;
+}
+
+int figures_verify_bundle(const char *path)
+{
+    struct bundle *b = calloc(1, sizeof(*b));
+    int rc;
+
+    if (b == NULL) {
+        cli_error("verify", "out of memory");
+        return EXIT_USAGE;
+    }
+    rc = figures__verify_into(b, path, "verify");
     figures__bundle_release(b);
     free(b);
     return rc;

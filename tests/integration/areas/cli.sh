@@ -25,6 +25,7 @@ canary --questions --max-changed --question-file --run-dir --config --llama --th
 import --task --question-file
 publish --out --dataset --model --no-bundle --rungs --side --repeat --rule
 export --eee --out --model --dataset --force --rungs --side --rule
+merge --out
 verify --against
 f16-range --out --quiet
 tensors --json
@@ -142,6 +143,7 @@ think RD|graveyard think: needs OFF_DIR and ON_DIR (see --help)
 build|graveyard build: needs CONFIG (see --help)
 publish RD|graveyard publish: needs --out DIR (see --help)
 export --eee RD|graveyard export: needs --out DIR (see --help)
+merge B.tgz|graveyard merge: needs --out RUNDIR (see --help)
 audit NAME --url http://127.0.0.1:1|graveyard audit: needs --against RUNDIR (see --help)
 sha256|graveyard sha256: needs at least one FILE (see --help)
 report RD RD2|graveyard report: too many arguments at 'RD2' (see --help)
