@@ -16,6 +16,7 @@
 #define LJ_SIDE   "side_rungs"
 #define LJ_THINK  "thinking"
 #define LJ_MARGIN "margin_points"
+#define LJ_DUELS  "duels"
 /* .done's (done.c writes them) */
 #define DONE_RUNG "rung"
 #define DONE_GPU  "gpu_name"
@@ -85,15 +86,73 @@ out:
     return s;
 }
 
-char *merged_ladder_json(const json_t *first, const struct merged_rung *r,
-                         size_t n)
+/* 1 when name is one of the merged folder's rungs. */
+static int merged_has(const struct merged_rung *r, size_t n, const char *name)
 {
-    json_t *l = json_deep_copy(first), *chain = json_array(),
+    for (size_t i = 0; i < n; i++)
+        if (name != NULL && strcmp(r[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* 1 when the pair [a, b] is in duels already. */
+static int duel_in(const json_t *duels, const char *a, const char *b)
+{
+    size_t i;
+    json_t *p;
+
+    json_array_foreach(duels, i, p)
+    {
+        if (strcmp(json_string_value(json_array_get(p, 0)), a) == 0 &&
+            strcmp(json_string_value(json_array_get(p, 1)), b) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Every bundle's duels whose two rungs the merged folder holds, each
+ * once, in the bundles' order, into l's "duels" (none: left out). A pair
+ * of a halved ladder named in the half that ran one of its rungs only is
+ * kept once the other half's rung is there. 0, or -1 out of memory. */
+static int merged_duels(json_t *l, const json_t *const *lads, size_t nlads,
+                        const struct merged_rung *r, size_t n)
+{
+    json_t *duels = json_array(), *p;
+    size_t k, i;
+
+    if (duels == NULL)
+        return -1;
+    for (k = 0; k < nlads; k++)
+        json_array_foreach(json_object_get(lads[k], LJ_DUELS), i, p)
+        {
+            const char *a = json_string_value(json_array_get(p, 0));
+            const char *b = json_string_value(json_array_get(p, 1));
+
+            if (!merged_has(r, n, a) || !merged_has(r, n, b) ||
+                duel_in(duels, a, b))
+                continue;
+            if (json_array_append_new(duels, json_pack("[ss]", a, b)) != 0) {
+                json_decref(duels);
+                return -1;
+            }
+        }
+    if (json_array_size(duels) == 0) {
+        json_decref(duels);
+        return json_object_del(l, LJ_DUELS), 0;
+    }
+    return json_object_set_new(l, LJ_DUELS, duels);
+}
+
+char *merged_ladder_json(const json_t *const *lads, size_t nlads,
+                         const struct merged_rung *r, size_t n)
+{
+    json_t *l = json_deep_copy(lads[0]), *chain = json_array(),
            *side = json_array();
     char *s = NULL;
     size_t i;
 
-    if (l == NULL || chain == NULL || side == NULL)
+    if (l == NULL || chain == NULL || side == NULL ||
+        merged_duels(l, lads, nlads, r, n) != 0)
         goto out;
     for (i = 0; i < n; i++)
         if (r[i].side < 2 &&

@@ -42,10 +42,11 @@ int merged_ladder_differs(const json_t *x, const json_t *y, const char **key,
 char *merged_manifest(const json_t *first, const struct merged_rung *r,
                       size_t n);
 
-/* ladder.json: first's (bundle 0's), its rungs and side_rungs the merged
- * folder's. New, or NULL out of memory. */
-char *merged_ladder_json(const json_t *first, const struct merged_rung *r,
-                         size_t n);
+/* ladder.json: bundle 0's (lads[0], of nlads), its rungs and side_rungs
+ * the merged folder's, its duels every bundle's whose two rungs the
+ * merged folder holds (each once). New, or NULL out of memory. */
+char *merged_ladder_json(const json_t *const *lads, size_t nlads,
+                         const struct merged_rung *r, size_t n);
 
 /* ladder.tsv: each rung's line from its bundle's (read by ladderfile.h's
  * one reader), named as merged. New, its length in *out_n; NULL out of

@@ -373,7 +373,8 @@ static int stage_shared(struct figures__stage *st, const struct merge *m,
                                     t ? t->n : 0,    e->side};
     }
     if (r == NULL || (man = merged_manifest(m->man[0], r, m->nr)) == NULL ||
-        (lad = merged_ladder_json(m->lad[0], r, m->nr)) == NULL ||
+        (lad = merged_ladder_json((const json_t *const *)m->lad, m->n, r,
+                                  m->nr)) == NULL ||
         (tsv = merged_ladder_tsv(r, m->nr, &tn)) == NULL) {
         snprintf(msg, msgsize, "out of memory");
         goto out;

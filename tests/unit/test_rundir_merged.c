@@ -112,10 +112,31 @@ static void test_shared_files(void **state)
     assert_string_equal(json_string_value(json_object_get(got, "graveyard")),
                         "0.1.0");
     json_decref(got);
-    s = merged_ladder_json(l1, r, 3);
+    /* each bundle's duels whose two rungs are here, once: the first's
+     * Q8_0-Q4_0, the second's again and Q4_0 against the renamed one;
+     * one naming a rung not merged is left out */
+    {
+        json_t *l2 = json_deep_copy(l1);
+        const json_t *lads[2] = {l1, l2};
+
+        json_object_set_new(l1, "duels", json_pack("[[ss]]", "Q8_0", "Q4_0"));
+        json_object_set_new(l2, "duels",
+                            json_pack("[[ss][ss][ss]]", "Q8_0", "Q4_0", "Q4_0",
+                                      "Q4_0-1a2b3c4d", "Q4_0", "F16"));
+        s = merged_ladder_json(lads, 2, r, 3);
+        json_decref(l2);
+    }
     assert_non_null(s);
     got = json_loads(s, 0, NULL);
     free(s);
+    {
+        char *d = json_dumps(json_object_get(got, "duels"), JSON_COMPACT);
+        assert_string_equal(
+            d, "[[\"Q8_0\",\"Q4_0\"],[\"Q4_0\",\"Q4_0-1a2b3c4d\"]]");
+        free(d);
+    }
+    json_object_del(l1, "duels");
+    json_object_del(got, "duels");
     assert_int_equal(merged_ladder_rungs(got, 0, names, 4), 2);
     assert_string_equal(names[0], "Q8_0");
     assert_string_equal(names[1], "Q4_0-1a2b3c4d");
