@@ -36,6 +36,20 @@ void grader_duel_judge(struct grader_duel *d, double margin,
                    floor_points, &d->v);
 }
 
+/* 1 when two answers extracted different things: one none and the other
+ * a number, or two numbers that differ (canonical forms). */
+static int said_apart(const struct grader_rung *a,
+                      const struct grader_answer *x,
+                      const struct grader_rung *b,
+                      const struct grader_answer *y)
+{
+    const char *s = grader_rung_said(a, x), *t = grader_rung_said(b, y);
+
+    if (s == NULL || t == NULL)
+        return (s == NULL) != (t == NULL);
+    return strcmp(s, t) != 0;
+}
+
 int grader_duel(const struct grader_qset *qs, const struct grader_rung *a,
                 const struct grader_rung *b, long length, double margin,
                 double floor_points, struct grader_duel *d,
@@ -61,8 +75,12 @@ int grader_duel(const struct grader_qset *qs, const struct grader_rung *a,
         }
         if (grader_answer_right(x))
             *(grader_answer_right(y) ? &d->both : &d->a_only) += 1;
-        else
-            *(grader_answer_right(y) ? &d->b_only : &d->neither) += 1;
+        else if (grader_answer_right(y))
+            d->b_only++;
+        else {
+            d->neither++;
+            d->neither_apart += said_apart(a, x, b, y);
+        }
     }
     d->ndisagree = d->a_only + d->b_only;
     if (d->ndisagree > 0 &&
@@ -167,6 +185,7 @@ void grader_duel_pool(const struct grader_duel *parts, size_t n, double margin,
         out->a_only += parts[i].a_only;
         out->b_only += parts[i].b_only;
         out->neither += parts[i].neither;
+        out->neither_apart += parts[i].neither_apart;
     }
     grader_duel_judge(out, margin, floor_points);
 }
@@ -243,6 +262,7 @@ void grader_duel_set_finish(struct grader_duel_set *s, double margin,
             sum.a_only += pool.a_only;
             sum.b_only += pool.b_only;
             sum.neither += pool.neither;
+            sum.neither_apart += pool.neither_apart;
         }
     grader_duel_pool(&sum, 1, margin, floor_points, &s->whole);
     s->floor_points = floor_points < 0 ? -1.0 : floor_points;

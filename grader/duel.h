@@ -27,17 +27,21 @@
 
 struct grader_duel {
     char subject[GRADER_DUEL_SUBJECT]; /* "" for the whole */
-    long length;       /* a length's duel: its tokens; else -1 */
-    size_t n;          /* questions both A and B have a row for */
-    size_t only_one;   /* questions one of the two has a row for */
-    size_t both;       /* both right */
-    size_t a_only;     /* A right, B wrong */
-    size_t b_only;     /* B right, A wrong */
-    size_t neither;    /* both wrong */
-    double p;          /* exact two-sided McNemar (sign) test, a_only
-                          against b_only; 1 with none discordant */
-    double change;     /* 100 (a_only - b_only) / n: points, A - B */
-    double lo95, hi95; /* Newcombe's paired interval, points */
+    long length;          /* a length's duel: its tokens; else -1 */
+    size_t n;             /* questions both A and B have a row for */
+    size_t only_one;      /* questions one of the two has a row for */
+    size_t both;          /* both right */
+    size_t a_only;        /* A right, B wrong */
+    size_t b_only;        /* B right, A wrong */
+    size_t neither;       /* both wrong */
+    size_t neither_apart; /* of neither, the questions whose extracted
+                             answers differ (one said none, or another
+                             number): a difference the right/wrong table
+                             cannot show */
+    double p;             /* exact two-sided McNemar (sign) test, a_only
+                             against b_only; 1 with none discordant */
+    double change;        /* 100 (a_only - b_only) / n: points, A - B */
+    double lo95, hi95;    /* Newcombe's paired interval, points */
     double lo90, hi90;
     struct grader_verdict v; /* kind GRADER_VERDICT_BETTER: A better */
     uint32_t *disagree;      /* the questions right on one side only (qs's

@@ -37,13 +37,14 @@ static json_t *n_or_null(long long n)
 static json_t *counts(const struct grader_duel *d)
 {
     return json_pack(
-        "{s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:[oo],s:[oo],s:s,s:o,s:o,s:o,"
-        "s:o}",
+        "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:[oo],s:[oo],s:s,s:o,s:o,"
+        "s:o,s:o}",
         "n", (json_int_t)d->n, "only_one", (json_int_t)d->only_one,
         "both_right", (json_int_t)d->both, "a_only", (json_int_t)d->a_only,
         "b_only", (json_int_t)d->b_only, "neither", (json_int_t)d->neither,
-        "p_mcnemar", json_real(d->p), "change", r4(d->change), "ci95",
-        r4(d->lo95), r4(d->hi95), "ci90", r4(d->lo90), r4(d->hi90), "verdict",
+        "neither_apart", (json_int_t)d->neither_apart, "p_mcnemar",
+        json_real(d->p), "change", r4(d->change), "ci95", r4(d->lo95),
+        r4(d->hi95), "ci90", r4(d->lo90), r4(d->hi90), "verdict",
         grader_duel_word(d->v.kind), "margin", r4(d->v.margin), "margin_asked",
         r4(d->v.asked), "n_equiv", n_or_null(d->v.n_equiv), "n_power",
         n_or_null(d->v.n_power));
@@ -288,7 +289,9 @@ int render_duel_text(FILE *f, const struct grader_duel_set *s,
         fprintf(f, " (%zu answered by one only, left out)", w->only_one);
     fprintf(f, "\n\n%-12s %10s %10s\n", "", "B right", "B wrong");
     fprintf(f, "%-12s %10zu %10zu\n", "A right", w->both, w->a_only);
-    fprintf(f, "%-12s %10zu %10zu\n\n", "A wrong", w->b_only, w->neither);
+    fprintf(f, "%-12s %10zu %10zu\n", "A wrong", w->b_only, w->neither);
+    fprintf(f, "(both wrong: %zu with different answers, %zu the same)\n\n",
+            w->neither_apart, w->neither - w->neither_apart);
     change_ci(c, w);
     fmt_p(p, w->p);
     fprintf(f, "change A - B: %s points (95 %%), p %s (exact McNemar)\n", c,

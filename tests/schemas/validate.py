@@ -140,7 +140,8 @@ check("report", {"reference": "BF16", "rungs": []}, "report without rungs",
 # report.json's "duels" (docs/duel.md): a duel as graveyard writes it is
 # taken, one whose verdict is the ladder's word ("better") is refused
 DUEL = {"a": "A", "b": "B", "n": 4, "only_one": 0, "both_right": 1,
-        "a_only": 2, "b_only": 1, "neither": 0, "p_mcnemar": 1.0,
+        "a_only": 2, "b_only": 1, "neither": 0, "neither_apart": 0,
+        "p_mcnemar": 1.0,
         "change": 25.0, "ci95": [-46.1, 74.7], "ci90": [-38.3, 70.6],
         "verdict": "cannot tell", "margin": 2.0, "margin_asked": 2.0,
         "n_equiv": None, "n_power": 14715, "floor": None,

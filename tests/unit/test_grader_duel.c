@@ -38,7 +38,10 @@ static struct grader_rung *rung_of(struct grader_qset *qs, const char *name,
     for (size_t i = 0; grid[i]; i++) {
         snprintf(id, sizeof(id), "q%zu", i);
         if (grid[i] != '-')
-            add_row(&t, id, "7", grid[i] == '1' ? "7" : "8");
+            add_row(&t, id, "7",
+                    grid[i] == '1'   ? "7"
+                    : grid[i] == '9' ? "9"
+                                     : "8");
     }
     r = load_text(qs, test_dir, name, &t, 0);
     free(t.p);
@@ -82,6 +85,47 @@ static void test_hand_counted(void **state)
     }
     grader_duel_release(&d);
     assert_null(d.disagree);
+    grader_rung_free(a);
+    grader_rung_free(b);
+    grader_qset_free(qs);
+}
+
+/* Both wrong, and how: '0' says 8, '9' says 9 (the reference 7). A and
+ * B wrong on all four; apart on q1 (8, 9) and q2 (9, 8), the same on q0
+ * and q3: neither 4, neither_apart 2, and the pool sums them. */
+static void test_neither_apart(void **state)
+{
+    struct grader_qset *qs = grader_qset_new();
+    struct grader_rung *a, *b;
+    struct grader_duel d, pool;
+    struct grader_error err;
+
+    (void)state;
+    a = rung_of(qs, "A", "0099");
+    b = rung_of(qs, "B", "0909");
+    assert_int_equal(grader_duel(qs, a, b, -1, 2.0, -1.0, &d, &err), 0);
+    assert_int_equal(d.neither, 4);
+    assert_int_equal(d.neither_apart, 2);
+    assert_int_equal(d.ndisagree, 0);
+    grader_duel_pool(&d, 1, 2.0, -1.0, &pool);
+    assert_int_equal(pool.neither_apart, 2);
+    grader_duel_release(&d);
+    /* a set of two folders (the same rows twice): the whole sums both */
+    {
+        struct grader_duel_set set;
+
+        memset(&set, 0, sizeof(set));
+        set.a = "A";
+        set.b = "B";
+        assert_int_equal(
+            grader_duel_set_add(&set, "x", qs, a, b, 2.0, -1.0, &err), 0);
+        assert_int_equal(
+            grader_duel_set_add(&set, "y", qs, a, b, 2.0, -1.0, &err), 0);
+        grader_duel_set_finish(&set, 2.0, -1.0);
+        assert_int_equal(set.whole.neither, 8);
+        assert_int_equal(set.whole.neither_apart, 4);
+        grader_duel_set_release(&set);
+    }
     grader_rung_free(a);
     grader_rung_free(b);
     grader_qset_free(qs);
@@ -206,8 +250,8 @@ static void test_lengths_sum(void **state)
             long len = i < 20 ? 4096 : 1024;
             /* A right everywhere; B wrong on i % 5 == 0 at 4096 and on
              * i % 4 == 0 at 1024; both wrong on i == 39 */
-            int right = i == 39 ? 0
-                        : k == 0 ? 1
+            int right = i == 39       ? 0
+                        : k == 0      ? 1
                         : len == 4096 ? i % 5 != 0
                                       : i % 4 != 0;
             text_addf(&t,
@@ -379,8 +423,8 @@ static void test_out_of_memory(void **state)
     calls = 0;
     assert_int_equal(grader_duel(qs, a, b, -1, 2.0, -1.0, &d, &err), 0);
     grader_duel_release(&d);
-    assert_int_equal(
-        grader_duel_lengths(qs, a, b, 2.0, -1.0, &ls, &nl, &err), 0);
+    assert_int_equal(grader_duel_lengths(qs, a, b, 2.0, -1.0, &ls, &nl, &err),
+                     0);
     assert_int_equal(nl, 3);
     grader_duel_free_all(ls, nl);
     total = calls;
@@ -412,6 +456,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_counted),
         cmocka_unit_test(test_swapped),
+        cmocka_unit_test(test_neither_apart),
         cmocka_unit_test(test_same_rows),
         cmocka_unit_test(test_none),
         cmocka_unit_test(test_lengths_sum),

@@ -16,19 +16,23 @@
 # "disagree"}, so a case sets graveyard's counts against it.
 cat >"$work/duel_table.py" <<'PY'
 import json, re, sys
+said_of = {}
 def right(path):
-    out = {}
+    out, said_of[path] = {}, {}
     for line in open(path):
         r = json.loads(line)
         said = re.findall(r"Answer:\s*\**(-?[0-9][0-9,]*)", r.get("content") or "")
         out[r["id"]] = bool(said) and said[-1].replace(",", "") == r["reference"]
+        said_of[path][r["id"]] = said[-1].replace(",", "") if said else None
     return out
 a, b = right(sys.argv[1]), right(sys.argv[2])
+sa, sb = said_of[sys.argv[1]], said_of[sys.argv[2]]
 both = [q for q in a if q in b]
 t = {"both_right": sum(a[q] and b[q] for q in both),
      "a_only": sum(a[q] and not b[q] for q in both),
      "b_only": sum(b[q] and not a[q] for q in both),
      "neither": sum(not a[q] and not b[q] for q in both),
+     "neither_apart": sum(not a[q] and not b[q] and sa[q] != sb[q] for q in both),
      "n": len(both), "only_one": len(set(a) ^ set(b)),
      "disagree": sorted(q for q in both if a[q] != b[q])}
 print(json.dumps(t))
@@ -42,7 +46,7 @@ duel_ladder_config() {
     model dgood '"default": {"content": "Answer: 0"},
  "replies": [{"match": "apples", "content": "Answer: 5"},
              {"match": "pears", "content": "Answer: 8"},
-             {"match": "plums", "content": "Answer: 60"}]'
+             {"match": "plums", "content": "Answer: 61"}]'
     model ddrift '"default": {"content": "Answer: 0"},
  "replies": [{"match": "apples", "content": "Answer: 5"},
              {"match": "pears", "content": "Answer: 9"},
@@ -90,7 +94,7 @@ except jsonschema.ValidationError as e:
 ab, same = duels
 if (ab["a"], ab["b"], same["a"], same["b"]) != ("A", "B", "A", "SAME"):
     bad.append(f"pairs {ab['a']}-{ab['b']}, {same['a']}-{same['b']}")
-for k in ("both_right", "a_only", "b_only", "neither", "n", "only_one"):
+for k in ("both_right", "a_only", "b_only", "neither", "neither_apart", "n", "only_one"):
     if ab[k] != want[k]:
         bad.append(f"A-B {k}: {ab[k]}, the rows say {want[k]}")
 if sorted(ab["disagree"]) != want["disagree"]:
