@@ -86,12 +86,18 @@ json_t *exported_server_argv(const json_t *manifest, const char *rung)
 {
     const json_t *rec = rung_record(manifest, rung),
                  *argv = json_object_get(rec, MK_SERVER_ARGV);
+
+    if (!json_is_array(argv)) /* an older folder: the flags it added */
+        argv = json_object_get(rec, MK_SERVER_ARGS);
+    return exported_args(argv);
+}
+
+json_t *exported_args(const json_t *argv)
+{
     json_t *out, *v;
     size_t i;
     int after = 0;
 
-    if (!json_is_array(argv)) /* an older folder: the flags it added */
-        argv = json_object_get(rec, MK_SERVER_ARGS);
     if (!json_is_array(argv) || (out = json_array()) == NULL)
         return NULL;
     json_array_foreach(argv, i, v)

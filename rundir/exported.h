@@ -33,4 +33,10 @@ const char *exported_graveyard_version(const json_t *manifest);
  */
 json_t *exported_server_argv(const json_t *manifest, const char *rung);
 
+/* A list of arguments (a rung's server_args, a server_argv) cleaned by
+ * the rules above: new, or NULL when argv is no list (or out of memory).
+ * publish's manifest carries each rung's server_args so (published.c),
+ * so that merge compares the flags two machines ran a rung with. */
+json_t *exported_args(const json_t *argv);
+
 #endif

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "../util/util.h"
+#include "exported.h"
 #include "ladderfile.h"
+#include "manifest_keys.h"
 #include "rundir.h"
 
 static const char *base_name(const char *s)
@@ -27,7 +29,7 @@ char *published_manifest(const json_t *m)
     static const char *const rkeep[] = {
         "bytes",          "sha256",       "ctx", "ngl",
         "server_version", "vocab_sha256", NULL};
-    json_t *o = json_object(), *rungs = json_object(), *v;
+    json_t *o = json_object(), *rungs = json_object(), *v, *args;
     const char *k, *q = json_string_value(json_object_get(
                        json_object_get(m, "questions"), "path"));
     char *s = NULL;
@@ -55,12 +57,21 @@ char *published_manifest(const json_t *m)
                 json_object_set(r, rkeep[i], json_object_get(v, rkeep[i])) !=
                     0)
                 break;
+        /* the flags the rung ran with (a KV cache's type, flash
+         * attention), paths as file names and secrets redacted: what
+         * merge compares, so rows of -ctk q4_0 never join rows of f16 */
+        args = exported_args(json_object_get(v, MK_SERVER_ARGS));
         if (rkeep[i] != NULL ||
+            (args != NULL && json_array_size(args) > 0 &&
+             json_object_set(r, MK_SERVER_ARGS, args) != 0) ||
             (model != NULL &&
              json_object_set_new(r, "model", json_string(base_name(model))) !=
                  0) ||
-            json_object_set_new(rungs, k, r) != 0)
+            json_object_set_new(rungs, k, r) != 0) {
+            json_decref(args);
             goto out;
+        }
+        json_decref(args);
     }
     if (json_object_set(o, "rungs", rungs) == 0)
         s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);

@@ -150,6 +150,15 @@ case_merge_refused() {
     mg_refused "another ctx on the same rung" \
         'refused: rungs\.Q4_0\.ctx differs: 4096 in .*mg-h1-pub.*, 8192 in .*mg-ctx-pub' \
         "$work/mg-h1-pub/bundle.tar.gz" "$work/mg-ctx-pub/bundle.tar.gz"
+    # a server flag of the rung's own: Q4_0 again with its KV cache at
+    # q4_0 (publish carries each rung's server_args, paths cut to names)
+    mg_config mg-ctk Q4_0=good &&
+        sed -i 's|"model": "\([^"]*\)good.gguf"}|"model": "\1good.gguf", "server_args": ["-ctk", "q4_0", "-ctv", "q4_0"]}|' "$work/mg-ctk.json" &&
+        $GT ladder "$work/mg-ctk.json" >/dev/null 2>"$work/mg-ctk.err" && mg_publish mg-ctk ||
+        { fail "ladder mg-ctk: $(tail -3 "$work/mg-ctk.err")"; return; }
+    mg_refused "another KV cache type on the same rung" \
+        'refused: rungs\.Q4_0\.server_args differs: absent in .*mg-h1-pub.*, \["-ctk","q4_0","-ctv","q4_0"\] in .*mg-ctk-pub' \
+        "$work/mg-h1-pub/bundle.tar.gz" "$work/mg-ctk-pub/bundle.tar.gz"
     # the same rung, file and settings, other rows: named by question
     $MERGE_SPLIT "$work/mg-one" "$work/mg-rows" Q4_0 || { fail "split"; return; }
     sed -i '2s/"latency_ms":[0-9]*/"latency_ms":99999/' "$work/mg-rows/rows/Q4_0.jsonl"
