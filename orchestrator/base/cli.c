@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../util/util.h"
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -474,12 +476,17 @@ int cli_rung_name_ok(const char *name)
 
 int cli_rung_name_check(const char *cmd, const char *name)
 {
+    char shown[200];
+
     if (cli_rung_name_ok(name))
         return 0;
+    /* the name as text: a control character in it never reaches the
+     * terminal (util_printable's \xNN) */
+    util_printable(name, strlen(name), shown, sizeof(shown));
     cli_error(cmd,
               "invalid rung name '%s' (letters, digits, '.', '_' and '-' "
               "only, not starting with '.' or '-')",
-              name);
+              shown);
     return EXIT_USAGE;
 }
 

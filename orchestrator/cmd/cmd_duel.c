@@ -66,6 +66,11 @@ int cmd_duel(int argc, char **argv)
         o.dirs[o.ndirs++] = also[i];
     o.a = pos[1];
     o.b = pos[2];
+    /* a rung's name is a file name's characters: anything else (a control
+     * character, a path) is refused before it is echoed anywhere */
+    if ((rc = cli_rung_name_check("duel", o.a)) != 0 ||
+        (rc = cli_rung_name_check("duel", o.b)) != 0)
+        return rc;
     if ((rc = figures_duel(&o, &r)) == 0)
         rc = figures_duel_write(&r, json);
     figures_duel_release(&r);

@@ -173,6 +173,12 @@ case_duel_errors() {
     [ $rc = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
         grep -q "no rung 'Q9_X' (the rungs there: BF16, Q8_0, Q4_0, Q2_K, QAT_Q4_0)" "$work/err" ||
         fail "unknown rung: exit $rc $(cat "$work/err")"
+    # a name with a control character: refused as a name, shown as \x1b,
+    # never written raw to the terminal
+    rc=0; $GT duel "$t4" Q4_0 "$(printf 'X\033[31mY')" >/dev/null 2>"$work/err" || rc=$?
+    [ $rc = 2 ] && grep -qF "invalid rung name 'X\x1b[31mY'" "$work/err" &&
+        ! grep -q "$(printf '\033')" "$work/err" ||
+        fail "a name with ESC: exit $rc $(od -c "$work/err" | head -3)"
     rc=0; $GT duel "$t4" Q4_0 Q4_0 >/dev/null 2>"$work/err" || rc=$?
     [ $rc = 2 ] && grep -q "A and B are the same rung 'Q4_0'" "$work/err" ||
         fail "A same as B: exit $rc $(cat "$work/err")"
