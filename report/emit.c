@@ -4,6 +4,7 @@
 #include "emit.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,4 +384,20 @@ char *emit_dumps(const json_t *j)
 void emit_free(char *s)
 {
     json_free(s);
+}
+
+/* A real rounded to 4 decimals (6 for p-values is the emitter's): short,
+ * stable text for ratios and interval ends; null when negative (unknown)
+ * where unknown is allowed. */
+json_t *emit_real4(double v)
+{
+    char s[32];
+
+    /* no JSON holds inf or NaN (json_real says NULL): unknown */
+    if (!isfinite(v))
+        return json_null();
+    /* a figure too long for s is kept as it is, not cut to its digits */
+    if (snprintf(s, sizeof(s), "%.4f", v) >= (int)sizeof(s))
+        return json_real(v);
+    return json_real(strtod(s, NULL));
 }

@@ -77,4 +77,9 @@ void emit_alloc_init(void);
 char *emit_dumps(const json_t *j);
 void emit_free(char *s);
 
+/* A real rounded to 4 decimals: short, stable text for ratios and
+ * interval ends in report.json and a duel's JSON; null when not finite
+ * (no JSON holds inf or NaN). New, or NULL out of memory. */
+json_t *emit_real4(double v);
+
 #endif

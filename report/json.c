@@ -15,25 +15,9 @@
 #include "md_duel.h"
 #include "render.h"
 
-/* A real rounded to 4 decimals (6 for p-values is the emitter's): short,
- * stable text for ratios and interval ends; null when negative (unknown)
- * where unknown is allowed. */
-static json_t *real4(double v)
-{
-    char s[32];
-
-    /* no JSON holds inf or NaN (json_real says NULL): unknown */
-    if (!isfinite(v))
-        return json_null();
-    /* a figure too long for s is kept as it is, not cut to its digits */
-    if (snprintf(s, sizeof(s), "%.4f", v) >= (int)sizeof(s))
-        return json_real(v);
-    return json_real(strtod(s, NULL));
-}
-
 static json_t *real4_or_null(double v)
 {
-    return v < 0 ? json_null() : real4(v);
+    return v < 0 ? json_null() : emit_real4(v);
 }
 
 /* A small figure to 6 significant digits (Wh per right answer: a small
@@ -78,11 +62,12 @@ static void verdict_fields(json_t *o, const struct grader_verdict *v)
                             : json_string(grader_verdict_word(v->kind)));
     json_object_set_new(
         o, "change_ci90",
-        ref ? json_null() : json_pack("[oo]", real4(v->lo90), real4(v->hi90)));
+        ref ? json_null()
+            : json_pack("[oo]", emit_real4(v->lo90), emit_real4(v->hi90)));
     json_object_set_new(o, "least_change",
                         ref || v->shift == 0
                             ? json_null()
-                            : real4((double)v->shift * v->least / 100.0));
+                            : emit_real4((double)v->shift * v->least / 100.0));
     json_object_set_new(o, "n_needed",
                         ref ? json_null()
                             : json_pack("{s:o,s:o}", "mcnemar_80",
@@ -96,13 +81,14 @@ static json_t *cost_object(const struct grader_cost *c)
     return json_pack(
         "{s:I,s:I,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "tokens",
         (json_int_t)c->tokens, "tokens_known", (json_int_t)c->tokens_known,
-        "seconds", real4(c->seconds), "seconds_known", (json_int_t)c->ms_known,
-        "tokens_per_right", real4_or_null(c->tokens_per_right),
-        "seconds_per_right", real4_or_null(c->seconds_per_right), "cap_hit",
-        real4(c->cap_hit), "thinking_tokens_per_answer",
-        real4_or_null(c->think_per_answer), "x_reference_tokens",
-        real4_or_null(c->tokens_x), "joules", real4_or_null(c->joules),
-        "wh_per_right", sig6_or_null(c->wh_per_right), "power",
+        "seconds", emit_real4(c->seconds), "seconds_known",
+        (json_int_t)c->ms_known, "tokens_per_right",
+        real4_or_null(c->tokens_per_right), "seconds_per_right",
+        real4_or_null(c->seconds_per_right), "cap_hit", emit_real4(c->cap_hit),
+        "thinking_tokens_per_answer", real4_or_null(c->think_per_answer),
+        "x_reference_tokens", real4_or_null(c->tokens_x), "joules",
+        real4_or_null(c->joules), "wh_per_right",
+        sig6_or_null(c->wh_per_right), "power",
         json_string(c->joules >= 0 ? "nvidia-smi" : "no readings"));
 }
 
@@ -124,17 +110,18 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
      * only then, so that a ladder of files reads as it always did) */
     if (x->meta.unpinned)
         json_object_set_new(o, "pinned", json_false());
-    json_object_set_new(o, "accuracy", real4(x->acc));
-    json_object_set_new(o, "accuracy_ci95",
-                        json_pack("[oo]", real4(x->acc_lo), real4(x->acc_hi)));
+    json_object_set_new(o, "accuracy", emit_real4(x->acc));
+    json_object_set_new(
+        o, "accuracy_ci95",
+        json_pack("[oo]", emit_real4(x->acc_lo), emit_real4(x->acc_hi)));
     if (i == 0) {
         json_object_set_new(o, "change", json_null());
         json_object_set_new(o, "change_ci95", json_null());
     } else {
-        json_object_set_new(o, "change", real4(x->delta + 0.0));
-        json_object_set_new(
-            o, "change_ci95",
-            json_pack("[oo]", real4(x->delta_lo), real4(x->delta_hi)));
+        json_object_set_new(o, "change", emit_real4(x->delta + 0.0));
+        json_object_set_new(o, "change_ci95",
+                            json_pack("[oo]", emit_real4(x->delta_lo),
+                                      emit_real4(x->delta_hi)));
     }
     json_object_set_new(o, "pct_reference_bytes", real4_or_null(x->pct_bytes));
     json_object_set_new(o, "x_reference_speed", real4_or_null(x->speed_x));
@@ -154,7 +141,7 @@ static json_t *rung_object(const struct grader_bury *b, size_t i,
                         json_integer((json_int_t)x->censored_right));
     json_object_set_new(o, "right_max",
                         json_integer((json_int_t)x->right_max));
-    json_object_set_new(o, "accuracy_max", real4(x->acc_max));
+    json_object_set_new(o, "accuracy_max", emit_real4(x->acc_max));
     json_object_set_new(o, "above_floor",
                         x->above_floor < 0 ? json_null()
                                            : json_boolean(x->above_floor));
@@ -323,16 +310,16 @@ static json_t *length_cell(long length, const struct grader_figures *x,
     json_t *c = json_pack(
         "{s:I,s:I,s:I,s:o,s:[oo],s:I,s:I}", "length", (json_int_t)length, "n",
         (json_int_t)x->line->sum.n, "right", (json_int_t)x->line->sum.right,
-        "accuracy", real4(x->acc), "accuracy_ci95", real4(x->acc_lo),
-        real4(x->acc_hi), "dead", (json_int_t)(ref ? 0 : x->line->dead),
+        "accuracy", emit_real4(x->acc), "accuracy_ci95", emit_real4(x->acc_lo),
+        emit_real4(x->acc_hi), "dead", (json_int_t)(ref ? 0 : x->line->dead),
         "ghosts", (json_int_t)(ref ? 0 : x->line->ghosts));
 
     if (c == NULL)
         return NULL;
     json_object_set_new(c, "agreement",
                         ref ? json_null()
-                            : real4(1.0 - x->verdict.discordant));
-    json_object_set_new(c, "change", ref ? json_null() : real4(x->delta));
+                            : emit_real4(1.0 - x->verdict.discordant));
+    json_object_set_new(c, "change", ref ? json_null() : emit_real4(x->delta));
     verdict_fields(c, &x->verdict);
     return c;
 }
@@ -395,7 +382,7 @@ static json_t *lengths_object(const struct grader_ladder *rep)
             json_decref(d);
     }
     json_object_set_new(o, "lengths", lens);
-    json_object_set_new(o, "margin_points", real4(l->margin));
+    json_object_set_new(o, "margin_points", emit_real4(l->margin));
     json_object_set_new(o, "rungs", rungs);
     json_object_set_new(o, "depth",
                         json_pack("{s:i,s:o,s:o}", "bins", GRADER_DEPTH_BINS,

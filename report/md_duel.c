@@ -9,23 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "fmt.h"
 
 /* Lines of a provenance panel, each at most PROV_LINE bytes. */
 #define PROV_LINES 8
 #define PROV_LINE  640
-
-/* A real rounded to 4 decimals; null when not finite (no JSON holds it). */
-static json_t *r4(double v)
-{
-    char s[32];
-
-    if (!isfinite(v))
-        return json_null();
-    if (snprintf(s, sizeof(s), "%.4f", v) >= (int)sizeof(s))
-        return json_real(v);
-    return json_real(strtod(s, NULL));
-}
 
 static json_t *n_or_null(long long n)
 {
@@ -43,10 +32,11 @@ static json_t *counts(const struct grader_duel *d)
         "both_right", (json_int_t)d->both, "a_only", (json_int_t)d->a_only,
         "b_only", (json_int_t)d->b_only, "neither", (json_int_t)d->neither,
         "neither_apart", (json_int_t)d->neither_apart, "p_mcnemar",
-        json_real(d->p), "change", r4(d->change), "ci95", r4(d->lo95),
-        r4(d->hi95), "ci90", r4(d->lo90), r4(d->hi90), "verdict",
-        grader_duel_word(d->v.kind), "margin", r4(d->v.margin), "margin_asked",
-        r4(d->v.asked), "n_equiv", n_or_null(d->v.n_equiv), "n_power",
+        json_real(d->p), "change", emit_real4(d->change), "ci95",
+        emit_real4(d->lo95), emit_real4(d->hi95), "ci90", emit_real4(d->lo90),
+        emit_real4(d->hi90), "verdict", grader_duel_word(d->v.kind), "margin",
+        emit_real4(d->v.margin), "margin_asked", emit_real4(d->v.asked),
+        "n_equiv", n_or_null(d->v.n_equiv), "n_power",
         n_or_null(d->v.n_power));
 }
 
@@ -89,8 +79,9 @@ json_t *render_duel_json(const struct grader_duel_set *s, const json_t *prov)
     json_decref(w);
     if (!bad)
         bad = json_object_set_new(o, "floor",
-                                  s->floor_points < 0 ? json_null()
-                                                      : r4(s->floor_points)) ||
+                                  s->floor_points < 0
+                                      ? json_null()
+                                      : emit_real4(s->floor_points)) ||
               json_object_set(o, "disagree", dis) ||
               json_object_set(o, "subjects", subs) ||
               json_object_set_new(o, "provenance",
