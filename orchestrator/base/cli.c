@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -516,6 +517,31 @@ int cli_out_absent(const char *cmd, const char *path, int force)
               "names another",
               path);
     return EXIT_USAGE;
+}
+
+int cli_out_state(const char *path, int *err)
+{
+    struct stat st;
+    struct dirent *e;
+    DIR *d;
+    int full = 0;
+
+    if (lstat(path, &st) != 0) {
+        *err = errno;
+        return errno == ENOENT ? CLI_OUT_ABSENT : CLI_OUT_ERROR;
+    }
+    if (S_ISLNK(st.st_mode))
+        return CLI_OUT_LINK;
+    if (!S_ISDIR(st.st_mode))
+        return CLI_OUT_NOTDIR;
+    if ((d = opendir(path)) == NULL) {
+        *err = errno;
+        return CLI_OUT_ERROR;
+    }
+    while (!full && (e = readdir(d)) != NULL)
+        full = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return full ? CLI_OUT_FULL : CLI_OUT_EMPTY;
 }
 
 const char *cli_llama_path(const char *path, struct buf *b)

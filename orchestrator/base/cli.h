@@ -204,6 +204,19 @@ const char *cli_llama_path(const char *path, struct buf *b);
  * another") and EXIT_USAGE; 0 when it is absent or force is set. */
 int cli_out_absent(const char *cmd, const char *path, int force);
 
+/* What an output folder's path holds, read without following a link:
+ * the one test behind export's and merge's --out (each words its own
+ * refusal). CLI_OUT_ERROR sets *err to errno (lstat or opendir). */
+enum cli_out_state {
+    CLI_OUT_ABSENT,
+    CLI_OUT_EMPTY,  /* a folder holding nothing */
+    CLI_OUT_FULL,   /* a folder holding something */
+    CLI_OUT_LINK,   /* a symbolic link, whatever it names */
+    CLI_OUT_NOTDIR, /* another kind of file */
+    CLI_OUT_ERROR,
+};
+int cli_out_state(const char *path, int *err);
+
 /* Whether name is a usable rung name: 1 to 64 of [A-Za-z0-9._-], not
  * starting with '.' or '-', so it is safe as a file name and as an
  * argument. */

@@ -283,38 +283,30 @@ static int render_point(const struct figures_report *r,
  * a link, empty unless force. 0, or EXIT_USAGE after a line on stderr. */
 static int out_check(const char *out, int force)
 {
-    struct stat sb;
-    struct dirent *d;
-    DIR *dir;
-    int other = 0;
+    int err = 0, st = cli_out_state(out, &err);
 
-    if (lstat(out, &sb) != 0)
-        return errno == ENOENT
-                   ? 0
-                   : (cli_error("export", "'%s': %s", out, strerror(errno)),
-                      EXIT_USAGE);
-    if (S_ISLNK(sb.st_mode) || !S_ISDIR(sb.st_mode)) {
+    switch (st) {
+    case CLI_OUT_ABSENT:
+    case CLI_OUT_EMPTY:
+        return 0;
+    case CLI_OUT_LINK:
+    case CLI_OUT_NOTDIR:
         cli_error("export", "'%s' is %s: --out names a folder of export's own",
                   out,
-                  S_ISLNK(sb.st_mode) ? "a symbolic link" : "not a folder");
+                  st == CLI_OUT_LINK ? "a symbolic link" : "not a folder");
         return EXIT_USAGE;
-    }
-    if ((dir = opendir(out)) == NULL) {
-        cli_error("export", "'%s': %s", out, strerror(errno));
-        return EXIT_USAGE;
-    }
-    while ((d = readdir(dir)) != NULL)
-        if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0)
-            other = 1;
-    closedir(dir);
-    if (other && !force) {
+    case CLI_OUT_FULL:
+        if (force)
+            return 0;
         cli_error("export",
                   "'%s' holds other files: --force writes among them, or "
                   "--out names an empty or new folder",
                   out);
         return EXIT_USAGE;
+    default:
+        cli_error("export", "'%s': %s", out, strerror(err));
+        return EXIT_USAGE;
     }
-    return 0;
 }
 
 /* mkdir path (its parents first when top), then it must be a folder and

@@ -400,40 +400,30 @@ out:
  * a line. */
 static int out_ok(const char *out)
 {
-    struct stat st;
-    DIR *d;
-    struct dirent *e;
-    int empty = 1;
+    int err = 0, st = cli_out_state(out, &err);
 
-    if (lstat(out, &st) != 0)
-        return errno == ENOENT ? 0
-                               : (cli_error("merge", "--out '%s': %s", out,
-                                            strerror(errno)),
-                                  EXIT_USAGE);
-    if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode)) {
+    switch (st) {
+    case CLI_OUT_ABSENT:
+    case CLI_OUT_EMPTY:
+        return 0;
+    case CLI_OUT_LINK:
+    case CLI_OUT_NOTDIR:
         cli_error("merge",
                   "--out '%s' is %s: it must not exist, or be an empty "
                   "folder",
                   out,
-                  S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder");
+                  st == CLI_OUT_LINK ? "a symbolic link" : "not a folder");
         return EXIT_USAGE;
-    }
-    if ((d = opendir(out)) == NULL) {
-        cli_error("merge", "--out '%s': %s", out, strerror(errno));
-        return EXIT_USAGE;
-    }
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            empty = 0;
-    closedir(d);
-    if (!empty) {
+    case CLI_OUT_FULL:
         cli_error("merge",
                   "--out '%s' is not empty: it must not exist, or be an "
                   "empty folder (nothing is merged into a run folder)",
                   out);
         return EXIT_USAGE;
+    default:
+        cli_error("merge", "--out '%s': %s", out, strerror(err));
+        return EXIT_USAGE;
     }
-    return 0;
 }
 
 /* The folder staged beside out and renamed to it. 0, or EXIT_USAGE. */
