@@ -9,7 +9,6 @@
  * key-values (weights/recipe.h), when the file can be read. Everything is
  * rendered in memory first (report/eee.c), then written all or none.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,6 @@
  * name and file; the folder is written under a stage beside --out and
  * renamed into place at the end, so a refusal writes nothing.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
