@@ -171,6 +171,17 @@ void grader_duel_free_all(struct grader_duel *d, size_t n)
     grader__free(d);
 }
 
+/* part's counts added to sum's. */
+static void duel_add(struct grader_duel *sum, const struct grader_duel *part)
+{
+    sum->only_one += part->only_one;
+    sum->both += part->both;
+    sum->a_only += part->a_only;
+    sum->b_only += part->b_only;
+    sum->neither += part->neither;
+    sum->neither_apart += part->neither_apart;
+}
+
 void grader_duel_pool(const struct grader_duel *parts, size_t n, double margin,
                       double floor_points, struct grader_duel *out)
 {
@@ -179,14 +190,8 @@ void grader_duel_pool(const struct grader_duel *parts, size_t n, double margin,
     memset(out, 0, sizeof(*out));
     out->length = -1;
     snprintf(out->subject, sizeof(out->subject), "all");
-    for (i = 0; i < n; i++) {
-        out->only_one += parts[i].only_one;
-        out->both += parts[i].both;
-        out->a_only += parts[i].a_only;
-        out->b_only += parts[i].b_only;
-        out->neither += parts[i].neither;
-        out->neither_apart += parts[i].neither_apart;
-    }
+    for (i = 0; i < n; i++)
+        duel_add(out, &parts[i]);
     grader_duel_judge(out, margin, floor_points);
 }
 
@@ -250,20 +255,14 @@ int grader_duel_set_add(struct grader_duel_set *s, const char *subject,
 void grader_duel_set_finish(struct grader_duel_set *s, double margin,
                             double floor_points)
 {
-    struct grader_duel pool, sum;
+    struct grader_duel sum;
     size_t i;
 
+    /* the folders' tables (a length's is a part of its folder's) */
     memset(&sum, 0, sizeof(sum));
     for (i = 0; i < s->nsubjects; i++)
-        if (s->subjects[i].length < 0) {
-            grader_duel_pool(&s->subjects[i], 1, margin, floor_points, &pool);
-            sum.only_one += pool.only_one;
-            sum.both += pool.both;
-            sum.a_only += pool.a_only;
-            sum.b_only += pool.b_only;
-            sum.neither += pool.neither;
-            sum.neither_apart += pool.neither_apart;
-        }
+        if (s->subjects[i].length < 0)
+            duel_add(&sum, &s->subjects[i]);
     grader_duel_pool(&sum, 1, margin, floor_points, &s->whole);
     s->floor_points = floor_points < 0 ? -1.0 : floor_points;
 }
