@@ -17,9 +17,11 @@ int tarball_name_ok(const char *name)
 {
     size_t i, len = strlen(name);
 
-    if (len == 0 || len >= 100 || name[0] == '/' || strstr(name, "//") ||
-        strcmp(name, "..") == 0 || strncmp(name, "../", 3) == 0 ||
-        strstr(name, "/../") != NULL ||
+    /* a trailing '/' only marks a folder entry (add_entry strips it
+     * first): a file "top/rows/" would be a name no folder can hold */
+    if (len == 0 || len >= 100 || name[0] == '/' || name[len - 1] == '/' ||
+        strstr(name, "//") || strcmp(name, "..") == 0 ||
+        strncmp(name, "../", 3) == 0 || strstr(name, "/../") != NULL ||
         (len >= 3 && strcmp(name + len - 3, "/..") == 0))
         return 0;
     for (i = 0; i < len; i++) {
@@ -47,8 +49,16 @@ static int add_entry(struct buf *tar, const char *name, char type,
 {
     unsigned char h[BLOCK];
     static const char zeros[BLOCK];
+    char bare[100];
+    size_t len = strlen(name);
 
-    if (!tarball_name_ok(name) || n > TARBALL_ENTRY_MAX)
+    /* a folder's one trailing slash is the format's, not the name's */
+    if (len >= sizeof(bare) || n > TARBALL_ENTRY_MAX)
+        return -1;
+    memcpy(bare, name, len + 1);
+    if (type == '5' && len > 1 && bare[len - 1] == '/')
+        bare[len - 1] = '\0';
+    if (!tarball_name_ok(bare))
         return -1;
     memset(h, 0, sizeof(h));
     memcpy(h, name, strlen(name));
@@ -287,7 +297,9 @@ static int header(const unsigned char *h, struct tarball_entry *e,
         e->name[len - 1] = '\0';
     if (!tarball_name_ok(e->name)) {
         snprintf(msg, msgsize,
-                 "'%s': a name absolute, with '..' or odd characters", shown);
+                 "'%s': a name absolute, with '..', odd characters or a "
+                 "trailing '/'",
+                 shown);
         return -1;
     }
     *size = (size_t)sz;

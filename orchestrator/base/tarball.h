@@ -22,7 +22,8 @@
 /* Append one regular file (name < 100 bytes, a relative path of
  * [A-Za-z0-9._/-] without ".."). 0, or -1 (name refused, or out). */
 int tarball_add(struct buf *tar, const char *name, const char *p, size_t n);
-/* Add a folder entry ("dir/"). */
+/* Add a folder entry ("dir/": the slash is the entry's, the name
+ * before it obeys tarball_name_ok). */
 int tarball_add_dir(struct buf *tar, const char *name);
 /* The two zero blocks that end an archive, then all of it gzipped into
  * gz. 0, or -1. */
@@ -55,7 +56,7 @@ void tarball_release(struct tarball *t);
 int tarball_gunzip(const char *gz, size_t n, size_t max, struct buf *out);
 
 /* 1 when name is a path a bundle may hold (relative, no "..", no "//",
- * [A-Za-z0-9._/-] only, under 100 bytes). */
+ * no trailing "/", [A-Za-z0-9._/-] only, under 100 bytes). */
 int tarball_name_ok(const char *name);
 
 #endif

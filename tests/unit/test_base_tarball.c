@@ -63,6 +63,9 @@ static void test_names(void **state)
     assert_false(tarball_name_ok("a//b"));
     assert_false(tarball_name_ok("a b"));
     assert_false(tarball_name_ok(""));
+    assert_false(tarball_name_ok("bundle/")); /* the slash is a folder's */
+    assert_int_equal(tarball_add_dir(&tar, "bundle//"), -1);
+    assert_int_equal(tarball_add(&tar, "bundle/", "x", 1), -1);
     assert_true(tarball_name_ok("bundle/..x")); /* a name, not a step up */
     assert_int_equal(tarball_add(&tar, "../x", "x", 1), -1);
     buf_release(&tar);
@@ -70,8 +73,8 @@ static void test_names(void **state)
 
 /* A one-entry archive whose header is changed by edit, checksum fixed
  * again unless edit broke it on purpose. */
-static int read_edited(void (*edit)(unsigned char *h), char *msg,
-                       size_t size, int fix_sum)
+static int read_edited(void (*edit)(unsigned char *h), char *msg, size_t size,
+                       int fix_sum)
 {
     struct buf tar = {0}, gz = {0};
     struct tarball t;
@@ -98,14 +101,38 @@ static int read_edited(void (*edit)(unsigned char *h), char *msg,
     return rc;
 }
 
-static void dotdot(unsigned char *h) { memcpy(h, "bundle/../a", 12); }
-static void absolute(unsigned char *h) { memcpy(h, "/etc/a\0", 7); }
-static void symlink_(unsigned char *h) { h[156] = '2'; }
-static void hardlink(unsigned char *h) { h[156] = '1'; }
-static void device(unsigned char *h) { h[156] = '3'; }
-static void pax(unsigned char *h) { h[156] = 'x'; }
-static void huge(unsigned char *h) { memcpy(h + 124, "77777777777", 11); }
-static void renamed(unsigned char *h) { h[0] = 'B'; }
+static void dotdot(unsigned char *h)
+{
+    memcpy(h, "bundle/../a", 12);
+}
+static void absolute(unsigned char *h)
+{
+    memcpy(h, "/etc/a\0", 7);
+}
+static void symlink_(unsigned char *h)
+{
+    h[156] = '2';
+}
+static void hardlink(unsigned char *h)
+{
+    h[156] = '1';
+}
+static void device(unsigned char *h)
+{
+    h[156] = '3';
+}
+static void pax(unsigned char *h)
+{
+    h[156] = 'x';
+}
+static void huge(unsigned char *h)
+{
+    memcpy(h + 124, "77777777777", 11);
+}
+static void renamed(unsigned char *h)
+{
+    h[0] = 'B';
+}
 static void escapes(unsigned char *h)
 {
     memcpy(h, "bundle/\n\033[2J", 12);
@@ -113,6 +140,19 @@ static void escapes(unsigned char *h)
 static void folder_bytes(unsigned char *h)
 {
     h[156] = '5';
+}
+/* a folder "bundle//": one slash is the entry's, "bundle/" is left, a
+ * name no writer makes (fuzz_tar found it read, and not written again);
+ * a file "bundle/a/", a file no folder can hold */
+static void folder_two_slashes(unsigned char *h)
+{
+    memcpy(h, "bundle//\0", 9);
+    h[156] = '5';
+    memcpy(h + 124, "00000000000", 11);
+}
+static void file_slash(unsigned char *h)
+{
+    memcpy(h, "bundle/a/\0", 10);
 }
 static void not_octal(unsigned char *h)
 {
@@ -170,9 +210,9 @@ static void test_hostile(void **state)
     assert_non_null(strstr(msg, "checksum"));
     assert_int_equal(read_edited(symlink_, msg, sizeof(msg), 0), -1);
     assert_non_null(strstr(msg, "checksum"));
-    assert_int_equal(tarball_read("not gzip", 8, &(struct tarball){0}, msg,
-                                  sizeof(msg)),
-                     -1);
+    assert_int_equal(
+        tarball_read("not gzip", 8, &(struct tarball){0}, msg, sizeof(msg)),
+        -1);
     /* a name of control characters is shown, one line (fuzz_tar found
      * it in a refusal as it was); a refusal says what it refuses */
     assert_int_equal(read_edited(escapes, msg, sizeof(msg), 0), -1);
@@ -181,6 +221,10 @@ static void test_hostile(void **state)
     assert_null(strchr(msg, '\033'));
     assert_int_equal(read_edited(folder_bytes, msg, sizeof(msg), 1), -1);
     assert_non_null(strstr(msg, "a folder with bytes"));
+    assert_int_equal(read_edited(folder_two_slashes, msg, sizeof(msg), 1), -1);
+    assert_non_null(strstr(msg, "'bundle//': a name"));
+    assert_int_equal(read_edited(file_slash, msg, sizeof(msg), 1), -1);
+    assert_non_null(strstr(msg, "'bundle/a/': a name"));
     assert_int_equal(read_edited(not_octal, msg, sizeof(msg), 1), -1);
     assert_non_null(strstr(msg, "not octal"));
 }
