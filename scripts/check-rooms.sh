@@ -30,106 +30,122 @@ lines() {
     awk -v u="$2" '$1 == u { f = 1 } END { exit !f }' "$tmp/table"
 }
 
-# check FILE UNIT ALLOWED PATTERN PREFIX: each include that PATTERN's sed
-# turns into a folder name must be PREFIX<name>, one of ALLOWED
-check_includes() {
-    # (the loop runs in this shell: its folders come from a file)
-    sed -n "$4" "$1" >"$tmp/to"
-    while read -r to; do
-        case " $3 " in *" $5$to "*) continue ;; esac
-        echo "check-rooms: '$1' includes $5$to/, which $2 may not use ($table)" >&2
-        bad=1
-    done <"$tmp/to"
-}
-
-# check_headers FILE UNIT LINKS: each <header> of an outside library
-# (the table's `header` lines, each shell pattern made an anchored
-# regular expression) must be of one in LINKS
-check_headers() {
-    awk -v links=" $3 " 'NR == FNR {
-            for (i = 3; i <= NF; i++) {
-                p = $i; gsub(/\./, "\\.", p); gsub(/\*/, ".*", p)
-                re[++n] = "^" p "$"; lib[n] = $2
+# Every file's includes, in one awk pass over them all (a shell loop
+# forked six processes a file: 7 s a run, the guards' suite runs it a
+# dozen times). Its input: the table's `header` lines, its use lines,
+# then "UNIT FILE" for each file. Against its unit's lines and its
+# module's (UNIT/NAME for NAME.c and NAME.h): in a library's folder
+# "../LIB/" names a library; in a room "../ROOM/" a room (a climb into a
+# sibling) and "../../LIB/" a library (out of the orchestrator); each
+# <header> of an outside library (the `header` lines' shell patterns made
+# anchored regular expressions) must be of a library the file's unit or
+# module links; in a room, a climb past the orchestrator into it again or
+# a bare path into a room is refused. Prints the number of files read.
+check_files() {
+    awk -v table="$table" '
+    function words(u, verbs,   k, i, w, n, out) {
+        out = ""
+        for (k = 1; k <= nl; k++)
+            if (lu[k] == u && lv[k] ~ verbs) {
+                n = split(lw[k], w, " ")
+                for (i = 1; i <= n; i++) if (w[i] != "-") out = out " " w[i]
             }
-            next
+        return out " "
+    }
+    # the folder of a quoted include that climbs c times ("" none)
+    function climbed(s, c,   re, t) {
+        re = "^" sp "#" sp "include" sp "\"" (c == 1 ? "" : "\\.\\./") \
+             "\\.\\./[a-z_]*/[^\"]*\""
+        if (!match(s, re)) return ""
+        t = s; sub(/^[^"]*"/, "", t); t = substr(t, 3 * c + 1)
+        sub(/\/.*/, "", t)
+        return "\001" t
+    }
+    BEGIN { sp = "[ \t\r\f\v]*" }
+    FILENAME == ARGV[1] {
+        for (i = 3; i <= NF; i++) {
+            p = $i; gsub(/\./, "\\.", p); gsub(/\*/, ".*", p)
+            re[++nh] = "^" p "$"; lib[nh] = $2
         }
-        /^[ \t]*#[ \t]*include[ \t]*</ {
-            h = $0; sub(/^[^<]*</, "", h); sub(/>.*/, "", h)
-            for (i = 1; i <= n; i++) if (h ~ re[i]) {
-                if (index(links, " " lib[i] " ") == 0) print h, lib[i]
-                break
+        next
+    }
+    FILENAME == ARGV[2] {
+        lu[++nl] = $1; lv[nl] = $2; unit[$1] = 1
+        $1 = $2 = ""; lw[nl] = $0
+        next
+    }
+    {
+        u = $1; f = $2; files++
+        ok = words(u, "^(uses|includes)$"); links = words(u, "^links$")
+        mod = f; sub(/\.[ch]$/, "", mod); sub(/.*\//, "", mod)
+        mod = u "/" mod
+        if (mod in unit) {
+            ok = ok words(mod, "^(uses|includes)$")
+            links = links words(mod, "^links$")
+        }
+        room = (u ~ /^orchestrator\//)
+        while ((getline s < f) > 0) {
+            if ((t = climbed(s, 1)) != "") {
+                t = (room ? "orchestrator/" : "") substr(t, 2)
+                if (index(ok, " " t " ") == 0) {
+                    printf "check-rooms: '\''%s'\'' includes %s/, which %s may not use (%s)\n", f, t, u, table >"/dev/stderr"
+                    bad = 1
+                }
             }
-        }' "$tmp/headers" "$1" >"$tmp/hdr"
-    while read -r h l; do
-        echo "check-rooms: '$1' includes <$h> of library $l, which $2 may not link ($table)" >&2
-        bad=1
-    done <"$tmp/hdr"
-}
-
-# check_file FILE UNIT USES LINKS: FILE's includes against its unit's
-# lines (USES: its uses and includes; LINKS) and its module's (UNIT/NAME
-# for NAME.c and NAME.h). In a library's folder "../LIB/" names a
-# library; in a room "../ROOM/" a room (a climb into a sibling) and
-# "../../LIB/" a library (out of the orchestrator). (sh has no locals:
-# its names are its own, so that a module's lines stay its own.)
-check_file() {
-    n=$((n + 1))
-    fok=$3 flinks=$4
-    mod=${1%.[ch]}
-    mod=$2/${mod##*/}
-    case " $modules " in *" $mod "*)
-        fok="$fok $(lines 'uses|includes' "$mod")"
-        flinks="$flinks $(lines links "$mod")" ;;
-    esac
-    case $2 in
-    orchestrator/*)
-        check_includes "$1" "$2" "$fok" "$climb" orchestrator/
-        check_includes "$1" "$2" "$fok" "$climb2" "" ;;
-    *)  check_includes "$1" "$2" "$fok" "$climb" "" ;;
-    esac
-    check_headers "$1" "$2" "$flinks"
+            if (room && (t = climbed(s, 2)) != "") {
+                t = substr(t, 2)
+                if (index(ok, " " t " ") == 0) {
+                    printf "check-rooms: '\''%s'\'' includes %s/, which %s may not use (%s)\n", f, t, u, table >"/dev/stderr"
+                    bad = 1
+                }
+            }
+            if (s ~ ("^" sp "#" sp "include" sp "<")) {
+                h = s; sub(/^[^<]*</, "", h); sub(/>.*/, "", h)
+                for (i = 1; i <= nh; i++) if (h ~ re[i]) {
+                    if (index(links, " " lib[i] " ") == 0) {
+                        printf "check-rooms: '\''%s'\'' includes <%s> of library %s, which %s may not link (%s)\n", f, h, lib[i], u, table >"/dev/stderr"
+                        bad = 1
+                    }
+                    break
+                }
+            }
+            if (room && s ~ ("^" sp "#" sp "include" sp "\"(\\.\\./\\.\\./orchestrator/|[a-z_]+/)"))
+                bare = 1
+        }
+        close(f)
+        if (bare) {
+            printf "check-rooms: '\''%s'\'' names a room by a path other than ../ROOM/\n", f >"/dev/stderr"
+            bad = 1
+            bare = 0
+        }
+    }
+    END { print files + 0; exit bad }' "$tmp/headers" "$tmp/uses" "$tmp/files"
 }
 
 bad=0
-n=0
-climb='s|^[[:space:]]*#[[:space:]]*include[[:space:]]*"\.\./\([a-z_]*\)/[^"]*".*|\1|p'
-climb2='s|^[[:space:]]*#[[:space:]]*include[[:space:]]*"\.\./\.\./\([a-z_]*\)/[^"]*".*|\1|p'
 awk '$1 == "header"' "$tmp/table" >"$tmp/headers"
-awk 'NF >= 2 && $2 ~ /^(uses|includes|links)$/ { print $1 }' "$tmp/table" |
-    sort -u >"$tmp/units"
-# a module is a unit inside a unit (report/page, orchestrator/base/hash)
-awk 'NR == FNR { u[$1] = 1; next }
-    { d = $1; sub(/\/[^\/]*$/, "", d); if (d != $1 && (d in u)) print $1 }' \
-    "$tmp/units" "$tmp/units" >"$tmp/modules"
-modules=$(tr '\n' ' ' <"$tmp/modules")
+awk 'NF >= 2 && $2 ~ /^(uses|includes|links)$/' "$tmp/table" >"$tmp/uses"
+awk '{ print $1 }' "$tmp/uses" | sort -u >"$tmp/units"
 grep -v / "$tmp/units" >"$tmp/libs"
+: >"$tmp/files"
 while read -r lib; do
     [ -d "$lib" ] || { echo "check-rooms: '$table' names '$lib', which is no folder" >&2; bad=1; continue; }
-    ok=$(lines 'uses|includes' "$lib")
-    links=$(lines links "$lib")
     for f in "$lib"/*.c "$lib"/*.h; do
-        [ -e "$f" ] || continue
-        check_file "$f" "$lib" "$ok" "$links"
+        [ -e "$f" ] && echo "$lib $f" >>"$tmp/files"
     done
 done <"$tmp/libs"
 for dir in orchestrator/*/; do
     room=orchestrator/$(basename "$dir")
-    if ! ok=$(lines 'uses|includes' "$room"); then
+    if ! grep -qx "$room" "$tmp/units"; then
         echo "check-rooms: room '$room/' has no line in $table" >&2
         bad=1
         continue
     fi
-    links=$(lines links "$room")
     for f in "$dir"*.c "$dir"*.h; do
-        [ -e "$f" ] || continue
-        check_file "$f" "$room" "$ok" "$links"
-        # a climb past the orchestrator into it again, or a bare path into a room
-        if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(\.\./\.\./orchestrator/|[a-z_]+/)' "$f" >/dev/null; then
-            echo "check-rooms: '$f' names a room by a path other than ../ROOM/" >&2
-            bad=1
-        fi
+        [ -e "$f" ] && echo "$room $f" >>"$tmp/files"
     done
 done
+n=$(check_files) || bad=1
 # docs/design.md's table of the rooms, for people, says what this one
 # does: each row's rooms are the room's `uses` lines' rooms
 doc=docs/design.md
