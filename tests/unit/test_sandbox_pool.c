@@ -117,7 +117,10 @@ static void test_outcomes(void **state)
     assert_int_equal(g[2].r.outcome, SANDBOX_SYNTAX);
     assert_string_equal(g[2].r.exception, "SyntaxError");
     assert_int_equal(g[3].r.outcome, SANDBOX_TIMEOUT);
-    assert_true(g[3].r.ms >= 3000 && g[3].r.ms < 4000);
+    /* killed at its limit, not after its 60 s sleep: the bound is loose,
+     * as a loaded machine fires the timer and reaps the child late (CI
+     * at 4 lanes saw past 4 s); a limit ignored fails run_until_done */
+    assert_true(g[3].r.ms >= 3000 && g[3].r.ms < 20000);
     assert_int_equal(g[4].r.outcome, SANDBOX_ERROR);
     assert_string_equal(g[4].r.exception, "ZeroDivisionError");
     assert_int_equal(g[5].r.outcome, SANDBOX_ERROR);

@@ -60,7 +60,9 @@ case_sandbox_outcomes() {
     [ "$(sb_verdict crash.py)" = "error//ZeroDivisionError" ] || fail "crash.py: $(sb_verdict crash.py)"
     [ "$(sb_verdict syntax.py)" = "syntax_error//SyntaxError" ] || fail "syntax.py: $(sb_verdict syntax.py)"
     [ "$(sb_verdict spin.py)" = "timeout//" ] || fail "spin.py: $(sb_verdict spin.py)"
-    [ "$(sb_field spin.py ms)" -lt 3000 ] || fail "spin.py took $(sb_field spin.py ms) ms"
+    # stopped near its 2 s, not left to spin: loose, as a loaded machine
+    # reaps it late
+    [ "$(sb_field spin.py ms)" -lt 8000 ] || fail "spin.py took $(sb_field spin.py ms) ms"
     sb ok.py --test 'assert f(1) == 2'
     [ $sb_rc = 0 ] || fail "all passed: exit $sb_rc"
     sb missing.py
