@@ -278,8 +278,14 @@ struct proc *proc_start(uv_loop_t *loop, const struct proc_opts *o,
         uv_poll_start(&p->poll, UV_READABLE, poll_cb);
         p->polling = 1;
     }
-    if (o->timeout_ms > 0)
+    /* the limit counts from the spawn, not from the loop's time cached
+     * when this turn began: a turn that spawned others first (a pool's
+     * kick) left the child less than its limit (CI saw a 3 s sandbox
+     * limit end a program at under 3 s, measured from its spawn) */
+    if (o->timeout_ms > 0) {
+        uv_update_time(p->loop);
         uv_timer_start(&p->limit_timer, limit_cb, o->timeout_ms, 0);
+    }
     return p;
 }
 

@@ -3,7 +3,8 @@
  * 38): a child's stdin from a descriptor of ours, stdout and stderr in
  * one capture, a capture that kills the child past its cap and says so,
  * rlimits set between fork and exec (never above the hard limit we
- * have), and, as root, a user of its own.
+ * have), a time limit counted from the spawn, and, as root, a user of
+ * its own.
  *
  * Tests: orchestrator/server/proc.c
  * Tests: orchestrator/server/spawn.c
@@ -66,6 +67,48 @@ static struct seen run(const char *script, struct proc_opts *o, char *out,
     uv_run(&loop, UV_RUN_DEFAULT);
     assert_int_equal(uv_loop_close(&loop), 0);
     return s;
+}
+
+/* A time limit counts from the spawn, however long the loop's turn that
+ * spawned it had run: here 600 ms of it before proc_start (a pool's kick
+ * spawning others first, on a loaded machine). The child then lives its
+ * whole 1 s, where it was killed 400 ms after its start. */
+static void test_limit_from_spawn(void **state)
+{
+    const char *argv[] = {"/bin/sh", "-c", "exec sleep 10", NULL};
+    struct timespec busy = {0, 600 * 1000 * 1000};
+    struct seen s = {0, 0, 0};
+    struct proc_opts o;
+    struct proc *p;
+    uv_loop_t loop;
+    uint64_t t0, ms;
+    char msg[256];
+
+    (void)state;
+    uv_loop_init(&loop);
+    memset(&o, 0, sizeof(o));
+    o.argv = (char *const *)argv;
+    o.stderr_fd = SPAWN_NULL;
+    o.fd3 = SPAWN_CLOSED;
+    o.new_session = 1;
+    o.pdeathsig = SIGKILL;
+    o.timeout_ms = 1000;
+    nanosleep(&busy, NULL); /* the loop's cached time now 600 ms old */
+    t0 = uv_hrtime();
+    p = proc_start(&loop, &o, exit_cb, &s, msg, sizeof(msg));
+    if (p == NULL)
+        fail_msg("cannot start: %s", msg);
+    while (!s.exited)
+        uv_run(&loop, UV_RUN_ONCE);
+    ms = (uv_hrtime() - t0) / 1000000;
+    assert_true(proc_timed_out(p));
+    if (ms < 1000)
+        fail_msg("killed %llu ms after its spawn, under its 1000 ms limit",
+                 (unsigned long long)ms);
+    assert_true(ms < 9000); /* killed at its limit, not its 10 s end */
+    proc_free(p);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
 }
 
 static void test_stdin_and_stderr(void **state)
@@ -178,6 +221,7 @@ static void test_uid(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_limit_from_spawn),
         cmocka_unit_test(test_stdin_and_stderr),
         cmocka_unit_test(test_capture_kill),
         cmocka_unit_test(test_rlimits),
