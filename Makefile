@@ -519,7 +519,7 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 \
                 -Werror=implicit-function-declaration \
                 -fsanitize=fuzzer,address,undefined $(JANSSON_CFLAGS)
 # Each source compiled once for all the harnesses that link it (the
-# grader's 30 files were compiled six times over: FUZZ_OBJ below), then
+# grader's 30 files were compiled six times over: FUZZ_GRADER), then
 # each harness linked; make -j builds them side by side.
 FUZZ_HDRS := $(wildcard */*.h orchestrator/*/*.h)
 fuzz_obj = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(1))

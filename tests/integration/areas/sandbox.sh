@@ -112,11 +112,17 @@ sb_within() { # seconds what
 
 # A fork bomb: contained by RLIMIT_NPROC (each slot has a user of its
 # own, so the count holds) and the PID namespace; nothing of it is left.
+# bomb.py forks in every process and ignores the refusals: it runs to
+# its timeout. bomb2.py forks sleepers from the candidate's own process,
+# whose fork is refused at the limit (EAGAIN): killed "processes". (When
+# every child forked too, whether the candidate's own fork was the one
+# refused before the timeout was the scheduler's to say: CI's loaded
+# run once saw timeout.)
 # Tests: orchestrator/sandbox/pool.c
 # Tests: orchestrator/server/spawn.c
 case_sandbox_fork_bomb() {
     printf 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n' >"$work/bomb.py"
-    printf 'import os\nwhile True:\n    os.fork()\n' >"$work/bomb2.py"
+    printf 'import os, time\nwhile True:\n    if os.fork() == 0:\n        time.sleep(60)\n' >"$work/bomb2.py"
     sb --timeout 3 --jobs 2 bomb.py bomb2.py
     sb_within 3 "the fork bombs"
     [ "$(sb_verdict bomb.py)" = "timeout//" ] || fail "bomb.py (forks ignoring errors): $(sb_verdict bomb.py)"
