@@ -101,7 +101,7 @@ RULE_DRIVER := $(BUILD)/rule_driver
 HAYSTACK_DRIVER := $(BUILD)/haystack_driver
 TOOLCALL_DRIVER := $(BUILD)/toolcall_driver
 
-.PHONY: all check check-all check-tools install uninstall unit golden check-grader-deps check-rundir-deps check-size fuzz \
+.PHONY: all check check-all check-build check-tools install uninstall unit golden check-grader-deps check-rundir-deps check-size fuzz \
         bench bench-probs deps demo clean lint valgrind install pyre-diff rule-diff \
         check-commands pcre2-diff check-pyre-deps check-rooms check-circles \
         check-sleep check-edges check-lines check-guards check-formats \
@@ -324,8 +324,12 @@ check: check-tools
 check-tools:
 	@sh scripts/check-tools.sh
 
-check-all: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
-        $(RULE_DRIVER) $(HAYSTACK_DRIVER) $(TOOLCALL_DRIVER) check-grader-deps check-pyre-deps check-rundir-deps \
+# everything the tests run, built and nothing run (.ci/run builds the
+# sanitized tree so while the plain tests run)
+check-build: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
+        $(RULE_DRIVER) $(HAYSTACK_DRIVER) $(TOOLCALL_DRIVER)
+
+check-all: check-build check-grader-deps check-pyre-deps check-rundir-deps \
         check-haystack-deps \
         check-size check-lines \
         check-commands check-rooms check-circles check-edges check-sleep \
