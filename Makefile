@@ -324,8 +324,7 @@ check: check-tools
 check-tools:
 	@sh scripts/check-tools.sh
 
-# everything the tests run, built and nothing run (.ci/run builds the
-# sanitized tree so while the plain tests run)
+# everything the tests run, built and nothing run
 check-build: $(GRAVEYARD) $(FAKE) $(FAKE_TOOLS) $(UNIT_BIN) $(PYRE_DRIVER) \
         $(RULE_DRIVER) $(HAYSTACK_DRIVER) $(TOOLCALL_DRIVER)
 
