@@ -61,6 +61,12 @@ check_files() {
         sub(/\/.*/, "", t)
         return "\001" t
     }
+    # the file f of unit u includes folder t: one its lines let it use
+    function may_use(t) {
+        if (index(ok, " " t " ") != 0) return
+        printf "check-rooms: '\''%s'\'' includes %s/, which %s may not use (%s)\n", f, t, u, table >"/dev/stderr"
+        bad = 1
+    }
     BEGIN { sp = "[ \t\r\f\v]*" }
     FILENAME == ARGV[1] {
         for (i = 3; i <= NF; i++) {
@@ -85,20 +91,10 @@ check_files() {
         }
         room = (u ~ /^orchestrator\//)
         while ((getline s < f) > 0) {
-            if ((t = climbed(s, 1)) != "") {
-                t = (room ? "orchestrator/" : "") substr(t, 2)
-                if (index(ok, " " t " ") == 0) {
-                    printf "check-rooms: '\''%s'\'' includes %s/, which %s may not use (%s)\n", f, t, u, table >"/dev/stderr"
-                    bad = 1
-                }
-            }
-            if (room && (t = climbed(s, 2)) != "") {
-                t = substr(t, 2)
-                if (index(ok, " " t " ") == 0) {
-                    printf "check-rooms: '\''%s'\'' includes %s/, which %s may not use (%s)\n", f, t, u, table >"/dev/stderr"
-                    bad = 1
-                }
-            }
+            if ((t = climbed(s, 1)) != "")
+                may_use((room ? "orchestrator/" : "") substr(t, 2))
+            if (room && (t = climbed(s, 2)) != "")
+                may_use(substr(t, 2))
             if (s ~ ("^" sp "#" sp "include" sp "<")) {
                 h = s; sub(/^[^<]*</, "", h); sub(/>.*/, "", h)
                 for (i = 1; i <= nh; i++) if (h ~ re[i]) {
