@@ -36,6 +36,19 @@ static void exit_cb(void *ctx, long long status, int sig)
     s->sig = sig;
 }
 
+/* What every child here is started with, beside o's extras: argv, no
+ * stderr or fd 3, a session of its own, killed with us, a time limit. */
+static void child_opts(struct proc_opts *o, const char *const *argv,
+                       unsigned timeout_ms)
+{
+    o->argv = (char *const *)argv;
+    o->stderr_fd = SPAWN_NULL;
+    o->fd3 = SPAWN_CLOSED;
+    o->new_session = 1;
+    o->pdeathsig = SIGKILL;
+    o->timeout_ms = timeout_ms;
+}
+
 /* Run sh -c script with o's extras; its capture into out. */
 static struct seen run(const char *script, struct proc_opts *o, char *out,
                        size_t size, int *overflowed)
@@ -48,12 +61,7 @@ static struct seen run(const char *script, struct proc_opts *o, char *out,
     time_t t0 = time(NULL);
 
     uv_loop_init(&loop);
-    o->argv = (char *const *)argv;
-    o->stderr_fd = SPAWN_NULL;
-    o->fd3 = SPAWN_CLOSED;
-    o->new_session = 1;
-    o->pdeathsig = SIGKILL;
-    o->timeout_ms = 20000;
+    child_opts(o, argv, 20000);
     p = proc_start(&loop, o, exit_cb, &s, msg, sizeof(msg));
     if (p == NULL)
         fail_msg("cannot start: %s", msg);
@@ -87,12 +95,7 @@ static void test_limit_from_spawn(void **state)
     (void)state;
     uv_loop_init(&loop);
     memset(&o, 0, sizeof(o));
-    o.argv = (char *const *)argv;
-    o.stderr_fd = SPAWN_NULL;
-    o.fd3 = SPAWN_CLOSED;
-    o.new_session = 1;
-    o.pdeathsig = SIGKILL;
-    o.timeout_ms = 1000;
+    child_opts(&o, argv, 1000);
     nanosleep(&busy, NULL); /* the loop's cached time now 600 ms old */
     t0 = uv_hrtime();
     p = proc_start(&loop, &o, exit_cb, &s, msg, sizeof(msg));
