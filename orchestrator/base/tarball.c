@@ -61,7 +61,7 @@ static int add_entry(struct buf *tar, const char *name, char type,
     if (!tarball_name_ok(bare))
         return -1;
     memset(h, 0, sizeof(h));
-    memcpy(h, name, strlen(name));
+    memcpy(h, name, len);
     snprintf((char *)h + 100, 8, "%07o", type == '5' ? 0755 : 0644);
     snprintf((char *)h + 108, 8, "%07o", 0);
     snprintf((char *)h + 116, 8, "%07o", 0);
